@@ -1,0 +1,19 @@
+/** One `amc` subcommand. Commands parse their own arguments and return the process exit code. */
+export interface CliCommand {
+  readonly name: string;
+  readonly summary: string;
+  readonly usage: string;
+  run(args: string[], io: CliIo): Promise<number>;
+}
+
+export interface CliIo {
+  out(line: string): void;
+  err(line: string): void;
+}
+
+/** Exit codes shared by every command. */
+export const ExitCode = { ok: 0, failed: 1, usage: 2, cancelled: 130 } as const;
+
+export class UsageError extends Error {
+  override name = 'UsageError';
+}

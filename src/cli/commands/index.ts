@@ -1,0 +1,5 @@
+import type { CliCommand } from '../command';
+import { serveCommand } from './serve';
+
+/** Every `amc` subcommand, in the order `amc --help` lists them. Add new commands here. */
+export const commands: readonly CliCommand[] = [serveCommand];

@@ -1,0 +1,55 @@
+import { commands } from './commands/index';
+import { ExitCode, UsageError, type CliIo } from './command';
+import { appVersion } from '../shared/app-info';
+
+const consoleIo: CliIo = {
+  out: (line) => process.stdout.write(`${line}\n`),
+  err: (line) => process.stderr.write(`${line}\n`),
+};
+
+export function helpText(): string {
+  const width = Math.max(...commands.map((c) => c.name.length));
+  return [
+    'amc — Agentic Mobile Control',
+    '',
+    'Usage: amc <command> [options]',
+    '',
+    'Commands:',
+    ...commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
+    '',
+    'Options:',
+    '  -h, --help     show this help (or `amc <command> --help`)',
+    '  -v, --version  print the version',
+  ].join('\n');
+}
+
+export async function main(argv: string[], io: CliIo = consoleIo): Promise<number> {
+  const [first, ...rest] = argv;
+  if (first === undefined || first === '-h' || first === '--help' || first === 'help') {
+    io.out(helpText());
+    return first === undefined ? ExitCode.usage : ExitCode.ok;
+  }
+  if (first === '-v' || first === '--version') {
+    io.out(appVersion);
+    return ExitCode.ok;
+  }
+  const command = commands.find((c) => c.name === first);
+  if (!command) {
+    io.err(`amc: unknown command "${first}". Run \`amc --help\` for the list.`);
+    return ExitCode.usage;
+  }
+  if (rest.includes('-h') || rest.includes('--help')) {
+    io.out(`Usage: ${command.usage}\n\n${command.summary}`);
+    return ExitCode.ok;
+  }
+  try {
+    return await command.run(rest, io);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.err(`amc ${command.name}: ${error.message}\nUsage: ${command.usage}`);
+      return ExitCode.usage;
+    }
+    io.err(`amc ${command.name}: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`);
+    return ExitCode.failed;
+  }
+}
