@@ -71,7 +71,35 @@ export interface ToolCallingClient {
   decide(request: DecisionRequest, options: { signal?: AbortSignal }): Promise<ToolCallDecision>;
 }
 
+/** Why a decision call failed, for callers that react differently (e.g. the control plane's HTTP status). */
+export type ToolCallFailureKind =
+  | 'auth' // key rejected (401/403)
+  | 'rate-limited' // 429; retryAfterSeconds when the provider said
+  | 'timeout' // no answer within the per-call timeout
+  | 'cancelled' // the caller's AbortSignal fired
+  | 'unreachable' // network / DNS / connection refused
+  | 'server-error' // 5xx / overloaded
+  | 'rejected' // other 4xx: the provider refused the request
+  | 'malformed-reply' // unparseable body or tool arguments
+  | 'unknown-tool' // the model called a tool that was not offered
+  | 'no-tool-call' // the model answered without calling a tool
+  | 'several-tool-calls'; // more than one tool call in one turn
+
+export interface ToolCallFailureDetails {
+  kind?: ToolCallFailureKind;
+  retryAfterSeconds?: number;
+  cause?: unknown;
+}
+
 /** The single error every SDK, network, HTTP-status and parse failure of a decision call becomes. */
 export class ToolCallUnavailable extends Error {
   override name = 'ToolCallUnavailable';
+  readonly kind: ToolCallFailureKind | undefined;
+  readonly retryAfterSeconds: number | undefined;
+
+  constructor(message: string, details: ToolCallFailureDetails = {}) {
+    super(message, details.cause === undefined ? undefined : { cause: details.cause });
+    this.kind = details.kind;
+    this.retryAfterSeconds = details.retryAfterSeconds;
+  }
 }
