@@ -7,8 +7,8 @@ export default defineConfig({
     build: { rollupOptions: { input: { index: resolve('src/main/index.ts') } } },
   },
   preload: {
-    // Sandboxed preloads cannot be ES modules.
-    build: { rollupOptions: { input: { index: resolve('src/preload/index.ts') }, output: { format: 'cjs', entryFileNames: '[name].cjs' } } },
+    // Sandboxed preloads cannot be ES modules nor require packages: bundle everything but electron itself.
+    build: { externalizeDeps: false, rollupOptions: { input: { index: resolve('src/preload/index.ts') }, external: ['electron'], output: { format: 'cjs', entryFileNames: '[name].cjs' } } },
   },
   renderer: {
     root: resolve('src/renderer'),

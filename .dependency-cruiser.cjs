@@ -1,0 +1,95 @@
+// Dependency direction (see openspec/project.md):
+//   shared -> device -> perception -> tools -> storage -> runtime -> app/ipc/web/mirror/cli -> shell (src/main/index.ts)
+// Paths are matched without a leading anchor so the rule fixtures in test/fixtures/layering are judged the same way.
+const layer = (name) => `(^|/)src/main/${name}/`;
+const later = (...names) => names.map(layer).join('|');
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'electron-only-in-shell-and-preload',
+      comment: 'Only the Electron shell (src/main/index.ts), its secrets adapter and the preload may import electron.',
+      severity: 'error',
+      from: { pathNot: '(^|/)src/(main/index\\.ts|main/shell/|preload/)' },
+      to: { path: '^electron$|node_modules/electron/' },
+    },
+    {
+      name: 'shared-is-pure',
+      comment: 'src/shared is the contract: it imports only itself and zod (no Node, no DOM, no app code).',
+      severity: 'error',
+      from: { path: '(^|/)src/shared/' },
+      to: { pathNot: '(^|/)src/shared/|node_modules/zod/|(^|/)package\\.json$' },
+    },
+    {
+      name: 'renderer-imports-only-shared',
+      comment: 'The renderer talks to main only through the Bridge; it imports src/shared, itself and UI packages.',
+      severity: 'error',
+      from: { path: '(^|/)src/renderer/' },
+      to: { path: '(^|/)src/(main|preload|cli|control-plane|virtual-device)/' },
+    },
+    {
+      name: 'device-layer-direction',
+      severity: 'error',
+      from: { path: layer('device') },
+      to: { path: later('perception', 'tools', 'storage', 'runtime', 'app', 'ipc', 'web', 'mirror') + '|(^|/)src/cli/' },
+    },
+    {
+      name: 'perception-layer-direction',
+      severity: 'error',
+      from: { path: layer('perception') },
+      to: { path: later('tools', 'storage', 'runtime', 'app', 'ipc', 'web', 'mirror') + '|(^|/)src/cli/' },
+    },
+    {
+      name: 'tools-layer-direction',
+      severity: 'error',
+      from: { path: layer('tools') },
+      to: { path: later('storage', 'runtime', 'app', 'ipc', 'web', 'mirror') + '|(^|/)src/cli/' },
+    },
+    {
+      name: 'storage-layer-direction',
+      severity: 'error',
+      from: { path: layer('storage') },
+      to: { path: later('runtime', 'app', 'ipc', 'web', 'mirror') + '|(^|/)src/cli/' },
+    },
+    {
+      name: 'runtime-layer-direction',
+      severity: 'error',
+      from: { path: layer('runtime') },
+      to: { path: later('app', 'ipc', 'web', 'mirror') + '|(^|/)src/cli/' },
+    },
+    {
+      name: 'services-never-import-the-shell',
+      severity: 'error',
+      from: { path: '(^|/)src/' },
+      to: { path: '(^|/)src/main/index\\.ts$' },
+    },
+    {
+      name: 'virtual-device-is-standalone',
+      comment: 'The virtual device stands in for a phone: it shares only the contract with the app.',
+      severity: 'error',
+      from: { path: '(^|/)src/virtual-device/' },
+      to: { path: '(^|/)src/(main|renderer|preload|cli|control-plane)/' },
+    },
+    {
+      name: 'control-plane-uses-only-provider-clients',
+      comment: 'The control plane shares the provider clients with the runtime and nothing else of the app.',
+      severity: 'error',
+      from: { path: '(^|/)src/control-plane/' },
+      to: { path: '(^|/)src/(renderer|preload|cli|virtual-device)/|(^|/)src/main/(?!runtime/clients/)' },
+    },
+    {
+      name: 'no-circular',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '(^|/)out/' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.test.json' },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'] },
+  },
+};

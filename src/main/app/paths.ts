@@ -1,0 +1,17 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The folder holding package.json, found from this file whether it runs from src/ (tsx) or out/ (bundled). */
+export function projectRoot(): string {
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(path.join(dir, 'package.json'))) {
+    const parent = path.dirname(dir);
+    if (parent === dir) throw new Error('Cannot find the project folder (no package.json above the running code).');
+    dir = parent;
+  }
+  return dir;
+}
+
+/** Where electron-vite writes the built renderer. */
+export const rendererBuildDir = (): string => path.join(projectRoot(), 'out', 'renderer');

@@ -1,0 +1,65 @@
+import type { z } from 'zod';
+import {
+  isMethodName,
+  methods,
+  type MethodName,
+  type MethodOutput,
+  type MethodParsedInput,
+  type RpcError,
+  type RpcResult,
+} from '../../shared/contract';
+
+/** Who is calling: handlers may answer differently per transport (e.g. app.info). */
+export interface CallContext {
+  transport: 'electron' | 'web';
+}
+
+export type MethodHandler<M extends MethodName> = (
+  input: MethodParsedInput<M>,
+  context: CallContext,
+) => Promise<MethodOutput<M>> | MethodOutput<M>;
+
+export type MethodHandlers = { [M in MethodName]?: MethodHandler<M> };
+
+export interface Router {
+  /** Never throws: every failure becomes a typed RpcError the caller can show. */
+  call(method: unknown, input: unknown, context: CallContext): Promise<RpcResult<unknown>>;
+}
+
+function describeIssues(error: z.ZodError): string[] {
+  return error.issues.map((issue) => `${issue.path.length ? issue.path.join('.') : 'input'}: ${issue.message}`);
+}
+
+const failure = (error: RpcError): RpcResult<never> => ({ ok: false, error });
+
+/**
+ * The transport-agnostic router: validates each request against the contract before any handler runs (so invalid
+ * input never causes a partial action), and parses each answer through the output schema so nothing beyond the
+ * contract (a secret, an internal field) can leave main.
+ */
+export function createRouter(handlers: MethodHandlers): Router {
+  return {
+    async call(method, input, context) {
+      if (!isMethodName(method)) {
+        return failure({ code: 'unknown_method', message: `Unknown method "${String(method)}".` });
+      }
+      const handler = handlers[method] as MethodHandler<MethodName> | undefined;
+      if (!handler) {
+        return failure({ code: 'unavailable', message: `"${method}" is not available in this app build.` });
+      }
+      const definition = methods[method];
+      const parsed = definition.input.safeParse(input ?? {});
+      if (!parsed.success) {
+        const issues = describeIssues(parsed.error);
+        return failure({ code: 'invalid_input', message: `Invalid input for "${method}": ${issues.join('; ')}`, issues });
+      }
+      try {
+        const value = await handler(parsed.data as never, context);
+        return { ok: true, value: definition.output.parse(value) };
+      } catch (error) {
+        const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+        return failure({ code: 'failed', message });
+      }
+    },
+  };
+}

@@ -1,0 +1,153 @@
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { WebSocketServer, type WebSocket } from 'ws';
+import {
+  contentSecurityPolicy,
+  encodeFrame,
+  WebRequestSchema,
+  type WebServerMessage,
+} from '../../shared/contract';
+import type { EventHub } from '../ipc/event-hub';
+import type { Router } from '../ipc/router';
+import { readStaticFile } from './static-files';
+
+export interface WebHostOptions {
+  router: Router;
+  events: EventHub;
+  rendererDir: string;
+  /** 0 picks a free port. The host always binds 127.0.0.1: the app drives a phone, it is never a LAN service. */
+  port?: number;
+  /** Defaults to a fresh random token per launch. */
+  token?: string;
+}
+
+export interface WebHost {
+  /** The address to open, with the access token in the fragment (never sent to the server in HTTP requests). */
+  url: string;
+  origin: string;
+  port: number;
+  token: string;
+  close(): Promise<void>;
+}
+
+const HOST = '127.0.0.1';
+/** A window that cannot keep up skips frames instead of queueing them: the latest frame wins. */
+const FRAME_BACKLOG_LIMIT = 4 * 1024 * 1024;
+const MAX_MESSAGE_BYTES = 1024 * 1024;
+
+const securityHeaders = {
+  'content-security-policy': contentSecurityPolicy,
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+  'x-frame-options': 'DENY',
+  'cross-origin-opener-policy': 'same-origin',
+  'cache-control': 'no-store',
+};
+
+function tokensMatch(expected: string, given: string | null): boolean {
+  if (given === null) return false;
+  const a = Buffer.from(expected);
+  const b = Buffer.from(given);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** Serves the built renderer and the router over a WebSocket, on loopback only, guarded by token, Host and Origin. */
+export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
+  const token = options.token ?? randomBytes(24).toString('base64url');
+  const server = http.createServer();
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, HOST, () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  // Both spellings of loopback are accepted; anything else is a DNS-rebinding or cross-site attempt.
+  const allowedHosts = new Set([`${HOST}:${port}`, `localhost:${port}`]);
+  const allowedOrigins = new Set([...allowedHosts].map((h) => `http://${h}`));
+
+  server.on('request', (req, res) => {
+    if (!allowedHosts.has(req.headers.host ?? '')) {
+      res.writeHead(403, { 'content-type': 'text/plain' }).end('Forbidden host');
+      return;
+    }
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.writeHead(405, { allow: 'GET, HEAD' }).end();
+      return;
+    }
+    readStaticFile(options.rendererDir, req.url ?? '/').then(
+      (file) => {
+        if (!file) {
+          res.writeHead(404, { 'content-type': 'text/plain' }).end('Not found. Build the UI with `npm run build`.');
+          return;
+        }
+        res.writeHead(200, { ...securityHeaders, 'content-type': file.contentType });
+        res.end(req.method === 'HEAD' ? undefined : file.body);
+      },
+      () => res.writeHead(500).end(),
+    );
+  });
+
+  server.on('upgrade', (req, socket, head) => {
+    const url = new URL(req.url ?? '/', `http://${HOST}:${port}`);
+    const refuse = (status: number, reason: string) => {
+      socket.end(`HTTP/1.1 ${status} ${reason}\r\nconnection: close\r\ncontent-length: 0\r\n\r\n`);
+    };
+    if (url.pathname !== '/ws' || !allowedHosts.has(req.headers.host ?? '')) return refuse(404, 'Not Found');
+    if (!allowedOrigins.has(req.headers.origin ?? '')) return refuse(403, 'Forbidden');
+    if (!tokensMatch(token, url.searchParams.get('token'))) return refuse(401, 'Unauthorized');
+    wss.handleUpgrade(req, socket, head, (ws) => attachClient(ws, options));
+  });
+
+  return {
+    url: `http://${HOST}:${port}/#token=${token}`,
+    origin: `http://${HOST}:${port}`,
+    port,
+    token,
+    async close() {
+      for (const client of wss.clients) client.terminate();
+      await new Promise<void>((resolve) => wss.close(() => resolve()));
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+function attachClient(ws: WebSocket, options: WebHostOptions): void {
+  const send = (message: WebServerMessage) => {
+    if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(message));
+  };
+  const unsubscribeEvents = options.events.subscribe((name, payload) => send({ type: 'event', name, payload }));
+  const unsubscribeFrames = options.events.subscribeFrames((meta, bytes) => {
+    if (ws.readyState === ws.OPEN && ws.bufferedAmount < FRAME_BACKLOG_LIMIT) ws.send(encodeFrame(meta, bytes));
+  });
+
+  ws.on('message', (data, isBinary) => {
+    const request = isBinary ? undefined : parseRequest(data.toString());
+    if (!request) {
+      send({
+        type: 'result',
+        id: null,
+        result: { ok: false, error: { code: 'invalid_input', message: 'Malformed request: expected JSON {id, method, input}.' } },
+      });
+      return;
+    }
+    void options.router.call(request.method, request.input, { transport: 'web' }).then((result) => {
+      send({ type: 'result', id: request.id, result });
+    });
+  });
+  ws.on('close', () => {
+    unsubscribeEvents();
+    unsubscribeFrames();
+  });
+}
+
+function parseRequest(text: string) {
+  try {
+    const parsed = WebRequestSchema.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}

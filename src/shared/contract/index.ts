@@ -1,0 +1,42 @@
+import type { z } from 'zod';
+import { appEvents, appMethods } from './app';
+
+export * from './define';
+export * from './app';
+export * from './frame';
+export * from './web-protocol';
+
+/** Every method a window may call. Each topic contributes its own map (devices, tasks, settings, ...). */
+export const methods = {
+  ...appMethods,
+};
+
+/** Every event main pushes to windows, one topic at a time (never the whole state). */
+export const events = {
+  ...appEvents,
+};
+
+export type Methods = typeof methods;
+export type MethodName = keyof Methods;
+export type MethodInput<M extends MethodName> = z.input<Methods[M]['input']>;
+export type MethodParsedInput<M extends MethodName> = z.output<Methods[M]['input']>;
+export type MethodOutput<M extends MethodName> = z.output<Methods[M]['output']>;
+
+export type Events = typeof events;
+export type EventName = keyof Events;
+export type EventPayload<E extends EventName> = z.output<Events[E]>;
+
+export const methodNames = Object.keys(methods) as MethodName[];
+export const eventNames = Object.keys(events) as EventName[];
+
+export const isMethodName = (name: unknown): name is MethodName =>
+  typeof name === 'string' && Object.prototype.hasOwnProperty.call(methods, name);
+export const isEventName = (name: unknown): name is EventName =>
+  typeof name === 'string' && Object.prototype.hasOwnProperty.call(events, name);
+
+/** Channel names of the Electron transport, derived from the contract so preload and shell cannot drift. */
+export const ipcChannel = {
+  method: (name: MethodName) => `amc:call:${name}`,
+  event: (name: EventName) => `amc:event:${name}`,
+  frame: 'amc:frame',
+} as const;
