@@ -1,0 +1,206 @@
+import { readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { z } from 'zod';
+import type { ProviderName } from '../shared/decision';
+import type { RateLimit } from './rate-limiter';
+
+/** Resolved service configuration: defaults < config file < environment < command-line flags. */
+export interface ControlPlaneConfig {
+  host: string;
+  port: number;
+  provider: ProviderName;
+  model: string;
+  baseUrls: Partial<Record<ProviderName, string>>;
+  tokensFile: string;
+  upstreamTimeoutMs: number;
+  bodyLimitBytes: number;
+  rateLimit: RateLimit;
+  /** How long shutdown waits for in-flight decisions before aborting them. */
+  shutdownGraceMs: number;
+}
+
+/** Provider API keys; they come only from the environment or a secrets file, never from the config file. */
+export type ProviderKeys = Partial<Record<ProviderName, string>>;
+
+export class ControlPlaneConfigError extends Error {
+  override name = 'ControlPlaneConfigError';
+}
+
+export const DEFAULT_MODELS: Record<ProviderName, string> = {
+  anthropic: 'claude-sonnet-4-5',
+  openai: 'gpt-4.1',
+};
+
+const ProviderSchema = z.enum(['anthropic', 'openai']);
+
+/** The config file's shape; every field optional. Unknown fields (and keys put in the wrong place) are errors. */
+const ConfigFileSchema = z.strictObject({
+  host: z.string().min(1).optional(),
+  port: z.number().int().min(0).max(65535).optional(),
+  provider: ProviderSchema.optional(),
+  model: z.string().min(1).optional(),
+  anthropicBaseUrl: z.url().optional(),
+  openaiBaseUrl: z.url().optional(),
+  tokensFile: z.string().min(1).optional(),
+  upstreamTimeoutSeconds: z.number().positive().max(600).optional(),
+  bodyLimitBytes: z.number().int().min(1024).max(64 * 1024 * 1024).optional(),
+  rateLimit: z
+    .strictObject({
+      requestsPerMinute: z.number().positive().optional(),
+      burst: z.number().int().min(1).optional(),
+    })
+    .optional(),
+  shutdownGraceSeconds: z.number().min(0).max(3600).optional(),
+});
+type ConfigFile = z.infer<typeof ConfigFileSchema>;
+
+/** Environment variable -> config field. Numbers are converted before validation; the message names the variable. */
+const ENV_FIELDS = {
+  AMC_CP_HOST: { field: 'host', kind: 'string' },
+  AMC_CP_PORT: { field: 'port', kind: 'number' },
+  AMC_CP_PROVIDER: { field: 'provider', kind: 'string' },
+  AMC_CP_MODEL: { field: 'model', kind: 'string' },
+  ANTHROPIC_BASE_URL: { field: 'anthropicBaseUrl', kind: 'string' },
+  OPENAI_BASE_URL: { field: 'openaiBaseUrl', kind: 'string' },
+  AMC_CP_TOKENS_FILE: { field: 'tokensFile', kind: 'string' },
+  AMC_CP_UPSTREAM_TIMEOUT_SECONDS: { field: 'upstreamTimeoutSeconds', kind: 'number' },
+  AMC_CP_BODY_LIMIT_BYTES: { field: 'bodyLimitBytes', kind: 'number' },
+  AMC_CP_RATE_LIMIT_PER_MINUTE: { field: 'rateLimit.requestsPerMinute', kind: 'number' },
+  AMC_CP_RATE_LIMIT_BURST: { field: 'rateLimit.burst', kind: 'number' },
+  AMC_CP_SHUTDOWN_GRACE_SECONDS: { field: 'shutdownGraceSeconds', kind: 'number' },
+} as const;
+
+const KEY_FIELDS = /api[-_]?key|secret/i;
+
+function summariseIssues(error: z.ZodError, nameOf: (path: string) => string): string {
+  return error.issues.map((issue) => `${nameOf(issue.path.join('.'))}: ${issue.message}`).join('; ');
+}
+
+async function readConfigFile(file: string): Promise<ConfigFile> {
+  let json: unknown;
+  try {
+    json = JSON.parse(await readFile(file, 'utf8'));
+  } catch (error) {
+    throw new ControlPlaneConfigError(`cannot read config file ${file}: ${(error as Error).message}`);
+  }
+  if (json && typeof json === 'object' && Object.keys(json).some((k) => KEY_FIELDS.test(k))) {
+    throw new ControlPlaneConfigError(
+      `config file ${file} contains a provider key: keys belong in the environment (ANTHROPIC_API_KEY, OPENAI_API_KEY) or a secrets file (--secrets / AMC_CP_SECRETS_FILE)`,
+    );
+  }
+  const parsed = ConfigFileSchema.safeParse(json);
+  if (!parsed.success) {
+    throw new ControlPlaneConfigError(`config file ${file} is invalid: ${summariseIssues(parsed.error, (p) => p || '(root)')}`);
+  }
+  // Relative paths in a config file mean "next to the config file", wherever the service is started from.
+  const tokensFile = parsed.data.tokensFile;
+  return tokensFile ? { ...parsed.data, tokensFile: path.resolve(path.dirname(file), tokensFile) } : parsed.data;
+}
+
+function readEnvironment(env: NodeJS.ProcessEnv): ConfigFile {
+  const raw: Record<string, unknown> = {};
+  for (const [name, { field, kind }] of Object.entries(ENV_FIELDS)) {
+    const value = env[name];
+    if (value === undefined || value === '') continue;
+    const converted = kind === 'number' ? (/^\s*-?[\d.]+\s*$/.test(value) ? Number(value) : value) : value;
+    const [head, tail] = field.split('.') as [string, string | undefined];
+    if (tail) raw[head] = { ...(raw[head] as object | undefined), [tail]: converted };
+    else raw[head] = converted;
+  }
+  const parsed = ConfigFileSchema.safeParse(raw);
+  if (!parsed.success) {
+    const envName = (field: string) => {
+      const entry = Object.entries(ENV_FIELDS).find(([, v]) => v.field === field);
+      return entry ? `${entry[0]}=${JSON.stringify(env[entry[0]])}` : field;
+    };
+    throw new ControlPlaneConfigError(`invalid environment: ${summariseIssues(parsed.error, envName)}`);
+  }
+  return parsed.data;
+}
+
+export interface LoadConfigOptions {
+  configFile?: string;
+  env?: NodeJS.ProcessEnv;
+  /** Command-line flags; they win over file and environment. */
+  overrides?: { host?: string; port?: number };
+  cwd?: string;
+}
+
+export async function loadControlPlaneConfig(options: LoadConfigOptions = {}): Promise<ControlPlaneConfig> {
+  const env = options.env ?? process.env;
+  const cwd = options.cwd ?? process.cwd();
+  const configFile = options.configFile ?? env.AMC_CP_CONFIG;
+  const fromFile = configFile ? await readConfigFile(path.resolve(cwd, configFile)) : {};
+  const fromEnv = readEnvironment(env);
+  const merged: ConfigFile = {
+    ...fromFile,
+    ...fromEnv,
+    rateLimit: { ...fromFile.rateLimit, ...fromEnv.rateLimit },
+    ...(options.overrides?.host !== undefined ? { host: options.overrides.host } : {}),
+    ...(options.overrides?.port !== undefined ? { port: options.overrides.port } : {}),
+  };
+  const provider = merged.provider ?? 'anthropic';
+  // A model named for the other provider would fail on every call, so the default follows the provider.
+  const model = merged.model ?? DEFAULT_MODELS[provider];
+  const baseUrls: ControlPlaneConfig['baseUrls'] = {};
+  if (merged.anthropicBaseUrl) baseUrls.anthropic = merged.anthropicBaseUrl;
+  if (merged.openaiBaseUrl) baseUrls.openai = merged.openaiBaseUrl;
+  const rateLimit = { requestsPerMinute: merged.rateLimit?.requestsPerMinute ?? 120, burst: merged.rateLimit?.burst ?? 20 };
+  return {
+    host: merged.host ?? '127.0.0.1',
+    port: merged.port ?? 8787,
+    provider,
+    model,
+    baseUrls,
+    tokensFile: path.resolve(cwd, merged.tokensFile ?? 'control-plane-tokens.json'),
+    upstreamTimeoutMs: Math.round((merged.upstreamTimeoutSeconds ?? 30) * 1000),
+    bodyLimitBytes: merged.bodyLimitBytes ?? 8 * 1024 * 1024,
+    rateLimit,
+    shutdownGraceMs: Math.round((merged.shutdownGraceSeconds ?? 60) * 1000),
+  };
+}
+
+const SecretsFileSchema = z.strictObject({
+  anthropicApiKey: z.string().min(1).optional(),
+  openaiApiKey: z.string().min(1).optional(),
+});
+
+export interface LoadKeysOptions {
+  env?: NodeJS.ProcessEnv;
+  /** JSON `{ "anthropicApiKey"?, "openaiApiKey"? }`; defaults to AMC_CP_SECRETS_FILE. */
+  secretsFile?: string;
+  /** Told when the secrets file can be read by other users. */
+  onInsecureFile?: (message: string) => void;
+}
+
+/** Provider keys: the environment wins over the secrets file. Error messages never contain a key. */
+export async function loadProviderKeys(options: LoadKeysOptions = {}): Promise<ProviderKeys> {
+  const env = options.env ?? process.env;
+  const file = options.secretsFile ?? env.AMC_CP_SECRETS_FILE;
+  const keys: ProviderKeys = {};
+  if (file) {
+    let json: unknown;
+    try {
+      const info = await stat(file);
+      if ((info.mode & 0o077) !== 0) {
+        options.onInsecureFile?.(`secrets file ${file} is readable by other users (mode ${(info.mode & 0o777).toString(8)}); chmod 600 it`);
+      }
+      json = JSON.parse(await readFile(file, 'utf8'));
+    } catch (error) {
+      const reason = error instanceof SyntaxError ? 'it is not valid JSON' : (error as Error).message;
+      throw new ControlPlaneConfigError(`cannot read secrets file ${file}: ${reason}`);
+    }
+    const parsed = SecretsFileSchema.safeParse(json);
+    if (!parsed.success) {
+      const fields = parsed.error.issues.map((i) => i.path.join('.') || '(root)').join(', ');
+      throw new ControlPlaneConfigError(
+        `secrets file ${file} is invalid (fields: ${fields}); expected { "anthropicApiKey"?: string, "openaiApiKey"?: string }`,
+      );
+    }
+    if (parsed.data.anthropicApiKey) keys.anthropic = parsed.data.anthropicApiKey;
+    if (parsed.data.openaiApiKey) keys.openai = parsed.data.openaiApiKey;
+  }
+  if (env.ANTHROPIC_API_KEY) keys.anthropic = env.ANTHROPIC_API_KEY;
+  if (env.OPENAI_API_KEY) keys.openai = env.OPENAI_API_KEY;
+  return keys;
+}

@@ -1,0 +1,35 @@
+/** Machine-readable error codes of the control plane's JSON error bodies `{ error: { code, message } }`. */
+export type ApiErrorCode =
+  | 'unauthorized'
+  | 'token_disabled'
+  | 'rate_limited'
+  | 'payload_too_large'
+  | 'invalid_json'
+  | 'invalid_request'
+  | 'not_found'
+  | 'shutting_down'
+  | 'provider_not_configured'
+  | 'upstream_error'
+  | 'upstream_timeout'
+  | 'internal_error';
+
+/** An error that already knows its HTTP status and the message a caller may see. */
+export class ApiError extends Error {
+  override name = 'ApiError';
+  constructor(
+    readonly status: 400 | 401 | 403 | 404 | 413 | 429 | 500 | 502 | 503 | 504,
+    readonly code: ApiErrorCode,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+}
+
+export interface ApiErrorBody {
+  error: { code: ApiErrorCode; message: string };
+}
+
+export function errorBody(error: ApiError): ApiErrorBody {
+  return { error: { code: error.code, message: error.message } };
+}

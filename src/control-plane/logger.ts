@@ -1,0 +1,20 @@
+/** One structured log line. Callers pass ids, numbers and codes only: never keys, tokens or request bodies. */
+export type LogFields = Record<string, string | number | boolean | null | undefined>;
+
+export interface Logger {
+  info(msg: string, fields?: LogFields): void;
+  warn(msg: string, fields?: LogFields): void;
+  error(msg: string, fields?: LogFields): void;
+}
+
+/** JSON lines to a sink (stdout by default), one object per event, with a timestamp and a level. */
+export function createJsonLogger(write: (line: string) => void = (line) => process.stdout.write(line)): Logger {
+  const emit = (level: string, msg: string, fields: LogFields = {}) => {
+    write(`${JSON.stringify({ time: new Date().toISOString(), level, msg, ...fields })}\n`);
+  };
+  return {
+    info: (msg, fields) => emit('info', msg, fields),
+    warn: (msg, fields) => emit('warn', msg, fields),
+    error: (msg, fields) => emit('error', msg, fields),
+  };
+}

@@ -1,0 +1,112 @@
+import { ToolCallUnavailable, type DecisionRequest, type ProviderName, type ToolCallDecision, type ToolCallingClient } from '../shared/decision';
+import { ApiError } from './errors';
+import { DEFAULT_MODELS, type ControlPlaneConfig, type ProviderKeys } from './config';
+import type { TokenRecord } from './token-store';
+
+/** What the service needs to build a provider client; matches the runtime's `createProviderClient` options. */
+export interface ProviderClientSettings {
+  provider: ProviderName;
+  apiKey: string;
+  baseURL?: string;
+  model: string;
+  timeoutMs: number;
+}
+export type ProviderClientFactory = (settings: ProviderClientSettings) => ToolCallingClient;
+
+export interface UpstreamRoute {
+  provider: ProviderName;
+  model: string;
+}
+
+// Provider-style secrets that might appear in an upstream message even though we never put them there.
+const SECRET_LIKE = /\b(sk-[A-Za-z0-9_-]{12,}|amc_[0-9a-f]{16}_[A-Za-z0-9_-]{43})/g;
+
+/**
+ * Chooses provider and model per token (falling back to the service's defaults), keeps one client per
+ * provider+model, enforces the upstream timeout, and turns every upstream failure into an ApiError.
+ */
+export class Upstream {
+  private readonly clients = new Map<string, ToolCallingClient>();
+
+  constructor(
+    private readonly config: ControlPlaneConfig,
+    private readonly keys: ProviderKeys,
+    private readonly factory: ProviderClientFactory,
+  ) {}
+
+  route(token: TokenRecord): UpstreamRoute {
+    const provider = token.provider ?? this.config.provider;
+    const model = token.model ?? (provider === this.config.provider ? this.config.model : DEFAULT_MODELS[provider]);
+    return { provider, model };
+  }
+
+  /** Null when the default provider has a key; otherwise the reason the service is not ready. */
+  notReadyReason(): string | null {
+    return this.keys[this.config.provider] ? null : missingKeyMessage(this.config.provider);
+  }
+
+  async decide(request: DecisionRequest, route: UpstreamRoute, signal: AbortSignal): Promise<ToolCallDecision> {
+    const client = this.clientFor(route);
+    const controller = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort(new Error('upstream timeout'));
+    }, this.config.upstreamTimeoutMs);
+    const forward = () => controller.abort(signal.reason);
+    if (signal.aborted) forward();
+    else signal.addEventListener('abort', forward, { once: true });
+    try {
+      return await client.decide(request, { signal: controller.signal });
+    } catch (error) {
+      throw this.toApiError(error, route, timedOut, signal.aborted);
+    } finally {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', forward);
+    }
+  }
+
+  private clientFor(route: UpstreamRoute): ToolCallingClient {
+    const apiKey = this.keys[route.provider];
+    if (!apiKey) throw new ApiError(503, 'provider_not_configured', missingKeyMessage(route.provider));
+    const cacheKey = `${route.provider}\n${route.model}`;
+    let client = this.clients.get(cacheKey);
+    if (!client) {
+      const baseURL = this.config.baseUrls[route.provider];
+      client = this.factory({
+        provider: route.provider,
+        apiKey,
+        model: route.model,
+        ...(baseURL ? { baseURL } : {}),
+        // Our own timer fires first, so a slow provider is reported as a timeout (504), not as a provider error.
+        timeoutMs: this.config.upstreamTimeoutMs + 1000,
+      });
+      this.clients.set(cacheKey, client);
+    }
+    return client;
+  }
+
+  private toApiError(error: unknown, route: UpstreamRoute, timedOut: boolean, callerGone: boolean): ApiError {
+    const who = `${route.provider} (${route.model})`;
+    if (timedOut || (error instanceof ToolCallUnavailable && error.kind === 'timeout')) {
+      return new ApiError(504, 'upstream_timeout', `${who} did not answer within ${this.config.upstreamTimeoutMs / 1000} s`);
+    }
+    if (callerGone) return new ApiError(503, 'shutting_down', 'the decision was cancelled before the provider answered');
+    if (error instanceof ToolCallUnavailable) return new ApiError(502, 'upstream_error', `${who}: ${this.redact(error.message)}`);
+    const detail = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    return new ApiError(502, 'upstream_error', `${who}: unexpected failure: ${this.redact(detail)}`);
+  }
+
+  /** Provider messages are passed on, so make sure none of them can carry a key back to a host. */
+  private redact(message: string): string {
+    let clean = message;
+    for (const key of Object.values(this.keys)) if (key) clean = clean.split(key).join('[redacted]');
+    return clean.replace(SECRET_LIKE, '[redacted]');
+  }
+}
+
+function missingKeyMessage(provider: ProviderName): string {
+  const variable = provider === 'anthropic' ? 'ANTHROPIC_API_KEY' : 'OPENAI_API_KEY';
+  const field = provider === 'anthropic' ? 'anthropicApiKey' : 'openaiApiKey';
+  return `no API key for ${provider}: set ${variable} or "${field}" in the secrets file`;
+}
