@@ -10,5 +10,6 @@ export default defineConfig({
     hookTimeout: 60_000,
     // Integration tests share one machine's adb binary and ports: files run in parallel but each owns its ports.
     pool: 'forks',
+    reporters: ['default', './test/support/summary-reporter.ts'],
   },
 });
