@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { HttpBindings } from '@hono/node-server';
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { DecisionRequestSchema, type ProxyDecisionResponse } from '../shared/decision';
@@ -19,6 +20,7 @@ export interface ControlPlaneAppDeps {
 }
 
 type AppEnv = {
+  Bindings: Partial<HttpBindings>;
   Variables: {
     requestId: string;
     tokenId: string;
@@ -109,10 +111,13 @@ export function createControlPlaneApp(deps: ControlPlaneAppDeps): Hono<AppEnv> {
         throw new ApiError(503, 'shutting_down', 'the service is shutting down; retry on another replica', { connection: 'close' });
       }
       const release = deps.inFlight.begin();
+      // Under Node the answer is written after the handler returns: count the request until its socket is done.
+      const outgoing = c.env?.outgoing;
+      outgoing?.once('close', release);
       try {
         await next();
       } finally {
-        release();
+        if (!outgoing) release();
       }
     },
     async (c, next) => {

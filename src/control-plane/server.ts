@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { createAdaptorServer } from '@hono/node-server';
+import { createProviderClient } from '../main/runtime/clients/index';
 import { createControlPlaneApp } from './app';
 import type { ControlPlaneConfig, ProviderKeys } from './config';
 import { InFlightDecisions } from './in-flight';
@@ -12,8 +13,8 @@ import { Upstream, type ProviderClientFactory } from './upstream';
 export interface StartControlPlaneOptions {
   config: ControlPlaneConfig;
   keys: ProviderKeys;
-  /** Builds the provider clients; the CLI passes the runtime's `createProviderClient`. */
-  clientFactory: ProviderClientFactory;
+  /** Builds the provider clients; defaults to the runtime's direct clients (`createProviderClient`). */
+  clientFactory?: ProviderClientFactory;
   logger?: Logger;
   /** How often the tokens file is checked for changes (revocations); default 1 s. */
   tokenReloadIntervalMs?: number;
@@ -41,7 +42,7 @@ export async function startControlPlane(options: StartControlPlaneOptions): Prom
   );
   await tokens.load();
   const inFlight = new InFlightDecisions();
-  const upstream = new Upstream(config, options.keys, options.clientFactory);
+  const upstream = new Upstream(config, options.keys, options.clientFactory ?? createProviderClient);
   const app = createControlPlaneApp({
     tokens,
     upstream,
