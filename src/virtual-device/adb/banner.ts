@@ -1,0 +1,23 @@
+import type { PhoneIdentity } from '../phone-contract';
+
+/**
+ * Features this device really implements. `shell_v2` switches the adb CLI to the shell protocol (exit codes),
+ * `stat_v2` to STA2/LST2.
+ */
+export const DEVICE_FEATURES = ['shell_v2', 'stat_v2'] as const;
+
+/** Banner values may not contain the separators of the banner itself. */
+function bannerValue(value: string): string {
+  return value.replace(/[:;=]/g, '_');
+}
+
+/** `device::ro.product.name=..;ro.product.model=..;ro.product.device=..;features=..` */
+export function deviceBanner(identity: PhoneIdentity, features: readonly string[] = DEVICE_FEATURES): string {
+  const properties = [
+    `ro.product.name=${bannerValue(identity.name)}`,
+    `ro.product.model=${bannerValue(identity.model)}`,
+    `ro.product.device=${bannerValue(identity.device)}`,
+    `features=${features.join(',')}`,
+  ];
+  return `device::${properties.join(';')}`;
+}

@@ -1,0 +1,167 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { z } from 'zod';
+import { PHONE_FAULT_KINDS, type PhoneFaultKind } from './phone/faults';
+import type { LatencyProfileName } from './phone/latency';
+import type { ControllablePhone } from './phone-contract';
+
+/** The transport-level fault the adb side owns; every other fault belongs to the phone. */
+export const CONNECTION_DROP = 'connection-drop';
+export const FAULT_KINDS = [CONNECTION_DROP, ...PHONE_FAULT_KINDS] as const;
+export type FaultKind = (typeof FAULT_KINDS)[number];
+
+export const FaultRequestSchema = z.object({ kind: z.enum(FAULT_KINDS) }).strict();
+export const ProfileRequestSchema = z.object({ profile: z.enum(['instant', 'realistic']) }).strict();
+
+/** What the control API needs of the adb endpoint. */
+export interface ConnectionFaults {
+  armConnectionDrop(): void;
+  disarmConnectionDrop(): void;
+  readonly connectionDropArmed: boolean;
+}
+
+export interface ControlApiOptions {
+  phone: ControllablePhone;
+  connection: ConnectionFaults;
+  profile: LatencyProfileName;
+}
+
+export interface ControlApi {
+  readonly url: string;
+  readonly port: number;
+  close(): Promise<void>;
+}
+
+const MAX_BODY_BYTES = 1024 * 1024;
+
+class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+type Handler = (body: unknown) => unknown;
+
+/**
+ * Loopback HTTP JSON API for tests, demos and benchmarks: read the phone's state, reset it, inject faults,
+ * switch the latency profile. Every reply is JSON; every bad request gets a 4xx with `{ error }`.
+ */
+export async function startControlApi(options: ControlApiOptions, port: number, host: string): Promise<ControlApi> {
+  const { phone, connection } = options;
+  let profile = options.profile;
+  const listFaults = (): Array<{ kind: string }> => [
+    ...(connection.connectionDropArmed ? [{ kind: CONNECTION_DROP }] : []),
+    ...phone.faults(),
+  ];
+
+  const routes: Record<string, Partial<Record<string, Handler>>> = {
+    '/': { GET: () => ({ routes: Object.keys(routes).flatMap((path) => Object.keys(routes[path]!).map((m) => `${m} ${path}`)) }) },
+    '/state': { GET: () => phone.state() },
+    '/reset': {
+      POST: (body) => {
+        try {
+          phone.reset(body);
+        } catch (error) {
+          throw new HttpError(400, error instanceof Error ? error.message : String(error));
+        }
+        connection.disarmConnectionDrop();
+        return phone.state();
+      },
+    },
+    '/faults': {
+      GET: () => ({ faults: listFaults() }),
+      POST: (body) => {
+        const { kind } = parseBody(FaultRequestSchema, body);
+        if (kind === CONNECTION_DROP) connection.armConnectionDrop();
+        else phone.injectFault({ kind: kind as PhoneFaultKind });
+        return { faults: listFaults() };
+      },
+    },
+    '/profile': {
+      GET: () => ({ profile }),
+      POST: (body) => {
+        profile = parseBody(ProfileRequestSchema, body).profile;
+        phone.setProfile(profile);
+        return { profile };
+      },
+    },
+  };
+
+  const server = createServer((request, response) => {
+    void respond(routes, request, response);
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const boundPort = (server.address() as { port: number }).port;
+  return {
+    url: `http://${host.includes(':') ? `[${host}]` : host}:${boundPort}`,
+    port: boundPort,
+    close: () => closeServer(server),
+  };
+}
+
+async function respond(
+  routes: Record<string, Partial<Record<string, Handler>>>,
+  request: IncomingMessage,
+  response: ServerResponse,
+): Promise<void> {
+  try {
+    const path = new URL(request.url ?? '/', 'http://localhost').pathname;
+    const methods = routes[path];
+    if (!methods) throw new HttpError(404, `No such endpoint: ${path}. Try GET / for the list.`);
+    const handler = methods[request.method ?? 'GET'];
+    if (!handler) {
+      response.setHeader('allow', Object.keys(methods).join(', '));
+      throw new HttpError(405, `${request.method} is not allowed on ${path}; use ${Object.keys(methods).join(' or ')}.`);
+    }
+    const body = await readJsonBody(request);
+    sendJson(response, 200, handler(body) ?? {});
+  } catch (error) {
+    if (error instanceof HttpError) sendJson(response, error.status, { error: error.message });
+    else sendJson(response, 500, { error: error instanceof Error ? error.message : String(error) });
+  }
+}
+
+function parseBody<T>(schema: z.ZodType<T>, body: unknown): T {
+  const parsed = schema.safeParse(body ?? {});
+  if (!parsed.success) throw new HttpError(400, `Invalid request body: ${z.prettifyError(parsed.error)}`);
+  return parsed.data;
+}
+
+/** The parsed JSON body, or undefined when there is none. */
+async function readJsonBody(request: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_BODY_BYTES) throw new HttpError(413, `Request body is larger than ${MAX_BODY_BYTES} bytes.`);
+    chunks.push(chunk);
+  }
+  const text = Buffer.concat(chunks).toString('utf8').trim();
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new HttpError(400, `Request body is not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+function sendJson(response: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  response.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+  response.end(text);
+}
+
+function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
+}

@@ -1,0 +1,60 @@
+import { AdbDeviceServer } from './adb/device-server';
+import { startControlApi } from './control-api';
+import type { LatencyProfileName } from './phone/latency';
+import { VirtualPhone } from './phone/phone';
+
+export { CONNECTION_DROP, FAULT_KINDS, type FaultKind } from './control-api';
+export type { LatencyProfileName } from './phone/latency';
+export { VirtualPhone } from './phone/phone';
+
+export interface VirtualDeviceOptions {
+  /** adb TCP port; 0 (the default) picks a free one. Keep it >= 5586 so the adb server does not take it for an emulator. */
+  port?: number;
+  /** Control API port; 0 (the default) picks a free one. */
+  controlPort?: number;
+  profile?: LatencyProfileName;
+  /** Both servers listen only here; loopback by default. */
+  host?: string;
+  /** Initial phone state (the same shape `POST /reset` accepts). */
+  seed?: unknown;
+}
+
+export interface VirtualDevice {
+  /** `HOST:PORT` for `adb connect`; also the serial the adb server lists it under. */
+  readonly adbAddress: string;
+  readonly adbPort: number;
+  /** Base URL of the control API, e.g. `http://127.0.0.1:5602`. */
+  readonly controlUrl: string;
+  readonly controlPort: number;
+  readonly phone: VirtualPhone;
+  /** The adb endpoint (connection stats, fault arming). */
+  readonly adb: AdbDeviceServer;
+  /** Drops every adb connection and stops both servers. Safe to call twice. */
+  close(): Promise<void>;
+}
+
+/** Starts a simulated phone that a real adb server reaches with `adb connect`, plus its control API. */
+export async function startVirtualDevice(options: VirtualDeviceOptions = {}): Promise<VirtualDevice> {
+  const host = options.host ?? '127.0.0.1';
+  const profile = options.profile ?? 'instant';
+  const phone = new VirtualPhone({ profile, seed: options.seed });
+  const adb = new AdbDeviceServer(phone);
+  const adbPort = await adb.listen(options.port ?? 0, host);
+  let control;
+  try {
+    control = await startControlApi({ phone, connection: adb, profile }, options.controlPort ?? 0, host);
+  } catch (error) {
+    await adb.close();
+    throw error;
+  }
+  let closing: Promise<void> | undefined;
+  return {
+    adbAddress: `${host}:${adbPort}`,
+    adbPort,
+    controlUrl: control.url,
+    controlPort: control.port,
+    phone,
+    adb,
+    close: () => (closing ??= Promise.all([adb.close(), control.close()]).then(() => undefined)),
+  };
+}

@@ -1,0 +1,101 @@
+import { randomBytes } from 'node:crypto';
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startAdbHarness, type AdbHarness } from '../support/adb-harness';
+
+describe('virtual device through the real adb CLI', () => {
+  let harness: AdbHarness;
+
+  beforeAll(async () => {
+    harness = await startAdbHarness();
+  });
+
+  afterAll(async () => {
+    await harness?.stop();
+  });
+
+  it('Scenario: adb connect lists the virtual phone with its model', async () => {
+    const devices = await harness.adb(['devices', '-l']);
+    const line = devices.stdout.split('\n').find((l) => l.startsWith(harness.serial));
+    expect(line).toBeDefined();
+    expect(line).toMatch(/\sdevice\s/);
+    expect(line).toContain('model:AMC_Virtual_Phone');
+    expect(line).toContain('device:amc_virtual');
+  });
+
+  it('Scenario: Shell exit codes and stderr pass through the shell protocol', async () => {
+    const ok = await harness.shell('echo hello');
+    expect(ok).toMatchObject({ code: 0, stdout: 'hello\n', stderr: '' });
+
+    const exited = await harness.shell('exit 3');
+    expect(exited.code).toBe(3);
+
+    const unknown = await harness.shell('nosuchcommand --flag');
+    expect(unknown.code).toBe(127);
+    expect(unknown.stdout).toBe('');
+    expect(unknown.stderr).toContain('nosuchcommand: inaccessible or not found');
+  });
+
+  it('legacy shell (adb shell -x) merges stderr into stdout and ends with the stream', async () => {
+    const result = await harness.adb(['-s', harness.serial, 'shell', '-x', 'echo out; nosuchcommand']);
+    expect(result.stdout).toContain('out\n');
+    expect(result.stdout).toContain('nosuchcommand: inaccessible or not found');
+  });
+
+  it('exec-out passes bytes through untouched', async () => {
+    const result = await harness.adbRaw(['-s', harness.serial, 'exec-out', 'echo raw']);
+    expect(result.code).toBe(0);
+    expect(result.stdout.toString()).toBe('raw\n');
+  });
+
+  it('Scenario: Push and pull round-trip a 1 MiB file byte for byte', async () => {
+    const original = randomBytes(1024 * 1024);
+    const local = path.join(harness.tmpDir, 'random.bin');
+    const back = path.join(harness.tmpDir, 'random-back.bin');
+    await writeFile(local, original);
+
+    const pushed = await harness.adb(['-s', harness.serial, 'push', local, '/sdcard/Download/random.bin']);
+    expect(pushed.code, pushed.stderr).toBe(0);
+    const pulled = await harness.adb(['-s', harness.serial, 'pull', '/sdcard/Download/random.bin', back]);
+    expect(pulled.code, pulled.stderr).toBe(0);
+
+    expect(Buffer.compare(await readFile(back), original)).toBe(0);
+    expect(harness.device.phone.fs.stat('/sdcard/Download/random.bin')?.size).toBe(original.length);
+  });
+
+  it('Scenario: Pulling a missing file reports the real error text', async () => {
+    const result = await harness.adb(['-s', harness.serial, 'pull', '/sdcard/missing.txt', path.join(harness.tmpDir, 'x')]);
+    expect(result.code).toBe(1);
+    // adb 29 prints sync errors on stdout.
+    expect(result.stdout + result.stderr).toContain("'/sdcard/missing.txt': No such file or directory");
+  });
+
+  it('Scenario: Pushing outside the writable areas fails with the real error text', async () => {
+    const local = path.join(harness.tmpDir, 'small.txt');
+    await writeFile(local, 'hello');
+    const result = await harness.adb(['-s', harness.serial, 'push', local, '/system/small.txt']);
+    expect(result.code).toBe(1);
+    expect(result.stdout + result.stderr).toContain("remote couldn't create file: Permission denied");
+  });
+
+  it('Scenario: An unsupported service is refused without harming the connection', async () => {
+    const reboot = await harness.adb(['-s', harness.serial, 'reboot'], { timeoutMs: 5_000 });
+    expect(reboot.code).not.toBe(0);
+    expect(reboot.stderr).toContain('closed');
+    const after = await harness.shell('echo still here');
+    expect(after.stdout).toBe('still here\n');
+  });
+
+  it('interactive shell without a pty runs the lines it is given', async () => {
+    const result = await harness.adb(['-s', harness.serial, 'shell'], { input: 'echo one\necho two\nexit 4\n' });
+    expect(result.stdout).toBe('one\ntwo\n');
+    expect(result.code).toBe(4);
+  });
+
+  it('no stream is left open once the commands are done', async () => {
+    await harness.shell('echo done');
+    await expect.poll(() => harness.device.adb.stats().streams).toBe(0);
+    expect(harness.device.adb.stats().connections).toBe(1);
+  });
+});
