@@ -1,5 +1,6 @@
 import type { CliCommand } from '../command';
+import { controlPlaneCommand } from './control-plane';
 import { serveCommand } from './serve';
 
 /** Every `amc` subcommand, in the order `amc --help` lists them. Add new commands here. */
-export const commands: readonly CliCommand[] = [serveCommand];
+export const commands: readonly CliCommand[] = [serveCommand, controlPlaneCommand];
