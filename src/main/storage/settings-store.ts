@@ -1,0 +1,202 @@
+import { chmod, mkdir, open, readFile, rename, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import {
+  SECRET_NAMES,
+  SettingsPatchSchema,
+  SettingsSchema,
+  describeIssues,
+  mergeSettings,
+  type SecretName,
+  type Settings,
+  type SettingsPatch,
+} from '../../shared/settings';
+
+const APP_FOLDER = 'agentic-mobile-control';
+export const SETTINGS_FILE = 'settings.json';
+export const SECRETS_FILE = 'secrets.json';
+
+/**
+ * The folder for settings and data: `AMC_HOME` when set, otherwise the OS's app-data folder
+ * (Linux `$XDG_CONFIG_HOME` or `~/.config`, macOS `~/Library/Application Support`, Windows `%APPDATA%`).
+ */
+export function resolveAmcHome(
+  env: NodeJS.ProcessEnv = process.env,
+  platform: NodeJS.Platform = process.platform,
+  home: string = os.homedir(),
+): string {
+  if (env.AMC_HOME?.trim()) return path.resolve(env.AMC_HOME.trim());
+  if (platform === 'win32') return path.join(env.APPDATA?.trim() || path.join(home, 'AppData', 'Roaming'), APP_FOLDER);
+  if (platform === 'darwin') return path.join(home, 'Library', 'Application Support', APP_FOLDER);
+  return path.join(env.XDG_CONFIG_HOME?.trim() || path.join(home, '.config'), APP_FOLDER);
+}
+
+/** A settings or secrets file that exists but cannot be used; it is left untouched for the person to fix. */
+export class SettingsFileError extends Error {
+  override name = 'SettingsFileError';
+}
+
+/** A requested change that does not validate; nothing was written. */
+export class SettingsValidationError extends Error {
+  override name = 'SettingsValidationError';
+  constructor(readonly problems: string[]) {
+    super(`invalid settings: ${problems.join('; ')}`);
+  }
+}
+
+/** Write to a temporary file in the same folder, flush, then rename over the target: readers see old or new, never half. */
+export async function writeFileAtomic(file: string, text: string, mode = 0o644): Promise<void> {
+  await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
+  const temporary = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  const handle = await open(temporary, 'w', mode);
+  try {
+    await handle.writeFile(text, 'utf8');
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  try {
+    await chmod(temporary, mode);
+    await rename(temporary, file);
+  } catch (error) {
+    await rm(temporary, { force: true });
+    throw error;
+  }
+}
+
+async function readJson(file: string): Promise<unknown | undefined> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new SettingsFileError(`cannot read ${file}: ${(error as Error).message}`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new SettingsFileError(`${file} is not valid JSON (${(error as Error).message}); fix or delete it — it was not changed`);
+  }
+}
+
+/** One queue per store so concurrent updates apply in order, each on top of the previous one. */
+function serialize() {
+  let tail: Promise<unknown> = Promise.resolve();
+  return <T>(work: () => Promise<T>): Promise<T> => {
+    const run = tail.then(work, work);
+    tail = run.catch(() => undefined);
+    return run;
+  };
+}
+
+export interface SettingsStore {
+  readonly folder: string;
+  readonly file: string;
+  /** The stored settings (defaults when the file does not exist yet). A corrupt file throws SettingsFileError. */
+  load(): Promise<Settings>;
+  /** Validates the merged result, writes it atomically and returns it. Invalid -> SettingsValidationError, nothing written. */
+  update(patch: SettingsPatch): Promise<Settings>;
+}
+
+export function createSettingsStore(folder: string): SettingsStore {
+  const file = path.join(folder, SETTINGS_FILE);
+  const queue = serialize();
+
+  async function load(): Promise<Settings> {
+    const json = await readJson(file);
+    if (json === undefined) return SettingsSchema.parse({});
+    const parsed = SettingsSchema.safeParse(json);
+    if (!parsed.success) {
+      throw new SettingsFileError(`${file} has invalid settings (${describeIssues(parsed.error).join('; ')}); fix or delete it — it was not changed`);
+    }
+    return parsed.data;
+  }
+
+  return {
+    folder,
+    file,
+    load,
+    update: (patch) =>
+      queue(async () => {
+        const checkedPatch = SettingsPatchSchema.safeParse(patch);
+        if (!checkedPatch.success) throw new SettingsValidationError(describeIssues(checkedPatch.error));
+        const next = SettingsSchema.safeParse(mergeSettings(await load(), checkedPatch.data));
+        if (!next.success) throw new SettingsValidationError(describeIssues(next.error));
+        await writeFileAtomic(file, `${JSON.stringify(next.data, null, 2)}\n`);
+        return next.data;
+      }),
+  };
+}
+
+/**
+ * How secrets are kept at rest. The default stores them as they are in a file only the user can read
+ * (mode 0600); the Electron shell can pass one backed by the OS keychain (safeStorage).
+ */
+export interface SecretCodec {
+  readonly scheme: string;
+  encode(plain: string): string;
+  decode(stored: string): string;
+}
+
+const plainCodec: SecretCodec = { scheme: 'plain', encode: (v) => v, decode: (v) => v };
+
+export type SecretValues = Partial<Record<SecretName, string>>;
+
+export interface SecretStore {
+  readonly file: string;
+  /** Every stored secret. A corrupt file throws SettingsFileError. */
+  load(): Promise<SecretValues>;
+  /** Stores (or, with null, removes) one secret. */
+  set(name: SecretName, value: string | null): Promise<void>;
+}
+
+interface SecretsFile {
+  scheme: string;
+  secrets: Record<string, string>;
+}
+
+export function createSecretStore(folder: string, codec: SecretCodec = plainCodec): SecretStore {
+  const file = path.join(folder, SECRETS_FILE);
+  const queue = serialize();
+
+  async function readStored(): Promise<SecretsFile> {
+    const json = (await readJson(file)) as SecretsFile | undefined;
+    if (json === undefined) return { scheme: codec.scheme, secrets: {} };
+    if (typeof json !== 'object' || json === null || typeof json.secrets !== 'object' || json.secrets === null) {
+      throw new SettingsFileError(`${file} is not a secrets file; fix or delete it — it was not changed`);
+    }
+    if (json.scheme !== codec.scheme) {
+      throw new SettingsFileError(
+        `${file} was written with "${json.scheme}" storage but this process uses "${codec.scheme}"; enter the keys again after deleting it`,
+      );
+    }
+    return json;
+  }
+
+  return {
+    file,
+    async load() {
+      const stored = await readStored();
+      const values: SecretValues = {};
+      for (const name of SECRET_NAMES) {
+        const raw = stored.secrets[name];
+        if (typeof raw !== 'string') continue;
+        try {
+          values[name] = codec.decode(raw);
+        } catch {
+          throw new SettingsFileError(`${name} in ${file} cannot be decoded; set it again`);
+        }
+      }
+      return values;
+    },
+    set: (name, value) =>
+      queue(async () => {
+        const stored = await readStored();
+        const secrets = { ...stored.secrets };
+        if (value === null) delete secrets[name];
+        else secrets[name] = codec.encode(value);
+        await writeFileAtomic(file, `${JSON.stringify({ scheme: codec.scheme, secrets }, null, 2)}\n`, 0o600);
+      }),
+  };
+}
