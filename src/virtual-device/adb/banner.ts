@@ -2,9 +2,9 @@ import type { PhoneIdentity } from '../phone-contract';
 
 /**
  * Features this device really implements. `shell_v2` switches the adb CLI to the shell protocol (exit codes),
- * `stat_v2` to STA2/LST2.
+ * `stat_v2` to STA2/LST2, and `fixed_push_mkdir` tells it SEND creates missing parent directories itself.
  */
-export const DEVICE_FEATURES = ['shell_v2', 'stat_v2'] as const;
+export const DEVICE_FEATURES = ['shell_v2', 'stat_v2', 'fixed_push_mkdir'] as const;
 
 /** Banner values may not contain the separators of the banner itself. */
 function bannerValue(value: string): string {
