@@ -1,0 +1,58 @@
+import type { CliCommand } from '../command';
+import { ExitCode, UsageError } from '../command';
+import { parseCommandArgs, parsePort } from '../args';
+
+const DEFAULT_ADB_PORT = 5601;
+const DEFAULT_CONTROL_PORT = 5602;
+/** The adb server probes these loopback ports as emulators; a device there shows up twice. */
+const EMULATOR_PROBE_PORTS = { first: 5555, last: 5585 };
+
+export const virtualDeviceCommand: CliCommand = {
+  name: 'virtual-device',
+  summary: 'run the simulated Android phone (reach it with `adb connect`, steer it through its HTTP control API)',
+  usage: 'amc virtual-device [--port 5601] [--control-port 5602] [--profile instant|realistic]',
+  async run(args, io) {
+    const { values } = parseCommandArgs(args, {
+      port: { type: 'string' },
+      'control-port': { type: 'string' },
+      profile: { type: 'string' },
+    });
+    const port = parsePort(values.port, '--port') ?? DEFAULT_ADB_PORT;
+    const controlPort = parsePort(values['control-port'], '--control-port') ?? DEFAULT_CONTROL_PORT;
+    const profile = values.profile ?? 'instant';
+    if (profile !== 'instant' && profile !== 'realistic') {
+      throw new UsageError(`--profile must be "instant" or "realistic", got "${profile}"`);
+    }
+    if (port !== 0 && port === controlPort) throw new UsageError('--port and --control-port must differ');
+    if (port >= EMULATOR_PROBE_PORTS.first && port <= EMULATOR_PROBE_PORTS.last) {
+      io.err(`warning: the adb server treats port ${port} as an emulator, so the phone may be listed twice; prefer a port >= 5586`);
+    }
+
+    const { startVirtualDevice } = await import('../../virtual-device/index');
+    let device;
+    try {
+      device = await startVirtualDevice({ port, controlPort, profile });
+    } catch (error) {
+      const code = (error as { code?: string }).code;
+      if (code === 'EADDRINUSE' || code === 'EACCES') {
+        const where = (error as { port?: number }).port ?? '';
+        io.err(`amc virtual-device: cannot listen on port ${where} (${code}); choose others with --port / --control-port`);
+        return ExitCode.failed;
+      }
+      throw error;
+    }
+    io.out(`Virtual phone ready: adb connect ${device.adbAddress} | control API ${device.controlUrl} | profile ${profile} (Ctrl-C to stop)`);
+
+    await new Promise<void>((resolve) => {
+      const stop = () => {
+        process.off('SIGINT', stop);
+        process.off('SIGTERM', stop);
+        resolve();
+      };
+      process.on('SIGINT', stop);
+      process.on('SIGTERM', stop);
+    });
+    await device.close();
+    return ExitCode.ok;
+  },
+};
