@@ -1,0 +1,108 @@
+import type { PlannerInfo, StepRecord } from '../../../../shared/task';
+import { formatArgs, formatDuration, formatTokens } from '../../lib/format';
+import { SceneWireframe } from './SceneWireframe';
+import { reasoningUnavailableReason, stepPhase, targetDescription, targetElement, targetPoint } from './step-view';
+
+interface Props {
+  step: StepRecord;
+  planner: PlannerInfo;
+  /** Whether the task is still running (a card without an outcome is then in progress, not abandoned). */
+  running: boolean;
+}
+
+/** One turn of a task: what the agent saw, why it acted, what it did and what happened. */
+export function StepCard({ step, planner, running }: Props) {
+  const phase = stepPhase(step, running);
+  const planned = step.planned;
+  const target = targetDescription(step);
+  const unavailable = reasoningUnavailableReason(planner);
+  return (
+    <article className="step-card" aria-labelledby={`step-${step.step}-title`} data-testid="step-card" data-step={step.step}>
+      <header className="step-header">
+        <h3 id={`step-${step.step}-title`}>Step {step.step}</h3>
+        {phase !== 'done' && (
+          <span className="step-phase" role="status">
+            {phase === 'planning' ? 'Planning…' : 'Acting…'}
+          </span>
+        )}
+        <Outcome step={step} />
+      </header>
+      <div className="step-body">
+        <div className="step-text">
+          {planned ? (
+            <p className="step-action" data-testid="step-action">
+              <code className="tool-name">{planned.tool}</code>
+              {Object.keys(planned.args).length > 0 && <code className="tool-args">({formatArgs(planned.args)})</code>}
+              {target && <span className="step-target"> on {target}</span>}
+            </p>
+          ) : (
+            phase === 'done' && <p className="muted">No action was chosen in this turn.</p>
+          )}
+          {step.outcome && !step.outcome.ok && (
+            <p className="step-error" data-testid="step-error">
+              {step.outcome.error ?? 'The action failed.'}
+            </p>
+          )}
+          {step.sceneError && <p className="step-warning">The screen could not be read: {step.sceneError}</p>}
+          {planned && (
+            <>
+              <section className="step-rationale" aria-label="Rationale">
+                <h4>Rationale</h4>
+                {planned.rationale ? (
+                  <p data-testid="step-rationale">{planned.rationale}</p>
+                ) : (
+                  <p className="muted">{unavailable ?? 'The model gave no rationale in this turn.'}</p>
+                )}
+              </section>
+              <details className="step-thinking" data-testid="step-thinking">
+                <summary>Thinking{planned.thinking ? '' : unavailable ? ' — not available' : ' — none'}</summary>
+                {planned.thinking ? (
+                  <p className="thinking-text">{planned.thinking}</p>
+                ) : (
+                  <p className="muted">{unavailable ?? 'The model did not think aloud in this turn (extended thinking is off or it chose not to).'}</p>
+                )}
+              </details>
+            </>
+          )}
+          <dl className="step-metrics" data-testid="step-metrics">
+            <div>
+              <dt>Observe</dt>
+              <dd>{formatDuration(step.timings.observeMs)}</dd>
+            </div>
+            <div>
+              <dt>Plan</dt>
+              <dd>{formatDuration(step.timings.planMs)}</dd>
+            </div>
+            <div>
+              <dt>Act</dt>
+              <dd>{formatDuration(step.timings.executeMs)}</dd>
+            </div>
+            <div>
+              <dt>Tokens</dt>
+              <dd>{formatTokens(planned?.usage)}</dd>
+            </div>
+          </dl>
+        </div>
+        {step.scene && (
+          <SceneWireframe
+            scene={step.scene}
+            targetId={targetElement(step)?.id}
+            point={targetPoint(step)}
+            title={`Screen at step ${step.step}${target ? `, target ${target}` : ''}`}
+          />
+        )}
+      </div>
+    </article>
+  );
+}
+
+function Outcome({ step }: { step: StepRecord }) {
+  const outcome = step.outcome;
+  if (!outcome) return null;
+  const attempts = `${outcome.attempts} attempt${outcome.attempts === 1 ? '' : 's'}`;
+  return (
+    <span className={`outcome ${outcome.ok ? 'ok' : 'error'}`} data-testid="step-outcome">
+      {outcome.ok ? '✓ ok' : '✗ error'} · {attempts}
+    </span>
+  );
+}

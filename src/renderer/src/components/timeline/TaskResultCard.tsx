@@ -1,0 +1,26 @@
+import type { TaskRecord } from '../../../../shared/task';
+import { formatDuration, formatTokens } from '../../lib/format';
+
+const HEADINGS = {
+  completed: 'Done',
+  failed: 'Failed',
+  cancelled: 'Stopped',
+} as const;
+
+/** The closing card of a finished task: its result or why it did not get there, in plain words. */
+export function TaskResultCard({ task }: { task: TaskRecord }) {
+  if (task.status !== 'completed' && task.status !== 'failed' && task.status !== 'cancelled') return null;
+  const text =
+    task.status === 'completed'
+      ? (task.result ?? 'The goal was reached.')
+      : (task.failureReason ?? (task.status === 'cancelled' ? 'The task was stopped.' : 'The task failed for an unknown reason.'));
+  return (
+    <article className={`result-card status-${task.status}`} data-testid="task-result" aria-labelledby="task-result-title">
+      <h3 id="task-result-title">{HEADINGS[task.status]}</h3>
+      <p data-testid="task-result-text">{text}</p>
+      <p className="muted">
+        {task.steps.length} step{task.steps.length === 1 ? '' : 's'} · {formatDuration(task.timings.totalMs)} · {formatTokens(task.usage)}
+      </p>
+    </article>
+  );
+}

@@ -1,0 +1,14 @@
+import { BridgeError } from '../bridge';
+
+/** Turns anything a bridge call can throw into one sentence a person can act on. */
+export function plainError(error: unknown): string {
+  if (error instanceof BridgeError) {
+    const { code, message, issues } = error.rpcError;
+    if (code === 'invalid_input' && issues?.length) return `That input was not accepted: ${issues.join('; ')}.`;
+    if (code === 'unavailable') return message;
+    // Main reports failures as `<ErrorName>: <message>`; the name means nothing to a person.
+    return message.replace(/^[A-Z][A-Za-z]*Error: /, '');
+  }
+  if (error instanceof Error) return error.message;
+  return String(error);
+}

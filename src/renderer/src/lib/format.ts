@@ -1,0 +1,27 @@
+import type { TokenUsage } from '../../../shared/decision';
+
+export function formatDuration(ms: number | null | undefined): string {
+  if (ms == null) return '—';
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  const seconds = ms / 1000;
+  if (seconds < 60) return `${seconds.toFixed(seconds < 10 ? 1 : 0)} s`;
+  const minutes = Math.floor(seconds / 60);
+  return `${minutes} min ${Math.round(seconds - minutes * 60)} s`;
+}
+
+export function formatTokens(usage: TokenUsage | null | undefined): string {
+  if (!usage) return '—';
+  return `${usage.inputTokens.toLocaleString('en-US')} in · ${usage.outputTokens.toLocaleString('en-US')} out`;
+}
+
+export function formatTime(at: number | null | undefined): string {
+  if (at == null) return '—';
+  return new Date(at).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+}
+
+/** `key=value` pairs with strings quoted, for one line of a timeline card. */
+export function formatArgs(args: Record<string, unknown>): string {
+  return Object.entries(args)
+    .map(([key, value]) => `${key}=${JSON.stringify(value) ?? String(value)}`)
+    .join(', ');
+}

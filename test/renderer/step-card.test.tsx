@@ -1,0 +1,74 @@
+// @vitest-environment jsdom
+import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { StepCard } from '../../src/renderer/src/components/timeline/StepCard';
+import { TaskTimeline } from '../../src/renderer/src/components/timeline/TaskTimeline';
+import { cloudProxy, directAnthropic, finishedTask, tapStep } from './fixtures';
+
+afterEach(cleanup);
+
+describe('timeline card', () => {
+  it('Scenario: A turn card shows the action, its target, rationale, thinking, outcome, timings and tokens', () => {
+    render(<StepCard step={tapStep()} planner={directAnthropic} running={false} />);
+    const card = screen.getByRole('article', { name: 'Step 2' });
+    expect(within(card).getByTestId('step-action').textContent).toBe('tap(element_id="e2") on Button "Add contact"');
+    expect(within(card).getByTestId('step-rationale').textContent).toContain('Add contact button');
+    const thinking = within(card).getByTestId('step-thinking') as HTMLDetailsElement;
+    expect(thinking.open).toBe(false);
+    fireEvent.click(within(thinking).getByText('Thinking'));
+    expect(thinking.open).toBe(true);
+    expect(within(thinking).getByText(/e2 is the add button/)).toBeTruthy();
+    expect(within(card).getByTestId('step-outcome').textContent).toBe('✓ ok · 1 attempt');
+    const metrics = within(card).getByTestId('step-metrics').textContent;
+    expect(metrics).toContain('Observe310 ms');
+    expect(metrics).toContain('Plan1.8 s');
+    expect(metrics).toContain('Act120 ms');
+    expect(metrics).toContain('1,520 in · 64 out');
+  });
+
+  it('Scenario: The wireframe marks the action target from the stored Scene', () => {
+    render(<StepCard step={tapStep()} planner={directAnthropic} running={false} />);
+    const wireframe = screen.getByRole('img', { name: 'Screen at step 2, target Button "Add contact"' });
+    expect(wireframe.getAttribute('viewBox')).toBe('0 0 1080 2400');
+    expect(wireframe.querySelectorAll('rect.wf-element')).toHaveLength(3);
+    const target = wireframe.querySelector('rect.wf-target')!;
+    expect(target.getAttribute('data-element-id')).toBe('e2');
+    const point = screen.getByTestId('wireframe-target');
+    expect([point.getAttribute('cx'), point.getAttribute('cy')]).toEqual(['910', '2200']);
+    expect(wireframe.querySelector('image')).toBeNull();
+  });
+
+  it('Scenario: Thinking is clearly marked not available over cloud-proxy', () => {
+    const step = tapStep({ planned: { ...tapStep().planned!, rationale: null, thinking: null } });
+    render(<StepCard step={step} planner={cloudProxy} running={false} />);
+    const thinking = screen.getByTestId('step-thinking');
+    expect(within(thinking).getByText('Thinking — not available')).toBeTruthy();
+    expect(thinking.textContent).toContain('cloud-proxy transport returns only the chosen action');
+    expect(screen.getByRole('region', { name: 'Rationale' }).textContent).toContain('Not available');
+  });
+
+  it('Scenario: A failed action shows its reason and attempts', () => {
+    const step = tapStep({ outcome: { ok: false, error: 'element e9 is not in the current Scene', attempts: 0, durationMs: 0 } });
+    render(<StepCard step={step} planner={directAnthropic} running={false} />);
+    expect(screen.getByTestId('step-outcome').textContent).toBe('✗ error · 0 attempts');
+    expect(screen.getByTestId('step-error').textContent).toBe('element e9 is not in the current Scene');
+  });
+
+  it('Scenario: A live turn says what it is waiting for', () => {
+    const step = tapStep({ planned: null, outcome: null, timings: { observeMs: 300, planMs: null, executeMs: null } });
+    render(<StepCard step={step} planner={directAnthropic} running />);
+    expect(screen.getByRole('status').textContent).toBe('Planning…');
+    expect(screen.queryByTestId('step-action')).toBeNull();
+  });
+
+  it('Scenario: The final card states the result or the failure reason in plain words', () => {
+    const { rerender } = render(<TaskTimeline task={finishedTask([tapStep()])} />);
+    expect(screen.getByRole('article', { name: 'Done' }).textContent).toContain('Alice was added with number 555-0100.');
+    rerender(
+      <TaskTimeline task={finishedTask([tapStep()], { status: 'failed', result: null, failureReason: 'The phone went offline.' })} />,
+    );
+    expect(screen.getByTestId('task-result-text').textContent).toBe('The phone went offline.');
+    expect(screen.getByRole('article', { name: 'Failed' })).toBeTruthy();
+    expect(screen.getByTestId('planner-label').textContent).toBe('Planner: AI · anthropic · claude-sonnet-4-6 · direct');
+  });
+});
