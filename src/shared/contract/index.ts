@@ -1,19 +1,39 @@
 import type { z } from 'zod';
 import { appEvents, appMethods } from './app';
+import { deviceEvents, deviceMethods } from './devices';
+import { historyEvents, historyMethods } from './history';
+import { mirrorEvents, mirrorMethods } from './mirror';
+import { settingsEvents, settingsMethods } from './settings';
+import { taskEvents, taskMethods } from './tasks';
 
 export * from './define';
 export * from './app';
+export * from './devices';
+export * from './history';
+export * from './mirror';
+export * from './settings';
+export * from './tasks';
 export * from './frame';
 export * from './web-protocol';
 
 /** Every method a window may call. Each topic contributes its own map (devices, tasks, settings, ...). */
 export const methods = {
   ...appMethods,
+  ...deviceMethods,
+  ...mirrorMethods,
+  ...taskMethods,
+  ...historyMethods,
+  ...settingsMethods,
 };
 
 /** Every event main pushes to windows, one topic at a time (never the whole state). */
 export const events = {
   ...appEvents,
+  ...deviceEvents,
+  ...mirrorEvents,
+  ...taskEvents,
+  ...historyEvents,
+  ...settingsEvents,
 };
 
 export type Methods = typeof methods;

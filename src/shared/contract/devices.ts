@@ -1,0 +1,68 @@
+import { z } from 'zod';
+import { DeviceSummarySchema } from '../device';
+import { defineEvents, defineMethods, NoInput } from './define';
+
+/** Every phone the adb server knows, plus why the list may be incomplete (adb missing, server unreachable). */
+export const DeviceListSchema = z.object({
+  devices: z.array(DeviceSummarySchema),
+  /** `HOST:PORT` of the adb server the app talks to. */
+  adbServer: z.string(),
+  /** A plain-words problem with adb itself (null when the list is live and complete). */
+  problem: z.string().nullable(),
+});
+export type DeviceList = z.infer<typeof DeviceListSchema>;
+
+const address = z
+  .string()
+  .trim()
+  .min(1, 'enter an address like 192.168.1.20:5555')
+  .max(300)
+  .regex(/^(\[[^\]]+\]|[^:\s]+)(:\d{1,5})?$/, 'use HOST:PORT, e.g. 192.168.1.20:5555');
+const serial = z.string().trim().min(1, 'choose a device').max(300);
+/** Device pixels; the renderer maps canvas clicks through the last frame's size. */
+const coordinate = z.number().int().nonnegative().max(100_000);
+
+export const MIRROR_KEYS = ['back', 'home', 'recents'] as const;
+
+/** What a mirror gesture did on the phone. */
+export const MirrorInputResultSchema = z.object({ serial: z.string(), durationMs: z.number().nonnegative() });
+export type MirrorInputResult = z.infer<typeof MirrorInputResultSchema>;
+
+export const deviceMethods = defineMethods({
+  'devices.list': { input: NoInput, output: DeviceListSchema },
+  /** `adb connect HOST:PORT`; answers with the serial the phone gets. */
+  'devices.connect': { input: z.object({ address }).strict(), output: z.object({ serial: z.string() }) },
+  /** `adb disconnect` of a TCP serial (`HOST:PORT`). */
+  'devices.disconnect': { input: z.object({ serial }).strict(), output: z.object({ serial: z.string() }) },
+  /** Wireless pairing: the address and 6-digit code shown under "Pair device with pairing code". */
+  'devices.pair': {
+    input: z.object({ address, code: z.string().trim().regex(/^\d{6}$/, 'the pairing code is 6 digits') }).strict(),
+    output: z.object({ message: z.string() }),
+  },
+  /** Starts the built-in virtual phone (once per app run) and connects it; answers with its serial. */
+  'devices.startDemo': { input: NoInput, output: z.object({ serial: z.string() }) },
+  /**
+   * Mirror gestures. Refused (RpcError `failed`, message says why) while a task runs on the device and is
+   * not paused, so a person never fights the agent.
+   */
+  'devices.tap': { input: z.object({ serial, x: coordinate, y: coordinate }).strict(), output: MirrorInputResultSchema },
+  'devices.swipe': {
+    input: z
+      .object({
+        serial,
+        fromX: coordinate,
+        fromY: coordinate,
+        toX: coordinate,
+        toY: coordinate,
+        durationMs: z.number().int().min(50).max(5000).optional(),
+      })
+      .strict(),
+    output: MirrorInputResultSchema,
+  },
+  'devices.pressKey': { input: z.object({ serial, key: z.enum(MIRROR_KEYS) }).strict(), output: MirrorInputResultSchema },
+});
+
+export const deviceEvents = defineEvents({
+  /** The whole (small) list whenever a phone appears, disappears or changes state. */
+  'devices.changed': DeviceListSchema,
+});

@@ -1,0 +1,45 @@
+import { z } from 'zod';
+import { TokenUsageSchema } from '../decision';
+import { PlannerInfoSchema, TaskRecordSchema, TaskStatusSchema } from '../task';
+import { defineEvents, defineMethods, NoInput } from './define';
+
+/** One line of the history list. */
+export const TaskSummarySchema = z.object({
+  id: z.string(),
+  goal: z.string(),
+  serial: z.string(),
+  status: TaskStatusSchema,
+  failureReason: z.string().nullable(),
+  planner: PlannerInfoSchema,
+  steps: z.number().int().nonnegative(),
+  createdAt: z.number(),
+  finishedAt: z.number().nullable(),
+  durationMs: z.number().nonnegative(),
+  usage: TokenUsageSchema,
+});
+export type TaskSummary = z.infer<typeof TaskSummarySchema>;
+
+const taskId = z.object({ id: z.string().trim().min(1).max(200) }).strict();
+
+/** A file the renderer offers as a download. */
+export const ExportedFileSchema = z.object({
+  fileName: z.string(),
+  mediaType: z.enum(['application/json', 'text/html']),
+  text: z.string(),
+});
+export type ExportedFile = z.infer<typeof ExportedFileSchema>;
+
+export const historyMethods = defineMethods({
+  /** Newest first. */
+  'history.list': { input: NoInput, output: z.object({ tasks: z.array(TaskSummarySchema) }) },
+  'history.get': { input: taskId, output: TaskRecordSchema },
+  'history.delete': { input: taskId, output: z.object({ id: z.string(), deleted: z.boolean() }) },
+  'history.exportJson': { input: taskId, output: ExportedFileSchema },
+  /** One self-contained HTML report (inline CSS and SVG, no external requests). */
+  'history.exportHtml': { input: taskId, output: ExportedFileSchema },
+});
+
+export const historyEvents = defineEvents({
+  /** A task was added, finished or deleted: the list should be fetched again. */
+  'history.changed': z.object({ id: z.string(), change: z.enum(['added', 'updated', 'deleted']) }),
+});

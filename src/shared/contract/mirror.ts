@@ -1,0 +1,41 @@
+import { z } from 'zod';
+import { defineEvents, defineMethods, NoInput } from './define';
+import { FrameMetaSchema } from './frame';
+
+export const MIRROR_STATES = ['stopped', 'running', 'paused', 'error'] as const;
+
+/**
+ * The live mirror's state. Frames themselves travel as binary frames (FrameMeta + bytes), never in here.
+ * `paused` says why no frames flow: the window is hidden, or nobody receives frames.
+ */
+export const MirrorStatusSchema = z.object({
+  serial: z.string().nullable(),
+  state: z.enum(MIRROR_STATES),
+  pausedBecause: z.enum(['hidden', 'no-viewers']).nullable(),
+  visible: z.boolean(),
+  /** Frames delivered per second over the last few seconds. */
+  fps: z.number().nonnegative(),
+  /** Mean time of one capture (screencap + encode) over the same window, ms. */
+  captureMs: z.number().nonnegative().nullable(),
+  lastFrame: FrameMetaSchema.nullable(),
+  /** The last capture failure in plain words; cleared by the next good frame. */
+  error: z.string().nullable(),
+});
+export type MirrorStatus = z.infer<typeof MirrorStatusSchema>;
+
+export const mirrorMethods = defineMethods({
+  /** Mirrors this device (replacing any other); frames flow while visible and someone receives them. */
+  'mirror.start': {
+    input: z.object({ serial: z.string().trim().min(1, 'choose a device') }).strict(),
+    output: MirrorStatusSchema,
+  },
+  'mirror.stop': { input: NoInput, output: MirrorStatusSchema },
+  /** The window tells main whether it can be seen; hidden pauses the capture loop. */
+  'mirror.setVisible': { input: z.object({ visible: z.boolean() }).strict(), output: MirrorStatusSchema },
+  'mirror.getStatus': { input: NoInput, output: MirrorStatusSchema },
+});
+
+export const mirrorEvents = defineEvents({
+  /** On every state change and about once a second while running (fps, last frame). */
+  'mirror.status': MirrorStatusSchema,
+});

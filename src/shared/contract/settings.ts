@@ -1,0 +1,72 @@
+import { z } from 'zod';
+import { EnvOverrideNameSchema, SecretUpdateSchema, SettingsViewSchema, type Settings } from '../settings';
+import { defineEvents, defineMethods, NoInput } from './define';
+
+/** The settings field (dotted path) or secret (`secrets.NAME`) each environment variable replaces. */
+export const ENV_OVERRIDE_FIELDS = {
+  AI_PLANNER_ENABLED: 'aiPlanner.enabled',
+  AI_PLANNER_PROVIDER: 'aiPlanner.provider',
+  AI_PLANNER_MODEL: 'aiPlanner.model',
+  AI_PLANNER_TRANSPORT: 'aiPlanner.transport',
+  AI_PLANNER_TIMEOUT_SECONDS: 'aiPlanner.timeoutSeconds',
+  AI_PLANNER_THINKING_BUDGET_TOKENS: 'aiPlanner.thinkingBudgetTokens',
+  AI_PLANNER_MAX_STEPS: 'aiPlanner.maxSteps',
+  ANTHROPIC_API_KEY: 'secrets.ANTHROPIC_API_KEY',
+  OPENAI_API_KEY: 'secrets.OPENAI_API_KEY',
+  ANTHROPIC_BASE_URL: 'anthropic.baseURL',
+  OPENAI_BASE_URL: 'openai.baseURL',
+  CONTROL_PLANE_URL: 'controlPlane.url',
+  CONTROL_PLANE_TOKEN: 'secrets.CONTROL_PLANE_TOKEN',
+} as const satisfies Record<z.infer<typeof EnvOverrideNameSchema>, string>;
+
+/**
+ * SettingsView plus, per overridden field, the environment variable that wins over it
+ * (e.g. `{ "aiPlanner.model": "AI_PLANNER_MODEL" }`), and any problem with the environment itself.
+ */
+export const SettingsScreenSchema = SettingsViewSchema.extend({
+  overriddenFields: z.record(z.string(), EnvOverrideNameSchema),
+  /** Why the stored settings or the environment cannot be used as they are (null when fine). */
+  problem: z.string().nullable(),
+});
+export type SettingsScreen = z.infer<typeof SettingsScreenSchema>;
+
+/** One reason a value is not accepted; `field` is the dotted path, e.g. `aiPlanner.maxSteps`. */
+export const SettingsProblemSchema = z.object({ field: z.string(), message: z.string() });
+export type SettingsProblem = z.infer<typeof SettingsProblemSchema>;
+
+/**
+ * A change to some settings as the form sends it: any group, any field, any value (a half-typed number is
+ * fine). The handler checks it against the Settings schema so every problem comes back per field instead of
+ * as a failed call.
+ */
+export type SettingsDraft = { [G in keyof Settings]?: { [K in keyof Settings[G]]?: unknown } };
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+const SettingsDraftSchema = z.custom<SettingsDraft>(
+  (value) => isPlainObject(value) && Object.values(value).every((group) => group === undefined || isPlainObject(group)),
+  { message: 'expected an object of settings groups, e.g. {"aiPlanner": {"maxSteps": 20}}' },
+);
+const patchInput = z.object({ patch: SettingsDraftSchema }).strict();
+
+export const SettingsValidationSchema = z.object({ valid: z.boolean(), problems: z.array(SettingsProblemSchema) });
+
+export const SettingsUpdateResultSchema = z.discriminatedUnion('saved', [
+  z.object({ saved: z.literal(true), view: SettingsScreenSchema }),
+  z.object({ saved: z.literal(false), problems: z.array(SettingsProblemSchema).min(1) }),
+]);
+export type SettingsUpdateResult = z.infer<typeof SettingsUpdateResultSchema>;
+
+export const settingsMethods = defineMethods({
+  /** Secrets only as "set" / "not set". */
+  'settings.get': { input: NoInput, output: SettingsScreenSchema },
+  /** As-you-type check of a patch against the stored settings; nothing is written. */
+  'settings.validate': { input: patchInput, output: SettingsValidationSchema },
+  /** Validates, saves atomically, and applies to the next task. */
+  'settings.update': { input: patchInput, output: SettingsUpdateResultSchema },
+  /** Write-only: sets (or with null clears) one secret; the answer never contains it. */
+  'settings.setSecret': { input: SecretUpdateSchema.strict(), output: SettingsScreenSchema },
+});
+
+export const settingsEvents = defineEvents({
+  'settings.changed': SettingsScreenSchema,
+});
