@@ -1,0 +1,328 @@
+import type { Duplex } from 'node:stream';
+import { adbkit, type AdbkitClient, type AdbkitDevice, type AdbkitDeviceClient } from './adbkit';
+import {
+  adbMissingError,
+  ensureAdbServer,
+  resolveAdbServer,
+  runAdbBinary,
+  serverUnreachableError,
+  type AdbServerAddress,
+  type AdbServerOptions,
+} from './adb-server';
+import { AbortError, AdbError, throwIfAborted } from './errors';
+
+/** Options every adb call accepts. */
+export interface AdbCallOptions {
+  /** Aborting closes the call's adb connection(s) at once and rejects with AbortError. */
+  signal?: AbortSignal;
+  /** Fails the call with an AdbError of kind `timeout` after this long. */
+  timeoutMs?: number;
+}
+
+export interface AdbDeviceEntry {
+  serial: string;
+  /** The raw adb state string, e.g. `device`, `offline`, `unauthorized`. */
+  state: string;
+}
+
+export type AdbDeviceTracker = Awaited<ReturnType<AdbkitClient['trackDevices']>>;
+
+/** Exit-code marker appended to commands run through `exec` (the legacy shell service loses exit codes). */
+const EXIT_MARKER = '__amc_exit=';
+const exitMarkerPattern = new RegExp(`(?:\\r?\\n)?${EXIT_MARKER}(\\d+)\\s*$`);
+
+/**
+ * The one adb client of the process: adbkit over one adb server (local or remote). Every operation names
+ * its device serial and accepts an AbortSignal; adbkit's Bluebird promises never leak out.
+ */
+export class AdbClient {
+  private constructor(
+    private readonly client: AdbkitClient,
+    readonly server: AdbServerAddress,
+  ) {}
+
+  /** Resolves the server address (options, ANDROID_ADB_SERVER_PORT, 127.0.0.1:5037) and makes sure it answers. */
+  static async create(options: AdbServerOptions = {}): Promise<AdbClient> {
+    const server = resolveAdbServer(options);
+    await ensureAdbServer(server);
+    return new AdbClient(adbkit.Adb.createClient({ host: server.host, port: server.port, bin: server.adbPath }), server);
+  }
+
+  get address(): string {
+    return `${this.server.host}:${this.server.port}`;
+  }
+
+  /** Runs a shell command and returns its output (stdout and stderr merged) as text. */
+  async shell(serial: string, command: string, options: AdbCallOptions = {}): Promise<string> {
+    return (await this.shellBytes(serial, command, options)).toString('utf8');
+  }
+
+  /** Runs a shell command and returns its raw output bytes (e.g. `screencap -p`). */
+  shellBytes(serial: string, command: string, options: AdbCallOptions = {}): Promise<Buffer> {
+    return this.withConnections(`\`${command}\``, serial, options, async (client, signal) => {
+      const stream = await this.device(client, serial).shell(command);
+      return readAll(stream, signal);
+    });
+  }
+
+  /**
+   * Runs a shell command and reports its exit code. Because the command's end is marked, a connection
+   * that drops mid-command is told apart from a command that simply printed nothing.
+   */
+  async exec(serial: string, command: string, options: AdbCallOptions = {}): Promise<{ output: string; exitCode: number }> {
+    const raw = await this.shell(serial, `${command}; echo ${EXIT_MARKER}$?`, options);
+    const match = exitMarkerPattern.exec(raw);
+    if (!match) {
+      throw new AdbError(
+        `The connection to ${serial} dropped while it was running \`${command}\`; it may or may not have taken ` +
+          'effect. Check that the phone is still connected (amc devices).',
+        'connection-dropped',
+      );
+    }
+    return { output: raw.slice(0, match.index), exitCode: Number(match[1]) };
+  }
+
+  /** `getprop` as a key -> value map. */
+  properties(serial: string, options: AdbCallOptions = {}): Promise<Record<string, string>> {
+    return this.withConnections('getprop', serial, options, async (client) => {
+      return { ...(await this.device(client, serial).getProperties()) };
+    });
+  }
+
+  listDevices(options: AdbCallOptions = {}): Promise<AdbDeviceEntry[]> {
+    return this.withConnections('list devices', undefined, options, async (client) => {
+      const devices = await client.listDevices();
+      return devices.map((d: AdbkitDevice) => ({ serial: d.id, state: d.type }));
+    });
+  }
+
+  /** Opens adb's device tracking stream. The caller must `end()` the tracker. */
+  async trackDevices(): Promise<AdbDeviceTracker> {
+    try {
+      return await this.client.trackDevices();
+    } catch (error) {
+      throw this.translate(error, 'track devices', undefined);
+    }
+  }
+
+  /** `adb connect HOST:PORT`; resolves with the serial the device gets (`HOST:PORT`). */
+  connectDevice(target: string, options: AdbCallOptions = {}): Promise<string> {
+    const { host, port } = parseHostPort(target);
+    return this.withConnections(`connect ${target}`, undefined, options, async (client) => {
+      try {
+        return await client.connect(host, port);
+      } catch (error) {
+        if (isFailure(error) || (error instanceof Error && !('code' in error))) {
+          throw new AdbError(
+            `Could not connect to ${host}:${port}: ${failureText(error)}. Check the address, that the phone has ` +
+              'wireless debugging (or `adb tcpip`) enabled, and that it is on a network this computer reaches.',
+            'command-failed',
+            { cause: error },
+          );
+        }
+        throw error;
+      }
+    });
+  }
+
+  /** `adb disconnect HOST:PORT`. */
+  disconnectDevice(target: string, options: AdbCallOptions = {}): Promise<void> {
+    const { host, port } = parseHostPort(target);
+    return this.withConnections(`disconnect ${target}`, undefined, options, async (client) => {
+      try {
+        await client.disconnect(host, port);
+      } catch (error) {
+        if (isFailure(error)) {
+          throw new AdbError(`Could not disconnect ${host}:${port}: ${failureText(error)}.`, 'command-failed', { cause: error });
+        }
+        throw error;
+      }
+    });
+  }
+
+  /**
+   * Wireless pairing (`adb pair HOST:PORT CODE`) through the adb binary, which adbkit lacks. Only works
+   * against the local server the binary talks to.
+   */
+  async pair(target: string, code: string, options: AdbCallOptions = {}): Promise<string> {
+    const { host, port } = parseHostPort(target);
+    if (!/^\d{6}$/.test(code)) {
+      throw new AdbError('The pairing code is the 6-digit number shown under "Pair device with pairing code".', 'command-failed');
+    }
+    const args = ['-H', this.server.host, '-P', String(this.server.port), 'pair', `${host}:${port}`, code];
+    let output: string;
+    try {
+      const { stdout, stderr } = await runAdbBinary(this.server.adbPath, args, {
+        signal: options.signal,
+        timeoutMs: options.timeoutMs ?? 30_000,
+      });
+      output = `${stdout}${stderr}`.trim();
+    } catch (error) {
+      if (options.signal?.aborted) throw new AbortError();
+      const failure = error as NodeJS.ErrnoException & { stdout?: string; stderr?: string };
+      if (failure.code === 'ENOENT') throw adbMissingError(this.server.adbPath, error);
+      output = `${failure.stdout ?? ''}${failure.stderr ?? ''}`.trim();
+      if (/unknown command pair/i.test(output)) {
+        const version = await adbVersion(this.server.adbPath);
+        throw new AdbError(
+          `Wireless pairing needs adb from platform-tools 30 or newer; this adb is ${version}. Update platform-tools, ` +
+            'or connect the phone once by USB and run `adb tcpip 5555` followed by `amc connect PHONE_IP:5555`.',
+          'unsupported',
+          { cause: error },
+        );
+      }
+    }
+    if (!/successfully paired/i.test(output)) {
+      throw new AdbError(
+        `Pairing with ${host}:${port} failed: ${output || 'adb gave no answer'}. Check the address and code shown ` +
+          'under "Pair device with pairing code" (they change every time the dialog opens).',
+        'command-failed',
+      );
+    }
+    return output;
+  }
+
+  private device(client: AdbkitClient, serial: string): AdbkitDeviceClient {
+    return new adbkit.DeviceClient(client, serial);
+  }
+
+  /**
+   * Runs `work` against a view of the adbkit client that records every adb connection it opens, so that an
+   * abort or timeout can destroy them (adbkit itself has no cancellation that closes sockets).
+   */
+  private async withConnections<T>(
+    label: string,
+    serial: string | undefined,
+    options: AdbCallOptions,
+    work: (client: AdbkitClient, signal: AbortSignal) => Promise<T>,
+  ): Promise<T> {
+    throwIfAborted(options.signal);
+    const timeout = options.timeoutMs === undefined ? undefined : AbortSignal.timeout(options.timeoutMs);
+    const signals = [options.signal, timeout].filter((s): s is AbortSignal => s !== undefined);
+    const signal = signals.length === 1 ? signals[0]! : AbortSignal.any(signals);
+
+    const sockets = new Set<{ destroy(): void }>();
+    const closeAll = () => sockets.forEach((socket) => socket.destroy());
+    const tracking: AdbkitClient = Object.create(this.client);
+    tracking.connection = () =>
+      this.client.connection().then((connection: { getSocket(): { destroy(): void } }) => {
+        const socket = connection.getSocket();
+        sockets.add(socket);
+        if (signal.aborted) socket.destroy();
+        return connection;
+      });
+
+    let onAbort: () => void = () => {};
+    const aborted = new Promise<never>((_, reject) => {
+      onAbort = () => {
+        closeAll();
+        reject(
+          options.signal?.aborted
+            ? new AbortError()
+            : new AdbError(
+                `${label}${serial ? ` on ${serial}` : ''} did not finish within ${((options.timeoutMs ?? 0) / 1000).toFixed(1)} s`,
+                'timeout',
+              ),
+        );
+      };
+    });
+    aborted.catch(() => {});
+    signal.addEventListener('abort', onAbort, { once: true });
+    try {
+      return await Promise.race([Promise.resolve(work(tracking, signal)), aborted]);
+    } catch (error) {
+      if (signal.aborted) return aborted;
+      throw this.translate(error, label, serial);
+    } finally {
+      signal.removeEventListener('abort', onAbort);
+      closeAll();
+    }
+  }
+
+  /** Turns adbkit/socket failures into AdbErrors with a message a person can act on. */
+  private translate(error: unknown, label: string, serial: string | undefined): Error {
+    if (error instanceof AdbError || error instanceof AbortError) return error;
+    const code = (error as NodeJS.ErrnoException | undefined)?.code;
+    if (code === 'ECONNREFUSED' || code === 'EHOSTUNREACH' || code === 'ETIMEDOUT' || code === 'ENOTFOUND') {
+      return serverUnreachableError(this.server, error);
+    }
+    if (code === 'ENOENT' && this.server.local) return adbMissingError(this.server.adbPath, error);
+    const text = failureText(error);
+    const device = serial ?? 'the device';
+    if (/device '.*' not found|device not found/i.test(text)) {
+      return new AdbError(
+        `No device "${device}" is connected to the adb server at ${this.address}. Run \`amc devices\` to see the ` +
+          'connected phones; plug the phone in again or `amc connect` it.',
+        'device-not-found',
+        { cause: error },
+      );
+    }
+    if (/unauthorized/i.test(text)) {
+      return new AdbError(
+        `${device} has not authorised this computer. Unlock the phone and accept the "Allow USB debugging?" prompt.`,
+        'device-unauthorized',
+        { cause: error },
+      );
+    }
+    if (/offline|still authorizing|still connecting/i.test(text)) {
+      return new AdbError(`${device} is ${text.replace(/^device /, '')}: it is not answering adb right now.`, 'device-offline', {
+        cause: error,
+      });
+    }
+    if (code === 'ECONNRESET' || code === 'EPIPE' || /premature end|closed/i.test(text)) {
+      return new AdbError(
+        `The connection to ${device} dropped during ${label}. Check that the phone is still connected (amc devices).`,
+        'connection-dropped',
+        { cause: error },
+      );
+    }
+    return new AdbError(`${label}${serial ? ` on ${serial}` : ''} failed: ${text}`, 'command-failed', { cause: error });
+  }
+}
+
+/** Collects a stream to its end; rejects on stream errors. Aborts are handled by the caller destroying it. */
+function readAll(stream: Duplex, signal: AbortSignal): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    const onAbort = () => stream.destroy();
+    signal.addEventListener('abort', onAbort, { once: true });
+    const finish = (error?: Error) => {
+      signal.removeEventListener('abort', onAbort);
+      if (error) reject(error);
+      else resolve(Buffer.concat(chunks));
+    };
+    stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+    stream.once('end', () => finish());
+    stream.once('error', (error) => finish(error));
+    stream.once('close', () => finish());
+  });
+}
+
+function isFailure(error: unknown): boolean {
+  return error instanceof Error && error.name === 'FailError';
+}
+
+/** adbkit wraps server failures as `Failure: 'text'`; return the inner text. */
+function failureText(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return /^Failure: '([\s\S]*)'$/.exec(message)?.[1]?.trim() ?? message;
+}
+
+/** Parses `HOST:PORT` (IPv6 in brackets allowed); the port defaults to 5555 as in `adb connect`. */
+export function parseHostPort(target: string): { host: string; port: number } {
+  const match = /^(\[[^\]]+\]|[^:\s]+)(?::(\d{1,5}))?$/.exec(target.trim());
+  const port = match?.[2] === undefined ? 5555 : Number(match[2]);
+  if (!match || port < 1 || port > 65535) {
+    throw new AdbError(`"${target}" is not an address; use HOST:PORT, e.g. 192.168.1.20:5555.`, 'command-failed');
+  }
+  return { host: match[1]!.replace(/^\[|\]$/g, ''), port };
+}
+
+async function adbVersion(adbPath: string): Promise<string> {
+  try {
+    const { stdout } = await runAdbBinary(adbPath, ['version'], { timeoutMs: 5000 });
+    return /Version (\S+)/.exec(stdout)?.[1] ?? 'older';
+  } catch {
+    return 'older';
+  }
+}

@@ -1,0 +1,199 @@
+import type { Scene, ScreenFacts } from '../../shared/scene';
+import type { AdbClient } from '../device/adb-client';
+import { isLoopbackSerial, parseWmSize } from '../device/device-info';
+import { isAbortError, sleep, throwIfAborted } from '../device/errors';
+import { buildScene, isKeyboardPackage } from './scene-builder';
+import { parseForegroundWindow, parseInputShown } from './screen-facts';
+import {
+  DEFAULT_SCREENSHOT_ENCODING,
+  encodeScreenshot,
+  pngFromScreencap,
+  rawFrameFromScreencap,
+  type EncodedScreenshot,
+  type ScreenshotEncoding,
+} from './screenshot';
+import { parseUiHierarchy, type UiHierarchy } from './ui-hierarchy';
+
+export interface ObserverOptions {
+  /** How the screenshot is downscaled and encoded; `false` observes the Scene only. */
+  screenshot?: Partial<ScreenshotEncoding> | false;
+  /**
+   * `png` runs `screencap -p` (small transfer, slow encode on the phone); `raw` transfers raw pixels (fast
+   * on USB and loopback, ~10 MB per frame); `auto` picks raw for USB and loopback serials, png otherwise.
+   */
+  screencap?: 'auto' | 'png' | 'raw';
+  dumpTimeoutMs?: number;
+  screenshotTimeoutMs?: number;
+  /** Pause before the one retry of a failed dump, letting an animation settle. */
+  retrySettleMs?: number;
+}
+
+export interface ObservationTimings {
+  totalMs: number;
+  screenshotMs?: number;
+  dumpMs?: number;
+}
+
+/**
+ * One look at the phone. `screenshot` is for the AI planner only (Perception Boundary): every other
+ * consumer reads `scene` and must not keep the bytes.
+ */
+export interface Observation {
+  /** null when the UI could not be read even after the retry; `sceneError` says why. */
+  scene: Scene | null;
+  sceneError?: string;
+  screenshot?: EncodedScreenshot;
+  /** Why there is no screenshot (not an error: the Scene alone is enough to go on). */
+  screenshotError?: string;
+  timings: ObservationTimings;
+}
+
+const DUMP_TO_TTY = 'uiautomator dump /dev/tty';
+const DUMP_TO_FILE = 'uiautomator dump /sdcard/window_dump.xml >/dev/null && cat /sdcard/window_dump.xml';
+const FACTS_COMMAND = "dumpsys window | grep -E 'mCurrentFocus|mFocusedApp'; dumpsys input_method | grep mInputShown";
+
+const elapsed = (start: number) => Math.round((performance.now() - start) * 10) / 10;
+const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/** Reads the phone: UI dump (-> Scene), screen facts and screenshot, all in parallel. */
+export class Observer {
+  private readonly encoding: ScreenshotEncoding | null;
+  /** Natural screen size per serial (`wm size` does not change while a device is connected). */
+  private readonly naturalSizes = new Map<string, { width: number; height: number }>();
+  /** Serials whose `uiautomator dump /dev/tty` prints no XML: they dump to a file instead. */
+  private readonly dumpViaFile = new Set<string>();
+
+  constructor(
+    private readonly adb: AdbClient,
+    private readonly options: ObserverOptions = {},
+  ) {
+    this.encoding = options.screenshot === false ? null : { ...DEFAULT_SCREENSHOT_ENCODING, ...options.screenshot };
+  }
+
+  async observe(serial: string, { signal }: { signal?: AbortSignal } = {}): Promise<Observation> {
+    throwIfAborted(signal);
+    const start = performance.now();
+    const timings: ObservationTimings = { totalMs: 0 };
+    const screenshotTask = this.encoding ? this.captureScreenshot(serial, this.encoding, signal, timings) : undefined;
+    const hierarchyTask = this.dumpWithRetry(serial, signal, timings);
+    const factsTask = this.adb.shell(serial, FACTS_COMMAND, { signal, timeoutMs: 10_000 }).catch(rethrowAbort(() => ''));
+    const sizeTask = this.naturalSize(serial, signal);
+
+    const [screenshot, hierarchy, factsOutput, naturalSize] = await Promise.all([
+      screenshotTask,
+      hierarchyTask,
+      factsTask,
+      sizeTask,
+    ]);
+    throwIfAborted(signal);
+    const observation: Observation = { scene: null, timings };
+    if (screenshot && 'bytes' in screenshot) observation.screenshot = screenshot;
+    else if (screenshot) observation.screenshotError = screenshot.error;
+    if ('error' in hierarchy) observation.sceneError = hierarchy.error;
+    else observation.scene = buildScene(hierarchy, screenFacts(hierarchy, factsOutput, naturalSize));
+    timings.totalMs = elapsed(start);
+    return observation;
+  }
+
+  private async captureScreenshot(
+    serial: string,
+    encoding: ScreenshotEncoding,
+    signal: AbortSignal | undefined,
+    timings: ObservationTimings,
+  ): Promise<EncodedScreenshot | { error: string }> {
+    const start = performance.now();
+    const mode = this.options.screencap ?? 'auto';
+    const raw = mode === 'raw' || (mode === 'auto' && isLoopbackSerial(serial));
+    try {
+      const output = await this.adb.shellBytes(serial, raw ? 'screencap' : 'screencap -p', {
+        signal,
+        timeoutMs: this.options.screenshotTimeoutMs ?? 10_000,
+      });
+      return await encodeScreenshot(raw ? rawFrameFromScreencap(output) : { png: pngFromScreencap(output) }, encoding);
+    } catch (error) {
+      if (isAbortError(error)) throw error;
+      return { error: `No screenshot: ${message(error)}` };
+    } finally {
+      timings.screenshotMs = elapsed(start);
+    }
+  }
+
+  /** A failed dump (including "could not get idle state") is retried once after a short settle. */
+  private async dumpWithRetry(
+    serial: string,
+    signal: AbortSignal | undefined,
+    timings: ObservationTimings,
+  ): Promise<UiHierarchy | { error: string }> {
+    const start = performance.now();
+    try {
+      try {
+        return await this.dump(serial, signal);
+      } catch (error) {
+        if (isAbortError(error)) throw error;
+        await sleep(this.options.retrySettleMs ?? 300, signal);
+        return await this.dump(serial, signal);
+      }
+    } catch (error) {
+      if (isAbortError(error)) throw error;
+      return { error: `The screen's UI could not be read (uiautomator dump failed twice): ${message(error)}` };
+    } finally {
+      timings.dumpMs = elapsed(start);
+    }
+  }
+
+  private async dump(serial: string, signal: AbortSignal | undefined): Promise<UiHierarchy> {
+    const options = { signal, timeoutMs: this.options.dumpTimeoutMs ?? 20_000 };
+    if (!this.dumpViaFile.has(serial)) {
+      const output = await this.adb.shell(serial, DUMP_TO_TTY, options);
+      if (output.includes('<hierarchy') || /ERROR/.test(output)) return parseUiHierarchy(output);
+      this.dumpViaFile.add(serial);
+    }
+    return parseUiHierarchy(await this.adb.shell(serial, DUMP_TO_FILE, options));
+  }
+
+  private async naturalSize(serial: string, signal: AbortSignal | undefined): Promise<{ width: number; height: number } | undefined> {
+    const known = this.naturalSizes.get(serial);
+    if (known) return known;
+    const output = await this.adb.shell(serial, 'wm size', { signal, timeoutMs: 10_000 }).catch(rethrowAbort(() => ''));
+    const size = parseWmSize(output);
+    if (size) this.naturalSizes.set(serial, size);
+    return size;
+  }
+}
+
+/** A catch handler that lets aborts through and turns other failures into a fallback value. */
+function rethrowAbort<T>(fallback: () => T): (error: unknown) => T {
+  return (error) => {
+    if (isAbortError(error)) throw error;
+    return fallback();
+  };
+}
+
+function screenFacts(
+  hierarchy: UiHierarchy,
+  factsOutput: string,
+  naturalSize: { width: number; height: number } | undefined,
+): ScreenFacts {
+  const rotated = hierarchy.rotation % 2 === 1;
+  const extent = hierarchy.roots.reduce(
+    (size, root) => ({ width: Math.max(size.width, root.bounds[2]), height: Math.max(size.height, root.bounds[3]) }),
+    { width: 1, height: 1 },
+  );
+  const size = naturalSize
+    ? rotated
+      ? { width: naturalSize.height, height: naturalSize.width }
+      : naturalSize
+    : extent;
+  const appRoot = hierarchy.roots.find((root) => root.packageName !== 'com.android.systemui' && !isKeyboardPackage(root.packageName));
+  const foreground = parseForegroundWindow(factsOutput) ?? { package: appRoot?.packageName ?? hierarchy.roots[0]?.packageName ?? '' };
+  const keyboardShown =
+    parseInputShown(factsOutput) ?? hierarchy.roots.some((root) => isKeyboardPackage(root.packageName));
+  return {
+    width: size.width,
+    height: size.height,
+    orientation: size.width > size.height ? 'landscape' : 'portrait',
+    package: foreground.package,
+    ...(foreground.activity !== undefined && { activity: foreground.activity }),
+    keyboardShown,
+  };
+}

@@ -1,0 +1,88 @@
+import sharp from 'sharp';
+
+export type ScreenshotFormat = 'png' | 'jpeg' | 'webp';
+
+export interface ScreenshotEncoding {
+  /** The longer side of the image sent to the model, in pixels; never enlarged. */
+  longEdge: number;
+  format: ScreenshotFormat;
+  /** JPEG/WebP quality (1-100). */
+  quality: number;
+}
+
+/** Fits the providers' unscaled image limits (e.g. 1456 px long edge for a 9:16 screen). */
+export const DEFAULT_SCREENSHOT_ENCODING: ScreenshotEncoding = { longEdge: 1456, format: 'jpeg', quality: 80 };
+
+export interface EncodedScreenshot {
+  /** The encoded, downscaled image. Only the planner may receive these bytes (Perception Boundary). */
+  bytes: Buffer;
+  mediaType: 'image/png' | 'image/jpeg' | 'image/webp';
+  /** Size of the encoded image. */
+  width: number;
+  height: number;
+  /** Device pixels per image pixel: multiply a point on the image by this to get device coordinates. */
+  scale: number;
+}
+
+export class ScreenshotError extends Error {
+  override name = 'ScreenshotError';
+}
+
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+/** A PNG whose LFs were turned into CRLFs by a pty (very old devices): `\r\n` in the signature became `\r\r\n`. */
+const PTY_MANGLED_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0d, 0x0a, 0x1a, 0x0d, 0x0a]);
+
+/** The bytes of a `screencap -p`, repaired when a pty converted line endings. */
+export function pngFromScreencap(output: Buffer): Buffer {
+  const start = output.indexOf(PNG_SIGNATURE.subarray(0, 4));
+  if (start < 0) throw new ScreenshotError(`screencap gave no PNG (${output.subarray(0, 80).toString('latin1').trim() || 'no output'})`);
+  const png = output.subarray(start);
+  if (png.subarray(0, PTY_MANGLED_SIGNATURE.length).equals(PTY_MANGLED_SIGNATURE)) {
+    return Buffer.from(png.toString('latin1').replace(/\r\n/g, '\n'), 'latin1');
+  }
+  return png;
+}
+
+/**
+ * Raw `screencap` output: a header of width, height, pixel format (and, from Android 8, a colour space)
+ * as little-endian u32, then RGBA pixels.
+ */
+export function rawFrameFromScreencap(output: Buffer): { pixels: Buffer; width: number; height: number } {
+  if (output.length < 12) throw new ScreenshotError('raw screencap output is too short');
+  const width = output.readUInt32LE(0);
+  const height = output.readUInt32LE(4);
+  const pixelBytes = width * height * 4;
+  const headerSize = output.length - pixelBytes;
+  if (width === 0 || height === 0 || (headerSize !== 12 && headerSize !== 16)) {
+    throw new ScreenshotError(`raw screencap output does not match its ${width}x${height} header`);
+  }
+  return { pixels: output.subarray(headerSize), width, height };
+}
+
+/** Downscales to the long edge and encodes. Throws ScreenshotError on undecodable input. */
+export async function encodeScreenshot(
+  source: { png: Buffer } | { pixels: Buffer; width: number; height: number },
+  encoding: ScreenshotEncoding = DEFAULT_SCREENSHOT_ENCODING,
+): Promise<EncodedScreenshot> {
+  try {
+    let image = 'png' in source ? sharp(source.png) : sharp(source.pixels, { raw: { width: source.width, height: source.height, channels: 4 } });
+    const { width: sourceWidth, height: sourceHeight } =
+      'png' in source ? await image.metadata() : { width: source.width, height: source.height };
+    if (!sourceWidth || !sourceHeight) throw new ScreenshotError('the screenshot has no size');
+    const factor = Math.min(1, encoding.longEdge / Math.max(sourceWidth, sourceHeight));
+    const width = Math.max(1, Math.round(sourceWidth * factor));
+    const height = Math.max(1, Math.round(sourceHeight * factor));
+    if (factor < 1) image = image.resize(width, height, { fit: 'fill', kernel: 'lanczos3' });
+    image = image.removeAlpha();
+    const bytes =
+      encoding.format === 'png'
+        ? await image.png({ compressionLevel: 6 }).toBuffer()
+        : encoding.format === 'jpeg'
+          ? await image.jpeg({ quality: encoding.quality, mozjpeg: false }).toBuffer()
+          : await image.webp({ quality: encoding.quality }).toBuffer();
+    return { bytes, mediaType: `image/${encoding.format}`, width, height, scale: sourceWidth / width };
+  } catch (error) {
+    if (error instanceof ScreenshotError) throw error;
+    throw new ScreenshotError(`the screenshot could not be decoded: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}

@@ -1,0 +1,45 @@
+/**
+ * Turning text into phone commands. `input text` takes one shell word, turns `%s` into a space and
+ * accepts printable ASCII only; everything else goes through the ADBKeyBoard IME broadcast.
+ */
+
+/** The ADBKeyBoard input method (https://github.com/senzhk/ADBKeyBoard) and its broadcast. */
+export const ADB_KEYBOARD_IME = 'com.android.adbkeyboard/.AdbIME';
+
+/** Printable ASCII plus newline: what `input text` (with ENTER for newlines) can type. */
+export function isInputTextTypable(text: string): boolean {
+  return /^[\x20-\x7e\n]*$/.test(text);
+}
+
+/** Quotes a word for the phone's `sh` so that every character reaches the command literally. */
+export function shellQuote(word: string): string {
+  return `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+/** Longest text per `input text` call: long commands are slow to inject and some shells cap the line. */
+const MAX_CHUNK = 200;
+
+/**
+ * The shell commands that type `text` with `input text`: spaces become `%s`, a literal `%s` is split
+ * across two calls (so `input` cannot mistake it for a space), newlines become ENTER key events.
+ */
+export function inputTextCommands(text: string): string[] {
+  const commands: string[] = [];
+  text.split('\n').forEach((line, index) => {
+    if (index > 0) commands.push('input keyevent 66');
+    // `input` reads '%' + 's' as a space, so a literal "%s" is typed as '%' and 's' in separate calls.
+    const pieces = line.split(/(?<=%)(?=s)/);
+    for (const piece of pieces) {
+      for (let start = 0; start < piece.length; start += MAX_CHUNK) {
+        const chunk = piece.slice(start, start + MAX_CHUNK).replace(/ /g, '%s');
+        commands.push(`input text ${shellQuote(chunk)}`);
+      }
+    }
+  });
+  return commands;
+}
+
+/** The IME broadcast that types `text` (any Unicode) when ADBKeyBoard is the current input method. */
+export function imeTextCommand(text: string): string {
+  return `am broadcast -a ADB_INPUT_B64 --es msg ${Buffer.from(text, 'utf8').toString('base64')}`;
+}

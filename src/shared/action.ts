@@ -1,0 +1,33 @@
+import { z } from 'zod';
+
+/** One tool call as the planner chose it: the tool's name and its raw (not yet validated) arguments. */
+export const ToolCallSchema = z.object({
+  name: z.string().min(1),
+  args: z.record(z.string(), z.unknown()),
+});
+
+/** Where an action landed on the phone, in device pixels. */
+export const StepTargetSchema = z.object({
+  x: z.number().int(),
+  y: z.number().int(),
+  /** The Scene element the action was aimed at, when it was given by id (or found under the point). */
+  elementId: z.string().optional(),
+  label: z.string().optional(),
+});
+
+/**
+ * What executing one tool call did. An error is a normal outcome the planner reads next turn, not an
+ * exception: `ok: false` with a reason a person (and the model) can act on.
+ */
+export const StepOutcomeSchema = z.object({
+  ok: z.boolean(),
+  error: z.string().optional(),
+  /** adb attempts made (0 when the call was rejected before anything was sent to the phone). */
+  attempts: z.number().int().nonnegative(),
+  durationMs: z.number().nonnegative(),
+  target: StepTargetSchema.optional(),
+});
+
+export type ToolCall = z.infer<typeof ToolCallSchema>;
+export type StepTarget = z.infer<typeof StepTargetSchema>;
+export type StepOutcome = z.infer<typeof StepOutcomeSchema>;
