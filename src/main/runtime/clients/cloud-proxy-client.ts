@@ -81,7 +81,7 @@ function statusFailure(status: number, headers: Headers, bodyText: string): Tool
     case 504:
       return fail('timeout', 'the provider behind the control plane timed out');
     default:
-      return fail(status >= 500 ? 'server-error' : 'rejected', `control plane answered HTTP ${status}`);
+      return status >= 500 ? fail('server-error', 'control plane failed') : fail('rejected', 'control plane refused the request');
   }
 }
 

@@ -1,0 +1,107 @@
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startAmc, runAmc } from '../support/cli';
+import { startProviderFake, type FakeReply, type ProviderFake } from '../fakes/index';
+import { decisionRequest, deferred } from './support';
+
+let dir: string;
+let tokensFile: string;
+const fakes: ProviderFake[] = [];
+beforeEach(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'amc-cp-cli-'));
+  tokensFile = path.join(dir, 'tokens.json');
+});
+afterEach(async () => {
+  await Promise.all(fakes.splice(0).map((f) => f.close()));
+  await rm(dir, { recursive: true, force: true });
+});
+
+const env = () => ({ AMC_CP_TOKENS_FILE: tokensFile, ANTHROPIC_API_KEY: '', OPENAI_API_KEY: '', AMC_CP_SECRETS_FILE: '' });
+
+describe('amc control-plane token', () => {
+  it('creates (printing the token once), lists without secrets, and revokes', async () => {
+    const created = await runAmc(['control-plane', 'token', 'create', '--name', 'laptop', '--provider', 'openai', '--model', 'gpt-x'], {
+      env: env(),
+    });
+    expect(created.code).toBe(0);
+    const token = created.stdout.trim();
+    expect(token).toMatch(/^amc_[0-9a-f]{16}_[A-Za-z0-9_-]{43}$/);
+    expect(created.stderr).toContain('shown only this once');
+    const id = token.split('_')[1]!;
+    expect((await stat(tokensFile)).mode & 0o777).toBe(0o600);
+    expect(await readFile(tokensFile, 'utf8')).not.toContain(token.split('_').slice(2).join('_'));
+
+    const listed = await runAmc(['control-plane', 'token', 'list', '--tokens-file', tokensFile]);
+    expect(listed.code).toBe(0);
+    expect(listed.stdout).toMatch(new RegExp(`${id}\\s+laptop\\s+active\\s+\\S+\\s+openai gpt-x`));
+    expect(listed.stdout).not.toContain('sha256');
+
+    const revoked = await runAmc(['control-plane', 'token', 'revoke', id], { env: env() });
+    expect(revoked.code).toBe(0);
+    expect(revoked.stdout).toContain(`Revoked token ${id}`);
+    const json = await runAmc(['control-plane', 'token', 'list', '--json'], { env: env() });
+    expect(JSON.parse(json.stdout.trim())).toMatchObject({ id, name: 'laptop', revokedAt: expect.any(String), provider: 'openai' });
+  });
+
+  it('exits 2 with a clear message on usage and store mistakes', async () => {
+    const badProvider = await runAmc(['control-plane', 'token', 'create', '--provider', 'gemini'], { env: env() });
+    expect(badProvider.code).toBe(2);
+    expect(badProvider.stderr).toContain('--provider must be "anthropic" or "openai"');
+    const unknownId = await runAmc(['control-plane', 'token', 'revoke', 'abc'], { env: env() });
+    expect(unknownId.code).toBe(2);
+    expect(unknownId.stderr).toContain('no token with id "abc"');
+    const noAction = await runAmc(['control-plane', 'token'], { env: env() });
+    expect(noAction.code).toBe(2);
+    expect(noAction.stderr).toContain('create, revoke or list');
+    await writeFile(tokensFile, '[1, 2');
+    const corrupt = await runAmc(['control-plane', 'token', 'list'], { env: env() });
+    expect(corrupt.code).toBe(2);
+    expect(corrupt.stderr).toContain('is not valid JSON');
+    const badConfig = await runAmc(['control-plane', '--port', '0'], { env: { ...env(), AMC_CP_UPSTREAM_TIMEOUT_SECONDS: 'soon' } });
+    expect(badConfig.code).toBe(2);
+    expect(badConfig.stderr).toContain('AMC_CP_UPSTREAM_TIMEOUT_SECONDS="soon"');
+  });
+});
+
+describe('amc control-plane (serve)', () => {
+  it('serves decisions and drains on SIGTERM: the in-flight decision finishes, new ones get 503', async () => {
+    const held = deferred<FakeReply>();
+    const fake = await startProviderFake('anthropic', () => held.promise);
+    fakes.push(fake);
+    const created = await runAmc(['control-plane', 'token', 'create', '--name', 'host'], { env: env() });
+    const token = created.stdout.trim();
+    const { child, match, output } = await startAmc(['control-plane', '--port', '0', '--host', '127.0.0.1'], /"msg":"listening","url":"(http:\/\/[^"]+)"/, {
+      env: { ...env(), ANTHROPIC_API_KEY: fake.apiKey, ANTHROPIC_BASE_URL: fake.baseURL, AMC_CP_MODEL: 'fake-model' },
+    });
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    try {
+      const url = match[1]!;
+      const post = () =>
+        fetch(`${url}/v1/planner/decision`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          body: JSON.stringify(decisionRequest()),
+        });
+      const inFlight = post();
+      for (let i = 0; i < 500 && fake.requests.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+      expect(fake.requests).toHaveLength(1);
+      child.kill('SIGTERM');
+      for (let i = 0; i < 500 && !output().includes('"msg":"shutting down"'); i++) await new Promise((r) => setTimeout(r, 10));
+      const refused = await post();
+      expect(refused.status).toBe(503);
+      held.resolve({ kind: 'call', tool: 'finish_task', args: { success: true, reason: 'done' } });
+      const answered = await inFlight;
+      expect(answered.status).toBe(200);
+      expect(await answered.json()).toMatchObject({ tool_name: 'finish_task', arguments: { success: true, reason: 'done' } });
+      expect(await exited).toBe(0);
+      const logs = output();
+      expect(logs).toContain('"msg":"stopped"');
+      expect(logs).not.toContain(token);
+      expect(logs).not.toContain(fake.apiKey);
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+    }
+  });
+});
