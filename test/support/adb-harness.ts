@@ -57,13 +57,18 @@ export interface AdbHarness {
   readonly tmpDir: string;
   /** The running virtual device (phone, control URL, adb endpoint stats). */
   readonly device: VirtualDevice;
-  /** `adb disconnect`, `adb kill-server`, closes the device, removes the temporary directory. Safe to call twice. */
+  /**
+   * `adb disconnect`, `adb kill-server`, closes the device (unless it was passed in), removes the temporary
+   * directory. Safe to call twice.
+   */
   stop(): Promise<void>;
 }
 
 export interface AdbHarnessOptions extends Pick<VirtualDeviceOptions, 'profile' | 'seed'> {
   /** Run `adb connect` during start (default true). */
   connect?: boolean;
+  /** Use this already running device instead of starting one (stop() then leaves it running). */
+  device?: VirtualDevice;
 }
 
 const DEFAULT_TIMEOUT_MS = 20_000;
@@ -71,9 +76,10 @@ const DEFAULT_TIMEOUT_MS = 20_000;
 /** Starts a virtual device on a free port (>= 5586, outside the emulator probe range) and an isolated adb server. */
 export async function startAdbHarness(options: AdbHarnessOptions = {}): Promise<AdbHarness> {
   const tmpDir = await mkdtemp(path.join(tmpdir(), 'amc-adb-'));
-  const device = await startVirtualDevice({ port: 0, controlPort: 0, profile: options.profile, seed: options.seed });
+  const ownsDevice = options.device === undefined;
+  const device = options.device ?? (await startVirtualDevice({ port: 0, controlPort: 0, profile: options.profile, seed: options.seed }));
   if (device.adbPort < 5586) {
-    await device.close();
+    if (ownsDevice) await device.close();
     throw new Error(`virtual device got port ${device.adbPort}, inside the adb emulator probe range`);
   }
   const adbPort = await pickAdbServerPort();
@@ -118,7 +124,7 @@ export async function startAdbHarness(options: AdbHarnessOptions = {}): Promise<
     (stopping ??= (async () => {
       await adb(['disconnect', serial], { timeoutMs: 5_000 }).catch(() => undefined);
       await adb(['kill-server'], { timeoutMs: 5_000 }).catch(() => undefined);
-      await device.close();
+      if (ownsDevice) await device.close();
       await rm(tmpDir, { recursive: true, force: true });
     })());
 
