@@ -1,6 +1,6 @@
 import * as adbkitNamespace from '@devicefarmer/adbkit';
 import { randomBytes } from 'node:crypto';
-import { PassThrough, type Readable } from 'node:stream';
+import { PassThrough, type Duplex } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAdbHarness, type AdbHarness } from '../support/adb-harness';
 
@@ -10,7 +10,7 @@ const adbkit: AdbkitModule =
   'Adb' in adbkitNamespace && adbkitNamespace.Adb ? adbkitNamespace : (adbkitNamespace as unknown as { default: AdbkitModule }).default;
 const { Adb } = adbkit;
 
-function readAll(stream: Readable): Promise<Buffer> {
+function readAll(stream: Duplex): Promise<Buffer> {
   return Adb.util.readAll(stream) as Promise<Buffer>;
 }
 
@@ -67,7 +67,7 @@ describe('virtual device driven by adbkit through the real adb server', () => {
     expect(stats.size).toBe(content.length);
     expect(stats.isFile()).toBe(true);
     const entries = await device.readdir('/data/local/tmp');
-    expect(entries.map((entry) => entry.name)).toContain('adbkit.bin');
+    expect(entries.map((entry: { name: string }) => entry.name)).toContain('adbkit.bin');
 
     const pulled = await readAll(await device.pull('/data/local/tmp/adbkit.bin'));
     expect(pulled.equals(content)).toBe(true);
