@@ -1,0 +1,163 @@
+import { appName, appVersion } from '../../shared/app-info';
+import { elementLabel, type Scene } from '../../shared/scene';
+import type { StepTarget } from '../../shared/action';
+import type { StepRecord, TaskRecord } from '../../shared/task';
+
+/**
+ * One self-contained HTML file per task: inline CSS and inline SVG only, no scripts, no links, no external
+ * requests, so it opens offline and cannot phone home. Every piece of text is escaped (on-screen text and
+ * model output are untrusted), and the page's own CSP forbids scripts should escaping ever be bypassed.
+ */
+
+const REPORT_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:";
+
+const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]!);
+}
+
+const ms = (value: number | null) => (value === null ? '—' : value < 1000 ? `${Math.round(value)} ms` : `${(value / 1000).toFixed(1)} s`);
+const when = (at: number | null) => (at === null ? '—' : new Date(at).toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC'));
+
+function plannerLine(record: TaskRecord): string {
+  const { planner } = record;
+  if (planner.kind === 'stub') return 'stub planner (no model)';
+  return ['AI planner', planner.provider, planner.model, planner.transport && `via ${planner.transport}`].filter(Boolean).join(' · ');
+}
+
+function argsText(args: Record<string, unknown>): string {
+  const entries = Object.entries(args);
+  return entries.length ? entries.map(([key, value]) => `${key}=${JSON.stringify(value)}`).join(', ') : 'no arguments';
+}
+
+/** The wireframe of a turn's Scene: one box per element, its text, and the action's target marked. */
+export function sceneWireframe(scene: Scene, target: StepTarget | undefined): string {
+  const { width, height } = scene.screen;
+  const font = Math.max(12, Math.round(width / 36));
+  const boxes = scene.elements
+    .map((element) => {
+      const [left, top, right, bottom] = element.bounds;
+      const isTarget = target?.elementId === element.id;
+      const label = element.text ?? element.desc ?? element.hint;
+      const cls = isTarget ? 'el target' : element.clickable || element.editable ? 'el act' : 'el';
+      const rect = `<rect class="${cls}" x="${left}" y="${top}" width="${Math.max(0, right - left)}" height="${Math.max(0, bottom - top)}"><title>${escapeHtml(`${element.id} ${elementLabel(element)}`)}</title></rect>`;
+      const text = label
+        ? `<text x="${left + font / 3}" y="${Math.min(bottom, top + font * 1.1)}" font-size="${font}">${escapeHtml(label.slice(0, 60))}</text>`
+        : '';
+      return rect + text;
+    })
+    .join('');
+  const marker = target
+    ? `<circle class="tap" cx="${target.x}" cy="${target.y}" r="${font * 1.2}"/><circle class="tap-dot" cx="${target.x}" cy="${target.y}" r="${font / 3}"/>`
+    : '';
+  return `<svg class="wire" viewBox="0 0 ${width} ${height}" role="img" aria-label="Wireframe of the screen">` +
+    `<rect class="screen" x="0" y="0" width="${width}" height="${height}"/>${boxes}${marker}</svg>`;
+}
+
+function outcomeHtml(step: StepRecord): string {
+  if (!step.outcome) return '<span class="muted">nothing executed</span>';
+  const { outcome } = step;
+  const attempts = `${outcome.attempts} attempt${outcome.attempts === 1 ? '' : 's'}`;
+  return outcome.ok
+    ? `<span class="ok">ok</span> · ${attempts} · ${ms(outcome.durationMs)}`
+    : `<span class="err">error</span>: ${escapeHtml(outcome.error ?? 'unknown error')} · ${attempts}`;
+}
+
+function reasoningHtml(label: string, text: string | null, exposes: boolean): string {
+  const body = text
+    ? `<pre>${escapeHtml(text)}</pre>`
+    : `<p class="muted">${exposes ? 'none given' : 'not available with this planner/transport'}</p>`;
+  return `<details${text ? ' open' : ''}><summary>${label}</summary>${body}</details>`;
+}
+
+function stepHtml(step: StepRecord, record: TaskRecord): string {
+  const planned = step.planned;
+  const action = planned ? `${escapeHtml(planned.tool)}(${escapeHtml(argsText(planned.args))})` : '<span class="muted">no action</span>';
+  const target = step.outcome?.target;
+  const targetLine = target ? `<p class="muted">target: ${escapeHtml(target.label ?? target.elementId ?? '')} at (${target.x}, ${target.y})</p>` : '';
+  const tokens = planned?.usage ? `${planned.usage.inputTokens} in / ${planned.usage.outputTokens} out` : '—';
+  const wire = step.scene
+    ? sceneWireframe(step.scene, target)
+    : `<p class="err">${escapeHtml(step.sceneError ?? 'No Scene this turn.')}</p>`;
+  const screen = step.scene
+    ? `${escapeHtml(step.scene.screen.package)}${step.scene.screen.activity ? escapeHtml(` ${step.scene.screen.activity}`) : ''}`
+    : '';
+  return `<section class="turn">
+<div class="wire-box">${wire}<p class="muted">${screen}</p></div>
+<div class="detail">
+<h2>Step ${step.step}: ${action}</h2>${targetLine}
+${reasoningHtml('Rationale', planned?.rationale ?? null, record.planner.exposesReasoning)}
+${reasoningHtml('Thinking', planned?.thinking ?? null, record.planner.exposesReasoning)}
+<table>
+<tr><th>Outcome</th><td>${outcomeHtml(step)}</td></tr>
+<tr><th>Timings</th><td>observe ${ms(step.timings.observeMs)} · plan ${ms(step.timings.planMs)} · act ${ms(step.timings.executeMs)}</td></tr>
+<tr><th>Tokens</th><td>${tokens}</td></tr>
+<tr><th>Screen changed</th><td>${step.screenChanged === null ? '—' : step.screenChanged ? 'yes' : 'no'}</td></tr>
+</table>
+</div>
+</section>`;
+}
+
+const STYLE = `
+:root{color-scheme:light dark;--fg:#1b1f24;--bg:#fff;--muted:#667;--line:#d0d7de;--ok:#1a7f37;--err:#cf222e;--acc:#0969da}
+@media (prefers-color-scheme:dark){:root{--fg:#e6edf3;--bg:#0d1117;--muted:#8b949e;--line:#30363d;--ok:#3fb950;--err:#f85149;--acc:#58a6ff}}
+body{font:14px/1.45 system-ui,sans-serif;color:var(--fg);background:var(--bg);margin:0 auto;max-width:1100px;padding:24px}
+h1{font-size:22px;margin:0 0 8px}h2{font-size:16px;margin:0 0 6px;word-break:break-word}
+.summary{border:1px solid var(--line);border-radius:8px;padding:12px 16px;margin-bottom:20px}
+.summary dl{display:grid;grid-template-columns:max-content 1fr;gap:4px 16px;margin:0}.summary dt{color:var(--muted)}
+.turn{display:grid;grid-template-columns:240px 1fr;gap:16px;border-top:1px solid var(--line);padding:16px 0}
+.wire{width:240px;height:auto;display:block}.screen{fill:none;stroke:var(--line);stroke-width:4}
+.el{fill:none;stroke:var(--muted);stroke-width:2;opacity:.6}.el.act{stroke:var(--acc);opacity:.9}
+.el.target{stroke:var(--err);stroke-width:8;opacity:1}text{fill:var(--fg);font-family:system-ui,sans-serif}
+.tap{fill:none;stroke:var(--err);stroke-width:6}.tap-dot{fill:var(--err)}
+pre{white-space:pre-wrap;word-break:break-word;background:color-mix(in srgb,var(--line) 30%,transparent);padding:8px;border-radius:6px;margin:4px 0}
+details{margin:4px 0}summary{cursor:pointer;font-weight:600}
+table{border-collapse:collapse;margin-top:6px}th{text-align:left;color:var(--muted);font-weight:normal;padding:2px 12px 2px 0;vertical-align:top}
+.muted{color:var(--muted)}.ok{color:var(--ok);font-weight:600}.err{color:var(--err);font-weight:600}
+@media (max-width:700px){.turn{grid-template-columns:1fr}}
+`;
+
+/** The report for one task as a complete HTML document. */
+export function renderTaskReport(record: TaskRecord): string {
+  const status = record.status === 'completed' ? 'ok' : record.status === 'failed' ? 'err' : 'muted';
+  const outcome = record.failureReason ?? record.result;
+  const usage = `${record.usage.inputTokens} in / ${record.usage.outputTokens} out`;
+  const t = record.timings;
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${REPORT_CSP}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(`Task report: ${record.goal}`)}</title>
+<style>${STYLE}</style>
+</head>
+<body>
+<header class="summary">
+<h1>${escapeHtml(record.goal)}</h1>
+<dl>
+<dt>Status</dt><dd><span class="${status}">${escapeHtml(record.status)}</span>${outcome ? ` — ${escapeHtml(outcome)}` : ''}</dd>
+<dt>Device</dt><dd>${escapeHtml(record.serial)}</dd>
+<dt>Planner</dt><dd>${escapeHtml(plannerLine(record))}</dd>
+<dt>Steps</dt><dd>${record.steps.length} of at most ${record.maxSteps}</dd>
+<dt>Started</dt><dd>${when(record.startedAt ?? record.createdAt)}</dd>
+<dt>Duration</dt><dd>${ms(t.totalMs)} (observe ${ms(t.observeMs)}, plan ${ms(t.planMs)}, act ${ms(t.executeMs)})</dd>
+<dt>Tokens</dt><dd>${usage}</dd>
+<dt>Task id</dt><dd>${escapeHtml(record.id)}</dd>
+</dl>
+</header>
+<main>
+${record.steps.map((step) => stepHtml(step, record)).join('\n') || '<p class="muted">No turns were recorded.</p>'}
+</main>
+<footer class="muted"><p>${escapeHtml(`${appName} ${appVersion}`)} · generated ${when(Date.now())}</p></footer>
+</body>
+</html>
+`;
+}
+
+/** A file name for downloads: the goal's first words and the task id, nothing a file system would reject. */
+export function reportFileName(record: TaskRecord, extension: 'html' | 'json'): string {
+  const words = record.goal.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 40).replace(/-+$/, '');
+  return `amc-task-${words ? `${words}-` : ''}${record.id}.${extension}`;
+}

@@ -1,0 +1,251 @@
+import { mkdir, open, readdir, readFile, rm, stat, type FileHandle } from 'node:fs/promises';
+import path from 'node:path';
+import type { TaskSummary } from '../../shared/contract/history';
+import {
+  FINAL_STATUSES,
+  TaskEventSchema,
+  applyTaskEvent,
+  newTaskRecord,
+  type TaskEvent,
+  type TaskRecord,
+} from '../../shared/task';
+
+/**
+ * Task history: one JSON Lines file per task under `<home>/storage/tasks/`, one line per task event, each
+ * line flushed to disk (fsync) before the next is written. The file is only ever appended to, so a crash
+ * can at worst leave a torn last line, which reading skips. The first line is always the `task.started`
+ * event, which carries what the summary needs (goal, device, planner).
+ *
+ * Only what the schemas allow is written: events are parsed through TaskEventSchema first, so no
+ * screenshot bytes (nor any other stray field) can reach the disk (seed: Perception Boundary).
+ */
+export interface TaskStore {
+  readonly folder: string;
+  /** Records one event; `task.started` creates the task's file. Appends for one task happen in order. */
+  append(event: TaskEvent): Promise<void>;
+  /** Every stored task, newest first. Unreadable files are skipped. */
+  list(): Promise<TaskSummary[]>;
+  /** The task's full record, or undefined when there is none with this id. */
+  get(id: string): Promise<TaskRecord | undefined>;
+  /** Removes a finished task. Refuses (TaskStoreError) while the task is still being written. */
+  delete(id: string): Promise<boolean>;
+  /** Flushes and closes the files of tasks still being written. */
+  close(): Promise<void>;
+}
+
+export class TaskStoreError extends Error {
+  override name = 'TaskStoreError';
+}
+
+export const TASKS_FOLDER = path.join('storage', 'tasks');
+const EXTENSION = '.jsonl';
+/** The finishing event is a few hundred bytes; reading this much of the tail finds it without reading the turns. */
+const TAIL_BYTES = 16 * 1024;
+export const INTERRUPTED_REASON = 'Interrupted: the app stopped before this task finished.';
+
+/** Task ids become file names, so only plain characters are accepted (no separators, no dots). */
+const SAFE_ID = /^[A-Za-z0-9_-]{1,128}$/;
+
+function checkId(id: string): void {
+  if (!SAFE_ID.test(id)) throw new TaskStoreError(`"${id}" is not a task id (letters, digits, "-" and "_" only).`);
+}
+
+interface OpenTask {
+  /** Resolves once the file exists and holds the task.started line. */
+  handle: Promise<FileHandle>;
+  /** Appends to this task, one after another. */
+  tail: Promise<void>;
+}
+
+export function createTaskStore(home: string): TaskStore {
+  const folder = path.join(home, TASKS_FOLDER);
+  const fileOf = (id: string) => path.join(folder, `${id}${EXTENSION}`);
+  const open_ = new Map<string, OpenTask>();
+
+  async function write(handle: FileHandle, event: TaskEvent): Promise<void> {
+    await handle.appendFile(`${JSON.stringify(event)}\n`, 'utf8');
+    await handle.sync();
+  }
+
+  async function create(event: TaskEvent): Promise<FileHandle> {
+    await mkdir(folder, { recursive: true, mode: 0o700 });
+    // 'wx': a task id is never reused; an existing file is someone else's record and stays untouched.
+    const handle = await open(fileOf(event.taskId), 'wx', 0o600).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'EEXIST') throw new TaskStoreError(`A task with id "${event.taskId}" is already stored.`);
+      throw error;
+    });
+    await write(handle, event);
+    return handle;
+  }
+
+  function fold(id: string, lines: string[]): TaskRecord | undefined {
+    let record: TaskRecord | undefined;
+    for (const line of lines) {
+      const event = parseEvent(line);
+      if (!event || event.taskId !== id) continue;
+      if (event.type === 'task.started') {
+        record ??= newTaskRecord({ id, goal: event.goal, serial: event.serial, planner: event.planner, maxSteps: event.maxSteps, createdAt: event.at });
+      }
+      if (record) record = applyTaskEvent(record, event);
+    }
+    if (record && !FINAL_STATUSES.includes(record.status) && !open_.has(id)) {
+      return { ...record, status: 'failed', failureReason: INTERRUPTED_REASON };
+    }
+    return record;
+  }
+
+  async function readRecord(id: string): Promise<TaskRecord | undefined> {
+    let text: string;
+    try {
+      text = await readFile(fileOf(id), 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw error;
+    }
+    return fold(id, text.split('\n'));
+  }
+
+  /** The summary from the first line and the finishing event at the end, without reading the turns in between. */
+  async function summarize(id: string): Promise<TaskSummary | undefined> {
+    const file = fileOf(id);
+    const { size } = await stat(file);
+    const handle = await open(file, 'r');
+    let head: string;
+    let tail: string;
+    try {
+      head = await readChunk(handle, 0, Math.min(size, TAIL_BYTES));
+      tail = size <= TAIL_BYTES ? head : await readChunk(handle, size - TAIL_BYTES, TAIL_BYTES);
+    } finally {
+      await handle.close();
+    }
+    const started = parseEvent(head.split('\n')[0] ?? '');
+    const finished = tail
+      .split('\n')
+      .reverse()
+      .map(parseEvent)
+      .find((event) => event?.type === 'task.finished' && event.taskId === id);
+    if (started?.type === 'task.started' && finished?.type === 'task.finished') {
+      return {
+        id,
+        goal: started.goal,
+        serial: started.serial,
+        planner: started.planner,
+        status: finished.status,
+        failureReason: finished.failureReason,
+        steps: finished.steps,
+        createdAt: started.at,
+        finishedAt: finished.at,
+        durationMs: finished.durationMs,
+        usage: finished.usage,
+      };
+    }
+    // Running, interrupted, or a first line longer than the chunk: read it all.
+    const record = await readRecord(id);
+    return record && summaryOf(record);
+  }
+
+  return {
+    folder,
+
+    async append(input) {
+      const event = TaskEventSchema.parse(input);
+      checkId(event.taskId);
+      if (event.type === 'task.started') {
+        if (open_.has(event.taskId)) throw new TaskStoreError(`Task "${event.taskId}" has already started.`);
+        const handle = create(event);
+        open_.set(event.taskId, { handle, tail: handle.then(() => undefined, () => undefined) });
+        await handle.catch((error: unknown) => {
+          open_.delete(event.taskId);
+          throw error;
+        });
+        return;
+      }
+      const task = open_.get(event.taskId);
+      if (!task) throw new TaskStoreError(`Task "${event.taskId}" is not being recorded (its task.started event was not stored).`);
+      const run = task.tail.then(async () => {
+        const handle = await task.handle;
+        await write(handle, event);
+        if (event.type === 'task.finished') {
+          open_.delete(event.taskId);
+          await handle.close();
+        }
+      });
+      task.tail = run.catch(() => undefined);
+      await run;
+    },
+
+    async list() {
+      let names: string[];
+      try {
+        names = await readdir(folder);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+        throw error;
+      }
+      const ids = names.filter((n) => n.endsWith(EXTENSION)).map((n) => n.slice(0, -EXTENSION.length)).filter((id) => SAFE_ID.test(id));
+      const summaries = await Promise.all(ids.map((id) => summarize(id).catch(() => undefined)));
+      return summaries.filter((s): s is TaskSummary => s !== undefined).sort((a, b) => b.createdAt - a.createdAt || b.id.localeCompare(a.id));
+    },
+
+    async get(id) {
+      checkId(id);
+      return readRecord(id);
+    },
+
+    async delete(id) {
+      checkId(id);
+      if (open_.has(id)) throw new TaskStoreError('This task is still running; stop it before deleting it.');
+      try {
+        await rm(fileOf(id));
+        return true;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+        throw error;
+      }
+    },
+
+    async close() {
+      const tasks = [...open_.values()];
+      open_.clear();
+      await Promise.all(
+        tasks.map(async (task) => {
+          await task.tail;
+          await (await task.handle.catch(() => undefined))?.close().catch(() => undefined);
+        }),
+      );
+    },
+  };
+}
+
+/** One line of a task file; undefined for a torn or foreign line. */
+function parseEvent(line: string): TaskEvent | undefined {
+  if (!line.trim()) return undefined;
+  try {
+    const parsed = TaskEventSchema.safeParse(JSON.parse(line));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+async function readChunk(handle: FileHandle, position: number, length: number): Promise<string> {
+  const buffer = Buffer.alloc(length);
+  const { bytesRead } = await handle.read(buffer, 0, length, position);
+  return buffer.subarray(0, bytesRead).toString('utf8');
+}
+
+export function summaryOf(record: TaskRecord): TaskSummary {
+  return {
+    id: record.id,
+    goal: record.goal,
+    serial: record.serial,
+    planner: record.planner,
+    status: record.status,
+    failureReason: record.failureReason,
+    steps: record.steps.length,
+    createdAt: record.createdAt,
+    finishedAt: record.finishedAt,
+    durationMs: record.timings.totalMs || (record.finishedAt && record.startedAt ? record.finishedAt - record.startedAt : 0),
+    usage: record.usage,
+  };
+}

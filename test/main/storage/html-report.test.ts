@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { renderTaskReport, reportFileName } from '../../../src/main/storage/html-report';
+import { applyTaskEvent, newTaskRecord, type TaskRecord } from '../../../src/shared/task';
+import { taskEvents } from './task-fixtures';
+
+function finishedRecord(): TaskRecord {
+  const events = taskEvents('r1');
+  const start = events[0] as Extract<(typeof events)[number], { type: 'task.started' }>;
+  const initial = newTaskRecord({ id: 'r1', goal: start.goal, serial: start.serial, planner: start.planner, maxSteps: start.maxSteps, createdAt: start.at });
+  return events.reduce(applyTaskEvent, initial);
+}
+
+describe('HTML report', () => {
+  it('Scenario: The HTML report is self-contained and escapes on-screen text', () => {
+    const html = renderTaskReport(finishedRecord());
+    // Nothing is loaded from anywhere: no scripts, no external resources, no links.
+    expect(html).not.toMatch(/<script/i);
+    expect(html).not.toMatch(/\ssrc\s*=/i);
+    expect(html).not.toMatch(/\shref\s*=/i);
+    expect(html).not.toMatch(/url\(|@import/i);
+    expect(html).not.toMatch(/https?:\/\//i);
+    expect(html).toContain("default-src 'none'");
+    // The on-screen text's markup arrives as text.
+    expect(html).toContain('Wi-Fi &lt;script&gt;alert(1)&lt;/script&gt;');
+  });
+
+  it('shows the summary and every turn with rationale, thinking, outcome, timings, tokens and a wireframe', () => {
+    const html = renderTaskReport(finishedRecord());
+    expect(html).toContain('<h1>Open Wi-Fi settings</h1>');
+    expect(html).toContain('completed');
+    expect(html).toContain('Step 1: tap(element_id=&quot;e2&quot;)');
+    expect(html).toContain('The Wi-Fi row opens the Wi-Fi page.');
+    expect(html).toContain('I see a Wi-Fi row.');
+    expect(html).toContain('observe 80 ms · plan 900 ms · act 40 ms');
+    expect(html).toContain('1200 in / 40 out');
+    expect(html.match(/<svg class="wire"/g)).toHaveLength(2);
+    // The action's target is marked: its element box and the point.
+    expect(html).toContain('class="el target"');
+    expect(html).toContain('cx="540" cy="360"');
+  });
+
+  it('marks missing thinking as not available when the planner cannot expose it', () => {
+    const record = { ...finishedRecord(), planner: { kind: 'ai' as const, transport: 'cloud-proxy' as const, exposesReasoning: false } };
+    record.steps = record.steps.map((s) => ({ ...s, planned: s.planned && { ...s.planned, thinking: null, rationale: null } }));
+    expect(renderTaskReport(record)).toContain('not available with this planner/transport');
+  });
+
+  it('names the download after the goal and the id', () => {
+    expect(reportFileName(finishedRecord(), 'html')).toBe('amc-task-open-wi-fi-settings-r1.html');
+  });
+});
