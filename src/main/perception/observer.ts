@@ -64,7 +64,7 @@ export class Observer {
   private readonly dumpViaFile = new Set<string>();
 
   constructor(
-    private readonly adb: AdbClient,
+    private readonly adb: Pick<AdbClient, 'shell' | 'shellBytes'>,
     private readonly options: ObserverOptions = {},
   ) {
     this.encoding = options.screenshot === false ? null : { ...DEFAULT_SCREENSHOT_ENCODING, ...options.screenshot };

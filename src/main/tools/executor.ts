@@ -39,6 +39,9 @@ export interface ExecutionContext {
   signal?: AbortSignal;
 }
 
+/** The one adb capability the Executor needs (an AdbClient). */
+export type CommandRunner = Pick<AdbClient, 'exec'>;
+
 /** A problem with the call itself: reported as an error outcome before anything is sent to the phone. */
 class InvalidCall extends Error {}
 
@@ -55,7 +58,7 @@ export class Executor {
   private readonly screenSizes = new Map<string, { width: number; height: number }>();
 
   constructor(
-    private readonly adb: AdbClient,
+    private readonly adb: CommandRunner,
     private readonly options: ExecutorOptions = {},
   ) {}
 
@@ -242,7 +245,7 @@ class CommandRun {
   target: StepTarget | undefined;
 
   constructor(
-    private readonly adb: AdbClient,
+    private readonly adb: CommandRunner,
     private readonly context: ExecutionContext,
     private readonly options: ExecutorOptions,
   ) {}

@@ -1,0 +1,149 @@
+import type { DeviceSummary } from '../../shared/device';
+import type { AdbClient, AdbDeviceTracker } from './adb-client';
+import type { AdbkitDevice } from './adbkit';
+import { connectionOf, normaliseState, readDeviceDetails, stateHint } from './device-info';
+import { isAbortError } from './errors';
+
+export type DeviceChange =
+  | { kind: 'added' | 'removed' | 'state'; serial: string }
+  /** Model, Android version and screen arrived for a device in `device` state. */
+  | { kind: 'details'; serial: string }
+  /** The adb server went away; tracking resumes by itself when it is back. */
+  | { kind: 'server-lost'; error: string };
+
+export type DeviceListener = (devices: DeviceSummary[], change: DeviceChange) => void;
+
+export interface DeviceTrackerOptions {
+  /** Delay before re-opening tracking after the adb server went away (doubles up to 10 s). */
+  reconnectDelayMs?: number;
+}
+
+/**
+ * The live list of phones the adb server knows (adb `track-devices`): additions, removals and state changes
+ * as they happen, each entry with a plain-words hint when the person must act, and details once usable.
+ */
+export class DeviceTracker {
+  private readonly devices = new Map<string, DeviceSummary>();
+  private readonly listeners = new Set<DeviceListener>();
+  private tracker: AdbDeviceTracker | undefined;
+  private stopped = false;
+  private reconnectTimer: NodeJS.Timeout | undefined;
+  private reconnectDelay: number;
+  private details = new AbortController();
+
+  constructor(
+    private readonly adb: AdbClient,
+    private readonly options: DeviceTrackerOptions = {},
+  ) {
+    this.reconnectDelay = options.reconnectDelayMs ?? 500;
+  }
+
+  /** Starts tracking; resolves once the first list has arrived (details may follow as `details` changes). */
+  async start(): Promise<void> {
+    this.stopped = false;
+    this.details = new AbortController();
+    await this.open();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    clearTimeout(this.reconnectTimer);
+    this.details.abort();
+    this.tracker?.end();
+    this.tracker = undefined;
+  }
+
+  list(): DeviceSummary[] {
+    return [...this.devices.values()].sort((a, b) => a.serial.localeCompare(b.serial));
+  }
+
+  get(serial: string): DeviceSummary | undefined {
+    return this.devices.get(serial);
+  }
+
+  /** Calls the listener on every change; returns the unsubscribe function. */
+  onChange(listener: DeviceListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private async open(): Promise<void> {
+    const tracker = await this.adb.trackDevices();
+    if (this.stopped) {
+      tracker.end();
+      return;
+    }
+    this.tracker = tracker;
+    let first = true;
+    await new Promise<void>((resolve) => {
+      tracker.on('changeSet', (changes: { added: AdbkitDevice[]; removed: AdbkitDevice[]; changed: AdbkitDevice[] }) => {
+        if (first) {
+          // A fresh stream lists everything present: forget what vanished while we were not tracking.
+          const present = new Set(changes.added.map((device) => device.id));
+          for (const serial of [...this.devices.keys()]) if (!present.has(serial)) this.remove(serial);
+          first = false;
+          this.reconnectDelay = this.options.reconnectDelayMs ?? 500;
+          resolve();
+        }
+        for (const device of changes.removed) this.remove(device.id);
+        for (const device of [...changes.added, ...changes.changed]) this.upsert(device.id, device.type);
+      });
+      const lost = (error?: Error) => {
+        if (this.tracker !== tracker) return;
+        this.tracker = undefined;
+        resolve();
+        if (this.stopped) return;
+        this.emit({ kind: 'server-lost', error: error?.message ?? 'the adb server closed the device list' });
+        this.scheduleReopen();
+      };
+      tracker.on('error', lost);
+      tracker.on('end', () => lost());
+    });
+  }
+
+  private scheduleReopen(): void {
+    this.reconnectTimer = setTimeout(() => {
+      this.open().catch(() => {
+        if (!this.stopped) this.scheduleReopen();
+      });
+    }, this.reconnectDelay);
+    this.reconnectDelay = Math.min(this.reconnectDelay * 2, 10_000);
+  }
+
+  private upsert(serial: string, rawState: string): void {
+    const state = normaliseState(rawState);
+    const previous = this.devices.get(serial);
+    if (previous?.state === state) return;
+    const hint = stateHint(state, serial);
+    const keep = previous && state === 'device' ? { model: previous.model, androidVersion: previous.androidVersion, screen: previous.screen } : {};
+    const summary: DeviceSummary = { ...dropUndefined(keep), serial, state, connection: connectionOf(serial), ...(hint && { hint }) };
+    this.devices.set(serial, summary);
+    this.emit({ kind: previous ? 'state' : 'added', serial });
+    if (state === 'device') void this.loadDetails(serial);
+  }
+
+  private remove(serial: string): void {
+    if (this.devices.delete(serial)) this.emit({ kind: 'removed', serial });
+  }
+
+  private async loadDetails(serial: string): Promise<void> {
+    try {
+      const details = await readDeviceDetails(this.adb, serial, { signal: this.details.signal, timeoutMs: 10_000 });
+      const current = this.devices.get(serial);
+      if (!current || current.state !== 'device') return;
+      this.devices.set(serial, { ...current, ...details });
+      this.emit({ kind: 'details', serial });
+    } catch (error) {
+      if (!isAbortError(error)) return; // details are optional; the entry stays usable without them
+    }
+  }
+
+  private emit(change: DeviceChange): void {
+    const devices = this.list();
+    for (const listener of this.listeners) listener(devices, change);
+  }
+}
+
+function dropUndefined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

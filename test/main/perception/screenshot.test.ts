@@ -1,0 +1,57 @@
+import sharp from 'sharp';
+import { describe, expect, it } from 'vitest';
+import {
+  encodeScreenshot,
+  pngFromScreencap,
+  rawFrameFromScreencap,
+  ScreenshotError,
+} from '../../../src/main/perception/screenshot';
+
+async function phonePng(width = 1080, height = 2400): Promise<Buffer> {
+  return sharp({ create: { width, height, channels: 4, background: { r: 30, g: 120, b: 200, alpha: 1 } } }).png().toBuffer();
+}
+
+describe('screenshot pipeline', () => {
+  it('Scenario: A 1080x2400 screenshot is downscaled to the long edge with its scale factor', async () => {
+    const shot = await encodeScreenshot({ png: await phonePng() }, { longEdge: 1456, format: 'jpeg', quality: 80 });
+    expect(shot.height).toBe(1456);
+    expect(shot.width).toBe(655);
+    expect(shot.mediaType).toBe('image/jpeg');
+    expect(shot.scale).toBeCloseTo(1080 / 655, 5);
+    const decoded = await sharp(shot.bytes).metadata();
+    expect([decoded.format, decoded.width, decoded.height]).toEqual(['jpeg', 655, 1456]);
+  });
+
+  it('never enlarges a small screen and encodes PNG and WebP on request', async () => {
+    const png = await encodeScreenshot({ png: await phonePng(480, 800) }, { longEdge: 1456, format: 'png', quality: 80 });
+    expect([png.width, png.height, png.scale, png.mediaType]).toEqual([480, 800, 1, 'image/png']);
+    const webp = await encodeScreenshot({ png: await phonePng(480, 800) }, { longEdge: 400, format: 'webp', quality: 70 });
+    expect((await sharp(webp.bytes).metadata()).format).toBe('webp');
+    expect(webp.height).toBe(400);
+  });
+
+  it('decodes raw screencap frames with the 12- and 16-byte headers', async () => {
+    for (const headerSize of [12, 16]) {
+      const width = 20;
+      const height = 40;
+      const header = Buffer.alloc(headerSize);
+      header.writeUInt32LE(width, 0);
+      header.writeUInt32LE(height, 4);
+      header.writeUInt32LE(1, 8);
+      const frame = rawFrameFromScreencap(Buffer.concat([header, Buffer.alloc(width * height * 4, 0xff)]));
+      expect([frame.width, frame.height, frame.pixels.length]).toEqual([width, height, width * height * 4]);
+      const shot = await encodeScreenshot(frame, { longEdge: 20, format: 'png', quality: 80 });
+      expect([shot.width, shot.height, shot.scale]).toEqual([10, 20, 2]);
+    }
+    expect(() => rawFrameFromScreencap(Buffer.alloc(100))).toThrow(ScreenshotError);
+  });
+
+  it('repairs a PNG whose line endings a pty converted, and rejects output that is no PNG', async () => {
+    const png = await phonePng(10, 10);
+    const mangled = Buffer.from(png.toString('latin1').replace(/\n/g, '\r\n'), 'latin1');
+    expect(pngFromScreencap(mangled).equals(png)).toBe(true);
+    expect(pngFromScreencap(Buffer.concat([Buffer.from('\n'), png])).equals(png)).toBe(true);
+    expect(() => pngFromScreencap(Buffer.from('screencap: permission denied'))).toThrow(/permission denied/);
+    await expect(encodeScreenshot({ png: png.subarray(0, 40) })).rejects.toThrow(ScreenshotError);
+  });
+});

@@ -1,0 +1,316 @@
+// TaskRunner mechanics with in-memory ports: short-circuits (D2/D3), failures (D7), capabilities (D8),
+// budgets, Stop, Pause/Resume, events.
+import { describe, expect, it } from 'vitest';
+import { ToolCallUnavailable } from '../../../src/shared/decision';
+import { TaskEventSchema, TaskRecordSchema, type TaskEvent } from '../../../src/shared/task';
+import { TaskRunner, TaskStartError, type ConfiguredPlanner } from '../../../src/main/runtime/task-runner';
+import { TaskFailedError, type Planner } from '../../../src/main/runtime/planner';
+import { createStubPlanner } from '../../../src/main/runtime/stub-planner';
+import { FakeExecutor, FakeObserver, PNG_BYTES, ScriptedPlanner, never, sceneWith, step } from './doubles';
+
+function runnerWith(planner: Planner, parts: { observer?: FakeObserver; executor?: FakeExecutor; maxSteps?: number; maxConsecutiveFailures?: number } = {}) {
+  const observer = parts.observer ?? new FakeObserver();
+  const executor = parts.executor ?? new FakeExecutor();
+  const configured: ConfiguredPlanner = { planner, maxSteps: parts.maxSteps ?? 30 };
+  const runner = new TaskRunner({
+    observer,
+    executor,
+    plannerSource: async () => configured,
+    ...(parts.maxConsecutiveFailures ? { maxConsecutiveFailures: parts.maxConsecutiveFailures } : {}),
+  });
+  const events: TaskEvent[] = [];
+  runner.on((event) => events.push(event));
+  return { runner, observer, executor, events };
+}
+
+const request = { serial: 'emulator-5554', goal: 'Turn on Wi-Fi' };
+const types = (events: TaskEvent[]) => events.map((e) => e.type);
+
+describe('TaskRunner', () => {
+  it('the stub planner: one describe_screen step, then an empty plan completes the task', async () => {
+    const { runner, executor, events } = runnerWith(createStubPlanner());
+    const record = await runner.run(request);
+    expect(record.status).toBe('completed');
+    expect(executor.calls.map((c) => c.call.name)).toEqual(['describe_screen']);
+    expect(types(events)).toEqual(['task.started', 'step.observed', 'step.planned', 'step.executed', 'step.observed', 'task.finished']);
+    expect(record.planner.kind).toBe('stub');
+  });
+
+  it('re-observes every turn and passes each turn\'s Scene to the planner and the executor', async () => {
+    const observer = new FakeObserver([sceneWith('A'), sceneWith('B'), sceneWith('C')]);
+    const planner = new ScriptedPlanner((input) => (input.step < 3 ? [step('tap', { element_id: 'e1' })] : []));
+    const { runner, executor } = runnerWith(planner, { observer });
+    const record = await runner.run(request);
+    expect(record.status).toBe('completed');
+    expect(observer.calls).toBe(3);
+    expect(planner.inputs.map((i) => i.scene?.elements[0]?.text)).toEqual(['A', 'B', 'C']);
+    expect(executor.calls.map((c) => (c.context.scene as { elements: Array<{ text: string }> }).elements[0]!.text)).toEqual(['A', 'B']);
+  });
+
+  it('an empty plan completes the task even when the planner never reports goal reached (D2)', async () => {
+    const planner = new ScriptedPlanner(() => []);
+    const { runner, executor } = runnerWith(planner);
+    const record = await runner.run(request);
+    expect(record.status).toBe('completed');
+    expect(executor.calls).toHaveLength(0);
+  });
+
+  it('goalReached() is consulted even when a step was planned: true completes without executing it (D3)', async () => {
+    const planner = new ScriptedPlanner(() => [step('tap', { element_id: 'e1' })], undefined, () => true);
+    const { runner, executor } = runnerWith(planner);
+    const record = await runner.run(request);
+    expect(record.status).toBe('completed');
+    expect(executor.calls).toHaveLength(0);
+  });
+
+  it('TaskFailedError from the planner fails the task with that reason and plans nothing more', async () => {
+    const planner = new ScriptedPlanner(() => {
+      throw new TaskFailedError('There is no Wi-Fi option on this phone');
+    });
+    const { runner, events } = runnerWith(planner);
+    const record = await runner.run(request);
+    expect(record.status).toBe('failed');
+    expect(record.failureReason).toBe('TaskFailedError: There is no Wi-Fi option on this phone');
+    expect(planner.inputs).toHaveLength(1);
+    expect(events.at(-1)).toMatchObject({ type: 'task.finished', status: 'failed' });
+  });
+
+  it('an exception from observe fails the task with "<ErrorName>: <message>" and the runner takes the next task (D7)', async () => {
+    class AdbError extends Error {
+      override name = 'AdbError';
+    }
+    const observer = new FakeObserver([sceneWith('A')], { fail: (n) => (n === 1 ? new AdbError('device offline') : null) });
+    const { runner } = runnerWith(createStubPlanner(), { observer });
+    const first = await runner.run(request);
+    expect(first.status).toBe('failed');
+    expect(first.failureReason).toBe('AdbError: device offline');
+    expect(runner.activeTasks()).toEqual([]);
+    const second = await runner.run(request);
+    expect(second.status).toBe('completed');
+  });
+
+  it('an exception from plan fails the task with "<ErrorName>: <message>"; it never stays running (D7)', async () => {
+    const planner = new ScriptedPlanner(() => {
+      throw new ToolCallUnavailable('Anthropic server error (HTTP 500); try again later');
+    });
+    const { runner } = runnerWith(planner);
+    const handle = await runner.start(request);
+    const record = await handle.done;
+    expect(record.status).toBe('failed');
+    expect(record.failureReason).toBe('ToolCallUnavailable: Anthropic server error (HTTP 500); try again later');
+    expect(TaskRecordSchema.parse(record).status).not.toBe('running');
+  });
+
+  it('executor errors are outcomes the planner sees next turn, not task failures', async () => {
+    const executor = new FakeExecutor((_call, n) => (n === 1 ? { ok: false, error: 'no element e9 in this Scene', attempts: 0, durationMs: 1 } : { ok: true, attempts: 1, durationMs: 1 }));
+    const planner = new ScriptedPlanner((input) => (input.step <= 2 ? [step('tap', { element_id: input.step === 1 ? 'e9' : 'e1' }, 'try')] : []));
+    const { runner } = runnerWith(planner, { executor });
+    const record = await runner.run(request);
+    expect(record.status).toBe('completed');
+    const seen = planner.inputs[1]!.history!;
+    expect(seen).toHaveLength(1);
+    expect(seen[0]).toMatchObject({ step: 1, tool: 'tap', args: { element_id: 'e9' }, rationale: 'try', outcome: { ok: false, error: 'no element e9 in this Scene' } });
+  });
+
+  it('an executor that throws (not an abort) becomes an error outcome', async () => {
+    const executor = new FakeExecutor(() => {
+      throw new RangeError('bad point');
+    });
+    const planner = new ScriptedPlanner((input) => (input.step === 1 ? [step('tap', { x: 1, y: 1 })] : []));
+    const { runner, events } = runnerWith(planner, { executor });
+    const record = await runner.run(request);
+    expect(record.status).toBe('completed');
+    expect(events.find((e) => e.type === 'step.executed')).toMatchObject({ outcome: { ok: false, error: 'RangeError: bad point' } });
+  });
+
+  it('three failed actions in a row end the task with the last error', async () => {
+    const executor = new FakeExecutor(() => ({ ok: false, error: 'adb: device not found', attempts: 3, durationMs: 1 }));
+    const planner = new ScriptedPlanner(() => [step('tap', { element_id: 'e1' })]);
+    const { runner } = runnerWith(planner, { executor });
+    const record = await runner.run(request);
+    expect(record.status).toBe('failed');
+    expect(record.failureReason).toBe('3 actions in a row failed; the last one: adb: device not found');
+    expect(executor.calls).toHaveLength(3);
+  });
+
+  it('stops at the step budget with a clear reason', async () => {
+    const planner = new ScriptedPlanner(() => [step('swipe', { direction: 'up' })]);
+    const { runner, executor } = runnerWith(planner, { maxSteps: 4 });
+    const record = await runner.run(request);
+    expect(record.status).toBe('failed');
+    expect(record.failureReason).toBe('reached the maximum of 4 steps without finishing the goal');
+    expect(executor.calls).toHaveLength(4);
+  });
+
+  it('a per-task maxSteps wins over the configured one', async () => {
+    const planner = new ScriptedPlanner(() => [step('swipe', { direction: 'up' })]);
+    const { runner, executor } = runnerWith(planner, { maxSteps: 30 });
+    const record = await runner.run({ ...request, maxSteps: 2 });
+    expect(record.maxSteps).toBe(2);
+    expect(executor.calls).toHaveLength(2);
+  });
+
+  it('a planner that does not accept the screenshot or the history never gets them (D8)', async () => {
+    const observer = new FakeObserver([sceneWith('A')], { screenshot: true });
+    const blind = new ScriptedPlanner((input) => (input.step < 3 ? [step('tap', { element_id: 'e1' })] : []), { screenshot: false, history: false });
+    await runnerWith(blind, { observer }).runner.run(request);
+    expect(blind.inputs).toHaveLength(3);
+    for (const input of blind.inputs) {
+      expect(input).not.toHaveProperty('screenshot');
+      expect(input).not.toHaveProperty('history');
+    }
+    const seeing = new ScriptedPlanner((input) => (input.step < 3 ? [step('tap', { element_id: 'e1' })] : []), { screenshot: true, history: true });
+    await runnerWith(seeing, { observer: new FakeObserver([sceneWith('A')], { screenshot: true }) }).runner.run(request);
+    expect(seeing.inputs[2]!.screenshot!.bytes).toBe(PNG_BYTES);
+    expect(seeing.inputs[2]!.history).toHaveLength(2);
+  });
+
+  it('Scenario: No other consumer receives raw screenshot bytes', async () => {
+    const observer = new FakeObserver([sceneWith('A'), sceneWith('B')], { screenshot: true });
+    const planner = new ScriptedPlanner((input) => (input.step === 1 ? [step('tap', { element_id: 'e1' })] : []));
+    const { runner, executor, events } = runnerWith(planner, { observer });
+    const record = await runner.run(request);
+    // The planner got the bytes; the executor, the events (UI, CLI, storage) and the record did not.
+    expect(planner.inputs[0]!.screenshot!.bytes).toBe(PNG_BYTES);
+    expect(Object.keys(executor.calls[0]!.context).sort()).toEqual(['scene', 'serial', 'signal']);
+    const base64 = Buffer.from(PNG_BYTES).toString('base64');
+    for (const text of [JSON.stringify(events), JSON.stringify(record)]) {
+      expect(text).not.toContain(base64);
+      expect(text).not.toContain('"0":137');
+    }
+    expect(record.steps[0]!.screenshot).toEqual({ mediaType: 'image/png', width: 540, height: 1200, bytes: PNG_BYTES.byteLength });
+  });
+
+  it('tells the planner whether the previous action changed the screen', async () => {
+    const observer = new FakeObserver([sceneWith('A'), sceneWith('A'), sceneWith('B')]);
+    const planner = new ScriptedPlanner((input) => (input.step < 3 ? [step('tap', { element_id: 'e1' })] : []));
+    const { runner, events } = runnerWith(planner, { observer });
+    await runner.run(request);
+    const history = planner.inputs[2]!.history!;
+    expect(history.map((h) => h.screenChanged)).toEqual([false, true]);
+    expect(events.filter((e) => e.type === 'step.observed').map((e) => (e as { screenChanged: boolean | null }).screenChanged)).toEqual([null, false, true]);
+  });
+
+  it('every event matches the shared schema and the record is the events folded together', async () => {
+    const planner = new ScriptedPlanner((input, context) => {
+      if (input.step === 1) {
+        context.onDecision({ ...step('tap', { element_id: 'e1' }, 'Tap A'), usage: { inputTokens: 100, outputTokens: 10 } });
+        return [step('tap', { element_id: 'e1' }, 'Tap A')];
+      }
+      context.onDecision({ ...step('finish_task', { success: true, reason: 'Wi-Fi is on' }), usage: { inputTokens: 120, outputTokens: 12 } });
+      return [];
+    });
+    const { runner, events } = runnerWith(planner);
+    const record = await runner.run(request);
+    for (const event of events) expect(TaskEventSchema.parse(event)).toEqual(event);
+    expect(record).toMatchObject({ status: 'completed', result: 'Wi-Fi is on', usage: { inputTokens: 220, outputTokens: 22 } });
+    expect(record.steps).toHaveLength(2);
+    expect(record.steps[0]!.planned).toMatchObject({ tool: 'tap', rationale: 'Tap A', usage: { inputTokens: 100, outputTokens: 10 } });
+    expect(record.steps[1]!.planned).toMatchObject({ tool: 'finish_task', args: { success: true, reason: 'Wi-Fi is on' } });
+    expect(record.steps[1]!.outcome).toBeNull();
+    expect(events.at(-1)).toMatchObject({ type: 'task.finished', steps: 1, usage: { inputTokens: 220, outputTokens: 22 } });
+    TaskRecordSchema.parse(record);
+  });
+
+  it('Stop during a model call aborts it and ends the task cancelled, even if the call ignores the signal', async () => {
+    const planner = new ScriptedPlanner(() => never());
+    const { runner, events } = runnerWith(planner);
+    const handle = await runner.start(request);
+    await expect.poll(() => planner.contexts.length).toBe(1);
+    handle.stop();
+    const record = await handle.done;
+    expect(record.status).toBe('cancelled');
+    expect(record.failureReason).toBe('stopped by the user');
+    expect(planner.contexts[0]!.signal.aborted).toBe(true);
+    expect(events.at(-1)).toMatchObject({ type: 'task.finished', status: 'cancelled' });
+  });
+
+  it('Stop during an adb command aborts it through the same signal', async () => {
+    let executorSignal: AbortSignal | undefined;
+    const executor = new FakeExecutor(() => never());
+    const original = executor.execute.bind(executor);
+    executor.execute = (call, context) => {
+      executorSignal = context.signal;
+      return original(call, context);
+    };
+    const planner = new ScriptedPlanner(() => [step('tap', { element_id: 'e1' })]);
+    const { runner } = runnerWith(planner, { executor });
+    const handle = await runner.start(request);
+    await expect.poll(() => executor.calls.length).toBe(1);
+    handle.stop();
+    expect((await handle.done).status).toBe('cancelled');
+    expect(executorSignal?.aborted).toBe(true);
+  });
+
+  it('Stop during observe ends the task cancelled', async () => {
+    const observer = new FakeObserver([sceneWith('A')], { hang: true });
+    const { runner } = runnerWith(createStubPlanner(), { observer });
+    const handle = await runner.start(request);
+    await expect.poll(() => observer.calls).toBe(1);
+    handle.stop();
+    expect((await handle.done).status).toBe('cancelled');
+    expect(observer.signals[0]!.aborted).toBe(true);
+  });
+
+  it('Pause holds the task between turns; Resume continues it', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const planner = new ScriptedPlanner(async (input) => {
+      if (input.step === 1) {
+        await gate;
+        return [step('tap', { element_id: 'e1' })];
+      }
+      return input.step < 3 ? [step('tap', { element_id: 'e1' })] : [];
+    });
+    const { runner, observer, events } = runnerWith(planner);
+    const handle = await runner.start(request);
+    await expect.poll(() => planner.inputs.length).toBe(1);
+    handle.pause();
+    release();
+    await expect.poll(() => types(events)).toContain('task.paused');
+    expect(observer.calls).toBe(1);
+    expect(events.find((e) => e.type === 'task.paused')).toMatchObject({ step: 1 });
+    handle.resume();
+    const record = await handle.done;
+    expect(record.status).toBe('completed');
+    expect(types(events)).toContain('task.resumed');
+    expect(observer.calls).toBe(3);
+  });
+
+  it('Stop while paused ends the task cancelled', async () => {
+    const planner = new ScriptedPlanner(() => [step('tap', { element_id: 'e1' })]);
+    const { runner, events } = runnerWith(planner);
+    const handle = await runner.start(request);
+    handle.pause();
+    await expect.poll(() => types(events)).toContain('task.paused');
+    handle.stop();
+    expect((await handle.done).status).toBe('cancelled');
+  });
+
+  it('one task per device at a time; another device may run alongside', async () => {
+    const planner = new ScriptedPlanner(() => never());
+    const { runner } = runnerWith(planner);
+    const first = await runner.start(request);
+    await expect(runner.start(request)).rejects.toThrow(TaskStartError);
+    const other = await runner.start({ ...request, serial: '127.0.0.1:5601' });
+    expect(runner.activeTasks().map((t) => t.serial).sort()).toEqual(['127.0.0.1:5601', 'emulator-5554']);
+    first.stop();
+    other.stop();
+    await Promise.all([first.done, other.done]);
+    expect(runner.activeTasks()).toEqual([]);
+  });
+
+  it('a request without a goal is refused before anything runs', async () => {
+    const { runner, observer } = runnerWith(createStubPlanner());
+    await expect(runner.start({ serial: 'x', goal: '   ' })).rejects.toThrow(/goal/);
+    expect(observer.calls).toBe(0);
+  });
+
+  it('a listener that throws does not stop the task', async () => {
+    const { runner } = runnerWith(createStubPlanner());
+    runner.on(() => {
+      throw new Error('window closed');
+    });
+    expect((await runner.run(request)).status).toBe('completed');
+  });
+});

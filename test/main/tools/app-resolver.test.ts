@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { parsePackageList, resolveApp } from '../../../src/main/tools/app-resolver';
+
+const installed = parsePackageList(
+  [
+    'package:com.android.settings',
+    'package:com.google.android.deskclock',
+    'package:com.google.android.apps.messaging',
+    'package:com.android.contacts',
+    'package:com.example.notes',
+    'package:com.android.systemui',
+  ].join('\n'),
+);
+
+describe('launch_app resolution', () => {
+  it('accepts an installed package name as is', () => {
+    expect(resolveApp('com.android.settings', installed)).toEqual({ package: 'com.android.settings' });
+    expect(resolveApp('com.unknown.app', installed)).toEqual({ error: expect.stringContaining('No app with package') });
+  });
+
+  it('matches labels against package name words', () => {
+    expect(resolveApp('Settings', installed)).toEqual({ package: 'com.android.settings' });
+    expect(resolveApp('clock', installed)).toEqual({ package: 'com.google.android.deskclock' });
+    expect(resolveApp('Messages', installed)).toEqual({ package: 'com.google.android.apps.messaging' });
+    expect(resolveApp('Notes', installed)).toEqual({ package: 'com.example.notes' });
+  });
+
+  it('explains when nothing matches', () => {
+    const result = resolveApp('Spotify', installed);
+    expect(result).toEqual({ error: expect.stringMatching(/No installed app matches "Spotify"/) });
+  });
+});
