@@ -1,0 +1,58 @@
+import { ToolCallUnavailable, type DecisionToolSpec, type ToolCallingClient } from '../../shared/decision';
+import type { PlannedStep, PlannerInfo } from '../../shared/task';
+import { TaskFailedError, type PlanContext, type PlanInput, type Planner } from './planner';
+import { buildDecisionRequest, FINISH_TASK, type PromptOptions } from './prompt';
+
+export interface AIPlannerOptions {
+  client: ToolCallingClient;
+  /** The action tools offered besides finish_task. */
+  actionTools: readonly DecisionToolSpec[];
+  info: Omit<PlannerInfo, 'kind' | 'exposesReasoning'>;
+  /** Send the turn's screenshot along with the Scene (default true). */
+  sendScreenshot?: boolean;
+  prompt?: PromptOptions;
+}
+
+/** finish_task's arguments, checked: anything else is the model's malformed reply, not a decision. */
+function finishArguments(args: Record<string, unknown>): { success: boolean; reason: string } {
+  if (typeof args.success !== 'boolean') {
+    throw new ToolCallUnavailable('model called finish_task without a boolean "success"', { kind: 'malformed-reply' });
+  }
+  const reason = typeof args.reason === 'string' && args.reason.trim() ? args.reason.trim() : null;
+  if (!reason && !args.success) {
+    throw new ToolCallUnavailable('model called finish_task(success=false) without a reason', { kind: 'malformed-reply' });
+  }
+  return { success: args.success, reason: reason ?? 'goal reached' };
+}
+
+/**
+ * The LLM planner: one tool call per turn chosen by the model from the action tools plus finish_task,
+ * from the goal, this turn's Scene (and screenshot) and a compact history. finish_task(success=true) is an
+ * empty plan; finish_task(success=false, reason) throws TaskFailedError(reason). goalReached() is always
+ * false, so completion only ever comes from finish_task (seed D2/D3).
+ */
+export function createAIPlanner(options: AIPlannerOptions): Planner {
+  const actionTools = options.actionTools.filter((tool) => tool.name !== FINISH_TASK && tool.name !== 'describe_screen');
+  const sendScreenshot = options.sendScreenshot ?? true;
+  return {
+    info: { kind: 'ai', ...options.info, exposesReasoning: options.client.provider !== 'cloud-proxy' },
+    accepts: { screenshot: sendScreenshot, history: true },
+    async plan(input: PlanInput, context: PlanContext): Promise<PlannedStep[]> {
+      const request = buildDecisionRequest(input, actionTools, options.prompt);
+      const decision = await options.client.decide(request, { signal: context.signal });
+      const step: PlannedStep = {
+        tool: decision.toolName,
+        args: decision.arguments,
+        rationale: decision.textOutput,
+        thinking: decision.thinking,
+      };
+      context.onDecision({ ...step, usage: decision.usage });
+      if (decision.toolName !== FINISH_TASK) return [step];
+      const finish = finishArguments(decision.arguments);
+      if (finish.success) return [];
+      throw new TaskFailedError(finish.reason);
+    },
+    // Permanently false: a true here would discard the step plan() just returned (seed D3).
+    goalReached: () => false,
+  };
+}

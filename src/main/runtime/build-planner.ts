@@ -1,0 +1,58 @@
+import type { ToolCallingClient } from '../../shared/decision';
+import { ACTION_TOOL_SPECS } from '../tools/specs';
+import { createAIPlanner } from './ai-planner';
+import { createProviderClient } from './clients/index';
+import { createCloudProxyClient } from './clients/cloud-proxy-client';
+import { aiPlannerSetup, createConfigSource, ConfigError, missingForAiPlanner, type ConfigSource, type RuntimeConfig } from './config';
+import { createStubPlanner } from './stub-planner';
+import type { ConfiguredPlanner, PlannerSource } from './task-runner';
+
+/**
+ * The AI planner's tool-calling client for the configured transport: cloud-proxy (the default) sends the
+ * decision to the control plane and builds no provider SDK; direct builds the provider's client locally.
+ * Missing credentials are a ConfigError naming what to set.
+ */
+export function buildToolCallingClient(config: RuntimeConfig): ToolCallingClient {
+  const missing = missingForAiPlanner({ ...config, settings: { ...config.settings, aiPlanner: { ...config.settings.aiPlanner, enabled: true } } });
+  if (missing.length) throw new ConfigError(missing);
+  const setup = aiPlannerSetup(config);
+  if (setup.transport === 'cloud-proxy') {
+    return createCloudProxyClient({
+      url: config.settings.controlPlane.url,
+      token: config.secrets.CONTROL_PLANE_TOKEN!,
+      timeoutMs: setup.timeoutMs,
+    });
+  }
+  const baseURL = config.settings[setup.provider].baseURL || undefined;
+  const apiKey = setup.provider === 'anthropic' ? config.secrets.ANTHROPIC_API_KEY! : config.secrets.OPENAI_API_KEY!;
+  return createProviderClient({
+    provider: setup.provider,
+    apiKey,
+    baseURL,
+    model: setup.model,
+    timeoutMs: setup.timeoutMs,
+    thinkingBudgetTokens: setup.provider === 'anthropic' ? setup.thinkingBudgetTokens : undefined,
+  });
+}
+
+/** The stub planner unless the AI planner is enabled (seed D6), with the configured step budget. */
+export function buildPlanner(config: RuntimeConfig, client?: ToolCallingClient): ConfiguredPlanner {
+  const maxSteps = config.settings.aiPlanner.maxSteps;
+  if (!config.settings.aiPlanner.enabled) return { planner: createStubPlanner(), maxSteps };
+  const setup = aiPlannerSetup(config);
+  const explicitModel = config.settings.aiPlanner.model || undefined;
+  const planner = createAIPlanner({
+    client: client ?? buildToolCallingClient(config),
+    actionTools: ACTION_TOOL_SPECS,
+    info: { provider: setup.provider, transport: setup.transport, model: setup.transport === 'direct' ? setup.model : explicitModel },
+    sendScreenshot: setup.sendScreenshot,
+    // The control plane chooses provider and model; the configured ones travel as a hint.
+    prompt: setup.transport === 'cloud-proxy' ? { modelHint: { provider: setup.provider, ...(explicitModel ? { model: explicitModel } : {}) } } : {},
+  });
+  return { planner, maxSteps };
+}
+
+/** Reads configuration afresh for every task, so settings changes apply to the next task without a restart. */
+export function plannerSourceFrom(configSource: ConfigSource = createConfigSource()): PlannerSource {
+  return async () => buildPlanner(await configSource.load());
+}

@@ -1,0 +1,79 @@
+import type { TurnSummary } from './planner';
+
+/**
+ * The planner's memory of previous turns, compact and bounded: the last few turns in full (rationale,
+ * action, outcome, whether the screen changed), older ones folded into one short line each, the folded part
+ * capped in characters (oldest dropped first). The request size therefore stops growing after a few turns.
+ */
+export interface HistoryLimits {
+  /** Turns shown in full. */
+  recentTurns: number;
+  /** Longest rationale kept per recent turn. */
+  rationaleChars: number;
+  /** Longest argument JSON kept per turn. */
+  argsChars: number;
+  /** Cap of the folded older turns, all lines together. */
+  olderChars: number;
+}
+
+export const DEFAULT_HISTORY_LIMITS: HistoryLimits = { recentTurns: 5, rationaleChars: 240, argsChars: 160, olderChars: 800 };
+
+function clip(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+function outcomeText(turn: TurnSummary, max: number): string {
+  if (turn.outcome.ok) return 'ok';
+  return `FAILED: ${clip(turn.outcome.error ?? 'unknown error', max)}`;
+}
+
+function changeText(turn: TurnSummary): string {
+  if (turn.screenChanged === null) return 'screen change unknown';
+  return turn.screenChanged ? 'screen changed' : 'screen did NOT change';
+}
+
+function actionText(turn: TurnSummary, limits: HistoryLimits): string {
+  const label = turn.outcome.target?.label ? ` on ${clip(turn.outcome.target.label, 60)}` : '';
+  return `${turn.tool} ${clip(JSON.stringify(turn.args), limits.argsChars)}${label}`;
+}
+
+/** One line for an older turn: action, outcome, change. */
+function foldedLine(turn: TurnSummary, limits: HistoryLimits): string {
+  return clip(`#${turn.step} ${actionText(turn, limits)} -> ${outcomeText(turn, 60)}; ${changeText(turn)}`, 150);
+}
+
+function fullEntry(turn: TurnSummary, limits: HistoryLimits): string {
+  const why = turn.rationale ? clip(turn.rationale, limits.rationaleChars) : '(no rationale given)';
+  return `#${turn.step} ${actionText(turn, limits)} -> ${outcomeText(turn, 200)}; ${changeText(turn)}\n   why: ${why}`;
+}
+
+/** The history section of the prompt, ending with the reflection cue about the previous step. */
+export function renderHistory(history: readonly TurnSummary[], limits: HistoryLimits = DEFAULT_HISTORY_LIMITS): string {
+  if (history.length === 0) return 'History: none yet, this is the first turn.';
+  const recent = history.slice(-limits.recentTurns);
+  const older = history.slice(0, history.length - recent.length);
+  const lines: string[] = [];
+  if (older.length) {
+    const folded: string[] = [];
+    let used = 0;
+    for (let i = older.length - 1; i >= 0; i -= 1) {
+      const line = foldedLine(older[i]!, limits);
+      if (used + line.length + 1 > limits.olderChars) break;
+      folded.unshift(line);
+      used += line.length + 1;
+    }
+    const omitted = older.length - folded.length;
+    lines.push('Earlier turns (one line each):');
+    if (omitted) lines.push(`(${omitted} earlier turn${omitted === 1 ? '' : 's'} not shown)`);
+    lines.push(...folded);
+  }
+  lines.push('Recent turns:', ...recent.map((turn) => fullEntry(turn, limits)));
+  const last = history.at(-1)!;
+  lines.push(
+    '',
+    `Reflect first: did the previous action (#${last.step} ${last.tool}) do what you intended? ` +
+      `It ${last.outcome.ok ? 'ran without error' : 'failed'} and the ${changeText(last)}.`,
+  );
+  return lines.join('\n');
+}

@@ -1,0 +1,75 @@
+import type { TokenUsage } from '../../shared/decision';
+import type { Scene } from '../../shared/scene';
+import type { StepOutcome } from '../../shared/action';
+import type { PlannedStep, PlannerInfo } from '../../shared/task';
+
+/** The screenshot of the current turn, as only the AI planner may receive it (Perception Boundary). */
+export interface PlannerScreenshot {
+  bytes: Uint8Array;
+  mediaType: 'image/png' | 'image/jpeg' | 'image/webp';
+  width: number;
+  height: number;
+  /** Device pixels per image pixel. */
+  scale: number;
+}
+
+/** One finished turn as the planner may remember it. */
+export interface TurnSummary {
+  step: number;
+  tool: string;
+  args: Record<string, unknown>;
+  rationale: string | null;
+  outcome: StepOutcome;
+  /** Whether the next observation differed from this turn's (null when unknown). */
+  screenChanged: boolean | null;
+}
+
+/**
+ * What the planner gets each turn. `screenshot` and `history` are present only when the planner declares
+ * it accepts them (`Planner.accepts`), never by guessing.
+ */
+export interface PlanInput {
+  goal: string;
+  /** Turn number, from 1. */
+  step: number;
+  scene: Scene | null;
+  /** Why there is no Scene this turn (the UI could not be read). */
+  sceneError: string | null;
+  screenshot?: PlannerScreenshot;
+  history?: readonly TurnSummary[];
+}
+
+/** A model decision, reported as soon as it is made, including finish_task (which is not a step). */
+export interface PlannerDecision extends PlannedStep {
+  usage: TokenUsage | null;
+}
+
+export interface PlanContext {
+  /** Aborts the in-flight decision call (Stop). */
+  signal: AbortSignal;
+  onDecision(decision: PlannerDecision): void;
+}
+
+/** What a planner can use beyond goal and Scene (seed D8, as an explicit declaration). */
+export interface PlannerCapabilities {
+  screenshot: boolean;
+  /** The compact history of previous turns (this project's cross-step "world" state). */
+  history: boolean;
+}
+
+export interface Planner {
+  readonly info: PlannerInfo;
+  readonly accepts: PlannerCapabilities;
+  /**
+   * This turn's steps: at most one. An empty list means the goal is reached. Throwing fails the task with
+   * `<ErrorName>: <message>` (TaskFailedError for a model that declares the goal impossible).
+   */
+  plan(input: PlanInput, context: PlanContext): Promise<PlannedStep[]>;
+  /** Consulted after every plan(), even when it returned a step: a true here completes the task (seed D2/D3). */
+  goalReached(input: PlanInput): boolean;
+}
+
+/** The model called finish_task(success=false, reason): the task fails with that reason. */
+export class TaskFailedError extends Error {
+  override name = 'TaskFailedError';
+}

@@ -1,0 +1,383 @@
+import { randomUUID } from 'node:crypto';
+import type { TokenUsage } from '../../shared/decision';
+import type { Scene } from '../../shared/scene';
+import type { StepOutcome, ToolCall } from '../../shared/action';
+import {
+  RunTaskRequestSchema,
+  applyTaskEvent,
+  newTaskRecord,
+  type PlannedStep,
+  type RunTaskRequest,
+  type TaskEvent,
+  type TaskRecord,
+} from '../../shared/task';
+import { plannerSourceFrom } from './build-planner';
+import type { PlanInput, Planner, PlannerDecision, PlannerScreenshot, TurnSummary } from './planner';
+
+/** What the runner needs from perception: one look at the phone. */
+export interface ObservationLike {
+  scene: Scene | null;
+  sceneError?: string;
+  /** Only ever handed to a planner that accepts it; never stored or emitted. */
+  screenshot?: PlannerScreenshot;
+}
+
+export interface ObserverPort {
+  observe(serial: string, options: { signal?: AbortSignal }): Promise<ObservationLike>;
+}
+
+/** What the runner needs from tools: run one call against this turn's Scene. Errors are outcomes. */
+export interface ExecutorPort {
+  execute(call: ToolCall, context: { serial: string; scene: Scene | null; signal?: AbortSignal }): Promise<StepOutcome>;
+}
+
+/** The planner for one task plus the step budget configured with it. */
+export interface ConfiguredPlanner {
+  planner: Planner;
+  maxSteps: number;
+}
+
+/** Chooses the planner for each new task, so settings changes apply to the next task without a restart. */
+export type PlannerSource = () => Promise<ConfiguredPlanner>;
+
+export const DEFAULT_MAX_STEPS = 30;
+export const DEFAULT_MAX_CONSECUTIVE_FAILURES = 3;
+
+export interface TaskRunnerOptions {
+  observer: ObserverPort;
+  executor: ExecutorPort;
+  /**
+   * Where each task's planner comes from. Default: the configuration (settings + environment) read afresh
+   * per task, which gives the stub planner unless the AI planner is enabled (seed D6).
+   */
+  plannerSource?: PlannerSource;
+  /** Failed actions in a row that end the task (default 3). */
+  maxConsecutiveFailures?: number;
+  now?: () => number;
+  newTaskId?: () => string;
+}
+
+/** A task that could not start (bad request, device busy). Nothing ran. */
+export class TaskStartError extends Error {
+  override name = 'TaskStartError';
+}
+
+/** Control over one running task. */
+export interface TaskHandle {
+  readonly id: string;
+  /** Resolves with the final record; never rejects. */
+  readonly done: Promise<TaskRecord>;
+  /** Cancels: aborts the in-flight model call and adb command; the task ends `cancelled`. */
+  stop(): void;
+  /** Holds the task before its next turn. */
+  pause(): void;
+  resume(): void;
+}
+
+export type TaskEventListener = (event: TaskEvent) => void;
+
+/** Rejects as soon as `signal` aborts, even if `work` ignores the signal (Stop must be prompt). */
+function abortable<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) {
+    work.catch(() => undefined);
+    return Promise.reject(signal.reason);
+  }
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
+}
+
+/** `<ErrorName>: <message>` (seed D7). */
+export function failureReasonOf(error: unknown): string {
+  if (error instanceof Error) return `${error.name}: ${error.message}`;
+  return `Error: ${String(error)}`;
+}
+
+const addUsage = (total: TokenUsage, usage: TokenUsage | null): TokenUsage =>
+  usage ? { inputTokens: total.inputTokens + usage.inputTokens, outputTokens: total.outputTokens + usage.outputTokens } : total;
+
+class Cancelled extends Error {
+  override name = 'Cancelled';
+}
+
+const STOPPED = 'stopped by the user';
+
+/** The bookkeeping of one task's turns. */
+interface RunState {
+  startedAt: number;
+  usage: TokenUsage;
+  turn: number;
+  executed: number;
+  failuresInARow: number;
+  /** JSON of the previous turn's Scene, to tell whether an action changed the screen. */
+  previousScene: string | null;
+  history: TurnSummary[];
+}
+
+interface RunningTask {
+  record: TaskRecord;
+  controller: AbortController;
+  paused: boolean;
+  wake: (() => void) | null;
+}
+
+/**
+ * Runs tasks: observe -> plan -> execute, re-observing every turn, until the planner finishes, the step
+ * budget runs out, too many actions fail in a row, or the task is stopped. A task never stays `running`:
+ * every exception from observe or plan fails it with `<ErrorName>: <message>` (seed D7). One task per
+ * device at a time; several devices may run tasks at once.
+ */
+export class TaskRunner {
+  private readonly listeners = new Set<TaskEventListener>();
+  private readonly running = new Map<string, RunningTask>();
+  private readonly now: () => number;
+  private readonly newTaskId: () => string;
+  private readonly maxConsecutiveFailures: number;
+  private readonly plannerSource: PlannerSource;
+
+  constructor(private readonly options: TaskRunnerOptions) {
+    this.now = options.now ?? Date.now;
+    this.newTaskId = options.newTaskId ?? randomUUID;
+    this.maxConsecutiveFailures = options.maxConsecutiveFailures ?? DEFAULT_MAX_CONSECUTIVE_FAILURES;
+    this.plannerSource = options.plannerSource ?? plannerSourceFrom();
+  }
+
+  /** Subscribes to every task's events; returns the unsubscribe function. */
+  on(listener: TaskEventListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Live snapshots of the tasks running now (for a window that re-attaches after a reload). */
+  activeTasks(): TaskRecord[] {
+    return [...this.running.values()].map((task) => task.record);
+  }
+
+  /**
+   * Starts a task once its planner is ready (`options.planner`, e.g. with per-run overrides, or the planner
+   * source). Rejects (TaskStartError, ConfigError...) when it cannot start; after that, every problem ends
+   * the task itself, reported through events and `done`.
+   */
+  async start(request: RunTaskRequest, options: { planner?: ConfiguredPlanner } = {}): Promise<TaskHandle> {
+    const parsed = RunTaskRequestSchema.safeParse(request);
+    if (!parsed.success) {
+      throw new TaskStartError(parsed.error.issues.map((i) => `${i.path.join('.') || 'request'}: ${i.message}`).join('; '));
+    }
+    const { serial, goal } = parsed.data;
+    const busy = [...this.running.values()].find((task) => task.record.serial === serial);
+    if (busy) throw new TaskStartError(`a task is already running on ${serial} (${busy.record.id}); stop it first`);
+    const configured = options.planner ?? (await this.plannerSource());
+    // Checked again: another start() for the same device may have won while the planner was being built.
+    if ([...this.running.values()].some((task) => task.record.serial === serial)) {
+      throw new TaskStartError(`a task is already running on ${serial}; stop it first`);
+    }
+    const maxSteps = parsed.data.maxSteps ?? configured.maxSteps;
+    const task: RunningTask = {
+      record: newTaskRecord({ id: this.newTaskId(), goal, serial, planner: configured.planner.info, maxSteps, createdAt: this.now() }),
+      controller: new AbortController(),
+      paused: false,
+      wake: null,
+    };
+    const id = task.record.id;
+    this.running.set(id, task);
+    const done = this.drive(task, configured.planner).finally(() => this.running.delete(id));
+    return {
+      id,
+      done,
+      stop: () => this.stop(id),
+      pause: () => this.pause(id),
+      resume: () => this.resume(id),
+    };
+  }
+
+  /** Starts a task and waits for its end. */
+  async run(request: RunTaskRequest, options: { planner?: ConfiguredPlanner } = {}): Promise<TaskRecord> {
+    return (await this.start(request, options)).done;
+  }
+
+  stop(taskId: string): boolean {
+    const task = this.running.get(taskId);
+    if (!task) return false;
+    task.controller.abort(new Cancelled(STOPPED));
+    task.wake?.();
+    return true;
+  }
+
+  pause(taskId: string): boolean {
+    const task = this.running.get(taskId);
+    if (!task || task.controller.signal.aborted) return false;
+    task.paused = true;
+    return true;
+  }
+
+  resume(taskId: string): boolean {
+    const task = this.running.get(taskId);
+    if (!task) return false;
+    task.paused = false;
+    task.wake?.();
+    return true;
+  }
+
+  private emit(task: RunningTask, event: TaskEvent): void {
+    task.record = applyTaskEvent(task.record, event);
+    for (const listener of this.listeners) {
+      try {
+        listener(event);
+      } catch {
+        // A broken listener (a closed window, a full pipe) must not stop the task.
+      }
+    }
+  }
+
+  /** Between turns: holds while paused; throws Cancelled when stopped. */
+  private async holdWhilePaused(task: RunningTask, turnsDone: number): Promise<void> {
+    const signal = task.controller.signal;
+    if (!task.paused || signal.aborted) return;
+    this.emit(task, { type: 'task.paused', taskId: task.record.id, at: this.now(), step: turnsDone });
+    while (task.paused && !signal.aborted) {
+      await new Promise<void>((resolve) => (task.wake = resolve));
+      task.wake = null;
+    }
+    if (signal.aborted) return;
+    this.emit(task, { type: 'task.resumed', taskId: task.record.id, at: this.now(), step: turnsDone });
+  }
+
+  private finish(task: RunningTask, run: RunState, status: 'completed' | 'failed' | 'cancelled', failureReason: string | null, result: string | null = null): TaskRecord {
+    this.emit(task, {
+      type: 'task.finished',
+      taskId: task.record.id,
+      at: this.now(),
+      status,
+      failureReason,
+      result,
+      steps: run.executed,
+      usage: run.usage,
+      durationMs: this.now() - run.startedAt,
+    });
+    return task.record;
+  }
+
+  /** Ends the task for an exception: failed with `<ErrorName>: <message>`, or cancelled when it came from Stop. */
+  private fail(task: RunningTask, run: RunState, error: unknown): TaskRecord {
+    if (task.controller.signal.aborted) return this.finish(task, run, 'cancelled', STOPPED);
+    return this.finish(task, run, 'failed', failureReasonOf(error));
+  }
+
+  private async drive(task: RunningTask, planner: Planner): Promise<TaskRecord> {
+    const run: RunState = { startedAt: this.now(), usage: { inputTokens: 0, outputTokens: 0 }, turn: 0, executed: 0, failuresInARow: 0, previousScene: null, history: [] };
+    const { id: taskId, goal, serial, maxSteps } = task.record;
+    this.emit(task, { type: 'task.started', taskId, at: run.startedAt, goal, serial, planner: planner.info, maxSteps });
+    try {
+      for (;;) {
+        const ended = await this.turn(task, planner, run);
+        if (ended) return ended;
+      }
+    } catch (error) {
+      // Not expected (each phase handles its own errors), but a task must never stay `running`.
+      return this.fail(task, run, error);
+    }
+  }
+
+  /** One turn; returns the final record when the task ended during it. */
+  private async turn(task: RunningTask, planner: Planner, run: RunState): Promise<TaskRecord | null> {
+    const { id: taskId, goal, serial, maxSteps } = task.record;
+    const signal = task.controller.signal;
+    await this.holdWhilePaused(task, run.turn);
+    if (signal.aborted) return this.finish(task, run, 'cancelled', STOPPED);
+    const turn = ++run.turn;
+
+    // Observe (an exception fails the task: D7).
+    const observeStart = performance.now();
+    let observation: ObservationLike;
+    try {
+      observation = await abortable(this.options.observer.observe(serial, { signal }), signal);
+    } catch (error) {
+      return this.fail(task, run, error);
+    }
+    const sceneKey = observation.scene ? JSON.stringify(observation.scene) : null;
+    const screenChanged = sceneKey !== null && run.previousScene !== null ? sceneKey !== run.previousScene : null;
+    const lastTurn = run.history.at(-1);
+    if (lastTurn) lastTurn.screenChanged = screenChanged;
+    run.previousScene = sceneKey ?? run.previousScene;
+    const shot = observation.screenshot;
+    this.emit(task, {
+      type: 'step.observed',
+      taskId,
+      at: this.now(),
+      step: turn,
+      scene: observation.scene,
+      sceneError: observation.sceneError ?? null,
+      screenshot: shot ? { mediaType: shot.mediaType, width: shot.width, height: shot.height, bytes: shot.bytes.byteLength } : null,
+      screenChanged,
+      observeMs: performance.now() - observeStart,
+    });
+
+    // Plan: the screenshot and the history go only to a planner that declares it accepts them (D8).
+    const input: PlanInput = {
+      goal,
+      step: turn,
+      scene: observation.scene,
+      sceneError: observation.sceneError ?? null,
+      ...(planner.accepts.screenshot && shot ? { screenshot: shot } : {}),
+      ...(planner.accepts.history ? { history: run.history.map((h) => ({ ...h })) } : {}),
+    };
+    const planStart = performance.now();
+    const decisions: PlannerDecision[] = [];
+    const reportPlanned = (step: PlannedStep, usage: TokenUsage | null) => {
+      run.usage = addUsage(run.usage, usage);
+      const { tool, args, rationale, thinking } = step;
+      this.emit(task, { type: 'step.planned', taskId, at: this.now(), step: turn, tool, args, rationale, thinking, usage, planMs: performance.now() - planStart });
+    };
+    let steps: PlannedStep[];
+    try {
+      steps = await abortable(planner.plan(input, { signal, onDecision: (d) => decisions.push(d) }), signal);
+    } catch (error) {
+      const decision = decisions.at(-1);
+      if (decision && !signal.aborted) reportPlanned(decision, decision.usage);
+      return this.fail(task, run, error);
+    }
+    const first = steps[0];
+    const decision = decisions.at(-1);
+    if (decision) reportPlanned(decision, decision.usage);
+    else if (first) reportPlanned(first, null);
+    // The seed's short-circuit (D2/D3): an empty plan, or a planner saying the goal is reached, completes.
+    if (!first || planner.goalReached(input)) {
+      const result = typeof decision?.args.reason === 'string' ? decision.args.reason : null;
+      return this.finish(task, run, 'completed', null, result);
+    }
+    if (run.executed >= maxSteps) {
+      return this.finish(task, run, 'failed', `reached the maximum of ${maxSteps} steps without finishing the goal`);
+    }
+
+    // Execute (only the first step: planners return at most one, D1). Errors are outcomes the planner
+    // reads next turn, until too many come in a row.
+    const executeStart = performance.now();
+    let outcome: StepOutcome;
+    try {
+      const call: ToolCall = { name: first.tool, args: first.args };
+      outcome = await abortable(this.options.executor.execute(call, { serial, scene: observation.scene, signal }), signal);
+    } catch (error) {
+      if (signal.aborted) return this.finish(task, run, 'cancelled', STOPPED);
+      outcome = { ok: false, error: failureReasonOf(error), attempts: 0, durationMs: performance.now() - executeStart };
+    }
+    run.executed += 1;
+    this.emit(task, { type: 'step.executed', taskId, at: this.now(), step: turn, outcome, executeMs: performance.now() - executeStart });
+    run.history.push({ step: turn, tool: first.tool, args: first.args, rationale: first.rationale, outcome, screenChanged: null });
+    run.failuresInARow = outcome.ok ? 0 : run.failuresInARow + 1;
+    if (run.failuresInARow >= this.maxConsecutiveFailures) {
+      return this.finish(task, run, 'failed', `${run.failuresInARow} actions in a row failed; the last one: ${outcome.error ?? 'unknown error'}`);
+    }
+    return null;
+  }
+}
