@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ProviderSchema, TransportSchema } from '../settings';
 import { RunTaskRequestSchema, TaskEventSchema, TaskRecordSchema, TaskStatusSchema } from '../task';
-import { defineEvents, defineMethods, NoInput } from './define';
+import { defineEvents, defineMethods } from './define';
 
 /** Per-run choices that win over Settings for this one task. */
 export const TaskOverridesSchema = z
@@ -32,17 +32,25 @@ export const TaskControlResultSchema = z.object({
 });
 export type TaskControlResult = z.infer<typeof TaskControlResultSchema>;
 
+/** Which running task a control applies to: the given one, else the most recently started. */
+const TaskSelectorSchema = z.object({ taskId: z.string().trim().min(1).max(200).optional() }).strict();
+
 export const taskMethods = defineMethods({
   /**
    * Starts a task with the current Settings (plus overrides); answers with its record at that moment. One
-   * task runs at a time: a second run while one is running is refused with a clear message.
+   * task per device at a time: a second run on a busy device is refused with a clear message.
    */
   'tasks.run': { input: RunTaskInputSchema, output: TaskRecordSchema },
-  'tasks.stop': { input: NoInput, output: TaskControlResultSchema },
-  /** Pauses between turns (the current turn finishes first). */
-  'tasks.pause': { input: NoInput, output: TaskControlResultSchema },
-  'tasks.resume': { input: NoInput, output: TaskControlResultSchema },
-  'tasks.current': { input: NoInput, output: CurrentTaskSchema },
+  /** Cancels: the in-flight model call and adb command are aborted; the task ends `cancelled`. */
+  'tasks.stop': { input: TaskSelectorSchema, output: TaskControlResultSchema },
+  /** Pauses between turns (the current turn finishes first; `task.paused` follows when it holds). */
+  'tasks.pause': { input: TaskSelectorSchema, output: TaskControlResultSchema },
+  'tasks.resume': { input: TaskSelectorSchema, output: TaskControlResultSchema },
+  /** The running task on this device (or the most recently started one) so far; `task: null` when none runs. */
+  'tasks.current': {
+    input: z.object({ serial: z.string().trim().min(1).max(300).optional() }).strict(),
+    output: CurrentTaskSchema,
+  },
 });
 
 export const taskEvents = defineEvents({
