@@ -93,6 +93,12 @@ describe('virtual device through the real adb CLI', () => {
     expect(result.code).toBe(4);
   });
 
+  it('interactive shell with a pty prompts, echoes the keys and exits with the given code', async () => {
+    const result = await harness.adb(['-s', harness.serial, 'shell', '-tt'], { input: 'echo hi\rexit 2\r' });
+    expect(result.stdout).toBe('amc_virtual:/ $ echo hi\r\nhi\r\namc_virtual:/ $ exit 2\r\n');
+    expect(result.code).toBe(2);
+  });
+
   it('no stream is left open once the commands are done', async () => {
     await harness.shell('echo done');
     await expect.poll(() => harness.device.adb.stats().streams).toBe(0);
