@@ -34,6 +34,8 @@ export interface WebHost {
 const HOST = '127.0.0.1';
 /** A window that cannot keep up skips frames instead of queueing them: the latest frame wins. */
 const FRAME_BACKLOG_LIMIT = 4 * 1024 * 1024;
+/** Unsent bytes above which the window counts as busy, so the mirror skips a capture rather than queue it. */
+const FRAME_BUSY_BYTES = 512 * 1024;
 const MAX_MESSAGE_BYTES = 1024 * 1024;
 
 const securityHeaders = {
@@ -119,9 +121,12 @@ function attachClient(ws: WebSocket, options: WebHostOptions): void {
     if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(message));
   };
   const unsubscribeEvents = options.events.subscribe((name, payload) => send({ type: 'event', name, payload }));
-  const unsubscribeFrames = options.events.subscribeFrames((meta, bytes) => {
-    if (ws.readyState === ws.OPEN && ws.bufferedAmount < FRAME_BACKLOG_LIMIT) ws.send(encodeFrame(meta, bytes));
-  });
+  const unsubscribeFrames = options.events.subscribeFrames(
+    (meta, bytes) => {
+      if (ws.readyState === ws.OPEN && ws.bufferedAmount < FRAME_BACKLOG_LIMIT) ws.send(encodeFrame(meta, bytes));
+    },
+    { busy: () => ws.bufferedAmount >= FRAME_BUSY_BYTES },
+  );
 
   ws.on('message', (data, isBinary) => {
     const request = isBinary ? undefined : parseRequest(data.toString());

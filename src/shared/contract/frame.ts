@@ -9,6 +9,9 @@ export const FrameMetaSchema = z.object({
   mediaType: z.enum(['image/png', 'image/jpeg', 'image/webp']),
   capturedAt: z.number(),
   captureMs: z.number().nonnegative(),
+  /** The phone's screen in device pixels (as rotated now): a point on the image times deviceWidth/width is a device x. */
+  deviceWidth: z.number().int().positive().optional(),
+  deviceHeight: z.number().int().positive().optional(),
 });
 export type FrameMeta = z.infer<typeof FrameMetaSchema>;
 
