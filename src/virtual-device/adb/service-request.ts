@@ -1,8 +1,13 @@
 // Parses the service name of an OPEN into what the device should run.
 
-export type ServiceRequest =
-  | { kind: 'shell'; protocol: 'v2' | 'none'; pty: boolean; command: string }
-  | { kind: 'sync' }
+export interface ShellRequest {
+  kind: 'shell';
+  protocol: 'v2' | 'none';
+  pty: boolean;
+  command: string;
+}
+
+export type ServiceRequest = ShellRequest | { kind: 'sync' }
   | { kind: 'unsupported'; name: string };
 
 /**

@@ -1,8 +1,8 @@
 import type { AdbPhone } from '../../phone-contract';
+import type { ShellRequest } from '../service-request';
 import type { ServiceStream } from '../stream';
 import { encodeShellPacket, readShellPacket, ShellPacketId } from './shell-packets';
 import { runPhoneCommand } from './run-command';
-import type { ShellRequest } from './shell';
 
 /**
  * A minimal line-at-a-time shell for `adb shell` without a command: each line runs through the phone's

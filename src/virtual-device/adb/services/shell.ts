@@ -1,14 +1,9 @@
 import type { AdbPhone } from '../../phone-contract';
+import type { ShellRequest } from '../service-request';
 import type { ServiceStream } from '../stream';
 import { encodeShellOutput, ShellPacketId } from './shell-packets';
 import { runInteractiveShell } from './interactive-shell';
 import { runPhoneCommand } from './run-command';
-
-export interface ShellRequest {
-  protocol: 'v2' | 'none';
-  pty: boolean;
-  command: string;
-}
 
 /**
  * `shell:`/`exec:` (no protocol: stdout and stderr merged, the end of output is the CLSE) and `shell,v2`
