@@ -33,6 +33,7 @@ export class RawAdbHost {
   malformed = false;
 
   private constructor(readonly socket: Socket) {
+    socket.setNoDelay(true);
     socket.on('data', (data: Buffer) => {
       this.buffer = Buffer.concat([this.buffer, data]);
       while (this.buffer.length >= 24) {
