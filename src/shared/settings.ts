@@ -71,9 +71,25 @@ export type Settings = z.infer<typeof SettingsSchema>;
 
 export const defaultSettings = (): Settings => SettingsSchema.parse({});
 
-/** A change to some settings: every group and field optional; validated against the full schema once merged. */
+/**
+ * A change to some settings: every group and field optional, types only (no defaults, no ranges), so that
+ * the merged result is validated once against SettingsSchema and every problem is reported together.
+ */
 export const SettingsPatchSchema = z.object({
-  aiPlanner: AiPlannerSettingsSchema.partial().optional(),
+  aiPlanner: z
+    .object({
+      enabled: z.boolean(),
+      provider: z.string(),
+      model: z.string(),
+      transport: z.string(),
+      timeoutSeconds: z.number(),
+      thinkingBudgetTokens: z.number().nullable(),
+      maxSteps: z.number(),
+      sendScreenshot: z.boolean(),
+      screenshotLongEdge: z.number(),
+    })
+    .partial()
+    .optional(),
   anthropic: z.object({ baseURL: z.string() }).partial().optional(),
   openai: z.object({ baseURL: z.string() }).partial().optional(),
   controlPlane: z.object({ url: z.string() }).partial().optional(),

@@ -1,0 +1,109 @@
+// The settings and secrets files: defaults, validation, atomic writes, corrupt files left alone, mode 0600.
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { defaultSettings } from '../../../src/shared/settings';
+import {
+  SettingsFileError,
+  SettingsValidationError,
+  createSecretStore,
+  createSettingsStore,
+  resolveAmcHome,
+  type SecretCodec,
+} from '../../../src/main/storage/settings-store';
+
+const dirs: string[] = [];
+afterEach(async () => {
+  await Promise.all(dirs.splice(0).map((d) => rm(d, { recursive: true, force: true })));
+});
+async function tempDir(): Promise<string> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'amc-settings-'));
+  dirs.push(dir);
+  return dir;
+}
+
+describe('resolveAmcHome', () => {
+  it('AMC_HOME wins; otherwise the OS app-data folder', () => {
+    expect(resolveAmcHome({ AMC_HOME: '/data/amc' }, 'linux', '/home/ann')).toBe('/data/amc');
+    expect(resolveAmcHome({}, 'linux', '/home/ann')).toBe('/home/ann/.config/agentic-mobile-control');
+    expect(resolveAmcHome({ XDG_CONFIG_HOME: '/xdg' }, 'linux', '/home/ann')).toBe('/xdg/agentic-mobile-control');
+    expect(resolveAmcHome({}, 'darwin', '/Users/ann')).toBe('/Users/ann/Library/Application Support/agentic-mobile-control');
+    expect(resolveAmcHome({ APPDATA: 'C:\\Users\\ann\\AppData\\Roaming' }, 'win32', 'C:\\Users\\ann')).toContain('agentic-mobile-control');
+  });
+});
+
+describe('settings store', () => {
+  it('gives the defaults before anything was saved, without creating a file', async () => {
+    const dir = await tempDir();
+    const store = createSettingsStore(dir);
+    expect(await store.load()).toEqual(defaultSettings());
+    expect(await readdir(dir)).toEqual([]);
+  });
+
+  it('saves a valid change and reads it back; no temporary file is left behind', async () => {
+    const dir = await tempDir();
+    const store = createSettingsStore(dir);
+    const saved = await store.update({ aiPlanner: { enabled: true, maxSteps: 12 }, openai: { baseURL: 'http://localhost:11434/v1' } });
+    expect(saved.aiPlanner).toMatchObject({ enabled: true, maxSteps: 12, transport: 'cloud-proxy' });
+    expect(await createSettingsStore(dir).load()).toEqual(saved);
+    expect(await readdir(dir)).toEqual(['settings.json']);
+  });
+
+  it('concurrent updates apply one after the other', async () => {
+    const store = createSettingsStore(await tempDir());
+    await Promise.all([store.update({ aiPlanner: { maxSteps: 7 } }), store.update({ aiPlanner: { timeoutSeconds: 9 } }), store.update({ adb: { port: 5038 } })]);
+    const loaded = await store.load();
+    expect(loaded.aiPlanner.maxSteps).toBe(7);
+    expect(loaded.aiPlanner.timeoutSeconds).toBe(9);
+    expect(loaded.adb.port).toBe(5038);
+  });
+
+  it('an invalid change is refused with each problem named, and nothing is written', async () => {
+    const dir = await tempDir();
+    const store = createSettingsStore(dir);
+    await store.update({ aiPlanner: { maxSteps: 10 } });
+    const before = await readFile(store.file, 'utf8');
+    const error = await store.update({ aiPlanner: { maxSteps: 0 }, controlPlane: { url: 'ftp://x' } }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SettingsValidationError);
+    expect((error as SettingsValidationError).problems).toEqual([
+      expect.stringMatching(/^aiPlanner\.maxSteps: /),
+      expect.stringMatching(/^controlPlane\.url: /),
+    ]);
+    expect(await readFile(store.file, 'utf8')).toBe(before);
+  });
+
+  it('a corrupt file gives a clear error, and an update does not silently overwrite it', async () => {
+    const dir = await tempDir();
+    const store = createSettingsStore(dir);
+    await writeFile(store.file, '{ not json');
+    await expect(store.load()).rejects.toThrow(SettingsFileError);
+    await expect(store.load()).rejects.toThrow(/settings\.json is not valid JSON .* it was not changed/);
+    await expect(store.update({ aiPlanner: { enabled: true } })).rejects.toThrow(SettingsFileError);
+    expect(await readFile(store.file, 'utf8')).toBe('{ not json');
+  });
+});
+
+describe('secret store', () => {
+  it('keeps secrets in a file only the user can read (mode 0600), separate from settings', async () => {
+    const dir = await tempDir();
+    const secrets = createSecretStore(dir);
+    await secrets.set('OPENAI_API_KEY', 'sk-123');
+    await secrets.set('CONTROL_PLANE_TOKEN', 'amc_abc');
+    expect(await secrets.load()).toEqual({ OPENAI_API_KEY: 'sk-123', CONTROL_PLANE_TOKEN: 'amc_abc' });
+    expect((await stat(secrets.file)).mode & 0o777).toBe(0o600);
+    await secrets.set('OPENAI_API_KEY', null);
+    expect(await secrets.load()).toEqual({ CONTROL_PLANE_TOKEN: 'amc_abc' });
+    expect((await stat(secrets.file)).mode & 0o777).toBe(0o600);
+    expect(await readdir(dir)).toEqual(['secrets.json']);
+  });
+
+  it('uses the codec it is given (e.g. the OS keychain in Electron) and refuses a file written with another', async () => {
+    const dir = await tempDir();
+    const reversed: SecretCodec = { scheme: 'reversed', encode: (v) => [...v].reverse().join(''), decode: (v) => [...v].reverse().join('') };
+    await createSecretStore(dir, reversed).set('ANTHROPIC_API_KEY', 'sk-ant-999');
+    expect(await readFile(path.join(dir, 'secrets.json'), 'utf8')).not.toContain('sk-ant-999');
+    expect(await createSecretStore(dir, reversed).load()).toEqual({ ANTHROPIC_API_KEY: 'sk-ant-999' });
+    await expect(createSecretStore(dir).load()).rejects.toThrow(/written with "reversed" storage/);
+  });
+});
