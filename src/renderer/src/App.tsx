@@ -1,27 +1,22 @@
-import { DevicePanel } from './components/DevicePanel';
-import { GoalBox } from './components/GoalBox';
+import { ErrorBanner } from './components/ErrorBanner';
+import { DevicePanel } from './components/devices/DevicePanel';
 import { Header } from './components/Header';
-import { SettingsDrawer } from './components/SettingsDrawer';
-import { Timeline } from './components/Timeline';
-import { useAppStore } from './store/app-store';
+import { MainTabs } from './components/MainTabs';
+import { SettingsDrawer } from './components/settings/SettingsDrawer';
+import { GoalBox } from './components/task/GoalBox';
 import { useAppConnection } from './use-app-connection';
 
 export function App() {
   useAppConnection();
-  const error = useAppStore((s) => s.error);
   return (
     <div className="app">
       <Header />
-      {error && (
-        <div className="banner error" role="alert">
-          {error}
-        </div>
-      )}
+      <ErrorBanner />
       <main className="layout">
         <DevicePanel />
         <div className="work">
           <GoalBox />
-          <Timeline />
+          <MainTabs />
         </div>
       </main>
       <SettingsDrawer />

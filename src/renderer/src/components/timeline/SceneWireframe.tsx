@@ -47,7 +47,7 @@ export function SceneWireframe({ scene, targetId, point, title }: Props) {
       {scene.elements.map((element) => {
         const name = element.text ?? element.desc;
         if (!name) return null;
-        const [left, top, right, bottom] = element.bounds;
+        const [left, top, , bottom] = element.bounds;
         const fontSize = Math.min((bottom - top) * 0.6, width / 28);
         return (
           <text

@@ -1,0 +1,45 @@
+import { useAppStore, type MainView } from '../store/app-store';
+import { HistoryPanel } from './history/HistoryPanel';
+import { CurrentTask } from './task/CurrentTask';
+
+const TABS: Array<{ view: MainView; label: string; heading: string }> = [
+  { view: 'task', label: 'Current task', heading: 'Timeline' },
+  { view: 'history', label: 'History', heading: 'History' },
+];
+
+/** The current task's timeline and the history of past tasks, one at a time (arrow keys move between tabs). */
+export function MainTabs() {
+  const view = useAppStore((s) => s.view);
+  const setView = useAppStore((s) => s.setView);
+  return (
+    <section className="panel main-tabs">
+      <div role="tablist" aria-label="Task views" className="tabs">
+        {TABS.map((tab, index) => (
+          <button
+            key={tab.view}
+            id={`tab-${tab.view}`}
+            role="tab"
+            type="button"
+            aria-selected={view === tab.view}
+            aria-controls={`panel-${tab.view}`}
+            tabIndex={view === tab.view ? 0 : -1}
+            className="tab"
+            onClick={() => setView(tab.view)}
+            onKeyDown={(event) => {
+              if (event.key !== 'ArrowRight' && event.key !== 'ArrowLeft') return;
+              const next = TABS[(index + (event.key === 'ArrowRight' ? 1 : TABS.length - 1)) % TABS.length]!;
+              setView(next.view);
+              document.getElementById(`tab-${next.view}`)?.focus();
+            }}
+          >
+            {tab.label}
+          </button>
+        ))}
+      </div>
+      <div role="tabpanel" id={`panel-${view}`} aria-labelledby={`tab-${view}`} className="tab-panel">
+        <h2 className="panel-title">{TABS.find((tab) => tab.view === view)!.heading}</h2>
+        {view === 'task' ? <CurrentTask /> : <HistoryPanel />}
+      </div>
+    </section>
+  );
+}

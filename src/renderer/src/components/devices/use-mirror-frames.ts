@@ -1,0 +1,71 @@
+import { useEffect, type RefObject } from 'react';
+import type { FrameMeta } from '../../../../shared/contract';
+import { useBridge } from '../../bridge-context';
+import { useMirrorStore } from '../../store/mirror-store';
+
+const FPS_WINDOW_MS = 2000;
+const STORE_UPDATE_MS = 500;
+
+/**
+ * Paints the selected phone's frames on the canvas. Latest frame wins: while one frame decodes, newer ones replace
+ * each other in a single slot and the rest are dropped. Bytes never reach the store, only what was painted.
+ */
+export function useMirrorFrames(canvas: RefObject<HTMLCanvasElement | null>, serial: string | null): void {
+  const bridge = useBridge();
+  useEffect(() => {
+    if (!serial) return;
+    let decoding = false;
+    let waiting: { meta: FrameMeta; bytes: Uint8Array } | null = null;
+    let stopped = false;
+    const paintedAt: number[] = [];
+    let lastStoreUpdate = 0;
+
+    const paint = async (meta: FrameMeta, bytes: Uint8Array) => {
+      decoding = true;
+      try {
+        const bitmap = await createImageBitmap(new Blob([bytes as Uint8Array<ArrayBuffer>], { type: meta.mediaType }));
+        const target = canvas.current;
+        if (!stopped && target) {
+          if (target.width !== bitmap.width || target.height !== bitmap.height) {
+            target.width = bitmap.width;
+            target.height = bitmap.height;
+          }
+          target.getContext('2d')?.drawImage(bitmap, 0, 0);
+          recordPaint(meta);
+        }
+        bitmap.close();
+      } catch {
+        // An undecodable frame is skipped; the next one replaces it.
+      } finally {
+        decoding = false;
+      }
+      const next = waiting;
+      waiting = null;
+      if (next && !stopped) void paint(next.meta, next.bytes);
+    };
+
+    const recordPaint = (meta: FrameMeta) => {
+      const now = performance.now();
+      paintedAt.push(now);
+      while (paintedAt.length > 0 && paintedAt[0]! < now - FPS_WINDOW_MS) paintedAt.shift();
+      if (now - lastStoreUpdate < STORE_UPDATE_MS && paintedAt.length > 1) return;
+      lastStoreUpdate = now;
+      const span = paintedAt.length > 1 ? (paintedAt.at(-1)! - paintedAt[0]!) / 1000 : 0;
+      useMirrorStore.getState().setPainted(
+        { serial: meta.serial, seq: meta.seq, width: meta.width, height: meta.height, latencyMs: Math.max(0, Date.now() - meta.capturedAt) },
+        span > 0 ? (paintedAt.length - 1) / span : 0,
+      );
+    };
+
+    const off = bridge.onFrame((meta, bytes) => {
+      if (meta.serial !== serial) return;
+      if (decoding) waiting = { meta, bytes };
+      else void paint(meta, bytes);
+    });
+    return () => {
+      stopped = true;
+      off();
+      useMirrorStore.getState().reset();
+    };
+  }, [bridge, canvas, serial]);
+}

@@ -1,0 +1,116 @@
+import type { TaskSummary } from '../../../../shared/contract';
+import { useBridge } from '../../bridge-context';
+import { downloadText } from '../../lib/download';
+import { formatDuration, formatTime, formatTokens } from '../../lib/format';
+import { reportError } from '../../store/app-store';
+import { useHistoryStore } from '../../store/history-store';
+import { TaskTimeline } from '../timeline/TaskTimeline';
+
+const STATUS_WORDS = { pending: 'pending', running: 'running', completed: 'done', failed: 'failed', cancelled: 'stopped' } as const;
+
+/** Past tasks, newest first; open one to read its timeline, export it, or delete it. */
+export function HistoryPanel() {
+  const bridge = useBridge();
+  const tasks = useHistoryStore((s) => s.tasks);
+  const opened = useHistoryStore((s) => s.opened);
+  const open = useHistoryStore((s) => s.open);
+
+  const exportTask = async (id: string, format: 'json' | 'html') => {
+    try {
+      const file = await bridge.call(format === 'json' ? 'history.exportJson' : 'history.exportHtml', { id });
+      downloadText(file.fileName, file.text, file.mediaType);
+    } catch (error) {
+      reportError(error);
+    }
+  };
+  const remove = async (task: TaskSummary) => {
+    if (!window.confirm(`Delete the task "${task.goal}" and its timeline?`)) return;
+    try {
+      await bridge.call('history.delete', { id: task.id });
+      if (useHistoryStore.getState().opened?.id === task.id) open(null);
+    } catch (error) {
+      reportError(error);
+    }
+  };
+  const openTask = async (id: string) => {
+    try {
+      open(await bridge.call('history.get', { id }));
+    } catch (error) {
+      reportError(error);
+    }
+  };
+
+  if (opened) {
+    return (
+      <div className="history-detail">
+        <div className="history-toolbar">
+          <button type="button" className="button secondary" onClick={() => open(null)}>
+            ← All tasks
+          </button>
+          <button type="button" className="button secondary" onClick={() => void exportTask(opened.id, 'json')}>
+            Export JSON
+          </button>
+          <button type="button" className="button secondary" onClick={() => void exportTask(opened.id, 'html')}>
+            Export HTML report
+          </button>
+        </div>
+        <TaskTimeline task={opened} />
+      </div>
+    );
+  }
+  if (!tasks) return <p className="muted">Loading history…</p>;
+  if (tasks.length === 0) return <p className="empty" data-testid="history-empty">No tasks yet. Tasks you run are kept here.</p>;
+  return (
+    <table className="history-table" data-testid="history-table">
+      <caption className="visually-hidden">Past tasks, newest first</caption>
+      <thead>
+        <tr>
+          <th scope="col">Goal</th>
+          <th scope="col">Phone</th>
+          <th scope="col">Status</th>
+          <th scope="col">Steps</th>
+          <th scope="col">Duration</th>
+          <th scope="col">Tokens</th>
+          <th scope="col">Started</th>
+          <th scope="col">
+            <span className="visually-hidden">Actions</span>
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {tasks.map((task) => (
+          <tr key={task.id} data-testid="history-row" data-task-id={task.id}>
+            <td>
+              <button type="button" className="button link" onClick={() => void openTask(task.id)} aria-label={`Open "${task.goal}"`}>
+                {task.goal}
+              </button>
+            </td>
+            <td>
+              <code>{task.serial}</code>
+            </td>
+            <td>
+              <span className={`status status-${task.status}`} title={task.failureReason ?? undefined}>
+                {STATUS_WORDS[task.status]}
+              </span>
+            </td>
+            <td>{task.steps}</td>
+            <td>{formatDuration(task.durationMs)}</td>
+            <td>{formatTokens(task.usage)}</td>
+            <td>{formatTime(task.createdAt)}</td>
+            <td className="row-actions">
+              <button type="button" className="button link" onClick={() => void exportTask(task.id, 'json')} aria-label={`Export "${task.goal}" as JSON`}>
+                JSON
+              </button>
+              <button type="button" className="button link" onClick={() => void exportTask(task.id, 'html')} aria-label={`Export "${task.goal}" as HTML report`}>
+                HTML
+              </button>
+              <button type="button" className="button link danger" onClick={() => void remove(task)} aria-label={`Delete "${task.goal}"`}>
+                Delete
+              </button>
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}

@@ -1,0 +1,72 @@
+import type { SettingsScreen } from '../../../../shared/contract';
+import { DEFAULT_MODELS, type Provider } from '../../../../shared/settings';
+import { useSettingsStore } from '../../store/settings-store';
+import { displayValue, type FieldSpec } from './fields';
+import { OverrideNote } from './OverrideNote';
+
+const inputId = (path: string) => `setting-${path.replace(/\./g, '-')}`;
+
+/** One editable setting: its input, the reason it is not accepted (as you type) and any environment override. */
+export function SettingField({ field, screen }: { field: Exclude<FieldSpec, { kind: 'secret' }>; screen: SettingsScreen }) {
+  const value = useSettingsStore((s) => s.values[field.path]);
+  const problem = useSettingsStore((s) => s.problems[field.path]);
+  const setValue = useSettingsStore((s) => s.setValue);
+  const id = inputId(field.path);
+  const override = screen.overriddenFields[field.path];
+  const describedBy = [problem && `${id}-problem`, field.help && `${id}-help`, override && `${id}-override`].filter(Boolean).join(' ') || undefined;
+  const common = { id, 'aria-invalid': problem ? true : undefined, 'aria-describedby': describedBy } as const;
+
+  let input;
+  if (field.kind === 'toggle') {
+    input = <input {...common} type="checkbox" checked={value === true} onChange={(event) => setValue(field.path, event.target.checked)} />;
+  } else if (field.kind === 'select') {
+    input = (
+      <select {...common} value={String(value ?? '')} onChange={(event) => setValue(field.path, event.target.value)}>
+        {field.options.map(([option, label]) => (
+          <option key={option} value={option}>
+            {label}
+          </option>
+        ))}
+      </select>
+    );
+  } else {
+    const placeholder =
+      field.path === 'aiPlanner.model'
+        ? DEFAULT_MODELS[(screen.settings.aiPlanner.provider as Provider) ?? 'anthropic']
+        : field.kind === 'text'
+          ? field.placeholder
+          : field.nullable
+            ? 'off'
+            : undefined;
+    input = (
+      <input
+        {...common}
+        type="text"
+        inputMode={field.kind === 'number' ? 'numeric' : field.inputMode}
+        spellCheck={false}
+        autoComplete="off"
+        placeholder={placeholder}
+        value={String(value ?? '')}
+        onChange={(event) => setValue(field.path, event.target.value)}
+      />
+    );
+  }
+
+  return (
+    <div className={`setting-field kind-${field.kind}${problem ? ' has-problem' : ''}`} data-field={field.path}>
+      <label htmlFor={id}>{field.label}</label>
+      {input}
+      {problem && (
+        <p className="field-problem" id={`${id}-problem`} role="alert">
+          {problem}
+        </p>
+      )}
+      {field.help && (
+        <p className="field-help" id={`${id}-help`}>
+          {field.help}
+        </p>
+      )}
+      {override && <OverrideNote id={`${id}-override`} variable={override} inEffect={displayValue(screen.effective, field.path)} />}
+    </div>
+  );
+}

@@ -1,0 +1,38 @@
+import { useEffect, useRef } from 'react';
+import { useAppStore } from '../../store/app-store';
+import { SettingsForm } from './SettingsForm';
+
+/** Settings slide in over the right edge; Escape or Close puts focus back where it was. */
+export function SettingsDrawer() {
+  const open = useAppStore((s) => s.settingsOpen);
+  const toggleSettings = useAppStore((s) => s.toggleSettings);
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    if (!open) return;
+    const previous = document.activeElement as HTMLElement | null;
+    heading.current?.focus();
+    return () => previous?.focus();
+  }, [open]);
+  if (!open) return null;
+  return (
+    <aside
+      className="settings-drawer"
+      role="dialog"
+      aria-modal="false"
+      aria-labelledby="settings-title"
+      onKeyDown={(event) => {
+        if (event.key === 'Escape') toggleSettings(false);
+      }}
+    >
+      <div className="drawer-header">
+        <h2 id="settings-title" tabIndex={-1} ref={heading}>
+          Settings
+        </h2>
+        <button type="button" className="button secondary" onClick={() => toggleSettings(false)}>
+          Close
+        </button>
+      </div>
+      <SettingsForm />
+    </aside>
+  );
+}

@@ -1,0 +1,61 @@
+import { useSettingsStore } from '../../store/settings-store';
+import { SecretField } from './SecretField';
+import { SettingField } from './SettingField';
+import { SETTINGS_SECTIONS } from './fields';
+import { useSettingsForm } from './use-settings-form';
+
+/** Every setting, checked as you type, saved at once; secrets are write-only. */
+export function SettingsForm() {
+  const screen = useSettingsStore((s) => s.screen);
+  const status = useSettingsStore((s) => s.status);
+  const hasProblems = useSettingsStore((s) => Object.keys(s.problems).length > 0);
+  const discardEdits = useSettingsStore((s) => s.discardEdits);
+  const { changed, save } = useSettingsForm();
+  if (!screen) return <p className="muted">Loading settings…</p>;
+  return (
+    <form
+      className="settings-form"
+      aria-label="Settings form"
+      onSubmit={(event) => {
+        event.preventDefault();
+        void save();
+      }}
+    >
+      {screen.problem && (
+        <p className="banner warning" role="alert">
+          {screen.problem}
+        </p>
+      )}
+      {SETTINGS_SECTIONS.map((section) => (
+        <fieldset key={section.title}>
+          <legend>{section.title}</legend>
+          {section.fields.map((field) =>
+            field.kind === 'secret' ? (
+              <SecretField key={field.path} name={field.secret} label={field.label} screen={screen} />
+            ) : (
+              <SettingField key={field.path} field={field} screen={screen} />
+            ),
+          )}
+        </fieldset>
+      ))}
+      <div className="settings-actions">
+        <button type="submit" className="button primary" disabled={changed === 0 || hasProblems || status === 'saving' || status === 'checking'}>
+          {status === 'saving' ? 'Saving…' : 'Save'}
+        </button>
+        <button type="button" className="button secondary" disabled={changed === 0} onClick={discardEdits}>
+          Discard changes
+        </button>
+        <span className="settings-status" role="status" data-testid="settings-status">
+          {status === 'saved'
+            ? 'Saved. The next task uses these settings.'
+            : status === 'checking'
+              ? 'Checking…'
+              : changed > 0
+                ? `${changed} unsaved change${changed === 1 ? '' : 's'}`
+                : ''}
+        </span>
+      </div>
+      <p className="muted small">Stored in {screen.folder}</p>
+    </form>
+  );
+}

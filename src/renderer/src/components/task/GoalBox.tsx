@@ -1,0 +1,98 @@
+import { useState, type FormEvent } from 'react';
+import type { PlannerInfo } from '../../../../shared/task';
+import { DEFAULT_MODELS } from '../../../../shared/settings';
+import { useBridge } from '../../bridge-context';
+import { reportError } from '../../store/app-store';
+import { selectedDevice, useDevicesStore } from '../../store/devices-store';
+import { useSettingsStore } from '../../store/settings-store';
+import { taskIsRunning, useTaskStore } from '../../store/task-store';
+import { PlannerLabel } from '../timeline/PlannerLabel';
+
+/** The planner the next run will use, as far as the page can tell from the settings in effect. */
+function usePlannerPreview(): PlannerInfo | null {
+  const effective = useSettingsStore((s) => s.screen?.effective);
+  if (!effective) return null;
+  const ai = effective.aiPlanner;
+  if (!ai.enabled) return { kind: 'stub', exposesReasoning: false };
+  return {
+    kind: 'ai',
+    provider: ai.provider,
+    transport: ai.transport,
+    model: ai.model || DEFAULT_MODELS[ai.provider],
+    exposesReasoning: ai.transport === 'direct',
+  };
+}
+
+/** The goal and the task's controls: Run (Enter), Stop, Pause/Resume. */
+export function GoalBox() {
+  const bridge = useBridge();
+  const [goal, setGoal] = useState('');
+  const [busy, setBusy] = useState(false);
+  const device = useDevicesStore(selectedDevice);
+  const running = useTaskStore(taskIsRunning);
+  const paused = useTaskStore((s) => s.paused);
+  const task = useTaskStore((s) => s.task);
+  const preview = usePlannerPreview();
+  const ready = device?.state === 'device';
+
+  const act = async (action: () => Promise<unknown>) => {
+    setBusy(true);
+    try {
+      await action();
+    } catch (error) {
+      reportError(error);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const run = (event: FormEvent) => {
+    event.preventDefault();
+    if (!device || !goal.trim() || running) return;
+    void act(async () => {
+      const record = await bridge.call('tasks.run', { serial: device.serial, goal });
+      // The events may already have created it; the answer is the same task at an earlier moment.
+      if (useTaskStore.getState().task?.id !== record.id) useTaskStore.getState().attach({ task: record, paused: false });
+    });
+  };
+
+  const runDisabledReason = !device ? 'Choose a phone first' : !ready ? 'The phone is not ready' : running ? 'A task is running' : undefined;
+  return (
+    <form className="goal-box" onSubmit={run} aria-label="Goal">
+      <label htmlFor="goal-input">What should the phone do?</label>
+      <div className="goal-row">
+        <input
+          id="goal-input"
+          value={goal}
+          onChange={(event) => setGoal(event.target.value)}
+          placeholder="e.g. Add Alice with number 555-0100 to contacts"
+          maxLength={2000}
+        />
+        <button type="submit" className="button primary" disabled={!!runDisabledReason || !goal.trim() || busy} title={runDisabledReason}>
+          Run
+        </button>
+        <button
+          type="button"
+          className="button secondary"
+          disabled={!running || busy}
+          onClick={() => void act(() => bridge.call(paused ? 'tasks.resume' : 'tasks.pause', {}))}
+        >
+          {paused ? 'Resume' : 'Pause'}
+        </button>
+        <button type="button" className="button danger" disabled={!running || busy} onClick={() => void act(() => bridge.call('tasks.stop', {}))}>
+          Stop
+        </button>
+      </div>
+      <p className="goal-meta muted">
+        {running && task ? <PlannerLabel planner={task.planner} /> : preview && <PlannerLabel planner={preview} />}
+        {running && task && (
+          <span data-testid="task-state">
+            {' '}
+            · {paused ? 'paused — you have control of the phone' : `running, step ${task.steps.length} of at most ${task.maxSteps}`}
+          </span>
+        )}
+        {!device && ' · choose or start a phone to run a goal'}
+      </p>
+    </form>
+  );
+}
