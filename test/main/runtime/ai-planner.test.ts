@@ -174,7 +174,7 @@ describe('AI planner inputs', () => {
     expect(system).toMatch(/call exactly one tool/);
   });
 
-  it('carries a compact history with an explicit reflection on the previous step\'s outcome', async () => {
+  it('Scenario: The history reflects on the previous step', async () => {
     const policy: FakePolicy = (turn) => (turn.callIndex === 0 ? { kind: 'call', tool: 'tap', args: { element_id: 'e9' }, text: 'Tap the missing row.' } : finish(true, 'ok'));
     const fake = await fakeFor('anthropic', policy);
     const executor = new FakeExecutor(() => ({ ok: false, error: 'no element e9 in this Scene', attempts: 0, durationMs: 1 }));
@@ -186,7 +186,7 @@ describe('AI planner inputs', () => {
     expect(text).toContain('Reflect first: did the previous action (#1 tap) do what you intended? It failed and the screen did NOT change.');
   });
 
-  it('keeps the request size bounded on long tasks (step 100 within 1.2x of step 5)', async () => {
+  it('Scenario: The history keeps the request size bounded', async () => {
     const sizes = new Map<number, number>();
     const policy: FakePolicy = (turn) => ({ kind: 'call', tool: 'swipe', args: { direction: 'up' }, text: `Turn ${turn.callIndex + 1}: the item is not visible yet, so I scroll further down the list to look for it.` });
     const fake = await fakeFor('openai', policy);
@@ -251,7 +251,7 @@ describe('Planner selection by configuration', () => {
     expect(anthropic.requests).toHaveLength(0);
   });
 
-  it('missing credentials are a ConfigError naming what to set; nothing starts half-configured', async () => {
+  it('Scenario: Missing credentials stop the AI planner from starting', async () => {
     const runner = new TaskRunner({ ...observerAndExecutor(), plannerSource: async () => buildPlanner(config({ aiPlanner: { enabled: true, transport: 'direct', provider: 'openai' } })) });
     await expect(runner.start(request)).rejects.toThrow(ConfigError);
     await expect(runner.start(request)).rejects.toThrow(/OPENAI_API_KEY is not set/);

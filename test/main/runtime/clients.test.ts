@@ -89,7 +89,7 @@ describe.each(['anthropic', 'openai'] as const)('%s direct client', (provider) =
     }
   });
 
-  it('a bad key (401) names the setting to fix and never echoes the key', async () => {
+  it('Scenario: A bad key names the setting to fix (401, never echoing the key)', async () => {
     const { client } = await setup(provider, sequencePolicy(tapE1), { apiKey: 'sk-wrong-secret-123' });
     const error = await failureOf(client.decide(request, {}));
     expect(error.kind).toBe('auth');
@@ -98,7 +98,7 @@ describe.each(['anthropic', 'openai'] as const)('%s direct client', (provider) =
     expect(error.message).not.toContain('sk-wrong-secret-123');
   });
 
-  it('rate limiting (429) reports the retry-after', async () => {
+  it('Scenario: Rate limiting says when to retry', async () => {
     const { client } = await setup(provider, sequencePolicy({ kind: 'http-error', status: 429, retryAfterSeconds: 7 }));
     const error = await failureOf(client.decide(request, {}));
     expect(error.kind).toBe('rate-limited');
@@ -106,7 +106,7 @@ describe.each(['anthropic', 'openai'] as const)('%s direct client', (provider) =
     expect(error.message).toMatch(/HTTP 429.*retry after 7 s/);
   });
 
-  it('a server error (500) is reported once, without hidden SDK retries', async () => {
+  it("Scenario: Server errors are not retried behind the caller's back", async () => {
     const { fake, client } = await setup(provider, sequencePolicy({ kind: 'http-error', status: 500 }));
     const error = await failureOf(client.decide(request, {}));
     expect(error.kind).toBe('server-error');
@@ -114,7 +114,7 @@ describe.each(['anthropic', 'openai'] as const)('%s direct client', (provider) =
     expect(fake.requests).toHaveLength(1);
   });
 
-  it('a provider that does not answer in time fails with the timeout in seconds', async () => {
+  it('Scenario: A slow provider times out after the configured seconds', async () => {
     const { fake, client } = await setup(provider, sequencePolicy({ kind: 'hang' }), { timeoutMs: 300 });
     const error = await failureOf(client.decide(request, {}));
     expect(error.kind).toBe('timeout');
@@ -139,21 +139,21 @@ describe.each(['anthropic', 'openai'] as const)('%s direct client', (provider) =
     expect(error.kind).toBe('malformed-reply');
   });
 
-  it('two tool calls in one turn are refused', async () => {
+  it('Scenario: Replies that are not exactly one offered tool call are refused: two calls', async () => {
     const { client } = await setup(provider, sequencePolicy({ kind: 'calls', calls: [{ tool: 'tap', args: { element_id: 'e1' } }, { tool: 'finish_task', args: { success: true, reason: 'x' } }] }));
     const error = await failureOf(client.decide(request, {}));
     expect(error.kind).toBe('several-tool-calls');
     expect(error.message).toContain('called 2 tools in one turn (tap, finish_task)');
   });
 
-  it('a call to a tool that was not offered is refused', async () => {
+  it('Scenario: Replies that are not exactly one offered tool call are refused: unknown tool', async () => {
     const { client } = await setup(provider, sequencePolicy({ kind: 'call', tool: 'rm_rf', args: {} }));
     const error = await failureOf(client.decide(request, {}));
     expect(error.kind).toBe('unknown-tool');
     expect(error.message).toContain('unknown tool "rm_rf" (offered: tap, finish_task)');
   });
 
-  it('arguments that are not a JSON object are a malformed reply', async () => {
+  it('Scenario: Replies that are not exactly one offered tool call are refused: malformed arguments', async () => {
     const { client } = await setup(provider, sequencePolicy({ kind: 'raw-arguments', tool: 'tap', raw: '{"element_id": "e1"' }));
     const error = await failureOf(client.decide(request, {}));
     expect(error.kind).toBe('malformed-reply');
@@ -229,7 +229,7 @@ describe('Anthropic direct client: the real API shape', () => {
     expect(decision.toolName).toBe('tap');
   });
 
-  it('a text-only reply gets one corrective follow-up that forces the call and keeps the first text as rationale', async () => {
+  it('Scenario: A text-only Anthropic reply gets one forced follow-up', async () => {
     const { fake, client } = await setup('anthropic', sequencePolicy({ kind: 'text', text: 'I should open Settings.' }, tapE1));
     const decision = await client.decide(request, {});
     expect(decision.toolName).toBe('tap');
@@ -241,7 +241,7 @@ describe('Anthropic direct client: the real API shape', () => {
     expect(decision.usage.inputTokens).toBeGreaterThan(0);
   });
 
-  it('with thinking on, the follow-up stays "auto" and replays the thinking block; a second text-only reply fails clearly', async () => {
+  it('Scenario: Anthropic thinking is never combined with a forced tool choice', async () => {
     const { fake, client } = await setup('anthropic', sequencePolicy({ kind: 'text', text: 'Hmm, not sure.' }), { thinkingBudgetTokens: 1024 });
     const error = await failureOf(client.decide(request, {}));
     expect(error.kind).toBe('no-tool-call');
@@ -283,7 +283,7 @@ describe('OpenAI direct client: the real API shape', () => {
     expect(decision).toMatchObject({ toolName: 'finish_task', arguments: { success: true, reason: 'done' }, thinking: null, textOutput: null });
   });
 
-  it('a reply without a tool call (non-compliant server) fails clearly', async () => {
+  it('Scenario: Replies that are not exactly one offered tool call are refused: no call (non-compliant server)', async () => {
     const { client } = await setup('openai', sequencePolicy({ kind: 'text', text: 'Sure, I can help.' }));
     const error = await failureOf(client.decide(request, {}));
     expect(error.kind).toBe('no-tool-call');

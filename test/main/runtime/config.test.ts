@@ -26,7 +26,7 @@ describe('resolveRuntimeConfig', () => {
     expect(config.envOverrides).toEqual([]);
   });
 
-  it('every documented variable overrides its setting or secret and is listed as in effect', () => {
+  it('Scenario: Environment variables override settings', () => {
     const env = {
       AI_PLANNER_ENABLED: 'TRUE',
       AI_PLANNER_PROVIDER: 'openai',
@@ -52,7 +52,7 @@ describe('resolveRuntimeConfig', () => {
     expect(aiPlannerSetup(config)).toMatchObject({ provider: 'openai', model: 'qwen2.5-vl', timeoutMs: 45_000, thinkingBudgetTokens: 2048 });
   });
 
-  it('every invalid variable is reported at once, by name, with the accepted values; nothing is applied', () => {
+  it('Scenario: Invalid environment values are reported by name with the accepted values', () => {
     const env = {
       AI_PLANNER_ENABLED: 'maybe',
       AI_PLANNER_PROVIDER: 'gemini',
@@ -111,7 +111,7 @@ describe('createConfigSource', () => {
     expect(config.secrets.ANTHROPIC_API_KEY).toBe('sk-stored');
   });
 
-  it('the settings view shows secrets only as set / not set, the overrides in effect, and the folder', async () => {
+  it('Scenario: The settings view never contains a secret', async () => {
     const home = await tempHome();
     const source = createConfigSource({ env: { AMC_HOME: home, OPENAI_API_KEY: 'sk-from-env-123', AI_PLANNER_MODEL: 'm-env' } });
     await source.secretStore.set('ANTHROPIC_API_KEY', 'sk-ant-stored-456');

@@ -27,7 +27,7 @@ const request = { serial: 'emulator-5554', goal: 'Turn on Wi-Fi' };
 const types = (events: TaskEvent[]) => events.map((e) => e.type);
 
 describe('TaskRunner', () => {
-  it('the stub planner: one describe_screen step, then an empty plan completes the task', async () => {
+  it('Scenario: The stub planner completes after one describe_screen step', async () => {
     const { runner, executor, events } = runnerWith(createStubPlanner());
     const record = await runner.run(request);
     expect(record.status).toBe('completed');
@@ -55,7 +55,7 @@ describe('TaskRunner', () => {
     expect(executor.calls).toHaveLength(0);
   });
 
-  it('goalReached() is consulted even when a step was planned: true completes without executing it (D3)', async () => {
+  it('Scenario: Goal reached is consulted even when a step was planned (D3)', async () => {
     const planner = new ScriptedPlanner(() => [step('tap', { element_id: 'e1' })], undefined, () => true);
     const { runner, executor } = runnerWith(planner);
     const record = await runner.run(request);
@@ -75,7 +75,7 @@ describe('TaskRunner', () => {
     expect(events.at(-1)).toMatchObject({ type: 'task.finished', status: 'failed' });
   });
 
-  it('an exception from observe fails the task with "<ErrorName>: <message>" and the runner takes the next task (D7)', async () => {
+  it('Scenario: Exceptions from observe or plan fail the task with their name and message: observe (D7)', async () => {
     class AdbError extends Error {
       override name = 'AdbError';
     }
@@ -89,7 +89,7 @@ describe('TaskRunner', () => {
     expect(second.status).toBe('completed');
   });
 
-  it('an exception from plan fails the task with "<ErrorName>: <message>"; it never stays running (D7)', async () => {
+  it('Scenario: Exceptions from observe or plan fail the task with their name and message: plan (D7)', async () => {
     const planner = new ScriptedPlanner(() => {
       throw new ToolCallUnavailable('Anthropic server error (HTTP 500); try again later');
     });
@@ -101,7 +101,7 @@ describe('TaskRunner', () => {
     expect(TaskRecordSchema.parse(record).status).not.toBe('running');
   });
 
-  it('executor errors are outcomes the planner sees next turn, not task failures', async () => {
+  it('Scenario: Failed actions are fed back to the planner', async () => {
     const executor = new FakeExecutor((_call, n) => (n === 1 ? { ok: false, error: 'no element e9 in this Scene', attempts: 0, durationMs: 1 } : { ok: true, attempts: 1, durationMs: 1 }));
     const planner = new ScriptedPlanner((input) => (input.step <= 2 ? [step('tap', { element_id: input.step === 1 ? 'e9' : 'e1' }, 'try')] : []));
     const { runner } = runnerWith(planner, { executor });
@@ -123,7 +123,7 @@ describe('TaskRunner', () => {
     expect(events.find((e) => e.type === 'step.executed')).toMatchObject({ outcome: { ok: false, error: 'RangeError: bad point' } });
   });
 
-  it('three failed actions in a row end the task with the last error', async () => {
+  it('Scenario: Repeated action failures end the task', async () => {
     const executor = new FakeExecutor(() => ({ ok: false, error: 'adb: device not found', attempts: 3, durationMs: 1 }));
     const planner = new ScriptedPlanner(() => [step('tap', { element_id: 'e1' })]);
     const { runner } = runnerWith(planner, { executor });
@@ -133,7 +133,7 @@ describe('TaskRunner', () => {
     expect(executor.calls).toHaveLength(3);
   });
 
-  it('stops at the step budget with a clear reason', async () => {
+  it('Scenario: The step budget ends a task that does not finish', async () => {
     const planner = new ScriptedPlanner(() => [step('swipe', { direction: 'up' })]);
     const { runner, executor } = runnerWith(planner, { maxSteps: 4 });
     const record = await runner.run(request);
@@ -150,7 +150,7 @@ describe('TaskRunner', () => {
     expect(executor.calls).toHaveLength(2);
   });
 
-  it('a planner that does not accept the screenshot or the history never gets them (D8)', async () => {
+  it('Scenario: A planner only gets what it declares it accepts (D8)', async () => {
     const observer = new FakeObserver([sceneWith('A')], { screenshot: true });
     const blind = new ScriptedPlanner((input) => (input.step < 3 ? [step('tap', { element_id: 'e1' })] : []), { screenshot: false, history: false });
     await runnerWith(blind, { observer }).runner.run(request);
@@ -191,7 +191,7 @@ describe('TaskRunner', () => {
     expect(events.filter((e) => e.type === 'step.observed').map((e) => (e as { screenChanged: boolean | null }).screenChanged)).toEqual([null, false, true]);
   });
 
-  it('every event matches the shared schema and the record is the events folded together', async () => {
+  it('Scenario: Events match the shared schema and fold into the record', async () => {
     const planner = new ScriptedPlanner((input, context) => {
       if (input.step === 1) {
         context.onDecision({ ...step('tap', { element_id: 'e1' }, 'Tap A'), usage: { inputTokens: 100, outputTokens: 10 } });
@@ -212,7 +212,7 @@ describe('TaskRunner', () => {
     TaskRecordSchema.parse(record);
   });
 
-  it('Stop during a model call aborts it and ends the task cancelled, even if the call ignores the signal', async () => {
+  it('Scenario: Stop cancels an in-flight model call (even one that ignores the signal)', async () => {
     const planner = new ScriptedPlanner(() => never());
     const { runner, events } = runnerWith(planner);
     const handle = await runner.start(request);
@@ -225,7 +225,7 @@ describe('TaskRunner', () => {
     expect(events.at(-1)).toMatchObject({ type: 'task.finished', status: 'cancelled' });
   });
 
-  it('Stop during an adb command aborts it through the same signal', async () => {
+  it('Scenario: Stop cancels an in-flight adb command', async () => {
     let executorSignal: AbortSignal | undefined;
     const executor = new FakeExecutor(() => never());
     const original = executor.execute.bind(executor);
@@ -252,7 +252,7 @@ describe('TaskRunner', () => {
     expect(observer.signals[0]!.aborted).toBe(true);
   });
 
-  it('Pause holds the task between turns; Resume continues it', async () => {
+  it('Scenario: Pause holds the task between turns', async () => {
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
     const planner = new ScriptedPlanner(async (input) => {

@@ -73,7 +73,7 @@ describe('settings store', () => {
     expect(await readFile(store.file, 'utf8')).toBe(before);
   });
 
-  it('a corrupt file gives a clear error, and an update does not silently overwrite it', async () => {
+  it('Scenario: A corrupt settings file is reported and left untouched', async () => {
     const dir = await tempDir();
     const store = createSettingsStore(dir);
     await writeFile(store.file, '{ not json');
@@ -85,7 +85,7 @@ describe('settings store', () => {
 });
 
 describe('secret store', () => {
-  it('keeps secrets in a file only the user can read (mode 0600), separate from settings', async () => {
+  it('Scenario: Secrets live in a file only the user can read', async () => {
     const dir = await tempDir();
     const secrets = createSecretStore(dir);
     await secrets.set('OPENAI_API_KEY', 'sk-123');
