@@ -27,9 +27,13 @@ export interface AdbDeviceEntry {
 
 export type AdbDeviceTracker = Awaited<ReturnType<AdbkitClient['trackDevices']>>;
 
-/** Exit-code marker appended to commands run through `exec` (the legacy shell service loses exit codes). */
-const EXIT_MARKER = '__amc_exit=';
-const exitMarkerPattern = new RegExp(`(?:\\r?\\n)?${EXIT_MARKER}(\\d+)\\s*$`);
+/**
+ * Markers appended to commands run through `exec`: the legacy shell service adbkit uses loses exit codes and
+ * ends a dropped stream like a finished one, so the command's own end is marked (`&&`/`||` work in every sh).
+ */
+const SUCCESS_MARKER = '__amc_ok__';
+const FAILURE_MARKER = '__amc_failed__';
+const markerPattern = /__amc_(ok|failed)__\r?\n?/g;
 
 /**
  * The one adb client of the process: adbkit over one adb server (local or remote). Every operation names
@@ -66,20 +70,21 @@ export class AdbClient {
   }
 
   /**
-   * Runs a shell command and reports its exit code. Because the command's end is marked, a connection
-   * that drops mid-command is told apart from a command that simply printed nothing.
+   * Runs a shell command and reports whether it succeeded (exit status 0). Because the command's end is
+   * marked, a connection that drops mid-command is told apart from a command that printed nothing.
    */
-  async exec(serial: string, command: string, options: AdbCallOptions = {}): Promise<{ output: string; exitCode: number }> {
-    const raw = await this.shell(serial, `${command}; echo ${EXIT_MARKER}$?`, options);
-    const match = exitMarkerPattern.exec(raw);
-    if (!match) {
+  async exec(serial: string, command: string, options: AdbCallOptions = {}): Promise<{ output: string; succeeded: boolean }> {
+    const raw = await this.shell(serial, `${command} && echo ${SUCCESS_MARKER} || echo ${FAILURE_MARKER}`, options);
+    const markers = [...raw.matchAll(markerPattern)];
+    const last = markers.at(-1);
+    if (!last) {
       throw new AdbError(
         `The connection to ${serial} dropped while it was running \`${command}\`; it may or may not have taken ` +
           'effect. Check that the phone is still connected (amc devices).',
         'connection-dropped',
       );
     }
-    return { output: raw.slice(0, match.index), exitCode: Number(match[1]) };
+    return { output: raw.replace(markerPattern, ''), succeeded: last[1] === 'ok' };
   }
 
   /** `getprop` as a key -> value map. */
@@ -152,7 +157,7 @@ export class AdbClient {
     const args = ['-H', this.server.host, '-P', String(this.server.port), 'pair', `${host}:${port}`, code];
     let output: string;
     try {
-      const { stdout, stderr } = await runAdbBinary(this.server.adbPath, args, {
+      const { stdout, stderr } = await runAdbBinary(this.server, args, {
         signal: options.signal,
         timeoutMs: options.timeoutMs ?? 30_000,
       });
@@ -163,7 +168,7 @@ export class AdbClient {
       if (failure.code === 'ENOENT') throw adbMissingError(this.server.adbPath, error);
       output = `${failure.stdout ?? ''}${failure.stderr ?? ''}`.trim();
       if (/unknown command pair/i.test(output)) {
-        const version = await adbVersion(this.server.adbPath);
+        const version = await adbVersion(this.server);
         throw new AdbError(
           `Wireless pairing needs adb from platform-tools 30 or newer; this adb is ${version}. Update platform-tools, ` +
             'or connect the phone once by USB and run `adb tcpip 5555` followed by `amc connect PHONE_IP:5555`.',
@@ -318,9 +323,9 @@ export function parseHostPort(target: string): { host: string; port: number } {
   return { host: match[1]!.replace(/^\[|\]$/g, ''), port };
 }
 
-async function adbVersion(adbPath: string): Promise<string> {
+async function adbVersion(server: AdbServerAddress): Promise<string> {
   try {
-    const { stdout } = await runAdbBinary(adbPath, ['version'], { timeoutMs: 5000 });
+    const { stdout } = await runAdbBinary(server, ['version'], { timeoutMs: 5000 });
     return /Version (\S+)/.exec(stdout)?.[1] ?? 'older';
   } catch {
     return 'older';

@@ -11,7 +11,7 @@ export interface AdbServerOptions {
   port?: number;
   /** The adb binary used to start a local server and for `adb pair`; default `adb` on PATH. */
   adbPath?: string;
-  /** Environment to read ANDROID_ADB_SERVER_PORT from; default process.env. */
+  /** Environment to read ANDROID_ADB_SERVER_PORT from and to run the adb binary with; default process.env. */
   env?: NodeJS.ProcessEnv;
 }
 
@@ -21,6 +21,8 @@ export interface AdbServerAddress {
   /** True for loopback hosts: only then do we start a server ourselves. */
   local: boolean;
   adbPath: string;
+  /** Environment the adb binary runs with (start-server, pair). */
+  env: NodeJS.ProcessEnv;
 }
 
 const loopbackHosts = new Set(['127.0.0.1', 'localhost', '::1']);
@@ -38,7 +40,7 @@ export function resolveAdbServer(options: AdbServerOptions = {}): AdbServerAddre
       );
     }
   }
-  return { host, port: port ?? DEFAULT_ADB_PORT, local: loopbackHosts.has(host), adbPath: options.adbPath ?? 'adb' };
+  return { host, port: port ?? DEFAULT_ADB_PORT, local: loopbackHosts.has(host), adbPath: options.adbPath ?? 'adb', env };
 }
 
 function probe(host: string, port: number, timeoutMs = 2000): Promise<boolean> {
@@ -56,15 +58,15 @@ function probe(host: string, port: number, timeoutMs = 2000): Promise<boolean> {
 
 /** Runs the adb binary; resolves with stdout+stderr, or rejects with the spawn/exit error (output attached). */
 export function runAdbBinary(
-  adbPath: string,
+  server: Pick<AdbServerAddress, 'adbPath' | 'env'>,
   args: string[],
   options: { signal?: AbortSignal; timeoutMs?: number } = {},
 ): Promise<{ stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     execFile(
-      adbPath,
+      server.adbPath,
       args,
-      { signal: options.signal, timeout: options.timeoutMs ?? 30_000, encoding: 'utf8' },
+      { signal: options.signal, timeout: options.timeoutMs ?? 30_000, encoding: 'utf8', env: server.env },
       (error, stdout, stderr) => {
         if (error) reject(Object.assign(error, { stdout, stderr }));
         else resolve({ stdout, stderr });
@@ -99,7 +101,7 @@ export async function ensureAdbServer(address: AdbServerAddress): Promise<void> 
   if (await probe(address.host, address.port)) return;
   if (!address.local) throw serverUnreachableError(address);
   try {
-    await runAdbBinary(address.adbPath, ['-P', String(address.port), 'start-server']);
+    await runAdbBinary(address, ['-P', String(address.port), 'start-server']);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw adbMissingError(address.adbPath, error);
     throw serverUnreachableError(address, error);

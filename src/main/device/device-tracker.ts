@@ -38,7 +38,7 @@ export class DeviceTracker {
     this.reconnectDelay = options.reconnectDelayMs ?? 500;
   }
 
-  /** Starts tracking; resolves once the first list has arrived (details may follow as `details` changes). */
+  /** Starts tracking; resolves once the current list is known (details may follow as `details` changes). */
   async start(): Promise<void> {
     this.stopped = false;
     this.details = new AbortController();
@@ -74,31 +74,25 @@ export class DeviceTracker {
       return;
     }
     this.tracker = tracker;
-    let first = true;
-    await new Promise<void>((resolve) => {
-      tracker.on('changeSet', (changes: { added: AdbkitDevice[]; removed: AdbkitDevice[]; changed: AdbkitDevice[] }) => {
-        if (first) {
-          // A fresh stream lists everything present: forget what vanished while we were not tracking.
-          const present = new Set(changes.added.map((device) => device.id));
-          for (const serial of [...this.devices.keys()]) if (!present.has(serial)) this.remove(serial);
-          first = false;
-          this.reconnectDelay = this.options.reconnectDelayMs ?? 500;
-          resolve();
-        }
-        for (const device of changes.removed) this.remove(device.id);
-        for (const device of [...changes.added, ...changes.changed]) this.upsert(device.id, device.type);
-      });
-      const lost = (error?: Error) => {
-        if (this.tracker !== tracker) return;
-        this.tracker = undefined;
-        resolve();
-        if (this.stopped) return;
-        this.emit({ kind: 'server-lost', error: error?.message ?? 'the adb server closed the device list' });
-        this.scheduleReopen();
-      };
-      tracker.on('error', lost);
-      tracker.on('end', () => lost());
-    });
+    tracker.on('add', (device: AdbkitDevice) => this.upsert(device.id, device.type));
+    tracker.on('change', (device: AdbkitDevice) => this.upsert(device.id, device.type));
+    tracker.on('remove', (device: AdbkitDevice) => this.remove(device.id));
+    const lost = (error?: Error) => {
+      if (this.tracker !== tracker) return;
+      this.tracker = undefined;
+      if (this.stopped) return;
+      this.emit({ kind: 'server-lost', error: error?.message ?? 'the adb server closed the device list' });
+      this.scheduleReopen();
+    };
+    tracker.on('error', lost);
+    tracker.on('end', () => lost());
+    // adbkit may deliver the stream's first list before listeners can be attached: seed from a snapshot,
+    // which also forgets devices that vanished while we were not tracking.
+    const present = await this.adb.listDevices();
+    const serials = new Set(present.map((device) => device.serial));
+    for (const serial of [...this.devices.keys()]) if (!serials.has(serial)) this.remove(serial);
+    for (const device of present) this.upsert(device.serial, device.state);
+    this.reconnectDelay = this.options.reconnectDelayMs ?? 500;
   }
 
   private scheduleReopen(): void {

@@ -252,10 +252,10 @@ class CommandRun {
 
   /** Runs a command that changes the phone; a non-zero exit or an exception in its output is a failure. */
   async send(command: string): Promise<string> {
-    const { output, exitCode } = await this.withRetry(command);
-    if (exitCode !== 0 || /Exception|^Error:/m.test(output)) {
+    const { output, succeeded } = await this.withRetry(command);
+    if (!succeeded || /Exception|^Error:/m.test(output)) {
       const said = output.trim().split('\n').slice(0, 3).join(' ').slice(0, 300);
-      throw new AdbError(`\`${command.slice(0, 120)}\` failed on the phone (exit ${exitCode})${said ? `: ${said}` : ''}.`, 'command-failed');
+      throw new AdbError(`\`${command.slice(0, 120)}\` failed on the phone${said ? `: ${said}` : ''}.`, 'command-failed');
     }
     return output;
   }
@@ -265,7 +265,7 @@ class CommandRun {
     return (await this.withRetry(command)).output;
   }
 
-  private async withRetry(command: string): Promise<{ output: string; exitCode: number }> {
+  private async withRetry(command: string): Promise<{ output: string; succeeded: boolean }> {
     const maxAttempts = this.options.maxAttempts ?? 3;
     let delay = this.options.initialBackoffMs ?? 200;
     for (let attempt = 1; ; attempt++) {

@@ -16,7 +16,7 @@ function recordingRunner(failures: AdbError[] = []): CommandRunner & { sent: str
       sent.push(command);
       const failure = failures.shift();
       if (failure) throw failure;
-      return { output: '', exitCode: 0 };
+      return { output: '', succeeded: true };
     },
   };
 }

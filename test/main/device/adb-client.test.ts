@@ -1,0 +1,123 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AdbClient, parseHostPort } from '../../../src/main/device/adb-client';
+import { resolveAdbServer } from '../../../src/main/device/adb-server';
+import { AdbError } from '../../../src/main/device/errors';
+import { startAdbHarness, type AdbHarness } from '../../support/adb-harness';
+
+let harness: AdbHarness;
+let adb: AdbClient;
+
+beforeAll(async () => {
+  harness = await startAdbHarness();
+  adb = await AdbClient.create({ port: harness.adbPort, env: harness.env });
+});
+afterAll(async () => {
+  await harness?.stop();
+});
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+describe('adb server address', () => {
+  it('Scenario: The server port comes from ANDROID_ADB_SERVER_PORT', () => {
+    expect(resolveAdbServer({ env: { ANDROID_ADB_SERVER_PORT: '5999' } })).toMatchObject({ host: '127.0.0.1', port: 5999, local: true });
+    expect(resolveAdbServer({ env: {} }).port).toBe(5037);
+    expect(resolveAdbServer({ port: 6001, env: { ANDROID_ADB_SERVER_PORT: '5999' } }).port).toBe(6001);
+    expect(() => resolveAdbServer({ env: { ANDROID_ADB_SERVER_PORT: 'abc' } })).toThrow(/ANDROID_ADB_SERVER_PORT must be a TCP port/);
+  });
+
+  it('Scenario: A missing adb binary gives an actionable error', async () => {
+    const error = await AdbClient.create({ port: await freePort(), adbPath: '/nonexistent/adb' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AdbError);
+    expect(error).toMatchObject({ kind: 'adb-missing' });
+    expect((error as Error).message).toMatch(/Install Android platform-tools/);
+  });
+
+  it('Scenario: An unreachable remote server gives an actionable error', async () => {
+    const port = await freePort();
+    const error = await AdbClient.create({ host: '127.0.0.2', port }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ kind: 'server-unreachable' });
+    expect((error as Error).message).toContain(`No adb server answers at 127.0.0.2:${port}`);
+    expect((error as Error).message).toMatch(/nodaemon server/);
+  });
+
+  it('Scenario: A local server is started when none runs', async () => {
+    const home = await mkdtemp(path.join(tmpdir(), 'amc-adb-start-'));
+    const port = await freePort();
+    const env = { ...process.env, HOME: home, ANDROID_ADB_LOG_PATH: path.join(home, 'adb.log'), ADB_EMU: '0' };
+    try {
+      const client = await AdbClient.create({ port, env });
+      expect(client.address).toBe(`127.0.0.1:${port}`);
+      expect(await client.listDevices()).toEqual([]);
+    } finally {
+      await new Promise((resolve) => {
+        import('node:child_process').then(({ execFile }) => execFile('adb', ['-P', String(port), 'kill-server'], { env }, resolve));
+      });
+      await rm(home, { recursive: true, force: true });
+    }
+  });
+
+  it('parses HOST:PORT targets and rejects anything else', () => {
+    expect(parseHostPort('192.168.1.20:5555')).toEqual({ host: '192.168.1.20', port: 5555 });
+    expect(parseHostPort('phone.local')).toEqual({ host: 'phone.local', port: 5555 });
+    expect(parseHostPort('[fe80::1]:40000')).toEqual({ host: 'fe80::1', port: 40000 });
+    expect(() => parseHostPort('a:b:c')).toThrow(/not an address/);
+  });
+});
+
+describe('adb calls against the virtual device', () => {
+  it('runs shell commands and reads properties on the named device', async () => {
+    expect(await adb.shell(harness.serial, 'echo hello')).toBe('hello\n');
+    expect(await adb.exec(harness.serial, 'echo hi')).toEqual({ output: 'hi\n', succeeded: true });
+    expect((await adb.exec(harness.serial, 'false')).succeeded).toBe(false);
+    const properties = await adb.properties(harness.serial);
+    expect(properties['ro.build.version.release']).toBeTruthy();
+  });
+
+  it('names the serial it could not find', async () => {
+    const error = await adb.shell('127.0.0.1:1', 'echo hi').catch((e: unknown) => e);
+    expect(error).toMatchObject({ kind: 'device-not-found', retryable: true });
+    expect((error as Error).message).toMatch(/No device "127.0.0.1:1" is connected/);
+  });
+
+  it('Scenario: Aborting a hanging command closes its stream', async () => {
+    await harness.control('/faults', { body: { kind: 'hang' } });
+    const controller = new AbortController();
+    const pending = adb.shell(harness.serial, 'echo never', { signal: controller.signal });
+    setTimeout(() => controller.abort(), 200);
+    await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
+    await expect.poll(() => harness.device.adb.stats().streams, { timeout: 5000 }).toBe(0);
+    expect(await adb.shell(harness.serial, 'echo after')).toBe('after\n');
+  });
+
+  it('times out a hanging command with a clear error', async () => {
+    await harness.control('/faults', { body: { kind: 'hang' } });
+    const error = await adb.shell(harness.serial, 'echo never', { timeoutMs: 300 }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ kind: 'timeout' });
+    expect((error as Error).message).toMatch(/did not finish within 0.3 s/);
+  });
+
+  it('refuses an already aborted signal without contacting adb', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    await expect(adb.shell(harness.serial, 'echo hi', { signal: controller.signal })).rejects.toMatchObject({ name: 'AbortError' });
+  });
+
+  it('Scenario: Pairing with an adb that lacks it explains the fix', async () => {
+    const error = await adb.pair('127.0.0.1:37000', '123456').catch((e: unknown) => e);
+    expect(error).toMatchObject({ kind: 'unsupported' });
+    expect((error as Error).message).toMatch(/platform-tools 30 or newer; this adb is 29\.0\.6/);
+    await expect(adb.pair('127.0.0.1:37000', '12')).rejects.toThrow(/6-digit/);
+  });
+});
