@@ -1,10 +1,21 @@
+import { USER_APPS } from './apps/index';
+import { amCommand, dumpsysCommand, monkeyCommand, pmCommand, wmCommand } from './commands/activity';
 import { echo, falseCommand, getprop, sleep, trueCommand } from './commands/basic';
+import type { PhoneServices } from './commands/context';
+import { catCommand, grepCommand, headCommand, lsCommand, mkdirCommand, rmCommand } from './commands/files';
+import { imeCommand } from './commands/ime';
+import { inputCommand } from './commands/input';
+import { screencapCommand, uiautomatorCommand } from './commands/screen';
+import { settingsCommand } from './commands/settings';
 import { PhoneFaultSchema, type PhoneFault, type PhoneFaultKind } from './faults';
 import { VirtualFileSystem } from './file-system';
-import { waitForAbort, type LatencyProfileName } from './latency';
-import { APP_PACKAGES, dataFromSeed, type PhoneData, type PhoneStateView } from './model';
+import { abortableDelay, latencyMs, waitForAbort, type LatencyKind, type LatencyProfileName } from './latency';
+import { dataFromSeed, type PhoneData, type PhoneStateView } from './model';
 import { DEVICE_IDENTITY } from './properties';
 import { ShellInterpreter, type CommandHandler, type CommandOutput } from './shell/interpreter';
+import { PhoneUi } from './ui/phone-ui';
+import { renderPng, renderRgba } from './ui/render';
+import { hierarchyXml } from './ui/xml';
 
 export type { PhoneStateView } from './model';
 
@@ -13,26 +24,39 @@ export interface VirtualPhoneOptions {
   seed?: unknown;
 }
 
-/** The simulated Android phone: its shell, screen, apps and state. Transport-agnostic (the adb layer drives it). */
+type OneShotFault = Extract<PhoneFaultKind, 'hang' | 'idle-state-error' | 'corrupt-screencap'>;
+const POPUP_TITLE = 'Battery is low';
+
+/** Renders of one screen state, kept until the screen changes so repeated captures cost nothing. */
+interface RenderCache {
+  key: string;
+  xml?: string;
+  png?: Promise<Buffer>;
+  rgba?: Promise<Buffer>;
+}
+
+/**
+ * The simulated Android phone: shell, screen, apps and state. It knows nothing about adb; the transport
+ * calls `shell()` and the file system, the control API calls `state()`, `reset()`, `injectFault()`.
+ */
 export class VirtualPhone {
   readonly fs = new VirtualFileSystem();
   readonly identity = DEVICE_IDENTITY;
   private profile: LatencyProfileName;
   private data: PhoneData;
-  private pendingFaults: PhoneFaultKind[] = [];
+  private readonly ui: PhoneUi;
+  private pendingFaults: OneShotFault[] = [];
+  private readonly extraSettings = new Map<string, string>();
+  private renderCache: RenderCache = { key: '' };
   private readonly interpreter: ShellInterpreter;
 
   constructor(options: VirtualPhoneOptions = {}) {
-    this.profile = options.profile ?? 'instant';
-    this.data = dataFromSeed(options.seed).data;
-    const commands = new Map<string, CommandHandler>([
-      ['echo', echo],
-      ['getprop', getprop],
-      ['sleep', sleep],
-      ['true', trueCommand],
-      ['false', falseCommand],
-    ]);
-    this.interpreter = new ShellInterpreter(commands, this.fs);
+    this.profile = validProfile(options.profile ?? 'instant');
+    const { data, foreground } = dataFromSeed(options.seed);
+    this.data = data;
+    this.ui = new PhoneUi(data, USER_APPS);
+    if (foreground) this.ui.startApp(foreground);
+    this.interpreter = new ShellInterpreter(this.commandTable(), this.fs);
   }
 
   /** Runs one shell command line. Rejects with the signal's reason when aborted. */
@@ -43,50 +67,128 @@ export class VirtualPhone {
   }
 
   state(): PhoneStateView {
+    const snapshot = this.ui.snapshot();
     const data = structuredClone(this.data);
     return {
-      foreground: APP_PACKAGES.launcher,
-      activity: `${APP_PACKAGES.launcher}/.uioverrides.QuickstepLauncher`,
-      screenOn: true,
-      keyboardShown: false,
-      focusedField: null,
-      dialog: null,
+      foreground: snapshot.foreground,
+      activity: snapshot.activity,
+      screenOn: this.ui.isScreenOn,
+      keyboardShown: this.ui.isKeyboardShown,
+      focusedField: this.ui.focusedFieldResourceId(),
+      dialog: snapshot.dialog,
       settings: data.settings,
       contactsPermission: data.contactsPermission,
       contacts: data.contacts,
       alarms: data.alarms,
       notes: data.notes,
       messages: { sent: data.sent, conversations: data.conversations },
-      ime: { current: 'com.android.inputmethod.latin/.LatinIME', adbKeyboardInstalled: data.adbKeyboardInstalled },
+      ime: { current: this.ui.imeId, adbKeyboardInstalled: data.adbKeyboardInstalled },
       profile: this.profile,
     };
   }
 
+  /** Restores the phone to `seed` (or the defaults). Throws a readable Error, changing nothing, when the seed is invalid. */
   reset(seed?: unknown): void {
-    this.data = dataFromSeed(seed).data;
+    const { data, foreground } = dataFromSeed(seed);
+    this.data = data;
     this.pendingFaults = [];
+    this.extraSettings.clear();
     this.fs.clear();
+    this.ui.reset(data, foreground);
   }
 
   setProfile(profile: LatencyProfileName): void {
-    if (profile !== 'instant' && profile !== 'realistic') throw new Error(`Unknown latency profile: ${String(profile)}`);
-    this.profile = profile;
+    this.profile = validProfile(profile);
   }
 
   injectFault(fault: PhoneFault): void {
     const parsed = PhoneFaultSchema.safeParse(fault);
     if (!parsed.success) throw new Error(`Unknown phone fault: ${JSON.stringify(fault)}`);
-    this.pendingFaults.push(parsed.data.kind);
+    const kind = parsed.data.kind;
+    if (kind === 'popup-dialog') this.ui.showSystemDialog(POPUP_TITLE);
+    else if (kind === 'screen-off') this.ui.setScreenOn(false);
+    else this.pendingFaults.push(kind);
   }
 
+  /** Faults still pending or in effect (an undismissed pop-up, a screen that is still off). */
   faults(): Array<{ kind: PhoneFaultKind }> {
-    return this.pendingFaults.map((kind) => ({ kind }));
+    const active: PhoneFaultKind[] = [...this.pendingFaults];
+    if (this.ui.hasSystemDialog()) active.push('popup-dialog');
+    if (!this.ui.isScreenOn) active.push('screen-off');
+    return active.map((kind) => ({ kind }));
   }
 
   private takeFault(kind: PhoneFaultKind): boolean {
-    const index = this.pendingFaults.indexOf(kind);
+    const index = this.pendingFaults.indexOf(kind as OneShotFault);
     if (index < 0) return false;
     this.pendingFaults.splice(index, 1);
     return true;
   }
+
+  private currentRender(): RenderCache {
+    const key = this.ui.snapshot().key;
+    if (this.renderCache.key !== key) this.renderCache = { key };
+    return this.renderCache;
+  }
+
+  private services(): PhoneServices {
+    return {
+      ui: this.ui,
+      fs: this.fs,
+      data: () => this.data,
+      delay: (kind: LatencyKind, signal: AbortSignal) => abortableDelay(latencyMs(this.profile, kind), signal),
+      takeFault: (kind) => this.takeFault(kind),
+      screenshotPng: () => {
+        const cache = this.currentRender();
+        cache.png ??= renderPng(this.ui.snapshot().windows);
+        return cache.png;
+      },
+      screenshotRgba: () => {
+        const cache = this.currentRender();
+        cache.rgba ??= renderRgba(this.ui.snapshot().windows);
+        return cache.rgba;
+      },
+      hierarchyXml: () => {
+        const cache = this.currentRender();
+        cache.xml ??= hierarchyXml(this.ui.snapshot().windows);
+        return cache.xml;
+      },
+      extraSettings: this.extraSettings,
+    };
+  }
+
+  private commandTable(): Map<string, CommandHandler> {
+    const phone = this.services();
+    return new Map<string, CommandHandler>([
+      ['echo', echo],
+      ['getprop', getprop],
+      ['sleep', sleep],
+      ['true', trueCommand],
+      ['false', falseCommand],
+      ['cat', catCommand(this.fs)],
+      ['ls', lsCommand(this.fs)],
+      ['rm', rmCommand(this.fs)],
+      ['mkdir', mkdirCommand(this.fs)],
+      ['grep', grepCommand(this.fs)],
+      ['head', headCommand(this.fs)],
+      ['tail', headCommand(this.fs, true)],
+      ['input', inputCommand(phone)],
+      ['am', amCommand(phone)],
+      ['monkey', monkeyCommand(phone)],
+      ['pm', pmCommand(phone)],
+      ['dumpsys', dumpsysCommand(phone)],
+      ['wm', wmCommand],
+      ['settings', settingsCommand(phone)],
+      ['ime', imeCommand(phone)],
+      ['uiautomator', uiautomatorCommand(phone)],
+      ['screencap', screencapCommand(phone)],
+    ]);
+  }
+}
+
+function validProfile(profile: string): LatencyProfileName {
+  if (profile !== 'instant' && profile !== 'realistic') {
+    throw new Error(`Unknown latency profile "${profile}" (expected "instant" or "realistic")`);
+  }
+  return profile;
 }
