@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { HttpBindings } from '@hono/node-server';
-import { Hono, type Context } from 'hono';
+import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { DecisionRequestSchema, type ProxyDecisionResponse } from '../shared/decision';
 import { ApiError, errorBody } from './errors';
@@ -54,6 +54,23 @@ function summariseIssues(issues: ReadonlyArray<{ path: PropertyKey[]; message: s
     .map((issue) => `${issue.path.map(String).join('.') || '(body)'}: ${issue.message}`);
   const more = issues.length > MAX_LISTED_ISSUES ? `; and ${issues.length - MAX_LISTED_ISSUES} more` : '';
   return `invalid decision request: ${listed.join('; ')}${more}`;
+}
+
+/**
+ * 413 for bodies over the limit. A declared length is checked up front (Node then refuses a body longer than
+ * declared), which keeps the adapter's fast body read; chunked uploads are counted while they are read.
+ */
+function limitBody(maxBytes: number): MiddlewareHandler<AppEnv> {
+  const tooLarge = () => {
+    throw new ApiError(413, 'payload_too_large', `request body exceeds the limit of ${maxBytes} bytes`, { connection: 'close' });
+  };
+  const counting = bodyLimit({ maxSize: maxBytes, onError: tooLarge });
+  return async (c, next) => {
+    const declared = c.req.header('content-length');
+    if (declared === undefined || c.req.header('transfer-encoding') !== undefined) return counting(c, next);
+    if (Number(declared) > maxBytes) tooLarge();
+    await next();
+  };
 }
 
 /** The HTTP surface: health, readiness and the planner-decision endpoint. Every error body is `{ error: { code, message } }`. */
@@ -136,12 +153,7 @@ export function createControlPlaneApp(deps: ControlPlaneAppDeps): Hono<AppEnv> {
       c.set('route', deps.upstream.route(check.record));
       await next();
     },
-    bodyLimit({
-      maxSize: deps.bodyLimitBytes,
-      onError: () => {
-        throw new ApiError(413, 'payload_too_large', `request body exceeds the limit of ${deps.bodyLimitBytes} bytes`);
-      },
-    }),
+    limitBody(deps.bodyLimitBytes),
     async (c) => decide(c, deps),
   );
 
@@ -158,11 +170,10 @@ async function decide(c: Context<AppEnv>, deps: ControlPlaneAppDeps): Promise<Re
   const parsed = DecisionRequestSchema.safeParse(json);
   if (!parsed.success) throw new ApiError(400, 'invalid_request', summariseIssues(parsed.error.issues));
 
-  const signal = AbortSignal.any([c.req.raw.signal, deps.inFlight.abortSignal]);
   const started = performance.now();
   let decision;
   try {
-    decision = await deps.upstream.decide(parsed.data, c.get('route'), signal);
+    decision = await deps.upstream.decide(parsed.data, c.get('route'), [c.req.raw.signal, deps.inFlight.abortSignal]);
   } finally {
     c.set('upstreamLatencyMs', Math.round((performance.now() - started) * 100) / 100);
   }

@@ -2,6 +2,7 @@ import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import type { ProviderName } from '../shared/decision';
+import { DEFAULT_MODELS } from '../shared/settings';
 import type { RateLimit } from './rate-limiter';
 
 /** Resolved service configuration: defaults < config file < environment < command-line flags. */
@@ -25,11 +26,6 @@ export type ProviderKeys = Partial<Record<ProviderName, string>>;
 export class ControlPlaneConfigError extends Error {
   override name = 'ControlPlaneConfigError';
 }
-
-export const DEFAULT_MODELS: Record<ProviderName, string> = {
-  anthropic: 'claude-sonnet-4-5',
-  openai: 'gpt-4.1',
-};
 
 const ProviderSchema = z.enum(['anthropic', 'openai']);
 

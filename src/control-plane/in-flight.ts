@@ -1,9 +1,16 @@
+import { setMaxListeners } from 'node:events';
+
 /** Counts decisions in progress so shutdown can refuse new ones, wait for the rest, and abort them after a grace. */
 export class InFlightDecisions {
   private count = 0;
   private idleWaiters: Array<() => void> = [];
   private readonly shutdown = new AbortController();
   private drainingSince: number | null = null;
+
+  constructor() {
+    // Every in-flight decision listens on the shutdown signal, so the default warning at 10 listeners is noise.
+    setMaxListeners(0, this.shutdown.signal);
+  }
 
   get size(): number {
     return this.count;

@@ -1,6 +1,7 @@
 import { ToolCallUnavailable, type DecisionRequest, type ProviderName, type ToolCallDecision, type ToolCallingClient } from '../shared/decision';
 import { ApiError } from './errors';
-import { DEFAULT_MODELS, type ControlPlaneConfig, type ProviderKeys } from './config';
+import { DEFAULT_MODELS } from '../shared/settings';
+import type { ControlPlaneConfig, ProviderKeys } from './config';
 import type { TokenRecord } from './token-store';
 
 /** What the service needs to build a provider client; matches the runtime's `createProviderClient` options. */
@@ -45,7 +46,11 @@ export class Upstream {
     return this.keys[this.config.provider] ? null : missingKeyMessage(this.config.provider);
   }
 
-  async decide(request: DecisionRequest, route: UpstreamRoute, signal: AbortSignal): Promise<ToolCallDecision> {
+  /**
+   * One provider call, bounded by the upstream timeout and cancelled when any of `cancelSignals` fires (caller
+   * gone, shutdown grace over). Listeners are removed afterwards: the shutdown signal lives as long as the service.
+   */
+  async decide(request: DecisionRequest, route: UpstreamRoute, cancelSignals: readonly AbortSignal[]): Promise<ToolCallDecision> {
     const client = this.clientFor(route);
     const controller = new AbortController();
     let timedOut = false;
@@ -53,16 +58,18 @@ export class Upstream {
       timedOut = true;
       controller.abort(new Error('upstream timeout'));
     }, this.config.upstreamTimeoutMs);
-    const forward = () => controller.abort(signal.reason);
-    if (signal.aborted) forward();
-    else signal.addEventListener('abort', forward, { once: true });
+    const cancel = () => controller.abort(new Error('decision cancelled'));
+    for (const signal of cancelSignals) {
+      if (signal.aborted) cancel();
+      else signal.addEventListener('abort', cancel, { once: true });
+    }
     try {
       return await client.decide(request, { signal: controller.signal });
     } catch (error) {
-      throw this.toApiError(error, route, timedOut, signal.aborted);
+      throw this.toApiError(error, route, timedOut, cancelSignals.some((s) => s.aborted));
     } finally {
       clearTimeout(timer);
-      signal.removeEventListener('abort', forward);
+      for (const signal of cancelSignals) signal.removeEventListener('abort', cancel);
     }
   }
 

@@ -1,0 +1,200 @@
+// Control plane: 2,000 decisions at concurrency 50 through host client -> control plane (its own process, as
+// deployed) -> instant fake provider, next to the same decisions sent straight to the fake with the same provider
+// client, in the same run. Load generator and fake share this process; on a small machine the numbers at
+// concurrency 50 include CPU queueing, so the one-at-a-time rows show the hop's own cost.
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { createToken } from '../../src/control-plane/token-store';
+import { createCloudProxyClient } from '../../src/main/runtime/clients/cloud-proxy-client';
+import { createProviderClient } from '../../src/main/runtime/clients/index';
+import type { DecisionRequest, ProviderName, ToolCallingClient } from '../../src/shared/decision';
+import { sequencePolicy, startProviderFake } from '../../test/fakes/index';
+import { percentile, type BenchCase, type BenchRow } from '../types';
+
+const DECISIONS = 2_000;
+const CONCURRENCY = 50;
+const WARMUP = 200;
+const SEQUENTIAL = 300;
+const ROUNDS = 4;
+const CLOCK_TICKS_PER_SECOND = 100;
+
+const request: DecisionRequest = {
+  system: 'You operate an Android phone. Call exactly one tool.',
+  messages: [
+    {
+      role: 'user',
+      content: [
+        {
+          type: 'text',
+          text: `<goal>Open Settings</goal>\n<scene>${JSON.stringify({
+            elements: Array.from({ length: 30 }, (_, i) => ({ id: `e${i}`, type: 'text', text: `Item ${i}`, bounds: [0, i * 60, 1080, i * 60 + 60] })),
+          })}</scene>`,
+        },
+      ],
+    },
+  ],
+  tools: [
+    { name: 'tap', description: 'Tap an element', inputSchema: { type: 'object', properties: { element_id: { type: 'string' } } } },
+    { name: 'finish_task', description: 'End the task', inputSchema: { type: 'object', properties: { success: { type: 'boolean' } } } },
+  ],
+  maxOutputTokens: 1024,
+};
+
+type Run = Awaited<ReturnType<typeof load>>;
+const emptyRun = (): Run => ({ latencies: [], errors: 0, firstError: undefined, seconds: 0 });
+function addRun(total: Run, round: Run): void {
+  total.latencies.push(...round.latencies);
+  total.errors += round.errors;
+  total.firstError ??= round.firstError;
+  total.seconds += round.seconds;
+}
+
+/** Runs `count` decisions with `concurrency` workers; returns each call's latency and the number of failures. */
+async function load(client: ToolCallingClient, count: number, concurrency: number) {
+  const latencies: number[] = [];
+  let errors = 0;
+  let firstError: string | undefined;
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < count) {
+        next += 1;
+        const t0 = performance.now();
+        try {
+          await client.decide(request, {});
+          latencies.push(performance.now() - t0);
+        } catch (error) {
+          errors += 1;
+          firstError ??= error instanceof Error ? error.message : String(error);
+        }
+      }
+    }),
+  );
+  return { latencies, errors, firstError, seconds: (performance.now() - started) / 1000 };
+}
+
+interface ServiceProcess {
+  url: string;
+  /** latencyMs - upstreamLatencyMs of every answered decision, from the service's own request logs. */
+  overheads: number[];
+  rssMiB(): Promise<number>;
+  /** CPU time (user + system) the service process has used so far. */
+  cpuMs(): Promise<number>;
+  stop(): Promise<void>;
+}
+
+/** Runs the service as production does, in its own process (`amc control-plane`), so its CPU and memory are its own. */
+async function startServiceProcess(env: NodeJS.ProcessEnv): Promise<ServiceProcess> {
+  const child = spawn(process.execPath, [path.resolve('bin/amc.mjs'), 'control-plane', '--port', '0', '--host', '127.0.0.1'], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const overheads: number[] = [];
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const lines = createInterface({ input: child.stdout });
+  const url = await new Promise<string>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`amc control-plane exited with ${code} before listening`)));
+    lines.on('line', (line) => {
+      const entry = JSON.parse(line) as { msg?: string; url?: string; status?: number; latencyMs?: number; upstreamLatencyMs?: number };
+      if (entry.msg === 'listening' && entry.url) resolve(entry.url);
+      if (entry.msg === 'request' && entry.status === 200 && entry.upstreamLatencyMs !== undefined) {
+        overheads.push(entry.latencyMs! - entry.upstreamLatencyMs);
+      }
+    });
+  });
+  return {
+    url,
+    overheads,
+    async rssMiB() {
+      const status = await readFile(`/proc/${child.pid}/status`, 'utf8').catch(() => '');
+      const kib = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1]);
+      return Number.isFinite(kib) ? kib / 1024 : Number.NaN;
+    },
+    async cpuMs() {
+      // /proc/<pid>/stat fields 14 and 15 (utime, stime) in clock ticks; the command name may contain spaces.
+      const stat = await readFile(`/proc/${child.pid}/stat`, 'utf8').catch(() => '');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
+    },
+    async stop() {
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+async function measure(provider: ProviderName): Promise<BenchRow[]> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'amc-bench-cp-'));
+  const fake = await startProviderFake(provider, sequencePolicy({ kind: 'call', tool: 'tap', args: { element_id: 'e1' } }));
+  const tokensFile = path.join(dir, 'tokens.json');
+  const { token } = await createToken(tokensFile, { name: 'bench' });
+  const service = await startServiceProcess({
+    AMC_CP_PROVIDER: provider,
+    AMC_CP_MODEL: 'bench-model',
+    AMC_CP_TOKENS_FILE: tokensFile,
+    AMC_CP_RATE_LIMIT_PER_MINUTE: '1000000',
+    AMC_CP_RATE_LIMIT_BURST: '100000',
+    AMC_CP_SECRETS_FILE: '',
+    ANTHROPIC_API_KEY: provider === 'anthropic' ? fake.apiKey : '',
+    OPENAI_API_KEY: provider === 'openai' ? fake.apiKey : '',
+    [provider === 'anthropic' ? 'ANTHROPIC_BASE_URL' : 'OPENAI_BASE_URL']: fake.baseURL,
+  });
+  try {
+    const direct = createProviderClient({ provider, apiKey: fake.apiKey, baseURL: fake.baseURL, model: 'bench-model', timeoutMs: 30_000 });
+    const proxied = createCloudProxyClient({ url: service.url, token, timeoutMs: 30_000 });
+    await load(direct, WARMUP, CONCURRENCY);
+    await load(proxied, WARMUP, CONCURRENCY);
+    const sequentialDirect = await load(direct, SEQUENTIAL, 1);
+    const sequentialService = await load(proxied, SEQUENTIAL, 1);
+    service.overheads.length = 0;
+    // Alternating rounds, so a neighbour's burst of CPU use on a shared machine hits both paths alike.
+    const viaDirect = emptyRun();
+    const viaService = emptyRun();
+    let directCpuMs = 0;
+    let serviceCpuMs = 0;
+    for (let round = 0; round < ROUNDS; round++) {
+      const before = process.cpuUsage();
+      addRun(viaDirect, await load(direct, DECISIONS / ROUNDS, CONCURRENCY));
+      const used = process.cpuUsage(before);
+      directCpuMs += (used.user + used.system) / 1000;
+      const serviceBefore = await service.cpuMs();
+      addRun(viaService, await load(proxied, DECISIONS / ROUNDS, CONCURRENCY));
+      serviceCpuMs += (await service.cpuMs()) - serviceBefore;
+    }
+    if (viaService.firstError) process.stderr.write(`  control plane (${provider}) first error: ${viaService.firstError}\n`);
+    const name = `control-plane (${provider})`;
+    const p = percentile;
+    const at = `@${CONCURRENCY}`;
+    return [
+      { case: name, metric: `errors, ${DECISIONS} decisions ${at}`, value: viaService.errors + viaDirect.errors, unit: '', goal: '0' },
+      { case: name, metric: `direct p50 / p99 ${at}`, value: p(viaDirect.latencies, 50), unit: `ms / ${p(viaDirect.latencies, 99).toFixed(1)} ms` },
+      { case: name, metric: `via service p50 / p99 ${at}`, value: p(viaService.latencies, 50), unit: `ms / ${p(viaService.latencies, 99).toFixed(1)} ms` },
+      { case: name, metric: `added p50 ${at}`, value: p(viaService.latencies, 50) - p(viaDirect.latencies, 50), unit: 'ms' },
+      { case: name, metric: `added p99 ${at}`, value: p(viaService.latencies, 99) - p(viaDirect.latencies, 99), unit: 'ms', goal: '< 10 ms' },
+      { case: name, metric: `in-service overhead p50 ${at}`, value: p(service.overheads, 50), unit: 'ms' },
+      { case: name, metric: `in-service overhead p99 ${at}`, value: p(service.overheads, 99), unit: 'ms' },
+      { case: name, metric: 'added p50, one at a time', value: p(sequentialService.latencies, 50) - p(sequentialDirect.latencies, 50), unit: 'ms' },
+      { case: name, metric: 'added p99, one at a time', value: p(sequentialService.latencies, 99) - p(sequentialDirect.latencies, 99), unit: 'ms', goal: '< 10 ms' },
+      { case: name, metric: 'CPU per decision: direct (client + fake)', value: directCpuMs / DECISIONS, unit: 'ms' },
+      { case: name, metric: 'CPU per decision: service process', value: serviceCpuMs / DECISIONS, unit: 'ms' },
+      { case: name, metric: `throughput direct / via service ${at}`, value: DECISIONS / viaDirect.seconds, unit: `/s / ${(DECISIONS / viaService.seconds).toFixed(0)} /s` },
+      { case: name, metric: 'service RSS after run', value: await service.rssMiB(), unit: 'MiB' },
+    ];
+  } finally {
+    await service.stop();
+    await fake.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+const controlPlaneBench: BenchCase = {
+  name: 'control-plane',
+  async run() {
+    return [...(await measure('anthropic')), ...(await measure('openai'))];
+  },
+};
+export default controlPlaneBench;
