@@ -1,7 +1,14 @@
 import type { CliCommand } from '../command';
+import { actCommand } from './act';
+import { connectCommand } from './connect';
+import { devicesCommand } from './devices';
+import { disconnectCommand } from './disconnect';
+import { observeCommand } from './observe';
+import { pairCommand } from './pair';
 import { controlPlaneCommand } from './control-plane';
+import { runCommand } from './run';
 import { serveCommand } from './serve';
 import { virtualDeviceCommand } from './virtual-device';
 
 /** Every `amc` subcommand, in the order `amc --help` lists them. Add new commands here. */
-export const commands: readonly CliCommand[] = [serveCommand, controlPlaneCommand, virtualDeviceCommand];
+export const commands: readonly CliCommand[] = [serveCommand, controlPlaneCommand, virtualDeviceCommand, runCommand, devicesCommand, connectCommand, disconnectCommand, pairCommand, observeCommand, actCommand];

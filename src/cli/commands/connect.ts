@@ -1,0 +1,18 @@
+import type { CliCommand } from '../command';
+import { UsageError } from '../command';
+import { parseCommandArgs } from '../args';
+import { ADB_OPTIONS_USAGE, adbFromOptions, adbOptions } from './devices';
+
+export const connectCommand: CliCommand = {
+  name: 'connect',
+  summary: 'connect to a phone over TCP/IP (wireless debugging or `adb tcpip`)',
+  usage: `amc connect HOST:PORT ${ADB_OPTIONS_USAGE}`,
+  async run(args, io) {
+    const { values, positionals } = parseCommandArgs(args, adbOptions, true);
+    if (positionals.length !== 1) throw new UsageError('give exactly one HOST:PORT');
+    const adb = await adbFromOptions(values);
+    const serial = await adb.connectDevice(positionals[0]!, { timeoutMs: 20_000 });
+    io.out(`connected to ${serial}`);
+    return 0;
+  },
+};

@@ -1,0 +1,77 @@
+import type { CliCommand } from '../command';
+import { UsageError } from '../command';
+import { parseCommandArgs, parsePort } from '../args';
+import type { AdbClient } from '../../main/device/adb-client';
+import type { DeviceSummary } from '../../shared/device';
+
+/** adb server options shared by the device commands (devices, connect, disconnect, pair, observe, act). */
+export const adbOptions = {
+  'adb-host': { type: 'string' },
+  'adb-port': { type: 'string' },
+  'adb-path': { type: 'string' },
+} as const;
+export const ADB_OPTIONS_USAGE = '[--adb-host H] [--adb-port P] [--adb-path PATH]';
+
+/** The adb client for the command's options (ANDROID_ADB_SERVER_PORT applies when --adb-port is absent). */
+export async function adbFromOptions(values: { 'adb-host'?: string; 'adb-port'?: string; 'adb-path'?: string }): Promise<AdbClient> {
+  const { AdbClient } = await import('../../main/device/adb-client');
+  return AdbClient.create({
+    host: values['adb-host'],
+    port: parsePort(values['adb-port'], '--adb-port'),
+    adbPath: values['adb-path'],
+  });
+}
+
+/** `-s SERIAL`, else ANDROID_SERIAL, else the only usable device; a usage error when that is ambiguous. */
+export async function pickSerial(adb: AdbClient, requested: string | undefined): Promise<string> {
+  const explicit = requested ?? process.env.ANDROID_SERIAL;
+  if (explicit) return explicit;
+  const usable = (await adb.listDevices()).filter((device) => device.state === 'device');
+  if (usable.length === 1) return usable[0]!.serial;
+  if (usable.length === 0) throw new UsageError('no usable device is connected (see `amc devices`); connect one or pass -s SERIAL');
+  throw new UsageError(`several devices are connected (${usable.map((d) => d.serial).join(', ')}); choose one with -s SERIAL`);
+}
+
+/** An AbortSignal that fires on Ctrl-C while `work` runs. */
+export async function withInterrupt<T>(work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const controller = new AbortController();
+  const interrupt = () => controller.abort();
+  process.once('SIGINT', interrupt);
+  try {
+    return await work(controller.signal);
+  } finally {
+    process.off('SIGINT', interrupt);
+  }
+}
+
+function describeLine(device: DeviceSummary): string {
+  const facts = [
+    device.state,
+    device.model,
+    device.androidVersion && `Android ${device.androidVersion}`,
+    device.screen && `${device.screen.width}x${device.screen.height}${device.screen.density ? ` @${device.screen.density}dpi` : ''}`,
+    device.connection.toUpperCase(),
+  ].filter(Boolean);
+  return `${device.serial}  ${facts.join(', ')}${device.hint ? `\n    -> ${device.hint}` : ''}`;
+}
+
+export const devicesCommand: CliCommand = {
+  name: 'devices',
+  summary: 'list the phones the adb server sees, with model, Android version, screen and what to do when not ready',
+  usage: `amc devices [--json] ${ADB_OPTIONS_USAGE}`,
+  async run(args, io) {
+    const { values } = parseCommandArgs(args, { json: { type: 'boolean' }, ...adbOptions });
+    const adb = await adbFromOptions(values);
+    const { describeDevice } = await import('../../main/device/device-info');
+    const entries = await adb.listDevices({ timeoutMs: 10_000 });
+    const devices = await Promise.all(entries.map((entry) => describeDevice(adb, entry.serial, entry.state, { timeoutMs: 10_000 })));
+    if (values.json) {
+      io.out(JSON.stringify(devices, null, 2));
+    } else if (devices.length === 0) {
+      io.out(`No devices at the adb server ${adb.address}. Plug a phone in with USB debugging on, or \`amc connect HOST:PORT\`.`);
+    } else {
+      for (const device of devices) io.out(describeLine(device));
+    }
+    return 0;
+  },
+};

@@ -1,0 +1,18 @@
+import type { CliCommand } from '../command';
+import { UsageError } from '../command';
+import { parseCommandArgs } from '../args';
+import { ADB_OPTIONS_USAGE, adbFromOptions, adbOptions } from './devices';
+
+export const disconnectCommand: CliCommand = {
+  name: 'disconnect',
+  summary: 'disconnect a phone connected over TCP/IP',
+  usage: `amc disconnect HOST:PORT ${ADB_OPTIONS_USAGE}`,
+  async run(args, io) {
+    const { values, positionals } = parseCommandArgs(args, adbOptions, true);
+    if (positionals.length !== 1) throw new UsageError('give exactly one HOST:PORT');
+    const adb = await adbFromOptions(values);
+    await adb.disconnectDevice(positionals[0]!, { timeoutMs: 10_000 });
+    io.out(`disconnected ${positionals[0]}`);
+    return 0;
+  },
+};

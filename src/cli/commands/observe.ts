@@ -1,0 +1,70 @@
+import { writeFile } from 'node:fs/promises';
+import type { CliCommand } from '../command';
+import { ExitCode, UsageError } from '../command';
+import { parseCommandArgs } from '../args';
+import { sceneToJson } from '../../shared/scene';
+import { ADB_OPTIONS_USAGE, adbFromOptions, adbOptions, pickSerial, withInterrupt } from './devices';
+
+const FORMATS = ['png', 'jpeg', 'webp'] as const;
+type Format = (typeof FORMATS)[number];
+
+export const observeCommand: CliCommand = {
+  name: 'observe',
+  summary: 'read the phone once: print the Scene exactly as the planner receives it, and the timings',
+  usage: `amc observe [-s SERIAL] [--json] [--screenshot FILE] [--format jpeg|png|webp] [--long-edge PX] ${ADB_OPTIONS_USAGE}`,
+  async run(args, io) {
+    const { values } = parseCommandArgs(args, {
+      serial: { type: 'string', short: 's' },
+      json: { type: 'boolean' },
+      screenshot: { type: 'string' },
+      format: { type: 'string' },
+      'long-edge': { type: 'string' },
+      ...adbOptions,
+    });
+    const format = (values.format ?? 'jpeg') as Format;
+    if (!FORMATS.includes(format)) throw new UsageError(`--format must be one of ${FORMATS.join(', ')}, got "${values.format}"`);
+    const longEdge = values['long-edge'] === undefined ? 1456 : Number(values['long-edge']);
+    if (!Number.isInteger(longEdge) || longEdge < 64 || longEdge > 8192) {
+      throw new UsageError(`--long-edge must be a whole number of pixels between 64 and 8192, got "${values['long-edge']}"`);
+    }
+    const adb = await adbFromOptions(values);
+    const serial = await pickSerial(adb, values.serial);
+    const { Observer } = await import('../../main/perception/observer');
+    const observer = new Observer(adb, { screenshot: { format, longEdge } });
+    let observation;
+    try {
+      observation = await withInterrupt((signal) => observer.observe(serial, { signal }));
+    } catch (error) {
+      if ((error as Error).name === 'AbortError') return ExitCode.cancelled;
+      throw error;
+    }
+    const { screenshot } = observation;
+    if (values.screenshot && screenshot) await writeFile(values.screenshot, screenshot.bytes);
+    const screenshotFacts = screenshot && {
+      mediaType: screenshot.mediaType,
+      width: screenshot.width,
+      height: screenshot.height,
+      scale: Number(screenshot.scale.toFixed(4)),
+      bytes: screenshot.bytes.length,
+    };
+    if (values.json) {
+      const { scene, sceneError, screenshotError, timings } = observation;
+      io.out(JSON.stringify({ serial, scene, sceneError, screenshot: screenshotFacts, screenshotError, timings }));
+    } else {
+      if (observation.scene) io.out(sceneToJson(observation.scene));
+      else io.err(observation.sceneError ?? 'no Scene');
+      const { totalMs, dumpMs, screenshotMs } = observation.timings;
+      io.out(`timings: total ${totalMs} ms (ui dump ${dumpMs ?? '-'} ms, screenshot ${screenshotMs ?? '-'} ms)`);
+      if (screenshotFacts) {
+        io.out(
+          `screenshot: ${screenshotFacts.width}x${screenshotFacts.height} ${format}, ${screenshotFacts.bytes} bytes, ` +
+            `scale ${screenshotFacts.scale} device px per image px${values.screenshot ? ` -> ${values.screenshot}` : ''}`,
+        );
+      } else {
+        io.out(observation.screenshotError ?? 'no screenshot');
+      }
+    }
+    if (values.screenshot && !screenshot) io.err(`no screenshot written to ${values.screenshot}`);
+    return observation.scene ? ExitCode.ok : ExitCode.failed;
+  },
+};

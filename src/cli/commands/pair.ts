@@ -1,0 +1,18 @@
+import type { CliCommand } from '../command';
+import { UsageError } from '../command';
+import { parseCommandArgs } from '../args';
+import { ADB_OPTIONS_USAGE, adbFromOptions, adbOptions } from './devices';
+
+export const pairCommand: CliCommand = {
+  name: 'pair',
+  summary: 'pair with a phone for wireless debugging (Android 11+: "Pair device with pairing code")',
+  usage: `amc pair HOST:PORT CODE ${ADB_OPTIONS_USAGE}`,
+  async run(args, io) {
+    const { values, positionals } = parseCommandArgs(args, adbOptions, true);
+    if (positionals.length !== 2) throw new UsageError('give the pairing HOST:PORT and the 6-digit CODE shown on the phone');
+    const adb = await adbFromOptions(values);
+    io.out(await adb.pair(positionals[0]!, positionals[1]!));
+    io.out('Now connect with `amc connect HOST:PORT`, using the address shown under "Wireless debugging" (not the pairing port).');
+    return 0;
+  },
+};
