@@ -91,7 +91,7 @@ export function GoalBox() {
             · {paused ? 'paused — you have control of the phone' : `running, step ${task.steps.length} of at most ${task.maxSteps}`}
           </span>
         )}
-        {!device && ' · choose or start a phone to run a goal'}
+        {!device && <span>{preview ? ' · ' : ''}Choose or start a phone to run a goal.</span>}
       </p>
     </form>
   );

@@ -1,0 +1,187 @@
+// @vitest-environment jsdom
+import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { App } from '../../src/renderer/src/App';
+import { BridgeContext } from '../../src/renderer/src/bridge-context';
+import { useAppStore } from '../../src/renderer/src/store/app-store';
+import { useDevicesStore } from '../../src/renderer/src/store/devices-store';
+import { useHistoryStore } from '../../src/renderer/src/store/history-store';
+import { useMirrorStore } from '../../src/renderer/src/store/mirror-store';
+import { useSettingsStore } from '../../src/renderer/src/store/settings-store';
+import { useTaskStore } from '../../src/renderer/src/store/task-store';
+import type { CurrentTask, MirrorStatus } from '../../src/shared/contract';
+import { defaultSettings } from '../../src/shared/settings';
+import { applyTaskEvent, newTaskRecord, type TaskEvent, type TaskRecord } from '../../src/shared/task';
+import { FakeBridge, type Handlers } from './fake-bridge';
+import { contactsScene, directAnthropic } from './fixtures';
+
+const serial = 'emulator-5554';
+const mirrorStatus: MirrorStatus = {
+  serial,
+  state: 'running',
+  pausedBecause: null,
+  visible: true,
+  fps: 0,
+  captureMs: null,
+  lastFrame: null,
+  error: null,
+};
+
+const started: TaskEvent = { type: 'task.started', taskId: 't-7', at: 1000, goal: 'Open contacts', serial, planner: directAnthropic, maxSteps: 10 };
+const observed = (step: number): TaskEvent => ({
+  type: 'step.observed',
+  taskId: 't-7',
+  at: 1000 + step,
+  step,
+  scene: contactsScene,
+  sceneError: null,
+  screenshot: null,
+  screenChanged: null,
+  observeMs: 200,
+});
+const planned = (step: number, rationale: string): TaskEvent => ({
+  type: 'step.planned',
+  taskId: 't-7',
+  at: 1100 + step,
+  step,
+  tool: 'tap',
+  args: { element_id: 'e2' },
+  rationale,
+  thinking: `thinking about step ${step}`,
+  usage: { inputTokens: 100, outputTokens: 10 },
+  planMs: 900,
+});
+
+function recordAfter(events: TaskEvent[]): TaskRecord {
+  const base = newTaskRecord({ id: 't-7', goal: 'Open contacts', serial, planner: directAnthropic, maxSteps: 10, createdAt: 1000 });
+  return events.reduce(applyTaskEvent, base);
+}
+
+function appBackend(current: () => CurrentTask, extra: Handlers = {}) {
+  return new FakeBridge({
+    'app.info': () => ({ name: 'Agentic Mobile Control', version: '0.1.0', transport: 'web', platform: 'linux-x64' }),
+    'app.ping': ({ nonce }) => ({ nonce, serverTime: Date.now() }),
+    'devices.list': () => ({
+      devices: [{ serial, state: 'device', connection: 'tcp', model: 'Demo Phone', screen: { width: 1080, height: 2400 } }],
+      adbServer: '127.0.0.1:5037',
+      problem: null,
+    }),
+    'tasks.current': current,
+    'history.list': () => ({ tasks: [] }),
+    'settings.get': () => ({
+      settings: defaultSettings(),
+      effective: defaultSettings(),
+      secrets: { ANTHROPIC_API_KEY: 'not set', OPENAI_API_KEY: 'not set', CONTROL_PLANE_TOKEN: 'not set' },
+      envOverrides: [],
+      overriddenFields: {},
+      folder: '/tmp/amc',
+      problem: null,
+    }),
+    'mirror.getStatus': () => mirrorStatus,
+    'mirror.setVisible': () => mirrorStatus,
+    'mirror.start': () => mirrorStatus,
+    ...extra,
+  });
+}
+
+function renderApp(bridge: FakeBridge) {
+  return render(
+    <BridgeContext.Provider value={bridge}>
+      <App />
+    </BridgeContext.Provider>,
+  );
+}
+
+beforeEach(() => {
+  useAppStore.setState(useAppStore.getInitialState(), true);
+  useDevicesStore.setState(useDevicesStore.getInitialState(), true);
+  useHistoryStore.setState(useHistoryStore.getInitialState(), true);
+  useMirrorStore.setState(useMirrorStore.getInitialState(), true);
+  useSettingsStore.setState(useSettingsStore.getInitialState(), true);
+  useTaskStore.setState(useTaskStore.getInitialState(), true);
+});
+afterEach(cleanup);
+
+describe('live task in the window', () => {
+  it('Scenario: A reloaded window re-attaches to the running task', async () => {
+    const bridge = appBackend(() => ({ task: recordAfter([started, observed(1), planned(1, 'Tap Add contact.')]), paused: false }));
+    renderApp(bridge);
+    await screen.findByRole('article', { name: 'Step 1' });
+    expect(screen.getByTestId('step-rationale').textContent).toBe('Tap Add contact.');
+    expect(screen.getByTestId('task-state').textContent).toContain('running, step 1 of at most 10');
+    expect((screen.getByRole('button', { name: 'Stop' }) as HTMLButtonElement).disabled).toBe(false);
+    expect((screen.getByRole('button', { name: 'Run' }) as HTMLButtonElement).disabled).toBe(true);
+
+    // Events that the snapshot already contained are not applied twice; new turns appear live.
+    act(() => bridge.emit('task.event', observed(1)));
+    act(() => bridge.emit('task.event', observed(2)));
+    act(() => bridge.emit('task.event', planned(2, 'Type the name.')));
+    expect(screen.getAllByTestId('step-card')).toHaveLength(2);
+    expect(screen.getAllByTestId('step-rationale').map((node) => node.textContent)).toEqual(['Tap Add contact.', 'Type the name.']);
+
+    act(() =>
+      bridge.emit('task.event', {
+        type: 'task.finished',
+        taskId: 't-7',
+        at: 5000,
+        status: 'completed',
+        failureReason: null,
+        result: 'Contacts is open.',
+        steps: 2,
+        usage: { inputTokens: 200, outputTokens: 20 },
+        durationMs: 4000,
+      }),
+    );
+    expect(screen.getByRole('article', { name: 'Done' }).textContent).toContain('Contacts is open.');
+    expect((screen.getByRole('button', { name: 'Stop' }) as HTMLButtonElement).disabled).toBe(true);
+  });
+
+  it('Scenario: A window that missed the start of a task fetches it when its events arrive', async () => {
+    let current: CurrentTask = { task: null, paused: false };
+    const bridge = appBackend(() => current);
+    renderApp(bridge);
+    await screen.findByTestId('timeline-empty');
+    current = { task: recordAfter([started, observed(1), observed(2)]), paused: true };
+    act(() => bridge.emit('task.event', planned(2, 'Scroll down.')));
+    await waitFor(() => expect(screen.getAllByTestId('step-card')).toHaveLength(2));
+    expect(bridge.callsOf('tasks.current')).toHaveLength(2);
+    expect(screen.getByRole('button', { name: 'Resume' })).toBeTruthy();
+  });
+
+  it('Scenario: Run, Pause and Stop reach main from the goal box', async () => {
+    let current: CurrentTask = { task: null, paused: false };
+    const bridge = appBackend(() => current, {
+      'tasks.run': ({ goal }) => {
+        current = { task: recordAfter([{ ...started, goal }]), paused: false };
+        return current.task!;
+      },
+      'tasks.pause': () => ({ taskId: 't-7', status: 'running', paused: true }),
+      'tasks.stop': () => ({ taskId: 't-7', status: 'running', paused: false }),
+    });
+    renderApp(bridge);
+    await screen.findByText('Demo Phone');
+    const goal = screen.getByLabelText('What should the phone do?');
+    fireEvent.change(goal, { target: { value: 'Open contacts' } });
+    fireEvent.submit(goal.closest('form')!);
+    await waitFor(() => expect(bridge.callsOf('tasks.run')).toEqual([{ serial, goal: 'Open contacts' }]));
+    await screen.findByText('Looking at the phone…');
+    fireEvent.click(screen.getByRole('button', { name: 'Pause' }));
+    await waitFor(() => expect(bridge.callsOf('tasks.pause')).toHaveLength(1));
+    fireEvent.click(screen.getByRole('button', { name: 'Stop' }));
+    await waitFor(() => expect(bridge.callsOf('tasks.stop')).toHaveLength(1));
+  });
+
+  it('Scenario: A failed bridge call is shown in plain words and the window keeps working', async () => {
+    const bridge = appBackend(() => ({ task: null, paused: false }), {
+      'devices.list': () => {
+        throw new Error('adb was not found on this computer. Install Android platform tools.');
+      },
+    });
+    renderApp(bridge);
+    const banner = await screen.findByTestId('error-banner');
+    expect(banner.textContent).toContain('adb was not found on this computer');
+    expect(screen.getByRole('heading', { name: 'Timeline' })).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Dismiss the message' }));
+    expect(screen.queryByTestId('error-banner')).toBeNull();
+  });
+});
