@@ -66,10 +66,16 @@ export function readPrompt(texts: readonly string[]): { goal: string | null; sce
 
 function matches(element: SceneElement, wanted: string | RegExp): boolean {
   const labels = [element.text, element.desc, element.hint, element.resourceId].filter((l): l is string => !!l);
-  return labels.some((label) => (typeof wanted === 'string' ? label.toLowerCase() === wanted.toLowerCase() : wanted.test(label)));
+  if (typeof wanted !== 'string') return labels.some((label) => wanted.test(label));
+  // A clickable row carries its children's texts joined with " | "; any one of them may match.
+  const parts = labels.flatMap((label) => [label, ...label.split(' | ')]);
+  return parts.some((part) => part.toLowerCase() === wanted.toLowerCase());
 }
 
-/** The first element whose text, desc, hint or resource id matches (exact, case-insensitive, or a RegExp). */
+/**
+ * The first element whose text, desc, hint or resource id matches: a string matches a whole label or one
+ * " | "-separated part of a merged row, case-insensitively; a RegExp is tested against each label.
+ */
 export function findElement(scene: Scene | null, wanted: string | RegExp): SceneElement | undefined {
   return scene?.elements.find((element) => matches(element, wanted));
 }

@@ -119,6 +119,32 @@ export function resolveRuntimeConfig(stored: { settings: Settings; secrets: Secr
   return { settings: checked.data, secrets, envOverrides: ENV_OVERRIDES.filter((n) => used.includes(n)) };
 }
 
+/** Choices for one run that win over settings and environment (UI run options, `amc run` flags). */
+export interface TaskOverrides {
+  planner?: 'stub' | 'ai';
+  provider?: Provider;
+  transport?: Transport;
+  model?: string;
+}
+
+export function applyTaskOverrides(config: RuntimeConfig, overrides: TaskOverrides): RuntimeConfig {
+  const ai = config.settings.aiPlanner;
+  return {
+    ...config,
+    settings: {
+      ...config.settings,
+      aiPlanner: {
+        ...ai,
+        ...(overrides.planner ? { enabled: overrides.planner === 'ai' } : {}),
+        ...(overrides.provider ? { provider: overrides.provider } : {}),
+        ...(overrides.transport ? { transport: overrides.transport } : {}),
+        // A model name belongs to one provider: switching provider without naming a model takes its default.
+        ...(overrides.model ? { model: overrides.model } : overrides.provider && overrides.provider !== ai.provider ? { model: '' } : {}),
+      },
+    },
+  };
+}
+
 /** The AI planner's resolved choices, ready to build from. */
 export interface AiPlannerSetup {
   provider: Provider;

@@ -1,0 +1,132 @@
+import { ExitCode, UsageError, type CliCommand, type CliIo } from '../command';
+import { parseCommandArgs } from '../args';
+import { PROVIDERS, TRANSPORTS, LIMITS, type Provider, type Transport } from '../../shared/settings';
+import type { TaskEvent } from '../../shared/task';
+
+const USAGE =
+  'amc run -s SERIAL --goal TEXT [--planner stub|ai] [--provider anthropic|openai] [--transport cloud-proxy|direct] ' +
+  '[--model M] [--max-steps N] [--json]';
+
+function oneOf<T extends string>(option: string, value: string | undefined, accepted: readonly T[]): T | undefined {
+  if (value === undefined) return undefined;
+  if ((accepted as readonly string[]).includes(value)) return value as T;
+  throw new UsageError(`${option} must be one of ${accepted.join(', ')}, got "${value}"`);
+}
+
+function maxStepsOf(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const { min, max } = LIMITS.maxSteps;
+  const steps = Number(value);
+  if (!/^\d+$/.test(value) || steps < min || steps > max) throw new UsageError(`--max-steps must be a whole number from ${min} to ${max}, got "${value}"`);
+  return steps;
+}
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+const indent = (label: string, text: string) => `    ${label}: ${text.replace(/\s*\n\s*/g, '\n      ')}`;
+
+/** One human-readable block per event (turn by turn), as the task runs. */
+function printEvent(event: TaskEvent, io: CliIo): void {
+  switch (event.type) {
+    case 'task.started': {
+      const p = event.planner;
+      const planner = p.kind === 'stub' ? 'stub (no model)' : `ai (${[p.provider, p.transport, p.model].filter(Boolean).join(', ')})`;
+      io.out(`Task ${event.taskId} on ${event.serial} — planner: ${planner}, at most ${event.maxSteps} steps`);
+      io.out(`Goal: ${event.goal}`);
+      return;
+    }
+    case 'step.observed':
+      if (event.sceneError) io.out(`[${event.step}] screen could not be read: ${event.sceneError}`);
+      return;
+    case 'step.planned': {
+      io.out(`[${event.step}] ${event.tool} ${JSON.stringify(event.args)}`);
+      if (event.rationale) io.out(indent('rationale', event.rationale));
+      if (event.thinking) io.out(indent('thinking', event.thinking));
+      return;
+    }
+    case 'step.executed': {
+      const o = event.outcome;
+      const where = o.target?.label ? ` on ${o.target.label}` : '';
+      const attempts = `${o.attempts} attempt${o.attempts === 1 ? '' : 's'}`;
+      io.out(o.ok ? `    -> ok${where} (${attempts}, ${Math.round(o.durationMs)} ms)` : `    -> error: ${o.error ?? 'unknown'} (${attempts})`);
+      return;
+    }
+    case 'task.paused':
+      io.out('Paused.');
+      return;
+    case 'task.resumed':
+      io.out('Resumed.');
+      return;
+    case 'task.finished': {
+      const totals = `${event.steps} step${event.steps === 1 ? '' : 's'}, ${seconds(event.durationMs)}, ${event.usage.inputTokens} input / ${event.usage.outputTokens} output tokens`;
+      if (event.status === 'completed') io.out(`Completed (${totals})${event.result ? `: ${event.result}` : ''}`);
+      else if (event.status === 'failed') io.out(`Failed (${totals}): ${event.failureReason ?? 'unknown reason'}`);
+      else io.out(`Cancelled (${totals}).`);
+    }
+  }
+}
+
+export const runCommand: CliCommand = {
+  name: 'run',
+  summary: 'carry out a goal on a device, printing each turn (action, rationale, thinking, outcome) and the result',
+  usage: USAGE,
+  async run(args, io) {
+    const { values } = parseCommandArgs(args, {
+      serial: { type: 'string', short: 's' },
+      goal: { type: 'string' },
+      planner: { type: 'string' },
+      provider: { type: 'string' },
+      transport: { type: 'string' },
+      model: { type: 'string' },
+      'max-steps': { type: 'string' },
+      json: { type: 'boolean' },
+    });
+    if (!values.serial?.trim()) throw new UsageError('-s SERIAL is required (see `amc devices`)');
+    if (!values.goal?.trim()) throw new UsageError('--goal TEXT is required');
+    const overrides = {
+      planner: oneOf('--planner', values.planner, ['stub', 'ai'] as const),
+      provider: oneOf<Provider>('--provider', values.provider, PROVIDERS),
+      transport: oneOf<Transport>('--transport', values.transport, TRANSPORTS),
+      model: values.model?.trim() || undefined,
+    };
+    const maxSteps = maxStepsOf(values['max-steps']);
+
+    // Loaded lazily so `amc --help` stays fast.
+    const { createConfigSource, applyTaskOverrides, ConfigError } = await import('../../main/runtime/config');
+    const { buildPlanner } = await import('../../main/runtime/build-planner');
+    const { SettingsFileError } = await import('../../main/storage/settings-store');
+    let configured;
+    let config;
+    try {
+      config = applyTaskOverrides(await createConfigSource().load(), overrides);
+      configured = buildPlanner(config);
+    } catch (error) {
+      if (error instanceof ConfigError || error instanceof SettingsFileError) {
+        io.err(`amc run: ${error.message}`);
+        return ExitCode.usage;
+      }
+      throw error;
+    }
+
+    const { AdbClient } = await import('../../main/device/adb-client');
+    const { adbServerOptions } = await import('../../main/app/device-service');
+    const { Observer } = await import('../../main/perception/observer');
+    const { Executor } = await import('../../main/tools/executor');
+    const { TaskRunner } = await import('../../main/runtime/task-runner');
+    const adb = await AdbClient.create(adbServerOptions(config.settings, process.env));
+    const screenshot = configured.planner.accepts.screenshot ? { longEdge: config.settings.aiPlanner.screenshotLongEdge } : false;
+    const runner = new TaskRunner({ observer: new Observer(adb, { screenshot }), executor: new Executor(adb) });
+    runner.on(values.json ? (event) => io.out(JSON.stringify(event)) : (event) => printEvent(event, io));
+
+    const handle = await runner.start({ serial: values.serial.trim(), goal: values.goal.trim(), ...(maxSteps ? { maxSteps } : {}) }, { planner: configured });
+    const stop = () => handle.stop();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+    try {
+      const record = await handle.done;
+      return record.status === 'completed' ? ExitCode.ok : record.status === 'cancelled' ? ExitCode.cancelled : ExitCode.failed;
+    } finally {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+    }
+  },
+};
