@@ -53,7 +53,7 @@ export async function startTestControlPlane(options: TestControlPlaneOptions): P
     model: `fake-${provider}-model`,
     tokensFile,
     upstreamTimeoutMs: 5_000,
-    bodyLimitBytes: 64 * 1024,
+    bodyLimitBytes: 8 * 1024 * 1024,
     rateLimit: { requestsPerMinute: 6_000, burst: 100 },
     shutdownGraceMs: 10_000,
     ...options.config,
