@@ -1,0 +1,127 @@
+// `amc run` as a user runs it: a child process against the real adb server, the virtual device and the
+// loopback provider fakes.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { TaskEventSchema } from '../../src/shared/task';
+import { startAdbHarness, type AdbHarness } from '../support/adb-harness';
+import { interrupt, runAmc, startAmc } from '../support/cli';
+import { finish, findElement, startAnthropicFake, FAKE_ANTHROPIC_KEY, type AnthropicFake, type FakePolicy } from '../fakes/index';
+
+let harness: AdbHarness;
+let fake: AnthropicFake;
+let home: string;
+let policy: FakePolicy = () => finish(true, 'idle');
+
+beforeAll(async () => {
+  harness = await startAdbHarness();
+  fake = await startAnthropicFake({ policy: (turn) => policy(turn) });
+  home = await mkdtemp(path.join(tmpdir(), 'amc-run-home-'));
+}, 60_000);
+
+afterAll(async () => {
+  await fake?.close();
+  await harness?.stop();
+  if (home) await rm(home, { recursive: true, force: true });
+});
+
+beforeEach(async () => {
+  await harness.control('/reset', { body: {} });
+});
+
+/** The environment of a user whose AI planner talks to Anthropic directly (here: the fake). */
+function env(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  return {
+    ANDROID_ADB_SERVER_PORT: String(harness.adbPort),
+    HOME: harness.env.HOME,
+    AMC_HOME: home,
+    AI_PLANNER_ENABLED: 'true',
+    AI_PLANNER_TRANSPORT: 'direct',
+    AI_PLANNER_PROVIDER: 'anthropic',
+    AI_PLANNER_THINKING_BUDGET_TOKENS: '1024',
+    ANTHROPIC_API_KEY: FAKE_ANTHROPIC_KEY,
+    ANTHROPIC_BASE_URL: fake.url,
+    ...extra,
+  };
+}
+
+const openNotes: FakePolicy = (turn) => {
+  if (turn.scene?.screen.package.includes('notes')) return finish(true, 'Notes is open', 'The Notes list is showing.');
+  const notes = findElement(turn.scene, 'Notes');
+  return notes
+    ? { kind: 'call', tool: 'tap', args: { element_id: notes.id }, text: 'Notes is on the home screen; tapping it.', thinking: 'The launcher shows a Notes icon.' }
+    : { kind: 'call', tool: 'press_key', args: { key: 'home' }, text: 'Going home first.' };
+};
+
+describe('amc run', () => {
+  it('Scenario: amc run prints each turn and the result', async () => {
+    policy = openNotes;
+    const result = await runAmc(['run', '-s', harness.serial, '--goal', 'Open the Notes app'], { env: env() });
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    const out = result.stdout;
+    expect(out).toMatch(/planner: ai \(anthropic, direct, claude-/);
+    expect(out).toContain('Goal: Open the Notes app');
+    expect(out).toContain('[1] tap {"element_id":"e4"}');
+    expect(out).toContain('rationale: Notes is on the home screen; tapping it.');
+    expect(out).toContain('thinking: The launcher shows a Notes icon.');
+    expect(out).toMatch(/-> ok on TextView "Notes" \(1 attempt, \d+ ms\)/);
+    expect(out).toContain('[2] finish_task {"success":true,"reason":"Notes is open"}');
+    expect(out).toMatch(/Completed \(1 step, [\d.]+ s, \d+ input \/ \d+ output tokens\): Notes is open/);
+    expect((await harness.control<{ foreground: string }>('/state')).body.foreground).toMatch(/notes/);
+  });
+
+  it('Scenario: amc run --json prints one JSON object per event', async () => {
+    policy = openNotes;
+    const result = await runAmc(['run', '-s', harness.serial, '--goal', 'Open the Notes app', '--json'], { env: env() });
+    expect(result.code).toBe(0);
+    const events = result.stdout.trim().split('\n').map((line) => TaskEventSchema.parse(JSON.parse(line)));
+    expect(events.map((e) => e.type)).toEqual(['task.started', 'step.observed', 'step.planned', 'step.executed', 'step.observed', 'step.planned', 'task.finished']);
+    expect(events.at(-1)).toMatchObject({ status: 'completed', result: 'Notes is open' });
+  });
+
+  it('the stub planner runs without any model when asked for', async () => {
+    const before = fake.requests.length;
+    const result = await runAmc(['run', '-s', harness.serial, '--goal', 'Look at the screen', '--planner', 'stub'], { env: env() });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('planner: stub (no model)');
+    expect(result.stdout).toContain('[1] describe_screen {}');
+    expect(fake.requests.length).toBe(before);
+  });
+
+  it('Scenario: amc run reports a failed task with exit code 1', async () => {
+    policy = () => finish(false, 'There is no Calculator app on this phone');
+    const result = await runAmc(['run', '-s', harness.serial, '--goal', 'Open the Calculator'], { env: env() });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain('Failed (0 steps');
+    expect(result.stdout).toContain('TaskFailedError: There is no Calculator app on this phone');
+  });
+
+  it('Scenario: amc run rejects bad options and configuration with exit code 2', async () => {
+    const badOption = await runAmc(['run', '-s', harness.serial, '--goal', 'x', '--transport', 'pigeon'], { env: env() });
+    expect(badOption.code).toBe(2);
+    expect(badOption.stderr).toContain('--transport must be one of cloud-proxy, direct, got "pigeon"');
+    const missingGoal = await runAmc(['run', '-s', harness.serial], { env: env() });
+    expect(missingGoal.code).toBe(2);
+    expect(missingGoal.stderr).toContain('--goal TEXT is required');
+    const badEnv = await runAmc(['run', '-s', harness.serial, '--goal', 'x'], { env: env({ AI_PLANNER_MAX_STEPS: 'many' }) });
+    expect(badEnv.code).toBe(2);
+    expect(badEnv.stderr).toContain('AI_PLANNER_MAX_STEPS must be a whole number from 1 to 500 (got "many")');
+    const noKey = await runAmc(['run', '-s', harness.serial, '--goal', 'x', '--provider', 'openai'], { env: env() });
+    expect(noKey.code).toBe(2);
+    expect(noKey.stderr).toContain('OPENAI_API_KEY is not set');
+  });
+
+  it('Scenario: Ctrl-C cancels amc run cleanly', async () => {
+    policy = () => ({ kind: 'hang' });
+    const abandoned = fake.abandoned();
+    const before = fake.requests.length;
+    const { child, output } = await startAmc(['run', '-s', harness.serial, '--goal', 'Open the Notes app'], /Goal: /, { env: env() });
+    await expect.poll(() => fake.requests.length, { timeout: 20_000 }).toBe(before + 1);
+    const code = await interrupt(child);
+    expect(code).toBe(130);
+    expect(output()).toMatch(/Cancelled \(0 steps/);
+    await expect.poll(() => fake.abandoned()).toBe(abandoned + 1);
+  });
+});
