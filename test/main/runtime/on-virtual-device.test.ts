@@ -112,8 +112,13 @@ function runnerFor(config: () => RuntimeConfig): TaskRunner {
 
 const state = async () => (await harness.control<PhoneState>('/state')).body;
 
+const SUITE_SCENARIO = {
+  anthropic: 'Scenario: Task-suite tasks complete through Anthropic direct',
+  openai: 'Scenario: Task-suite tasks complete through OpenAI direct',
+} as const;
+
 describe.each(['anthropic', 'openai'] as const)('on the virtual device over %s direct', (provider) => {
-  it(`Scenario: Task-suite tasks complete through ${provider === 'anthropic' ? 'Anthropic' : 'OpenAI'} direct`, async () => {
+  it(SUITE_SCENARIO[provider], async () => {
     const runner = runnerFor(() => configFor(provider, { thinkingBudgetTokens: provider === 'anthropic' ? 1024 : null }));
     for (const task of suite) {
       await harness.control('/reset', { body: {} });
@@ -131,7 +136,7 @@ describe.each(['anthropic', 'openai'] as const)('on the virtual device over %s d
     expect(bodies).toMatch(provider === 'anthropic' ? /"type":"image"/ : /"type":"image_url"/);
   });
 
-  it('Scenario: Infeasible goals fail with the model\'s reason', async () => {
+  it("Scenario: Infeasible goals fail with the model's reason", async () => {
     policy = () => finish(false, 'There is no Calculator app on this phone');
     const record = await runnerFor(() => configFor(provider)).run({ serial: harness.serial, goal: 'Compute 2+2 in the Calculator app' });
     expect(record.status).toBe('failed');
