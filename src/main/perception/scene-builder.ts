@@ -42,6 +42,7 @@ const clean = (value: string) => value.replace(/\s+/g, ' ').trim();
 function appendText(element: Omit<SceneElement, 'id'>, text: string): void {
   if (!element.text) element.text = text;
   else if (!element.text.split(TEXT_SEPARATOR).includes(text)) element.text += `${TEXT_SEPARATOR}${text}`;
+  if (element.desc === element.text) delete element.desc;
 }
 
 /**

@@ -26,6 +26,6 @@ export function taskEvents(taskId: string, at = 1_700_000_000_000): TaskEvent[] 
     { type: 'step.executed', taskId, at: at + 30, step: 1, outcome: { ok: true, attempts: 1, durationMs: 35, target: { x: 540, y: 360, elementId: 'e2', label: 'Button "Wi-Fi"' } }, executeMs: 40 },
     { type: 'step.observed', taskId, at: at + 40, step: 2, scene, sceneError: null, screenshot: null, screenChanged: true, observeMs: 70 },
     { type: 'step.planned', taskId, at: at + 50, step: 2, tool: 'finish_task', args: { success: true, reason: 'Wi-Fi is open' }, rationale: 'Done.', thinking: null, usage: { inputTokens: 1300, outputTokens: 30 }, planMs: 800 },
-    { type: 'task.finished', taskId, at: at + 60, status: 'completed', failureReason: null, result: 'Wi-Fi is open', steps: 2, usage: { inputTokens: 2500, outputTokens: 70 }, durationMs: 1960 },
+    { type: 'task.finished', taskId, at: at + 60, status: 'completed', failureReason: null, result: 'Wi-Fi is open', steps: 1, usage: { inputTokens: 2500, outputTokens: 70 }, durationMs: 1960 },
   ];
 }

@@ -31,7 +31,7 @@ describe('task store', () => {
       goal: 'Open Wi-Fi settings',
       serial: '127.0.0.1:5600',
       status: 'completed',
-      steps: 2,
+      steps: 1,
       durationMs: 1960,
       usage: { inputTokens: 2500, outputTokens: 70 },
     });

@@ -1,0 +1,139 @@
+import sharp from 'sharp';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { AdbClient } from '../../../src/main/device/adb-client';
+import { Observer } from '../../../src/main/perception/observer';
+import { boundsCenter, type Scene, type SceneElement } from '../../../src/shared/scene';
+import { startAdbHarness, type AdbHarness } from '../../support/adb-harness';
+
+let harness: AdbHarness;
+let adb: AdbClient;
+let observer: Observer;
+
+beforeAll(async () => {
+  harness = await startAdbHarness();
+  adb = await AdbClient.create({ port: harness.adbPort, env: harness.env });
+  observer = new Observer(adb);
+});
+afterAll(async () => {
+  await harness?.stop();
+});
+beforeEach(async () => {
+  await harness.control('/reset', { method: 'POST' });
+});
+
+async function sceneNow(): Promise<Scene> {
+  const observation = await observer.observe(harness.serial);
+  if (!observation.scene) throw new Error(observation.sceneError);
+  return observation.scene;
+}
+
+function find(scene: Scene, label: string): SceneElement {
+  const element = scene.elements.find((e) => e.text === label || e.desc === label || e.text?.startsWith(`${label} | `));
+  if (!element) throw new Error(`no "${label}" in ${JSON.stringify(scene.elements.map((e) => e.text ?? e.desc))}`);
+  return element;
+}
+
+async function tapOn(element: SceneElement): Promise<void> {
+  const { x, y } = boundsCenter(element.bounds);
+  await adb.shell(harness.serial, `input tap ${x} ${y}`);
+}
+
+describe('Observer against the virtual device', () => {
+  it('Scenario: Observing the launcher lists the app icons', async () => {
+    const observation = await observer.observe(harness.serial);
+    const scene = observation.scene!;
+    expect(scene.screen).toMatchObject({ width: 1080, height: 2400, orientation: 'portrait', package: 'com.android.launcher3', keyboardShown: false });
+    for (const label of ['Settings', 'Contacts', 'Clock', 'Notes', 'Messages']) {
+      expect(find(scene, label)).toMatchObject({ clickable: true });
+    }
+    expect(scene.elements.map((e) => e.id)).toEqual(scene.elements.map((_, i) => `e${i + 1}`));
+    const shot = observation.screenshot!;
+    expect([shot.mediaType, shot.width, shot.height]).toEqual(['image/jpeg', 655, 1456]);
+    expect(shot.scale).toBeCloseTo(2400 / 1456, 2);
+    expect((await sharp(shot.bytes).metadata()).width).toBe(655);
+    expect(observation.timings.dumpMs).toBeGreaterThan(0);
+    expect(observation.timings.screenshotMs).toBeGreaterThan(0);
+    expect(observation.timings.totalMs).toBeGreaterThanOrEqual(observation.timings.dumpMs!);
+  });
+
+  it('Scenario: Observing a dialog shows its message and buttons', async () => {
+    await adb.shell(harness.serial, 'monkey -p com.android.contacts -c android.intent.category.LAUNCHER 1');
+    const scene = await sceneNow();
+    expect(scene.screen.package).toBe('com.android.contacts');
+    expect(find(scene, 'Allow Contacts to access your contacts?')).toBeDefined();
+    expect(find(scene, 'Allow')).toMatchObject({ type: 'Button', clickable: true });
+    expect(find(scene, "Don't allow")).toMatchObject({ type: 'Button', clickable: true });
+  });
+
+  it('Scenario: Observing a form with the keyboard up', async () => {
+    await adb.shell(harness.serial, 'monkey -p com.android.contacts -c android.intent.category.LAUNCHER 1');
+    await tapOn(find(await sceneNow(), 'Allow'));
+    await tapOn(find(await sceneNow(), 'Create contact'));
+    const form = await sceneNow();
+    expect(form.screen.keyboardShown).toBe(false);
+    await tapOn(form.elements.find((e) => e.resourceId === 'editor_name')!);
+    const scene = await sceneNow();
+    expect(scene.screen.keyboardShown).toBe(true);
+    expect(scene.elements.find((e) => e.resourceId === 'editor_name')).toMatchObject({ type: 'EditText', editable: true, focused: true });
+    expect(scene.elements.find((e) => e.resourceId === 'editor_phone')).toMatchObject({ editable: true });
+    expect(scene.elements.find((e) => e.resourceId === 'editor_phone')?.focused).toBeUndefined();
+    // The keyboard's keys are not elements: the planner types with type_text.
+    expect(scene.elements.filter((e) => /^[a-z]$/i.test(e.text ?? e.desc ?? ''))).toEqual([]);
+  });
+
+  it('Scenario: Observing a scrolled list', async () => {
+    await adb.shell(harness.serial, 'monkey -p com.android.settings -c android.intent.category.LAUNCHER 1');
+    const top = await sceneNow();
+    expect(() => find(top, 'About phone')).toThrow();
+    const list = top.elements.find((e) => e.scrollable)!;
+    expect(list).toMatchObject({ type: 'RecyclerView' });
+    for (let i = 0; i < 2; i++) await adb.shell(harness.serial, 'input swipe 540 1900 540 600 300');
+    const scrolled = await sceneNow();
+    expect(find(scrolled, 'About phone')).toMatchObject({ clickable: true });
+    expect(() => find(scrolled, 'Network & internet')).toThrow();
+  });
+
+  it('Scenario: A dump that fails once is retried', async () => {
+    await harness.control('/faults', { body: { kind: 'idle-state-error' } });
+    const observation = await observer.observe(harness.serial);
+    expect(observation.sceneError).toBeUndefined();
+    expect(find(observation.scene!, 'Settings')).toBeDefined();
+    expect((await harness.control<{ faults: unknown[] }>('/faults')).body.faults).toEqual([]);
+  });
+
+  it('Scenario: A dump that fails for good is reported in the observation', async () => {
+    await harness.control('/faults', { body: { kind: 'idle-state-error' } });
+    await harness.control('/faults', { body: { kind: 'idle-state-error' } });
+    const observation = await observer.observe(harness.serial);
+    expect(observation.scene).toBeNull();
+    expect(observation.sceneError).toMatch(/UI could not be read.*could not get idle state/);
+    expect(observation.screenshot).toBeDefined();
+  });
+
+  it('Scenario: A failed screenshot leaves the Scene', async () => {
+    await harness.control('/faults', { body: { kind: 'corrupt-screencap' } });
+    const observation = await observer.observe(harness.serial);
+    expect(observation.screenshot).toBeUndefined();
+    expect(observation.screenshotError).toMatch(/^No screenshot/);
+    expect(find(observation.scene!, 'Clock')).toBeDefined();
+  });
+
+  it('Scenario: Screenshots can be turned off or sent as PNG', async () => {
+    const sceneOnly = await new Observer(adb, { screenshot: false }).observe(harness.serial);
+    expect(sceneOnly.screenshot).toBeUndefined();
+    expect(sceneOnly.screenshotError).toBeUndefined();
+    expect(sceneOnly.timings.screenshotMs).toBeUndefined();
+    const png = await new Observer(adb, { screencap: 'png', screenshot: { format: 'png', longEdge: 800 } }).observe(harness.serial);
+    expect([png.screenshot!.mediaType, png.screenshot!.width, png.screenshot!.height]).toEqual(['image/png', 360, 800]);
+    expect((await sharp(png.screenshot!.bytes).metadata()).format).toBe('png');
+  });
+
+  it('stops an observation stuck on a hanging command when aborted', async () => {
+    await harness.control('/faults', { body: { kind: 'hang' } });
+    const controller = new AbortController();
+    const pending = observer.observe(harness.serial, { signal: controller.signal });
+    setTimeout(() => controller.abort(), 200);
+    await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
+    await expect.poll(() => harness.device.adb.stats().streams, { timeout: 5000 }).toBe(0);
+  });
+});
