@@ -118,6 +118,13 @@ export class VirtualPhone {
     return active.map((kind) => ({ kind }));
   }
 
+  /** The current screen as PNG, rendered once per screen state (faults and latency do not apply). */
+  screenshotPng(): Promise<Buffer> {
+    const cache = this.currentRender();
+    cache.png ??= renderPng(this.ui.snapshot().windows);
+    return cache.png;
+  }
+
   private takeFault(kind: PhoneFaultKind): boolean {
     const index = this.pendingFaults.indexOf(kind as OneShotFault);
     if (index < 0) return false;
@@ -138,11 +145,7 @@ export class VirtualPhone {
       data: () => this.data,
       delay: (kind: LatencyKind, signal: AbortSignal) => abortableDelay(latencyMs(this.profile, kind), signal),
       takeFault: (kind) => this.takeFault(kind),
-      screenshotPng: () => {
-        const cache = this.currentRender();
-        cache.png ??= renderPng(this.ui.snapshot().windows);
-        return cache.png;
-      },
+      screenshotPng: () => this.screenshotPng(),
       screenshotRgba: () => {
         const cache = this.currentRender();
         cache.rgba ??= renderRgba(this.ui.snapshot().windows);

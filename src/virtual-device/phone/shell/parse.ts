@@ -154,7 +154,8 @@ export function parseCommandLine(source: string): ListItem[] {
   const finishCommand = (allowEmpty: boolean, near: string): void => {
     if (pendingRedirect) throw new ShellSyntaxError(`syntax error: '${near}' unexpected`);
     if (command.words.length === 0 && command.redirects.length === 0) {
-      if (!allowEmpty) throw new ShellSyntaxError(`syntax error: '${near}' unexpected`);
+      // A pipe must be followed by a command.
+      if (!allowEmpty || pipeline.commands.length > 0) throw new ShellSyntaxError(`syntax error: '${near}' unexpected`);
       return;
     }
     pipeline.commands.push(command);

@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest';
+import { VirtualFileSystem } from '../../../src/virtual-device/phone/file-system';
+import { VirtualPhone } from '../../../src/virtual-device/phone/phone';
+import { parseCommandLine, ShellSyntaxError } from '../../../src/virtual-device/phone/shell/parse';
+
+const signal = new AbortController().signal;
+
+async function run(phone: VirtualPhone, command: string): Promise<{ stdout: string; stderr: string; exitCode: number }> {
+  const result = await phone.shell(command, { signal });
+  return { stdout: result.stdout.toString('utf8'), stderr: result.stderr.toString('utf8'), exitCode: result.exitCode };
+}
+
+describe('phone shell', () => {
+  it('Scenario: getprop, wm size and wm density describe an Android 14 phone', async () => {
+    const phone = new VirtualPhone();
+    const all = await run(phone, 'getprop');
+    expect(all.stdout).toContain('[ro.build.version.release]: [14]\n');
+    expect(all.stdout).toContain(`[ro.product.model]: [${phone.identity.model}]\n`);
+    for (const line of all.stdout.trimEnd().split('\n')) expect(line).toMatch(/^\[[^\]]+\]: \[[^\]]*\]$/);
+    expect((await run(phone, 'getprop ro.build.version.sdk')).stdout).toBe('34\n');
+    expect((await run(phone, 'getprop no.such.prop')).stdout).toBe('\n');
+    expect((await run(phone, 'wm size')).stdout).toBe('Physical size: 1080x2400\n');
+    expect((await run(phone, 'wm density')).stdout).toBe('Physical density: 420\n');
+    for (const value of Object.values(phone.identity)) expect(value).not.toMatch(/[:;=]/);
+  });
+
+  it('Scenario: An unknown command exits 127 with the shell\'s message', async () => {
+    const result = await run(new VirtualPhone(), 'frobnicate --now');
+    expect(result).toEqual({ stdout: '', stderr: '/system/bin/sh: frobnicate: inaccessible or not found\n', exitCode: 127 });
+  });
+
+  it('Scenario: Command lists, quoting, pipes and redirections behave like sh', async () => {
+    const phone = new VirtualPhone();
+    expect(await run(phone, 'false && echo no; false || echo yes; true && echo both')).toMatchObject({ stdout: 'yes\nboth\n', exitCode: 0 });
+    expect((await run(phone, `echo 'a  b' "c \\"d\\"" e\\ f`)).stdout).toBe('a  b c "d" e f\n');
+    expect((await run(phone, 'dumpsys window | grep mCurrentFocus')).stdout).toMatch(/^ {2}mCurrentFocus=Window\{\w+ u0 com\.android\.launcher3\/.+\}\n$/);
+    expect((await run(phone, 'echo hi > /sdcard/a.txt; echo more >> /sdcard/a.txt; cat /sdcard/a.txt')).stdout).toBe('hi\nmore\n');
+    expect(await run(phone, 'cat /sdcard/missing 2>/dev/null')).toEqual({ stdout: '', stderr: '', exitCode: 1 });
+    expect((await run(phone, 'cat /sdcard/missing 2>&1')).stdout).toBe('cat: /sdcard/missing: No such file or directory\n');
+    expect(await run(phone, 'echo one; exit 3; echo two')).toEqual({ stdout: 'one\n', stderr: '', exitCode: 3 });
+    expect((await run(phone, 'echo "unterminated')).stderr).toBe('/system/bin/sh: unterminated "\n');
+    expect((await run(phone, 'sh -c "echo inner && exit 4"'))).toMatchObject({ stdout: 'inner\n', exitCode: 4 });
+  });
+
+  it('parses pipelines, connectors and redirections into a list', () => {
+    const items = parseCommandLine('a 1 | b 2>/dev/null && c > f || d');
+    expect(items.map((item) => item.connector)).toEqual([';', '&&', '||']);
+    expect(items[0]?.pipeline.commands.map((command) => command.words)).toEqual([['a', '1'], ['b']]);
+    expect(items[0]?.pipeline.commands[1]?.redirects).toEqual([{ fd: 2, kind: 'file', target: '/dev/null' }]);
+    expect(items[1]?.pipeline.commands[0]?.redirects).toEqual([{ fd: 1, kind: 'file', target: 'f' }]);
+    expect(() => parseCommandLine('&& a')).toThrow(ShellSyntaxError);
+    expect(() => parseCommandLine('a |')).toThrow(ShellSyntaxError);
+  });
+
+  it('Scenario: File commands use the real error texts and read-only areas', async () => {
+    const phone = new VirtualPhone();
+    expect(await run(phone, 'ls /sdcard/nope')).toEqual({ stdout: '', stderr: 'ls: /sdcard/nope: No such file or directory\n', exitCode: 1 });
+    expect((await run(phone, 'rm /sdcard/nope')).stderr).toBe('rm: /sdcard/nope: No such file or directory\n');
+    expect((await run(phone, 'rm -f /sdcard/nope')).exitCode).toBe(0);
+    expect(await run(phone, 'echo x > /system/x')).toEqual({ stdout: '', stderr: "/system/bin/sh: can't create /system/x: Read-only file system\n", exitCode: 1 });
+    expect((await run(phone, 'mkdir -p /data/local/tmp/a/b && echo ok > /data/local/tmp/a/b/f && ls /data/local/tmp/a/b')).stdout).toBe('f\n');
+    expect((await run(phone, 'ls -l /data/local/tmp/a/b')).stdout).toMatch(/^total \d+\n-rw-rw-rw-\s+1 shell shell\s+3 \d{4}-\d\d-\d\d \d\d:\d\d f\n$/);
+    expect((await run(phone, 'rm -r /data/local/tmp/a && ls /data/local/tmp')).stdout).toBe('');
+    expect((await run(phone, 'cat /sdcard')).stderr).toBe('cat: /sdcard: Is a directory\n');
+  });
+});
+
+describe('VirtualFileSystem', () => {
+  it('keeps files with mode, size and mtime and reports errno codes', () => {
+    const fs = new VirtualFileSystem();
+    fs.write('/sdcard/Download/x.bin', Buffer.from([1, 2, 3]), 0o100644, 1_700_000_000);
+    expect(fs.stat('/sdcard/Download/x.bin')).toEqual({ name: 'x.bin', mode: 0o100644, size: 3, mtimeSeconds: 1_700_000_000, isDirectory: false });
+    expect(fs.stat('/sdcard/Download')?.isDirectory).toBe(true);
+    expect(fs.list('/sdcard')?.map((entry) => entry.name)).toEqual(['Download']);
+    expect([...fs.read('/sdcard/Download/x.bin')]).toEqual([1, 2, 3]);
+    expect(fs.stat('/data/local/tmp')?.mode).toBe(0o040771);
+    expect(() => fs.read('/sdcard/none')).toThrow(expect.objectContaining({ code: 'ENOENT' }));
+    expect(() => fs.read('/sdcard')).toThrow(expect.objectContaining({ code: 'EISDIR' }));
+    expect(() => fs.write('/system/x', Buffer.alloc(1))).toThrow(expect.objectContaining({ code: 'EACCES' }));
+    expect(() => fs.write('/sdcard/Download/x.bin/y', Buffer.alloc(1))).toThrow(expect.objectContaining({ code: 'ENOTDIR' }));
+    expect(fs.list('/sdcard/Download/x.bin')).toBeUndefined();
+    fs.remove('/sdcard/Download/x.bin');
+    expect(fs.stat('/sdcard/Download/x.bin')).toBeUndefined();
+    expect(() => fs.remove('/system')).toThrow(expect.objectContaining({ code: 'EACCES' }));
+  });
+});
