@@ -1,33 +1,83 @@
-import os from 'node:os';
-import { appName, appVersion } from '../../shared/app-info';
+import { defaultSettings, type Settings } from '../../shared/settings';
+import type { LatencyProfileName } from '../../virtual-device/index';
 import { EventHub } from '../ipc/event-hub';
 import { createRouter, type MethodHandlers, type Router } from '../ipc/router';
+import { MirrorPump } from '../mirror/mirror-pump';
+import { captureScreen } from '../mirror/screen-capture';
+import type { ScreenshotEncoding } from '../perception/screenshot';
+import { createConfigSource } from '../runtime/config';
+import { createSecretStore, resolveAmcHome, type SecretCodec } from '../storage/settings-store';
+import { createTaskStore } from '../storage/task-store';
+import { DeviceService, adbServerOptions } from './device-service';
+import { appHandlers } from './handlers/app';
+import { deviceHandlers } from './handlers/devices';
+import { historyHandlers } from './handlers/history';
+import { mirrorHandlers } from './handlers/mirror';
+import { settingsHandlers } from './handlers/settings';
+import { taskHandlers } from './handlers/tasks';
+import { PhoneAccess } from './phone-access';
+import { SettingsService } from './settings-service';
+import { TaskService } from './task-service';
 
 export interface AppOptions {
   /** How often main proves it is alive to every window. */
   heartbeatMs?: number;
+  /** The settings and data folder; default AMC_HOME, else the OS's app-data folder. */
+  home?: string;
+  /** Environment the overrides (AI_PLANNER_*, keys, ANDROID_ADB_SERVER_PORT) are read from; default process.env. */
+  env?: NodeJS.ProcessEnv;
+  /** How secrets are kept at rest; the Electron shell passes one backed by safeStorage. Default: a 0600 file. */
+  secretCodec?: SecretCodec;
+  /** Latency profile of the built-in demo phone. */
+  demoProfile?: LatencyProfileName;
+  /** Size and format of live-mirror frames. */
+  mirrorEncoding?: Partial<ScreenshotEncoding>;
 }
 
 /** The running services behind every transport (Electron window, web host) and the CLI. */
 export interface AppServices {
   router: Router;
   events: EventHub;
+  /** Where settings, secrets and history live. */
+  home: string;
   close(): Promise<void>;
 }
 
-/** Composition root: builds the services once and exposes them through one router and one event hub. */
+/**
+ * Composition root: builds the services once and exposes them through one router and one event hub.
+ * Nothing here needs adb or a valid configuration to start: problems are reported through the methods.
+ */
 export async function createApp(options: AppOptions = {}): Promise<AppServices> {
+  const env = options.env ?? process.env;
+  const home = options.home ?? resolveAmcHome(env);
   const events = new EventHub();
   const startedAt = Date.now();
 
+  const config = createConfigSource({ env, home, secretStore: createSecretStore(home, options.secretCodec) });
+  const devices = new DeviceService({
+    events,
+    env,
+    demoProfile: options.demoProfile,
+    initialAddress: async () => adbServerOptions(await config.settingsStore.load().catch(() => defaultSettings()), env),
+  });
+  const settings = new SettingsService(config, events, env, (saved: Settings) => void devices.configure(adbServerOptions(saved, env)));
+
+  const phone = new PhoneAccess(() => devices.adb());
+  const store = createTaskStore(home);
+  const tasks = new TaskService({ events, store, phone, loadConfig: () => config.load() });
+  const mirror = new MirrorPump({
+    events,
+    grab: async (serial, signal) => captureScreen(await devices.adb(), serial, { signal }),
+    encoding: options.mirrorEncoding,
+  });
+
   const handlers: MethodHandlers = {
-    'app.info': (_input, context) => ({
-      name: appName,
-      version: appVersion,
-      transport: context.transport,
-      platform: `${os.platform()}-${os.arch()}`,
-    }),
-    'app.ping': (input) => ({ nonce: input.nonce, serverTime: Date.now() }),
+    ...appHandlers(),
+    ...deviceHandlers(devices, phone, tasks),
+    ...mirrorHandlers(mirror),
+    ...taskHandlers(tasks),
+    ...historyHandlers(store, events),
+    ...settingsHandlers(settings),
   };
 
   let seq = 0;
@@ -36,11 +86,20 @@ export async function createApp(options: AppOptions = {}): Promise<AppServices> 
   }, options.heartbeatMs ?? 2000);
   heartbeat.unref();
 
+  let closing: Promise<void> | undefined;
   return {
     router: createRouter(handlers),
     events,
-    async close() {
-      clearInterval(heartbeat);
+    home,
+    close() {
+      closing ??= (async () => {
+        clearInterval(heartbeat);
+        await mirror.close();
+        await tasks.close();
+        await store.close();
+        await devices.close();
+      })();
+      return closing;
     },
   };
 }

@@ -242,7 +242,8 @@ export function summaryOf(record: TaskRecord): TaskSummary {
     planner: record.planner,
     status: record.status,
     failureReason: record.failureReason,
-    steps: record.steps.length,
+    // Actions carried out, as the runner counts them in task.finished.
+    steps: record.steps.filter((step) => step.outcome !== null).length,
     createdAt: record.createdAt,
     finishedAt: record.finishedAt,
     durationMs: record.timings.totalMs || (record.finishedAt && record.startedAt ? record.finishedAt - record.startedAt : 0),

@@ -1,0 +1,191 @@
+import type { DeviceList } from '../../shared/contract/devices';
+import type { Settings } from '../../shared/settings';
+import { AdbClient } from '../device/adb-client';
+import type { AdbServerOptions } from '../device/adb-server';
+import { DeviceTracker } from '../device/device-tracker';
+import type { EventHub } from '../ipc/event-hub';
+import { startVirtualDevice, type LatencyProfileName, type VirtualDevice } from '../../virtual-device/index';
+
+export interface DeviceServiceOptions {
+  events: Pick<EventHub, 'publish'>;
+  env: NodeJS.ProcessEnv;
+  /** The adb server to use until configure() names another (read when adb is first needed). */
+  initialAddress: () => Promise<AdbServerOptions>;
+  /** Latency profile of the demo phone (default `instant`). */
+  demoProfile?: LatencyProfileName;
+}
+
+/** Below this the adb server may take a port for an emulator console and list a phantom device. */
+const FIRST_SAFE_DEMO_PORT = 5586;
+const DEMO_READY_TIMEOUT_MS = 15_000;
+
+const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/** The adb server address from Settings; ANDROID_ADB_SERVER_PORT in the environment wins over the stored port. */
+export function adbServerOptions(settings: Settings, env: NodeJS.ProcessEnv): AdbServerOptions {
+  return { host: settings.adb.host, ...(env.ANDROID_ADB_SERVER_PORT ? {} : { port: settings.adb.port }), env };
+}
+
+/**
+ * The app's one adb connection and the live device list, opened when a device is first asked for (so an
+ * app that never touches a phone never starts an adb server). adb being missing or unreachable is not
+ * fatal: the list says so in plain words (`problem`) and the next request tries again. Changing the adb
+ * server in Settings reconnects.
+ */
+export class DeviceService {
+  private adbClient: AdbClient | undefined;
+  private tracker: DeviceTracker | undefined;
+  private problem: string | null = null;
+  private connecting: Promise<void> | undefined;
+  private address: AdbServerOptions | undefined;
+  private demo: VirtualDevice | undefined;
+  private demoStarting: Promise<string> | undefined;
+  private readonly demoProfile: LatencyProfileName;
+  private closed = false;
+
+  constructor(private readonly options: DeviceServiceOptions) {
+    this.demoProfile = options.demoProfile ?? 'instant';
+  }
+
+  /** Points at another adb server (after Settings changed); reconnects when a connection was open. */
+  async configure(address: AdbServerOptions): Promise<void> {
+    const changed = address.host !== this.address?.host || address.port !== this.address?.port;
+    if (!changed) return;
+    const wasConnected = this.adbClient !== undefined || this.connecting !== undefined;
+    this.address = address;
+    this.disconnectFromServer();
+    if (wasConnected) await this.ensureConnected().catch(() => undefined);
+  }
+
+  /** The adb client, connecting first when needed; throws the plain-words problem when adb cannot be used. */
+  async adb(): Promise<AdbClient> {
+    await this.ensureConnected();
+    if (!this.adbClient) throw new Error(this.problem ?? 'adb is not available.');
+    return this.adbClient;
+  }
+
+  async list(): Promise<DeviceList> {
+    await this.ensureConnected().catch(() => undefined);
+    return this.snapshot();
+  }
+
+  async connect(address: string): Promise<string> {
+    const adb = await this.adb();
+    const serial = await adb.connectDevice(address, { timeoutMs: 20_000 });
+    return serial;
+  }
+
+  async disconnect(serial: string): Promise<void> {
+    const adb = await this.adb();
+    await adb.disconnectDevice(serial, { timeoutMs: 10_000 });
+  }
+
+  async pair(address: string, code: string): Promise<string> {
+    const adb = await this.adb();
+    return adb.pair(address, code);
+  }
+
+  /** True when the device is listed and usable (`device` state). */
+  isReady(serial: string): boolean {
+    return this.tracker?.get(serial)?.state === 'device';
+  }
+
+  /** Starts the built-in virtual phone once per app run, connects it, and waits until adb lists it as usable. */
+  startDemo(): Promise<string> {
+    this.demoStarting ??= this.launchDemo().catch((error: unknown) => {
+      this.demoStarting = undefined;
+      throw error;
+    });
+    return this.demoStarting.then(async (serial) => {
+      // Someone may have disconnected it since: connect again.
+      if (!this.isReady(serial)) await this.connectDemo(serial);
+      return serial;
+    });
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const demo = this.demo;
+    if (demo && this.adbClient) await this.adbClient.disconnectDevice(demo.adbAddress, { timeoutMs: 3000 }).catch(() => undefined);
+    this.disconnectFromServer();
+    await demo?.close();
+  }
+
+  private snapshot(): DeviceList {
+    return {
+      devices: this.tracker?.list() ?? [],
+      adbServer: this.adbClient?.address ?? `${this.address?.host ?? '127.0.0.1'}:${this.address?.port ?? this.options.env.ANDROID_ADB_SERVER_PORT ?? 5037}`,
+      problem: this.problem,
+    };
+  }
+
+  private publish(): void {
+    this.options.events.publish('devices.changed', this.snapshot());
+  }
+
+  private disconnectFromServer(): void {
+    this.tracker?.stop();
+    this.tracker = undefined;
+    this.adbClient = undefined;
+    this.connecting = undefined;
+  }
+
+  private ensureConnected(): Promise<void> {
+    if (this.closed) return Promise.reject(new Error('The app is shutting down.'));
+    if (this.adbClient && this.tracker) return Promise.resolve();
+    this.connecting ??= (async () => {
+      const address = (this.address ??= await this.options.initialAddress());
+      try {
+        const adb = await AdbClient.create(address);
+        const tracker = new DeviceTracker(adb);
+        tracker.onChange((_devices, change) => {
+          if (this.tracker !== tracker) return;
+          this.problem = change.kind === 'server-lost' ? `Lost the adb server: ${change.error}. Reconnecting…` : null;
+          this.publish();
+        });
+        await tracker.start();
+        if (this.address !== address || this.closed) {
+          tracker.stop();
+          return;
+        }
+        this.adbClient = adb;
+        this.tracker = tracker;
+        this.problem = null;
+      } catch (error) {
+        this.problem = message(error);
+        throw error;
+      } finally {
+        this.connecting = undefined;
+        this.publish();
+      }
+    })();
+    return this.connecting;
+  }
+
+  private async launchDemo(): Promise<string> {
+    let device: VirtualDevice | undefined;
+    for (let attempt = 0; attempt < 5 && !device; attempt++) {
+      const started = await startVirtualDevice({ port: 0, controlPort: 0, profile: this.demoProfile });
+      if (started.adbPort >= FIRST_SAFE_DEMO_PORT) device = started;
+      else await started.close();
+    }
+    if (!device) throw new Error('Could not find a free port for the demo phone.');
+    this.demo = device;
+    await this.connectDemo(device.adbAddress);
+    return device.adbAddress;
+  }
+
+  private async connectDemo(serial: string): Promise<void> {
+    const adb = await this.adb();
+    await adb.connectDevice(serial, { timeoutMs: 10_000 });
+    await this.waitUntilReady(serial);
+  }
+
+  private async waitUntilReady(serial: string): Promise<void> {
+    const deadline = Date.now() + DEMO_READY_TIMEOUT_MS;
+    while (!this.isReady(serial)) {
+      if (Date.now() > deadline) throw new Error(`The demo phone (${serial}) did not become ready within ${DEMO_READY_TIMEOUT_MS / 1000} s.`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+}

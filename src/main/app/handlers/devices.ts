@@ -1,0 +1,32 @@
+import type { ToolCall } from '../../../shared/action';
+import type { MethodHandlers } from '../../ipc/router';
+import type { DeviceService } from '../device-service';
+import type { PhoneAccess } from '../phone-access';
+import type { TaskService } from '../task-service';
+
+export function deviceHandlers(devices: DeviceService, phone: PhoneAccess, tasks: TaskService): MethodHandlers {
+  /** A person's gesture on the mirror: refused while a task drives the phone, so the two never fight. */
+  const gesture = async (serial: string, call: ToolCall) => {
+    const busy = tasks.busyReason(serial);
+    if (busy) throw new Error(busy);
+    const outcome = await phone.act(serial, call);
+    return { serial, durationMs: outcome.durationMs };
+  };
+  return {
+    'devices.list': () => devices.list(),
+    'devices.connect': async ({ address }) => ({ serial: await devices.connect(address) }),
+    'devices.disconnect': async ({ serial }) => {
+      await devices.disconnect(serial);
+      return { serial };
+    },
+    'devices.pair': async ({ address, code }) => ({ message: await devices.pair(address, code) }),
+    'devices.startDemo': async () => ({ serial: await devices.startDemo() }),
+    'devices.tap': ({ serial, x, y }) => gesture(serial, { name: 'tap', args: { x, y } }),
+    'devices.swipe': ({ serial, fromX, fromY, toX, toY, durationMs }) =>
+      gesture(serial, {
+        name: 'swipe',
+        args: { from_x: fromX, from_y: fromY, to_x: toX, to_y: toY, ...(durationMs !== undefined && { duration_ms: durationMs }) },
+      }),
+    'devices.pressKey': ({ serial, key }) => gesture(serial, { name: 'press_key', args: { key } }),
+  };
+}

@@ -1,0 +1,10 @@
+import type { MethodHandlers } from '../../ipc/router';
+import type { TaskService } from '../task-service';
+
+export const taskHandlers = (tasks: TaskService): MethodHandlers => ({
+  'tasks.run': (input) => tasks.run(input),
+  'tasks.stop': ({ taskId }) => tasks.stop(taskId),
+  'tasks.pause': ({ taskId }) => tasks.pause(taskId),
+  'tasks.resume': ({ taskId }) => tasks.resume(taskId),
+  'tasks.current': ({ serial }) => tasks.current(serial),
+});

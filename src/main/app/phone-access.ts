@@ -1,0 +1,73 @@
+import type { StepOutcome, ToolCall } from '../../shared/action';
+import type { Scene } from '../../shared/scene';
+import type { AdbClient } from '../device/adb-client';
+import { Observer } from '../perception/observer';
+import { Executor } from '../tools/executor';
+import type { ExecutorPort, ObservationLike, ObserverPort } from '../runtime/task-runner';
+
+/** What a task's observations include: a screenshot of this size for a planner that takes one, or none. */
+export type ScreenshotPolicy = { longEdge: number } | false;
+
+const policyKey = (policy: ScreenshotPolicy) => (policy === false ? 'none' : String(policy.longEdge));
+
+/**
+ * Observer and Executor on the app's current adb client, rebuilt when that client changes (Settings ->
+ * adb server). The screenshot policy is chosen per device when a task starts, so a task whose planner
+ * takes no image never pays for a screencap.
+ */
+export class PhoneAccess {
+  private adbClient: AdbClient | undefined;
+  private executor: Executor | undefined;
+  private readonly observers = new Map<string, Observer>();
+  private readonly policyBySerial = new Map<string, ScreenshotPolicy>();
+
+  constructor(private readonly adb: () => Promise<AdbClient>) {}
+
+  setScreenshotPolicy(serial: string, policy: ScreenshotPolicy): void {
+    this.policyBySerial.set(serial, policy);
+  }
+
+  readonly observerPort: ObserverPort = {
+    observe: async (serial, options): Promise<ObservationLike> => {
+      const observer = await this.observerFor(this.policyBySerial.get(serial) ?? false);
+      return observer.observe(serial, options);
+    },
+  };
+
+  readonly executorPort: ExecutorPort = {
+    execute: async (call, context) => (await this.executorFor()).execute(call, context),
+  };
+
+  /** Runs one tool call outside a task (mirror gestures); a failed outcome becomes an error with its reason. */
+  async act(serial: string, call: ToolCall, scene: Scene | null = null): Promise<StepOutcome> {
+    const outcome = await (await this.executorFor()).execute(call, { serial, scene });
+    if (!outcome.ok) throw new Error(outcome.error ?? `${call.name} failed on ${serial}`);
+    return outcome;
+  }
+
+  private async current(): Promise<AdbClient> {
+    const adb = await this.adb();
+    if (adb !== this.adbClient) {
+      this.adbClient = adb;
+      this.executor = undefined;
+      this.observers.clear();
+    }
+    return adb;
+  }
+
+  private async executorFor(): Promise<Executor> {
+    const adb = await this.current();
+    return (this.executor ??= new Executor(adb));
+  }
+
+  private async observerFor(policy: ScreenshotPolicy): Promise<Observer> {
+    const adb = await this.current();
+    const key = policyKey(policy);
+    let observer = this.observers.get(key);
+    if (!observer) {
+      observer = new Observer(adb, { screenshot: policy === false ? false : { longEdge: policy.longEdge } });
+      this.observers.set(key, observer);
+    }
+    return observer;
+  }
+}

@@ -1,0 +1,127 @@
+import type { z } from 'zod';
+import {
+  ENV_OVERRIDE_FIELDS,
+  type SettingsDraft,
+  type SettingsProblem,
+  type SettingsScreen,
+  type SettingsUpdateResult,
+} from '../../shared/contract/settings';
+import {
+  SECRET_NAMES,
+  SettingsPatchSchema,
+  SettingsSchema,
+  defaultSettings,
+  mergeSettings,
+  type SecretName,
+  type Settings,
+  type SettingsPatch,
+} from '../../shared/settings';
+import type { EventHub } from '../ipc/event-hub';
+import { ConfigError, resolveRuntimeConfig, type ConfigSource, type RuntimeConfig } from '../runtime/config';
+
+const problemsOf = (error: z.ZodError): SettingsProblem[] =>
+  error.issues.map((issue) => ({ field: issue.path.map(String).join('.') || '(settings)', message: issue.message }));
+
+const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/** Groups and fields a draft may name; anything else is reported instead of silently dropped. */
+function unknownFields(draft: SettingsDraft): SettingsProblem[] {
+  const known = defaultSettings();
+  const problems: SettingsProblem[] = [];
+  for (const [group, fields] of Object.entries(draft)) {
+    if (!(group in known)) {
+      problems.push({ field: group, message: `unknown settings group (known: ${Object.keys(known).join(', ')})` });
+      continue;
+    }
+    for (const field of Object.keys(fields ?? {})) {
+      if (!(field in known[group as keyof Settings])) problems.push({ field: `${group}.${field}`, message: 'unknown setting' });
+    }
+  }
+  return problems;
+}
+
+/**
+ * Settings as the UI sees them: validated as typed, saved atomically, secrets write-only. Every change is
+ * announced (`settings.changed`) and takes effect for the next task, because tasks read the configuration
+ * afresh when they start.
+ */
+export class SettingsService {
+  constructor(
+    private readonly config: ConfigSource,
+    private readonly events: Pick<EventHub, 'publish'>,
+    private readonly env: NodeJS.ProcessEnv,
+    /** Called after the stored settings changed (e.g. to reconnect to another adb server). */
+    private readonly onSaved: (settings: Settings) => void = () => {},
+  ) {}
+
+  /** Stored settings, secret states, environment overrides and any problem with either. Never a secret value. */
+  async screen(): Promise<SettingsScreen> {
+    let settings: Settings;
+    let problem: string | null = null;
+    try {
+      settings = await this.config.settingsStore.load();
+    } catch (error) {
+      settings = defaultSettings();
+      problem = message(error);
+    }
+    let stored: RuntimeConfig['secrets'] = {};
+    try {
+      stored = await this.config.secretStore.load();
+    } catch (error) {
+      problem = [problem, message(error)].filter(Boolean).join(' ');
+    }
+    let effective = settings;
+    let envOverrides: SettingsScreen['envOverrides'] = [];
+    let secrets = stored;
+    try {
+      const resolved = resolveRuntimeConfig({ settings, secrets: stored }, this.env);
+      effective = resolved.settings;
+      envOverrides = resolved.envOverrides;
+      secrets = resolved.secrets;
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      problem = [problem, `Environment: ${error.message}`].filter(Boolean).join(' ');
+    }
+    const secretStates = Object.fromEntries(SECRET_NAMES.map((name) => [name, secrets[name] ? 'set' : 'not set'])) as SettingsScreen['secrets'];
+    const overriddenFields = Object.fromEntries(envOverrides.map((name) => [ENV_OVERRIDE_FIELDS[name], name]));
+    return { settings, secrets: secretStates, effective, envOverrides, folder: this.config.settingsStore.folder, overriddenFields, problem };
+  }
+
+  /** The problems a draft would have once merged into the stored settings (none: it can be saved). */
+  async validate(draft: SettingsDraft): Promise<SettingsProblem[]> {
+    return (await this.check(draft)).problems;
+  }
+
+  async update(draft: SettingsDraft): Promise<SettingsUpdateResult> {
+    const { problems, patch } = await this.check(draft);
+    if (problems.length || !patch) return { saved: false, problems: problems.length ? problems : [{ field: '(settings)', message: 'nothing to save' }] };
+    const saved = await this.config.settingsStore.update(patch);
+    this.onSaved(saved);
+    return { saved: true, view: await this.announce() };
+  }
+
+  async setSecret(name: SecretName, value: string | null): Promise<SettingsScreen> {
+    await this.config.secretStore.set(name, value);
+    return this.announce();
+  }
+
+  private async announce(): Promise<SettingsScreen> {
+    const screen = await this.screen();
+    this.events.publish('settings.changed', screen);
+    return screen;
+  }
+
+  private async check(draft: SettingsDraft): Promise<{ problems: SettingsProblem[]; patch?: SettingsPatch }> {
+    const unknown = unknownFields(draft);
+    const shaped = SettingsPatchSchema.safeParse(draft);
+    if (!shaped.success || unknown.length) return { problems: [...unknown, ...(shaped.success ? [] : problemsOf(shaped.error))] };
+    let stored: Settings;
+    try {
+      stored = await this.config.settingsStore.load();
+    } catch (error) {
+      return { problems: [{ field: '(settings)', message: message(error) }] };
+    }
+    const merged = SettingsSchema.safeParse(mergeSettings(stored, shaped.data));
+    return merged.success ? { problems: [], patch: shaped.data } : { problems: problemsOf(merged.error) };
+  }
+}

@@ -1,0 +1,173 @@
+import type { CurrentTask, RunTaskInput, TaskControlResult, TaskOverrides } from '../../shared/contract/tasks';
+import type { TaskEvent, TaskRecord } from '../../shared/task';
+import type { EventHub } from '../ipc/event-hub';
+import { buildPlanner } from '../runtime/build-planner';
+import type { RuntimeConfig } from '../runtime/config';
+import { TaskRunner, type TaskHandle } from '../runtime/task-runner';
+import type { TaskStore } from '../storage/task-store';
+import type { PhoneAccess } from './phone-access';
+
+export interface TaskServiceOptions {
+  events: Pick<EventHub, 'publish'>;
+  store: TaskStore;
+  phone: PhoneAccess;
+  /** Settings + secrets + environment, read afresh for every task (changes apply to the next task). */
+  loadConfig: () => Promise<RuntimeConfig>;
+  /** How long close() waits for stopped tasks to record their end. */
+  closeTimeoutMs?: number;
+}
+
+/** Per-run overrides on top of the loaded configuration. */
+export function applyOverrides(config: RuntimeConfig, overrides: TaskOverrides = {}): RuntimeConfig {
+  const ai = { ...config.settings.aiPlanner };
+  if (overrides.planner) ai.enabled = overrides.planner === 'ai';
+  if (overrides.provider) ai.provider = overrides.provider;
+  if (overrides.transport) ai.transport = overrides.transport;
+  if (overrides.model) ai.model = overrides.model;
+  return { ...config, settings: { ...config.settings, aiPlanner: ai } };
+}
+
+interface Running {
+  handle: TaskHandle;
+  serial: string;
+  /** True between `task.paused` and `task.resumed`: the agent is holding and the person may use the phone. */
+  holding: boolean;
+  pauseRequested: boolean;
+}
+
+/**
+ * Tasks for the windows: starts them with the current configuration, records every event in history
+ * (append-only) and forwards it to every window, and knows which device is busy so mirror gestures never
+ * fight the agent.
+ */
+export class TaskService {
+  private readonly runner: TaskRunner;
+  private readonly running = new Map<string, Running>();
+  /** Task ids in start order, newest last. */
+  private readonly order: string[] = [];
+  private readonly writes = new Set<Promise<void>>();
+
+  constructor(private readonly options: TaskServiceOptions) {
+    this.runner = new TaskRunner({
+      observer: options.phone.observerPort,
+      executor: options.phone.executorPort,
+      plannerSource: async () => buildPlanner(await options.loadConfig()),
+    });
+    this.runner.on((event) => this.onEvent(event));
+  }
+
+  async run(input: RunTaskInput): Promise<TaskRecord> {
+    const config = applyOverrides(await this.options.loadConfig(), input.overrides);
+    // Building the planner checks what it needs (keys, URLs): a ConfigError here means nothing started.
+    const configured = buildPlanner(config);
+    const ai = config.settings.aiPlanner;
+    this.options.phone.setScreenshotPolicy(
+      input.serial,
+      configured.planner.accepts.screenshot && ai.sendScreenshot ? { longEdge: ai.screenshotLongEdge } : false,
+    );
+    const handle = await this.runner.start(
+      { serial: input.serial, goal: input.goal, ...(input.maxSteps !== undefined && { maxSteps: input.maxSteps }) },
+      { planner: configured },
+    );
+    this.running.set(handle.id, { handle, serial: input.serial, holding: false, pauseRequested: false });
+    this.order.push(handle.id);
+    void handle.done.finally(() => this.forget(handle.id));
+    return this.snapshot(handle.id) ?? (await handle.done);
+  }
+
+  stop(taskId?: string): TaskControlResult {
+    const task = this.select(taskId);
+    task?.handle.stop();
+    return this.control(task);
+  }
+
+  pause(taskId?: string): TaskControlResult {
+    const task = this.select(taskId);
+    if (task) {
+      task.pauseRequested = true;
+      task.handle.pause();
+    }
+    return this.control(task);
+  }
+
+  resume(taskId?: string): TaskControlResult {
+    const task = this.select(taskId);
+    if (task) {
+      task.pauseRequested = false;
+      task.handle.resume();
+    }
+    return this.control(task);
+  }
+
+  current(serial?: string): CurrentTask {
+    const ids = serial ? this.order.filter((id) => this.running.get(id)?.serial === serial) : this.order;
+    const id = ids.at(-1);
+    const task = id ? this.snapshot(id) : undefined;
+    return { task: task ?? null, paused: id ? (this.running.get(id)?.pauseRequested ?? false) : false };
+  }
+
+  /**
+   * Why a person may not use this device's mirror now (a task drives it and is not holding), or null.
+   * A pause counts once the task actually holds between turns.
+   */
+  busyReason(serial: string): string | null {
+    for (const task of this.running.values()) {
+      if (task.serial === serial && !task.holding) {
+        return task.pauseRequested
+          ? 'The task is pausing after its current step; try again in a moment.'
+          : 'A task is running on this phone. Pause or stop it to use the mirror.';
+      }
+    }
+    return null;
+  }
+
+  /** Stops every task and waits (bounded) until their ends are recorded. */
+  async close(): Promise<void> {
+    const tasks = [...this.running.values()];
+    for (const task of tasks) task.handle.stop();
+    const ended = Promise.all(tasks.map((task) => task.handle.done));
+    await Promise.race([ended, new Promise((resolve) => setTimeout(resolve, this.options.closeTimeoutMs ?? 3000).unref())]);
+    await Promise.all([...this.writes]);
+  }
+
+  private forget(taskId: string): void {
+    this.running.delete(taskId);
+    const index = this.order.indexOf(taskId);
+    if (index >= 0) this.order.splice(index, 1);
+  }
+
+  private select(taskId?: string): Running | undefined {
+    if (taskId) return this.running.get(taskId);
+    const id = this.order.at(-1);
+    return id ? this.running.get(id) : undefined;
+  }
+
+  private control(task: Running | undefined): TaskControlResult {
+    if (!task) return { taskId: null, status: null, paused: false };
+    const record = this.snapshot(task.handle.id);
+    return { taskId: task.handle.id, status: record?.status ?? null, paused: task.pauseRequested };
+  }
+
+  private snapshot(taskId: string): TaskRecord | undefined {
+    return this.runner.activeTasks().find((record) => record.id === taskId);
+  }
+
+  private onEvent(event: TaskEvent): void {
+    const task = this.running.get(event.taskId);
+    if (task && event.type === 'task.paused') task.holding = true;
+    if (task && event.type === 'task.resumed') task.holding = false;
+    if (event.type === 'task.finished') this.forget(event.taskId);
+    this.options.events.publish('task.event', event);
+    const write = this.options.store.append(event).then(
+      () => {
+        if (event.type === 'task.started') this.options.events.publish('history.changed', { id: event.taskId, change: 'added' });
+        if (event.type === 'task.finished') this.options.events.publish('history.changed', { id: event.taskId, change: 'updated' });
+      },
+      (error: unknown) => {
+        console.error(`History could not record ${event.type} of task ${event.taskId}: ${error instanceof Error ? error.message : String(error)}`);
+      },
+    );
+    this.writes.add(write);
+    void write.finally(() => this.writes.delete(write));
+  }
+}
