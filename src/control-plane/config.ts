@@ -149,7 +149,8 @@ export async function loadControlPlaneConfig(options: LoadConfigOptions = {}): P
     model,
     baseUrls,
     tokensFile: path.resolve(cwd, merged.tokensFile ?? 'control-plane-tokens.json'),
-    upstreamTimeoutMs: Math.round((merged.upstreamTimeoutSeconds ?? 30) * 1000),
+    // Below the host's default decision timeout (30 s), so a slow provider reaches the host as a 504 with a reason.
+    upstreamTimeoutMs: Math.round((merged.upstreamTimeoutSeconds ?? 25) * 1000),
     bodyLimitBytes: merged.bodyLimitBytes ?? 8 * 1024 * 1024,
     rateLimit,
     shutdownGraceMs: Math.round((merged.shutdownGraceSeconds ?? 60) * 1000),

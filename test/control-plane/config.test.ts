@@ -24,7 +24,7 @@ describe('control plane configuration', () => {
       port: 8787,
       provider: 'anthropic',
       tokensFile: path.join(dir, 'control-plane-tokens.json'),
-      upstreamTimeoutMs: 30_000,
+      upstreamTimeoutMs: 25_000,
       rateLimit: { requestsPerMinute: 120, burst: 20 },
     });
     expect(config.model).toMatch(/claude/);

@@ -224,7 +224,7 @@ describe('upstream failures', () => {
     ['anthropic', 400, 'max_tokens: too large for this model'],
     ['openai', 500, 'the engine is down'],
     ['openai', 429, 'slow down please'],
-  ] as const)('Scenario: Provider error status becomes 502 with the provider\'s reason (%s %i)', async (provider, status, message) => {
+  ] as const)("Scenario: Provider error status becomes 502 with the provider's reason (%s %i)", async (provider, status, message) => {
     const cp = await start({ provider, policy: sequencePolicy({ kind: 'http-error', status, message }) });
     const response = await cp.post(decisionRequest());
     expect(response.status).toBe(502);
