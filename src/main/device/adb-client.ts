@@ -63,7 +63,12 @@ export class AdbClient {
 
   /** Runs a shell command and returns its raw output bytes (e.g. `screencap -p`). */
   shellBytes(serial: string, command: string, options: AdbCallOptions = {}): Promise<Buffer> {
-    return this.withConnections(`\`${command}\``, serial, options, async (client, signal) => {
+    return this.runShell(serial, command, command, options);
+  }
+
+  /** `label` is the command as errors name it (without the markers `exec` adds). */
+  private runShell(serial: string, command: string, label: string, options: AdbCallOptions): Promise<Buffer> {
+    return this.withConnections(`\`${label}\``, serial, options, async (client, signal) => {
       const stream = await this.device(client, serial).shell(command);
       return readAll(stream, signal);
     });
@@ -74,7 +79,8 @@ export class AdbClient {
    * marked, a connection that drops mid-command is told apart from a command that printed nothing.
    */
   async exec(serial: string, command: string, options: AdbCallOptions = {}): Promise<{ output: string; succeeded: boolean }> {
-    const raw = await this.shell(serial, `${command} && echo ${SUCCESS_MARKER} || echo ${FAILURE_MARKER}`, options);
+    const marked = `${command} && echo ${SUCCESS_MARKER} || echo ${FAILURE_MARKER}`;
+    const raw = (await this.runShell(serial, marked, command, options)).toString('utf8');
     const markers = [...raw.matchAll(markerPattern)];
     const last = markers.at(-1);
     if (!last) {

@@ -37,7 +37,8 @@ function clip([left, top, right, bottom]: Bounds, width: number, height: number)
   return clipped[2] > clipped[0] && clipped[3] > clipped[1] ? clipped : null;
 }
 
-const clean = (value: string) => value.replace(/\s+/g, ' ').trim();
+/** Labels keep their inner spacing and line breaks: the planner compares typed text with what it reads. */
+const clean = (value: string) => value.replace(/\r\n?/g, '\n').trim();
 
 function appendText(element: Omit<SceneElement, 'id'>, text: string): void {
   if (!element.text) element.text = text;

@@ -1,0 +1,110 @@
+// The live mirror on the real adb server and virtual device, driven through the router like a window.
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startAdbHarness, type AdbHarness } from '../../support/adb-harness';
+import { collectFrames, isolatedEnv, removeHome, startTestApp, until, type TestApp } from '../app/app-fixture';
+
+let harness: AdbHarness;
+let app: TestApp;
+
+beforeAll(async () => {
+  harness = await startAdbHarness();
+  app = await startTestApp({ env: isolatedEnv(harness.env) });
+}, 60_000);
+
+afterAll(async () => {
+  await app?.close();
+  await harness?.stop();
+  if (app) await removeHome(app.home);
+});
+
+describe('live mirror', () => {
+  it('Scenario: Mirror frames arrive as binary images and pause while the window is hidden', async () => {
+    const window = collectFrames(app.app);
+    try {
+      const started = await app.call('mirror.start', { serial: harness.serial });
+      expect(started).toMatchObject({ serial: harness.serial, visible: true });
+      await until(() => window.frames.length >= 3, 20_000, 'three frames');
+      const [first] = window.frames;
+      expect(first).toMatchObject({ serial: harness.serial, mediaType: 'image/jpeg', deviceWidth: 1080, deviceHeight: 2400 });
+      expect(Math.max(first!.width, first!.height)).toBeLessThanOrEqual(960);
+      // Sequence numbers only grow: no frame is replayed or reordered.
+      const seqs = window.frames.map((f) => f.seq);
+      expect([...seqs].sort((a, b) => a - b)).toEqual(seqs);
+
+      const hidden = await app.call('mirror.setVisible', { visible: false });
+      expect(hidden).toMatchObject({ state: 'paused', pausedBecause: 'hidden' });
+      // Whatever was already being captured may still land; after that, nothing more.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const countWhileHidden = window.frames.length;
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(window.frames.length).toBe(countWhileHidden);
+
+      await app.call('mirror.setVisible', { visible: true });
+      await until(() => window.frames.length > countWhileHidden, 20_000, 'frames after showing the window again');
+      const status = await app.waitForEvent('mirror.status', (s) => s.state === 'running' && s.fps > 0 && s.lastFrame !== null);
+      expect(status.captureMs).toBeGreaterThan(0);
+    } finally {
+      window.stop();
+      await app.call('mirror.stop', {});
+    }
+  });
+
+  it('Scenario: The mirror shows what an action did on the phone', async () => {
+    const window = collectFrames(app.app);
+    const frames: Buffer[] = [];
+    const keep = app.app.events.subscribeFrames((_meta, bytes) => frames.push(Buffer.from(bytes)));
+    try {
+      await harness.shell('input keyevent 3');
+      await app.call('mirror.start', { serial: harness.serial });
+      await until(() => frames.length >= 1, 20_000, 'a frame of the home screen');
+      const home = await sharp(frames.at(-1)!).raw().toBuffer();
+      const seen = frames.length;
+      await harness.shell('am start -n com.android.settings/.Settings');
+      // A later frame differs from the home screen's.
+      await until(() => frames.length > seen + 1, 20_000, 'frames after the action');
+      const after = await sharp(frames.at(-1)!).raw().toBuffer();
+      expect(after.equals(home)).toBe(false);
+    } finally {
+      keep();
+      window.stop();
+      await app.call('mirror.stop', {});
+      await harness.shell('input keyevent 3');
+    }
+  });
+
+  it('Scenario: A busy window makes the mirror skip captures instead of queueing frames', async () => {
+    let busy = false;
+    const received: number[] = [];
+    const stop = app.app.events.subscribeFrames((meta) => received.push(meta.seq), { busy: () => busy });
+    try {
+      await app.call('mirror.start', { serial: harness.serial });
+      await until(() => received.length >= 2, 20_000, 'frames');
+      busy = true;
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const settled = received.length;
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(received.length).toBe(settled);
+      busy = false;
+      await until(() => received.length > settled, 20_000, 'frames once the window caught up');
+      // The next frame is a fresh capture, not a backlog: sequence numbers continue without a burst of old ones.
+      expect(received.slice(settled).length).toBeLessThan(50);
+    } finally {
+      stop();
+      await app.call('mirror.stop', {});
+    }
+  });
+
+  it('pauses without viewers, reports capture errors in plain words, and stops', async () => {
+    const started = await app.call('mirror.start', { serial: harness.serial });
+    expect(started).toMatchObject({ state: 'paused', pausedBecause: 'no-viewers' });
+    const window = collectFrames(app.app);
+    await app.call('mirror.start', { serial: '127.0.0.1:1' });
+    const failed = await app.waitForEvent('mirror.status', (s) => s.serial === '127.0.0.1:1' && s.error !== null);
+    expect(failed.state).toBe('error');
+    expect(failed.error).toMatch(/Could not capture the screen of 127\.0\.0\.1:1/);
+    expect(window.frames).toHaveLength(0);
+    window.stop();
+    expect(await app.call('mirror.stop', {})).toMatchObject({ state: 'stopped', serial: null, fps: 0 });
+  });
+});
