@@ -47,6 +47,8 @@ describe('planner-decision endpoint', () => {
     expect(cp.fake.requests).toHaveLength(1);
     expect(JSON.stringify(cp.fake.bodies()[0])).toContain(`fake-${provider}-model`);
     expect(JSON.stringify(cp.fake.bodies()[0])).toContain(SCREENSHOT_BASE64);
+    // Answered decisions stop counting as in flight (shutdown would otherwise wait for them).
+    await until(() => cp.service.inFlight === 0, 'the in-flight count to drop to 0');
   });
 
   it('Scenario: Token override picks provider and model', async () => {
