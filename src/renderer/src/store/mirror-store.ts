@@ -7,6 +7,9 @@ export interface PaintedFrame {
   seq: number;
   width: number;
   height: number;
+  /** The phone's screen in device pixels as main measured it (the frame may be downscaled). */
+  deviceWidth?: number;
+  deviceHeight?: number;
   /** capturedAt -> painted on the canvas, in ms (clocks of main and page are the same machine's). */
   latencyMs: number;
 }

@@ -2,33 +2,52 @@ import { create } from 'zustand';
 import type { CurrentTask } from '../../../shared/contract';
 import { applyTaskEvent, newTaskRecord, type TaskEvent, type TaskRecord } from '../../../shared/task';
 
-export interface TaskState {
-  /** The task on screen: the running one, or the last one this window saw finish. */
-  task: TaskRecord | null;
+/** The task a phone shows: the running one, or the last one this window saw on it. */
+export interface TaskEntry {
+  task: TaskRecord;
   paused: boolean;
-  /** Re-attaches to main's view of the running task (after a reload or a reconnect). */
-  attach(current: CurrentTask): void;
-  /**
-   * Applies one live event. Returns false when the event belongs to a task this window does not know
-   * (it was opened mid-task), so the caller fetches `tasks.current` instead of guessing.
-   */
-  applyEvent(event: TaskEvent): boolean;
-  clear(): void;
 }
 
-const isRunning = (task: TaskRecord | null) => task?.status === 'running' || task?.status === 'pending';
+export interface TaskState {
+  /** One entry per phone: tasks on different phones run at the same time. */
+  bySerial: Record<string, TaskEntry>;
+  /**
+   * Re-attaches to main's view of a phone's task (after a load, a reload or a reconnect). With no task running
+   * the finished one this window has stays on screen.
+   */
+  attach(serial: string, current: CurrentTask): void;
+  /** Puts a stored record in place of a phone's entry (a task that finished while this window was away). */
+  replace(record: TaskRecord): void;
+  /**
+   * Applies one live event. Returns false when the event belongs to a task this window does not know (it was
+   * opened mid-task), so the caller fetches `tasks.current` instead of guessing.
+   */
+  applyEvent(event: TaskEvent): boolean;
+}
+
+export const isRunning = (task: TaskRecord | undefined): boolean => task?.status === 'running' || task?.status === 'pending';
+
+const findSerial = (bySerial: Record<string, TaskEntry>, taskId: string) =>
+  Object.keys(bySerial).find((serial) => bySerial[serial]!.task.id === taskId);
 
 export const useTaskStore = create<TaskState>()((set, get) => ({
-  task: null,
-  paused: false,
-  attach: ({ task, paused }) => {
-    // No task running: keep showing the finished one this window already has.
-    if (!task && !isRunning(get().task)) return set({ paused: false });
-    set({ task, paused });
+  bySerial: {},
+  attach: (serial, { task, paused }) => {
+    if (!task) {
+      const entry = get().bySerial[serial];
+      if (entry?.paused) set({ bySerial: { ...get().bySerial, [serial]: { ...entry, paused: false } } });
+      return;
+    }
+    set({ bySerial: { ...get().bySerial, [serial]: { task, paused } } });
+  },
+  replace: (record) => {
+    const entry = get().bySerial[record.serial];
+    if (entry && entry.task.id !== record.id) return;
+    set({ bySerial: { ...get().bySerial, [record.serial]: { task: record, paused: false } } });
   },
   applyEvent: (event) => {
-    const { task } = get();
-    if (event.type === 'task.started' && task?.id !== event.taskId) {
+    const { bySerial } = get();
+    if (event.type === 'task.started' && !findSerial(bySerial, event.taskId)) {
       const fresh = newTaskRecord({
         id: event.taskId,
         goal: event.goal,
@@ -37,17 +56,22 @@ export const useTaskStore = create<TaskState>()((set, get) => ({
         maxSteps: event.maxSteps,
         createdAt: event.at,
       });
-      set({ task: applyTaskEvent(fresh, event), paused: false });
+      set({ bySerial: { ...bySerial, [event.serial]: { task: applyTaskEvent(fresh, event), paused: false } } });
       return true;
     }
-    if (!task || task.id !== event.taskId) return false;
+    const serial = findSerial(bySerial, event.taskId);
+    if (!serial) return false;
+    const entry = bySerial[serial]!;
     // A turn already present came with the snapshot from tasks.current: applying it again would add it twice.
-    if (event.type === 'step.observed' && task.steps.some((step) => step.step === event.step)) return true;
-    const paused = event.type === 'task.paused' ? true : event.type === 'task.resumed' || event.type === 'task.finished' ? false : get().paused;
-    set({ task: applyTaskEvent(task, event), paused });
+    if (event.type === 'step.observed' && entry.task.steps.some((step) => step.step === event.step)) return true;
+    const paused =
+      event.type === 'task.paused' ? true : event.type === 'task.resumed' || event.type === 'task.finished' ? false : entry.paused;
+    set({ bySerial: { ...bySerial, [serial]: { task: applyTaskEvent(entry.task, event), paused } } });
     return true;
   },
-  clear: () => set({ task: null, paused: false }),
 }));
 
-export const taskIsRunning = (state: TaskState): boolean => isRunning(state.task);
+const NO_ENTRY = undefined;
+/** The entry of one phone (stable reference for React selectors). */
+export const entryFor = (serial: string | null | undefined) => (state: TaskState): TaskEntry | undefined =>
+  serial ? state.bySerial[serial] : NO_ENTRY;

@@ -5,7 +5,7 @@ import { useDevicesStore } from '../store/devices-store';
 import { useHistoryStore } from '../store/history-store';
 import { useMirrorStore } from '../store/mirror-store';
 import { useSettingsStore } from '../store/settings-store';
-import { useTaskStore } from '../store/task-store';
+import { isRunning, useTaskStore } from '../store/task-store';
 
 /** One topic's link to main: `load` fetches its state (at start and after a reconnect), `listen` follows its events. */
 export interface TopicSync {
@@ -21,22 +21,55 @@ export function devicesSync(bridge: Bridge): TopicSync {
   };
 }
 
-/** Follows the running task turn by turn; a window opened mid-task (or reloaded) re-attaches through `tasks.current`. */
+/**
+ * Follows every task turn by turn. A window opened (or reloaded) mid-task re-attaches through `tasks.current`: at
+ * load, for each usable phone as it appears in the list, and once for an event of a task it does not know.
+ */
 export function taskSync(bridge: Bridge): TopicSync {
-  let reattaching: Promise<void> | null = null;
-  const load = () => {
-    reattaching ??= bridge
-      .call('tasks.current', {})
-      .then((current) => useTaskStore.getState().attach(current))
-      .finally(() => (reattaching = null));
-    return reattaching;
+  const asked = new Set<string>();
+  const unknownTasks = new Set<string>();
+  const usableSerials = () =>
+    useDevicesStore.getState().list?.devices.filter((device) => device.state === 'device').map((device) => device.serial) ?? [];
+
+  const attach = async (serial?: string) => {
+    const current = await bridge.call('tasks.current', serial ? { serial } : {});
+    const target = current.task?.serial ?? serial;
+    if (!target) return;
+    const store = useTaskStore.getState();
+    const before = store.bySerial[target];
+    store.attach(target, current);
+    // It finished while this window was away: show how it ended.
+    if (!current.task && before && isRunning(before.task)) store.replace(await bridge.call('history.get', { id: before.task.id }));
   };
-  return {
-    load,
-    listen: () =>
-      bridge.on('task.event', (event) => {
-        if (!useTaskStore.getState().applyEvent(event)) load().catch(reportError);
+  const attachNew = (serials: string[]) =>
+    Promise.all(
+      serials.filter((serial) => !asked.has(serial)).map((serial) => {
+        asked.add(serial);
+        return attach(serial);
       }),
+    );
+
+  return {
+    load: async () => {
+      asked.clear();
+      unknownTasks.clear();
+      await Promise.all([attach(), attachNew(usableSerials())]);
+    },
+    listen: () => {
+      const offEvents = bridge.on('task.event', (event) => {
+        if (useTaskStore.getState().applyEvent(event) || unknownTasks.has(event.taskId)) return;
+        // One look per unknown task: its later events apply once the snapshot is in (or it runs where nobody looks).
+        unknownTasks.add(event.taskId);
+        Promise.all(usableSerials().map((serial) => attach(serial))).catch(reportError);
+      });
+      const offDevices = useDevicesStore.subscribe((state, previous) => {
+        if (state.list !== previous.list) attachNew(usableSerials()).catch(reportError);
+      });
+      return () => {
+        offEvents();
+        offDevices();
+      };
+    },
   };
 }
 

@@ -3,7 +3,7 @@ import type { DeviceSummary } from '../../../../shared/device';
 import { useBridge } from '../../bridge-context';
 import { reportError } from '../../store/app-store';
 import { useMirrorStore } from '../../store/mirror-store';
-import { useTaskStore } from '../../store/task-store';
+import { entryFor, isRunning, useTaskStore } from '../../store/task-store';
 import { targetPoint } from '../timeline/step-view';
 import { deviceSize, toDevicePoint, type Size } from './device-geometry';
 import { MirrorStats } from './MirrorStats';
@@ -22,10 +22,9 @@ export function Mirror({ device }: { device: DeviceSummary }) {
   const press = useRef<{ x: number; y: number; at: number } | null>(null);
   const [sending, setSending] = useState(false);
   const painted = useMirrorStore((s) => (s.painted?.serial === device.serial ? s.painted : null));
-  const task = useTaskStore((s) => s.task);
-  const paused = useTaskStore((s) => s.paused);
-  const agentActive = task?.serial === device.serial && (task.status === 'running' || task.status === 'pending');
-  const personHasControl = !agentActive || paused;
+  const entry = useTaskStore(entryFor(device.serial));
+  const agentActive = isRunning(entry?.task);
+  const personHasControl = !agentActive || entry?.paused === true;
   useMirrorFrames(canvas, device.serial);
 
   useEffect(() => {
@@ -37,7 +36,7 @@ export function Mirror({ device }: { device: DeviceSummary }) {
   }, [bridge, device.serial, device.state]);
 
   const size: Size | null = painted ? deviceSize(painted, device.screen) : null;
-  const lastStep = agentActive ? task.steps.findLast((step) => step.planned) : undefined;
+  const lastStep = agentActive ? entry?.task.steps.findLast((step) => step.planned) : undefined;
   const target = lastStep ? targetPoint(lastStep) : null;
 
   const pointFrom = (event: PointerEvent<HTMLCanvasElement>) => {

@@ -6,11 +6,12 @@ export interface Size {
 }
 
 /**
- * The phone's screen in device pixels, as currently rotated: the frame may be downscaled, so its size only tells
- * the orientation; `wm size` (natural, portrait) gives the pixels.
+ * The phone's screen in device pixels, as currently rotated. The frame may be downscaled: main's measure wins;
+ * otherwise the frame tells the orientation and `wm size` (natural, portrait) the pixels.
  */
-export function deviceSize(frame: Size, screen: DeviceScreen | undefined): Size {
-  if (!screen) return frame;
+export function deviceSize(frame: Size & { deviceWidth?: number; deviceHeight?: number }, screen: DeviceScreen | undefined): Size {
+  if (frame.deviceWidth && frame.deviceHeight) return { width: frame.deviceWidth, height: frame.deviceHeight };
+  if (!screen) return { width: frame.width, height: frame.height };
   const long = Math.max(screen.width, screen.height);
   const short = Math.min(screen.width, screen.height);
   return frame.width > frame.height ? { width: long, height: short } : { width: short, height: long };

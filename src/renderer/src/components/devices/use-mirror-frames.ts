@@ -52,7 +52,15 @@ export function useMirrorFrames(canvas: RefObject<HTMLCanvasElement | null>, ser
       lastStoreUpdate = now;
       const span = paintedAt.length > 1 ? (paintedAt.at(-1)! - paintedAt[0]!) / 1000 : 0;
       useMirrorStore.getState().setPainted(
-        { serial: meta.serial, seq: meta.seq, width: meta.width, height: meta.height, latencyMs: Math.max(0, Date.now() - meta.capturedAt) },
+        {
+          serial: meta.serial,
+          seq: meta.seq,
+          width: meta.width,
+          height: meta.height,
+          deviceWidth: meta.deviceWidth,
+          deviceHeight: meta.deviceHeight,
+          latencyMs: Math.max(0, Date.now() - meta.capturedAt),
+        },
         span > 0 ? (paintedAt.length - 1) / span : 0,
       );
     };

@@ -1,9 +1,11 @@
-import { useTaskStore } from '../../store/task-store';
+import { useDevicesStore } from '../../store/devices-store';
+import { entryFor, useTaskStore } from '../../store/task-store';
 import { TaskTimeline } from '../timeline/TaskTimeline';
 
-/** The running (or last) task's timeline, growing one card per turn. */
+/** The selected phone's running (or last) task, growing one card per turn. */
 export function CurrentTask() {
-  const task = useTaskStore((s) => s.task);
+  const serial = useDevicesStore((s) => s.selectedSerial);
+  const task = useTaskStore(entryFor(serial))?.task;
   if (!task) {
     return (
       <p className="empty" data-testid="timeline-empty">

@@ -5,7 +5,7 @@ import { useBridge } from '../../bridge-context';
 import { reportError } from '../../store/app-store';
 import { selectedDevice, useDevicesStore } from '../../store/devices-store';
 import { useSettingsStore } from '../../store/settings-store';
-import { taskIsRunning, useTaskStore } from '../../store/task-store';
+import { entryFor, isRunning, useTaskStore } from '../../store/task-store';
 import { PlannerLabel } from '../timeline/PlannerLabel';
 
 /** The planner the next run will use, as far as the page can tell from the settings in effect. */
@@ -29,9 +29,10 @@ export function GoalBox() {
   const [goal, setGoal] = useState('');
   const [busy, setBusy] = useState(false);
   const device = useDevicesStore(selectedDevice);
-  const running = useTaskStore(taskIsRunning);
-  const paused = useTaskStore((s) => s.paused);
-  const task = useTaskStore((s) => s.task);
+  const entry = useTaskStore(entryFor(device?.serial));
+  const task = entry?.task;
+  const running = isRunning(task);
+  const paused = running && entry?.paused === true;
   const preview = usePlannerPreview();
   const ready = device?.state === 'device';
 
@@ -52,11 +53,12 @@ export function GoalBox() {
     void act(async () => {
       const record = await bridge.call('tasks.run', { serial: device.serial, goal });
       // The events may already have created it; the answer is the same task at an earlier moment.
-      if (useTaskStore.getState().task?.id !== record.id) useTaskStore.getState().attach({ task: record, paused: false });
+      const store = useTaskStore.getState();
+      if (store.bySerial[record.serial]?.task.id !== record.id) store.attach(record.serial, { task: record, paused: false });
     });
   };
 
-  const runDisabledReason = !device ? 'Choose a phone first' : !ready ? 'The phone is not ready' : running ? 'A task is running' : undefined;
+  const runDisabledReason = !device ? 'Choose a phone first' : !ready ? 'The phone is not ready' : running ? 'A task is running on this phone' : undefined;
   return (
     <form className="goal-box" onSubmit={run} aria-label="Goal">
       <label htmlFor="goal-input">What should the phone do?</label>
@@ -75,11 +77,11 @@ export function GoalBox() {
           type="button"
           className="button secondary"
           disabled={!running || busy}
-          onClick={() => void act(() => bridge.call(paused ? 'tasks.resume' : 'tasks.pause', {}))}
+          onClick={() => void act(() => bridge.call(paused ? 'tasks.resume' : 'tasks.pause', { taskId: task?.id }))}
         >
           {paused ? 'Resume' : 'Pause'}
         </button>
-        <button type="button" className="button danger" disabled={!running || busy} onClick={() => void act(() => bridge.call('tasks.stop', {}))}>
+        <button type="button" className="button danger" disabled={!running || busy} onClick={() => void act(() => bridge.call('tasks.stop', { taskId: task?.id }))}>
           Stop
         </button>
       </div>
