@@ -5,7 +5,7 @@ import { createProviderClient } from './clients/index';
 import { createCloudProxyClient } from './clients/cloud-proxy-client';
 import { aiPlannerSetup, createConfigSource, ConfigError, missingForAiPlanner, type ConfigSource, type RuntimeConfig } from './config';
 import { createStubPlanner } from './stub-planner';
-import type { ConfiguredPlanner, PlannerSource } from './task-runner';
+import type { ConfiguredPlanner, PlannerSource } from './planner';
 
 /**
  * The AI planner's tool-calling client for the configured transport: cloud-proxy (the default) sends the

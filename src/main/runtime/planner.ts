@@ -73,3 +73,12 @@ export interface Planner {
 export class TaskFailedError extends Error {
   override name = 'TaskFailedError';
 }
+
+/** The planner for one task plus the step budget configured with it. */
+export interface ConfiguredPlanner {
+  planner: Planner;
+  maxSteps: number;
+}
+
+/** Chooses the planner for each new task, so settings changes apply to the next task without a restart. */
+export type PlannerSource = () => Promise<ConfiguredPlanner>;

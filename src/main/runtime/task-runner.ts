@@ -12,7 +12,9 @@ import {
   type TaskRecord,
 } from '../../shared/task';
 import { plannerSourceFrom } from './build-planner';
-import type { PlanInput, Planner, PlannerDecision, PlannerScreenshot, TurnSummary } from './planner';
+import type { ConfiguredPlanner, PlanInput, Planner, PlannerDecision, PlannerScreenshot, PlannerSource, TurnSummary } from './planner';
+
+export type { ConfiguredPlanner, PlannerSource } from './planner';
 
 /** What the runner needs from perception: one look at the phone. */
 export interface ObservationLike {
@@ -30,15 +32,6 @@ export interface ObserverPort {
 export interface ExecutorPort {
   execute(call: ToolCall, context: { serial: string; scene: Scene | null; signal?: AbortSignal }): Promise<StepOutcome>;
 }
-
-/** The planner for one task plus the step budget configured with it. */
-export interface ConfiguredPlanner {
-  planner: Planner;
-  maxSteps: number;
-}
-
-/** Chooses the planner for each new task, so settings changes apply to the next task without a restart. */
-export type PlannerSource = () => Promise<ConfiguredPlanner>;
 
 export const DEFAULT_MAX_STEPS = 30;
 export const DEFAULT_MAX_CONSECUTIVE_FAILURES = 3;
