@@ -1,5 +1,5 @@
 import type { DecisionMessage, DecisionRequest, DecisionToolSpec } from '../../shared/decision';
-import { sceneToJson } from '../../shared/scene';
+import { sceneToJson, type Scene } from '../../shared/scene';
 import { renderHistory, type HistoryLimits, DEFAULT_HISTORY_LIMITS } from './history';
 import type { PlanInput } from './planner';
 
@@ -50,10 +50,18 @@ function screenshotNote(input: PlanInput): string | null {
   return `A screenshot of this screen is attached (${shot.width}x${shot.height} px, scaled from the device's ${width}x${height}); use it to see, but take coordinates from the Scene.`;
 }
 
+/**
+ * The Scene's JSON with every `<` written as `\u003c` (still the same JSON): text on the screen can then never
+ * close the `<scene>` block or open a tag of its own in the prompt.
+ */
+export function sceneBlock(scene: Scene): string {
+  return `<scene>\n${sceneToJson(scene).replace(/</g, '\\u003c')}\n</scene>`;
+}
+
 /** The turn's user message text: goal, history with the reflection cue, then the Scene. */
 export function turnText(input: PlanInput, limits: HistoryLimits = DEFAULT_HISTORY_LIMITS): string {
   const screen = input.scene
-    ? `<scene>\n${sceneToJson(input.scene)}\n</scene>`
+    ? sceneBlock(input.scene)
     : `The screen's UI could not be read this turn (${input.sceneError ?? 'no Scene'}). Use the screenshot if there is one, wait, or go back.`;
   return [
     `<goal>${input.goal}</goal>`,
