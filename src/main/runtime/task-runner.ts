@@ -184,7 +184,7 @@ export class TaskRunner {
     };
     const id = task.record.id;
     this.running.set(id, task);
-    const done = this.drive(task, configured.planner).finally(() => this.running.delete(id));
+    const done = this.drive(task, configured.planner);
     return {
       id,
       done,
@@ -247,6 +247,8 @@ export class TaskRunner {
   }
 
   private finish(task: RunningTask, run: RunState, status: 'completed' | 'failed' | 'cancelled', failureReason: string | null, result: string | null = null): TaskRecord {
+    // The device is free before anyone hears of the end, so a listener may start the next task at once.
+    this.running.delete(task.record.id);
     this.emit(task, {
       type: 'task.finished',
       taskId: task.record.id,

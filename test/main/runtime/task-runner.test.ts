@@ -300,6 +300,21 @@ describe('TaskRunner', () => {
     expect(runner.activeTasks()).toEqual([]);
   });
 
+  it('the device is free when task.finished is heard: a listener may start the next task at once', async () => {
+    const { runner, events } = runnerWith(createStubPlanner());
+    const next: Array<Promise<unknown>> = [];
+    const off = runner.on((event) => {
+      if (event.type === 'task.finished') {
+        off();
+        next.push(runner.run(request));
+      }
+    });
+    await runner.run(request);
+    expect(next).toHaveLength(1);
+    await expect(next[0]).resolves.toMatchObject({ status: 'completed' });
+    expect(events.filter((e) => e.type === 'task.finished')).toHaveLength(2);
+  });
+
   it('a request without a goal is refused before anything runs', async () => {
     const { runner, observer } = runnerWith(createStubPlanner());
     await expect(runner.start({ serial: 'x', goal: '   ' })).rejects.toThrow(/goal/);
