@@ -1,0 +1,79 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchTestBrowser, type TestBrowser } from '../support/browser';
+import {
+  centreOf,
+  clickMirrorAt,
+  dumpUi,
+  mirrorPixels,
+  openApp,
+  paintedSeq,
+  saveScreenshot,
+  selectPhone,
+  startUiHost,
+  waitForFrameAfter,
+  type UiHost,
+} from './ui-support';
+
+const SCREEN = { width: 1080, height: 2400 };
+
+let host: UiHost;
+let browser: TestBrowser;
+
+beforeAll(async () => {
+  host = await startUiHost();
+  browser = await launchTestBrowser();
+}, 90_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await host?.close();
+});
+
+describe('device panel and live mirror in the browser', () => {
+  it('Scenario: Starting the demo phone shows its live screen, updated after an action', async () => {
+    const { page, errors } = await openApp(browser, host);
+    const rowsBefore = await page.getByTestId('device-row').count();
+    await page.getByRole('button', { name: 'Start demo phone' }).click();
+    await expect.poll(() => page.getByTestId('device-row').count(), { timeout: 20_000 }).toBe(rowsBefore + 1);
+    const selected = page.locator('[data-testid="device-row"]:has(button[aria-pressed="true"])');
+    const serial = (await selected.getAttribute('data-serial'))!;
+    expect(serial).not.toBe(host.harness.serial);
+    expect(await selected.textContent()).toMatch(/TCP.*ready/);
+
+    const first = await waitForFrameAfter(page, -1);
+    expect(await page.getByTestId('mirror-fps').textContent()).toMatch(/^\d+\.\d fps$/);
+    const before = await mirrorPixels(page);
+    await saveScreenshot(page, 'demo-phone');
+
+    // The action: open Settings from the home screen by clicking its icon on the mirror.
+    await clickMirrorAt(page, centreOf(await dumpUi(host.harness, serial), 'Settings'), SCREEN);
+    await expect.poll(async () => /package="com\.android\.settings"/.test(await dumpUi(host.harness, serial)), { timeout: 15_000 }).toBe(true);
+    const after = await waitForFrameAfter(page, first);
+    await expect.poll(() => mirrorPixels(page), { timeout: 20_000 }).not.toBe(before);
+    expect(after).toBeGreaterThan(first);
+    await saveScreenshot(page, 'mirror-after-action');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('Scenario: A click on the mirror taps the phone', async () => {
+    const { page, errors } = await openApp(browser, host);
+    const serial = host.harness.serial;
+    await selectPhone(page, serial);
+    await waitForFrameAfter(page, -1);
+    const contacts = centreOf(await dumpUi(host.harness, serial), 'Contacts');
+    expect((await host.harness.control<{ foreground: string }>('/state')).body.foreground).toBe('com.android.launcher3');
+    await clickMirrorAt(page, contacts, SCREEN);
+    await expect
+      .poll(async () => (await host.harness.control<{ foreground: string }>('/state')).body.foreground, { timeout: 15_000 })
+      .toMatch(/contacts/);
+    // The Home key below the mirror (the keyboard route to the same control) goes back to the launcher.
+    await page.getByRole('group', { name: 'Phone keys' }).getByRole('button', { name: 'Home' }).click();
+    await expect
+      .poll(async () => (await host.harness.control<{ foreground: string }>('/state')).body.foreground, { timeout: 15_000 })
+      .toBe('com.android.launcher3');
+    expect(await paintedSeq(page)).toBeGreaterThanOrEqual(0);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+});

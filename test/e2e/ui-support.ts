@@ -1,0 +1,119 @@
+// The running app behind the web host for the UI's browser tests: an isolated adb server with a virtual device
+// (test/support/adb-harness), the app's data folder in a temporary directory, and helpers to drive the page.
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { expect } from 'vitest';
+import type { Page } from 'playwright-core';
+import { startWebApp, type RunningWebApp } from '../../src/main/app/start-web-app';
+import { startAdbHarness, type AdbHarness } from '../support/adb-harness';
+import type { TestBrowser } from '../support/browser';
+import { requireBuiltRenderer } from '../support/build';
+
+export const ARTIFACTS = path.resolve('test-artifacts');
+
+export interface UiHost {
+  harness: AdbHarness;
+  app: RunningWebApp;
+  /** The app's data folder (settings, secrets, history); it survives restart(). */
+  home: string;
+  /** Stops the app and starts it again on the same data folder and adb server. */
+  restart(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Starts the app with only the environment the test gives it (never the developer's keys or adb server). */
+export async function startUiHost(extraEnv: NodeJS.ProcessEnv = {}): Promise<UiHost> {
+  const harness = await startAdbHarness();
+  const home = await mkdtemp(path.join(os.tmpdir(), 'amc-ui-home-'));
+  const env = { PATH: process.env.PATH, HOME: harness.env.HOME, ANDROID_ADB_SERVER_PORT: harness.env.ANDROID_ADB_SERVER_PORT, ...extraEnv };
+  const start = () => startWebApp({ rendererDir: requireBuiltRenderer(), env, home, heartbeatMs: 1000 });
+  const host: UiHost = {
+    harness,
+    home,
+    app: await start(),
+    async restart() {
+      await host.app.close();
+      host.app = await start();
+    },
+    async close() {
+      await host.app.close();
+      await harness.stop();
+      await rm(home, { recursive: true, force: true });
+    },
+  };
+  return host;
+}
+
+export interface AppPage {
+  page: Page;
+  /** Uncaught errors of the page; a test expects none. */
+  errors: string[];
+}
+
+/** Opens the app and waits until it is connected and has loaded the device list. */
+export async function openApp(browser: TestBrowser, host: UiHost): Promise<AppPage> {
+  const page = await browser.context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  await page.goto(host.app.url);
+  await page.getByText('Connected via web').waitFor();
+  await page.getByRole('list', { name: 'Phones' }).or(page.getByTestId('devices-empty')).first().waitFor();
+  return { page, errors };
+}
+
+export async function saveScreenshot(page: Page, name: string): Promise<void> {
+  await mkdir(ARTIFACTS, { recursive: true });
+  await page.screenshot({ path: path.join(ARTIFACTS, `ui-${name}.png`) });
+}
+
+/** Picks a phone in the device list. */
+export async function selectPhone(page: Page, serial: string): Promise<void> {
+  const row = page.locator(`[data-testid="device-row"][data-serial="${serial}"]`);
+  await row.getByRole('button', { pressed: false }).or(row.getByRole('button', { pressed: true })).first().click();
+  await expect.poll(() => row.getByRole('button', { pressed: true }).count()).toBe(1);
+}
+
+/** The sequence number of the frame the mirror painted last (-1 before the first). */
+export async function paintedSeq(page: Page): Promise<number> {
+  const seq = await page.getByTestId('mirror-canvas').getAttribute('data-seq');
+  return seq ? Number(seq) : -1;
+}
+
+/** Waits until the mirror has painted a frame newer than `after`. */
+export async function waitForFrameAfter(page: Page, after: number): Promise<number> {
+  await page.waitForFunction(
+    (seen) => Number(document.querySelector('[data-testid="mirror-canvas"]')?.getAttribute('data-seq') || -1) > seen,
+    after,
+    { timeout: 20_000 },
+  );
+  return paintedSeq(page);
+}
+
+/** The mirror's pixels as a data URL (frames come from blob: URLs, so the canvas is readable). */
+export function mirrorPixels(page: Page): Promise<string> {
+  return page.getByTestId('mirror-canvas').evaluate((canvas) => (canvas as HTMLCanvasElement).toDataURL('image/png'));
+}
+
+/** Clicks the mirror where the phone's point (device pixels) is drawn. */
+export async function clickMirrorAt(page: Page, point: { x: number; y: number }, screen: { width: number; height: number }): Promise<void> {
+  const canvas = page.getByTestId('mirror-canvas');
+  const box = await canvas.boundingBox();
+  if (!box) throw new Error('the mirror canvas is not visible');
+  await canvas.click({ position: { x: (point.x / screen.width) * box.width, y: (point.y / screen.height) * box.height } });
+}
+
+/** Centre of the first node whose text is `text` in a `uiautomator dump` (device pixels). */
+export function centreOf(xml: string, text: string): { x: number; y: number } {
+  const node = new RegExp(`text="${text}"[^>]*?bounds="\\[(\\d+),(\\d+)\\]\\[(\\d+),(\\d+)\\]"`).exec(xml);
+  if (!node) throw new Error(`no node with text "${text}" on the screen`);
+  const [left, top, right, bottom] = node.slice(1).map(Number) as [number, number, number, number];
+  return { x: Math.round((left + right) / 2), y: Math.round((top + bottom) / 2) };
+}
+
+/** The phone's UI hierarchy through the test's adb server. */
+export async function dumpUi(harness: AdbHarness, serial: string): Promise<string> {
+  const result = await harness.adb(['-s', serial, 'shell', 'uiautomator dump /dev/tty']);
+  if (result.code !== 0) throw new Error(`uiautomator dump failed: ${result.stderr}`);
+  return result.stdout;
+}
