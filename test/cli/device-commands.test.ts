@@ -1,0 +1,73 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SceneSchema, type Scene } from '../../src/shared/scene';
+import { startAdbHarness, type AdbHarness } from '../support/adb-harness';
+import { runAmc } from '../support/cli';
+
+let harness: AdbHarness;
+/** amc runs with the harness's environment: its HOME and ANDROID_ADB_SERVER_PORT point at the isolated server. */
+const amc = (...args: string[]) => runAmc(args, { env: harness.env });
+
+beforeAll(async () => {
+  harness = await startAdbHarness();
+});
+afterAll(async () => {
+  await harness?.stop();
+});
+
+describe('amc device commands', () => {
+  it('Scenario: amc devices lists the phones with their details', async () => {
+    const result = await amc('devices', '--json');
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    const [device] = JSON.parse(result.stdout) as Array<Record<string, unknown>>;
+    expect(device).toMatchObject({ serial: harness.serial, state: 'device', connection: 'tcp', screen: { width: 1080, height: 2400, density: 420 } });
+    expect(device!.model).toBeTruthy();
+    expect(device!.androidVersion).toBe('14');
+    const text = await amc('devices');
+    expect(text.stdout).toContain(`${harness.serial}  device`);
+  });
+
+  it('Scenario: amc observe prints the Scene the planner receives', async () => {
+    const file = path.join(harness.tmpDir, 'screen.jpg');
+    const result = await amc('observe', '-s', harness.serial, '--screenshot', file);
+    expect(result.code).toBe(0);
+    const [sceneText] = result.stdout.split('\ntimings:');
+    const scene: Scene = SceneSchema.parse(JSON.parse(sceneText!));
+    expect(scene.elements.some((e) => e.text === 'Settings' && e.clickable)).toBe(true);
+    expect(result.stdout).toMatch(/timings: total [\d.]+ ms \(ui dump [\d.]+ ms, screenshot [\d.]+ ms\)/);
+    expect(result.stdout).toMatch(/screenshot: 655x1456 jpeg/);
+    expect((await sharp(await readFile(file)).metadata()).format).toBe('jpeg');
+
+    const json = JSON.parse((await amc('observe', '-s', harness.serial, '--json')).stdout) as { scene: Scene; screenshot: { bytes: number } };
+    expect(json.scene.screen.package).toBe('com.android.launcher3');
+    expect(json.screenshot.bytes).toBeGreaterThan(1000);
+  });
+
+  it('Scenario: amc act runs one tool through the Executor', async () => {
+    const observed = JSON.parse((await amc('observe', '--json')).stdout) as { scene: Scene };
+    const clock = observed.scene.elements.find((e) => e.text === 'Clock')!;
+    const tapped = await amc('act', '-s', harness.serial, 'tap', '--element_id', clock.id);
+    expect(tapped.stderr).toBe('');
+    expect(tapped.stdout).toMatch(/^ok: tap at \(\d+, \d+\) on TextView "Clock"/);
+    expect(tapped.code).toBe(0);
+    expect((await harness.control<{ foreground: string }>('/state')).body.foreground).toBe('com.android.deskclock');
+
+    const unknown = await amc('act', '-s', harness.serial, 'tap', '--element_id', 'e999');
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toMatch(/failed: There is no element e999/);
+  });
+
+  it('reports usage errors with exit code 2', async () => {
+    const noTool = await amc('act', '-s', harness.serial);
+    expect(noTool.code).toBe(2);
+    expect(noTool.stderr).toMatch(/no tool given; tools: tap, long_press/);
+    const badNumber = await amc('act', '-s', harness.serial, 'tap', '--x', 'left', '--y', '3');
+    expect(badNumber.code).toBe(2);
+    expect(badNumber.stderr).toMatch(/--x must be a number/);
+    const noAddress = await amc('connect');
+    expect(noAddress.code).toBe(2);
+  });
+});
