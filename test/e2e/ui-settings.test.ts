@@ -1,0 +1,93 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { launchTestBrowser, type TestBrowser } from '../support/browser';
+import { openApp, saveScreenshot, startUiHost, type UiHost } from './ui-support';
+
+let host: UiHost;
+let browser: TestBrowser;
+
+beforeAll(async () => {
+  host = await startUiHost({ AI_PLANNER_MODEL: 'claude-from-env' });
+  browser = await launchTestBrowser();
+}, 90_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await host?.close();
+});
+
+async function openSettings(page: Page) {
+  await page.getByRole('button', { name: 'Open settings' }).click();
+  const drawer = page.getByRole('dialog', { name: 'Settings' });
+  await drawer.getByLabel('Max steps per task').waitFor();
+  return drawer;
+}
+
+const fieldOf = (page: Page, setting: string) => page.locator(`[data-field="${setting}"]`);
+
+describe('settings in the browser', () => {
+  it('Scenario: Settings reject an invalid value in the browser and save a valid one', async () => {
+    const { page, errors } = await openApp(browser, host);
+    const drawer = await openSettings(page);
+    const save = drawer.getByRole('button', { name: 'Save' });
+    const maxSteps = drawer.getByLabel('Max steps per task');
+
+    await maxSteps.fill('0');
+    const problem = fieldOf(page, 'aiPlanner.maxSteps').getByRole('alert');
+    await problem.waitFor();
+    expect(await problem.textContent()).toMatch(/1|small/i);
+    expect(await maxSteps.getAttribute('aria-invalid')).toBe('true');
+    expect(await save.isDisabled()).toBe(true);
+
+    await drawer.getByLabel('Control-plane URL').fill('control.example.com');
+    await fieldOf(page, 'controlPlane.url').getByRole('alert').waitFor();
+    await saveScreenshot(page, 'settings-invalid');
+
+    await drawer.getByLabel('Control-plane URL').fill('https://control.example.com');
+    await maxSteps.fill('25');
+    await problem.waitFor({ state: 'detached' });
+    await fieldOf(page, 'controlPlane.url').getByRole('alert').waitFor({ state: 'detached' });
+    await save.click();
+    await drawer.getByText('Saved. The next task uses these settings.').waitFor();
+
+    // What main stored: a reloaded page shows it, and so does settings.json.
+    await page.reload();
+    await page.getByText('Connected via web').waitFor();
+    const reopened = await openSettings(page);
+    expect(await reopened.getByLabel('Max steps per task').inputValue()).toBe('25');
+    expect(await reopened.getByLabel('Control-plane URL').inputValue()).toBe('https://control.example.com');
+    const stored = JSON.parse(await readFile(path.join(host.home, 'settings.json'), 'utf8'));
+    expect(stored.aiPlanner.maxSteps).toBe(25);
+    expect(stored.controlPlane.url).toBe('https://control.example.com');
+
+    // The environment wins over the stored model, and the field says so.
+    expect(await fieldOf(page, 'aiPlanner.model').getByTestId('override-note').textContent()).toBe(
+      'Overridden by AI_PLANNER_MODEL (in effect: claude-from-env)',
+    );
+    await saveScreenshot(page, 'settings');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('Scenario: API keys are write-only: the form shows only set or not set', async () => {
+    const { page, errors } = await openApp(browser, host);
+    const drawer = await openSettings(page);
+    const field = fieldOf(page, 'secrets.OPENAI_API_KEY');
+    expect(await field.getByTestId('secret-state-OPENAI_API_KEY').textContent()).toBe('not set');
+    await drawer.getByLabel(/^OpenAI API key/).fill('sk-browser-secret-42');
+    await field.getByRole('button', { name: 'Set' }).click();
+    await expect.poll(() => field.getByTestId('secret-state-OPENAI_API_KEY').textContent()).toBe('set');
+    expect(await drawer.getByLabel(/^OpenAI API key/).inputValue()).toBe('');
+    expect(await page.content()).not.toContain('sk-browser-secret-42');
+    // A fresh page learns only the state, never the value.
+    await page.reload();
+    await page.getByText('Connected via web').waitFor();
+    await openSettings(page);
+    expect(await fieldOf(page, 'secrets.OPENAI_API_KEY').getByTestId('secret-state-OPENAI_API_KEY').textContent()).toBe('set');
+    expect(await page.content()).not.toContain('sk-browser-secret-42');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+});
