@@ -6,7 +6,7 @@ import { parseWmSize } from '../device/device-info';
 import { AbortError, AdbError, isAbortError, sleep, throwIfAborted } from '../device/errors';
 import { parsePackageList, resolveApp } from './app-resolver';
 import { swipeInRegion, type Point } from './gestures';
-import { ADB_KEYBOARD_IME, imeTextCommand, inputTextCommands, isInputTextTypable } from './input-text';
+import { ADB_KEYBOARD_IME, hasUntypableControls, imeTextCommand, inputTextCommands, isInputTextTypable } from './input-text';
 import {
   ACTION_TOOL_NAMES,
   ACTION_TOOLS,
@@ -149,7 +149,7 @@ export class Executor {
 
   private async typeText(args: TypeTextArgs, context: ExecutionContext, run: CommandRun): Promise<StepTarget | undefined> {
     const viaIme = !isInputTextTypable(args.text);
-    if (/[\x00-\x09\x0b-\x1f\x7f]/.test(args.text)) {
+    if (hasUntypableControls(args.text)) {
       throw new InvalidCall('type_text cannot type control characters (tabs and the like); use press_key for keys.');
     }
     let target: StepTarget | undefined;

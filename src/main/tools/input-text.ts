@@ -11,6 +11,15 @@ export function isInputTextTypable(text: string): boolean {
   return /^[\x20-\x7e\n]*$/.test(text);
 }
 
+/** Control characters other than newline cannot be typed as text (tabs and the like are keys). */
+export function hasUntypableControls(text: string): boolean {
+  for (const char of text) {
+    const code = char.codePointAt(0)!;
+    if ((code < 0x20 && char !== '\n') || code === 0x7f) return true;
+  }
+  return false;
+}
+
 /** Quotes a word for the phone's `sh` so that every character reaches the command literally. */
 export function shellQuote(word: string): string {
   return `'${word.replace(/'/g, `'\\''`)}'`;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { imeTextCommand, inputTextCommands, isInputTextTypable, shellQuote } from '../../../src/main/tools/input-text';
+import { hasUntypableControls, imeTextCommand, inputTextCommands, isInputTextTypable, shellQuote } from '../../../src/main/tools/input-text';
 
 /** What `sh` does to a single-quoted word, then what Android's `input text` does to `%s`. */
 function typedBy(command: string): string {
@@ -44,5 +44,14 @@ describe('ASCII text for `input text`', () => {
     expect(isInputTextTypable('李雷')).toBe(false);
     expect(isInputTextTypable('café')).toBe(false);
     expect(imeTextCommand('李雷')).toBe(`am broadcast -a ADB_INPUT_B64 --es msg ${Buffer.from('李雷').toString('base64')}`);
+  });
+});
+
+describe('control characters', () => {
+  it('accepts newlines and rejects tabs, escapes and DEL', () => {
+    expect(hasUntypableControls('a\nb')).toBe(false);
+    expect(hasUntypableControls('a\tb')).toBe(true);
+    expect(hasUntypableControls('\u001b[0m')).toBe(true);
+    expect(hasUntypableControls('x\u007f')).toBe(true);
   });
 });
