@@ -125,13 +125,14 @@ export class MirrorPump {
 
   private sleep(ms: number): Promise<void> {
     return new Promise<void>((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done() {
+      const done = () => {
         clearTimeout(timer);
+        if (this.wakeUp === done) this.wakeUp = null;
         resolve();
-      }
+      };
+      const timer = setTimeout(done, ms);
       this.wakeUp = done;
-    }).finally(() => (this.wakeUp = null));
+    });
   }
 
   private async run(serial: string, generation: number): Promise<void> {
@@ -187,7 +188,8 @@ export class MirrorPump {
       if (this.generation === generation) this.fail(`A frame from ${serial} could not be decoded: ${message(error)}`);
       return;
     }
-    if (this.generation !== generation) return;
+    // Hidden or stopped meanwhile: the frame is dropped, so nothing reaches a window after it said so.
+    if (this.generation !== generation || !this.visible) return;
     const captureMs = Math.round((performance.now() - captured.startedAt) * 10) / 10;
     const meta: FrameMeta = {
       serial,

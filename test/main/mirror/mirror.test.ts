@@ -34,8 +34,7 @@ describe('live mirror', () => {
 
       const hidden = await app.call('mirror.setVisible', { visible: false });
       expect(hidden).toMatchObject({ state: 'paused', pausedBecause: 'hidden' });
-      // Whatever was already being captured may still land; after that, nothing more.
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      // Not one frame after the window said it is hidden (a capture already under way is dropped).
       const countWhileHidden = window.frames.length;
       await new Promise((resolve) => setTimeout(resolve, 500));
       expect(window.frames.length).toBe(countWhileHidden);
@@ -59,11 +58,12 @@ describe('live mirror', () => {
       await app.call('mirror.start', { serial: harness.serial });
       await until(() => frames.length >= 1, 20_000, 'a frame of the home screen');
       const home = await sharp(frames.at(-1)!).raw().toBuffer();
-      const seen = frames.length;
       await harness.shell('am start -n com.android.settings/.Settings');
-      // A later frame differs from the home screen's.
-      await until(() => frames.length > seen + 1, 20_000, 'frames after the action');
-      const after = await sharp(frames.at(-1)!).raw().toBuffer();
+      const actedAt = Date.now();
+      // A frame captured after the action differs from the home screen's.
+      await until(() => window.frames.some((f) => f.capturedAt > actedAt), 20_000, 'a frame captured after the action');
+      const index = window.frames.findIndex((f) => f.capturedAt > actedAt);
+      const after = await sharp(frames[index]!).raw().toBuffer();
       expect(after.equals(home)).toBe(false);
     } finally {
       keep();
