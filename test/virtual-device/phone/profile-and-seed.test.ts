@@ -34,7 +34,7 @@ describe('latency profiles', () => {
 });
 
 describe('seeds and state', () => {
-  it('Scenario: A seed presets the phone\'s data', async () => {
+  it("Scenario: A seed presets the phone's data", async () => {
     const phone = new VirtualPhone();
     phone.reset({
       settings: { wifi: false, darkTheme: true },

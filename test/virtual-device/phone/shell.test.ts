@@ -24,7 +24,7 @@ describe('phone shell', () => {
     for (const value of Object.values(phone.identity)) expect(value).not.toMatch(/[:;=]/);
   });
 
-  it('Scenario: An unknown command exits 127 with the shell\'s message', async () => {
+  it("Scenario: An unknown command exits 127 with the shell's message", async () => {
     const result = await run(new VirtualPhone(), 'frobnicate --now');
     expect(result).toEqual({ stdout: '', stderr: '/system/bin/sh: frobnicate: inaccessible or not found\n', exitCode: 127 });
   });
