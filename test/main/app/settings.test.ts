@@ -1,0 +1,93 @@
+// Settings through the router: validation per field, atomic saves, write-only secrets, environment overrides.
+import { readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { removeHome, startTestApp, type TestApp } from './app-fixture';
+
+const apps: TestApp[] = [];
+afterEach(async () => {
+  for (const app of apps.splice(0)) {
+    await app.close();
+    await removeHome(app.home);
+  }
+});
+
+async function start(env: NodeJS.ProcessEnv = {}): Promise<TestApp> {
+  const app = await startTestApp({ env: { PATH: process.env.PATH, ...env } });
+  apps.push(app);
+  return app;
+}
+
+describe('settings', () => {
+  it('Scenario: Settings validation names the field and the reason', async () => {
+    const app = await start();
+    const tooMany = await app.call('settings.validate', { patch: { aiPlanner: { maxSteps: 0 } } });
+    expect(tooMany.valid).toBe(false);
+    expect(tooMany.problems).toEqual([{ field: 'aiPlanner.maxSteps', message: expect.stringMatching(/>=1|at least|too small/i) }]);
+    const typed = await app.call('settings.validate', { patch: { aiPlanner: { timeoutSeconds: 'abc' } } });
+    expect(typed.problems[0]?.field).toBe('aiPlanner.timeoutSeconds');
+    const url = await app.call('settings.validate', { patch: { openai: { baseURL: 'localhost:11434' } } });
+    expect(url.problems).toEqual([{ field: 'openai.baseURL', message: expect.stringMatching(/http\(s\) URL/) }]);
+    const provider = await app.call('settings.validate', { patch: { aiPlanner: { provider: 'mistral' } } });
+    expect(provider.problems[0]?.field).toBe('aiPlanner.provider');
+    const unknown = await app.call('settings.validate', { patch: { aiPlanner: { colour: 'blue' } } as never });
+    expect(unknown.problems).toEqual([{ field: 'aiPlanner.colour', message: 'unknown setting' }]);
+    expect((await app.call('settings.validate', { patch: { aiPlanner: { maxSteps: 12 } } })).valid).toBe(true);
+    // A rejected update writes nothing.
+    const rejected = await app.call('settings.update', { patch: { aiPlanner: { maxSteps: 0, model: 'kept-out' } } });
+    expect(rejected).toEqual({ saved: false, problems: [expect.objectContaining({ field: 'aiPlanner.maxSteps' })] });
+    expect((await app.call('settings.get', {})).settings.aiPlanner.model).toBe('');
+  });
+
+  it('Scenario: A valid change is saved atomically, announced, and survives a restart', async () => {
+    const app = await start();
+    const result = await app.call('settings.update', { patch: { aiPlanner: { maxSteps: 12, model: 'my-model' }, adb: { port: 5038 } } });
+    expect(result.saved).toBe(true);
+    if (!result.saved) return;
+    expect(result.view.settings.aiPlanner).toMatchObject({ maxSteps: 12, model: 'my-model', enabled: false });
+    await app.waitForEvent('settings.changed', (view) => view.settings.aiPlanner.maxSteps === 12);
+    const file = JSON.parse(await readFile(path.join(app.home, 'settings.json'), 'utf8'));
+    expect(file.aiPlanner.maxSteps).toBe(12);
+    // A second patch changes only what it names.
+    await app.call('settings.update', { patch: { aiPlanner: { sendScreenshot: false } } });
+    const again = await startTestApp({ env: { PATH: process.env.PATH }, home: app.home });
+    apps.push(again);
+    expect((await again.call('settings.get', {})).settings.aiPlanner).toMatchObject({ maxSteps: 12, model: 'my-model', sendScreenshot: false });
+  });
+
+  it('Scenario: Secrets are write-only and kept in a file only the user can read', async () => {
+    const app = await start();
+    const secret = 'sk-test-0123456789-abcdef';
+    const view = await app.call('settings.setSecret', { name: 'OPENAI_API_KEY', value: secret });
+    expect(view.secrets).toEqual({ ANTHROPIC_API_KEY: 'not set', OPENAI_API_KEY: 'set', CONTROL_PLANE_TOKEN: 'not set' });
+    const mode = (await stat(path.join(app.home, 'secrets.json'))).mode & 0o777;
+    expect(mode).toBe(0o600);
+    await app.call('settings.get', {});
+    await app.call('settings.validate', { patch: { openai: { baseURL: secret } } });
+    const invalid = await app.fail('settings.setSecret', { name: 'NOT_A_KEY', value: secret });
+    expect(invalid.code).toBe('invalid_input');
+    expect(app.transcript()).not.toContain(secret);
+    const cleared = await app.call('settings.setSecret', { name: 'OPENAI_API_KEY', value: null });
+    expect(cleared.secrets.OPENAI_API_KEY).toBe('not set');
+  });
+
+  it('Scenario: Environment variables override settings and the view says which', async () => {
+    const app = await start({ AI_PLANNER_MODEL: 'env-model', CONTROL_PLANE_TOKEN: 'env-token-value-123' });
+    const view = await app.call('settings.get', {});
+    expect(view.effective.aiPlanner.model).toBe('env-model');
+    expect(view.settings.aiPlanner.model).toBe('');
+    expect(view.envOverrides).toEqual(['AI_PLANNER_MODEL', 'CONTROL_PLANE_TOKEN']);
+    expect(view.overriddenFields).toEqual({ 'aiPlanner.model': 'AI_PLANNER_MODEL', 'secrets.CONTROL_PLANE_TOKEN': 'CONTROL_PLANE_TOKEN' });
+    expect(view.secrets.CONTROL_PLANE_TOKEN).toBe('set');
+    expect(view.problem).toBeNull();
+    expect(app.transcript()).not.toContain('env-token-value-123');
+  });
+
+  it('reports a broken environment or settings file instead of failing', async () => {
+    const app = await start({ AI_PLANNER_MAX_STEPS: 'many' });
+    const view = await app.call('settings.get', {});
+    expect(view.problem).toMatch(/AI_PLANNER_MAX_STEPS must be a whole number/);
+    const run = await app.fail('tasks.run', { serial: 'emulator-5554', goal: 'anything' });
+    expect(run.message).toMatch(/ConfigError: AI_PLANNER_MAX_STEPS/);
+  });
+});
