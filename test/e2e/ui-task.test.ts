@@ -1,0 +1,209 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { FAKE_ANTHROPIC_KEY, findElement, finish, startAnthropicFake, type AnthropicFake, type FakePolicy } from '../fakes/index';
+import { launchTestBrowser, type TestBrowser } from '../support/browser';
+import { ARTIFACTS, openApp, saveScreenshot, startUiHost, type AppPage, type UiHost } from './ui-support';
+
+const OPEN_CONTACTS = 'Open the contacts app';
+const KEEP_GOING = 'Keep pressing home until told to stop';
+
+let host: UiHost;
+let browser: TestBrowser;
+let fake: AnthropicFake;
+let policy: FakePolicy = () => finish(true, 'nothing to do');
+/** The page that ran the first task; later tests look at it again. */
+let runPage: AppPage;
+
+beforeAll(async () => {
+  fake = await startAnthropicFake({ policy: (turn) => policy(turn) });
+  // The AI planner, direct to the fake Anthropic API with extended thinking: set through the environment, the
+  // way a deployment would, so the settings on disk stay untouched.
+  host = await startUiHost({
+    AI_PLANNER_ENABLED: 'true',
+    AI_PLANNER_PROVIDER: 'anthropic',
+    AI_PLANNER_TRANSPORT: 'direct',
+    AI_PLANNER_MODEL: 'claude-test',
+    AI_PLANNER_THINKING_BUDGET_TOKENS: '2048',
+    ANTHROPIC_API_KEY: FAKE_ANTHROPIC_KEY,
+    ANTHROPIC_BASE_URL: fake.url,
+  });
+  browser = await launchTestBrowser();
+}, 90_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await host?.close();
+  await fake?.close();
+});
+
+const card = (page: Page, step: number) => page.locator(`[data-testid="step-card"][data-step="${step}"]`);
+
+async function runGoal(page: Page, goal: string) {
+  const input = page.getByLabel('What should the phone do?');
+  await input.fill(goal);
+  await input.press('Enter');
+}
+
+describe('a task in the browser', () => {
+  it("Scenario: A running task's turns appear live with rationale and thinking", async () => {
+    let calls = 0;
+    policy = (turn) => {
+      calls++;
+      if (calls === 1) {
+        const contacts = findElement(turn.scene, 'Contacts');
+        return {
+          kind: 'call',
+          tool: 'tap',
+          args: { element_id: contacts?.id ?? 'e1' },
+          text: 'The home screen is showing; the Contacts icon opens the app.',
+          thinking: 'The goal names the contacts app. I can see its icon on the launcher, so one tap should do.',
+        };
+      }
+      // Slow enough that the first card is on screen while the task still runs.
+      return { kind: 'delay', ms: 2500, then: finish(true, 'The contacts app is open.', 'Contacts is in front now.') };
+    };
+    runPage = await openApp(browser, host);
+    const { page } = runPage;
+    await runGoal(page, OPEN_CONTACTS);
+
+    const first = card(page, 1);
+    await first.getByTestId('step-rationale').waitFor();
+    expect(await page.getByRole('button', { name: 'Stop' }).isEnabled()).toBe(true);
+    expect(await page.getByTestId('planner-label').first().textContent()).toBe('Planner: AI · anthropic · claude-test · direct');
+    expect(await first.getByTestId('step-rationale').textContent()).toBe('The home screen is showing; the Contacts icon opens the app.');
+    expect(await first.getByTestId('step-action').textContent()).toMatch(/^tap\(element_id="e\d+"\) on .*"Contacts"/);
+    await first.getByText('Thinking', { exact: true }).click();
+    expect(await first.getByTestId('step-thinking').textContent()).toContain('I can see its icon on the launcher');
+    await first.getByTestId('step-outcome').waitFor();
+    expect(await first.getByTestId('step-outcome').textContent()).toBe('✓ ok · 1 attempt');
+    // While the agent acts, the mirror marks its last target and takes no clicks.
+    await page.getByTestId('mirror-target').waitFor();
+    expect(await page.getByRole('group', { name: 'Phone keys' }).getByRole('button', { name: 'Home' }).isDisabled()).toBe(true);
+    await saveScreenshot(page, 'task-running');
+
+    const result = page.getByRole('article', { name: 'Done' });
+    await result.waitFor({ timeout: 20_000 });
+    expect(await result.getByTestId('task-result-text').textContent()).toBe('The contacts app is open.');
+    expect(await card(page, 1).getByTestId('scene-wireframe').locator('rect.wf-target').count()).toBe(1);
+    expect(await page.getByRole('button', { name: 'Stop' }).isDisabled()).toBe(true);
+    expect((await host.harness.control<{ foreground: string }>('/state')).body.foreground).toMatch(/contacts/);
+    await saveScreenshot(page, 'timeline');
+    expect(runPage.errors).toEqual([]);
+  });
+
+  it('Scenario: The main screens are readable at 1280x800 and 1920x1080 in light and dark', async () => {
+    const { page } = runPage;
+    for (const viewport of [{ width: 1280, height: 800 }, { width: 1920, height: 1080 }]) {
+      for (const colorScheme of ['light', 'dark'] as const) {
+        await page.setViewportSize(viewport);
+        await page.emulateMedia({ colorScheme });
+        const layout = await page.evaluate(() => {
+          const box = (selector: string) => document.querySelector(selector)!.getBoundingClientRect().toJSON() as DOMRect;
+          return {
+            scrollWidth: document.documentElement.scrollWidth,
+            devices: box('.device-panel'),
+            goal: box('.goal-box'),
+            timeline: box('.main-tabs'),
+            background: getComputedStyle(document.body).backgroundColor,
+            text: getComputedStyle(document.body).color,
+          };
+        });
+        expect(layout.scrollWidth).toBeLessThanOrEqual(viewport.width);
+        expect(layout.devices.right).toBeLessThanOrEqual(layout.goal.left);
+        expect(layout.goal.right).toBeLessThanOrEqual(viewport.width);
+        expect(layout.timeline.top).toBeLessThan(viewport.height);
+        const lightness = (color: string) => color.match(/\d+/g)!.slice(0, 3).map(Number).reduce((a, b) => a + b, 0) / 3;
+        if (colorScheme === 'dark') expect(lightness(layout.background)).toBeLessThan(lightness(layout.text));
+        else expect(lightness(layout.background)).toBeGreaterThan(lightness(layout.text));
+        await saveScreenshot(page, `timeline-${viewport.width}x${viewport.height}-${colorScheme}`);
+      }
+    }
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.emulateMedia({ colorScheme: 'light' });
+  });
+
+  it('Scenario: Stop ends a running task', async () => {
+    await host.harness.shell('input keyevent 3');
+    policy = () => ({ kind: 'delay', ms: 300, then: { kind: 'call', tool: 'press_key', args: { key: 'home' }, text: 'Pressing home again.' } });
+    const { page } = runPage;
+    await runGoal(page, KEEP_GOING);
+    await card(page, 2).waitFor({ timeout: 20_000 });
+    await page.getByRole('button', { name: 'Pause' }).click();
+    await page.getByRole('button', { name: 'Resume' }).waitFor();
+    expect(await page.getByTestId('task-state').textContent()).toContain('paused');
+    // Paused: the person has the phone again.
+    expect(await page.getByRole('group', { name: 'Phone keys' }).getByRole('button', { name: 'Home' }).isEnabled()).toBe(true);
+    await page.getByRole('button', { name: 'Stop' }).click();
+    const stopped = page.getByRole('article', { name: 'Stopped' });
+    await stopped.waitFor({ timeout: 20_000 });
+    expect(await page.getByRole('button', { name: 'Stop' }).isDisabled()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Run' }).isDisabled()).toBe(false);
+    expect(runPage.errors).toEqual([]);
+    await page.close();
+  });
+
+  it("Scenario: History survives a restart and reopens a task's timeline", async () => {
+    await host.restart();
+    const { page, errors } = await openApp(browser, host);
+    await page.getByRole('tab', { name: 'History' }).click();
+    const rows = page.getByTestId('history-row');
+    await expect.poll(() => rows.count()).toBe(2);
+    expect(await rows.nth(0).textContent()).toContain(KEEP_GOING);
+    expect(await rows.nth(0).textContent()).toContain('stopped');
+    expect(await rows.nth(1).textContent()).toMatch(new RegExp(`${OPEN_CONTACTS}.*done.*2`));
+    await saveScreenshot(page, 'history');
+
+    await page.getByRole('button', { name: `Open "${OPEN_CONTACTS}"` }).click();
+    await card(page, 1).getByTestId('step-rationale').waitFor();
+    expect(await card(page, 1).getByTestId('step-rationale').textContent()).toBe('The home screen is showing; the Contacts icon opens the app.');
+    expect(await page.getByRole('article', { name: 'Done' }).textContent()).toContain('The contacts app is open.');
+    await saveScreenshot(page, 'history-task');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('Scenario: The exported HTML report opens offline', async () => {
+    const { page, errors } = await openApp(browser, host);
+    await page.getByRole('tab', { name: 'History' }).click();
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: `Export "${OPEN_CONTACTS}" as HTML report` }).click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(/\.html$/);
+    const reportFile = path.join(ARTIFACTS, 'ui-report.html');
+    await download.saveAs(reportFile);
+    const html = await readFile(reportFile, 'utf8');
+    expect(html).not.toContain(FAKE_ANTHROPIC_KEY);
+
+    const [jsonDownload] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: `Export "${OPEN_CONTACTS}" as JSON` }).click(),
+    ]);
+    const record = JSON.parse(await readFile(await jsonDownload.path(), 'utf8'));
+    expect(record).toMatchObject({ goal: OPEN_CONTACTS, status: 'completed' });
+    await writeFile(path.join(ARTIFACTS, 'ui-report.json'), JSON.stringify(record, null, 2));
+
+    // Offline: every request other than the file itself is refused and recorded.
+    const offline = await browser.context.newPage();
+    const outside: string[] = [];
+    await offline.route('**/*', (route) => {
+      const url = route.request().url();
+      if (url.startsWith('file:')) return route.continue();
+      outside.push(url);
+      return route.abort();
+    });
+    await offline.goto(pathToFileURL(reportFile).href);
+    const text = await offline.locator('body').innerText();
+    expect(text).toContain(OPEN_CONTACTS);
+    expect(text).toContain('The home screen is showing; the Contacts icon opens the app.');
+    expect(text).toContain('The contacts app is open.');
+    await saveScreenshot(offline, 'report');
+    expect(outside).toEqual([]);
+    expect(errors).toEqual([]);
+    await offline.close();
+    await page.close();
+  });
+});
