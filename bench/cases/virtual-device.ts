@@ -17,10 +17,15 @@ const CONCURRENT_STREAMS = 20;
 const CONCURRENT_BATCHES = 10;
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
-async function timeRounds(rounds: number, once: () => Promise<void>): Promise<number[]> {
-  for (let i = 0; i < WARMUP; i++) await once();
+/** Times `once` after WARMUP untimed runs; `prepare` (untimed) runs before each. */
+async function timeRounds(rounds: number, once: () => Promise<void>, prepare?: (round: number) => Promise<void>): Promise<number[]> {
+  for (let i = 0; i < WARMUP; i++) {
+    await prepare?.(i);
+    await once();
+  }
   const samples: number[] = [];
   for (let i = 0; i < rounds; i++) {
+    await prepare?.(i);
     const started = performance.now();
     await once();
     samples.push(performance.now() - started);
@@ -63,11 +68,25 @@ const virtualDeviceBench: BenchCase = {
       const dump = await measure('uiautomator dump', async () =>
         median(await timeRounds(ROUNDS, expectOutput('uiautomator dump /dev/tty', (out) => out.includes('<hierarchy')))),
       );
+      // The phone renders once per screen state: switching apps between rounds makes every capture a fresh render.
+      const switchScreen = async (round: number) => {
+        await shell(round % 2 === 0 ? 'monkey -p com.android.settings -c android.intent.category.LAUNCHER 1' : 'input keyevent HOME');
+      };
+      const freshScreencap = await measure('fresh screencap', async () =>
+        median(
+          await timeRounds(ROUNDS, expectOutput('screencap -p', (out) => out.subarray(0, 8).equals(PNG_SIGNATURE)), switchScreen),
+        ),
+      );
+      const freshDump = await measure('fresh uiautomator dump', async () =>
+        median(await timeRounds(ROUNDS, expectOutput('uiautomator dump /dev/tty', (out) => out.includes('<hierarchy')), switchScreen)),
+      );
       row('adbkit shell echo round trip (median, baseline)', echo);
-      row('adbkit screencap -p round trip (median)', screencap);
-      row('screencap -p added over echo', screencap - echo, '< 20 ms');
-      row('adbkit uiautomator dump /dev/tty round trip (median)', dump);
-      row('uiautomator dump added over echo', dump - echo, '< 20 ms');
+      row('adbkit screencap -p round trip, same screen (median)', screencap);
+      row('adbkit screencap -p round trip, new screen (median)', freshScreencap);
+      row('screencap -p (new screen) added over echo', freshScreencap - echo, '< 20 ms');
+      row('adbkit uiautomator dump /dev/tty round trip, same screen (median)', dump);
+      row('adbkit uiautomator dump /dev/tty round trip, new screen (median)', freshDump);
+      row('uiautomator dump (new screen) added over echo', freshDump - echo, '< 20 ms');
 
       row(
         'adb CLI shell echo (median, process spawn included)',
