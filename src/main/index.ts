@@ -1,9 +1,10 @@
 // The Electron shell: window, security and the IPC <-> router wiring. Everything else runs in plain Node.
-import { app, BrowserWindow, ipcMain, session, shell, type WebFrameMain } from 'electron';
+import { app, BrowserWindow, ipcMain, safeStorage, session, shell, type WebFrameMain } from 'electron';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { contentSecurityPolicy, ipcChannel, methodNames } from '../shared/contract';
 import { createApp, type AppServices } from './app/create-app';
+import { createSafeStorageCodec } from './shell/safe-storage-secrets';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const rendererIndex = path.join(here, '../renderer/index.html');
@@ -59,7 +60,8 @@ async function start(): Promise<void> {
   });
   session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
 
-  const services = await createApp();
+  // safeStorage is usable only once the app is ready; keys are then encrypted with the OS keychain.
+  const services = await createApp({ secretCodec: createSafeStorageCodec(safeStorage) });
   for (const method of methodNames) {
     ipcMain.handle(ipcChannel.method(method), (event, input: unknown) => {
       if (!isTrustedSender(event.senderFrame)) {

@@ -1,0 +1,51 @@
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createSafeStorageCodec, SAFE_STORAGE_SCHEME, type SafeStorageLike } from '../../../src/main/shell/safe-storage-secrets';
+import { createSecretStore } from '../../../src/main/storage/settings-store';
+
+/** Stands in for the OS keychain outside Electron: real AES-GCM with a key held in memory. */
+function keychain(available = true): SafeStorageLike {
+  const key = randomBytes(32);
+  return {
+    isEncryptionAvailable: () => available,
+    encryptString(plain) {
+      const iv = randomBytes(12);
+      const cipher = createCipheriv('aes-256-gcm', key, iv);
+      const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
+      return Buffer.concat([iv, cipher.getAuthTag(), body]);
+    },
+    decryptString(data) {
+      const decipher = createDecipheriv('aes-256-gcm', key, data.subarray(0, 12));
+      decipher.setAuthTag(data.subarray(12, 28));
+      return Buffer.concat([decipher.update(data.subarray(28)), decipher.final()]).toString('utf8');
+    },
+  };
+}
+
+let folder: string;
+afterEach(async () => {
+  if (folder) await rm(folder, { recursive: true, force: true });
+});
+
+describe('safeStorage secrets', () => {
+  it('Scenario: In Electron, keys are encrypted at rest with safeStorage', async () => {
+    folder = await mkdtemp(path.join(os.tmpdir(), 'amc-secrets-'));
+    const codec = createSafeStorageCodec(keychain());
+    expect(codec?.scheme).toBe(SAFE_STORAGE_SCHEME);
+    const store = createSecretStore(folder, codec);
+    await store.set('ANTHROPIC_API_KEY', 'sk-ant-plain-text-never-on-disk');
+    const file = path.join(folder, 'secrets.json');
+    const text = await readFile(file, 'utf8');
+    expect(text).not.toContain('sk-ant-plain-text-never-on-disk');
+    expect(JSON.parse(text).scheme).toBe(SAFE_STORAGE_SCHEME);
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
+    expect(await store.load()).toEqual({ ANTHROPIC_API_KEY: 'sk-ant-plain-text-never-on-disk' });
+  });
+
+  it('falls back to the user-only file when the OS offers no encryption', () => {
+    expect(createSafeStorageCodec(keychain(false))).toBeUndefined();
+  });
+});
