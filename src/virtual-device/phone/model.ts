@@ -26,7 +26,6 @@ export const APP_PACKAGES = {
   notes: 'com.amc.notes',
   messages: 'com.android.messaging',
 } as const;
-export type AppKey = keyof typeof APP_PACKAGES;
 export const USER_APP_PACKAGES = [
   APP_PACKAGES.settings,
   APP_PACKAGES.contacts,
@@ -60,7 +59,6 @@ export type Contact = z.infer<typeof ContactSchema>;
 export type Alarm = z.infer<typeof AlarmSchema>;
 export type Note = z.infer<typeof NoteSchema>;
 export type Conversation = z.infer<typeof ConversationSchema>;
-export type ChatMessage = z.infer<typeof ChatMessageSchema>;
 export type PhoneSettings = z.infer<typeof SettingsSchema>;
 export type ContactsPermission = z.infer<typeof ContactsPermissionSchema>;
 

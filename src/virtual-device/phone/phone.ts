@@ -63,6 +63,7 @@ export class VirtualPhone {
   async shell(command: string, options: { signal: AbortSignal }): Promise<CommandOutput> {
     options.signal.throwIfAborted();
     if (this.takeFault('hang')) return waitForAbort(options.signal);
+    await abortableDelay(latencyMs(this.profile, 'command'), options.signal);
     return this.interpreter.run(command, options.signal);
   }
 

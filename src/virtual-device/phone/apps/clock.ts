@@ -27,7 +27,7 @@ const TABS = [
 const TAB_BAR_HEIGHT = 210;
 const ALARM_ROW_HEIGHT = 273;
 
-export const formatAlarmTime = (alarm: Pick<Alarm, 'hour' | 'minute'>): string => `${twoDigits(alarm.hour)}:${twoDigits(alarm.minute)}`;
+const formatAlarmTime = (alarm: Pick<Alarm, 'hour' | 'minute'>): string => `${twoDigits(alarm.hour)}:${twoDigits(alarm.minute)}`;
 
 function openTimeDialog(ctx: UiContext, editing: number): void {
   const alarm = ctx.data.alarms[editing];

@@ -41,7 +41,7 @@ function rawHeader(): Buffer {
 }
 
 /** A screenshot cut short with a scrambled middle, as a flaky transfer would deliver it. */
-export function corrupt(image: Buffer): Buffer {
+function corrupt(image: Buffer): Buffer {
   const cut = Buffer.from(image.subarray(0, Math.max(64, Math.floor(image.length * 0.6))));
   for (let index = 33; index < cut.length; index += 7) cut[index] = (cut[index] ?? 0) ^ 0x5a;
   return cut;

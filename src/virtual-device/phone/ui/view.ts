@@ -16,10 +16,8 @@ export type IconName =
   | 'plus'
   | 'delete'
   | 'send'
-  | 'search'
   | 'more'
   | 'alarm'
-  | 'check'
   | 'nav-back'
   | 'nav-home'
   | 'nav-recents'
@@ -116,7 +114,7 @@ export function node(className: string, bounds: Rect, props: NodeProps = {}, chi
 export const contains = (bounds: Rect, x: number, y: number): boolean =>
   x >= bounds.left && x < bounds.right && y >= bounds.top && y < bounds.bottom;
 
-export const isEmptyRect = (bounds: Rect): boolean => bounds.right <= bounds.left || bounds.bottom <= bounds.top;
+const isEmptyRect = (bounds: Rect): boolean => bounds.right <= bounds.left || bounds.bottom <= bounds.top;
 
 export function intersect(a: Rect, b: Rect): Rect {
   return {
@@ -126,11 +124,6 @@ export function intersect(a: Rect, b: Rect): Rect {
     bottom: Math.min(a.bottom, b.bottom),
   };
 }
-
-export const centerOf = (bounds: Rect): { x: number; y: number } => ({
-  x: Math.round((bounds.left + bounds.right) / 2),
-  y: Math.round((bounds.top + bounds.bottom) / 2),
-});
 
 /**
  * Clips a subtree to `clip` (a scrolling viewport): nodes outside disappear, partly visible ones keep their full
