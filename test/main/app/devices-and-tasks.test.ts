@@ -70,11 +70,16 @@ describe('devices', () => {
     expect(unreachable.message).toMatch(/127\.0\.0\.1:1/);
   });
 
-  it('Scenario: A click on the mirror taps the phone', async () => {
-    const before = await harness.control<{ taps?: unknown }>('/state');
-    expect(before.status).toBe(200);
-    const tapped = await app.call('devices.tap', { serial: harness.serial, x: 540, y: 1200 });
+  it('Scenario: A mirror gesture reaches the phone when no task runs', async () => {
+    await harness.shell('input keyevent 3');
+    const dump = (await harness.shell('uiautomator dump /dev/tty')).stdout;
+    const bounds = /text="Settings"[^>]*bounds="\[(\d+),(\d+)\]\[(\d+),(\d+)\]"/.exec(dump);
+    expect(bounds).not.toBeNull();
+    const [left, top, right, bottom] = bounds!.slice(1).map(Number) as [number, number, number, number];
+    const tapped = await app.call('devices.tap', { serial: harness.serial, x: Math.round((left + right) / 2), y: Math.round((top + bottom) / 2) });
     expect(tapped.serial).toBe(harness.serial);
+    const state = await harness.control<{ foreground: string }>('/state');
+    expect(state.body.foreground).toBe('com.android.settings');
     const swiped = await app.call('devices.swipe', { serial: harness.serial, fromX: 540, fromY: 1800, toX: 540, toY: 600 });
     expect(swiped.durationMs).toBeGreaterThanOrEqual(0);
     await app.call('devices.pressKey', { serial: harness.serial, key: 'home' });

@@ -42,7 +42,7 @@ describe('task store', () => {
     expect(task?.result).toBe('Wi-Fi is open');
   });
 
-  it('Scenario: History survives a restart', async () => {
+  it('Scenario: Stored history is read back after the store reopens', async () => {
     await record(store, taskEvents('older', 1_000));
     await record(store, taskEvents('newer', 2_000));
     await store.close();
