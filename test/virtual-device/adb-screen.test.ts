@@ -5,17 +5,11 @@ import type { Duplex } from 'node:stream';
 import sharp from 'sharp';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startAdbHarness, type AdbHarness } from '../support/adb-harness';
+import { centerOf, matches, parseDump, type DumpNode, type Selector } from '../tasks/phone-driver';
 
 type AdbkitModule = typeof adbkitNamespace;
 const adbkit: AdbkitModule =
   'Adb' in adbkitNamespace && adbkitNamespace.Adb ? adbkitNamespace : (adbkitNamespace as unknown as { default: AdbkitModule }).default;
-
-/** The attributes of every `<node>` in a uiautomator dump. */
-function dumpNodes(xml: string): Array<Record<string, string>> {
-  return [...xml.matchAll(/<node\s([^>]*?)\/?>/g)].map((match) =>
-    Object.fromEntries([...match[1]!.matchAll(/([\w-]+)="([^"]*)"/g)].map((attr) => [attr[1]!, attr[2]!])),
-  );
-}
 
 describe('the phone screen and faults through the real adb server', () => {
   let harness: AdbHarness;
@@ -25,6 +19,14 @@ describe('the phone screen and faults through the real adb server', () => {
     return result.stdout;
   };
   const dumpToTty = async (): Promise<string> => (await harness.shell('uiautomator dump /dev/tty')).stdout;
+  const dumpNodes = async (): Promise<DumpNode[]> => parseDump(await dumpToTty());
+  /** Taps the centre of the first node matching `selector`, as an agent would through adb. */
+  const tap = async (selector: Selector): Promise<void> => {
+    const node = (await dumpNodes()).find((candidate) => matches(candidate, selector));
+    if (!node) throw new Error(`nothing on screen matches ${JSON.stringify(selector)}`);
+    const { x, y } = centerOf(node);
+    expect((await harness.shell(`input tap ${x} ${y}`)).code).toBe(0);
+  };
 
   beforeAll(async () => {
     harness = await startAdbHarness();
@@ -60,10 +62,31 @@ describe('the phone screen and faults through the real adb server', () => {
     const xml = await readFile(local, 'utf8');
     expect(xml).toMatch(/^<\?xml version='1\.0' encoding='UTF-8' standalone='yes' \?>\s*<hierarchy rotation="0">/);
     expect(xml.trimEnd().endsWith('</hierarchy>')).toBe(true);
-    const nodes = dumpNodes(xml);
-    expect(nodes[0]).toMatchObject({ index: '0', bounds: '[0,0][1080,2400]' });
-    expect(nodes.some((node) => node.clickable === 'true' && node.text !== '')).toBe(true);
-    for (const node of nodes) expect(node.bounds).toMatch(/^\[\d+,\d+\]\[\d+,\d+\]$/);
+    const nodes = parseDump(xml);
+    expect(nodes[0]).toMatchObject({ index: 0, bounds: { left: 0, top: 0, right: 1080, bottom: 2400 } });
+    expect(nodes.some((node) => node.clickable && node.contentDesc === 'Settings')).toBe(true);
+  });
+
+  it('Scenario: Tapping the Settings icon through adb changes the foreground app, the XML and the pixels', async () => {
+    const pixelsBefore = await screencap();
+    const xmlBefore = await dumpToTty();
+    await tap({ desc: 'Settings' });
+    const focus = await harness.shell('dumpsys window');
+    expect(focus.stdout).toMatch(/mCurrentFocus=.*com\.android\.settings/);
+    const xmlAfter = await dumpToTty();
+    expect(xmlAfter).not.toBe(xmlBefore);
+    expect(parseDump(xmlAfter).some((node) => node.pkg === 'com.android.settings')).toBe(true);
+    expect((await screencap()).equals(pixelsBefore)).toBe(false);
+  });
+
+  it('Scenario: Typing through adb fills the focused field', async () => {
+    await harness.control('/reset', { body: { contactsPermission: 'granted' } });
+    expect((await harness.shell('am start -n com.android.contacts/.activities.PeopleActivity')).code).toBe(0);
+    await tap({ desc: 'Create contact' });
+    await tap({ id: 'editor_name' });
+    expect((await harness.shell('input text Dave%sBrown')).code).toBe(0);
+    const field = (await dumpNodes()).find((node) => matches(node, { id: 'editor_name' }));
+    expect(field).toMatchObject({ text: 'Dave Brown', focused: true });
   });
 
   it('Scenario: The idle-state fault shows in uiautomator output', async () => {
@@ -85,8 +108,7 @@ describe('the phone screen and faults through the real adb server', () => {
   it('Scenario: A pop-up dialog covers the current app in the dump and the pixels', async () => {
     const before = await screencap();
     await harness.control('/faults', { body: { kind: 'popup-dialog' } });
-    const xml = await dumpToTty();
-    expect(dumpNodes(xml).some((node) => node.text === 'Battery is low')).toBe(true);
+    expect((await dumpNodes()).some((node) => node.text === 'Battery is low')).toBe(true);
     const after = await screencap();
     expect(after.equals(before)).toBe(false);
     const { body } = await harness.control<{ dialog: unknown }>('/state');
