@@ -17,6 +17,8 @@ export interface VirtualDeviceOptions {
   host?: string;
   /** Initial phone state (the same shape `POST /reset` accepts). */
   seed?: unknown;
+  /** Errors the adb endpoint contained (a malformed packet, a service that threw); the device keeps running. */
+  onError?: (error: unknown) => void;
 }
 
 export interface VirtualDevice {
@@ -38,7 +40,7 @@ export async function startVirtualDevice(options: VirtualDeviceOptions = {}): Pr
   const host = options.host ?? '127.0.0.1';
   const profile = options.profile ?? 'instant';
   const phone = new VirtualPhone({ profile, seed: options.seed });
-  const adb = new AdbDeviceServer(phone);
+  const adb = new AdbDeviceServer(phone, { onError: options.onError });
   const adbPort = await adb.listen(options.port ?? 0, host);
   let control;
   try {

@@ -31,7 +31,12 @@ export const virtualDeviceCommand: CliCommand = {
     const { startVirtualDevice } = await import('../../virtual-device/index');
     let device;
     try {
-      device = await startVirtualDevice({ port, controlPort, profile });
+      device = await startVirtualDevice({
+        port,
+        controlPort,
+        profile,
+        onError: (error) => io.err(`virtual device: ${error instanceof Error ? error.message : String(error)}`),
+      });
     } catch (error) {
       const code = (error as { code?: string }).code;
       if (code === 'EADDRINUSE' || code === 'EACCES') {
