@@ -145,7 +145,8 @@ function drawText(svg: SvgWriter, node: ViewNode, b: Rect, fontSize: number, col
   const style = node.style ?? {};
   const text = node.text ?? '';
   const padding = style.paddingLeft ?? 0;
-  const available = b.right - b.left - 2 * padding;
+  // A leading icon makes the left padding wider than the right one (extended FABs).
+  const available = b.right - b.left - padding - Math.min(padding, 42);
   const center = style.align === 'center';
   const x = center ? (b.left + b.right) / 2 : b.left + padding;
   const anchor = center ? 'middle' : 'start';

@@ -1,6 +1,6 @@
 import { SCREEN_HEIGHT, SCREEN_WIDTH } from '../properties';
 import type { UiContext } from './app';
-import { ellipsize, textWidth, wrapText } from './text-metrics';
+import { textWidth, wrapText } from './text-metrics';
 import { clipTree, node, rect, type IconName, type Rect, type TextFieldBinding, type ViewNode } from './view';
 
 /** Building blocks shared by the apps: Material-looking widgets with real Android class names and ids. */
@@ -33,9 +33,9 @@ export function textView(
   options: { fontSize?: number; color?: string; bold?: boolean; resourceId?: string; align?: 'start' | 'center'; wrap?: boolean; contentDesc?: string } = {},
 ): ViewNode {
   const fontSize = options.fontSize ?? FONT.body;
-  const shown = options.wrap ? text : ellipsize(text, bounds.right - bounds.left, fontSize);
+  // Accessibility reports the whole text; only the drawing is ellipsized.
   return node('android.widget.TextView', bounds, {
-    text: shown,
+    text,
     resourceId: options.resourceId,
     contentDesc: options.contentDesc,
     style: { fontSize, textColor: options.color ?? ctx.theme.onSurface, bold: options.bold, align: options.align, wrap: options.wrap },
@@ -310,7 +310,7 @@ export function fab(
   options: { contentDesc: string; text?: string; resourceId: string; onClick: () => void; bottom?: number },
 ): ViewNode {
   const bottom = (options.bottom ?? ctx.frame.bottom) - 63;
-  const width = options.text ? Math.ceil(textWidth(options.text, FONT.button)) + 147 + 42 : 168;
+  const width = options.text ? Math.ceil(textWidth(options.text, FONT.button)) + 147 + 84 : 168;
   const bounds = rect(W - 63 - width, bottom - 168, W - 63, bottom);
   return node(options.text ? 'android.widget.Button' : 'android.widget.ImageButton', bounds, {
     text: options.text,
