@@ -50,6 +50,7 @@ describe('adb transport, device side (raw host)', () => {
   let server: AdbDeviceServer;
   let port: number;
   let stub: ReturnType<typeof stubPhone>;
+  let containedErrors: unknown[];
   const hosts: RawAdbHost[] = [];
   const host = async () => {
     const h = await RawAdbHost.connect(port);
@@ -59,7 +60,8 @@ describe('adb transport, device side (raw host)', () => {
 
   beforeEach(async () => {
     stub = stubPhone();
-    server = new AdbDeviceServer(stub.phone);
+    containedErrors = [];
+    server = new AdbDeviceServer(stub.phone, { onError: (error) => containedErrors.push(error) });
     port = await server.listen(0, '127.0.0.1');
   });
 
@@ -156,6 +158,7 @@ describe('adb transport, device side (raw host)', () => {
     await bad.handshake();
     bad.socket.write(Buffer.alloc(24, 0x41)); // magic does not match the command
     await bad.closed;
+    expect(String(containedErrors[0])).toContain('bad magic');
     const good = await host();
     await good.handshake();
     const deviceId = await good.open(1, 'shell:ok');
