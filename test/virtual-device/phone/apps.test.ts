@@ -68,6 +68,9 @@ describe('phone apps', () => {
     await driver.sh('settings put system my_key 7');
     expect((await driver.sh('settings get system my_key')).stdout).toBe('7\n');
     expect((await driver.sh('settings get nowhere key', { allowFailure: true })).stderr).toBe("Invalid namespace 'nowhere'\n");
+    await driver.sh('settings put secure default_input_method com.android.adbkeyboard/.AdbIME');
+    expect(driver.phone.state().ime.current).toBe('com.android.adbkeyboard/.AdbIME');
+    expect((await driver.sh('settings get secure default_input_method')).stdout).toBe('com.android.adbkeyboard/.AdbIME\n');
   });
 
   it('Scenario: Contacts asks for permission before showing the list', async () => {

@@ -4,7 +4,7 @@ import type { PhoneServices } from './context';
 
 /** `ime list [-s] [-a]`, `ime set|enable ID`, `ime reset`: the default keyboard plus the optional ADBKeyBoard. */
 
-function installedImes(phone: PhoneServices): string[] {
+export function installedImeIds(phone: PhoneServices): string[] {
   return phone.data().adbKeyboardInstalled ? [ADB_IME_ID, LATIN_IME_ID] : [LATIN_IME_ID];
 }
 
@@ -16,7 +16,7 @@ function describe(id: string): string {
 export function imeCommand(phone: PhoneServices): CommandHandler {
   return ({ args }) => {
     const [subcommand, ...rest] = args;
-    const installed = installedImes(phone);
+    const installed = installedImeIds(phone);
     switch (subcommand) {
       case 'list': {
         const brief = rest.includes('-s');

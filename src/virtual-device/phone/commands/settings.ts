@@ -1,6 +1,7 @@
 import type { PhoneSettings } from '../model';
 import { failure, output, type CommandHandler } from '../shell/interpreter';
 import type { PhoneServices } from './context';
+import { installedImeIds } from './ime';
 
 /** `settings get|put|delete|list NAMESPACE KEY [VALUE]`; modelled keys map onto the phone's switches. */
 
@@ -53,7 +54,10 @@ export function settingsCommand(phone: PhoneServices): CommandHandler {
       case 'put': {
         if (key === undefined || value === undefined) return failure('Usage: settings put namespace key value\n', 255);
         const modelled = MODELLED[`${namespace}/${key}`];
-        if (modelled) {
+        if (namespace === 'secure' && key === 'default_input_method') {
+          if (!installedImeIds(phone).includes(value)) return failure(`Unknown input method ${value}\n`, 255);
+          phone.ui.setIme(value);
+        } else if (modelled) {
           settings[modelled.field] = value === modelled.on;
           phone.ui.changed();
         } else {
