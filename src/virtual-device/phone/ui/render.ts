@@ -5,7 +5,8 @@ import type { IconName, Rect, UiWindow, ViewNode } from './view';
 
 /** Draws the view tree as SVG and rasterises it with sharp (librsvg), so pixels and the XML share one source. */
 
-const FONT_FAMILY = "'Liberation Sans', 'DejaVu Sans', sans-serif";
+// One family (Pango falls back per glyph by itself); a fallback list makes every text element ~30 % slower to lay out.
+const FONT_FAMILY = 'Liberation Sans';
 const SCRIM = 'rgba(0,0,0,0.32)';
 const SHADOW = 'rgba(0,0,0,0.18)';
 
