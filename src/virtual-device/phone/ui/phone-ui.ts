@@ -365,7 +365,8 @@ export class PhoneUi {
 
   /** Types text into the focused field (what `input text` and the IME broadcast do). Returns false when nothing is focused. */
   typeText(text: string): boolean {
-    if (!this.screenOn) return false;
+    // A system dialog holds the input focus: keys do not reach the app below it.
+    if (!this.screenOn || this.systemDialog) return false;
     const screen = this.currentScreen();
     const field = this.focusedFieldNode()?.field;
     if (!screen || !field) return false;
