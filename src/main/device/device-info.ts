@@ -7,11 +7,6 @@ export function connectionOf(serial: string): DeviceSummary['connection'] {
   return /:\d+$/.test(serial) || serial.includes('._adb-tls-') || /^emulator-\d+$/.test(serial) ? 'tcp' : 'usb';
 }
 
-/** USB and same-machine TCP devices, where moving ~10 MB raw frames is cheaper than PNG-encoding on the phone. */
-export function isLoopbackSerial(serial: string): boolean {
-  return connectionOf(serial) === 'usb' || /^(127\.\d+\.\d+\.\d+|localhost|\[::1\]):\d+$/.test(serial) || serial.startsWith('emulator-');
-}
-
 export function normaliseState(raw: string): DeviceState {
   if (raw.startsWith('no permissions')) return 'no-permissions';
   if (raw === 'emulator') return 'device';

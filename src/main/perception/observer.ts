@@ -1,6 +1,6 @@
 import type { Scene, ScreenFacts } from '../../shared/scene';
 import type { AdbClient } from '../device/adb-client';
-import { isLoopbackSerial, parseWmSize } from '../device/device-info';
+import { connectionOf, parseWmSize } from '../device/device-info';
 import { isAbortError, sleep, throwIfAborted } from '../device/errors';
 import { buildScene, isKeyboardPackage } from './scene-builder';
 import { parseForegroundWindow, parseInputShown } from './screen-facts';
@@ -18,8 +18,10 @@ export interface ObserverOptions {
   /** How the screenshot is downscaled and encoded; `false` observes the Scene only. */
   screenshot?: Partial<ScreenshotEncoding> | false;
   /**
-   * `png` runs `screencap -p` (small transfer, slow encode on the phone); `raw` transfers raw pixels (fast
-   * on USB and loopback, ~10 MB per frame); `auto` picks raw for USB and loopback serials, png otherwise.
+   * `png` runs `screencap -p`: ~100 kB to move, but the phone spends up to seconds encoding it and the host
+   * ~15 ms decoding it. `raw` moves raw pixels (~10 MB at 1080x2400): quick for the phone, but receiving them
+   * costs the host ~40 ms of CPU even over loopback. `auto` (default) picks raw for USB and emulator serials,
+   * where the phone's PNG encoding is the bottleneck, and png for network devices, where transfer size is.
    */
   screencap?: 'auto' | 'png' | 'raw';
   dumpTimeoutMs?: number;
@@ -103,7 +105,7 @@ export class Observer {
   ): Promise<EncodedScreenshot | { error: string }> {
     const start = performance.now();
     const mode = this.options.screencap ?? 'auto';
-    const raw = mode === 'raw' || (mode === 'auto' && isLoopbackSerial(serial));
+    const raw = mode === 'raw' || (mode === 'auto' && prefersRawScreencap(serial));
     try {
       const output = await this.adb.shellBytes(serial, raw ? 'screencap' : 'screencap -p', {
         signal,
@@ -159,6 +161,10 @@ export class Observer {
     if (size) this.naturalSizes.set(serial, size);
     return size;
   }
+}
+
+function prefersRawScreencap(serial: string): boolean {
+  return connectionOf(serial) === 'usb' || /^emulator-\d+$/.test(serial);
 }
 
 /** A catch handler that lets aborts through and turns other failures into a fallback value. */

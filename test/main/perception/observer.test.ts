@@ -118,7 +118,7 @@ describe('Observer against the virtual device', () => {
     expect(find(observation.scene!, 'Clock')).toBeDefined();
   });
 
-  it('Scenario: Screenshots can be turned off or sent as PNG', async () => {
+  it('Scenario: Screenshots can be turned off, sent as PNG, or taken raw', async () => {
     const sceneOnly = await new Observer(adb, { screenshot: false }).observe(harness.serial);
     expect(sceneOnly.screenshot).toBeUndefined();
     expect(sceneOnly.screenshotError).toBeUndefined();
@@ -126,6 +126,8 @@ describe('Observer against the virtual device', () => {
     const png = await new Observer(adb, { screencap: 'png', screenshot: { format: 'png', longEdge: 800 } }).observe(harness.serial);
     expect([png.screenshot!.mediaType, png.screenshot!.width, png.screenshot!.height]).toEqual(['image/png', 360, 800]);
     expect((await sharp(png.screenshot!.bytes).metadata()).format).toBe('png');
+    const raw = await new Observer(adb, { screencap: 'raw', screenshot: { format: 'webp' } }).observe(harness.serial);
+    expect([raw.screenshot!.mediaType, raw.screenshot!.width, raw.screenshot!.height]).toEqual(['image/webp', 655, 1456]);
   });
 
   it('stops an observation stuck on a hanging command when aborted', async () => {

@@ -1,0 +1,280 @@
+// Observe: the Observer against the virtual phone running in its own process (so this process's CPU time is the
+// host's share only), through a real, isolated adb server.
+// - realistic profile: observe latency next to the slower of its two raw adb calls (screencap -p, uiautomator
+//   dump) timed alone in the same run — observing in parallel should cost at most 1.15x that;
+// - instant profile: host CPU per observe at 1080x2400 (PNG and raw screencap, Scene only), and
+//   `uiautomator dump /dev/tty` against dump-to-file + cat;
+// - Scene size in tokens (chars / 4) and screenshot bytes on the task suite's screens.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { AdbClient } from '../../src/main/device/adb-client';
+import { runAdbBinary, type AdbServerAddress } from '../../src/main/device/adb-server';
+import { Observer } from '../../src/main/perception/observer';
+import { Executor } from '../../src/main/tools/executor';
+import { sceneToJson, type Scene } from '../../src/shared/scene';
+import { PHONE_TASKS } from '../../test/tasks/index';
+import { median, type BenchCase, type BenchRow } from '../types';
+
+const CASE = 'observe';
+const LATENCY_ROUNDS = 10;
+const CPU_ROUNDS = 20;
+const amcBin = path.resolve('bin/amc.mjs');
+
+interface Phone {
+  serial: string;
+  controlUrl: string;
+  adb: AdbClient;
+  control(pathname: string, body?: unknown): Promise<unknown>;
+  close(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** `amc virtual-device` in a child process plus an adb server with its own HOME and port, connected to it. */
+async function startPhone(profile: 'instant' | 'realistic'): Promise<Phone> {
+  const child: ChildProcess = spawn(process.execPath, [amcBin, 'virtual-device', '--port', '0', '--control-port', '0', '--profile', profile]);
+  const [serial, controlUrl] = await new Promise<[string, string]>((resolve, reject) => {
+    let output = '';
+    child.stdout!.on('data', (data: Buffer) => {
+      output += data.toString();
+      const match = /adb connect (\S+) \| control API (\S+)/.exec(output);
+      if (match) resolve([match[1]!, match[2]!]);
+    });
+    child.stderr!.on('data', (data: Buffer) => (output += data.toString()));
+    child.once('exit', (code) => reject(new Error(`amc virtual-device exited with ${code}: ${output}`)));
+  });
+  const home = await mkdtemp(path.join(tmpdir(), 'amc-bench-observe-'));
+  const port = await freePort();
+  const env = { ...process.env, HOME: home, ANDROID_ADB_LOG_PATH: path.join(home, 'adb.log'), ADB_EMU: '0' };
+  const server: Pick<AdbServerAddress, 'adbPath' | 'env'> = { adbPath: 'adb', env };
+  const adb = await AdbClient.create({ port, env });
+  await adb.connectDevice(serial, { timeoutMs: 20_000 });
+  for (let i = 0; i < 100 && !(await adb.listDevices()).some((d) => d.serial === serial && d.state === 'device'); i++) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  const control = async (pathname: string, body?: unknown) => {
+    const response = await fetch(`${controlUrl}${pathname}`, {
+      method: body === undefined ? 'GET' : 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    if (!response.ok) throw new Error(`${pathname}: HTTP ${response.status} ${await response.text()}`);
+    return response.json();
+  };
+  return {
+    serial,
+    controlUrl,
+    adb,
+    control,
+    async close() {
+      await adb.disconnectDevice(serial).catch(() => undefined);
+      await runAdbBinary(server, ['-P', String(port), 'kill-server']).catch(() => undefined);
+      child.kill('SIGINT');
+      await new Promise((resolve) => child.once('exit', resolve));
+      await rm(home, { recursive: true, force: true });
+    },
+  };
+}
+
+async function timed(work: () => Promise<unknown>): Promise<number> {
+  const start = performance.now();
+  await work();
+  return performance.now() - start;
+}
+
+async function latencyRows(rows: BenchRow[]): Promise<void> {
+  const phone = await startPhone('realistic');
+  try {
+    // A network serial: the Observer takes `screencap -p` (see ObserverOptions.screencap), so that is the raw call.
+    const observer = new Observer(phone.adb);
+    const screencaps: number[] = [];
+    const dumps: number[] = [];
+    const observes: number[] = [];
+    const ownRatios: number[] = [];
+    await observer.observe(phone.serial); // warm-up: caches the screen size
+    for (let round = 0; round < LATENCY_ROUNDS; round++) {
+      screencaps.push(await timed(() => phone.adb.shellBytes(phone.serial, 'screencap -p')));
+      dumps.push(await timed(() => phone.adb.shell(phone.serial, 'uiautomator dump /dev/tty')));
+      const { timings } = await observer.observe(phone.serial);
+      observes.push(timings.totalMs);
+      ownRatios.push(timings.totalMs / Math.max(timings.dumpMs ?? 0, timings.screenshotMs ?? 0));
+    }
+    const slower = Math.max(median(screencaps), median(dumps));
+    rows.push(
+      { case: CASE, metric: 'realistic: screencap -p alone (median)', value: median(screencaps), unit: 'ms' },
+      { case: CASE, metric: 'realistic: uiautomator dump alone (median)', value: median(dumps), unit: 'ms' },
+      { case: CASE, metric: 'realistic: observe (median)', value: median(observes), unit: 'ms' },
+      { case: CASE, metric: 'realistic: observe / slower raw call (medians; the phone jitters +-25%)', value: median(observes) / slower, unit: 'x', goal: '<= 1.15' },
+      { case: CASE, metric: 'realistic: observe / its own slower call (median)', value: median(ownRatios), unit: 'x' },
+    );
+  } finally {
+    await phone.close();
+  }
+}
+
+/** Host CPU (user + system, all threads of this process) per observe, in ms. */
+async function cpuPerObserve(phone: Phone, observer: Observer): Promise<number> {
+  await observer.observe(phone.serial);
+  const before = process.cpuUsage();
+  for (let round = 0; round < CPU_ROUNDS; round++) await observer.observe(phone.serial);
+  const used = process.cpuUsage(before);
+  return (used.user + used.system) / 1000 / CPU_ROUNDS;
+}
+
+async function cpuRows(rows: BenchRow[]): Promise<void> {
+  const phone = await startPhone('instant');
+  try {
+    rows.push(
+      {
+        case: CASE,
+        metric: 'host CPU per observe, 1080x2400, screencap -p -> 655x1456 JPEG (default for network devices)',
+        value: await cpuPerObserve(phone, new Observer(phone.adb)),
+        unit: 'ms',
+        goal: '< 40',
+      },
+      {
+        case: CASE,
+        metric: 'host CPU per observe, 1080x2400, raw screencap -> 655x1456 JPEG (default for USB)',
+        value: await cpuPerObserve(phone, new Observer(phone.adb, { screencap: 'raw' })),
+        unit: 'ms',
+      },
+      {
+        case: CASE,
+        metric: 'host CPU per observe, Scene only',
+        value: await cpuPerObserve(phone, new Observer(phone.adb, { screenshot: false })),
+        unit: 'ms',
+      },
+    );
+    const tty: number[] = [];
+    const file: number[] = [];
+    for (let round = 0; round < CPU_ROUNDS; round++) {
+      tty.push(await timed(() => phone.adb.shell(phone.serial, 'uiautomator dump /dev/tty')));
+      file.push(
+        await timed(() => phone.adb.shell(phone.serial, 'uiautomator dump /sdcard/window_dump.xml >/dev/null && cat /sdcard/window_dump.xml')),
+      );
+    }
+    rows.push(
+      { case: CASE, metric: 'instant: uiautomator dump /dev/tty (median)', value: median(tty), unit: 'ms' },
+      { case: CASE, metric: 'instant: uiautomator dump to file + cat (median)', value: median(file), unit: 'ms' },
+    );
+  } finally {
+    await phone.close();
+  }
+}
+
+type Step = { tap: string } | { launch: string } | { swipeUntil: string } | { key: 'back' | 'home' };
+
+/** Screens the task suite's goals pass through, each reached from a reset phone by label-grounded steps. */
+const SCREENS: Array<{ name: string; seed?: unknown; faults?: string[]; steps: Step[] }> = [
+  { name: 'launcher', steps: [] },
+  { name: 'settings', steps: [{ launch: 'Settings' }] },
+  { name: 'settings > network', steps: [{ launch: 'Settings' }, { tap: 'Network & internet' }] },
+  { name: 'settings > connected devices', steps: [{ launch: 'Settings' }, { tap: 'Connected devices' }] },
+  { name: 'settings > display', steps: [{ launch: 'Settings' }, { tap: 'Display' }] },
+  { name: 'settings scrolled', steps: [{ launch: 'Settings' }, { swipeUntil: 'About phone' }] },
+  { name: 'settings > about phone', steps: [{ launch: 'Settings' }, { swipeUntil: 'About phone' }, { tap: 'About phone' }] },
+  { name: 'pop-up over settings', faults: ['popup-dialog'], steps: [] },
+  { name: 'contacts permission dialog', steps: [{ launch: 'Contacts' }] },
+  { name: 'contacts list (many)', seed: taskSeed('contacts-scroll-zoe'), steps: [{ launch: 'Contacts' }] },
+  { name: 'contact editor + keyboard', seed: { contactsPermission: 'granted' }, steps: [{ launch: 'Contacts' }, { tap: 'Create contact' }, { tap: 'Name' }] },
+  { name: 'clock alarms', steps: [{ launch: 'Clock' }] },
+  { name: 'clock add alarm', steps: [{ launch: 'Clock' }, { tap: 'Add alarm' }] },
+  { name: 'notes list (many)', seed: taskSeed('notes-scroll-pancakes'), steps: [{ launch: 'Notes' }] },
+  { name: 'note editor + keyboard', steps: [{ launch: 'Notes' }, { tap: 'New note' }, { tap: 'Title' }] },
+  { name: 'messages', steps: [{ launch: 'Messages' }] },
+  { name: 'conversation', steps: [{ launch: 'Messages' }, { tap: 'Bob Smith' }] },
+  { name: 'new conversation', steps: [{ launch: 'Messages' }, { tap: 'Start chat' }] },
+];
+
+function taskSeed(id: string): unknown {
+  return PHONE_TASKS.find((task) => task.id === id)?.seed ?? {};
+}
+
+function findLabel(scene: Scene, label: string): string | undefined {
+  return scene.elements.find((e) => e.text === label || e.desc === label || e.hint === label || e.text?.startsWith(`${label} | `))?.id;
+}
+
+async function sceneRows(rows: BenchRow[]): Promise<void> {
+  const phone = await startPhone('instant');
+  try {
+    const observer = new Observer(phone.adb);
+    const executor = new Executor(phone.adb);
+    const tokens: number[] = [];
+    const bytes: number[] = [];
+    for (const screen of SCREENS) {
+      try {
+        await phone.control('/reset', screen.seed ?? {});
+        for (const kind of screen.faults ?? []) await phone.control('/faults', { kind });
+        let observation = await observer.observe(phone.serial);
+        for (const step of screen.steps) {
+          const scene = observation.scene;
+          if (!scene) throw new Error(observation.sceneError);
+          const run = async (name: string, args: Record<string, unknown>) => {
+            const outcome = await executor.execute({ name, args }, { serial: phone.serial, scene });
+            if (!outcome.ok) throw new Error(outcome.error);
+          };
+          if ('launch' in step) await run('launch_app', { app: step.launch });
+          else if ('key' in step) await run('press_key', { key: step.key });
+          else if ('tap' in step) {
+            const id = findLabel(scene, step.tap);
+            if (!id) throw new Error(`no "${step.tap}" on screen`);
+            await run('tap', { element_id: id });
+          } else {
+            for (let swipe = 0; swipe < 6 && !findLabel(observation.scene!, step.swipeUntil); swipe++) {
+              const list = observation.scene!.elements.find((e) => e.scrollable);
+              await executor.execute({ name: 'swipe', args: { direction: 'up', ...(list && { element_id: list.id }) } }, { serial: phone.serial, scene: observation.scene });
+              observation = await observer.observe(phone.serial);
+            }
+          }
+          observation = await observer.observe(phone.serial);
+        }
+        if (!observation.scene) throw new Error(observation.sceneError);
+        const sceneTokens = sceneToJson(observation.scene).length / 4;
+        tokens.push(sceneTokens);
+        if (observation.screenshot) bytes.push(observation.screenshot.bytes.length);
+        rows.push({ case: CASE, metric: `Scene tokens: ${screen.name} (${observation.scene.elements.length} elements)`, value: sceneTokens, unit: 'tokens' });
+      } catch (error) {
+        process.stderr.write(`  screen "${screen.name}": ${error instanceof Error ? error.message : String(error)}\n`);
+        rows.push({ case: CASE, metric: `Scene tokens: ${screen.name}`, value: Number.NaN, unit: 'tokens' });
+      }
+    }
+    rows.push(
+      { case: CASE, metric: `Scene tokens, median of ${tokens.length} task-suite screens`, value: median(tokens), unit: 'tokens', goal: '< 1200' },
+      { case: CASE, metric: 'Scene tokens, largest screen', value: Math.max(...tokens), unit: 'tokens' },
+      { case: CASE, metric: 'screenshot bytes sent (median, 655x1456 JPEG q80)', value: median(bytes), unit: 'bytes' },
+      { case: CASE, metric: 'screenshot bytes sent (largest)', value: Math.max(...bytes), unit: 'bytes' },
+    );
+  } finally {
+    await phone.close();
+  }
+}
+
+const observeBench: BenchCase = {
+  name: CASE,
+  async run() {
+    const rows: BenchRow[] = [];
+    for (const part of [latencyRows, cpuRows, sceneRows]) {
+      try {
+        await part(rows);
+      } catch (error) {
+        process.stderr.write(`  ${part.name}: ${error instanceof Error ? error.message : String(error)}\n`);
+        rows.push({ case: CASE, metric: `${part.name} could not run`, value: Number.NaN, unit: '' });
+      }
+    }
+    return rows;
+  },
+};
+
+export default observeBench;
