@@ -29,7 +29,7 @@ afterAll(async () => {
   await host?.close();
 });
 
-describe('device panel and live mirror in the browser', () => {
+describe('device panel and live mirror in the browser', { timeout: 90_000 }, () => {
   it('Scenario: Starting the demo phone shows its live screen, updated after an action', async () => {
     const { page, errors } = await openApp(browser, host);
     const rowsBefore = await page.getByTestId('device-row').count();
@@ -41,7 +41,7 @@ describe('device panel and live mirror in the browser', () => {
     expect(await selected.textContent()).toMatch(/TCP.*ready/);
 
     const first = await waitForFrameAfter(page, -1);
-    expect(await page.getByTestId('mirror-fps').textContent()).toMatch(/^\d+\.\d fps$/);
+    await expect.poll(() => page.getByTestId('mirror-fps').textContent(), { timeout: 20_000 }).toMatch(/^\d+\.\d fps$/);
     const before = await mirrorPixels(page);
     await saveScreenshot(page, 'demo-phone');
 

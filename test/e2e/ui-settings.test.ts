@@ -27,7 +27,7 @@ async function openSettings(page: Page) {
 
 const fieldOf = (page: Page, setting: string) => page.locator(`[data-field="${setting}"]`);
 
-describe('settings in the browser', () => {
+describe('settings in the browser', { timeout: 90_000 }, () => {
   it('Scenario: Settings reject an invalid value in the browser and save a valid one', async () => {
     const { page, errors } = await openApp(browser, host);
     const drawer = await openSettings(page);

@@ -64,6 +64,7 @@ describe('timeline card', () => {
   it('Scenario: The final card states the result or the failure reason in plain words', () => {
     const { rerender } = render(<TaskTimeline task={finishedTask([tapStep()])} />);
     expect(screen.getByRole('article', { name: 'Done' }).textContent).toContain('Alice was added with number 555-0100.');
+    expect(screen.getByTestId('task-result-summary').textContent).toBe('1 action in 1 turn · 12 s · 3,000 in · 150 out');
     rerender(
       <TaskTimeline task={finishedTask([tapStep()], { status: 'failed', result: null, failureReason: 'The phone went offline.' })} />,
     );

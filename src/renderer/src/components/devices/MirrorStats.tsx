@@ -14,7 +14,7 @@ export function MirrorStats({ serial }: { serial: string }) {
         : null);
   return (
     <p className="mirror-stats" data-testid="mirror-stats" role="status">
-      <span data-testid="mirror-fps">{fps.toFixed(1)} fps</span>
+      <span data-testid="mirror-fps">{fps > 0 ? `${fps.toFixed(1)} fps` : 'measuring fps…'}</span>
       {status?.captureMs != null && <span> · capture {Math.round(status.captureMs)} ms</span>}
       {painted && <span> · {painted.width}×{painted.height}</span>}
       {note && <span className={status?.error ? 'bad' : 'muted'}> · {note}</span>}

@@ -38,9 +38,10 @@ export const SETTINGS_SECTIONS: FieldSection[] = [
         label: 'Transport',
         kind: 'select',
         options: [
-          ['cloud-proxy', 'Cloud proxy (keys stay on the control plane; no thinking shown)'],
+          ['cloud-proxy', 'Cloud proxy (keys on the control plane)'],
           ['direct', 'Direct (keys on this computer)'],
         ],
+        help: 'The cloud proxy returns only the chosen action: the model\u2019s rationale and thinking are not shown.',
       },
     ],
   },

@@ -7,9 +7,12 @@ const HEADINGS = {
   cancelled: 'Stopped',
 } as const;
 
+const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? '' : 's'}`;
+
 /** The closing card of a finished task: its result or why it did not get there, in plain words. */
 export function TaskResultCard({ task }: { task: TaskRecord }) {
   if (task.status !== 'completed' && task.status !== 'failed' && task.status !== 'cancelled') return null;
+  const actions = task.steps.filter((step) => step.outcome !== null).length;
   const text =
     task.status === 'completed'
       ? (task.result ?? 'The goal was reached.')
@@ -18,8 +21,8 @@ export function TaskResultCard({ task }: { task: TaskRecord }) {
     <article className={`result-card status-${task.status}`} data-testid="task-result" aria-labelledby="task-result-title">
       <h3 id="task-result-title">{HEADINGS[task.status]}</h3>
       <p data-testid="task-result-text">{text}</p>
-      <p className="muted">
-        {task.steps.length} step{task.steps.length === 1 ? '' : 's'} · {formatDuration(task.timings.totalMs)} · {formatTokens(task.usage)}
+      <p className="muted" data-testid="task-result-summary">
+        {plural(actions, 'action')} in {plural(task.steps.length, 'turn')} · {formatDuration(task.timings.totalMs)} · {formatTokens(task.usage)}
       </p>
     </article>
   );
