@@ -52,6 +52,22 @@ describe('live device list', () => {
     expect(await adb.listDevices()).toEqual([]);
   });
 
+  it('resumes tracking after the adb server restarts', async () => {
+    // adbkit restarts a local server it cannot reach with the plain `adb` binary and this process's environment:
+    // point that environment at the harness (this test file runs in its own process).
+    Object.assign(process.env, { HOME: harness.env.HOME, ANDROID_ADB_LOG_PATH: harness.env.ANDROID_ADB_LOG_PATH, ADB_EMU: '0' });
+    await adb.connectDevice(harness.serial);
+    await expect.poll(() => entry()?.state, { timeout: 15_000 }).toBe('device');
+    await harness.adb(['kill-server']);
+    await expect.poll(() => changes.some((change) => change.kind === 'server-lost'), { timeout: 15_000 }).toBe(true);
+    // The restarted server does not remember TCP devices: the entry goes, and comes back on connect.
+    await expect.poll(() => entry(), { timeout: 20_000 }).toBeUndefined();
+    await adb.connectDevice(harness.serial);
+    await expect.poll(() => entry()?.state, { timeout: 15_000 }).toBe('device');
+    await adb.disconnectDevice(harness.serial);
+    await expect.poll(() => entry(), { timeout: 15_000 }).toBeUndefined();
+  });
+
   it('explains a failed connect', async () => {
     await expect(adb.connectDevice('127.0.0.1:1')).rejects.toThrow(/Could not connect to 127.0.0.1:1/);
   });
