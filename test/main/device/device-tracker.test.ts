@@ -52,7 +52,7 @@ describe('live device list', () => {
     expect(await adb.listDevices()).toEqual([]);
   });
 
-  it('resumes tracking after the adb server restarts', async () => {
+  it('Scenario: Tracking resumes after the adb server restarts', async () => {
     // adbkit restarts a local server it cannot reach with the plain `adb` binary and this process's environment:
     // point that environment at the harness (this test file runs in its own process).
     Object.assign(process.env, { HOME: harness.env.HOME, ANDROID_ADB_LOG_PATH: harness.env.ANDROID_ADB_LOG_PATH, ADB_EMU: '0' });
