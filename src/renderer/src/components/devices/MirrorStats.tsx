@@ -1,10 +1,13 @@
 import { useMirrorStore } from '../../store/mirror-store';
 
-/** The mirror's frame rate as painted here, main's capture time, and why frames may not flow. */
+/**
+ * The mirror's frame rate as painted here, how far the picture lags the phone (capture start to paint), main's
+ * capture time, and why frames may not flow. The numbers are also data attributes, for the benchmark.
+ */
 export function MirrorStats({ serial }: { serial: string }) {
   const status = useMirrorStore((s) => (s.status?.serial === serial ? s.status : null));
   const fps = useMirrorStore((s) => s.paintedFps);
-  const painted = useMirrorStore((s) => s.painted);
+  const painted = useMirrorStore((s) => (s.painted?.serial === serial ? s.painted : null));
   const note =
     status?.error ??
     (status?.pausedBecause === 'hidden'
@@ -13,10 +16,16 @@ export function MirrorStats({ serial }: { serial: string }) {
         ? 'The mirror is stopped.'
         : null);
   return (
-    <p className="mirror-stats" data-testid="mirror-stats" role="status">
+    <p
+      className="mirror-stats"
+      data-testid="mirror-stats"
+      data-fps={fps.toFixed(2)}
+      data-latency-ms={painted ? Math.round(painted.latencyMs) : ''}
+      role="status"
+    >
       <span data-testid="mirror-fps">{fps > 0 ? `${fps.toFixed(1)} fps` : 'measuring fps…'}</span>
+      {painted && <span title="From the start of the capture to the picture on screen"> · {Math.round(painted.latencyMs)} ms behind</span>}
       {status?.captureMs != null && <span> · capture {Math.round(status.captureMs)} ms</span>}
-      {painted && <span> · {painted.width}×{painted.height}</span>}
       {note && <span className={status?.error ? 'bad' : 'muted'}> · {note}</span>}
     </p>
   );
