@@ -13,6 +13,7 @@ export class FakeBridge implements Bridge {
   readonly transport = 'web' as const;
   readonly calls: Array<{ method: MethodName; input: unknown }> = [];
   private readonly listeners = new Map<string, Set<(payload: unknown) => void>>();
+  private readonly frameListeners = new Set<(meta: FrameMeta, bytes: Uint8Array) => void>();
 
   constructor(private readonly handlers: Handlers) {}
 
@@ -38,8 +39,13 @@ export class FakeBridge implements Bridge {
     this.listeners.get(event)?.forEach((listener) => listener(payload));
   }
 
-  onFrame(_listener: (meta: FrameMeta, bytes: Uint8Array) => void): () => void {
-    return () => undefined;
+  onFrame(listener: (meta: FrameMeta, bytes: Uint8Array) => void): () => void {
+    this.frameListeners.add(listener);
+    return () => this.frameListeners.delete(listener);
+  }
+
+  emitFrame(meta: FrameMeta, bytes: Uint8Array): void {
+    this.frameListeners.forEach((listener) => listener(meta, bytes));
   }
 
   onConnectionChange(_listener: (connected: boolean) => void): () => void {

@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { App } from '../../src/renderer/src/App';
 import { BridgeContext } from '../../src/renderer/src/bridge-context';
 import { useAppStore } from '../../src/renderer/src/store/app-store';
@@ -184,5 +184,18 @@ describe('live task in the window', () => {
     expect(screen.getByRole('heading', { name: 'Timeline' })).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Dismiss the message' }));
     expect(screen.queryByTestId('error-banner')).toBeNull();
+  });
+
+  it('Scenario: A hidden window pauses the mirror', async () => {
+    const bridge = appBackend(() => ({ task: null, paused: false }));
+    renderApp(bridge);
+    await screen.findByText('Demo Phone');
+    await waitFor(() => expect(bridge.callsOf('mirror.setVisible')).toEqual([{ visible: true }]));
+    const visibility = vi.spyOn(document, 'visibilityState', 'get').mockReturnValue('hidden');
+    act(() => void document.dispatchEvent(new Event('visibilitychange')));
+    visibility.mockReturnValue('visible');
+    act(() => void document.dispatchEvent(new Event('visibilitychange')));
+    await waitFor(() => expect(bridge.callsOf('mirror.setVisible')).toEqual([{ visible: true }, { visible: false }, { visible: true }]));
+    visibility.mockRestore();
   });
 });

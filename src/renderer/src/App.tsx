@@ -1,4 +1,5 @@
 import { ErrorBanner } from './components/ErrorBanner';
+import { ErrorBoundary } from './components/ErrorBoundary';
 import { DevicePanel } from './components/devices/DevicePanel';
 import { Header } from './components/Header';
 import { MainTabs } from './components/MainTabs';
@@ -13,13 +14,21 @@ export function App() {
       <Header />
       <ErrorBanner />
       <main className="layout">
-        <DevicePanel />
+        <ErrorBoundary area="the devices">
+          <DevicePanel />
+        </ErrorBoundary>
         <div className="work">
-          <GoalBox />
-          <MainTabs />
+          <ErrorBoundary area="the goal box">
+            <GoalBox />
+          </ErrorBoundary>
+          <ErrorBoundary area="the timeline">
+            <MainTabs />
+          </ErrorBoundary>
         </div>
       </main>
-      <SettingsDrawer />
+      <ErrorBoundary area="the settings">
+        <SettingsDrawer />
+      </ErrorBoundary>
     </div>
   );
 }
