@@ -210,4 +210,21 @@ describe('a task in the browser', { timeout: 90_000 }, () => {
     await offline.close();
     await page.close();
   });
+
+  it('Scenario: Deleting a task removes it from History', async () => {
+    const { page, errors } = await openApp(browser, host);
+    await page.getByRole('tab', { name: 'History' }).click();
+    const rows = page.getByTestId('history-row');
+    await expect.poll(() => rows.count()).toBe(2);
+    page.once('dialog', (dialog) => void dialog.accept());
+    await page.getByRole('button', { name: `Delete "${KEEP_GOING}"` }).click();
+    await expect.poll(() => rows.count()).toBe(1);
+    expect(await rows.first().textContent()).toContain(OPEN_CONTACTS);
+    // Gone for good: a fresh page lists only the other task.
+    await page.reload();
+    await page.getByRole('tab', { name: 'History' }).click();
+    await expect.poll(() => page.getByTestId('history-row').count()).toBe(1);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
 });
