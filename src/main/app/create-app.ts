@@ -3,8 +3,8 @@ import type { LatencyProfileName } from '../../virtual-device/index';
 import { EventHub } from '../ipc/event-hub';
 import { createRouter, type MethodHandlers, type Router } from '../ipc/router';
 import { MirrorPump } from '../mirror/mirror-pump';
-import { captureScreen } from '../mirror/screen-capture';
-import type { ScreenshotEncoding } from '../perception/screenshot';
+import { AdaptiveScreenGrabber } from '../mirror/screen-capture';
+import type { MirrorEncoding } from '../mirror/frame-encoder';
 import { createConfigSource } from '../runtime/config';
 import { createSecretStore, resolveAmcHome, type SecretCodec } from '../storage/settings-store';
 import { createTaskStore } from '../storage/task-store';
@@ -31,7 +31,7 @@ export interface AppOptions {
   /** Latency profile of the built-in demo phone. */
   demoProfile?: LatencyProfileName;
   /** Size and format of live-mirror frames. */
-  mirrorEncoding?: Partial<ScreenshotEncoding>;
+  mirrorEncoding?: Partial<MirrorEncoding>;
 }
 
 /** The running services behind every transport (Electron window, web host) and the CLI. */
@@ -65,9 +65,10 @@ export async function createApp(options: AppOptions = {}): Promise<AppServices> 
   const phone = new PhoneAccess(() => devices.adb());
   const store = createTaskStore(home);
   const tasks = new TaskService({ events, store, phone, loadConfig: () => config.load() });
+  const grabber = new AdaptiveScreenGrabber(() => devices.adb());
   const mirror = new MirrorPump({
     events,
-    grab: async (serial, signal) => captureScreen(await devices.adb(), serial, { signal }),
+    grab: (serial, signal) => grabber.grab(serial, { signal }),
     encoding: options.mirrorEncoding,
   });
 

@@ -23,7 +23,7 @@ export class FrameRateMeter {
     return Math.round((this.times.length / span) * 1000 * 10) / 10;
   }
 
-  /** Mean capture-and-encode time of the frames in the window, or null without any. */
+  /** Mean capture time of the frames in the window, or null without any. */
   meanDurationMs(now: number): number | null {
     this.trim(now);
     if (this.durations.length === 0) return null;

@@ -2,8 +2,8 @@ import type { FrameMeta } from '../../shared/contract/frame';
 import type { MirrorStatus } from '../../shared/contract/mirror';
 import { isAbortError } from '../device/errors';
 import type { EventHub } from '../ipc/event-hub';
-import { encodeScreenshot, type ScreenshotEncoding } from '../perception/screenshot';
 import { FrameRateMeter } from './frame-rate';
+import { DEFAULT_MIRROR_ENCODING, encodeMirrorFrame, type EncodedFrame, type MirrorEncoding } from './frame-encoder';
 import type { CapturedScreen } from './screen-capture';
 
 export type ScreenGrabber = (serial: string, signal: AbortSignal) => Promise<CapturedScreen>;
@@ -11,8 +11,8 @@ export type ScreenGrabber = (serial: string, signal: AbortSignal) => Promise<Cap
 export interface MirrorPumpOptions {
   events: Pick<EventHub, 'publish' | 'publishFrame' | 'frameSubscriberCount' | 'framesBusy'>;
   grab: ScreenGrabber;
-  /** Window-friendly size and format of the frames (default: 960 px long edge, JPEG 70). */
-  encoding?: Partial<ScreenshotEncoding>;
+  /** Window-friendly size and quality of the JPEG frames (default: 960 px long edge, quality 70). */
+  encoding?: Partial<MirrorEncoding>;
   /** How often a paused pump looks again for viewers (the hub has no subscribe notification). */
   idlePollMs?: number;
   /** Wait after a failed capture before the next attempt. */
@@ -21,14 +21,18 @@ export interface MirrorPumpOptions {
   statusIntervalMs?: number;
 }
 
-const DEFAULT_ENCODING: ScreenshotEncoding = { longEdge: 960, format: 'jpeg', quality: 70 };
 const BUSY_POLL_MS = 8;
 
 interface Captured {
   screen: CapturedScreen;
-  startedAt: number;
+  /** Wall-clock time the screencap started. */
   capturedAt: number;
+  /** How long the screencap itself took (before encoding). */
+  captureMs: number;
 }
+
+/** Exponential moving average (the newest sample weighs a fifth). */
+const average = (previous: number | null, sample: number) => (previous === null ? sample : previous * 0.8 + sample * 0.2);
 
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
@@ -39,7 +43,7 @@ const message = (error: unknown) => (error instanceof Error ? error.message : St
  * the window is hidden, nobody receives frames, or every receiver is still busy with earlier frames.
  */
 export class MirrorPump {
-  private readonly encoding: ScreenshotEncoding;
+  private readonly encoding: MirrorEncoding;
   private readonly meter = new FrameRateMeter();
   private serial: string | null = null;
   private visible = true;
@@ -52,12 +56,16 @@ export class MirrorPump {
   private abort = new AbortController();
   private wakeUp: (() => void) | null = null;
   private encodingBusy = false;
+  private encodeStartedAt = 0;
   private waiting: Captured | null = null;
+  /** Moving averages of the two stages, to time captures so they end as the encoder frees up. */
+  private captureAverageMs: number | null = null;
+  private encodeAverageMs: number | null = null;
   private lastPublished = '';
   private statusTimer: NodeJS.Timeout | undefined;
 
   constructor(private readonly options: MirrorPumpOptions) {
-    this.encoding = { ...DEFAULT_ENCODING, ...options.encoding };
+    this.encoding = { ...DEFAULT_MIRROR_ENCODING, ...options.encoding };
   }
 
   status(): MirrorStatus {
@@ -149,6 +157,11 @@ export class MirrorPump {
         await this.sleep(BUSY_POLL_MS);
         continue;
       }
+      const lead = this.captureLead();
+      if (lead > 1) {
+        await this.sleep(lead);
+        continue;
+      }
       const startedAt = performance.now();
       const capturedAt = Date.now();
       let screen: CapturedScreen;
@@ -161,8 +174,22 @@ export class MirrorPump {
         continue;
       }
       if (!current()) return;
-      this.submit(serial, generation, { screen, startedAt, capturedAt });
+      const captureMs = Math.round((performance.now() - startedAt) * 10) / 10;
+      this.captureAverageMs = average(this.captureAverageMs, captureMs);
+      this.submit(serial, generation, { screen, capturedAt, captureMs });
     }
+  }
+
+  /**
+   * How long to wait before the next capture. Capture and encode overlap, but a capture that ends long before
+   * the encoder is free would only wait and grow stale (fast phones capture in a few ms): start it so that it
+   * ends about when the current encode does. Slow captures start right away.
+   */
+  private captureLead(): number {
+    if (this.waiting) return this.encodeAverageMs ?? BUSY_POLL_MS;
+    if (!this.encodingBusy || this.encodeAverageMs === null || this.captureAverageMs === null) return 0;
+    const remaining = this.encodeAverageMs - (performance.now() - this.encodeStartedAt);
+    return remaining - this.captureAverageMs;
   }
 
   /** Encodes and publishes; while an encode runs, only the newest capture waits for the next one. */
@@ -172,25 +199,29 @@ export class MirrorPump {
       return;
     }
     this.encodingBusy = true;
+    this.encodeStartedAt = performance.now();
     void this.encodeAndPublish(serial, generation, captured).finally(() => {
       this.encodingBusy = false;
+      this.encodeAverageMs = average(this.encodeAverageMs, performance.now() - this.encodeStartedAt);
       const next = this.waiting;
       this.waiting = null;
       if (next && this.generation === generation) this.submit(serial, generation, next);
+      // The capture loop may be holding back for the encoder.
+      this.wake();
     });
   }
 
   private async encodeAndPublish(serial: string, generation: number, captured: Captured): Promise<void> {
-    let encoded;
+    let encoded: EncodedFrame;
     try {
-      encoded = await encodeScreenshot(captured.screen, this.encoding);
+      encoded = await encodeMirrorFrame(captured.screen, this.encoding);
     } catch (error) {
       if (this.generation === generation) this.fail(`A frame from ${serial} could not be decoded: ${message(error)}`);
       return;
     }
     // Hidden or stopped meanwhile: the frame is dropped, so nothing reaches a window after it said so.
     if (this.generation !== generation || !this.visible) return;
-    const captureMs = Math.round((performance.now() - captured.startedAt) * 10) / 10;
+    const { captureMs } = captured;
     const meta: FrameMeta = {
       serial,
       seq: this.seq++,
@@ -199,8 +230,8 @@ export class MirrorPump {
       mediaType: encoded.mediaType,
       capturedAt: captured.capturedAt,
       captureMs,
-      deviceWidth: Math.round(encoded.width * encoded.scale),
-      deviceHeight: Math.round(encoded.height * encoded.scale),
+      deviceWidth: encoded.deviceWidth,
+      deviceHeight: encoded.deviceHeight,
     };
     this.options.events.publishFrame(meta, encoded.bytes);
     this.meter.record(performance.now(), captureMs);

@@ -15,7 +15,7 @@ export const MirrorStatusSchema = z.object({
   visible: z.boolean(),
   /** Frames delivered per second over the last few seconds. */
   fps: z.number().nonnegative(),
-  /** Mean time of one capture (screencap + encode) over the same window, ms. */
+  /** Mean time of one screencap (before encoding) over the same window, ms. */
   captureMs: z.number().nonnegative().nullable(),
   lastFrame: FrameMetaSchema.nullable(),
   /** The last capture failure in plain words; cleared by the next good frame. */
