@@ -76,4 +76,31 @@ describe('device panel and live mirror in the browser', { timeout: 90_000 }, () 
     expect(errors).toEqual([]);
     await page.close();
   });
+
+  it('Scenario: A phone is connected by address and a bad pairing code is explained', async () => {
+    const { page, errors } = await openApp(browser, host);
+    const serial = host.harness.serial;
+    const row = page.locator(`[data-testid="device-row"][data-serial="${serial}"]`);
+    await page.getByRole('button', { name: `Disconnect ${serial}` }).click();
+    await row.waitFor({ state: 'detached', timeout: 15_000 });
+
+    await page.getByLabel('Connect by address').fill(serial);
+    await page.getByRole('button', { name: 'Connect', exact: true }).click();
+    await page.getByText(`Connected to ${serial}.`).waitFor({ timeout: 20_000 });
+    await row.getByRole('button', { pressed: true }).waitFor({ timeout: 15_000 });
+    expect(await row.textContent()).toContain('ready');
+
+    await page.getByLabel('Connect by address').fill('not an address');
+    await page.getByRole('button', { name: 'Connect', exact: true }).click();
+    expect(await page.getByRole('form', { name: 'Connect over the network' }).getByRole('alert').textContent()).toContain('HOST:PORT');
+
+    await page.getByText('Pair over Wi-Fi (Android 11+)').click();
+    await page.getByLabel('Pairing address').fill('127.0.0.1:37099');
+    await page.getByLabel('Pairing code').fill('12');
+    await page.getByRole('button', { name: 'Pair' }).click();
+    expect(await page.getByRole('form', { name: 'Pair over Wi-Fi' }).getByRole('alert').textContent()).toContain('the pairing code is 6 digits');
+    await saveScreenshot(page, 'devices-forms');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
 });
