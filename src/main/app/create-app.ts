@@ -64,7 +64,7 @@ export async function createApp(options: AppOptions = {}): Promise<AppServices> 
 
   const phone = new PhoneAccess(() => devices.adb());
   const store = createTaskStore(home);
-  const tasks = new TaskService({ events, store, phone, loadConfig: () => config.load() });
+  const tasks = new TaskService({ events, store, phone, loadConfig: () => config.load(), checkDevice: (serial) => devices.checkReady(serial) });
   const grabber = new AdaptiveScreenGrabber(() => devices.adb());
   const mirror = new MirrorPump({
     events,

@@ -85,6 +85,17 @@ export class DeviceService {
     return adb.pair(address, code);
   }
 
+  /** Throws a plain-words reason when the phone is not listed or not usable. */
+  async checkReady(serial: string): Promise<void> {
+    const list = await this.list();
+    const device = list.devices.find((d) => d.serial === serial);
+    if (!device) {
+      const why = list.problem ? ` (${list.problem})` : '';
+      throw new Error(`No phone "${serial}" is connected${why}. Connect it, or start the demo phone.`);
+    }
+    if (device.state !== 'device') throw new Error(`${serial} is ${device.state}. ${device.hint ?? ''}`.trim());
+  }
+
   /** True when the device is listed and usable (`device` state). */
   isReady(serial: string): boolean {
     return this.tracker?.get(serial)?.state === 'device';

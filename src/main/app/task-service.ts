@@ -13,6 +13,8 @@ export interface TaskServiceOptions {
   phone: PhoneAccess;
   /** Settings + secrets + environment, read afresh for every task (changes apply to the next task). */
   loadConfig: () => Promise<RuntimeConfig>;
+  /** Throws a plain-words reason when the phone cannot take a task now (not connected, unauthorized...). */
+  checkDevice: (serial: string) => Promise<void>;
   /** How long close() waits for stopped tasks to record their end. */
   closeTimeoutMs?: number;
 }
@@ -60,6 +62,7 @@ export class TaskService {
     const config = applyOverrides(await this.options.loadConfig(), input.overrides);
     // Building the planner checks what it needs (keys, URLs): a ConfigError here means nothing started.
     const configured = buildPlanner(config);
+    await this.options.checkDevice(input.serial);
     const ai = config.settings.aiPlanner;
     this.options.phone.setScreenshotPolicy(
       input.serial,
