@@ -1,4 +1,7 @@
+import { mkdtemp, rm } from 'node:fs/promises';
 import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { startWebApp, type RunningWebApp } from '../../src/main/app/start-web-app';
@@ -7,15 +10,20 @@ import { requireBuiltRenderer } from '../support/build';
 
 let app: RunningWebApp;
 let browser: TestBrowser;
+let home: string;
 
 beforeAll(async () => {
-  app = await startWebApp({ rendererDir: requireBuiltRenderer(), heartbeatMs: 200 });
+  // The page asks for the device list at load: with no adb on PATH and a port nothing listens on, the app reports
+  // that instead of starting an adb server on the machine's default port. Its data folder is a fresh one.
+  home = await mkdtemp(path.join(os.tmpdir(), 'amc-shell-'));
+  app = await startWebApp({ rendererDir: requireBuiltRenderer(), heartbeatMs: 200, home, env: { PATH: '', ANDROID_ADB_SERVER_PORT: '1' } });
   browser = await launchTestBrowser();
 });
 
 afterAll(async () => {
   await browser?.close();
   await app?.close();
+  await rm(home, { recursive: true, force: true });
 });
 
 /** Opens a raw WebSocket and resolves with the HTTP status the upgrade got (101 when accepted). */
