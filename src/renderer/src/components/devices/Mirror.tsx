@@ -46,7 +46,7 @@ export function Mirror({ device }: { device: DeviceSummary }) {
 
   const onPointerDown = (event: PointerEvent<HTMLCanvasElement>) => {
     if (!personHasControl || !size || event.button !== 0) return;
-    event.currentTarget.setPointerCapture(event.pointerId);
+    event.currentTarget.setPointerCapture?.(event.pointerId);
     const { x, y } = pointFrom(event);
     press.current = { x, y, at: performance.now() };
   };
