@@ -136,6 +136,7 @@ export const ENV_OVERRIDES = [
   'OPENAI_BASE_URL',
   'CONTROL_PLANE_URL',
   'CONTROL_PLANE_TOKEN',
+  'ANDROID_ADB_SERVER_PORT',
 ] as const;
 export const EnvOverrideNameSchema = z.enum(ENV_OVERRIDES);
 export type EnvOverrideName = z.infer<typeof EnvOverrideNameSchema>;

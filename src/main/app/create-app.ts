@@ -54,13 +54,21 @@ export async function createApp(options: AppOptions = {}): Promise<AppServices> 
   const startedAt = Date.now();
 
   const config = createConfigSource({ env, home, secretStore: createSecretStore(home, options.secretCodec) });
+  /** Settings after environment overrides; the stored ones (or defaults) when the environment is invalid. */
+  const effectiveSettings = (): Promise<Settings> =>
+    config.load().then(
+      (loaded) => loaded.settings,
+      () => config.settingsStore.load().catch(() => defaultSettings()),
+    );
   const devices = new DeviceService({
     events,
     env,
     demoProfile: options.demoProfile,
-    initialAddress: async () => adbServerOptions(await config.settingsStore.load().catch(() => defaultSettings()), env),
+    initialAddress: async () => adbServerOptions(await effectiveSettings(), env),
   });
-  const settings = new SettingsService(config, events, env, (saved: Settings) => void devices.configure(adbServerOptions(saved, env)));
+  const settings = new SettingsService(config, events, env, () => {
+    void effectiveSettings().then((effective) => devices.configure(adbServerOptions(effective, env)));
+  });
 
   const phone = new PhoneAccess(() => devices.adb());
   const store = createTaskStore(home);

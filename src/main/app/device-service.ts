@@ -21,9 +21,9 @@ const DEMO_READY_TIMEOUT_MS = 15_000;
 
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
-/** The adb server address from Settings; ANDROID_ADB_SERVER_PORT in the environment wins over the stored port. */
+/** The adb server address from the effective settings (ANDROID_ADB_SERVER_PORT already applied to the port). */
 export function adbServerOptions(settings: Settings, env: NodeJS.ProcessEnv): AdbServerOptions {
-  return { host: settings.adb.host, ...(env.ANDROID_ADB_SERVER_PORT ? {} : { port: settings.adb.port }), env };
+  return { host: settings.adb.host, port: settings.adb.port, env };
 }
 
 /**

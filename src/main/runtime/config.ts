@@ -110,6 +110,9 @@ export function resolveRuntimeConfig(stored: { settings: Settings; secrets: Secr
   read('ANTHROPIC_BASE_URL', (raw) => set(httpUrl('ANTHROPIC_BASE_URL', raw, problems), (v) => (settings.anthropic.baseURL = v)));
   read('OPENAI_BASE_URL', (raw) => set(httpUrl('OPENAI_BASE_URL', raw, problems), (v) => (settings.openai.baseURL = v)));
   read('CONTROL_PLANE_URL', (raw) => set(httpUrl('CONTROL_PLANE_URL', raw, problems), (v) => (settings.controlPlane.url = v)));
+  read('ANDROID_ADB_SERVER_PORT', (raw) =>
+    set(integerIn('ANDROID_ADB_SERVER_PORT', raw, { min: 1, max: 65535 }, problems), (v) => (settings.adb.port = v)),
+  );
   for (const name of SECRET_NAMES) read(name, (raw) => set(raw.trim(), (v) => (secrets[name] = v)));
 
   if (problems.length) throw new ConfigError(problems);

@@ -17,6 +17,7 @@ export const ENV_OVERRIDE_FIELDS = {
   OPENAI_BASE_URL: 'openai.baseURL',
   CONTROL_PLANE_URL: 'controlPlane.url',
   CONTROL_PLANE_TOKEN: 'secrets.CONTROL_PLANE_TOKEN',
+  ANDROID_ADB_SERVER_PORT: 'adb.port',
 } as const satisfies Record<z.infer<typeof EnvOverrideNameSchema>, string>;
 
 /**

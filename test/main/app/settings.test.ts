@@ -72,12 +72,17 @@ describe('settings', () => {
   });
 
   it('Scenario: Environment variables override settings and the view says which', async () => {
-    const app = await start({ AI_PLANNER_MODEL: 'env-model', CONTROL_PLANE_TOKEN: 'env-token-value-123' });
+    const app = await start({ AI_PLANNER_MODEL: 'env-model', CONTROL_PLANE_TOKEN: 'env-token-value-123', ANDROID_ADB_SERVER_PORT: '5999' });
     const view = await app.call('settings.get', {});
     expect(view.effective.aiPlanner.model).toBe('env-model');
     expect(view.settings.aiPlanner.model).toBe('');
-    expect(view.envOverrides).toEqual(['AI_PLANNER_MODEL', 'CONTROL_PLANE_TOKEN']);
-    expect(view.overriddenFields).toEqual({ 'aiPlanner.model': 'AI_PLANNER_MODEL', 'secrets.CONTROL_PLANE_TOKEN': 'CONTROL_PLANE_TOKEN' });
+    expect(view.effective.adb.port).toBe(5999);
+    expect(view.envOverrides).toEqual(['AI_PLANNER_MODEL', 'CONTROL_PLANE_TOKEN', 'ANDROID_ADB_SERVER_PORT']);
+    expect(view.overriddenFields).toEqual({
+      'aiPlanner.model': 'AI_PLANNER_MODEL',
+      'secrets.CONTROL_PLANE_TOKEN': 'CONTROL_PLANE_TOKEN',
+      'adb.port': 'ANDROID_ADB_SERVER_PORT',
+    });
     expect(view.secrets.CONTROL_PLANE_TOKEN).toBe('set');
     expect(view.problem).toBeNull();
     expect(app.transcript()).not.toContain('env-token-value-123');
