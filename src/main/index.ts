@@ -77,7 +77,17 @@ async function start(): Promise<void> {
   app.on('window-all-closed', () => {
     if (process.platform !== 'darwin') app.quit();
   });
-  app.on('before-quit', () => void services.close());
+  // Quit only after the services closed: a running task is stopped and its end recorded in history, the demo
+  // phone and the adb tracking are shut down.
+  let closed = false;
+  app.on('before-quit', (event) => {
+    if (closed) return;
+    event.preventDefault();
+    void services.close().finally(() => {
+      closed = true;
+      app.quit();
+    });
+  });
 }
 
 void start();
