@@ -24,14 +24,20 @@ export async function captureScreen(adb: AdbClient, serial: string, mode: Captur
 /** Captures per mode tried before settling on the faster one. */
 const TRIALS_PER_MODE = 2;
 
+interface Trial {
+  ms: Record<CaptureMode, number[]>;
+  failures: Record<CaptureMode, number>;
+}
+
 /**
  * Picks the fastest screencap per device by trying both: raw usually wins over USB (no PNG encoding on the
  * phone), PNG over Wi-Fi (a tenth of the bytes), but phones and emulators differ, so it is measured. The first
- * captures alternate between the modes (the likelier one first); afterwards the faster one is used.
+ * captures alternate between the modes (the likelier one first); afterwards the faster one is used. A mode that
+ * keeps failing while the other works is dropped; a failure of both (an unplugged phone) decides nothing.
  */
 export class AdaptiveScreenGrabber {
   private readonly chosen = new Map<string, CaptureMode>();
-  private readonly trials = new Map<string, Record<CaptureMode, number[]>>();
+  private readonly trials = new Map<string, Trial>();
 
   constructor(private readonly adb: () => Promise<AdbClient>) {}
 
@@ -44,36 +50,35 @@ export class AdaptiveScreenGrabber {
     const adb = await this.adb();
     const settled = this.chosen.get(serial);
     if (settled) return captureScreen(adb, serial, settled, options);
-    const trial = this.trials.get(serial) ?? { raw: [], png: [] };
+    const trial = this.trials.get(serial) ?? { ms: { raw: [], png: [] }, failures: { raw: 0, png: 0 } };
     this.trials.set(serial, trial);
     const preferred: CaptureMode = connectionOf(serial) === 'usb' ? 'raw' : 'png';
-    const other: CaptureMode = preferred === 'raw' ? 'png' : 'raw';
-    const mode = trial[preferred].length <= trial[other].length ? preferred : other;
+    const other = opposite(preferred);
+    const attempts = (mode: CaptureMode) => trial.ms[mode].length + trial.failures[mode];
+    const mode = attempts(preferred) <= attempts(other) ? preferred : other;
     const started = performance.now();
-    let screen: CapturedScreen;
     try {
-      screen = await captureScreen(adb, serial, mode, options);
+      const screen = await captureScreen(adb, serial, mode, options);
+      trial.ms[mode].push(performance.now() - started);
+      return screen;
     } catch (error) {
-      if (options.signal?.aborted) throw error;
-      // This mode does not work here: the other one is the only choice (its own failure is reported as usual).
-      this.settle(serial, mode === 'raw' ? 'png' : 'raw');
+      if (!options.signal?.aborted) trial.failures[mode] += 1;
       throw error;
+    } finally {
+      this.decide(serial, trial);
     }
-    trial[mode].push(performance.now() - started);
-    if (trial.raw.length >= TRIALS_PER_MODE && trial.png.length >= TRIALS_PER_MODE) {
-      this.settle(serial, Math.min(...trial.raw) <= Math.min(...trial.png) ? 'raw' : 'png');
-    }
-    return screen;
   }
 
-  /** Forgets the choice (e.g. the device reconnected another way). */
-  reset(serial: string): void {
-    this.chosen.delete(serial);
-    this.trials.delete(serial);
-  }
-
-  private settle(serial: string, mode: CaptureMode): void {
+  private decide(serial: string, trial: Trial): void {
+    const { ms, failures } = trial;
+    let mode: CaptureMode | undefined;
+    if (ms.raw.length >= TRIALS_PER_MODE && ms.png.length >= TRIALS_PER_MODE) mode = Math.min(...ms.raw) <= Math.min(...ms.png) ? 'raw' : 'png';
+    else if (failures.raw >= TRIALS_PER_MODE && ms.png.length > 0) mode = 'png';
+    else if (failures.png >= TRIALS_PER_MODE && ms.raw.length > 0) mode = 'raw';
+    if (!mode) return;
     this.chosen.set(serial, mode);
     this.trials.delete(serial);
   }
 }
+
+const opposite = (mode: CaptureMode): CaptureMode => (mode === 'raw' ? 'png' : 'raw');

@@ -95,6 +95,23 @@ describe('live mirror', () => {
     }
   });
 
+  it('Scenario: A corrupt frame is reported and the mirror carries on', async () => {
+    const window = collectFrames(app.app);
+    try {
+      await app.call('mirror.start', { serial: harness.serial });
+      await until(() => window.frames.length >= 1, 20_000, 'a first frame');
+      expect((await harness.control('/faults', { body: { kind: 'corrupt-screencap' } })).status).toBe(200);
+      const broken = await app.waitForEvent('mirror.status', (s) => s.state === 'error');
+      expect(broken.error).toMatch(/could not be decoded/);
+      const seen = window.frames.length;
+      await until(() => window.frames.length > seen, 20_000, 'frames after the corrupt one');
+      expect((await app.call('mirror.getStatus', {})).error).toBeNull();
+    } finally {
+      window.stop();
+      await app.call('mirror.stop', {});
+    }
+  });
+
   it('pauses without viewers, reports capture errors in plain words, and stops', async () => {
     const started = await app.call('mirror.start', { serial: harness.serial });
     expect(started).toMatchObject({ state: 'paused', pausedBecause: 'no-viewers' });
