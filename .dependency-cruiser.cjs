@@ -4,6 +4,15 @@
 const layer = (name) => `(^|/)src/main/${name}/`;
 const later = (...names) => names.map(layer).join('|');
 
+// Each layer of main may import the layers before it, never the ones after it (nor the CLI).
+const mainLayers = ['device', 'perception', 'tools', 'storage', 'runtime', ['app', 'ipc', 'web', 'mirror']];
+const layerRules = mainLayers.slice(0, -1).map((name, index) => ({
+  name: `${name}-layer-direction`,
+  severity: 'error',
+  from: { path: layer(name) },
+  to: { path: `${later(...mainLayers.slice(index + 1).flat())}|(^|/)src/cli/` },
+}));
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -28,36 +37,7 @@ module.exports = {
       from: { path: '(^|/)src/renderer/' },
       to: { path: '(^|/)src/(main|preload|cli|control-plane|virtual-device)/' },
     },
-    {
-      name: 'device-layer-direction',
-      severity: 'error',
-      from: { path: layer('device') },
-      to: { path: later('perception', 'tools', 'storage', 'runtime', 'app', 'ipc', 'web', 'mirror') + '|(^|/)src/cli/' },
-    },
-    {
-      name: 'perception-layer-direction',
-      severity: 'error',
-      from: { path: layer('perception') },
-      to: { path: later('tools', 'storage', 'runtime', 'app', 'ipc', 'web', 'mirror') + '|(^|/)src/cli/' },
-    },
-    {
-      name: 'tools-layer-direction',
-      severity: 'error',
-      from: { path: layer('tools') },
-      to: { path: later('storage', 'runtime', 'app', 'ipc', 'web', 'mirror') + '|(^|/)src/cli/' },
-    },
-    {
-      name: 'storage-layer-direction',
-      severity: 'error',
-      from: { path: layer('storage') },
-      to: { path: later('runtime', 'app', 'ipc', 'web', 'mirror') + '|(^|/)src/cli/' },
-    },
-    {
-      name: 'runtime-layer-direction',
-      severity: 'error',
-      from: { path: layer('runtime') },
-      to: { path: later('app', 'ipc', 'web', 'mirror') + '|(^|/)src/cli/' },
-    },
+    ...layerRules,
     {
       name: 'services-never-import-the-shell',
       severity: 'error',

@@ -11,4 +11,15 @@ import { serveCommand } from './serve';
 import { virtualDeviceCommand } from './virtual-device';
 
 /** Every `amc` subcommand, in the order `amc --help` lists them. Add new commands here. */
-export const commands: readonly CliCommand[] = [serveCommand, controlPlaneCommand, virtualDeviceCommand, runCommand, devicesCommand, connectCommand, disconnectCommand, pairCommand, observeCommand, actCommand];
+export const commands: readonly CliCommand[] = [
+  serveCommand,
+  runCommand,
+  devicesCommand,
+  connectCommand,
+  disconnectCommand,
+  pairCommand,
+  observeCommand,
+  actCommand,
+  virtualDeviceCommand,
+  controlPlaneCommand,
+];

@@ -1,8 +1,8 @@
-import type { CurrentTask, RunTaskInput, TaskControlResult, TaskOverrides } from '../../shared/contract/tasks';
+import type { CurrentTask, RunTaskInput, TaskControlResult } from '../../shared/contract/tasks';
 import type { TaskEvent, TaskRecord } from '../../shared/task';
 import type { EventHub } from '../ipc/event-hub';
 import { buildPlanner } from '../runtime/build-planner';
-import type { RuntimeConfig } from '../runtime/config';
+import { applyTaskOverrides, type RuntimeConfig } from '../runtime/config';
 import { TaskRunner, type TaskHandle } from '../runtime/task-runner';
 import type { TaskStore } from '../storage/task-store';
 import type { PhoneAccess } from './phone-access';
@@ -17,16 +17,6 @@ export interface TaskServiceOptions {
   checkDevice: (serial: string) => Promise<void>;
   /** How long close() waits for stopped tasks to record their end. */
   closeTimeoutMs?: number;
-}
-
-/** Per-run overrides on top of the loaded configuration. */
-export function applyOverrides(config: RuntimeConfig, overrides: TaskOverrides = {}): RuntimeConfig {
-  const ai = { ...config.settings.aiPlanner };
-  if (overrides.planner) ai.enabled = overrides.planner === 'ai';
-  if (overrides.provider) ai.provider = overrides.provider;
-  if (overrides.transport) ai.transport = overrides.transport;
-  if (overrides.model) ai.model = overrides.model;
-  return { ...config, settings: { ...config.settings, aiPlanner: ai } };
 }
 
 interface Running {
@@ -59,7 +49,7 @@ export class TaskService {
   }
 
   async run(input: RunTaskInput): Promise<TaskRecord> {
-    const config = applyOverrides(await this.options.loadConfig(), input.overrides);
+    const config = applyTaskOverrides(await this.options.loadConfig(), input.overrides ?? {});
     // Building the planner checks what it needs (keys, URLs): a ConfigError here means nothing started.
     const configured = buildPlanner(config);
     await this.options.checkDevice(input.serial);
