@@ -1,6 +1,22 @@
 import { resolve } from 'node:path';
 import { defineConfig } from 'electron-vite';
+import type { Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
+import { contentSecurityPolicy } from './src/shared/contract/web-protocol';
+
+/**
+ * Puts the CSP into the built page itself: the Electron window loads it from file://, where no response header can
+ * carry one. Only at build time, so the dev server's hot reload keeps working. (frame-ancestors only works as a
+ * header, which the web host sends.)
+ */
+function contentSecurityPolicyMeta(): Plugin {
+  const policy = contentSecurityPolicy.split('; ').filter((d) => !d.startsWith('frame-ancestors')).join('; ');
+  return {
+    name: 'amc-csp-meta',
+    apply: 'build',
+    transformIndexHtml: () => [{ tag: 'meta', attrs: { 'http-equiv': 'Content-Security-Policy', content: policy }, injectTo: 'head-prepend' }],
+  };
+}
 
 export default defineConfig({
   main: {
@@ -8,11 +24,18 @@ export default defineConfig({
   },
   preload: {
     // Sandboxed preloads cannot be ES modules nor require packages: bundle everything but electron itself.
-    build: { externalizeDeps: false, rollupOptions: { input: { index: resolve('src/preload/index.ts') }, external: ['electron'], output: { format: 'cjs', entryFileNames: '[name].cjs' } } },
+    build: {
+      externalizeDeps: false,
+      rollupOptions: {
+        input: { index: resolve('src/preload/index.ts') },
+        external: ['electron'],
+        output: { format: 'cjs', entryFileNames: '[name].cjs' },
+      },
+    },
   },
   renderer: {
     root: resolve('src/renderer'),
     build: { rollupOptions: { input: { index: resolve('src/renderer/index.html') } } },
-    plugins: [react()],
+    plugins: [react(), contentSecurityPolicyMeta()],
   },
 });

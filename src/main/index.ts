@@ -2,7 +2,7 @@
 import { app, BrowserWindow, ipcMain, safeStorage, session, shell, type WebFrameMain } from 'electron';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { contentSecurityPolicy, ipcChannel, methodNames } from '../shared/contract';
+import { ipcChannel, methodNames } from '../shared/contract';
 import { createApp, type AppServices } from './app/create-app';
 import { createSafeStorageCodec } from './shell/safe-storage-secrets';
 
@@ -55,9 +55,7 @@ function createWindow(services: AppServices): BrowserWindow {
 
 async function start(): Promise<void> {
   await app.whenReady();
-  session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
-    callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [contentSecurityPolicy] } });
-  });
+  // The page's CSP is a meta tag in the built index.html (file:// responses carry no headers to add it to).
   session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
 
   // safeStorage is usable only once the app is ready; keys are then encrypted with the OS keychain.

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import http from 'node:http';
 import os from 'node:os';
@@ -136,5 +137,25 @@ describe('app shell over the web host', () => {
     const response = await fetch(`${app.origin}/..%2f..%2fpackage.json`);
     const body = await response.text();
     expect(body).not.toContain('"devDependencies"');
+  });
+
+  it('Scenario: The page runs under its content security policy', async () => {
+    // The built page carries the policy itself, so the Electron window (file://, no headers) enforces it too.
+    const html = readFileSync(path.join(requireBuiltRenderer(), 'index.html'), 'utf8');
+    expect(html).toMatch(/<meta http-equiv="Content-Security-Policy" content="default-src &#39;self&#39;; script-src &#39;self&#39;/);
+    const page = await browser.context.newPage();
+    await page.goto(app.url);
+    const outcome = await page.evaluate(
+      () =>
+        new Promise<string>((resolve) => {
+          document.addEventListener('securitypolicyviolation', (event) => resolve(`blocked ${event.violatedDirective}`));
+          const script = document.createElement('script');
+          script.textContent = "window.__injected = 'ran'";
+          document.body.append(script);
+          setTimeout(() => resolve(String((window as unknown as { __injected?: string }).__injected)), 1000);
+        }),
+    );
+    expect(outcome).toMatch(/^blocked script-src/);
+    await page.close();
   });
 });
