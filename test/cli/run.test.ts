@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { TaskEventSchema } from '../../src/shared/task';
+import { createTaskStore } from '../../src/main/storage/task-store';
 import { startAdbHarness, type AdbHarness } from '../support/adb-harness';
 import { interrupt, runAmc, startAmc } from '../support/cli';
 import { finish, findElement, startAnthropicFake, FAKE_ANTHROPIC_KEY, type AnthropicFake, type FakePolicy } from '../fakes/index';
@@ -70,6 +71,19 @@ describe('amc run', () => {
     expect(out).toContain('[2] finish_task {"success":true,"reason":"Notes is open"}');
     expect(out).toMatch(/Completed \(1 step, [\d.]+ s, \d+ input \/ \d+ output tokens\): Notes is open/);
     expect((await harness.control<{ foreground: string }>('/state')).body.foreground).toMatch(/notes/);
+  });
+
+  it('Scenario: amc run keeps the task in the app history', async () => {
+    policy = openNotes;
+    const before = await createTaskStore(home).list();
+    const result = await runAmc(['run', '-s', harness.serial, '--goal', 'Open the Notes app, from the CLI'], { env: env() });
+    expect(result.code).toBe(0);
+    const after = await createTaskStore(home).list();
+    expect(after).toHaveLength(before.length + 1);
+    const saved = after.find((task) => task.goal === 'Open the Notes app, from the CLI');
+    expect(saved).toMatchObject({ serial: harness.serial, status: 'completed', steps: 1 });
+    const record = await createTaskStore(home).get(saved!.id);
+    expect(record?.steps.map((step) => step.planned?.tool)).toEqual(['tap', 'finish_task']);
   });
 
   it('Scenario: amc run --json prints one JSON object per event', async () => {

@@ -93,7 +93,8 @@ export const runCommand: CliCommand = {
     // Loaded lazily so `amc --help` stays fast.
     const { createConfigSource, applyTaskOverrides, ConfigError } = await import('../../main/runtime/config');
     const { buildPlanner } = await import('../../main/runtime/build-planner');
-    const { SettingsFileError } = await import('../../main/storage/settings-store');
+    const { SettingsFileError, resolveAmcHome } = await import('../../main/storage/settings-store');
+    const { createTaskStore } = await import('../../main/storage/task-store');
     let configured;
     let config;
     try {
@@ -116,6 +117,14 @@ export const runCommand: CliCommand = {
     const screenshot = configured.planner.accepts.screenshot ? { longEdge: config.settings.aiPlanner.screenshotLongEdge } : false;
     const runner = new TaskRunner({ observer: new Observer(adb, { screenshot }), executor: new Executor(adb) });
     runner.on(values.json ? (event) => io.out(JSON.stringify(event)) : (event) => printEvent(event, io));
+    // The task goes into the same history the app shows; a history that cannot be written never stops the task.
+    const history = createTaskStore(resolveAmcHome(process.env));
+    let historyProblem: string | undefined;
+    runner.on((event) => {
+      history.append(event).catch((error: unknown) => {
+        historyProblem ??= error instanceof Error ? error.message : String(error);
+      });
+    });
 
     const handle = await runner.start({ serial: values.serial.trim(), goal: values.goal.trim(), ...(maxSteps ? { maxSteps } : {}) }, { planner: configured });
     const stop = () => handle.stop();
@@ -127,6 +136,8 @@ export const runCommand: CliCommand = {
     } finally {
       process.off('SIGINT', stop);
       process.off('SIGTERM', stop);
+      await history.close();
+      if (historyProblem) io.err(`amc run: the task was not saved in history: ${historyProblem}`);
     }
   },
 };
