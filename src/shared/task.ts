@@ -224,6 +224,14 @@ export function applyTaskEvent(record: TaskRecord, event: TaskEvent): TaskRecord
 }
 
 /** A record before its first event. */
+/**
+ * Whether this step's action changed the screen, as the next turn's observation tells: true or false once the
+ * next turn has looked, null before that (or when either Scene was unreadable).
+ */
+export function screenChangedByAction(record: Pick<TaskRecord, 'steps'>, step: number): boolean | null {
+  return record.steps.find((s) => s.step === step + 1)?.screenChanged ?? null;
+}
+
 export function newTaskRecord(init: { id: string; goal: string; serial: string; planner: PlannerInfo; maxSteps: number; createdAt: number }): TaskRecord {
   return {
     ...init,

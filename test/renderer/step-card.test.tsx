@@ -72,4 +72,16 @@ describe('timeline card', () => {
     expect(screen.getByRole('article', { name: 'Failed' })).toBeTruthy();
     expect(screen.getByTestId('planner-label').textContent).toBe('Planner: AI · anthropic · claude-sonnet-4-6 · direct');
   });
+
+  it('Scenario: A step whose action left the screen unchanged says so', () => {
+    const first = tapStep({ step: 1 });
+    const unchanged = tapStep({ step: 2, screenChanged: false });
+    const { rerender } = render(<TaskTimeline task={finishedTask([first, unchanged])} />);
+    const firstCard = screen.getByRole('article', { name: 'Step 1' });
+    expect(within(firstCard).getByTestId('step-unchanged').textContent).toBe('The screen did not change after this action.');
+    // The last turn's effect is not known yet: nothing is claimed about it.
+    expect(within(screen.getByRole('article', { name: 'Step 2' })).queryByTestId('step-unchanged')).toBeNull();
+    rerender(<TaskTimeline task={finishedTask([first, tapStep({ step: 2, screenChanged: true })])} />);
+    expect(screen.queryByTestId('step-unchanged')).toBeNull();
+  });
 });

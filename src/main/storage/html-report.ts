@@ -1,7 +1,7 @@
 import { appName, appVersion } from '../../shared/app-info';
 import { elementLabel, type Scene } from '../../shared/scene';
 import type { StepTarget } from '../../shared/action';
-import type { StepRecord, TaskRecord } from '../../shared/task';
+import { screenChangedByAction, type StepRecord, type TaskRecord } from '../../shared/task';
 
 /**
  * One self-contained HTML file per task: inline CSS and inline SVG only, no scripts, no links, no external
@@ -71,6 +71,10 @@ function reasoningHtml(label: string, text: string | null, exposes: boolean): st
   return `<details${text ? ' open' : ''}><summary>${label}</summary>${body}</details>`;
 }
 
+function changedLabel(changed: boolean | null): string {
+  return changed === null ? '—' : changed ? 'yes' : '<span class="err">no</span>';
+}
+
 function stepHtml(step: StepRecord, record: TaskRecord): string {
   const planned = step.planned;
   const action = planned ? `${escapeHtml(planned.tool)}(${escapeHtml(argsText(planned.args))})` : '<span class="muted">no action</span>';
@@ -93,7 +97,7 @@ ${reasoningHtml('Thinking', planned?.thinking ?? null, record.planner.exposesRea
 <tr><th>Outcome</th><td>${outcomeHtml(step)}</td></tr>
 <tr><th>Timings</th><td>observe ${ms(step.timings.observeMs)} · plan ${ms(step.timings.planMs)} · act ${ms(step.timings.executeMs)}</td></tr>
 <tr><th>Tokens</th><td>${tokens}</td></tr>
-<tr><th>Screen changed</th><td>${step.screenChanged === null ? '—' : step.screenChanged ? 'yes' : 'no'}</td></tr>
+<tr><th>Screen changed by it</th><td>${changedLabel(screenChangedByAction(record, step.step))}</td></tr>
 </table>
 </div>
 </section>`;

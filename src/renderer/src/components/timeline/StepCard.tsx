@@ -8,10 +8,12 @@ interface Props {
   planner: PlannerInfo;
   /** Whether the task is still running (a card without an outcome is then in progress, not abandoned). */
   running: boolean;
+  /** Whether this step's action changed the screen (known once the next turn has looked), else null. */
+  changedScreen?: boolean | null;
 }
 
 /** One turn of a task: what the agent saw, why it acted, what it did and what happened. */
-export function StepCard({ step, planner, running }: Props) {
+export function StepCard({ step, planner, running, changedScreen = null }: Props) {
   const phase = stepPhase(step, running);
   const planned = step.planned;
   const target = targetDescription(step);
@@ -41,6 +43,11 @@ export function StepCard({ step, planner, running }: Props) {
           {step.outcome && !step.outcome.ok && (
             <p className="step-error" data-testid="step-error">
               {step.outcome.error ?? 'The action failed.'}
+            </p>
+          )}
+          {step.outcome?.ok && changedScreen === false && (
+            <p className="step-warning" data-testid="step-unchanged">
+              The screen did not change after this action.
             </p>
           )}
           {step.sceneError && <p className="step-warning">The screen could not be read: {step.sceneError}</p>}

@@ -1,4 +1,4 @@
-import type { TaskRecord } from '../../../../shared/task';
+import { screenChangedByAction, type TaskRecord } from '../../../../shared/task';
 import { PlannerLabel } from './PlannerLabel';
 import { StepCard } from './StepCard';
 import { TaskResultCard } from './TaskResultCard';
@@ -15,7 +15,7 @@ export function TaskTimeline({ task }: { task: TaskRecord }) {
       <ol className="step-list" aria-label="Steps">
         {task.steps.map((step) => (
           <li key={step.step}>
-            <StepCard step={step} planner={task.planner} running={running} />
+            <StepCard step={step} planner={task.planner} running={running} changedScreen={screenChangedByAction(task, step.step)} />
           </li>
         ))}
       </ol>
