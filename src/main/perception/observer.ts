@@ -1,7 +1,7 @@
 import type { Scene, ScreenFacts } from '../../shared/scene';
 import type { AdbClient } from '../device/adb-client';
 import { connectionOf, parseWmSize } from '../device/device-info';
-import { isAbortError, sleep, throwIfAborted } from '../device/errors';
+import { AdbError, isAbortError, sleep, throwIfAborted, type AdbErrorKind } from '../device/errors';
 import { buildScene, isKeyboardPackage } from './scene-builder';
 import { parseForegroundWindow, parseInputShown } from './screen-facts';
 import {
@@ -72,6 +72,10 @@ export class Observer {
     this.encoding = options.screenshot === false ? null : { ...DEFAULT_SCREENSHOT_ENCODING, ...options.screenshot };
   }
 
+  /**
+   * Rejects with AbortError when aborted, and with the AdbError when the phone cannot be reached at all
+   * (not found, offline, unauthorised, no adb server); an unreadable screen is `sceneError` instead.
+   */
   async observe(serial: string, { signal }: { signal?: AbortSignal } = {}): Promise<Observation> {
     throwIfAborted(signal);
     const start = performance.now();
@@ -136,7 +140,7 @@ export class Observer {
         return await this.dump(serial, signal);
       }
     } catch (error) {
-      if (isAbortError(error)) throw error;
+      if (isAbortError(error) || isPhoneUnreachable(error)) throw error;
       return { error: `The screen's UI could not be read (uiautomator dump failed twice): ${message(error)}` };
     } finally {
       timings.dumpMs = elapsed(start);
@@ -161,6 +165,23 @@ export class Observer {
     if (size) this.naturalSizes.set(serial, size);
     return size;
   }
+}
+
+/**
+ * Failures that say the phone cannot be reached at all (gone, offline, not authorised, no adb server): the
+ * observation fails with them instead of reporting an unreadable screen, so a task on a vanished phone ends
+ * at once rather than planning blind.
+ */
+const UNREACHABLE_KINDS: ReadonlySet<AdbErrorKind> = new Set([
+  'device-not-found',
+  'device-offline',
+  'device-unauthorized',
+  'server-unreachable',
+  'adb-missing',
+]);
+
+function isPhoneUnreachable(error: unknown): boolean {
+  return error instanceof AdbError && UNREACHABLE_KINDS.has(error.kind);
 }
 
 function prefersRawScreencap(serial: string): boolean {

@@ -110,6 +110,11 @@ describe('Observer against the virtual device', () => {
     expect(observation.screenshot).toBeDefined();
   });
 
+  it('Scenario: An unreachable phone fails the observation', async () => {
+    await expect(observer.observe('127.0.0.1:1')).rejects.toMatchObject({ name: 'AdbError', kind: 'device-not-found' });
+    await expect(observer.observe('127.0.0.1:1')).rejects.toThrow(/No device "127\.0\.0\.1:1" is connected/);
+  });
+
   it('Scenario: A failed screenshot leaves the Scene', async () => {
     await harness.control('/faults', { body: { kind: 'corrupt-screencap' } });
     const observation = await observer.observe(harness.serial);

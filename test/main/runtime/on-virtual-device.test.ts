@@ -169,3 +169,24 @@ describe.each(['anthropic', 'openai'] as const)('on the virtual device over %s d
     expect(runner.activeTasks()).toEqual([]);
   });
 });
+
+describe('a phone that goes away', () => {
+  it('Scenario: A phone that vanishes mid-task ends it failed', async () => {
+    const fake = fakes.get('anthropic')!;
+    const before = fake.requests.length;
+    // The model's first turn: the phone is unplugged while it "thinks", then it asks for an action.
+    policy = async () => {
+      await harness.adb(['disconnect', harness.serial]);
+      return { kind: 'call', tool: 'press_key', args: { key: 'home' }, text: 'Going home.' };
+    };
+    try {
+      const record = await runnerFor(() => configFor('anthropic'), false).run({ serial: harness.serial, goal: 'Open the Notes app' });
+      expect(record.status).toBe('failed');
+      expect(record.failureReason).toMatch(/^AdbError: No device "127\.0\.0\.1:\d+" is connected/);
+      // The next observation ended the task: the model was not asked to plan blind.
+      expect(fake.requests.length).toBe(before + 1);
+    } finally {
+      await harness.connect();
+    }
+  });
+});
