@@ -99,6 +99,17 @@ export class Upstream {
       return new ApiError(504, 'upstream_timeout', `${who} did not answer within ${this.config.upstreamTimeoutMs / 1000} s`);
     }
     if (callerGone) return new ApiError(503, 'shutting_down', 'the decision was cancelled before the provider answered');
+    if (error instanceof ToolCallUnavailable && error.kind === 'auth') {
+      // The client's own hint names the host's key settings; behind the service only its operator can fix the key.
+      const status = /HTTP (\d{3})/.exec(error.message)?.[1];
+      const { variable, field } = keySettingOf(route.provider);
+      return new ApiError(
+        502,
+        'upstream_error',
+        `${who}: the provider rejected the control plane's API key${status ? ` (HTTP ${status})` : ''}; the control plane's ` +
+          `operator must set a valid ${variable} (or "${field}" in its secrets file), nothing needs changing on this host`,
+      );
+    }
     if (error instanceof ToolCallUnavailable) return new ApiError(502, 'upstream_error', `${who}: ${this.redact(error.message)}`);
     const detail = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
     return new ApiError(502, 'upstream_error', `${who}: unexpected failure: ${this.redact(detail)}`);
@@ -112,8 +123,13 @@ export class Upstream {
   }
 }
 
+function keySettingOf(provider: ProviderName): { variable: string; field: string } {
+  return provider === 'anthropic'
+    ? { variable: 'ANTHROPIC_API_KEY', field: 'anthropicApiKey' }
+    : { variable: 'OPENAI_API_KEY', field: 'openaiApiKey' };
+}
+
 function missingKeyMessage(provider: ProviderName): string {
-  const variable = provider === 'anthropic' ? 'ANTHROPIC_API_KEY' : 'OPENAI_API_KEY';
-  const field = provider === 'anthropic' ? 'anthropicApiKey' : 'openaiApiKey';
+  const { variable, field } = keySettingOf(provider);
   return `no API key for ${provider}: set ${variable} or "${field}" in the secrets file`;
 }

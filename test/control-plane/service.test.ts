@@ -247,13 +247,17 @@ describe('upstream failures', () => {
     expect(text).toContain('[redacted]');
   });
 
-  it('maps a rejected service key to 502 without the key', async () => {
+  it("Scenario: A rejected provider key is the operator's to fix", async () => {
     const cp = await start({ provider: 'openai', policy: sequencePolicy(tapSettings), apiKey: 'sk-wrong-service-key-1234567890' });
     const response = await cp.post(decisionRequest());
     expect(response.status).toBe(502);
     const text = await response.text();
-    expect(text).toContain('HTTP 401');
     expect(text).not.toContain('sk-wrong-service-key-1234567890');
+    const error = JSON.parse(text) as { error: { code: string; message: string } };
+    expect(error.error.code).toBe('upstream_error');
+    expect(error.error.message).toMatch(/rejected the control plane's API key \(HTTP 401\); the control plane's operator must set a valid OPENAI_API_KEY/);
+    // Not the direct transport's hint, which would send the host's user to their own settings.
+    expect(error.error.message).not.toMatch(/in Settings/);
   });
 
   it.each(['anthropic', 'openai'] as const)('Scenario: Provider timeout becomes 504 (%s)', async (provider) => {
