@@ -22,6 +22,32 @@ describe('screenshot pipeline', () => {
     expect([decoded.format, decoded.width, decoded.height]).toEqual(['jpeg', 655, 1456]);
   });
 
+  it('drops the opaque alpha before resizing without changing a pixel of the result', async () => {
+    // A busy RGBA screen (text, edges, gradient) as `screencap -p` sends it.
+    const svg =
+      '<svg xmlns="http://www.w3.org/2000/svg" width="1080" height="2400"><defs><linearGradient id="g" x2="0" y2="1">' +
+      '<stop offset="0" stop-color="#3F5AA6"/><stop offset="1" stop-color="#8EC5E8"/></linearGradient></defs>' +
+      '<rect width="1080" height="2400" fill="url(#g)"/><rect x="40" y="300" width="1000" height="180" rx="40" fill="#FFFFFF"/>' +
+      '<text x="80" y="410" font-size="60" fill="#1D1B20">Network &amp; internet</text><circle cx="540" cy="1800" r="200" fill="#B3261E"/></svg>';
+    const png = await sharp(Buffer.from(svg)).ensureAlpha().png().toBuffer();
+    expect((await sharp(png).metadata()).channels).toBe(4);
+    const shot = await encodeScreenshot({ png }, { longEdge: 1456, format: 'jpeg', quality: 80 });
+    // The straightforward one-pipeline encode (resizing with alpha) is the reference.
+    const reference = await sharp(png).resize(655, 1456, { fit: 'fill', kernel: 'linear' }).removeAlpha().jpeg({ quality: 80, mozjpeg: false }).toBuffer();
+    expect(shot.bytes.equals(reference)).toBe(true);
+    const raw = await sharp(png).raw().toBuffer();
+    const fromRaw = await encodeScreenshot({ pixels: raw, width: 1080, height: 2400 }, { longEdge: 1456, format: 'jpeg', quality: 80 });
+    expect(fromRaw.bytes.equals(reference)).toBe(true);
+  });
+
+  it('encodes a greyscale PNG', async () => {
+    const grey = await sharp(Buffer.alloc(100 * 200, 0x80), { raw: { width: 100, height: 200, channels: 1 } }).toColourspace('b-w').png().toBuffer();
+    expect((await sharp(grey).metadata()).channels).toBe(1);
+    const shot = await encodeScreenshot({ png: grey }, { longEdge: 100, format: 'jpeg', quality: 80 });
+    expect([shot.width, shot.height, shot.scale]).toEqual([50, 100, 2]);
+    expect((await sharp(shot.bytes).metadata()).width).toBe(50);
+  });
+
   it('never enlarges a small screen and encodes PNG and WebP on request', async () => {
     const png = await encodeScreenshot({ png: await phonePng(480, 800) }, { longEdge: 1456, format: 'png', quality: 80 });
     expect([png.width, png.height, png.scale, png.mediaType]).toEqual([480, 800, 1, 'image/png']);
