@@ -172,6 +172,33 @@ describe('live task in the window', () => {
     await waitFor(() => expect(bridge.callsOf('tasks.stop')).toEqual([{ taskId: 't-7' }]));
   });
 
+  it('Scenario: A task whose phone vanishes stays on screen with how it ended', async () => {
+    const bridge = appBackend(() => ({ task: recordAfter([started, observed(1), planned(1, 'Tap Add contact.')]), paused: false }));
+    renderApp(bridge);
+    await screen.findByRole('article', { name: 'Step 1' });
+    // The phone drops off adb mid-task: the list no longer has it, yet its task is still there to stop.
+    act(() => bridge.emit('devices.changed', { devices: [], adbServer: '127.0.0.1:5037', problem: null }));
+    expect(screen.getByTestId('phone-gone').textContent).toContain(`${serial} is no longer connected`);
+    expect(screen.getByRole('article', { name: 'Step 1' })).toBeTruthy();
+    expect((screen.getByRole('button', { name: 'Stop' }) as HTMLButtonElement).disabled).toBe(false);
+    expect((screen.getByRole('button', { name: 'Run' }) as HTMLButtonElement).disabled).toBe(true);
+    act(() =>
+      bridge.emit('task.event', {
+        type: 'task.finished',
+        taskId: 't-7',
+        at: 5000,
+        status: 'failed',
+        failureReason: 'The phone is no longer connected.',
+        result: null,
+        steps: 1,
+        usage: { inputTokens: 100, outputTokens: 10 },
+        durationMs: 4000,
+      }),
+    );
+    expect(screen.getByRole('article', { name: 'Failed' }).textContent).toContain('The phone is no longer connected.');
+    expect((screen.getByRole('button', { name: 'Stop' }) as HTMLButtonElement).disabled).toBe(true);
+  });
+
   it('Scenario: A failed bridge call is shown in plain words and the window keeps working', async () => {
     const bridge = appBackend(() => ({ task: null, paused: false }), {
       'devices.list': () => {

@@ -11,6 +11,8 @@ export interface TaskEntry {
 export interface TaskState {
   /** One entry per phone: tasks on different phones run at the same time. */
   bySerial: Record<string, TaskEntry>;
+  /** The phone of the task this window saw start (or re-attached to) last. */
+  lastSerial: string | null;
   /**
    * Re-attaches to main's view of a phone's task (after a load, a reload or a reconnect). With no task running
    * the finished one this window has stays on screen.
@@ -32,13 +34,14 @@ const findSerial = (bySerial: Record<string, TaskEntry>, taskId: string) =>
 
 export const useTaskStore = create<TaskState>()((set, get) => ({
   bySerial: {},
+  lastSerial: null,
   attach: (serial, { task, paused }) => {
     if (!task) {
       const entry = get().bySerial[serial];
       if (entry?.paused) set({ bySerial: { ...get().bySerial, [serial]: { ...entry, paused: false } } });
       return;
     }
-    set({ bySerial: { ...get().bySerial, [serial]: { task, paused } } });
+    set({ bySerial: { ...get().bySerial, [serial]: { task, paused } }, lastSerial: serial });
   },
   replace: (record) => {
     const entry = get().bySerial[record.serial];
@@ -56,7 +59,7 @@ export const useTaskStore = create<TaskState>()((set, get) => ({
         maxSteps: event.maxSteps,
         createdAt: event.at,
       });
-      set({ bySerial: { ...bySerial, [event.serial]: { task: applyTaskEvent(fresh, event), paused: false } } });
+      set({ bySerial: { ...bySerial, [event.serial]: { task: applyTaskEvent(fresh, event), paused: false } }, lastSerial: event.serial });
       return true;
     }
     const serial = findSerial(bySerial, event.taskId);
@@ -75,3 +78,14 @@ const NO_ENTRY = undefined;
 /** The entry of one phone (stable reference for React selectors). */
 export const entryFor = (serial: string | null | undefined) => (state: TaskState): TaskEntry | undefined =>
   serial ? state.bySerial[serial] : NO_ENTRY;
+
+/**
+ * The task the window shows: the selected phone's; when that phone has none, the last task this window saw if
+ * its phone is no longer listed (it vanished mid-task), so how that task ended stays on screen.
+ */
+export function shownEntry(state: TaskState, selectedSerial: string | null, listedSerials: readonly string[]): TaskEntry | undefined {
+  const selected = selectedSerial ? state.bySerial[selectedSerial] : undefined;
+  if (selected) return selected;
+  const last = state.lastSerial;
+  return last && !listedSerials.includes(last) ? state.bySerial[last] : undefined;
+}

@@ -1,17 +1,24 @@
-import { useDevicesStore } from '../../store/devices-store';
-import { entryFor, useTaskStore } from '../../store/task-store';
 import { TaskTimeline } from '../timeline/TaskTimeline';
+import { useShownTask } from './use-shown-task';
 
-/** The selected phone's running (or last) task, growing one card per turn. */
+/** The selected phone's running (or last) task, growing one card per turn; kept on screen if its phone vanishes. */
 export function CurrentTask() {
-  const serial = useDevicesStore((s) => s.selectedSerial);
-  const task = useTaskStore(entryFor(serial))?.task;
-  if (!task) {
+  const { entry, phoneGone } = useShownTask();
+  if (!entry) {
     return (
       <p className="empty" data-testid="timeline-empty">
         Each turn of a task appears here: what the agent saw, why it acted, and what happened.
       </p>
     );
   }
-  return <TaskTimeline task={task} />;
+  return (
+    <>
+      {phoneGone && (
+        <p className="banner warning" role="status" data-testid="phone-gone">
+          The phone {entry.task.serial} is no longer connected. Connect it again to go on using it.
+        </p>
+      )}
+      <TaskTimeline task={entry.task} />
+    </>
+  );
 }

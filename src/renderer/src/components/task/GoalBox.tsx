@@ -7,6 +7,7 @@ import { selectedDevice, useDevicesStore } from '../../store/devices-store';
 import { useSettingsStore } from '../../store/settings-store';
 import { entryFor, isRunning, useTaskStore } from '../../store/task-store';
 import { PlannerLabel } from '../timeline/PlannerLabel';
+import { useShownTask } from './use-shown-task';
 
 /** The planner the next run will use, as far as the page can tell from the settings in effect. */
 function usePlannerPreview(): PlannerInfo | null {
@@ -29,7 +30,9 @@ export function GoalBox() {
   const [goal, setGoal] = useState('');
   const [busy, setBusy] = useState(false);
   const device = useDevicesStore(selectedDevice);
-  const entry = useTaskStore(entryFor(device?.serial));
+  // Run is about the selected phone; Pause and Stop about the task on screen (it may be on a phone that vanished).
+  const busyHere = isRunning(useTaskStore(entryFor(device?.serial))?.task);
+  const { entry } = useShownTask();
   const task = entry?.task;
   const running = isRunning(task);
   const paused = running && entry?.paused === true;
@@ -49,7 +52,7 @@ export function GoalBox() {
 
   const run = (event: FormEvent) => {
     event.preventDefault();
-    if (!device || !goal.trim() || running) return;
+    if (!device || !goal.trim() || busyHere) return;
     void act(async () => {
       const record = await bridge.call('tasks.run', { serial: device.serial, goal });
       // The events may already have created it; the answer is the same task at an earlier moment.
@@ -58,7 +61,7 @@ export function GoalBox() {
     });
   };
 
-  const runDisabledReason = !device ? 'Choose a phone first' : !ready ? 'The phone is not ready' : running ? 'A task is running on this phone' : undefined;
+  const runDisabledReason = !device ? 'Choose a phone first' : !ready ? 'The phone is not ready' : busyHere ? 'A task is running on this phone' : undefined;
   return (
     <form className="goal-box" onSubmit={run} aria-label="Goal">
       <label htmlFor="goal-input">What should the phone do?</label>
