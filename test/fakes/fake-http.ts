@@ -17,6 +17,8 @@ export interface FakeResponse {
   headers?: Record<string, string>;
   /** An object is sent as JSON; a string is sent verbatim. */
   body: unknown;
+  /** Announce twice the body's length, send the body, then cut the connection (a reply cut off mid-way). */
+  cutOff?: boolean;
 }
 
 /** Answers one request; `undefined` means never answer (the connection hangs until the client goes away). */
@@ -63,6 +65,11 @@ export async function startFakeServer(handle: FakeHandler): Promise<FakeServer> 
           if (!response || res.destroyed) return;
           answered = true;
           const text = typeof response.body === 'string' ? response.body : JSON.stringify(response.body);
+          if (response.cutOff) {
+            res.writeHead(response.status, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text) * 2), ...response.headers });
+            res.write(text, () => res.socket?.destroy());
+            return;
+          }
           res.writeHead(response.status, { 'content-type': 'application/json', ...response.headers });
           res.end(text);
         },

@@ -139,6 +139,14 @@ describe.each(['anthropic', 'openai'] as const)('%s direct client', (provider) =
     expect(error.kind).toBe('malformed-reply');
   });
 
+  it('Scenario: A reply cut off mid-way says the connection was cut', async () => {
+    const { client } = await setup(provider, sequencePolicy({ kind: 'cut-off' }));
+    const error = await failureOf(client.decide(request, {}));
+    expect(error.kind).toBe('unreachable');
+    expect(error.message).toMatch(/closed the connection before its reply was complete; try again/);
+    expect(error.message).not.toMatch(/TypeError|terminated/);
+  });
+
   it('Scenario: Replies that are not exactly one offered tool call are refused: two calls', async () => {
     const { client } = await setup(provider, sequencePolicy({ kind: 'calls', calls: [{ tool: 'tap', args: { element_id: 'e1' } }, { tool: 'finish_task', args: { success: true, reason: 'x' } }] }));
     const error = await failureOf(client.decide(request, {}));

@@ -104,9 +104,21 @@ export function describeFailure(
       cause: error,
     });
   }
+  if (isCutOffBody(error)) {
+    return new ToolCallUnavailable(
+      `${provider.name} closed the connection before its reply was complete; try again (if it keeps happening, ` +
+        `check any proxy between this computer and ${provider.baseURL})`,
+      { kind: 'unreachable', cause: error },
+    );
+  }
   const text = error instanceof Error ? `${error.name}: ${shorten(error.message)}` : shorten(String(error));
   return new ToolCallUnavailable(`${provider.name} reply could not be used (${text})`, {
     kind: 'malformed-reply',
     cause: error,
   });
+}
+
+/** Node's fetch (undici) reports a body cut off by the other side as `TypeError: terminated`. */
+function isCutOffBody(error: unknown): boolean {
+  return error instanceof TypeError && error.message === 'terminated';
 }
