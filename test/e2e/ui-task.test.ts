@@ -227,4 +227,25 @@ describe('a task in the browser', { timeout: 90_000 }, () => {
     expect(errors).toEqual([]);
     await page.close();
   });
+
+  it('Scenario: Very long goals, model texts and on-screen texts wrap without widening the window', async () => {
+    const unbroken = 'Supercalifragilistic'.repeat(30);
+    const rationale = `${'The model explains itself at length. '.repeat(40)}${unbroken}`;
+    policy = (turn) =>
+      turn.callIndex % 2 === 0
+        ? { kind: 'call', tool: 'press_key', args: { key: 'home' }, text: rationale, thinking: rationale }
+        : finish(true, unbroken, rationale);
+    const { page, errors } = await openApp(browser, host);
+    const goal = `${'Open the notes app and write a long note '.repeat(12)}${unbroken}`;
+    await runGoal(page, goal);
+    await page.getByRole('article', { name: 'Done' }).waitFor({ timeout: 20_000 });
+    await card(page, 1).getByText('Thinking', { exact: true }).click();
+    const overflow = () => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(await overflow()).toBe(0);
+    await page.getByRole('tab', { name: 'History' }).click();
+    await page.getByRole('button', { name: `Open "${goal}"` }).waitFor();
+    expect(await overflow()).toBe(0);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
 });

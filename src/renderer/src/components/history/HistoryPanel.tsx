@@ -81,8 +81,8 @@ export function HistoryPanel() {
         {tasks.map((task) => (
           <tr key={task.id} data-testid="history-row" data-task-id={task.id}>
             <td>
-              <button type="button" className="button link" onClick={() => void openTask(task.id)} aria-label={`Open "${task.goal}"`}>
-                {task.goal}
+              <button type="button" className="button link" onClick={() => void openTask(task.id)} aria-label={`Open "${task.goal}"`} title={task.goal}>
+                <span className="history-goal">{task.goal}</span>
               </button>
             </td>
             <td>
