@@ -50,7 +50,7 @@ describe('timeline card', () => {
   it('Scenario: A failed action shows its reason and attempts', () => {
     const step = tapStep({ outcome: { ok: false, error: 'element e9 is not in the current Scene', attempts: 0, durationMs: 0 } });
     render(<StepCard step={step} planner={directAnthropic} running={false} />);
-    expect(screen.getByTestId('step-outcome').textContent).toBe('✗ error · 0 attempts');
+    expect(screen.getByTestId('step-outcome').textContent).toBe('✗ error · not sent to the phone');
     expect(screen.getByTestId('step-error').textContent).toBe('element e9 is not in the current Scene');
   });
 
@@ -83,5 +83,20 @@ describe('timeline card', () => {
     expect(within(screen.getByRole('article', { name: 'Step 2' })).queryByTestId('step-unchanged')).toBeNull();
     rerender(<TaskTimeline task={finishedTask([first, tapStep({ step: 2, screenChanged: true })])} />);
     expect(screen.queryByTestId('step-unchanged')).toBeNull();
+  });
+
+  it('Scenario: A built-in planner run says it only looked and claims no change for looking', () => {
+    const look = tapStep({
+      step: 1,
+      planned: { tool: 'describe_screen', args: {}, rationale: null, thinking: null, usage: null },
+      outcome: { ok: true, attempts: 0, durationMs: 0 },
+    });
+    const last = tapStep({ step: 2, screenChanged: false, planned: null, outcome: null });
+    render(<TaskTimeline task={finishedTask([look, last], { planner: { kind: 'stub', exposesReasoning: false }, result: null })} />);
+    const card = screen.getByRole('article', { name: 'Step 1' });
+    expect(within(card).getByTestId('step-outcome').textContent).toBe('✓ ok');
+    expect(within(card).queryByTestId('step-unchanged')).toBeNull();
+    expect(screen.getByTestId('task-result-text').textContent).toMatch(/^The built-in planner looked at the screen and stopped/);
+    expect(screen.getByTestId('task-result-text').textContent).not.toContain('goal was reached');
   });
 });

@@ -1,7 +1,7 @@
 import type { PlannerInfo, StepRecord } from '../../../../shared/task';
 import { formatArgs, formatDuration, formatTokens } from '../../lib/format';
 import { SceneWireframe } from './SceneWireframe';
-import { reasoningUnavailableReason, stepPhase, targetDescription, targetElement, targetPoint } from './step-view';
+import { actsOnPhone, reasoningUnavailableReason, stepPhase, targetDescription, targetElement, targetPoint } from './step-view';
 
 interface Props {
   step: StepRecord;
@@ -45,7 +45,7 @@ export function StepCard({ step, planner, running, changedScreen = null }: Props
               {step.outcome.error ?? 'The action failed.'}
             </p>
           )}
-          {step.outcome?.ok && changedScreen === false && (
+          {step.outcome?.ok && changedScreen === false && planned && actsOnPhone(planned.tool) && (
             <p className="step-warning" data-testid="step-unchanged">
               The screen did not change after this action.
             </p>
@@ -106,10 +106,17 @@ export function StepCard({ step, planner, running, changedScreen = null }: Props
 function Outcome({ step }: { step: StepRecord }) {
   const outcome = step.outcome;
   if (!outcome) return null;
-  const attempts = `${outcome.attempts} attempt${outcome.attempts === 1 ? '' : 's'}`;
+  // No attempt: nothing went to the phone (a look at the screen, or an action refused before it was sent).
+  const attempts =
+    outcome.attempts === 0
+      ? outcome.ok
+        ? null
+        : 'not sent to the phone'
+      : `${outcome.attempts} attempt${outcome.attempts === 1 ? '' : 's'}`;
   return (
     <span className={`outcome ${outcome.ok ? 'ok' : 'error'}`} data-testid="step-outcome">
-      {outcome.ok ? '✓ ok' : '✗ error'} · {attempts}
+      {outcome.ok ? '✓ ok' : '✗ error'}
+      {attempts && ` · ${attempts}`}
     </span>
   );
 }

@@ -7,6 +7,10 @@ const HEADINGS = {
   cancelled: 'Stopped',
 } as const;
 
+/** The built-in planner only looks at the screen: "done" must not read as "the goal was carried out". */
+const STUB_DONE =
+  'The built-in planner looked at the screen and stopped: it does not carry out goals. Turn on the AI planner in Settings to let a model act.';
+
 const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? '' : 's'}`;
 
 /** The closing card of a finished task: its result or why it did not get there, in plain words. */
@@ -15,7 +19,7 @@ export function TaskResultCard({ task }: { task: TaskRecord }) {
   const actions = task.steps.filter((step) => step.outcome !== null).length;
   const text =
     task.status === 'completed'
-      ? (task.result ?? 'The goal was reached.')
+      ? (task.result ?? (task.planner.kind === 'stub' ? STUB_DONE : 'The goal was reached.'))
       : (task.failureReason ?? (task.status === 'cancelled' ? 'The task was stopped.' : 'The task failed for an unknown reason.'));
   return (
     <article className={`result-card status-${task.status}`} data-testid="task-result" aria-labelledby="task-result-title">
