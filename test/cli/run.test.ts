@@ -104,6 +104,19 @@ describe('amc run', () => {
     expect(fake.requests.length).toBe(before);
   });
 
+  it('Scenario: amc run reaches the adb server given by --adb-host, --adb-port and --adb-path', async () => {
+    // No ANDROID_ADB_SERVER_PORT: without the options, the default server (5037) would be used.
+    const { ANDROID_ADB_SERVER_PORT: _port, ...environment } = env();
+    const options = ['--adb-host', '127.0.0.1', '--adb-port', String(harness.adbPort), '--adb-path', 'adb'];
+    const result = await runAmc(['run', '-s', harness.serial, '--goal', 'Look at the screen', '--planner', 'stub', ...options], { env: environment });
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('[1] describe_screen {}');
+    const badPort = await runAmc(['run', '-s', harness.serial, '--goal', 'x', '--adb-port', 'seven'], { env: environment });
+    expect(badPort.code).toBe(2);
+    expect(badPort.stderr).toContain('--adb-port must be an integer between 0 and 65535, got "seven"');
+  });
+
   it('Scenario: amc run reports a failed task with exit code 1', async () => {
     policy = () => finish(false, 'There is no Calculator app on this phone');
     const result = await runAmc(['run', '-s', harness.serial, '--goal', 'Open the Calculator'], { env: env() });

@@ -1,11 +1,12 @@
 import { ExitCode, UsageError, type CliCommand, type CliIo } from '../command';
-import { parseCommandArgs } from '../args';
+import { parseCommandArgs, parsePort } from '../args';
+import { ADB_OPTIONS_USAGE, adbOptions } from './devices';
 import { PROVIDERS, TRANSPORTS, LIMITS, type Provider, type Transport } from '../../shared/settings';
 import type { TaskEvent } from '../../shared/task';
 
 const USAGE =
   'amc run -s SERIAL --goal TEXT [--planner stub|ai] [--provider anthropic|openai] [--transport cloud-proxy|direct] ' +
-  '[--model M] [--max-steps N] [--json]';
+  `[--model M] [--max-steps N] [--json] ${ADB_OPTIONS_USAGE}`;
 
 function oneOf<T extends string>(option: string, value: string | undefined, accepted: readonly T[]): T | undefined {
   if (value === undefined) return undefined;
@@ -79,6 +80,7 @@ export const runCommand: CliCommand = {
       model: { type: 'string' },
       'max-steps': { type: 'string' },
       json: { type: 'boolean' },
+      ...adbOptions,
     });
     if (!values.serial?.trim()) throw new UsageError('-s SERIAL is required (see `amc devices`)');
     if (!values.goal?.trim()) throw new UsageError('--goal TEXT is required');
@@ -89,6 +91,12 @@ export const runCommand: CliCommand = {
       model: values.model?.trim() || undefined,
     };
     const maxSteps = maxStepsOf(values['max-steps']);
+    // The adb server as the device commands take it; each given option wins over Settings and the environment.
+    const adbFlags = {
+      ...(values['adb-host'] ? { host: values['adb-host'] } : {}),
+      ...(values['adb-port'] ? { port: parsePort(values['adb-port'], '--adb-port') } : {}),
+      ...(values['adb-path'] ? { adbPath: values['adb-path'] } : {}),
+    };
 
     // Loaded lazily so `amc --help` stays fast.
     const { createConfigSource, applyTaskOverrides, ConfigError } = await import('../../main/runtime/config');
@@ -113,7 +121,7 @@ export const runCommand: CliCommand = {
     const { Observer } = await import('../../main/perception/observer');
     const { Executor } = await import('../../main/tools/executor');
     const { TaskRunner } = await import('../../main/runtime/task-runner');
-    const adb = await AdbClient.create(adbServerOptions(config.settings, process.env));
+    const adb = await AdbClient.create({ ...adbServerOptions(config.settings, process.env), ...adbFlags });
     const screenshot = configured.planner.accepts.screenshot ? { longEdge: config.settings.aiPlanner.screenshotLongEdge } : false;
     const runner = new TaskRunner({ observer: new Observer(adb, { screenshot }), executor: new Executor(adb) });
     runner.on(values.json ? (event) => io.out(JSON.stringify(event)) : (event) => printEvent(event, io));
