@@ -19,8 +19,36 @@ import {
 import type { EventHub } from '../ipc/event-hub';
 import { ConfigError, resolveRuntimeConfig, type ConfigSource, type RuntimeConfig } from '../runtime/config';
 
+const TYPE_WORDS: Record<string, string> = {
+  number: 'a number',
+  int: 'a whole number',
+  string: 'text',
+  boolean: 'on or off (true or false)',
+  object: 'a group of settings',
+};
+
+const amount = (value: number | bigint) => Number(value).toLocaleString('en-US');
+
+/** A validation issue as a reason a person can act on ("must be 1,024 or more"), not the schema's wording. */
+function plainReason(issue: z.core.$ZodIssue): string {
+  switch (issue.code) {
+    case 'too_small':
+      if (issue.origin === 'string') return Number(issue.minimum) <= 1 ? 'must not be empty' : `must be at least ${amount(issue.minimum)} characters`;
+      return `must be ${amount(issue.minimum)} or more`;
+    case 'too_big':
+      if (issue.origin === 'string') return `must be at most ${amount(issue.maximum)} characters`;
+      return `must be ${amount(issue.maximum)} or less`;
+    case 'invalid_type':
+      return `must be ${TYPE_WORDS[issue.expected] ?? issue.expected}`;
+    case 'invalid_value':
+      return `must be one of: ${issue.values.map(String).join(', ')}`;
+    default:
+      return issue.message;
+  }
+}
+
 const problemsOf = (error: z.ZodError): SettingsProblem[] =>
-  error.issues.map((issue) => ({ field: issue.path.map(String).join('.') || '(settings)', message: issue.message }));
+  error.issues.map((issue) => ({ field: issue.path.map(String).join('.') || '(settings)', message: plainReason(issue) }));
 
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 

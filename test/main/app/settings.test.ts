@@ -23,13 +23,26 @@ describe('settings', () => {
     const app = await start();
     const tooMany = await app.call('settings.validate', { patch: { aiPlanner: { maxSteps: 0 } } });
     expect(tooMany.valid).toBe(false);
-    expect(tooMany.problems).toEqual([{ field: 'aiPlanner.maxSteps', message: expect.stringMatching(/>=1|at least|too small/i) }]);
+    expect(tooMany.problems).toEqual([{ field: 'aiPlanner.maxSteps', message: 'must be 1 or more' }]);
     const typed = await app.call('settings.validate', { patch: { aiPlanner: { timeoutSeconds: 'abc' } } });
-    expect(typed.problems[0]?.field).toBe('aiPlanner.timeoutSeconds');
+    expect(typed.problems).toEqual([{ field: 'aiPlanner.timeoutSeconds', message: 'must be a number' }]);
+    // Every reason is in plain words, never the schema library's ("Too big: expected string to have <=200 characters").
+    const plain = await app.call('settings.validate', {
+      patch: { aiPlanner: { model: 'm'.repeat(300), thinkingBudgetTokens: 5, screenshotLongEdge: 99_999 }, adb: { host: '', port: 1.5 } },
+    });
+    expect(plain.problems).toEqual(
+      expect.arrayContaining([
+        { field: 'aiPlanner.model', message: 'must be at most 200 characters' },
+        { field: 'aiPlanner.thinkingBudgetTokens', message: 'must be 1,024 or more' },
+        { field: 'aiPlanner.screenshotLongEdge', message: expect.stringMatching(/^must be [\d,]+ or less$/) },
+        { field: 'adb.host', message: 'must not be empty' },
+        { field: 'adb.port', message: 'must be a whole number' },
+      ]),
+    );
     const url = await app.call('settings.validate', { patch: { openai: { baseURL: 'localhost:11434' } } });
     expect(url.problems).toEqual([{ field: 'openai.baseURL', message: expect.stringMatching(/http\(s\) URL/) }]);
     const provider = await app.call('settings.validate', { patch: { aiPlanner: { provider: 'mistral' } } });
-    expect(provider.problems[0]?.field).toBe('aiPlanner.provider');
+    expect(provider.problems).toEqual([{ field: 'aiPlanner.provider', message: 'must be one of: anthropic, openai' }]);
     const unknown = await app.call('settings.validate', { patch: { aiPlanner: { colour: 'blue' } } as never });
     expect(unknown.problems).toEqual([{ field: 'aiPlanner.colour', message: 'unknown setting' }]);
     expect((await app.call('settings.validate', { patch: { aiPlanner: { maxSteps: 12 } } })).valid).toBe(true);
