@@ -14,7 +14,7 @@ import { dataFromSeed, type PhoneData, type PhoneStateView } from './model';
 import { DEVICE_IDENTITY } from './properties';
 import { ShellInterpreter, type CommandHandler, type CommandOutput } from './shell/interpreter';
 import { PhoneUi } from './ui/phone-ui';
-import { renderPng, renderRgba } from './ui/render';
+import { renderPng, renderRgba, windowsToSvg } from './ui/render';
 import { hierarchyXml } from './ui/xml';
 
 export type { PhoneStateView } from './model';
@@ -27,10 +27,20 @@ export interface VirtualPhoneOptions {
 type OneShotFault = Extract<PhoneFaultKind, 'hang' | 'idle-state-error' | 'corrupt-screencap'>;
 const POPUP_TITLE = 'Battery is low';
 
-/** Renders of one screen state, kept until the screen changes so repeated captures cost nothing. */
+/** The XML and drawing of one screen state (snapshot key), kept until the screen changes. */
 interface RenderCache {
   key: string;
   xml?: string;
+  svg?: string;
+}
+
+/**
+ * Pixels of one drawing. Keyed by the SVG itself, not the screen state: an input that changes nothing visible
+ * (Home on the home screen, a tap on a label) draws the same SVG, and rasterising it again would give the same
+ * pixels for ~20-35 ms of CPU.
+ */
+interface PixelCache {
+  svg: string;
   png?: Promise<Buffer>;
   rgba?: Promise<Buffer>;
 }
@@ -48,6 +58,7 @@ export class VirtualPhone {
   private pendingFaults: OneShotFault[] = [];
   private readonly extraSettings = new Map<string, string>();
   private renderCache: RenderCache = { key: '' };
+  private pixelCache: PixelCache = { svg: '' };
   private readonly interpreter: ShellInterpreter;
 
   constructor(options: VirtualPhoneOptions = {}) {
@@ -121,9 +132,9 @@ export class VirtualPhone {
 
   /** The current screen as PNG, rendered once per screen state (faults and latency do not apply). */
   screenshotPng(): Promise<Buffer> {
-    const cache = this.currentRender();
-    cache.png ??= renderPng(this.ui.snapshot().windows);
-    return cache.png;
+    const pixels = this.currentPixels();
+    pixels.png ??= renderPng(pixels.svg);
+    return pixels.png;
   }
 
   private takeFault(kind: PhoneFaultKind): boolean {
@@ -139,6 +150,13 @@ export class VirtualPhone {
     return this.renderCache;
   }
 
+  private currentPixels(): PixelCache {
+    const render = this.currentRender();
+    render.svg ??= windowsToSvg(this.ui.snapshot().windows);
+    if (this.pixelCache.svg !== render.svg) this.pixelCache = { svg: render.svg };
+    return this.pixelCache;
+  }
+
   private services(): PhoneServices {
     return {
       ui: this.ui,
@@ -148,9 +166,9 @@ export class VirtualPhone {
       takeFault: (kind) => this.takeFault(kind),
       screenshotPng: () => this.screenshotPng(),
       screenshotRgba: () => {
-        const cache = this.currentRender();
-        cache.rgba ??= renderRgba(this.ui.snapshot().windows);
-        return cache.rgba;
+        const pixels = this.currentPixels();
+        pixels.rgba ??= renderRgba(pixels.svg);
+        return pixels.rgba;
       },
       hierarchyXml: () => {
         const cache = this.currentRender();

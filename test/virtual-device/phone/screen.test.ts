@@ -119,6 +119,23 @@ describe('phone screen', () => {
     expect(third.equals(first)).toBe(false);
   });
 
+  it('Scenario: An input that changes nothing visible reuses the pixels', async () => {
+    const phone = new VirtualPhone();
+    const home = await phone.screenshotPng();
+    const homeRgba = (await phone.shell('screencap', { signal })).stdout;
+    await phone.shell('input keyevent HOME', { signal }); // already home: a new screen state, the same picture
+    expect(await phone.screenshotPng()).toBe(home);
+    expect((await phone.shell('screencap', { signal })).stdout.equals(homeRgba)).toBe(true);
+    // A new phone draws the same screen from scratch (unless the status bar clock turned over meanwhile).
+    const minute = new Date().getMinutes();
+    const fresh = await new VirtualPhone().screenshotPng();
+    if (new Date().getMinutes() === minute && (await phone.screenshotPng()) === home) expect(fresh.equals(home)).toBe(true);
+    await phone.shell('monkey -p com.android.settings -c android.intent.category.LAUNCHER 1', { signal });
+    const settings = await phone.screenshotPng();
+    expect(settings.equals(home)).toBe(false);
+    expect(pixel(await decode(settings), 540, 150)).toBe(LIGHT_THEME.surfaceContainer);
+  });
+
   it('draws the dark theme when it is switched on', async () => {
     const phone = new VirtualPhone({ seed: { foreground: 'com.android.settings' } });
     const light = await decode(await phone.screenshotPng());
