@@ -13,6 +13,19 @@ export interface AIPlannerOptions {
   prompt?: PromptOptions;
 }
 
+/**
+ * How much of the model's own words a turn keeps. A rationale is asked to be a sentence or two and a reason
+ * one or two; a model stuck in a loop must not flood the timeline, the history file and the window.
+ */
+export const MODEL_TEXT_LIMITS = { rationale: 2_000, thinking: 50_000, reason: 1_000 } as const;
+
+function capped(text: string, max: number): string;
+function capped(text: string | null, max: number): string | null;
+function capped(text: string | null, max: number): string | null {
+  if (text === null || text.length <= max) return text;
+  return `${text.slice(0, max)}… [${text.length - max} more characters not kept]`;
+}
+
 /** finish_task's arguments, checked: anything else is the model's malformed reply, not a decision. */
 function finishArguments(args: Record<string, unknown>): { success: boolean; reason: string } {
   if (typeof args.success !== 'boolean') {
@@ -40,15 +53,17 @@ export function createAIPlanner(options: AIPlannerOptions): Planner {
     async plan(input: PlanInput, context: PlanContext): Promise<PlannedStep[]> {
       const request = buildDecisionRequest(input, actionTools, options.prompt);
       const decision = await options.client.decide(request, { signal: context.signal });
+      const { reason } = decision.arguments;
+      const finishing = decision.toolName === FINISH_TASK;
       const step: PlannedStep = {
         tool: decision.toolName,
-        args: decision.arguments,
-        rationale: decision.textOutput,
-        thinking: decision.thinking,
+        args: finishing && typeof reason === 'string' ? { ...decision.arguments, reason: capped(reason, MODEL_TEXT_LIMITS.reason) } : decision.arguments,
+        rationale: capped(decision.textOutput, MODEL_TEXT_LIMITS.rationale),
+        thinking: capped(decision.thinking, MODEL_TEXT_LIMITS.thinking),
       };
       context.onDecision({ ...step, usage: decision.usage });
-      if (decision.toolName !== FINISH_TASK) return [step];
-      const finish = finishArguments(decision.arguments);
+      if (!finishing) return [step];
+      const finish = finishArguments(step.args);
       if (finish.success) return [];
       throw new TaskFailedError(finish.reason);
     },

@@ -117,6 +117,26 @@ describe.each(['anthropic', 'openai'] as const)('AI planner over %s direct', (pr
     expect(planned!.rationale).toBe('The previous turn opened Settings; now tap Wi-Fi.');
   });
 
+  it('Scenario: A rambling model is cut to size in the task record', async () => {
+    const fake = await fakeFor(
+      provider,
+      sequencePolicy(
+        { kind: 'call', tool: 'press_key', args: { key: 'home' }, text: `Going home. ${'R'.repeat(100_000)}` },
+        finish(false, `No Wi-Fi here. ${'X'.repeat(100_000)}`),
+      ),
+    );
+    const runner = new TaskRunner({ observer: new FakeObserver([wifiScene]), executor: new FakeExecutor(), plannerSource: async () => buildPlanner(directConfig(fake)) });
+    const record = await runner.run(request);
+    const rationale = record.steps[0]!.planned!.rationale!;
+    expect(rationale.startsWith('Going home. RRR')).toBe(true);
+    expect(rationale.length).toBeLessThanOrEqual(2_100);
+    expect(rationale).toMatch(/… \[\d+ more characters not kept\]$/);
+    expect(record.status).toBe('failed');
+    expect(record.failureReason!.startsWith('TaskFailedError: No Wi-Fi here. XXX')).toBe(true);
+    expect(record.failureReason!.length).toBeLessThanOrEqual(1_100);
+    expect(JSON.stringify(record).length).toBeLessThan(20_000);
+  });
+
   it('Scenario: Planner receives both Scene and screenshot', async () => {
     const fake = await fakeFor(provider, sequencePolicy(finish(true, 'ok')));
     const runner = new TaskRunner({ observer: new FakeObserver([wifiScene], { screenshot: true }), executor: new FakeExecutor(), plannerSource: async () => buildPlanner(directConfig(fake)) });
