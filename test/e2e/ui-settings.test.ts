@@ -77,7 +77,7 @@ describe('settings in the browser', { timeout: 90_000 }, () => {
     const field = fieldOf(page, 'secrets.OPENAI_API_KEY');
     expect(await field.getByTestId('secret-state-OPENAI_API_KEY').textContent()).toBe('not set');
     await drawer.getByLabel(/^OpenAI API key/).fill('sk-browser-secret-42');
-    await field.getByRole('button', { name: 'Set' }).click();
+    await field.getByRole('button', { name: 'Set OpenAI API key' }).click();
     await expect.poll(() => field.getByTestId('secret-state-OPENAI_API_KEY').textContent()).toBe('set');
     expect(await drawer.getByLabel(/^OpenAI API key/).inputValue()).toBe('');
     expect(await page.content()).not.toContain('sk-browser-secret-42');

@@ -2,14 +2,16 @@
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BridgeContext } from '../../src/renderer/src/bridge-context';
+import { SettingsDrawer } from '../../src/renderer/src/components/settings/SettingsDrawer';
 import { SettingsForm } from '../../src/renderer/src/components/settings/SettingsForm';
+import { useAppStore } from '../../src/renderer/src/store/app-store';
 import { useSettingsStore } from '../../src/renderer/src/store/settings-store';
 import type { SettingsDraft, SettingsProblem, SettingsScreen } from '../../src/shared/contract';
 import { defaultSettings, mergeSettings, SettingsSchema, type SecretName, type Settings } from '../../src/shared/settings';
 import { FakeBridge } from './fake-bridge';
 
 /** Main's side of settings, reduced to what the form relies on: the shared schema decides validity. */
-function settingsBackend(initial: Partial<SettingsScreen> = {}) {
+function settingsBackend(initial: Partial<SettingsScreen> = {}, brokenFile?: string) {
   let screenState: SettingsScreen = {
     settings: defaultSettings(),
     effective: defaultSettings(),
@@ -22,6 +24,8 @@ function settingsBackend(initial: Partial<SettingsScreen> = {}) {
   };
   const secretValues = new Map<SecretName, string>();
   const check = (patch: SettingsDraft): { settings?: Settings; problems: SettingsProblem[] } => {
+    // Like main: a settings file that cannot be read blocks every save, reported for no field in particular.
+    if (brokenFile) return { problems: [{ field: '(settings)', message: brokenFile }] };
     const parsed = SettingsSchema.safeParse(mergeSettings(screenState.settings, patch as never));
     if (parsed.success) return { settings: parsed.data, problems: [] };
     return { problems: parsed.error.issues.map((issue) => ({ field: issue.path.join('.'), message: issue.message })) };
@@ -112,7 +116,7 @@ describe('settings form', () => {
     const key = screen.getByLabelText(/^Anthropic API key/) as HTMLInputElement;
     expect(key.type).toBe('password');
     fireEvent.change(key, { target: { value: 'sk-ant-test-123' } });
-    fireEvent.click(within(key.closest('[data-field]') as HTMLElement).getByRole('button', { name: 'Set' }));
+    fireEvent.click(within(key.closest('[data-field]') as HTMLElement).getByRole('button', { name: 'Set Anthropic API key' }));
     await waitFor(() => expect(screen.getByTestId('secret-state-ANTHROPIC_API_KEY').textContent).toBe('set'));
     expect(backend.secretValues.get('ANTHROPIC_API_KEY')).toBe('sk-ant-test-123');
     expect(key.value).toBe('');
@@ -138,5 +142,30 @@ describe('settings form', () => {
     const openaiKey = screen.getByLabelText(/^OpenAI API key/).closest('[data-field]') as HTMLElement;
     expect(within(openaiKey).getByTestId('override-note').textContent).toBe('Overridden by OPENAI_API_KEY');
     expect(screen.getAllByTestId('override-note')).toHaveLength(2);
+  });
+
+  it('Scenario: A problem with the settings file itself is shown next to Save', async () => {
+    const backend = settingsBackend({ problem: 'settings.json is not valid JSON; fix or delete it' }, 'settings.json is not valid JSON');
+    await renderForm(backend);
+    fireEvent.change(screen.getByLabelText('Max steps per task'), { target: { value: '12' } });
+    expect((await screen.findByTestId('settings-form-problems')).textContent).toBe('settings.json is not valid JSON');
+    expect((screen.getByRole('button', { name: 'Save' }) as HTMLButtonElement).disabled).toBe(true);
+  });
+
+  it('Scenario: Escape closes the settings wherever the focus is', async () => {
+    const backend = settingsBackend();
+    useSettingsStore.getState().setScreen(await backend.bridge.call('settings.get', {}));
+    useAppStore.setState({ settingsOpen: true });
+    render(
+      <BridgeContext.Provider value={backend.bridge}>
+        <button type="button">outside</button>
+        <SettingsDrawer />
+      </BridgeContext.Provider>,
+    );
+    expect(screen.getByRole('dialog', { name: 'Settings' })).toBeTruthy();
+    screen.getByRole('button', { name: 'outside' }).focus();
+    fireEvent.keyDown(document.activeElement ?? document.body, { key: 'Escape' });
+    expect(screen.queryByRole('dialog', { name: 'Settings' })).toBeNull();
+    expect(useAppStore.getState().settingsOpen).toBe(false);
   });
 });

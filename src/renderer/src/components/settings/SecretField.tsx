@@ -55,7 +55,13 @@ export function SecretField({ name, label, screen }: { name: SecretName; label: 
           }}
           aria-describedby={problem ? `${id}-problem` : undefined}
         />
-        <button type="button" className="button secondary" disabled={busy || !draft.trim()} onClick={() => void update(draft)}>
+        <button
+          type="button"
+          className="button secondary"
+          disabled={busy || !draft.trim()}
+          onClick={() => void update(draft)}
+          aria-label={`${state === 'set' ? 'Replace' : 'Set'} ${label}`}
+        >
           {state === 'set' ? 'Replace' : 'Set'}
         </button>
         <button type="button" className="button secondary" disabled={busy || state !== 'set'} onClick={() => void update(null)} aria-label={`Clear ${label}`}>

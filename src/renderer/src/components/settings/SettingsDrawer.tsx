@@ -11,8 +11,16 @@ export function SettingsDrawer() {
     if (!open) return;
     const previous = document.activeElement as HTMLElement | null;
     heading.current?.focus();
-    return () => previous?.focus();
-  }, [open]);
+    // Escape closes it wherever the focus is: a disabled Save (after saving) drops the focus onto the page.
+    const closeOnEscape = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') toggleSettings(false);
+    };
+    document.addEventListener('keydown', closeOnEscape);
+    return () => {
+      document.removeEventListener('keydown', closeOnEscape);
+      previous?.focus();
+    };
+  }, [open, toggleSettings]);
   if (!open) return null;
   return (
     <aside
@@ -20,9 +28,6 @@ export function SettingsDrawer() {
       role="dialog"
       aria-modal="false"
       aria-labelledby="settings-title"
-      onKeyDown={(event) => {
-        if (event.key === 'Escape') toggleSettings(false);
-      }}
     >
       <div className="drawer-header">
         <h2 id="settings-title" tabIndex={-1} ref={heading}>

@@ -1,14 +1,19 @@
 import { useSettingsStore } from '../../store/settings-store';
 import { SecretField } from './SecretField';
 import { SettingField } from './SettingField';
-import { SETTINGS_SECTIONS } from './fields';
+import { SETTINGS_FIELDS, SETTINGS_SECTIONS } from './fields';
 import { useSettingsForm } from './use-settings-form';
+
+const FIELD_PATHS = new Set(SETTINGS_FIELDS.map((field) => field.path));
 
 /** Every setting, checked as you type, saved at once; secrets are write-only. */
 export function SettingsForm() {
   const screen = useSettingsStore((s) => s.screen);
   const status = useSettingsStore((s) => s.status);
-  const hasProblems = useSettingsStore((s) => Object.keys(s.problems).length > 0);
+  const problems = useSettingsStore((s) => s.problems);
+  const hasProblems = Object.keys(problems).length > 0;
+  // A problem with no field of its own (the settings file itself, say) would otherwise disable Save silently.
+  const formProblems = Object.entries(problems).filter(([field]) => !FIELD_PATHS.has(field));
   const discardEdits = useSettingsStore((s) => s.discardEdits);
   const { changed, save } = useSettingsForm();
   if (!screen) return <p className="muted">Loading settings…</p>;
@@ -39,6 +44,13 @@ export function SettingsForm() {
         </fieldset>
       ))}
       <div className="settings-actions">
+        {formProblems.length > 0 && (
+          <ul className="field-problem form-problems" role="alert" data-testid="settings-form-problems">
+            {formProblems.map(([field, message]) => (
+              <li key={field}>{field.startsWith('(') ? message : `${field}: ${message}`}</li>
+            ))}
+          </ul>
+        )}
         <button type="submit" className="button primary" disabled={changed === 0 || hasProblems || status === 'saving' || status === 'checking'}>
           {status === 'saving' ? 'Saving…' : 'Save'}
         </button>
