@@ -1,4 +1,4 @@
-import { chmod, mkdir, open, readFile, rename, rm } from 'node:fs/promises';
+import { chmod, mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -156,6 +156,23 @@ interface SecretsFile {
   secrets: Record<string, string>;
 }
 
+/**
+ * A secrets file others can read (copied in by hand, restored from a backup, unpacked from an archive) is made
+ * readable by its owner only again before its keys are used. Windows has no such mode bits.
+ */
+async function keepPrivate(file: string): Promise<void> {
+  if (process.platform === 'win32') return;
+  const { mode } = await stat(file);
+  if ((mode & 0o077) === 0) return;
+  try {
+    await chmod(file, 0o600);
+  } catch (error) {
+    throw new SettingsFileError(
+      `${file} can be read by other users and its permissions cannot be changed (${(error as Error).message}); run \`chmod 600 ${file}\``,
+    );
+  }
+}
+
 export function createSecretStore(folder: string, codec: SecretCodec = plainCodec): SecretStore {
   const file = path.join(folder, SECRETS_FILE);
   const queue = serialize();
@@ -163,6 +180,7 @@ export function createSecretStore(folder: string, codec: SecretCodec = plainCode
   async function readStored(): Promise<SecretsFile> {
     const json = (await readJson(file)) as SecretsFile | undefined;
     if (json === undefined) return { scheme: codec.scheme, secrets: {} };
+    await keepPrivate(file);
     if (typeof json !== 'object' || json === null || typeof json.secrets !== 'object' || json.secrets === null) {
       throw new SettingsFileError(`${file} is not a secrets file; fix or delete it — it was not changed`);
     }

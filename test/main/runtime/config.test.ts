@@ -1,5 +1,5 @@
 // Configuration: stored settings + secrets + environment overrides, validated all at once.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -133,5 +133,17 @@ describe('createConfigSource', () => {
     const source = createConfigSource({ env: { AMC_HOME: home } });
     await expect(source.load()).rejects.toThrow(SettingsFileError);
     await expect(source.load()).rejects.toThrow(/aiPlanner\.maxSteps/);
+  });
+});
+
+describe('secrets file', () => {
+  it('Scenario: A secrets file others can read is made private before it is used', async () => {
+    const home = await tempHome();
+    const file = path.join(home, 'secrets.json');
+    await writeFile(file, JSON.stringify({ scheme: 'plain', secrets: { OPENAI_API_KEY: 'sk-copied-in' } }));
+    await chmod(file, 0o644);
+    const config = await createConfigSource({ home, env: {} }).load();
+    expect(config.secrets).toEqual({ OPENAI_API_KEY: 'sk-copied-in' });
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
   });
 });
