@@ -43,16 +43,34 @@ export function resolveAdbServer(options: AdbServerOptions = {}): AdbServerAddre
   return { host, port: port ?? DEFAULT_ADB_PORT, local: loopbackHosts.has(host), adbPath: options.adbPath ?? 'adb', env };
 }
 
-function probe(host: string, port: number, timeoutMs = 2000): Promise<boolean> {
+/** What answers at an address: an adb server, nothing, or something else (with what it said, if anything). */
+type ProbeResult = { kind: 'adb' } | { kind: 'nothing' } | { kind: 'other'; answer: string };
+
+/**
+ * Asks for the server's version (`host:version`): an adb server answers OKAY at once. A bare TCP check would
+ * also accept a web server or a phone's own adbd port and leave every later call failing cryptically or hanging.
+ */
+function probe(host: string, port: number, timeoutMs = 3000): Promise<ProbeResult> {
   return new Promise((resolve) => {
     const socket = net.connect({ host, port });
-    const done = (ok: boolean) => {
+    let connected = false;
+    let received = Buffer.alloc(0);
+    const done = (result: ProbeResult) => {
       socket.destroy();
-      resolve(ok);
+      resolve(result);
     };
-    socket.setTimeout(timeoutMs, () => done(false));
-    socket.once('connect', () => done(true));
-    socket.once('error', () => done(false));
+    const other = () => ({ kind: 'other' as const, answer: received.toString('latin1').replace(/[^\x20-\x7e]+/g, ' ').trim().slice(0, 40) });
+    socket.setTimeout(timeoutMs, () => done(connected ? other() : { kind: 'nothing' }));
+    socket.once('connect', () => {
+      connected = true;
+      socket.write('000chost:version');
+    });
+    socket.on('data', (chunk: Buffer) => {
+      received = Buffer.concat([received, chunk]);
+      if (received.length >= 4) done(received.subarray(0, 4).toString('latin1') === 'OKAY' ? { kind: 'adb' } : other());
+    });
+    socket.once('end', () => done(connected ? other() : { kind: 'nothing' }));
+    socket.once('error', () => done(connected ? other() : { kind: 'nothing' }));
   });
 }
 
@@ -93,12 +111,24 @@ export function serverUnreachableError(address: AdbServerAddress, cause?: unknow
   return new AdbError(`No adb server answers at ${where}. ${fix}`, 'server-unreachable', { cause });
 }
 
+export function notAnAdbServerError(address: AdbServerAddress, answer: string): AdbError {
+  const said = answer ? `it answered "${answer}"` : 'it did not answer the adb handshake';
+  return new AdbError(
+    `Something listens at ${address.host}:${address.port}, but it is not an adb server (${said}). The adb host and ` +
+      `port name the adb server (port 5037 unless ANDROID_ADB_SERVER_PORT says otherwise), not a phone: reach a ` +
+      'phone over the network with `amc connect HOST:PORT`.',
+    'server-unreachable',
+  );
+}
+
 /**
  * Makes sure an adb server answers at the address: a local one is started with the adb binary when none
  * runs; a remote one must already run. Throws an actionable AdbError otherwise.
  */
 export async function ensureAdbServer(address: AdbServerAddress): Promise<void> {
-  if (await probe(address.host, address.port)) return;
+  const found = await probe(address.host, address.port);
+  if (found.kind === 'adb') return;
+  if (found.kind === 'other') throw notAnAdbServerError(address, found.answer);
   if (!address.local) throw serverUnreachableError(address);
   try {
     await runAdbBinary(address, ['-P', String(address.port), 'start-server']);
@@ -106,5 +136,7 @@ export async function ensureAdbServer(address: AdbServerAddress): Promise<void> 
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw adbMissingError(address.adbPath, error);
     throw serverUnreachableError(address, error);
   }
-  if (!(await probe(address.host, address.port))) throw serverUnreachableError(address);
+  const started = await probe(address.host, address.port);
+  if (started.kind === 'other') throw notAnAdbServerError(address, started.answer);
+  if (started.kind === 'nothing') throw serverUnreachableError(address);
 }

@@ -52,6 +52,16 @@ describe('adb server address', () => {
     expect((error as Error).message).toMatch(/nodaemon server/);
   });
 
+  it('Scenario: A port that is not an adb server gives an actionable error', async () => {
+    // A web server (here the phone's control API) and a phone's own adbd port are common mix-ups.
+    for (const port of [harness.device.controlPort, harness.device.adbPort]) {
+      const error = await AdbClient.create({ port, adbPath: '/nonexistent/adb' }).catch((e: unknown) => e);
+      expect(error).toMatchObject({ kind: 'server-unreachable' });
+      expect((error as Error).message).toContain(`Something listens at 127.0.0.1:${port}, but it is not an adb server`);
+      expect((error as Error).message).toMatch(/amc connect HOST:PORT/);
+    }
+  });
+
   it('Scenario: A local server is started when none runs', async () => {
     const home = await mkdtemp(path.join(tmpdir(), 'amc-adb-start-'));
     const port = await freePort();
