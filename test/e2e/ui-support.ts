@@ -17,8 +17,11 @@ export interface UiHost {
   app: RunningWebApp;
   /** The app's data folder (settings, secrets, history); it survives restart(). */
   home: string;
-  /** Stops the app and starts it again on the same data folder and adb server. */
-  restart(): Promise<void>;
+  /**
+   * Stops the app and starts it again on the same data folder and adb server; `sameAddress` keeps its port and
+   * access token, so an open page can reconnect (as after a dropped connection).
+   */
+  restart(options?: { sameAddress?: boolean }): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -27,14 +30,16 @@ export async function startUiHost(extraEnv: NodeJS.ProcessEnv = {}): Promise<UiH
   const harness = await startAdbHarness();
   const home = await mkdtemp(path.join(os.tmpdir(), 'amc-ui-home-'));
   const env = { PATH: process.env.PATH, HOME: harness.env.HOME, ANDROID_ADB_SERVER_PORT: harness.env.ANDROID_ADB_SERVER_PORT, ...extraEnv };
-  const start = () => startWebApp({ rendererDir: requireBuiltRenderer(), env, home, heartbeatMs: 1000 });
+  const start = (address?: { port: number; token: string }) =>
+    startWebApp({ rendererDir: requireBuiltRenderer(), env, home, heartbeatMs: 1000, ...address });
   const host: UiHost = {
     harness,
     home,
     app: await start(),
-    async restart() {
+    async restart(options) {
+      const address = options?.sameAddress ? { port: Number(new URL(host.app.origin).port), token: host.app.token } : undefined;
       await host.app.close();
-      host.app = await start();
+      host.app = await start(address);
     },
     async close() {
       await host.app.close();

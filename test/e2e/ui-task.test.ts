@@ -146,9 +146,14 @@ describe('a task in the browser', { timeout: 90_000 }, () => {
   });
 
   it("Scenario: History survives a restart and reopens a task's timeline", async () => {
-    await host.restart();
     const { page, errors } = await openApp(browser, host);
     await page.getByRole('tab', { name: 'History' }).click();
+    // The page stays open while the app restarts: it says it lost the app, then reconnects and fetches again.
+    const restarted = host.restart({ sameAddress: true });
+    await page.getByTestId('connection-lost').waitFor({ timeout: 20_000 });
+    await restarted;
+    await page.getByTestId('connection-lost').waitFor({ state: 'detached', timeout: 20_000 });
+    expect(await page.getByTestId('connection-status').textContent()).toMatch(/^Connected via web/);
     const rows = page.getByTestId('history-row');
     await expect.poll(() => rows.count()).toBe(2);
     expect(await rows.nth(0).textContent()).toContain(KEEP_GOING);

@@ -14,6 +14,7 @@ export class FakeBridge implements Bridge {
   readonly calls: Array<{ method: MethodName; input: unknown }> = [];
   private readonly listeners = new Map<string, Set<(payload: unknown) => void>>();
   private readonly frameListeners = new Set<(meta: FrameMeta, bytes: Uint8Array) => void>();
+  private readonly connectionListeners = new Set<(connected: boolean) => void>();
 
   constructor(private readonly handlers: Handlers) {}
 
@@ -48,7 +49,13 @@ export class FakeBridge implements Bridge {
     this.frameListeners.forEach((listener) => listener(meta, bytes));
   }
 
-  onConnectionChange(_listener: (connected: boolean) => void): () => void {
-    return () => undefined;
+  onConnectionChange(listener: (connected: boolean) => void): () => void {
+    this.connectionListeners.add(listener);
+    return () => this.connectionListeners.delete(listener);
+  }
+
+  /** The transport dropping (false) or coming back (true). */
+  emitConnection(connected: boolean): void {
+    this.connectionListeners.forEach((listener) => listener(connected));
   }
 }

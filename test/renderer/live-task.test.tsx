@@ -199,6 +199,21 @@ describe('live task in the window', () => {
     expect((screen.getByRole('button', { name: 'Stop' }) as HTMLButtonElement).disabled).toBe(true);
   });
 
+  it('Scenario: A dropped connection is explained and the window catches up when it is back', async () => {
+    const bridge = appBackend(() => ({ task: null, paused: false }));
+    renderApp(bridge);
+    await screen.findByText('Demo Phone');
+    expect(screen.queryByTestId('connection-lost')).toBeNull();
+    const listsBefore = bridge.callsOf('devices.list').length;
+    act(() => bridge.emitConnection(false));
+    expect(screen.getByTestId('connection-lost').textContent).toContain('every launch has a new access token');
+    expect(screen.getByTestId('connection-status').textContent).toBe('Reconnecting…');
+    act(() => bridge.emitConnection(true));
+    expect(screen.queryByTestId('connection-lost')).toBeNull();
+    // Back: everything is fetched again, so nothing on screen is stale.
+    await waitFor(() => expect(bridge.callsOf('devices.list').length).toBeGreaterThan(listsBefore));
+  });
+
   it('Scenario: A failed bridge call is shown in plain words and the window keeps working', async () => {
     const bridge = appBackend(() => ({ task: null, paused: false }), {
       'devices.list': () => {

@@ -6,6 +6,8 @@ import path from 'node:path';
 
 export interface WebAppOptions extends AppOptions {
   port?: number;
+  /** The page's access token; default a new one per launch. */
+  token?: string;
   rendererDir?: string;
 }
 
@@ -25,7 +27,7 @@ export async function startWebApp(options: WebAppOptions = {}): Promise<RunningW
     throw new Error(`The UI is not built (${rendererDir} has no index.html). Run \`npm run build\` first.`);
   }
   const app = await createApp(options);
-  const host = await startWebHost({ router: app.router, events: app.events, rendererDir, port: options.port });
+  const host = await startWebHost({ router: app.router, events: app.events, rendererDir, port: options.port, token: options.token });
 
   let resolveClosed!: () => void;
   const closed = new Promise<void>((resolve) => (resolveClosed = resolve));

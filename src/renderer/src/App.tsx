@@ -1,3 +1,4 @@
+import { ConnectionBanner } from './components/ConnectionBanner';
 import { ErrorBanner } from './components/ErrorBanner';
 import { ErrorBoundary } from './components/ErrorBoundary';
 import { DevicePanel } from './components/devices/DevicePanel';
@@ -12,6 +13,7 @@ export function App() {
   return (
     <div className="app">
       <Header />
+      <ConnectionBanner />
       <ErrorBanner />
       <main className="layout">
         <ErrorBoundary area="the devices">

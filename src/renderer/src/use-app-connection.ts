@@ -39,6 +39,7 @@ export function useAppConnection(): void {
     let dropped = false;
     const offConnection = bridge.onConnectionChange((connected) => {
       setConnected(connected);
+      useAppStore.getState().setConnectionLost(!connected);
       if (!connected) dropped = true;
       else if (dropped) void load();
     });

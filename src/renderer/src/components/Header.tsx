@@ -20,7 +20,7 @@ export function Header() {
           role="status"
           title={heartbeat ? `Heartbeat #${heartbeat.seq}` : undefined}
         >
-          {connected ? `Connected via ${info?.transport ?? '…'}` : 'Connecting…'}
+          {connected ? `Connected via ${info?.transport ?? '…'}` : info ? 'Reconnecting…' : 'Connecting…'}
           {pingMs !== null && connected && <span className="ping"> · {pingMs.toFixed(0)} ms</span>}
         </span>
         {heartbeat && (

@@ -7,6 +7,8 @@ export type MainView = 'task' | 'history';
 export interface AppState {
   info: AppInfo | null;
   connected: boolean;
+  /** The transport reported a drop (or a failed first connect) and has not reconnected yet. */
+  connectionLost: boolean;
   lastHeartbeat: Heartbeat | null;
   /** Round-trip time of the last ping, proving requests reach main and come back validated. */
   pingMs: number | null;
@@ -16,6 +18,7 @@ export interface AppState {
   view: MainView;
   setInfo(info: AppInfo): void;
   setConnected(connected: boolean): void;
+  setConnectionLost(lost: boolean): void;
   recordHeartbeat(heartbeat: Heartbeat): void;
   setPing(ms: number): void;
   setError(error: string | null): void;
@@ -28,6 +31,7 @@ export interface AppState {
 export const useAppStore = create<AppState>()((set) => ({
   info: null,
   connected: false,
+  connectionLost: false,
   lastHeartbeat: null,
   pingMs: null,
   error: null,
@@ -35,6 +39,7 @@ export const useAppStore = create<AppState>()((set) => ({
   view: 'task',
   setInfo: (info) => set({ info }),
   setConnected: (connected) => set({ connected }),
+  setConnectionLost: (connectionLost) => set({ connectionLost }),
   recordHeartbeat: (lastHeartbeat) => set({ lastHeartbeat }),
   setPing: (pingMs) => set({ pingMs }),
   setError: (error) => set({ error }),
