@@ -120,7 +120,7 @@ export const runCommand: CliCommand = {
     const { adbServerOptions } = await import('../../main/app/device-service');
     const { Observer } = await import('../../main/perception/observer');
     const { Executor } = await import('../../main/tools/executor');
-    const { TaskRunner } = await import('../../main/runtime/task-runner');
+    const { TaskRunner, TaskStartError } = await import('../../main/runtime/task-runner');
     const adb = await AdbClient.create({ ...adbServerOptions(config.settings, process.env), ...adbFlags });
     const screenshot = configured.planner.accepts.screenshot ? { longEdge: config.settings.aiPlanner.screenshotLongEdge } : false;
     const runner = new TaskRunner({ observer: new Observer(adb, { screenshot }), executor: new Executor(adb) });
@@ -134,7 +134,16 @@ export const runCommand: CliCommand = {
       });
     });
 
-    const handle = await runner.start({ serial: values.serial.trim(), goal: values.goal.trim(), ...(maxSteps ? { maxSteps } : {}) }, { planner: configured });
+    let handle;
+    try {
+      handle = await runner.start({ serial: values.serial.trim(), goal: values.goal.trim(), ...(maxSteps ? { maxSteps } : {}) }, { planner: configured });
+    } catch (error) {
+      // Nothing ran: the request itself was refused (e.g. a goal over the length limit).
+      if (!(error instanceof TaskStartError)) throw error;
+      io.err(`amc run: ${error.message}`);
+      await history.close();
+      return ExitCode.usage;
+    }
     const stop = () => handle.stop();
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);

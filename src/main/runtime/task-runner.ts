@@ -352,7 +352,7 @@ export class TaskRunner {
       return this.finish(task, run, 'completed', null, result);
     }
     if (run.executed >= maxSteps) {
-      return this.finish(task, run, 'failed', `reached the maximum of ${maxSteps} steps without finishing the goal`);
+      return this.finish(task, run, 'failed', `reached the maximum of ${maxSteps} step${maxSteps === 1 ? '' : 's'} without finishing the goal`);
     }
 
     // Execute (only the first step: planners return at most one, D1). Errors are outcomes the planner
