@@ -93,6 +93,7 @@ function renderApp(bridge: FakeBridge) {
 }
 
 beforeEach(() => {
+  sessionStorage.clear();
   useAppStore.setState(useAppStore.getInitialState(), true);
   useDevicesStore.setState(useDevicesStore.getInitialState(), true);
   useHistoryStore.setState(useHistoryStore.getInitialState(), true);
@@ -212,6 +213,17 @@ describe('live task in the window', () => {
     expect(screen.queryByTestId('connection-lost')).toBeNull();
     // Back: everything is fetched again, so nothing on screen is stale.
     await waitFor(() => expect(bridge.callsOf('devices.list').length).toBeGreaterThan(listsBefore));
+  });
+
+  it('Scenario: A typed goal survives a reload of the window', async () => {
+    const bridge = appBackend(() => ({ task: null, paused: false }));
+    const first = renderApp(bridge);
+    await screen.findByText('Demo Phone');
+    fireEvent.change(screen.getByLabelText('What should the phone do?'), { target: { value: 'Set an alarm for 7:30' } });
+    first.unmount();
+    renderApp(bridge);
+    expect((screen.getByLabelText('What should the phone do?') as HTMLInputElement).value).toBe('Set an alarm for 7:30');
+    await screen.findByText('Demo Phone');
   });
 
   it('Scenario: A failed bridge call is shown in plain words and the window keeps working', async () => {

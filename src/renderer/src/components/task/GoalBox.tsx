@@ -24,10 +24,32 @@ function usePlannerPreview(): PlannerInfo | null {
   };
 }
 
+const GOAL_DRAFT_KEY = 'amc.goalDraft';
+
+/** The goal as typed, kept for this tab so a reload does not lose it. */
+function useGoalDraft(): [string, (goal: string) => void] {
+  const [goal, setGoal] = useState(() => {
+    try {
+      return sessionStorage.getItem(GOAL_DRAFT_KEY) ?? '';
+    } catch {
+      return '';
+    }
+  });
+  const update = (next: string) => {
+    setGoal(next);
+    try {
+      sessionStorage.setItem(GOAL_DRAFT_KEY, next);
+    } catch {
+      // Storage can be unavailable (private mode, quota); the goal still works, it just does not survive a reload.
+    }
+  };
+  return [goal, update];
+}
+
 /** The goal and the task's controls: Run (Enter), Stop, Pause/Resume. */
 export function GoalBox() {
   const bridge = useBridge();
-  const [goal, setGoal] = useState('');
+  const [goal, setGoal] = useGoalDraft();
   const [busy, setBusy] = useState(false);
   const device = useDevicesStore(selectedDevice);
   // Run is about the selected phone; Pause and Stop about the task on screen (it may be on a phone that vanished).
