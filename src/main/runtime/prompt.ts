@@ -58,6 +58,12 @@ export function sceneBlock(scene: Scene): string {
   return `<scene>\n${sceneToJson(scene).replace(/</g, '\\u003c')}\n</scene>`;
 }
 
+/** An empty Scene is easy to misread as "nothing to do"; say what it usually means on a phone. */
+function emptySceneNote(input: PlanInput): string | null {
+  if (!input.scene || input.scene.elements.length > 0) return null;
+  return 'The Scene has no elements: the screen is probably off or locked (press_key wakeup), or still loading (wait).';
+}
+
 /** The turn's user message text: goal, history with the reflection cue, then the Scene. */
 export function turnText(input: PlanInput, limits: HistoryLimits = DEFAULT_HISTORY_LIMITS): string {
   const screen = input.scene
@@ -70,6 +76,7 @@ export function turnText(input: PlanInput, limits: HistoryLimits = DEFAULT_HISTO
     '',
     `Current screen (turn ${input.step}):`,
     screen,
+    emptySceneNote(input),
     screenshotNote(input),
   ]
     .filter((line): line is string => line !== null)

@@ -137,6 +137,16 @@ describe.each(['anthropic', 'openai'] as const)('AI planner over %s direct', (pr
     expect(JSON.stringify(record).length).toBeLessThan(20_000);
   });
 
+  it('Scenario: An empty screen comes with a hint to wake the phone', async () => {
+    const fake = await fakeFor(provider, sequencePolicy({ kind: 'call', tool: 'press_key', args: { key: 'wakeup' } }));
+    const { planner } = buildPlanner(directConfig(fake));
+    const context = { signal: new AbortController().signal, onDecision: () => undefined };
+    await planner.plan({ goal, step: 1, scene: sceneWith(), sceneError: null }, context);
+    expect(userText(fake.bodies()[0])).toContain('The Scene has no elements: the screen is probably off or locked (press_key wakeup)');
+    await planner.plan({ goal, step: 2, scene: wifiScene, sceneError: null }, context);
+    expect(userText(fake.bodies()[1])).not.toContain('The Scene has no elements');
+  });
+
   it('Scenario: Planner receives both Scene and screenshot', async () => {
     const fake = await fakeFor(provider, sequencePolicy(finish(true, 'ok')));
     const runner = new TaskRunner({ observer: new FakeObserver([wifiScene], { screenshot: true }), executor: new FakeExecutor(), plannerSource: async () => buildPlanner(directConfig(fake)) });
