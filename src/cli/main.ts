@@ -7,6 +7,14 @@ const consoleIo: CliIo = {
   err: (line) => process.stderr.write(`${line}\n`),
 };
 
+/** A reader that went away (`amc observe | head`) ends the command quietly, as SIGPIPE ends other CLIs. */
+function endQuietlyWhenThePipeCloses(stream: NodeJS.WriteStream): void {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(ExitCode.ok);
+    throw error;
+  });
+}
+
 export function helpText(): string {
   const width = Math.max(...commands.map((c) => c.name.length));
   return [
@@ -24,6 +32,10 @@ export function helpText(): string {
 }
 
 export async function main(argv: string[], io: CliIo = consoleIo): Promise<number> {
+  if (io === consoleIo) {
+    endQuietlyWhenThePipeCloses(process.stdout);
+    endQuietlyWhenThePipeCloses(process.stderr);
+  }
   const [first, ...rest] = argv;
   if (first === undefined || first === '-h' || first === '--help' || first === 'help') {
     io.out(helpText());

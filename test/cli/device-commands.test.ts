@@ -1,10 +1,11 @@
+import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SceneSchema, type Scene } from '../../src/shared/scene';
 import { startAdbHarness, type AdbHarness } from '../support/adb-harness';
-import { runAmc } from '../support/cli';
+import { amcBin, runAmc } from '../support/cli';
 
 let harness: AdbHarness;
 /** amc runs with the harness's environment: its HOME and ANDROID_ADB_SERVER_PORT point at the isolated server. */
@@ -28,6 +29,17 @@ describe('amc device commands', () => {
     expect(device!.androidVersion).toBe('14');
     const text = await amc('devices');
     expect(text.stdout).toContain(`${harness.serial}  device`);
+  });
+
+  it('Scenario: Output into a closed pipe ends the command quietly', async () => {
+    // As in `amc observe | head -1`: the reader is gone before amc writes its first line.
+    const child = spawn(process.execPath, [amcBin, 'observe', '-s', harness.serial], { env: { ...process.env, ...harness.env } });
+    child.stdout.destroy();
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
   });
 
   it('Scenario: amc observe prints the Scene the planner receives', async () => {
