@@ -69,6 +69,18 @@ describe('timeline card', () => {
       <TaskTimeline task={finishedTask([tapStep()], { status: 'failed', result: null, failureReason: 'The phone went offline.' })} />,
     );
     expect(screen.getByTestId('task-result-text').textContent).toBe('The phone went offline.');
+    // An error's class name means nothing to a person: only its message is shown.
+    rerender(
+      <TaskTimeline
+        task={finishedTask([tapStep({ outcome: { ok: false, error: 'AdbError: No device is connected.', attempts: 3, durationMs: 600 } })], {
+          status: 'failed',
+          result: null,
+          failureReason: 'AdbError: No device is connected.',
+        })}
+      />,
+    );
+    expect(screen.getByTestId('task-result-text').textContent).toBe('No device is connected.');
+    expect(screen.getByTestId('step-error').textContent).toBe('No device is connected.');
     expect(screen.getByRole('article', { name: 'Failed' })).toBeTruthy();
     expect(screen.getByTestId('planner-label').textContent).toBe('Planner: AI · anthropic · claude-sonnet-4-6 · direct');
   });

@@ -1,4 +1,5 @@
 import type { PlannerInfo, StepRecord } from '../../../../shared/task';
+import { withoutErrorName } from '../../lib/errors';
 import { formatArgs, formatDuration, formatTokens } from '../../lib/format';
 import { SceneWireframe } from './SceneWireframe';
 import { actsOnPhone, reasoningUnavailableReason, stepPhase, targetDescription, targetElement, targetPoint } from './step-view';
@@ -42,7 +43,7 @@ export function StepCard({ step, planner, running, changedScreen = null }: Props
           )}
           {step.outcome && !step.outcome.ok && (
             <p className="step-error" data-testid="step-error">
-              {step.outcome.error ?? 'The action failed.'}
+              {step.outcome.error ? withoutErrorName(step.outcome.error) : 'The action failed.'}
             </p>
           )}
           {step.outcome?.ok && changedScreen === false && planned && actsOnPhone(planned.tool) && (

@@ -1,4 +1,5 @@
 import type { TaskRecord } from '../../../../shared/task';
+import { withoutErrorName } from '../../lib/errors';
 import { formatDuration, formatTokens } from '../../lib/format';
 
 const HEADINGS = {
@@ -20,7 +21,11 @@ export function TaskResultCard({ task }: { task: TaskRecord }) {
   const text =
     task.status === 'completed'
       ? (task.result ?? (task.planner.kind === 'stub' ? STUB_DONE : 'The goal was reached.'))
-      : (task.failureReason ?? (task.status === 'cancelled' ? 'The task was stopped.' : 'The task failed for an unknown reason.'));
+      : task.failureReason
+        ? withoutErrorName(task.failureReason)
+        : task.status === 'cancelled'
+          ? 'The task was stopped.'
+          : 'The task failed for an unknown reason.';
   return (
     <article className={`result-card status-${task.status}`} data-testid="task-result" aria-labelledby="task-result-title">
       <h3 id="task-result-title">{HEADINGS[task.status]}</h3>
