@@ -110,7 +110,9 @@ describe.each(['anthropic', 'openai'] as const)('%s direct client', (provider) =
     const { fake, client } = await setup(provider, sequencePolicy({ kind: 'http-error', status: 500 }));
     const error = await failureOf(client.decide(request, {}));
     expect(error.kind).toBe('server-error');
-    expect(error.message).toMatch(/server error \(HTTP 500\)/);
+    expect(error.message).toMatch(/answered with a server error \(HTTP 500\)/);
+    // "OpenAI-compatible server server error" read badly.
+    expect(error.message).not.toMatch(/server server/);
     expect(fake.requests).toHaveLength(1);
   });
 

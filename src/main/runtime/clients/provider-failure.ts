@@ -86,7 +86,7 @@ export function describeFailure(
     );
   }
   if (status !== undefined && status >= 500) {
-    return new ToolCallUnavailable(`${provider.name} server error (HTTP ${status})${said}; try again later`, {
+    return new ToolCallUnavailable(`${provider.name} answered with a server error (HTTP ${status})${said}; try again later`, {
       kind: 'server-error',
       cause: error,
     });
