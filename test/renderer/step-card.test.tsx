@@ -69,6 +69,13 @@ describe('timeline card', () => {
       <TaskTimeline task={finishedTask([tapStep()], { status: 'failed', result: null, failureReason: 'The phone went offline.' })} />,
     );
     expect(screen.getByTestId('task-result-text').textContent).toBe('The phone went offline.');
+    rerender(
+      <TaskTimeline
+        task={finishedTask([tapStep({ step: 1 }), tapStep({ planned: null, outcome: null })], { status: 'cancelled', result: null, failureReason: null })}
+      />,
+    );
+    expect(screen.getByRole('article', { name: 'Step 2' }).textContent).toContain('The task was stopped before an action was chosen in this turn.');
+    expect(screen.getByTestId('task-result-text').textContent).toBe('The task was stopped.');
     // An error's class name means nothing to a person: only its message is shown.
     rerender(
       <TaskTimeline

@@ -11,10 +11,17 @@ interface Props {
   running: boolean;
   /** Whether this step's action changed the screen (known once the next turn has looked), else null. */
   changedScreen?: boolean | null;
+  /** How the task ended, when it ended in this turn without an action (failed or stopped while planning). */
+  endedHere?: 'failed' | 'cancelled' | null;
 }
 
+const ENDED_WORDS = {
+  failed: 'The task failed before an action was chosen in this turn (the reason is below).',
+  cancelled: 'The task was stopped before an action was chosen in this turn.',
+} as const;
+
 /** One turn of a task: what the agent saw, why it acted, what it did and what happened. */
-export function StepCard({ step, planner, running, changedScreen = null }: Props) {
+export function StepCard({ step, planner, running, changedScreen = null, endedHere = null }: Props) {
   const phase = stepPhase(step, running);
   const planned = step.planned;
   const target = targetDescription(step);
@@ -39,7 +46,7 @@ export function StepCard({ step, planner, running, changedScreen = null }: Props
               {target && <span className="step-target"> on {target}</span>}
             </p>
           ) : (
-            phase === 'done' && <p className="muted">No action was chosen in this turn.</p>
+            phase === 'done' && <p className="muted">{endedHere ? ENDED_WORDS[endedHere] : 'No action was chosen in this turn.'}</p>
           )}
           {step.outcome && !step.outcome.ok && (
             <p className="step-error" data-testid="step-error">

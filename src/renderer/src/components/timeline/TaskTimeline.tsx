@@ -13,9 +13,15 @@ export function TaskTimeline({ task }: { task: TaskRecord }) {
         <PlannerLabel planner={task.planner} />
       </p>
       <ol className="step-list" aria-label="Steps">
-        {task.steps.map((step) => (
+        {task.steps.map((step, index) => (
           <li key={step.step}>
-            <StepCard step={step} planner={task.planner} running={running} changedScreen={screenChangedByAction(task, step.step)} />
+            <StepCard
+              step={step}
+              planner={task.planner}
+              running={running}
+              changedScreen={screenChangedByAction(task, step.step)}
+              endedHere={index === task.steps.length - 1 && (task.status === 'failed' || task.status === 'cancelled') ? task.status : null}
+            />
           </li>
         ))}
       </ol>
