@@ -226,6 +226,51 @@ describe('live task in the window', () => {
     await screen.findByText('Demo Phone');
   });
 
+  it('Scenario: A running task opened in History keeps growing until it ends', async () => {
+    const snapshot = recordAfter([started, observed(1), planned(1, 'Tap Add contact.')]);
+    const bridge = appBackend(() => ({ task: snapshot, paused: false }), {
+      'history.list': () => ({
+        tasks: [
+          {
+            id: 't-7',
+            goal: 'Open contacts',
+            serial,
+            status: 'running',
+            failureReason: null,
+            planner: directAnthropic,
+            steps: 1,
+            createdAt: 1000,
+            finishedAt: null,
+            durationMs: 0,
+            usage: { inputTokens: 100, outputTokens: 10 },
+          },
+        ],
+      }),
+      'history.get': () => snapshot,
+    });
+    renderApp(bridge);
+    await screen.findByRole('article', { name: 'Step 1' });
+    fireEvent.click(screen.getByRole('tab', { name: 'History' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Open "Open contacts"' }));
+    await screen.findByRole('button', { name: '← All tasks' });
+    act(() => bridge.emit('task.event', observed(2)));
+    expect(screen.getAllByTestId('step-card')).toHaveLength(2);
+    act(() =>
+      bridge.emit('task.event', {
+        type: 'task.finished',
+        taskId: 't-7',
+        at: 5000,
+        status: 'cancelled',
+        failureReason: 'Stopped by the user.',
+        result: null,
+        steps: 1,
+        usage: { inputTokens: 100, outputTokens: 10 },
+        durationMs: 4000,
+      }),
+    );
+    expect(screen.getByRole('article', { name: 'Stopped' }).textContent).toContain('Stopped by the user.');
+  });
+
   it('Scenario: A failed bridge call is shown in plain words and the window keeps working', async () => {
     const bridge = appBackend(() => ({ task: null, paused: false }), {
       'devices.list': () => {

@@ -4,6 +4,7 @@ import { downloadText } from '../../lib/download';
 import { formatDuration, formatTime, formatTokens } from '../../lib/format';
 import { reportError } from '../../store/app-store';
 import { useHistoryStore } from '../../store/history-store';
+import { useTaskStore } from '../../store/task-store';
 import { TaskTimeline } from '../timeline/TaskTimeline';
 
 const STATUS_WORDS = { pending: 'pending', running: 'running', completed: 'done', failed: 'failed', cancelled: 'stopped' } as const;
@@ -14,6 +15,8 @@ export function HistoryPanel() {
   const tasks = useHistoryStore((s) => s.tasks);
   const opened = useHistoryStore((s) => s.opened);
   const open = useHistoryStore((s) => s.open);
+  // A task still running when opened keeps growing here, as on the Current task tab.
+  const live = useTaskStore((s) => (opened ? Object.values(s.bySerial).find((entry) => entry.task.id === opened.id)?.task : undefined));
 
   const exportTask = async (id: string, format: 'json' | 'html') => {
     try {
@@ -54,7 +57,7 @@ export function HistoryPanel() {
             Export HTML report
           </button>
         </div>
-        <TaskTimeline task={opened} />
+        <TaskTimeline task={live ?? opened} />
       </div>
     );
   }
