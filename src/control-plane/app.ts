@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { HttpBindings } from '@hono/node-server';
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
+import type { ContentfulStatusCode, UnofficialStatusCode } from 'hono/utils/http-status';
 import { bodyLimit } from 'hono/body-limit';
 import { DecisionRequestSchema, type ProxyDecisionResponse } from '../shared/decision';
 import { ApiError, errorBody } from './errors';
@@ -104,7 +105,8 @@ export function createControlPlaneApp(deps: ControlPlaneAppDeps): Hono<AppEnv> {
       deps.logger.error('unhandled error', { requestId: c.get('requestId'), error: `${error.name}: ${error.message}` });
     }
     c.set('errorCode', apiError.code);
-    return c.json(errorBody(apiError), apiError.status, apiError.headers);
+    const status: ContentfulStatusCode = apiError.status === 499 ? (499 as UnofficialStatusCode) : apiError.status;
+    return c.json(errorBody(apiError), status, apiError.headers);
   });
 
   app.notFound((c) => {
@@ -173,7 +175,7 @@ async function decide(c: Context<AppEnv>, deps: ControlPlaneAppDeps): Promise<Re
   const started = performance.now();
   let decision;
   try {
-    decision = await deps.upstream.decide(parsed.data, c.get('route'), [c.req.raw.signal, deps.inFlight.abortSignal]);
+    decision = await deps.upstream.decide(parsed.data, c.get('route'), { caller: c.req.raw.signal, shutdown: deps.inFlight.abortSignal });
   } finally {
     c.set('upstreamLatencyMs', Math.round((performance.now() - started) * 100) / 100);
   }

@@ -8,6 +8,8 @@ export type ApiErrorCode =
   | 'invalid_request'
   | 'not_found'
   | 'shutting_down'
+  /** The host went away (aborted, closed the connection) before the answer; nginx's 499, for the log only. */
+  | 'client_closed'
   | 'provider_not_configured'
   | 'upstream_error'
   | 'upstream_timeout'
@@ -17,7 +19,7 @@ export type ApiErrorCode =
 export class ApiError extends Error {
   override name = 'ApiError';
   constructor(
-    readonly status: 400 | 401 | 403 | 404 | 413 | 429 | 500 | 502 | 503 | 504,
+    readonly status: 400 | 401 | 403 | 404 | 413 | 429 | 499 | 500 | 502 | 503 | 504,
     readonly code: ApiErrorCode,
     message: string,
     readonly headers: Record<string, string> = {},

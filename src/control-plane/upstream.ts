@@ -47,10 +47,10 @@ export class Upstream {
   }
 
   /**
-   * One provider call, bounded by the upstream timeout and cancelled when any of `cancelSignals` fires (caller
-   * gone, shutdown grace over). Listeners are removed afterwards: the shutdown signal lives as long as the service.
+   * One provider call, bounded by the upstream timeout and cancelled when the caller goes away or the shutdown
+   * grace is over. Listeners are removed afterwards: the shutdown signal lives as long as the service.
    */
-  async decide(request: DecisionRequest, route: UpstreamRoute, cancelSignals: readonly AbortSignal[]): Promise<ToolCallDecision> {
+  async decide(request: DecisionRequest, route: UpstreamRoute, cancelWhen: { caller: AbortSignal; shutdown: AbortSignal }): Promise<ToolCallDecision> {
     const client = this.clientFor(route);
     const controller = new AbortController();
     let timedOut = false;
@@ -59,17 +59,18 @@ export class Upstream {
       controller.abort(new Error('upstream timeout'));
     }, this.config.upstreamTimeoutMs);
     const cancel = () => controller.abort(new Error('decision cancelled'));
-    for (const signal of cancelSignals) {
+    const signals = [cancelWhen.caller, cancelWhen.shutdown];
+    for (const signal of signals) {
       if (signal.aborted) cancel();
       else signal.addEventListener('abort', cancel, { once: true });
     }
     try {
       return await client.decide(request, { signal: controller.signal });
     } catch (error) {
-      throw this.toApiError(error, route, timedOut, cancelSignals.some((s) => s.aborted));
+      throw this.toApiError(error, route, timedOut, cancelWhen);
     } finally {
       clearTimeout(timer);
-      for (const signal of cancelSignals) signal.removeEventListener('abort', cancel);
+      for (const signal of signals) signal.removeEventListener('abort', cancel);
     }
   }
 
@@ -93,12 +94,14 @@ export class Upstream {
     return client;
   }
 
-  private toApiError(error: unknown, route: UpstreamRoute, timedOut: boolean, callerGone: boolean): ApiError {
+  private toApiError(error: unknown, route: UpstreamRoute, timedOut: boolean, cancelWhen: { caller: AbortSignal; shutdown: AbortSignal }): ApiError {
     const who = `${route.provider} (${route.model})`;
     if (timedOut || (error instanceof ToolCallUnavailable && error.kind === 'timeout')) {
       return new ApiError(504, 'upstream_timeout', `${who} did not answer within ${this.config.upstreamTimeoutMs / 1000} s`);
     }
-    if (callerGone) return new ApiError(503, 'shutting_down', 'the decision was cancelled before the provider answered');
+    if (cancelWhen.shutdown.aborted) return new ApiError(503, 'shutting_down', 'the decision was cancelled before the provider answered');
+    // Nobody reads this answer; the status is for the log, which should not blame a shutdown.
+    if (cancelWhen.caller.aborted) return new ApiError(499, 'client_closed', 'the host went away before the provider answered');
     if (error instanceof ToolCallUnavailable && error.kind === 'auth') {
       // The client's own hint names the host's key settings; behind the service only its operator can fix the key.
       const status = /HTTP (\d{3})/.exec(error.message)?.[1];

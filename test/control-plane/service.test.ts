@@ -337,6 +337,19 @@ describe('graceful shutdown', () => {
     expect(cp.fake.requests).toHaveLength(1);
   });
 
+  it('Scenario: A host that goes away is logged as such, not as a shutdown', async () => {
+    const cp = await start({ policy: sequencePolicy({ kind: 'hang' }) });
+    const host = new AbortController();
+    const pending = cp.post(decisionRequest(), { signal: host.signal }).catch((error: unknown) => error);
+    await until(() => cp.fake.requests.length === 1, 'the decision to reach the provider');
+    host.abort();
+    await pending;
+    await until(() => cp.logs.some((line) => line.msg === 'request'), 'the request log line');
+    expect(cp.logs.find((line) => line.msg === 'request')).toMatchObject({ status: 499, errorCode: 'client_closed' });
+    await until(() => cp.fake.abandoned() === 1, 'the provider call to be abandoned');
+    expect(cp.service.inFlight).toBe(0);
+  });
+
   it('aborts decisions still running when the grace period ends', async () => {
     const cp = await start({ policy: sequencePolicy({ kind: 'hang' }), config: { shutdownGraceMs: 200 } });
     const inFlight = cp.post(decisionRequest());

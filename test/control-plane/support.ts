@@ -23,7 +23,7 @@ export interface TestControlPlane {
   /** The raw log text, for "never contains" checks. */
   logText(): string;
   dir: string;
-  post(body: unknown, init?: { token?: string | null; headers?: Record<string, string>; rawBody?: string }): Promise<Response>;
+  post(body: unknown, init?: { token?: string | null; headers?: Record<string, string>; rawBody?: string; signal?: AbortSignal }): Promise<Response>;
   stop(): Promise<void>;
 }
 
@@ -78,6 +78,7 @@ export async function startTestControlPlane(options: TestControlPlaneOptions): P
         ...init.headers,
       },
       body: init.rawBody ?? JSON.stringify(body),
+      ...(init.signal ? { signal: init.signal } : {}),
     });
   };
   return {
