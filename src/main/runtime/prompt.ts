@@ -68,7 +68,8 @@ function emptySceneNote(input: PlanInput): string | null {
 export function turnText(input: PlanInput, limits: HistoryLimits = DEFAULT_HISTORY_LIMITS): string {
   const screen = input.scene
     ? sceneBlock(input.scene)
-    : `The screen's UI could not be read this turn (${input.sceneError ?? 'no Scene'}). Use the screenshot if there is one, wait, or go back.`;
+    : `The screen's UI could not be read this turn (${input.sceneError ?? 'no Scene'}). Use the screenshot if there is one, ` +
+      'wake the phone if its screen is off or locked (press_key wakeup), wait, or go back.';
   return [
     `<goal>${input.goal}</goal>`,
     '',

@@ -145,6 +145,9 @@ describe.each(['anthropic', 'openai'] as const)('AI planner over %s direct', (pr
     expect(userText(fake.bodies()[0])).toContain('The Scene has no elements: the screen is probably off or locked (press_key wakeup)');
     await planner.plan({ goal, step: 2, scene: wifiScene, sceneError: null }, context);
     expect(userText(fake.bodies()[1])).not.toContain('The Scene has no elements');
+    // Phones with the screen off often fail the dump outright ("null root node").
+    await planner.plan({ goal, step: 3, scene: null, sceneError: 'ERROR: null root node returned by UiTestAutomationBridge.' }, context);
+    expect(userText(fake.bodies()[2])).toContain('wake the phone if its screen is off or locked (press_key wakeup)');
   });
 
   it('Scenario: Planner receives both Scene and screenshot', async () => {
