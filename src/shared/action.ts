@@ -31,3 +31,20 @@ export const StepOutcomeSchema = z.object({
 export type ToolCall = z.infer<typeof ToolCallSchema>;
 export type StepTarget = z.infer<typeof StepTargetSchema>;
 export type StepOutcome = z.infer<typeof StepOutcomeSchema>;
+
+/** Tools that only look, wait or end the task: nothing reaches the phone, so no change is expected of them. */
+const NON_ACTING_TOOLS = new Set(['describe_screen', 'wait', 'finish_task']);
+
+/** Whether a turn's tool acts on the phone (so "the screen did not change" is worth saying about it). */
+export function actsOnPhone(tool: string): boolean {
+  return !NON_ACTING_TOOLS.has(tool);
+}
+
+/**
+ * How often the action was sent, in words; null for a successful step that sent nothing (a look at the screen).
+ * An action refused before it reached the phone says so instead of "0 attempts".
+ */
+export function attemptsLabel(outcome: StepOutcome): string | null {
+  if (outcome.attempts === 0) return outcome.ok ? null : 'not sent to the phone';
+  return `${outcome.attempts} attempt${outcome.attempts === 1 ? '' : 's'}`;
+}

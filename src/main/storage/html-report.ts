@@ -1,6 +1,6 @@
 import { appName, appVersion } from '../../shared/app-info';
 import { elementLabel, type Scene } from '../../shared/scene';
-import type { StepTarget } from '../../shared/action';
+import { actsOnPhone, attemptsLabel, type StepTarget } from '../../shared/action';
 import { screenChangedByAction, type StepRecord, type TaskRecord } from '../../shared/task';
 
 /**
@@ -58,10 +58,11 @@ export function sceneWireframe(scene: Scene, target: StepTarget | undefined): st
 function outcomeHtml(step: StepRecord): string {
   if (!step.outcome) return '<span class="muted">nothing executed</span>';
   const { outcome } = step;
-  const attempts = `${outcome.attempts} attempt${outcome.attempts === 1 ? '' : 's'}`;
+  const attempts = attemptsLabel(outcome);
+  const details = [attempts, outcome.ok ? ms(outcome.durationMs) : null].filter(Boolean).join(' · ');
   return outcome.ok
-    ? `<span class="ok">ok</span> · ${attempts} · ${ms(outcome.durationMs)}`
-    : `<span class="err">error</span>: ${escapeHtml(outcome.error ?? 'unknown error')} · ${attempts}`;
+    ? `<span class="ok">ok</span>${details ? ` · ${details}` : ''}`
+    : `<span class="err">error</span>: ${escapeHtml(outcome.error ?? 'unknown error')}${details ? ` · ${details}` : ''}`;
 }
 
 function reasoningHtml(label: string, text: string | null, exposes: boolean): string {
@@ -97,7 +98,7 @@ ${reasoningHtml('Thinking', planned?.thinking ?? null, record.planner.exposesRea
 <tr><th>Outcome</th><td>${outcomeHtml(step)}</td></tr>
 <tr><th>Timings</th><td>observe ${ms(step.timings.observeMs)} · plan ${ms(step.timings.planMs)} · act ${ms(step.timings.executeMs)}</td></tr>
 <tr><th>Tokens</th><td>${tokens}</td></tr>
-<tr><th>Screen changed by it</th><td>${changedLabel(screenChangedByAction(record, step.step))}</td></tr>
+${planned && actsOnPhone(planned.tool) ? `<tr><th>Screen changed by it</th><td>${changedLabel(screenChangedByAction(record, step.step))}</td></tr>` : ''}
 </table>
 </div>
 </section>`;

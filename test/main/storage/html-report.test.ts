@@ -45,6 +45,22 @@ describe('HTML report', () => {
     expect(renderTaskReport(record)).toContain('not available with this planner/transport');
   });
 
+  it('says whether an action changed the screen, and claims nothing for a look at the screen', () => {
+    const record = finishedRecord();
+    const acted = renderTaskReport(record);
+    // Step 1 tapped and step 2 observed a different screen.
+    expect(acted).toContain('<tr><th>Screen changed by it</th><td>yes</td></tr>');
+    const looked = {
+      ...record,
+      steps: record.steps.map((s, i) =>
+        i === 0 ? { ...s, planned: s.planned && { ...s.planned, tool: 'describe_screen', args: {} }, outcome: { ok: true, attempts: 0, durationMs: 0 } } : s,
+      ),
+    };
+    const html = renderTaskReport(looked);
+    expect(html).not.toContain('Screen changed by it');
+    expect(html).not.toContain('0 attempts');
+  });
+
   it('names the download after the goal and the id', () => {
     expect(reportFileName(finishedRecord(), 'html')).toBe('amc-task-open-wi-fi-settings-r1.html');
   });

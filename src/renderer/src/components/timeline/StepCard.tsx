@@ -1,8 +1,9 @@
+import { actsOnPhone, attemptsLabel } from '../../../../shared/action';
 import type { PlannerInfo, StepRecord } from '../../../../shared/task';
 import { withoutErrorName } from '../../lib/errors';
 import { formatArgs, formatDuration, formatTokens } from '../../lib/format';
 import { SceneWireframe } from './SceneWireframe';
-import { actsOnPhone, reasoningUnavailableReason, stepPhase, targetDescription, targetElement, targetPoint } from './step-view';
+import { reasoningUnavailableReason, stepPhase, targetDescription, targetElement, targetPoint } from './step-view';
 
 interface Props {
   step: StepRecord;
@@ -114,13 +115,7 @@ export function StepCard({ step, planner, running, changedScreen = null, endedHe
 function Outcome({ step }: { step: StepRecord }) {
   const outcome = step.outcome;
   if (!outcome) return null;
-  // No attempt: nothing went to the phone (a look at the screen, or an action refused before it was sent).
-  const attempts =
-    outcome.attempts === 0
-      ? outcome.ok
-        ? null
-        : 'not sent to the phone'
-      : `${outcome.attempts} attempt${outcome.attempts === 1 ? '' : 's'}`;
+  const attempts = attemptsLabel(outcome);
   return (
     <span className={`outcome ${outcome.ok ? 'ok' : 'error'}`} data-testid="step-outcome">
       {outcome.ok ? '✓ ok' : '✗ error'}

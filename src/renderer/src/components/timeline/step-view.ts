@@ -51,9 +51,3 @@ export function stepPhase(step: StepRecord, taskRunning: boolean): StepPhase {
 }
 
 /** Tools that only look or wait: they are not expected to change the screen, and send nothing to retry. */
-const NON_ACTING_TOOLS = new Set(['describe_screen', 'wait', 'finish_task']);
-
-/** Whether a turn's tool acts on the phone (so "the screen did not change" is worth saying about it). */
-export function actsOnPhone(tool: string): boolean {
-  return !NON_ACTING_TOOLS.has(tool);
-}
