@@ -81,5 +81,13 @@ describe('amc device commands', () => {
     expect(badNumber.stderr).toMatch(/--x must be a number/);
     const noAddress = await amc('connect');
     expect(noAddress.code).toBe(2);
+    for (const command of [['connect', 'phone:port'], ['disconnect', 'phone:99999'], ['pair', 'phone:x', '123456']]) {
+      const badAddress = await amc(...command);
+      expect(badAddress.code, command.join(' ')).toBe(2);
+      expect(badAddress.stderr).toMatch(/is not an address; use HOST:PORT/);
+    }
+    const badCode = await amc('pair', '127.0.0.1:37000', '12ab');
+    expect(badCode.code).toBe(2);
+    expect(badCode.stderr).toContain('the pairing code is the 6-digit number');
   });
 });

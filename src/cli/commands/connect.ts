@@ -1,7 +1,7 @@
 import type { CliCommand } from '../command';
 import { UsageError } from '../command';
 import { parseCommandArgs } from '../args';
-import { ADB_OPTIONS_USAGE, adbFromOptions, adbOptions } from './devices';
+import { ADB_OPTIONS_USAGE, adbFromOptions, adbOptions, addressArgument } from './devices';
 
 export const connectCommand: CliCommand = {
   name: 'connect',
@@ -10,8 +10,9 @@ export const connectCommand: CliCommand = {
   async run(args, io) {
     const { values, positionals } = parseCommandArgs(args, adbOptions, true);
     if (positionals.length !== 1) throw new UsageError('give exactly one HOST:PORT');
+    const target = await addressArgument(positionals[0]!);
     const adb = await adbFromOptions(values);
-    const serial = await adb.connectDevice(positionals[0]!, { timeoutMs: 20_000 });
+    const serial = await adb.connectDevice(target, { timeoutMs: 20_000 });
     io.out(`connected to ${serial}`);
     return 0;
   },

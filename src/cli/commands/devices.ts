@@ -22,6 +22,17 @@ export async function adbFromOptions(values: { 'adb-host'?: string; 'adb-port'?:
   });
 }
 
+/** A HOST:PORT argument, checked before any adb work: a malformed one is a usage error (exit code 2). */
+export async function addressArgument(target: string): Promise<string> {
+  const { parseHostPort } = await import('../../main/device/adb-client');
+  try {
+    parseHostPort(target);
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+  return target;
+}
+
 /** `-s SERIAL`, else ANDROID_SERIAL, else the only usable device; a usage error when that is ambiguous. */
 export async function pickSerial(adb: AdbClient, requested: string | undefined): Promise<string> {
   const explicit = requested ?? process.env.ANDROID_SERIAL;

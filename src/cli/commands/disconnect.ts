@@ -1,7 +1,7 @@
 import type { CliCommand } from '../command';
 import { UsageError } from '../command';
 import { parseCommandArgs } from '../args';
-import { ADB_OPTIONS_USAGE, adbFromOptions, adbOptions } from './devices';
+import { ADB_OPTIONS_USAGE, adbFromOptions, adbOptions, addressArgument } from './devices';
 
 export const disconnectCommand: CliCommand = {
   name: 'disconnect',
@@ -10,8 +10,9 @@ export const disconnectCommand: CliCommand = {
   async run(args, io) {
     const { values, positionals } = parseCommandArgs(args, adbOptions, true);
     if (positionals.length !== 1) throw new UsageError('give exactly one HOST:PORT');
+    const target = await addressArgument(positionals[0]!);
     const adb = await adbFromOptions(values);
-    await adb.disconnectDevice(positionals[0]!, { timeoutMs: 10_000 });
+    await adb.disconnectDevice(target, { timeoutMs: 10_000 });
     io.out(`disconnected ${positionals[0]}`);
     return 0;
   },
