@@ -38,6 +38,8 @@ export type FakeReply =
   | { kind: 'http-error'; status: number; message?: string; retryAfterSeconds?: number }
   /** A 200 response whose body is not the provider's JSON. */
   | { kind: 'garbage-body' }
+  /** An HTML error page instead of the provider's JSON error (a proxy or load balancer in the way). */
+  | { kind: 'error-page'; status: number; html: string }
   /** A 200 whose headers promise a whole body, but the connection is cut halfway through it. */
   | { kind: 'cut-off' }
   /** Never answers; the connection stays open until the client gives up. */

@@ -112,6 +112,8 @@ async function render(reply: FakeReply, turn: FakeTurn, rawBytes: number): Promi
     }
     case 'garbage-body':
       return { status: 200, body: '<html>502 Bad Gateway</html>' };
+    case 'error-page':
+      return { status: reply.status, headers: { 'content-type': 'text/html' }, body: reply.html };
     case 'cut-off':
       return { status: 200, body: '{"id":"cut', cutOff: true };
     case 'hang':

@@ -116,6 +116,14 @@ describe.each(['anthropic', 'openai'] as const)('%s direct client', (provider) =
     expect(fake.requests).toHaveLength(1);
   });
 
+  it('an HTML error page from a proxy in the way is quoted', async () => {
+    const html = '<html><body><h1>502 Bad Gateway</h1><center>nginx</center></body></html>';
+    const { client } = await setup(provider, sequencePolicy({ kind: 'error-page', status: 502, html }));
+    const error = await failureOf(client.decide(request, {}));
+    expect(error.kind).toBe('server-error');
+    expect(error.message).toMatch(/answered with a server error \(HTTP 502\): .*502 Bad Gateway.*nginx/);
+  });
+
   it('Scenario: A slow provider times out after the configured seconds', async () => {
     const { fake, client } = await setup(provider, sequencePolicy({ kind: 'hang' }), { timeoutMs: 300 });
     const error = await failureOf(client.decide(request, {}));

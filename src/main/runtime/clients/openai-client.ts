@@ -43,7 +43,9 @@ function sdkFailure(error: unknown): SdkFailure | undefined {
   if (error instanceof OpenAI.APIConnectionError) return { connectionFailed: true };
   if (error instanceof OpenAI.APIError) {
     const body = error.error as { message?: unknown } | undefined;
-    return { status: error.status, headers: error.headers, apiMessage: typeof body?.message === 'string' ? body.message : null };
+    // A body that is not JSON (an HTML page from a proxy in the way) is only in the SDK's message.
+    const apiMessage = typeof body?.message === 'string' ? body.message : body === undefined ? error.message : null;
+    return { status: error.status, headers: error.headers, apiMessage };
   }
   return undefined;
 }
