@@ -86,7 +86,7 @@ export class AdbClient {
     if (!last) {
       throw new AdbError(
         `The connection to ${serial} dropped while it was running \`${command}\`; it may or may not have taken ` +
-          'effect. Check that the phone is still connected (amc devices).',
+          'effect. Check that the phone is still connected and listed as ready (the device list, or `amc devices`).',
         'connection-dropped',
       );
     }
@@ -177,7 +177,7 @@ export class AdbClient {
         const version = await adbVersion(this.server);
         throw new AdbError(
           `Wireless pairing needs adb from platform-tools 30 or newer; this adb is ${version}. Update platform-tools, ` +
-            'or connect the phone once by USB and run `adb tcpip 5555` followed by `amc connect PHONE_IP:5555`.',
+            'or connect the phone once by USB, run `adb tcpip 5555`, then connect to PHONE_IP:5555 (in the app, or `amc connect PHONE_IP:5555`).',
           'unsupported',
           { cause: error },
         );
@@ -262,8 +262,8 @@ export class AdbClient {
     const device = serial ?? 'the device';
     if (/device '.*' not found|device not found/i.test(text)) {
       return new AdbError(
-        `No device "${device}" is connected to the adb server at ${this.address}. Run \`amc devices\` to see the ` +
-          'connected phones; plug the phone in again or `amc connect` it.',
+        `No device "${device}" is connected to the adb server at ${this.address}. The device list (or \`amc devices\`) ` +
+          'shows the connected phones; plug the phone in again or connect to its address.',
         'device-not-found',
         { cause: error },
       );
@@ -282,7 +282,7 @@ export class AdbClient {
     }
     if (code === 'ECONNRESET' || code === 'EPIPE' || /premature end|closed/i.test(text)) {
       return new AdbError(
-        `The connection to ${device} dropped during ${label}. Check that the phone is still connected (amc devices).`,
+        `The connection to ${device} dropped during ${label}. Check that the phone is still connected and listed as ready (the device list, or \`amc devices\`).`,
         'connection-dropped',
         { cause: error },
       );

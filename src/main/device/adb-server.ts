@@ -116,7 +116,7 @@ export function notAnAdbServerError(address: AdbServerAddress, answer: string): 
   return new AdbError(
     `Something listens at ${address.host}:${address.port}, but it is not an adb server (${said}). The adb host and ` +
       `port name the adb server (port 5037 unless ANDROID_ADB_SERVER_PORT says otherwise), not a phone: reach a ` +
-      'phone over the network with `amc connect HOST:PORT`.',
+      'phone over the network by connecting to its address (Connect by address in the app, or `amc connect HOST:PORT`).',
     'server-unreachable',
   );
 }

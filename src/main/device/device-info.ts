@@ -26,7 +26,7 @@ export function stateHint(state: DeviceState, serial: string): string | undefine
       return 'The phone is still authorising this computer: unlock it and accept the prompt if one is shown.';
     case 'offline':
       return wireless
-        ? `The phone is not answering. Check it is on the same network with wireless debugging on, then run \`amc disconnect ${serial}\` and \`amc connect ${serial}\`.`
+        ? `The phone is not answering. Check it is on the same network with wireless debugging on, then disconnect and connect ${serial} again (in the app, or \`amc disconnect\` and \`amc connect ${serial}\`).`
         : 'The phone is not answering. Unplug and reconnect the USB cable (or run `adb reconnect`), and unlock the phone.';
     case 'connecting':
       return 'adb is still connecting to the phone; wait a moment.';
