@@ -36,8 +36,9 @@ describe('device panel and live mirror in the browser', { timeout: 90_000 }, () 
     await page.getByRole('button', { name: 'Start demo phone' }).click();
     await expect.poll(() => page.getByTestId('device-row').count(), { timeout: 20_000 }).toBe(rowsBefore + 1);
     const selected = page.locator('[data-testid="device-row"]:has(button[aria-pressed="true"])');
+    // The list can show the new phone a moment before the app selects it.
+    await expect.poll(() => selected.getAttribute('data-serial'), { timeout: 20_000 }).not.toBe(host.harness.serial);
     const serial = (await selected.getAttribute('data-serial'))!;
-    expect(serial).not.toBe(host.harness.serial);
     expect(await selected.textContent()).toMatch(/TCP.*ready/);
 
     const first = await waitForFrameAfter(page, -1);
