@@ -8,7 +8,7 @@
  * - with thinking on, a `thinking` block (with a signature) comes first.
  */
 import { approxTokens, readPrompt, type FakePolicy, type FakeReply, type FakeTurn } from './fake-policy';
-import { sleep, startFakeServer, type FakeResponse, type FakeServer, type RecordedRequest } from './fake-http';
+import { renderTransportFailure, sleep, startFakeServer, type FakeResponse, type FakeServer, type RecordedRequest } from './fake-http';
 
 export interface AnthropicFakeOptions {
   policy: FakePolicy;
@@ -145,13 +145,10 @@ async function render(reply: FakeReply, turn: FakeTurn, rawBytes: number): Promi
       return errorResponse(reply.status, reply.message ?? defaults[reply.status] ?? 'error', headers);
     }
     case 'garbage-body':
-      return { status: 200, body: '<html>502 Bad Gateway</html>' };
     case 'error-page':
-      return { status: reply.status, headers: { 'content-type': 'text/html' }, body: reply.html };
     case 'cut-off':
-      return { status: 200, body: '{"id":"cut', cutOff: true };
     case 'hang':
-      return undefined;
+      return renderTransportFailure(reply);
     case 'delay':
       await sleep(reply.ms);
       return render(reply.then, turn, rawBytes);

@@ -96,3 +96,27 @@ export async function startFakeServer(handle: FakeHandler): Promise<FakeServer> 
 }
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Failures that look the same whichever provider the fake speaks. */
+export type TransportFailure =
+  /** A 200 response whose body is not the provider's JSON. */
+  | { kind: 'garbage-body' }
+  /** An HTML error page instead of the provider's JSON error (a proxy or load balancer in the way). */
+  | { kind: 'error-page'; status: number; html: string }
+  /** A 200 whose headers promise a whole body, but the connection is cut halfway through it. */
+  | { kind: 'cut-off' }
+  /** Never answers; the connection stays open until the client gives up. */
+  | { kind: 'hang' };
+
+export function renderTransportFailure(reply: TransportFailure): FakeResponse | undefined {
+  switch (reply.kind) {
+    case 'garbage-body':
+      return { status: 200, body: '<html>502 Bad Gateway</html>' };
+    case 'error-page':
+      return { status: reply.status, headers: { 'content-type': 'text/html' }, body: reply.html };
+    case 'cut-off':
+      return { status: 200, body: '{"id":"cut', cutOff: true };
+    case 'hang':
+      return undefined;
+  }
+}

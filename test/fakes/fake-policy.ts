@@ -3,6 +3,7 @@
  * (goal, the turn's Scene, whether an image came along...) and answers with a FakeReply, which each fake
  * renders in its own provider's wire format. Failures (HTTP errors, hangs, malformed replies) are replies too.
  */
+import type { TransportFailure } from './fake-http';
 import type { Scene, SceneElement } from '../../src/shared/scene';
 
 export type FakeProvider = 'anthropic' | 'openai';
@@ -36,14 +37,7 @@ export type FakeReply =
   | { kind: 'calls'; calls: Array<{ tool: string; args: Record<string, unknown> }>; text?: string }
   | { kind: 'text'; text: string; thinking?: string }
   | { kind: 'http-error'; status: number; message?: string; retryAfterSeconds?: number }
-  /** A 200 response whose body is not the provider's JSON. */
-  | { kind: 'garbage-body' }
-  /** An HTML error page instead of the provider's JSON error (a proxy or load balancer in the way). */
-  | { kind: 'error-page'; status: number; html: string }
-  /** A 200 whose headers promise a whole body, but the connection is cut halfway through it. */
-  | { kind: 'cut-off' }
-  /** Never answers; the connection stays open until the client gives up. */
-  | { kind: 'hang' }
+  | TransportFailure
   | { kind: 'delay'; ms: number; then: FakeReply };
 
 export type FakePolicy = (turn: FakeTurn) => FakeReply | Promise<FakeReply>;
