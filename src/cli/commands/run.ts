@@ -103,6 +103,7 @@ export const runCommand: CliCommand = {
     const { buildPlanner } = await import('../../main/runtime/build-planner');
     const { SettingsFileError, resolveAmcHome } = await import('../../main/storage/settings-store');
     const { createTaskStore } = await import('../../main/storage/task-store');
+    const { createDeviceLocks } = await import('../../main/storage/device-lock');
     let configured;
     let config;
     try {
@@ -123,10 +124,12 @@ export const runCommand: CliCommand = {
     const { TaskRunner, TaskStartError } = await import('../../main/runtime/task-runner');
     const adb = await AdbClient.create({ ...adbServerOptions(config.settings, process.env), ...adbFlags });
     const screenshot = configured.planner.accepts.screenshot ? { longEdge: config.settings.aiPlanner.screenshotLongEdge } : false;
-    const runner = new TaskRunner({ observer: new Observer(adb, { screenshot }), executor: new Executor(adb) });
+    const home = resolveAmcHome(process.env);
+    // The same per-phone lock as the app's: a phone another task drives (the app, another `amc run`) is refused.
+    const runner = new TaskRunner({ observer: new Observer(adb, { screenshot }), executor: new Executor(adb), deviceLock: createDeviceLocks(home) });
     runner.on(values.json ? (event) => io.out(JSON.stringify(event)) : (event) => printEvent(event, io));
     // The task goes into the same history the app shows; a history that cannot be written never stops the task.
-    const history = createTaskStore(resolveAmcHome(process.env));
+    const history = createTaskStore(home);
     let historyProblem: string | undefined;
     runner.on((event) => {
       history.append(event).catch((error: unknown) => {
@@ -138,7 +141,7 @@ export const runCommand: CliCommand = {
     try {
       handle = await runner.start({ serial: values.serial.trim(), goal: values.goal.trim(), ...(maxSteps ? { maxSteps } : {}) }, { planner: configured });
     } catch (error) {
-      // Nothing ran: the request itself was refused (e.g. a goal over the length limit).
+      // Nothing ran: the request itself was refused (a goal over the length limit, a phone another task drives).
       if (!(error instanceof TaskStartError)) throw error;
       io.err(`amc run: ${error.message}`);
       await history.close();

@@ -6,6 +6,7 @@ import { MirrorPump } from '../mirror/mirror-pump';
 import { AdaptiveScreenGrabber } from '../mirror/screen-capture';
 import type { MirrorEncoding } from '../mirror/frame-encoder';
 import { createConfigSource } from '../runtime/config';
+import { createDeviceLocks } from '../storage/device-lock';
 import { createSecretStore, resolveAmcHome, type SecretCodec } from '../storage/settings-store';
 import { createTaskStore } from '../storage/task-store';
 import { DeviceService, adbServerOptions } from './device-service';
@@ -72,7 +73,14 @@ export async function createApp(options: AppOptions = {}): Promise<AppServices> 
 
   const phone = new PhoneAccess(() => devices.adb());
   const store = createTaskStore(home);
-  const tasks = new TaskService({ events, store, phone, loadConfig: () => config.load(), checkDevice: (serial) => devices.checkReady(serial) });
+  const tasks = new TaskService({
+    events,
+    store,
+    phone,
+    loadConfig: () => config.load(),
+    checkDevice: (serial) => devices.checkReady(serial),
+    deviceLock: createDeviceLocks(home),
+  });
   const grabber = new AdaptiveScreenGrabber(() => devices.adb());
   const mirror = new MirrorPump({
     events,

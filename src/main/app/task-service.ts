@@ -3,7 +3,7 @@ import type { TaskEvent, TaskRecord } from '../../shared/task';
 import type { EventHub } from '../ipc/event-hub';
 import { buildPlanner } from '../runtime/build-planner';
 import { applyTaskOverrides, type RuntimeConfig } from '../runtime/config';
-import { TaskRunner, type TaskHandle } from '../runtime/task-runner';
+import { TaskRunner, type DeviceLockPort, type TaskHandle } from '../runtime/task-runner';
 import type { TaskStore } from '../storage/task-store';
 import type { PhoneAccess } from './phone-access';
 
@@ -15,6 +15,8 @@ export interface TaskServiceOptions {
   loadConfig: () => Promise<RuntimeConfig>;
   /** Throws a plain-words reason when the phone cannot take a task now (not connected, unauthorized...). */
   checkDevice: (serial: string) => Promise<void>;
+  /** Keeps other processes (`amc run`, another window's host) off a phone while a task here drives it. */
+  deviceLock?: DeviceLockPort;
   /** How long close() waits for stopped tasks to record their end. */
   closeTimeoutMs?: number;
 }
@@ -44,6 +46,7 @@ export class TaskService {
       observer: options.phone.observerPort,
       executor: options.phone.executorPort,
       plannerSource: async () => buildPlanner(await options.loadConfig()),
+      ...(options.deviceLock && { deviceLock: options.deviceLock }),
     });
     this.runner.on((event) => this.onEvent(event));
   }

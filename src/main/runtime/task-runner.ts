@@ -33,6 +33,14 @@ export interface ExecutorPort {
   execute(call: ToolCall, context: { serial: string; scene: Scene | null; signal?: AbortSignal }): Promise<StepOutcome>;
 }
 
+/**
+ * What the runner needs to keep other processes (the app, another `amc run`) off a phone while a task drives
+ * it. `acquire` throws, with a message for the person, when the phone is taken.
+ */
+export interface DeviceLockPort {
+  acquire(serial: string, info: { taskId: string; goal: string }): Promise<{ release(): Promise<void> }>;
+}
+
 export const DEFAULT_MAX_STEPS = 30;
 export const DEFAULT_MAX_CONSECUTIVE_FAILURES = 3;
 
@@ -46,6 +54,8 @@ export interface TaskRunnerOptions {
   plannerSource?: PlannerSource;
   /** Failed actions in a row that end the task (default 3). */
   maxConsecutiveFailures?: number;
+  /** One task per phone across processes; without it, only within this runner. */
+  deviceLock?: DeviceLockPort;
   now?: () => number;
   newTaskId?: () => string;
 }
@@ -123,6 +133,7 @@ interface RunningTask {
   controller: AbortController;
   paused: boolean;
   wake: (() => void) | null;
+  release: () => Promise<void>;
 }
 
 /**
@@ -134,6 +145,8 @@ interface RunningTask {
 export class TaskRunner {
   private readonly listeners = new Set<TaskEventListener>();
   private readonly running = new Map<string, RunningTask>();
+  /** Devices whose task is being set up (planner, lock): taken, though not yet in `running`. */
+  private readonly starting = new Set<string>();
   private readonly now: () => number;
   private readonly newTaskId: () => string;
   private readonly maxConsecutiveFailures: number;
@@ -170,19 +183,27 @@ export class TaskRunner {
     const { serial, goal } = parsed.data;
     const busy = [...this.running.values()].find((task) => task.record.serial === serial);
     if (busy) throw new TaskStartError(`a task is already running on ${serial} (${busy.record.id}); stop it first`);
-    const configured = options.planner ?? (await this.plannerSource());
-    // Checked again: another start() for the same device may have won while the planner was being built.
-    if ([...this.running.values()].some((task) => task.record.serial === serial)) {
-      throw new TaskStartError(`a task is already running on ${serial}; stop it first`);
+    if (this.starting.has(serial)) throw new TaskStartError(`a task is already running on ${serial}; stop it first`);
+    this.starting.add(serial);
+    let configured: ConfiguredPlanner;
+    let hold: { release(): Promise<void> } | undefined;
+    const id = this.newTaskId();
+    try {
+      configured = options.planner ?? (await this.plannerSource());
+      hold = await this.options.deviceLock?.acquire(serial, { taskId: id, goal }).catch((error: unknown) => {
+        throw new TaskStartError(error instanceof Error ? error.message : String(error));
+      });
+    } finally {
+      this.starting.delete(serial);
     }
     const maxSteps = parsed.data.maxSteps ?? configured.maxSteps;
     const task: RunningTask = {
-      record: newTaskRecord({ id: this.newTaskId(), goal, serial, planner: configured.planner.info, maxSteps, createdAt: this.now() }),
+      record: newTaskRecord({ id, goal, serial, planner: configured.planner.info, maxSteps, createdAt: this.now() }),
       controller: new AbortController(),
       paused: false,
       wake: null,
+      release: () => hold?.release() ?? Promise.resolve(),
     };
-    const id = task.record.id;
     this.running.set(id, task);
     const done = this.drive(task, configured.planner);
     return {
@@ -246,8 +267,11 @@ export class TaskRunner {
     this.emit(task, { type: 'task.resumed', taskId: task.record.id, at: this.now(), step: turnsDone });
   }
 
-  private finish(task: RunningTask, run: RunState, status: 'completed' | 'failed' | 'cancelled', failureReason: string | null, result: string | null = null): TaskRecord {
-    // The device is free before anyone hears of the end, so a listener may start the next task at once.
+  private async finish(task: RunningTask, run: RunState, status: 'completed' | 'failed' | 'cancelled', failureReason: string | null, result: string | null = null): Promise<TaskRecord> {
+    // The device is free (here and for other processes) before anyone hears of the end, so a listener may
+    // start the next task at once.
+    // A lock that cannot be removed is replaced as stale by this process's next task.
+    await task.release().catch(() => undefined);
     this.running.delete(task.record.id);
     this.emit(task, {
       type: 'task.finished',
@@ -264,7 +288,7 @@ export class TaskRunner {
   }
 
   /** Ends the task for an exception: failed with `<ErrorName>: <message>`, or cancelled when it came from Stop. */
-  private fail(task: RunningTask, run: RunState, error: unknown): TaskRecord {
+  private fail(task: RunningTask, run: RunState, error: unknown): Promise<TaskRecord> {
     if (task.controller.signal.aborted) return this.finish(task, run, 'cancelled', STOPPED);
     return this.finish(task, run, 'failed', failureReasonOf(error));
   }

@@ -1,6 +1,10 @@
 // TaskRunner mechanics with in-memory ports: short-circuits (D2/D3), failures (D7), capabilities (D8),
 // budgets, Stop, Pause/Resume, events.
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { createDeviceLocks, locksFolder } from '../../../src/main/storage/device-lock';
 import { ToolCallUnavailable } from '../../../src/shared/decision';
 import { TaskEventSchema, TaskRecordSchema, type TaskEvent } from '../../../src/shared/task';
 import { TaskRunner, TaskStartError, type ConfiguredPlanner } from '../../../src/main/runtime/task-runner';
@@ -300,6 +304,31 @@ describe('TaskRunner', () => {
     other.stop();
     await Promise.all([first.done, other.done]);
     expect(runner.activeTasks()).toEqual([]);
+  });
+
+  it('Scenario: A phone is free for other processes once its task ends (cancelled, completed or failed)', async () => {
+    const home = await mkdtemp(path.join(tmpdir(), 'amc-runner-lock-'));
+    try {
+      const lockedRunner = (planner: Planner, observer = new FakeObserver()) =>
+        new TaskRunner({ observer, executor: new FakeExecutor(), plannerSource: async () => ({ planner, maxSteps: 30 }), deviceLock: createDeviceLocks(home) });
+      const held = () => readdir(locksFolder(home));
+      // Another runner (as another process would) is refused while the first task runs, naming it.
+      const first = await lockedRunner(new ScriptedPlanner(() => never())).start(request);
+      expect(await held()).toHaveLength(1);
+      const other = lockedRunner(createStubPlanner());
+      await expect(other.start({ ...request, goal: 'Something else' })).rejects.toThrow(TaskStartError);
+      await expect(other.start({ ...request, goal: 'Something else' })).rejects.toThrow(/being driven by another task \(goal "Turn on Wi-Fi"/);
+      first.stop();
+      expect((await first.done).status).toBe('cancelled');
+      expect(await held()).toEqual([]);
+      // Completed, and failed by an exception from observe: released both times.
+      expect((await other.run(request)).status).toBe('completed');
+      const failing = lockedRunner(createStubPlanner(), new FakeObserver(undefined, { fail: () => new Error('boom') }));
+      expect((await failing.run(request)).status).toBe('failed');
+      expect(await held()).toEqual([]);
+    } finally {
+      await rm(home, { recursive: true, force: true });
+    }
   });
 
   it('the device is free when task.finished is heard: a listener may start the next task at once', async () => {

@@ -1,0 +1,157 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { link, mkdir, open, readFile, rename, rm } from 'node:fs/promises';
+import path from 'node:path';
+
+/** What a lock file records about the task that holds the phone. */
+export interface DeviceLockOwner {
+  pid: number;
+  taskId: string;
+  goal: string;
+  startedAt: number;
+}
+
+export interface DeviceLockHold {
+  /** Removes the lock file if it is still ours; safe to call more than once. */
+  release(): Promise<void>;
+}
+
+export interface DeviceLocks {
+  /** Takes the phone for one task, or throws DeviceBusyError naming the task that holds it. */
+  acquire(serial: string, info: { taskId: string; goal: string }): Promise<DeviceLockHold>;
+}
+
+/** Another live task (in this or another process) drives the phone. */
+export class DeviceBusyError extends Error {
+  override name = 'DeviceBusyError';
+}
+
+/** Lock files this process holds now: a file with our pid that is not here was left by an earlier task of ours. */
+const heldHere = new Set<string>();
+
+/** Serials hold ':' and '.' (and adb allows more): keep the safe characters readable, add a hash so distinct serials never collide. */
+export function lockFileName(serial: string): string {
+  const readable = serial.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 64);
+  const hash = createHash('sha256').update(serial).digest('hex').slice(0, 12);
+  return `${readable}-${hash}.lock`;
+}
+
+export function locksFolder(home: string): string {
+  return path.join(home, 'storage', 'locks');
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: the process exists but belongs to someone else.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function parseOwner(text: string): DeviceLockOwner | null {
+  try {
+    const value = JSON.parse(text) as Partial<DeviceLockOwner>;
+    const valid =
+      Number.isInteger(value.pid) && (value.pid as number) > 0 && typeof value.taskId === 'string' && typeof value.goal === 'string' && typeof value.startedAt === 'number';
+    return valid ? (value as DeviceLockOwner) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The owner text, or null when there is no lock file. */
+async function readLock(file: string): Promise<string | null> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+}
+
+const clock = (at: number) => {
+  const time = new Date(at);
+  return `${String(time.getHours()).padStart(2, '0')}:${String(time.getMinutes()).padStart(2, '0')}`;
+};
+
+function busyMessage(serial: string, owner: DeviceLockOwner): string {
+  return `Phone ${serial} is being driven by another task (goal "${owner.goal}", started ${clock(owner.startedAt)}, process ${owner.pid}). Stop that task first.`;
+}
+
+/** Creates the lock file with its whole content at once: written aside, then linked into place (fails if it exists). */
+async function createLock(file: string, text: string): Promise<boolean> {
+  const aside = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  const handle = await open(aside, 'wx', 0o600);
+  try {
+    await handle.writeFile(text, 'utf8');
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  try {
+    await link(aside, file);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw error;
+  } finally {
+    await rm(aside, { force: true });
+  }
+}
+
+/**
+ * Moves a stale lock out of the way, unless it changed since it was judged stale (another process took it
+ * over in between): then that newer lock is put back.
+ */
+async function removeStale(file: string, judged: string): Promise<void> {
+  const aside = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.stale`;
+  try {
+    await rename(file, aside);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw error;
+  }
+  const moved = await readLock(aside);
+  if (moved !== judged) await link(aside, file).catch(() => undefined);
+  await rm(aside, { force: true });
+}
+
+/**
+ * One task per phone across processes (the app, `amc run`, `amc serve`): a lock file per serial in
+ * `<home>/storage/locks/`. A lock whose process is gone, or whose file is unreadable, is stale and replaced.
+ */
+export function createDeviceLocks(home: string, options: { now?: () => number } = {}): DeviceLocks {
+  const now = options.now ?? Date.now;
+  const folder = locksFolder(home);
+  return {
+    async acquire(serial, info) {
+      await mkdir(folder, { recursive: true, mode: 0o700 });
+      const file = path.join(folder, lockFileName(serial));
+      const owner: DeviceLockOwner = { pid: process.pid, taskId: info.taskId, goal: info.goal, startedAt: now() };
+      const text = JSON.stringify(owner);
+      for (let attempt = 0; attempt < 5; attempt += 1) {
+        if (await createLock(file, text)) {
+          heldHere.add(file);
+          let released = false;
+          return {
+            async release() {
+              if (released) return;
+              released = true;
+              heldHere.delete(file);
+              // Only our own file: a stale-lock takeover by someone else must survive our release.
+              if ((await readLock(file).catch(() => null)) === text) await rm(file, { force: true });
+            },
+          };
+        }
+        const found = await readLock(file);
+        if (found === null) continue;
+        const holder = parseOwner(found);
+        const leftByUs = holder?.pid === process.pid && !heldHere.has(file);
+        if (holder && isAlive(holder.pid) && !leftByUs) throw new DeviceBusyError(busyMessage(serial, holder));
+        await removeStale(file, found);
+      }
+      throw new DeviceBusyError(`Phone ${serial} is being claimed by several tasks at once; try again in a moment.`);
+    },
+  };
+}
