@@ -271,6 +271,61 @@ describe('live task in the window', () => {
     expect(screen.getByRole('article', { name: 'Stopped' }).textContent).toContain('Stopped by the user.');
   });
 
+  it("Scenario: The History list shows a running task's progress", async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(1000 + 3500);
+      const running = {
+        id: 't-7',
+        goal: 'Open contacts',
+        serial,
+        status: 'running' as const,
+        failureReason: null,
+        planner: directAnthropic,
+        steps: 0,
+        createdAt: 1000,
+        finishedAt: null,
+        durationMs: 0,
+        usage: { inputTokens: 0, outputTokens: 0 },
+      };
+      const bridge = appBackend(() => ({ task: recordAfter([started, observed(1)]), paused: false }), { 'history.list': () => ({ tasks: [running] }) });
+      renderApp(bridge);
+      await screen.findByRole('article', { name: 'Step 1' });
+      fireEvent.click(screen.getByRole('tab', { name: 'History' }));
+      const row = await screen.findByTestId('history-row');
+      const cells = () => [...row.querySelectorAll('td')].map((cell) => cell.textContent);
+      // Goal, phone, status, steps, duration, tokens: the time since the start, not the stored 0 ms.
+      expect(cells().slice(2, 6)).toEqual(['running', '0', '3.5 s', '0 in · 0 out']);
+      const lists = bridge.callsOf('history.list').length;
+
+      vi.setSystemTime(1000 + 12_000);
+      act(() => bridge.emit('task.event', planned(1, 'Tap Add contact.')));
+      act(() =>
+        bridge.emit('task.event', { type: 'step.executed', taskId: 't-7', at: 1200, step: 1, outcome: { ok: true, attempts: 1, durationMs: 80 }, executeMs: 80 }),
+      );
+      expect(cells().slice(2, 6)).toEqual(['running', '1', '12 s', '100 in · 10 out']);
+
+      act(() =>
+        bridge.emit('task.event', {
+          type: 'task.finished',
+          taskId: 't-7',
+          at: 14_000,
+          status: 'completed',
+          failureReason: null,
+          result: 'Contacts is open.',
+          steps: 1,
+          usage: { inputTokens: 100, outputTokens: 10 },
+          durationMs: 13_000,
+        }),
+      );
+      expect(cells().slice(2, 6)).toEqual(['done', '1', '13 s', '100 in · 10 out']);
+      // Every turn came from the live events: the list itself was not fetched again.
+      expect(bridge.callsOf('history.list')).toHaveLength(lists);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('Scenario: A failed bridge call is shown in plain words and the window keeps working', async () => {
     const bridge = appBackend(() => ({ task: null, paused: false }), {
       'devices.list': () => {

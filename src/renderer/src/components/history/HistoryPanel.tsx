@@ -1,13 +1,27 @@
+import { useEffect, useMemo, useState } from 'react';
 import type { TaskSummary } from '../../../../shared/contract';
+import type { TaskRecord } from '../../../../shared/task';
 import { useBridge } from '../../bridge-context';
 import { downloadText } from '../../lib/download';
 import { formatDuration, formatTime, formatTokens } from '../../lib/format';
 import { reportError } from '../../store/app-store';
 import { useHistoryStore } from '../../store/history-store';
-import { useTaskStore } from '../../store/task-store';
+import { isRunning, useTaskStore } from '../../store/task-store';
 import { TaskTimeline } from '../timeline/TaskTimeline';
+import { withLiveProgress } from './live-summary';
 
 const STATUS_WORDS = { pending: 'pending', running: 'running', completed: 'done', failed: 'failed', cancelled: 'stopped' } as const;
+
+/** The current time, ticking every second while `active` (a running task's duration keeps growing). */
+function useNow(active: boolean): number {
+  const [now, setNow] = useState(Date.now);
+  useEffect(() => {
+    if (!active) return undefined;
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, [active]);
+  return active ? Math.max(now, Date.now()) : now;
+}
 
 /** Past tasks, newest first; open one to read its timeline, export it, or delete it. */
 export function HistoryPanel() {
@@ -17,6 +31,10 @@ export function HistoryPanel() {
   const open = useHistoryStore((s) => s.open);
   // A task still running when opened keeps growing here, as on the Current task tab.
   const live = useTaskStore((s) => (opened ? Object.values(s.bySerial).find((entry) => entry.task.id === opened.id)?.task : undefined));
+  // The tasks this window follows live (one per phone), by id: their rows show progress as events arrive.
+  const bySerial = useTaskStore((s) => s.bySerial);
+  const followed = useMemo(() => new Map<string, TaskRecord>(Object.values(bySerial).map((entry) => [entry.task.id, entry.task])), [bySerial]);
+  const now = useNow(!opened && (tasks ?? []).some((task) => isRunning(followed.get(task.id))));
 
   const exportTask = async (id: string, format: 'json' | 'html') => {
     try {
@@ -81,7 +99,7 @@ export function HistoryPanel() {
         </tr>
       </thead>
       <tbody>
-        {tasks.map((task) => (
+        {tasks.map((stored) => withLiveProgress(stored, followed.get(stored.id), now)).map((task) => (
           <tr key={task.id} data-testid="history-row" data-task-id={task.id}>
             <td>
               <button type="button" className="button link" onClick={() => void openTask(task.id)} aria-label={`Open "${task.goal}"`} title={task.goal}>
