@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { link, mkdir, open, readFile, rename, rm } from 'node:fs/promises';
+import { link, mkdir, readFile, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
+import { writeSyncedSibling } from './synced-file';
 
 /** What a lock file records about the task that holds the phone. */
 export interface DeviceLockOwner {
@@ -81,14 +82,7 @@ function busyMessage(serial: string, owner: DeviceLockOwner): string {
 
 /** Creates the lock file with its whole content at once: written aside, then linked into place (fails if it exists). */
 async function createLock(file: string, text: string): Promise<boolean> {
-  const aside = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-  const handle = await open(aside, 'wx', 0o600);
-  try {
-    await handle.writeFile(text, 'utf8');
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
+  const aside = await writeSyncedSibling(file, text, 0o600);
   try {
     await link(aside, file);
     return true;

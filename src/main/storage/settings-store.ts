@@ -1,7 +1,7 @@
-import { chmod, mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises';
+import { chmod, mkdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
+import { writeSyncedSibling } from './synced-file';
 import {
   SECRET_NAMES,
   SettingsPatchSchema,
@@ -48,14 +48,7 @@ export class SettingsValidationError extends Error {
 /** Write to a temporary file in the same folder, flush, then rename over the target: readers see old or new, never half. */
 export async function writeFileAtomic(file: string, text: string, mode = 0o644): Promise<void> {
   await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
-  const temporary = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-  const handle = await open(temporary, 'w', mode);
-  try {
-    await handle.writeFile(text, 'utf8');
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
+  const temporary = await writeSyncedSibling(file, text, mode);
   try {
     await chmod(temporary, mode);
     await rename(temporary, file);
