@@ -71,7 +71,13 @@ export async function createApp(options: AppOptions = {}): Promise<AppServices> 
     void effectiveSettings().then((effective) => devices.configure(adbServerOptions(effective, env)));
   });
 
-  const phone = new PhoneAccess(() => devices.adb());
+  const grabber = new AdaptiveScreenGrabber(() => devices.adb());
+  const mirror = new MirrorPump({
+    events,
+    grab: (serial, signal) => grabber.grab(serial, { signal }),
+    encoding: options.mirrorEncoding,
+  });
+  const phone = new PhoneAccess(() => devices.adb(), (serial, work) => mirror.yieldTo(serial, work));
   const store = createTaskStore(home);
   const tasks = new TaskService({
     events,
@@ -80,12 +86,6 @@ export async function createApp(options: AppOptions = {}): Promise<AppServices> 
     loadConfig: () => config.load(),
     checkDevice: (serial) => devices.checkReady(serial),
     deviceLock: createDeviceLocks(home),
-  });
-  const grabber = new AdaptiveScreenGrabber(() => devices.adb());
-  const mirror = new MirrorPump({
-    events,
-    grab: (serial, signal) => grabber.grab(serial, { signal }),
-    encoding: options.mirrorEncoding,
   });
 
   const handlers: MethodHandlers = {

@@ -21,7 +21,13 @@ export class PhoneAccess {
   private readonly observers = new Map<string, Observer>();
   private readonly policyBySerial = new Map<string, ScreenshotPolicy>();
 
-  constructor(private readonly adb: () => Promise<AdbClient>) {}
+  /**
+   * @param aroundObserve wraps each task observation, e.g. so the live mirror holds its own captures meanwhile.
+   */
+  constructor(
+    private readonly adb: () => Promise<AdbClient>,
+    private readonly aroundObserve: <T>(serial: string, work: () => Promise<T>) => Promise<T> = (_serial, work) => work(),
+  ) {}
 
   setScreenshotPolicy(serial: string, policy: ScreenshotPolicy): void {
     this.policyBySerial.set(serial, policy);
@@ -30,7 +36,7 @@ export class PhoneAccess {
   readonly observerPort: ObserverPort = {
     observe: async (serial, options): Promise<ObservationLike> => {
       const observer = await this.observerFor(this.policyBySerial.get(serial) ?? false);
-      return observer.observe(serial, options);
+      return this.aroundObserve(serial, () => observer.observe(serial, options));
     },
   };
 

@@ -63,6 +63,8 @@ export class MirrorPump {
   private encodeAverageMs: number | null = null;
   private lastPublished = '';
   private statusTimer: NodeJS.Timeout | undefined;
+  /** How many observations of the mirrored phone are in flight: the mirror starts no capture meanwhile. */
+  private yielding = 0;
 
   constructor(private readonly options: MirrorPumpOptions) {
     this.encoding = { ...DEFAULT_MIRROR_ENCODING, ...options.encoding };
@@ -110,6 +112,21 @@ export class MirrorPump {
     return this.publishStatus();
   }
 
+  /**
+   * Runs `work` (the agent observing a phone) while the mirror starts no new capture of that phone: a phone
+   * answers one screencap at a time faster than two, and the agent's turn is what the person waits for.
+   */
+  async yieldTo<T>(serial: string, work: () => Promise<T>): Promise<T> {
+    if (serial !== this.serial) return work();
+    this.yielding += 1;
+    try {
+      return await work();
+    } finally {
+      this.yielding -= 1;
+      this.wake();
+    }
+  }
+
   /** Stops and waits for the capture loop to end. */
   async close(): Promise<void> {
     this.stop();
@@ -155,6 +172,11 @@ export class MirrorPump {
       }
       if (this.options.events.framesBusy) {
         await this.sleep(BUSY_POLL_MS);
+        continue;
+      }
+      if (this.yielding > 0) {
+        // Woken when the observation ends; the poll only bounds a missed wake-up.
+        await this.sleep(this.options.idlePollMs ?? 200);
         continue;
       }
       const lead = this.captureLead();
