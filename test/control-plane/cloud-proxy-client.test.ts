@@ -2,7 +2,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createCloudProxyClient } from '../../src/main/runtime/clients/cloud-proxy-client';
-import { ToolCallUnavailable, type DecisionRequest } from '../../src/shared/decision';
+import type { DecisionRequest } from '../../src/shared/decision';
+import { failureOf } from '../support/tool-call-failure';
 import { sequencePolicy, type FakeReply } from '../fakes/index';
 import { decisionRequest, startTestControlPlane, type TestControlPlane } from './support';
 
@@ -38,17 +39,6 @@ async function rawServer(
       }),
   );
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, paths, headers };
-}
-
-async function failureOf(promise: Promise<unknown>): Promise<ToolCallUnavailable> {
-  const error = await promise.then(
-    () => {
-      throw new Error('expected the decision to fail');
-    },
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ToolCallUnavailable);
-  return error as ToolCallUnavailable;
 }
 
 const tap: FakeReply = { kind: 'call', tool: 'tap', args: { element_id: 'e1' }, text: 'I tap it.', thinking: 'Settings is e1.' };

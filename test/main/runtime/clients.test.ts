@@ -1,7 +1,8 @@
 // The direct tool-calling clients with the real SDKs against the loopback provider fakes.
 import { afterEach, describe, expect, it } from 'vitest';
 import Anthropic from '@anthropic-ai/sdk';
-import { ToolCallUnavailable, type DecisionRequest } from '../../../src/shared/decision';
+import type { DecisionRequest } from '../../../src/shared/decision';
+import { failureOf } from '../../support/tool-call-failure';
 import { createProviderClient } from '../../../src/main/runtime/clients/index';
 import { CALL_A_TOOL_NOW } from '../../../src/main/runtime/clients/anthropic-client';
 import {
@@ -52,17 +53,6 @@ async function setup(provider: FakeProvider, policy: FakePolicy, extra: { timeou
     thinkingBudgetTokens: extra.thinkingBudgetTokens,
   });
   return { fake, client };
-}
-
-async function failureOf(promise: Promise<unknown>): Promise<ToolCallUnavailable> {
-  const error = await promise.then(
-    () => {
-      throw new Error('expected the decision to fail');
-    },
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ToolCallUnavailable);
-  return error as ToolCallUnavailable;
 }
 
 describe.each(['anthropic', 'openai'] as const)('%s direct client', (provider) => {
