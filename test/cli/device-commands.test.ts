@@ -33,7 +33,7 @@ describe('amc device commands', () => {
 
   it('Scenario: Output into a closed pipe ends the command quietly', async () => {
     // As in `amc observe | head -1`: the reader is gone before amc writes its first line.
-    const child = spawn(process.execPath, [amcBin, 'observe', '-s', harness.serial], { env: { ...process.env, ...harness.env } });
+    const child = spawn(process.execPath, [amcBin, 'observe', '-s', harness.serial], { env: harness.env });
     child.stdout.destroy();
     let stderr = '';
     child.stderr.on('data', (d) => (stderr += d));

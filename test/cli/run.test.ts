@@ -7,21 +7,25 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { TaskEventSchema } from '../../src/shared/task';
 import { createTaskStore } from '../../src/main/storage/task-store';
 import { startAdbHarness, type AdbHarness } from '../support/adb-harness';
-import { interrupt, runAmc, startAmc } from '../support/cli';
+import { interrupt, plantDeveloperShellEnv, runAmc, startAmc } from '../support/cli';
 import { finish, findElement, startAnthropicFake, FAKE_ANTHROPIC_KEY, type AnthropicFake, type FakePolicy } from '../fakes/index';
 
 let harness: AdbHarness;
 let fake: AnthropicFake;
 let home: string;
 let policy: FakePolicy = () => finish(true, 'idle');
+let restoreShellEnv: () => void;
 
 beforeAll(async () => {
+  // A developer's shell with keys and planner switches set: every child below must behave as without them.
+  restoreShellEnv = plantDeveloperShellEnv();
   harness = await startAdbHarness();
   fake = await startAnthropicFake({ policy: (turn) => policy(turn) });
   home = await mkdtemp(path.join(tmpdir(), 'amc-run-home-'));
 }, 60_000);
 
 afterAll(async () => {
+  restoreShellEnv?.();
   await fake?.close();
   await harness?.stop();
   if (home) await rm(home, { recursive: true, force: true });

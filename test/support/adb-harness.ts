@@ -83,15 +83,15 @@ export async function startAdbHarness(options: AdbHarnessOptions = {}): Promise<
     throw new Error(`virtual device got port ${device.adbPort}, inside the adb emulator probe range`);
   }
   const adbPort = await pickAdbServerPort();
+  // Built from nothing but PATH: the developer's shell (keys, ANDROID_SERIAL, planner switches) stays out.
   const env: NodeJS.ProcessEnv = {
-    ...process.env,
+    PATH: process.env.PATH,
     HOME: tmpDir,
     TMPDIR: tmpDir,
     ANDROID_ADB_SERVER_PORT: String(adbPort),
     ANDROID_ADB_LOG_PATH: path.join(tmpDir, 'adb.log'),
     ADB_EMU: '0',
   };
-  delete env.ANDROID_SERIAL;
   const serial = device.adbAddress;
 
   const adbRaw = (args: string[], runOptions: AdbRunOptions = {}) => runAdb(['-P', String(adbPort), ...args], env, runOptions);

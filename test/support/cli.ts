@@ -3,6 +3,41 @@ import path from 'node:path';
 
 export const amcBin = path.resolve('bin/amc.mjs');
 
+/**
+ * A child's whole environment: PATH (to find adb and node) plus what the test gives, never the developer's
+ * shell (an OPENAI_API_KEY or AI_PLANNER_ENABLED there would change what the child does).
+ */
+export function childEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  return { PATH: process.env.PATH, ...extra };
+}
+
+/** Keys a developer's shell often holds that change what `amc` does; tests plant them to prove isolation. */
+export const DEVELOPER_SHELL_ENV: Readonly<Record<string, string>> = {
+  OPENAI_API_KEY: 'sk-developer-shell-key',
+  ANTHROPIC_API_KEY: 'sk-ant-developer-shell-key',
+  CONTROL_PLANE_TOKEN: 'developer-shell-token',
+  AI_PLANNER_ENABLED: 'true',
+  AI_PLANNER_PROVIDER: 'openai',
+  AI_PLANNER_TRANSPORT: 'direct',
+  AI_PLANNER_MAX_STEPS: '7',
+  OPENAI_BASE_URL: 'http://127.0.0.1:9/v1',
+  ANTHROPIC_BASE_URL: 'http://127.0.0.1:9',
+  ANDROID_SERIAL: 'developer-phone',
+  AMC_HOME: '/nonexistent/developer-amc-home',
+};
+
+/** Sets DEVELOPER_SHELL_ENV in this process's environment; returns the function that restores it. */
+export function plantDeveloperShellEnv(): () => void {
+  const saved = Object.fromEntries(Object.keys(DEVELOPER_SHELL_ENV).map((key) => [key, process.env[key]]));
+  Object.assign(process.env, DEVELOPER_SHELL_ENV);
+  return () => {
+    for (const [key, value] of Object.entries(saved)) {
+      if (value === undefined) delete process.env[key];
+      else process.env[key] = value;
+    }
+  };
+}
+
 export interface CliResult {
   code: number | null;
   stdout: string;
@@ -12,7 +47,7 @@ export interface CliResult {
 /** Runs `amc ...` as a user would (a real child process through bin/amc.mjs). */
 export function runAmc(args: string[], options: { env?: NodeJS.ProcessEnv; timeoutMs?: number } = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [amcBin, ...args], { env: { ...process.env, ...options.env } });
+    const child = spawn(process.execPath, [amcBin, ...args], { env: childEnv(options.env) });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -34,7 +69,7 @@ export function startAmc(
 ): Promise<{ child: ChildProcess; match: RegExpMatchArray; output: () => string }> {
   return new Promise((resolve, reject) => {
     const [command, ...prefix] = options.command ?? [process.execPath, amcBin];
-    const child = spawn(command!, [...prefix, ...args], { env: { ...process.env, ...options.env }, cwd: options.cwd });
+    const child = spawn(command!, [...prefix, ...args], { env: childEnv(options.env), cwd: options.cwd });
     let output = '';
     const onData = (data: Buffer) => {
       output += data.toString();
