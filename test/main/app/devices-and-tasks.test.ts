@@ -2,7 +2,7 @@
 // through the real Anthropic SDK against the loopback fake.
 import { appendFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startAdbHarness, type AdbHarness } from '../../support/adb-harness';
 import { finish, scriptedPolicy, startAnthropicFake, tapLabel, type AnthropicFake, type FakePolicy } from '../../fakes/index';
 import { isolatedEnv, removeHome, startTestApp, type TestApp } from './app-fixture';
@@ -25,6 +25,14 @@ afterAll(async () => {
   await fake?.close();
   await harness?.stop();
   if (app) await removeHome(app.home);
+});
+
+// Each test starts from its own state: default settings, no key, a phone on its home screen (`-t` works).
+beforeEach(async () => {
+  policy = () => finish(true, 'nothing to do');
+  await app.call('settings.update', { patch: { aiPlanner: { enabled: false } } });
+  await app.call('settings.setSecret', { name: 'ANTHROPIC_API_KEY', value: null });
+  await harness.control('/reset', { body: {} });
 });
 
 async function useAiPlanner(target: TestApp, key = 'test-anthropic-key') {
@@ -80,9 +88,16 @@ describe('devices', () => {
     expect(tapped.serial).toBe(harness.serial);
     const state = await harness.control<{ foreground: string }>('/state');
     expect(state.body.foreground).toBe('com.android.settings');
+    const beforeSwipe = (await harness.shell('uiautomator dump /dev/tty')).stdout;
     const swiped = await app.call('devices.swipe', { serial: harness.serial, fromX: 540, fromY: 1800, toX: 540, toY: 600 });
-    expect(swiped.durationMs).toBeGreaterThanOrEqual(0);
-    await app.call('devices.pressKey', { serial: harness.serial, key: 'home' });
+    expect(swiped.serial).toBe(harness.serial);
+    // The swipe scrolled the Settings list: the same screen, laid out differently.
+    const afterSwipe = (await harness.shell('uiautomator dump /dev/tty')).stdout;
+    expect(afterSwipe).toContain('com.android.settings');
+    expect(afterSwipe).not.toBe(beforeSwipe);
+    const pressed = await app.call('devices.pressKey', { serial: harness.serial, key: 'home' });
+    expect(pressed.serial).toBe(harness.serial);
+    expect((await harness.control<{ foreground: string }>('/state')).body.foreground).toBe('com.android.launcher3');
     const offScreen = await app.fail('devices.tap', { serial: harness.serial, x: 5000, y: 1 });
     expect(offScreen.message).toMatch(/outside|screen/i);
   });
@@ -187,25 +202,38 @@ describe('tasks', () => {
   });
 });
 
+/** Runs "Open Settings" to completion with the AI planner (tap, then finish) and returns its id. */
+async function completeOpenSettings(): Promise<string> {
+  await useAiPlanner(app);
+  policy = scriptedPolicy([tapLabel(/^Settings$/)], finish(true, 'Settings is open'));
+  const started = await app.call('tasks.run', { serial: harness.serial, goal: 'Open Settings' });
+  expect((await app.waitForTaskEvent(started.id, 'task.finished')).status).toBe('completed');
+  await app.waitForEvent('history.changed', (p) => p.id === started.id && p.change === 'updated');
+  return started.id;
+}
+
 describe('history', () => {
   it('Scenario: History survives a restart with each task timeline', async () => {
+    await completeOpenSettings();
+    const stub = await app.call('tasks.run', { serial: harness.serial, goal: 'Describe the screen' });
+    await app.waitForEvent('history.changed', (p) => p.id === stub.id && p.change === 'updated');
     const { tasks: before } = await app.call('history.list', {});
-    expect(before.length).toBeGreaterThanOrEqual(3);
+    expect(before.length).toBeGreaterThanOrEqual(2);
     const restarted = await startTestApp({ env: isolatedEnv(harness.env), home: app.home });
     cleanups.push(() => restarted.close());
     const { tasks } = await restarted.call('history.list', {});
     expect(tasks.map((t) => t.id)).toEqual(before.map((t) => t.id));
     const completed = tasks.find((t) => t.goal === 'Open Settings')!;
+    expect(tasks.find((t) => t.id === stub.id)).toMatchObject({ goal: 'Describe the screen', status: 'completed' });
     expect(completed).toMatchObject({ status: 'completed', steps: 1 });
     const record = await restarted.call('history.get', { id: completed.id });
     expect(record.steps.map((s) => s.planned?.tool)).toEqual(['tap', 'finish_task']);
   });
 
   it('Scenario: A task interrupted by a crash is listed as interrupted and its torn last line is ignored', async () => {
-    const { tasks } = await app.call('history.list', {});
-    const victim = tasks.find((t) => t.goal === 'Open Settings')!;
+    const victimId = await completeOpenSettings();
     // Simulate a crash mid-write into a copy of the record under a new id.
-    const record = await app.call('history.get', { id: victim.id });
+    const record = await app.call('history.get', { id: victimId });
     const crashed = await startTestApp({ env: isolatedEnv(harness.env) });
     cleanups.push(async () => {
       await crashed.close();
@@ -222,8 +250,7 @@ describe('history', () => {
   });
 
   it('Scenario: A task is exported as JSON and as a self-contained HTML report, then deleted', async () => {
-    const { tasks } = await app.call('history.list', {});
-    const task = tasks.find((t) => t.goal === 'Open Settings')!;
+    const task = { id: await completeOpenSettings() };
     const json = await app.call('history.exportJson', { id: task.id });
     expect(json.mediaType).toBe('application/json');
     expect(JSON.parse(json.text)).toMatchObject({ id: task.id, goal: 'Open Settings', status: 'completed' });
