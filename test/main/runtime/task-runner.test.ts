@@ -10,6 +10,7 @@ import { TaskEventSchema, TaskRecordSchema, type TaskEvent } from '../../../src/
 import { TaskRunner, TaskStartError, type ConfiguredPlanner } from '../../../src/main/runtime/task-runner';
 import { TaskFailedError, type Planner } from '../../../src/main/runtime/planner';
 import { createStubPlanner } from '../../../src/main/runtime/stub-planner';
+import { findBytesInJson, findBytesInValue } from '../../support/byte-leak-scan';
 import { FakeExecutor, FakeObserver, PNG_BYTES, ScriptedPlanner, never, sceneWith, step } from './doubles';
 
 function runnerWith(planner: Planner, parts: { observer?: FakeObserver; executor?: FakeExecutor; maxSteps?: number; maxConsecutiveFailures?: number } = {}) {
@@ -179,11 +180,11 @@ describe('TaskRunner', () => {
     // The planner got the bytes; the executor, the events (UI, CLI, storage) and the record did not.
     expect(planner.inputs[0]!.screenshot!.bytes).toBe(PNG_BYTES);
     expect(Object.keys(executor.calls[0]!.context).sort()).toEqual(['scene', 'serial', 'signal']);
-    const base64 = Buffer.from(PNG_BYTES).toString('base64');
-    for (const text of [JSON.stringify(events), JSON.stringify(record)]) {
-      expect(text).not.toContain(base64);
-      expect(text).not.toContain('"0":137');
-    }
+    // Scanned as the objects listeners get (IPC sends them as is) and as the JSON the CLI and storage write.
+    const scan = { knownBytes: [PNG_BYTES] };
+    expect(events.flatMap((event, i) => findBytesInValue(event, `event ${i} (${event.type})`, scan))).toEqual([]);
+    expect(events.flatMap((event, i) => findBytesInJson(JSON.stringify(event), `event ${i} as JSON`, scan))).toEqual([]);
+    expect(findBytesInValue(record, 'record', scan)).toEqual([]);
     expect(record.steps[0]!.screenshot).toEqual({ mediaType: 'image/png', width: 540, height: 1200, bytes: PNG_BYTES.byteLength });
   });
 
