@@ -1,11 +1,26 @@
 import type { ToolCallingClient } from '../../shared/decision';
 import { ACTION_TOOL_SPECS } from '../tools/specs';
 import { createAIPlanner } from './ai-planner';
-import { createProviderClient } from './clients/index';
+import type { ProviderClientOptions } from './clients/index';
 import { createCloudProxyClient } from './clients/cloud-proxy-client';
 import { aiPlannerSetup, createConfigSource, ConfigError, missingForAiPlanner, type ConfigSource, type RuntimeConfig } from './config';
 import { createStubPlanner } from './stub-planner';
 import type { ConfiguredPlanner, PlannerSource } from './planner';
+
+/**
+ * A direct client whose provider SDK is imported on its first decision, not when the runtime loads: a task
+ * with the AI planner disabled, or on the cloud-proxy transport, never loads @anthropic-ai/sdk or openai.
+ */
+function lazyProviderClient(options: ProviderClientOptions): ToolCallingClient {
+  let client: Promise<ToolCallingClient> | undefined;
+  return {
+    provider: options.provider,
+    async decide(request, context) {
+      client ??= import('./clients/index').then((clients) => clients.createProviderClient(options));
+      return (await client).decide(request, context);
+    },
+  };
+}
 
 /**
  * The AI planner's tool-calling client for the configured transport: cloud-proxy (the default) sends the
@@ -25,7 +40,7 @@ export function buildToolCallingClient(config: RuntimeConfig): ToolCallingClient
   }
   const baseURL = config.settings[setup.provider].baseURL || undefined;
   const apiKey = setup.provider === 'anthropic' ? config.secrets.ANTHROPIC_API_KEY! : config.secrets.OPENAI_API_KEY!;
-  return createProviderClient({
+  return lazyProviderClient({
     provider: setup.provider,
     apiKey,
     baseURL,

@@ -267,7 +267,7 @@ describe('AI planner inputs', () => {
 describe('Planner selection by configuration', () => {
   const observerAndExecutor = () => ({ observer: new FakeObserver([wifiScene]), executor: new FakeExecutor() });
 
-  it('Scenario: AI Planner disabled (default)', async () => {
+  it('builds the stub planner from the default configuration', async () => {
     const runner = new TaskRunner({ ...observerAndExecutor(), plannerSource: async () => buildPlanner(config({})) });
     const record = await runner.run(request);
     expect(defaultSettings().aiPlanner.enabled).toBe(false);
