@@ -2,7 +2,10 @@
  * A loopback server speaking OpenAI Chat Completions (`POST /v1/chat/completions`) closely enough for the
  * real `openai` SDK: a wrong key -> 401 `invalid_api_key`; tool calls with `arguments` as a JSON string;
  * `content: null` next to tool calls unless the policy adds text; `reasoning_content` when the policy
- * thinks (as DeepSeek / vLLM-style servers do).
+ * thinks (as DeepSeek / vLLM-style servers do). Like the real API it refuses (400 `invalid_request_error`,
+ * with `param`): an unknown role, a message without its required fields, a `tool` message that does not
+ * answer a `tool_call_id` of the assistant message before it, an assistant's tool calls left unanswered, and
+ * `tool_choice` / `parallel_tool_calls` without `tools`.
  */
 import { approxTokens, readPrompt, type FakePolicy, type FakeReply, type FakeTurn } from './fake-policy';
 import { renderTransportFailure, sleep, startFakeServer, type FakeResponse, type FakeServer, type RecordedRequest } from './fake-http';
@@ -16,9 +19,15 @@ export interface OpenAIFakeOptions {
 export const FAKE_OPENAI_KEY = 'test-openai-key';
 
 type Part = { type: string; text?: string; image_url?: { url: string } };
+interface ChatMessage {
+  role: string;
+  content?: string | Part[] | null;
+  tool_calls?: Array<{ id?: string; type?: string; function?: { name?: string; arguments?: string } }>;
+  tool_call_id?: string;
+}
 interface ChatBody {
   model?: string;
-  messages?: Array<{ role: string; content: string | Part[] | null }>;
+  messages?: ChatMessage[];
   tools?: Array<{ type: string; function: { name: string } }>;
   tool_choice?: unknown;
   parallel_tool_calls?: boolean;
@@ -32,9 +41,59 @@ const ERROR_TYPES: Record<number, { type: string; code: string | null }> = {
   500: { type: 'server_error', code: null },
 };
 
-function errorResponse(status: number, message: string, headers: Record<string, string> = {}): FakeResponse {
+function errorResponse(status: number, message: string, headers: Record<string, string> = {}, param: string | null = null): FakeResponse {
   const kind = ERROR_TYPES[status] ?? { type: 'server_error', code: null };
-  return { status, headers, body: { error: { message, type: kind.type, param: null, code: kind.code } } };
+  return { status, headers, body: { error: { message, type: kind.type, param, code: kind.code } } };
+}
+
+const ROLES = ['system', 'developer', 'user', 'assistant', 'tool', 'function'];
+
+/** The message-list rules of Chat Completions: the real API's 400 message and the `param` it names. */
+function invalidMessages(body: ChatBody): { message: string; param: string } | null {
+  const messages = body.messages ?? [];
+  for (const [i, message] of messages.entries()) {
+    if (!ROLES.includes(message.role)) {
+      return { message: `Invalid value: '${message.role}'. Supported values are: 'system', 'assistant', 'user', 'function', 'tool', and 'developer'.`, param: `messages[${i}].role` };
+    }
+    const hasContent = message.content !== undefined && message.content !== null;
+    if (!hasContent && !(message.role === 'assistant' && message.tool_calls?.length)) {
+      return { message: `Missing required parameter: 'messages[${i}].content'.`, param: `messages[${i}].content` };
+    }
+    if (message.role === 'tool') {
+      if (typeof message.tool_call_id !== 'string') {
+        return { message: `Missing required parameter: 'messages[${i}].tool_call_id'.`, param: `messages[${i}].tool_call_id` };
+      }
+      // A tool message answers a call of the nearest assistant message before it (other tool messages may sit between).
+      let owner = i - 1;
+      while (owner >= 0 && messages[owner]!.role === 'tool') owner -= 1;
+      const calls = owner >= 0 && messages[owner]!.role === 'assistant' ? (messages[owner]!.tool_calls ?? []) : [];
+      if (!calls.some((call) => call.id === message.tool_call_id)) {
+        return { message: "Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'.", param: `messages.[${i}].role` };
+      }
+    }
+    if (message.role === 'assistant' && message.tool_calls?.length) {
+      const answered = new Set<string | undefined>();
+      for (let next = i + 1; next < messages.length && messages[next]!.role === 'tool'; next++) answered.add(messages[next]!.tool_call_id);
+      const missing = message.tool_calls.map((call) => call.id).filter((id) => !answered.has(id));
+      if (missing.length) {
+        return {
+          message: `An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: ${missing.join(', ')}`,
+          param: `messages.[${i}].role`,
+        };
+      }
+    }
+  }
+  const tools = body.tools ?? [];
+  for (const [i, tool] of tools.entries()) {
+    if (typeof tool?.function?.name !== 'string') return { message: `Missing required parameter: 'tools[${i}].function.name'.`, param: `tools[${i}].function.name` };
+  }
+  if (!tools.length && body.tool_choice !== undefined) {
+    return { message: "Invalid value for 'tool_choice': 'tool_choice' is only allowed when 'tools' are specified.", param: 'tool_choice' };
+  }
+  if (!tools.length && body.parallel_tool_calls !== undefined) {
+    return { message: "Invalid value for 'parallel_tool_calls': 'parallel_tool_calls' is only allowed when 'tools' are specified.", param: 'parallel_tool_calls' };
+  }
+  return null;
 }
 
 function turnOf(body: ChatBody, callIndex: number): FakeTurn {
@@ -142,6 +201,8 @@ export async function startOpenAIFake(options: OpenAIFakeOptions): Promise<OpenA
     if (!body || typeof body !== 'object') return errorResponse(400, 'We could not parse the JSON body of your request.');
     if (typeof body.model !== 'string') return errorResponse(400, 'you must provide a model parameter');
     if (!Array.isArray(body.messages) || body.messages.length === 0) return errorResponse(400, "Missing required parameter: 'messages'.");
+    const invalid = invalidMessages(body);
+    if (invalid) return errorResponse(400, invalid.message, {}, invalid.param);
     const turn = turnOf(body, served++);
     return render(await options.policy(turn), turn, request.bytes);
   });

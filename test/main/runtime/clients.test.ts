@@ -249,6 +249,16 @@ describe('Anthropic direct client: the real API shape', () => {
     expect(decision.usage.inputTokens).toBeGreaterThan(0);
   });
 
+  it('a text-only reply with nothing to replay gets a follow-up whose roles still alternate', async () => {
+    const { fake, client } = await setup('anthropic', sequencePolicy({ kind: 'text', text: '   ' }, tapE1));
+    const decision = await client.decide(request, {});
+    expect(decision.toolName).toBe('tap');
+    const bodies = fake.bodies() as Array<{ messages: Array<{ role: string; content: Array<{ type: string; text?: string }> }> }>;
+    expect(bodies).toHaveLength(2);
+    expect(bodies[1]!.messages.map((m) => m.role)).toEqual(['user']);
+    expect(bodies[1]!.messages[0]!.content.at(-1)).toEqual({ type: 'text', text: CALL_A_TOOL_NOW });
+  });
+
   it('Scenario: Anthropic thinking is never combined with a forced tool choice', async () => {
     const { fake, client } = await setup('anthropic', sequencePolicy({ kind: 'text', text: 'Hmm, not sure.' }), { thinkingBudgetTokens: 1024 });
     const error = await failureOf(client.decide(request, {}));

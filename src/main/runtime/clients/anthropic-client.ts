@@ -152,11 +152,12 @@ export function createAnthropicClient(options: AnthropicClientOptions): ToolCall
           }
           // Without thinking the follow-up may force the call; with thinking the API only allows "auto".
           const replay = replayableBlocks(first);
-          const followUp: Anthropic.Messages.MessageParam[] = [
-            ...messages,
-            ...(replay.length ? [{ role: 'assistant' as const, content: replay }] : []),
-            { role: 'user', content: [{ type: 'text', text: CALL_A_TOOL_NOW }] },
-          ];
+          const callNow = { type: 'text' as const, text: CALL_A_TOOL_NOW };
+          // Roles must alternate: with nothing to replay, the instruction joins the last user message.
+          const last = messages.at(-1)!;
+          const followUp: Anthropic.Messages.MessageParam[] = replay.length
+            ? [...messages, { role: 'assistant', content: replay }, { role: 'user', content: [callNow] }]
+            : [...messages.slice(0, -1), { role: last.role, content: [...(last.content as Anthropic.Messages.ContentBlockParam[]), callNow] }];
           const second = await send(params(request, followUp, budget === undefined), deadline);
           usage.inputTokens += second.usage.input_tokens;
           usage.outputTokens += second.usage.output_tokens;
