@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAdbHarness, type AdbHarness } from '../support/adb-harness';
 import { runAmc } from '../support/cli';
-import { finish, scriptedPolicy, tapLabel } from '../fakes/index';
+import { finish, scriptedPolicy, tapLabel, type FakeReply, type ScriptStep } from '../fakes/index';
 import { startTestControlPlane } from './support';
 
 let harness: AdbHarness;
@@ -22,6 +22,14 @@ afterAll(async () => {
   if (amcHome) await rm(amcHome, { recursive: true, force: true });
 });
 
+/** Reasoning the provider sends along (OpenAI-compatible servers as `reasoning_content`): it must not reach the host. */
+const PROVIDER_REASONING = 'Private reasoning of the provider';
+const reasoned = (reply: FakeReply): FakeReply => (reply.kind === 'call' ? { ...reply, thinking: PROVIDER_REASONING } : reply);
+const withReasoning = (step: ScriptStep): ScriptStep => (turn) => {
+  const reply = step(turn);
+  return reply && reasoned(reply);
+};
+
 interface PhoneState {
   settings?: { wifi?: boolean };
 }
@@ -34,7 +42,7 @@ describe('end to end through the control plane', () => {
       expect((await harness.control<PhoneState>('/state')).body.settings?.wifi).toBe(true);
       const cp = await startTestControlPlane({
         provider,
-        policy: scriptedPolicy([tapLabel('Settings'), tapLabel(/^Network & internet/), tapLabel(/^Wi-Fi \|/)], finish(true, 'Wi-Fi is off')),
+        policy: scriptedPolicy([tapLabel('Settings'), tapLabel(/^Network & internet/), tapLabel(/^Wi-Fi \|/)].map(withReasoning), reasoned(finish(true, 'Wi-Fi is off'))),
       });
       try {
         const result = await runAmc(
@@ -57,7 +65,10 @@ describe('end to end through the control plane', () => {
         const events = result.stdout.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
         const planned = events.filter((e) => e.type === 'step.planned');
         expect(planned.map((e) => e.tool)).toEqual(['tap', 'tap', 'tap', 'finish_task']);
-        // The proxy surface carries no text and no thinking.
+        // The proxy surface carries no text and no thinking, though the provider sent both (reasoning when it can:
+        // the OpenAI fake always, the Anthropic fake only with thinking on).
+        expect(result.stdout).not.toContain(PROVIDER_REASONING);
+        expect(result.stdout).not.toContain('Tapping');
         for (const step of planned) {
           expect(step.rationale ?? null).toBeNull();
           expect(step.thinking ?? null).toBeNull();

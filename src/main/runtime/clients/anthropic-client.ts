@@ -153,11 +153,11 @@ export function createAnthropicClient(options: AnthropicClientOptions): ToolCall
           // Without thinking the follow-up may force the call; with thinking the API only allows "auto".
           const replay = replayableBlocks(first);
           const callNow = { type: 'text' as const, text: CALL_A_TOOL_NOW };
-          // Roles must alternate: with nothing to replay, the instruction joins the last user message.
-          const last = messages.at(-1)!;
+          // Roles must alternate: with nothing to replay, the instruction joins the request's closing user turn.
+          const lastUser = messages.at(-1)!.content as Anthropic.Messages.ContentBlockParam[];
           const followUp: Anthropic.Messages.MessageParam[] = replay.length
             ? [...messages, { role: 'assistant', content: replay }, { role: 'user', content: [callNow] }]
-            : [...messages.slice(0, -1), { role: last.role, content: [...(last.content as Anthropic.Messages.ContentBlockParam[]), callNow] }];
+            : [...messages.slice(0, -1), { role: 'user', content: [...lastUser, callNow] }];
           const second = await send(params(request, followUp, budget === undefined), deadline);
           usage.inputTokens += second.usage.input_tokens;
           usage.outputTokens += second.usage.output_tokens;
