@@ -1,8 +1,12 @@
 // The mirror and the agent share one phone: while a task observes it, the mirror starts no capture of its own.
 import sharp from 'sharp';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EventHub } from '../../../src/main/ipc/event-hub';
 import { MirrorPump } from '../../../src/main/mirror/mirror-pump';
+import type { FrameMeta } from '../../../src/shared/contract';
+import type { TaskEvent } from '../../../src/shared/task';
+import { startAdbHarness, type AdbHarness } from '../../support/adb-harness';
+import { isolatedEnv, removeHome, startTestApp, until as eventually, type TestApp } from '../app/app-fixture';
 
 const screen = async () => ({ png: await sharp({ create: { width: 108, height: 240, channels: 3, background: '#3366ff' } }).png().toBuffer() });
 
@@ -71,4 +75,54 @@ describe('mirror and agent on one phone', () => {
       await pump.close();
     }
   });
+});
+
+describe('mirror and agent on one phone, through the app', () => {
+  let harness: AdbHarness;
+  let app: TestApp;
+
+  beforeAll(async () => {
+    harness = await startAdbHarness();
+    app = await startTestApp({ env: isolatedEnv(harness.env) });
+  }, 60_000);
+
+  afterAll(async () => {
+    await app?.close();
+    await harness?.stop();
+    if (app) await removeHome(app.home);
+  });
+
+  it("Scenario: The app's mirror starts no capture while a task observes the phone", async () => {
+    // A phone with real latencies (a dump takes about 1.5 s, a screencap 0.4 s): an unheld mirror would start
+    // several captures inside every observation.
+    await harness.control('/profile', { body: { profile: 'realistic' } });
+    const frames: FrameMeta[] = [];
+    const stopViewing = app.app.events.subscribeFrames((meta) => frames.push(meta));
+    try {
+      await app.call('mirror.start', { serial: harness.serial });
+      await eventually(() => frames.length >= 2, 30_000, 'mirror frames before the task');
+      const started = await app.call('tasks.run', { serial: harness.serial, goal: 'Describe the screen' });
+      const finished = await app.waitForTaskEvent(started.id, 'task.finished', 60_000);
+      expect(finished.status).toBe('completed');
+      const framesAtEnd = frames.length;
+      await eventually(() => frames.length > framesAtEnd + 1, 30_000, 'mirror frames after the task');
+
+      const observations = app.events
+        .filter((e) => e.name === 'task.event' && (e.payload as TaskEvent).taskId === started.id && (e.payload as TaskEvent).type === 'step.observed')
+        .map((e) => e.payload as Extract<TaskEvent, { type: 'step.observed' }>);
+      expect(observations).toHaveLength(2);
+      // Each observation's span, less a few ms at each end: the runner's bookkeeping before it hands the
+      // observation to the phone, and the mirror resuming just before the runner stamps the event.
+      const spans = observations.map((o) => ({ from: o.at - o.observeMs + 30, to: o.at - 30 }));
+      expect(spans.every((span) => span.to - span.from > 1000)).toBe(true);
+      const startedInside = frames.filter((frame) => spans.some((span) => frame.capturedAt > span.from && frame.capturedAt < span.to));
+      expect(startedInside.map((f) => f.capturedAt), JSON.stringify({ spans, captures: frames.map((f) => f.capturedAt) })).toEqual([]);
+      // The mirror ran throughout: frames were captured between and after the observations.
+      expect(frames.some((frame) => frame.capturedAt > spans[1]!.to)).toBe(true);
+    } finally {
+      stopViewing();
+      await app.call('mirror.stop', {});
+      await harness.control('/profile', { body: { profile: 'instant' } });
+    }
+  }, 120_000);
 });
