@@ -45,6 +45,8 @@ export interface AdbHarness {
   connect(): Promise<AdbResult>;
   /** Polls `adb get-state` until it prints `state`. */
   waitForState(state?: 'device' | 'offline', timeoutMs?: number): Promise<void>;
+  /** Resolves once a command has run into the armed `hang` fault: the fault is used up and a stream is open. */
+  waitForHang(timeoutMs?: number): Promise<void>;
   /** JSON request to the device's control API; `path` starts with `/`. */
   control<T = unknown>(path: string, init?: ControlInit): Promise<{ status: number; body: T }>;
   /** `127.0.0.1:<devicePort>`: the address given to `adb connect` and the serial adb lists. */
@@ -110,6 +112,25 @@ export async function startAdbHarness(options: AdbHarnessOptions = {}): Promise<
     }
     throw new Error(`${serial} did not reach state "${state}" within ${timeoutMs} ms (last: ${last})`);
   };
+  const control = async <T>(requestPath: string, init: ControlInit = {}) => {
+    const hasBody = init.body !== undefined;
+    const response = await fetch(`${device.controlUrl}${requestPath}`, {
+      method: init.method ?? (hasBody ? 'POST' : 'GET'),
+      headers: hasBody ? { 'content-type': 'application/json' } : undefined,
+      body: hasBody ? JSON.stringify(init.body) : undefined,
+    });
+    const text = await response.text();
+    return { status: response.status, body: (text === '' ? undefined : JSON.parse(text)) as T };
+  };
+  const waitForHang = async (timeoutMs = 15_000): Promise<void> => {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const { body } = await control<{ faults: Array<{ kind: string }> }>('/faults');
+      if (!body.faults.some((f) => f.kind === 'hang') && device.adb.stats().streams > 0) return;
+      if (Date.now() > deadline) throw new Error(`no command ran into the hang fault within ${timeoutMs} ms`);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  };
   const connect = async (): Promise<AdbResult> => {
     const result = await adb(['connect', serial]);
     if (result.code !== 0 || !/connected to/.test(result.stdout)) {
@@ -143,16 +164,8 @@ export async function startAdbHarness(options: AdbHarnessOptions = {}): Promise<
     shell: (command, runOptions) => adb(['-s', serial, 'shell', command], runOptions),
     connect,
     waitForState,
-    control: async <T>(requestPath: string, init: ControlInit = {}) => {
-      const hasBody = init.body !== undefined;
-      const response = await fetch(`${device.controlUrl}${requestPath}`, {
-        method: init.method ?? (hasBody ? 'POST' : 'GET'),
-        headers: hasBody ? { 'content-type': 'application/json' } : undefined,
-        body: hasBody ? JSON.stringify(init.body) : undefined,
-      });
-      const text = await response.text();
-      return { status: response.status, body: (text === '' ? undefined : JSON.parse(text)) as T };
-    },
+    waitForHang,
+    control,
     serial,
     adbPort,
     env,

@@ -105,7 +105,8 @@ describe('adb calls against the virtual device', () => {
     await harness.control('/faults', { body: { kind: 'hang' } });
     const controller = new AbortController();
     const pending = adb.shell(harness.serial, 'echo never', { signal: controller.signal });
-    setTimeout(() => controller.abort(), 200);
+    await harness.waitForHang();
+    controller.abort();
     await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
     await expect.poll(() => harness.device.adb.stats().streams, { timeout: 5000 }).toBe(0);
     expect(await adb.shell(harness.serial, 'echo after')).toBe('after\n');

@@ -60,7 +60,15 @@ describe('mirror and agent on one phone', () => {
         return 'scene';
       });
       await until(() => observing, 'the observation to start');
-      await new Promise((resolve) => setTimeout(resolve, 150));
+      // The observation lasts as long as another phone's mirror needs for five captures at the same pace.
+      const otherEvents = new EventHub();
+      const stopOther = otherEvents.subscribeFrames(() => undefined);
+      let otherCaptures = 0;
+      const otherPump = new MirrorPump({ events: otherEvents, idlePollMs: 20, grab: async () => (otherCaptures++, await new Promise((resolve) => setTimeout(resolve, 2)), image) });
+      otherPump.start('phone-3');
+      await until(() => otherCaptures >= 5, 'five captures of another phone');
+      stopOther();
+      await otherPump.close();
       finishObservation();
       expect(await observation).toBe('scene');
       expect(capturesStartedWhileObserving).toBe(0);

@@ -18,6 +18,14 @@ afterAll(async () => {
   if (app) await removeHome(app.home);
 });
 
+/** The phone's own pace as the clock: `count` full screencaps, each as long as one mirror capture. */
+async function screencapsByTheTest(count: number): Promise<void> {
+  for (let i = 0; i < count; i++) {
+    const shot = await harness.adbRaw(['-s', harness.serial, 'exec-out', 'screencap', '-p']);
+    expect(shot.stdout.subarray(1, 4).toString('latin1')).toBe('PNG');
+  }
+}
+
 describe('live mirror', () => {
   it('Scenario: Mirror frames arrive as binary images and pause while the window is hidden', async () => {
     const window = collectFrames(app.app);
@@ -34,9 +42,10 @@ describe('live mirror', () => {
 
       const hidden = await app.call('mirror.setVisible', { visible: false });
       expect(hidden).toMatchObject({ state: 'paused', pausedBecause: 'hidden' });
-      // Not one frame after the window said it is hidden (a capture already under way is dropped).
+      // Not one frame after the window said it is hidden (a capture already under way is dropped), while the
+      // phone serves screencaps of its own: time enough for several mirror captures.
       const countWhileHidden = window.frames.length;
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      await screencapsByTheTest(3);
       expect(window.frames.length).toBe(countWhileHidden);
 
       await app.call('mirror.setVisible', { visible: true });
@@ -75,20 +84,23 @@ describe('live mirror', () => {
 
   it('Scenario: A busy window makes the mirror skip captures instead of queueing frames', async () => {
     let busy = false;
-    const received: number[] = [];
-    const stop = app.app.events.subscribeFrames((meta) => received.push(meta.seq), { busy: () => busy });
+    const received: Array<{ seq: number; capturedAt: number }> = [];
+    const stop = app.app.events.subscribeFrames((meta) => received.push(meta), { busy: () => busy });
     try {
       await app.call('mirror.start', { serial: harness.serial });
       await until(() => received.length >= 2, 20_000, 'frames');
       busy = true;
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      const busySince = Date.now();
+      // Frames captured before the window turned busy may still arrive; none captured after it does, while the
+      // phone serves screencaps of its own (time enough for several mirror captures).
+      await screencapsByTheTest(4);
+      expect(received.filter((frame) => frame.capturedAt > busySince + 5)).toEqual([]);
       const settled = received.length;
-      await new Promise((resolve) => setTimeout(resolve, 500));
-      expect(received.length).toBe(settled);
       busy = false;
       await until(() => received.length > settled, 20_000, 'frames once the window caught up');
       // The next frame is a fresh capture, not a backlog: sequence numbers continue without a burst of old ones.
       expect(received.slice(settled).length).toBeLessThan(50);
+      expect(received.at(-1)!.capturedAt).toBeGreaterThan(busySince);
     } finally {
       stop();
       await app.call('mirror.stop', {});

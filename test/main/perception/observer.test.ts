@@ -139,7 +139,8 @@ describe('Observer against the virtual device', () => {
     await harness.control('/faults', { body: { kind: 'hang' } });
     const controller = new AbortController();
     const pending = observer.observe(harness.serial, { signal: controller.signal });
-    setTimeout(() => controller.abort(), 200);
+    await harness.waitForHang();
+    controller.abort();
     await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
     await expect.poll(() => harness.device.adb.stats().streams, { timeout: 5000 }).toBe(0);
   });

@@ -210,12 +210,13 @@ describe('failures and cancellation', () => {
       { name: 'type_text', args: { element_id: find('note_body').id, text: 'never typed', submit: true } },
       { serial: harness.serial, scene, signal: controller.signal },
     );
-    setTimeout(() => controller.abort(), 200);
+    await harness.waitForHang();
+    controller.abort();
     await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
     await expect.poll(() => harness.device.adb.stats().streams, { timeout: 5000 }).toBe(0);
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(await state()).toEqual(before);
+    // The Executor has settled; a full observation through the same adb client afterwards sees nothing typed.
     await observe();
+    expect(await state()).toEqual(before);
     expect(scene!.elements.find((e) => e.resourceId === 'note_body')?.text).not.toContain('never typed');
   });
 });
