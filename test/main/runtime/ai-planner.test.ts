@@ -403,4 +403,25 @@ describe('createAIPlanner', () => {
     ).rejects.toThrow('model called finish_task without a boolean "success"');
     expect(planner.goalReached({ goal, step: 1, scene: wifiScene, sceneError: null })).toBe(false);
   });
+
+  it('Scenario: goal_reached stays false, so a planned action is never dropped', async () => {
+    // The goal looks done on screen and an earlier task finished: the model still asks for one more action.
+    const done = sceneWith('Wi-Fi', 'On');
+    const fake = await fakeFor('anthropic', sequencePolicy(finish(true, 'Wi-Fi was on'), { kind: 'call', tool: 'tap', args: { element_id: 'e2' }, text: 'Checking once more.' }, finish(true, 'Wi-Fi is on')));
+    const executor = new FakeExecutor();
+    const runner = new TaskRunner({ observer: new FakeObserver([done]), executor, plannerSource: async () => buildPlanner(directConfig(fake)) });
+    expect((await runner.run(request)).status).toBe('completed');
+    const { planner } = buildPlanner(directConfig(fake));
+    const inputs = [
+      { goal, step: 1, scene: done, sceneError: null },
+      { goal, step: 7, scene: null, sceneError: 'no dump', history: [] },
+      { goal: 'Turn on Wi-Fi (done)', step: 2, scene: done, sceneError: null },
+    ];
+    for (const input of inputs) expect(planner.goalReached(input)).toBe(false);
+    const record = await runner.run(request);
+    // The tap planned on turn 1 ran; only then did the model finish.
+    expect(executor.calls.map((c) => c.call)).toEqual([{ name: 'tap', args: { element_id: 'e2' } }]);
+    expect(record.steps.map((s) => s.planned?.tool)).toEqual(['tap', 'finish_task']);
+    for (const input of inputs) expect(planner.goalReached(input)).toBe(false);
+  });
 });
