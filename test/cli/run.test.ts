@@ -1,6 +1,8 @@
 // `amc run` as a user runs it: a child process against the real adb server, the virtual device and the
 // loopback provider fakes.
-import { mkdtemp, rm } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -34,6 +36,45 @@ afterAll(async () => {
 beforeEach(async () => {
   await harness.control('/reset', { body: {} });
 });
+
+/** The real adb binary (the wrapper in the --adb-path test execs it). */
+const realAdb = execFileSync('sh', ['-c', 'readlink -f "$(command -v adb)"'], { encoding: 'utf8' }).trim();
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+}
+
+/** A TCP forwarder from `host`:(free port) to 127.0.0.1:`targetPort`, counting the connections it carried. */
+async function forwardPort(host: string, targetPort: number): Promise<{ port: number; connections(): number; close(): Promise<void> }> {
+  let connections = 0;
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((client) => {
+    connections += 1;
+    const upstream = net.connect(targetPort, '127.0.0.1');
+    for (const socket of [client, upstream]) {
+      sockets.add(socket);
+      socket.on('close', () => sockets.delete(socket));
+      socket.on('error', () => undefined);
+    }
+    client.pipe(upstream).pipe(client);
+  });
+  await new Promise<void>((resolve, reject) => server.once('error', reject).listen(0, host, resolve));
+  return {
+    port: (server.address() as net.AddressInfo).port,
+    connections: () => connections,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
 
 /** The environment of a user whose AI planner talks to Anthropic directly (here: the fake). */
 function env(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
@@ -109,13 +150,46 @@ describe('amc run', () => {
   });
 
   it('Scenario: amc run reaches the adb server given by --adb-host, --adb-port and --adb-path', async () => {
-    // No ANDROID_ADB_SERVER_PORT: without the options, the default server (5037) would be used.
-    const { ANDROID_ADB_SERVER_PORT: _port, ...environment } = env();
-    const options = ['--adb-host', '127.0.0.1', '--adb-port', String(harness.adbPort), '--adb-path', 'adb'];
-    const result = await runAmc(['run', '-s', harness.serial, '--goal', 'Look at the screen', '--planner', 'stub', ...options], { env: environment });
-    expect(result.stderr).toBe('');
-    expect(result.code).toBe(0);
-    expect(result.stdout).toContain('[1] describe_screen {}');
+    // No ANDROID_ADB_SERVER_PORT and no adb on PATH: only the options can lead amc to a server and a binary.
+    const { ANDROID_ADB_SERVER_PORT: _port, ...environment } = env({ PATH: home });
+    const stub = ['--goal', 'Look at the screen', '--planner', 'stub'];
+
+    // --adb-host: the harness's server, reachable only at another loopback address (127.0.0.2) on another port.
+    // Were the host ignored, amc would look on 127.0.0.1 and, finding nothing, fail to start adb from a bad path.
+    const forward = await forwardPort('127.0.0.2', harness.adbPort);
+    try {
+      const remote = ['--adb-host', '127.0.0.2', '--adb-port', String(forward.port), '--adb-path', path.join(home, 'no-adb-here')];
+      const result = await runAmc(['run', '-s', harness.serial, ...stub, ...remote], { env: environment });
+      expect(result.stderr).toBe('');
+      expect(result.code).toBe(0);
+      expect(result.stdout).toContain('[1] describe_screen {}');
+      expect(forward.connections()).toBeGreaterThan(0);
+    } finally {
+      await forward.close();
+    }
+
+    // --adb-path: a fresh port with no server yet, started by the given binary (a wrapper that logs its calls).
+    const log = path.join(home, 'adb-wrapper.log');
+    const wrapper = path.join(home, 'my-adb');
+    await writeFile(wrapper, `#!/bin/sh\necho "$@" >> '${log}'\nexec '${realAdb}' "$@"\n`, { mode: 0o755 });
+    const freshPort = String(await freePort());
+    const local = ['--adb-port', freshPort, '--adb-path', wrapper];
+    try {
+      // amc run starts that server with the wrapper; the new server does not know the phone yet.
+      const first = await runAmc(['run', '-s', harness.serial, ...stub, ...local], { env: environment });
+      expect(first.code).toBe(1);
+      expect(first.stdout).toContain(`No device "${harness.serial}" is connected to the adb server at 127.0.0.1:${freshPort}`);
+      expect(await readFile(log, 'utf8')).toContain('start-server');
+      const connected = await runAmc(['connect', harness.serial, ...local], { env: environment });
+      expect(connected.code).toBe(0);
+      const result = await runAmc(['run', '-s', harness.serial, ...stub, ...local], { env: environment });
+      expect(result.stderr).toBe('');
+      expect(result.code).toBe(0);
+      expect(result.stdout).toContain('[1] describe_screen {}');
+    } finally {
+      await harness.adb(['-P', freshPort, 'kill-server'], { timeoutMs: 5_000 }).catch(() => undefined);
+    }
+
     const badPort = await runAmc(['run', '-s', harness.serial, '--goal', 'x', '--adb-port', 'seven'], { env: environment });
     expect(badPort.code).toBe(2);
     expect(badPort.stderr).toContain('--adb-port must be an integer between 0 and 65535, got "seven"');
