@@ -1,10 +1,10 @@
 import type { SafeStorage } from 'electron';
-import type { SecretCodec } from '../storage/settings-store';
+import { KEYCHAIN_SCHEME, type SecretCodec } from '../storage/settings-store';
 
 /** The part of Electron's safeStorage the codec uses (the shell passes the real one). */
 export type SafeStorageLike = Pick<SafeStorage, 'isEncryptionAvailable' | 'encryptString' | 'decryptString'>;
 
-export const SAFE_STORAGE_SCHEME = 'electron-safe-storage';
+export const SAFE_STORAGE_SCHEME = KEYCHAIN_SCHEME;
 
 /**
  * Secrets encrypted with the OS keychain through Electron's safeStorage (Keychain on macOS, DPAPI on
