@@ -75,6 +75,7 @@ function appBackend(current: () => CurrentTask, extra: Handlers = {}) {
       envOverrides: [],
       overriddenFields: {},
       folder: '/tmp/amc',
+      keyStorage: 'API keys are kept in secrets.json, readable only by you.',
       problem: null,
     }),
     'mirror.getStatus': () => mirrorStatus,

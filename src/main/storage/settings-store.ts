@@ -169,11 +169,19 @@ export function createSettingsStore(folder: string): SettingsStore {
  */
 export interface SecretCodec {
   readonly scheme: string;
+  /** Where and how keys are kept, in plain words for the Settings screen. */
+  readonly description: string;
   encode(plain: string): string;
   decode(stored: string): string;
 }
 
-const plainCodec: SecretCodec = { scheme: 'plain', encode: (v) => v, decode: (v) => v };
+/** Keys as they are in the 0600 file; `why` says why no keychain is used (shown in Settings). */
+export function plainSecretCodec(why?: string): SecretCodec {
+  const description = `API keys are kept in ${SECRETS_FILE}, readable only by you${why ? `; ${why}` : ''}.`;
+  return { scheme: 'plain', description, encode: (v) => v, decode: (v) => v };
+}
+
+const plainCodec = plainSecretCodec();
 /** The scheme of secrets the Electron shell encrypts with the OS keychain (safeStorage). */
 export const KEYCHAIN_SCHEME = 'electron-safe-storage';
 /** Every scheme a version of this app writes. */
@@ -183,6 +191,8 @@ export type SecretValues = Partial<Record<SecretName, string>>;
 
 export interface SecretStore {
   readonly file: string;
+  /** Where and how keys are kept, in plain words. */
+  readonly description: string;
   /** Every stored secret. A corrupt file throws SettingsFileError. */
   load(): Promise<SecretValues>;
   /** Stores (or, with null, removes) one secret. */
@@ -234,6 +244,7 @@ export function createSecretStore(folder: string, codec: SecretCodec = plainCode
 
   return {
     file,
+    description: codec.description,
     async load() {
       const stored = await readStored();
       const values: SecretValues = {};
