@@ -1,11 +1,38 @@
 // `npm test`: every gate in order — build, typecheck, lint, layering, spec traceability, then every test.
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { accessSync, constants, existsSync } from 'node:fs';
 import path from 'node:path';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const bin = (name) => path.join(root, 'node_modules', '.bin', name);
 const specTrace = path.resolve(root, '..', 'shared', 'tools', 'spec-trace.mjs');
+
+// ---- prerequisites (a separate step, before any gate): the tools the integration tests drive for real ----
+/** What the tests need from the machine, each with the Debian package that provides it. */
+const chromiumPath = process.env.AMC_CHROMIUM_PATH ?? '/usr/bin/chromium';
+const prerequisites = [
+  { what: 'adb (the Android platform tools)', found: () => spawnSync('adb', ['version'], { stdio: 'ignore' }).status === 0, apt: 'adb' },
+  { what: `Chromium at ${chromiumPath} (set AMC_CHROMIUM_PATH to use another)`, found: () => isExecutable(chromiumPath), apt: 'chromium' },
+];
+
+function isExecutable(file) {
+  try {
+    accessSync(file, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+console.log('== prerequisites');
+const missing = prerequisites.filter((prerequisite) => !prerequisite.found());
+if (missing.length > 0) {
+  for (const prerequisite of missing) console.error(`✗ missing: ${prerequisite.what}`);
+  console.error(`\nInstall with:\n  sudo apt-get install -y ${missing.map((prerequisite) => prerequisite.apt).join(' ')}\n`);
+  process.exit(1);
+}
+console.log('✓ prerequisites (adb, Chromium)');
+// ---- end of prerequisites ----
 
 const steps = [
   ['build the app', bin('electron-vite'), ['build', '--logLevel', 'warn']],

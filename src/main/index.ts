@@ -1,41 +1,49 @@
 // The Electron shell: window, security and the IPC <-> router wiring. Everything else runs in plain Node.
-import { app, BrowserWindow, ipcMain, safeStorage, session, shell, type WebFrameMain } from 'electron';
+import { app, BrowserWindow, ipcMain, safeStorage, session, shell, type WebContents } from 'electron';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ipcChannel, methodNames } from '../shared/contract';
 import { createApp, type AppServices } from './app/create-app';
 import { createSafeStorageCodec } from './shell/safe-storage-secrets';
+import {
+  isTrustedSender,
+  isUserGesture,
+  mainWindowOptions,
+  mayAttachWebview,
+  mayNavigate,
+  permissionGranted,
+  secretStorageChoice,
+  windowOpenDecision,
+} from './shell/shell-policy';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const rendererIndex = path.join(here, '../renderer/index.html');
 const rendererUrl = pathToFileURL(rendererIndex).href;
 
-function isTrustedSender(frame: WebFrameMain | null): boolean {
-  return frame !== null && frame.url.split('#')[0] === rendererUrl;
+/** Every web contents the app ever creates (the window, a devtools page, anything else) gets the same guard. */
+function guardWebContents(contents: WebContents): void {
+  let lastInputAt: number | null = null;
+  contents.on('input-event', (_event, input) => {
+    if (isUserGesture(input.type)) lastInputAt = Date.now();
+  });
+  const refuseNavigation = (event: { preventDefault(): void }, url: string) => {
+    if (!mayNavigate(url)) event.preventDefault();
+  };
+  contents.on('will-navigate', (event) => refuseNavigation(event, event.url));
+  contents.on('will-redirect', (event) => refuseNavigation(event, event.url));
+  contents.on('will-attach-webview', (event) => {
+    if (!mayAttachWebview()) event.preventDefault();
+  });
+  contents.setWindowOpenHandler(({ url }) => {
+    const decision = windowOpenDecision(url, { lastInputAt, now: Date.now() });
+    if (decision.openExternally) void shell.openExternal(url);
+    return { action: decision.action };
+  });
 }
 
 function createWindow(services: AppServices): BrowserWindow {
-  const window = new BrowserWindow({
-    width: 1440,
-    height: 900,
-    minWidth: 1024,
-    minHeight: 700,
-    title: 'Agentic Mobile Control',
-    show: false,
-    webPreferences: {
-      preload: path.join(here, '../preload/index.cjs'),
-      contextIsolation: true,
-      sandbox: true,
-      nodeIntegration: false,
-      webSecurity: true,
-    },
-  });
+  const window = new BrowserWindow(mainWindowOptions(path.join(here, '../preload/index.cjs')));
   window.once('ready-to-show', () => window.show());
-  window.webContents.on('will-navigate', (event) => event.preventDefault());
-  window.webContents.setWindowOpenHandler(({ url }) => {
-    if (url.startsWith('https://')) void shell.openExternal(url);
-    return { action: 'deny' };
-  });
 
   const unsubscribeEvents = services.events.subscribe((name, payload) => {
     if (!window.isDestroyed()) window.webContents.send(ipcChannel.event(name), payload);
@@ -54,15 +62,22 @@ function createWindow(services: AppServices): BrowserWindow {
 }
 
 async function start(): Promise<void> {
+  app.on('web-contents-created', (_event, contents) => guardWebContents(contents));
   await app.whenReady();
   // The page's CSP is a meta tag in the built index.html (file:// responses carry no headers to add it to).
-  session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
+  session.defaultSession.setPermissionRequestHandler((_contents, permission, callback) => callback(permissionGranted(permission)));
+  session.defaultSession.setPermissionCheckHandler((_contents, permission) => permissionGranted(permission));
 
-  // safeStorage is usable only once the app is ready; keys are then encrypted with the OS keychain.
-  const services = await createApp({ secretCodec: createSafeStorageCodec(safeStorage) });
+  // safeStorage is usable only once the app is ready; it is trusted only when a real OS keychain backs it.
+  const choice = secretStorageChoice({
+    platform: process.platform,
+    encryptionAvailable: safeStorage.isEncryptionAvailable(),
+    linuxBackend: process.platform === 'linux' ? safeStorage.getSelectedStorageBackend() : null,
+  });
+  const services = await createApp({ secretCodec: createSafeStorageCodec(safeStorage, choice) });
   for (const method of methodNames) {
     ipcMain.handle(ipcChannel.method(method), (event, input: unknown) => {
-      if (!isTrustedSender(event.senderFrame)) {
+      if (!isTrustedSender(event.senderFrame?.url, rendererUrl)) {
         return { ok: false, error: { code: 'failed', message: 'Request refused: it did not come from the app window.' } };
       }
       return services.router.call(method, input, { transport: 'electron' });

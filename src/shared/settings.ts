@@ -27,6 +27,7 @@ export const LIMITS = {
 const httpUrl = z
   .string()
   .trim()
+  .max(2048)
   .refine((value) => /^https?:\/\/[^\s/]+/.test(value) && URL.canParse(value), { message: 'must be an http(s) URL' });
 
 const int = (range: { min: number; max: number }) =>

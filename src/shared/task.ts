@@ -156,7 +156,7 @@ export type TaskRecord = z.infer<typeof TaskRecordSchema>;
 
 /** Starting a task (what the UI and the CLI send). */
 export const RunTaskRequestSchema = z.object({
-  serial: z.string().trim().min(1),
+  serial: z.string().trim().min(1).max(300),
   goal: z.string().trim().min(1).max(2000),
   maxSteps: z.number().int().min(1).max(500).optional(),
 });

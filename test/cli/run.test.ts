@@ -120,10 +120,10 @@ describe('amc run', () => {
 
   it('Scenario: amc run keeps the task in the app history', async () => {
     policy = openNotes;
-    const before = await createTaskStore(home).list();
+    const before = (await createTaskStore(home).list()).tasks;
     const result = await runAmc(['run', '-s', harness.serial, '--goal', 'Open the Notes app, from the CLI'], { env: env() });
     expect(result.code).toBe(0);
-    const after = await createTaskStore(home).list();
+    const after = (await createTaskStore(home).list()).tasks;
     expect(after).toHaveLength(before.length + 1);
     const saved = after.find((task) => task.goal === 'Open the Notes app, from the CLI');
     expect(saved).toMatchObject({ serial: harness.serial, status: 'completed', steps: 1 });

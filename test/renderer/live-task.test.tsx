@@ -67,7 +67,7 @@ function appBackend(current: () => CurrentTask, extra: Handlers = {}) {
       problem: null,
     }),
     'tasks.current': current,
-    'history.list': () => ({ tasks: [] }),
+    'history.list': () => ({ tasks: [], damaged: [] }),
     'settings.get': () => ({
       settings: defaultSettings(),
       effective: defaultSettings(),
@@ -75,6 +75,7 @@ function appBackend(current: () => CurrentTask, extra: Handlers = {}) {
       envOverrides: [],
       overriddenFields: {},
       folder: '/tmp/amc',
+      keyStorage: 'API keys are kept in secrets.json, readable only by you.',
       problem: null,
     }),
     'mirror.getStatus': () => mirrorStatus,
@@ -245,6 +246,7 @@ describe('live task in the window', () => {
             usage: { inputTokens: 100, outputTokens: 10 },
           },
         ],
+        damaged: [],
       }),
       'history.get': () => snapshot,
     });
@@ -288,7 +290,7 @@ describe('live task in the window', () => {
         durationMs: 0,
         usage: { inputTokens: 0, outputTokens: 0 },
       };
-      const bridge = appBackend(() => ({ task: recordAfter([started, observed(1)]), paused: false }), { 'history.list': () => ({ tasks: [running] }) });
+      const bridge = appBackend(() => ({ task: recordAfter([started, observed(1)]), paused: false }), { 'history.list': () => ({ tasks: [running], damaged: [] }) });
       renderApp(bridge);
       await screen.findByRole('article', { name: 'Step 1' });
       fireEvent.click(screen.getByRole('tab', { name: 'History' }));

@@ -19,6 +19,7 @@ function settingsBackend(initial: Partial<SettingsScreen> = {}, brokenFile?: str
     envOverrides: [],
     overriddenFields: {},
     folder: '/home/someone/.config/agentic-mobile-control',
+    keyStorage: 'API keys are kept in secrets.json, readable only by you.',
     problem: null,
     ...initial,
   };

@@ -121,7 +121,7 @@ export const runCommand: CliCommand = {
     const { adbServerOptions } = await import('../../main/app/device-service');
     const { Observer } = await import('../../main/perception/observer');
     const { Executor } = await import('../../main/tools/executor');
-    const { TaskRunner, TaskStartError } = await import('../../main/runtime/task-runner');
+    const { APP_CLOSED_REASON, TaskRunner, TaskStartError } = await import('../../main/runtime/task-runner');
     const adb = await AdbClient.create({ ...adbServerOptions(config.settings, process.env), ...adbFlags });
     const screenshot = configured.planner.accepts.screenshot ? { longEdge: config.settings.aiPlanner.screenshotLongEdge } : false;
     const home = resolveAmcHome(process.env);
@@ -147,15 +147,17 @@ export const runCommand: CliCommand = {
       await history.close();
       return ExitCode.usage;
     }
+    // Ctrl-C is a person stopping the task; SIGTERM is the machine shutting the CLI down under it.
     const stop = () => handle.stop();
+    const shutDown = () => handle.stop(APP_CLOSED_REASON);
     process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
+    process.once('SIGTERM', shutDown);
     try {
       const record = await handle.done;
       return record.status === 'completed' ? ExitCode.ok : record.status === 'cancelled' ? ExitCode.cancelled : ExitCode.failed;
     } finally {
       process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
+      process.off('SIGTERM', shutDown);
       await history.close();
       if (historyProblem) io.err(`amc run: the task was not saved in history: ${historyProblem}`);
     }

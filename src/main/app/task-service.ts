@@ -3,7 +3,7 @@ import type { TaskEvent, TaskRecord } from '../../shared/task';
 import type { EventHub } from '../ipc/event-hub';
 import { buildPlanner } from '../runtime/build-planner';
 import { applyTaskOverrides, type RuntimeConfig } from '../runtime/config';
-import { TaskRunner, type DeviceLockPort, type TaskHandle } from '../runtime/task-runner';
+import { APP_CLOSED_REASON, TaskRunner, type DeviceLockPort, type TaskHandle } from '../runtime/task-runner';
 import type { TaskStore } from '../storage/task-store';
 import type { PhoneAccess } from './phone-access';
 
@@ -117,10 +117,10 @@ export class TaskService {
     return null;
   }
 
-  /** Stops every task and waits (bounded) until their ends are recorded. */
+  /** Stops every task (as interrupted by the app closing, not by a person) and waits (bounded) until their ends are recorded. */
   async close(): Promise<void> {
     const tasks = [...this.running.values()];
-    for (const task of tasks) task.handle.stop();
+    for (const task of tasks) task.handle.stop(APP_CLOSED_REASON);
     const ended = Promise.all(tasks.map((task) => task.handle.done));
     await Promise.race([ended, new Promise((resolve) => setTimeout(resolve, this.options.closeTimeoutMs ?? 3000).unref())]);
     await Promise.all([...this.writes]);

@@ -70,8 +70,11 @@ export interface TaskHandle {
   readonly id: string;
   /** Resolves with the final record; never rejects. */
   readonly done: Promise<TaskRecord>;
-  /** Cancels: aborts the in-flight model call and adb command; the task ends `cancelled`. */
-  stop(): void;
+  /**
+   * Cancels: aborts the in-flight model call and adb command; the task ends `cancelled` with the reason
+   * (default: a person's stop; APP_CLOSED_REASON when the app shuts down).
+   */
+  stop(reason?: string): void;
   /** Holds the task before its next turn. */
   pause(): void;
   resume(): void;
@@ -115,6 +118,13 @@ class Cancelled extends Error {
 }
 
 const STOPPED = 'stopped by the user';
+/** Why a task ends when the app (window, web host, CLI) is shut down under it rather than stopped by a person. */
+export const APP_CLOSED_REASON = 'interrupted: the app was closed';
+
+/** The reason given to stop(), as the aborted signal carries it. */
+function stopReasonOf(signal: AbortSignal): string {
+  return signal.reason instanceof Cancelled ? signal.reason.message : STOPPED;
+}
 
 /** The bookkeeping of one task's turns. */
 interface RunState {
@@ -209,7 +219,7 @@ export class TaskRunner {
     return {
       id,
       done,
-      stop: () => this.stop(id),
+      stop: (reason) => this.stop(id, reason),
       pause: () => this.pause(id),
       resume: () => this.resume(id),
     };
@@ -220,10 +230,10 @@ export class TaskRunner {
     return (await this.start(request, options)).done;
   }
 
-  stop(taskId: string): boolean {
+  stop(taskId: string, reason: string = STOPPED): boolean {
     const task = this.running.get(taskId);
     if (!task) return false;
-    task.controller.abort(new Cancelled(STOPPED));
+    task.controller.abort(new Cancelled(reason));
     task.wake?.();
     return true;
   }
@@ -289,7 +299,7 @@ export class TaskRunner {
 
   /** Ends the task for an exception: failed with `<ErrorName>: <message>`, or cancelled when it came from Stop. */
   private fail(task: RunningTask, run: RunState, error: unknown): Promise<TaskRecord> {
-    if (task.controller.signal.aborted) return this.finish(task, run, 'cancelled', STOPPED);
+    if (task.controller.signal.aborted) return this.finish(task, run, 'cancelled', stopReasonOf(task.controller.signal));
     return this.finish(task, run, 'failed', failureReasonOf(error));
   }
 
@@ -313,7 +323,7 @@ export class TaskRunner {
     const { id: taskId, goal, serial, maxSteps } = task.record;
     const signal = task.controller.signal;
     await this.holdWhilePaused(task, run.turn);
-    if (signal.aborted) return this.finish(task, run, 'cancelled', STOPPED);
+    if (signal.aborted) return this.finish(task, run, 'cancelled', stopReasonOf(signal));
     const turn = ++run.turn;
 
     // Observe (an exception fails the task: D7).
@@ -387,7 +397,7 @@ export class TaskRunner {
       const call: ToolCall = { name: first.tool, args: first.args };
       outcome = await abortable(this.options.executor.execute(call, { serial, scene: observation.scene, signal }), signal);
     } catch (error) {
-      if (signal.aborted) return this.finish(task, run, 'cancelled', STOPPED);
+      if (signal.aborted) return this.finish(task, run, 'cancelled', stopReasonOf(signal));
       outcome = { ok: false, error: failureReasonOf(error), attempts: 0, durationMs: performance.now() - executeStart };
     }
     run.executed += 1;

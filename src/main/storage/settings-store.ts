@@ -68,10 +68,47 @@ async function readJson(file: string): Promise<unknown | undefined> {
   }
   try {
     return JSON.parse(text);
-  } catch (error) {
-    throw new SettingsFileError(`${file} is not valid JSON (${(error as Error).message}); fix or delete it — it was not changed`);
+  } catch {
+    // The parser's message quotes the text around the mistake, which in secrets.json is part of a key.
+    throw new SettingsFileError(`${file} is not valid JSON${lineOfFirstMistake(text)}; fix or delete it — it was not changed`);
   }
 }
+
+/** Where JSON.parse gives up, as " (line N)", found by parsing ever longer prefixes; never the text itself. */
+function lineOfFirstMistake(text: string): string {
+  const lines = text.split('\n');
+  for (let count = 1; count <= lines.length; count++) {
+    if (!couldStillBeJson(lines.slice(0, count).join('\n'))) return ` (line ${count})`;
+  }
+  return ' (it ends before the JSON is complete)';
+}
+
+/** False when no continuation of this prefix can be valid JSON (the parser failed before reaching its end). */
+function couldStillBeJson(prefix: string): boolean {
+  try {
+    JSON.parse(prefix);
+    return true;
+  } catch (error) {
+    const message = (error as Error).message;
+    if (/end of JSON input|Unterminated string/i.test(message)) return true;
+    const position = /at position (\d+)/.exec(message);
+    return position !== null && Number(position[1]) >= prefix.trimEnd().length;
+  }
+}
+
+/** Keys of the stored file that this version does not know (a newer version's, a hand-added note): kept on save. */
+function withUnknownKeysOf(stored: unknown, settings: Settings): Record<string, unknown> {
+  if (!isPlainObject(stored)) return settings;
+  const merged: Record<string, unknown> = { ...stored, ...settings };
+  for (const [group, values] of Object.entries(settings)) {
+    const storedGroup = stored[group];
+    if (isPlainObject(storedGroup)) merged[group] = { ...storedGroup, ...values };
+  }
+  return merged;
+}
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** One queue per store so concurrent updates apply in order, each on top of the previous one. */
 function serialize() {
@@ -97,7 +134,10 @@ export function createSettingsStore(folder: string): SettingsStore {
   const queue = serialize();
 
   async function load(): Promise<Settings> {
-    const json = await readJson(file);
+    return parseStored(await readJson(file));
+  }
+
+  function parseStored(json: unknown): Settings {
     if (json === undefined) return SettingsSchema.parse({});
     const parsed = SettingsSchema.safeParse(json);
     if (!parsed.success) {
@@ -114,9 +154,10 @@ export function createSettingsStore(folder: string): SettingsStore {
       queue(async () => {
         const checkedPatch = SettingsPatchSchema.safeParse(patch);
         if (!checkedPatch.success) throw new SettingsValidationError(describeIssues(checkedPatch.error));
-        const next = SettingsSchema.safeParse(mergeSettings(await load(), checkedPatch.data));
+        const stored = await readJson(file);
+        const next = SettingsSchema.safeParse(mergeSettings(parseStored(stored), checkedPatch.data));
         if (!next.success) throw new SettingsValidationError(describeIssues(next.error));
-        await writeFileAtomic(file, `${JSON.stringify(next.data, null, 2)}\n`);
+        await writeFileAtomic(file, `${JSON.stringify(withUnknownKeysOf(stored, next.data), null, 2)}\n`);
         return next.data;
       }),
   };
@@ -128,16 +169,30 @@ export function createSettingsStore(folder: string): SettingsStore {
  */
 export interface SecretCodec {
   readonly scheme: string;
+  /** Where and how keys are kept, in plain words for the Settings screen. */
+  readonly description: string;
   encode(plain: string): string;
   decode(stored: string): string;
 }
 
-const plainCodec: SecretCodec = { scheme: 'plain', encode: (v) => v, decode: (v) => v };
+/** Keys as they are in the 0600 file; `why` says why no keychain is used (shown in Settings). */
+export function plainSecretCodec(why?: string): SecretCodec {
+  const description = `API keys are kept in ${SECRETS_FILE}, readable only by you${why ? `; ${why}` : ''}.`;
+  return { scheme: 'plain', description, encode: (v) => v, decode: (v) => v };
+}
+
+const plainCodec = plainSecretCodec();
+/** The scheme of secrets the Electron shell encrypts with the OS keychain (safeStorage). */
+export const KEYCHAIN_SCHEME = 'electron-safe-storage';
+/** Every scheme a version of this app writes. */
+const KNOWN_SCHEMES = new Set([plainCodec.scheme, KEYCHAIN_SCHEME]);
 
 export type SecretValues = Partial<Record<SecretName, string>>;
 
 export interface SecretStore {
   readonly file: string;
+  /** Where and how keys are kept, in plain words. */
+  readonly description: string;
   /** Every stored secret. A corrupt file throws SettingsFileError. */
   load(): Promise<SecretValues>;
   /** Stores (or, with null, removes) one secret. */
@@ -178,8 +233,10 @@ export function createSecretStore(folder: string, codec: SecretCodec = plainCode
       throw new SettingsFileError(`${file} is not a secrets file; fix or delete it — it was not changed`);
     }
     if (json.scheme !== codec.scheme) {
+      // The scheme is named only when it is one this app writes: a hand-edited value could be anything, even a key.
+      const written = KNOWN_SCHEMES.has(json.scheme) ? `"${json.scheme}" storage` : 'an unknown storage scheme';
       throw new SettingsFileError(
-        `${file} was written with "${json.scheme}" storage but this process uses "${codec.scheme}"; enter the keys again after deleting it`,
+        `${file} was written with ${written} but this process uses "${codec.scheme}"; enter the keys again after deleting it`,
       );
     }
     return json;
@@ -187,6 +244,7 @@ export function createSecretStore(folder: string, codec: SecretCodec = plainCode
 
   return {
     file,
+    description: codec.description,
     async load() {
       const stored = await readStored();
       const values: SecretValues = {};

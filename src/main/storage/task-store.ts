@@ -1,6 +1,6 @@
 import { mkdir, open, readdir, readFile, rm, stat, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
-import type { TaskSummary } from '../../shared/contract/history';
+import type { DamagedHistoryFile, HistoryListing, TaskSummary } from '../../shared/contract/history';
 import {
   FINAL_STATUSES,
   TaskEventSchema,
@@ -23,8 +23,8 @@ export interface TaskStore {
   readonly folder: string;
   /** Records one event; `task.started` creates the task's file. Appends for one task happen in order. */
   append(event: TaskEvent): Promise<void>;
-  /** Every stored task, newest first. Unreadable files are skipped. */
-  list(): Promise<TaskSummary[]>;
+  /** Every stored task, newest first, and every file of the folder that is not a readable task record. */
+  list(): Promise<HistoryListing>;
   /** The task's full record, or undefined when there is none with this id. */
   get(id: string): Promise<TaskRecord | undefined>;
   /** Removes a finished task. Refuses (TaskStoreError) while the task is still being written. */
@@ -179,12 +179,32 @@ export function createTaskStore(home: string): TaskStore {
       try {
         names = await readdir(folder);
       } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { tasks: [], damaged: [] };
         throw error;
       }
-      const ids = names.filter((n) => n.endsWith(EXTENSION)).map((n) => n.slice(0, -EXTENSION.length)).filter((id) => SAFE_ID.test(id));
-      const summaries = await Promise.all(ids.map((id) => summarize(id).catch(() => undefined)));
-      return summaries.filter((s): s is TaskSummary => s !== undefined).sort((a, b) => b.createdAt - a.createdAt || b.id.localeCompare(a.id));
+      const tasks: TaskSummary[] = [];
+      const damaged: DamagedHistoryFile[] = [];
+      await Promise.all(
+        names
+          .filter((name) => name.endsWith(EXTENSION))
+          .map(async (name) => {
+            const id = name.slice(0, -EXTENSION.length);
+            const problem = !SAFE_ID.test(id)
+              ? 'its name is not a task id'
+              : await summarize(id).then(
+                  (summary) => {
+                    if (summary) tasks.push(summary);
+                    // A task whose first line is being written right now is not damaged, only young.
+                    return summary || open_.has(id) ? undefined : 'it does not start with a task.started line, so it is not a task record';
+                  },
+                  (error: unknown) => `it cannot be read (${(error as NodeJS.ErrnoException).code ?? 'unknown error'})`,
+                );
+            if (problem) damaged.push({ fileName: name, problem, action: `Move or delete ${path.join(folder, name)}; it was left untouched.` });
+          }),
+      );
+      tasks.sort((a, b) => b.createdAt - a.createdAt || b.id.localeCompare(a.id));
+      damaged.sort((a, b) => a.fileName.localeCompare(b.fileName));
+      return { tasks, damaged };
     },
 
     async get(id) {

@@ -1,7 +1,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { WebSocketServer, type WebSocket } from 'ws';
+import { WebSocket, WebSocketServer } from 'ws';
 import {
   contentSecurityPolicy,
   encodeFrame,
@@ -20,6 +20,18 @@ export interface WebHostOptions {
   port?: number;
   /** Defaults to a fresh random token per launch. */
   token?: string;
+  /** Per-connection caps; the defaults suit a window (tests lower them). */
+  limits?: Partial<ConnectionLimits>;
+}
+
+export interface ConnectionLimits {
+  /** Requests of one connection being handled at once; more are answered "busy" without running. */
+  requestsInFlight: number;
+  /**
+   * Answers and events not yet taken by the window. A window that stops reading is disconnected here rather
+   * than buffered without bound (frames are skipped earlier, at FRAME_BACKLOG_LIMIT).
+   */
+  unsentBytes: number;
 }
 
 export interface WebHost {
@@ -28,6 +40,8 @@ export interface WebHost {
   origin: string;
   port: number;
   token: string;
+  /** Open WebSocket connections (windows) right now. */
+  readonly connections: number;
   close(): Promise<void>;
 }
 
@@ -36,7 +50,18 @@ const HOST = '127.0.0.1';
 const FRAME_BACKLOG_LIMIT = 4 * 1024 * 1024;
 /** Unsent bytes above which the window counts as busy, so the mirror skips a capture rather than queue it. */
 const FRAME_BUSY_BYTES = 512 * 1024;
-const MAX_MESSAGE_BYTES = 1024 * 1024;
+/** The largest request a window sends is a settings patch or a goal: far below this. */
+export const MAX_MESSAGE_BYTES = 1024 * 1024;
+const DEFAULT_LIMITS: ConnectionLimits = { requestsInFlight: 32, unsentBytes: 16 * 1024 * 1024 };
+
+/** Close codes of this host, each with the plain-words reason sent in the close frame and logged. */
+export const CLOSE_REASONS: Readonly<Record<number, string>> = {
+  1002: 'protocol error in a frame',
+  1007: 'a text frame was not valid UTF-8',
+  1008: 'the window stopped reading its answers',
+  1009: `a message was larger than ${MAX_MESSAGE_BYTES} bytes`,
+  1011: 'the connection failed',
+};
 
 const securityHeaders = {
   'content-security-policy': contentSecurityPolicy,
@@ -46,6 +71,16 @@ const securityHeaders = {
   'cross-origin-opener-policy': 'same-origin',
   'cache-control': 'no-store',
 };
+
+/**
+ * The library closes a connection on a bad frame with only a code; this adds the plain-words reason so the
+ * window (and a person reading its log) learns why.
+ */
+class ExplainedWebSocket extends WebSocket {
+  override close(code?: number, reason?: string | Buffer): void {
+    super.close(code, reason ?? (code === undefined ? undefined : CLOSE_REASONS[code]));
+  }
+}
 
 function tokensMatch(expected: string, given: string | null): boolean {
   if (given === null) return false;
@@ -57,8 +92,9 @@ function tokensMatch(expected: string, given: string | null): boolean {
 /** Serves the built renderer and the router over a WebSocket, on loopback only, guarded by token, Host and Origin. */
 export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const token = options.token ?? randomBytes(24).toString('base64url');
+  const limits = { ...DEFAULT_LIMITS, ...options.limits };
   const server = http.createServer();
-  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES, WebSocket: ExplainedWebSocket });
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -92,6 +128,8 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   });
 
   server.on('upgrade', (req, socket, head) => {
+    // A client that resets during the handshake must not take the host down.
+    socket.on('error', (error) => logConnectionProblem('handshake', error));
     const url = new URL(req.url ?? '/', `http://${HOST}:${port}`);
     const refuse = (status: number, reason: string) => {
       socket.end(`HTTP/1.1 ${status} ${reason}\r\nconnection: close\r\ncontent-length: 0\r\n\r\n`);
@@ -99,7 +137,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     if (url.pathname !== '/ws' || !allowedHosts.has(req.headers.host ?? '')) return refuse(404, 'Not Found');
     if (!allowedOrigins.has(req.headers.origin ?? '')) return refuse(403, 'Forbidden');
     if (!tokensMatch(token, url.searchParams.get('token'))) return refuse(401, 'Unauthorized');
-    wss.handleUpgrade(req, socket, head, (ws) => attachClient(ws, options));
+    wss.handleUpgrade(req, socket, head, (ws) => attachClient(ws, options, limits));
   });
 
   return {
@@ -107,6 +145,9 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     origin: `http://${HOST}:${port}`,
     port,
     token,
+    get connections() {
+      return wss.clients.size;
+    },
     async close() {
       for (const client of wss.clients) client.terminate();
       await new Promise<void>((resolve) => wss.close(() => resolve()));
@@ -116,9 +157,22 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   };
 }
 
-function attachClient(ws: WebSocket, options: WebHostOptions): void {
+function logConnectionProblem(stage: string, error: Error): void {
+  console.warn(`Web host: a window's connection failed (${stage}): ${error.message}`);
+}
+
+function attachClient(ws: WebSocket, options: WebHostOptions, limits: ConnectionLimits): void {
+  let inFlight = 0;
+  const disconnect = (code: number) => {
+    console.warn(`Web host: closing a window's connection (${code}): ${CLOSE_REASONS[code]}.`);
+    ws.close(code, CLOSE_REASONS[code]);
+    // A window that does not read would never take the close frame either: drop its buffers now.
+    if (code === 1008) ws.terminate();
+  };
   const send = (message: WebServerMessage) => {
-    if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(message));
+    if (ws.readyState !== ws.OPEN) return;
+    ws.send(JSON.stringify(message));
+    if (ws.bufferedAmount > limits.unsentBytes) disconnect(1008);
   };
   const unsubscribeEvents = options.events.subscribe((name, payload) => send({ type: 'event', name, payload }));
   const unsubscribeFrames = options.events.subscribeFrames(
@@ -128,6 +182,8 @@ function attachClient(ws: WebSocket, options: WebHostOptions): void {
     { busy: () => ws.bufferedAmount >= FRAME_BUSY_BYTES },
   );
 
+  // Invalid UTF-8, an oversized or malformed frame, a reset: ws closes with a code; this keeps the host alive.
+  ws.on('error', (error) => logConnectionProblem('open', error));
   ws.on('message', (data, isBinary) => {
     const request = isBinary ? undefined : parseRequest(data.toString());
     if (!request) {
@@ -138,7 +194,14 @@ function attachClient(ws: WebSocket, options: WebHostOptions): void {
       });
       return;
     }
+    if (inFlight >= limits.requestsInFlight) {
+      const message = `Too many requests at once on this connection (at most ${limits.requestsInFlight}): wait for answers before sending more.`;
+      send({ type: 'result', id: request.id, result: { ok: false, error: { code: 'unavailable', message } } });
+      return;
+    }
+    inFlight++;
     void options.router.call(request.method, request.input, { transport: 'web' }).then((result) => {
+      inFlight--;
       send({ type: 'result', id: request.id, result });
     });
   });

@@ -36,7 +36,7 @@ export const deviceMethods = defineMethods({
   'devices.disconnect': { input: z.object({ serial }).strict(), output: z.object({ serial: z.string() }) },
   /** Wireless pairing: the address and 6-digit code shown under "Pair device with pairing code". */
   'devices.pair': {
-    input: z.object({ address, code: z.string().trim().regex(/^\d{6}$/, 'the pairing code is 6 digits') }).strict(),
+    input: z.object({ address, code: z.string().trim().max(32).regex(/^\d{6}$/, 'the pairing code is 6 digits') }).strict(),
     output: z.object({ message: z.string() }),
   },
   /** Starts the built-in virtual phone (once per app run) and connects it; answers with its serial. */

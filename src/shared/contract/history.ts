@@ -19,6 +19,20 @@ export const TaskSummarySchema = z.object({
 });
 export type TaskSummary = z.infer<typeof TaskSummarySchema>;
 
+/** A file in the history folder that is not a readable task record: shown with what to do, never hidden. */
+export const DamagedHistoryFileSchema = z.object({
+  fileName: z.string(),
+  /** In plain words, without quoting the file's content. */
+  problem: z.string(),
+  /** What a person can do about it. */
+  action: z.string(),
+});
+export type DamagedHistoryFile = z.infer<typeof DamagedHistoryFileSchema>;
+
+/** The history list: readable tasks newest first, and every file that could not be read. */
+export const HistoryListingSchema = z.object({ tasks: z.array(TaskSummarySchema), damaged: z.array(DamagedHistoryFileSchema) });
+export type HistoryListing = z.infer<typeof HistoryListingSchema>;
+
 const taskId = z.object({ id: z.string().trim().min(1).max(200) }).strict();
 
 /** A file the renderer offers as a download. */
@@ -31,7 +45,7 @@ export type ExportedFile = z.infer<typeof ExportedFileSchema>;
 
 export const historyMethods = defineMethods({
   /** Newest first. */
-  'history.list': { input: NoInput, output: z.object({ tasks: z.array(TaskSummarySchema) }) },
+  'history.list': { input: NoInput, output: HistoryListingSchema },
   'history.get': { input: taskId, output: TaskRecordSchema },
   'history.delete': { input: taskId, output: z.object({ id: z.string(), deleted: z.boolean() }) },
   'history.exportJson': { input: taskId, output: ExportedFileSchema },

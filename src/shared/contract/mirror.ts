@@ -26,7 +26,7 @@ export type MirrorStatus = z.infer<typeof MirrorStatusSchema>;
 export const mirrorMethods = defineMethods({
   /** Mirrors this device (replacing any other); frames flow while visible and someone receives them. */
   'mirror.start': {
-    input: z.object({ serial: z.string().trim().min(1, 'choose a device') }).strict(),
+    input: z.object({ serial: z.string().trim().min(1, 'choose a device').max(300) }).strict(),
     output: MirrorStatusSchema,
   },
   'mirror.stop': { input: NoInput, output: MirrorStatusSchema },

@@ -28,6 +28,8 @@ export const SettingsScreenSchema = SettingsViewSchema.extend({
   overriddenFields: z.record(z.string(), EnvOverrideNameSchema),
   /** Why the stored settings or the environment cannot be used as they are (null when fine). */
   problem: z.string().nullable(),
+  /** Where and how API keys are kept (an OS keychain, or only a file readable by the user), in plain words. */
+  keyStorage: z.string(),
 });
 export type SettingsScreen = z.infer<typeof SettingsScreenSchema>;
 

@@ -2,8 +2,8 @@ import { z } from 'zod';
 
 /** Messages of the WebSocket transport (text frames). Binary frames carry mirror frames (see frame.ts). */
 export const WebRequestSchema = z.object({
-  id: z.number().int().nonnegative(),
-  method: z.string(),
+  id: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
+  method: z.string().max(100),
   input: z.unknown(),
 });
 export type WebRequest = z.infer<typeof WebRequestSchema>;

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSafeStorageCodec, SAFE_STORAGE_SCHEME, type SafeStorageLike } from '../../../src/main/shell/safe-storage-secrets';
+import { secretStorageChoice } from '../../../src/main/shell/shell-policy';
 import { createSecretStore } from '../../../src/main/storage/settings-store';
 
 /** Stands in for the OS keychain outside Electron: real AES-GCM with a key held in memory. */
@@ -33,8 +34,9 @@ afterEach(async () => {
 describe('safeStorage secrets', () => {
   it('Scenario: In Electron, keys are encrypted at rest with safeStorage', async () => {
     folder = await mkdtemp(path.join(os.tmpdir(), 'amc-secrets-'));
-    const codec = createSafeStorageCodec(keychain());
-    expect(codec?.scheme).toBe(SAFE_STORAGE_SCHEME);
+    const codec = createSafeStorageCodec(keychain(), secretStorageChoice({ platform: 'linux', encryptionAvailable: true, linuxBackend: 'gnome_libsecret' }));
+    expect(codec.scheme).toBe(SAFE_STORAGE_SCHEME);
+    expect(codec.description).toBe('API keys are encrypted with the OS keychain (gnome_libsecret) and kept in the 0600 secrets file.');
     const store = createSecretStore(folder, codec);
     await store.set('ANTHROPIC_API_KEY', 'sk-ant-plain-text-never-on-disk');
     const file = path.join(folder, 'secrets.json');
@@ -45,7 +47,21 @@ describe('safeStorage secrets', () => {
     expect(await store.load()).toEqual({ ANTHROPIC_API_KEY: 'sk-ant-plain-text-never-on-disk' });
   });
 
+  it('Scenario: On Linux basic_text, keys stay in the user-only file and Settings says so', async () => {
+    folder = await mkdtemp(path.join(os.tmpdir(), 'amc-secrets-'));
+    // basic_text "encrypts" with a key built into Chromium: the codec must not claim keychain protection.
+    const choice = secretStorageChoice({ platform: 'linux', encryptionAvailable: true, linuxBackend: 'basic_text' });
+    const codec = createSafeStorageCodec(keychain(), choice);
+    expect(codec.scheme).toBe('plain');
+    expect(codec.description).toBe('API keys are kept in secrets.json, readable only by you; no OS keychain protects them on this system, so they are not encrypted.');
+    const store = createSecretStore(folder, codec);
+    await store.set('OPENAI_API_KEY', 'sk-basic');
+    expect((await stat(path.join(folder, 'secrets.json'))).mode & 0o777).toBe(0o600);
+    expect(store.description).toBe(codec.description);
+  });
+
   it('falls back to the user-only file when the OS offers no encryption', () => {
-    expect(createSafeStorageCodec(keychain(false))).toBeUndefined();
+    const choice = secretStorageChoice({ platform: 'darwin', encryptionAvailable: false, linuxBackend: null });
+    expect(createSafeStorageCodec(keychain(false), choice).scheme).toBe('plain');
   });
 });

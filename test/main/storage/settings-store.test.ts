@@ -100,10 +100,42 @@ describe('secret store', () => {
 
   it('uses the codec it is given (e.g. the OS keychain in Electron) and refuses a file written with another', async () => {
     const dir = await tempDir();
-    const reversed: SecretCodec = { scheme: 'reversed', encode: (v) => [...v].reverse().join(''), decode: (v) => [...v].reverse().join('') };
+    const reversed: SecretCodec = { scheme: 'reversed', description: 'reversed', encode: (v) => [...v].reverse().join(''), decode: (v) => [...v].reverse().join('') };
     await createSecretStore(dir, reversed).set('ANTHROPIC_API_KEY', 'sk-ant-999');
     expect(await readFile(path.join(dir, 'secrets.json'), 'utf8')).not.toContain('sk-ant-999');
     expect(await createSecretStore(dir, reversed).load()).toEqual({ ANTHROPIC_API_KEY: 'sk-ant-999' });
-    await expect(createSecretStore(dir).load()).rejects.toThrow(/written with "reversed" storage/);
+    // A scheme this app never writes is not named: a hand-edited file could hold anything there.
+    await expect(createSecretStore(dir).load()).rejects.toThrow(/written with an unknown storage scheme but this process uses "plain"/);
+  });
+});
+
+describe('storage messages and unknown keys', () => {
+  it('Scenario: A hand-edited secrets file with an unquoted value is reported without echoing the key', async () => {
+    const dir = await tempDir();
+    const secrets = createSecretStore(dir);
+    const text = '{\n  "scheme": "plain",\n  "secrets": {\n    "ANTHROPIC_API_KEY":sk-live-SECRET-123\n  }\n}\n';
+    await writeFile(secrets.file, text, { mode: 0o600 });
+    const error = await secrets.load().then(() => undefined, (e: unknown) => e as Error);
+    expect(error).toBeInstanceOf(SettingsFileError);
+    expect(error!.message).toBe(`${secrets.file} is not valid JSON (line 4); fix or delete it — it was not changed`);
+    expect(error!.message).not.toMatch(/sk-|SECRET|API_KEY/);
+    // A key pasted into the scheme field is not echoed either.
+    await writeFile(secrets.file, '{"scheme": "sk-live-SECRET-123", "secrets": {}}', { mode: 0o600 });
+    await expect(secrets.load()).rejects.toThrow(/written with an unknown storage scheme/);
+    await expect(secrets.load()).rejects.not.toThrow(/sk-live/);
+    expect(await readFile(secrets.file, 'utf8')).toContain('sk-live-SECRET-123');
+  });
+
+  it('Scenario: Unknown settings keys survive a save', async () => {
+    const dir = await tempDir();
+    const store = createSettingsStore(dir);
+    const stored = { ...defaultSettings(), futureGroup: { colour: 'teal' }, aiPlanner: { ...defaultSettings().aiPlanner, newerKnob: 3 } };
+    await writeFile(store.file, JSON.stringify(stored));
+    expect(await store.load()).toEqual(defaultSettings());
+    await store.update({ aiPlanner: { maxSteps: 12 } });
+    const saved = JSON.parse(await readFile(store.file, 'utf8')) as Record<string, Record<string, unknown>>;
+    expect(saved.futureGroup).toEqual({ colour: 'teal' });
+    expect(saved.aiPlanner).toMatchObject({ newerKnob: 3, maxSteps: 12 });
+    expect((await store.load()).aiPlanner.maxSteps).toBe(12);
   });
 });

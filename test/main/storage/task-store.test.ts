@@ -1,4 +1,4 @@
-import { appendFile, mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { appendFile, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -25,7 +25,7 @@ async function record(taskStore: TaskStore, events: ReturnType<typeof taskEvents
 describe('task store', () => {
   it('Scenario: A finished task is listed with its summary and read back with every turn', async () => {
     await record(store, taskEvents('t1'));
-    const [summary] = await store.list();
+    const [summary] = (await store.list()).tasks;
     expect(summary).toMatchObject({
       id: 't1',
       goal: 'Open Wi-Fi settings',
@@ -47,7 +47,7 @@ describe('task store', () => {
     await record(store, taskEvents('newer', 2_000));
     await store.close();
     const reopened = createTaskStore(home);
-    expect((await reopened.list()).map((s) => s.id)).toEqual(['newer', 'older']);
+    expect((await reopened.list()).tasks.map((s) => s.id)).toEqual(['newer', 'older']);
     expect((await reopened.get('older'))?.steps).toHaveLength(2);
   });
 
@@ -63,7 +63,7 @@ describe('task store', () => {
     expect(task?.steps[0]?.outcome?.ok).toBe(true);
     expect(task?.status).toBe('failed');
     expect(task?.failureReason).toBe(INTERRUPTED_REASON);
-    const [summary] = await afterCrash.list();
+    const [summary] = (await afterCrash.list()).tasks;
     expect(summary).toMatchObject({ id: 'torn', status: 'failed', steps: 1 });
   });
 
@@ -97,5 +97,25 @@ describe('task store', () => {
     await expect(store.append(events[1]!)).rejects.toThrow(/not being recorded/);
     await record(store, events);
     await expect(store.append(events[0]!)).rejects.toThrow(/already stored/);
+  });
+});
+
+describe('damaged history', () => {
+  it('Scenario: Unreadable history files are listed as damaged with their name and an action', async () => {
+    await record(store, taskEvents('good'));
+    await writeFile(path.join(store.folder, 'garbage.jsonl'), 'sk-live-SECRET not a task\n');
+    await writeFile(path.join(store.folder, 'bad.name.jsonl'), '');
+    // A folder where a task file should be: it exists, but cannot be read as one.
+    await mkdir(path.join(store.folder, 'folder.jsonl'));
+    const listing = await createTaskStore(home).list();
+    expect(listing.tasks.map((task) => task.id)).toEqual(['good']);
+    const action = (name: string) => `Move or delete ${path.join(store.folder, name)}; it was left untouched.`;
+    expect(listing.damaged).toEqual([
+      { fileName: 'bad.name.jsonl', problem: 'its name is not a task id', action: action('bad.name.jsonl') },
+      { fileName: 'folder.jsonl', problem: 'it cannot be read (EISDIR)', action: action('folder.jsonl') },
+      { fileName: 'garbage.jsonl', problem: 'it does not start with a task.started line, so it is not a task record', action: action('garbage.jsonl') },
+    ]);
+    expect(JSON.stringify(listing)).not.toContain('sk-live');
+    expect(await readFile(path.join(store.folder, 'garbage.jsonl'), 'utf8')).toContain('not a task');
   });
 });

@@ -11,7 +11,7 @@ export function historyHandlers(store: TaskStore, events: Pick<EventHub, 'publis
     return record;
   };
   return {
-    'history.list': async () => ({ tasks: await store.list() }),
+    'history.list': () => store.list(),
     'history.get': ({ id }) => find(id),
     'history.delete': async ({ id }) => {
       const deleted = await store.delete(id);

@@ -75,8 +75,7 @@ export function taskSync(bridge: Bridge): TopicSync {
 
 export function historySync(bridge: Bridge): TopicSync {
   const load = async () => {
-    const { tasks } = await bridge.call('history.list', {});
-    useHistoryStore.getState().setTasks(tasks);
+    useHistoryStore.getState().setListing(await bridge.call('history.list', {}));
   };
   return { load, listen: () => bridge.on('history.changed', () => load().catch(reportError)) };
 }

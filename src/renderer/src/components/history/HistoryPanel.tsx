@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState } from 'react';
-import type { TaskSummary } from '../../../../shared/contract';
+import type { DamagedHistoryFile, TaskSummary } from '../../../../shared/contract';
 import type { TaskRecord } from '../../../../shared/task';
 import { useBridge } from '../../bridge-context';
 import { downloadText } from '../../lib/download';
@@ -23,10 +23,30 @@ function useNow(active: boolean): number {
   return active ? Math.max(now, Date.now()) : now;
 }
 
+/** History files that could not be read: never hidden, each with what to do. */
+function DamagedFiles({ files }: { files: DamagedHistoryFile[] }) {
+  if (files.length === 0) return null;
+  return (
+    <section className="banner warning damaged-files" role="status" aria-label="Damaged history files" data-testid="history-damaged">
+      <p>
+        {files.length === 1 ? 'One history file' : `${files.length} history files`} could not be read:
+      </p>
+      <ul>
+        {files.map((file) => (
+          <li key={file.fileName}>
+            <code>{file.fileName}</code>: {file.problem}. {file.action}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
 /** Past tasks, newest first; open one to read its timeline, export it, or delete it. */
 export function HistoryPanel() {
   const bridge = useBridge();
   const tasks = useHistoryStore((s) => s.tasks);
+  const damaged = useHistoryStore((s) => s.damaged);
   const opened = useHistoryStore((s) => s.opened);
   const open = useHistoryStore((s) => s.open);
   // A task still running when opened keeps growing here, as on the Current task tab.
@@ -80,8 +100,17 @@ export function HistoryPanel() {
     );
   }
   if (!tasks) return <p className="muted">Loading history…</p>;
-  if (tasks.length === 0) return <p className="empty" data-testid="history-empty">No tasks yet. Tasks you run are kept here.</p>;
+  if (tasks.length === 0) {
+    return (
+      <>
+        <DamagedFiles files={damaged} />
+        <p className="empty" data-testid="history-empty">No tasks yet. Tasks you run are kept here.</p>
+      </>
+    );
+  }
   return (
+    <>
+    <DamagedFiles files={damaged} />
     <table className="history-table" data-testid="history-table">
       <caption className="visually-hidden">Past tasks, newest first</caption>
       <thead>
@@ -133,5 +162,6 @@ export function HistoryPanel() {
         ))}
       </tbody>
     </table>
+    </>
   );
 }

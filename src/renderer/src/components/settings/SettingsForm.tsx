@@ -68,6 +68,9 @@ export function SettingsForm() {
         </span>
       </div>
       <p className="muted small">Stored in {screen.folder}</p>
+      <p className="muted small" data-testid="key-storage">
+        {screen.keyStorage}
+      </p>
     </form>
   );
 }
