@@ -19,6 +19,12 @@ export interface SceneBuildOptions {
 
 type ElementDraft = Omit<SceneElement, 'id'>;
 
+interface FoldedLabel {
+  label: string;
+  /** Whether it was a content description (an icon's or image's name) rather than a text. */
+  fromDesc: boolean;
+}
+
 interface Draft {
   element: ElementDraft;
   node: UiNode;
@@ -26,9 +32,7 @@ interface Draft {
   ownText: string;
   ownDesc: string;
   /** Labels of plain descendants folded into this element, in reading order, each once. */
-  parts: string[];
-  /** Whether the only folded label is a description (an icon's name): it then becomes the element's `desc`. */
-  partsAreDescs: boolean;
+  parts: FoldedLabel[];
   /** Whether texts of plain descendants fold into this element (a clickable row or a list item). */
   absorbsText: boolean;
   /** Whether a checkable child's state folds into this element. */
@@ -85,21 +89,35 @@ function foldableLabels(node: UiNode, limit: number): number {
   return count;
 }
 
+/** Whether `label` begins with `start` as a whole word or more ("Stranger Things · S4 E7" begins with "Stranger Things"). */
+function beginsWith(label: string, start: string): boolean {
+  return label.toLowerCase().startsWith(start.toLowerCase()) && saysAlready(label.slice(0, start.length + 1), start);
+}
+
+/**
+ * Folds one plain child's labels into a row, skipping what the row already says: its own text or description
+ * (anywhere in them), an equal part, or, between an image's name and a text, one that begins with the other (the
+ * longer stays). Texts are compared only for equality: a message "Did you read it?" must keep its "Read" tick.
+ */
 function addFoldedLabels(draft: Draft, text: string, desc: string): void {
   for (const label of childLabels(text, desc)) {
-    const said = (draft.ownText && saysAlready(draft.ownText, label)) || (draft.ownDesc && saysAlready(draft.ownDesc, label));
-    if (said || draft.parts.some((part) => part.toLowerCase() === label.toLowerCase())) continue;
-    draft.partsAreDescs = draft.parts.length === 0 && !text;
-    draft.parts.push(label);
+    const fromDesc = label !== text;
+    if ((draft.ownText && saysAlready(draft.ownText, label)) || (draft.ownDesc && saysAlready(draft.ownDesc, label))) continue;
+    const same = draft.parts.findIndex((part) => part.label.toLowerCase() === label.toLowerCase());
+    const overlapping = draft.parts.findIndex((part) => part.fromDesc !== fromDesc && (beginsWith(part.label, label) || beginsWith(label, part.label)));
+    if (same >= 0) continue;
+    if (overlapping < 0) draft.parts.push({ label, fromDesc });
+    else if (label.length > draft.parts[overlapping]!.label.length) draft.parts[overlapping] = { label, fromDesc };
   }
 }
 
 /** The element as the planner reads it: merged labels joined, a lone icon name as `desc`, unlabeled marked. */
 function finish(draft: Draft): ElementDraft {
-  const { element, ownText, ownDesc, parts } = draft;
+  const { element, ownText, ownDesc } = draft;
+  const parts = draft.parts.map((part) => part.label);
   let desc = ownDesc;
   let texts = ownText ? [ownText, ...parts] : parts;
-  if (!ownText && !ownDesc && parts.length === 1 && draft.partsAreDescs) {
+  if (!ownText && !ownDesc && draft.parts.length === 1 && draft.parts[0]!.fromDesc) {
     desc = parts[0]!;
     texts = [];
   }
@@ -181,7 +199,6 @@ export function buildScene(hierarchy: UiHierarchy, facts: ScreenFacts, options: 
       ownText: text,
       ownDesc: desc,
       parts: [],
-      partsAreDescs: false,
       absorbsText: isRow || listItem,
       absorbsCheck: isRow && !node.checkable,
     };

@@ -23,7 +23,7 @@ const TIME = /^\d{1,2}[:.]\d{2}/;
 const MORE_NOTIFICATIONS = /(\d+)\s+more notifications?/i;
 
 /** A status icon's description without the full stop TalkBack reads at its end. */
-const spoken = (label: string) => label.trim().replace(/\.$/, '');
+const spoken = (label: string) => label.trim().replace(/[.。]$/, '');
 
 /**
  * Condenses a status bar window into facts: clock, battery level and charging, connectivity icons, the number of
