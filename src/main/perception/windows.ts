@@ -19,8 +19,9 @@ const area = ([left, top, right, bottom]: readonly number[]) => Math.max(0, righ
 /**
  * Tells each root of a dump what it is. The app's main window is the largest window of the foreground package
  * (or of any app when the foreground is unknown); a smaller window of the same package floats over it (a popup
- * when it is a menu or drop-down, else a dialog), and a window of another package is `other-app`. A dump holding
- * only a small window (a dialog-only dump) has no main window: that window is the dialog.
+ * when it is a menu or drop-down, else a dialog). A window of another package is `other-app`, unless it is a
+ * smaller window with a dialog's parts (a permission prompt over the app). A dump holding only a small window (a
+ * dialog-only dump) has no main window: that window is the dialog.
  */
 export function windowRoles(roots: readonly UiNode[], screen: { width: number; height: number; package: string }): WindowRole[] {
   const screenArea = screen.width * screen.height;
@@ -34,15 +35,25 @@ export function windowRoles(roots: readonly UiNode[], screen: { width: number; h
   return roots.map((root) => {
     if (isKeyboardPackage(root.packageName)) return 'keyboard';
     if (root.packageName === SYSTEM_UI_PACKAGE) return isStatusBarWindow(root, screen.height) ? 'status-bar' : 'system';
-    if (root.packageName !== mainPackage) return 'other-app';
+    if (root.packageName !== mainPackage) return hasDialogParts(root) && area(root.bounds) < mainArea ? 'dialog' : 'other-app';
     const rootArea = area(root.bounds);
     if (rootArea >= mainArea && mainArea >= screenArea * MIN_MAIN_WINDOW_SHARE) return 'app';
     return isPopup(root) ? 'popup' : 'dialog';
   });
 }
 
-/** A menu or drop-down list, as its window's own class or that of its first levels says. */
+/**
+ * A menu or drop-down: its window's first levels say so by class or id, or hold a list and none of a dialog's
+ * title or buttons.
+ */
 function isPopup(root: UiNode): boolean {
   const levels = [root, ...root.children, ...root.children.flatMap((child) => child.children)];
-  return levels.some((node) => POPUP_CLASS.test(node.className) || /:id\/(?:popup|floating_toolbar|submenu)/.test(node.resourceId));
+  if (levels.some((node) => POPUP_CLASS.test(node.className) || /:id\/(?:popup|floating_toolbar|submenu)/.test(node.resourceId))) return true;
+  const hasList = levels.some((node) => /(ListView|RecyclerView)$/.test(node.className));
+  return hasList && !hasDialogParts(root);
+}
+
+/** A dialog's title or buttons, the platform's or any id naming a dialog or a permission grant. */
+function hasDialogParts(node: UiNode): boolean {
+  return /:id\/(?:button[123]$|alertTitle$|\w*dialog|permission_(?:allow|deny))/i.test(node.resourceId) || node.children.some(hasDialogParts);
 }
