@@ -183,7 +183,7 @@ describe('Scenes of real shapes', () => {
     expect(sceneFingerprint(scrolled)).not.toBe(sceneFingerprint(scene));
   });
 
-  it('Scenario: Dialogs, popups and other apps\' windows are marked', () => {
+  it("Scenario: Dialogs, popups and other apps' windows are marked", () => {
     const permission = sceneNamed('permission-over-app');
     expect(permission.elements.find((element) => element.text === 'Allow all')).toMatchObject({ window: 'dialog' });
     expect(permission.elements.find((element) => element.text === 'Next')).toMatchObject({ window: 'other-app' });
