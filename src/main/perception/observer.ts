@@ -1,4 +1,4 @@
-import type { Scene, ScreenFacts } from '../../shared/scene';
+import type { Scene } from '../../shared/scene';
 import type { AdbClient } from '../device/adb-client';
 import { connectionOf, parseWmSize } from '../device/device-info';
 import { AdbError, isAbortError, sleep, throwIfAborted, type AdbErrorKind } from '../device/errors';
@@ -66,9 +66,15 @@ export class Observer {
   private readonly naturalSizes = new Map<string, DisplaySize>();
   /** Serials whose `uiautomator dump /dev/tty` prints no XML: they dump to a file instead. */
   private readonly dumpViaFile = new Set<string>();
+  /**
+   * Buffers that raw screencaps (~10 MB each) are received into, reused from one observation to the next: a fresh
+   * 10 MB of socket chunks per observation costs more host CPU (copies, page faults, garbage collection) than
+   * encoding the image. One per observation running at a time, kept while the Observer lives.
+   */
+  private readonly frameBuffers: Buffer[] = [];
 
   constructor(
-    private readonly adb: Pick<AdbClient, 'shell' | 'shellBytes'>,
+    private readonly adb: Pick<AdbClient, 'shell' | 'shellBytes' | 'execInto'>,
     private readonly options: ObserverOptions = {},
   ) {
     this.encoding = options.screenshot === false ? null : { ...DEFAULT_SCREENSHOT_ENCODING, ...options.screenshot };
@@ -115,12 +121,18 @@ export class Observer {
     const start = performance.now();
     const mode = this.options.screencap ?? 'auto';
     const raw = mode === 'raw' || (mode === 'auto' && prefersRawScreencap(serial));
+    const timeoutMs = this.options.screenshotTimeoutMs ?? 10_000;
     try {
-      const output = await this.adb.shellBytes(serial, raw ? 'screencap' : 'screencap -p', {
-        signal,
-        timeoutMs: this.options.screenshotTimeoutMs ?? 10_000,
-      });
-      return await encodeScreenshot(raw ? rawFrameFromScreencap(output) : { png: pngFromScreencap(output) }, encoding);
+      if (!raw) return await encodeScreenshot({ png: pngFromScreencap(await this.adb.shellBytes(serial, 'screencap -p', { signal, timeoutMs })) }, encoding);
+      const into = this.frameBuffers.pop() ?? Buffer.alloc(0);
+      let output = into;
+      try {
+        output = await this.adb.execInto(serial, 'screencap', into, { signal, timeoutMs });
+        return await encodeScreenshot(rawFrameFromScreencap(output), encoding);
+      } finally {
+        // The buffer received into, or the larger one made when the frame did not fit, serves the next capture.
+        this.frameBuffers.push(output.buffer === into.buffer ? into : output);
+      }
     } catch (error) {
       if (isAbortError(error)) throw error;
       return { error: `No screenshot: ${message(error)}` };
