@@ -4,15 +4,22 @@
 //   dump) timed alone in the same run — observing in parallel should cost at most 1.15x that;
 // - instant profile: host CPU per observe at 1080x2400 (PNG and raw screencap, Scene only), and
 //   `uiautomator dump /dev/tty` against dump-to-file + cat;
-// - Scene size in tokens (chars / 4) and screenshot bytes on the task suite's screens.
+// - Scene size in tokens (`estimateTokens`) and screenshot bytes on the task suite's screens;
+// - over the dump corpus (test/fixtures/dumps): Scene tokens (median, max, against the budget) and build time.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { AdbClient } from '../../src/main/device/adb-client';
 import { runAdbBinary, type AdbServerAddress } from '../../src/main/device/adb-server';
+import { parseWmSize } from '../../src/main/device/device-info';
 import { Observer } from '../../src/main/perception/observer';
+import { buildScene } from '../../src/main/perception/scene-builder';
+import { DEFAULT_SCENE_TOKEN_BUDGET, estimateTokens } from '../../src/main/perception/scene-budget';
+import { parseDisplayInfo, screenFacts } from '../../src/main/perception/screen-facts';
+import { parseUiHierarchy } from '../../src/main/perception/ui-hierarchy';
 import { Executor } from '../../src/main/tools/executor';
 import { sceneToJson, type Scene } from '../../src/shared/scene';
 import { PHONE_TASKS } from '../../test/tasks/index';
@@ -21,6 +28,7 @@ import { median, type BenchCase, type BenchRow } from '../types';
 const CASE = 'observe';
 const LATENCY_ROUNDS = 10;
 const CPU_ROUNDS = 20;
+const BUILD_ROUNDS = 50;
 const amcBin = path.resolve('bin/amc.mjs');
 
 interface Phone {
@@ -142,13 +150,14 @@ async function cpuRows(rows: BenchRow[]): Promise<void> {
         metric: 'host CPU per observe, 1080x2400, screencap -p -> 655x1456 JPEG (default for network devices)',
         value: await cpuPerObserve(phone, new Observer(phone.adb)),
         unit: 'ms',
-        goal: '< 40',
+        goal: '< 25',
       },
       {
         case: CASE,
         metric: 'host CPU per observe, 1080x2400, raw screencap -> 655x1456 JPEG (default for USB)',
         value: await cpuPerObserve(phone, new Observer(phone.adb, { screencap: 'raw' })),
         unit: 'ms',
+        goal: '< 25',
       },
       {
         case: CASE,
@@ -241,7 +250,7 @@ async function sceneRows(rows: BenchRow[]): Promise<void> {
           observation = await observer.observe(phone.serial);
         }
         if (!observation.scene) throw new Error(observation.sceneError);
-        const sceneTokens = sceneToJson(observation.scene).length / 4;
+        const sceneTokens = estimateTokens(sceneToJson(observation.scene));
         tokens.push(sceneTokens);
         if (observation.screenshot) bytes.push(observation.screenshot.bytes.length);
         rows.push({ case: CASE, metric: `Scene tokens: ${screen.name} (${observation.scene.elements.length} elements)`, value: sceneTokens, unit: 'tokens' });
@@ -261,11 +270,54 @@ async function sceneRows(rows: BenchRow[]): Promise<void> {
   }
 }
 
+interface CorpusCase {
+  name: string;
+  wmSize: string;
+  display?: string;
+  window: string;
+}
+
+/** Scene size and build time over the hand-written dumps of real apps' shapes (test/fixtures/dumps). */
+async function corpusRows(rows: BenchRow[]): Promise<void> {
+  const folder = new URL('../../test/fixtures/dumps/', import.meta.url);
+  const cases = JSON.parse(readFileSync(new URL('cases.json', folder), 'utf8')) as CorpusCase[];
+  const tokens: number[] = [];
+  const buildMs: number[] = [];
+  const xmlTokens: number[] = [];
+  for (const corpusCase of cases) {
+    const xml = readFileSync(new URL(`${corpusCase.name}.xml`, folder), 'utf8');
+    const natural = parseWmSize(corpusCase.wmSize);
+    const source = natural ? { natural } : parseDisplayInfo(corpusCase.display ?? '');
+    const build = () => {
+      const hierarchy = parseUiHierarchy(xml);
+      return buildScene(hierarchy, screenFacts(hierarchy, corpusCase.window, source));
+    };
+    build(); // warm-up
+    const times: number[] = [];
+    let scene = build();
+    for (let round = 0; round < BUILD_ROUNDS; round++) {
+      const start = performance.now();
+      scene = build();
+      times.push(performance.now() - start);
+    }
+    tokens.push(estimateTokens(sceneToJson(scene)));
+    xmlTokens.push(estimateTokens(xml));
+    buildMs.push(median(times));
+  }
+  rows.push(
+    { case: CASE, metric: `corpus: Scene tokens, median of ${cases.length} dumps`, value: median(tokens), unit: 'tokens', goal: '< 1200' },
+    { case: CASE, metric: `corpus: Scene tokens, largest (budget ${DEFAULT_SCENE_TOKEN_BUDGET})`, value: Math.max(...tokens), unit: 'tokens', goal: `<= ${DEFAULT_SCENE_TOKEN_BUDGET}` },
+    { case: CASE, metric: 'corpus: dump XML tokens, median (what the Scene replaces)', value: median(xmlTokens), unit: 'tokens' },
+    { case: CASE, metric: 'corpus: parse + build time per Scene (median of the dumps\' medians)', value: median(buildMs), unit: 'ms', goal: '< 5' },
+    { case: CASE, metric: 'corpus: parse + build time per Scene (slowest dump)', value: Math.max(...buildMs), unit: 'ms', goal: '< 5' },
+  );
+}
+
 const observeBench: BenchCase = {
   name: CASE,
   async run() {
     const rows: BenchRow[] = [];
-    for (const part of [latencyRows, cpuRows, sceneRows]) {
+    for (const part of [corpusRows, latencyRows, cpuRows, sceneRows]) {
       try {
         await part(rows);
       } catch (error) {

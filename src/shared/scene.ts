@@ -12,11 +12,19 @@ export const BoundsSchema = z.tuple([z.number().int(), z.number().int(), z.numbe
 /** A flag that is either set (`true`) or left out of the JSON. */
 const flag = z.literal(true).optional();
 
+export const WINDOW_KINDS = ['dialog', 'popup', 'system', 'other-app'] as const;
+export type WindowKind = (typeof WINDOW_KINDS)[number];
+
 export const SceneElementSchema = z.object({
   /** Per-turn id, `e1`, `e2`, ... in reading order; only valid for the turn whose Scene carried it. */
   id: z.string().regex(/^e[1-9]\d*$/),
   /** Short class name, e.g. `Button`, `TextView`, `EditText`, `Switch`, `RecyclerView`. */
   type: z.string().min(1),
+  /**
+   * The element's text. A clickable row (or a list item) also carries the labels of its plain children here, each
+   * once, in reading order, joined by `" | "`. A pipe or backslash inside any text is escaped with a backslash,
+   * so `labelParts` always gives the parts back whatever punctuation they contain.
+   */
   text: z.string().min(1).optional(),
   /** content-desc (accessibility label), e.g. the name of an icon-only button. */
   desc: z.string().min(1).optional(),
@@ -36,6 +44,31 @@ export const SceneElementSchema = z.object({
   checked: z.boolean().optional(),
   /** Present (true) only when the element is disabled; enabled is the default. */
   disabled: flag,
+  /**
+   * Present when the element has no text, desc or hint of its own although it can be acted on: a guess at what it
+   * is, from its resource id (`iv_search` -> "search") or its class ("icon button"). The screenshot says more.
+   */
+  unlabeled: z.string().min(1).optional(),
+  /**
+   * The window the element belongs to, when it is not the foreground app's main window: a `dialog` or `popup` over
+   * the app, the `system` UI (navigation bar, notification shade), or an `other-app` window (another package).
+   */
+  window: z.enum(WINDOW_KINDS).optional(),
+});
+
+/** What the status bar said, condensed: its icons are not elements. */
+export const StatusBarSchema = z.object({
+  /** The clock as shown, e.g. `12:30`. */
+  time: z.string().min(1).optional(),
+  /** Battery level in percent. */
+  battery: z.number().int().min(0).max(100).optional(),
+  charging: flag,
+  /** Connectivity icons as they describe themselves, e.g. `Wifi signal full`, `Phone two bars`, `LTE`. */
+  network: z.array(z.string().min(1)).optional(),
+  /** How many notification icons the status bar shows. */
+  notifications: z.number().int().nonnegative().optional(),
+  /** Other status icons, e.g. `Bluetooth on`, `Alarm set for 7:00 AM`, `Do not disturb`. */
+  indicators: z.array(z.string().min(1)).optional(),
 });
 
 export const ScreenFactsSchema = z.object({
@@ -43,21 +76,28 @@ export const ScreenFactsSchema = z.object({
   width: z.number().int().positive(),
   height: z.number().int().positive(),
   orientation: z.enum(['portrait', 'landscape']),
+  /** Display rotation from the natural orientation in quarter turns (1 = 90 degrees), present when not 0. */
+  rotation: z.number().int().min(1).max(3).optional(),
   /** Foreground app package, e.g. `com.android.settings`. */
   package: z.string(),
   /** Foreground activity (short form when it is inside `package`, e.g. `.Settings`), when known. */
   activity: z.string().optional(),
   keyboardShown: z.boolean(),
+  /** Time, battery, network and notifications from the status bar, when one was on screen. */
+  status: StatusBarSchema.optional(),
 });
 
 export const SceneSchema = z.object({
   screen: ScreenFactsSchema,
+  /** How many elements were left out to keep the Scene within its token budget (present only when some were). */
+  elementsLeftOut: z.number().int().positive().optional(),
   elements: z.array(SceneElementSchema),
 });
 
 export type Bounds = z.infer<typeof BoundsSchema>;
 export type SceneElement = z.infer<typeof SceneElementSchema>;
 export type ScreenFacts = z.infer<typeof ScreenFactsSchema>;
+export type StatusBar = z.infer<typeof StatusBarSchema>;
 export type Scene = z.infer<typeof SceneSchema>;
 
 /**
@@ -66,7 +106,42 @@ export type Scene = z.infer<typeof SceneSchema>;
  */
 export function sceneToJson(scene: Scene): string {
   const elements = scene.elements.map((element) => JSON.stringify(element)).join(',\n');
-  return `{"screen":${JSON.stringify(scene.screen)},"elements":[${elements ? `\n${elements}\n` : ''}]}`;
+  const leftOut = scene.elementsLeftOut ? `"elementsLeftOut":${scene.elementsLeftOut},` : '';
+  return `{"screen":${JSON.stringify(scene.screen)},${leftOut}"elements":[${elements ? `\n${elements}\n` : ''}]}`;
+}
+
+/**
+ * What tells one screen from another: the Scene without the status bar's clock and battery, which change on their
+ * own (an action that did nothing must not look as if it changed the screen).
+ */
+export function sceneFingerprint(scene: Scene): string {
+  const { status, ...screen } = scene.screen;
+  const { time: _time, battery: _battery, charging: _charging, ...steady } = status ?? {};
+  return JSON.stringify({ ...scene, screen: { ...screen, status: steady } });
+}
+
+const LABEL_JOINER = ' | ';
+
+/** Joins the parts of a label, escaping each pipe and backslash inside a part so that `labelParts` can split it again. */
+export function joinLabelParts(parts: readonly string[]): string {
+  return parts.map((part) => part.replace(/[\\|]/g, (char) => `\\${char}`)).join(LABEL_JOINER);
+}
+
+/** The parts of a (possibly merged) `text`: the inverse of `joinLabelParts`. */
+export function labelParts(text: string): string[] {
+  const parts: string[] = [];
+  let current = '';
+  for (let index = 0; index < text.length; index++) {
+    const char = text[index]!;
+    if (char === '\\' && index + 1 < text.length) current += text[++index];
+    else if (text.startsWith(LABEL_JOINER, index)) {
+      parts.push(current);
+      current = '';
+      index += LABEL_JOINER.length - 1;
+    } else current += char;
+  }
+  parts.push(current);
+  return parts;
 }
 
 /** The centre of an element's bounds, in device pixels. */
@@ -76,6 +151,6 @@ export function boundsCenter([left, top, right, bottom]: Bounds): { x: number; y
 
 /** A short human label for an element (for timelines and error messages). */
 export function elementLabel(element: SceneElement): string {
-  const name = element.text ?? element.desc ?? element.hint ?? element.resourceId;
+  const name = element.text ?? element.desc ?? element.hint ?? element.unlabeled ?? element.resourceId;
   return name ? `${element.type} "${name}"` : element.type;
 }

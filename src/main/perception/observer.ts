@@ -1,9 +1,9 @@
-import type { Scene, ScreenFacts } from '../../shared/scene';
+import type { Scene } from '../../shared/scene';
 import type { AdbClient } from '../device/adb-client';
 import { connectionOf, parseWmSize } from '../device/device-info';
 import { AdbError, isAbortError, sleep, throwIfAborted, type AdbErrorKind } from '../device/errors';
-import { buildScene, isKeyboardPackage } from './scene-builder';
-import { parseForegroundWindow, parseInputShown } from './screen-facts';
+import { buildScene } from './scene-builder';
+import { parseDisplayInfo, screenFacts, type DisplaySize, type ScreenSizeSource } from './screen-facts';
 import {
   DEFAULT_SCREENSHOT_ENCODING,
   encodeScreenshot,
@@ -28,6 +28,8 @@ export interface ObserverOptions {
   screenshotTimeoutMs?: number;
   /** Pause before the one retry of a failed dump, letting an animation settle. */
   retrySettleMs?: number;
+  /** The most tokens a Scene may take (default `DEFAULT_SCENE_TOKEN_BUDGET`); see `buildScene`. */
+  sceneTokenBudget?: number;
 }
 
 export interface ObservationTimings {
@@ -61,12 +63,18 @@ const message = (error: unknown) => (error instanceof Error ? error.message : St
 export class Observer {
   private readonly encoding: ScreenshotEncoding | null;
   /** Natural screen size per serial (`wm size` does not change while a device is connected). */
-  private readonly naturalSizes = new Map<string, { width: number; height: number }>();
+  private readonly naturalSizes = new Map<string, DisplaySize>();
   /** Serials whose `uiautomator dump /dev/tty` prints no XML: they dump to a file instead. */
   private readonly dumpViaFile = new Set<string>();
+  /**
+   * Buffers that raw screencaps (~10 MB each) are received into, reused from one observation to the next: a fresh
+   * 10 MB of socket chunks per observation costs more host CPU (copies, page faults, garbage collection) than
+   * encoding the image. One per observation running at a time, kept while the Observer lives.
+   */
+  private readonly frameBuffers: Buffer[] = [];
 
   constructor(
-    private readonly adb: Pick<AdbClient, 'shell' | 'shellBytes'>,
+    private readonly adb: Pick<AdbClient, 'shell' | 'shellBytes' | 'execInto'>,
     private readonly options: ObserverOptions = {},
   ) {
     this.encoding = options.screenshot === false ? null : { ...DEFAULT_SCREENSHOT_ENCODING, ...options.screenshot };
@@ -83,9 +91,9 @@ export class Observer {
     const screenshotTask = this.encoding ? this.captureScreenshot(serial, this.encoding, signal, timings) : undefined;
     const hierarchyTask = this.dumpWithRetry(serial, signal, timings);
     const factsTask = this.adb.shell(serial, FACTS_COMMAND, { signal, timeoutMs: 10_000 }).catch(rethrowAbort(() => ''));
-    const sizeTask = this.naturalSize(serial, signal);
+    const sizeTask = this.screenSizeSource(serial, signal);
 
-    const [screenshot, hierarchy, factsOutput, naturalSize] = await Promise.all([
+    const [screenshot, hierarchy, factsOutput, sizeSource] = await Promise.all([
       screenshotTask,
       hierarchyTask,
       factsTask,
@@ -96,7 +104,10 @@ export class Observer {
     if (screenshot && 'bytes' in screenshot) observation.screenshot = screenshot;
     else if (screenshot) observation.screenshotError = screenshot.error;
     if ('error' in hierarchy) observation.sceneError = hierarchy.error;
-    else observation.scene = buildScene(hierarchy, screenFacts(hierarchy, factsOutput, naturalSize));
+    else {
+      const budget = this.options.sceneTokenBudget;
+      observation.scene = buildScene(hierarchy, screenFacts(hierarchy, factsOutput, sizeSource), budget === undefined ? {} : { tokenBudget: budget });
+    }
     timings.totalMs = elapsed(start);
     return observation;
   }
@@ -110,12 +121,18 @@ export class Observer {
     const start = performance.now();
     const mode = this.options.screencap ?? 'auto';
     const raw = mode === 'raw' || (mode === 'auto' && prefersRawScreencap(serial));
+    const timeoutMs = this.options.screenshotTimeoutMs ?? 10_000;
     try {
-      const output = await this.adb.shellBytes(serial, raw ? 'screencap' : 'screencap -p', {
-        signal,
-        timeoutMs: this.options.screenshotTimeoutMs ?? 10_000,
-      });
-      return await encodeScreenshot(raw ? rawFrameFromScreencap(output) : { png: pngFromScreencap(output) }, encoding);
+      if (!raw) return await encodeScreenshot({ png: pngFromScreencap(await this.adb.shellBytes(serial, 'screencap -p', { signal, timeoutMs })) }, encoding);
+      const into = this.frameBuffers.pop() ?? Buffer.alloc(0);
+      let output = into;
+      try {
+        output = await this.adb.execInto(serial, 'screencap', into, { signal, timeoutMs });
+        return await encodeScreenshot(rawFrameFromScreencap(output), encoding);
+      } finally {
+        // The buffer received into, or the larger one made when the frame did not fit, serves the next capture.
+        this.frameBuffers.push(output.buffer === into.buffer ? into : output);
+      }
     } catch (error) {
       if (isAbortError(error)) throw error;
       return { error: `No screenshot: ${message(error)}` };
@@ -157,13 +174,20 @@ export class Observer {
     return parseUiHierarchy(await this.adb.shell(serial, DUMP_TO_FILE, options));
   }
 
-  private async naturalSize(serial: string, signal: AbortSignal | undefined): Promise<{ width: number; height: number } | undefined> {
+  /**
+   * `wm size` (the natural size, cached: it does not change while a device is connected), else `dumpsys display`
+   * (asked each time: its current size turns with the screen), else nothing.
+   */
+  private async screenSizeSource(serial: string, signal: AbortSignal | undefined): Promise<ScreenSizeSource> {
     const known = this.naturalSizes.get(serial);
-    if (known) return known;
-    const output = await this.adb.shell(serial, 'wm size', { signal, timeoutMs: 10_000 }).catch(rethrowAbort(() => ''));
-    const size = parseWmSize(output);
-    if (size) this.naturalSizes.set(serial, size);
-    return size;
+    if (known) return { natural: known };
+    const options = { signal, timeoutMs: 10_000 };
+    const natural = parseWmSize(await this.adb.shell(serial, 'wm size', options).catch(rethrowAbort(() => '')));
+    if (natural) {
+      this.naturalSizes.set(serial, natural);
+      return { natural };
+    }
+    return parseDisplayInfo(await this.adb.shell(serial, 'dumpsys display', options).catch(rethrowAbort(() => '')));
   }
 }
 
@@ -193,34 +217,5 @@ function rethrowAbort<T>(fallback: () => T): (error: unknown) => T {
   return (error) => {
     if (isAbortError(error)) throw error;
     return fallback();
-  };
-}
-
-function screenFacts(
-  hierarchy: UiHierarchy,
-  factsOutput: string,
-  naturalSize: { width: number; height: number } | undefined,
-): ScreenFacts {
-  const rotated = hierarchy.rotation % 2 === 1;
-  const extent = hierarchy.roots.reduce(
-    (size, root) => ({ width: Math.max(size.width, root.bounds[2]), height: Math.max(size.height, root.bounds[3]) }),
-    { width: 1, height: 1 },
-  );
-  const size = naturalSize
-    ? rotated
-      ? { width: naturalSize.height, height: naturalSize.width }
-      : naturalSize
-    : extent;
-  const appRoot = hierarchy.roots.find((root) => root.packageName !== 'com.android.systemui' && !isKeyboardPackage(root.packageName));
-  const foreground = parseForegroundWindow(factsOutput) ?? { package: appRoot?.packageName ?? hierarchy.roots[0]?.packageName ?? '' };
-  const keyboardShown =
-    parseInputShown(factsOutput) ?? hierarchy.roots.some((root) => isKeyboardPackage(root.packageName));
-  return {
-    width: size.width,
-    height: size.height,
-    orientation: size.width > size.height ? 'landscape' : 'portrait',
-    package: foreground.package,
-    ...(foreground.activity !== undefined && { activity: foreground.activity }),
-    keyboardShown,
   };
 }

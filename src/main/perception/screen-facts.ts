@@ -1,4 +1,8 @@
-/** Parsers for the `dumpsys` / `wm` output the Observer uses for screen facts. */
+/** The screen facts: parsers for the `dumpsys` / `wm` output the Observer reads, and how they combine. */
+import type { ScreenFacts } from '../../shared/scene';
+import { SYSTEM_UI_PACKAGE } from './status-bar';
+import type { UiHierarchy } from './ui-hierarchy';
+import { isKeyboardPackage } from './windows';
 
 export interface ForegroundWindow {
   package: string;
@@ -24,4 +28,70 @@ function shortActivity(packageName: string, activity: string): string {
 export function parseInputShown(output: string): boolean | undefined {
   const match = /mInputShown=(true|false)/.exec(output);
   return match ? match[1] === 'true' : undefined;
+}
+
+export interface DisplaySize {
+  width: number;
+  height: number;
+}
+
+/** Where the screen's size came from, in order of trust. */
+export type ScreenSizeSource =
+  | { natural: DisplaySize } // `wm size`: the natural (unrotated) size; the dump's rotation turns it
+  | { current: DisplaySize; rotation?: number } // `dumpsys display`: the size as currently rotated
+  | null; // neither answered: the hierarchy is all there is
+
+/**
+ * The screen size from `dumpsys display`: the logical display's current (already rotated) size and rotation
+ * (`mOverrideDisplayInfo=DisplayInfo{..., real 2400 x 1080, ..., rotation 1, ...}`) when it is there, else the
+ * physical panel's natural size (`DisplayDeviceInfo{"Built-in Screen": ..., 1080 x 2400, ...}`).
+ */
+export function parseDisplayInfo(output: string): ScreenSizeSource {
+  const logical = /mOverrideDisplayInfo=DisplayInfo\{[^\n]*?\breal (\d+) x (\d+)[^\n]*?\brotation (\d)/.exec(output);
+  if (logical) return { current: { width: Number(logical[1]), height: Number(logical[2]) }, rotation: Number(logical[3]) };
+  const panel = /DisplayDeviceInfo\{[^\n]*?\b(\d+) x (\d+)/.exec(output);
+  return panel ? { natural: { width: Number(panel[1]), height: Number(panel[2]) } } : null;
+}
+
+/**
+ * The screen as currently rotated. Without `wm size` or `dumpsys display`, the windows of the dump are all there
+ * is; they define the screen only when they reach its top-left corner (full-screen windows do). A dump of floating
+ * windows only (a dialog) is taken to be centred, so the margins it leaves on one side are added on the other.
+ */
+export function screenSize(hierarchy: UiHierarchy, source: ScreenSizeSource): DisplaySize & { rotation: number } {
+  const rotation = source && 'current' in source && source.rotation !== undefined ? source.rotation : hierarchy.rotation;
+  if (source && 'current' in source) return { ...source.current, rotation };
+  if (source) {
+    const turned = rotation % 2 === 1;
+    const { width, height } = source.natural;
+    return turned ? { width: height, height: width, rotation } : { width, height, rotation };
+  }
+  if (hierarchy.roots.length === 0) return { width: 1, height: 1, rotation };
+  const [left, top, right, bottom] = hierarchy.roots.reduce<[number, number, number, number]>(
+    (extent, root) => [
+      Math.min(extent[0], root.bounds[0]),
+      Math.min(extent[1], root.bounds[1]),
+      Math.max(extent[2], root.bounds[2]),
+      Math.max(extent[3], root.bounds[3]),
+    ],
+    [Infinity, Infinity, 0, 0],
+  );
+  return { width: Math.max(1, right + Math.max(0, left)), height: Math.max(1, bottom + Math.max(0, top)), rotation };
+}
+
+/** The screen facts of one observation, before the Scene builder adds what the status bar says. */
+export function screenFacts(hierarchy: UiHierarchy, factsOutput: string, source: ScreenSizeSource): ScreenFacts {
+  const { width, height, rotation } = screenSize(hierarchy, source);
+  const appRoot = hierarchy.roots.find((root) => root.packageName !== SYSTEM_UI_PACKAGE && !isKeyboardPackage(root.packageName));
+  const foreground = parseForegroundWindow(factsOutput) ?? { package: appRoot?.packageName ?? hierarchy.roots[0]?.packageName ?? '' };
+  const keyboardShown = parseInputShown(factsOutput) ?? hierarchy.roots.some((root) => isKeyboardPackage(root.packageName));
+  return {
+    width,
+    height,
+    orientation: width > height ? 'landscape' : 'portrait',
+    ...(rotation >= 1 && rotation <= 3 && { rotation }),
+    package: foreground.package,
+    ...(foreground.activity !== undefined && { activity: foreground.activity }),
+    keyboardShown,
+  };
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { TokenUsage } from '../../shared/decision';
-import type { Scene } from '../../shared/scene';
+import { sceneFingerprint, type Scene } from '../../shared/scene';
 import type { StepOutcome, ToolCall } from '../../shared/action';
 import {
   RunTaskRequestSchema,
@@ -133,7 +133,7 @@ interface RunState {
   turn: number;
   executed: number;
   failuresInARow: number;
-  /** JSON of the previous turn's Scene, to tell whether an action changed the screen. */
+  /** The previous turn's Scene fingerprint (clock and battery aside), to tell whether an action changed the screen. */
   previousScene: string | null;
   history: TurnSummary[];
 }
@@ -334,7 +334,7 @@ export class TaskRunner {
     } catch (error) {
       return this.fail(task, run, error);
     }
-    const sceneKey = observation.scene ? JSON.stringify(observation.scene) : null;
+    const sceneKey = observation.scene ? sceneFingerprint(observation.scene) : null;
     const screenChanged = sceneKey !== null && run.previousScene !== null ? sceneKey !== run.previousScene : null;
     const lastTurn = run.history.at(-1);
     if (lastTurn) lastTurn.screenChanged = screenChanged;

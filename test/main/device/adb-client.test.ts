@@ -119,6 +119,36 @@ describe('adb calls against the virtual device', () => {
     expect((error as Error).message).toMatch(/did not finish within 0.3 s/);
   });
 
+  it('receives exec output into a reused buffer, and into a new one when it does not fit', async () => {
+    const expected = await adb.shellBytes(harness.serial, 'screencap');
+    expect(expected.length).toBeGreaterThan(1_000_000);
+    const into = Buffer.alloc(expected.length + 100);
+    const output = await adb.execInto(harness.serial, 'screencap', into);
+    expect(output.buffer).toBe(into.buffer);
+    expect(output.equals(expected)).toBe(true);
+    const again = await adb.execInto(harness.serial, 'screencap', into);
+    expect(again.buffer).toBe(into.buffer);
+    const small = Buffer.alloc(1000);
+    const grown = await adb.execInto(harness.serial, 'screencap', small);
+    expect(grown.buffer).not.toBe(small.buffer);
+    expect(grown.equals(expected)).toBe(true);
+    expect((await adb.execInto(harness.serial, 'echo hi', Buffer.alloc(0))).toString()).toBe('hi\n');
+  });
+
+  it('words exec failures, hangs and aborts like every other call', async () => {
+    const missing = await adb.execInto('127.0.0.1:1', 'screencap', Buffer.alloc(16)).catch((e: unknown) => e);
+    expect(missing).toMatchObject({ kind: 'device-not-found' });
+    expect((missing as Error).message).toMatch(/No device "127.0.0.1:1" is connected/);
+    await harness.control('/faults', { body: { kind: 'hang' } });
+    await expect(adb.execInto(harness.serial, 'screencap', Buffer.alloc(16), { timeoutMs: 300 })).rejects.toMatchObject({ kind: 'timeout' });
+    await harness.control('/faults', { body: { kind: 'hang' } });
+    const controller = new AbortController();
+    const pending = adb.execInto(harness.serial, 'screencap', Buffer.alloc(16), { signal: controller.signal });
+    setTimeout(() => controller.abort(), 200);
+    await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
+    await expect.poll(() => harness.device.adb.stats().streams, { timeout: 5000 }).toBe(0);
+  });
+
   it('refuses an already aborted signal without contacting adb', async () => {
     const controller = new AbortController();
     controller.abort();

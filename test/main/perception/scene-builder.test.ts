@@ -66,7 +66,8 @@ describe('Scene building', () => {
     const json = sceneToJson(scene);
     expect(json.slice(json.indexOf('"elements"'))).not.toMatch(/:false|:""/);
     const allow = byText(scene, 'Allow')!;
-    expect(Object.keys(allow)).toEqual(['id', 'type', 'text', 'resourceId', 'bounds', 'clickable']);
+    expect(Object.keys(allow)).toEqual(['id', 'type', 'text', 'resourceId', 'bounds', 'clickable', 'window']);
+    expect(allow.window).toBe('dialog');
     expect(SceneSchema.parse(JSON.parse(json))).toEqual(scene);
   });
 

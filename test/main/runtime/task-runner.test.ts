@@ -198,6 +198,20 @@ describe('TaskRunner', () => {
     expect(events.filter((e) => e.type === 'step.observed').map((e) => (e as { screenChanged: boolean | null }).screenChanged)).toEqual([null, false, true]);
   });
 
+  it('does not count a clock or battery tick in the status bar as a screen change', async () => {
+    const at = (time: string, battery: number, text = 'A') => {
+      const scene = sceneWith(text);
+      return { ...scene, screen: { ...scene.screen, status: { time, battery } } };
+    };
+    const observer = new FakeObserver([at('21:47', 62), at('21:48', 61), at('21:48', 61, 'B')]);
+    const planner = new ScriptedPlanner((input) => (input.step < 3 ? [step('tap', { element_id: 'e1' })] : []));
+    const { runner } = runnerWith(planner, { observer });
+    await runner.run(request);
+    expect(planner.inputs[2]!.history!.map((h) => h.screenChanged)).toEqual([false, true]);
+    // The planner still reads the time as it was.
+    expect(planner.inputs[1]!.scene!.screen.status).toEqual({ time: '21:48', battery: 61 });
+  });
+
   it('Scenario: Events match the shared schema and fold into the record', async () => {
     const planner = new ScriptedPlanner((input, context) => {
       if (input.step === 1) {
