@@ -15,7 +15,7 @@ import { runAdbBinary, type AdbServerAddress } from '../../src/main/device/adb-s
 import { Observer } from '../../src/main/perception/observer';
 import { Executor } from '../../src/main/tools/executor';
 import { sceneToJson, type Scene } from '../../src/shared/scene';
-import { PHONE_TASKS } from '../../test/tasks/index';
+import { PHONE_TASKS } from '../../src/eval/tasks/index';
 import { median, type BenchCase, type BenchRow } from '../types';
 
 const CASE = 'observe';

@@ -1,5 +1,5 @@
 /**
- * A scripted "model" for the task suite (test/tasks): per task, a list of steps that read the turn's Scene
+ * A scripted "model" for the task suite (src/eval/tasks): per task, a list of steps that read the turn's Scene
  * from the request and answer with one tool call grounded in it (tap by element id, type, scroll until
  * visible, press a key), ending with finish_task. It stands in for an LLM so the whole runtime (prompt, SDK,
  * fake provider, runner, Executor, adb, virtual device) runs end to end.
@@ -115,7 +115,7 @@ export function stepsPolicy(steps: Step[]): FakePolicy {
   };
 }
 
-/** How an agent could carry out each task of test/tasks with grounded tool calls. */
+/** How an agent could carry out each task of src/eval/tasks with grounded tool calls. */
 export const SUITE_SCRIPTS: Record<string, () => Step[]> = {
   'settings-wifi-off': () => [launch('Settings'), tap({ text: 'Network & internet' }), tap({ text: 'Wi-Fi' })],
   'settings-bluetooth-on': () => [launch('Settings'), tap({ text: 'Connected devices' }), tap({ text: 'Bluetooth' })],

@@ -3,6 +3,7 @@ import { actCommand } from './act';
 import { connectCommand } from './connect';
 import { devicesCommand } from './devices';
 import { disconnectCommand } from './disconnect';
+import { evalCommand } from './eval';
 import { observeCommand } from './observe';
 import { pairCommand } from './pair';
 import { controlPlaneCommand } from './control-plane';
@@ -20,6 +21,7 @@ export const commands: readonly CliCommand[] = [
   pairCommand,
   observeCommand,
   actCommand,
+  evalCommand,
   virtualDeviceCommand,
   controlPlaneCommand,
 ];

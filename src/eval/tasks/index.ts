@@ -1,5 +1,6 @@
-import type { PhoneFault } from '../../src/virtual-device/phone/faults';
-import type { PhoneSeed, PhoneStateView } from '../../src/virtual-device/phone/model';
+import type { PhoneFault } from '../../virtual-device/phone/faults';
+import type { PhoneSeed, PhoneStateView } from '../../virtual-device/phone/model';
+import type { TaskRecord } from '../../shared/task';
 
 /**
  * Goals for the agent on the virtual phone. A run starts with `reset(task.seed)` (POST /reset), then injects
@@ -40,6 +41,16 @@ export function judgeRun(task: PhoneTask, state: PhoneStateView, finish: FinishC
   }
   if (!task.infeasible && !finish.success) return { ok: false, why: `the agent gave up: ${finish.reason}` };
   return task.validate(state, finish.reason);
+}
+
+/**
+ * Judges a finished task record: a completed task finished with success=true and its result as the reason;
+ * any other end counts as giving up, with the failure reason (without the runner's error-name prefix).
+ */
+export function judgeRecord(task: PhoneTask, state: PhoneStateView, record: Pick<TaskRecord, 'status' | 'result' | 'failureReason'>): Verdict {
+  const success = record.status === 'completed';
+  const reason = success ? (record.result ?? '') : (record.failureReason ?? '').replace(/^TaskFailedError: /, '');
+  return judgeRun(task, state, { success, reason });
 }
 
 const pass = (why: string): Verdict => ({ ok: true, why });
