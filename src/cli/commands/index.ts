@@ -4,6 +4,7 @@ import { connectCommand } from './connect';
 import { devicesCommand } from './devices';
 import { disconnectCommand } from './disconnect';
 import { evalCommand } from './eval';
+import { mcpCommand } from './mcp';
 import { observeCommand } from './observe';
 import { pairCommand } from './pair';
 import { controlPlaneCommand } from './control-plane';
@@ -22,6 +23,7 @@ export const commands: readonly CliCommand[] = [
   observeCommand,
   actCommand,
   evalCommand,
+  mcpCommand,
   virtualDeviceCommand,
   controlPlaneCommand,
 ];
