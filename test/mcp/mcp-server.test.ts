@@ -61,7 +61,10 @@ function env(): Record<string, string> {
 }
 
 async function httpUrl(): Promise<string> {
-  httpServer ??= await startAmc(['mcp', '--http'], /MCP server \(Streamable HTTP\) at (\S+)/, { env: env() }).then(({ child, match }) => ({ child, url: match[1]! }));
+  if (!httpServer) {
+    const { child, match } = await startAmc(['mcp', '--http'], /MCP server \(Streamable HTTP\) at (\S+)/, { env: env() });
+    httpServer = { child, url: match[1]! };
+  }
   return httpServer.url;
 }
 

@@ -43,14 +43,19 @@ export function judgeRun(task: PhoneTask, state: PhoneStateView, finish: FinishC
   return task.validate(state, finish.reason);
 }
 
+const GAVE_UP = /^TaskFailedError: /;
+
 /**
- * Judges a finished task record: a completed task finished with success=true and its result as the reason;
- * any other end counts as giving up, with the failure reason (without the runner's error-name prefix).
+ * Judges a finished task record. A completed task finished with success=true and its result as the answer;
+ * a task the model ended with finish_task(success=false) gave up with its reason. Any other end (the step
+ * budget, failed actions, a provider error, a stop) fails the run, infeasible goals included: the model
+ * never said it was impossible.
  */
 export function judgeRecord(task: PhoneTask, state: PhoneStateView, record: Pick<TaskRecord, 'status' | 'result' | 'failureReason'>): Verdict {
-  const success = record.status === 'completed';
-  const reason = success ? (record.result ?? '') : (record.failureReason ?? '').replace(/^TaskFailedError: /, '');
-  return judgeRun(task, state, { success, reason });
+  if (record.status === 'completed') return judgeRun(task, state, { success: true, reason: record.result ?? '' });
+  const reason = record.failureReason ?? '';
+  if (record.status === 'failed' && GAVE_UP.test(reason)) return judgeRun(task, state, { success: false, reason: reason.replace(GAVE_UP, '') });
+  return fail(`the task ${record.status}: ${reason || 'no reason given'}`);
 }
 
 const pass = (why: string): Verdict => ({ ok: true, why });
