@@ -70,7 +70,6 @@ const MISBEHAVIOUR: Record<string, (run: number) => FakePolicy> = {
 
 describe('amc eval', () => {
   let scriptedRun: EvalReport;
-  let misbehavingRun: EvalReport;
   let misbehavingOut: string;
 
   it('Scenario: The scripted model passes every task of the suite', async () => {
@@ -91,7 +90,6 @@ describe('amc eval', () => {
     policy = suitePolicy((taskId, run) => MISBEHAVIOUR[taskId]!(run));
     misbehavingOut = await mkdtemp(path.join(tmpdir(), 'amc-eval-out-'));
     const { report, stderr } = await evaluate(['--tasks', Object.keys(MISBEHAVIOUR).join(','), '--repeat', '2', '--parallel', '2', '--max-steps', '6', '--out', misbehavingOut]);
-    misbehavingRun = report;
     expect(stderr).toContain(path.join(misbehavingOut, 'index.html'));
     expect(report.tasks).toHaveLength(8);
     expect(report.passed).toBe(1);
