@@ -1,6 +1,8 @@
 // amc eval: the whole task suite with the scripted model (the loopback fake answering instantly through the real
 // SDK) on demo phones the suite starts itself, sequentially and in parallel. With an instant model, the time is
-// the host's: phones, adb, Scenes, the runner, and the suite's own seeding and judging.
+// the host's: phones, adb, Scenes, screenshots (rendered by the phone, resized by the host: most of the CPU), the
+// runner, and the suite's own seeding and judging.
+import os from 'node:os';
 import { AdbClient } from '../../src/main/device/adb-client';
 import type { RuntimeConfig } from '../../src/main/runtime/config';
 import { defaultSettings, mergeSettings, SettingsSchema } from '../../src/shared/settings';
@@ -55,6 +57,8 @@ export default {
           rows.push({ case: 'eval', metric: 'per turn: task time / turns, median over tasks', value: median(taskMs.map((ms, i) => ms / turns[i]!)), unit: 'ms' });
         }
       }
+      // Wall times mean little on a machine others load: say how loaded it was.
+      rows.push({ case: 'eval', metric: `machine load average (1 min) at the end, ${os.cpus().length} cores`, value: os.loadavg()[0]!, unit: '' });
     } finally {
       await fake.close();
       await harness.stop();
