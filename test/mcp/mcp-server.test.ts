@@ -118,7 +118,9 @@ describe.each(['stdio', 'http'] as const)('amc mcp over %s', (kind) => {
     const scene = await observe(agent);
     expect(scene.screen.package).toBe('com.android.launcher3');
     expect(findElement(scene, 'Settings')).toBeDefined();
-    // The image only when asked for.
+  });
+
+  it('Scenario: Observe returns the screen image only when asked', async () => {
     const withImage = await tool(agent, 'observe', { serial: harness.serial, screenshot: true });
     const image = withImage.content.find((part) => part.type === 'image');
     expect(image).toMatchObject({ type: 'image', mimeType: expect.stringMatching(/^image\//) });
