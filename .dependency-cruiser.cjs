@@ -39,6 +39,13 @@ module.exports = {
     },
     ...layerRules,
     {
+      name: 'services-never-import-their-adapters',
+      comment: 'The CLI, the MCP server and eval are adapters over the app (like the web host): main never imports them.',
+      severity: 'error',
+      from: { path: '(^|/)src/main/' },
+      to: { path: '(^|/)src/(cli|mcp|eval)/' },
+    },
+    {
       name: 'services-never-import-the-shell',
       severity: 'error',
       from: { path: '(^|/)src/' },

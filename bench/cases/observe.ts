@@ -22,7 +22,7 @@ import { parseDisplayInfo, screenFacts } from '../../src/main/perception/screen-
 import { parseUiHierarchy } from '../../src/main/perception/ui-hierarchy';
 import { Executor } from '../../src/main/tools/executor';
 import { sceneToJson, type Scene } from '../../src/shared/scene';
-import { PHONE_TASKS } from '../../test/tasks/index';
+import { PHONE_TASKS } from '../../src/eval/tasks/index';
 import { median, type BenchCase, type BenchRow } from '../types';
 
 const CASE = 'observe';

@@ -9,6 +9,8 @@ export interface CliCommand {
 export interface CliIo {
   out(line: string): void;
   err(line: string): void;
+  /** A live status line on a terminal (rewritten in place; null clears it); absent when stderr is not a terminal. */
+  status?(line: string | null): void;
 }
 
 /** Exit codes shared by every command. */

@@ -1,10 +1,12 @@
 import { commands } from './commands/index';
 import { ExitCode, UsageError, type CliIo } from './command';
 import { appVersion } from '../shared/app-info';
+import { ConfigurationError } from './planner-options';
 
 const consoleIo: CliIo = {
   out: (line) => process.stdout.write(`${line}\n`),
   err: (line) => process.stderr.write(`${line}\n`),
+  ...(process.stderr.isTTY && { status: (line: string | null) => process.stderr.write(`\r\x1b[2K${line ?? ''}`) }),
 };
 
 /** A reader that went away (`amc observe | head`) ends the command quietly, as SIGPIPE ends other CLIs. */
@@ -57,6 +59,10 @@ export async function main(argv: string[], io: CliIo = consoleIo): Promise<numbe
   try {
     return await command.run(rest, io);
   } catch (error) {
+    if (error instanceof ConfigurationError) {
+      io.err(`amc ${command.name}: ${error.message}`);
+      return ExitCode.usage;
+    }
     if (error instanceof UsageError) {
       io.err(`amc ${command.name}: ${error.message}\nUsage: ${command.usage}`);
       return ExitCode.usage;

@@ -1,10 +1,11 @@
 /**
- * A scripted "model" for the task suite (test/tasks): per task, a list of steps that read the turn's Scene
+ * A scripted "model" for the task suite (src/eval/tasks): per task, a list of steps that read the turn's Scene
  * from the request and answer with one tool call grounded in it (tap by element id, type, scroll until
  * visible, press a key), ending with finish_task. It stands in for an LLM so the whole runtime (prompt, SDK,
  * fake provider, runner, Executor, adb, virtual device) runs end to end.
  */
 import type { Scene, SceneElement } from '../../src/shared/scene';
+import { PHONE_TASKS } from '../../src/eval/tasks/index';
 import { finish, type FakePolicy, type FakeReply } from './fake-policy';
 
 export interface Selector {
@@ -115,7 +116,7 @@ export function stepsPolicy(steps: Step[]): FakePolicy {
   };
 }
 
-/** How an agent could carry out each task of test/tasks with grounded tool calls. */
+/** How an agent could carry out each task of src/eval/tasks with grounded tool calls. */
 export const SUITE_SCRIPTS: Record<string, () => Step[]> = {
   'settings-wifi-off': () => [launch('Settings'), tap({ text: 'Network & internet' }), tap({ text: 'Wi-Fi' })],
   'settings-bluetooth-on': () => [launch('Settings'), tap({ text: 'Connected devices' }), tap({ text: 'Bluetooth' })],
@@ -176,3 +177,23 @@ export const SUITE_SCRIPTS: Record<string, () => Step[]> = {
   'messages-photo-infeasible': () => [launch('Messages'), tap({ text: 'Alice Johnson' }), giveUp('Messages here cannot attach photos.')],
   'system-camera-infeasible': () => [giveUp('There is no Camera app on this phone.')],
 };
+
+/**
+ * The scripted model for a whole suite run, tasks in parallel: each conversation gets the policy for its task
+ * (found by the goal), afresh when a conversation starts (turn 1). `policyFor` gets the task id and which run
+ * of that task this is (1-based), so a model can also misbehave on some tasks or some runs.
+ */
+export function suitePolicy(policyFor: (taskId: string, run: number) => FakePolicy = (taskId) => stepsPolicy(SUITE_SCRIPTS[taskId]!())): FakePolicy {
+  const conversations = new Map<string, FakePolicy>();
+  const runs = new Map<string, number>();
+  return (turn) => {
+    const task = PHONE_TASKS.find((candidate) => candidate.goal === turn.goal);
+    if (!task) throw new Error(`script: no task has the goal ${JSON.stringify(turn.goal)}`);
+    if (/Current screen \(turn 1\)/.test(turn.lastUserText) || !conversations.has(task.id)) {
+      const run = (runs.get(task.id) ?? 0) + 1;
+      runs.set(task.id, run);
+      conversations.set(task.id, policyFor(task.id, run));
+    }
+    return conversations.get(task.id)!(turn);
+  };
+}

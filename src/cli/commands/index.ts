@@ -3,6 +3,8 @@ import { actCommand } from './act';
 import { connectCommand } from './connect';
 import { devicesCommand } from './devices';
 import { disconnectCommand } from './disconnect';
+import { evalCommand } from './eval';
+import { mcpCommand } from './mcp';
 import { observeCommand } from './observe';
 import { pairCommand } from './pair';
 import { controlPlaneCommand } from './control-plane';
@@ -20,6 +22,8 @@ export const commands: readonly CliCommand[] = [
   pairCommand,
   observeCommand,
   actCommand,
+  evalCommand,
+  mcpCommand,
   virtualDeviceCommand,
   controlPlaneCommand,
 ];

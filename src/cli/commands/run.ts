@@ -1,26 +1,10 @@
 import { ExitCode, UsageError, type CliCommand, type CliIo } from '../command';
 import { parseCommandArgs, parsePort } from '../args';
 import { ADB_OPTIONS_USAGE, adbOptions } from './devices';
-import { PROVIDERS, TRANSPORTS, LIMITS, type Provider, type Transport } from '../../shared/settings';
+import { configuredPlannerFor, maxStepsOf, PLANNER_OPTIONS_USAGE, plannerOptions, plannerOverrides } from '../planner-options';
 import type { TaskEvent } from '../../shared/task';
 
-const USAGE =
-  'amc run -s SERIAL --goal TEXT [--planner stub|ai] [--provider anthropic|openai] [--transport cloud-proxy|direct] ' +
-  `[--model M] [--max-steps N] [--json] ${ADB_OPTIONS_USAGE}`;
-
-function oneOf<T extends string>(option: string, value: string | undefined, accepted: readonly T[]): T | undefined {
-  if (value === undefined) return undefined;
-  if ((accepted as readonly string[]).includes(value)) return value as T;
-  throw new UsageError(`${option} must be one of ${accepted.join(', ')}, got "${value}"`);
-}
-
-function maxStepsOf(value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  const { min, max } = LIMITS.maxSteps;
-  const steps = Number(value);
-  if (!/^\d+$/.test(value) || steps < min || steps > max) throw new UsageError(`--max-steps must be a whole number from ${min} to ${max}, got "${value}"`);
-  return steps;
-}
+const USAGE = `amc run -s SERIAL --goal TEXT ${PLANNER_OPTIONS_USAGE} [--json] ${ADB_OPTIONS_USAGE}`;
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 const indent = (label: string, text: string) => `    ${label}: ${text.replace(/\s*\n\s*/g, '\n      ')}`;
@@ -74,23 +58,14 @@ export const runCommand: CliCommand = {
     const { values } = parseCommandArgs(args, {
       serial: { type: 'string', short: 's' },
       goal: { type: 'string' },
-      planner: { type: 'string' },
-      provider: { type: 'string' },
-      transport: { type: 'string' },
-      model: { type: 'string' },
-      'max-steps': { type: 'string' },
+      ...plannerOptions,
       json: { type: 'boolean' },
       ...adbOptions,
     });
     if (!values.serial?.trim()) throw new UsageError('-s SERIAL is required (see `amc devices`)');
     if (!values.goal?.trim()) throw new UsageError('--goal TEXT is required');
-    const overrides = {
-      planner: oneOf('--planner', values.planner, ['stub', 'ai'] as const),
-      provider: oneOf<Provider>('--provider', values.provider, PROVIDERS),
-      transport: oneOf<Transport>('--transport', values.transport, TRANSPORTS),
-      model: values.model?.trim() || undefined,
-    };
-    const maxSteps = maxStepsOf(values['max-steps']);
+    const overrides = plannerOverrides(values);
+    const maxSteps = maxStepsOf(values);
     // The adb server as the device commands take it; each given option wins over Settings and the environment.
     const adbFlags = {
       ...(values['adb-host'] ? { host: values['adb-host'] } : {}),
@@ -99,34 +74,19 @@ export const runCommand: CliCommand = {
     };
 
     // Loaded lazily so `amc --help` stays fast.
-    const { createConfigSource, applyTaskOverrides, ConfigError } = await import('../../main/runtime/config');
-    const { buildPlanner } = await import('../../main/runtime/build-planner');
-    const { SettingsFileError, resolveAmcHome } = await import('../../main/storage/settings-store');
+    const { resolveAmcHome } = await import('../../main/storage/settings-store');
     const { createTaskStore } = await import('../../main/storage/task-store');
     const { createDeviceLocks } = await import('../../main/storage/device-lock');
-    let configured;
-    let config;
-    try {
-      config = applyTaskOverrides(await createConfigSource().load(), overrides);
-      configured = buildPlanner(config);
-    } catch (error) {
-      if (error instanceof ConfigError || error instanceof SettingsFileError) {
-        io.err(`amc run: ${error.message}`);
-        return ExitCode.usage;
-      }
-      throw error;
-    }
+    const { config, configured } = await configuredPlannerFor(overrides);
 
     const { AdbClient } = await import('../../main/device/adb-client');
     const { adbServerOptions } = await import('../../main/app/device-service');
-    const { Observer } = await import('../../main/perception/observer');
-    const { Executor } = await import('../../main/tools/executor');
-    const { APP_CLOSED_REASON, TaskRunner, TaskStartError } = await import('../../main/runtime/task-runner');
+    const { createHeadlessRunner, screenshotPolicyFor } = await import('../../main/app/headless-runner');
+    const { APP_CLOSED_REASON, TaskStartError } = await import('../../main/runtime/task-runner');
     const adb = await AdbClient.create({ ...adbServerOptions(config.settings, process.env), ...adbFlags });
-    const screenshot = configured.planner.accepts.screenshot ? { longEdge: config.settings.aiPlanner.screenshotLongEdge } : false;
     const home = resolveAmcHome(process.env);
     // The same per-phone lock as the app's: a phone another task drives (the app, another `amc run`) is refused.
-    const runner = new TaskRunner({ observer: new Observer(adb, { screenshot }), executor: new Executor(adb), deviceLock: createDeviceLocks(home) });
+    const runner = createHeadlessRunner(adb, { screenshot: screenshotPolicyFor(config, configured), deviceLock: createDeviceLocks(home) });
     runner.on(values.json ? (event) => io.out(JSON.stringify(event)) : (event) => printEvent(event, io));
     // The task goes into the same history the app shows; a history that cannot be written never stops the task.
     const history = createTaskStore(home);

@@ -6,7 +6,7 @@ import { MirrorPump } from '../mirror/mirror-pump';
 import { AdaptiveScreenGrabber } from '../mirror/screen-capture';
 import type { MirrorEncoding } from '../mirror/frame-encoder';
 import { createConfigSource } from '../runtime/config';
-import { createDeviceLocks } from '../storage/device-lock';
+import { createDeviceLocks, type DeviceLocks } from '../storage/device-lock';
 import { createSecretStore, resolveAmcHome, type SecretCodec } from '../storage/settings-store';
 import { createTaskStore } from '../storage/task-store';
 import { DeviceService, adbServerOptions } from './device-service';
@@ -17,6 +17,7 @@ import { mirrorHandlers } from './handlers/mirror';
 import { settingsHandlers } from './handlers/settings';
 import { taskHandlers } from './handlers/tasks';
 import { PhoneAccess } from './phone-access';
+export type { ScreenshotPolicy } from './phone-access';
 import { SettingsService } from './settings-service';
 import { TaskService } from './task-service';
 
@@ -41,6 +42,15 @@ export interface AppServices {
   events: EventHub;
   /** Where settings, secrets and history live. */
   home: string;
+  /**
+   * For adapters whose caller plans by itself (the MCP server): the same Observer and Executor tasks use, the
+   * device check, and the per-phone locks the app's tasks and `amc run` take (one agent per phone).
+   */
+  agent: {
+    phone: Pick<PhoneAccess, 'observe' | 'executorPort'>;
+    checkReady(serial: string): Promise<void>;
+    locks: DeviceLocks;
+  };
   close(): Promise<void>;
 }
 
@@ -79,13 +89,14 @@ export async function createApp(options: AppOptions = {}): Promise<AppServices> 
   });
   const phone = new PhoneAccess(() => devices.adb(), (serial, work) => mirror.yieldTo(serial, work));
   const store = createTaskStore(home);
+  const locks = createDeviceLocks(home);
   const tasks = new TaskService({
     events,
     store,
     phone,
     loadConfig: () => config.load(),
     checkDevice: (serial) => devices.checkReady(serial),
-    deviceLock: createDeviceLocks(home),
+    deviceLock: locks,
   });
 
   const handlers: MethodHandlers = {
@@ -108,6 +119,7 @@ export async function createApp(options: AppOptions = {}): Promise<AppServices> 
     router: createRouter(handlers),
     events,
     home,
+    agent: { phone, checkReady: (serial) => devices.checkReady(serial), locks },
     close() {
       closing ??= (async () => {
         clearInterval(heartbeat);

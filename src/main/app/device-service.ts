@@ -26,6 +26,16 @@ export function adbServerOptions(settings: Settings, env: NodeJS.ProcessEnv): Ad
   return { host: settings.adb.host, port: settings.adb.port, env };
 }
 
+/** Starts a demo phone on free ports that the adb server will not mistake for an emulator's. */
+export async function startDemoDevice(profile: LatencyProfileName = 'instant'): Promise<VirtualDevice> {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const started = await startVirtualDevice({ port: 0, controlPort: 0, profile });
+    if (started.adbPort >= FIRST_SAFE_DEMO_PORT) return started;
+    await started.close();
+  }
+  throw new Error('Could not find a free port for the demo phone.');
+}
+
 /**
  * The app's one adb connection and the live device list, opened when a device is first asked for (so an
  * app that never touches a phone never starts an adb server). adb being missing or unreachable is not
@@ -174,13 +184,7 @@ export class DeviceService {
   }
 
   private async launchDemo(): Promise<string> {
-    let device: VirtualDevice | undefined;
-    for (let attempt = 0; attempt < 5 && !device; attempt++) {
-      const started = await startVirtualDevice({ port: 0, controlPort: 0, profile: this.demoProfile });
-      if (started.adbPort >= FIRST_SAFE_DEMO_PORT) device = started;
-      else await started.close();
-    }
-    if (!device) throw new Error('Could not find a free port for the demo phone.');
+    const device = await startDemoDevice(this.demoProfile);
     this.demo = device;
     await this.connectDemo(device.adbAddress);
     return device.adbAddress;

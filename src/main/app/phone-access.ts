@@ -1,7 +1,7 @@
 import type { StepOutcome, ToolCall } from '../../shared/action';
 import type { Scene } from '../../shared/scene';
 import type { AdbClient } from '../device/adb-client';
-import { Observer } from '../perception/observer';
+import { Observer, type Observation } from '../perception/observer';
 import { Executor } from '../tools/executor';
 import type { ExecutorPort, ObservationLike, ObserverPort } from '../runtime/task-runner';
 
@@ -43,6 +43,15 @@ export class PhoneAccess {
   readonly executorPort: ExecutorPort = {
     execute: async (call, context) => (await this.executorFor()).execute(call, context),
   };
+
+  /**
+   * One look at the phone for a caller that plans by itself (an MCP agent), with or without a screenshot:
+   * the same Observer a task uses, and the mirror holds its captures meanwhile.
+   */
+  async observe(serial: string, options: { screenshot: ScreenshotPolicy; signal?: AbortSignal }): Promise<Observation> {
+    const observer = await this.observerFor(options.screenshot);
+    return this.aroundObserve(serial, () => observer.observe(serial, { signal: options.signal }));
+  }
 
   /** Runs one tool call outside a task (mirror gestures); a failed outcome becomes an error with its reason. */
   async act(serial: string, call: ToolCall, scene: Scene | null = null): Promise<StepOutcome> {

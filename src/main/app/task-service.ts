@@ -5,6 +5,7 @@ import { buildPlanner } from '../runtime/build-planner';
 import { applyTaskOverrides, type RuntimeConfig } from '../runtime/config';
 import { APP_CLOSED_REASON, TaskRunner, type DeviceLockPort, type TaskHandle } from '../runtime/task-runner';
 import type { TaskStore } from '../storage/task-store';
+import { screenshotPolicyFor } from './headless-runner';
 import type { PhoneAccess } from './phone-access';
 
 export interface TaskServiceOptions {
@@ -56,11 +57,7 @@ export class TaskService {
     // Building the planner checks what it needs (keys, URLs): a ConfigError here means nothing started.
     const configured = buildPlanner(config);
     await this.options.checkDevice(input.serial);
-    const ai = config.settings.aiPlanner;
-    this.options.phone.setScreenshotPolicy(
-      input.serial,
-      configured.planner.accepts.screenshot && ai.sendScreenshot ? { longEdge: ai.screenshotLongEdge } : false,
-    );
+    this.options.phone.setScreenshotPolicy(input.serial, screenshotPolicyFor(config, configured));
     const handle = await this.runner.start(
       { serial: input.serial, goal: input.goal, ...(input.maxSteps !== undefined && { maxSteps: input.maxSteps }) },
       { planner: configured },

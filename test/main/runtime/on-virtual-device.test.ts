@@ -19,7 +19,7 @@ import {
   type ProviderFake,
 } from '../../fakes/index';
 import { SUITE_SCRIPTS, launch, stepsPolicy } from '../../fakes/suite-agent';
-import { judgeRun, PHONE_TASKS, taskById, type PhoneTask } from '../../tasks/index';
+import { judgeRecord, PHONE_TASKS, taskById, type PhoneTask } from '../../../src/eval/tasks/index';
 import type { PhoneStateView } from '../../../src/virtual-device/phone/model';
 
 let harness: AdbHarness;
@@ -68,12 +68,6 @@ async function prepare(task: PhoneTask): Promise<void> {
   for (const fault of task.faults ?? []) await harness.control('/faults', { body: fault });
 }
 
-/** Judges a run the way the task suite does: from the phone state and finish_task's success and reason. */
-function verdictOf(task: PhoneTask, phone: PhoneStateView, status: string, result: string | null, failureReason: string | null) {
-  const reason = status === 'completed' ? (result ?? '') : (failureReason ?? '').replace(/^TaskFailedError: /, '');
-  return judgeRun(task, phone, { success: status === 'completed', reason });
-}
-
 /** Opening Notes: the small task the failure cases retry after a failure. */
 const openNotes = () => stepsPolicy([launch('Notes')]);
 
@@ -94,7 +88,7 @@ describe.each(['anthropic', 'openai'] as const)('on the virtual device over %s d
       await prepare(task);
       policy = stepsPolicy(script!());
       const record = await runner.run({ serial: harness.serial, goal: task.goal });
-      const verdict = verdictOf(task, await state(), record.status, record.result, record.failureReason);
+      const verdict = judgeRecord(task, await state(), record);
       const expected = task.infeasible ? 'failed' : 'completed';
       if (!verdict.ok || record.status !== expected) {
         verdicts.push(`${task.id}: ${verdict.why} (${record.status}: ${record.failureReason ?? record.result}; steps: ${record.steps.map((s) => s.planned?.tool).join(', ')})`);

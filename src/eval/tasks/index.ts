@@ -1,5 +1,6 @@
-import type { PhoneFault } from '../../src/virtual-device/phone/faults';
-import type { PhoneSeed, PhoneStateView } from '../../src/virtual-device/phone/model';
+import type { PhoneFault } from '../../virtual-device/phone/faults';
+import type { PhoneSeed, PhoneStateView } from '../../virtual-device/phone/model';
+import type { TaskRecord } from '../../shared/task';
 
 /**
  * Goals for the agent on the virtual phone. A run starts with `reset(task.seed)` (POST /reset), then injects
@@ -40,6 +41,21 @@ export function judgeRun(task: PhoneTask, state: PhoneStateView, finish: FinishC
   }
   if (!task.infeasible && !finish.success) return { ok: false, why: `the agent gave up: ${finish.reason}` };
   return task.validate(state, finish.reason);
+}
+
+const GAVE_UP = /^TaskFailedError: /;
+
+/**
+ * Judges a finished task record. A completed task finished with success=true and its result as the answer;
+ * a task the model ended with finish_task(success=false) gave up with its reason. Any other end (the step
+ * budget, failed actions, a provider error, a stop) fails the run, infeasible goals included: the model
+ * never said it was impossible.
+ */
+export function judgeRecord(task: PhoneTask, state: PhoneStateView, record: Pick<TaskRecord, 'status' | 'result' | 'failureReason'>): Verdict {
+  if (record.status === 'completed') return judgeRun(task, state, { success: true, reason: record.result ?? '' });
+  const reason = record.failureReason ?? '';
+  if (record.status === 'failed' && GAVE_UP.test(reason)) return judgeRun(task, state, { success: false, reason: reason.replace(GAVE_UP, '') });
+  return fail(`the task ${record.status}: ${reason || 'no reason given'}`);
 }
 
 const pass = (why: string): Verdict => ({ ok: true, why });

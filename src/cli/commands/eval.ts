@@ -1,0 +1,141 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { ExitCode, UsageError, type CliCommand, type CliIo } from '../command';
+import { parseCommandArgs } from '../args';
+import { ADB_OPTIONS_USAGE, adbFromOptions, adbOptions } from './devices';
+import { configuredPlannerFor, maxStepsOf, PLANNER_OPTIONS_USAGE, plannerOptions, plannerOverrides } from '../planner-options';
+import type { PhoneTask } from '../../eval/tasks/index';
+
+const USAGE =
+  `amc eval [--tasks ID,APP,PREFIX*,...] [--parallel N] [--repeat K] [--json] [--out DIR] [--profile instant|realistic] ${PLANNER_OPTIONS_USAGE} ${ADB_OPTIONS_USAGE}\n` +
+  '       amc eval --compare A.json B.json';
+
+function wholeNumber(option: string, value: string | undefined, min: number, max: number, fallback: number): number {
+  if (value === undefined) return fallback;
+  const number = Number(value);
+  if (!/^\d+$/.test(value) || number < min || number > max) throw new UsageError(`${option} must be a whole number from ${min} to ${max}, got "${value}"`);
+  return number;
+}
+
+/** Each entry names a task id, an app (settings, contacts...) or an id prefix ending in `*`. */
+function selectTasks(all: readonly PhoneTask[], filter: string | undefined): PhoneTask[] {
+  if (filter === undefined) return [...all];
+  const entries = filter.split(',').map((entry) => entry.trim()).filter(Boolean);
+  const matchesEntry = (task: PhoneTask, entry: string) =>
+    task.id === entry || task.app === entry || (entry.endsWith('*') && task.id.startsWith(entry.slice(0, -1)));
+  const unknown = entries.filter((entry) => !all.some((task) => matchesEntry(task, entry)));
+  if (entries.length === 0 || unknown.length) {
+    throw new UsageError(`--tasks: no task matches ${unknown.map((e) => `"${e}"`).join(', ') || 'an empty list'}; tasks: ${all.map((t) => t.id).join(', ')}`);
+  }
+  return all.filter((task) => entries.some((entry) => matchesEntry(task, entry)));
+}
+
+async function compare(files: string[], io: CliIo): Promise<number> {
+  const { EvalReportSchema } = await import('../../eval/summary');
+  const { renderComparison } = await import('../../eval/render');
+  const reports = await Promise.all(
+    files.map(async (file) => {
+      let text: string;
+      try {
+        text = await readFile(file, 'utf8');
+      } catch (error) {
+        throw new UsageError(`cannot read ${file}: ${(error as Error).message}`);
+      }
+      let json: unknown;
+      try {
+        json = JSON.parse(text);
+      } catch {
+        throw new UsageError(`${file} is not JSON; give two files written by \`amc eval --json\` (or a report's eval.json)`);
+      }
+      const parsed = EvalReportSchema.safeParse(json);
+      if (!parsed.success) throw new UsageError(`${file} is not an amc eval result: ${parsed.error.issues.slice(0, 3).map((i) => `${i.path.join('.') || 'document'}: ${i.message}`).join('; ')}`);
+      return parsed.data;
+    }),
+  );
+  io.out(renderComparison(reports[0]!, reports[1]!, [files[0]!, files[1]!]));
+  return ExitCode.ok;
+}
+
+export const evalCommand: CliCommand = {
+  name: 'eval',
+  summary: 'measure the configured planner on the task suite, on demo phones of its own: a table, totals, an HTML report',
+  usage: USAGE,
+  async run(args, io) {
+    const { values, positionals } = parseCommandArgs(
+      args,
+      {
+        tasks: { type: 'string' },
+        parallel: { type: 'string' },
+        repeat: { type: 'string' },
+        json: { type: 'boolean' },
+        out: { type: 'string' },
+        profile: { type: 'string' },
+        compare: { type: 'boolean' },
+        ...plannerOptions,
+        ...adbOptions,
+      },
+      true,
+    );
+    if (values.compare) {
+      if (positionals.length !== 2) throw new UsageError('--compare takes two result files: amc eval --compare A.json B.json');
+      return compare(positionals, io);
+    }
+    if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"`);
+    const { PHONE_TASKS } = await import('../../eval/tasks/index');
+    const tasks = selectTasks(PHONE_TASKS, values.tasks);
+    const parallel = wholeNumber('--parallel', values.parallel, 1, 16, 1);
+    const repeat = wholeNumber('--repeat', values.repeat, 1, 20, 1);
+    const profile = values.profile ?? 'instant';
+    if (profile !== 'instant' && profile !== 'realistic') throw new UsageError(`--profile must be instant or realistic, got "${profile}"`);
+    const maxSteps = maxStepsOf(values);
+    const { config, configured } = await configuredPlannerFor(plannerOverrides(values));
+
+    const { resolveAmcHome } = await import('../../main/storage/settings-store');
+    const { runSuite } = await import('../../eval/run-suite');
+    const { writeEvalReport } = await import('../../eval/report-files');
+    const { renderTable } = await import('../../eval/render');
+    const folder = path.resolve(values.out ?? path.join(resolveAmcHome(process.env), 'eval', new Date().toISOString().replace(/[:.]/g, '-')));
+    const adb = await adbFromOptions(values);
+
+    const interrupt = new AbortController();
+    const stop = () => interrupt.abort();
+    process.once('SIGINT', stop);
+    const startedAt = Date.now();
+    const wallStart = performance.now();
+    let attempts;
+    try {
+      attempts = await runSuite({
+        config,
+        adb,
+        tasks,
+        parallel,
+        repeat,
+        profile,
+        ...(maxSteps && { maxSteps }),
+        signal: interrupt.signal,
+        onProgress: (p) => io.status?.(`[${p.done}/${p.total}] ${p.passed} passed · running ${p.running.join(', ') || '—'}`),
+      });
+    } finally {
+      process.off('SIGINT', stop);
+      io.status?.(null);
+    }
+    const report = await writeEvalReport(folder, {
+      attempts,
+      planner: configured.planner.info,
+      startedAt,
+      wallMs: performance.now() - wallStart,
+      parallel: Math.min(parallel, tasks.length * repeat),
+      repeat,
+      complete: !interrupt.signal.aborted && attempts.length === tasks.length * repeat,
+    });
+    const reportLine = `Report: ${path.join(folder, 'index.html')}`;
+    if (values.json) {
+      io.out(JSON.stringify(report));
+      io.err(reportLine);
+    } else {
+      io.out(renderTable(report));
+      io.out(reportLine);
+    }
+    return interrupt.signal.aborted ? ExitCode.cancelled : ExitCode.ok;
+  },
+};

@@ -1,0 +1,61 @@
+import type { AdbClient } from '../main/device/adb-client';
+import { startDemoDevice } from '../main/app/device-service';
+import type { LatencyProfileName, VirtualDevice } from '../virtual-device/index';
+import type { PhoneFault } from '../virtual-device/phone/faults';
+import type { PhoneSeed, PhoneStateView } from '../virtual-device/phone/model';
+
+const READY_TIMEOUT_MS = 15_000;
+
+/** One demo phone the suite drives: its adb serial and its control API (seed, faults, state). */
+export interface EvalPhone {
+  readonly serial: string;
+  /** Puts the phone in a task's starting state: the seed, then each fault (e.g. a pop-up in the way). */
+  prepare(seed: PhoneSeed | undefined, faults: readonly PhoneFault[] | undefined): Promise<void>;
+  state(): Promise<PhoneStateView>;
+}
+
+async function control<T>(device: VirtualDevice, path: string, body?: unknown): Promise<T> {
+  const response = await fetch(`${device.controlUrl}${path}`, {
+    method: body === undefined ? 'GET' : 'POST',
+    ...(body !== undefined && { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+  });
+  if (!response.ok) throw new Error(`The demo phone refused ${path}: HTTP ${response.status} ${await response.text()}`);
+  return (await response.json()) as T;
+}
+
+async function waitUntilListed(adb: AdbClient, serial: string): Promise<void> {
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  while (!(await adb.listDevices()).some((device) => device.serial === serial && device.state === 'device')) {
+    if (Date.now() > deadline) throw new Error(`The demo phone ${serial} did not become ready within ${READY_TIMEOUT_MS / 1000} s.`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** Starts `count` demo phones of their own for the suite and connects them to the adb server; close() undoes both. */
+export async function startEvalPhones(adb: AdbClient, count: number, profile: LatencyProfileName = 'instant') {
+  const devices: VirtualDevice[] = [];
+  const close = async () => {
+    await Promise.all(devices.map((device) => adb.disconnectDevice(device.adbAddress, { timeoutMs: 3000 }).catch(() => undefined)));
+    await Promise.all(devices.map((device) => device.close()));
+  };
+  try {
+    for (let index = 0; index < count; index++) {
+      const device = await startDemoDevice(profile);
+      devices.push(device);
+      await adb.connectDevice(device.adbAddress, { timeoutMs: 10_000 });
+      await waitUntilListed(adb, device.adbAddress);
+    }
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  const phones: EvalPhone[] = devices.map((device) => ({
+    serial: device.adbAddress,
+    async prepare(seed, faults) {
+      await control(device, '/reset', seed ?? {});
+      for (const fault of faults ?? []) await control(device, '/faults', fault);
+    },
+    state: () => control<PhoneStateView>(device, '/state'),
+  }));
+  return { phones, close };
+}

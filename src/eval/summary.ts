@@ -1,0 +1,177 @@
+import { z } from 'zod';
+import { PlannerInfoSchema, TaskStatusSchema, type PlannerInfo } from '../shared/task';
+import type { EvalAttempt } from './run-suite';
+
+/**
+ * What `amc eval --json` prints and `--compare` reads: one document per suite run. Declared once here; the
+ * CLI, the HTML report and the tests all go through it.
+ */
+export const EvalAttemptSchema = z.object({
+  attempt: z.number().int().positive(),
+  success: z.boolean(),
+  status: TaskStatusSchema,
+  steps: z.number().int().nonnegative(),
+  inputTokens: z.number().int().nonnegative(),
+  outputTokens: z.number().int().nonnegative(),
+  durationMs: z.number().nonnegative(),
+  /** Host time around the task (seeding and judging the phone). */
+  hostMs: z.number().nonnegative(),
+  /** The validator's words: why it passed or failed. */
+  verdict: z.string(),
+  /** The task's own end: the model's answer, or why it failed or stopped. */
+  result: z.string().nullable(),
+  failureReason: z.string().nullable(),
+  /** The task report (HTML), relative to the eval report's folder; null when no report was written. */
+  report: z.string().nullable(),
+});
+
+export const EvalTaskResultSchema = z.object({
+  id: z.string(),
+  goal: z.string(),
+  app: z.string(),
+  kind: z.string(),
+  /** pass^k: every one of its runs passed. */
+  success: z.boolean(),
+  passes: z.number().int().nonnegative(),
+  /** Medians over its runs. */
+  steps: z.number().nonnegative(),
+  tokens: z.number().nonnegative(),
+  durationMs: z.number().nonnegative(),
+  /** US dollars, when a price is known for the model; null otherwise. */
+  costUsd: z.number().nonnegative().nullable(),
+  /** The first failed run's reason; null when every run passed. */
+  failureReason: z.string().nullable(),
+  attempts: z.array(EvalAttemptSchema).min(1),
+});
+
+export const EvalReportSchema = z.object({
+  kind: z.literal('amc-eval'),
+  version: z.literal(1),
+  startedAt: z.number().int().nonnegative(),
+  wallMs: z.number().nonnegative(),
+  planner: PlannerInfoSchema,
+  parallel: z.number().int().positive(),
+  repeat: z.number().int().positive(),
+  /** False when the run was interrupted before every task ran. */
+  complete: z.boolean(),
+  tasks: z.array(EvalTaskResultSchema),
+  passed: z.number().int().nonnegative(),
+  /** Tasks that passed (pass^k) over tasks run, 0..1. */
+  successRate: z.number().min(0).max(1),
+  /** 95% Wilson score interval of the success rate. */
+  successInterval: z.object({ low: z.number().min(0).max(1), high: z.number().min(0).max(1), confidence: z.literal(0.95) }),
+  /** Passed runs over all runs (pass@1 averaged over the repeats). */
+  runSuccessRate: z.number().min(0).max(1),
+  /** Medians per run. */
+  median: z.object({ steps: z.number().nonnegative(), tokens: z.number().nonnegative(), durationMs: z.number().nonnegative(), hostMs: z.number().nonnegative() }),
+  totals: z.object({ inputTokens: z.number().int().nonnegative(), outputTokens: z.number().int().nonnegative(), costUsd: z.number().nonnegative().nullable() }),
+});
+
+export type EvalAttemptResult = z.infer<typeof EvalAttemptSchema>;
+export type EvalTaskResult = z.infer<typeof EvalTaskResultSchema>;
+export type EvalReport = z.infer<typeof EvalReportSchema>;
+
+const Z_95 = 1.959964;
+
+/** Wilson score interval for `passed` of `total` at 95%: honest at small n and at 0 or 100%, unlike the normal approximation. */
+export function wilsonInterval(passed: number, total: number): { low: number; high: number } {
+  if (total === 0) return { low: 0, high: 1 };
+  const p = passed / total;
+  const z2 = Z_95 * Z_95;
+  const centre = (p + z2 / (2 * total)) / (1 + z2 / total);
+  const half = (Z_95 * Math.sqrt((p * (1 - p)) / total + z2 / (4 * total * total))) / (1 + z2 / total);
+  return { low: Math.max(0, centre - half), high: Math.min(1, centre + half) };
+}
+
+export function median(values: readonly number[]): number {
+  if (values.length === 0) return 0;
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+const tokensOf = (attempt: EvalAttemptResult) => attempt.inputTokens + attempt.outputTokens;
+
+function attemptResult(attempt: EvalAttempt, report: string | null): EvalAttemptResult {
+  const { record } = attempt;
+  return {
+    attempt: attempt.attempt,
+    success: attempt.success,
+    status: record.status,
+    steps: record.steps.filter((step) => step.outcome !== null).length,
+    inputTokens: record.usage.inputTokens,
+    outputTokens: record.usage.outputTokens,
+    durationMs: record.timings.totalMs,
+    hostMs: attempt.hostMs,
+    verdict: attempt.verdict,
+    result: record.result,
+    failureReason: record.failureReason,
+    report,
+  };
+}
+
+export interface SummaryInput {
+  attempts: readonly EvalAttempt[];
+  planner: PlannerInfo;
+  startedAt: number;
+  wallMs: number;
+  parallel: number;
+  repeat: number;
+  complete: boolean;
+  /** Where each attempt's task report was written, relative to the eval report. */
+  reportOf?: (attempt: EvalAttempt) => string | null;
+}
+
+/** Scores a suite run: per task (pass^k over its runs) and in total, with the interval and medians. */
+export function summarize(input: SummaryInput): EvalReport {
+  const byTask = new Map<string, EvalAttempt[]>();
+  for (const attempt of input.attempts) byTask.set(attempt.task.id, [...(byTask.get(attempt.task.id) ?? []), attempt]);
+  const tasks: EvalTaskResult[] = [...byTask.values()].map((runs) => {
+    const task = runs[0]!.task;
+    const results = runs.sort((a, b) => a.attempt - b.attempt).map((run) => attemptResult(run, input.reportOf?.(run) ?? null));
+    const failed = results.find((result) => !result.success);
+    return {
+      id: task.id,
+      goal: task.goal,
+      app: task.app,
+      kind: task.kind,
+      success: failed === undefined,
+      passes: results.filter((result) => result.success).length,
+      steps: median(results.map((r) => r.steps)),
+      tokens: median(results.map(tokensOf)),
+      durationMs: median(results.map((r) => r.durationMs)),
+      costUsd: null,
+      failureReason: failed ? failed.verdict : null,
+      attempts: results,
+    };
+  });
+  const runs = tasks.flatMap((task) => task.attempts);
+  const passed = tasks.filter((task) => task.success).length;
+  const { low, high } = wilsonInterval(passed, tasks.length);
+  return {
+    kind: 'amc-eval',
+    version: 1,
+    startedAt: input.startedAt,
+    wallMs: input.wallMs,
+    planner: input.planner,
+    parallel: input.parallel,
+    repeat: input.repeat,
+    complete: input.complete,
+    tasks,
+    passed,
+    successRate: tasks.length ? passed / tasks.length : 0,
+    successInterval: { low, high, confidence: 0.95 },
+    runSuccessRate: runs.length ? runs.filter((run) => run.success).length / runs.length : 0,
+    median: {
+      steps: median(runs.map((r) => r.steps)),
+      tokens: median(runs.map(tokensOf)),
+      durationMs: median(runs.map((r) => r.durationMs)),
+      hostMs: median(runs.map((r) => r.hostMs)),
+    },
+    totals: {
+      inputTokens: runs.reduce((sum, r) => sum + r.inputTokens, 0),
+      outputTokens: runs.reduce((sum, r) => sum + r.outputTokens, 0),
+      costUsd: null,
+    },
+  };
+}

@@ -1,0 +1,165 @@
+// `amc eval` as a user runs it: a child process that starts demo phones of its own on the real adb server and
+// drives them through the real Anthropic SDK against the loopback fake playing a scripted (or misbehaving) model.
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EvalReportSchema, type EvalReport } from '../../src/eval/summary';
+import { PHONE_TASKS } from '../../src/eval/tasks/index';
+import { startAdbHarness, type AdbHarness } from '../support/adb-harness';
+import { launchTestBrowser } from '../support/browser';
+import { runAmc } from '../support/cli';
+import { finish, startAnthropicFake, FAKE_ANTHROPIC_KEY, type AnthropicFake, type FakePolicy } from '../fakes/index';
+import { SUITE_SCRIPTS, stepsPolicy, suitePolicy } from '../fakes/suite-agent';
+
+let harness: AdbHarness;
+let fake: AnthropicFake;
+let home: string;
+let policy: FakePolicy = () => finish(true, 'idle');
+
+beforeAll(async () => {
+  harness = await startAdbHarness();
+  fake = await startAnthropicFake({ policy: (turn) => policy(turn) });
+  home = await mkdtemp(path.join(tmpdir(), 'amc-eval-home-'));
+}, 60_000);
+
+afterAll(async () => {
+  await fake?.close();
+  await harness?.stop();
+  if (home) await rm(home, { recursive: true, force: true });
+});
+
+function env(): NodeJS.ProcessEnv {
+  return {
+    ANDROID_ADB_SERVER_PORT: String(harness.adbPort),
+    HOME: harness.env.HOME,
+    AMC_HOME: home,
+    AI_PLANNER_ENABLED: 'true',
+    AI_PLANNER_TRANSPORT: 'direct',
+    AI_PLANNER_PROVIDER: 'anthropic',
+    ANTHROPIC_API_KEY: FAKE_ANTHROPIC_KEY,
+    ANTHROPIC_BASE_URL: fake.url,
+  };
+}
+
+async function evaluate(args: string[]): Promise<{ report: EvalReport; stderr: string }> {
+  const result = await runAmc(['eval', '--json', ...args], { env: env(), timeoutMs: 240_000 });
+  expect(result.code, result.stderr).toBe(0);
+  // One JSON document on stdout, nothing else.
+  return { report: EvalReportSchema.parse(JSON.parse(result.stdout)), stderr: result.stderr };
+}
+
+const scripted = (taskId: string) => stepsPolicy(SUITE_SCRIPTS[taskId]!());
+const byId = (report: EvalReport, id: string) => report.tasks.find((task) => task.id === id)!;
+
+/** A model that misbehaves in the ways real ones do, on all but one task; on a second one only in its second run. */
+const MISBEHAVIOUR: Record<string, (run: number) => FakePolicy> = {
+  'clock-add-0630': () => scripted('clock-add-0630'),
+  'settings-airplane-mode-on': (run) => (run === 1 ? scripted('settings-airplane-mode-on') : () => finish(false, 'I could not find airplane mode.')),
+  // Loops on the home key until the step budget runs out.
+  'settings-wifi-off': () => () => ({ kind: 'call', tool: 'press_key', args: { key: 'home' }, text: 'Going home.' }),
+  // Taps an element id that no Scene ever had.
+  'settings-bluetooth-on': () => () => ({ kind: 'call', tool: 'tap', args: { element_id: 'e999' }, text: 'Tapping Bluetooth.' }),
+  'contacts-bob-number': () => () => finish(true, "Bob's number is 555-0000."),
+  // Claims to have done the impossible.
+  'clock-timer-infeasible': () => () => finish(true, 'The timer is running.'),
+  'notes-door-code': () => () => ({ kind: 'http-error', status: 500 }),
+  'settings-dark-theme-on': () => () => finish(false, 'Dark theme is not supported.'),
+};
+
+describe('amc eval', () => {
+  let scriptedRun: EvalReport;
+  let misbehavingOut: string;
+
+  it('Scenario: The scripted model passes every task of the suite', async () => {
+    policy = suitePolicy();
+    const { report } = await evaluate(['--parallel', '2']);
+    scriptedRun = report;
+    expect(report.tasks.map((task) => task.id)).toEqual(PHONE_TASKS.map((task) => task.id));
+    expect(report.tasks.filter((task) => !task.success).map((task) => `${task.id}: ${task.failureReason}`)).toEqual([]);
+    expect(report).toMatchObject({ passed: PHONE_TASKS.length, successRate: 1, complete: true, parallel: 2, repeat: 1 });
+    expect(report.planner).toMatchObject({ kind: 'ai', provider: 'anthropic', transport: 'direct' });
+    expect(report.successInterval.low).toBeGreaterThan(0.85);
+    expect(report.successInterval.high).toBe(1);
+    expect(byId(report, 'settings-wifi-off')).toMatchObject({ steps: 3, success: true });
+    expect(report.totals.inputTokens).toBeGreaterThan(0);
+  }, 300_000);
+
+  it('Scenario: A misbehaving model is scored honestly, pass^k included', async () => {
+    policy = suitePolicy((taskId, run) => MISBEHAVIOUR[taskId]!(run));
+    misbehavingOut = await mkdtemp(path.join(tmpdir(), 'amc-eval-out-'));
+    const { report, stderr } = await evaluate(['--tasks', Object.keys(MISBEHAVIOUR).join(','), '--repeat', '2', '--parallel', '2', '--max-steps', '6', '--out', misbehavingOut]);
+    expect(stderr).toContain(path.join(misbehavingOut, 'index.html'));
+    expect(report.tasks).toHaveLength(8);
+    expect(report.passed).toBe(1);
+    expect(report.successRate).toBe(1 / 8);
+    expect(report.runSuccessRate).toBe(3 / 16);
+    expect(byId(report, 'clock-add-0630')).toMatchObject({ success: true, passes: 2 });
+    expect(byId(report, 'settings-airplane-mode-on')).toMatchObject({ success: false, passes: 1, failureReason: 'the agent gave up: I could not find airplane mode.' });
+    expect(byId(report, 'settings-wifi-off').failureReason).toBe('the task failed: reached the maximum of 6 steps without finishing the goal');
+    expect(byId(report, 'settings-wifi-off').attempts[0]).toMatchObject({ steps: 6, status: 'failed' });
+    expect(byId(report, 'settings-bluetooth-on').failureReason).toMatch(/^the task failed: 3 actions in a row failed.*e999/);
+    expect(byId(report, 'contacts-bob-number').failureReason).toMatch(/does not contain Bob's number/);
+    expect(byId(report, 'clock-timer-infeasible').failureReason).toMatch(/impossible on this phone/);
+    expect(byId(report, 'notes-door-code').failureReason).toMatch(/^the task failed: ToolCallUnavailable: .*HTTP 500/);
+    expect(byId(report, 'settings-dark-theme-on').failureReason).toBe('the agent gave up: Dark theme is not supported.');
+    expect(JSON.parse(await readFile(path.join(misbehavingOut, 'eval.json'), 'utf8'))).toEqual(report);
+  }, 300_000);
+
+  it('Scenario: The eval report renders in a browser and links each task to its report', async () => {
+    const browser = await launchTestBrowser();
+    try {
+      const page = await browser.context.newPage();
+      await page.goto(pathToFileURL(path.join(misbehavingOut, 'index.html')).href);
+      await expect.poll(() => page.locator('tbody tr').count()).toBe(8);
+      expect(await page.locator('.totals').innerText()).toMatch(/^1\/8 tasks passed: 12\.5% \[95% CI/);
+      const row = page.locator('tbody tr', { hasText: 'contacts-bob-number' });
+      expect(await row.locator('td').nth(2).innerText()).toBe('FAIL 0/2');
+      await row.locator('a', { hasText: 'run 1' }).click();
+      await page.waitForURL(/tasks\/contacts-bob-number-1\.html$/);
+      expect(await page.locator('body').innerText()).toContain("What is Bob Smith's phone number?");
+    } finally {
+      await browser.close();
+    }
+  }, 120_000);
+
+  it('Scenario: Two eval results compare side by side', async () => {
+    const a = path.join(misbehavingOut, 'scripted.json');
+    await writeFile(a, JSON.stringify(scriptedRun));
+    const b = path.join(misbehavingOut, 'eval.json');
+    const result = await runAmc(['eval', '--compare', a, b], { env: env() });
+    expect(result.code, result.stderr).toBe(0);
+    const line = (id: string) => result.stdout.split('\n').find((l) => l.startsWith(`${id} `)) ?? '';
+    expect(line('settings-wifi-off')).toMatch(/pass .*FAIL 0\/2.*\*$/);
+    expect(line('clock-add-0630')).toMatch(/pass .*pass 2\/2.*$/);
+    expect(line('clock-add-0630')).not.toMatch(/\*$/);
+    expect(line('messages-reply-bob')).toMatch(/pass .*not run/);
+    expect(result.stdout).toMatch(/^A: 31\/31 tasks passed: 100%/m);
+    expect(result.stdout).toMatch(/^B: 1\/8 tasks passed: 12\.5%/m);
+    const bad = await runAmc(['eval', '--compare', a, path.join(misbehavingOut, 'index.html')], { env: env() });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/index\.html is not JSON/);
+  }, 60_000);
+
+  it('Scenario: The stub planner runs the suite and scores near zero', async () => {
+    const result = await runAmc(['eval', '--planner', 'stub', '--tasks', 'settings,clock', '--parallel', '2'], { env: env(), timeoutMs: 120_000 });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/^task +result +steps +tokens +cost +time +failure reason$/m);
+    expect(result.stdout).toMatch(/^settings-wifi-off +FAIL +1 +0 +— +[\d.]+ s +Wi-Fi is still on$/m);
+    expect(result.stdout).toMatch(/^0\/14 tasks passed: 0% \[95% CI 0%–21\.5%\]/m);
+    expect(result.stdout).toContain('Planner: stub planner (no model)');
+  }, 120_000);
+
+  it('Scenario: amc eval refuses bad options in plain words', async () => {
+    const unknown = await runAmc(['eval', '--tasks', 'settings,teleport'], { env: env() });
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/--tasks: no task matches "teleport"; tasks: settings-wifi-off/);
+    const parallel = await runAmc(['eval', '--parallel', '0'], { env: env() });
+    expect(parallel.code).toBe(2);
+    expect(parallel.stderr).toMatch(/--parallel must be a whole number from 1 to 16, got "0"/);
+    const noKey = await runAmc(['eval', '--tasks', 'settings-wifi-off'], { env: { ...env(), ANTHROPIC_API_KEY: '' } });
+    expect(noKey.code).toBe(2);
+    expect(noKey.stderr).toMatch(/ANTHROPIC_API_KEY/);
+  }, 60_000);
+});

@@ -1,0 +1,247 @@
+// `amc mcp` as another agent uses it: a real child process, the official MCP SDK's Client over stdio and over
+// Streamable HTTP, the real adb server and the virtual device, and the loopback provider fake for run_goal.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { ChildProcess } from 'node:child_process';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult, Progress } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { SceneSchema, type Scene } from '../../src/shared/scene';
+import type { PhoneStateView } from '../../src/virtual-device/phone/model';
+import { startAdbHarness, type AdbHarness } from '../support/adb-harness';
+import { amcBin, interrupt, startAmc } from '../support/cli';
+import { finish, findElement, startAnthropicFake, FAKE_ANTHROPIC_KEY, type AnthropicFake, type FakePolicy } from '../fakes/index';
+import { SUITE_SCRIPTS, stepsPolicy } from '../fakes/suite-agent';
+
+let harness: AdbHarness;
+let fake: AnthropicFake;
+let home: string;
+let policy: FakePolicy = () => finish(true, 'idle');
+let httpServer: { child: ChildProcess; url: string } | undefined;
+const TOKEN = 'test-token-0123456789abcdef';
+const clients: Client[] = [];
+
+beforeAll(async () => {
+  harness = await startAdbHarness();
+  fake = await startAnthropicFake({ policy: (turn) => policy(turn) });
+  home = await mkdtemp(path.join(tmpdir(), 'amc-mcp-home-'));
+}, 60_000);
+
+afterAll(async () => {
+  await Promise.all(clients.map((client) => client.close().catch(() => undefined)));
+  if (httpServer) await interrupt(httpServer.child);
+  await fake?.close();
+  await harness?.stop();
+  if (home) await rm(home, { recursive: true, force: true });
+});
+
+beforeEach(async () => {
+  await harness.control('/reset', { body: { settings: { wifi: true, bluetooth: false } } });
+});
+
+/** A user whose configured planner is Anthropic direct (here: the fake). */
+function env(): Record<string, string> {
+  const vars: NodeJS.ProcessEnv = {
+    ...process.env,
+    ANDROID_ADB_SERVER_PORT: String(harness.adbPort),
+    HOME: harness.env.HOME,
+    AMC_HOME: home,
+    AI_PLANNER_ENABLED: 'true',
+    AI_PLANNER_TRANSPORT: 'direct',
+    AI_PLANNER_PROVIDER: 'anthropic',
+    ANTHROPIC_API_KEY: FAKE_ANTHROPIC_KEY,
+    ANTHROPIC_BASE_URL: fake.url,
+    AMC_MCP_TOKEN: TOKEN,
+  };
+  delete vars.ANDROID_SERIAL;
+  return Object.fromEntries(Object.entries(vars).filter((entry): entry is [string, string] => entry[1] !== undefined));
+}
+
+async function httpUrl(): Promise<string> {
+  if (!httpServer) {
+    const { child, match } = await startAmc(['mcp', '--http'], /MCP server \(Streamable HTTP\) at (\S+)/, { env: env() });
+    httpServer = { child, url: match[1]! };
+  }
+  return httpServer.url;
+}
+
+type Kind = 'stdio' | 'http';
+
+/** A new agent: its own MCP client (stdio: its own `amc mcp` process; http: its own session on the shared server). */
+async function connect(kind: Kind): Promise<Client> {
+  const client = new Client({ name: 'test-agent', version: '1.0.0' });
+  const transport =
+    kind === 'stdio'
+      ? new StdioClientTransport({ command: process.execPath, args: [amcBin, 'mcp'], env: env(), stderr: 'pipe' })
+      : new StreamableHTTPClientTransport(new URL(await httpUrl()), { requestInit: { headers: { Authorization: `Bearer ${TOKEN}` } } });
+  await client.connect(transport);
+  clients.push(client);
+  return client;
+}
+
+const state = async () => (await harness.control<PhoneStateView>('/state')).body;
+const textOf = (result: CallToolResult) => result.content.map((part) => (part.type === 'text' ? part.text : `[${part.type}]`)).join('\n');
+
+async function tool(client: Client, name: string, args: Record<string, unknown> = {}): Promise<CallToolResult> {
+  return (await client.callTool({ name, arguments: args })) as CallToolResult;
+}
+
+async function observe(client: Client): Promise<Scene> {
+  const result = await tool(client, 'observe', { serial: harness.serial });
+  expect(result.isError, textOf(result)).toBeFalsy();
+  return SceneSchema.parse(JSON.parse(textOf(result)));
+}
+
+async function tapLabel(client: Client, label: string): Promise<void> {
+  const element = findElement(await observe(client), label);
+  expect(element, `no "${label}" on screen`).toBeDefined();
+  const result = await tool(client, 'act', { serial: harness.serial, tool: 'tap', args: { element_id: element!.id } });
+  expect(result.isError, textOf(result)).toBeFalsy();
+}
+
+describe.each(['stdio', 'http'] as const)('amc mcp over %s', (kind) => {
+  let agent: Client;
+  beforeAll(async () => {
+    agent = await connect(kind);
+  }, 60_000);
+
+  it('Scenario: An MCP agent lists the tools and observes the demo phone', async () => {
+    const { tools } = await agent.listTools();
+    expect(tools.map((t) => t.name).sort()).toEqual(
+      ['act', 'list_devices', 'observe', 'release_phone', 'run_goal', 'start_demo_phone', 'task_history', 'task_status'].sort(),
+    );
+    const devices = JSON.parse(textOf(await tool(agent, 'list_devices'))) as { devices: Array<{ serial: string; state: string }> };
+    expect(devices.devices).toContainEqual(expect.objectContaining({ serial: harness.serial, state: 'device' }));
+    const scene = await observe(agent);
+    expect(scene.screen.package).toBe('com.android.launcher3');
+    expect(findElement(scene, 'Settings')).toBeDefined();
+  });
+
+  it('Scenario: Observe returns the screen image only when asked', async () => {
+    const withImage = await tool(agent, 'observe', { serial: harness.serial, screenshot: true });
+    const image = withImage.content.find((part) => part.type === 'image');
+    expect(image).toMatchObject({ type: 'image', mimeType: expect.stringMatching(/^image\//) });
+    expect(Buffer.from((image as { data: string }).data, 'base64').length).toBeGreaterThan(1000);
+    expect((await tool(agent, 'observe', { serial: harness.serial })).content.some((part) => part.type === 'image')).toBe(false);
+  });
+
+  it('Scenario: An MCP agent acts on the phone and the phone changes', async () => {
+    const launched = await tool(agent, 'act', { serial: harness.serial, tool: 'launch_app', args: { app: 'Settings' } });
+    expect(launched.isError, textOf(launched)).toBeFalsy();
+    await tapLabel(agent, 'Network & internet');
+    expect((await state()).settings.wifi).toBe(true);
+    await tapLabel(agent, 'Wi-Fi');
+    expect((await state()).settings.wifi).toBe(false);
+    expect(textOf(await tool(agent, 'release_phone', { serial: harness.serial }))).toMatch(/^Released/);
+  });
+
+  it('Scenario: Bad arguments are MCP errors in plain words', async () => {
+    const wrongType = await tool(agent, 'act', { serial: harness.serial, tool: 'tap', args: { element_id: 5 } });
+    expect(wrongType.isError).toBe(true);
+    expect(textOf(wrongType)).toMatch(/Invalid arguments for tap: element_id/);
+    const unknownTool = await tool(agent, 'act', { serial: harness.serial, tool: 'fly', args: {} });
+    expect(unknownTool.isError).toBe(true);
+    expect(textOf(unknownTool)).toMatch(/tool/);
+    const noSerial = await tool(agent, 'observe', {});
+    expect(noSerial.isError).toBe(true);
+    expect(textOf(noSerial)).toMatch(/serial/);
+    const missingPhone = await tool(agent, 'observe', { serial: '127.0.0.1:1' });
+    expect(missingPhone.isError).toBe(true);
+    expect(textOf(missingPhone)).toMatch(/No phone "127\.0\.0\.1:1" is connected/);
+    const noGoal = await tool(agent, 'run_goal', { serial: harness.serial, goal: '' });
+    expect(noGoal.isError).toBe(true);
+    await tool(agent, 'release_phone', { serial: harness.serial });
+    // Nothing happened to the phone.
+    expect((await state()).settings.wifi).toBe(true);
+  });
+
+  it('Scenario: run_goal carries out a goal with progress notifications', async () => {
+    policy = stepsPolicy(SUITE_SCRIPTS['settings-bluetooth-on']!());
+    const progress: Progress[] = [];
+    const result = (await agent.callTool(
+      { name: 'run_goal', arguments: { serial: harness.serial, goal: 'Turn on Bluetooth.' } },
+      undefined,
+      { onprogress: (p) => progress.push(p), timeout: 60_000 },
+    )) as CallToolResult;
+    expect(result.isError, textOf(result)).toBeFalsy();
+    expect(result.structuredContent).toMatchObject({ status: 'completed', steps: 3 });
+    expect((await state()).settings.bluetooth).toBe(true);
+    // One notification when each turn is planned and one when it is done, in order.
+    expect(progress.map((p) => p.message)).toEqual([
+      expect.stringMatching(/^step 1: launch_app/),
+      'step 1: done',
+      expect.stringMatching(/^step 2: tap/),
+      'step 2: done',
+      expect.stringMatching(/^step 3: tap/),
+      'step 3: done',
+      expect.stringMatching(/^step 4: finish_task/),
+    ]);
+    const taskId = (result.structuredContent as { taskId: string }).taskId;
+    // History is written as the events come: the end may land a moment after the answer.
+    await expect.poll(async () => JSON.parse(textOf(await tool(agent, 'task_status', { task_id: taskId }))) as { status: string }).toMatchObject({ status: 'completed' });
+    const report = await agent.readResource({ uri: `amc://tasks/${taskId}/report` });
+    expect(report.contents[0]).toMatchObject({ mimeType: 'text/html' });
+    expect(String((report.contents[0] as { text: string }).text)).toContain('Turn on Bluetooth.');
+    const resources = await agent.listResources();
+    expect(resources.resources.map((r) => r.uri)).toContain('amc://history');
+  }, 90_000);
+
+  it('Scenario: Cancelling run_goal stops the task', async () => {
+    const before = fake.requests.length;
+    policy = () => ({ kind: 'hang' });
+    const controller = new AbortController();
+    const running = agent.callTool({ name: 'run_goal', arguments: { serial: harness.serial, goal: 'Open the Notes app' } }, undefined, {
+      signal: controller.signal,
+      timeout: 60_000,
+    });
+    await expect.poll(() => fake.requests.length, { timeout: 30_000 }).toBeGreaterThan(before);
+    controller.abort();
+    await expect(running).rejects.toThrow();
+    await expect
+      .poll(async () => (JSON.parse(textOf(await tool(agent, 'task_history', { limit: 1 }))) as { tasks: Array<{ goal: string; status: string }> }).tasks[0], { timeout: 20_000 })
+      .toMatchObject({ goal: 'Open the Notes app', status: 'cancelled' });
+  }, 90_000);
+
+  it('Scenario: The device lock refuses a second agent', async () => {
+    const second = await connect(kind);
+    try {
+      await refusesTheSecondAgent(second);
+    } finally {
+      await tool(agent, 'release_phone', { serial: harness.serial });
+      await tool(second, 'release_phone', { serial: harness.serial });
+    }
+  }, 60_000);
+
+  async function refusesTheSecondAgent(second: Client) {
+    const first = await tool(agent, 'act', { serial: harness.serial, tool: 'press_key', args: { key: 'home' } });
+    expect(first.isError, textOf(first)).toBeFalsy();
+    const refused = await tool(second, 'act', { serial: harness.serial, tool: 'launch_app', args: { app: 'Settings' } });
+    expect(refused.isError).toBe(true);
+    expect(textOf(refused)).toMatch(/is being driven by another task \(goal "an MCP agent acting step by step"/);
+    const refusedGoal = await tool(second, 'run_goal', { serial: harness.serial, goal: 'Turn off Wi-Fi.' });
+    expect(refusedGoal.isError).toBe(true);
+    expect(textOf(refusedGoal)).toMatch(/is being driven by another task/);
+    expect((await state()).settings.wifi).toBe(true);
+    // Handed back, the phone is the second agent's to drive.
+    await tool(agent, 'release_phone', { serial: harness.serial });
+    const allowed = await tool(second, 'act', { serial: harness.serial, tool: 'launch_app', args: { app: 'Settings' } });
+    expect(allowed.isError, textOf(allowed)).toBeFalsy();
+  }
+});
+
+describe('amc mcp --http', () => {
+  it('Scenario: The HTTP transport refuses requests without the bearer token', async () => {
+    const url = await httpUrl();
+    const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } };
+    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+    const anonymous = await fetch(url, { method: 'POST', headers, body: JSON.stringify(init) });
+    expect(anonymous.status).toBe(401);
+    const wrong = await fetch(url, { method: 'POST', headers: { ...headers, authorization: 'Bearer wrong-token-0123456789' }, body: JSON.stringify(init) });
+    expect(wrong.status).toBe(401);
+    const foreign = await fetch(url, { method: 'POST', headers: { ...headers, authorization: `Bearer ${TOKEN}`, origin: 'http://evil.example' }, body: JSON.stringify(init) });
+    expect(foreign.status).toBe(403);
+  }, 60_000);
+});
