@@ -33,7 +33,7 @@ describe('amc control-plane token', () => {
     expect((await stat(tokensFile)).mode & 0o777).toBe(0o600);
     expect(await readFile(tokensFile, 'utf8')).not.toContain(token.split('_').slice(2).join('_'));
 
-    const listed = await runAmc(['control-plane', 'token', 'list', '--tokens-file', tokensFile]);
+    const listed = await runAmc(['control-plane', 'token', 'list', '--tokens', tokensFile]);
     expect(listed.code).toBe(0);
     expect(listed.stdout).toMatch(new RegExp(`${id}\\s+laptop\\s+active\\s+\\S+\\s+openai gpt-x`));
     expect(listed.stdout).not.toContain('sha256');
@@ -51,7 +51,7 @@ describe('amc control-plane token', () => {
     expect(badProvider.stderr).toContain('--provider must be "anthropic" or "openai"');
     const unknownId = await runAmc(['control-plane', 'token', 'revoke', 'abc'], { env: env() });
     expect(unknownId.code).toBe(2);
-    expect(unknownId.stderr).toContain('no token with id "abc"');
+    expect(unknownId.stderr).toContain('no token with id or name "abc"');
     const noAction = await runAmc(['control-plane', 'token'], { env: env() });
     expect(noAction.code).toBe(2);
     expect(noAction.stderr).toContain('create, revoke or list');
