@@ -70,8 +70,12 @@ export class ControlPlaneMetrics {
   });
 
   constructor(inCluster: boolean) {
-    // In a worker, this answers the primary's requests for this process's numbers.
-    if (inCluster) AggregatorRegistry.setRegistries([this.registry]);
+    if (inCluster) {
+      // In a worker: constructing an aggregator installs prom-client's answer to the primary's requests, which
+      // then reads this registry.
+      new AggregatorRegistry();
+      AggregatorRegistry.setRegistries([this.registry]);
+    }
   }
 }
 
