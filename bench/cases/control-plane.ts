@@ -2,6 +2,8 @@
 // deployed) -> instant fake provider, next to the same decisions sent straight to the fake with the same provider
 // client, in the same run. Load generator and fake share this process; on a small machine the numbers at
 // concurrency 50 include CPU queueing, so the one-at-a-time rows show the hop's own cost.
+// Scale-out rows: the same load against 1 and 2 workers (`--workers`), with the file store and with Redis
+// (a real redis-server), against the same fake provider.
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -11,7 +13,9 @@ import { createToken } from '../../src/control-plane/token-store';
 import { createCloudProxyClient } from '../../src/main/runtime/clients/cloud-proxy-client';
 import { createProviderClient } from '../../src/main/runtime/clients/index';
 import type { DecisionRequest, ProviderName, ToolCallingClient } from '../../src/shared/decision';
+import { RedisStore } from '../../src/control-plane/redis-store';
 import { sequencePolicy, startProviderFake } from '../../test/fakes/index';
+import { startTestRedis } from '../../test/support/redis-server';
 import { percentile, type BenchCase, type BenchRow } from '../types';
 
 const DECISIONS = 2_000;
@@ -88,8 +92,9 @@ interface ServiceProcess {
 }
 
 /** Runs the service as production does, in its own process (`amc control-plane`), so its CPU and memory are its own. */
-async function startServiceProcess(env: NodeJS.ProcessEnv): Promise<ServiceProcess> {
-  const child = spawn(process.execPath, [path.resolve('bin/amc.mjs'), 'control-plane', '--port', '0', '--host', '127.0.0.1'], {
+async function startServiceProcess(env: NodeJS.ProcessEnv, workers = 1): Promise<ServiceProcess> {
+  const args = ['control-plane', '--port', '0', '--host', '127.0.0.1', '--workers', String(workers)];
+  const child = spawn(process.execPath, [path.resolve('bin/amc.mjs'), ...args], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -100,7 +105,7 @@ async function startServiceProcess(env: NodeJS.ProcessEnv): Promise<ServiceProce
     child.once('exit', (code) => reject(new Error(`amc control-plane exited with ${code} before listening`)));
     lines.on('line', (line) => {
       const entry = JSON.parse(line) as { msg?: string; url?: string; status?: number; latencyMs?: number; upstreamLatencyMs?: number };
-      if (entry.msg === 'listening' && entry.url) resolve(entry.url);
+      if (entry.msg === 'listening' && entry.url && !('worker' in entry)) resolve(entry.url);
       if (entry.msg === 'request' && entry.status === 200 && entry.upstreamLatencyMs !== undefined) {
         overheads.push(entry.latencyMs! - entry.upstreamLatencyMs);
       }
@@ -191,10 +196,103 @@ async function measure(provider: ProviderName): Promise<BenchRow[]> {
   }
 }
 
+interface ScaleOutRun {
+  label: string;
+  throughput: number;
+  addedP50: number;
+  addedP99: number;
+  /** latency minus upstream latency inside the service, from its request logs. */
+  overheadP50: number;
+  errors: number;
+}
+
+/** One configuration of the scale-out rows: its own service (N workers, a store), alternating rounds with direct calls. */
+async function measureConfiguration(label: string, workers: number, redisUrl: string | null): Promise<ScaleOutRun> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'amc-bench-cp-scale-'));
+  const fake = await startProviderFake('anthropic', sequencePolicy({ kind: 'call', tool: 'tap', args: { element_id: 'e1' } }));
+  const tokensFile = path.join(dir, 'tokens.json');
+  let token: string;
+  if (redisUrl) {
+    const store = new RedisStore(redisUrl);
+    token = (await store.create({ name: `bench-${label}` })).token;
+    await store.close();
+  } else {
+    token = (await createToken(tokensFile, { name: 'bench' })).token;
+  }
+  const service = await startServiceProcess(
+    {
+      AMC_CP_PROVIDER: 'anthropic',
+      AMC_CP_MODEL: 'bench-model',
+      AMC_CP_TOKENS_FILE: tokensFile,
+      AMC_CP_REDIS_URL: redisUrl ?? '',
+      AMC_CP_RATE_LIMIT_PER_MINUTE: '1000000',
+      AMC_CP_RATE_LIMIT_BURST: '100000',
+      AMC_CP_SECRETS_FILE: '',
+      ANTHROPIC_API_KEY: fake.apiKey,
+      OPENAI_API_KEY: '',
+      ANTHROPIC_BASE_URL: fake.baseURL,
+    },
+    workers,
+  );
+  try {
+    const direct = createProviderClient({ provider: 'anthropic', apiKey: fake.apiKey, baseURL: fake.baseURL, model: 'bench-model', timeoutMs: 30_000 });
+    const proxied = createCloudProxyClient({ url: service.url, token, timeoutMs: 30_000 });
+    await load(direct, WARMUP, CONCURRENCY);
+    await load(proxied, WARMUP * workers, CONCURRENCY);
+    service.overheads.length = 0;
+    const viaDirect = emptyRun();
+    const viaService = emptyRun();
+    for (let round = 0; round < ROUNDS; round++) {
+      addRun(viaDirect, await load(direct, DECISIONS / ROUNDS, CONCURRENCY));
+      addRun(viaService, await load(proxied, DECISIONS / ROUNDS, CONCURRENCY));
+    }
+    if (viaService.firstError) process.stderr.write(`  control plane (${label}) first error: ${viaService.firstError}\n`);
+    return {
+      label,
+      throughput: DECISIONS / viaService.seconds,
+      addedP50: percentile(viaService.latencies, 50) - percentile(viaDirect.latencies, 50),
+      addedP99: percentile(viaService.latencies, 99) - percentile(viaDirect.latencies, 99),
+      overheadP50: percentile(service.overheads, 50),
+      errors: viaService.errors,
+    };
+  } finally {
+    await service.stop();
+    await fake.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+async function measureScaleOut(): Promise<BenchRow[]> {
+  const redis = await startTestRedis();
+  try {
+    const fileOne = await measureConfiguration('file store, 1 worker', 1, null);
+    const fileTwo = await measureConfiguration('file store, 2 workers', 2, null);
+    const redisOne = await measureConfiguration('Redis, 1 worker', 1, redis.url);
+    const redisTwo = await measureConfiguration('Redis, 2 workers', 2, redis.url);
+    const name = 'control-plane scale-out (anthropic)';
+    const at = `@${CONCURRENCY}`;
+    const rows: BenchRow[] = [fileOne, fileTwo, redisOne, redisTwo].flatMap((run) => [
+      { case: name, metric: `${run.label}: decisions/s ${at}`, value: run.throughput, unit: '/s' },
+      { case: name, metric: `${run.label}: added p50 / p99 ${at}`, value: run.addedP50, unit: `ms / ${run.addedP99.toFixed(1)} ms`, ...(run.label.includes('2 workers') ? { goal: 'p50 < 10 ms' } : {}) },
+      { case: name, metric: `${run.label}: in-service overhead p50 ${at}`, value: run.overheadP50, unit: 'ms' },
+      { case: name, metric: `${run.label}: errors`, value: run.errors, unit: '', goal: '0' },
+    ]);
+    rows.push(
+      { case: name, metric: 'throughput 2 workers / 1 worker (file store)', value: fileTwo.throughput / fileOne.throughput, unit: 'x', goal: '>= 1.6x' },
+      { case: name, metric: 'throughput 2 workers / 1 worker (Redis)', value: redisTwo.throughput / redisOne.throughput, unit: 'x', goal: '>= 1.6x' },
+      { case: name, metric: 'added p50: Redis minus file store, 1 worker', value: redisOne.addedP50 - fileOne.addedP50, unit: 'ms', goal: '< 1 ms' },
+      { case: name, metric: 'in-service overhead p50: Redis minus file store, 1 worker', value: redisOne.overheadP50 - fileOne.overheadP50, unit: 'ms', goal: '< 1 ms' },
+    );
+    return rows;
+  } finally {
+    await redis.dispose();
+  }
+}
+
 const controlPlaneBench: BenchCase = {
   name: 'control-plane',
   async run() {
-    return [...(await measure('anthropic')), ...(await measure('openai'))];
+    return [...(await measure('anthropic')), ...(await measure('openai')), ...(await measureScaleOut())];
   },
 };
 export default controlPlaneBench;

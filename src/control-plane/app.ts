@@ -4,20 +4,35 @@ import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import type { ContentfulStatusCode, UnofficialStatusCode } from 'hono/utils/http-status';
 import { bodyLimit } from 'hono/body-limit';
 import { DecisionRequestSchema, type ProxyDecisionResponse } from '../shared/decision';
+import type { AuthFailureGuard } from './auth-failures';
 import { ApiError, errorBody } from './errors';
 import type { InFlightDecisions } from './in-flight';
+import type { LimitPolicy, LimitsStore } from './limits';
 import type { Logger } from './logger';
-import type { TokenBucketRateLimiter } from './rate-limiter';
-import type { TokenCheck, TokenVerifier } from './token-store';
+import { mayReadMetrics, type ControlPlaneMetrics } from './metrics';
+import { costMicroUsd, type Pricing } from './pricing';
+import type { BearerVerifier, TokenCheck, TokenRecord } from './token-store';
 import type { Upstream, UpstreamRoute } from './upstream';
 
 export interface ControlPlaneAppDeps {
-  tokens: TokenVerifier;
+  tokens: BearerVerifier;
   upstream: Upstream;
-  rateLimiter: TokenBucketRateLimiter;
+  limits: LimitsStore;
+  /** The token's rate and quotas: the service's defaults with the token's overrides. */
+  policyFor(record: TokenRecord): LimitPolicy;
+  pricing: Pricing;
   inFlight: InFlightDecisions;
   logger: Logger;
   bodyLimitBytes: number;
+  metrics: ControlPlaneMetrics;
+  /** The Prometheus text of this process, or of all workers when clustered. */
+  metricsText(): Promise<string>;
+  metricsToken: string | null;
+  authFailures: AuthFailureGuard;
+  /** Take the client address from the last X-Forwarded-For entry. */
+  trustProxy: boolean;
+  /** Why the shared store cannot serve (Redis down), or null. */
+  storeNotReadyReason(): string | null;
 }
 
 type AppEnv = {
@@ -28,6 +43,8 @@ type AppEnv = {
     route: UpstreamRoute;
     upstreamLatencyMs: number;
     errorCode: string;
+    /** Set for sampled-out auth failures: no request log line. */
+    quiet: boolean;
   };
 };
 
@@ -37,6 +54,10 @@ const MAX_LISTED_ISSUES = 5;
 
 function authFailure(check: Exclude<TokenCheck, { ok: true }>): ApiError {
   switch (check.reason) {
+    case 'unavailable':
+      return new ApiError(503, 'store_unavailable', `${check.detail}; only tokens verified in the last minute are served, retry shortly`, {
+        'retry-after': '5',
+      });
     case 'missing':
       return new ApiError(401, 'unauthorized', 'missing bearer token (send "Authorization: Bearer amc_...")', {
         'www-authenticate': 'Bearer',
@@ -84,6 +105,8 @@ export function createControlPlaneApp(deps: ControlPlaneAppDeps): Hono<AppEnv> {
     c.set('requestId', incoming && REQUEST_ID.test(incoming) ? incoming : randomUUID());
     await next();
     c.header('x-request-id', c.get('requestId'));
+    if (c.req.path === DECISION_PATH) observeDecision(c, deps.metrics, started);
+    if (c.get('quiet')) return;
     deps.logger.info('request', {
       requestId: c.get('requestId'),
       method: c.req.method,
@@ -119,7 +142,18 @@ export function createControlPlaneApp(deps: ControlPlaneAppDeps): Hono<AppEnv> {
     if (deps.inFlight.draining) throw new ApiError(503, 'shutting_down', 'the service is shutting down');
     const reason = deps.upstream.notReadyReason();
     if (reason) throw new ApiError(503, 'provider_not_configured', reason);
+    const storeReason = deps.storeNotReadyReason();
+    if (storeReason) throw new ApiError(503, 'store_unavailable', storeReason);
     return c.json({ status: 'ready' });
+  });
+
+  app.get('/metrics', async (c) => {
+    if (!mayReadMetrics(c.env?.incoming?.socket.remoteAddress, c.req.header('authorization'), deps.metricsToken)) {
+      throw new ApiError(401, 'unauthorized', 'metrics are served to loopback clients, or with the metrics token (--metrics-token)', {
+        'www-authenticate': 'Bearer',
+      });
+    }
+    return c.text(await deps.metricsText(), 200, { 'content-type': deps.metrics.registry.contentType });
   });
 
   app.post(
@@ -140,16 +174,39 @@ export function createControlPlaneApp(deps: ControlPlaneAppDeps): Hono<AppEnv> {
       }
     },
     async (c, next) => {
+      const address = clientAddress(c, deps.trustProxy);
+      const blockedFor = deps.authFailures.blockedForSeconds(address);
+      if (blockedFor > 0) {
+        c.set('quiet', true);
+        deps.metrics.authFailures.inc({ reason: 'address_blocked' });
+        throw new ApiError(429, 'too_many_auth_failures', `too many failed authentications from this address; retry in ${blockedFor} s`, {
+          'retry-after': String(blockedFor),
+        });
+      }
       const check = await deps.tokens.verify(c.req.header('authorization'));
       if (!check.ok) {
         if (check.tokenId) c.set('tokenId', check.tokenId);
+        deps.metrics.authFailures.inc({ reason: check.reason });
+        // An outage is not the client's fault: it does not count against the address.
+        if (check.reason !== 'unavailable') {
+          const sample = deps.authFailures.recordFailure(address);
+          if (!sample.log) c.set('quiet', true);
+          else if (sample.blocked) {
+            deps.logger.warn('too many failed authentications; address refused for the rest of the minute', {
+              address,
+              failuresInWindow: sample.failuresInWindow,
+            });
+          }
+        }
         throw authFailure(check);
       }
       c.set('tokenId', check.record.id);
-      const rate = deps.rateLimiter.take(check.record.id);
-      if (!rate.allowed) {
-        throw new ApiError(429, 'rate_limited', `rate limit reached for token ${check.record.id}; retry in ${rate.retryAfterSeconds} s`, {
-          'retry-after': String(rate.retryAfterSeconds),
+      const admission = await deps.limits.admit(check.record.id, deps.policyFor(check.record));
+      if (!admission.allowed) {
+        if (admission.kind === 'rate') deps.metrics.rateLimited.inc();
+        else deps.metrics.quotaRefusals.inc({ quota: admission.quota ?? 'unknown' });
+        throw new ApiError(429, admission.kind === 'rate' ? 'rate_limited' : 'quota_exceeded', admission.message, {
+          'retry-after': String(admission.retryAfterSeconds),
         });
       }
       c.set('route', deps.upstream.route(check.record));
@@ -179,7 +236,37 @@ async function decide(c: Context<AppEnv>, deps: ControlPlaneAppDeps): Promise<Re
   } finally {
     c.set('upstreamLatencyMs', Math.round((performance.now() - started) * 100) / 100);
   }
+  recordUsage(c, deps, decision.usage);
   // Only the call itself leaves the service: the model's text and thinking stay here (seed: proxy surface).
   const body: ProxyDecisionResponse = { tool_name: decision.toolName, arguments: decision.arguments, usage: decision.usage };
   return c.json(body);
+}
+
+function recordUsage(c: Context<AppEnv>, deps: ControlPlaneAppDeps, usage: { inputTokens: number; outputTokens: number }): void {
+  const tokenId = c.get('tokenId');
+  const cost = costMicroUsd(deps.pricing, c.get('route').model, usage);
+  deps.metrics.usageTokens.inc({ token: tokenId, direction: 'input' }, usage.inputTokens);
+  deps.metrics.usageTokens.inc({ token: tokenId, direction: 'output' }, usage.outputTokens);
+  deps.metrics.usageCost.inc({ token: tokenId }, cost / 1_000_000);
+  // The answer does not wait for the counters; a store that cannot write keeps the usage to write later.
+  deps.limits.record(tokenId, { ...usage, costMicroUsd: cost }).catch((error: Error) => {
+    deps.logger.warn('usage not recorded', { tokenId, error: error.message });
+  });
+}
+
+function observeDecision(c: Context<AppEnv>, metrics: ControlPlaneMetrics, started: number): void {
+  const route = c.get('route');
+  metrics.decisions.inc({ provider: route?.provider ?? 'none', model: route?.model ?? 'none', status: String(c.res.status) });
+  metrics.latency.observe((performance.now() - started) / 1000);
+  const upstreamMs = c.get('upstreamLatencyMs');
+  if (route && upstreamMs !== undefined) metrics.upstreamLatency.observe({ provider: route.provider, model: route.model }, upstreamMs / 1000);
+}
+
+/** The socket's peer, or behind a trusted proxy the address that proxy appended last to X-Forwarded-For. */
+function clientAddress(c: Context<AppEnv>, trustProxy: boolean): string {
+  if (trustProxy) {
+    const forwarded = c.req.header('x-forwarded-for')?.split(',').at(-1)?.trim();
+    if (forwarded) return forwarded.slice(0, 64);
+  }
+  return c.env?.incoming?.socket.remoteAddress ?? 'unknown';
 }

@@ -3,7 +3,8 @@ import path from 'node:path';
 import { z } from 'zod';
 import type { ProviderName } from '../shared/decision';
 import { DEFAULT_MODELS } from '../shared/settings';
-import type { RateLimit } from './rate-limiter';
+import { QuotasSchema, type Quotas, type RateLimit } from './limits';
+import { PricingSchema, type Pricing } from './pricing';
 
 /** Resolved service configuration: defaults < config file < environment < command-line flags. */
 export interface ControlPlaneConfig {
@@ -16,8 +17,27 @@ export interface ControlPlaneConfig {
   upstreamTimeoutMs: number;
   bodyLimitBytes: number;
   rateLimit: RateLimit;
+  /** Service-wide quotas per token (a token's own overrides win). */
+  quotas: Quotas;
+  /** USD per million tokens by model, for the cost counters and cost quotas; models not listed cost 0. */
+  pricing: Pricing;
   /** How long shutdown waits for in-flight decisions before aborting them. */
   shutdownGraceMs: number;
+  /** Shared state (tokens, rate buckets, usage) in Redis; null: the tokens file and this host's memory. */
+  redisUrl: string | null;
+  /** Processes serving the port (node:cluster); 1 serves from this process. */
+  workers: number;
+  /** Bearer token for GET /metrics from other machines; loopback reads it without one. */
+  metricsToken: string | null;
+  /** Open connections per process; more are refused at once so the process keeps its file descriptors. */
+  maxConnections: number;
+  /** Time a client has to send its request headers, and then the whole request. */
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
+  /** Failed authentications per client address and minute before that address gets 429 without a check. */
+  authFailuresPerMinute: number;
+  /** Take the client address from the last X-Forwarded-For entry (only behind a proxy that sets it). */
+  trustProxy: boolean;
 }
 
 /** Provider API keys; they come only from the environment or a secrets file, never from the config file. */
@@ -47,6 +67,16 @@ const ConfigFileSchema = z.strictObject({
     })
     .optional(),
   shutdownGraceSeconds: z.number().min(0).max(3600).optional(),
+  quotas: QuotasSchema.optional(),
+  pricing: PricingSchema.optional(),
+  redisUrl: z.string().regex(/^rediss?:\/\//, 'must start with redis:// or rediss://').optional(),
+  workers: z.number().int().min(1).max(64).optional(),
+  metricsToken: z.string().min(16, 'must be at least 16 characters').optional(),
+  maxConnections: z.number().int().min(1).max(1_000_000).optional(),
+  headersTimeoutSeconds: z.number().min(0.1).max(120).optional(),
+  requestTimeoutSeconds: z.number().min(0.1).max(600).optional(),
+  authFailuresPerMinute: z.number().int().min(1).optional(),
+  trustProxy: z.boolean().optional(),
 });
 type ConfigFile = z.infer<typeof ConfigFileSchema>;
 
@@ -64,6 +94,14 @@ const ENV_FIELDS = {
   AMC_CP_RATE_LIMIT_PER_MINUTE: { field: 'rateLimit.requestsPerMinute', kind: 'number' },
   AMC_CP_RATE_LIMIT_BURST: { field: 'rateLimit.burst', kind: 'number' },
   AMC_CP_SHUTDOWN_GRACE_SECONDS: { field: 'shutdownGraceSeconds', kind: 'number' },
+  AMC_CP_REDIS_URL: { field: 'redisUrl', kind: 'string' },
+  AMC_CP_WORKERS: { field: 'workers', kind: 'number' },
+  AMC_CP_METRICS_TOKEN: { field: 'metricsToken', kind: 'string' },
+  AMC_CP_MAX_CONNECTIONS: { field: 'maxConnections', kind: 'number' },
+  AMC_CP_HEADERS_TIMEOUT_SECONDS: { field: 'headersTimeoutSeconds', kind: 'number' },
+  AMC_CP_REQUEST_TIMEOUT_SECONDS: { field: 'requestTimeoutSeconds', kind: 'number' },
+  AMC_CP_AUTH_FAILURES_PER_MINUTE: { field: 'authFailuresPerMinute', kind: 'number' },
+  AMC_CP_TRUST_PROXY: { field: 'trustProxy', kind: 'boolean' },
 } as const;
 
 const KEY_FIELDS = /api[-_]?key|secret/i;
@@ -93,12 +131,18 @@ async function readConfigFile(file: string): Promise<ConfigFile> {
   return tokensFile ? { ...parsed.data, tokensFile: path.resolve(path.dirname(file), tokensFile) } : parsed.data;
 }
 
+function convertEnvValue(value: string, kind: 'string' | 'number' | 'boolean'): unknown {
+  if (kind === 'number') return /^\s*-?[\d.]+\s*$/.test(value) ? Number(value) : value;
+  if (kind === 'boolean') return value === '1' || value === 'true' ? true : value === '0' || value === 'false' ? false : value;
+  return value;
+}
+
 function readEnvironment(env: NodeJS.ProcessEnv): ConfigFile {
   const raw: Record<string, unknown> = {};
   for (const [name, { field, kind }] of Object.entries(ENV_FIELDS)) {
     const value = env[name];
     if (value === undefined || value === '') continue;
-    const converted = kind === 'number' ? (/^\s*-?[\d.]+\s*$/.test(value) ? Number(value) : value) : value;
+    const converted = convertEnvValue(value, kind);
     const [head, tail] = field.split('.') as [string, string | undefined];
     if (tail) raw[head] = { ...(raw[head] as object | undefined), [tail]: converted };
     else raw[head] = converted;
@@ -118,8 +162,12 @@ export interface LoadConfigOptions {
   configFile?: string;
   env?: NodeJS.ProcessEnv;
   /** Command-line flags; they win over file and environment. */
-  overrides?: { host?: string; port?: number };
+  overrides?: Partial<Pick<ConfigFile, 'host' | 'port' | 'tokensFile' | 'redisUrl' | 'workers' | 'metricsToken'>>;
   cwd?: string;
+  /** Where the tokens file lives when nothing names one: the CLI passes `$AMC_HOME/control-plane/tokens.json`. */
+  defaultTokensFile?: string;
+  /** The default worker count (the CLI passes the number of cores). */
+  defaultWorkers?: number;
 }
 
 export async function loadControlPlaneConfig(options: LoadConfigOptions = {}): Promise<ControlPlaneConfig> {
@@ -132,8 +180,7 @@ export async function loadControlPlaneConfig(options: LoadConfigOptions = {}): P
     ...fromFile,
     ...fromEnv,
     rateLimit: { ...fromFile.rateLimit, ...fromEnv.rateLimit },
-    ...(options.overrides?.host !== undefined ? { host: options.overrides.host } : {}),
-    ...(options.overrides?.port !== undefined ? { port: options.overrides.port } : {}),
+    ...Object.fromEntries(Object.entries(options.overrides ?? {}).filter(([, value]) => value !== undefined)),
   };
   const provider = merged.provider ?? 'anthropic';
   // A model named for the other provider would fail on every call, so the default follows the provider.
@@ -148,12 +195,23 @@ export async function loadControlPlaneConfig(options: LoadConfigOptions = {}): P
     provider,
     model,
     baseUrls,
-    tokensFile: path.resolve(cwd, merged.tokensFile ?? 'control-plane-tokens.json'),
+    tokensFile: path.resolve(cwd, merged.tokensFile ?? options.defaultTokensFile ?? path.join('control-plane', 'tokens.json')),
     // Below the host's default decision timeout (30 s), so a slow provider reaches the host as a 504 with a reason.
     upstreamTimeoutMs: Math.round((merged.upstreamTimeoutSeconds ?? 25) * 1000),
     bodyLimitBytes: merged.bodyLimitBytes ?? 8 * 1024 * 1024,
     rateLimit,
+    quotas: merged.quotas ?? {},
+    pricing: merged.pricing ?? {},
     shutdownGraceMs: Math.round((merged.shutdownGraceSeconds ?? 60) * 1000),
+    redisUrl: merged.redisUrl ?? null,
+    workers: merged.workers ?? options.defaultWorkers ?? 1,
+    metricsToken: merged.metricsToken ?? null,
+    maxConnections: merged.maxConnections ?? 4096,
+    headersTimeoutMs: Math.round((merged.headersTimeoutSeconds ?? 10) * 1000),
+    // Covers the upload of the request only (an 8 MiB screenshot on a slow link), not the provider's answer.
+    requestTimeoutMs: Math.round((merged.requestTimeoutSeconds ?? 30) * 1000),
+    authFailuresPerMinute: merged.authFailuresPerMinute ?? 30,
+    trustProxy: merged.trustProxy ?? false,
   };
 }
 

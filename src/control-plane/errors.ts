@@ -3,6 +3,12 @@ export type ApiErrorCode =
   | 'unauthorized'
   | 'token_disabled'
   | 'rate_limited'
+  /** A daily or monthly quota of the token is used up; the message names it. */
+  | 'quota_exceeded'
+  /** This address failed authentication too often in the last minute. */
+  | 'too_many_auth_failures'
+  /** The shared store (Redis) is unreachable and the token was not verified recently. */
+  | 'store_unavailable'
   | 'payload_too_large'
   | 'invalid_json'
   | 'invalid_request'

@@ -7,7 +7,8 @@ export class InFlightDecisions {
   private readonly shutdown = new AbortController();
   private drainingSince: number | null = null;
 
-  constructor() {
+  /** `onChange` hears every new count (the in-flight gauge). */
+  constructor(private readonly onChange: (size: number) => void = () => undefined) {
     // Every in-flight decision listens on the shutdown signal, so the default warning at 10 listeners is noise.
     setMaxListeners(0, this.shutdown.signal);
   }
@@ -28,11 +29,13 @@ export class InFlightDecisions {
   /** Registers one decision; call the returned function exactly once when it is answered. */
   begin(): () => void {
     this.count += 1;
+    this.onChange(this.count);
     let released = false;
     return () => {
       if (released) return;
       released = true;
       this.count -= 1;
+      this.onChange(this.count);
       if (this.count === 0) for (const wake of this.idleWaiters.splice(0)) wake();
     };
   }

@@ -8,9 +8,9 @@ export interface Logger {
 }
 
 /** JSON lines to a sink (stdout by default), one object per event, with a timestamp and a level. */
-export function createJsonLogger(write: (line: string) => void = (line) => process.stdout.write(line)): Logger {
+export function createJsonLogger(write: (line: string) => void = (line) => process.stdout.write(line), base: LogFields = {}): Logger {
   const emit = (level: string, msg: string, fields: LogFields = {}) => {
-    write(`${JSON.stringify({ time: new Date().toISOString(), level, msg, ...fields })}\n`);
+    write(`${JSON.stringify({ time: new Date().toISOString(), level, msg, ...base, ...fields })}\n`);
   };
   return {
     info: (msg, fields) => emit('info', msg, fields),

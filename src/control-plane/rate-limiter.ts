@@ -1,46 +1,47 @@
-export interface RateLimit {
-  /** Sustained rate a token may use. */
-  requestsPerMinute: number;
-  /** Requests a token may make at once after being idle (bucket capacity). */
-  burst: number;
-}
+import type { RateLimit } from './limits';
 
 export type RateDecision = { allowed: true } | { allowed: false; retryAfterSeconds: number };
 
 interface Bucket {
   tokens: number;
   updatedAt: number;
+  limit: RateLimit;
 }
 
+const refillPerMs = (limit: RateLimit) => limit.requestsPerMinute / 60_000;
+
 /**
- * Token buckets per key, kept in this process's memory. With several replicas each has its own buckets, so the
- * effective limit is replicas x limit (see docs/control-plane.md).
+ * Token buckets per key, kept in this process's memory: the single-host store, and the fallback of a replica
+ * while Redis is unreachable. Each key may bring its own limit (a token's override).
  */
 export class TokenBucketRateLimiter {
   private readonly buckets = new Map<string, Bucket>();
-  private readonly refillPerMs: number;
   private lastSweep = 0;
 
   constructor(
     private readonly limit: RateLimit,
     private readonly now: () => number = () => performance.now(),
-  ) {
-    this.refillPerMs = limit.requestsPerMinute / 60_000;
-  }
+  ) {}
 
-  take(key: string): RateDecision {
+  /** How long until the next request fits, or 0 when this one was taken. */
+  takeOrWaitMs(key: string, limit: RateLimit = this.limit): number {
     const now = this.now();
     this.sweepFullBuckets(now);
-    const bucket = this.buckets.get(key) ?? { tokens: this.limit.burst, updatedAt: now };
-    bucket.tokens = Math.min(this.limit.burst, bucket.tokens + (now - bucket.updatedAt) * this.refillPerMs);
+    const bucket = this.buckets.get(key) ?? { tokens: limit.burst, updatedAt: now, limit };
+    bucket.limit = limit;
+    bucket.tokens = Math.min(limit.burst, bucket.tokens + (now - bucket.updatedAt) * refillPerMs(limit));
     bucket.updatedAt = now;
     this.buckets.set(key, bucket);
     if (bucket.tokens >= 1) {
       bucket.tokens -= 1;
-      return { allowed: true };
+      return 0;
     }
-    const waitMs = (1 - bucket.tokens) / this.refillPerMs;
-    return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)) };
+    return (1 - bucket.tokens) / refillPerMs(limit);
+  }
+
+  take(key: string, limit: RateLimit = this.limit): RateDecision {
+    const waitMs = this.takeOrWaitMs(key, limit);
+    return waitMs === 0 ? { allowed: true } : { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)) };
   }
 
   /** Number of keys currently tracked (bounded: buckets that refilled completely are forgotten). */
@@ -53,7 +54,7 @@ export class TokenBucketRateLimiter {
     if (now - this.lastSweep < 60_000) return;
     this.lastSweep = now;
     for (const [key, bucket] of this.buckets) {
-      if (bucket.tokens + (now - bucket.updatedAt) * this.refillPerMs >= this.limit.burst) this.buckets.delete(key);
+      if (bucket.tokens + (now - bucket.updatedAt) * refillPerMs(bucket.limit) >= bucket.limit.burst) this.buckets.delete(key);
     }
   }
 }

@@ -1,7 +1,8 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { mkdir, open, readFile, rename, stat, unlink } from 'node:fs/promises';
-import path from 'node:path';
+import { readFile, stat } from 'node:fs/promises';
 import { z } from 'zod';
+import { QuotasSchema } from './limits';
+import { writePrivateFile } from './private-file';
 
 /**
  * Bearer tokens of host agents. A token reads `amc_<id>_<secret>`: the id (public, 16 hex chars) finds the
@@ -22,6 +23,9 @@ export const TokenRecordSchema = z.object({
   /** Per-token overrides of the service's provider and model. */
   provider: ProviderSchema.optional(),
   model: z.string().min(1).optional(),
+  /** Per-token overrides of the service's rate limit and quotas. */
+  rateLimit: z.strictObject({ requestsPerMinute: z.number().positive(), burst: z.number().int().min(1) }).partial().optional(),
+  quotas: QuotasSchema.optional(),
 });
 export type TokenRecord = z.infer<typeof TokenRecordSchema>;
 
@@ -58,36 +62,22 @@ async function readStore(file: string): Promise<TokenStoreFile> {
   return parsed.data;
 }
 
-/** Write-then-rename so a crash never leaves half a file; owner-only permissions because it guards access. */
-async function writeStore(file: string, store: TokenStoreFile): Promise<void> {
-  await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
-  const temp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-  const handle = await open(temp, 'w', 0o600);
-  try {
-    await handle.writeFile(`${JSON.stringify(store, null, 2)}\n`);
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  try {
-    await rename(temp, file);
-  } catch (error) {
-    await unlink(temp).catch(() => undefined);
-    throw error;
-  }
+function writeStore(file: string, store: TokenStoreFile): Promise<void> {
+  return writePrivateFile(file, `${JSON.stringify(store, null, 2)}\n`);
 }
 
-export interface NewTokenOptions {
-  name?: string;
-  provider?: TokenRecord['provider'];
-  model?: string;
+export type NewTokenOptions = Partial<Pick<TokenRecord, 'name' | 'provider' | 'model' | 'rateLimit' | 'quotas'>>;
+
+export interface CreatedToken {
+  /** `amc_<id>_<secret>`, shown once. */
+  token: string;
+  record: TokenRecord;
 }
 
-/** Creates a token and returns it in clear exactly once; only its hash is stored. */
-export async function createToken(file: string, options: NewTokenOptions = {}): Promise<{ token: string; record: TokenRecord }> {
-  const store = await readStore(file);
+/** A new token with an id not yet taken; only the secret's hash goes into the record. */
+export function mintToken(idTaken: (id: string) => boolean, options: NewTokenOptions = {}): CreatedToken {
   let id = randomBytes(8).toString('hex');
-  while (store.tokens.some((t) => t.id === id)) id = randomBytes(8).toString('hex');
+  while (idTaken(id)) id = randomBytes(8).toString('hex');
   const secret = randomBytes(32).toString('base64url');
   const record: TokenRecord = {
     id,
@@ -97,16 +87,34 @@ export async function createToken(file: string, options: NewTokenOptions = {}): 
     revokedAt: null,
     ...(options.provider ? { provider: options.provider } : {}),
     ...(options.model ? { model: options.model } : {}),
+    ...(options.rateLimit ? { rateLimit: options.rateLimit } : {}),
+    ...(options.quotas ? { quotas: options.quotas } : {}),
   };
-  await writeStore(file, { version: 1, tokens: [...store.tokens, record] });
   return { token: `amc_${id}_${secret}`, record };
 }
 
-/** Disables a token; it then gets 403. Revoking twice keeps the first revocation time. */
-export async function revokeToken(file: string, id: string): Promise<TokenRecord> {
+/** Finds a token by id, or by name when exactly one token has it. */
+export function findToken(tokens: readonly TokenRecord[], idOrName: string, where: string): TokenRecord {
+  const byId = tokens.find((t) => t.id === idOrName);
+  if (byId) return byId;
+  const byName = tokens.filter((t) => t.name === idOrName);
+  if (byName.length === 1) return byName[0]!;
+  if (byName.length > 1) throw new TokenStoreError(`${byName.length} tokens are named "${idOrName}" in ${where}; use the id (see \`amc control-plane token list\`)`);
+  throw new TokenStoreError(`no token with id or name "${idOrName}" in ${where} (see \`amc control-plane token list\`)`);
+}
+
+/** Creates a token and returns it in clear exactly once; only its hash is stored. */
+export async function createToken(file: string, options: NewTokenOptions = {}): Promise<CreatedToken> {
   const store = await readStore(file);
-  const record = store.tokens.find((t) => t.id === id);
-  if (!record) throw new TokenStoreError(`no token with id "${id}" in ${file} (see \`amc control-plane token list\`)`);
+  const created = mintToken((id) => store.tokens.some((t) => t.id === id), options);
+  await writeStore(file, { version: 1, tokens: [...store.tokens, created.record] });
+  return created;
+}
+
+/** Disables a token (by id or unique name); it then gets 403. Revoking twice keeps the first revocation time. */
+export async function revokeToken(file: string, idOrName: string): Promise<TokenRecord> {
+  const store = await readStore(file);
+  const record = findToken(store.tokens, idOrName, file);
   record.revokedAt ??= new Date().toISOString();
   await writeStore(file, store);
   return record;
@@ -116,18 +124,65 @@ export async function listTokens(file: string): Promise<TokenRecord[]> {
   return (await readStore(file)).tokens;
 }
 
+/** Where tokens are managed (`amc control-plane token ...`): the tokens file or Redis. */
+export interface TokenAdmin {
+  /** Shown to people: the file's path or the Redis server (without its password). */
+  readonly where: string;
+  create(options?: NewTokenOptions): Promise<CreatedToken>;
+  revoke(idOrName: string): Promise<TokenRecord>;
+  list(): Promise<TokenRecord[]>;
+  close(): Promise<void>;
+}
+
+export function fileTokenAdmin(file: string): TokenAdmin {
+  return {
+    where: file,
+    create: (options) => createToken(file, options),
+    revoke: (idOrName) => revokeToken(file, idOrName),
+    list: () => listTokens(file),
+    close: async () => undefined,
+  };
+}
+
 export type TokenCheck =
   | { ok: true; record: TokenRecord }
-  | { ok: false; reason: 'missing' | 'malformed' | 'unknown' | 'mismatch' | 'revoked'; tokenId?: string };
+  | { ok: false; reason: 'missing' | 'malformed' | 'unknown' | 'mismatch' | 'revoked'; tokenId?: string }
+  /** The store cannot be reached and the token was not verified recently: refused (fail closed). */
+  | { ok: false; reason: 'unavailable'; tokenId?: string; detail: string };
+
+/** Checks bearer headers for the service; the file verifier and the Redis verifier both do. */
+export interface BearerVerifier {
+  verify(authorization: string | undefined): Promise<TokenCheck>;
+}
 
 /** The hash compared against when the id is unknown, so that path costs the same as a wrong secret. */
 const DECOY_HASH = hashSecret('decoy');
+
+export type PresentedToken = { id: string; secret: string };
+
+/** Splits `Bearer amc_<id>_<secret>`; a failed check when the header is missing or not shaped like a token. */
+export function parseBearer(authorization: string | undefined): PresentedToken | TokenCheck {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
+  if (!match) return { ok: false, reason: 'missing' };
+  const parts = TOKEN_PATTERN.exec(match[1]!);
+  if (!parts) return { ok: false, reason: 'malformed' };
+  return { id: parts[1]!, secret: parts[2]! };
+}
+
+/** Compares the presented secret with the record's hash in constant time, then looks at revocation. */
+export function checkPresented(presented: PresentedToken, record: TokenRecord | undefined): TokenCheck {
+  const equal = timingSafeEqual(Buffer.from(hashSecret(presented.secret)), Buffer.from(record?.hash ?? DECOY_HASH));
+  if (!record) return { ok: false, reason: 'unknown' };
+  if (!equal) return { ok: false, reason: 'mismatch', tokenId: presented.id };
+  if (record.revokedAt !== null) return { ok: false, reason: 'revoked', tokenId: presented.id };
+  return { ok: true, record };
+}
 
 /**
  * Checks `Authorization: Bearer ...` headers against the tokens file. The file is re-read when it changes
  * (checked at most every `reloadIntervalMs`), so `amc control-plane token revoke` takes effect on a running service.
  */
-export class TokenVerifier {
+export class TokenVerifier implements BearerVerifier {
   private byId = new Map<string, TokenRecord>();
   private fileVersion = '';
   private checkedAt = Number.NEGATIVE_INFINITY;
@@ -154,19 +209,9 @@ export class TokenVerifier {
 
   async verify(authorization: string | undefined): Promise<TokenCheck> {
     await this.refreshIfChanged();
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
-    if (!match) return { ok: false, reason: 'missing' };
-    const parts = TOKEN_PATTERN.exec(match[1]!);
-    if (!parts) return { ok: false, reason: 'malformed' };
-    const [, id, secret] = parts as unknown as [string, string, string];
-    const record = this.byId.get(id);
-    const presented = Buffer.from(hashSecret(secret));
-    const expected = Buffer.from(record?.hash ?? DECOY_HASH);
-    const equal = timingSafeEqual(presented, expected);
-    if (!record) return { ok: false, reason: 'unknown' };
-    if (!equal) return { ok: false, reason: 'mismatch', tokenId: id };
-    if (record.revokedAt !== null) return { ok: false, reason: 'revoked', tokenId: id };
-    return { ok: true, record };
+    const presented = parseBearer(authorization);
+    if ('ok' in presented) return presented;
+    return checkPresented(presented, this.byId.get(presented.id));
   }
 
   // Writes go through rename, so a new inode number alone already reveals a change; mtime and size catch hand edits.

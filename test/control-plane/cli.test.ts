@@ -1,10 +1,10 @@
-import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startAmc, runAmc } from '../support/cli';
 import { startProviderFake, type FakeReply, type ProviderFake } from '../fakes/index';
-import { decisionRequest, deferred } from './support';
+import { decisionRequest, deferred, startTestControlPlane } from './support';
 
 let dir: string;
 let tokensFile: string;
@@ -33,7 +33,7 @@ describe('amc control-plane token', () => {
     expect((await stat(tokensFile)).mode & 0o777).toBe(0o600);
     expect(await readFile(tokensFile, 'utf8')).not.toContain(token.split('_').slice(2).join('_'));
 
-    const listed = await runAmc(['control-plane', 'token', 'list', '--tokens-file', tokensFile]);
+    const listed = await runAmc(['control-plane', 'token', 'list', '--tokens', tokensFile]);
     expect(listed.code).toBe(0);
     expect(listed.stdout).toMatch(new RegExp(`${id}\\s+laptop\\s+active\\s+\\S+\\s+openai gpt-x`));
     expect(listed.stdout).not.toContain('sha256');
@@ -51,7 +51,7 @@ describe('amc control-plane token', () => {
     expect(badProvider.stderr).toContain('--provider must be "anthropic" or "openai"');
     const unknownId = await runAmc(['control-plane', 'token', 'revoke', 'abc'], { env: env() });
     expect(unknownId.code).toBe(2);
-    expect(unknownId.stderr).toContain('no token with id "abc"');
+    expect(unknownId.stderr).toContain('no token with id or name "abc"');
     const noAction = await runAmc(['control-plane', 'token'], { env: env() });
     expect(noAction.code).toBe(2);
     expect(noAction.stderr).toContain('create, revoke or list');
@@ -62,6 +62,55 @@ describe('amc control-plane token', () => {
     const badConfig = await runAmc(['control-plane', '--port', '0'], { env: { ...env(), AMC_CP_UPSTREAM_TIMEOUT_SECONDS: 'soon' } });
     expect(badConfig.code).toBe(2);
     expect(badConfig.stderr).toContain('AMC_CP_UPSTREAM_TIMEOUT_SECONDS="soon"');
+  });
+});
+
+describe('amc control-plane token files and usage', () => {
+  it('Scenario: The tokens file defaults to the data folder', async () => {
+    const home = path.join(dir, 'home');
+    const elsewhere = path.join(dir, 'elsewhere');
+    await mkdir(elsewhere);
+    const noFileEnv = { AMC_HOME: home, AMC_CP_TOKENS_FILE: '', AMC_CP_CONFIG: '' };
+    const created = await runAmc(['control-plane', 'token', 'create', '--name', 'laptop'], { env: noFileEnv, cwd: elsewhere });
+    expect(created.code, created.stderr).toBe(0);
+    const defaultFile = path.join(home, 'control-plane', 'tokens.json');
+    expect(created.stderr).toContain(`in ${defaultFile}`);
+    expect((await stat(defaultFile)).mode & 0o777).toBe(0o600);
+    expect((await stat(path.dirname(defaultFile))).mode & 0o777).toBe(0o700);
+    // Nothing lands in the folder the command ran from.
+    expect(await readdir(elsewhere)).toEqual([]);
+
+    const chosen = path.join(dir, 'chosen', 'tokens.json');
+    const other = await runAmc(['control-plane', 'token', 'create', '--name', 'ci', '--tokens', chosen], { env: noFileEnv, cwd: elsewhere });
+    expect(other.code, other.stderr).toBe(0);
+    expect((await stat(chosen)).mode & 0o777).toBe(0o600);
+    const listed = await runAmc(['control-plane', 'token', 'list', '--json', '--tokens', chosen], { env: noFileEnv });
+    expect(listed.stdout.trim().split('\n').map((line) => (JSON.parse(line) as { name: string }).name)).toEqual(['ci']);
+  });
+
+  it('Scenario: Usage per token is printed as a table', async () => {
+    const cp = await startTestControlPlane({
+      policy: () => ({ kind: 'call', tool: 'tap', args: { element_id: 'e1' } }),
+      config: { pricing: { 'fake-anthropic-model': { inputPerMillion: 3, outputPerMillion: 15 } } },
+    });
+    try {
+      const usages: Array<{ inputTokens: number; outputTokens: number }> = [];
+      for (let i = 0; i < 2; i++) usages.push(((await (await cp.post(decisionRequest())).json()) as { usage: { inputTokens: number; outputTokens: number } }).usage);
+      await cp.service.close();
+      const shown = await runAmc(['control-plane', 'usage', '--token', 'test-host', '--tokens', cp.config.tokensFile]);
+      expect(shown.code, shown.stderr).toBe(0);
+      const input = usages.reduce((sum, u) => sum + u.inputTokens, 0);
+      const output = usages.reduce((sum, u) => sum + u.outputTokens, 0);
+      const cost = ((input * 3 + output * 15) / 1_000_000).toFixed(4);
+      const today = new Date().toISOString().slice(0, 10);
+      expect(shown.stdout).toMatch(new RegExp(`${cp.tokenId}\\s+test-host\\s+${today}\\s+2\\s+${input}\\s+${output}\\s+${cost}`));
+      expect(shown.stdout).toMatch(new RegExp(`${cp.tokenId}\\s+test-host\\s+${today.slice(0, 7)}\\s+2\\s+`));
+      const unknown = await runAmc(['control-plane', 'usage', '--token', 'nobody', '--tokens', cp.config.tokensFile]);
+      expect(unknown.code).toBe(2);
+      expect(unknown.stderr).toContain('no token with id or name "nobody"');
+    } finally {
+      await cp.stop();
+    }
   });
 });
 

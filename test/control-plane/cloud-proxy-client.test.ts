@@ -196,3 +196,44 @@ describe('cloud-proxy client', () => {
     expect(timedOut.message).toContain('did not answer within 0.2 s');
   });
 });
+
+describe('Scenario: Cloud-proxy client retries once on 503 or a reset connection, never on 4xx', () => {
+  const answered = '{"tool_name":"tap","arguments":{"element_id":"e1"},"usage":{"inputTokens":3,"outputTokens":2}}';
+
+  /** A server that answers each request with the next behaviour of the list (the last one repeats). */
+  async function scripted(behaviours: Array<(req: http.IncomingMessage, res: http.ServerResponse) => void>) {
+    let count = 0;
+    return rawServer((req, res) => behaviours[Math.min(count++, behaviours.length - 1)]!(req, res));
+  }
+  const status = (code: number) => (_req: http.IncomingMessage, res: http.ServerResponse) =>
+    res.writeHead(code, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { code: 'x', message: `answer ${code}` } }));
+  const ok = (_req: http.IncomingMessage, res: http.ServerResponse) => res.writeHead(200).end(answered);
+  const reset = (req: http.IncomingMessage) => req.socket.destroy();
+
+  it('a 503 from a replica that is shutting down, then an answer: the decision succeeds', async () => {
+    const server = await scripted([status(503), ok]);
+    const decision = await createCloudProxyClient({ url: server.url, token: 't', timeoutMs: 5000 }).decide(decisionRequest(), {});
+    expect(decision.toolName).toBe('tap');
+    expect(server.paths).toHaveLength(2);
+  });
+
+  it('a connection reset before the answer, then an answer: the decision succeeds', async () => {
+    const server = await scripted([reset, ok]);
+    const decision = await createCloudProxyClient({ url: server.url, token: 't', timeoutMs: 5000 }).decide(decisionRequest(), {});
+    expect(decision.arguments).toEqual({ element_id: 'e1' });
+    expect(server.paths).toHaveLength(2);
+  });
+
+  it('only once: two 503s fail with the second reason', async () => {
+    const server = await scripted([status(503)]);
+    const error = await failureOf(createCloudProxyClient({ url: server.url, token: 't', timeoutMs: 5000 }).decide(decisionRequest(), {}));
+    expect(error.message).toMatch(/control plane unavailable \(503\): answer 503/);
+    expect(server.paths).toHaveLength(2);
+  });
+
+  it.each([400, 401, 403, 413, 429, 502])('no retry on %i', async (code) => {
+    const server = await scripted([status(code), ok]);
+    await failureOf(createCloudProxyClient({ url: server.url, token: 't', timeoutMs: 5000 }).decide(decisionRequest(), {}));
+    expect(server.paths).toHaveLength(1);
+  });
+});

@@ -23,7 +23,7 @@ describe('control plane configuration', () => {
       host: '127.0.0.1',
       port: 8787,
       provider: 'anthropic',
-      tokensFile: path.join(dir, 'control-plane-tokens.json'),
+      tokensFile: path.join(dir, 'control-plane', 'tokens.json'),
       upstreamTimeoutMs: 25_000,
       rateLimit: { requestsPerMinute: 120, burst: 20 },
     });

@@ -54,7 +54,7 @@ describe('token store', () => {
     const first = await revokeToken(file, record.id);
     const second = await revokeToken(file, record.id);
     expect(second.revokedAt).toBe(first.revokedAt);
-    await expect(revokeToken(file, 'nope')).rejects.toThrow(/no token with id "nope"/);
+    await expect(revokeToken(file, 'nope')).rejects.toThrow(/no token with id or name "nope"/);
   });
 
   it('refuses a corrupt store with a clear error and keeps serving the last good tokens', async () => {

@@ -45,9 +45,9 @@ export interface CliResult {
 }
 
 /** Runs `amc ...` as a user would (a real child process through bin/amc.mjs). */
-export function runAmc(args: string[], options: { env?: NodeJS.ProcessEnv; timeoutMs?: number } = {}): Promise<CliResult> {
+export function runAmc(args: string[], options: { env?: NodeJS.ProcessEnv; timeoutMs?: number; cwd?: string } = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [amcBin, ...args], { env: childEnv(options.env) });
+    const child = spawn(process.execPath, [amcBin, ...args], { env: childEnv(options.env), cwd: options.cwd });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));

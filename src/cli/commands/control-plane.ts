@@ -1,22 +1,35 @@
+import cluster from 'node:cluster';
+import { availableParallelism } from 'node:os';
+import path from 'node:path';
 import type { CliCommand, CliIo } from '../command';
 import { ExitCode, UsageError } from '../command';
 import { parseCommandArgs, parsePort } from '../args';
+import { resolveAmcHome } from '../../main/storage/settings-store';
+import type { ControlPlaneConfig } from '../../control-plane/config';
+import type { Logger } from '../../control-plane/logger';
+import type { RedisStore } from '../../control-plane/redis-store';
+import type { TokenAdmin } from '../../control-plane/token-store';
 
 const USAGE = [
-  'amc control-plane [--port N] [--host H] [--config FILE] [--secrets FILE]',
-  '       amc control-plane token create [--name N] [--provider anthropic|openai] [--model M] [--config FILE] [--tokens-file FILE]',
-  '       amc control-plane token revoke ID [--config FILE] [--tokens-file FILE]',
-  '       amc control-plane token list [--json] [--config FILE] [--tokens-file FILE]',
+  'amc control-plane [--port N] [--host H] [--config FILE] [--secrets FILE] [--tokens FILE | --redis URL]',
+  '                  [--workers N] [--metrics-token T]',
+  '       amc control-plane token create [--name N] [--provider anthropic|openai] [--model M] [--rate-per-minute R] [--burst B]',
+  '                  [--daily-tokens N] [--monthly-tokens N] [--daily-cost USD] [--monthly-cost USD] [STORE]',
+  '       amc control-plane token revoke ID|NAME [STORE]',
+  '       amc control-plane token list [--json] [STORE]',
+  '       amc control-plane usage [--token ID|NAME] [--json] [STORE]',
+  '  STORE: --config FILE, --tokens FILE (default $AMC_HOME/control-plane/tokens.json) or --redis URL (AMC_CP_REDIS_URL)',
 ].join('\n');
 
-const storeOptions = { config: { type: 'string' }, 'tokens-file': { type: 'string' } } as const;
+const storeOptions = { config: { type: 'string' }, tokens: { type: 'string' }, redis: { type: 'string' } } as const;
+type StoreValues = { config?: string; tokens?: string; redis?: string };
 
 // Loaded on demand so `amc --help` does not pay for the server's imports.
 async function configModule() {
   return import('../../control-plane/config');
 }
 
-/** Turns the service's configuration errors into usage errors (exit code 2). */
+/** Turns the service's configuration and store errors into usage errors (exit code 2). */
 async function asUsageErrors<T>(work: () => Promise<T>): Promise<T> {
   const { ControlPlaneConfigError } = await configModule();
   const { TokenStoreError } = await import('../../control-plane/token-store');
@@ -28,40 +41,112 @@ async function asUsageErrors<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-async function tokensFileOf(values: { config?: string; 'tokens-file'?: string }): Promise<string> {
+function parseCount(value: string | undefined, optionName: string, min = 1): number | undefined {
+  if (value === undefined) return undefined;
+  const count = Number(value);
+  if (!Number.isInteger(count) || count < min) throw new UsageError(`${optionName} must be a whole number of at least ${min}, got "${value}"`);
+  return count;
+}
+
+function parseAmount(value: string | undefined, optionName: string): number | undefined {
+  if (value === undefined) return undefined;
+  const amount = Number(value);
+  if (!Number.isFinite(amount) || amount <= 0) throw new UsageError(`${optionName} must be a positive number, got "${value}"`);
+  return amount;
+}
+
+async function loadConfig(values: StoreValues & { host?: string; port?: number; workers?: number; 'metrics-token'?: string }) {
   const { loadControlPlaneConfig } = await configModule();
-  const config = await loadControlPlaneConfig({
-    ...(values.config ? { configFile: values.config } : {}),
-    env: values['tokens-file'] ? { ...process.env, AMC_CP_TOKENS_FILE: values['tokens-file'] } : process.env,
-  });
-  return config.tokensFile;
+  return asUsageErrors(() =>
+    loadControlPlaneConfig({
+      ...(values.config ? { configFile: values.config } : {}),
+      // The data folder, like the app's settings: never whatever folder the command happens to run in.
+      defaultTokensFile: path.join(resolveAmcHome(), 'control-plane', 'tokens.json'),
+      defaultWorkers: availableParallelism(),
+      overrides: {
+        host: values.host,
+        port: values.port,
+        tokensFile: values.tokens,
+        redisUrl: values.redis,
+        workers: values.workers,
+        metricsToken: values['metrics-token'],
+      },
+    }),
+  );
+}
+
+/** The token store the config names: Redis when a URL is set, else the tokens file. */
+async function openTokenAdmin(values: StoreValues) {
+  const config = await loadConfig(values);
+  if (config.redisUrl) {
+    const { RedisStore } = await import('../../control-plane/redis-store');
+    return { admin: new RedisStore(config.redisUrl), config };
+  }
+  const { fileTokenAdmin } = await import('../../control-plane/token-store');
+  return { admin: fileTokenAdmin(config.tokensFile), config };
 }
 
 async function serve(args: string[], io: CliIo): Promise<number> {
   const { values } = parseCommandArgs(args, {
     port: { type: 'string' },
     host: { type: 'string' },
-    config: { type: 'string' },
     secrets: { type: 'string' },
+    workers: { type: 'string' },
+    'metrics-token': { type: 'string' },
+    ...storeOptions,
   });
   const port = parsePort(values.port, '--port');
-  const { loadControlPlaneConfig, loadProviderKeys } = await configModule();
+  const workers = parseCount(values.workers, '--workers');
+  const { loadProviderKeys } = await configModule();
   const { createJsonLogger } = await import('../../control-plane/logger');
-  const { startControlPlane } = await import('../../control-plane/server');
-  const logger = createJsonLogger((line) => io.out(line.trimEnd()));
-  const { config, keys } = await asUsageErrors(async () => ({
-    config: await loadControlPlaneConfig({
-      ...(values.config ? { configFile: values.config } : {}),
-      overrides: { ...(values.host ? { host: values.host } : {}), ...(port !== undefined ? { port } : {}) },
-    }),
-    keys: await loadProviderKeys({
+  const worker = cluster.isWorker ? { worker: cluster.worker!.id } : {};
+  const logger = createJsonLogger((line) => io.out(line.trimEnd()), worker);
+  const config = await loadConfig({ ...values, port, workers });
+  const keys = await asUsageErrors(() =>
+    loadProviderKeys({
       ...(values.secrets ? { secretsFile: values.secrets } : {}),
-      onInsecureFile: (message) => logger.warn(message),
+      onInsecureFile: (message) => {
+        if (!cluster.isWorker) logger.warn(message);
+      },
     }),
-  }));
-  const service = await asUsageErrors(() => startControlPlane({ config, keys, logger }));
+  );
+  if (config.workers > 1 && cluster.isPrimary) return servePrimary(config, logger);
 
-  await new Promise<void>((resolve) => {
+  const { startControlPlane } = await import('../../control-plane/server');
+  const clustered = cluster.isWorker ? await import('../../control-plane/cluster') : null;
+  const service = await asUsageErrors(() =>
+    startControlPlane({
+      config,
+      keys,
+      logger,
+      ...(clustered ? { clusterMetrics: clustered.readClusterMetrics, ...(config.redisUrl ? {} : { limits: new clustered.PrimaryLimits() }) } : {}),
+    }),
+  );
+  if (clustered) {
+    clustered.serveAsWorker(service.url, () => service.close());
+    return new Promise<number>(() => undefined);
+  }
+  await untilSignal(logger, () => service.close());
+  return ExitCode.ok;
+}
+
+async function servePrimary(config: ControlPlaneConfig, logger: Logger): Promise<number> {
+  const { startPrimary } = await import('../../control-plane/cluster');
+  const { MemoryLimits } = await import('../../control-plane/memory-limits');
+  const { usageFileNextTo } = await import('../../control-plane/server');
+  const limits = config.redisUrl
+    ? null
+    : await asUsageErrors(() =>
+        MemoryLimits.open(usageFileNextTo(config.tokensFile), (error) => logger.warn('usage file not written', { error: error.message })),
+      );
+  const primary = await startPrimary({ workers: config.workers, limits, shutdownGraceMs: config.shutdownGraceMs, logger });
+  await untilSignal(logger, () => primary.stop());
+  return ExitCode.ok;
+}
+
+/** Resolves after the first SIGTERM/SIGINT has been handled by `stop`; a second one exits at once. */
+function untilSignal(logger: Logger, stop: () => Promise<void>): Promise<void> {
+  return new Promise<void>((resolve) => {
     let stopping = false;
     const onSignal = (signal: NodeJS.Signals) => {
       if (stopping) {
@@ -71,17 +156,29 @@ async function serve(args: string[], io: CliIo): Promise<number> {
       }
       stopping = true;
       logger.info('signal received; draining', { signal });
-      void service.close().then(resolve);
+      void stop().then(resolve);
     };
     process.on('SIGTERM', onSignal);
     process.on('SIGINT', onSignal);
   });
-  return ExitCode.ok;
+}
+
+function table(io: CliIo, header: string[], rows: string[][]): void {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
+  for (const row of [header, ...rows]) io.out(row.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd());
+}
+
+async function withTokenAdmin<T>(values: StoreValues, work: (admin: TokenAdmin) => Promise<T>): Promise<T> {
+  const { admin } = await openTokenAdmin(values);
+  try {
+    return await asUsageErrors(() => work(admin));
+  } finally {
+    await admin.close();
+  }
 }
 
 async function token(args: string[], io: CliIo): Promise<number> {
   const [action, ...rest] = args;
-  const store = await import('../../control-plane/token-store');
   switch (action) {
     case 'create': {
       const { values } = parseCommandArgs(rest, {
@@ -89,71 +186,132 @@ async function token(args: string[], io: CliIo): Promise<number> {
         name: { type: 'string' },
         provider: { type: 'string' },
         model: { type: 'string' },
+        'rate-per-minute': { type: 'string' },
+        burst: { type: 'string' },
+        'daily-tokens': { type: 'string' },
+        'monthly-tokens': { type: 'string' },
+        'daily-cost': { type: 'string' },
+        'monthly-cost': { type: 'string' },
       });
       const provider = values.provider;
       if (provider !== undefined && provider !== 'anthropic' && provider !== 'openai') {
         throw new UsageError(`--provider must be "anthropic" or "openai", got "${provider}"`);
       }
       if (values.model !== undefined && !values.model.trim()) throw new UsageError('--model must not be empty');
-      const file = await asUsageErrors(() => tokensFileOf(values));
-      const { token: secret, record } = await asUsageErrors(() =>
-        store.createToken(file, {
+      const rate = { requestsPerMinute: parseAmount(values['rate-per-minute'], '--rate-per-minute'), burst: parseCount(values.burst, '--burst') };
+      const daily = { tokens: parseCount(values['daily-tokens'], '--daily-tokens'), costUsd: parseAmount(values['daily-cost'], '--daily-cost') };
+      const monthly = { tokens: parseCount(values['monthly-tokens'], '--monthly-tokens'), costUsd: parseAmount(values['monthly-cost'], '--monthly-cost') };
+      const defined = <T extends object>(o: T) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+      const quotas = { ...(Object.keys(defined(daily)).length ? { daily: defined(daily) } : {}), ...(Object.keys(defined(monthly)).length ? { monthly: defined(monthly) } : {}) };
+      return withTokenAdmin(values, async (admin) => {
+        const { token: secret, record } = await admin.create({
           ...(values.name ? { name: values.name } : {}),
           ...(provider ? { provider } : {}),
           ...(values.model ? { model: values.model } : {}),
-        }),
-      );
-      const route = record.provider || record.model ? ` (${record.provider ?? 'default provider'}, ${record.model ?? 'default model'})` : '';
-      io.err(`Created token ${record.id} "${record.name}"${route} in ${file}.`);
-      io.err('It is shown only this once; give it to the host agent as CONTROL_PLANE_TOKEN:');
-      io.out(secret);
-      return ExitCode.ok;
+          ...(Object.keys(defined(rate)).length ? { rateLimit: defined(rate) } : {}),
+          ...(Object.keys(quotas).length ? { quotas } : {}),
+        });
+        const route = record.provider || record.model ? ` (${record.provider ?? 'default provider'}, ${record.model ?? 'default model'})` : '';
+        io.err(`Created token ${record.id} "${record.name}"${route} in ${admin.where}.`);
+        io.err('It is shown only this once; give it to the host agent as CONTROL_PLANE_TOKEN:');
+        io.out(secret);
+        return ExitCode.ok;
+      });
     }
     case 'revoke': {
       const { values, positionals } = parseCommandArgs(rest, storeOptions, true);
-      if (positionals.length !== 1) throw new UsageError('token revoke takes exactly one token id (see `token list`)');
-      const file = await asUsageErrors(() => tokensFileOf(values));
-      const record = await asUsageErrors(() => store.revokeToken(file, positionals[0]!));
-      io.out(`Revoked token ${record.id} "${record.name}" (since ${record.revokedAt}); it now gets 403.`);
-      return ExitCode.ok;
+      if (positionals.length !== 1) throw new UsageError('token revoke takes exactly one token id or name (see `token list`)');
+      return withTokenAdmin(values, async (admin) => {
+        const record = await admin.revoke(positionals[0]!);
+        io.out(`Revoked token ${record.id} "${record.name}" (since ${record.revokedAt}); it now gets 403.`);
+        return ExitCode.ok;
+      });
     }
     case 'list': {
       const { values } = parseCommandArgs(rest, { ...storeOptions, json: { type: 'boolean' } });
-      const file = await asUsageErrors(() => tokensFileOf(values));
-      const records = await asUsageErrors(() => store.listTokens(file));
-      // Hashes stay in the file: a listing is for people and scripts, not for verifying tokens.
-      const shown = records.map(({ hash: _hash, ...rest }) => rest);
-      if (values.json) {
-        for (const record of shown) io.out(JSON.stringify(record));
+      return withTokenAdmin(values, async (admin) => {
+        // Hashes stay in the store: a listing is for people and scripts, not for verifying tokens.
+        const shown = (await admin.list()).map(({ hash: _hash, ...record }) => record);
+        if (values.json) {
+          for (const record of shown) io.out(JSON.stringify(record));
+          return ExitCode.ok;
+        }
+        if (shown.length === 0) {
+          io.out(`No tokens in ${admin.where}. Create one with \`amc control-plane token create --name NAME\`.`);
+          return ExitCode.ok;
+        }
+        const rows = shown.map((r) => [
+          r.id,
+          r.name,
+          r.revokedAt ? `revoked ${r.revokedAt}` : 'active',
+          r.createdAt,
+          [r.provider, r.model, r.rateLimit || r.quotas ? 'limits' : undefined].filter(Boolean).join(' ') || '-',
+        ]);
+        table(io, ['ID', 'NAME', 'STATUS', 'CREATED', 'OVERRIDE'], rows);
         return ExitCode.ok;
-      }
-      if (shown.length === 0) {
-        io.out(`No tokens in ${file}. Create one with \`amc control-plane token create --name NAME\`.`);
-        return ExitCode.ok;
-      }
-      const rows = shown.map((r) => [
-        r.id,
-        r.name,
-        r.revokedAt ? `revoked ${r.revokedAt}` : 'active',
-        r.createdAt,
-        [r.provider, r.model].filter(Boolean).join(' ') || '-',
-      ]);
-      const header = ['ID', 'NAME', 'STATUS', 'CREATED', 'OVERRIDE'];
-      const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
-      for (const row of [header, ...rows]) io.out(row.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd());
-      return ExitCode.ok;
+      });
     }
     default:
       throw new UsageError(action ? `unknown token action "${action}" (create, revoke or list)` : 'token needs an action: create, revoke or list');
   }
 }
 
+async function usage(args: string[], io: CliIo): Promise<number> {
+  const { values } = parseCommandArgs(args, { ...storeOptions, token: { type: 'string' }, json: { type: 'boolean' } });
+  const { findToken } = await import('../../control-plane/token-store');
+  const { admin, config } = await openTokenAdmin(values);
+  try {
+    return await asUsageErrors(async () => {
+      const tokens = await admin.list();
+      const selected = values.token ? [findToken(tokens, values.token, admin.where)] : tokens;
+      const ids = selected.map((t) => t.id);
+      let rows;
+      if (config.redisUrl) {
+        rows = await (admin as RedisStore).usage(ids);
+      } else {
+        const { readUsageFile } = await import('../../control-plane/memory-limits');
+        const { periodKey } = await import('../../control-plane/limits');
+        const { usageFileNextTo } = await import('../../control-plane/server');
+        const current = new Set([periodKey('day', Date.now()), periodKey('month', Date.now())]);
+        rows = (await readUsageFile(usageFileNextTo(config.tokensFile))).filter((r) => ids.includes(r.tokenId) && current.has(r.key));
+      }
+      const nameOf = new Map(tokens.map((t) => [t.id, t.name]));
+      if (values.json) {
+        for (const row of rows) io.out(JSON.stringify({ ...row, name: nameOf.get(row.tokenId) }));
+        return ExitCode.ok;
+      }
+      if (rows.length === 0) {
+        io.out(`No usage this month${values.token ? ` for ${values.token}` : ''} in ${admin.where}.`);
+        return ExitCode.ok;
+      }
+      const sorted = [...rows].sort((a, b) => `${nameOf.get(a.tokenId)}${a.period}`.localeCompare(`${nameOf.get(b.tokenId)}${b.period}`));
+      table(
+        io,
+        ['TOKEN', 'NAME', 'PERIOD', 'DECISIONS', 'INPUT TOKENS', 'OUTPUT TOKENS', 'COST USD'],
+        sorted.map((r) => [
+          r.tokenId,
+          nameOf.get(r.tokenId) ?? '?',
+          r.key,
+          String(r.decisions),
+          String(r.inputTokens),
+          String(r.outputTokens),
+          (r.costMicroUsd / 1_000_000).toFixed(4),
+        ]),
+      );
+      return ExitCode.ok;
+    });
+  } finally {
+    await admin.close();
+  }
+}
+
 export const controlPlaneCommand: CliCommand = {
   name: 'control-plane',
-  summary: 'run the Cloud Control Plane (planner decisions for cloud-proxy hosts) or manage its host tokens',
+  summary: 'run the Cloud Control Plane (planner decisions for cloud-proxy hosts), manage its host tokens, show usage',
   usage: USAGE,
   async run(args, io) {
     if (args[0] === 'token') return token(args.slice(1), io);
+    if (args[0] === 'usage') return usage(args.slice(1), io);
     return serve(args, io);
   },
 };

@@ -21,6 +21,32 @@ export interface CloudProxyClientOptions {
 }
 
 const MAX_REASON = 300;
+/** A replica that is shutting down answers 503 or drops the connection; another replica can take the retry. */
+const RETRY_DELAY_MS = 200;
+const RESET_CODES = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET']);
+
+type Attempt = { status: number; headers: Headers; bodyText: string } | { error: unknown };
+
+/** Worth one more try: a 503, or a connection cut before the answer (never a 4xx, a timeout or a cancellation). */
+function isRetryable(attempt: Attempt, deadline: CallDeadline): boolean {
+  if (deadline.signal.aborted) return false;
+  if ('status' in attempt) return attempt.status === 503;
+  const error = attempt.error;
+  const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
+  return RESET_CODES.has((cause as NodeJS.ErrnoException | undefined)?.code ?? '');
+}
+
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
 
 function decisionUrl(base: string): string {
   let url: URL;
@@ -106,7 +132,8 @@ function transportFailure(error: unknown, deadline: CallDeadline, origin: string
 
 /**
  * The cloud-proxy transport: sends the decision inputs to the Cloud Control Plane, which holds the provider
- * keys. No provider SDK is built here; the proxy exposes no text and no thinking, so both are null.
+ * keys. No provider SDK is built here; the proxy exposes no text and no thinking, so both are null. A 503 or a
+ * reset connection is retried once (a rolling restart of the control plane costs no task); nothing else is.
  */
 export function createCloudProxyClient(options: CloudProxyClientOptions): ToolCallingClient {
   const doFetch = options.fetch ?? fetch;
@@ -116,10 +143,7 @@ export function createCloudProxyClient(options: CloudProxyClientOptions): ToolCa
       const url = decisionUrl(options.url);
       const origin = new URL(url).origin;
       const deadline = startCallDeadline(options.timeoutMs, signal);
-      try {
-        let status: number;
-        let headers: Headers;
-        let bodyText: string;
+      const attempt = async (): Promise<Attempt> => {
         try {
           const response = await doFetch(url, {
             method: 'POST',
@@ -127,12 +151,19 @@ export function createCloudProxyClient(options: CloudProxyClientOptions): ToolCa
             body: JSON.stringify(request),
             signal: deadline.signal,
           });
-          status = response.status;
-          headers = response.headers;
-          bodyText = await response.text();
+          return { status: response.status, headers: response.headers, bodyText: await response.text() };
         } catch (error) {
-          throw transportFailure(error, deadline, origin);
+          return { error };
         }
+      };
+      try {
+        let answer = await attempt();
+        if (isRetryable(answer, deadline)) {
+          await pause(RETRY_DELAY_MS, deadline.signal);
+          if (!deadline.signal.aborted) answer = await attempt();
+        }
+        if ('error' in answer) throw transportFailure(answer.error, deadline, origin);
+        const { status, headers, bodyText } = answer;
         if (status !== 200) throw statusFailure(status, headers, bodyText);
         let json: unknown;
         try {

@@ -1,0 +1,287 @@
+import { Redis } from 'ioredis';
+import {
+  quotaChecks,
+  quotaRefusal,
+  rateRefusal,
+  periodKey,
+  type Admission,
+  type LimitPolicy,
+  type LimitsStore,
+  type Period,
+  type UsageDelta,
+  type UsageRow,
+} from './limits';
+import { TokenBucketRateLimiter } from './rate-limiter';
+import {
+  checkPresented,
+  findToken,
+  mintToken,
+  parseBearer,
+  TokenRecordSchema,
+  TokenStoreError,
+  type BearerVerifier,
+  type CreatedToken,
+  type NewTokenOptions,
+  type TokenAdmin,
+  type TokenCheck,
+  type TokenRecord,
+} from './token-store';
+
+const PREFIX = 'amc:cp:';
+const TOKEN_IDS = `${PREFIX}tokens`;
+const tokenKey = (id: string) => `${PREFIX}token:${id}`;
+const bucketKey = (id: string) => `${PREFIX}bucket:${id}`;
+const usageKey = (id: string, period: Period, key: string) => `${PREFIX}usage:${id}:${period}:${key}`;
+const PERIODS: readonly Period[] = ['day', 'month'];
+/** Usage keys outlive their period a little, so a late `usage` call still finds yesterday's numbers. */
+const USAGE_TTL_SECONDS: Record<Period, number> = { day: 3 * 86_400, month: 62 * 86_400 };
+/** How long a token verified against Redis is still served while Redis cannot be reached. */
+export const VERIFIED_GRACE_MS = 60_000;
+const MAX_REMEMBERED_TOKENS = 10_000;
+
+/**
+ * Quotas first (nothing is taken when one is used up), then one request from the token bucket, atomically, on
+ * Redis's own clock so replicas with skewed clocks share one bucket.
+ * KEYS: bucket, day usage, month usage. ARGV: requests per ms, burst, number of quota checks, then per check
+ * the usage key's index (2 or 3), the measure ("tokens" or "cost") and the limit.
+ * Returns {0} allowed, {1, wait ms} rate limited, {2, check index, used} quota used up.
+ */
+const ADMIT_SCRIPT = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local checks = tonumber(ARGV[3])
+for i = 0, checks - 1 do
+  local key = KEYS[tonumber(ARGV[4 + i * 3])]
+  local limit = tonumber(ARGV[6 + i * 3])
+  local used
+  if ARGV[5 + i * 3] == 'tokens' then
+    local v = redis.call('HMGET', key, 'in', 'out')
+    used = (tonumber(v[1]) or 0) + (tonumber(v[2]) or 0)
+  else
+    used = tonumber(redis.call('HGET', key, 'cost')) or 0
+  end
+  if used >= limit then return {2, i, used} end
+end
+local rate = tonumber(ARGV[1])
+local burst = tonumber(ARGV[2])
+local b = redis.call('HMGET', KEYS[1], 'tokens', 'ts')
+local tokens = tonumber(b[1]) or burst
+local ts = tonumber(b[2]) or now
+tokens = math.min(burst, tokens + math.max(0, now - ts) * rate)
+local wait = 0
+if tokens >= 1 then tokens = tokens - 1 else wait = math.ceil((1 - tokens) / rate) end
+redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'ts', now)
+redis.call('PEXPIRE', KEYS[1], math.ceil(burst / rate) + 1000)
+if wait > 0 then return {1, wait} end
+return {0}
+`;
+
+type AdmitReply = [0] | [1, number] | [2, number, number];
+interface WithAdmit {
+  amcAdmit(bucket: string, day: string, month: string, ...args: Array<string | number>): Promise<AdmitReply>;
+}
+
+/** The server's address without user or password, for messages and logs. */
+export function describeRedisUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.protocol}//${parsed.host}${parsed.pathname.length > 1 ? parsed.pathname : ''}`;
+  } catch {
+    return 'redis (invalid URL)';
+  }
+}
+
+export interface RedisStoreOptions {
+  /** Each connection or command error (for the metrics); the store handles the error itself. */
+  onError?: (error: Error) => void;
+  /** For tests: the wall clock used for usage periods. */
+  now?: () => number;
+}
+
+/**
+ * Tokens, rate buckets and usage counters in Redis, shared by every replica and worker. Redis unreachable:
+ * tokens verified in the last minute are still served (rate-limited in this process's memory, usage kept to be
+ * written later), every other token is refused, and readiness says why; the client reconnects by itself.
+ */
+export class RedisStore implements BearerVerifier, LimitsStore, TokenAdmin {
+  readonly where: string;
+  private readonly redis: Redis & WithAdmit;
+  private readonly recentlyVerified = new Map<string, { record: TokenRecord; at: number }>();
+  private readonly fallbackBuckets = new TokenBucketRateLimiter({ requestsPerMinute: 60, burst: 1 });
+  private readonly unsavedUsage: Array<{ tokenId: string; delta: UsageDelta; at: number }> = [];
+  private lastError = 'not connected yet';
+  private readonly now: () => number;
+
+  constructor(url: string, private readonly options: RedisStoreOptions = {}) {
+    this.where = describeRedisUrl(url);
+    this.now = options.now ?? Date.now;
+    this.redis = new Redis(url, {
+      // Fail at once while disconnected instead of queueing: the fallbacks above decide what is served.
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      commandTimeout: 1000,
+      connectTimeout: 2000,
+      enableAutoPipelining: true,
+      retryStrategy: (attempt) => Math.min(100 * attempt, 1000),
+    }) as Redis & WithAdmit;
+    this.redis.defineCommand('amcAdmit', { numberOfKeys: 3, lua: ADMIT_SCRIPT });
+    this.redis.on('error', (error: Error) => {
+      this.lastError = error.message;
+      this.options.onError?.(error);
+    });
+    this.redis.on('ready', () => void this.saveUnsavedUsage());
+  }
+
+  /** Resolves when connected; rejects with a plain message when Redis does not answer within `timeoutMs`. */
+  async connected(timeoutMs = 3000): Promise<void> {
+    if (this.redis.status === 'ready') return;
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.redis.off('ready', onReady);
+        reject(new TokenStoreError(`cannot reach Redis at ${this.where} (${this.lastError})`));
+      }, timeoutMs);
+      const onReady = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      this.redis.once('ready', onReady);
+    });
+  }
+
+  /** Null when Redis answers; otherwise why the service is not ready. */
+  notReadyReason(): string | null {
+    return this.redis.status === 'ready' ? null : `Redis at ${this.where} is unavailable (${this.lastError}); only tokens verified in the last ${VERIFIED_GRACE_MS / 1000} s are served`;
+  }
+
+  async verify(authorization: string | undefined): Promise<TokenCheck> {
+    const presented = parseBearer(authorization);
+    if ('ok' in presented) return presented;
+    let record: TokenRecord | undefined;
+    try {
+      record = await this.readToken(presented.id);
+    } catch (error) {
+      this.lastError = (error as Error).message;
+      const remembered = this.recentlyVerified.get(presented.id);
+      if (remembered && this.now() - remembered.at <= VERIFIED_GRACE_MS) return checkPresented(presented, remembered.record);
+      return { ok: false, reason: 'unavailable', tokenId: presented.id, detail: `the token store (Redis) is unavailable` };
+    }
+    const check = checkPresented(presented, record);
+    if (check.ok) this.remember(check.record);
+    else this.recentlyVerified.delete(presented.id);
+    return check;
+  }
+
+  async admit(tokenId: string, policy: LimitPolicy, now = this.now()): Promise<Admission> {
+    const checks = quotaChecks(policy.quotas);
+    const args = checks.flatMap((check) => [check.period === 'day' ? 2 : 3, check.measure, check.limit]);
+    let reply: AdmitReply;
+    try {
+      reply = await this.redis.amcAdmit(
+        bucketKey(tokenId),
+        usageKey(tokenId, 'day', periodKey('day', now)),
+        usageKey(tokenId, 'month', periodKey('month', now)),
+        policy.rate.requestsPerMinute / 60_000,
+        policy.rate.burst,
+        checks.length,
+        ...args,
+      );
+    } catch {
+      // Only reached for a token served from memory during an outage: its rate still holds, per process.
+      const waitMs = this.fallbackBuckets.takeOrWaitMs(tokenId, policy.rate);
+      return waitMs === 0 ? { allowed: true } : rateRefusal(tokenId, waitMs);
+    }
+    if (reply[0] === 1) return rateRefusal(tokenId, reply[1]);
+    if (reply[0] === 2) return quotaRefusal(tokenId, checks[reply[1]]!, reply[2], now);
+    return { allowed: true };
+  }
+
+  async record(tokenId: string, delta: UsageDelta, now = this.now()): Promise<void> {
+    try {
+      await this.writeUsage(tokenId, delta, now);
+    } catch {
+      this.unsavedUsage.push({ tokenId, delta, at: now });
+    }
+  }
+
+  async usage(tokenIds?: readonly string[], now = this.now()): Promise<UsageRow[]> {
+    const ids = tokenIds ?? (await this.redis.smembers(TOKEN_IDS));
+    const wanted = ids.flatMap((tokenId) => PERIODS.map((period) => ({ tokenId, period, key: periodKey(period, now) })));
+    const hashes = await Promise.all(wanted.map((w) => this.redis.hgetall(usageKey(w.tokenId, w.period, w.key))));
+    return wanted.flatMap((w, i) => {
+      const hash = hashes[i]!;
+      if (!hash.n) return [];
+      return [{ ...w, decisions: Number(hash.n), inputTokens: Number(hash.in ?? 0), outputTokens: Number(hash.out ?? 0), costMicroUsd: Number(hash.cost ?? 0) }];
+    });
+  }
+
+  async create(options: NewTokenOptions = {}): Promise<CreatedToken> {
+    await this.connected();
+    const taken = new Set(await this.redis.smembers(TOKEN_IDS));
+    const created = mintToken((id) => taken.has(id), options);
+    await this.redis.multi().set(tokenKey(created.record.id), JSON.stringify(created.record)).sadd(TOKEN_IDS, created.record.id).exec();
+    return created;
+  }
+
+  async revoke(idOrName: string): Promise<TokenRecord> {
+    const record = findToken(await this.list(), idOrName, this.where);
+    record.revokedAt ??= new Date().toISOString();
+    await this.redis.set(tokenKey(record.id), JSON.stringify(record));
+    return record;
+  }
+
+  async list(): Promise<TokenRecord[]> {
+    await this.connected();
+    const ids = await this.redis.smembers(TOKEN_IDS);
+    const records = await Promise.all(ids.map((id) => this.readToken(id)));
+    return records.filter((r): r is TokenRecord => r !== undefined).sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+  }
+
+  async close(): Promise<void> {
+    await this.saveUnsavedUsage();
+    this.redis.disconnect();
+  }
+
+  private async readToken(id: string): Promise<TokenRecord | undefined> {
+    const json = await this.redis.get(tokenKey(id));
+    if (json === null) return undefined;
+    const parsed = TokenRecordSchema.safeParse(JSON.parse(json));
+    if (!parsed.success) throw new TokenStoreError(`token ${id} in Redis at ${this.where} is not a valid record`);
+    return parsed.data;
+  }
+
+  private remember(record: TokenRecord): void {
+    this.recentlyVerified.delete(record.id);
+    this.recentlyVerified.set(record.id, { record, at: this.now() });
+    // Oldest first in a Map: drop from the front to stay bounded.
+    if (this.recentlyVerified.size > MAX_REMEMBERED_TOKENS) this.recentlyVerified.delete(this.recentlyVerified.keys().next().value!);
+  }
+
+  private async writeUsage(tokenId: string, delta: UsageDelta, now: number): Promise<void> {
+    const batch = this.redis.multi();
+    for (const period of PERIODS) {
+      const key = usageKey(tokenId, period, periodKey(period, now));
+      batch
+        .hincrby(key, 'n', 1)
+        .hincrby(key, 'in', delta.inputTokens)
+        .hincrby(key, 'out', delta.outputTokens)
+        .hincrby(key, 'cost', delta.costMicroUsd)
+        .expire(key, USAGE_TTL_SECONDS[period]);
+    }
+    const results = await batch.exec();
+    const failed = results?.find(([error]) => error);
+    if (!results || failed) throw failed?.[0] ?? new Error('usage update discarded');
+  }
+
+  /** Usage of decisions answered during an outage is added once Redis is back (each decision once). */
+  private async saveUnsavedUsage(): Promise<void> {
+    while (this.unsavedUsage.length > 0 && this.redis.status === 'ready') {
+      const next = this.unsavedUsage[0]!;
+      try {
+        await this.writeUsage(next.tokenId, next.delta, next.at);
+        this.unsavedUsage.shift();
+      } catch {
+        return;
+      }
+    }
+  }
+}
