@@ -36,6 +36,7 @@ console.log('✓ prerequisites (adb, Chromium)');
 
 const steps = [
   ['build the app', bin('electron-vite'), ['build', '--logLevel', 'warn']],
+  ['Electron security review (Electronegativity)', process.execPath, [path.join(root, 'scripts', 'electronegativity.mjs')]],
   ['typecheck (node)', bin('tsc'), ['-p', 'tsconfig.node.json', '--noEmit']],
   ['typecheck (web)', bin('tsc'), ['-p', 'tsconfig.web.json', '--noEmit']],
   ['typecheck (tests)', bin('tsc'), ['-p', 'tsconfig.test.json', '--noEmit']],

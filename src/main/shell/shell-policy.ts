@@ -34,6 +34,8 @@ export function mainWindowOptions(preloadPath: string) {
       webviewTag: false,
       navigateOnDragDrop: false,
       spellcheck: false,
+      // A middle click would otherwise open a link in a new window, bypassing the click handlers.
+      disableBlinkFeatures: 'Auxclick',
     },
   } as const;
 }

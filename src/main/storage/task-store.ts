@@ -1,5 +1,6 @@
-import { mkdir, open, readdir, readFile, rm, stat, type FileHandle } from 'node:fs/promises';
+import { link, mkdir, open, readdir, readFile, rm, stat, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
+import { writeSyncedSibling } from './synced-file';
 import type { DamagedHistoryFile, HistoryListing, TaskSummary } from '../../shared/contract/history';
 import {
   FINAL_STATUSES,
@@ -69,13 +70,19 @@ export function createTaskStore(home: string): TaskStore {
 
   async function create(event: TaskEvent): Promise<FileHandle> {
     await mkdir(folder, { recursive: true, mode: 0o700 });
-    // 'wx': a task id is never reused; an existing file is someone else's record and stays untouched.
-    const handle = await open(fileOf(event.taskId), 'wx', 0o600).catch((error: NodeJS.ErrnoException) => {
-      if (error.code === 'EEXIST') throw new TaskStoreError(`A task with id "${event.taskId}" is already stored.`);
+    // The file appears with its task.started line already on disk (written beside it, then linked into place), so a
+    // crash can never leave an empty task file. link() fails on an existing file: a task id is never reused.
+    const file = fileOf(event.taskId);
+    const sibling = await writeSyncedSibling(file, `${JSON.stringify(event)}\n`, 0o600);
+    try {
+      await link(sibling, file);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw new TaskStoreError(`A task with id "${event.taskId}" is already stored.`);
       throw error;
-    });
-    await write(handle, event);
-    return handle;
+    } finally {
+      await rm(sibling, { force: true });
+    }
+    return open(file, 'a');
   }
 
   function fold(id: string, lines: string[]): TaskRecord | undefined {

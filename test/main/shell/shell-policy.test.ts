@@ -33,6 +33,7 @@ describe('shell policy', () => {
       webviewTag: false,
       navigateOnDragDrop: false,
       spellcheck: false,
+      disableBlinkFeatures: 'Auxclick',
     });
   });
 

@@ -11,6 +11,7 @@ import { startWebHost, type WebHost } from '../../../src/main/web/web-host';
 import { startAdbHarness, type AdbHarness } from '../../support/adb-harness';
 import { finish, startAnthropicFake, tapLabel, type AnthropicFake } from '../../fakes/index';
 import { OPCODE, openRawWebSocket } from '../../support/raw-websocket';
+import { runWebFuzz } from '../../support/web-fuzz';
 import { isolatedEnv, removeHome, startTestApp, until, type TestApp } from '../app/app-fixture';
 
 const UNSENT_LIMIT = 256 * 1024;
@@ -20,16 +21,27 @@ let fake: AnthropicFake;
 let app: TestApp;
 let host: WebHost;
 let rendererDir: string;
-let releaseModel: () => void = () => undefined;
+/** Per goal: the first model call waits for its gate, then taps Settings; the next one finishes. */
+const gates = new Map<string, { open: Promise<void>; release: () => void; calls: number }>();
+function gateFor(goal: string) {
+  let gate = gates.get(goal);
+  if (!gate) {
+    let release!: () => void;
+    const open = new Promise<void>((resolve) => (release = resolve));
+    gate = { open, release, calls: 0 };
+    gates.set(goal, gate);
+  }
+  return gate;
+}
 
 beforeAll(async () => {
   harness = await startAdbHarness();
-  const modelMayAnswer = new Promise<void>((resolve) => (releaseModel = resolve));
-  // The first turn waits until the test has thrown everything at the host; then it opens Settings.
+  // A task's first turn waits until the test has thrown everything at the host; then it opens Settings.
   fake = await startAnthropicFake({
     policy: async (turn) => {
-      if (turn.callIndex > 0) return finish(true, 'Settings is open');
-      await modelMayAnswer;
+      const gate = gateFor(turn.goal ?? '');
+      if (gate.calls++ > 0) return finish(true, 'Settings is open');
+      await gate.open;
       return tapLabel('Settings')(turn) ?? finish(false, 'no Settings icon on the screen');
     },
   });
@@ -39,7 +51,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  releaseModel();
+  for (const gate of gates.values()) gate.release();
   await host?.close();
   await app?.close();
   await fake?.close();
@@ -69,8 +81,10 @@ async function call(method: string, input: unknown): Promise<{ ok: boolean; valu
   }
 }
 
-async function startHeldTask(): Promise<string> {
+/** Starts a task whose first model call is held until `gateFor(goal).release()`. */
+async function startHeldTask(goal: string): Promise<string> {
   await harness.shell('input keyevent 3');
+  const calls = fake.requests.length;
   const saved = await app.call('settings.update', {
     patch: {
       aiPlanner: { enabled: true, provider: 'anthropic', transport: 'direct', model: 'claude-test', timeoutSeconds: 600, sendScreenshot: false },
@@ -79,14 +93,15 @@ async function startHeldTask(): Promise<string> {
   });
   expect(saved.saved).toBe(true);
   await app.call('settings.setSecret', { name: 'ANTHROPIC_API_KEY', value: 'test-anthropic-key' });
-  const started = await app.call('tasks.run', { serial: harness.serial, goal: 'Open the Settings app' });
-  await until(() => fake.requests.length > 0, 20_000, 'the first model call');
+  const started = await app.call('tasks.run', { serial: harness.serial, goal });
+  await until(() => fake.requests.length > calls, 20_000, 'the first model call');
   return started.id;
 }
 
 describe('web host hardening', () => {
   it('Scenario: Bad frames and a slow reader close only their own connection while a task runs', async () => {
-    const taskId = await startHeldTask();
+    const goal = 'Open the Settings app';
+    const taskId = await startHeldTask(goal);
 
     const invalidUtf8 = await openRaw();
     invalidUtf8.send(OPCODE.text, Uint8Array.from([0xff, 0xfe]));
@@ -126,10 +141,28 @@ describe('web host hardening', () => {
 
     // The task was untouched by all of it: it finishes and the phone shows Settings.
     expect((await app.call('tasks.current', { serial: harness.serial })).task?.id).toBe(taskId);
-    releaseModel();
+    gateFor(goal).release();
     const finished = await app.waitForTaskEvent(taskId, 'task.finished', 30_000);
     expect(finished).toMatchObject({ status: 'completed', failureReason: null });
     expect((await harness.control<{ foreground: string }>('/state')).body.foreground).toBe('com.android.settings');
+  });
+
+  it('Scenario: A thousand fuzzed frames leave the host serving and the task finishing', async () => {
+    const goal = 'Open the Settings app under fuzzing';
+    const taskId = await startHeldTask(goal);
+    const result = await runWebFuzz(host, 1_000, 10);
+    expect(result.frames).toBeGreaterThanOrEqual(1_000);
+    // Every protocol-breaking step was closed by the host with its code; none took the host down.
+    const fatalSteps = ['invalid-utf8', 'oversized', 'orphan-continuation', 'unmasked', 'reserved-bits'].reduce((sum, kind) => sum + (result.byKind[kind] ?? 0), 0);
+    expect(Object.values(result.closedBy).reduce((a, b) => a + b, 0)).toBe(fatalSteps);
+    expect(Object.keys(result.closedBy).sort()).toEqual(['1002', '1007', '1009']);
+    expect(await call('app.ping', { nonce: 'after-fuzz' })).toMatchObject({ ok: true, value: { nonce: 'after-fuzz' } });
+    // No fuzz request was valid, so none touched the task: it is still waiting on its model call.
+    expect((await app.call('tasks.current', { serial: harness.serial })).task).toMatchObject({ id: taskId, status: 'running' });
+    gateFor(goal).release();
+    expect(await app.waitForTaskEvent(taskId, 'task.finished', 30_000)).toMatchObject({ status: 'completed' });
+    expect((await harness.control<{ foreground: string }>('/state')).body.foreground).toBe('com.android.settings');
+    await until(() => host.connections === 0, 10_000, 'every fuzz connection to end');
   });
 
   it('Scenario: Requests beyond the in-flight cap are answered busy without running', async () => {
