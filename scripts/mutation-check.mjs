@@ -97,7 +97,9 @@ function runTests(copy, mutation) {
   const started = Date.now();
   const result = spawnSync(process.execPath, args, { cwd: copy, encoding: 'utf8', timeout: 10 * 60_000, env: { ...process.env, CI: '1', NO_COLOR: '1', FORCE_COLOR: '0' } });
   const output = `${result.stdout ?? ''}${result.stderr ?? ''}`;
-  return { passed: result.status === 0, seconds: (Date.now() - started) / 1000, summary: output.match(/^\s*Tests\s+\d+ (?:passed|failed|skipped)[^\n]*/gm)?.at(-1)?.trim() ?? `exit ${result.status}` };
+  const summary = output.match(/^\s*Tests\s+\d+ (?:passed|failed|skipped)[^\n]*/gm)?.at(-1)?.trim() ?? `exit ${result.status}`;
+  const firstError = output.match(/^\s*(?:AssertionError|Error|TypeError)[^\n]*/m)?.[0].trim();
+  return { passed: result.status === 0, seconds: (Date.now() - started) / 1000, summary: firstError ? `${summary}; ${firstError.slice(0, 200)}` : summary };
 }
 
 /** Applies one mutation to a fresh copy and runs its tests; `null` mutation = the unmutated baseline. */

@@ -9,8 +9,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { TaskEventSchema } from '../../src/shared/task';
 import { createTaskStore } from '../../src/main/storage/task-store';
 import { startAdbHarness, type AdbHarness } from '../support/adb-harness';
-import { interrupt, plantDeveloperShellEnv, runAmc, startAmc } from '../support/cli';
-import { finish, findElement, startAnthropicFake, FAKE_ANTHROPIC_KEY, type AnthropicFake, type FakePolicy } from '../fakes/index';
+import { anthropicDirectEnv, interrupt, plantDeveloperShellEnv, runAmc, startAmc } from '../support/cli';
+import { finish, findElement, startAnthropicFake, type AnthropicFake, type FakePolicy } from '../fakes/index';
 
 let harness: AdbHarness;
 let fake: AnthropicFake;
@@ -76,21 +76,8 @@ async function forwardPort(host: string, targetPort: number): Promise<{ port: nu
   };
 }
 
-/** The environment of a user whose AI planner talks to Anthropic directly (here: the fake). */
-function env(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
-  return {
-    ANDROID_ADB_SERVER_PORT: String(harness.adbPort),
-    HOME: harness.env.HOME,
-    AMC_HOME: home,
-    AI_PLANNER_ENABLED: 'true',
-    AI_PLANNER_TRANSPORT: 'direct',
-    AI_PLANNER_PROVIDER: 'anthropic',
-    AI_PLANNER_THINKING_BUDGET_TOKENS: '1024',
-    ANTHROPIC_API_KEY: FAKE_ANTHROPIC_KEY,
-    ANTHROPIC_BASE_URL: fake.url,
-    ...extra,
-  };
-}
+/** The environment of a user whose AI planner talks to Anthropic directly (here: the fake), with thinking on. */
+const env = (extra: NodeJS.ProcessEnv = {}) => anthropicDirectEnv(harness, home, fake.url, { AI_PLANNER_THINKING_BUDGET_TOKENS: '1024', ...extra });
 
 const openNotes: FakePolicy = (turn) => {
   if (turn.scene?.screen.package.includes('notes')) return finish(true, 'Notes is open', 'The Notes list is showing.');

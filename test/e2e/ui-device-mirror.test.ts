@@ -69,11 +69,13 @@ describe('device panel and live mirror in the browser', { timeout: 90_000 }, () 
       .poll(async () => (await host.harness.control<{ foreground: string }>('/state')).body.foreground, { timeout: 15_000 })
       .toMatch(/contacts/);
     // The Home key below the mirror (the keyboard route to the same control) goes back to the launcher.
+    const beforeHome = await paintedSeq(page);
     await page.getByRole('group', { name: 'Phone keys' }).getByRole('button', { name: 'Home' }).click();
     await expect
       .poll(async () => (await host.harness.control<{ foreground: string }>('/state')).body.foreground, { timeout: 15_000 })
       .toBe('com.android.launcher3');
-    expect(await paintedSeq(page)).toBeGreaterThanOrEqual(0);
+    // And the mirror keeps painting: a newer frame than the one on screen when Home was pressed.
+    expect(await waitForFrameAfter(page, beforeHome)).toBeGreaterThan(beforeHome);
     expect(errors).toEqual([]);
     await page.close();
   });

@@ -1,11 +1,11 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { FAKE_ANTHROPIC_KEY, findElement, finish, startAnthropicFake, type AnthropicFake, type FakePolicy } from '../fakes/index';
 import { launchTestBrowser, type TestBrowser } from '../support/browser';
-import { ARTIFACTS, openApp, saveScreenshot, startUiHost, type AppPage, type UiHost } from './ui-support';
+import { ARTIFACTS, openApp, saveScreenshot, startUiHost, type UiHost } from './ui-support';
 
 const OPEN_CONTACTS = 'Open the contacts app';
 const KEEP_GOING = 'Keep pressing home until told to stop';
@@ -14,8 +14,6 @@ let host: UiHost;
 let browser: TestBrowser;
 let fake: AnthropicFake;
 let policy: FakePolicy = () => finish(true, 'nothing to do');
-/** The page that ran the first task; later tests look at it again. */
-let runPage: AppPage;
 
 beforeAll(async () => {
   fake = await startAnthropicFake({ policy: (turn) => policy(turn) });
@@ -39,6 +37,49 @@ afterAll(async () => {
   await fake?.close();
 });
 
+// Each test starts from its own state (a phone on its home screen, the default policy) and makes the tasks it
+// looks at, under goals of its own, so one failure does not cascade and `-t` runs any test alone.
+beforeEach(async () => {
+  policy = () => finish(true, 'nothing to do');
+  await host.harness.control('/reset', { body: {} });
+});
+
+/** Opens Contacts with one tap, then finishes (after `finishDelayMs`, so the running task can be watched). */
+function openContactsPolicy(finishDelayMs = 0): FakePolicy {
+  let calls = 0;
+  return (turn) => {
+    calls++;
+    if (calls === 1) {
+      const contacts = findElement(turn.scene, 'Contacts');
+      return {
+        kind: 'call',
+        tool: 'tap',
+        args: { element_id: contacts?.id ?? 'e1' },
+        text: 'The home screen is showing; the Contacts icon opens the app.',
+        thinking: 'The goal names the contacts app. I can see its icon on the launcher, so one tap should do.',
+      };
+    }
+    const done = finish(true, 'The contacts app is open.', 'Contacts is in front now.');
+    return finishDelayMs ? { kind: 'delay', ms: finishDelayMs, then: done } : done;
+  };
+}
+
+/** Runs a goal in a fresh page until its end shows (`Done` or `Stopped` after `stop`), then closes the page. */
+async function taskInOwnPage(goal: string, taskPolicy: FakePolicy, options: { stop?: boolean } = {}): Promise<void> {
+  policy = taskPolicy;
+  const { page, errors } = await openApp(browser, host);
+  await runGoal(page, goal);
+  if (options.stop) {
+    await card(page, 1).waitFor({ timeout: 20_000 });
+    await page.getByRole('button', { name: 'Stop' }).click();
+  }
+  await page.getByRole('article', { name: options.stop ? 'Stopped' : 'Done' }).waitFor({ timeout: 20_000 });
+  expect(errors).toEqual([]);
+  await page.close();
+}
+
+const keepPressingHome: FakePolicy = () => ({ kind: 'delay', ms: 300, then: { kind: 'call', tool: 'press_key', args: { key: 'home' }, text: 'Pressing home again.' } });
+
 const card = (page: Page, step: number) => page.locator(`[data-testid="step-card"][data-step="${step}"]`);
 
 async function runGoal(page: Page, goal: string) {
@@ -49,23 +90,9 @@ async function runGoal(page: Page, goal: string) {
 
 describe('a task in the browser', { timeout: 90_000 }, () => {
   it("Scenario: A running task's turns appear live with rationale and thinking", async () => {
-    let calls = 0;
-    policy = (turn) => {
-      calls++;
-      if (calls === 1) {
-        const contacts = findElement(turn.scene, 'Contacts');
-        return {
-          kind: 'call',
-          tool: 'tap',
-          args: { element_id: contacts?.id ?? 'e1' },
-          text: 'The home screen is showing; the Contacts icon opens the app.',
-          thinking: 'The goal names the contacts app. I can see its icon on the launcher, so one tap should do.',
-        };
-      }
-      // Slow enough that the first card is on screen while the task still runs.
-      return { kind: 'delay', ms: 2500, then: finish(true, 'The contacts app is open.', 'Contacts is in front now.') };
-    };
-    runPage = await openApp(browser, host);
+    // Slow enough to finish that the first card is on screen while the task still runs.
+    policy = openContactsPolicy(2500);
+    const runPage = await openApp(browser, host);
     const { page } = runPage;
     await runGoal(page, OPEN_CONTACTS);
 
@@ -92,10 +119,14 @@ describe('a task in the browser', { timeout: 90_000 }, () => {
     expect((await host.harness.control<{ foreground: string }>('/state')).body.foreground).toMatch(/contacts/);
     await saveScreenshot(page, 'timeline');
     expect(runPage.errors).toEqual([]);
+    await page.close();
   });
 
   it('Scenario: The main screens are readable at 1280x800 and 1920x1080 in light and dark', async () => {
-    const { page } = runPage;
+    policy = openContactsPolicy();
+    const { page, errors } = await openApp(browser, host);
+    await runGoal(page, OPEN_CONTACTS);
+    await page.getByRole('article', { name: 'Done' }).waitFor({ timeout: 20_000 });
     for (const viewport of [{ width: 1280, height: 800 }, { width: 1920, height: 1080 }]) {
       for (const colorScheme of ['light', 'dark'] as const) {
         await page.setViewportSize(viewport);
@@ -121,13 +152,13 @@ describe('a task in the browser', { timeout: 90_000 }, () => {
         await saveScreenshot(page, `timeline-${viewport.width}x${viewport.height}-${colorScheme}`);
       }
     }
-    await page.setViewportSize({ width: 1280, height: 800 });
-    await page.emulateMedia({ colorScheme: 'light' });
+    expect(errors).toEqual([]);
+    await page.close();
   });
 
   it('Scenario: Stop ends a running task', async () => {
-    await host.harness.shell('input keyevent 3');
-    policy = () => ({ kind: 'delay', ms: 300, then: { kind: 'call', tool: 'press_key', args: { key: 'home' }, text: 'Pressing home again.' } });
+    policy = keepPressingHome;
+    const runPage = await openApp(browser, host);
     const { page } = runPage;
     await runGoal(page, KEEP_GOING);
     await card(page, 2).waitFor({ timeout: 20_000 });
@@ -146,6 +177,10 @@ describe('a task in the browser', { timeout: 90_000 }, () => {
   });
 
   it("Scenario: History survives a restart and reopens a task's timeline", async () => {
+    const completedGoal = `${OPEN_CONTACTS} (to find after a restart)`;
+    const stoppedGoal = `${KEEP_GOING} (to find after a restart)`;
+    await taskInOwnPage(completedGoal, openContactsPolicy());
+    await taskInOwnPage(stoppedGoal, keepPressingHome, { stop: true });
     const { page, errors } = await openApp(browser, host);
     await page.getByRole('tab', { name: 'History' }).click();
     // The page stays open while the app restarts: it says it lost the app, then reconnects and fetches again.
@@ -155,17 +190,23 @@ describe('a task in the browser', { timeout: 90_000 }, () => {
     await page.getByTestId('connection-lost').waitFor({ state: 'detached', timeout: 20_000 });
     expect(await page.getByTestId('connection-status').textContent()).toMatch(/^Connected via web/);
     const rows = page.getByTestId('history-row');
-    await expect.poll(() => rows.count()).toBe(2);
-    expect(await rows.nth(0).textContent()).toContain(KEEP_GOING);
-    expect(await rows.nth(0).textContent()).toContain('stopped');
-    const cells = rows.nth(1).getByRole('cell');
-    expect(await cells.nth(0).textContent()).toBe(OPEN_CONTACTS);
+    const stoppedRow = rows.filter({ hasText: stoppedGoal });
+    const completedRow = rows.filter({ hasText: completedGoal });
+    await expect.poll(() => completedRow.count()).toBe(1);
+    expect(await stoppedRow.textContent()).toContain('stopped');
+    // Newest first.
+    const texts = await rows.allTextContents();
+    const position = (goal: string) => texts.findIndex((text) => text.includes(goal));
+    expect(position(stoppedGoal)).toBeGreaterThanOrEqual(0);
+    expect(position(stoppedGoal)).toBeLessThan(position(completedGoal));
+    const cells = completedRow.getByRole('cell');
+    expect(await cells.nth(0).textContent()).toBe(completedGoal);
     expect(await cells.nth(2).textContent()).toBe('done');
     // Steps counts the actions carried out: the tap (finishing is not an action on the phone).
     expect(await cells.nth(3).textContent()).toBe('1');
     await saveScreenshot(page, 'history');
 
-    await page.getByRole('button', { name: `Open "${OPEN_CONTACTS}"` }).click();
+    await page.getByRole('button', { name: `Open "${completedGoal}"` }).click();
     await card(page, 1).getByTestId('step-rationale').waitFor();
     expect(await card(page, 1).getByTestId('step-rationale').textContent()).toBe('The home screen is showing; the Contacts icon opens the app.');
     expect(await page.getByRole('article', { name: 'Done' }).textContent()).toContain('The contacts app is open.');
@@ -175,11 +216,13 @@ describe('a task in the browser', { timeout: 90_000 }, () => {
   });
 
   it('Scenario: The exported HTML report opens offline', async () => {
+    const goal = `${OPEN_CONTACTS} (to export)`;
+    await taskInOwnPage(goal, openContactsPolicy());
     const { page, errors } = await openApp(browser, host);
     await page.getByRole('tab', { name: 'History' }).click();
     const [download] = await Promise.all([
       page.waitForEvent('download'),
-      page.getByRole('button', { name: `Export "${OPEN_CONTACTS}" as HTML report` }).click(),
+      page.getByRole('button', { name: `Export "${goal}" as HTML report` }).click(),
     ]);
     expect(download.suggestedFilename()).toMatch(/\.html$/);
     const reportFile = path.join(ARTIFACTS, 'ui-report.html');
@@ -189,10 +232,10 @@ describe('a task in the browser', { timeout: 90_000 }, () => {
 
     const [jsonDownload] = await Promise.all([
       page.waitForEvent('download'),
-      page.getByRole('button', { name: `Export "${OPEN_CONTACTS}" as JSON` }).click(),
+      page.getByRole('button', { name: `Export "${goal}" as JSON` }).click(),
     ]);
     const record = JSON.parse(await readFile(await jsonDownload.path(), 'utf8'));
-    expect(record).toMatchObject({ goal: OPEN_CONTACTS, status: 'completed' });
+    expect(record).toMatchObject({ goal, status: 'completed' });
     await writeFile(path.join(ARTIFACTS, 'ui-report.json'), JSON.stringify(record, null, 2));
 
     // Offline: every request other than the file itself is refused and recorded.
@@ -206,7 +249,7 @@ describe('a task in the browser', { timeout: 90_000 }, () => {
     });
     await offline.goto(pathToFileURL(reportFile).href);
     const text = await offline.locator('body').innerText();
-    expect(text).toContain(OPEN_CONTACTS);
+    expect(text).toContain(goal);
     expect(text).toContain('The home screen is showing; the Contacts icon opens the app.');
     expect(text).toContain('The contacts app is open.');
     await saveScreenshot(offline, 'report');
@@ -217,18 +260,25 @@ describe('a task in the browser', { timeout: 90_000 }, () => {
   });
 
   it('Scenario: Deleting a task removes it from History', async () => {
+    const kept = 'Look at the screen (kept)';
+    const deleted = 'Look at the screen (to delete)';
+    await taskInOwnPage(kept, () => finish(true, 'Seen.'));
+    await taskInOwnPage(deleted, () => finish(true, 'Seen.'));
     const { page, errors } = await openApp(browser, host);
     await page.getByRole('tab', { name: 'History' }).click();
     const rows = page.getByTestId('history-row');
-    await expect.poll(() => rows.count()).toBe(2);
+    await expect.poll(() => rows.filter({ hasText: deleted }).count()).toBe(1);
+    const before = await rows.count();
     page.once('dialog', (dialog) => void dialog.accept());
-    await page.getByRole('button', { name: `Delete "${KEEP_GOING}"` }).click();
-    await expect.poll(() => rows.count()).toBe(1);
-    expect(await rows.first().textContent()).toContain(OPEN_CONTACTS);
-    // Gone for good: a fresh page lists only the other task.
+    await page.getByRole('button', { name: `Delete "${deleted}"` }).click();
+    await expect.poll(() => rows.count()).toBe(before - 1);
+    expect(await rows.filter({ hasText: deleted }).count()).toBe(0);
+    expect(await rows.filter({ hasText: kept }).count()).toBe(1);
+    // Gone for good: a fresh page still lists the other task and not this one.
     await page.reload();
     await page.getByRole('tab', { name: 'History' }).click();
-    await expect.poll(() => page.getByTestId('history-row').count()).toBe(1);
+    await expect.poll(() => page.getByTestId('history-row').filter({ hasText: kept }).count()).toBe(1);
+    expect(await page.getByTestId('history-row').filter({ hasText: deleted }).count()).toBe(0);
     expect(errors).toEqual([]);
     await page.close();
   });

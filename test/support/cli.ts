@@ -1,5 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
+import { FAKE_ANTHROPIC_KEY } from '../fakes/index';
+import type { AdbHarness } from './adb-harness';
 
 export const amcBin = path.resolve('bin/amc.mjs');
 
@@ -9,6 +11,21 @@ export const amcBin = path.resolve('bin/amc.mjs');
  */
 export function childEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   return { PATH: process.env.PATH, ...extra };
+}
+
+/** A user whose AI planner talks to Anthropic directly (here: the fake at `baseURL`), on the harness's adb server. */
+export function anthropicDirectEnv(harness: Pick<AdbHarness, 'adbPort' | 'env'>, amcHome: string, baseURL: string, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  return {
+    ANDROID_ADB_SERVER_PORT: String(harness.adbPort),
+    HOME: harness.env.HOME,
+    AMC_HOME: amcHome,
+    AI_PLANNER_ENABLED: 'true',
+    AI_PLANNER_TRANSPORT: 'direct',
+    AI_PLANNER_PROVIDER: 'anthropic',
+    ANTHROPIC_API_KEY: FAKE_ANTHROPIC_KEY,
+    ANTHROPIC_BASE_URL: baseURL,
+    ...extra,
+  };
 }
 
 /** Keys a developer's shell often holds that change what `amc` does; tests plant them to prove isolation. */

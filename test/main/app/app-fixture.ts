@@ -4,6 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { createApp, type AppOptions, type AppServices } from '../../../src/main/app/create-app';
+import { startAdbHarness, type AdbHarness } from '../../support/adb-harness';
 import type { EventName, EventPayload, FrameMeta, MethodInput, MethodName, MethodOutput, RpcError } from '../../../src/shared/contract';
 import type { TaskEvent } from '../../../src/shared/task';
 
@@ -91,6 +92,21 @@ export async function startTestApp(options: AppOptions & { home?: string } = {})
 
 export async function removeHome(home: string): Promise<void> {
   await rm(home, { recursive: true, force: true });
+}
+
+/** A test file's phone and app: an isolated adb harness with the app on it; `stop()` undoes both. */
+export async function startAppOnPhone(): Promise<{ harness: AdbHarness; app: TestApp; stop(): Promise<void> }> {
+  const harness = await startAdbHarness();
+  const app = await startTestApp({ env: isolatedEnv(harness.env) });
+  return {
+    harness,
+    app,
+    async stop() {
+      await app.close();
+      await harness.stop();
+      await removeHome(app.home);
+    },
+  };
 }
 
 /** Collects binary frames from the hub like a window would. */

@@ -11,7 +11,7 @@ import { TASKS_FOLDER } from '../../../src/main/storage/task-store';
 import type { TaskEvent } from '../../../src/shared/task';
 import { startAdbHarness, type AdbHarness } from '../../support/adb-harness';
 import { findBytesInJson, findBytesInText, findBytesInValue, type ScanOptions } from '../../support/byte-leak-scan';
-import { runAmc } from '../../support/cli';
+import { anthropicDirectEnv, runAmc } from '../../support/cli';
 import { finish, scriptedPolicy, startAnthropicFake, tapLabel, FAKE_ANTHROPIC_KEY, type AnthropicFake } from '../../fakes/index';
 import { isolatedEnv, removeHome, startTestApp, type TestApp } from './app-fixture';
 
@@ -146,18 +146,7 @@ describe('the screenshot boundary (D5)', () => {
     fake.requests.length = 0;
     const home = await mkdtemp(path.join(tmpdir(), 'amc-json-home-'));
     try {
-      const result = await runAmc(['run', '-s', harness.serial, '--goal', 'Open Settings', '--json'], {
-        env: {
-          ANDROID_ADB_SERVER_PORT: String(harness.adbPort),
-          HOME: harness.env.HOME,
-          AMC_HOME: home,
-          AI_PLANNER_ENABLED: 'true',
-          AI_PLANNER_TRANSPORT: 'direct',
-          AI_PLANNER_PROVIDER: 'anthropic',
-          ANTHROPIC_API_KEY: FAKE_ANTHROPIC_KEY,
-          ANTHROPIC_BASE_URL: fake.url,
-        },
-      });
+      const result = await runAmc(['run', '-s', harness.serial, '--goal', 'Open Settings', '--json'], { env: anthropicDirectEnv(harness, home, fake.url) });
       expect(result.stderr).toBe('');
       expect(result.code).toBe(0);
       const scan: ScanOptions = { knownBytes: screenshotsSentToTheModel() };

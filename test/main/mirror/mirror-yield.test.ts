@@ -5,8 +5,8 @@ import { EventHub } from '../../../src/main/ipc/event-hub';
 import { MirrorPump } from '../../../src/main/mirror/mirror-pump';
 import type { FrameMeta } from '../../../src/shared/contract';
 import type { TaskEvent } from '../../../src/shared/task';
-import { startAdbHarness, type AdbHarness } from '../../support/adb-harness';
-import { isolatedEnv, removeHome, startTestApp, until as eventually, type TestApp } from '../app/app-fixture';
+import type { AdbHarness } from '../../support/adb-harness';
+import { startAppOnPhone, until as eventually, type TestApp } from '../app/app-fixture';
 
 const screen = async () => ({ png: await sharp({ create: { width: 108, height: 240, channels: 3, background: '#3366ff' } }).png().toBuffer() });
 
@@ -88,16 +88,14 @@ describe('mirror and agent on one phone', () => {
 describe('mirror and agent on one phone, through the app', () => {
   let harness: AdbHarness;
   let app: TestApp;
+  let stop: (() => Promise<void>) | undefined;
 
   beforeAll(async () => {
-    harness = await startAdbHarness();
-    app = await startTestApp({ env: isolatedEnv(harness.env) });
+    ({ harness, app, stop } = await startAppOnPhone());
   }, 60_000);
 
   afterAll(async () => {
-    await app?.close();
-    await harness?.stop();
-    if (app) await removeHome(app.home);
+    await stop?.();
   });
 
   it("Scenario: The app's mirror starts no capture while a task observes the phone", async () => {

@@ -308,8 +308,8 @@ describe('Planner selection by configuration', () => {
 describe('Transports', () => {
   let controlPlane: TestControlPlane;
 
-  async function startControlPlane(policy: FakePolicy): Promise<TestControlPlane> {
-    controlPlane = await startTestControlPlane({ provider: 'anthropic', policy });
+  async function startControlPlane(policy: FakePolicy, provider: FakeProvider = 'anthropic'): Promise<TestControlPlane> {
+    controlPlane = await startTestControlPlane({ provider, policy });
     cleanups.push(() => controlPlane.stop());
     return controlPlane;
   }
@@ -342,7 +342,9 @@ describe('Transports', () => {
   });
 
   it('Scenario: Cloud-proxy transport returns None for thinking and text_output', async () => {
-    const cp = await startControlPlane(sequencePolicy({ kind: 'call', tool: 'tap', args: { element_id: 'e2' }, text: 'Tap Wi-Fi.', thinking: 'hidden' }));
+    // Behind the control plane, an OpenAI-compatible provider that does send its reasoning and text: the
+    // proxy surface must still carry neither.
+    const cp = await startControlPlane(sequencePolicy({ kind: 'call', tool: 'tap', args: { element_id: 'e2' }, text: 'Tap Wi-Fi.', thinking: 'hidden' }), 'openai');
     const client = buildToolCallingClient(proxyConfig(cp));
     const { planner } = buildPlanner(proxyConfig(cp));
     const [planned] = await planner.plan({ goal, step: 1, scene: wifiScene, sceneError: null }, { signal: new AbortController().signal, onDecision: () => undefined });
