@@ -23,7 +23,8 @@ export const SceneElementSchema = z.object({
   /**
    * The element's text. A clickable row (or a list item) also carries the labels of its plain children here, each
    * once, in reading order, joined by `" | "`. A pipe or backslash inside any text is escaped with a backslash,
-   * so `labelParts` always gives the parts back whatever punctuation they contain.
+   * so `labelParts` always gives the parts back whatever punctuation they contain. An editable field's text is its
+   * content, verbatim (nothing folds into a field).
    */
   text: z.string().min(1).optional(),
   /** content-desc (accessibility label), e.g. the name of an icon-only button. */

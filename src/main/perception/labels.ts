@@ -1,8 +1,8 @@
 import type { UiNode } from './ui-hierarchy';
 
-/** Labels as the dump gives them: trimmed, inner whitespace runs collapsed. */
+/** Labels keep their inner spacing and line breaks: the planner compares typed text with what it reads. */
 export function cleanLabel(value: string): string {
-  return value.replace(/\s+/g, ' ').trim();
+  return value.replace(/\r\n?/g, '\n').trim();
 }
 
 export function shortClassName(className: string): string {

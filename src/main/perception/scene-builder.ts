@@ -121,7 +121,8 @@ function finish(draft: Draft): ElementDraft {
     desc = parts[0]!;
     texts = [];
   }
-  if (texts.length) element.text = joinLabelParts(texts);
+  // An editable field's text is its content, verbatim (the planner compares it with what it typed); it folds nothing.
+  if (texts.length) element.text = element.editable ? ownText : joinLabelParts(texts);
   if (desc && !(texts.length === 1 && texts[0] === desc)) element.desc = desc;
   const actsAsControl = element.clickable || element.longClickable || element.editable || element.checked !== undefined;
   if (actsAsControl && !element.text && !element.desc && !element.hint) element.unlabeled = unlabeledHint(draft.node);

@@ -7,9 +7,11 @@ export const SYSTEM_UI_PACKAGE = 'com.android.systemui';
 /** The status bar is a thin System UI strip along the top (its height is at most this share of the screen's). */
 const MAX_STATUS_BAR_SHARE = 0.1;
 
+/** The status bar: a System UI window whose first levels say so by id, or a thin strip along the top edge. */
 export function isStatusBarWindow(root: UiNode, screenHeight: number): boolean {
   if (root.packageName !== SYSTEM_UI_PACKAGE) return false;
-  if (/:id\/status_bar/.test(root.resourceId)) return true;
+  const levels = [root, ...root.children, ...root.children.flatMap((child) => child.children)];
+  if (levels.some((node) => /:id\/status_bar(?:_container)?$/.test(node.resourceId))) return true;
   const [, top, , bottom] = root.bounds;
   return top <= 0 && bottom > 0 && bottom <= screenHeight * MAX_STATUS_BAR_SHARE;
 }

@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseWmSize } from '../../../src/main/device/device-info';
-import { saysAlready } from '../../../src/main/perception/labels';
+import { cleanLabel, saysAlready } from '../../../src/main/perception/labels';
 import { buildScene, isKeyboardPackage, type SceneBuildOptions } from '../../../src/main/perception/scene-builder';
 import { DEFAULT_SCENE_TOKEN_BUDGET, estimateTokens } from '../../../src/main/perception/scene-budget';
 import { parseDisplayInfo, screenFacts } from '../../../src/main/perception/screen-facts';
@@ -92,7 +92,7 @@ describe('the dump corpus', () => {
         ].filter((label): label is string => !!label);
         for (const { node, statusBar } of visibleNodes(hierarchy, full)) {
           if (statusBar) continue;
-          for (const label of [node.text, node.contentDesc].map((l) => l.replace(/\s+/g, ' ').trim()).filter(Boolean)) {
+          for (const label of [node.text, node.contentDesc].map(cleanLabel).filter(Boolean)) {
             expect(said.some((line) => saysAlready(line, label)), `"${label}"`).toBe(true);
           }
         }

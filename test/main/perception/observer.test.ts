@@ -43,6 +43,10 @@ describe('Observer against the virtual device', () => {
     const observation = await observer.observe(harness.serial);
     const scene = observation.scene!;
     expect(scene.screen).toMatchObject({ width: 1080, height: 2400, orientation: 'portrait', package: 'com.android.launcher3', keyboardShown: false });
+    // The status bar is screen facts, not elements; the navigation bar's buttons stay.
+    expect(scene.screen.status).toMatchObject({ time: expect.stringMatching(/^\d{1,2}:\d{2}/), battery: 100 });
+    expect(scene.elements.filter((e) => e.bounds[3] <= 84)).toEqual([]);
+    expect(scene.elements.filter((e) => e.window === 'system').map((e) => e.desc)).toEqual(['Back', 'Home', 'Overview']);
     for (const label of ['Settings', 'Contacts', 'Clock', 'Notes', 'Messages']) {
       expect(find(scene, label)).toMatchObject({ clickable: true });
     }

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { buildScene } from '../../../src/main/perception/scene-builder';
 import { parseUiHierarchy, UiDumpError } from '../../../src/main/perception/ui-hierarchy';
-import { SceneSchema, sceneToJson, type Scene, type ScreenFacts } from '../../../src/shared/scene';
+import { labelParts, SceneSchema, sceneToJson, type Scene, type ScreenFacts } from '../../../src/shared/scene';
 
 const fixture = (name: string) => readFileSync(new URL(`./fixtures/${name}.xml`, import.meta.url), 'utf8');
 const portrait: ScreenFacts = { width: 1080, height: 2400, orientation: 'portrait', package: 'com.example', keyboardShown: false };
@@ -69,6 +69,15 @@ describe('Scene building', () => {
     expect(Object.keys(allow)).toEqual(['id', 'type', 'text', 'resourceId', 'bounds', 'clickable', 'window']);
     expect(allow.window).toBe('dialog');
     expect(SceneSchema.parse(JSON.parse(json))).toEqual(scene);
+  });
+
+  it('still reads a Scene stored before status, rotation, window, unlabeled and elementsLeftOut existed', () => {
+    const stored = {
+      screen: { width: 1080, height: 2400, orientation: 'portrait', package: 'com.android.settings', activity: '.Settings', keyboardShown: false },
+      elements: [{ id: 'e1', type: 'LinearLayout', text: 'Wi-Fi | Connected', bounds: [0, 300, 1080, 470], clickable: true, checked: true }],
+    };
+    expect(SceneSchema.parse(stored)).toEqual(stored);
+    expect(labelParts(stored.elements[0]!.text)).toEqual(['Wi-Fi', 'Connected']);
   });
 
   it('keeps the buttons and message of a dialog', () => {
