@@ -9,8 +9,8 @@ if (!address) {
   process.exit(2);
 }
 const page = new URL(address);
-const token = new URLSearchParams(page.hash.slice(1)).get('token');
-const socket = new WebSocket(`ws://${page.host}/ws?token=${encodeURIComponent(token ?? '')}`, { origin: page.origin });
+const token = /[#&]token=([^&]+)/.exec(page.hash)?.[1];
+const socket = new WebSocket(`ws://${page.host}/ws?token=${token ?? ''}`, { origin: page.origin });
 
 let nextId = 1;
 const pending = new Map();

@@ -12,7 +12,8 @@ import { DOC_PATH, generatedSection, withGeneratedSection } from '../../scripts/
 import { startAdbHarness, type AdbHarness } from '../support/adb-harness';
 import { requireBuiltRenderer } from '../support/build';
 import { interrupt, startAmc } from '../support/cli';
-import { startAnthropicFake, FAKE_ANTHROPIC_KEY, type AnthropicFake } from '../fakes/index';
+import { startAnthropicFake, type AnthropicFake } from '../fakes/index';
+import { directAnthropicEnv } from '../support/planner-env';
 import { suitePolicy } from '../fakes/suite-agent';
 
 describe('the local API doc', () => {
@@ -46,16 +47,7 @@ describe('the local API example', () => {
   });
 
   it('Scenario: The Node example carries out a goal through the local API', async () => {
-    const env = {
-      ANDROID_ADB_SERVER_PORT: String(harness.adbPort),
-      HOME: harness.env.HOME,
-      AMC_HOME: home,
-      AI_PLANNER_ENABLED: 'true',
-      AI_PLANNER_TRANSPORT: 'direct',
-      AI_PLANNER_PROVIDER: 'anthropic',
-      ANTHROPIC_API_KEY: FAKE_ANTHROPIC_KEY,
-      ANTHROPIC_BASE_URL: fake.url,
-    };
+    const env = directAnthropicEnv(harness, home, fake.url);
     const started = await startAmc(['serve'], /serving at (http:\/\/127\.0\.0\.1:\d+\/#token=[\w-]+)/, { env });
     serve = started.child;
     const example = spawn(process.execPath, ['docs/examples/local-api.mjs', started.match[1]!, 'Turn on Bluetooth.'], { env: { ...process.env, ...env } });

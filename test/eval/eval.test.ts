@@ -10,7 +10,8 @@ import { PHONE_TASKS } from '../../src/eval/tasks/index';
 import { startAdbHarness, type AdbHarness } from '../support/adb-harness';
 import { launchTestBrowser } from '../support/browser';
 import { runAmc } from '../support/cli';
-import { finish, startAnthropicFake, FAKE_ANTHROPIC_KEY, type AnthropicFake, type FakePolicy } from '../fakes/index';
+import { finish, startAnthropicFake, type AnthropicFake, type FakePolicy } from '../fakes/index';
+import { directAnthropicEnv } from '../support/planner-env';
 import { SUITE_SCRIPTS, stepsPolicy, suitePolicy } from '../fakes/suite-agent';
 
 let harness: AdbHarness;
@@ -30,18 +31,7 @@ afterAll(async () => {
   if (home) await rm(home, { recursive: true, force: true });
 });
 
-function env(): NodeJS.ProcessEnv {
-  return {
-    ANDROID_ADB_SERVER_PORT: String(harness.adbPort),
-    HOME: harness.env.HOME,
-    AMC_HOME: home,
-    AI_PLANNER_ENABLED: 'true',
-    AI_PLANNER_TRANSPORT: 'direct',
-    AI_PLANNER_PROVIDER: 'anthropic',
-    ANTHROPIC_API_KEY: FAKE_ANTHROPIC_KEY,
-    ANTHROPIC_BASE_URL: fake.url,
-  };
-}
+const env = () => directAnthropicEnv(harness, home, fake.url);
 
 async function evaluate(args: string[]): Promise<{ report: EvalReport; stderr: string }> {
   const result = await runAmc(['eval', '--json', ...args], { env: env(), timeoutMs: 240_000 });

@@ -13,7 +13,8 @@ import { SceneSchema, type Scene } from '../../src/shared/scene';
 import type { PhoneStateView } from '../../src/virtual-device/phone/model';
 import { startAdbHarness, type AdbHarness } from '../support/adb-harness';
 import { amcBin, interrupt, startAmc } from '../support/cli';
-import { finish, findElement, startAnthropicFake, FAKE_ANTHROPIC_KEY, type AnthropicFake, type FakePolicy } from '../fakes/index';
+import { finish, findElement, startAnthropicFake, type AnthropicFake, type FakePolicy } from '../fakes/index';
+import { directAnthropicEnv } from '../support/planner-env';
 import { SUITE_SCRIPTS, stepsPolicy } from '../fakes/suite-agent';
 
 let harness: AdbHarness;
@@ -44,18 +45,7 @@ beforeEach(async () => {
 
 /** A user whose configured planner is Anthropic direct (here: the fake). */
 function env(): Record<string, string> {
-  const vars: NodeJS.ProcessEnv = {
-    ...process.env,
-    ANDROID_ADB_SERVER_PORT: String(harness.adbPort),
-    HOME: harness.env.HOME,
-    AMC_HOME: home,
-    AI_PLANNER_ENABLED: 'true',
-    AI_PLANNER_TRANSPORT: 'direct',
-    AI_PLANNER_PROVIDER: 'anthropic',
-    ANTHROPIC_API_KEY: FAKE_ANTHROPIC_KEY,
-    ANTHROPIC_BASE_URL: fake.url,
-    AMC_MCP_TOKEN: TOKEN,
-  };
+  const vars: NodeJS.ProcessEnv = { ...process.env, ...directAnthropicEnv(harness, home, fake.url), AMC_MCP_TOKEN: TOKEN };
   delete vars.ANDROID_SERIAL;
   return Object.fromEntries(Object.entries(vars).filter((entry): entry is [string, string] => entry[1] !== undefined));
 }

@@ -2,23 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { ExitCode, UsageError, type CliCommand } from '../command';
 import { parseCommandArgs, parsePort } from '../args';
+import { untilStopped } from '../until-stopped';
 
 /** A fixed token for configs that cannot read one from the output (e.g. a client's mcp.json). */
 const TokenSchema = z.string().regex(/^[A-Za-z0-9._~+/=-]{16,200}$/, 'must be 16 to 200 characters of letters, digits and ._~+/=-');
-
-/** Resolves when the process is asked to stop (Ctrl-C, SIGTERM) or `closed` settles. */
-function untilStopped(closed?: Promise<unknown>): Promise<void> {
-  return new Promise((resolve) => {
-    const stop = () => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      resolve();
-    };
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-    void closed?.finally(stop);
-  });
-}
 
 export const mcpCommand: CliCommand = {
   name: 'mcp',

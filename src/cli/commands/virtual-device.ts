@@ -1,6 +1,7 @@
 import type { CliCommand } from '../command';
 import { ExitCode, UsageError } from '../command';
 import { parseCommandArgs, parsePort } from '../args';
+import { untilStopped } from '../until-stopped';
 
 const DEFAULT_ADB_PORT = 5601;
 const DEFAULT_CONTROL_PORT = 5602;
@@ -48,15 +49,7 @@ export const virtualDeviceCommand: CliCommand = {
     }
     io.out(`Virtual phone ready: adb connect ${device.adbAddress} | control API ${device.controlUrl} | profile ${profile} (Ctrl-C to stop)`);
 
-    await new Promise<void>((resolve) => {
-      const stop = () => {
-        process.off('SIGINT', stop);
-        process.off('SIGTERM', stop);
-        resolve();
-      };
-      process.on('SIGINT', stop);
-      process.on('SIGTERM', stop);
-    });
+    await untilStopped();
     await device.close();
     return ExitCode.ok;
   },

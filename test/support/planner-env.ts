@@ -1,0 +1,19 @@
+import type { AdbHarness } from './adb-harness';
+import { FAKE_ANTHROPIC_KEY } from '../fakes/index';
+
+/**
+ * The environment of a user whose AI planner talks to Anthropic directly (here: the loopback fake at
+ * `anthropicUrl`), with the harness's adb server, HOME and its own data folder: for `amc` child processes.
+ */
+export function directAnthropicEnv(harness: AdbHarness, amcHome: string, anthropicUrl: string): Record<string, string> {
+  return {
+    ANDROID_ADB_SERVER_PORT: String(harness.adbPort),
+    HOME: harness.env.HOME ?? '',
+    AMC_HOME: amcHome,
+    AI_PLANNER_ENABLED: 'true',
+    AI_PLANNER_TRANSPORT: 'direct',
+    AI_PLANNER_PROVIDER: 'anthropic',
+    ANTHROPIC_API_KEY: FAKE_ANTHROPIC_KEY,
+    ANTHROPIC_BASE_URL: anthropicUrl,
+  };
+}
