@@ -2,6 +2,7 @@
 // satisfies these structurally; tests may pass a smaller stand-in.
 import type { PhoneFaultKind } from './phone/faults';
 import type { LatencyProfileName } from './phone/latency';
+import type { PhoneState } from './phone/model';
 
 export interface PhoneFileEntry {
   name: string;
@@ -40,7 +41,7 @@ export interface AdbPhone {
 
 /** The phone as the control API sees it. */
 export interface ControllablePhone extends AdbPhone {
-  state(): unknown;
+  state(): PhoneState;
   reset(seed?: unknown): void;
   setProfile(profile: LatencyProfileName): void;
   injectFault(fault: { kind: PhoneFaultKind }): void;

@@ -10,14 +10,14 @@ import { settingsCommand } from './commands/settings';
 import { PhoneFaultSchema, type PhoneFault, type PhoneFaultKind } from './faults';
 import { VirtualFileSystem } from './file-system';
 import { abortableDelay, latencyMs, waitForAbort, type LatencyKind, type LatencyProfileName } from './latency';
-import { dataFromSeed, type PhoneData, type PhoneStateView } from './model';
+import { dataFromSeed, type PhoneData, type PhoneState } from './model';
 import { DEVICE_IDENTITY } from './properties';
 import { ShellInterpreter, type CommandHandler, type CommandOutput } from './shell/interpreter';
 import { PhoneUi } from './ui/phone-ui';
 import { renderPng, renderRgba, windowsToSvg } from './ui/render';
 import { hierarchyXml } from './ui/xml';
 
-export type { PhoneStateView } from './model';
+export type { PhoneState, PhoneStateView } from './model';
 
 export interface VirtualPhoneOptions {
   profile?: LatencyProfileName;
@@ -78,13 +78,15 @@ export class VirtualPhone {
     return this.interpreter.run(command, options.signal);
   }
 
-  state(): PhoneStateView {
+  state(): PhoneState {
     const snapshot = this.ui.snapshot();
     const data = structuredClone(this.data);
     return {
       foreground: snapshot.foreground,
       activity: snapshot.activity,
       screenOn: this.ui.isScreenOn,
+      locked: this.ui.isLocked,
+      shadeExpanded: this.ui.isShadeExpanded,
       keyboardShown: this.ui.isKeyboardShown,
       focusedField: this.ui.focusedFieldResourceId(),
       dialog: snapshot.dialog,
