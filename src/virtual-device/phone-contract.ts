@@ -32,11 +32,25 @@ export interface PhoneIdentity {
   device: string;
 }
 
+/** Bytes adb forwards to a running command: chunks until the host closes its stdin. */
+export interface ShellInput {
+  chunks(): AsyncIterable<Buffer>;
+  readAll(): Promise<Buffer>;
+}
+
+export interface ShellOptions {
+  signal: AbortSignal;
+  /** The command's stdin (adb's stdin for a one-shot command); empty when absent. */
+  stdin?: ShellInput;
+  /** Receives stdout while the command runs (streaming commands like `logcat`); the result's stdout is then empty. */
+  onStdout?: (data: Buffer) => Promise<void>;
+}
+
 /** The phone as the adb transport sees it. */
 export interface AdbPhone {
   readonly identity: PhoneIdentity;
   readonly fs: PhoneFileSystem;
-  shell(command: string, options: { signal: AbortSignal }): Promise<ShellResult>;
+  shell(command: string, options: ShellOptions): Promise<ShellResult>;
 }
 
 /** The phone as the control API sees it. */

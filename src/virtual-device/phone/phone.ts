@@ -12,6 +12,7 @@ import { VirtualFileSystem } from './file-system';
 import { abortableDelay, latencyMs, waitForAbort, type LatencyKind, type LatencyProfileName } from './latency';
 import { dataFromSeed, type PhoneData, type PhoneState } from './model';
 import { DEVICE_IDENTITY } from './properties';
+import type { ShellOptions } from '../phone-contract';
 import { ShellInterpreter, type CommandHandler, type CommandOutput } from './shell/interpreter';
 import { PhoneUi } from './ui/phone-ui';
 import { renderPng, renderRgba, windowsToSvg } from './ui/render';
@@ -70,12 +71,15 @@ export class VirtualPhone {
     this.interpreter = new ShellInterpreter(this.commandTable(), this.fs);
   }
 
-  /** Runs one shell command line. Rejects with the signal's reason when aborted. */
-  async shell(command: string, options: { signal: AbortSignal }): Promise<CommandOutput> {
+  /**
+   * Runs one shell command line with adb's stdin, streaming stdout to `onStdout` when given. Rejects with the
+   * signal's reason when aborted.
+   */
+  async shell(command: string, options: ShellOptions): Promise<CommandOutput> {
     options.signal.throwIfAborted();
     if (this.takeFault('hang')) return waitForAbort(options.signal);
     await abortableDelay(latencyMs(this.profile, 'command'), options.signal);
-    return this.interpreter.run(command, options.signal);
+    return this.interpreter.run(command, options);
   }
 
   state(): PhoneState {
