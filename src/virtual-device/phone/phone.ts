@@ -1,5 +1,12 @@
 import { USER_APPS } from './apps/index';
-import { amCommand, dumpsysCommand, monkeyCommand, pmCommand, wmCommand } from './commands/activity';
+import { amCommand, monkeyCommand, wmCommand } from './commands/activity';
+import { cmdCommand } from './commands/cmd';
+import { dateCommand } from './commands/date';
+import { dumpsysCommand } from './commands/dumpsys';
+import { logcatCommand } from './commands/logcat';
+import { packageCommand } from './commands/packages';
+import { pidofCommand, psCommand } from './commands/processes';
+import { testCommand } from './commands/test';
 import { echo, falseCommand, getprop, sleep, trueCommand } from './commands/basic';
 import type { PhoneServices } from './commands/context';
 import { catCommand, grepCommand, headCommand, lsCommand, mkdirCommand, rmCommand } from './commands/files';
@@ -11,6 +18,7 @@ import { PhoneFaultSchema, type PhoneFault, type PhoneFaultKind } from './faults
 import { VirtualFileSystem } from './file-system';
 import { abortableDelay, latencyMs, waitForAbort, type LatencyKind, type LatencyProfileName } from './latency';
 import { dataFromSeed, type PhoneData, type PhoneState } from './model';
+import { PhoneLog } from './log';
 import { DEVICE_IDENTITY } from './properties';
 import type { ShellOptions } from '../phone-contract';
 import { ShellInterpreter, type CommandHandler, type CommandOutput } from './shell/interpreter';
@@ -53,6 +61,7 @@ interface PixelCache {
 export class VirtualPhone {
   readonly fs = new VirtualFileSystem();
   readonly identity = DEVICE_IDENTITY;
+  readonly log = new PhoneLog();
   private profile: LatencyProfileName;
   private data: PhoneData;
   private readonly ui: PhoneUi;
@@ -66,7 +75,7 @@ export class VirtualPhone {
     this.profile = validProfile(options.profile ?? 'instant');
     const { data, foreground } = dataFromSeed(options.seed);
     this.data = data;
-    this.ui = new PhoneUi(data, USER_APPS);
+    this.ui = new PhoneUi(data, USER_APPS, this.log);
     if (foreground) this.ui.startApp(foreground);
     this.interpreter = new ShellInterpreter(this.commandTable(), this.fs);
   }
@@ -112,6 +121,7 @@ export class VirtualPhone {
     this.pendingFaults = [];
     this.extraSettings.clear();
     this.fs.clear();
+    this.log.clear();
     this.ui.reset(data, foreground);
   }
 
@@ -167,6 +177,7 @@ export class VirtualPhone {
     return {
       ui: this.ui,
       fs: this.fs,
+      log: this.log,
       data: () => this.data,
       delay: (kind: LatencyKind, signal: AbortSignal) => abortableDelay(latencyMs(this.profile, kind), signal),
       takeFault: (kind) => this.takeFault(kind),
@@ -187,6 +198,7 @@ export class VirtualPhone {
 
   private commandTable(): Map<string, CommandHandler> {
     const phone = this.services();
+    const packageManager = packageCommand(phone);
     return new Map<string, CommandHandler>([
       ['echo', echo],
       ['getprop', getprop],
@@ -203,7 +215,14 @@ export class VirtualPhone {
       ['input', inputCommand(phone)],
       ['am', amCommand(phone)],
       ['monkey', monkeyCommand(phone)],
-      ['pm', pmCommand(phone)],
+      ['pm', packageManager],
+      ['cmd', cmdCommand(phone, packageManager)],
+      ['ps', psCommand(phone)],
+      ['pidof', pidofCommand(phone)],
+      ['date', dateCommand],
+      ['logcat', logcatCommand(phone)],
+      ['test', testCommand(this.fs, false)],
+      ['[', testCommand(this.fs, true)],
       ['dumpsys', dumpsysCommand(phone)],
       ['wm', wmCommand],
       ['settings', settingsCommand(phone)],

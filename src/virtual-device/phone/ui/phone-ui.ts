@@ -1,5 +1,7 @@
 import { twoDigits } from '../apps/common';
+import type { PhoneLog } from '../log';
 import type { PhoneData } from '../model';
+import { SYSTEM_SERVER_PID } from '../system-processes';
 import type { AppDefinition, Screen } from './app';
 import { KEY, charForKeyCode, MAX_KEY_CODE } from './keys';
 import { AppLayer } from './layers/app-layer';
@@ -54,8 +56,16 @@ export class PhoneUi {
   constructor(
     private data: PhoneData,
     apps: readonly AppDefinition[],
+    private readonly log?: PhoneLog,
   ) {
-    this.appLayer = new AppLayer(data, apps, { showKeyboard: () => this.keyboard.request(), hideKeyboard: () => this.keyboard.dismiss() });
+    this.appLayer = new AppLayer(data, apps, {
+      showKeyboard: () => this.keyboard.request(),
+      hideKeyboard: () => this.keyboard.dismiss(),
+      activityStarted: (component, pid, cold) => {
+        this.log?.add({ pid: SYSTEM_SERVER_PID, priority: 'I', tag: 'ActivityTaskManager', message: `START u0 {act=android.intent.action.MAIN cat=[android.intent.category.LAUNCHER] flg=0x10200000 cmp=${component}} from uid 2000` });
+        if (cold) this.log?.add({ pid: SYSTEM_SERVER_PID, priority: 'I', tag: 'ActivityManager', message: `Start proc ${pid}:${component.split("/")[0]} for next-top-activity {${component}}` });
+      },
+    });
   }
 
   /** Replaces all data and returns to a fresh, unlocked home screen (optionally opening an app). */

@@ -15,10 +15,12 @@ interface Task {
 
 type Surface = { kind: 'home' } | { kind: 'recents' } | { kind: 'app'; task: Task };
 
-/** What the app layer tells the keyboard above it. */
-export interface FocusHost {
+/** What the app layer tells the rest of the phone: the keyboard above it, and the activity starts it logs. */
+export interface AppLayerHost {
   showKeyboard(): void;
   hideKeyboard(): void;
+  /** An activity came to the front; `cold` when its process had to start. */
+  activityStarted(component: string, pid: number, cold: boolean): void;
 }
 
 export interface AppLayerView {
@@ -43,7 +45,7 @@ export class AppLayer {
   constructor(
     private data: PhoneData,
     readonly apps: readonly AppDefinition[],
-    private readonly focus: FocusHost,
+    private readonly focus: AppLayerHost,
   ) {}
 
   reset(data: PhoneData): void {
@@ -109,6 +111,7 @@ export class AppLayer {
     const app = this.appFor(pkg);
     if (!app) return false;
     let task = this.tasks.find((candidate) => candidate.app.pkg === pkg);
+    const cold = task === undefined;
     if (task) {
       this.tasks.splice(this.tasks.indexOf(task), 1);
       if (options.newInstance) task.stack.push(app.rootScreen());
@@ -119,6 +122,7 @@ export class AppLayer {
     this.tasks.unshift(task);
     this.surface = { kind: 'app', task };
     this.focus.hideKeyboard();
+    this.focus.activityStarted(`${pkg}/${app.mainActivity}`, task.pid, cold);
     return true;
   }
 
