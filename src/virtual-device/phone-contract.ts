@@ -46,10 +46,38 @@ export interface ShellOptions {
   onStdout?: (data: Buffer) => Promise<void>;
 }
 
+/** One end of a TCP connection on the phone's loopback: bytes both ways until either side closes. */
+export interface PhoneSocket {
+  write(data: Buffer): Promise<void>;
+  /** The next received bytes; undefined once the other side closed. */
+  read(): Promise<Buffer | undefined>;
+  close(): void;
+}
+
+/** The phone's loopback ports that something outside the phone serves (`adb reverse`). */
+export interface PhoneLoopback {
+  /** Serves `port`; `connect` opens the far end for each connection made to it. False when the port is taken. */
+  listen(port: number, connect: () => Promise<PhoneSocket>): boolean;
+  unlisten(port: number): boolean;
+  /** A free port for `tcp:0`. */
+  freePort(): number;
+}
+
+/** The screen as raw RGBA pixels (the framebuffer service). */
+export interface PhoneFramebuffer {
+  width: number;
+  height: number;
+  rgba: Buffer;
+}
+
 /** The phone as the adb transport sees it. */
 export interface AdbPhone {
   readonly identity: PhoneIdentity;
   readonly fs: PhoneFileSystem;
+  /** Without it (a stand-in phone), `reverse:` is refused. */
+  readonly loopback?: PhoneLoopback;
+  /** Without it, `framebuffer:` is refused. */
+  framebuffer?(): Promise<PhoneFramebuffer>;
   shell(command: string, options: ShellOptions): Promise<ShellResult>;
 }
 

@@ -19,8 +19,10 @@ import { VirtualFileSystem } from './file-system';
 import { abortableDelay, latencyMs, waitForAbort, type LatencyKind, type LatencyProfileName } from './latency';
 import { dataFromSeed, type PhoneData, type PhoneState } from './model';
 import { PhoneLog } from './log';
-import { DEVICE_IDENTITY } from './properties';
-import type { ShellOptions } from '../phone-contract';
+import { LoopbackNetwork } from './loopback';
+import { netcatCommand } from './commands/netcat';
+import { DEVICE_IDENTITY, SCREEN_HEIGHT, SCREEN_WIDTH } from './properties';
+import type { PhoneFramebuffer, ShellOptions } from '../phone-contract';
 import { ShellInterpreter, type CommandHandler, type CommandOutput } from './shell/interpreter';
 import { PhoneUi } from './ui/phone-ui';
 import { renderPng, renderRgba, windowsToSvg } from './ui/render';
@@ -62,6 +64,7 @@ export class VirtualPhone {
   readonly fs = new VirtualFileSystem();
   readonly identity = DEVICE_IDENTITY;
   readonly log = new PhoneLog();
+  readonly loopback = new LoopbackNetwork();
   private profile: LatencyProfileName;
   private data: PhoneData;
   private readonly ui: PhoneUi;
@@ -153,6 +156,17 @@ export class VirtualPhone {
     return pixels.png;
   }
 
+  /** The current screen as raw RGBA (the framebuffer service), rendered once per screen state. */
+  async framebuffer(): Promise<PhoneFramebuffer> {
+    return { width: SCREEN_WIDTH, height: SCREEN_HEIGHT, rgba: await this.screenshotRgba() };
+  }
+
+  private screenshotRgba(): Promise<Buffer> {
+    const pixels = this.currentPixels();
+    pixels.rgba ??= renderRgba(pixels.svg);
+    return pixels.rgba;
+  }
+
   private takeFault(kind: PhoneFaultKind): boolean {
     const index = this.pendingFaults.indexOf(kind as OneShotFault);
     if (index < 0) return false;
@@ -182,11 +196,7 @@ export class VirtualPhone {
       delay: (kind: LatencyKind, signal: AbortSignal) => abortableDelay(latencyMs(this.profile, kind), signal),
       takeFault: (kind) => this.takeFault(kind),
       screenshotPng: () => this.screenshotPng(),
-      screenshotRgba: () => {
-        const pixels = this.currentPixels();
-        pixels.rgba ??= renderRgba(pixels.svg);
-        return pixels.rgba;
-      },
+      screenshotRgba: () => this.screenshotRgba(),
       hierarchyXml: () => {
         const cache = this.currentRender();
         cache.xml ??= hierarchyXml(this.ui.snapshot().windows);
@@ -220,6 +230,7 @@ export class VirtualPhone {
       ['ps', psCommand(phone)],
       ['pidof', pidofCommand(phone)],
       ['date', dateCommand],
+      ['nc', netcatCommand(this.loopback)],
       ['logcat', logcatCommand(phone)],
       ['test', testCommand(this.fs, false)],
       ['[', testCommand(this.fs, true)],
