@@ -25,6 +25,7 @@ export const APP_PACKAGES = {
   clock: 'com.android.deskclock',
   notes: 'com.amc.notes',
   messages: 'com.android.messaging',
+  browser: 'com.android.chrome',
 } as const;
 export const USER_APP_PACKAGES = [
   APP_PACKAGES.settings,
@@ -32,6 +33,7 @@ export const USER_APP_PACKAGES = [
   APP_PACKAGES.clock,
   APP_PACKAGES.notes,
   APP_PACKAGES.messages,
+  APP_PACKAGES.browser,
 ] as const;
 
 /**

@@ -1,4 +1,6 @@
+import { browserPage } from '../apps/browser';
 import { USER_APPS } from '../apps/index';
+import { APP_PACKAGES } from '../model';
 import { SCREEN_DENSITY, SCREEN_HEIGHT, SCREEN_WIDTH } from '../properties';
 import { failure, output, type CommandHandler, type CommandOutput } from '../shell/interpreter';
 import { ADB_IME_ID } from '../ui/phone-ui';
@@ -7,17 +9,19 @@ import { fullClassName } from './records';
 
 /** Activity commands: `am`, `monkey`, `wm`. */
 
-function parseIntentArgs(args: string[]): { component?: string; action?: string; categories: string[]; extras: Map<string, string>; flags: Set<string> } {
+function parseIntentArgs(args: string[]): { component?: string; action?: string; data?: string; categories: string[]; extras: Map<string, string>; flags: Set<string> } {
   const extras = new Map<string, string>();
   const categories: string[] = [];
   const flags = new Set<string>();
   let component: string | undefined;
   let action: string | undefined;
+  let data: string | undefined;
   for (let index = 0; index < args.length; index++) {
     const arg = args[index] as string;
     const next = (): string => args[++index] ?? '';
     if (arg === '-n') component = next();
     else if (arg === '-a') action = next();
+    else if (arg === '-d') data = next();
     else if (arg === '-c') categories.push(next());
     else if (arg === '--es' || arg === '--ei' || arg === '--ez' || arg === '--el') {
       const key = next();
@@ -26,7 +30,7 @@ function parseIntentArgs(args: string[]): { component?: string; action?: string;
       if (arg !== '--activity-clear-top') next();
     } else if (arg.startsWith('-')) flags.add(arg);
   }
-  return { component, action, categories, extras, flags };
+  return { component, action, data, categories, extras, flags };
 }
 
 /** Resolves `PKG/.Activity` or `PKG/PKG.Activity` to a launchable app. */
@@ -36,6 +40,14 @@ function launchable(component: string): { pkg: string; activity: string } | unde
   if (!app) return undefined;
   const matches = activity === app.mainActivity || activity === fullClassName(pkg, app.mainActivity);
   return matches ? { pkg, activity: app.mainActivity } : undefined;
+}
+
+const VIEW_ACTION = 'android.intent.action.VIEW';
+
+/** Intents print a URI's scheme and host only (`https://example.com/...`), as Android does since 11. */
+function redactedUri(uri: string): string {
+  const match = /^([a-z][a-z0-9+.-]*:\/\/[^/?#]*)(.*)$/i.exec(uri);
+  return match && match[2] !== '' ? `${match[1]}/...` : uri;
 }
 
 const ADB_BROADCASTS = new Set(['ADB_INPUT_TEXT', 'ADB_INPUT_B64', 'ADB_INPUT_CODE', 'ADB_CLEAR_TEXT', 'ADB_EDITOR_CODE']);
@@ -76,6 +88,14 @@ async function startActivity(phone: PhoneServices, intent: ReturnType<typeof par
     if (intent.categories.includes('android.intent.category.HOME')) {
       phone.ui.goHome();
       return output(`Starting: Intent { act=${intent.action ?? 'android.intent.action.MAIN'} cat=[android.intent.category.HOME] }\n`);
+    }
+    if (intent.action === VIEW_ACTION && intent.data !== undefined && /^https?:/i.test(intent.data)) {
+      phone.ui.startApp(APP_PACKAGES.browser, { screen: browserPage(intent.data) });
+      return output(`Starting: Intent { act=${VIEW_ACTION} dat=${redactedUri(intent.data)} }\n`);
+    }
+    if (intent.action !== undefined) {
+      const data = intent.data === undefined ? '' : ` dat=${redactedUri(intent.data)}`;
+      return output(`Starting: Intent { act=${intent.action}${data} }\n`, `Error: Activity not started, unable to resolve Intent { act=${intent.action}${data} flg=0x10000000 }\n`, 1);
     }
     return failure('Error: Intent does not match any activities: Intent { }\n', 1);
   }

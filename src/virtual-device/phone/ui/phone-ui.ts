@@ -174,7 +174,7 @@ export class PhoneUi {
   // ---- app lifecycle ----
 
   /** Brings the app's task to the front (creating it when needed), like a launcher tap. */
-  startApp(pkg: string, options: { newInstance?: boolean } = {}): boolean {
+  startApp(pkg: string, options: { newInstance?: boolean; screen?: Screen } = {}): boolean {
     const started = this.appLayer.startApp(pkg, options);
     if (started) this.changed();
     return started;
