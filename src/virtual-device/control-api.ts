@@ -178,7 +178,8 @@ async function readJsonBody(request: IncomingMessage): Promise<unknown> {
 
 function sendJson(response: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
-  response.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+  // One request per connection: a kept-alive socket the server times out can reset the client's next request.
+  response.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), connection: 'close' });
   response.end(text);
 }
 

@@ -54,14 +54,14 @@ export class ReverseForwards {
       if (remote === '') return fail('bad forward: ' + spec);
       let port = tcpPort(local);
       if (port === undefined) return fail(`cannot bind listener: unsupported socket spec '${local}'`);
-      const resolved = port === 0;
-      if (resolved) port = this.loopback.freePort();
+      if (port === 0) port = this.loopback.freePort();
       if (this.forwards.has(port)) {
         if (noRebind) return fail('cannot rebind existing socket');
         this.remove(port);
       }
       this.add({ devicePort: port, remote, owner });
-      return resolved ? Buffer.concat([okay(), protocolString(String(port))]) : okay();
+      // Since Android 8 adbd answers every tcp: forward with the port it listens on.
+      return Buffer.concat([okay(), protocolString(String(port))]);
     }
     return fail(`unknown reverse command: ${request}`);
   }
