@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { z } from 'zod';
 import { PHONE_FAULT_KINDS, type PhoneFaultKind } from './phone/faults';
 import type { LatencyProfileName } from './phone/latency';
+import type { PhoneState } from './phone/model';
 import type { ControllablePhone } from './phone-contract';
 
 /** The transport-level fault the adb side owns; every other fault belongs to the phone. */
@@ -44,6 +45,23 @@ class HttpError extends Error {
 
 type Handler = (body: unknown) => unknown;
 
+export interface FaultList {
+  faults: Array<{ kind: string }>;
+}
+
+/** What each route answers: the typed contract for clients (tests, benchmarks, the task suite). */
+export interface ControlReplies {
+  'GET /': { routes: string[] };
+  'GET /state': PhoneState;
+  'POST /reset': PhoneState;
+  'GET /faults': FaultList;
+  'POST /faults': FaultList;
+  'GET /profile': { profile: LatencyProfileName };
+  'POST /profile': { profile: LatencyProfileName };
+}
+export type ControlRoute = keyof ControlReplies;
+type RouteTable = { [Route in ControlRoute]: (body: unknown) => ControlReplies[Route] };
+
 /**
  * Loopback HTTP JSON API for tests, demos and benchmarks: read the phone's state, reset it, inject faults,
  * switch the latency profile. Every reply is JSON; every bad request gets a 4xx with `{ error }`.
@@ -56,38 +74,33 @@ export async function startControlApi(options: ControlApiOptions, port: number, 
     ...phone.faults(),
   ];
 
-  const routes: Record<string, Partial<Record<string, Handler>>> = {
-    '/': { GET: () => ({ routes: Object.keys(routes).flatMap((path) => Object.keys(routes[path]!).map((m) => `${m} ${path}`)) }) },
-    '/state': { GET: () => phone.state() },
-    '/reset': {
-      POST: (body) => {
-        try {
-          phone.reset(body);
-        } catch (error) {
-          throw new HttpError(400, error instanceof Error ? error.message : String(error));
-        }
-        connection.disarmConnectionDrop();
-        return phone.state();
-      },
+  const table: RouteTable = {
+    'GET /': () => ({ routes: Object.keys(table) }),
+    'GET /state': () => phone.state(),
+    'POST /reset': (body) => {
+      try {
+        phone.reset(body);
+      } catch (error) {
+        throw new HttpError(400, error instanceof Error ? error.message : String(error));
+      }
+      connection.disarmConnectionDrop();
+      return phone.state();
     },
-    '/faults': {
-      GET: () => ({ faults: listFaults() }),
-      POST: (body) => {
-        const { kind } = parseBody(FaultRequestSchema, body);
-        if (kind === CONNECTION_DROP) connection.armConnectionDrop();
-        else phone.injectFault({ kind: kind as PhoneFaultKind });
-        return { faults: listFaults() };
-      },
+    'GET /faults': () => ({ faults: listFaults() }),
+    'POST /faults': (body) => {
+      const { kind } = parseBody(FaultRequestSchema, body);
+      if (kind === CONNECTION_DROP) connection.armConnectionDrop();
+      else phone.injectFault({ kind: kind as PhoneFaultKind });
+      return { faults: listFaults() };
     },
-    '/profile': {
-      GET: () => ({ profile }),
-      POST: (body) => {
-        profile = parseBody(ProfileRequestSchema, body).profile;
-        phone.setProfile(profile);
-        return { profile };
-      },
+    'GET /profile': () => ({ profile }),
+    'POST /profile': (body) => {
+      profile = parseBody(ProfileRequestSchema, body).profile;
+      phone.setProfile(profile);
+      return { profile };
     },
   };
+  const routes = routesByPath(table);
 
   const server = createServer((request, response) => {
     void respond(routes, request, response);
@@ -105,6 +118,16 @@ export async function startControlApi(options: ControlApiOptions, port: number, 
     port: boundPort,
     close: () => closeServer(server),
   };
+}
+
+/** `{ '/state': { GET: handler } }` from `{ 'GET /state': handler }`. */
+function routesByPath(table: RouteTable): Record<string, Partial<Record<string, Handler>>> {
+  const routes: Record<string, Partial<Record<string, Handler>>> = {};
+  for (const [route, handler] of Object.entries(table) as Array<[string, Handler]>) {
+    const [method = '', path = ''] = route.split(' ');
+    (routes[path] ??= {})[method] = handler;
+  }
+  return routes;
 }
 
 async function respond(
@@ -155,7 +178,8 @@ async function readJsonBody(request: IncomingMessage): Promise<unknown> {
 
 function sendJson(response: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
-  response.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+  // One request per connection: a kept-alive socket the server times out can reset the client's next request.
+  response.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), connection: 'close' });
   response.end(text);
 }
 

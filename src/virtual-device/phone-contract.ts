@@ -2,6 +2,7 @@
 // satisfies these structurally; tests may pass a smaller stand-in.
 import type { PhoneFaultKind } from './phone/faults';
 import type { LatencyProfileName } from './phone/latency';
+import type { PhoneState } from './phone/model';
 
 export interface PhoneFileEntry {
   name: string;
@@ -31,16 +32,58 @@ export interface PhoneIdentity {
   device: string;
 }
 
+/** Bytes adb forwards to a running command: chunks until the host closes its stdin. */
+export interface ShellInput {
+  chunks(): AsyncIterable<Buffer>;
+  readAll(): Promise<Buffer>;
+}
+
+export interface ShellOptions {
+  signal: AbortSignal;
+  /** The command's stdin (adb's stdin for a one-shot command); empty when absent. */
+  stdin?: ShellInput;
+  /** Receives stdout while the command runs (streaming commands like `logcat`); the result's stdout is then empty. */
+  onStdout?: (data: Buffer) => Promise<void>;
+}
+
+/** One end of a TCP connection on the phone's loopback: bytes both ways until either side closes. */
+export interface PhoneSocket {
+  write(data: Buffer): Promise<void>;
+  /** The next received bytes; undefined once the other side closed. */
+  read(): Promise<Buffer | undefined>;
+  close(): void;
+}
+
+/** The phone's loopback ports that something outside the phone serves (`adb reverse`). */
+export interface PhoneLoopback {
+  /** Serves `port`; `connect` opens the far end for each connection made to it. False when the port is taken. */
+  listen(port: number, connect: () => Promise<PhoneSocket>): boolean;
+  unlisten(port: number): boolean;
+  /** A free port for `tcp:0`. */
+  freePort(): number;
+}
+
+/** The screen as raw RGBA pixels (the framebuffer service). */
+export interface PhoneFramebuffer {
+  width: number;
+  height: number;
+  rgba: Buffer;
+}
+
 /** The phone as the adb transport sees it. */
 export interface AdbPhone {
   readonly identity: PhoneIdentity;
   readonly fs: PhoneFileSystem;
-  shell(command: string, options: { signal: AbortSignal }): Promise<ShellResult>;
+  /** Without it (a stand-in phone), `reverse:` is refused. */
+  readonly loopback?: PhoneLoopback;
+  /** Without it, `framebuffer:` is refused. */
+  framebuffer?(): Promise<PhoneFramebuffer>;
+  shell(command: string, options: ShellOptions): Promise<ShellResult>;
 }
 
 /** The phone as the control API sees it. */
 export interface ControllablePhone extends AdbPhone {
-  state(): unknown;
+  state(): PhoneState;
   reset(seed?: unknown): void;
   setProfile(profile: LatencyProfileName): void;
   injectFault(fault: { kind: PhoneFaultKind }): void;

@@ -30,16 +30,12 @@ const withReasoning = (step: ScriptStep): ScriptStep => (turn) => {
   return reply && reasoned(reply);
 };
 
-interface PhoneState {
-  settings?: { wifi?: boolean };
-}
-
 describe('end to end through the control plane', () => {
   it.each(['anthropic', 'openai'] as const)(
     'Scenario: Task completes through host, control plane and provider (%s)',
     async (provider) => {
       await harness.control('/reset', { method: 'POST', body: {} });
-      expect((await harness.control<PhoneState>('/state')).body.settings?.wifi).toBe(true);
+      expect((await harness.state()).settings.wifi).toBe(true);
       const cp = await startTestControlPlane({
         provider,
         policy: scriptedPolicy([tapLabel('Settings'), tapLabel(/^Network & internet/), tapLabel(/^Wi-Fi \|/)].map(withReasoning), reasoned(finish(true, 'Wi-Fi is off'))),
@@ -84,7 +80,7 @@ describe('end to end through the control plane', () => {
         expect(answered.every((line) => line.tokenId === cp.tokenId)).toBe(true);
 
         // And the phone really changed.
-        expect((await harness.control<PhoneState>('/state')).body.settings?.wifi).toBe(false);
+        expect((await harness.state()).settings.wifi).toBe(false);
       } finally {
         await cp.stop();
       }

@@ -5,6 +5,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { callControlApi, type PhoneSeed, type PhoneState } from '../../src/virtual-device/control-client';
 import { startVirtualDevice, type VirtualDevice, type VirtualDeviceOptions } from '../../src/virtual-device/index';
 
 export interface AdbResult {
@@ -49,6 +50,10 @@ export interface AdbHarness {
   waitForHang(timeoutMs?: number): Promise<void>;
   /** JSON request to the device's control API; `path` starts with `/`. */
   control<T = unknown>(path: string, init?: ControlInit): Promise<{ status: number; body: T }>;
+  /** The phone's state (`GET /state`), typed. */
+  state(): Promise<PhoneState>;
+  /** Restores the phone to `seed` (`POST /reset`) and returns its state. */
+  reset(seed?: PhoneSeed): Promise<PhoneState>;
   /** `127.0.0.1:<devicePort>`: the address given to `adb connect` and the serial adb lists. */
   readonly serial: string;
   /** Port of this harness's adb server (for adbkit: `Adb.createClient({ port: adbPort })`). */
@@ -166,6 +171,8 @@ export async function startAdbHarness(options: AdbHarnessOptions = {}): Promise<
     waitForState,
     waitForHang,
     control,
+    state: () => callControlApi(device.controlUrl, 'GET /state'),
+    reset: (seed = {}) => callControlApi(device.controlUrl, 'POST /reset', seed),
     serial,
     adbPort,
     env,

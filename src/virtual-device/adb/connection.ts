@@ -93,9 +93,12 @@ export class AdbDeviceConnection implements StreamTransport {
       case Command.OPEN:
         if (this.online && packet.arg0 !== 0 && packet.arg1 === 0) this.handleOpen(packet);
         return;
-      case Command.OKAY:
-        this.streamFor(packet)?.handleOkay();
+      case Command.OKAY: {
+        const opening = this.streams.get(packet.arg1);
+        if (opening && opening.remoteId === 0 && packet.arg0 !== 0) opening.handleOpenAccepted(packet.arg0);
+        else this.streamFor(packet)?.handleOkay();
         return;
+      }
       case Command.WRTE:
         this.streamFor(packet)?.handleWrite(packet.payload);
         return;
@@ -137,6 +140,16 @@ export class AdbDeviceConnection implements StreamTransport {
     handler(stream)
       .catch((error: unknown) => this.options.onError?.(error))
       .finally(() => stream.close());
+  }
+
+  /** Opens a stream to the host (`tcp:PORT` for a reverse forward); rejects when the host refuses it. */
+  async openToHost(service: string): Promise<ServiceStream> {
+    if (!this.online) throw new Error('the adb connection is not online');
+    const stream = new AdbStream(this.allocateId(), 0, service, this);
+    this.streams.set(stream.localId, stream);
+    this.send(Command.OPEN, stream.localId, 0, Buffer.from(`${service}\0`));
+    await stream.opened();
+    return stream;
   }
 
   private streamFor(packet: Packet): AdbStream | undefined {

@@ -3,6 +3,8 @@ import type { AdbPhone } from '../phone-contract';
 import { deviceBanner } from './banner';
 import { AdbDeviceConnection, type ServiceHandler } from './connection';
 import { parseServiceRequest } from './service-request';
+import { runFramebufferService } from './services/framebuffer';
+import { ReverseForwards } from './services/reverse';
 import { runShellService } from './services/shell';
 import { runSyncService } from './services/sync';
 
@@ -19,12 +21,14 @@ export class AdbDeviceServer {
   private readonly server: Server;
   private readonly connections = new Set<AdbDeviceConnection>();
   private dropArmed = false;
+  private readonly reverse: ReverseForwards | undefined;
 
   constructor(
     private readonly phone: AdbPhone,
     private readonly options: AdbDeviceServerOptions = {},
   ) {
     this.server = createServer((socket) => this.accept(socket));
+    this.reverse = phone.loopback ? new ReverseForwards(phone.loopback) : undefined;
   }
 
   /** Starts listening; resolves with the bound port. */
@@ -68,9 +72,9 @@ export class AdbDeviceServer {
   }
 
   private accept(socket: Socket): void {
-    const connection = new AdbDeviceConnection(socket, {
+    const connection: AdbDeviceConnection = new AdbDeviceConnection(socket, {
       banner: deviceBanner(this.phone.identity),
-      route: (service) => this.route(service),
+      route: (service): ServiceHandler | undefined => this.route(service, connection),
       dropOnOpen: () => {
         if (!this.dropArmed) return false;
         this.dropArmed = false;
@@ -82,13 +86,21 @@ export class AdbDeviceServer {
     void connection.closed.then(() => this.connections.delete(connection));
   }
 
-  private route(service: string): ServiceHandler | undefined {
+  private route(service: string, connection: AdbDeviceConnection): ServiceHandler | undefined {
     const request = parseServiceRequest(service);
     switch (request.kind) {
       case 'shell':
         return (stream) => runShellService(stream, this.phone, request);
       case 'sync':
         return (stream) => runSyncService(stream, this.phone.fs);
+      case 'framebuffer': {
+        const capture = this.phone.framebuffer?.bind(this.phone);
+        return capture && ((stream) => runFramebufferService(stream, capture));
+      }
+      case 'reverse': {
+        const reverse = this.reverse;
+        return reverse && ((stream) => reverse.handle(stream, request.request, connection));
+      }
       case 'unsupported':
         return undefined;
     }

@@ -50,9 +50,12 @@ export class AdbStream implements ServiceStream {
   private okayOwed = false;
   private dataArrived: (() => void) | undefined;
 
+  /** For a stream the device opened: settles when the host answers the OPEN (OKAY) or refuses it (CLSE). */
+  private opening: { resolve(): void; reject(error: Error): void } | undefined;
+
   constructor(
     readonly localId: number,
-    readonly remoteId: number,
+    public remoteId: number,
     readonly service: string,
     private readonly transport: StreamTransport,
   ) {}
@@ -114,6 +117,19 @@ export class AdbStream implements ServiceStream {
     return parts.length === 1 ? parts[0]! : Buffer.concat(parts);
   }
 
+  /** Waits for the host to accept an OPEN this device sent (remoteId is 0 until then). */
+  opened(): Promise<void> {
+    if (this.remoteId !== 0) return Promise.resolve();
+    return new Promise((resolve, reject) => (this.opening = { resolve, reject }));
+  }
+
+  /** The host accepted our OPEN under its id `remoteId`. */
+  handleOpenAccepted(remoteId: number): void {
+    this.remoteId = remoteId;
+    this.opening?.resolve();
+    this.opening = undefined;
+  }
+
   /** Host OKAYed our last WRTE. */
   handleOkay(): void {
     this.awaitingOkay = false;
@@ -135,12 +151,20 @@ export class AdbStream implements ServiceStream {
   /** Host closed the stream: answer with our own CLSE, as adbd does, and stop everything. */
   handleRemoteClose(): void {
     if (this.finished) return;
+    if (this.opening) {
+      this.opening.reject(new Error(`the host refused ${this.service}`));
+      this.opening = undefined;
+      this.finish();
+      return;
+    }
     this.transport.send(Command.CLSE, this.localId, this.remoteId);
     this.finish();
   }
 
   /** The connection is gone: no packets can be sent any more. */
   destroy(): void {
+    this.opening?.reject(new Error('the connection to the host is gone'));
+    this.opening = undefined;
     if (!this.finished) this.finish();
   }
 

@@ -81,9 +81,11 @@ export class VirtualFileSystem {
     this.root = this.createTree();
   }
 
+  /** The entry, undefined when missing; a trailing `/` on a file is ENOTDIR, as stat(2) says. */
   stat(path: string): FileEntry | undefined {
     const node = this.lookup(path);
     if (!node) return undefined;
+    if (node.kind !== 'dir' && path.endsWith('/')) throw new FsError('ENOTDIR', path);
     const parts = pathComponents(path);
     return this.entry(parts[parts.length - 1] ?? '/', node);
   }

@@ -25,7 +25,9 @@ export const APP_PACKAGES = {
   clock: 'com.android.deskclock',
   notes: 'com.amc.notes',
   messages: 'com.android.messaging',
+  browser: 'com.android.chrome',
 } as const;
+/** The apps a seed may open (`foreground`) and the task suite covers; the browser is reached by intents. */
 export const USER_APP_PACKAGES = [
   APP_PACKAGES.settings,
   APP_PACKAGES.contacts,
@@ -49,6 +51,8 @@ export const PhoneSeedSchema = z
     conversations: z.array(ConversationSchema).optional(),
     /** Whether the ADBKeyBoard IME (com.android.adbkeyboard/.AdbIME) is installed. */
     adbKeyboard: z.boolean().optional(),
+    /** A PIN the lock screen asks for (4 to 16 digits); without one a swipe up unlocks the phone. */
+    lockPin: z.string().regex(/^[0-9]{4,16}$/, 'a PIN is 4 to 16 digits').optional(),
     /** A user app package to open after the reset (default: the home screen). */
     foreground: z.enum(USER_APP_PACKAGES).optional(),
   })
@@ -77,6 +81,8 @@ export interface PhoneData {
   conversations: Conversation[];
   sent: SentMessage[];
   adbKeyboardInstalled: boolean;
+  /** The lock screen's PIN, when one is set. */
+  lockPin: string | undefined;
 }
 
 export const DEFAULT_SEED = {
@@ -127,18 +133,23 @@ export function dataFromSeed(seed: unknown): { data: PhoneData; foreground: stri
       conversations: structuredClone(value.conversations ?? defaults.conversations),
       sent: [],
       adbKeyboardInstalled: value.adbKeyboard ?? defaults.adbKeyboard,
+      lockPin: value.lockPin,
     },
     foreground: value.foreground,
   };
 }
 
 /** What `GET /state` returns: a JSON snapshot of the phone. */
-export interface PhoneStateView {
+export interface PhoneState {
   /** Package of the foreground app (the launcher when on the home screen). */
   foreground: string;
   /** Resumed activity, e.g. `com.android.settings/.Settings`. */
   activity: string;
   screenOn: boolean;
+  /** The lock screen is up (the power key locks; a swipe up, or the PIN, unlocks). */
+  locked: boolean;
+  /** The notification shade is pulled down. */
+  shadeExpanded: boolean;
   keyboardShown: boolean;
   /** resource-id of the focused text field, or null. */
   focusedField: string | null;
@@ -153,3 +164,6 @@ export interface PhoneStateView {
   ime: { current: string; adbKeyboardInstalled: boolean };
   profile: 'instant' | 'realistic';
 }
+
+/** The former name of `PhoneState`. */
+export type PhoneStateView = PhoneState;

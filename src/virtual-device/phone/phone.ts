@@ -1,5 +1,12 @@
 import { USER_APPS } from './apps/index';
-import { amCommand, dumpsysCommand, monkeyCommand, pmCommand, wmCommand } from './commands/activity';
+import { amCommand, monkeyCommand, wmCommand } from './commands/activity';
+import { cmdCommand } from './commands/cmd';
+import { dateCommand } from './commands/date';
+import { dumpsysCommand } from './commands/dumpsys';
+import { logcatCommand } from './commands/logcat';
+import { packageCommand } from './commands/packages';
+import { pidofCommand, psCommand } from './commands/processes';
+import { testCommand } from './commands/test';
 import { echo, falseCommand, getprop, sleep, trueCommand } from './commands/basic';
 import type { PhoneServices } from './commands/context';
 import { catCommand, grepCommand, headCommand, lsCommand, mkdirCommand, rmCommand } from './commands/files';
@@ -10,14 +17,18 @@ import { settingsCommand } from './commands/settings';
 import { PhoneFaultSchema, type PhoneFault, type PhoneFaultKind } from './faults';
 import { VirtualFileSystem } from './file-system';
 import { abortableDelay, latencyMs, waitForAbort, type LatencyKind, type LatencyProfileName } from './latency';
-import { dataFromSeed, type PhoneData, type PhoneStateView } from './model';
-import { DEVICE_IDENTITY } from './properties';
+import { dataFromSeed, type PhoneData, type PhoneState } from './model';
+import { PhoneLog } from './log';
+import { LoopbackNetwork } from './loopback';
+import { netcatCommand } from './commands/netcat';
+import { DEVICE_IDENTITY, SCREEN_HEIGHT, SCREEN_WIDTH } from './properties';
+import type { PhoneFramebuffer, ShellOptions } from '../phone-contract';
 import { ShellInterpreter, type CommandHandler, type CommandOutput } from './shell/interpreter';
 import { PhoneUi } from './ui/phone-ui';
 import { renderPng, renderRgba, windowsToSvg } from './ui/render';
 import { hierarchyXml } from './ui/xml';
 
-export type { PhoneStateView } from './model';
+export type { PhoneState, PhoneStateView } from './model';
 
 export interface VirtualPhoneOptions {
   profile?: LatencyProfileName;
@@ -52,6 +63,8 @@ interface PixelCache {
 export class VirtualPhone {
   readonly fs = new VirtualFileSystem();
   readonly identity = DEVICE_IDENTITY;
+  readonly log = new PhoneLog();
+  readonly loopback = new LoopbackNetwork();
   private profile: LatencyProfileName;
   private data: PhoneData;
   private readonly ui: PhoneUi;
@@ -65,26 +78,31 @@ export class VirtualPhone {
     this.profile = validProfile(options.profile ?? 'instant');
     const { data, foreground } = dataFromSeed(options.seed);
     this.data = data;
-    this.ui = new PhoneUi(data, USER_APPS);
+    this.ui = new PhoneUi(data, USER_APPS, this.log);
     if (foreground) this.ui.startApp(foreground);
     this.interpreter = new ShellInterpreter(this.commandTable(), this.fs);
   }
 
-  /** Runs one shell command line. Rejects with the signal's reason when aborted. */
-  async shell(command: string, options: { signal: AbortSignal }): Promise<CommandOutput> {
+  /**
+   * Runs one shell command line with adb's stdin, streaming stdout to `onStdout` when given. Rejects with the
+   * signal's reason when aborted.
+   */
+  async shell(command: string, options: ShellOptions): Promise<CommandOutput> {
     options.signal.throwIfAborted();
     if (this.takeFault('hang')) return waitForAbort(options.signal);
     await abortableDelay(latencyMs(this.profile, 'command'), options.signal);
-    return this.interpreter.run(command, options.signal);
+    return this.interpreter.run(command, options);
   }
 
-  state(): PhoneStateView {
+  state(): PhoneState {
     const snapshot = this.ui.snapshot();
     const data = structuredClone(this.data);
     return {
       foreground: snapshot.foreground,
       activity: snapshot.activity,
       screenOn: this.ui.isScreenOn,
+      locked: this.ui.isLocked,
+      shadeExpanded: this.ui.isShadeExpanded,
       keyboardShown: this.ui.isKeyboardShown,
       focusedField: this.ui.focusedFieldResourceId(),
       dialog: snapshot.dialog,
@@ -106,6 +124,7 @@ export class VirtualPhone {
     this.pendingFaults = [];
     this.extraSettings.clear();
     this.fs.clear();
+    this.log.clear();
     this.ui.reset(data, foreground);
   }
 
@@ -137,6 +156,17 @@ export class VirtualPhone {
     return pixels.png;
   }
 
+  /** The current screen as raw RGBA (the framebuffer service), rendered once per screen state. */
+  async framebuffer(): Promise<PhoneFramebuffer> {
+    return { width: SCREEN_WIDTH, height: SCREEN_HEIGHT, rgba: await this.screenshotRgba() };
+  }
+
+  private screenshotRgba(): Promise<Buffer> {
+    const pixels = this.currentPixels();
+    pixels.rgba ??= renderRgba(pixels.svg);
+    return pixels.rgba;
+  }
+
   private takeFault(kind: PhoneFaultKind): boolean {
     const index = this.pendingFaults.indexOf(kind as OneShotFault);
     if (index < 0) return false;
@@ -161,15 +191,12 @@ export class VirtualPhone {
     return {
       ui: this.ui,
       fs: this.fs,
+      log: this.log,
       data: () => this.data,
       delay: (kind: LatencyKind, signal: AbortSignal) => abortableDelay(latencyMs(this.profile, kind), signal),
       takeFault: (kind) => this.takeFault(kind),
       screenshotPng: () => this.screenshotPng(),
-      screenshotRgba: () => {
-        const pixels = this.currentPixels();
-        pixels.rgba ??= renderRgba(pixels.svg);
-        return pixels.rgba;
-      },
+      screenshotRgba: () => this.screenshotRgba(),
       hierarchyXml: () => {
         const cache = this.currentRender();
         cache.xml ??= hierarchyXml(this.ui.snapshot().windows);
@@ -181,6 +208,7 @@ export class VirtualPhone {
 
   private commandTable(): Map<string, CommandHandler> {
     const phone = this.services();
+    const packageManager = packageCommand(phone);
     return new Map<string, CommandHandler>([
       ['echo', echo],
       ['getprop', getprop],
@@ -197,7 +225,15 @@ export class VirtualPhone {
       ['input', inputCommand(phone)],
       ['am', amCommand(phone)],
       ['monkey', monkeyCommand(phone)],
-      ['pm', pmCommand(phone)],
+      ['pm', packageManager],
+      ['cmd', cmdCommand(phone, packageManager)],
+      ['ps', psCommand(phone)],
+      ['pidof', pidofCommand(phone)],
+      ['date', dateCommand],
+      ['nc', netcatCommand(this.loopback)],
+      ['logcat', logcatCommand(phone)],
+      ['test', testCommand(this.fs, false)],
+      ['[', testCommand(this.fs, true)],
       ['dumpsys', dumpsysCommand(phone)],
       ['wm', wmCommand],
       ['settings', settingsCommand(phone)],

@@ -60,7 +60,7 @@ function runnerFor(config: () => RuntimeConfig, screenshot = true): TaskRunner {
   });
 }
 
-const state = async () => (await harness.control<PhoneStateView>('/state')).body;
+const state = (): Promise<PhoneStateView> => harness.state();
 
 /** Puts the phone in the task's starting state: seed, then any fault (e.g. a pop-up in the way). */
 async function prepare(task: PhoneTask): Promise<void> {

@@ -4,17 +4,8 @@ import { Observer } from '../../../src/main/perception/observer';
 import { Executor } from '../../../src/main/tools/executor';
 import type { StepOutcome } from '../../../src/shared/action';
 import type { Scene, SceneElement } from '../../../src/shared/scene';
+import type { PhoneState } from '../../../src/virtual-device/control-client';
 import { startAdbHarness, type AdbHarness } from '../../support/adb-harness';
-
-interface PhoneState {
-  foreground: string;
-  keyboardShown: boolean;
-  focusedField: string | null;
-  dialog: string | null;
-  notes: Array<{ title: string; body: string }>;
-  contacts: Array<{ name: string; phone: string }>;
-  ime: { current: string; adbKeyboardInstalled: boolean };
-}
 
 let harness: AdbHarness;
 let adb: AdbClient;
@@ -47,9 +38,7 @@ async function observe(): Promise<Scene> {
   return scene;
 }
 
-async function state(): Promise<PhoneState> {
-  return (await harness.control<PhoneState>('/state')).body;
-}
+const state = (): Promise<PhoneState> => harness.state();
 
 function find(label: string): SceneElement {
   const element = scene?.elements.find(

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { VirtualFileSystem } from '../../../src/virtual-device/phone/file-system';
 import { VirtualPhone } from '../../../src/virtual-device/phone/phone';
-import { parseCommandLine, ShellSyntaxError } from '../../../src/virtual-device/phone/shell/parse';
+import { parseCommandLine, ShellSyntaxError, type SimpleCommand, type Word } from '../../../src/virtual-device/phone/shell/parse';
 
 const signal = new AbortController().signal;
 
@@ -44,10 +44,12 @@ describe('phone shell', () => {
 
   it('parses pipelines, connectors and redirections into a list', () => {
     const items = parseCommandLine('a 1 | b 2>/dev/null && c > f || d');
+    const simple = (command: unknown): SimpleCommand => command as SimpleCommand;
+    const lit = (text: string): Word => [{ literal: text }];
     expect(items.map((item) => item.connector)).toEqual([';', '&&', '||']);
-    expect(items[0]?.pipeline.commands.map((command) => command.words)).toEqual([['a', '1'], ['b']]);
-    expect(items[0]?.pipeline.commands[1]?.redirects).toEqual([{ fd: 2, kind: 'file', target: '/dev/null' }]);
-    expect(items[1]?.pipeline.commands[0]?.redirects).toEqual([{ fd: 1, kind: 'file', target: 'f' }]);
+    expect(items[0]?.pipeline.commands.map((command) => simple(command).words)).toEqual([[lit('a'), lit('1')], [lit('b')]]);
+    expect(items[0]?.pipeline.commands[1]?.redirects).toEqual([{ fd: 2, kind: 'out', target: lit('/dev/null') }]);
+    expect(items[1]?.pipeline.commands[0]?.redirects).toEqual([{ fd: 1, kind: 'out', target: lit('f') }]);
     expect(() => parseCommandLine('&& a')).toThrow(ShellSyntaxError);
     expect(() => parseCommandLine('a |')).toThrow(ShellSyntaxError);
   });

@@ -31,7 +31,7 @@ export async function runInteractiveShell(stream: ServiceStream, phone: AdbPhone
       return;
     }
     if (command !== '') {
-      const result = await runPhoneCommand(phone, command, stream.signal);
+      const result = await runPhoneCommand(phone, command, { signal: stream.signal });
       if (!result) return;
       exitCode = result.exitCode;
       await emit(Buffer.concat([result.stdout, result.stderr]));

@@ -1,4 +1,5 @@
 import type { AppDefinition } from '../ui/app';
+import { browserApp } from './browser';
 import { clockApp } from './clock';
 import { contactsApp } from './contacts';
 import { messagesApp } from './messages';
@@ -6,4 +7,4 @@ import { notesApp } from './notes';
 import { settingsApp } from './settings';
 
 /** The user apps in launcher order (4 icons per row). */
-export const USER_APPS: readonly AppDefinition[] = [settingsApp, contactsApp, clockApp, notesApp, messagesApp];
+export const USER_APPS: readonly AppDefinition[] = [settingsApp, contactsApp, clockApp, notesApp, messagesApp, browserApp];

@@ -1,6 +1,7 @@
 import type { PhoneFaultKind } from '../faults';
 import type { VirtualFileSystem } from '../file-system';
 import type { LatencyKind } from '../latency';
+import type { PhoneLog } from '../log';
 import type { PhoneData } from '../model';
 import type { PhoneUi } from '../ui/phone-ui';
 
@@ -8,6 +9,8 @@ import type { PhoneUi } from '../ui/phone-ui';
 export interface PhoneServices {
   readonly ui: PhoneUi;
   readonly fs: VirtualFileSystem;
+  /** The main log buffer `logcat` reads. */
+  readonly log: PhoneLog;
   data(): PhoneData;
   /** Waits as long as the latency profile says for this kind of command (rejects when aborted). */
   delay(kind: LatencyKind, signal: AbortSignal): Promise<void>;

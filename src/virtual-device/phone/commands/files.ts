@@ -26,9 +26,13 @@ const errorLine = (command: string, error: unknown): string => {
 };
 
 export function catCommand(fs: VirtualFileSystem): CommandHandler {
-  return ({ args, stdin }) => {
+  return async ({ args, stdin, emit }) => {
     const { operands } = parseFlags(args);
-    if (operands.length === 0) return output(stdin);
+    if (operands.length === 0) {
+      // Streams: what arrives on stdin goes out as it comes (`adb shell cat` over a live stdin).
+      for await (const chunk of stdin.chunks()) await emit(chunk);
+      return output();
+    }
     const chunks: Buffer[] = [];
     let stderr = '';
     for (const path of operands) {
@@ -124,12 +128,14 @@ export function mkdirCommand(fs: VirtualFileSystem): CommandHandler {
 
 /** `grep [-i] [-v] [-c] [-F] [-E] PATTERN [FILE]` over stdin or a file. */
 export function grepCommand(fs: VirtualFileSystem): CommandHandler {
-  return ({ args, stdin }) => {
+  return async ({ args, stdin }) => {
     const { flags, operands } = parseFlags(args);
     const [pattern, file] = operands;
     if (pattern === undefined) return failure('grep: Need 1 argument\n', 2);
-    let input = stdin;
-    if (file !== undefined) {
+    let input: Buffer;
+    if (file === undefined) {
+      input = await stdin.readAll();
+    } else {
       try {
         input = fs.read(file);
       } catch (error) {
@@ -177,11 +183,13 @@ function lineCount(args: string[], fallback: number): { count: number; bytes: bo
 
 export function headCommand(fs: VirtualFileSystem, fromEnd = false): CommandHandler {
   const name = fromEnd ? 'tail' : 'head';
-  return ({ args, stdin }) => {
+  return async ({ args, stdin }) => {
     const { count, bytes, operands } = lineCount(args, 10);
     if (!Number.isInteger(count) || count < 0) return failure(`${name}: invalid number\n`);
-    let input = stdin;
-    if (operands[0] !== undefined) {
+    let input: Buffer;
+    if (operands[0] === undefined) {
+      input = await stdin.readAll();
+    } else {
       try {
         input = fs.read(operands[0]);
       } catch (error) {

@@ -1,4 +1,5 @@
 import { failure, output, type CommandHandler } from '../shell/interpreter';
+import { SYSTEM_SERVER_PID } from '../system-processes';
 import type { PhoneServices } from './context';
 
 /** `input tap|swipe|text|keyevent|press` as Android 14's InputShellCommand. */
@@ -75,6 +76,9 @@ export function inputCommand(phone: PhoneServices): CommandHandler {
     const [command, ...params] = rest;
     if (command === undefined) return failure(USAGE, 1);
     const ui = phone.ui;
+    // What InputDispatcher would deliver, in the log `logcat` reads.
+    const logInput = (event: string): void =>
+      phone.log.add({ pid: SYSTEM_SERVER_PID, tid: SYSTEM_SERVER_PID + 15, priority: 'I', tag: 'InputDispatcher', message: `Injected ${event} to ${ui.snapshot().activity}` });
     switch (command) {
       case 'tap': {
         if (params.length !== 2) return failure(`Error: Invalid arguments for command: tap\n${USAGE}`, 1);
@@ -83,6 +87,7 @@ export function inputCommand(phone: PhoneServices): CommandHandler {
         if (typeof x !== 'number') return x;
         if (typeof y !== 'number') return y;
         await phone.delay('input', signal);
+        logInput(`tap at (${x}, ${y})`);
         ui.tap(x, y);
         return output();
       }
@@ -96,6 +101,7 @@ export function inputCommand(phone: PhoneServices): CommandHandler {
         }
         const [x1, y1, x2, y2, duration = 300] = numbers as [number, number, number, number, number?];
         await phone.delay('input', signal);
+        logInput(`swipe from (${x1}, ${y1}) to (${x2}, ${y2}) in ${duration} ms`);
         ui.swipe(x1, y1, x2, y2, duration);
         return output();
       }
@@ -127,7 +133,10 @@ export function inputCommand(phone: PhoneServices): CommandHandler {
         }
         if (codes.length === 0) return failure(`Error: Invalid arguments for command: keyevent\n${USAGE}`, 1);
         await phone.delay('input', signal);
-        for (const code of codes) ui.key(code);
+        for (const code of codes) {
+          logInput(`key ${code}`);
+          ui.key(code);
+        }
         return output();
       }
       case 'press':

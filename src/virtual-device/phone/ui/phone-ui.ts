@@ -1,30 +1,21 @@
-import { buildHomeScreen, buildRecentsScreen, LAUNCHER_ACTIVITY, LAUNCHER_PACKAGE } from '../apps/launcher';
 import { twoDigits } from '../apps/common';
+import type { PhoneLog } from '../log';
 import type { PhoneData } from '../model';
-import { SCREEN_WIDTH } from '../properties';
-import { newScreen, type AppDefinition, type AppFrame, type Navigator, type Screen, type UiContext } from './app';
-import {
-  ADB_KEYBOARD_PACKAGE,
-  adbKeyboardWindow,
-  latinKeyboardWindow,
-  LATIN_IME_PACKAGE,
-  navigationBarWindow,
-  screenOffWindow,
-  statusBarWindow,
-} from './system-ui';
+import { SYSTEM_SERVER_PID } from '../system-processes';
+import type { AppDefinition, Screen } from './app';
+import { KEY, charForKeyCode, MAX_KEY_CODE } from './keys';
+import { AppLayer } from './layers/app-layer';
+import { KeyboardLayer } from './layers/keyboard';
+import { LockScreenLayer } from './layers/lock-screen';
+import type { Overlay } from './layers/overlay';
+import { PopupLayer } from './layers/popup';
+import { ShadeLayer } from './layers/shade';
+import { navigationBarWindow, screenOffWindow, statusBarWindow } from './system-ui';
 import { themeFor } from './theme';
 import { contains, walk, type TextFieldBinding, type UiWindow, type ViewNode } from './view';
-import { ADB_KEYBOARD_TOP, appWindowRoot, dialogWindow, KEYBOARD_TOP, NAV_BAR_TOP, STATUS_BAR_BOTTOM } from './widgets';
 
-export const LATIN_IME_ID = `${LATIN_IME_PACKAGE}/.LatinIME`;
-export const ADB_IME_ID = `${ADB_KEYBOARD_PACKAGE}/.AdbIME`;
-
-interface Task {
-  app: AppDefinition;
-  stack: Screen[];
-}
-
-type Surface = { kind: 'home' } | { kind: 'recents' } | { kind: 'app'; task: Task };
+export { ADB_IME_ID, LATIN_IME_ID } from './layers/keyboard';
+export { KEY } from './keys';
 
 export interface ScreenSnapshot {
   /** Stable while nothing on screen changes: the render cache key. */
@@ -37,41 +28,58 @@ export interface ScreenSnapshot {
 
 const SWIPE_SLOP = 30;
 const LONG_PRESS_MS = 500;
+const POPUP_MESSAGE = '15% battery remaining. Turn on Battery Saver to extend battery life.';
 
 /**
- * The phone's window manager and input dispatcher: app tasks and their back stacks, the home and overview
- * screens, dialogs, focus and the soft keyboard. Every input rebuilds the view tree from the phone data.
+ * The phone's window manager and input dispatcher over a stack of layers: the app layer (tasks, home,
+ * overview, app dialogs) at the bottom, then the overlays bottom to top (pop-up, keyboard, lock screen, shade),
+ * then the system bars. BACK, HOME, typed text and swipes go to the overlays top-down (see `Overlay`), and
+ * reach the app layer only when no overlay took them. Every input rebuilds the view tree from the phone data.
  */
 export class PhoneUi {
-  private tasks: Task[] = [];
-  private surface: Surface = { kind: 'home' };
-  private homeScreen = newScreen('home');
-  private keyboardShown = false;
-  private shifted = false;
-  private systemDialog: string | undefined;
+  private readonly keyboard = new KeyboardLayer({
+    hasFocusedField: () => this.appLayer.currentScreen()?.focusedField !== undefined,
+    typeText: (text) => this.typeIntoField(text),
+    deleteBackward: () => this.deleteBackward(),
+    pressEnter: () => this.pressEnter(),
+  });
+  private readonly popup = new PopupLayer(POPUP_MESSAGE);
+  private readonly lockScreen = new LockScreenLayer(() => this.data.lockPin);
+  private readonly shade = new ShadeLayer(() => this.changed());
+  /** Bottom to top. */
+  private readonly overlays: readonly Overlay[] = [this.popup, this.keyboard, this.lockScreen, this.shade];
+  private readonly appLayer: AppLayer;
   private screenOn = true;
   private version = 0;
   private snapshotCache: ScreenSnapshot | undefined;
-  imeId = LATIN_IME_ID;
 
   constructor(
     private data: PhoneData,
-    private readonly apps: readonly AppDefinition[],
-  ) {}
+    apps: readonly AppDefinition[],
+    private readonly log?: PhoneLog,
+  ) {
+    this.appLayer = new AppLayer(data, apps, {
+      showKeyboard: () => this.keyboard.request(),
+      hideKeyboard: () => this.keyboard.dismiss(),
+      activityStarted: (component, pid, cold) => {
+        this.log?.add({ pid: SYSTEM_SERVER_PID, priority: 'I', tag: 'ActivityTaskManager', message: `START u0 {act=android.intent.action.MAIN cat=[android.intent.category.LAUNCHER] flg=0x10200000 cmp=${component}} from uid 2000` });
+        if (cold) this.log?.add({ pid: SYSTEM_SERVER_PID, priority: 'I', tag: 'ActivityManager', message: `Start proc ${pid}:${component.split("/")[0]} for next-top-activity {${component}}` });
+      },
+    });
+  }
 
-  /** Replaces all data and returns to a fresh home screen (optionally opening an app). */
+  /** Replaces all data and returns to a fresh, unlocked home screen (optionally opening an app). */
   reset(data: PhoneData, foreground?: string): void {
     this.data = data;
-    this.tasks = [];
-    this.surface = { kind: 'home' };
-    this.homeScreen = newScreen('home');
-    this.keyboardShown = false;
-    this.shifted = false;
-    this.systemDialog = undefined;
+    this.appLayer.reset(data);
+    for (const overlay of this.overlays) overlay.reset();
     this.screenOn = true;
-    this.imeId = LATIN_IME_ID;
     if (foreground) this.startApp(foreground);
     this.changed();
+  }
+
+  get imeId(): string {
+    return this.keyboard.imeId;
   }
 
   get isScreenOn(): boolean {
@@ -79,15 +87,28 @@ export class PhoneUi {
   }
 
   get isKeyboardShown(): boolean {
-    return this.keyboardShown && this.focusedField() !== undefined && this.screenOn;
+    return this.screenOn && this.keyboard.shown && !this.coveredAbove(this.keyboard);
+  }
+
+  get isLocked(): boolean {
+    return this.lockScreen.shown;
+  }
+
+  get isShadeExpanded(): boolean {
+    return this.shade.shown;
   }
 
   hasSystemDialog(): boolean {
-    return this.systemDialog !== undefined;
+    return this.popup.shown;
   }
 
   appFor(pkg: string): AppDefinition | undefined {
-    return this.apps.find((app) => app.pkg === pkg);
+    return this.appLayer.appFor(pkg);
+  }
+
+  /** Running app processes (package and pid), most recent first. */
+  processes(): Array<{ pkg: string; pid: number }> {
+    return this.appLayer.processes();
   }
 
   /** Marks the screen as changed (after any mutation of the data or the UI state). */
@@ -106,219 +127,113 @@ export class PhoneUi {
   }
 
   focusedFieldResourceId(): string | null {
-    const field = this.focusedFieldNode();
-    return field?.resourceId ?? null;
+    return this.focusedFieldNode()?.resourceId ?? null;
   }
 
   private compose(now: Date, time: string): Omit<ScreenSnapshot, 'key'> {
-    if (!this.screenOn) {
-      const { foreground, activity } = this.describeSurface();
-      return { windows: [screenOffWindow()], foreground, activity, dialog: null };
-    }
+    const { foreground, activity } = this.appLayer.describe();
+    if (!this.screenOn) return { windows: [screenOffWindow()], foreground, activity, dialog: null };
     const theme = themeFor(this.data.settings.darkTheme);
-    const keyboardTop = this.isKeyboardShown ? (this.imeId === ADB_IME_ID ? ADB_KEYBOARD_TOP : KEYBOARD_TOP) : undefined;
-    const windows: UiWindow[] = [];
-    let frame: AppFrame;
-    let pkg: string;
-    let dialog: string | null = null;
-    let ctx: UiContext;
-    if (this.surface.kind === 'app') {
-      const task = this.surface.task;
-      pkg = task.app.pkg;
-      ctx = this.context(task.app.pkg, this.topScreen(task), keyboardTop, now);
-      frame = task.app.build(ctx);
-    } else {
-      pkg = LAUNCHER_PACKAGE;
-      ctx = this.context(LAUNCHER_PACKAGE, this.homeScreen, undefined, now);
-      const content =
-        this.surface.kind === 'home'
-          ? buildHomeScreen(ctx, this.apps)
-          : buildRecentsScreen(ctx, this.tasks, { open: (target) => this.startApp(target), clearAll: () => this.clearRecents() });
-      frame = { activity: LAUNCHER_ACTIVITY, content: [content], wallpaper: true };
-    }
-    windows.push({ pkg, root: appWindowRoot(ctx, frame.content, frame.wallpaper) });
-    if (frame.dialog) {
-      windows.push({ pkg: frame.dialog.pkg ?? pkg, root: frame.dialog.root, modal: true });
-      dialog = frame.dialog.title;
-    }
-    if (this.systemDialog) {
-      windows.push({ pkg: 'android', root: this.systemDialogRoot(ctx), modal: true });
-      dialog = this.systemDialog;
-    }
-    if (keyboardTop !== undefined) {
-      windows.push(
-        this.imeId === ADB_IME_ID
-          ? adbKeyboardWindow(theme)
-          : latinKeyboardWindow(theme, this.shifted, {
-              type: (text) => {
-                this.typeText(text);
-                this.shifted = false;
-              },
-              shift: () => (this.shifted = !this.shifted),
-              delete: () => this.deleteBackward(),
-              enter: () => this.pressEnter(),
-            }),
-      );
+    const keyboardTop = this.isKeyboardShown ? this.keyboard.top : undefined;
+    const app = this.appLayer.build(keyboardTop, now);
+    const systemContext = this.appLayer.systemContext(keyboardTop, now);
+    let windows = app.windows;
+    let dialog = app.dialog;
+    let navigationBar = true;
+    for (const overlay of this.overlays) {
+      if (!overlay.shown || (overlay === this.keyboard && !this.isKeyboardShown)) continue;
+      if (overlay.opaque) {
+        windows = [];
+        dialog = null;
+        navigationBar = false;
+      }
+      windows = [...windows, ...overlay.windows(systemContext)];
+      dialog = overlay.title() ?? dialog;
     }
     windows.push(statusBarWindow(theme, this.data.settings, time));
-    windows.push(navigationBarWindow(theme, { back: () => this.back(), home: () => this.goHome(), overview: () => this.toggleRecents() }));
-    return { windows, foreground: pkg, activity: `${pkg}/${frame.activity}`, dialog };
+    if (navigationBar) {
+      windows.push(navigationBarWindow(theme, { back: () => this.back(), home: () => this.goHome(), overview: () => this.toggleRecents() }));
+    }
+    return { windows, foreground: app.foreground, activity: app.activity, dialog };
   }
 
-  private describeSurface(): { foreground: string; activity: string } {
-    if (this.surface.kind !== 'app') return { foreground: LAUNCHER_PACKAGE, activity: `${LAUNCHER_PACKAGE}/${LAUNCHER_ACTIVITY}` };
-    const task = this.surface.task;
-    const ctx = this.context(task.app.pkg, this.topScreen(task), undefined, new Date());
-    return { foreground: task.app.pkg, activity: `${task.app.pkg}/${task.app.build(ctx).activity}` };
+  /** True when an opaque overlay above `layer` is shown. */
+  private coveredAbove(layer: Overlay): boolean {
+    return this.overlays.slice(this.overlays.indexOf(layer) + 1).some((overlay) => overlay.shown && overlay.opaque);
   }
 
-  private systemDialogRoot(ctx: UiContext): ViewNode {
-    return dialogWindow(ctx, {
-      title: this.systemDialog ?? '',
-      message: '15% battery remaining. Turn on Battery Saver to extend battery life.',
-      buttons: [{ text: 'OK', onClick: () => this.dismissSystemDialog() }],
-    });
-  }
-
-  private context(pkg: string, screen: Screen, keyboardTop: number | undefined, now: Date): UiContext {
-    return {
-      pkg,
-      data: this.data,
-      theme: themeFor(this.data.settings.darkTheme),
-      screen,
-      nav: this.navigator(pkg, screen),
-      frame: { left: 0, top: STATUS_BAR_BOTTOM, right: SCREEN_WIDTH, bottom: NAV_BAR_TOP },
-      keyboardTop,
-      now,
-    };
-  }
-
-  private navigator(pkg: string, screen: Screen): Navigator {
-    const task = (): Task | undefined => this.tasks.find((candidate) => candidate.app.pkg === pkg);
-    return {
-      push: (next) => {
-        task()?.stack.push(next);
-        this.keyboardShown = false;
-      },
-      replace: (next) => {
-        const stack = task()?.stack;
-        if (stack) stack[stack.length - 1] = next;
-        this.keyboardShown = false;
-      },
-      pop: () => this.popScreen(),
-      openDialog: (id) => {
-        screen.dialog = id;
-        screen.focusedField = undefined;
-        this.keyboardShown = false;
-      },
-      closeDialog: () => {
-        screen.dialog = undefined;
-        screen.focusedField = undefined;
-        this.keyboardShown = false;
-      },
-      focus: (fieldId) => {
-        screen.focusedField = fieldId;
-        this.keyboardShown = true;
-      },
-      startApp: (target, next) => {
-        this.startApp(target);
-        if (next && this.surface.kind === 'app') this.surface.task.stack.push(next);
-      },
-      setField: (fieldId, value) => {
-        screen.fields[fieldId] = value;
-      },
-    };
-  }
-
-  private topScreen(task: Task): Screen {
-    return task.stack[task.stack.length - 1] as Screen;
+  /** The shown overlays, topmost first. */
+  private shownOverlays(): Overlay[] {
+    return this.overlays.filter((overlay) => overlay.shown).reverse();
   }
 
   private currentScreen(): Screen | undefined {
-    return this.surface.kind === 'app' ? this.topScreen(this.surface.task) : undefined;
+    return this.appLayer.currentScreen();
   }
 
   // ---- app lifecycle ----
 
   /** Brings the app's task to the front (creating it when needed), like a launcher tap. */
-  startApp(pkg: string, options: { newInstance?: boolean } = {}): boolean {
-    const app = this.appFor(pkg);
-    if (!app) return false;
-    let task = this.tasks.find((candidate) => candidate.app.pkg === pkg);
-    if (task) {
-      this.tasks.splice(this.tasks.indexOf(task), 1);
-      if (options.newInstance) task.stack.push(app.rootScreen());
-    } else {
-      task = { app, stack: [app.rootScreen()] };
-    }
-    this.tasks.unshift(task);
-    this.surface = { kind: 'app', task };
-    this.keyboardShown = false;
-    this.changed();
-    return true;
+  startApp(pkg: string, options: { newInstance?: boolean; screen?: Screen } = {}): boolean {
+    const started = this.appLayer.startApp(pkg, options);
+    if (started) this.changed();
+    return started;
   }
 
   forceStop(pkg: string): void {
-    this.tasks = this.tasks.filter((task) => task.app.pkg !== pkg);
-    if (this.surface.kind === 'app' && this.surface.task.app.pkg === pkg) this.goHome();
+    this.appLayer.forceStop(pkg);
     this.changed();
   }
 
-  private popScreen(): void {
-    if (this.surface.kind !== 'app') return;
-    const task = this.surface.task;
-    this.keyboardShown = false;
-    if (task.stack.length > 1) {
-      task.stack.pop();
-      return;
-    }
-    // Since Android 12, BACK on a task's root moves the task behind the home screen instead of finishing it.
-    this.surface = { kind: 'home' };
-  }
-
+  /** HOME: the topmost overlay may swallow it (the lock screen); the others close and the home screen shows. */
   goHome(): void {
-    this.surface = { kind: 'home' };
-    this.keyboardShown = false;
+    for (const overlay of this.shownOverlays()) {
+      if (overlay.home()) {
+        this.changed();
+        return;
+      }
+    }
+    this.appLayer.goHome();
     this.changed();
   }
 
   private toggleRecents(): void {
-    if (this.surface.kind === 'recents') {
-      const last = this.tasks[0];
-      this.surface = last ? { kind: 'app', task: last } : { kind: 'home' };
-    } else {
-      this.surface = { kind: 'recents' };
-    }
-    this.keyboardShown = false;
+    if (this.lockScreen.shown) return;
+    this.shade.dismiss();
+    this.appLayer.toggleRecents();
     this.changed();
-  }
-
-  private clearRecents(): void {
-    this.tasks = [];
-    this.surface = { kind: 'home' };
   }
 
   // ---- system state ----
 
   showSystemDialog(title: string): void {
-    this.systemDialog = title;
-    this.keyboardShown = false;
+    this.popup.show(title);
+    this.keyboard.dismiss();
     this.changed();
   }
 
-  private dismissSystemDialog(): void {
-    this.systemDialog = undefined;
+  expandShade(): void {
+    if (this.screenOn) this.shade.expand();
     this.changed();
   }
 
-  setScreenOn(on: boolean): void {
+  collapseShade(): void {
+    this.shade.dismiss();
+    this.changed();
+  }
+
+  /** Turns the screen on or off; the power key also locks (`lock`), a screen timeout does not yet. */
+  setScreenOn(on: boolean, options: { lock?: boolean } = {}): void {
+    if (!on) {
+      for (const overlay of this.overlays) overlay.screenOff();
+      if (options.lock) this.lockScreen.lock();
+    }
     this.screenOn = on;
-    if (!on) this.keyboardShown = false;
     this.changed();
   }
 
   setIme(id: string): void {
-    this.imeId = id;
+    this.keyboard.imeId = id;
     this.changed();
   }
 
@@ -341,7 +256,15 @@ export class PhoneUi {
       else this.tap(x1, y1);
       return;
     }
-    const screen = this.currentScreen() ?? this.homeScreen;
+    // Topmost first; a hidden shade still takes a pull down from the status bar.
+    for (const overlay of [...this.overlays].reverse()) {
+      if (overlay.swipe({ x: x1, y: y1 }, { x: x2, y: y2 })) {
+        this.changed();
+        return;
+      }
+    }
+    if (this.shownOverlays().some((overlay) => overlay.opaque)) return;
+    const screen = this.appLayer.scrollScreen();
     const scroller = this.findTarget(x1, y1, (candidate) => candidate.scroller !== undefined)?.scroller;
     if (!scroller || Math.abs(y2 - y1) < Math.abs(x2 - x1)) return;
     const offset = screen.scroll[scroller.id] ?? this.currentOffset(scroller.id);
@@ -363,10 +286,22 @@ export class PhoneUi {
     return 0;
   }
 
-  /** Types text into the focused field (what `input text` and the IME broadcast do). Returns false when nothing is focused. */
+  /**
+   * Types text (what `input text` and the IME broadcast do): into the topmost overlay holding the focus (the
+   * PIN pad takes it, a pop-up swallows it), else into the focused field. False when nothing took it.
+   */
   typeText(text: string): boolean {
-    // A system dialog holds the input focus: keys do not reach the app below it.
-    if (!this.screenOn || this.systemDialog) return false;
+    if (!this.screenOn) return false;
+    const holder = this.focusHolder();
+    if (holder) {
+      const taken = holder.typeText(text);
+      if (taken) this.changed();
+      return taken;
+    }
+    return this.typeIntoField(text);
+  }
+
+  private typeIntoField(text: string): boolean {
     const screen = this.currentScreen();
     const field = this.focusedFieldNode()?.field;
     if (!screen || !field) return false;
@@ -382,7 +317,7 @@ export class PhoneUi {
   clearFocusedField(): void {
     const screen = this.currentScreen();
     const field = this.focusedFieldNode()?.field;
-    if (!screen || !field) return;
+    if (!screen || !field || this.focusHolder()) return;
     screen.fields[field.id] = '';
     this.changed();
   }
@@ -390,18 +325,22 @@ export class PhoneUi {
   /** Handles a key code; returns false for codes the phone does not know. */
   key(code: number): boolean {
     if (code === KEY.POWER) {
-      this.setScreenOn(!this.screenOn);
+      this.setScreenOn(!this.screenOn, { lock: true });
       return true;
     }
     if (code === KEY.WAKEUP) {
-      this.setScreenOn(true);
+      if (!this.screenOn) this.setScreenOn(true);
       return true;
     }
     if (code === KEY.SLEEP) {
-      this.setScreenOn(false);
+      if (this.screenOn) this.setScreenOn(false, { lock: true });
       return true;
     }
     if (!this.screenOn) return true;
+    if (this.focusHolder()?.key(code)) {
+      this.changed();
+      return true;
+    }
     switch (code) {
       case KEY.HOME:
         this.goHome();
@@ -413,10 +352,10 @@ export class PhoneUi {
         this.toggleRecents();
         return true;
       case KEY.ENTER:
-        this.pressEnter();
+        if (!this.focusHolder()) this.pressEnter();
         return true;
       case KEY.DEL:
-        this.deleteBackward();
+        if (!this.focusHolder()) this.deleteBackward();
         return true;
       case KEY.SPACE:
         this.typeText(' ');
@@ -429,30 +368,23 @@ export class PhoneUi {
     }
   }
 
+  /** BACK goes to the topmost shown overlay; with none shown, to the app layer. */
   private back(): void {
-    if (this.isKeyboardShown) {
-      this.keyboardShown = false;
-    } else if (this.systemDialog) {
-      this.systemDialog = undefined;
-    } else if (this.surface.kind === 'recents') {
-      const last = this.tasks[0];
-      this.surface = last ? { kind: 'app', task: last } : { kind: 'home' };
-    } else if (this.surface.kind === 'app') {
-      const task = this.surface.task;
-      const screen = this.topScreen(task);
-      const ctx = this.context(task.app.pkg, screen, undefined, new Date());
-      if (!task.app.onBack?.(ctx)) {
-        if (screen.dialog) ctx.nav.closeDialog();
-        else this.popScreen();
-      }
-    }
+    const top = this.shownOverlays().find((overlay) => overlay !== this.keyboard || this.isKeyboardShown);
+    if (top) top.back();
+    else this.appLayer.back();
     this.changed();
+  }
+
+  /** The topmost shown overlay that keeps keys from the app, if any. */
+  private focusHolder(): Overlay | undefined {
+    return this.shownOverlays().find((overlay) => overlay.holdsFocus);
   }
 
   private pressEnter(): void {
     const field = this.focusedFieldNode()?.field;
-    if (field?.multiline) this.typeText('\n');
-    else if (field) this.keyboardShown = false;
+    if (field?.multiline) this.typeIntoField('\n');
+    else if (field) this.keyboard.dismiss();
     this.changed();
   }
 
@@ -464,12 +396,8 @@ export class PhoneUi {
     this.changed();
   }
 
-  private focusedField(): string | undefined {
-    return this.currentScreen()?.focusedField;
-  }
-
   private focusedFieldNode(): ViewNode | undefined {
-    const fieldId = this.focusedField();
+    const fieldId = this.currentScreen()?.focusedField;
     if (fieldId === undefined) return undefined;
     for (const window of this.snapshot().windows) {
       for (const candidate of walk(window.root)) if (candidate.field?.id === fieldId) return candidate;
@@ -509,26 +437,4 @@ export class PhoneUi {
 function acceptsChar(field: TextFieldBinding, char: string): boolean {
   if (char === '\n') return field.multiline === true;
   return field.accept ? field.accept.test(char) : true;
-}
-
-export const KEY = {
-  HOME: 3,
-  BACK: 4,
-  SPACE: 62,
-  ENTER: 66,
-  DEL: 67,
-  POWER: 26,
-  APP_SWITCH: 187,
-  SLEEP: 223,
-  WAKEUP: 224,
-} as const;
-const MAX_KEY_CODE = 316;
-
-/** KEYCODE_0..9 (7..16) and KEYCODE_A..Z (29..54) type their character. */
-function charForKeyCode(code: number): string | undefined {
-  if (code >= 7 && code <= 16) return String(code - 7);
-  if (code >= 29 && code <= 54) return String.fromCharCode(97 + code - 29);
-  if (code === 55) return ',';
-  if (code === 56) return '.';
-  return undefined;
 }

@@ -1,0 +1,89 @@
+import { APP_PACKAGES } from '../model';
+import { newScreen, type AppDefinition, type UiContext } from '../ui/app';
+import { node, rect, type ViewNode } from '../ui/view';
+import { button, FONT, textField, textView, TOOLBAR_HEIGHT, W } from '../ui/widgets';
+import { BOOKMARKS, normalizeUrl, pageAt } from './browser-pages';
+
+/**
+ * A minimal browser: an address bar with Go, a new-tab page with bookmarks, and the built-in pages with
+ * their links. `am start -a android.intent.action.VIEW -d URL` opens a URL here.
+ */
+
+const PKG = APP_PACKAGES.browser;
+const ADDRESS_FIELD = 'address';
+const id = (name: string): string => `${PKG}:id/${name}`;
+
+/** A screen showing `url` (what a VIEW intent opens). */
+export const browserPage = (url: string) => newScreen('page', { url: normalizeUrl(url) });
+
+function addressBar(ctx: UiContext, url: string | undefined): ViewNode {
+  const top = ctx.frame.top;
+  const field = textField(ctx, rect(32, top + 21, W - 220, top + TOOLBAR_HEIGHT - 21), {
+    hint: 'Search or type URL',
+    resourceId: id('url_bar'),
+    binding: { id: ADDRESS_FIELD, maxLength: 2000 },
+  });
+  // The bar shows the page's address until the person starts typing another.
+  if (url !== undefined && (ctx.screen.fields[ADDRESS_FIELD] ?? '') === '') field.text = url;
+  const go = button(ctx, rect(W - 200, top + 21, W - 32, top + TOOLBAR_HEIGHT - 21), {
+    text: 'Go',
+    resourceId: id('go_button'),
+    onClick: () => {
+      const typed = ctx.screen.fields[ADDRESS_FIELD] ?? '';
+      if (typed.trim() !== '') ctx.nav.push(browserPage(typed));
+    },
+  });
+  return node('android.widget.FrameLayout', rect(0, top, W, top + TOOLBAR_HEIGHT), { resourceId: id('toolbar'), style: { background: ctx.theme.surfaceContainer } }, [field, go]);
+}
+
+function links(ctx: UiContext, top: number, entries: Array<{ text: string; url: string }>): ViewNode[] {
+  return entries.map((link, index) =>
+    node('android.widget.TextView', rect(63, top + index * 140, W - 63, top + index * 140 + 120), {
+      text: link.text,
+      clickable: true,
+      onClick: () => ctx.nav.push(browserPage(link.url)),
+      style: { fontSize: FONT.body, textColor: ctx.theme.primary },
+    }),
+  );
+}
+
+function pageContent(ctx: UiContext, url: string): ViewNode[] {
+  const top = ctx.frame.top + TOOLBAR_HEIGHT + 63;
+  const { settings } = ctx.data;
+  const offline = settings.airplaneMode || !settings.wifi;
+  const page = offline ? undefined : pageAt(url);
+  if (!page) {
+    const [title, code] = offline ? ['No internet', 'ERR_INTERNET_DISCONNECTED'] : ["This site can't be reached", 'ERR_NAME_NOT_RESOLVED'];
+    return [
+      textView(ctx, rect(63, top, W - 63, top + 100), title, { fontSize: FONT.title, resourceId: id('error_title') }),
+      textView(ctx, rect(63, top + 130, W - 63, top + 230), code, { fontSize: FONT.summary, color: ctx.theme.onSurfaceVariant }),
+    ];
+  }
+  const nodes: ViewNode[] = [textView(ctx, rect(63, top, W - 63, top + 100), page.title, { fontSize: FONT.title, bold: true })];
+  let y = top + 140;
+  for (const paragraph of page.paragraphs) {
+    nodes.push(textView(ctx, rect(63, y, W - 63, y + 300), paragraph, { fontSize: FONT.summary, wrap: true }));
+    y += 330;
+  }
+  nodes.push(...links(ctx, y, page.links));
+  return [node('android.webkit.WebView', rect(0, ctx.frame.top + TOOLBAR_HEIGHT, W, ctx.frame.bottom), { text: page.title, resourceId: id('web_contents') }, nodes)];
+}
+
+function newTab(ctx: UiContext): ViewNode[] {
+  const top = ctx.frame.top + TOOLBAR_HEIGHT + 63;
+  return [textView(ctx, rect(63, top, W - 63, top + 100), 'Bookmarks', { fontSize: FONT.title }), ...links(ctx, top + 140, BOOKMARKS)];
+}
+
+export const browserApp: AppDefinition = {
+  pkg: PKG,
+  label: 'Chrome',
+  mainActivity: 'com.google.android.apps.chrome.Main',
+  icon: { letter: 'C', color: '#1A73E8' },
+  rootScreen: () => newScreen('new-tab'),
+  build(ctx) {
+    const url = ctx.screen.route === 'page' ? String(ctx.screen.params.url) : undefined;
+    const content = url === undefined ? newTab(ctx) : pageContent(ctx, url);
+    const root = node('android.widget.LinearLayout', ctx.frame, { resourceId: id('main_content') }, [addressBar(ctx, url), ...content]);
+    return { activity: 'org.chromium.chrome.browser.ChromeTabbedActivity', content: [root] };
+  },
+};
