@@ -1,5 +1,5 @@
 import type { ToolCallingClient } from '../../shared/decision';
-import { ACTION_TOOL_SPECS } from '../tools/specs';
+import { MODEL_TOOL_SPECS } from '../tools/registry';
 import { createAIPlanner } from './ai-planner';
 import { createProviderClient } from './clients/index';
 import { createCloudProxyClient } from './clients/cloud-proxy-client';
@@ -43,7 +43,7 @@ export function buildPlanner(config: RuntimeConfig, client?: ToolCallingClient):
   const explicitModel = config.settings.aiPlanner.model || undefined;
   const planner = createAIPlanner({
     client: client ?? buildToolCallingClient(config),
-    actionTools: ACTION_TOOL_SPECS,
+    actionTools: MODEL_TOOL_SPECS,
     info: { provider: setup.provider, transport: setup.transport, model: setup.transport === 'direct' ? setup.model : explicitModel },
     sendScreenshot: setup.sendScreenshot,
     // The control plane chooses provider and model; the configured ones travel as a hint.
