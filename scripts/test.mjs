@@ -1,11 +1,9 @@
 // `npm test`: every gate in order — build, typecheck, lint, layering, spec traceability, then every test.
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const bin = (name) => path.join(root, 'node_modules', '.bin', name);
-const specTrace = path.resolve(root, '..', 'shared', 'tools', 'spec-trace.mjs');
 
 const steps = [
   ['build the app', bin('electron-vite'), ['build', '--logLevel', 'warn']],
@@ -14,7 +12,7 @@ const steps = [
   ['typecheck (tests)', bin('tsc'), ['-p', 'tsconfig.test.json', '--noEmit']],
   ['lint', bin('eslint'), ['.']],
   ['dependency direction', bin('depcruise'), ['src', '--config', '.dependency-cruiser.cjs']],
-  ...(existsSync(specTrace) ? [['openspec scenarios named in tests', process.execPath, [specTrace, '--strict']]] : []),
+  ['openspec scenarios named in tests', process.execPath, [path.join(root, 'scripts', 'spec-trace.mjs'), '--strict']],
   ['tests', bin('vitest'), ['run', ...process.argv.slice(2)]],
 ];
 
