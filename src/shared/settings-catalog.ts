@@ -30,6 +30,8 @@ export interface Presentation {
   help?: string;
   unit?: string;
   placeholder?: string;
+  /** What an empty value means (for text and URLs). */
+  whenEmpty?: string;
   section: SettingSection;
   /** The environment variable that wins over the stored value. */
   env?: string;
@@ -133,6 +135,7 @@ export const SETTINGS_CATALOG = [
   text('aiPlanner', 'model', { min: 0, max: 200 }, '', {
     label: 'Model',
     help: 'Empty uses the provider\u2019s default model.',
+    whenEmpty: 'the provider\u2019s default model',
     section: 'Planner',
     env: 'AI_PLANNER_MODEL',
     appliesTo: AI,
@@ -192,6 +195,7 @@ export const SETTINGS_CATALOG = [
   url('anthropic', 'baseURL', {
     label: 'Anthropic base URL',
     placeholder: 'https://api.anthropic.com',
+    whenEmpty: 'the provider\u2019s public endpoint',
     section: 'Direct access',
     env: 'ANTHROPIC_BASE_URL',
     appliesTo: ['anthropic'],
@@ -199,6 +203,7 @@ export const SETTINGS_CATALOG = [
   url('openai', 'baseURL', {
     label: 'OpenAI-compatible base URL',
     placeholder: 'https://api.openai.com/v1',
+    whenEmpty: 'the provider\u2019s public endpoint',
     help: 'Any OpenAI-compatible server works here, e.g. Ollama, vLLM or LM Studio.',
     section: 'Direct access',
     env: 'OPENAI_BASE_URL',
@@ -207,6 +212,7 @@ export const SETTINGS_CATALOG = [
   url('controlPlane', 'url', {
     label: 'Control-plane URL',
     placeholder: 'https://control.example.com',
+    whenEmpty: 'unset',
     section: 'Cloud control plane',
     env: 'CONTROL_PLANE_URL',
     appliesTo: ['cloud-proxy'],

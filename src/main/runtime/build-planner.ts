@@ -1,38 +1,46 @@
 import type { ToolCallingClient } from '../../shared/decision';
 import { MODEL_TOOL_SPECS } from '../tools/registry';
 import { createAIPlanner } from './ai-planner';
-import { createProviderClient } from './clients/index';
-import { createCloudProxyClient } from './clients/cloud-proxy-client';
+import { createProviderClient, type ProviderClientOptions } from './clients/index';
+import { createCloudProxyClient, type CloudProxyClientOptions } from './clients/cloud-proxy-client';
 import { aiPlannerSetup, createConfigSource, ConfigError, missingForAiPlanner, type ConfigSource, type RuntimeConfig } from './config';
 import { createStubPlanner } from './stub-planner';
 import type { ConfiguredPlanner, PlannerSource } from './planner';
 
-/**
- * The AI planner's tool-calling client for the configured transport: cloud-proxy (the default) sends the
- * decision to the control plane and builds no provider SDK; direct builds the provider's client locally.
- * Missing credentials are a ConfigError naming what to set.
- */
-export function buildToolCallingClient(config: RuntimeConfig): ToolCallingClient {
+/** What the AI planner's client is built from, per transport: the settings as the client takes them. */
+export type ClientOptions =
+  | { transport: 'cloud-proxy'; options: CloudProxyClientOptions }
+  | { transport: 'direct'; options: ProviderClientOptions };
+
+/** The configured client's options; missing credentials are a ConfigError naming what to set. */
+export function clientOptions(config: RuntimeConfig): ClientOptions {
   const missing = missingForAiPlanner({ ...config, settings: { ...config.settings, aiPlanner: { ...config.settings.aiPlanner, enabled: true } } });
   if (missing.length) throw new ConfigError(missing);
   const setup = aiPlannerSetup(config);
   if (setup.transport === 'cloud-proxy') {
-    return createCloudProxyClient({
-      url: config.settings.controlPlane.url,
-      token: config.secrets.CONTROL_PLANE_TOKEN!,
-      timeoutMs: setup.timeoutMs,
-    });
+    return { transport: 'cloud-proxy', options: { url: config.settings.controlPlane.url, token: config.secrets.CONTROL_PLANE_TOKEN!, timeoutMs: setup.timeoutMs } };
   }
-  const baseURL = config.settings[setup.provider].baseURL || undefined;
   const apiKey = setup.provider === 'anthropic' ? config.secrets.ANTHROPIC_API_KEY! : config.secrets.OPENAI_API_KEY!;
-  return createProviderClient({
-    provider: setup.provider,
-    apiKey,
-    baseURL,
-    model: setup.model,
-    timeoutMs: setup.timeoutMs,
-    thinkingBudgetTokens: setup.provider === 'anthropic' ? setup.thinkingBudgetTokens : undefined,
-  });
+  return {
+    transport: 'direct',
+    options: {
+      provider: setup.provider,
+      apiKey,
+      baseURL: config.settings[setup.provider].baseURL || undefined,
+      model: setup.model,
+      timeoutMs: setup.timeoutMs,
+      thinkingBudgetTokens: setup.provider === 'anthropic' ? setup.thinkingBudgetTokens : undefined,
+    },
+  };
+}
+
+/**
+ * The AI planner's tool-calling client for the configured transport: cloud-proxy (the default) sends the
+ * decision to the control plane and builds no provider SDK; direct builds the provider's client locally.
+ */
+export function buildToolCallingClient(config: RuntimeConfig): ToolCallingClient {
+  const built = clientOptions(config);
+  return built.transport === 'cloud-proxy' ? createCloudProxyClient(built.options) : createProviderClient(built.options);
 }
 
 /** The stub planner unless the AI planner is enabled (seed D6), with the configured step budget. */

@@ -4,6 +4,7 @@ import {
   SECRET_NAMES,
   SettingsSchema,
   describeIssues,
+  type AiPlannerSettings,
   type EnvOverrideName,
   type Provider,
   type SecretName,
@@ -127,16 +128,11 @@ export function applyTaskOverrides(config: RuntimeConfig, overrides: TaskOverrid
   };
 }
 
-/** The AI planner's resolved choices, ready to build from. */
-export interface AiPlannerSetup {
-  provider: Provider;
-  model: string;
-  transport: Transport;
+/** The AI planner's resolved choices, ready to build from: the settings, with the timeout in ms and thinking off as undefined. */
+export type AiPlannerSetup = Pick<AiPlannerSettings, 'provider' | 'model' | 'transport' | 'sendScreenshot' | 'screenshotLongEdge'> & {
   timeoutMs: number;
   thinkingBudgetTokens: number | undefined;
-  sendScreenshot: boolean;
-  screenshotLongEdge: number;
-}
+};
 
 export function aiPlannerSetup(config: RuntimeConfig): AiPlannerSetup {
   const ai = config.settings.aiPlanner;
