@@ -15,6 +15,13 @@ export const coordinate = (axis: 'x' | 'y') =>
     .max(100_000)
     .describe(`${axis.toUpperCase()} in device pixels (the Scene's coordinate space, within its bounds' range).`);
 
+/** Where a tap-like action aims: an element id, or both coordinates (the Executor checks which was given). */
+export const pointArgs = {
+  element_id: elementId.optional(),
+  x: coordinate('x').optional(),
+  y: coordinate('y').optional(),
+};
+
 export const GROUNDING =
   'Prefer element_id from the current Scene; ids change every turn. Coordinates are device pixels, the space of ' +
   'the Scene\'s bounds [left, top, right, bottom].';

@@ -3,16 +3,12 @@ import { elementLabel, type Bounds, type SceneElement } from '../../../shared/sc
 import { SWIPE_DIRECTIONS, swipeInRegion, type Point } from '../gestures';
 import { checkOnScreen, findElement } from '../scene-targets';
 import { defineTool, InvalidCall } from '../tool';
-import { coordinate, elementId, GROUNDING } from './arguments';
+import { coordinate, elementId, GROUNDING, pointArgs } from './arguments';
 
 const LONG_PRESS_MS = 800;
 const SWIPE_MS = 300;
 
-export const TapArgsSchema = z.strictObject({
-  element_id: elementId.optional(),
-  x: coordinate('x').optional(),
-  y: coordinate('y').optional(),
-});
+export const TapArgsSchema = z.strictObject(pointArgs);
 
 export const tap = defineTool({
   name: 'tap',
@@ -30,9 +26,7 @@ export const tap = defineTool({
 });
 
 export const LongPressArgsSchema = z.strictObject({
-  element_id: elementId.optional(),
-  x: coordinate('x').optional(),
-  y: coordinate('y').optional(),
+  ...pointArgs,
   duration_ms: z.number().int().min(300).max(5000).optional().describe('How long to hold, default 800 ms.'),
 });
 
