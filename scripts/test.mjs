@@ -1,11 +1,10 @@
 // `npm test`: every gate in order — build, typecheck, lint, layering, spec traceability, then every test.
 import { spawnSync } from 'node:child_process';
-import { accessSync, constants, existsSync } from 'node:fs';
+import { accessSync, constants } from 'node:fs';
 import path from 'node:path';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const bin = (name) => path.join(root, 'node_modules', '.bin', name);
-const specTrace = path.resolve(root, '..', 'shared', 'tools', 'spec-trace.mjs');
 
 // ---- prerequisites (a separate step, before any gate): the tools the integration tests drive for real ----
 /** What the tests need from the machine, each with the Debian package that provides it. */
@@ -42,7 +41,7 @@ const steps = [
   ['typecheck (tests)', bin('tsc'), ['-p', 'tsconfig.test.json', '--noEmit']],
   ['lint', bin('eslint'), ['.']],
   ['dependency direction', bin('depcruise'), ['src', '--config', '.dependency-cruiser.cjs']],
-  ...(existsSync(specTrace) ? [['openspec scenarios named in tests', process.execPath, [specTrace, '--strict']]] : []),
+  ['openspec scenarios named in tests', process.execPath, [path.join(root, 'scripts', 'spec-trace.mjs'), '--strict']],
   ['tests', bin('vitest'), ['run', ...process.argv.slice(2)]],
 ];
 

@@ -3,15 +3,10 @@ import { ApiError } from './errors';
 import { DEFAULT_MODELS } from '../shared/settings';
 import type { ControlPlaneConfig, ProviderKeys } from './config';
 import type { TokenRecord } from './token-store';
+import type { ProviderClientOptions } from '../main/runtime/clients/client-options';
 
-/** What the service needs to build a provider client; matches the runtime's `createProviderClient` options. */
-export interface ProviderClientSettings {
-  provider: ProviderName;
-  apiKey: string;
-  baseURL?: string;
-  model: string;
-  timeoutMs: number;
-}
+/** What the service needs to build a provider client: the runtime's client options, without extended thinking. */
+export type ProviderClientSettings = Omit<ProviderClientOptions, 'thinkingBudgetTokens'>;
 export type ProviderClientFactory = (settings: ProviderClientSettings) => ToolCallingClient;
 
 export interface UpstreamRoute {

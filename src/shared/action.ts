@@ -32,12 +32,9 @@ export type ToolCall = z.infer<typeof ToolCallSchema>;
 export type StepTarget = z.infer<typeof StepTargetSchema>;
 export type StepOutcome = z.infer<typeof StepOutcomeSchema>;
 
-/** Tools that only look, wait or end the task: nothing reaches the phone, so no change is expected of them. */
-const NON_ACTING_TOOLS = new Set(['describe_screen', 'wait', 'finish_task']);
-
-/** Whether a turn's tool acts on the phone (so "the screen did not change" is worth saying about it). */
-export function actsOnPhone(tool: string): boolean {
-  return !NON_ACTING_TOOLS.has(tool);
+/** Whether the step's action reached the phone (a look or a wait sends nothing), so a change was to be expected. */
+export function sentToPhone(outcome: StepOutcome): boolean {
+  return outcome.attempts > 0;
 }
 
 /**

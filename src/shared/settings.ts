@@ -1,12 +1,12 @@
 import { z } from 'zod';
+import { PROVIDERS, SETTINGS_CATALOG, TRANSPORTS, type CatalogEntry, type SecretEntry, type StoredEntry } from './settings-catalog';
+
+export { LIMITS, PROVIDERS, TRANSPORTS } from './settings-catalog';
 
 /**
  * Persisted settings (settings.json in the app's data folder). Secrets are not part of them: they live in a
  * separate store and only their state ("set" / "not set") ever leaves the main process.
  */
-
-export const PROVIDERS = ['anthropic', 'openai'] as const;
-export const TRANSPORTS = ['cloud-proxy', 'direct'] as const;
 
 export const ProviderSchema = z.enum(PROVIDERS);
 export const TransportSchema = z.enum(TRANSPORTS);
@@ -17,99 +17,72 @@ export const DEFAULT_MODELS: Record<z.infer<typeof ProviderSchema>, string> = {
   openai: 'gpt-5.4-mini',
 };
 
-export const LIMITS = {
-  timeoutSeconds: { min: 1, max: 600 },
-  thinkingBudgetTokens: { min: 1024, max: 32_000 },
-  maxSteps: { min: 1, max: 500 },
-  screenshotLongEdge: { min: 256, max: 2048 },
-} as const;
+const isStored = (entry: CatalogEntry): entry is StoredEntry => !entry.secret;
+const isSecret = (entry: CatalogEntry): entry is SecretEntry => entry.secret;
+/** The settings kept in settings.json (everything in the catalog but the secrets). */
+export const STORED_SETTINGS: readonly StoredEntry[] = SETTINGS_CATALOG.filter(isStored);
 
-const httpUrl = z
-  .string()
-  .trim()
-  .max(2048)
-  .refine((value) => /^https?:\/\/[^\s/]+/.test(value) && URL.canParse(value), { message: 'must be an http(s) URL' });
+type GroupName = StoredEntry['group'];
+type EntriesOf<G extends GroupName> = Extract<StoredEntry, { group: G }>;
+/** Settings groups in catalog order (`aiPlanner`, `anthropic`, ...). */
+export const SETTING_GROUPS = [...new Set(STORED_SETTINGS.map((entry) => entry.group))] as readonly GroupName[];
 
-const int = (range: { min: number; max: number }) =>
-  z.number().int().min(range.min).max(range.max);
+/** One zod schema per field of a group, chosen by `schemaOf`; typed by the catalog (StoredShape, PatchShape below). */
+function groupShape(group: GroupName, schemaOf: (entry: StoredEntry) => z.ZodType): Record<string, z.ZodType> {
+  return Object.fromEntries(STORED_SETTINGS.filter((entry) => entry.group === group).map((entry) => [entry.key, schemaOf(entry)]));
+}
+const byGroup = <S extends z.ZodType>(schemaOf: (group: GroupName) => S) => Object.fromEntries(SETTING_GROUPS.map((group) => [group, schemaOf(group)]));
 
-export const AiPlannerSettingsSchema = z.object({
-  /** Off by default: the stub planner runs and no model is called. */
-  enabled: z.boolean().default(false),
-  provider: ProviderSchema.default('anthropic'),
-  /** Empty means the provider's default model (DEFAULT_MODELS). */
-  model: z.string().trim().max(200).default(''),
-  transport: TransportSchema.default('cloud-proxy'),
-  timeoutSeconds: int(LIMITS.timeoutSeconds).default(30),
-  /** Anthropic extended thinking budget; null disables thinking. */
-  thinkingBudgetTokens: int(LIMITS.thinkingBudgetTokens).nullable().default(null),
-  maxSteps: int(LIMITS.maxSteps).default(30),
-  /** Send the turn's screenshot to the model (the Scene is always sent). */
-  sendScreenshot: z.boolean().default(true),
-  /** Long edge the screenshot is downscaled to before it is sent (1456 fits a 9:16 screen unscaled). */
-  screenshotLongEdge: int(LIMITS.screenshotLongEdge).default(1456),
-});
+type StoredShape = { [G in GroupName]: z.ZodPrefault<z.ZodObject<{ [E in EntriesOf<G> as E['key']]: E['schema'] }>> };
+/** What a patch accepts for a field: its type only. */
+type LooseSchema<E extends StoredEntry> = E['kind'] extends 'toggle'
+  ? z.ZodBoolean
+  : E extends { kind: 'number'; nullable: true }
+    ? z.ZodNullable<z.ZodNumber>
+    : E['kind'] extends 'number'
+      ? z.ZodNumber
+      : z.ZodString;
+type PatchShape = { [G in GroupName]: z.ZodOptional<z.ZodObject<{ [E in EntriesOf<G> as E['key']]: z.ZodOptional<LooseSchema<E>> }>> };
 
-export const SettingsSchema = z.object({
-  aiPlanner: AiPlannerSettingsSchema.prefault({}),
-  /** Empty base URL means the provider's public endpoint. */
-  anthropic: z.object({ baseURL: z.union([z.literal(''), httpUrl]).default('') }).prefault({}),
-  /** Any OpenAI-compatible server (Ollama, vLLM, LM Studio) works through this base URL. */
-  openai: z.object({ baseURL: z.union([z.literal(''), httpUrl]).default('') }).prefault({}),
-  controlPlane: z.object({ url: z.union([z.literal(''), httpUrl]).default('') }).prefault({}),
-  adb: z
-    .object({
-      host: z.string().trim().min(1).max(253).default('127.0.0.1'),
-      port: z.number().int().min(1).max(65535).default(5037),
-    })
-    .prefault({}),
-});
+// The runtime objects are built from the catalog; the types say the same thing at compile time (one assertion each).
+export const SettingsSchema = z.object(byGroup((group) => z.object(groupShape(group, (entry) => entry.schema)).prefault({})) as unknown as StoredShape);
 
 export type Provider = z.infer<typeof ProviderSchema>;
 export type Transport = z.infer<typeof TransportSchema>;
-export type AiPlannerSettings = z.infer<typeof AiPlannerSettingsSchema>;
 export type Settings = z.infer<typeof SettingsSchema>;
+export type AiPlannerSettings = Settings['aiPlanner'];
+/** A stored setting's dotted path, e.g. `aiPlanner.maxSteps`. */
+export type SettingPath = StoredEntry['path'];
 
 export const defaultSettings = (): Settings => SettingsSchema.parse({});
+
+/** The patch accepts a field's type only (a choice is any text), so range problems are reported by SettingsSchema. */
+function looseSchema(entry: StoredEntry): z.ZodType {
+  switch (entry.kind) {
+    case 'toggle':
+      return z.boolean();
+    case 'number':
+      return entry.nullable ? z.number().nullable() : z.number();
+    case 'choice':
+    case 'text':
+    case 'url':
+      return z.string();
+  }
+}
 
 /**
  * A change to some settings: every group and field optional, types only (no defaults, no ranges), so that
  * the merged result is validated once against SettingsSchema and every problem is reported together.
  */
-export const SettingsPatchSchema = z.object({
-  aiPlanner: z
-    .object({
-      enabled: z.boolean(),
-      provider: z.string(),
-      model: z.string(),
-      transport: z.string(),
-      timeoutSeconds: z.number(),
-      thinkingBudgetTokens: z.number().nullable(),
-      maxSteps: z.number(),
-      sendScreenshot: z.boolean(),
-      screenshotLongEdge: z.number(),
-    })
-    .partial()
-    .optional(),
-  anthropic: z.object({ baseURL: z.string() }).partial().optional(),
-  openai: z.object({ baseURL: z.string() }).partial().optional(),
-  controlPlane: z.object({ url: z.string() }).partial().optional(),
-  adb: z.object({ host: z.string(), port: z.number() }).partial().optional(),
-});
+export const SettingsPatchSchema = z.object(byGroup((group) => z.object(groupShape(group, looseSchema)).partial().optional()) as unknown as PatchShape);
 export type SettingsPatch = z.infer<typeof SettingsPatchSchema>;
 
 /** Applies a patch group by group (a shallow merge per group). */
 export function mergeSettings(settings: Settings, patch: SettingsPatch): unknown {
-  return {
-    aiPlanner: { ...settings.aiPlanner, ...patch.aiPlanner },
-    anthropic: { ...settings.anthropic, ...patch.anthropic },
-    openai: { ...settings.openai, ...patch.openai },
-    controlPlane: { ...settings.controlPlane, ...patch.controlPlane },
-    adb: { ...settings.adb, ...patch.adb },
-  };
+  return Object.fromEntries(SETTING_GROUPS.map((group) => [group, { ...settings[group], ...patch[group] }]));
 }
 
-export const SECRET_NAMES = ['ANTHROPIC_API_KEY', 'OPENAI_API_KEY', 'CONTROL_PLANE_TOKEN'] as const;
+export const SECRET_NAMES = SETTINGS_CATALOG.filter(isSecret).map((entry) => entry.key) as [SecretEntry['key'], ...SecretEntry['key'][]];
 export const SecretNameSchema = z.enum(SECRET_NAMES);
 export type SecretName = z.infer<typeof SecretNameSchema>;
 
@@ -122,25 +95,19 @@ export type SecretUpdate = z.infer<typeof SecretUpdateSchema>;
 
 export const SecretStateSchema = z.enum(['set', 'not set']);
 
-/** The environment variables that can override a setting or a secret. */
-export const ENV_OVERRIDES = [
-  'AI_PLANNER_ENABLED',
-  'AI_PLANNER_PROVIDER',
-  'AI_PLANNER_MODEL',
-  'AI_PLANNER_TRANSPORT',
-  'AI_PLANNER_TIMEOUT_SECONDS',
-  'AI_PLANNER_THINKING_BUDGET_TOKENS',
-  'AI_PLANNER_MAX_STEPS',
-  'ANTHROPIC_API_KEY',
-  'OPENAI_API_KEY',
-  'ANTHROPIC_BASE_URL',
-  'OPENAI_BASE_URL',
-  'CONTROL_PLANE_URL',
-  'CONTROL_PLANE_TOKEN',
-  'ANDROID_ADB_SERVER_PORT',
-] as const;
+type EnvEntry = Extract<CatalogEntry, { env: string }>;
+export type EnvOverrideName = EnvEntry['env'];
+/** The environment variables that can override a setting or a secret, in catalog order. */
+export const ENV_OVERRIDES = SETTINGS_CATALOG.flatMap((entry) => ('env' in entry && entry.env ? [entry.env] : [])) as [
+  EnvOverrideName,
+  ...EnvOverrideName[],
+];
 export const EnvOverrideNameSchema = z.enum(ENV_OVERRIDES);
-export type EnvOverrideName = z.infer<typeof EnvOverrideNameSchema>;
+
+/** The settings field (dotted path) or secret (`secrets.NAME`) each environment variable replaces. */
+export const ENV_OVERRIDE_FIELDS = Object.fromEntries(
+  SETTINGS_CATALOG.flatMap((entry) => ('env' in entry && entry.env ? [[entry.env, entry.path]] : [])),
+) as Record<EnvOverrideName, CatalogEntry['path']>;
 
 /**
  * What the UI may see: the stored settings, each secret's state (never its value), the effective values

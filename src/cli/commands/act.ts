@@ -37,9 +37,9 @@ export const actCommand: CliCommand = {
   summary: 'run one action tool on the phone through the Executor (observes first so element ids resolve)',
   usage: `amc act [-s SERIAL] TOOL [--ARG VALUE ...] [--json] ${ADB_OPTIONS_USAGE}   e.g. amc act -s SERIAL tap --element_id e3`,
   async run(args, io) {
-    const { ACTION_TOOL_NAMES, ACTION_TOOL_SPECS } = await import('../../main/tools/specs');
+    const { ACTION_TOOL_NAMES, ACTION_TOOLS } = await import('../../main/tools/registry');
     const toolName = findToolName(args);
-    const spec = ACTION_TOOL_SPECS.find((candidate) => candidate.name === toolName);
+    const spec = toolName === undefined ? undefined : ACTION_TOOLS.get(toolName)?.spec;
     if (!spec) {
       throw new UsageError(`${toolName ? `unknown tool "${toolName}"` : 'no tool given'}; tools: ${ACTION_TOOL_NAMES.join(', ')}`);
     }

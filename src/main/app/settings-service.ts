@@ -1,12 +1,12 @@
 import type { z } from 'zod';
 import {
-  ENV_OVERRIDE_FIELDS,
   type SettingsDraft,
   type SettingsProblem,
   type SettingsScreen,
   type SettingsUpdateResult,
 } from '../../shared/contract/settings';
 import {
+  ENV_OVERRIDE_FIELDS,
   SECRET_NAMES,
   SettingsPatchSchema,
   SettingsSchema,

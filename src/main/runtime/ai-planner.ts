@@ -5,7 +5,7 @@ import { buildDecisionRequest, FINISH_TASK, type PromptOptions } from './prompt'
 
 export interface AIPlannerOptions {
   client: ToolCallingClient;
-  /** The action tools offered besides finish_task. */
+  /** The action tools offered to the model besides finish_task (the registry's MODEL_TOOL_SPECS). */
   actionTools: readonly DecisionToolSpec[];
   info: Omit<PlannerInfo, 'kind' | 'exposesReasoning'>;
   /** Send the turn's screenshot along with the Scene (default true). */
@@ -45,7 +45,7 @@ function finishArguments(args: Record<string, unknown>): { success: boolean; rea
  * false, so completion only ever comes from finish_task (seed D2/D3).
  */
 export function createAIPlanner(options: AIPlannerOptions): Planner {
-  const actionTools = options.actionTools.filter((tool) => tool.name !== FINISH_TASK && tool.name !== 'describe_screen');
+  const actionTools = options.actionTools.filter((tool) => tool.name !== FINISH_TASK);
   const sendScreenshot = options.sendScreenshot ?? true;
   return {
     info: { kind: 'ai', ...options.info, exposesReasoning: options.client.provider !== 'cloud-proxy' },

@@ -1,8 +1,8 @@
 import type { ToolCallingClient } from '../../shared/decision';
-import { ACTION_TOOL_SPECS } from '../tools/specs';
+import { MODEL_TOOL_SPECS } from '../tools/registry';
 import { createAIPlanner } from './ai-planner';
 import type { ProviderClientOptions } from './clients/index';
-import { createCloudProxyClient } from './clients/cloud-proxy-client';
+import { createCloudProxyClient, type CloudProxyClientOptions } from './clients/cloud-proxy-client';
 import { aiPlannerSetup, createConfigSource, ConfigError, missingForAiPlanner, type ConfigSource, type RuntimeConfig } from './config';
 import { createStubPlanner } from './stub-planner';
 import type { ConfiguredPlanner, PlannerSource } from './planner';
@@ -22,32 +22,40 @@ function lazyProviderClient(options: ProviderClientOptions): ToolCallingClient {
   };
 }
 
-/**
- * The AI planner's tool-calling client for the configured transport: cloud-proxy (the default) sends the
- * decision to the control plane and builds no provider SDK; direct builds the provider's client locally.
- * Missing credentials are a ConfigError naming what to set.
- */
-export function buildToolCallingClient(config: RuntimeConfig): ToolCallingClient {
+/** What the AI planner's client is built from, per transport: the settings as the client takes them. */
+export type ClientOptions =
+  | { transport: 'cloud-proxy'; options: CloudProxyClientOptions }
+  | { transport: 'direct'; options: ProviderClientOptions };
+
+/** The configured client's options; missing credentials are a ConfigError naming what to set. */
+export function clientOptions(config: RuntimeConfig): ClientOptions {
   const missing = missingForAiPlanner({ ...config, settings: { ...config.settings, aiPlanner: { ...config.settings.aiPlanner, enabled: true } } });
   if (missing.length) throw new ConfigError(missing);
   const setup = aiPlannerSetup(config);
   if (setup.transport === 'cloud-proxy') {
-    return createCloudProxyClient({
-      url: config.settings.controlPlane.url,
-      token: config.secrets.CONTROL_PLANE_TOKEN!,
-      timeoutMs: setup.timeoutMs,
-    });
+    return { transport: 'cloud-proxy', options: { url: config.settings.controlPlane.url, token: config.secrets.CONTROL_PLANE_TOKEN!, timeoutMs: setup.timeoutMs } };
   }
-  const baseURL = config.settings[setup.provider].baseURL || undefined;
   const apiKey = setup.provider === 'anthropic' ? config.secrets.ANTHROPIC_API_KEY! : config.secrets.OPENAI_API_KEY!;
-  return lazyProviderClient({
-    provider: setup.provider,
-    apiKey,
-    baseURL,
-    model: setup.model,
-    timeoutMs: setup.timeoutMs,
-    thinkingBudgetTokens: setup.provider === 'anthropic' ? setup.thinkingBudgetTokens : undefined,
-  });
+  return {
+    transport: 'direct',
+    options: {
+      provider: setup.provider,
+      apiKey,
+      baseURL: config.settings[setup.provider].baseURL || undefined,
+      model: setup.model,
+      timeoutMs: setup.timeoutMs,
+      thinkingBudgetTokens: setup.provider === 'anthropic' ? setup.thinkingBudgetTokens : undefined,
+    },
+  };
+}
+
+/**
+ * The AI planner's tool-calling client for the configured transport: cloud-proxy (the default) sends the
+ * decision to the control plane and builds no provider SDK; direct builds the provider's client locally.
+ */
+export function buildToolCallingClient(config: RuntimeConfig): ToolCallingClient {
+  const built = clientOptions(config);
+  return built.transport === 'cloud-proxy' ? createCloudProxyClient(built.options) : lazyProviderClient(built.options);
 }
 
 /** The stub planner unless the AI planner is enabled (seed D6), with the configured step budget. */
@@ -58,7 +66,7 @@ export function buildPlanner(config: RuntimeConfig, client?: ToolCallingClient):
   const explicitModel = config.settings.aiPlanner.model || undefined;
   const planner = createAIPlanner({
     client: client ?? buildToolCallingClient(config),
-    actionTools: ACTION_TOOL_SPECS,
+    actionTools: MODEL_TOOL_SPECS,
     info: { provider: setup.provider, transport: setup.transport, model: setup.transport === 'direct' ? setup.model : explicitModel },
     sendScreenshot: setup.sendScreenshot,
     // The control plane chooses provider and model; the configured ones travel as a hint.

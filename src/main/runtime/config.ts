@@ -1,12 +1,10 @@
+import { isHttpUrl, SETTINGS_CATALOG, type CatalogEntry } from '../../shared/settings-catalog';
 import {
   DEFAULT_MODELS,
-  ENV_OVERRIDES,
-  LIMITS,
-  PROVIDERS,
   SECRET_NAMES,
   SettingsSchema,
-  TRANSPORTS,
   describeIssues,
+  type AiPlannerSettings,
   type EnvOverrideName,
   type Provider,
   type SecretName,
@@ -42,26 +40,38 @@ export interface RuntimeConfig {
 type Env = Readonly<Record<string, string | undefined>>;
 
 const BOOLEANS: Record<string, boolean> = { true: true, '1': true, yes: true, on: true, false: false, '0': false, no: false, off: false };
+const OFF_WORDS = ['0', 'off', 'none'];
 
-function integerIn(name: string, raw: string, range: { min: number; max: number }, problems: string[]): number | undefined {
-  const value = Number(raw);
-  if (/^\s*-?\d+\s*$/.test(raw) && value >= range.min && value <= range.max) return value;
-  problems.push(`${name} must be a whole number from ${range.min} to ${range.max} (got ${JSON.stringify(raw)})`);
-  return undefined;
-}
+type EnvEntry = Extract<CatalogEntry, { env: string }>;
+const ENV_ENTRIES = SETTINGS_CATALOG.filter((entry): entry is EnvEntry => 'env' in entry && entry.env !== undefined);
 
-function oneOf<T extends string>(name: string, raw: string, accepted: readonly T[], problems: string[]): T | undefined {
-  const value = raw.trim().toLowerCase() as T;
-  if (accepted.includes(value)) return value;
-  problems.push(`${name} must be one of ${accepted.join(', ')} (got ${JSON.stringify(raw)})`);
-  return undefined;
-}
-
-function httpUrl(name: string, raw: string, problems: string[]): string | undefined {
+/** One environment variable's value for its setting, or the reason it cannot be used (naming what is accepted). */
+function parseEnvValue(entry: EnvEntry, raw: string): { value: unknown } | { problem: string } {
+  const got = `(got ${JSON.stringify(raw)})`;
   const value = raw.trim();
-  if (/^https?:\/\/[^\s/]+/.test(value) && URL.canParse(value)) return value;
-  problems.push(`${name} must be an http(s) URL (got ${JSON.stringify(raw)})`);
-  return undefined;
+  switch (entry.kind) {
+    case 'secret':
+    case 'text':
+      return { value };
+    case 'toggle': {
+      const flag = BOOLEANS[value.toLowerCase()];
+      return flag === undefined ? { problem: `${entry.env} must be one of true, false, 1, 0, yes, no ${got}` } : { value: flag };
+    }
+    case 'choice': {
+      const chosen = entry.choices.find((candidate) => candidate === value.toLowerCase());
+      return chosen === undefined ? { problem: `${entry.env} must be one of ${entry.choices.join(', ')} ${got}` } : { value: chosen };
+    }
+    case 'url':
+      return isHttpUrl(value) ? { value } : { problem: `${entry.env} must be an http(s) URL ${got}` };
+    case 'number': {
+      if (entry.nullable && OFF_WORDS.includes(value.toLowerCase())) return { value: null };
+      const { min, max } = entry.range;
+      const number = Number(value);
+      if (/^-?\d+$/.test(value) && number >= min && number <= max) return { value: number };
+      const off = entry.nullable ? `, or 0/off ${entry.off}` : '';
+      return { problem: `${entry.env} must be a whole number from ${min} to ${max}${off} ${got}` };
+    }
+  }
 }
 
 /**
@@ -73,53 +83,23 @@ export function resolveRuntimeConfig(stored: { settings: Settings; secrets: Secr
   const used: EnvOverrideName[] = [];
   const settings = structuredClone(stored.settings);
   const secrets: SecretValues = { ...stored.secrets };
-  const ai = settings.aiPlanner;
-  const read = (name: EnvOverrideName, apply: (raw: string) => boolean) => {
-    const raw = env[name];
-    if (raw === undefined || raw.trim() === '') return;
-    if (apply(raw)) used.push(name);
-  };
-  const set = <T>(value: T | undefined, assign: (v: T) => void) => {
-    if (value === undefined) return false;
-    assign(value);
-    return true;
-  };
-
-  read('AI_PLANNER_ENABLED', (raw) => {
-    const value = BOOLEANS[raw.trim().toLowerCase()];
-    if (value === undefined) problems.push(`AI_PLANNER_ENABLED must be one of true, false, 1, 0, yes, no (got ${JSON.stringify(raw)})`);
-    return set(value, (v) => (ai.enabled = v));
-  });
-  read('AI_PLANNER_PROVIDER', (raw) => set(oneOf('AI_PLANNER_PROVIDER', raw, PROVIDERS, problems), (v) => (ai.provider = v)));
-  read('AI_PLANNER_MODEL', (raw) => set(raw.trim(), (v) => (ai.model = v)));
-  read('AI_PLANNER_TRANSPORT', (raw) => set(oneOf('AI_PLANNER_TRANSPORT', raw, TRANSPORTS, problems), (v) => (ai.transport = v)));
-  read('AI_PLANNER_TIMEOUT_SECONDS', (raw) =>
-    set(integerIn('AI_PLANNER_TIMEOUT_SECONDS', raw, LIMITS.timeoutSeconds, problems), (v) => (ai.timeoutSeconds = v)),
-  );
-  read('AI_PLANNER_THINKING_BUDGET_TOKENS', (raw) => {
-    if (['0', 'off', 'none'].includes(raw.trim().toLowerCase())) return set(null, (v) => (ai.thinkingBudgetTokens = v));
-    const range = LIMITS.thinkingBudgetTokens;
-    const value = Number(raw);
-    if (!/^\s*\d+\s*$/.test(raw) || value < range.min || value > range.max) {
-      problems.push(`AI_PLANNER_THINKING_BUDGET_TOKENS must be a whole number from ${range.min} to ${range.max}, or 0/off to disable thinking (got ${JSON.stringify(raw)})`);
-      return false;
+  for (const entry of ENV_ENTRIES) {
+    const raw = env[entry.env];
+    if (raw === undefined || raw.trim() === '') continue;
+    const parsed = parseEnvValue(entry, raw);
+    if ('problem' in parsed) {
+      problems.push(parsed.problem);
+      continue;
     }
-    return set(value, (v) => (ai.thinkingBudgetTokens = v));
-  });
-  read('AI_PLANNER_MAX_STEPS', (raw) => set(integerIn('AI_PLANNER_MAX_STEPS', raw, LIMITS.maxSteps, problems), (v) => (ai.maxSteps = v)));
-  read('ANTHROPIC_BASE_URL', (raw) => set(httpUrl('ANTHROPIC_BASE_URL', raw, problems), (v) => (settings.anthropic.baseURL = v)));
-  read('OPENAI_BASE_URL', (raw) => set(httpUrl('OPENAI_BASE_URL', raw, problems), (v) => (settings.openai.baseURL = v)));
-  read('CONTROL_PLANE_URL', (raw) => set(httpUrl('CONTROL_PLANE_URL', raw, problems), (v) => (settings.controlPlane.url = v)));
-  read('ANDROID_ADB_SERVER_PORT', (raw) =>
-    set(integerIn('ANDROID_ADB_SERVER_PORT', raw, { min: 1, max: 65535 }, problems), (v) => (settings.adb.port = v)),
-  );
-  for (const name of SECRET_NAMES) read(name, (raw) => set(raw.trim(), (v) => (secrets[name] = v)));
-
+    if (entry.secret) secrets[entry.key] = String(parsed.value);
+    else (settings[entry.group] as Record<string, unknown>)[entry.key] = parsed.value;
+    used.push(entry.env);
+  }
   if (problems.length) throw new ConfigError(problems);
   // The overridden values must satisfy the same schema as stored ones.
   const checked = SettingsSchema.safeParse(settings);
   if (!checked.success) throw new ConfigError(describeIssues(checked.error));
-  return { settings: checked.data, secrets, envOverrides: ENV_OVERRIDES.filter((n) => used.includes(n)) };
+  return { settings: checked.data, secrets, envOverrides: used };
 }
 
 /** Choices for one run that win over settings and environment (UI run options, `amc run` flags). */
@@ -148,16 +128,11 @@ export function applyTaskOverrides(config: RuntimeConfig, overrides: TaskOverrid
   };
 }
 
-/** The AI planner's resolved choices, ready to build from. */
-export interface AiPlannerSetup {
-  provider: Provider;
-  model: string;
-  transport: Transport;
+/** The AI planner's resolved choices, ready to build from: the settings, with the timeout in ms and thinking off as undefined. */
+export type AiPlannerSetup = Pick<AiPlannerSettings, 'provider' | 'model' | 'transport' | 'sendScreenshot' | 'screenshotLongEdge'> & {
   timeoutMs: number;
   thinkingBudgetTokens: number | undefined;
-  sendScreenshot: boolean;
-  screenshotLongEdge: number;
-}
+};
 
 export function aiPlannerSetup(config: RuntimeConfig): AiPlannerSetup {
   const ai = config.settings.aiPlanner;

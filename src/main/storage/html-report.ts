@@ -1,7 +1,8 @@
 import { appName, appVersion } from '../../shared/app-info';
 import { elementLabel, type Scene } from '../../shared/scene';
-import { actsOnPhone, attemptsLabel, type StepTarget } from '../../shared/action';
+import { attemptsLabel, type StepTarget } from '../../shared/action';
 import { screenChangedByAction, type StepRecord, type TaskRecord } from '../../shared/task';
+import { toolActsOnPhone } from '../tools/registry';
 
 /**
  * One self-contained HTML file per task: inline CSS and inline SVG only, no scripts, no links, no external
@@ -98,7 +99,7 @@ ${reasoningHtml('Thinking', planned?.thinking ?? null, record.planner.exposesRea
 <tr><th>Outcome</th><td>${outcomeHtml(step)}</td></tr>
 <tr><th>Timings</th><td>observe ${ms(step.timings.observeMs)} · plan ${ms(step.timings.planMs)} · act ${ms(step.timings.executeMs)}</td></tr>
 <tr><th>Tokens</th><td>${tokens}</td></tr>
-${planned && actsOnPhone(planned.tool) ? `<tr><th>Screen changed by it</th><td>${changedLabel(screenChangedByAction(record, step.step))}</td></tr>` : ''}
+${planned && toolActsOnPhone(planned.tool) ? `<tr><th>Screen changed by it</th><td>${changedLabel(screenChangedByAction(record, step.step))}</td></tr>` : ''}
 </table>
 </div>
 </section>`;

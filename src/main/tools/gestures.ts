@@ -1,6 +1,6 @@
 import type { Bounds } from '../../shared/scene';
-import type { SWIPE_DIRECTIONS } from './specs';
 
+export const SWIPE_DIRECTIONS = ['up', 'down', 'left', 'right'] as const;
 export type SwipeDirection = (typeof SWIPE_DIRECTIONS)[number];
 export interface Point {
   x: number;

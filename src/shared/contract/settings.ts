@@ -2,24 +2,6 @@ import { z } from 'zod';
 import { EnvOverrideNameSchema, SecretUpdateSchema, SettingsViewSchema, type Settings } from '../settings';
 import { defineEvents, defineMethods, NoInput } from './define';
 
-/** The settings field (dotted path) or secret (`secrets.NAME`) each environment variable replaces. */
-export const ENV_OVERRIDE_FIELDS = {
-  AI_PLANNER_ENABLED: 'aiPlanner.enabled',
-  AI_PLANNER_PROVIDER: 'aiPlanner.provider',
-  AI_PLANNER_MODEL: 'aiPlanner.model',
-  AI_PLANNER_TRANSPORT: 'aiPlanner.transport',
-  AI_PLANNER_TIMEOUT_SECONDS: 'aiPlanner.timeoutSeconds',
-  AI_PLANNER_THINKING_BUDGET_TOKENS: 'aiPlanner.thinkingBudgetTokens',
-  AI_PLANNER_MAX_STEPS: 'aiPlanner.maxSteps',
-  ANTHROPIC_API_KEY: 'secrets.ANTHROPIC_API_KEY',
-  OPENAI_API_KEY: 'secrets.OPENAI_API_KEY',
-  ANTHROPIC_BASE_URL: 'anthropic.baseURL',
-  OPENAI_BASE_URL: 'openai.baseURL',
-  CONTROL_PLANE_URL: 'controlPlane.url',
-  CONTROL_PLANE_TOKEN: 'secrets.CONTROL_PLANE_TOKEN',
-  ANDROID_ADB_SERVER_PORT: 'adb.port',
-} as const satisfies Record<z.infer<typeof EnvOverrideNameSchema>, string>;
-
 /**
  * SettingsView plus, per overridden field, the environment variable that wins over it
  * (e.g. `{ "aiPlanner.model": "AI_PLANNER_MODEL" }`), and any problem with the environment itself.

@@ -8,7 +8,7 @@ import { ConfigError, type RuntimeConfig } from '../../../src/main/runtime/confi
 import { TaskRunner } from '../../../src/main/runtime/task-runner';
 import { createAIPlanner } from '../../../src/main/runtime/ai-planner';
 import { createProviderClient } from '../../../src/main/runtime/clients/index';
-import { ACTION_TOOL_SPECS } from '../../../src/main/tools/specs';
+import { ACTION_TOOL_SPECS } from '../../../src/main/tools/registry';
 import type { SecretValues } from '../../../src/main/storage/settings-store';
 import {
   finish,

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ACTION_TOOL_SPECS, TypeTextArgsSchema, WaitArgsSchema } from '../../../src/main/tools/specs';
+import { TypeTextArgsSchema } from '../../../src/main/tools/actions/type-text';
+import { WaitArgsSchema } from '../../../src/main/tools/actions/observe';
+import { ACTION_TOOL_SPECS } from '../../../src/main/tools/registry';
 import { DecisionToolSpecSchema } from '../../../src/shared/decision';
 
 describe('action tool specs', () => {

@@ -7,6 +7,7 @@ import {
   type ToolCallDecision,
   type ToolCallingClient,
 } from '../../../shared/decision';
+import type { ProviderClientOptions } from './client-options';
 import { startCallDeadline, type CallDeadline } from './call-deadline';
 import { describeFailure, type ProviderLabel, type SdkFailure } from './provider-failure';
 import { singleOfferedCall, type RawToolCall } from './tool-call-checks';
@@ -20,14 +21,8 @@ export const MIN_THINKING_BUDGET_TOKENS = 1024;
 export const CALL_A_TOOL_NOW =
   'You answered without calling a tool. Call exactly one tool now: an action tool, or finish_task if the goal is done or cannot be done.';
 
-export interface AnthropicClientOptions {
-  apiKey: string;
-  baseURL?: string | undefined;
-  model: string;
-  timeoutMs: number;
-  /** Extended thinking budget (>= 1024); undefined disables thinking. */
-  thinkingBudgetTokens?: number | undefined;
-}
+/** The provider options without the provider (one declaration: ProviderClientOptions). */
+export type AnthropicClientOptions = Omit<ProviderClientOptions, 'provider'>;
 
 type Reply = Anthropic.Messages.Message;
 type CreateParams = Anthropic.Messages.MessageCreateParamsNonStreaming;

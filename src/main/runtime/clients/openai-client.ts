@@ -7,18 +7,14 @@ import {
   type ToolCallingClient,
 } from '../../../shared/decision';
 import { startCallDeadline } from './call-deadline';
+import type { ProviderClientOptions } from './client-options';
 import { describeFailure, type ProviderLabel, type SdkFailure } from './provider-failure';
 import { singleOfferedCall, type RawToolCall } from './tool-call-checks';
 
 export const DEFAULT_OPENAI_BASE_URL = 'https://api.openai.com/v1';
 
-export interface OpenAIClientOptions {
-  apiKey: string;
-  /** Any OpenAI-compatible server (Ollama, vLLM, LM Studio...) works through this. */
-  baseURL?: string | undefined;
-  model: string;
-  timeoutMs: number;
-}
+/** OpenAI's reasoning is the model's own: no thinking budget. */
+export type OpenAIClientOptions = Omit<ProviderClientOptions, 'provider' | 'thinkingBudgetTokens'>;
 
 type ChatParams = OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming;
 type ChatMessage = OpenAI.Chat.Completions.ChatCompletionMessageParam;

@@ -12,8 +12,9 @@ export function SettingField({ field, screen }: { field: Exclude<FieldSpec, { ki
   const problem = useSettingsStore((s) => s.problems[field.path]);
   const setValue = useSettingsStore((s) => s.setValue);
   const id = inputId(field.path);
+  const help = (field.kind === 'select' && field.helpPerChoice?.[String(value)]) || field.help;
   const override = screen.overriddenFields[field.path];
-  const describedBy = [problem && `${id}-problem`, field.help && `${id}-help`, override && `${id}-override`].filter(Boolean).join(' ') || undefined;
+  const describedBy = [problem && `${id}-problem`, help && `${id}-help`, override && `${id}-override`].filter(Boolean).join(' ') || undefined;
   const common = { id, 'aria-invalid': problem ? true : undefined, 'aria-describedby': describedBy } as const;
 
   let input;
@@ -61,9 +62,9 @@ export function SettingField({ field, screen }: { field: Exclude<FieldSpec, { ki
           {problem}
         </p>
       )}
-      {field.help && (
+      {help && (
         <p className="field-help" id={`${id}-help`}>
-          {field.help}
+          {help}
         </p>
       )}
       {override && <OverrideNote id={`${id}-override`} variable={override} inEffect={displayValue(screen.effective, field.path)} />}

@@ -1,5 +1,6 @@
 import type { SettingsDraft, SettingsProblem } from '../../../../shared/contract';
-import { LIMITS, type SecretName, type Settings } from '../../../../shared/settings';
+import { type Settings } from '../../../../shared/settings';
+import { SETTING_SECTIONS, SETTINGS_CATALOG, type CatalogEntry, type Presentation, type SecretEntry } from '../../../../shared/settings-catalog';
 
 export type FieldValue = string | boolean;
 
@@ -12,11 +13,12 @@ interface Base {
 export type FieldSpec = Base &
   (
     | { kind: 'toggle' }
-    | { kind: 'select'; options: ReadonlyArray<readonly [value: string, label: string]> }
+    /** `helpPerChoice`: the help shown while that option is selected (instead of `help`). */
+    | { kind: 'select'; options: ReadonlyArray<readonly [value: string, label: string]>; helpPerChoice?: Readonly<Record<string, string | undefined>> }
     | { kind: 'text'; placeholder?: string; inputMode?: 'url' }
     /** `nullable`: an empty field means "off" (sent as null). */
     | { kind: 'number'; range: { min: number; max: number }; nullable?: boolean }
-    | { kind: 'secret'; secret: SecretName }
+    | { kind: 'secret'; secret: SecretEntry['key'] }
   );
 
 export interface FieldSection {
@@ -26,78 +28,37 @@ export interface FieldSection {
 
 const rangeHelp = ({ min, max }: { min: number; max: number }) => `${min.toLocaleString('en-US')} to ${max.toLocaleString('en-US')}`;
 
-export const SETTINGS_SECTIONS: FieldSection[] = [
-  {
-    title: 'Planner',
-    fields: [
-      { path: 'aiPlanner.enabled', label: 'Use the AI planner', kind: 'toggle', help: 'Off: the built-in planner runs tasks and no model is called.' },
-      { path: 'aiPlanner.provider', label: 'Provider', kind: 'select', options: [['anthropic', 'Anthropic'], ['openai', 'OpenAI or compatible']] },
-      { path: 'aiPlanner.model', label: 'Model', kind: 'text', help: 'Empty uses the provider\u2019s default model.' },
-      {
-        path: 'aiPlanner.transport',
-        label: 'Transport',
+/** How the form shows one catalog entry. */
+function fieldOf(entry: CatalogEntry): FieldSpec {
+  const shown: Presentation = entry;
+  const base: Base = { path: entry.path, label: shown.unit ? `${shown.label} (${shown.unit})` : shown.label, ...(shown.help && { help: shown.help }) };
+  const placeholder = shown.placeholder ? { placeholder: shown.placeholder } : {};
+  switch (entry.kind) {
+    case 'toggle':
+      return { ...base, kind: 'toggle' };
+    case 'choice':
+      return {
+        ...base,
         kind: 'select',
-        options: [
-          ['cloud-proxy', 'Cloud proxy (keys on the control plane)'],
-          ['direct', 'Direct (keys on this computer)'],
-        ],
-        help: 'The cloud proxy returns only the chosen action: the model\u2019s rationale and thinking are not shown.',
-      },
-    ],
-  },
-  {
-    title: 'Cloud control plane',
-    fields: [
-      { path: 'controlPlane.url', label: 'Control-plane URL', kind: 'text', inputMode: 'url', placeholder: 'https://control.example.com' },
-      { path: 'secrets.CONTROL_PLANE_TOKEN', label: 'Control-plane token', kind: 'secret', secret: 'CONTROL_PLANE_TOKEN' },
-    ],
-  },
-  {
-    title: 'Direct access',
-    fields: [
-      { path: 'secrets.ANTHROPIC_API_KEY', label: 'Anthropic API key', kind: 'secret', secret: 'ANTHROPIC_API_KEY' },
-      { path: 'anthropic.baseURL', label: 'Anthropic base URL', kind: 'text', inputMode: 'url', placeholder: 'https://api.anthropic.com' },
-      { path: 'secrets.OPENAI_API_KEY', label: 'OpenAI API key', kind: 'secret', secret: 'OPENAI_API_KEY' },
-      {
-        path: 'openai.baseURL',
-        label: 'OpenAI-compatible base URL',
-        kind: 'text',
-        inputMode: 'url',
-        placeholder: 'https://api.openai.com/v1',
-        help: 'Any OpenAI-compatible server works here, e.g. Ollama, vLLM or LM Studio.',
-      },
-    ],
-  },
-  {
-    title: 'Limits',
-    fields: [
-      {
-        path: 'aiPlanner.thinkingBudgetTokens',
-        label: 'Extended thinking budget (tokens)',
-        kind: 'number',
-        nullable: true,
-        range: LIMITS.thinkingBudgetTokens,
-        help: `Empty turns extended thinking off; otherwise ${rangeHelp(LIMITS.thinkingBudgetTokens)}.`,
-      },
-      { path: 'aiPlanner.timeoutSeconds', label: 'Timeout per decision (seconds)', kind: 'number', range: LIMITS.timeoutSeconds },
-      { path: 'aiPlanner.maxSteps', label: 'Max steps per task', kind: 'number', range: LIMITS.maxSteps },
-    ],
-  },
-  {
-    title: 'Screenshot',
-    fields: [
-      { path: 'aiPlanner.sendScreenshot', label: 'Send a screenshot to the planner', kind: 'toggle', help: 'The screen\u2019s UI elements are always sent.' },
-      { path: 'aiPlanner.screenshotLongEdge', label: 'Screenshot size (long edge, pixels)', kind: 'number', range: LIMITS.screenshotLongEdge },
-    ],
-  },
-  {
-    title: 'adb server',
-    fields: [
-      { path: 'adb.host', label: 'adb server host', kind: 'text', placeholder: '127.0.0.1' },
-      { path: 'adb.port', label: 'adb server port', kind: 'number', range: { min: 1, max: 65535 } },
-    ],
-  },
-];
+        options: entry.choices.map((value) => [value, (entry.choiceLabels as Record<string, string>)[value] ?? value] as const),
+        ...(entry.helpPerChoice && { helpPerChoice: entry.helpPerChoice }),
+      };
+    case 'text':
+      return { ...base, kind: 'text', ...placeholder };
+    case 'url':
+      return { ...base, kind: 'text', inputMode: 'url', ...placeholder };
+    case 'number':
+      return { ...base, kind: 'number', range: entry.range, ...(entry.nullable && { nullable: true }) };
+    case 'secret':
+      return { ...base, kind: 'secret', secret: entry.key };
+  }
+}
+
+/** The form: the catalog's sections in order, each with its settings in catalog order. */
+export const SETTINGS_SECTIONS: FieldSection[] = SETTING_SECTIONS.map((title) => ({
+  title,
+  fields: SETTINGS_CATALOG.filter((entry) => entry.section === title).map(fieldOf),
+}));
 
 export const SETTINGS_FIELDS: FieldSpec[] = SETTINGS_SECTIONS.flatMap((section) => section.fields);
 const EDITABLE_FIELDS = SETTINGS_FIELDS.filter((field) => field.kind !== 'secret');

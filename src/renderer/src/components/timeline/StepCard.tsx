@@ -1,4 +1,4 @@
-import { actsOnPhone, attemptsLabel } from '../../../../shared/action';
+import { attemptsLabel, sentToPhone } from '../../../../shared/action';
 import type { PlannerInfo, StepRecord } from '../../../../shared/task';
 import { withoutErrorName } from '../../lib/errors';
 import { formatArgs, formatDuration, formatTokens } from '../../lib/format';
@@ -54,7 +54,7 @@ export function StepCard({ step, planner, running, changedScreen = null, endedHe
               {step.outcome.error ? withoutErrorName(step.outcome.error) : 'The action failed.'}
             </p>
           )}
-          {step.outcome?.ok && changedScreen === false && planned && actsOnPhone(planned.tool) && (
+          {step.outcome?.ok && sentToPhone(step.outcome) && changedScreen === false && planned && (
             <p className="step-warning" data-testid="step-unchanged">
               The screen did not change after this action.
             </p>

@@ -1,0 +1,30 @@
+import { z } from 'zod';
+import { AdbError } from '../../device/errors';
+import { parsePackageList, resolveApp } from '../app-resolver';
+import { defineTool, InvalidCall } from '../tool';
+
+export const LaunchAppArgsSchema = z.strictObject({
+  app: z
+    .string()
+    .min(1)
+    .max(200)
+    .describe('Package name (e.g. "com.android.settings") or the app\'s label as shown on the home screen (e.g. "Settings").'),
+});
+
+export const launchApp = defineTool({
+  name: 'launch_app',
+  schema: LaunchAppArgsSchema,
+  description: 'Open an app by package name or by its label, from any screen.',
+  actsOnPhone: true,
+  offeredToModel: true,
+  sensitiveByDefault: false,
+  async run(args, context) {
+    const resolution = resolveApp(args.app, parsePackageList(await context.query('pm list packages')));
+    if ('error' in resolution) throw new InvalidCall(resolution.error);
+    const output = await context.query(`monkey -p ${resolution.package} -c android.intent.category.LAUNCHER 1`);
+    if (/no activities found|monkey aborted|error/i.test(output)) {
+      throw new AdbError(`${resolution.package} has no launcher activity to open (${output.trim().split('\n').at(-1)}).`, 'command-failed');
+    }
+    return undefined;
+  },
+});

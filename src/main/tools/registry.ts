@@ -1,0 +1,26 @@
+import type { DecisionToolSpec } from '../../shared/decision';
+import { pressKey } from './actions/keys';
+import { launchApp } from './actions/launch-app';
+import { describeScreen, wait } from './actions/observe';
+import { longPress, swipe, tap } from './actions/touch';
+import { typeText } from './actions/type-text';
+import type { ActionTool } from './tool';
+
+/**
+ * Every action tool, in the order the model sees them. Everything that lists tools (the Executor, `amc act`,
+ * the planner's tool list, the report) reads this registry and the tools' own flags.
+ */
+const TOOLS: readonly ActionTool[] = [tap, longPress, swipe, typeText, pressKey, launchApp, wait, describeScreen];
+
+export const ACTION_TOOLS: ReadonlyMap<string, ActionTool> = new Map(TOOLS.map((tool) => [tool.name, tool]));
+export const ACTION_TOOL_NAMES: readonly string[] = TOOLS.map((tool) => tool.name);
+
+/** Every action tool as a provider-neutral spec (the runtime adds `finish_task`). */
+export const ACTION_TOOL_SPECS: readonly DecisionToolSpec[] = TOOLS.map((tool) => tool.spec);
+/** The action tools the model is offered. */
+export const MODEL_TOOL_SPECS: readonly DecisionToolSpec[] = TOOLS.filter((tool) => tool.offeredToModel).map((tool) => tool.spec);
+
+/** Whether a turn's tool acts on the phone (so "the screen did not change" is worth saying about it). */
+export function toolActsOnPhone(name: string): boolean {
+  return ACTION_TOOLS.get(name)?.actsOnPhone ?? false;
+}

@@ -1,0 +1,238 @@
+import { z } from 'zod';
+
+/**
+ * Every setting and secret, declared once: its type and range, its default, the environment variable that
+ * overrides it, how the Settings form shows it, and where it applies. The settings schema, the patch schema,
+ * environment parsing, the form and the README's table are all derived from this list (src/shared/settings.ts,
+ * src/main/runtime/config.ts, the renderer's settings fields, scripts/settings-table.mjs).
+ * The order is the order of environment variables in reports and in the README.
+ */
+
+export const PROVIDERS = ['anthropic', 'openai'] as const;
+export const TRANSPORTS = ['cloud-proxy', 'direct'] as const;
+
+/** The form's sections, in the order they are shown. */
+export const SETTING_SECTIONS = ['Planner', 'Cloud control plane', 'Direct access', 'Limits', 'Screenshot', 'adb server'] as const;
+export type SettingSection = (typeof SETTING_SECTIONS)[number];
+
+/** Who reads a setting: every task, the AI planner (any transport), or one transport / provider client. */
+export const SETTING_USES = ['app', 'ai-planner', 'cloud-proxy', 'anthropic', 'openai'] as const;
+export type SettingUse = (typeof SETTING_USES)[number];
+
+export interface Range {
+  min: number;
+  max: number;
+}
+
+export interface Presentation {
+  label: string;
+  /** Shown under the field; a choice may explain each option separately. */
+  help?: string;
+  unit?: string;
+  placeholder?: string;
+  /** What an empty value means (for text and URLs). */
+  whenEmpty?: string;
+  section: SettingSection;
+  /** The environment variable that wins over the stored value. */
+  env?: string;
+  appliesTo: readonly SettingUse[];
+}
+
+const httpUrl = z
+  .string()
+  .trim()
+  .max(2048)
+  .refine((value) => /^https?:\/\/[^\s/]+/.test(value) && URL.canParse(value), { message: 'must be an http(s) URL' });
+
+/** Accepts what `httpUrl` accepts; shared with environment parsing so both say the same. */
+export const isHttpUrl = (value: string): boolean => httpUrl.safeParse(value).success;
+
+const wholeNumber = (range: Range) => z.number().int().min(range.min).max(range.max);
+
+function declare<Group extends string, Key extends string, Kind extends object, Schema extends z.ZodType, const P extends Presentation>(
+  group: Group,
+  key: Key,
+  kind: Kind,
+  schema: Schema,
+  presentation: P,
+) {
+  return { group, key, path: `${group}.${key}` as `${Group}.${Key}`, secret: false as const, ...kind, schema, ...presentation };
+}
+
+const toggle = <G extends string, K extends string, const P extends Presentation>(group: G, key: K, fallback: boolean, p: P) =>
+  declare(group, key, { kind: 'toggle' as const }, z.boolean().default(fallback), p);
+
+const choice = <
+  G extends string,
+  K extends string,
+  const V extends readonly [string, ...string[]],
+  const P extends Omit<Presentation, 'help'> & { help?: string | { [C in V[number]]?: string } },
+>(
+  group: G,
+  key: K,
+  values: V,
+  fallback: V[number],
+  labels: { [C in V[number]]: string },
+  p: P,
+) => {
+  const { help, ...rest } = p;
+  const perChoice = typeof help === 'object' ? help : undefined;
+  return declare(group, key, { kind: 'choice' as const, choices: values, choiceLabels: labels, helpPerChoice: perChoice }, z.enum(values).default(fallback), {
+    ...rest,
+    ...(typeof help === 'string' && { help }),
+  });
+};
+
+const text = <G extends string, K extends string, const P extends Presentation>(group: G, key: K, length: Range, fallback: string, p: P) =>
+  declare(group, key, { kind: 'text' as const }, z.string().trim().min(length.min).max(length.max).default(fallback), p);
+
+/** An http(s) URL, or empty for the built-in default. */
+const url = <G extends string, K extends string, const P extends Presentation>(group: G, key: K, p: P) =>
+  declare(group, key, { kind: 'url' as const }, z.union([z.literal(''), httpUrl]).default(''), p);
+
+const number = <G extends string, K extends string, const P extends Presentation>(group: G, key: K, range: Range, fallback: number, p: P) =>
+  declare(group, key, { kind: 'number' as const, range, nullable: false as const }, wholeNumber(range).default(fallback), p);
+
+/** A whole number, or null meaning "off" (an empty field; 0 or "off" in the environment). */
+const optionalNumber = <G extends string, K extends string, const P extends Presentation>(group: G, key: K, range: Range, off: string, p: P) =>
+  declare(group, key, { kind: 'number' as const, range, nullable: true as const, off }, wholeNumber(range).nullable().default(null), p);
+
+/** A secret: write-only from the UI, kept apart from settings.json; its name is its environment variable. */
+const secret = <const Name extends string>(name: Name, p: Omit<Presentation, 'env'>) => ({
+  group: 'secrets' as const,
+  key: name,
+  path: `secrets.${name}` as const,
+  secret: true as const,
+  kind: 'secret' as const,
+  ...p,
+  env: name,
+});
+
+export const LIMITS = {
+  timeoutSeconds: { min: 1, max: 600 },
+  thinkingBudgetTokens: { min: 1024, max: 32_000 },
+  maxSteps: { min: 1, max: 500 },
+  screenshotLongEdge: { min: 256, max: 2048 },
+  adbPort: { min: 1, max: 65535 },
+} as const;
+
+const AI = ['ai-planner'] as const;
+const DIRECT = ['anthropic', 'openai'] as const;
+
+export const SETTINGS_CATALOG = [
+  toggle('aiPlanner', 'enabled', false, {
+    label: 'Use the AI planner',
+    help: 'Off: the built-in planner runs tasks and no model is called.',
+    section: 'Planner',
+    env: 'AI_PLANNER_ENABLED',
+    appliesTo: ['app'],
+  }),
+  choice('aiPlanner', 'provider', PROVIDERS, 'anthropic', { anthropic: 'Anthropic', openai: 'OpenAI or compatible' }, {
+    label: 'Provider',
+    section: 'Planner',
+    env: 'AI_PLANNER_PROVIDER',
+    appliesTo: AI,
+  }),
+  text('aiPlanner', 'model', { min: 0, max: 200 }, '', {
+    label: 'Model',
+    help: 'Empty uses the provider\u2019s default model.',
+    whenEmpty: 'the provider\u2019s default model',
+    section: 'Planner',
+    env: 'AI_PLANNER_MODEL',
+    appliesTo: AI,
+  }),
+  choice(
+    'aiPlanner',
+    'transport',
+    TRANSPORTS,
+    'cloud-proxy',
+    { 'cloud-proxy': 'Cloud proxy (keys on the control plane)', direct: 'Direct (keys on this computer)' },
+    {
+      label: 'Transport',
+      help: {
+        'cloud-proxy': 'The cloud proxy returns only the chosen action: the model\u2019s rationale and thinking are not shown.',
+        direct: 'The provider is called from this computer with your key; the model\u2019s rationale and thinking are shown.',
+      },
+      section: 'Planner',
+      env: 'AI_PLANNER_TRANSPORT',
+      appliesTo: AI,
+    },
+  ),
+  number('aiPlanner', 'timeoutSeconds', LIMITS.timeoutSeconds, 30, {
+    label: 'Timeout per decision',
+    unit: 'seconds',
+    section: 'Limits',
+    env: 'AI_PLANNER_TIMEOUT_SECONDS',
+    appliesTo: ['cloud-proxy', ...DIRECT],
+  }),
+  optionalNumber('aiPlanner', 'thinkingBudgetTokens', LIMITS.thinkingBudgetTokens, 'to disable thinking', {
+    label: 'Extended thinking budget',
+    unit: 'tokens',
+    help: `Empty turns extended thinking off; otherwise ${LIMITS.thinkingBudgetTokens.min.toLocaleString('en-US')} to ${LIMITS.thinkingBudgetTokens.max.toLocaleString('en-US')}.`,
+    section: 'Limits',
+    env: 'AI_PLANNER_THINKING_BUDGET_TOKENS',
+    appliesTo: ['anthropic'],
+  }),
+  number('aiPlanner', 'maxSteps', LIMITS.maxSteps, 30, {
+    label: 'Max steps per task',
+    section: 'Limits',
+    env: 'AI_PLANNER_MAX_STEPS',
+    appliesTo: ['app'],
+  }),
+  toggle('aiPlanner', 'sendScreenshot', true, {
+    label: 'Send a screenshot to the planner',
+    help: 'The screen\u2019s UI elements are always sent.',
+    section: 'Screenshot',
+    appliesTo: AI,
+  }),
+  number('aiPlanner', 'screenshotLongEdge', LIMITS.screenshotLongEdge, 1456, {
+    label: 'Screenshot size, long edge',
+    unit: 'pixels',
+    section: 'Screenshot',
+    appliesTo: AI,
+  }),
+  secret('ANTHROPIC_API_KEY', { label: 'Anthropic API key', section: 'Direct access', appliesTo: ['anthropic'] }),
+  secret('OPENAI_API_KEY', { label: 'OpenAI API key', section: 'Direct access', appliesTo: ['openai'] }),
+  url('anthropic', 'baseURL', {
+    label: 'Anthropic base URL',
+    placeholder: 'https://api.anthropic.com',
+    whenEmpty: 'the provider\u2019s public endpoint',
+    section: 'Direct access',
+    env: 'ANTHROPIC_BASE_URL',
+    appliesTo: ['anthropic'],
+  }),
+  url('openai', 'baseURL', {
+    label: 'OpenAI-compatible base URL',
+    placeholder: 'https://api.openai.com/v1',
+    whenEmpty: 'the provider\u2019s public endpoint',
+    help: 'Any OpenAI-compatible server works here, e.g. Ollama, vLLM or LM Studio.',
+    section: 'Direct access',
+    env: 'OPENAI_BASE_URL',
+    appliesTo: ['openai'],
+  }),
+  url('controlPlane', 'url', {
+    label: 'Control-plane URL',
+    placeholder: 'https://control.example.com',
+    whenEmpty: 'unset',
+    section: 'Cloud control plane',
+    env: 'CONTROL_PLANE_URL',
+    appliesTo: ['cloud-proxy'],
+  }),
+  secret('CONTROL_PLANE_TOKEN', { label: 'Control-plane token', section: 'Cloud control plane', appliesTo: ['cloud-proxy'] }),
+  text('adb', 'host', { min: 1, max: 253 }, '127.0.0.1', {
+    label: 'adb server host',
+    placeholder: '127.0.0.1',
+    section: 'adb server',
+    appliesTo: ['app'],
+  }),
+  number('adb', 'port', LIMITS.adbPort, 5037, {
+    label: 'adb server port',
+    section: 'adb server',
+    env: 'ANDROID_ADB_SERVER_PORT',
+    appliesTo: ['app'],
+  }),
+] as const;
+
+export type CatalogEntry = (typeof SETTINGS_CATALOG)[number];
+export type StoredEntry = Extract<CatalogEntry, { secret: false }>;
+export type SecretEntry = Extract<CatalogEntry, { secret: true }>;
