@@ -219,4 +219,18 @@ describe('amc run', () => {
     expect(output()).toMatch(/Cancelled \(0 steps/);
     await expect.poll(() => fake.abandoned()).toBe(abandoned + 1);
   });
+
+  it('Scenario: SIGTERM to amc run records interrupted: the app was closed', async () => {
+    policy = () => ({ kind: 'hang' });
+    const before = fake.requests.length;
+    const goal = 'Open the Notes app, then be shut down';
+    const { child } = await startAmc(['run', '-s', harness.serial, '--goal', goal], /Goal: /, { env: env() });
+    await expect.poll(() => fake.requests.length, { timeout: 20_000 }).toBe(before + 1);
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    child.kill('SIGTERM');
+    expect(await exited).toBe(130);
+    const saved = (await createTaskStore(home).list()).tasks.find((task) => task.goal === goal);
+    // The machine shut the CLI down; no person stopped the task.
+    expect(saved).toMatchObject({ status: 'cancelled', failureReason: 'interrupted: the app was closed' });
+  });
 });

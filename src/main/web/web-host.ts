@@ -51,16 +51,16 @@ const FRAME_BACKLOG_LIMIT = 4 * 1024 * 1024;
 /** Unsent bytes above which the window counts as busy, so the mirror skips a capture rather than queue it. */
 const FRAME_BUSY_BYTES = 512 * 1024;
 /** The largest request a window sends is a settings patch or a goal: far below this. */
-export const MAX_MESSAGE_BYTES = 1024 * 1024;
+const MAX_MESSAGE_BYTES = 1024 * 1024;
 const DEFAULT_LIMITS: ConnectionLimits = { requestsInFlight: 32, unsentBytes: 16 * 1024 * 1024 };
 
 /** Close codes of this host, each with the plain-words reason sent in the close frame and logged. */
-export const CLOSE_REASONS: Readonly<Record<number, string>> = {
+const SLOW_READER = 1008;
+const CLOSE_REASONS: Readonly<Record<number, string>> = {
   1002: 'protocol error in a frame',
   1007: 'a text frame was not valid UTF-8',
-  1008: 'the window stopped reading its answers',
+  [SLOW_READER]: 'the window stopped reading its answers',
   1009: `a message was larger than ${MAX_MESSAGE_BYTES} bytes`,
-  1011: 'the connection failed',
 };
 
 const securityHeaders = {
@@ -163,16 +163,16 @@ function logConnectionProblem(stage: string, error: Error): void {
 
 function attachClient(ws: WebSocket, options: WebHostOptions, limits: ConnectionLimits): void {
   let inFlight = 0;
-  const disconnect = (code: number) => {
-    console.warn(`Web host: closing a window's connection (${code}): ${CLOSE_REASONS[code]}.`);
-    ws.close(code, CLOSE_REASONS[code]);
+  const disconnectSlowReader = () => {
+    console.warn(`Web host: closing a window's connection (${SLOW_READER}): ${CLOSE_REASONS[SLOW_READER]}.`);
+    ws.close(SLOW_READER);
     // A window that does not read would never take the close frame either: drop its buffers now.
-    if (code === 1008) ws.terminate();
+    ws.terminate();
   };
   const send = (message: WebServerMessage) => {
     if (ws.readyState !== ws.OPEN) return;
     ws.send(JSON.stringify(message));
-    if (ws.bufferedAmount > limits.unsentBytes) disconnect(1008);
+    if (ws.bufferedAmount > limits.unsentBytes) disconnectSlowReader();
   };
   const unsubscribeEvents = options.events.subscribe((name, payload) => send({ type: 'event', name, payload }));
   const unsubscribeFrames = options.events.subscribeFrames(
