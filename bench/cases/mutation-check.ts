@@ -1,5 +1,5 @@
 // How many deliberate one-line bugs the suite catches (scripts/mutation-check.mjs): each bug is applied to its
-// own temporary copy and only the tests meant to catch it run. Slow (about 4-5 minutes on two busy cores):
+// own temporary copy and only the tests meant to catch it run. Slow (about 5 minutes on two busy cores):
 // AMC_BENCH_SKIP_SLOW=1 skips it.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
