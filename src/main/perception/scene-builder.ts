@@ -103,9 +103,8 @@ function addFoldedLabels(draft: Draft, text: string, desc: string): void {
   for (const label of childLabels(text, desc)) {
     const fromDesc = label !== text;
     if ((draft.ownText && saysAlready(draft.ownText, label)) || (draft.ownDesc && saysAlready(draft.ownDesc, label))) continue;
-    const same = draft.parts.findIndex((part) => part.label.toLowerCase() === label.toLowerCase());
+    if (draft.parts.some((part) => part.label.toLowerCase() === label.toLowerCase())) continue;
     const overlapping = draft.parts.findIndex((part) => part.fromDesc !== fromDesc && (beginsWith(part.label, label) || beginsWith(label, part.label)));
-    if (same >= 0) continue;
     if (overlapping < 0) draft.parts.push({ label, fromDesc });
     else if (label.length > draft.parts[overlapping]!.label.length) draft.parts[overlapping] = { label, fromDesc };
   }
