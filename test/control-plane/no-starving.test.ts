@@ -49,7 +49,7 @@ describe('no starving the control plane', () => {
   });
 
   it('Scenario: Connections beyond maxConnections are refused at once', async () => {
-    const cp = await start({ maxConnections: 20 });
+    const cp = await start({ maxConnections: 20, headersTimeoutMs: 60_000 });
     const held = Array.from({ length: 30 }, () => openSlowSocket(cp.service.url, 'GET /healthz HTTP/1.1\r\n'));
     cleanups.push(async () => held.forEach((a) => a.socket.destroy()));
     let closedCount = 0;
