@@ -105,6 +105,7 @@ const ENV_FIELDS = {
 } as const;
 
 const KEY_FIELDS = /api[-_]?key|secret/i;
+const SECRET_ENV = new Set(['AMC_CP_REDIS_URL', 'AMC_CP_METRICS_TOKEN']);
 
 function summariseIssues(error: z.ZodError, nameOf: (path: string) => string): string {
   return error.issues.map((issue) => `${nameOf(issue.path.join('.'))}: ${issue.message}`).join('; ');
@@ -151,7 +152,9 @@ function readEnvironment(env: NodeJS.ProcessEnv): ConfigFile {
   if (!parsed.success) {
     const envName = (field: string) => {
       const entry = Object.entries(ENV_FIELDS).find(([, v]) => v.field === field);
-      return entry ? `${entry[0]}=${JSON.stringify(env[entry[0]])}` : field;
+      if (!entry) return field;
+      // A Redis URL may carry a password, and the metrics token is one: named, never quoted.
+      return SECRET_ENV.has(entry[0]) ? entry[0] : `${entry[0]}=${JSON.stringify(env[entry[0]])}`;
     };
     throw new ControlPlaneConfigError(`invalid environment: ${summariseIssues(parsed.error, envName)}`);
   }

@@ -82,6 +82,36 @@ describe('control plane configuration', () => {
   });
 });
 
+describe('scale-out settings', () => {
+  it('reads Redis, workers, limits and quotas from file, environment and flags, and names a bad value', async () => {
+    const file = await configFile({ quotas: { daily: { tokens: 1000 } }, pricing: { m: { inputPerMillion: 3, outputPerMillion: 15 } }, workers: 3 });
+    const config = await loadControlPlaneConfig({
+      configFile: file,
+      env: { AMC_CP_REDIS_URL: 'redis://:pw@10.0.0.5:6379/2', AMC_CP_TRUST_PROXY: 'true', AMC_CP_HEADERS_TIMEOUT_SECONDS: '5' },
+      overrides: { workers: 2 },
+      defaultTokensFile: path.join(dir, 'home', 'control-plane', 'tokens.json'),
+      cwd: dir,
+    });
+    expect(config).toMatchObject({
+      redisUrl: 'redis://:pw@10.0.0.5:6379/2',
+      workers: 2,
+      trustProxy: true,
+      headersTimeoutMs: 5000,
+      maxConnections: 4096,
+      quotas: { daily: { tokens: 1000 } },
+      tokensFile: path.join(dir, 'home', 'control-plane', 'tokens.json'),
+    });
+    const badUrl = await loadControlPlaneConfig({ env: { AMC_CP_REDIS_URL: 'http://:hunter2@redis' }, cwd: dir }).catch((e: Error) => e);
+    expect(badUrl).toBeInstanceOf(ControlPlaneConfigError);
+    expect((badUrl as Error).message).toContain('AMC_CP_REDIS_URL: must start with redis:// or rediss://');
+    expect((badUrl as Error).message).not.toContain('hunter2');
+    const badWorkers = await loadControlPlaneConfig({ env: { AMC_CP_WORKERS: '0' }, cwd: dir }).catch((e: Error) => e);
+    expect((badWorkers as Error).message).toContain('AMC_CP_WORKERS="0"');
+    const badQuota = await loadControlPlaneConfig({ configFile: await configFile({ quotas: { weekly: {} } }), cwd: dir }).catch((e: Error) => e);
+    expect((badQuota as Error).message).toContain('quotas');
+  });
+});
+
 describe('provider keys', () => {
   it('come from the environment, which wins over the secrets file', async () => {
     const secrets = path.join(dir, 'secrets.json');

@@ -156,7 +156,11 @@ function untilSignal(logger: Logger, stop: () => Promise<void>): Promise<void> {
       }
       stopping = true;
       logger.info('signal received; draining', { signal });
-      void stop().then(resolve);
+      void stop().then(() => {
+        // Everything is closed; a handle some library still holds must not keep the process past its grace.
+        setTimeout(() => process.exit(ExitCode.ok), 200).unref();
+        resolve();
+      });
     };
     process.on('SIGTERM', onSignal);
     process.on('SIGINT', onSignal);
