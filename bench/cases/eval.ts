@@ -13,10 +13,13 @@ import { startProviderFake, type ProviderFake } from '../../test/fakes/index';
 import { suitePolicy } from '../../test/fakes/suite-agent';
 import { median, type BenchCase, type BenchRow } from '../types';
 
-function configFor(fake: ProviderFake): RuntimeConfig {
+function configFor(fake: ProviderFake, sendScreenshot: boolean): RuntimeConfig {
   return {
     settings: SettingsSchema.parse(
-      mergeSettings(defaultSettings(), { aiPlanner: { enabled: true, provider: fake.provider, transport: 'direct' }, [fake.provider]: { baseURL: fake.baseURL } }),
+      mergeSettings(defaultSettings(), {
+        aiPlanner: { enabled: true, provider: fake.provider, transport: 'direct', sendScreenshot },
+        [fake.provider]: { baseURL: fake.baseURL },
+      }),
     ),
     secrets: { ANTHROPIC_API_KEY: fake.apiKey },
     envOverrides: [],
@@ -32,29 +35,36 @@ export default {
     const fake = await startProviderFake('anthropic', (turn) => policy(turn));
     try {
       const adb = await AdbClient.create({ port: harness.adbPort, env: harness.env });
-      const walls = new Map<number, number>();
-      for (const parallel of [1, 2, 3]) {
-        policy = suitePolicy();
-        const start = performance.now();
-        const attempts = await runSuite({ config: configFor(fake), adb, tasks: PHONE_TASKS, parallel, repeat: 1 });
-        const wall = performance.now() - start;
-        walls.set(parallel, wall);
-        const passed = attempts.filter((attempt) => attempt.success).length;
-        rows.push({ case: 'eval', metric: `suite wall time, --parallel ${parallel} (${passed}/${attempts.length} passed)`, value: wall / 1000, unit: 's' });
-        if (parallel > 1) {
-          rows.push({
-            case: 'eval',
-            metric: `speed-up of --parallel ${parallel} over sequential`,
-            value: walls.get(1)! / wall,
-            unit: 'x',
-            ...(parallel === 2 && { goal: '>= 1.6x on 2 cores' }),
-          });
-        } else {
-          const turns = attempts.map((attempt) => attempt.record.steps.length);
-          const taskMs = attempts.map((attempt) => attempt.record.timings.totalMs);
-          rows.push({ case: 'eval', metric: 'per task: host overhead around the task (seed + judge), median', value: median(attempts.map((a) => a.hostMs)), unit: 'ms' });
-          rows.push({ case: 'eval', metric: 'per task: task time with an instant model, median', value: median(taskMs), unit: 'ms' });
-          rows.push({ case: 'eval', metric: 'per turn: task time / turns, median over tasks', value: median(taskMs.map((ms, i) => ms / turns[i]!)), unit: 'ms' });
+      // The default (a screenshot every turn, as a real model gets) and the Scene alone, which shows the host's own share.
+      const variants = [
+        { label: 'screenshots', sendScreenshot: true, parallels: [1, 2, 3] },
+        { label: 'Scene only', sendScreenshot: false, parallels: [1, 2] },
+      ];
+      for (const variant of variants) {
+        const walls = new Map<number, number>();
+        for (const parallel of variant.parallels) {
+          policy = suitePolicy();
+          const start = performance.now();
+          const attempts = await runSuite({ config: configFor(fake, variant.sendScreenshot), adb, tasks: PHONE_TASKS, parallel, repeat: 1 });
+          const wall = performance.now() - start;
+          walls.set(parallel, wall);
+          const passed = attempts.filter((attempt) => attempt.success).length;
+          const metric = (what: string) => `${variant.label}: ${what}`;
+          rows.push({ case: 'eval', metric: metric(`suite wall time, --parallel ${parallel} (${passed}/${attempts.length} passed)`), value: wall / 1000, unit: 's' });
+          if (parallel > 1) {
+            rows.push({
+              case: 'eval',
+              metric: metric(`speed-up of --parallel ${parallel} over sequential`),
+              value: walls.get(1)! / wall,
+              unit: 'x',
+              ...(parallel === 2 && { goal: '>= 1.6x on 2 cores' }),
+            });
+          } else {
+            const taskMs = attempts.map((attempt) => attempt.record.timings.totalMs);
+            rows.push({ case: 'eval', metric: metric('per task: host overhead around the task (seed + judge), median'), value: median(attempts.map((a) => a.hostMs)), unit: 'ms' });
+            rows.push({ case: 'eval', metric: metric('per task: task time with an instant model, median'), value: median(taskMs), unit: 'ms' });
+            rows.push({ case: 'eval', metric: metric('per turn: task time / turns, median over tasks'), value: median(taskMs.map((ms, i) => ms / attempts[i]!.record.steps.length)), unit: 'ms' });
+          }
         }
       }
       // Wall times mean little on a machine others load: say how loaded it was.

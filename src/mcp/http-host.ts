@@ -65,11 +65,14 @@ export async function startMcpHttpHost(app: AppServices, options: { port?: numbe
       sessionIdGenerator: () => id,
       onsessioninitialized: (sessionId) => void sessions.set(sessionId, { transport, close }),
     });
-    const close = async () => {
-      sessions.delete(id);
-      await session.close();
-      await mcp.close();
-    };
+    let closing: Promise<void> | undefined;
+    // Closing the server closes the transport, whose onclose comes back here: once is enough.
+    const close = () =>
+      (closing ??= (async () => {
+        sessions.delete(id);
+        await session.close();
+        await mcp.close();
+      })());
     transport.onclose = () => void close();
     await mcp.connect(transport);
     return transport;

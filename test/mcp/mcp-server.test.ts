@@ -12,7 +12,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SceneSchema, type Scene } from '../../src/shared/scene';
 import type { PhoneStateView } from '../../src/virtual-device/phone/model';
 import { startAdbHarness, type AdbHarness } from '../support/adb-harness';
-import { amcBin, interrupt, startAmc } from '../support/cli';
+import { amcBin, interrupt, runAmc, startAmc } from '../support/cli';
 import { finish, findElement, startAnthropicFake, type AnthropicFake, type FakePolicy } from '../fakes/index';
 import { directAnthropicEnv } from '../support/planner-env';
 import { SUITE_SCRIPTS, stepsPolicy } from '../fakes/suite-agent';
@@ -233,5 +233,9 @@ describe('amc mcp --http', () => {
     expect(wrong.status).toBe(401);
     const foreign = await fetch(url, { method: 'POST', headers: { ...headers, authorization: `Bearer ${TOKEN}`, origin: 'http://evil.example' }, body: JSON.stringify(init) });
     expect(foreign.status).toBe(403);
+    // A token too weak to guard the phone is refused before anything listens.
+    const weak = await runAmc(['mcp', '--http'], { env: { ...env(), AMC_MCP_TOKEN: 'short' } });
+    expect(weak.code).toBe(2);
+    expect(weak.stderr).toContain('AMC_MCP_TOKEN must be 16 to 200 characters');
   }, 60_000);
 });

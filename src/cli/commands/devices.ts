@@ -3,6 +3,7 @@ import { UsageError } from '../command';
 import { parseCommandArgs, parsePort } from '../args';
 import type { AdbClient } from '../../main/device/adb-client';
 import type { DeviceSummary } from '../../shared/device';
+import type { Settings } from '../../shared/settings';
 
 /** adb server options shared by the device commands (devices, connect, disconnect, pair, observe, act). */
 export const adbOptions = {
@@ -19,6 +20,18 @@ export async function adbFromOptions(values: { 'adb-host'?: string; 'adb-port'?:
     host: values['adb-host'],
     port: parsePort(values['adb-port'], '--adb-port'),
     adbPath: values['adb-path'],
+  });
+}
+
+/** The adb client for a task: the adb server in Settings (ANDROID_ADB_SERVER_PORT applied), each given flag winning. */
+export async function adbForTask(values: { 'adb-host'?: string; 'adb-port'?: string; 'adb-path'?: string }, settings: Settings): Promise<AdbClient> {
+  const { AdbClient } = await import('../../main/device/adb-client');
+  const { adbServerOptions } = await import('../../main/app/device-service');
+  return AdbClient.create({
+    ...adbServerOptions(settings, process.env),
+    ...(values['adb-host'] ? { host: values['adb-host'] } : {}),
+    ...(values['adb-port'] ? { port: parsePort(values['adb-port'], '--adb-port') } : {}),
+    ...(values['adb-path'] ? { adbPath: values['adb-path'] } : {}),
   });
 }
 

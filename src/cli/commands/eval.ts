@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ExitCode, UsageError, type CliCommand, type CliIo } from '../command';
 import { parseCommandArgs } from '../args';
-import { ADB_OPTIONS_USAGE, adbFromOptions, adbOptions } from './devices';
+import { ADB_OPTIONS_USAGE, adbForTask, adbOptions } from './devices';
 import { configuredPlannerFor, maxStepsOf, PLANNER_OPTIONS_USAGE, plannerOptions, plannerOverrides } from '../planner-options';
 import type { PhoneTask } from '../../eval/tasks/index';
 
@@ -95,7 +95,7 @@ export const evalCommand: CliCommand = {
     const { writeEvalReport } = await import('../../eval/report-files');
     const { renderTable } = await import('../../eval/render');
     const folder = path.resolve(values.out ?? path.join(resolveAmcHome(process.env), 'eval', new Date().toISOString().replace(/[:.]/g, '-')));
-    const adb = await adbFromOptions(values);
+    const adb = await adbForTask(values, config.settings);
 
     const interrupt = new AbortController();
     const stop = () => interrupt.abort();

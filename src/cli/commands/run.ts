@@ -1,6 +1,6 @@
 import { ExitCode, UsageError, type CliCommand, type CliIo } from '../command';
-import { parseCommandArgs, parsePort } from '../args';
-import { ADB_OPTIONS_USAGE, adbOptions } from './devices';
+import { parseCommandArgs } from '../args';
+import { ADB_OPTIONS_USAGE, adbForTask, adbOptions } from './devices';
 import { configuredPlannerFor, maxStepsOf, PLANNER_OPTIONS_USAGE, plannerOptions, plannerOverrides } from '../planner-options';
 import type { TaskEvent } from '../../shared/task';
 
@@ -66,12 +66,6 @@ export const runCommand: CliCommand = {
     if (!values.goal?.trim()) throw new UsageError('--goal TEXT is required');
     const overrides = plannerOverrides(values);
     const maxSteps = maxStepsOf(values);
-    // The adb server as the device commands take it; each given option wins over Settings and the environment.
-    const adbFlags = {
-      ...(values['adb-host'] ? { host: values['adb-host'] } : {}),
-      ...(values['adb-port'] ? { port: parsePort(values['adb-port'], '--adb-port') } : {}),
-      ...(values['adb-path'] ? { adbPath: values['adb-path'] } : {}),
-    };
 
     // Loaded lazily so `amc --help` stays fast.
     const { resolveAmcHome } = await import('../../main/storage/settings-store');
@@ -79,11 +73,9 @@ export const runCommand: CliCommand = {
     const { createDeviceLocks } = await import('../../main/storage/device-lock');
     const { config, configured } = await configuredPlannerFor(overrides);
 
-    const { AdbClient } = await import('../../main/device/adb-client');
-    const { adbServerOptions } = await import('../../main/app/device-service');
     const { createHeadlessRunner, screenshotPolicyFor } = await import('../../main/app/headless-runner');
     const { APP_CLOSED_REASON, TaskStartError } = await import('../../main/runtime/task-runner');
-    const adb = await AdbClient.create({ ...adbServerOptions(config.settings, process.env), ...adbFlags });
+    const adb = await adbForTask(values, config.settings);
     const home = resolveAmcHome(process.env);
     // The same per-phone lock as the app's: a phone another task drives (the app, another `amc run`) is refused.
     const runner = createHeadlessRunner(adb, { screenshot: screenshotPolicyFor(config, configured), deviceLock: createDeviceLocks(home) });
