@@ -1,5 +1,7 @@
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAdbHarness, type AdbHarness } from '../support/adb-harness';
@@ -97,6 +99,51 @@ describe('virtual device through the real adb CLI', () => {
     const result = await harness.adb(['-s', harness.serial, 'shell', '-tt'], { input: 'echo hi\rexit 2\r' });
     expect(result.stdout).toBe('amc_virtual:/ $ echo hi\r\nhi\r\namc_virtual:/ $ exit 2\r\n');
     expect(result.code).toBe(2);
+  });
+
+  it('Scenario: adb shell forwards a local file as stdin to cat > FILE', async () => {
+    const local = path.join(harness.tmpDir, 'upload.bin');
+    const bytes = randomBytes(200_000);
+    await writeFile(local, bytes);
+    const result = await harness.adbRaw(['-s', harness.serial, 'shell', 'cat > /sdcard/upload.bin'], { input: await readFile(local) });
+    expect(result.code).toBe(0);
+    expect(harness.device.phone.fs.read('/sdcard/upload.bin').equals(bytes)).toBe(true);
+  });
+
+  it('Scenario: adb logcat dumps, clears and streams until the client goes away', async () => {
+    await harness.adb(['-s', harness.serial, 'logcat', '-c']);
+    expect((await harness.adb(['-s', harness.serial, 'logcat', '-d'])).stdout).toBe('');
+    await harness.shell('am start -n com.android.deskclock/.DeskClock');
+    const dump = await harness.adb(['-s', harness.serial, 'logcat', '-d']);
+    expect(dump.code).toBe(0);
+    // threadtime: date, time with milliseconds, pid, tid, priority, tag, message.
+    expect(dump.stdout).toMatch(/^\d\d-\d\d \d\d:\d\d:\d\d\.\d{3} +\d+ +\d+ I ActivityTaskManager: START u0 \{.*cmp=com\.android\.deskclock\/\.DeskClock.*\}/m);
+
+    const child = spawn('adb', ['-P', String(harness.adbPort), '-s', harness.serial, 'logcat'], { env: harness.env });
+    let streamed = '';
+    child.stdout.on('data', (chunk: Buffer) => (streamed += chunk.toString('utf8')));
+    await expect.poll(() => streamed, { timeout: 10_000 }).toContain('ActivityTaskManager');
+    await harness.shell('am start -n com.android.settings/.Settings');
+    await expect.poll(() => streamed, { timeout: 10_000 }).toContain('cmp=com.android.settings/.Settings');
+    child.kill();
+    await expect.poll(() => harness.device.adb.stats().streams, { timeout: 10_000 }).toBe(0);
+  });
+
+  it('Scenario: adb reverse connects the phone to a port on the host until removed', async () => {
+    const server = createServer((socket) => socket.once('data', (data) => socket.end(`pong ${data.toString('utf8')}`)));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const hostPort = (server.address() as { port: number }).port;
+    try {
+      expect((await harness.adb(['-s', harness.serial, 'reverse', 'tcp:8123', `tcp:${hostPort}`])).code).toBe(0);
+      const listed = await harness.adb(['-s', harness.serial, 'reverse', '--list']);
+      expect(listed.stdout.trim().split(/\s+/).slice(1)).toEqual(['tcp:8123', `tcp:${hostPort}`]);
+      expect((await harness.shell('echo ping | nc localhost 8123')).stdout).toBe('pong ping\n');
+      expect((await harness.adb(['-s', harness.serial, 'reverse', '--remove-all'])).code).toBe(0);
+      expect((await harness.adb(['-s', harness.serial, 'reverse', '--list'])).stdout.trim()).toBe('');
+      expect(await harness.shell('echo ping | nc localhost 8123')).toMatchObject({ code: 1, stderr: 'nc: connect: Connection refused\n' });
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 
   it('no stream is left open once the commands are done', async () => {

@@ -42,6 +42,21 @@ describe('phone shell', () => {
     expect((await run(phone, 'sh -c "echo inner && exit 4"'))).toMatchObject({ stdout: 'inner\n', exitCode: 4 });
   });
 
+  it('Scenario: Scripts use if, variables, test and input redirection like sh', async () => {
+    const phone = new VirtualPhone();
+    expect((await run(phone, 'X=1; if [ "$X" = 1 ]; then echo one; elif true; then echo two; else echo three; fi')).stdout).toBe('one\n');
+    expect((await run(phone, 'if false; then echo a; elif [ -d /sdcard ]; then echo b; fi')).stdout).toBe('b\n');
+    expect((await run(phone, 'false; echo $?; ! false && echo negated')).stdout).toBe('1\nnegated\n');
+    expect((await run(phone, 'echo data > /sdcard/in.txt; cat < /sdcard/in.txt | grep -c data')).stdout).toBe('1\n');
+    expect(await run(phone, 'cat < /sdcard/none.txt')).toEqual({ stdout: '', stderr: "/system/bin/sh: can't open /sdcard/none.txt: No such file or directory\n", exitCode: 1 });
+    expect(await run(phone, '[ 1 -lt 2')).toEqual({ stdout: '', stderr: "[: missing ']'\n", exitCode: 2 });
+    expect((await run(phone, 'test abc -eq 1')).exitCode).toBe(2);
+    expect((await run(phone, 'export A=b; sh -c \'echo $A\'')).stdout).toBe('b\n');
+    expect((await run(phone, 'if true; then echo x')).stderr).toBe('/system/bin/sh: syntax error: unexpected end of file\n');
+    const piped = await phone.shell('cat', { signal, stdin: { chunks: async function* () { yield Buffer.from('in'); }, readAll: async () => Buffer.from('in') } });
+    expect(piped.stdout.toString()).toBe('in');
+  });
+
   it('parses pipelines, connectors and redirections into a list', () => {
     const items = parseCommandLine('a 1 | b 2>/dev/null && c > f || d');
     const simple = (command: unknown): SimpleCommand => command as SimpleCommand;
