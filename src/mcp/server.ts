@@ -7,7 +7,7 @@ import { TaskOverridesSchema } from '../shared/contract';
 import { sceneToJson } from '../shared/scene';
 import type { TaskEvent } from '../shared/task';
 import type { AppServices } from '../main/app/create-app';
-import { ACTION_TOOL_NAMES, ACTION_TOOL_SPECS } from '../main/tools/specs';
+import { ACTION_TOOL_NAMES, ACTION_TOOL_SPECS } from '../main/tools/registry';
 import { AgentSession } from './agent-session';
 
 /** The router's answer, or its plain-words reason as the tool's error (without the internal error name). */

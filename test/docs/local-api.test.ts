@@ -66,6 +66,6 @@ describe('the local API example', () => {
       'completed after 3 steps: Done.',
     ]);
     // The task went through the app: it is in the app's history.
-    await expect.poll(async () => (await createTaskStore(home).list()).map((task) => [task.goal, task.status])).toEqual([['Turn on Bluetooth.', 'completed']]);
+    await expect.poll(async () => (await createTaskStore(home).list()).tasks.map((task) => [task.goal, task.status])).toEqual([['Turn on Bluetooth.', 'completed']]);
   }, 120_000);
 });
