@@ -1,6 +1,6 @@
 // The demo phone driven by a second third-party adb client, appium-adb, which runs the Debian adb CLI against
 // this harness's adb server. Expected values follow Android 14's documented outputs, not the demo phone's code.
-import { ADB } from 'appium-adb';
+import type { ADB } from 'appium-adb';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startAdbHarness, type AdbHarness } from '../support/adb-harness';
 
@@ -9,6 +9,9 @@ let adb: ADB;
 
 beforeAll(async () => {
   harness = await startAdbHarness();
+  // appium's logger stays quiet in its testing mode, which it reads when the module loads.
+  process.env._TESTING = '1';
+  const { ADB } = await import('appium-adb');
   // createADB() looks for an Android SDK; the plain constructor uses `adb` from PATH, which is the Debian one.
   adb = new ADB({ adbPort: harness.adbPort, udid: harness.serial, adbExecTimeout: 20_000 });
 });

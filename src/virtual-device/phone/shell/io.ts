@@ -1,10 +1,7 @@
+import type { ShellInput } from '../../phone-contract';
+
 /** A command's standard input: bytes that may still be arriving (adb stdin) or already complete (a pipe). */
-export interface CommandInput {
-  /** Chunks as they arrive, until the input ends. */
-  chunks(): AsyncIterable<Buffer>;
-  /** Everything up to the end of the input. */
-  readAll(): Promise<Buffer>;
-}
+export type CommandInput = ShellInput;
 
 export function bufferInput(data: Buffer = Buffer.alloc(0)): CommandInput {
   return {
