@@ -1,6 +1,7 @@
 // Fault soak: task after task on the virtual phone, each with a fault injected while it runs (every fault kind of
 // the control API, an adb server restart, a phone disconnect). Shared by the soak test and the hardening bench.
 import { readdir } from 'node:fs/promises';
+import { connect } from 'node:net';
 import { FAULT_KINDS } from '../../src/virtual-device/index';
 import { locksFolder } from '../../src/main/storage/device-lock';
 import { createTaskStore } from '../../src/main/storage/task-store';
@@ -36,9 +37,28 @@ export interface SoakResult {
   nextTaskStatus: string;
 }
 
+/** Resolves once nothing accepts connections on 127.0.0.1:port any more. */
+async function untilPortIsFree(port: number, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const accepted = await new Promise<boolean>((resolve) => {
+      const socket = connect({ host: '127.0.0.1', port }, () => {
+        socket.destroy();
+        resolve(true);
+      });
+      socket.on('error', () => resolve(false));
+    });
+    if (!accepted) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error(`the adb server on port ${port} did not let go of it within ${timeoutMs} ms`);
+}
+
 async function injectFault(harness: AdbHarness, fault: SoakFault): Promise<void> {
   if (fault === 'adb-server-restart') {
     await harness.adb(['kill-server']);
+    // The old server may still hold its port for a moment after kill-server returns; a new one started then dies.
+    await untilPortIsFree(harness.adbPort);
     await harness.connect();
   } else if (fault === 'phone-disconnect') {
     await harness.adb(['disconnect', harness.serial]);
