@@ -145,6 +145,7 @@ export async function startControlPlane(options: StartControlPlaneOptions): Prom
   const notReady = upstream.notReadyReason() ?? stores.notReadyReason();
   logger.info('listening', {
     url,
+    pid: process.pid,
     host: config.host,
     port,
     provider: config.provider,

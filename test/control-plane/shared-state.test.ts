@@ -108,6 +108,19 @@ describe('control-plane replicas sharing Redis', () => {
     expect(metrics).toMatch(/amc_cp_quota_refusals_total\{quota="daily tokens"\} [1-9]/);
   });
 
+  it('Scenario: A worker that dies is replaced while its replica keeps serving', async () => {
+    const clustered = replicas[1]!;
+    const workerPids = () => [...clustered.output().matchAll(/"msg":"listening","worker":\d+,"url":"[^"]+","pid":(\d+)/g)].map((m) => Number(m[1]));
+    expect(workerPids()).toHaveLength(2);
+    const { token } = await createToken({ name: 'worker-crash' });
+    process.kill(workerPids()[0]!, 'SIGKILL');
+    await until(() => workerPids().length === 3, 'a new worker to listen', 30_000);
+    expect(clustered.output()).toContain('worker exited; starting another');
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) statuses.push((await clustered.post(token)).status);
+    expect(statuses).toEqual(Array(6).fill(200));
+  }, 60_000);
+
   it('Scenario: Redis stopped and restarted mid-load', async () => {
     const known = await createToken({ name: 'known' });
     const neverUsed = await createToken({ name: 'never-used' });
