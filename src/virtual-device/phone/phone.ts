@@ -25,7 +25,7 @@ import { DEVICE_IDENTITY, SCREEN_HEIGHT, SCREEN_WIDTH } from './properties';
 import type { PhoneFramebuffer, ShellOptions } from '../phone-contract';
 import { ShellInterpreter, type CommandHandler, type CommandOutput } from './shell/interpreter';
 import { PhoneUi } from './ui/phone-ui';
-import { renderPng, renderRgba, windowsToSvg } from './ui/render';
+import { drawWindows, renderPng, renderRgba, type Drawing } from './ui/render';
 import { hierarchyXml } from './ui/xml';
 
 export type { PhoneState, PhoneStateView } from './model';
@@ -42,16 +42,16 @@ const POPUP_TITLE = 'Battery is low';
 interface RenderCache {
   key: string;
   xml?: string;
-  svg?: string;
+  drawing?: Drawing;
 }
 
 /**
- * Pixels of one drawing. Keyed by the SVG itself, not the screen state: an input that changes nothing visible
- * (Home on the home screen, a tap on a label) draws the same SVG, and rasterising it again would give the same
- * pixels for ~20-35 ms of CPU.
+ * Pixels of one drawing. Keyed by the drawing itself, not the screen state: an input that changes nothing visible
+ * (Home on the home screen, a tap on a label) gives the same drawing, and composing it again would give the same
+ * pixels for CPU spent in vain.
  */
 interface PixelCache {
-  svg: string;
+  drawing: Drawing;
   png?: Promise<Buffer>;
   rgba?: Promise<Buffer>;
 }
@@ -71,7 +71,7 @@ export class VirtualPhone {
   private pendingFaults: OneShotFault[] = [];
   private readonly extraSettings = new Map<string, string>();
   private renderCache: RenderCache = { key: '' };
-  private pixelCache: PixelCache = { svg: '' };
+  private pixelCache?: PixelCache;
   private readonly interpreter: ShellInterpreter;
 
   constructor(options: VirtualPhoneOptions = {}) {
@@ -152,7 +152,7 @@ export class VirtualPhone {
   /** The current screen as PNG, rendered once per screen state (faults and latency do not apply). */
   screenshotPng(): Promise<Buffer> {
     const pixels = this.currentPixels();
-    pixels.png ??= renderPng(pixels.svg);
+    pixels.png ??= renderPng(pixels.drawing);
     return pixels.png;
   }
 
@@ -163,7 +163,7 @@ export class VirtualPhone {
 
   private screenshotRgba(): Promise<Buffer> {
     const pixels = this.currentPixels();
-    pixels.rgba ??= renderRgba(pixels.svg);
+    pixels.rgba ??= renderRgba(pixels.drawing);
     return pixels.rgba;
   }
 
@@ -182,8 +182,8 @@ export class VirtualPhone {
 
   private currentPixels(): PixelCache {
     const render = this.currentRender();
-    render.svg ??= windowsToSvg(this.ui.snapshot().windows);
-    if (this.pixelCache.svg !== render.svg) this.pixelCache = { svg: render.svg };
+    const drawing = (render.drawing ??= drawWindows(this.ui.snapshot().windows));
+    if (this.pixelCache?.drawing.key !== drawing.key) this.pixelCache = { drawing };
     return this.pixelCache;
   }
 
