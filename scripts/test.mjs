@@ -12,6 +12,7 @@ const chromiumPath = process.env.AMC_CHROMIUM_PATH ?? '/usr/bin/chromium';
 const prerequisites = [
   { what: 'adb (the Android platform tools)', found: () => spawnSync('adb', ['version'], { stdio: 'ignore' }).status === 0, apt: 'adb' },
   { what: `Chromium at ${chromiumPath} (set AMC_CHROMIUM_PATH to use another)`, found: () => isExecutable(chromiumPath), apt: 'chromium' },
+  { what: 'redis-server (the control plane\'s shared store)', found: () => spawnSync('redis-server', ['--version'], { stdio: 'ignore' }).status === 0, apt: 'redis-server' },
 ];
 
 function isExecutable(file) {
@@ -30,7 +31,7 @@ if (missing.length > 0) {
   console.error(`\nInstall with:\n  sudo apt-get install -y ${missing.map((prerequisite) => prerequisite.apt).join(' ')}\n`);
   process.exit(1);
 }
-console.log('✓ prerequisites (adb, Chromium)');
+console.log('✓ prerequisites (adb, Chromium, redis-server)');
 // ---- end of prerequisites ----
 
 const steps = [
