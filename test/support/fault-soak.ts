@@ -1,7 +1,6 @@
 // Fault soak: task after task on the virtual phone, each with a fault injected while it runs (every fault kind of
 // the control API, an adb server restart, a phone disconnect). Shared by the soak test and the hardening bench.
 import { readdir } from 'node:fs/promises';
-import { connect } from 'node:net';
 import { FAULT_KINDS } from '../../src/virtual-device/index';
 import { locksFolder } from '../../src/main/storage/device-lock';
 import { createTaskStore } from '../../src/main/storage/task-store';
@@ -37,29 +36,26 @@ export interface SoakResult {
   nextTaskStatus: string;
 }
 
-/** Resolves once nothing accepts connections on 127.0.0.1:port any more. */
-async function untilPortIsFree(port: number, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const accepted = await new Promise<boolean>((resolve) => {
-      const socket = connect({ host: '127.0.0.1', port }, () => {
-        socket.destroy();
-        resolve(true);
-      });
-      socket.on('error', () => resolve(false));
-    });
-    if (!accepted) return;
-    await new Promise((resolve) => setTimeout(resolve, 20));
+/**
+ * `adb connect` after a kill-server, retried: the app restarts the adb server on its own, and when its start and
+ * the adb CLI's own auto-start race, one of them finds the port taken and gives up.
+ */
+async function reconnectAfterRestart(harness: AdbHarness, attempts = 5): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await harness.connect();
+      return;
+    } catch (error) {
+      if (attempt >= attempts) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
   }
-  throw new Error(`the adb server on port ${port} did not let go of it within ${timeoutMs} ms`);
 }
 
 async function injectFault(harness: AdbHarness, fault: SoakFault): Promise<void> {
   if (fault === 'adb-server-restart') {
     await harness.adb(['kill-server']);
-    // The old server may still hold its port for a moment after kill-server returns; a new one started then dies.
-    await untilPortIsFree(harness.adbPort);
-    await harness.connect();
+    await reconnectAfterRestart(harness);
   } else if (fault === 'phone-disconnect') {
     await harness.adb(['disconnect', harness.serial]);
   } else {
