@@ -5,6 +5,7 @@ import { createServer } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAdbHarness, type AdbHarness } from '../support/adb-harness';
+import { PhoneDriver } from '../tasks/phone-driver';
 
 describe('virtual device through the real adb CLI', () => {
   let harness: AdbHarness;
@@ -127,6 +128,47 @@ describe('virtual device through the real adb CLI', () => {
     await expect.poll(() => streamed, { timeout: 10_000 }).toContain('cmp=com.android.settings/.Settings');
     child.kill();
     await expect.poll(() => harness.device.adb.stats().streams, { timeout: 10_000 }).toBe(0);
+  });
+
+  it("Scenario: adb logcat shows the apps' actions in threadtime format from their processes", async () => {
+    await harness.adb(['-s', harness.serial, 'logcat', '-c']);
+    const driver = new PhoneDriver(harness.device.phone);
+    await driver.sh('input keyevent KEYCODE_HOME');
+    await driver.tap({ desc: 'Messages', pkg: 'com.android.launcher3' });
+    await driver.tap({ desc: 'Start chat' });
+    await driver.tap({ id: 'recipient_text_view' });
+    await driver.type('555-0142');
+    await driver.tap({ id: 'compose_message_text' });
+    await driver.type('Hello there');
+    await driver.tap({ desc: 'Send SMS' });
+    await driver.sh('input keyevent KEYCODE_HOME');
+    await driver.tap({ desc: 'Contacts', pkg: 'com.android.launcher3' });
+    await driver.tap({ text: 'Allow' });
+    await driver.tap({ desc: 'Create contact' });
+    await driver.tap({ id: 'editor_name' });
+    await driver.type('Dave Brown');
+    await driver.tap({ text: 'Save' });
+    await driver.sh('input keyevent KEYCODE_HOME');
+    await driver.tap({ desc: 'Settings', pkg: 'com.android.launcher3' });
+    await driver.tap({ text: 'Network & internet' });
+    await driver.tap({ text: 'Wi-Fi' });
+    expect(harness.device.phone.state().settings.wifi).toBe(false);
+
+    const dump = (await harness.adb(['-s', harness.serial, 'logcat', '-d'])).stdout;
+    const pidOf = async (pkg: string) => Number((await harness.shell(`pidof ${pkg}`)).stdout.trim());
+    const line = (pid: number, tag: string, message: string) =>
+      new RegExp(`^\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d\\.\\d{3} +${pid} +\\d+ I ${tag}: ${message}$`, 'm');
+    const messaging = await pidOf('com.android.messaging');
+    expect(messaging).toBeGreaterThan(0);
+    expect(dump).toMatch(line(messaging, 'MessagingAppDataModel', 'InsertNewMessageAction: inserted outgoing message, 11 chars'));
+    expect(dump).toMatch(line(messaging, 'MessagingApp', 'SmsSender: sending SMS to 1 recipient, 1 part\\(s\\)'));
+    expect(dump).not.toContain('Hello there');
+    expect(dump).toMatch(line(await pidOf('com.android.contacts'), 'ContactSaveService', 'Saving contact: 1 raw contact, 0 phone number\\(s\\)'));
+    const systemServer = await pidOf('system_server');
+    expect(dump).toMatch(line(systemServer, 'WifiService', 'setWifiEnabled package=com.android.settings uid=1000 enable=false'));
+    // Each action is logged once, after the activity that performed it started.
+    expect(dump.split('setWifiEnabled')).toHaveLength(2);
+    expect(dump.indexOf('cmp=com.android.settings/')).toBeLessThan(dump.indexOf('setWifiEnabled'));
   });
 
   it('Scenario: adb reverse connects the phone to a port on the host until removed', async () => {

@@ -112,7 +112,9 @@ function editorScreen(ctx: UiContext): ViewNode[] {
   const name = (screen.fields.name ?? '').trim();
   const top = ctx.frame.top + TOOLBAR_HEIGHT;
   const save = (): void => {
-    data.contacts.push({ name, phone: (screen.fields.phone ?? '').trim() });
+    const phone = (screen.fields.phone ?? '').trim();
+    data.contacts.push({ name, phone });
+    ctx.log({ priority: 'I', tag: 'ContactSaveService', message: `Saving contact: 1 raw contact, ${phone ? 1 : 0} phone number(s)` });
     nav.replace(newScreen('details', { index: data.contacts.length - 1 }));
   };
   return [
@@ -172,6 +174,7 @@ function deleteDialog(ctx: UiContext, contact: Contact): AppDialog {
           text: 'Delete',
           onClick: () => {
             ctx.data.contacts.splice(ctx.data.contacts.indexOf(contact), 1);
+            ctx.log({ priority: 'I', tag: 'ContactSaveService', message: 'Deleting contact: 1 raw contact' });
             ctx.nav.pop();
           },
         },

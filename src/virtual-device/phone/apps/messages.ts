@@ -56,6 +56,9 @@ function send(ctx: UiContext, recipient: string, body: string): void {
   }
   conversation.messages.push({ from: 'me', body });
   data.sent.push({ to: conversation.with, body });
+  // Like AOSP Messaging, the log names neither the recipient nor the text.
+  ctx.log({ priority: 'I', tag: 'MessagingAppDataModel', message: `InsertNewMessageAction: inserted outgoing message, ${body.length} chars` });
+  ctx.log({ priority: 'I', tag: 'MessagingApp', message: `SmsSender: sending SMS to 1 recipient, ${Math.ceil(body.length / 160)} part(s)` });
 }
 
 function listScreen(ctx: UiContext): ViewNode[] {

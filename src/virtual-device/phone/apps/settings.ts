@@ -40,6 +40,21 @@ const PAGE_ROW_HEIGHT = 200;
 
 type SettingKey = keyof PhoneSettings;
 
+/** What system_server logs when Settings flips a switch (the services' own tags and wording, shortened). */
+const TOGGLE_LOG: Record<SettingKey, { tag: string; message: (on: boolean) => string }> = {
+  wifi: { tag: 'WifiService', message: (on) => `setWifiEnabled package=${PKG} uid=1000 enable=${on}` },
+  bluetooth: { tag: 'BluetoothManagerService', message: (on) => (on ? `enable(${PKG})` : `disable(${PKG}, persist=true)`) },
+  airplaneMode: { tag: 'ConnectivityService', message: (on) => `setAirplaneMode(enable=${on}) by ${PKG}` },
+  darkTheme: { tag: 'UiModeManager', message: (on) => `setNightMode(${on ? 'MODE_NIGHT_YES' : 'MODE_NIGHT_NO'}) from ${PKG}` },
+};
+
+function flip(ctx: UiContext, key: SettingKey): void {
+  const on = !ctx.data.settings[key];
+  ctx.data.settings[key] = on;
+  const entry = TOGGLE_LOG[key];
+  ctx.log({ priority: 'I', tag: entry.tag, message: entry.message(on), process: 'system_server' });
+}
+
 interface PageRow {
   title: string;
   summary?: string;
@@ -119,7 +134,7 @@ function subPage(ctx: UiContext, key: string): ViewNode[] {
         title: row.title,
         summary: row.summary,
         switchChecked: toggle ? settings[toggle] : undefined,
-        onClick: toggle ? () => (settings[toggle] = !settings[toggle]) : undefined,
+        onClick: toggle ? () => flip(ctx, toggle) : undefined,
       });
     },
   }));

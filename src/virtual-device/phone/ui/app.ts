@@ -1,3 +1,4 @@
+import type { LogPriority } from '../log';
 import type { PhoneData } from '../model';
 import type { Theme } from './theme';
 import type { Rect, ViewNode } from './view';
@@ -45,6 +46,15 @@ export interface UiContext {
   /** Top of the soft keyboard when it is shown; screens that resize for it lay out above this line. */
   keyboardTop: number | undefined;
   now: Date;
+  /** Writes a logcat line from the app's process, or from system_server for what the framework logs. */
+  log(line: AppLogLine): void;
+}
+
+export interface AppLogLine {
+  priority: LogPriority;
+  tag: string;
+  message: string;
+  process?: 'app' | 'system_server';
 }
 
 export interface AppDialog {

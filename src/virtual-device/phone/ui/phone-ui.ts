@@ -65,6 +65,11 @@ export class PhoneUi {
         this.log?.add({ pid: SYSTEM_SERVER_PID, priority: 'I', tag: 'ActivityTaskManager', message: `START u0 {act=android.intent.action.MAIN cat=[android.intent.category.LAUNCHER] flg=0x10200000 cmp=${component}} from uid 2000` });
         if (cold) this.log?.add({ pid: SYSTEM_SERVER_PID, priority: 'I', tag: 'ActivityManager', message: `Start proc ${pid}:${component.split("/")[0]} for next-top-activity {${component}}` });
       },
+      appLogged: (line, pid) => {
+        // An app's own threads log next to its main thread: the tid differs from the pid, as on a phone.
+        if (pid === undefined) this.log?.add({ pid: SYSTEM_SERVER_PID, tid: SYSTEM_SERVER_PID + 27, priority: line.priority, tag: line.tag, message: line.message });
+        else this.log?.add({ pid, tid: pid + 31, priority: line.priority, tag: line.tag, message: line.message });
+      },
     });
   }
 

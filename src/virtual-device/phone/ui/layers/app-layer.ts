@@ -1,7 +1,7 @@
 import { buildHomeScreen, buildRecentsScreen, LAUNCHER_ACTIVITY, LAUNCHER_PACKAGE } from '../../apps/launcher';
 import type { PhoneData } from '../../model';
 import { SCREEN_WIDTH } from '../../properties';
-import { newScreen, type AppDefinition, type AppFrame, type Navigator, type Screen, type UiContext } from '../app';
+import { newScreen, type AppDefinition, type AppFrame, type AppLogLine, type Navigator, type Screen, type UiContext } from '../app';
 import { themeFor } from '../theme';
 import type { UiWindow } from '../view';
 import { appWindowRoot, NAV_BAR_TOP, STATUS_BAR_BOTTOM } from '../widgets';
@@ -15,12 +15,14 @@ interface Task {
 
 type Surface = { kind: 'home' } | { kind: 'recents' } | { kind: 'app'; task: Task };
 
-/** What the app layer tells the rest of the phone: the keyboard above it, and the activity starts it logs. */
+/** What the app layer tells the rest of the phone: the keyboard above it, and the activity starts and app actions it logs. */
 export interface AppLayerHost {
   showKeyboard(): void;
   hideKeyboard(): void;
   /** An activity came to the front; `cold` when its process had to start. */
   activityStarted(component: string, pid: number, cold: boolean): void;
+  /** An app logged a line; `pid` is its process, undefined for lines from system_server. */
+  appLogged(line: AppLogLine, pid: number | undefined): void;
 }
 
 export interface AppLayerView {
@@ -189,6 +191,10 @@ export class AppLayer {
       frame: { left: 0, top: STATUS_BAR_BOTTOM, right: SCREEN_WIDTH, bottom: NAV_BAR_TOP },
       keyboardTop,
       now,
+      log: (line) => {
+        const pid = line.process === 'system_server' ? undefined : this.tasks.find((task) => task.app.pkg === pkg)?.pid;
+        this.focus.appLogged(line, pid);
+      },
     };
   }
 
