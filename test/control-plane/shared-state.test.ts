@@ -122,7 +122,8 @@ describe('control-plane replicas sharing Redis', () => {
   }, 60_000);
 
   it('Scenario: Redis stopped and restarted mid-load', async () => {
-    const known = await createToken({ name: 'known' });
+    // The load runs as fast as the machine allows: a limit high enough that only the outage could refuse it.
+    const known = await createToken({ name: 'known', rateLimit: { requestsPerMinute: 1_000_000, burst: 1_000_000 } });
     const neverUsed = await createToken({ name: 'never-used' });
     // The single-process replicas: "verified recently" is per process, and the load's kept-alive connections
     // would reach only one worker of the two-worker replica.
