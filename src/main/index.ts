@@ -1,8 +1,8 @@
 // The Electron shell: window, security and the IPC <-> router wiring. Everything else runs in plain Node.
-import { app, BrowserWindow, ipcMain, safeStorage, session, shell, type WebContents } from 'electron';
+import { app, BrowserWindow, ipcMain, Notification, safeStorage, session, shell, type WebContents } from 'electron';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { ipcChannel, methodNames } from '../shared/contract';
+import { attentionNotice, ipcChannel, methodNames, type EventPayload } from '../shared/contract';
 import { createApp, type AppServices } from './app/create-app';
 import { createSafeStorageCodec } from './shell/safe-storage-secrets';
 import {
@@ -53,6 +53,18 @@ function createWindow(services: AppServices): BrowserWindow {
   const unsubscribeEvents = services.events.subscribe((name, payload) => {
     if (!window.isDestroyed()) window.webContents.send(ipcChannel.event(name), payload);
   });
+  // A task waiting on the person while they look elsewhere: a desktop notice that brings the window back.
+  const unsubscribeNotices = services.events.subscribe((name, payload) => {
+    if (name !== 'task.pending' || window.isDestroyed() || window.isFocused() || !Notification.isSupported()) return;
+    const { request } = payload as EventPayload<'task.pending'>;
+    if (!request) return;
+    const notice = new Notification(attentionNotice(request));
+    notice.on('click', () => {
+      if (!window.isDestroyed()) window.show();
+      if (!window.isDestroyed()) window.focus();
+    });
+    notice.show();
+  });
   const unsubscribeFrames = services.events.subscribeFrames((meta, bytes) => {
     if (!window.isDestroyed() && window.isVisible() && !window.isMinimized()) {
       window.webContents.send(ipcChannel.frame, meta, bytes);
@@ -60,6 +72,7 @@ function createWindow(services: AppServices): BrowserWindow {
   });
   window.on('closed', () => {
     unsubscribeEvents();
+    unsubscribeNotices();
     unsubscribeFrames();
   });
   void window.loadURL(rendererUrl);

@@ -7,6 +7,7 @@ import { APP_CLOSED_REASON, TaskRunner, type DeviceLockPort, type TaskHandle } f
 import type { TaskStore } from '../storage/task-store';
 import { screenshotPolicyFor } from './headless-runner';
 import type { PhoneAccess } from './phone-access';
+import { SupervisionDesk } from './supervision-desk';
 
 export interface TaskServiceOptions {
   events: Pick<EventHub, 'publish'>;
@@ -41,8 +42,11 @@ export class TaskService {
   /** Task ids in start order, newest last. */
   private readonly order: string[] = [];
   private readonly writes = new Set<Promise<void>>();
+  /** Requests the tasks wait on a person for (questions, confirmations, hand-overs, loops). */
+  readonly desk: SupervisionDesk;
 
   constructor(private readonly options: TaskServiceOptions) {
+    this.desk = new SupervisionDesk({ events: options.events });
     this.runner = new TaskRunner({
       observer: options.phone.observerPort,
       executor: options.phone.executorPort,
@@ -83,7 +87,7 @@ export class TaskService {
     return this.control(task);
   }
 
-  resume(taskId?: string): TaskControlResult {
+  resume(taskId?: string, note?: string): TaskControlResult {
     const task = this.select(taskId);
     if (task) {
       task.pauseRequested = false;
@@ -105,7 +109,7 @@ export class TaskService {
    */
   busyReason(serial: string): string | null {
     for (const task of this.running.values()) {
-      if (task.serial === serial && !task.holding) {
+      if (task.serial === serial && !task.holding && !this.desk.handsPhoneOver(task.handle.id)) {
         return task.pauseRequested
           ? 'The task is pausing after its current step; try again in a moment.'
           : 'A task is running on this phone. Pause or stop it to use the mirror.';
@@ -149,7 +153,10 @@ export class TaskService {
     const task = this.running.get(event.taskId);
     if (task && event.type === 'task.paused') task.holding = true;
     if (task && event.type === 'task.resumed') task.holding = false;
-    if (event.type === 'task.finished') this.forget(event.taskId);
+    if (event.type === 'task.finished') {
+      this.forget(event.taskId);
+      this.desk.withdraw(event.taskId, 'the task has ended');
+    }
     this.options.events.publish('task.event', event);
     const write = this.options.store.append(event).then(
       () => {

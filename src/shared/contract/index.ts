@@ -4,6 +4,7 @@ import { deviceEvents, deviceMethods } from './devices';
 import { historyEvents, historyMethods } from './history';
 import { mirrorEvents, mirrorMethods } from './mirror';
 import { settingsEvents, settingsMethods } from './settings';
+import { supervisionEvents, supervisionMethods } from './supervision';
 import { taskEvents, taskMethods } from './tasks';
 
 export * from './define';
@@ -13,6 +14,7 @@ export * from './history';
 export * from './mirror';
 export * from './settings';
 export * from './tasks';
+export * from './supervision';
 export * from './frame';
 export * from './web-protocol';
 
@@ -22,6 +24,7 @@ export const methods = {
   ...deviceMethods,
   ...mirrorMethods,
   ...taskMethods,
+  ...supervisionMethods,
   ...historyMethods,
   ...settingsMethods,
 };
@@ -32,6 +35,7 @@ export const events = {
   ...deviceEvents,
   ...mirrorEvents,
   ...taskEvents,
+  ...supervisionEvents,
   ...historyEvents,
   ...settingsEvents,
 };

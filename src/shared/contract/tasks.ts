@@ -35,6 +35,9 @@ export type TaskControlResult = z.infer<typeof TaskControlResultSchema>;
 /** Which running task a control applies to: the given one, else the most recently started. */
 const TaskSelectorSchema = z.object({ taskId: z.string().trim().min(1).max(200).optional() }).strict();
 
+/** Resuming may carry a note for the agent ("I logged in"); it joins the model's history. */
+const ResumeInputSchema = TaskSelectorSchema.extend({ note: z.string().trim().max(2000).optional() }).strict();
+
 export const taskMethods = defineMethods({
   /**
    * Starts a task with the current Settings (plus overrides); answers with its record at that moment. One
@@ -45,7 +48,7 @@ export const taskMethods = defineMethods({
   'tasks.stop': { input: TaskSelectorSchema, output: TaskControlResultSchema },
   /** Pauses between turns (the current turn finishes first; `task.paused` follows when it holds). */
   'tasks.pause': { input: TaskSelectorSchema, output: TaskControlResultSchema },
-  'tasks.resume': { input: TaskSelectorSchema, output: TaskControlResultSchema },
+  'tasks.resume': { input: ResumeInputSchema, output: TaskControlResultSchema },
   /** The running task on this device (or the most recently started one) so far; `task: null` when none runs. */
   'tasks.current': {
     input: z.object({ serial: z.string().trim().min(1).max(300).optional() }).strict(),

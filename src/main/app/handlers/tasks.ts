@@ -5,6 +5,8 @@ export const taskHandlers = (tasks: TaskService): MethodHandlers => ({
   'tasks.run': (input) => tasks.run(input),
   'tasks.stop': ({ taskId }) => tasks.stop(taskId),
   'tasks.pause': ({ taskId }) => tasks.pause(taskId),
-  'tasks.resume': ({ taskId }) => tasks.resume(taskId),
+  'tasks.resume': ({ taskId, note }) => tasks.resume(taskId, note),
   'tasks.current': ({ serial }) => tasks.current(serial),
+  'tasks.reply': (input) => tasks.desk.reply(input),
+  'tasks.pending': () => tasks.desk.pending(),
 });

@@ -3,6 +3,7 @@ import type { DeviceSummary } from '../../../../shared/device';
 import { useBridge } from '../../bridge-context';
 import { reportError } from '../../store/app-store';
 import { useMirrorStore } from '../../store/mirror-store';
+import { personHoldsPhone, useSupervisionStore } from '../../store/supervision-store';
 import { entryFor, isRunning, useTaskStore } from '../../store/task-store';
 import { targetPoint } from '../timeline/step-view';
 import { deviceSize, toDevicePoint, type Size } from './device-geometry';
@@ -24,7 +25,8 @@ export function Mirror({ device }: { device: DeviceSummary }) {
   const painted = useMirrorStore((s) => (s.painted?.serial === device.serial ? s.painted : null));
   const entry = useTaskStore(entryFor(device.serial));
   const agentActive = isRunning(entry?.task);
-  const personHasControl = !agentActive || entry?.paused === true;
+  const handedOver = useSupervisionStore(personHoldsPhone(entry?.task.id));
+  const personHasControl = !agentActive || entry?.paused === true || handedOver;
   useMirrorFrames(canvas, device.serial);
 
   useEffect(() => {

@@ -1,3 +1,4 @@
+import { PendingRequestPanel } from '../supervision/PendingRequestPanel';
 import { TaskTimeline } from '../timeline/TaskTimeline';
 import { useShownTask } from './use-shown-task';
 
@@ -19,6 +20,7 @@ export function CurrentTask() {
         </p>
       )}
       <TaskTimeline task={entry.task} />
+      <PendingRequestPanel task={entry.task} />
     </>
   );
 }

@@ -1,0 +1,66 @@
+import { useState } from 'react';
+import type { PendingRequestOf, SupervisorReplyOf } from '../../../../shared/contract';
+import type { Scene } from '../../../../shared/scene';
+import { formatArgs } from '../../lib/format';
+import { SceneWireframe } from '../timeline/SceneWireframe';
+
+interface Props {
+  request: PendingRequestOf<'confirmation'>;
+  /** The Scene of the turn the action was chosen in (its target is outlined), when it could be read. */
+  scene: Scene | null;
+  onReply(reply: SupervisorReplyOf<'confirmation'>): Promise<void>;
+}
+
+type Decision = SupervisorReplyOf<'confirmation'>['decision'];
+
+/** A sensitive action held before it runs: what it is, where it lands, why the model wants it; the person decides. */
+export function ConfirmationCard({ request, scene, onReply }: Props) {
+  const [sending, setSending] = useState(false);
+  const decide = async (decision: Decision) => {
+    setSending(true);
+    try {
+      await onReply({ kind: 'confirmation', decision });
+    } finally {
+      setSending(false);
+    }
+  };
+  const args = Object.keys(request.args).length > 0 ? `(${formatArgs(request.args)})` : '';
+  return (
+    <article className="supervision-card confirmation" aria-labelledby={`confirm-${request.id}`} data-testid="confirmation-card">
+      <h3 id={`confirm-${request.id}`}>Allow this action?</h3>
+      <div className="supervision-body">
+        <div className="supervision-text">
+          <p data-testid="confirmation-action">
+            <code className="tool-name">{request.tool}</code>
+            {args && <code className="tool-args">{args}</code>}
+            {request.targetLabel && <span className="step-target"> on {request.targetLabel}</span>}
+          </p>
+          <p className="muted" data-testid="confirmation-why">
+            Held because: {request.why}
+          </p>
+          <p data-testid="confirmation-rationale">
+            {request.rationale ? <>The model says: {request.rationale}</> : <span className="muted">The model gave no rationale.</span>}
+          </p>
+          <div className="supervision-actions">
+            <button type="button" className="button primary" disabled={sending} onClick={() => void decide('allow')}>
+              Allow
+            </button>
+            <button type="button" className="button danger" disabled={sending} onClick={() => void decide('deny')}>
+              Deny
+            </button>
+            <button type="button" className="button secondary" disabled={sending} onClick={() => void decide('allow-for-task')}>
+              Allow for the rest of this task
+            </button>
+          </div>
+        </div>
+        {scene && (
+          <SceneWireframe
+            scene={scene}
+            targetId={request.targetId ?? undefined}
+            title={`Screen at step ${request.step}${request.targetLabel ? `, target ${request.targetLabel}` : ''}`}
+          />
+        )}
+      </div>
+    </article>
+  );
+}

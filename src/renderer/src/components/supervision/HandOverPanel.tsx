@@ -1,0 +1,57 @@
+import { useState } from 'react';
+import type { PendingRequestOf, SupervisorReplyOf } from '../../../../shared/contract';
+
+interface Props {
+  request: PendingRequestOf<'hand-over'> | PendingRequestOf<'loop'>;
+  onReply(reply: SupervisorReplyOf<'hand-over'> | SupervisorReplyOf<'loop'>): Promise<void>;
+}
+
+const WORDS = {
+  'hand-over': { title: 'Your turn on the phone', go: 'Done, continue', hint: 'The mirror is yours: use the phone, then let the agent go on.' },
+  loop: { title: 'The agent seems stuck', go: 'Continue', hint: 'You may fix things on the phone through the mirror before it goes on.' },
+} as const;
+
+/**
+ * The agent hands the phone to the person (a login, a captcha, a payment) or the guard caught it looping: the
+ * reason, the mirror is free meanwhile, and the person lets it continue (with a note for the agent) or stops it.
+ */
+export function HandOverPanel({ request, onReply }: Props) {
+  const [note, setNote] = useState('');
+  const [sending, setSending] = useState(false);
+  const words = WORDS[request.kind];
+  const decide = async (decision: 'continue' | 'stop') => {
+    setSending(true);
+    try {
+      const trimmed = note.trim();
+      await onReply({ kind: request.kind, decision, ...(trimmed && decision === 'continue' ? { note: trimmed } : {}) });
+    } finally {
+      setSending(false);
+    }
+  };
+  return (
+    <article className="supervision-card hand-over" aria-labelledby={`handover-${request.id}`} data-testid="hand-over-panel">
+      <h3 id={`handover-${request.id}`}>{words.title}</h3>
+      <p className="supervision-text" data-testid="hand-over-reason">
+        {request.kind === 'hand-over' ? request.reason : request.what}
+      </p>
+      <p className="muted">{words.hint}</p>
+      <label htmlFor={`note-${request.id}`}>Note for the agent (optional)</label>
+      <input
+        id={`note-${request.id}`}
+        type="text"
+        maxLength={2000}
+        value={note}
+        placeholder="e.g. I logged in"
+        onChange={(event) => setNote(event.target.value)}
+      />
+      <div className="supervision-actions">
+        <button type="button" className="button primary" disabled={sending} onClick={() => void decide('continue')}>
+          {words.go}
+        </button>
+        <button type="button" className="button danger" disabled={sending} onClick={() => void decide('stop')}>
+          Stop
+        </button>
+      </div>
+    </article>
+  );
+}

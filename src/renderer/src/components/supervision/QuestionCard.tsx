@@ -1,0 +1,56 @@
+import { useState, type FormEvent, type KeyboardEvent } from 'react';
+import type { PendingRequestOf, SupervisorReplyOf } from '../../../../shared/contract';
+
+interface Props {
+  request: PendingRequestOf<'question'>;
+  onReply(reply: SupervisorReplyOf<'question'>): Promise<void>;
+}
+
+/** The agent's question to the person, with a box to answer it (Enter sends, Shift+Enter starts a new line). */
+export function QuestionCard({ request, onReply }: Props) {
+  const [answer, setAnswer] = useState('');
+  const [sending, setSending] = useState(false);
+  const send = async () => {
+    const text = answer.trim();
+    if (!text || sending) return;
+    setSending(true);
+    try {
+      await onReply({ kind: 'question', answer: text });
+    } finally {
+      setSending(false);
+    }
+  };
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    void send();
+  };
+  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
+      event.preventDefault();
+      void send();
+    }
+  };
+  return (
+    <article className="supervision-card question" aria-labelledby={`question-${request.id}`} data-testid="question-card">
+      <h3 id={`question-${request.id}`}>The agent asks</h3>
+      <p className="supervision-text" data-testid="question-text">
+        {request.question}
+      </p>
+      <form onSubmit={onSubmit} className="supervision-form">
+        <label htmlFor={`answer-${request.id}`}>Your answer</label>
+        <textarea
+          id={`answer-${request.id}`}
+          rows={2}
+          maxLength={2000}
+          value={answer}
+          autoFocus
+          onChange={(event) => setAnswer(event.target.value)}
+          onKeyDown={onKeyDown}
+        />
+        <button type="submit" className="button primary" disabled={sending || !answer.trim()}>
+          Send answer
+        </button>
+      </form>
+    </article>
+  );
+}
