@@ -55,10 +55,10 @@ function createWindow(services: AppServices): BrowserWindow {
   });
   // A task waiting on the person while they look elsewhere: a desktop notice that brings the window back.
   const unsubscribeNotices = services.events.subscribe((name, payload) => {
-    if (name !== 'task.pending' || window.isDestroyed() || window.isFocused() || !Notification.isSupported()) return;
-    const { request } = payload as EventPayload<'task.pending'>;
-    if (!request) return;
-    const notice = new Notification(attentionNotice(request));
+    if (name !== 'task.event' || window.isDestroyed() || window.isFocused() || !Notification.isSupported()) return;
+    const event = payload as EventPayload<'task.event'>;
+    if (event.type !== 'person.asked') return;
+    const notice = new Notification(attentionNotice(event.request));
     notice.on('click', () => {
       if (!window.isDestroyed()) window.show();
       if (!window.isDestroyed()) window.focus();

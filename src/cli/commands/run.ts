@@ -3,8 +3,12 @@ import { parseCommandArgs } from '../args';
 import { ADB_OPTIONS_USAGE, adbForTask, adbOptions } from './devices';
 import { configuredPlannerFor, maxStepsOf, PLANNER_OPTIONS_USAGE, plannerOptions, plannerOverrides } from '../planner-options';
 import type { TaskEvent } from '../../shared/task';
+import { allowedAppsOf, presetAnswers, SUPERVISION_OPTIONS_USAGE, supervisionOptions } from '../supervision-options';
+import { supervisionPrinter } from '../run-report';
+import { terminalSupervisor } from '../terminal-supervisor';
+import { terminalLines } from '../terminal-line';
 
-const USAGE = `amc run -s SERIAL --goal TEXT ${PLANNER_OPTIONS_USAGE} [--json] ${ADB_OPTIONS_USAGE}`;
+const USAGE = `amc run -s SERIAL --goal TEXT ${PLANNER_OPTIONS_USAGE} ${SUPERVISION_OPTIONS_USAGE} [--json] ${ADB_OPTIONS_USAGE}`;
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 const indent = (label: string, text: string) => `    ${label}: ${text.replace(/\s*\n\s*/g, '\n      ')}`;
@@ -59,6 +63,7 @@ export const runCommand: CliCommand = {
       serial: { type: 'string', short: 's' },
       goal: { type: 'string' },
       ...plannerOptions,
+      ...supervisionOptions,
       json: { type: 'boolean' },
       ...adbOptions,
     });
@@ -66,6 +71,8 @@ export const runCommand: CliCommand = {
     if (!values.goal?.trim()) throw new UsageError('--goal TEXT is required');
     const overrides = plannerOverrides(values);
     const maxSteps = maxStepsOf(values);
+    const answers = presetAnswers(values);
+    const allowedApps = allowedAppsOf(values);
 
     // Loaded lazily so `amc --help` stays fast.
     const { resolveAmcHome } = await import('../../main/storage/settings-store');
@@ -78,8 +85,12 @@ export const runCommand: CliCommand = {
     const adb = await adbForTask(values, config.settings);
     const home = resolveAmcHome(process.env);
     // The same per-phone lock as the app's: a phone another task drives (the app, another `amc run`) is refused.
-    const runner = createHeadlessRunner(adb, { screenshot: screenshotPolicyFor(config, configured), deviceLock: createDeviceLocks(home) });
-    runner.on(values.json ? (event) => io.out(JSON.stringify(event)) : (event) => printEvent(event, io));
+    // A person at a terminal answers the agent; with --json (or without a terminal) only answers given in advance do.
+    const terminal = !values.json && process.stdin.isTTY && process.stdout.isTTY ? terminalLines(process.stdin, process.stdout) : null;
+    const supervisor = terminalSupervisor({ askLine: terminal?.askLine ?? null, answers, yes: values.yes ?? false, say: (line) => io.out(line) });
+    const runner = createHeadlessRunner(adb, { screenshot: screenshotPolicyFor(config, configured), deviceLock: createDeviceLocks(home), supervisor });
+    const printSupervision = supervisionPrinter(io);
+    runner.on(values.json ? (event) => io.out(JSON.stringify(event)) : (event) => (printEvent(event, io), printSupervision(event)));
     // The task goes into the same history the app shows; a history that cannot be written never stops the task.
     const history = createTaskStore(home);
     let historyProblem: string | undefined;
@@ -91,11 +102,13 @@ export const runCommand: CliCommand = {
 
     let handle;
     try {
-      handle = await runner.start({ serial: values.serial.trim(), goal: values.goal.trim(), ...(maxSteps ? { maxSteps } : {}) }, { planner: configured });
+      const request = { serial: values.serial.trim(), goal: values.goal.trim(), ...(maxSteps ? { maxSteps } : {}), ...(allowedApps ? { allowedApps } : {}) };
+      handle = await runner.start(request, { planner: configured });
     } catch (error) {
       // Nothing ran: the request itself was refused (a goal over the length limit, a phone another task drives).
       if (!(error instanceof TaskStartError)) throw error;
       io.err(`amc run: ${error.message}`);
+      terminal?.close();
       await history.close();
       return ExitCode.usage;
     }
@@ -110,6 +123,7 @@ export const runCommand: CliCommand = {
     } finally {
       process.off('SIGINT', stop);
       process.off('SIGTERM', shutDown);
+      terminal?.close();
       await history.close();
       if (historyProblem) io.err(`amc run: the task was not saved in history: ${historyProblem}`);
     }

@@ -4,6 +4,7 @@ import type { RuntimeConfig } from '../runtime/config';
 import { TaskRunner, type ConfiguredPlanner, type DeviceLockPort } from '../runtime/task-runner';
 import { Executor } from '../tools/executor';
 import type { ScreenshotPolicy } from './phone-access';
+import type { SupervisorPort } from '../runtime/supervisor';
 
 /** A screenshot per turn only for a planner that takes one and settings that send it: otherwise no screencap is paid for. */
 export function screenshotPolicyFor(config: RuntimeConfig, configured: ConfiguredPlanner): ScreenshotPolicy {
@@ -12,10 +13,14 @@ export function screenshotPolicyFor(config: RuntimeConfig, configured: Configure
 }
 
 /** A TaskRunner straight on one adb client, without the app around it: what `amc run` and `amc eval` drive phones with. */
-export function createHeadlessRunner(adb: AdbClient, options: { screenshot: ScreenshotPolicy; deviceLock?: DeviceLockPort }): TaskRunner {
+export function createHeadlessRunner(
+  adb: AdbClient,
+  options: { screenshot: ScreenshotPolicy; deviceLock?: DeviceLockPort; supervisor?: SupervisorPort },
+): TaskRunner {
   return new TaskRunner({
     observer: new Observer(adb, { screenshot: options.screenshot }),
     executor: new Executor(adb),
     ...(options.deviceLock && { deviceLock: options.deviceLock }),
+    ...(options.supervisor && { supervisor: options.supervisor }),
   });
 }

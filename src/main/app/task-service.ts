@@ -46,12 +46,13 @@ export class TaskService {
   readonly desk: SupervisionDesk;
 
   constructor(private readonly options: TaskServiceOptions) {
-    this.desk = new SupervisionDesk({ events: options.events });
+    this.desk = new SupervisionDesk();
     this.runner = new TaskRunner({
       observer: options.phone.observerPort,
       executor: options.phone.executorPort,
       plannerSource: async () => buildPlanner(await options.loadConfig()),
       ...(options.deviceLock && { deviceLock: options.deviceLock }),
+      supervisor: this.desk,
     });
     this.runner.on((event) => this.onEvent(event));
   }
@@ -91,7 +92,7 @@ export class TaskService {
     const task = this.select(taskId);
     if (task) {
       task.pauseRequested = false;
-      task.handle.resume();
+      task.handle.resume(note);
     }
     return this.control(task);
   }
@@ -153,10 +154,7 @@ export class TaskService {
     const task = this.running.get(event.taskId);
     if (task && event.type === 'task.paused') task.holding = true;
     if (task && event.type === 'task.resumed') task.holding = false;
-    if (event.type === 'task.finished') {
-      this.forget(event.taskId);
-      this.desk.withdraw(event.taskId, 'the task has ended');
-    }
+    if (event.type === 'task.finished') this.forget(event.taskId);
     this.options.events.publish('task.event', event);
     const write = this.options.store.append(event).then(
       () => {

@@ -1,6 +1,8 @@
 import { appName, appVersion } from '../../shared/app-info';
 import { elementLabel, type Scene } from '../../shared/scene';
-import { attemptsLabel, type StepTarget } from '../../shared/action';
+import { attemptsLabel, type StepTarget, type Verification } from '../../shared/action';
+import { formatUsd } from '../../shared/prices';
+import { supervisionLines } from '../../shared/supervision-words';
 import { screenChangedByAction, type StepRecord, type TaskRecord } from '../../shared/task';
 import { toolActsOnPhone } from '../tools/registry';
 
@@ -73,6 +75,28 @@ function reasoningHtml(label: string, text: string | null, exposes: boolean): st
   return `<details${text ? ' open' : ''}><summary>${label}</summary>${body}</details>`;
 }
 
+function verificationHtml(verification: Verification): string {
+  return verification.status === 'verified'
+    ? `<span class="ok">verified</span>: ${escapeHtml(verification.fact)}`
+    : `<span class="err">not verified</span>: ${escapeHtml(verification.fact)}`;
+}
+
+/** Every question, answer, hand-over, confirmation and guard decision, with who decided and when. */
+function supervisionHtml(record: TaskRecord): string {
+  const lines = supervisionLines(record.supervisionLog);
+  if (lines.length === 0) return '';
+  const rows = lines
+    .map(
+      (line) =>
+        `<tr class="sup-${line.kind}"><td>${line.step}</td><td>${when(line.at)}</td><td>${escapeHtml(line.text)}</td><td>${line.by ? escapeHtml(line.by) : '—'}</td></tr>`,
+    )
+    .join('\n');
+  return `<section class="supervision"><h2>Questions, decisions and guards</h2>
+<table><tr><th>Step</th><th>When</th><th>What</th><th>Decided by</th></tr>
+${rows}
+</table></section>`;
+}
+
 function changedLabel(changed: boolean | null): string {
   return changed === null ? '—' : changed ? 'yes' : '<span class="err">no</span>';
 }
@@ -98,7 +122,8 @@ ${reasoningHtml('Thinking', planned?.thinking ?? null, record.planner.exposesRea
 <table>
 <tr><th>Outcome</th><td>${outcomeHtml(step)}</td></tr>
 <tr><th>Timings</th><td>observe ${ms(step.timings.observeMs)} · plan ${ms(step.timings.planMs)} · act ${ms(step.timings.executeMs)}</td></tr>
-<tr><th>Tokens</th><td>${tokens}</td></tr>
+<tr><th>Tokens</th><td>${tokens}${planned?.costUsd != null ? ` · ${formatUsd(planned.costUsd)}` : ''}</td></tr>
+${step.outcome?.verification ? `<tr><th>Checked</th><td>${verificationHtml(step.outcome.verification)}</td></tr>` : ''}
 ${planned && toolActsOnPhone(planned.tool) ? `<tr><th>Screen changed by it</th><td>${changedLabel(screenChangedByAction(record, step.step))}</td></tr>` : ''}
 </table>
 </div>
@@ -120,6 +145,7 @@ h1{font-size:22px;margin:0 0 8px}h2{font-size:16px;margin:0 0 6px;word-break:bre
 pre{white-space:pre-wrap;word-break:break-word;background:color-mix(in srgb,var(--line) 30%,transparent);padding:8px;border-radius:6px;margin:4px 0}
 details{margin:4px 0}summary{cursor:pointer;font-weight:600}
 table{border-collapse:collapse;margin-top:6px}th{text-align:left;color:var(--muted);font-weight:normal;padding:2px 12px 2px 0;vertical-align:top}
+.supervision{border-top:1px solid var(--line);padding:16px 0}.supervision td{padding:2px 12px 2px 0;vertical-align:top;word-break:break-word}
 .muted{color:var(--muted)}.ok{color:var(--ok);font-weight:600}.err{color:var(--err);font-weight:600}
 @media (max-width:700px){.turn{grid-template-columns:1fr}}
 `;
@@ -150,11 +176,14 @@ export function renderTaskReport(record: TaskRecord): string {
 <dt>Started</dt><dd>${when(record.startedAt ?? record.createdAt)}</dd>
 <dt>Duration</dt><dd>${ms(t.totalMs)} (observe ${ms(t.observeMs)}, plan ${ms(t.planMs)}, act ${ms(t.executeMs)})</dd>
 <dt>Tokens</dt><dd>${usage}</dd>
+<dt>Cost</dt><dd>${record.costUsd === null ? 'unknown (the model is not in the price table)' : formatUsd(record.costUsd)}</dd>
+${record.verification ? `<dt>Outcome checked</dt><dd>${verificationHtml(record.verification)}</dd>` : ''}
 <dt>Task id</dt><dd>${escapeHtml(record.id)}</dd>
 </dl>
 </header>
 <main>
 ${record.steps.map((step) => stepHtml(step, record)).join('\n') || '<p class="muted">No turns were recorded.</p>'}
+${supervisionHtml(record)}
 </main>
 <footer class="muted"><p>${escapeHtml(`${appName} ${appVersion}`)} · generated ${when(Date.now())}</p></footer>
 </body>

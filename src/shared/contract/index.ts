@@ -4,7 +4,7 @@ import { deviceEvents, deviceMethods } from './devices';
 import { historyEvents, historyMethods } from './history';
 import { mirrorEvents, mirrorMethods } from './mirror';
 import { settingsEvents, settingsMethods } from './settings';
-import { supervisionEvents, supervisionMethods } from './supervision';
+import { supervisionMethods } from './supervision';
 import { taskEvents, taskMethods } from './tasks';
 
 export * from './define';
@@ -35,7 +35,6 @@ export const events = {
   ...deviceEvents,
   ...mirrorEvents,
   ...taskEvents,
-  ...supervisionEvents,
   ...historyEvents,
   ...settingsEvents,
 };

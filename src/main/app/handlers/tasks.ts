@@ -8,5 +8,4 @@ export const taskHandlers = (tasks: TaskService): MethodHandlers => ({
   'tasks.resume': ({ taskId, note }) => tasks.resume(taskId, note),
   'tasks.current': ({ serial }) => tasks.current(serial),
   'tasks.reply': (input) => tasks.desk.reply(input),
-  'tasks.pending': () => tasks.desk.pending(),
 });

@@ -5,7 +5,6 @@ import { useDevicesStore } from '../store/devices-store';
 import { useHistoryStore } from '../store/history-store';
 import { useMirrorStore } from '../store/mirror-store';
 import { useSettingsStore } from '../store/settings-store';
-import { useSupervisionStore } from '../store/supervision-store';
 import { isRunning, useTaskStore } from '../store/task-store';
 
 /** One topic's link to main: `load` fetches its state (at start and after a reconnect), `listen` follows its events. */
@@ -74,15 +73,6 @@ export function taskSync(bridge: Bridge): TopicSync {
   };
 }
 
-/** Requests the tasks wait on a person for: fetched whole at load, then followed one change at a time. */
-export function supervisionSync(bridge: Bridge): TopicSync {
-  const store = () => useSupervisionStore.getState();
-  return {
-    load: async () => store().setAll(await bridge.call('tasks.pending', {})),
-    listen: () => bridge.on('task.pending', ({ taskId, request }) => store().set(taskId, request)),
-  };
-}
-
 export function historySync(bridge: Bridge): TopicSync {
   const load = async () => {
     useHistoryStore.getState().setListing(await bridge.call('history.list', {}));
@@ -130,7 +120,6 @@ export function mirrorSync(bridge: Bridge): TopicSync {
 export const allTopics = (bridge: Bridge): TopicSync[] => [
   devicesSync(bridge),
   taskSync(bridge),
-  supervisionSync(bridge),
   historySync(bridge),
   settingsSync(bridge),
   mirrorSync(bridge),

@@ -1,9 +1,9 @@
 import { useEffect, useRef, useState, type PointerEvent } from 'react';
+import { handsPhoneOver } from '../../../../shared/contract';
 import type { DeviceSummary } from '../../../../shared/device';
 import { useBridge } from '../../bridge-context';
 import { reportError } from '../../store/app-store';
 import { useMirrorStore } from '../../store/mirror-store';
-import { personHoldsPhone, useSupervisionStore } from '../../store/supervision-store';
 import { entryFor, isRunning, useTaskStore } from '../../store/task-store';
 import { targetPoint } from '../timeline/step-view';
 import { deviceSize, toDevicePoint, type Size } from './device-geometry';
@@ -25,8 +25,7 @@ export function Mirror({ device }: { device: DeviceSummary }) {
   const painted = useMirrorStore((s) => (s.painted?.serial === device.serial ? s.painted : null));
   const entry = useTaskStore(entryFor(device.serial));
   const agentActive = isRunning(entry?.task);
-  const handedOver = useSupervisionStore(personHoldsPhone(entry?.task.id));
-  const personHasControl = !agentActive || entry?.paused === true || handedOver;
+  const personHasControl = !agentActive || entry?.paused === true || handsPhoneOver(entry?.task.pending?.request);
   useMirrorFrames(canvas, device.serial);
 
   useEffect(() => {

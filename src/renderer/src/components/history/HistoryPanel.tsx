@@ -7,6 +7,8 @@ import { formatDuration, formatTime, formatTokens } from '../../lib/format';
 import { reportError } from '../../store/app-store';
 import { useHistoryStore } from '../../store/history-store';
 import { isRunning, useTaskStore } from '../../store/task-store';
+import { TaskSupervision } from '../supervision/TaskSupervision';
+import { UsageMeter } from '../supervision/UsageMeter';
 import { TaskTimeline } from '../timeline/TaskTimeline';
 import { withLiveProgress } from './live-summary';
 
@@ -95,7 +97,9 @@ export function HistoryPanel() {
             Export HTML report
           </button>
         </div>
+        <UsageMeter task={live ?? opened} />
         <TaskTimeline task={live ?? opened} />
+        <TaskSupervision task={live ?? opened} />
       </div>
     );
   }

@@ -1,42 +1,52 @@
 import { useState } from 'react';
-import type { PendingRequestOf, SupervisorReplyOf } from '../../../../shared/contract';
 import type { Scene } from '../../../../shared/scene';
+import type { PersonRequestOf } from '../../../../shared/contract';
+import type { PersonReply } from '../../../../shared/task';
 import { formatArgs } from '../../lib/format';
 import { SceneWireframe } from '../timeline/SceneWireframe';
 
 interface Props {
-  request: PendingRequestOf<'confirmation'>;
+  requestId: string;
+  /** The turn the action was chosen in. */
+  step: number;
+  request: PersonRequestOf<'confirmation'>;
   /** The Scene of the turn the action was chosen in (its target is outlined), when it could be read. */
   scene: Scene | null;
-  onReply(reply: SupervisorReplyOf<'confirmation'>): Promise<void>;
+  onReply(reply: PersonReply): Promise<void>;
 }
 
-type Decision = SupervisorReplyOf<'confirmation'>['decision'];
+const DECISIONS = {
+  allow: { kind: 'allow', scope: 'once' },
+  deny: { kind: 'deny' },
+  'allow-for-task': { kind: 'allow', scope: 'task' },
+} as const satisfies Record<string, PersonReply>;
+type Decision = keyof typeof DECISIONS;
 
 /** A sensitive action held before it runs: what it is, where it lands, why the model wants it; the person decides. */
-export function ConfirmationCard({ request, scene, onReply }: Props) {
+export function ConfirmationCard({ requestId, step, request, scene, onReply }: Props) {
   const [sending, setSending] = useState(false);
   const decide = async (decision: Decision) => {
     setSending(true);
     try {
-      await onReply({ kind: 'confirmation', decision });
+      await onReply(DECISIONS[decision]);
     } finally {
       setSending(false);
     }
   };
+  const targetLabel = request.target?.label;
   const args = Object.keys(request.args).length > 0 ? `(${formatArgs(request.args)})` : '';
   return (
-    <article className="supervision-card confirmation" aria-labelledby={`confirm-${request.id}`} data-testid="confirmation-card">
-      <h3 id={`confirm-${request.id}`}>Allow this action?</h3>
+    <article className="supervision-card confirmation" aria-labelledby={`confirm-${requestId}`} data-testid="confirmation-card">
+      <h3 id={`confirm-${requestId}`}>Allow this action?</h3>
       <div className="supervision-body">
         <div className="supervision-text">
           <p data-testid="confirmation-action">
             <code className="tool-name">{request.tool}</code>
             {args && <code className="tool-args">{args}</code>}
-            {request.targetLabel && <span className="step-target"> on {request.targetLabel}</span>}
+            {targetLabel && <span className="step-target"> on {targetLabel}</span>}
           </p>
           <p className="muted" data-testid="confirmation-why">
-            Held because: {request.why}
+            Held because: {request.reasons.join('; ')}
           </p>
           <p data-testid="confirmation-rationale">
             {request.rationale ? <>The model says: {request.rationale}</> : <span className="muted">The model gave no rationale.</span>}
@@ -56,8 +66,8 @@ export function ConfirmationCard({ request, scene, onReply }: Props) {
         {scene && (
           <SceneWireframe
             scene={scene}
-            targetId={request.targetId ?? undefined}
-            title={`Screen at step ${request.step}${request.targetLabel ? `, target ${request.targetLabel}` : ''}`}
+            targetId={request.target?.elementId}
+            title={`Screen at step ${step}${targetLabel ? `, target ${targetLabel}` : ''}`}
           />
         )}
       </div>

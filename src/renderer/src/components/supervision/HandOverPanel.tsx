@@ -1,9 +1,11 @@
 import { useState } from 'react';
-import type { PendingRequestOf, SupervisorReplyOf } from '../../../../shared/contract';
+import type { PersonRequestOf } from '../../../../shared/contract';
+import type { PersonReply } from '../../../../shared/task';
 
 interface Props {
-  request: PendingRequestOf<'hand-over'> | PendingRequestOf<'loop'>;
-  onReply(reply: SupervisorReplyOf<'hand-over'> | SupervisorReplyOf<'loop'>): Promise<void>;
+  requestId: string;
+  request: PersonRequestOf<'hand-over'> | PersonRequestOf<'loop'>;
+  onReply(reply: PersonReply): Promise<void>;
 }
 
 const WORDS = {
@@ -15,7 +17,7 @@ const WORDS = {
  * The agent hands the phone to the person (a login, a captcha, a payment) or the guard caught it looping: the
  * reason, the mirror is free meanwhile, and the person lets it continue (with a note for the agent) or stops it.
  */
-export function HandOverPanel({ request, onReply }: Props) {
+export function HandOverPanel({ requestId, request, onReply }: Props) {
   const [note, setNote] = useState('');
   const [sending, setSending] = useState(false);
   const words = WORDS[request.kind];
@@ -23,21 +25,21 @@ export function HandOverPanel({ request, onReply }: Props) {
     setSending(true);
     try {
       const trimmed = note.trim();
-      await onReply({ kind: request.kind, decision, ...(trimmed && decision === 'continue' ? { note: trimmed } : {}) });
+      await onReply(decision === 'stop' ? { kind: 'stop' } : { kind: 'continue', ...(trimmed && { note: trimmed }) });
     } finally {
       setSending(false);
     }
   };
   return (
-    <article className="supervision-card hand-over" aria-labelledby={`handover-${request.id}`} data-testid="hand-over-panel">
-      <h3 id={`handover-${request.id}`}>{words.title}</h3>
+    <article className="supervision-card hand-over" aria-labelledby={`handover-${requestId}`} data-testid="hand-over-panel">
+      <h3 id={`handover-${requestId}`}>{words.title}</h3>
       <p className="supervision-text" data-testid="hand-over-reason">
-        {request.kind === 'hand-over' ? request.reason : request.what}
+        {request.kind === 'hand-over' ? request.reason : request.description}
       </p>
       <p className="muted">{words.hint}</p>
-      <label htmlFor={`note-${request.id}`}>Note for the agent (optional)</label>
+      <label htmlFor={`note-${requestId}`}>Note for the agent (optional)</label>
       <input
-        id={`note-${request.id}`}
+        id={`note-${requestId}`}
         type="text"
         maxLength={2000}
         value={note}

@@ -1,13 +1,15 @@
 import { useState, type FormEvent, type KeyboardEvent } from 'react';
-import type { PendingRequestOf, SupervisorReplyOf } from '../../../../shared/contract';
+import type { PersonRequestOf } from '../../../../shared/contract';
+import type { PersonReply } from '../../../../shared/task';
 
 interface Props {
-  request: PendingRequestOf<'question'>;
-  onReply(reply: SupervisorReplyOf<'question'>): Promise<void>;
+  requestId: string;
+  request: PersonRequestOf<'question'>;
+  onReply(reply: PersonReply): Promise<void>;
 }
 
 /** The agent's question to the person, with a box to answer it (Enter sends, Shift+Enter starts a new line). */
-export function QuestionCard({ request, onReply }: Props) {
+export function QuestionCard({ requestId, request, onReply }: Props) {
   const [answer, setAnswer] = useState('');
   const [sending, setSending] = useState(false);
   const send = async () => {
@@ -15,7 +17,7 @@ export function QuestionCard({ request, onReply }: Props) {
     if (!text || sending) return;
     setSending(true);
     try {
-      await onReply({ kind: 'question', answer: text });
+      await onReply({ kind: 'answer', text });
     } finally {
       setSending(false);
     }
@@ -31,15 +33,15 @@ export function QuestionCard({ request, onReply }: Props) {
     }
   };
   return (
-    <article className="supervision-card question" aria-labelledby={`question-${request.id}`} data-testid="question-card">
-      <h3 id={`question-${request.id}`}>The agent asks</h3>
+    <article className="supervision-card question" aria-labelledby={`question-${requestId}`} data-testid="question-card">
+      <h3 id={`question-${requestId}`}>The agent asks</h3>
       <p className="supervision-text" data-testid="question-text">
         {request.question}
       </p>
       <form onSubmit={onSubmit} className="supervision-form">
-        <label htmlFor={`answer-${request.id}`}>Your answer</label>
+        <label htmlFor={`answer-${requestId}`}>Your answer</label>
         <textarea
-          id={`answer-${request.id}`}
+          id={`answer-${requestId}`}
           rows={2}
           maxLength={2000}
           value={answer}

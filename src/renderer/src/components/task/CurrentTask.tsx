@@ -1,4 +1,6 @@
 import { PendingRequestPanel } from '../supervision/PendingRequestPanel';
+import { TaskSupervision } from '../supervision/TaskSupervision';
+import { UsageMeter } from '../supervision/UsageMeter';
 import { TaskTimeline } from '../timeline/TaskTimeline';
 import { useShownTask } from './use-shown-task';
 
@@ -19,8 +21,10 @@ export function CurrentTask() {
           The phone {entry.task.serial} is no longer connected. Connect it again to go on using it.
         </p>
       )}
+      <UsageMeter task={entry.task} />
       <TaskTimeline task={entry.task} />
       <PendingRequestPanel task={entry.task} />
+      <TaskSupervision task={entry.task} />
     </>
   );
 }

@@ -2,6 +2,7 @@ import { attemptsLabel, sentToPhone } from '../../../../shared/action';
 import type { PlannerInfo, StepRecord } from '../../../../shared/task';
 import { withoutErrorName } from '../../lib/errors';
 import { formatArgs, formatDuration, formatTokens } from '../../lib/format';
+import { VerificationBadge } from '../supervision/VerificationBadge';
 import { SceneWireframe } from './SceneWireframe';
 import { reasoningUnavailableReason, stepPhase, targetDescription, targetElement, targetPoint } from './step-view';
 
@@ -59,6 +60,7 @@ export function StepCard({ step, planner, running, changedScreen = null, endedHe
               The screen did not change after this action.
             </p>
           )}
+          <VerificationBadge verification={step.outcome?.verification} />
           {step.sceneError && <p className="step-warning">The screen could not be read: {step.sceneError}</p>}
           {planned && (
             <>

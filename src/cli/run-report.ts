@@ -1,0 +1,46 @@
+import { formatUsd } from '../shared/prices';
+import { DECIDER_WORDS, replyWords } from '../shared/supervision-words';
+import type { TaskEvent } from '../shared/task';
+import type { CliIo } from './command';
+
+const count = (n: number) => n.toLocaleString('en-US');
+
+/**
+ * The supervision side of `amc run`'s turn-by-turn output: tokens and cost per turn and so far, what the runtime
+ * verified, guard decisions, and each reply with who gave it. Keeps the running totals across events.
+ */
+export function supervisionPrinter(io: Pick<CliIo, 'out'>): (event: TaskEvent) => void {
+  let inputTokens = 0;
+  let outputTokens = 0;
+  let costUsd: number | null = null;
+  return (event) => {
+    switch (event.type) {
+      case 'step.planned': {
+        if (!event.usage) return;
+        inputTokens += event.usage.inputTokens;
+        outputTokens += event.usage.outputTokens;
+        if (event.costUsd != null) costUsd = (costUsd ?? 0) + event.costUsd;
+        const cost = event.costUsd != null && costUsd != null ? ` · cost ${formatUsd(event.costUsd)}, ${formatUsd(costUsd)} so far` : '';
+        io.out(
+          `    tokens: ${count(event.usage.inputTokens)} in / ${count(event.usage.outputTokens)} out, ${count(inputTokens)} / ${count(outputTokens)} so far${cost}`,
+        );
+        return;
+      }
+      case 'step.verified': {
+        const { status, fact } = event.verification;
+        io.out(status === 'verified' ? `    verified: ${fact}` : `    not verified: ${fact}`);
+        return;
+      }
+      case 'guard.decided':
+        io.out(`    guard (${event.guard}, ${event.decision}, by ${DECIDER_WORDS[event.by]}): ${event.message}`);
+        return;
+      case 'person.answered':
+        io.out(`    -> ${replyWords(event.reply)} (by ${DECIDER_WORDS[event.by]})`);
+        return;
+      case 'task.resumed':
+        if (event.note) io.out(`    note for the agent: ${event.note}`);
+        return;
+      default:
+    }
+  };
+}

@@ -1,0 +1,26 @@
+import { UsageError } from './command';
+
+/** How `amc run` answers for the person: in advance (`--yes`, `--answer`) and which apps the task may use. */
+export const supervisionOptions = {
+  yes: { type: 'boolean', short: 'y' },
+  answer: { type: 'string', multiple: true },
+  'allow-app': { type: 'string', multiple: true },
+} as const;
+export const SUPERVISION_OPTIONS_USAGE = '[--yes] [--answer TEXT]... [--allow-app PACKAGE[,PACKAGE...]]';
+
+type SupervisionValues = { yes?: boolean; answer?: string[]; 'allow-app'?: string[] };
+
+/** The `--answer` texts in order; an empty one is refused rather than silently skipped. */
+export function presetAnswers(values: SupervisionValues): string[] {
+  const answers = (values.answer ?? []).map((answer) => answer.trim());
+  if (answers.some((answer) => !answer)) throw new UsageError('--answer needs a text, e.g. --answer "Ana"');
+  if (answers.some((answer) => answer.length > 2000)) throw new UsageError('--answer must be at most 2000 characters');
+  return answers;
+}
+
+/** `--allow-app` values, comma-separated and repeatable, as one list; undefined when none is given (any app). */
+export function allowedAppsOf(values: SupervisionValues): string[] | undefined {
+  const apps = (values['allow-app'] ?? []).flatMap((value) => value.split(',')).map((app) => app.trim());
+  if (apps.some((app) => !app)) throw new UsageError('--allow-app needs package names separated by commas, e.g. --allow-app com.android.contacts');
+  return apps.length ? [...new Set(apps)] : undefined;
+}

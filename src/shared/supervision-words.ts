@@ -1,0 +1,74 @@
+import type { Decider, PersonReply, PersonRequest, SupervisionEntry } from './task';
+
+/**
+ * The supervision log in words, one wording for the live timeline, History, the HTML report and the CLI: what
+ * was asked or decided, and by whom.
+ */
+
+export const DECIDER_WORDS: Record<Decider, string> = {
+  runtime: 'the runtime',
+  policy: 'the policy',
+  person: 'the person',
+  preset: 'an answer given in advance',
+  'no-one-present': 'no one (nobody could be asked)',
+};
+
+/** An action as one line: the tool and its arguments. */
+export const actionWords = (tool: string, args: Record<string, unknown>): string => `${tool} ${JSON.stringify(args)}`;
+
+export function requestWords(request: PersonRequest): string {
+  switch (request.kind) {
+    case 'question':
+      return `The agent asked: ${request.question}`;
+    case 'confirmation': {
+      const target = request.target?.label ? ` on ${request.target.label}` : '';
+      return `Confirmation asked for ${actionWords(request.tool, request.args)}${target}: ${request.reasons.join('; ')}`;
+    }
+    case 'hand-over':
+      return `The agent handed the phone over: ${request.reason}`;
+    case 'loop':
+      return `Loop: ${request.description}`;
+  }
+}
+
+export function replyWords(reply: PersonReply): string {
+  switch (reply.kind) {
+    case 'answer':
+      return `Answered: ${reply.text}`;
+    case 'allow':
+      return reply.scope === 'task' ? 'Allowed for the rest of this task' : 'Allowed';
+    case 'deny':
+      return 'Denied';
+    case 'continue':
+      return reply.note ? `Continue, with the note: ${reply.note}` : 'Continue';
+    case 'stop':
+      return 'Stop';
+    case 'unanswered':
+      return `Unanswered: ${reply.reason}`;
+  }
+}
+
+export interface SupervisionLine {
+  at: number;
+  step: number;
+  kind: 'guard' | 'asked' | 'answered' | 'note';
+  text: string;
+  /** Who decided; null for a question put to the person (nobody has decided yet). */
+  by: string | null;
+}
+
+/** One line per entry of a task's supervision log, in order. */
+export function supervisionLines(log: readonly SupervisionEntry[]): SupervisionLine[] {
+  return log.map((entry): SupervisionLine => {
+    switch (entry.type) {
+      case 'guard.decided':
+        return { at: entry.at, step: entry.step, kind: 'guard', text: `Guard (${entry.guard}, ${entry.decision}): ${entry.message}`, by: DECIDER_WORDS[entry.by] };
+      case 'person.asked':
+        return { at: entry.at, step: entry.step, kind: 'asked', text: requestWords(entry.request), by: null };
+      case 'person.answered':
+        return { at: entry.at, step: entry.step, kind: 'answered', text: replyWords(entry.reply), by: DECIDER_WORDS[entry.by] };
+      case 'task.resumed':
+        return { at: entry.at, step: entry.step, kind: 'note', text: `Resumed with a note for the agent: ${entry.note ?? ''}`, by: DECIDER_WORDS.person };
+    }
+  });
+}
