@@ -1,4 +1,6 @@
+import { isRunning } from '../../store/task-store';
 import { PendingRequestPanel } from '../supervision/PendingRequestPanel';
+import { ResumeNote } from '../supervision/ResumeNote';
 import { TaskSupervision } from '../supervision/TaskSupervision';
 import { UsageMeter } from '../supervision/UsageMeter';
 import { TaskTimeline } from '../timeline/TaskTimeline';
@@ -24,6 +26,7 @@ export function CurrentTask() {
       <UsageMeter task={entry.task} />
       <TaskTimeline task={entry.task} />
       <PendingRequestPanel task={entry.task} />
+      {entry.paused && isRunning(entry.task) && <ResumeNote taskId={entry.task.id} />}
       <TaskSupervision task={entry.task} />
     </>
   );

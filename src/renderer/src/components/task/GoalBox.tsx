@@ -6,6 +6,7 @@ import { reportError } from '../../store/app-store';
 import { selectedDevice, useDevicesStore } from '../../store/devices-store';
 import { useSettingsStore } from '../../store/settings-store';
 import { entryFor, isRunning, useTaskStore } from '../../store/task-store';
+import { AllowedAppsField, allowedAppsOption } from '../supervision/AllowedAppsField';
 import { PlannerLabel } from '../timeline/PlannerLabel';
 import { useShownTask } from './use-shown-task';
 
@@ -76,7 +77,7 @@ export function GoalBox() {
     event.preventDefault();
     if (!device || !goal.trim() || busyHere) return;
     void act(async () => {
-      const record = await bridge.call('tasks.run', { serial: device.serial, goal });
+      const record = await bridge.call('tasks.run', { serial: device.serial, goal, ...allowedAppsOption() });
       // The events may already have created it; the answer is the same task at an earlier moment.
       const store = useTaskStore.getState();
       if (store.bySerial[record.serial]?.task.id !== record.id) store.attach(record.serial, { task: record, paused: false });
@@ -110,6 +111,7 @@ export function GoalBox() {
           Stop
         </button>
       </div>
+      <AllowedAppsField />
       <p className="goal-meta muted">
         {running && task ? <PlannerLabel planner={task.planner} /> : preview && <PlannerLabel planner={preview} />}
         {running && task && (

@@ -1,0 +1,31 @@
+import { create } from 'zustand';
+
+/** The goal box's per-task scope: packages the next task may use (empty: any app). */
+const useAllowedApps = create<{ text: string; set(text: string): void }>()((set) => ({ text: '', set: (text) => set({ text }) }));
+
+/** `allowedApps` for tasks.run from the field's text (commas or spaces between packages); nothing when empty. */
+export function allowedAppsOption(): { allowedApps?: string[] } {
+  const apps = useAllowedApps
+    .getState()
+    .text.split(/[\s,]+/)
+    .filter(Boolean);
+  return apps.length ? { allowedApps: [...new Set(apps)] } : {};
+}
+
+/** An option of the goal box: the apps this task may launch and act in; main checks each name. */
+export function AllowedAppsField() {
+  const { text, set } = useAllowedApps();
+  return (
+    <details className="goal-options">
+      <summary>Options</summary>
+      <label htmlFor="allowed-apps">Only these apps (package names, separated by commas; empty: any app)</label>
+      <input
+        id="allowed-apps"
+        value={text}
+        maxLength={2000}
+        placeholder="e.g. com.android.contacts, com.android.messaging"
+        onChange={(event) => set(event.target.value)}
+      />
+    </details>
+  );
+}

@@ -1,0 +1,182 @@
+// `amc run` with a person at the terminal (a real pseudo-terminal through util-linux `script`) and without one:
+// the agent's questions, hand-overs and actions that need a yes, against the virtual phone and the Anthropic fake.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createTaskStore } from '../../src/main/storage/task-store';
+import { TaskEventSchema, type TaskEvent } from '../../src/shared/task';
+import { startAdbHarness, type AdbHarness } from '../support/adb-harness';
+import { amcBin, anthropicDirectEnv, runAmc } from '../support/cli';
+import { startInPty } from '../support/pty';
+import { finish, findElement, startAnthropicFake, type AnthropicFake, type FakePolicy } from '../fakes/index';
+
+let harness: AdbHarness;
+let fake: AnthropicFake;
+let home: string;
+let policy: FakePolicy = () => finish(true, 'idle');
+
+beforeAll(async () => {
+  harness = await startAdbHarness();
+  fake = await startAnthropicFake({ policy: (turn) => policy(turn) });
+  home = await mkdtemp(path.join(tmpdir(), 'amc-run-supervision-'));
+}, 60_000);
+
+afterAll(async () => {
+  await fake?.close();
+  await harness?.stop();
+  if (home) await rm(home, { recursive: true, force: true });
+});
+
+beforeEach(async () => {
+  await harness.control('/reset', { body: {} });
+});
+
+const QUESTION = 'Which app should I open?';
+const env = (extra: NodeJS.ProcessEnv = {}) => anthropicDirectEnv(harness, home, fake.url, extra);
+/** Every action waits for a yes (step mode), so the CLI's confirmation does not hang on what the policy calls sensitive. */
+const stepMode = () => env({ TASK_CONFIRM_ACTIONS: 'every' });
+const foreground = async () => (await harness.control<{ foreground: string }>('/state')).body.foreground;
+const amc = (args: string[]) => [process.execPath, amcBin, 'run', '-s', harness.serial, ...args];
+
+/**
+ * Asks which app to open, opens the one named in the answer (the answer must have reached the model), then
+ * finishes. The model never guesses: without the answer in its history it asks again.
+ */
+const askThenOpen: FakePolicy = (turn) => {
+  if (turn.scene?.screen.package.includes('contacts')) return finish(true, 'Contacts is open');
+  if (!/contacts/i.test(turn.allText.replace(/<scene>[\s\S]*?<\/scene>/g, ''))) return { kind: 'call', tool: 'ask_user', args: { question: QUESTION } };
+  const icon = findElement(turn.scene, 'Contacts');
+  return { kind: 'call', tool: 'tap', args: { element_id: icon?.id ?? 'e1' }, text: 'The person said Contacts.' };
+};
+
+/** Opens Contacts from the launcher (one action), then finishes. */
+const openContacts: FakePolicy = (turn) => {
+  if (turn.scene?.screen.package.includes('contacts')) return finish(true, 'Contacts is open');
+  const icon = findElement(turn.scene, 'Contacts');
+  return { kind: 'call', tool: 'tap', args: { element_id: icon?.id ?? 'e1' }, text: 'Tapping Contacts.' };
+};
+
+const jsonEvents = (stdout: string): TaskEvent[] =>
+  stdout
+    .trim()
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => TaskEventSchema.parse(JSON.parse(line)));
+
+describe('amc run with a person at the terminal', { timeout: 120_000 }, () => {
+  it('Scenario: amc run asks the agent\'s question on the terminal and goes on with the answer', async () => {
+    policy = askThenOpen;
+    const session = startInPty(amc(['--goal', 'Open the app I tell you']), env());
+    await session.waitFor(/Your answer: /);
+    expect(session.output()).toContain(`The agent asks: ${QUESTION}`);
+    session.type('Contacts, please\r');
+    const { code, output } = await session.done;
+    expect(output).toMatch(/answered "Contacts, please" \(by the person\)|Answered: Contacts, please/);
+    expect(output).toMatch(/tokens: [\d,]+ in \/ [\d,]+ out, [\d,]+ \/ [\d,]+ so far/);
+    expect(code).toBe(0);
+    expect(await foreground()).toMatch(/contacts/);
+  });
+
+  it('Scenario: amc run asks before an action on the terminal, and a "no" keeps it from the phone', async () => {
+    policy = (turn) => (turn.lastUserText.includes('denied') || turn.allText.includes('denied') ? finish(false, 'The person said no.') : openContacts(turn));
+    const session = startInPty(amc(['--goal', 'Open Contacts']), stepMode());
+    await session.waitFor(/Allow\? \[y\]es/);
+    expect(session.output()).toMatch(/The agent wants to: tap \{"element_id":"e\d+"\}/);
+    session.type('n\r');
+    const { code, output } = await session.done;
+    expect(output).toMatch(/denied/i);
+    expect(code).toBe(1);
+    expect(await foreground()).not.toMatch(/contacts/);
+  });
+
+  it('Scenario: amc run asks before an action on the terminal, and a "yes" lets it run', async () => {
+    policy = openContacts;
+    const session = startInPty(amc(['--goal', 'Open Contacts']), stepMode());
+    await session.waitFor(/Allow\? \[y\]es/);
+    session.type('y\r');
+    const { code } = await session.done;
+    expect(code).toBe(0);
+    expect(await foreground()).toMatch(/contacts/);
+  });
+
+  it('Scenario: amc run hands the phone over on the terminal and continues when the person presses Enter', async () => {
+    let handedOver = false;
+    policy = (turn) => {
+      if (!handedOver) {
+        handedOver = true;
+        return { kind: 'call', tool: 'hand_over', args: { reason: 'Please open Contacts yourself' } };
+      }
+      return turn.scene?.screen.package.includes('contacts') ? finish(true, 'Contacts is open') : finish(false, 'Contacts is not open');
+    };
+    const session = startInPty(amc(['--goal', 'Open Contacts with my help']), env());
+    await session.waitFor(/Press Enter to let the agent continue/);
+    expect(session.output()).toContain('Your turn on the phone: Please open Contacts yourself');
+    // The person does it on the phone meanwhile.
+    await harness.adb(['-s', harness.serial, 'shell', 'monkey -p com.android.contacts 1']);
+    await expect.poll(foreground, { timeout: 20_000 }).toMatch(/contacts/);
+    session.type('I opened it\r');
+    const { code, output } = await session.done;
+    expect(output).toMatch(/continue, with the note "?I opened it/i);
+    expect(code).toBe(0);
+  });
+});
+
+describe('amc run without a person', { timeout: 120_000 }, () => {
+  it('Scenario: --answer answers the agent\'s questions in advance', async () => {
+    policy = askThenOpen;
+    const result = await runAmc(['run', '-s', harness.serial, '--goal', 'Open the app I tell you', '--answer', 'Contacts'], { env: env() });
+    expect(result.stdout).toContain('answered from --answer: Contacts');
+    expect(result.code).toBe(0);
+    expect(await foreground()).toMatch(/contacts/);
+  });
+
+  it('Scenario: Without a terminal a question ends the task failed with the question as the reason', async () => {
+    policy = askThenOpen;
+    const result = await runAmc(['run', '-s', harness.serial, '--goal', 'Open the app I tell you'], { env: env() });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(/Failed .*Which app should I open\?/);
+    expect(await foreground()).not.toMatch(/contacts/);
+    const saved = (await createTaskStore(home).list()).tasks.find((task) => task.goal === 'Open the app I tell you' && task.status === 'failed');
+    expect(saved?.failureReason).toContain(QUESTION);
+  });
+
+  it('Scenario: With --json a question ends the task failed even on a terminal', async () => {
+    policy = askThenOpen;
+    const session = startInPty(amc(['--goal', 'Open the app I tell you (json)', '--json']), env());
+    const { code, output } = await session.done;
+    expect(code).toBe(1);
+    const finished = jsonEvents(output).find((event) => event.type === 'task.finished');
+    expect(finished).toMatchObject({ status: 'failed' });
+    expect(finished?.type === 'task.finished' && finished.failureReason).toContain(QUESTION);
+    expect(output).not.toContain('Your answer:');
+  });
+
+  it('Scenario: --yes allows every action that needs a yes', async () => {
+    policy = openContacts;
+    const result = await runAmc(['run', '-s', harness.serial, '--goal', 'Open Contacts', '--yes'], { env: stepMode() });
+    expect(result.code).toBe(0);
+    expect(await foreground()).toMatch(/contacts/);
+  });
+
+  it('Scenario: Without a terminal and without --yes an action that needs a yes ends the task failed, naming the action', async () => {
+    policy = openContacts;
+    const result = await runAmc(['run', '-s', harness.serial, '--goal', 'Open Contacts'], { env: stepMode() });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(/Failed .*tap \{"element_id":"e\d+"\}/);
+    expect(await foreground()).not.toMatch(/contacts/);
+  });
+
+  it('Scenario: --allow-app keeps the task to the listed apps and bad lists are usage errors', async () => {
+    policy = (turn) =>
+      turn.allText.includes('com.android.contacts') && turn.callIndex > 0 && !turn.scene?.screen.package.includes('contacts')
+        ? finish(false, 'Contacts is not allowed')
+        : { kind: 'call', tool: 'launch_app', args: { app: 'com.android.contacts' } };
+    const result = await runAmc(['run', '-s', harness.serial, '--goal', 'Open Contacts', '--allow-app', 'com.android.settings'], { env: env() });
+    expect(result.code).toBe(1);
+    expect(await foreground()).not.toMatch(/contacts/);
+    const empty = await runAmc(['run', '-s', harness.serial, '--goal', 'Open Contacts', '--allow-app', ','], { env: env() });
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toContain('--allow-app needs package names');
+  });
+});
