@@ -3,9 +3,9 @@
 // (GET /state) proves what happened.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { FAKE_ANTHROPIC_KEY, findElement, finish, startAnthropicFake, type AnthropicFake, type FakePolicy } from '../fakes/index';
+import { findElement, finish, startAnthropicFake, type AnthropicFake, type FakePolicy } from '../fakes/index';
 import { launchTestBrowser, type TestBrowser } from '../support/browser';
-import { centreOf, clickMirrorAt, dumpUi, openApp, saveScreenshot, selectPhone, startUiHost, waitForFrameAfter, type UiHost } from './ui-support';
+import { anthropicFakeEnv, centreOf, clickMirrorAt, dumpUi, openApp, saveScreenshot, selectPhone, startUiHost, waitForFrameAfter, type UiHost } from './ui-support';
 
 let host: UiHost;
 let browser: TestBrowser;
@@ -14,14 +14,7 @@ let policy: FakePolicy = () => finish(true, 'nothing to do');
 
 beforeAll(async () => {
   fake = await startAnthropicFake({ policy: (turn) => policy(turn) });
-  host = await startUiHost({
-    AI_PLANNER_ENABLED: 'true',
-    AI_PLANNER_PROVIDER: 'anthropic',
-    AI_PLANNER_TRANSPORT: 'direct',
-    AI_PLANNER_MODEL: 'claude-test',
-    ANTHROPIC_API_KEY: FAKE_ANTHROPIC_KEY,
-    ANTHROPIC_BASE_URL: fake.url,
-  });
+  host = await startUiHost(anthropicFakeEnv(fake.url));
   browser = await launchTestBrowser();
 }, 90_000);
 
