@@ -16,6 +16,19 @@ export const StepTargetSchema = z.object({
 });
 
 /**
+ * What the runtime could check, from the next turn's Scene, about what an action did (code, not the model):
+ * typed text in its field, a switch flipped, the launched app in front, the screen changed.
+ */
+export const VerificationSchema = z.object({
+  /** `verified`: the check held; `not-verified`: it did not (the fact says why). */
+  status: z.enum(['verified', 'not-verified']),
+  /** Which check ran. */
+  check: z.enum(['text-in-field', 'checked-flipped', 'app-in-foreground', 'screen-changed', 'action-taken']),
+  /** The fact in plain words, e.g. `the field "To" shows "555-0142"`, or why it could not be confirmed. */
+  fact: z.string().min(1),
+});
+
+/**
  * What executing one tool call did. An error is a normal outcome the planner reads next turn, not an
  * exception: `ok: false` with a reason a person (and the model) can act on.
  */
@@ -26,11 +39,18 @@ export const StepOutcomeSchema = z.object({
   attempts: z.number().int().nonnegative(),
   durationMs: z.number().nonnegative(),
   target: StepTargetSchema.optional(),
+  /** The package launch_app opened (so the runtime can check it came to the foreground). */
+  app: z.string().optional(),
+  /** Set after the next observation: what the runtime verified about this action. */
+  verification: VerificationSchema.optional(),
+  /** What the person said in reply to this step (ask_user's answer, a hand-over note). */
+  fromPerson: z.string().optional(),
 });
 
 export type ToolCall = z.infer<typeof ToolCallSchema>;
 export type StepTarget = z.infer<typeof StepTargetSchema>;
 export type StepOutcome = z.infer<typeof StepOutcomeSchema>;
+export type Verification = z.infer<typeof VerificationSchema>;
 
 /** Whether the step's action reached the phone (a look or a wait sends nothing), so a change was to be expected. */
 export function sentToPhone(outcome: StepOutcome): boolean {

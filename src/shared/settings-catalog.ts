@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEFAULT_PRICE_TABLE, parsePriceTable } from './prices';
 
 /**
  * Every setting and secret, declared once: its type and range, its default, the environment variable that
@@ -12,7 +13,7 @@ export const PROVIDERS = ['anthropic', 'openai'] as const;
 export const TRANSPORTS = ['cloud-proxy', 'direct'] as const;
 
 /** The form's sections, in the order they are shown. */
-export const SETTING_SECTIONS = ['Planner', 'Cloud control plane', 'Direct access', 'Limits', 'Screenshot', 'adb server'] as const;
+export const SETTING_SECTIONS = ['Planner', 'Cloud control plane', 'Direct access', 'Limits', 'Supervision', 'Screenshot', 'adb server'] as const;
 export type SettingSection = (typeof SETTING_SECTIONS)[number];
 
 /** Who reads a setting: every task, the AI planner (any transport), or one transport / provider client. */
@@ -108,12 +109,39 @@ const secret = <const Name extends string>(name: Name, p: Omit<Presentation, 'en
   env: name,
 });
 
+/** A price table (src/shared/prices.ts); its problems are reported as the setting's. */
+const priceTable = <G extends string, K extends string, const P extends Presentation>(group: G, key: K, p: P) =>
+  declare(
+    group,
+    key,
+    { kind: 'text' as const },
+    z
+      .string()
+      .trim()
+      .max(4000)
+      .superRefine((value, context) => {
+        const parsed = parsePriceTable(value);
+        if ('problems' in parsed) for (const problem of parsed.problems) context.addIssue({ code: 'custom', message: problem });
+      })
+      .default(DEFAULT_PRICE_TABLE),
+    p,
+  );
+
+/** How the agent asks before acting: never, before sensitive actions, or before every action (step mode). */
+export const CONFIRMATION_MODES = ['off', 'sensitive', 'every'] as const;
+export type ConfirmationMode = (typeof CONFIRMATION_MODES)[number];
+
 export const LIMITS = {
   timeoutSeconds: { min: 1, max: 600 },
   thinkingBudgetTokens: { min: 1024, max: 32_000 },
   maxSteps: { min: 1, max: 500 },
   screenshotLongEdge: { min: 256, max: 2048 },
   adbPort: { min: 1, max: 65535 },
+  maxTokens: { min: 1000, max: 100_000_000 },
+  maxCostCents: { min: 1, max: 1_000_000 },
+  maxMinutes: { min: 1, max: 1440 },
+  loopWarnAfter: { min: 1, max: 20 },
+  loopStopAfter: { min: 1, max: 50 },
 } as const;
 
 const AI = ['ai-planner'] as const;
@@ -178,6 +206,77 @@ export const SETTINGS_CATALOG = [
     section: 'Limits',
     env: 'AI_PLANNER_MAX_STEPS',
     appliesTo: ['app'],
+  }),
+  optionalNumber('budget', 'maxTokens', LIMITS.maxTokens, 'for no token limit', {
+    label: 'Max tokens per task',
+    unit: 'tokens',
+    help: 'Input and output tokens together. The task ends (failed) before a model call would pass it.',
+    section: 'Limits',
+    env: 'TASK_MAX_TOKENS',
+    appliesTo: AI,
+  }),
+  optionalNumber('budget', 'maxCostCents', LIMITS.maxCostCents, 'for no cost limit', {
+    label: 'Max cost per task',
+    unit: 'US cents',
+    help: 'Priced from the price table below; a model that is not in it has no known cost, so this limit cannot apply to it.',
+    section: 'Limits',
+    env: 'TASK_MAX_COST_CENTS',
+    appliesTo: AI,
+  }),
+  optionalNumber('budget', 'maxMinutes', LIMITS.maxMinutes, 'for no time limit', {
+    label: 'Max time per task',
+    unit: 'minutes',
+    help: 'The agent\u2019s own time: waiting for your answer or a pause does not count.',
+    section: 'Limits',
+    env: 'TASK_MAX_MINUTES',
+    appliesTo: ['app'],
+  }),
+  priceTable('budget', 'priceTable', {
+    label: 'Price table',
+    help: 'One entry per model: "model input/output" in US dollars per million tokens, separated by ";". A model not listed shows no cost.',
+    whenEmpty: 'no prices: no cost is shown',
+    section: 'Limits',
+    appliesTo: AI,
+  }),
+  choice(
+    'supervision',
+    'confirmation',
+    CONFIRMATION_MODES,
+    'sensitive',
+    { off: 'Never ask', sensitive: 'Ask before sensitive actions', every: 'Ask before every action (step mode)' },
+    {
+      label: 'Confirm actions',
+      help: {
+        off: 'The agent never waits for your yes (an app allow-list is still enforced).',
+        sensitive: 'Sending, paying, buying, deleting, resetting, calling, typing a password or acting in an app outside the task\u2019s allowed apps waits for your yes.',
+        every: 'Every action waits for your yes: step through a task.',
+      },
+      section: 'Supervision',
+      env: 'TASK_CONFIRM_ACTIONS',
+      appliesTo: ['app'],
+    },
+  ),
+  number('supervision', 'loopWarnAfter', LIMITS.loopWarnAfter, 2, {
+    label: 'Warn the agent after a loop of',
+    unit: 'turns',
+    help: 'The same action with no change on the screen, or going back and forth between two screens, this many times: the next prompt says so.',
+    section: 'Supervision',
+    appliesTo: AI,
+  }),
+  number('supervision', 'loopStopAfter', LIMITS.loopStopAfter, 3, {
+    label: 'Stop a loop after',
+    unit: 'turns',
+    help: 'If the loop goes on this long, the task pauses and asks you (or fails when no one can answer).',
+    section: 'Supervision',
+    appliesTo: AI,
+  }),
+  text('supervision', 'standingInstructions', { min: 0, max: 2000 }, '', {
+    label: 'Standing instructions',
+    help: 'Added to every task\u2019s prompt, apart from the goal, e.g. "My name is Ana. Accept permission pop-ups. Never buy anything."',
+    placeholder: 'My name is Ana. Never buy anything.',
+    whenEmpty: 'none',
+    section: 'Supervision',
+    appliesTo: AI,
   }),
   toggle('aiPlanner', 'sendScreenshot', true, {
     label: 'Send a screenshot to the planner',

@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import { SceneSchema } from './scene';
-import { StepOutcomeSchema } from './action';
+import { BoundsSchema, SceneSchema } from './scene';
+import { StepOutcomeSchema, VerificationSchema } from './action';
 import { TokenUsageSchema } from './decision';
+import { CONFIRMATION_MODES } from './settings-catalog';
 
 /**
  * A task: one goal carried out on one device, turn by turn (observe -> plan -> execute). The events below
@@ -46,6 +47,108 @@ export const ScreenshotInfoSchema = z.object({
 
 export const ZERO_USAGE = { inputTokens: 0, outputTokens: 0 } as const;
 
+/** A task's limits; null means none. Reaching one ends the task `failed`, naming it, before any further model call. */
+export const TaskLimitsSchema = z.object({
+  maxSteps: z.number().int().positive(),
+  /** Input + output tokens over all model calls. */
+  maxTokens: z.number().int().positive().nullable(),
+  maxCostUsd: z.number().positive().nullable(),
+  /** The agent's own time (waiting for a person or a pause does not count). */
+  maxDurationMs: z.number().int().positive().nullable(),
+});
+export type TaskLimits = z.infer<typeof TaskLimitsSchema>;
+
+/** A task's scope and supervision, fixed when it starts. */
+export const TaskSupervisionSchema = z.object({
+  /** Packages the task may launch and act in; null: any app. */
+  allowedApps: z.array(z.string().min(1)).nullable(),
+  confirmation: z.enum(CONFIRMATION_MODES),
+  /** The person's standing instructions as the prompt carries them (empty: none). */
+  standingInstructions: z.string(),
+});
+export type TaskSupervision = z.infer<typeof TaskSupervisionSchema>;
+
+/**
+ * Who took a supervision decision: the runtime's guards, the sensitive-action policy, a person (in the app or at
+ * the terminal), an answer given in advance (`amc run --yes` / `--answer`, "allow for the rest of this task"),
+ * or nobody, because no person could be asked (the default for a task without a person present).
+ */
+export const DECIDERS = ['runtime', 'policy', 'person', 'preset', 'no-one-present'] as const;
+export const DeciderSchema = z.enum(DECIDERS);
+export type Decider = z.infer<typeof DeciderSchema>;
+
+/** What the runtime asks a person. */
+export const PersonRequestSchema = z.discriminatedUnion('kind', [
+  /** The model's ask_user(question). */
+  z.object({ kind: z.literal('question'), question: z.string().min(1) }),
+  /** The policy wants a yes before this action runs. `target` is what it would touch on the turn's Scene. */
+  z.object({
+    kind: z.literal('confirmation'),
+    tool: z.string().min(1),
+    args: z.record(z.string(), z.unknown()),
+    rationale: z.string().nullable(),
+    /** Why it needs a yes, in plain words (e.g. `it taps "Send SMS" (send)`). */
+    reasons: z.array(z.string().min(1)).min(1),
+    target: z.object({ elementId: z.string().optional(), label: z.string().optional(), bounds: BoundsSchema.optional() }).nullable(),
+  }),
+  /** The model's hand_over(reason): the person takes the phone (log in, captcha, password, payment). */
+  z.object({ kind: z.literal('hand-over'), reason: z.string().min(1) }),
+  /** The loop guard: the agent keeps looping after a warning; go on or stop? */
+  z.object({ kind: z.literal('loop'), description: z.string().min(1) }),
+]);
+export type PersonRequest = z.infer<typeof PersonRequestSchema>;
+export type PersonRequestKind = PersonRequest['kind'];
+
+/** A person's reply (or the lack of one). */
+export const PersonReplySchema = z.discriminatedUnion('kind', [
+  /** To a question. */
+  z.object({ kind: z.literal('answer'), text: z.string().trim().min(1).max(2000) }),
+  /** To a confirmation: this action only, or every action for the rest of the task. */
+  z.object({ kind: z.literal('allow'), scope: z.enum(['once', 'task']) }),
+  /** To a confirmation: the action is not run; the model hears "the person denied this action" and goes on. */
+  z.object({ kind: z.literal('deny') }),
+  /** To a hand-over or a loop: go on, with an optional note for the agent ("I logged in"). */
+  z.object({ kind: z.literal('continue'), note: z.string().trim().min(1).max(2000).optional() }),
+  /** To anything: end the task (cancelled). */
+  z.object({ kind: z.literal('stop') }),
+  /** Nobody could answer (no person present, no terminal, `--json`): the task ends `failed` with the reason. */
+  z.object({ kind: z.literal('unanswered'), reason: z.string().min(1) }),
+]);
+export type PersonReply = z.infer<typeof PersonReplySchema>;
+
+/** Which replies fit which request (every request also accepts `stop` and `unanswered`). */
+export const REPLIES_FOR: Record<PersonRequestKind, readonly PersonReply['kind'][]> = {
+  question: ['answer', 'stop', 'unanswered'],
+  confirmation: ['allow', 'deny', 'stop', 'unanswered'],
+  'hand-over': ['continue', 'stop', 'unanswered'],
+  loop: ['continue', 'stop', 'unanswered'],
+};
+
+export function replyFits(request: PersonRequest, reply: PersonReply): boolean {
+  return REPLIES_FOR[request.kind].includes(reply.kind);
+}
+
+/** The guards whose decisions are events: loop/stall, budgets, the sensitive-action policy, scope, the check of a success claim. */
+export const GUARDS = ['loop', 'budget', 'policy', 'scope', 'completion'] as const;
+export const GUARD_FINDINGS = [
+  'repeat', // the same action, the screen unchanged
+  'alternation', // back and forth between two screens
+  'steps',
+  'tokens',
+  'cost',
+  'time',
+  'sensitive-action',
+  'every-action', // step mode
+  'allowed-for-task', // "allow for the rest of this task" let an action through
+  'outside-allowed-apps',
+  'no-action-taken', // success claimed before anything was done
+] as const;
+export const GuardFindingSchema = z.enum(GUARD_FINDINGS);
+export type GuardFinding = z.infer<typeof GuardFindingSchema>;
+
+/** What a guard decided: tell the model (`warn`), ask a person (`ask`), let it through (`allow`), or end the task (`stop`). */
+export const GUARD_DECISIONS = ['warn', 'ask', 'allow', 'stop'] as const;
+
 const at = z.number().int().nonnegative();
 const ms = z.number().nonnegative();
 const base = { taskId: z.string().min(1), at };
@@ -57,6 +160,9 @@ export const TaskStartedEventSchema = z.object({
   serial: z.string(),
   planner: PlannerInfoSchema,
   maxSteps: z.number().int().positive(),
+  /** Absent in tasks recorded before budgets existed. */
+  limits: TaskLimitsSchema.optional(),
+  supervision: TaskSupervisionSchema.optional(),
 });
 
 /** A turn began: the phone as the planner will see it. `step` counts turns from 1. */
@@ -79,6 +185,8 @@ export const StepPlannedEventSchema = z.object({
   step: z.number().int().positive(),
   ...PlannedStepSchema.shape,
   usage: TokenUsageSchema.nullable(),
+  /** What this call cost in USD by the price table; null when the model has no price (or no call was made). */
+  costUsd: z.number().nonnegative().nullable().optional(),
   planMs: ms,
 });
 
@@ -90,8 +198,53 @@ export const StepExecutedEventSchema = z.object({
   executeMs: ms,
 });
 
+/** What the runtime checked about step `step`'s action, from the Scene of the turn after it. */
+export const StepVerifiedEventSchema = z.object({
+  type: z.literal('step.verified'),
+  ...base,
+  step: z.number().int().positive(),
+  verification: VerificationSchema,
+});
+
 export const TaskPausedEventSchema = z.object({ type: z.literal('task.paused'), ...base, step: z.number().int().nonnegative() });
-export const TaskResumedEventSchema = z.object({ type: z.literal('task.resumed'), ...base, step: z.number().int().nonnegative() });
+export const TaskResumedEventSchema = z.object({
+  type: z.literal('task.resumed'),
+  ...base,
+  step: z.number().int().nonnegative(),
+  /** The person's note for the agent when resuming ("I logged in"); it joins the planner's history. */
+  note: z.string().optional(),
+});
+
+/** A guard's decision, with who took it (the runtime, the policy, or a person's earlier "allow for the rest"). */
+export const GuardDecidedEventSchema = z.object({
+  type: z.literal('guard.decided'),
+  ...base,
+  step: z.number().int().nonnegative(),
+  guard: z.enum(GUARDS),
+  finding: GuardFindingSchema,
+  decision: z.enum(GUARD_DECISIONS),
+  /** Plain words, e.g. `launch_app {"app":"Settings"} 3 times in a row and the screen did not change`. */
+  message: z.string().min(1),
+  by: DeciderSchema,
+});
+
+/** The runtime asks a person and waits (no model call while it waits). Until `person.answered`, the request is pending. */
+export const PersonAskedEventSchema = z.object({
+  type: z.literal('person.asked'),
+  ...base,
+  step: z.number().int().positive(),
+  requestId: z.string().min(1),
+  request: PersonRequestSchema,
+});
+
+export const PersonAnsweredEventSchema = z.object({
+  type: z.literal('person.answered'),
+  ...base,
+  step: z.number().int().positive(),
+  requestId: z.string().min(1),
+  reply: PersonReplySchema,
+  by: DeciderSchema,
+});
 
 export const TaskFinishedEventSchema = z.object({
   type: z.literal('task.finished'),
@@ -103,6 +256,10 @@ export const TaskFinishedEventSchema = z.object({
   result: z.string().nullable(),
   steps: z.number().int().nonnegative(),
   usage: TokenUsageSchema,
+  /** Total cost in USD; null when the model has no price. Absent in tasks recorded before costs existed. */
+  costUsd: z.number().nonnegative().nullable().optional(),
+  /** On success: whether the runtime could confirm anything was done (e.g. not verified when no action was taken). */
+  verification: VerificationSchema.optional(),
   durationMs: ms,
 });
 
@@ -111,8 +268,12 @@ export const TaskEventSchema = z.discriminatedUnion('type', [
   StepObservedEventSchema,
   StepPlannedEventSchema,
   StepExecutedEventSchema,
+  StepVerifiedEventSchema,
   TaskPausedEventSchema,
   TaskResumedEventSchema,
+  GuardDecidedEventSchema,
+  PersonAskedEventSchema,
+  PersonAnsweredEventSchema,
   TaskFinishedEventSchema,
 ]);
 export type TaskEvent = z.infer<typeof TaskEventSchema>;
@@ -127,12 +288,20 @@ export const StepRecordSchema = z.object({
   screenshot: ScreenshotInfoSchema.nullable(),
   screenChanged: z.boolean().nullable(),
   /** null when the planner returned no step (goal reached) or failed this turn. */
-  planned: PlannedStepSchema.extend({ usage: TokenUsageSchema.nullable() }).nullable(),
+  planned: PlannedStepSchema.extend({ usage: TokenUsageSchema.nullable(), costUsd: z.number().nonnegative().nullable().optional() }).nullable(),
   /** null when nothing was executed this turn (finish_task, goal reached, failure or cancel). */
   outcome: StepOutcomeSchema.nullable(),
   timings: z.object({ observeMs: ms, planMs: ms.nullable(), executeMs: ms.nullable() }),
 });
 export type StepRecord = z.infer<typeof StepRecordSchema>;
+
+/** A guard decision, a question, an answer, a hand-over or a confirmation, in order, as history keeps it. */
+export const SupervisionEntrySchema = z.discriminatedUnion('type', [GuardDecidedEventSchema, PersonAskedEventSchema, PersonAnsweredEventSchema, TaskResumedEventSchema]);
+export type SupervisionEntry = z.infer<typeof SupervisionEntrySchema>;
+
+/** A request waiting for a person's reply (what a reloaded window shows again). */
+export const PendingRequestSchema = PersonAskedEventSchema.omit({ type: true, taskId: true });
+export type PendingRequest = z.infer<typeof PendingRequestSchema>;
 
 /** The whole task, as history stores it. */
 export const TaskRecordSchema = z.object({
@@ -149,6 +318,16 @@ export const TaskRecordSchema = z.object({
   finishedAt: at.nullable(),
   steps: z.array(StepRecordSchema),
   usage: TokenUsageSchema,
+  /** USD so far by the price table; null when the model has no price. */
+  costUsd: z.number().nonnegative().nullable().default(null),
+  limits: TaskLimitsSchema.nullable().default(null),
+  supervision: TaskSupervisionSchema.nullable().default(null),
+  /** Guard decisions, questions, answers, hand-overs, confirmations and resume notes, in order. */
+  supervisionLog: z.array(SupervisionEntrySchema).default([]),
+  /** The request waiting for a person now, if any. */
+  pending: PendingRequestSchema.nullable().default(null),
+  /** On success: whether the runtime could confirm anything was done. */
+  verification: VerificationSchema.nullable().default(null),
   /** Sum of the turns' phases, for the summary line. */
   timings: z.object({ observeMs: ms, planMs: ms, executeMs: ms, totalMs: ms }),
 });
@@ -159,6 +338,8 @@ export const RunTaskRequestSchema = z.object({
   serial: z.string().trim().min(1).max(300),
   goal: z.string().trim().min(1).max(2000),
   maxSteps: z.number().int().min(1).max(500).optional(),
+  /** Packages this task may launch and act in (`launch_app` is refused outside them); absent: any app. */
+  allowedApps: z.array(z.string().trim().regex(/^[A-Za-z][\w]*(\.[A-Za-z_][\w]*)+$/, 'must be a package name such as com.android.contacts')).min(1).max(50).optional(),
 });
 export type RunTaskRequest = z.infer<typeof RunTaskRequestSchema>;
 
@@ -169,7 +350,15 @@ export function applyTaskEvent(record: TaskRecord, event: TaskEvent): TaskRecord
     steps.map((s) => (s.step === step ? change(s) : s));
   switch (event.type) {
     case 'task.started':
-      return { ...record, status: 'running', startedAt: event.at, planner: event.planner, maxSteps: event.maxSteps };
+      return {
+        ...record,
+        status: 'running',
+        startedAt: event.at,
+        planner: event.planner,
+        maxSteps: event.maxSteps,
+        limits: event.limits ?? record.limits,
+        supervision: event.supervision ?? record.supervision,
+      };
     case 'step.observed':
       return {
         ...record,
@@ -194,10 +383,11 @@ export function applyTaskEvent(record: TaskRecord, event: TaskEvent): TaskRecord
         usage: event.usage
           ? { inputTokens: record.usage.inputTokens + event.usage.inputTokens, outputTokens: record.usage.outputTokens + event.usage.outputTokens }
           : record.usage,
+        costUsd: addCost(record, event.costUsd),
         timings: { ...record.timings, planMs: record.timings.planMs + event.planMs },
         steps: replaceStep(event.step, (s) => ({
           ...s,
-          planned: { tool: event.tool, args: event.args, rationale: event.rationale, thinking: event.thinking, usage: event.usage },
+          planned: { tool: event.tool, args: event.args, rationale: event.rationale, thinking: event.thinking, usage: event.usage, costUsd: event.costUsd ?? null },
           timings: { ...s.timings, planMs: event.planMs },
         })),
       };
@@ -207,9 +397,24 @@ export function applyTaskEvent(record: TaskRecord, event: TaskEvent): TaskRecord
         timings: { ...record.timings, executeMs: record.timings.executeMs + event.executeMs },
         steps: replaceStep(event.step, (s) => ({ ...s, outcome: event.outcome, timings: { ...s.timings, executeMs: event.executeMs } })),
       };
+    case 'step.verified':
+      return { ...record, steps: replaceStep(event.step, (s) => (s.outcome ? { ...s, outcome: { ...s.outcome, verification: event.verification } } : s)) };
     case 'task.paused':
-    case 'task.resumed':
       return record;
+    case 'task.resumed':
+      return event.note ? { ...record, supervisionLog: [...record.supervisionLog, event] } : record;
+    case 'guard.decided':
+      return { ...record, supervisionLog: [...record.supervisionLog, event] };
+    case 'person.asked': {
+      const { type: _type, taskId: _taskId, ...pending } = event;
+      return { ...record, pending, supervisionLog: [...record.supervisionLog, event] };
+    }
+    case 'person.answered':
+      return {
+        ...record,
+        pending: record.pending?.requestId === event.requestId ? null : record.pending,
+        supervisionLog: [...record.supervisionLog, event],
+      };
     case 'task.finished':
       return {
         ...record,
@@ -217,13 +422,20 @@ export function applyTaskEvent(record: TaskRecord, event: TaskEvent): TaskRecord
         failureReason: event.failureReason,
         result: event.result,
         usage: event.usage,
+        costUsd: event.costUsd === undefined ? record.costUsd : event.costUsd,
+        verification: event.verification ?? null,
+        pending: null,
         finishedAt: event.at,
         timings: { ...record.timings, totalMs: event.durationMs },
       };
   }
 }
 
-/** A record before its first event. */
+/** The running cost plus one call's; a call without a price (unknown model, no model) adds nothing, so that stays null. */
+function addCost(record: Pick<TaskRecord, 'costUsd'>, cost: number | null | undefined): number | null {
+  return cost === undefined || cost === null ? record.costUsd : (record.costUsd ?? 0) + cost;
+}
+
 /**
  * Whether this step's action changed the screen, as the next turn's observation tells: true or false once the
  * next turn has looked, null before that (or when either Scene was unreadable).
@@ -232,6 +444,7 @@ export function screenChangedByAction(record: Pick<TaskRecord, 'steps'>, step: n
   return record.steps.find((s) => s.step === step + 1)?.screenChanged ?? null;
 }
 
+/** A record before its first event. */
 export function newTaskRecord(init: { id: string; goal: string; serial: string; planner: PlannerInfo; maxSteps: number; createdAt: number }): TaskRecord {
   return {
     ...init,
@@ -242,6 +455,12 @@ export function newTaskRecord(init: { id: string; goal: string; serial: string; 
     finishedAt: null,
     steps: [],
     usage: { ...ZERO_USAGE },
+    costUsd: null,
+    limits: null,
+    supervision: null,
+    supervisionLog: [],
+    pending: null,
+    verification: null,
     timings: { observeMs: 0, planMs: 0, executeMs: 0, totalMs: 0 },
   };
 }

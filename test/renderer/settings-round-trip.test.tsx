@@ -39,6 +39,14 @@ const TYPED: Record<Path, (provider: Provider) => { form: string | boolean; stor
   'secrets.CONTROL_PLANE_TOKEN': () => ({ form: 'amc_round_trip_token', stored: 'amc_round_trip_token' }),
   'adb.host': () => ({ form: 'localhost', stored: 'localhost' }),
   'adb.port': () => ({ form: '5999', stored: 5999 }),
+  'budget.maxTokens': () => ({ form: '250000', stored: 250_000 }),
+  'budget.maxCostCents': () => ({ form: '150', stored: 150 }),
+  'budget.maxMinutes': () => ({ form: '12', stored: 12 }),
+  'budget.priceTable': (provider) => ({ form: `${provider}-round-trip-model 2/8`, stored: `${provider}-round-trip-model 2/8` }),
+  'supervision.confirmation': () => ({ form: 'every', stored: 'every' }),
+  'supervision.loopWarnAfter': () => ({ form: '4', stored: 4 }),
+  'supervision.loopStopAfter': () => ({ form: '6', stored: 6 }),
+  'supervision.standingInstructions': () => ({ form: ' My name is Ana. ', stored: 'My name is Ana.' }),
 };
 
 interface Destinations {
@@ -70,7 +78,17 @@ const ARRIVES: Record<Path, (d: Destinations) => [unknown, unknown]> = {
   'secrets.CONTROL_PLANE_TOKEN': ({ config }) => [proxy(config).token, 'amc_round_trip_token'],
   'adb.host': ({ config }) => [config.settings.adb.host, 'localhost'],
   'adb.port': ({ config }) => [config.settings.adb.port, 5999],
+  'budget.maxTokens': ({ config }) => [policies(config).maxTokens, 250_000],
+  'budget.maxCostCents': ({ config }) => [policies(config).maxCostUsd, 1.5],
+  'budget.maxMinutes': ({ config }) => [policies(config).maxDurationMs, 12 * 60_000],
+  'budget.priceTable': ({ config, provider }) => [policies(config).price, { model: `${provider}-round-trip-model`, input: 2, output: 8 }],
+  'supervision.confirmation': ({ config }) => [policies(config).confirmation, 'every'],
+  'supervision.loopWarnAfter': ({ config }) => [policies(config).loop.warnAfter, 4],
+  'supervision.loopStopAfter': ({ config }) => [policies(config).loop.stopAfter, 6],
+  'supervision.standingInstructions': ({ config }) => [policies(config).standingInstructions, 'My name is Ana.'],
 };
+
+const policies = (config: RuntimeConfig) => buildPlanner(config, fakeClient).policies!;
 
 const fakeClient = { provider: 'openai' as const, decide: () => Promise.reject(new Error('not called')) };
 

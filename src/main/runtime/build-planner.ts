@@ -6,6 +6,8 @@ import { createCloudProxyClient, type CloudProxyClientOptions } from './clients/
 import { aiPlannerSetup, createConfigSource, ConfigError, missingForAiPlanner, type ConfigSource, type RuntimeConfig } from './config';
 import { createStubPlanner } from './stub-planner';
 import type { ConfiguredPlanner, PlannerSource } from './planner';
+import { PERSON_TOOL_SPECS } from '../tools/person-tools';
+import { taskPoliciesFrom } from './task-policies';
 
 /**
  * A direct client whose provider SDK is imported on its first decision, not when the runtime loads: a task
@@ -61,18 +63,20 @@ export function buildToolCallingClient(config: RuntimeConfig): ToolCallingClient
 /** The stub planner unless the AI planner is enabled (seed D6), with the configured step budget. */
 export function buildPlanner(config: RuntimeConfig, client?: ToolCallingClient): ConfiguredPlanner {
   const maxSteps = config.settings.aiPlanner.maxSteps;
-  if (!config.settings.aiPlanner.enabled) return { planner: createStubPlanner(), maxSteps };
+  if (!config.settings.aiPlanner.enabled) return { planner: createStubPlanner(), maxSteps, policies: taskPoliciesFrom(config.settings, undefined) };
   const setup = aiPlannerSetup(config);
   const explicitModel = config.settings.aiPlanner.model || undefined;
   const planner = createAIPlanner({
     client: client ?? buildToolCallingClient(config),
-    actionTools: MODEL_TOOL_SPECS,
+    actionTools: [...MODEL_TOOL_SPECS, ...PERSON_TOOL_SPECS],
     info: { provider: setup.provider, transport: setup.transport, model: setup.transport === 'direct' ? setup.model : explicitModel },
     sendScreenshot: setup.sendScreenshot,
     // The control plane chooses provider and model; the configured ones travel as a hint.
     prompt: setup.transport === 'cloud-proxy' ? { modelHint: { provider: setup.provider, ...(explicitModel ? { model: explicitModel } : {}) } } : {},
   });
-  return { planner, maxSteps };
+  // Through the cloud proxy the control plane may pick another model: only an explicitly configured one is priced.
+  const pricedModel = setup.transport === 'direct' ? setup.model : explicitModel;
+  return { planner, maxSteps, policies: taskPoliciesFrom(config.settings, pricedModel) };
 }
 
 /** Reads configuration afresh for every task, so settings changes apply to the next task without a restart. */

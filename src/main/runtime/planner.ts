@@ -2,6 +2,7 @@ import type { TokenUsage } from '../../shared/decision';
 import type { Scene } from '../../shared/scene';
 import type { StepOutcome } from '../../shared/action';
 import type { PlannedStep, PlannerInfo } from '../../shared/task';
+import type { TaskPolicies } from './task-policies';
 
 /** The screenshot of the current turn, as only the AI planner may receive it (Perception Boundary). */
 export interface PlannerScreenshot {
@@ -74,10 +75,12 @@ export class TaskFailedError extends Error {
   override name = 'TaskFailedError';
 }
 
-/** The planner for one task plus the step budget configured with it. */
+/** The planner for one task plus the step budget and the other policies configured with it. */
 export interface ConfiguredPlanner {
   planner: Planner;
   maxSteps: number;
+  /** Budgets, price, confirmation mode, loop thresholds, standing instructions (default: DEFAULT_TASK_POLICIES). */
+  policies?: TaskPolicies;
 }
 
 /** Chooses the planner for each new task, so settings changes apply to the next task without a restart. */

@@ -13,8 +13,11 @@ import {
 } from '../../shared/task';
 import { plannerSourceFrom } from './build-planner';
 import type { ConfiguredPlanner, PlanInput, Planner, PlannerDecision, PlannerScreenshot, PlannerSource, TurnSummary } from './planner';
+import type { SupervisorPort } from './supervisor';
 
 export type { ConfiguredPlanner, PlannerSource } from './planner';
+export type { SupervisorDecision, SupervisorPort, SupervisorRequest } from './supervisor';
+export { noPersonPresent, NO_PERSON_PRESENT } from './supervisor';
 
 /** What the runner needs from perception: one look at the phone. */
 export interface ObservationLike {
@@ -30,7 +33,8 @@ export interface ObserverPort {
 
 /** What the runner needs from tools: run one call against this turn's Scene. Errors are outcomes. */
 export interface ExecutorPort {
-  execute(call: ToolCall, context: { serial: string; scene: Scene | null; signal?: AbortSignal }): Promise<StepOutcome>;
+  /** `allowedApps`: the task's app allow-list, which the Executor enforces for launch_app (absent: any app). */
+  execute(call: ToolCall, context: { serial: string; scene: Scene | null; signal?: AbortSignal; allowedApps?: readonly string[] }): Promise<StepOutcome>;
 }
 
 /**
@@ -56,6 +60,11 @@ export interface TaskRunnerOptions {
   maxConsecutiveFailures?: number;
   /** One task per phone across processes; without it, only within this runner. */
   deviceLock?: DeviceLockPort;
+  /**
+   * How a task reaches a person (questions, confirmations, hand-overs, loops). Default: no person present, so any
+   * such request ends the task `failed` with the reason. `start` may give a task its own.
+   */
+  supervisor?: SupervisorPort;
   now?: () => number;
   newTaskId?: () => string;
 }
@@ -77,7 +86,16 @@ export interface TaskHandle {
   stop(reason?: string): void;
   /** Holds the task before its next turn. */
   pause(): void;
-  resume(): void;
+  /** `note`: what the person tells the agent on resuming ("I logged in"); it joins the planner's history. */
+  resume(note?: string): void;
+}
+
+/** Per-task choices for `start`. */
+export interface StartOptions {
+  /** The planner (with its budgets and policies), e.g. built with per-run overrides; default: the planner source. */
+  planner?: ConfiguredPlanner;
+  /** This task's way to a person (e.g. the CLI's terminal, or `--yes` / `--answer`); default: the runner's. */
+  supervisor?: SupervisorPort;
 }
 
 export type TaskEventListener = (event: TaskEvent) => void;
@@ -144,6 +162,8 @@ interface RunningTask {
   paused: boolean;
   wake: (() => void) | null;
   release: () => Promise<void>;
+  /** The note given with the last resume, until the next `task.resumed` carries it. */
+  resumeNote?: string;
 }
 
 /**
@@ -185,7 +205,7 @@ export class TaskRunner {
    * source). Rejects (TaskStartError, ConfigError...) when it cannot start; after that, every problem ends
    * the task itself, reported through events and `done`.
    */
-  async start(request: RunTaskRequest, options: { planner?: ConfiguredPlanner } = {}): Promise<TaskHandle> {
+  async start(request: RunTaskRequest, options: StartOptions = {}): Promise<TaskHandle> {
     const parsed = RunTaskRequestSchema.safeParse(request);
     if (!parsed.success) {
       throw new TaskStartError(parsed.error.issues.map((i) => `${i.path.join('.') || 'request'}: ${i.message}`).join('; '));
@@ -221,12 +241,12 @@ export class TaskRunner {
       done,
       stop: (reason) => this.stop(id, reason),
       pause: () => this.pause(id),
-      resume: () => this.resume(id),
+      resume: (note) => this.resume(id, note),
     };
   }
 
   /** Starts a task and waits for its end. */
-  async run(request: RunTaskRequest, options: { planner?: ConfiguredPlanner } = {}): Promise<TaskRecord> {
+  async run(request: RunTaskRequest, options: StartOptions = {}): Promise<TaskRecord> {
     return (await this.start(request, options)).done;
   }
 
@@ -245,10 +265,11 @@ export class TaskRunner {
     return true;
   }
 
-  resume(taskId: string): boolean {
+  resume(taskId: string, note?: string): boolean {
     const task = this.running.get(taskId);
     if (!task) return false;
     task.paused = false;
+    if (note?.trim()) task.resumeNote = note.trim();
     task.wake?.();
     return true;
   }

@@ -1,0 +1,69 @@
+import type { TokenUsage } from './decision';
+
+/**
+ * The price table: what a model's tokens cost, in US dollars per million input and output tokens. It is a
+ * Settings text a person can edit, one entry per model, separated by `;` or new lines:
+ * `claude-sonnet-4-6 3/15; gpt-5.4-mini 0.75/4.5`. A model matches the entry of its own name, or the entry it
+ * extends by a date (a snapshot such as `claude-haiku-4-5-20251001` or `gpt-5.4-mini-2026-03-17`). Any other
+ * model has no cost (`gpt-5.4-pro` is not `gpt-5.4`): none is ever guessed.
+ */
+
+export interface ModelPrice {
+  model: string;
+  /** USD per million input tokens. */
+  input: number;
+  /** USD per million output tokens. */
+  output: number;
+}
+
+/** Published list prices of the providers' current models (USD per million tokens, standard tier). */
+export const DEFAULT_PRICE_TABLE = [
+  'claude-opus-4-5 5/25',
+  'claude-sonnet-4-6 3/15',
+  'claude-sonnet-4-5 3/15',
+  'claude-haiku-4-5 1/5',
+  'gpt-5.5 5/30',
+  'gpt-5.4 2.5/15',
+  'gpt-5.4-mini 0.75/4.5',
+  'gpt-5.4-nano 0.2/1.25',
+].join('; ');
+
+const ENTRY = /^(\S+)\s+(\d+(?:\.\d+)?)\s*\/\s*(\d+(?:\.\d+)?)$/;
+
+/** The table's entries, or the problems with it (each naming the entry and the expected form). */
+export function parsePriceTable(text: string): { prices: ModelPrice[] } | { problems: string[] } {
+  const prices: ModelPrice[] = [];
+  const problems: string[] = [];
+  for (const raw of text.split(/[;\n]/)) {
+    const entry = raw.trim();
+    if (!entry) continue;
+    const match = ENTRY.exec(entry);
+    if (!match) {
+      problems.push(`"${entry.slice(0, 60)}" is not "model input/output" (US dollars per million tokens, e.g. "gpt-5.4-mini 0.75/4.5")`);
+      continue;
+    }
+    const [, model, input, output] = match as unknown as [string, string, string, string];
+    if (prices.some((price) => price.model === model)) problems.push(`${model} is listed twice`);
+    else prices.push({ model, input: Number(input), output: Number(output) });
+  }
+  return problems.length ? { problems } : { prices };
+}
+
+const SNAPSHOT_DATE = /^-(\d{8}|\d{4}-\d{2}-\d{2})$/;
+
+/** The entry that prices `model`: its own name, or the name it extends by a snapshot date; null otherwise. */
+export function priceOf(model: string, prices: readonly ModelPrice[]): ModelPrice | null {
+  return prices.find((price) => model === price.model || (model.startsWith(price.model) && SNAPSHOT_DATE.test(model.slice(price.model.length)))) ?? null;
+}
+
+/** What `usage` cost in USD at `price`. */
+export function costOf(usage: TokenUsage, price: ModelPrice): number {
+  return (usage.inputTokens * price.input + usage.outputTokens * price.output) / 1_000_000;
+}
+
+/** A cost as a person reads it: `$0.0123`, more digits for tiny amounts. */
+export function formatUsd(amount: number): string {
+  if (amount === 0) return '$0';
+  if (amount < 0.01) return `$${amount.toFixed(4)}`;
+  return `$${amount.toFixed(amount < 1 ? 3 : 2)}`;
+}
