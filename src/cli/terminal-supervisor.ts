@@ -16,22 +16,20 @@ export interface TerminalSupervisorOptions {
   say(line: string): void;
 }
 
-/** Why nobody could answer, as the failed task's reason carries it (the runtime names the request). */
+/** Why nobody could answer, and how to answer in advance: the runtime puts it after what was asked in the failed task's reason. */
 const NO_TERMINAL = 'no one can answer: amc run has no terminal to ask on (or runs with --json)';
 
 const unanswered = (reason: string): SupervisorDecision => ({ reply: { kind: 'unanswered', reason }, by: 'no-one-present' });
 
-/** What nobody at a terminal leads to, naming what was asked and how to answer it in advance. */
 function withoutTerminal(request: PersonRequest): SupervisorDecision {
   switch (request.kind) {
     case 'question':
-      return unanswered(`the agent asked "${request.question}" and ${NO_TERMINAL}; give answers with --answer "text"`);
+      return unanswered(`${NO_TERMINAL}; give answers with --answer "text"`);
     case 'confirmation':
-      return unanswered(`${actionWords(request.tool, request.args)} needs your yes (${request.reasons.join('; ')}) and ${NO_TERMINAL}; --yes allows every action`);
+      return unanswered(`${NO_TERMINAL}; --yes allows every action`);
     case 'hand-over':
-      return unanswered(`the agent handed the phone over ("${request.reason}") and ${NO_TERMINAL}`);
     case 'loop':
-      return unanswered(`${request.description}, and ${NO_TERMINAL}`);
+      return unanswered(NO_TERMINAL);
   }
 }
 

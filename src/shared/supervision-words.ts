@@ -10,7 +10,7 @@ export const DECIDER_WORDS: Record<Decider, string> = {
   policy: 'the policy',
   person: 'the person',
   preset: 'an answer given in advance',
-  'no-one-present': 'no one (nobody could be asked)',
+  'no-one-present': 'no one present',
 };
 
 /** An action as one line: the tool and its arguments. */
