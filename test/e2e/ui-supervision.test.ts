@@ -31,6 +31,14 @@ beforeEach(async () => {
 
 const QUESTION = 'Which app should I open?';
 const foreground = async () => (await host.harness.control<{ foreground: string }>('/state')).body.foreground;
+/** The phone's screen in pixels, as `wm size` reports it. */
+async function screenSize(): Promise<{ width: number; height: number }> {
+  const reply = await host.harness.adb(['-s', host.harness.serial, 'shell', 'wm size']);
+  const [, width, height] = /(\d+)x(\d+)/.exec(reply.stdout) ?? [];
+  if (!width || !height) throw new Error(`wm size said: ${reply.stdout}`);
+  return { width: Number(width), height: Number(height) };
+}
+
 /** The conversation without the Scenes (a Scene's texts would otherwise look like the person's words). */
 const withoutScenes = (text: string) => text.replace(/<scene>[\s\S]*?<\/scene>/g, '');
 
@@ -112,8 +120,7 @@ describe('the person in the loop, in the browser', { timeout: 120_000 }, () => {
     const keys = page.getByRole('group', { name: 'Phone keys' });
     await expect.poll(() => keys.getByRole('button', { name: 'Home' }).isEnabled()).toBe(true);
     const seen = await waitForFrameAfter(page, -1);
-    const screen = (await host.harness.control<{ screen: { width: number; height: number } }>('/state')).body.screen;
-    await clickMirrorAt(page, centreOf(await dumpUi(host.harness, host.harness.serial), 'Contacts'), screen);
+    await clickMirrorAt(page, centreOf(await dumpUi(host.harness, host.harness.serial), 'Contacts'), await screenSize());
     await expect.poll(foreground, { timeout: 20_000 }).toMatch(/contacts/);
     await waitForFrameAfter(page, seen);
     await saveScreenshot(page, 'hand-over');
