@@ -97,7 +97,7 @@ describe('the person in the loop, in the browser', { timeout: 120_000 }, () => {
     await page.close();
   });
 
-  it('Scenario: A hand-over gives the person the mirror; after "Done, continue" the agent looks afresh and completes', async () => {
+  it('Scenario: A hand-over gives the person the mirror; after "Done, continue" the agent looks afresh and completes, and History keeps who decided', async () => {
     let handedOver = false;
     let agentActions = 0;
     policy = (turn) => {
@@ -130,6 +130,14 @@ describe('the person in the loop, in the browser', { timeout: 120_000 }, () => {
     await page.getByRole('article', { name: 'Done' }).waitFor({ timeout: 30_000 });
     expect(agentActions).toBe(0);
     expect(await page.getByTestId('supervision-log').textContent()).toMatch(/Continue, with the note: I opened it.*decided by the person/);
+
+    // History keeps the hand-over and who decided.
+    await page.getByRole('tab', { name: 'History' }).click();
+    await page.getByRole('button', { name: 'Open "Open Contacts with my help"' }).first().click();
+    const stored = page.getByTestId('supervision-log');
+    await stored.waitFor();
+    expect(await stored.textContent()).toContain('The agent handed the phone over: Please open Contacts yourself');
+    expect(await stored.textContent()).toMatch(/Continue, with the note: I opened it — decided by the person/);
     expect(errors).toEqual([]);
     await page.close();
   });
