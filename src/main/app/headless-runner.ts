@@ -1,7 +1,7 @@
 import type { AdbClient } from '../device/adb-client';
 import { Observer } from '../perception/observer';
 import type { RuntimeConfig } from '../runtime/config';
-import { TaskRunner, type ConfiguredPlanner, type DeviceLockPort } from '../runtime/task-runner';
+import { TaskRunner, type ConfiguredPlanner, type DeviceLockPort, type SupervisorPort } from '../runtime/task-runner';
 import { Executor } from '../tools/executor';
 import type { ScreenshotPolicy } from './phone-access';
 
@@ -12,10 +12,14 @@ export function screenshotPolicyFor(config: RuntimeConfig, configured: Configure
 }
 
 /** A TaskRunner straight on one adb client, without the app around it: what `amc run` and `amc eval` drive phones with. */
-export function createHeadlessRunner(adb: AdbClient, options: { screenshot: ScreenshotPolicy; deviceLock?: DeviceLockPort }): TaskRunner {
+export function createHeadlessRunner(
+  adb: AdbClient,
+  options: { screenshot: ScreenshotPolicy; deviceLock?: DeviceLockPort; supervisor?: SupervisorPort },
+): TaskRunner {
   return new TaskRunner({
     observer: new Observer(adb, { screenshot: options.screenshot }),
     executor: new Executor(adb),
     ...(options.deviceLock && { deviceLock: options.deviceLock }),
+    ...(options.supervisor && { supervisor: options.supervisor }),
   });
 }
