@@ -158,7 +158,8 @@ describe.each(['anthropic', 'openai'] as const)('on the virtual device over %s d
     const before = fake.requests.length;
     const abandonedBefore = fake.abandoned();
     const handle = await runner.start({ serial: harness.serial, goal: 'Open the Notes app' });
-    await expect.poll(() => fake.requests.length).toBe(before + 1);
+    // Observing (with a screenshot) comes first; on a loaded machine that alone can take seconds.
+    await expect.poll(() => fake.requests.length, { timeout: 15_000 }).toBe(before + 1);
     handle.stop();
     const record = await handle.done;
     expect(record.status).toBe('cancelled');
