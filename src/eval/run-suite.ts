@@ -2,6 +2,7 @@ import type { AdbClient } from '../main/device/adb-client';
 import { createHeadlessRunner, screenshotPolicyFor } from '../main/app/headless-runner';
 import { buildPlanner } from '../main/runtime/build-planner';
 import type { RuntimeConfig } from '../main/runtime/config';
+import { presetSupervisor } from '../main/runtime/supervisor';
 import type { TaskHandle } from '../main/runtime/task-runner';
 import type { TaskRecord } from '../shared/task';
 import type { LatencyProfileName } from '../virtual-device/index';
@@ -55,7 +56,9 @@ export async function runSuite(options: SuiteOptions): Promise<EvalAttempt[]> {
   const { phones, close } = await startEvalPhones(options.adb, workers, options.profile);
   // One planner per task (a fresh conversation), built now so a configuration problem stops the suite before any task.
   const plannerFor = () => buildPlanner(options.config);
-  const runner = createHeadlessRunner(options.adb, { screenshot: screenshotPolicyFor(options.config, plannerFor()) });
+  // The goals themselves ask for their sensitive actions (send, delete...): the suite says yes to them, as
+  // `amc run --yes` would; any other question to a person goes unanswered and fails the task.
+  const runner = createHeadlessRunner(options.adb, { screenshot: screenshotPolicyFor(options.config, plannerFor()), supervisor: presetSupervisor({ allowActions: true }) });
   const attempts: EvalAttempt[] = [];
   const running = new Map<string, TaskHandle>();
   const progress = () =>

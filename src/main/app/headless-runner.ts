@@ -1,7 +1,7 @@
 import type { AdbClient } from '../device/adb-client';
 import { Observer } from '../perception/observer';
 import type { RuntimeConfig } from '../runtime/config';
-import { TaskRunner, type ConfiguredPlanner, type DeviceLockPort } from '../runtime/task-runner';
+import { TaskRunner, type ConfiguredPlanner, type DeviceLockPort, type SupervisorPort } from '../runtime/task-runner';
 import { Executor } from '../tools/executor';
 import type { ScreenshotPolicy } from './phone-access';
 import type { SupervisorPort } from '../runtime/supervisor';

@@ -24,8 +24,11 @@ function clip(text: string, max: number): string {
 }
 
 function outcomeText(turn: TurnSummary, max: number): string {
-  if (turn.outcome.ok) return 'ok';
-  return `FAILED: ${clip(turn.outcome.error ?? 'unknown error', max)}`;
+  const { ok, error, verification, fromPerson } = turn.outcome;
+  const result = ok ? 'ok' : `FAILED: ${clip(error ?? 'unknown error', max)}`;
+  const checked = verification ? `; ${verification.status === 'verified' ? 'verified' : 'NOT verified'}: ${clip(verification.fact, max)}` : '';
+  const person = fromPerson ? `; the person said: "${clip(fromPerson, max)}"` : '';
+  return `${result}${checked}${person}`;
 }
 
 function changeText(turn: TurnSummary): string {

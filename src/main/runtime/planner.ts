@@ -38,6 +38,12 @@ export interface PlanInput {
   sceneError: string | null;
   screenshot?: PlannerScreenshot;
   history?: readonly TurnSummary[];
+  /** The person's standing instructions (Settings), apart from the goal; empty or absent: none. */
+  standingInstructions?: string;
+  /** The apps this task may use; absent: any. */
+  allowedApps?: readonly string[];
+  /** What the runtime tells the model this turn: a loop warning, a refused success claim, the person's resume note. */
+  notices?: readonly string[];
 }
 
 /** A model decision, reported as soon as it is made, including finish_task (which is not a step). */

@@ -34,3 +34,24 @@ export const NO_PERSON_PRESENT = 'no person is present to answer';
 export const noPersonPresent: SupervisorPort = {
   ask: async () => ({ reply: { kind: 'unanswered', reason: NO_PERSON_PRESENT }, by: 'no-one-present' }),
 };
+
+/** Answers given in advance, for runs without a person at hand (`amc run --yes --answer ...`, the eval suite). */
+export interface Preset {
+  /** Allow every action the policy asks about. */
+  allowActions?: boolean;
+  /** Answers to the model's questions, used in order. */
+  answers?: readonly string[];
+}
+
+/** Replies from `preset` where it has one (decided by `preset`); everything else goes to `fallback`. */
+export function presetSupervisor(preset: Preset, fallback: SupervisorPort = noPersonPresent): SupervisorPort {
+  const answers = [...(preset.answers ?? [])];
+  return {
+    ask(request, context) {
+      if (request.request.kind === 'confirmation' && preset.allowActions) return Promise.resolve({ reply: { kind: 'allow', scope: 'once' }, by: 'preset' });
+      const answer = request.request.kind === 'question' ? answers.shift() : undefined;
+      if (answer !== undefined) return Promise.resolve({ reply: { kind: 'answer', text: answer }, by: 'preset' });
+      return fallback.ask(request, context);
+    },
+  };
+}

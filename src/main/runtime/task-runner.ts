@@ -1,23 +1,37 @@
 import { randomUUID } from 'node:crypto';
 import type { TokenUsage } from '../../shared/decision';
 import { sceneFingerprint, type Scene } from '../../shared/scene';
-import type { StepOutcome, ToolCall } from '../../shared/action';
+import type { StepOutcome, ToolCall, Verification } from '../../shared/action';
+import { costOf } from '../../shared/prices';
 import {
+  PersonReplySchema,
   RunTaskRequestSchema,
   applyTaskEvent,
   newTaskRecord,
+  replyFits,
+  type PersonReply,
+  type PersonRequest,
   type PlannedStep,
   type RunTaskRequest,
   type TaskEvent,
+  type TaskEventOf,
   type TaskRecord,
 } from '../../shared/task';
+import { ASK_USER, AskUserArgsSchema, HAND_OVER, HandOverArgsSchema } from '../tools/person-tools';
+import { decideAction } from './action-policy';
+import { budgetExceeded } from './budgets';
 import { plannerSourceFrom } from './build-planner';
+import { actionKeyOf, findLoop, loopDecision, loopWarning, type GuardedTurn } from './loop-guard';
 import type { ConfiguredPlanner, PlanInput, Planner, PlannerDecision, PlannerScreenshot, PlannerSource, TurnSummary } from './planner';
-import type { SupervisorPort } from './supervisor';
+import { FINISH_TASK } from './prompt';
+import { noPersonPresent, type SupervisorDecision, type SupervisorPort } from './supervisor';
+import { DEFAULT_TASK_POLICIES, type TaskPolicies } from './task-policies';
+import { verifyAction } from './verify-outcome';
 
 export type { ConfiguredPlanner, PlannerSource } from './planner';
 export type { SupervisorDecision, SupervisorPort, SupervisorRequest } from './supervisor';
 export { noPersonPresent, NO_PERSON_PRESENT } from './supervisor';
+export type { TaskPolicies } from './task-policies';
 
 /** What the runner needs from perception: one look at the phone. */
 export interface ObservationLike {
@@ -148,12 +162,27 @@ function stopReasonOf(signal: AbortSignal): string {
 interface RunState {
   startedAt: number;
   usage: TokenUsage;
+  lastCall: TokenUsage | null;
+  costUsd: number | null;
+  /** Time spent waiting for a person or paused: not the agent's time. */
+  waitedMs: number;
   turn: number;
+  /** Turns that acted (or asked, or had their action denied): what the step budget counts. */
   executed: number;
   failuresInARow: number;
-  /** The previous turn's Scene fingerprint (clock and battery aside), to tell whether an action changed the screen. */
+  /** The previous turn's Scene and its fingerprint (clock and battery aside), to tell what an action changed. */
   previousScene: string | null;
+  previousSceneValue: Scene | null;
   history: TurnSummary[];
+  /** Screen fingerprints observed since the loop guard last restarted (a person said to go on). */
+  screens: (string | null)[];
+  guarded: GuardedTurn[];
+  /** The loop count last warned about, so one loop is reported once. */
+  warnedLoop: number;
+  /** What the runtime tells the model next turn. */
+  notices: string[];
+  /** The person allowed every action for the rest of this task. */
+  allowAll: boolean;
 }
 
 interface RunningTask {
@@ -164,13 +193,29 @@ interface RunningTask {
   release: () => Promise<void>;
   /** The note given with the last resume, until the next `task.resumed` carries it. */
   resumeNote?: string;
+  planner: Planner;
+  policies: TaskPolicies;
+  supervisor: SupervisorPort;
+  allowedApps: readonly string[] | null;
+}
+
+/** What a turn that ends the task returns; null when the task goes on. */
+type TurnEnd = TaskRecord | null;
+
+const clipped = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
+
+/** An action as messages name it, e.g. `tap {"element_id":"e4"} on Button "Send"`. */
+function describeAction(tool: string, args: Record<string, unknown>, label?: string): string {
+  return `${tool} ${clipped(JSON.stringify(args), 120)}${label ? ` on ${label}` : ''}`;
 }
 
 /**
- * Runs tasks: observe -> plan -> execute, re-observing every turn, until the planner finishes, the step
- * budget runs out, too many actions fail in a row, or the task is stopped. A task never stays `running`:
- * every exception from observe or plan fails it with `<ErrorName>: <message>` (seed D7). One task per
- * device at a time; several devices may run tasks at once.
+ * Runs tasks: observe -> plan -> execute, re-observing every turn, until the planner finishes, a budget runs out,
+ * too many actions fail in a row, a guard ends it, or the task is stopped. Before each action the sensitive-action
+ * policy may ask the person; the model may ask the person (ask_user) or hand the phone over (hand_over); a loop
+ * is first pointed out to the model, then put to the person. A task never stays `running`: every exception from
+ * observe or plan fails it with `<ErrorName>: <message>` (seed D7). One task per device at a time; several
+ * devices may run tasks at once.
  */
 export class TaskRunner {
   private readonly listeners = new Set<TaskEventListener>();
@@ -181,12 +226,14 @@ export class TaskRunner {
   private readonly newTaskId: () => string;
   private readonly maxConsecutiveFailures: number;
   private readonly plannerSource: PlannerSource;
+  private readonly supervisor: SupervisorPort;
 
   constructor(private readonly options: TaskRunnerOptions) {
     this.now = options.now ?? Date.now;
     this.newTaskId = options.newTaskId ?? randomUUID;
     this.maxConsecutiveFailures = options.maxConsecutiveFailures ?? DEFAULT_MAX_CONSECUTIVE_FAILURES;
     this.plannerSource = options.plannerSource ?? plannerSourceFrom();
+    this.supervisor = options.supervisor ?? noPersonPresent;
   }
 
   /** Subscribes to every task's events; returns the unsubscribe function. */
@@ -233,9 +280,13 @@ export class TaskRunner {
       paused: false,
       wake: null,
       release: () => hold?.release() ?? Promise.resolve(),
+      planner: configured.planner,
+      policies: configured.policies ?? DEFAULT_TASK_POLICIES,
+      supervisor: options.supervisor ?? this.supervisor,
+      allowedApps: parsed.data.allowedApps ?? null,
     };
     this.running.set(id, task);
-    const done = this.drive(task, configured.planner);
+    const done = this.drive(task);
     return {
       id,
       done,
@@ -285,20 +336,57 @@ export class TaskRunner {
     }
   }
 
+  private guardDecided(task: RunningTask, step: number, decided: Omit<TaskEventOf<'guard.decided'>, 'type' | 'taskId' | 'at' | 'step'>): void {
+    this.emit(task, { type: 'guard.decided', taskId: task.record.id, at: this.now(), step, ...decided });
+  }
+
   /** Between turns: holds while paused; throws Cancelled when stopped. */
-  private async holdWhilePaused(task: RunningTask, turnsDone: number): Promise<void> {
+  private async holdWhilePaused(task: RunningTask, run: RunState): Promise<void> {
     const signal = task.controller.signal;
     if (!task.paused || signal.aborted) return;
-    this.emit(task, { type: 'task.paused', taskId: task.record.id, at: this.now(), step: turnsDone });
+    const heldAt = this.now();
+    this.emit(task, { type: 'task.paused', taskId: task.record.id, at: heldAt, step: run.turn });
     while (task.paused && !signal.aborted) {
       await new Promise<void>((resolve) => (task.wake = resolve));
       task.wake = null;
     }
+    run.waitedMs += this.now() - heldAt;
     if (signal.aborted) return;
-    this.emit(task, { type: 'task.resumed', taskId: task.record.id, at: this.now(), step: turnsDone });
+    const note = task.resumeNote;
+    task.resumeNote = undefined;
+    this.emit(task, { type: 'task.resumed', taskId: task.record.id, at: this.now(), step: run.turn, ...(note && { note }) });
+    if (note) run.notices.push(`The person paused the task, may have used the phone, and resumed it saying: "${note}"`);
+    // The person may have changed anything: loops and screen comparisons start afresh.
+    this.restartLoopGuard(run);
   }
 
-  private async finish(task: RunningTask, run: RunState, status: 'completed' | 'failed' | 'cancelled', failureReason: string | null, result: string | null = null): Promise<TaskRecord> {
+  /**
+   * Asks the person through the task's supervisor and waits (no model call meanwhile); the request is an event
+   * before and the reply after. A reply that does not fit the request counts as unanswered. Rejects when stopped.
+   */
+  private async askPerson(task: RunningTask, run: RunState, step: number, request: PersonRequest): Promise<SupervisorDecision> {
+    const signal = task.controller.signal;
+    const requestId = randomUUID();
+    const askedAt = this.now();
+    this.emit(task, { type: 'person.asked', taskId: task.record.id, at: askedAt, step, requestId, request });
+    let decision: SupervisorDecision;
+    try {
+      decision = await abortable(task.supervisor.ask({ taskId: task.record.id, requestId, step, request }, { signal }), signal);
+    } catch (error) {
+      if (signal.aborted) throw error;
+      decision = { reply: { kind: 'unanswered', reason: `the request could not reach a person (${failureReasonOf(error)})` }, by: 'no-one-present' };
+    } finally {
+      run.waitedMs += this.now() - askedAt;
+    }
+    const checked = PersonReplySchema.safeParse(decision.reply);
+    if (!checked.success || !replyFits(request, checked.data)) {
+      decision = { reply: { kind: 'unanswered', reason: `the reply did not fit the ${request.kind} request` }, by: decision.by };
+    }
+    this.emit(task, { type: 'person.answered', taskId: task.record.id, at: this.now(), step, requestId, reply: decision.reply, by: decision.by });
+    return decision;
+  }
+
+  private async finish(task: RunningTask, run: RunState, status: 'completed' | 'failed' | 'cancelled', failureReason: string | null, result: string | null = null, verification?: Verification): Promise<TaskRecord> {
     // The device is free (here and for other processes) before anyone hears of the end, so a listener may
     // start the next task at once.
     // A lock that cannot be removed is replaced as stale by this process's next task.
@@ -313,6 +401,8 @@ export class TaskRunner {
       result,
       steps: run.executed,
       usage: run.usage,
+      costUsd: run.costUsd,
+      ...(verification && { verification }),
       durationMs: this.now() - run.startedAt,
     });
     return task.record;
@@ -324,13 +414,57 @@ export class TaskRunner {
     return this.finish(task, run, 'failed', failureReasonOf(error));
   }
 
-  private async drive(task: RunningTask, planner: Planner): Promise<TaskRecord> {
-    const run: RunState = { startedAt: this.now(), usage: { inputTokens: 0, outputTokens: 0 }, turn: 0, executed: 0, failuresInARow: 0, previousScene: null, history: [] };
+  /** The end a person's reply calls for: stopped (cancelled), or failed when nobody answered; null to go on. */
+  private endForReply(task: RunningTask, run: RunState, reply: PersonReply, unansweredReason: (why: string) => string): Promise<TaskRecord> | null {
+    if (reply.kind === 'stop') return this.finish(task, run, 'cancelled', STOPPED);
+    if (reply.kind === 'unanswered') return this.finish(task, run, 'failed', unansweredReason(reply.reason));
+    return null;
+  }
+
+  private async drive(task: RunningTask): Promise<TaskRecord> {
+    const run: RunState = {
+      startedAt: this.now(),
+      usage: { inputTokens: 0, outputTokens: 0 },
+      lastCall: null,
+      costUsd: null,
+      waitedMs: 0,
+      turn: 0,
+      executed: 0,
+      failuresInARow: 0,
+      previousScene: null,
+      previousSceneValue: null,
+      history: [],
+      screens: [],
+      guarded: [],
+      warnedLoop: 0,
+      notices: [],
+      allowAll: false,
+    };
     const { id: taskId, goal, serial, maxSteps } = task.record;
-    this.emit(task, { type: 'task.started', taskId, at: run.startedAt, goal, serial, planner: planner.info, maxSteps });
+    const { policies, planner } = task;
+    this.emit(task, {
+      type: 'task.started',
+      taskId,
+      at: run.startedAt,
+      goal,
+      serial,
+      planner: planner.info,
+      maxSteps,
+      limits: { maxSteps, maxTokens: policies.maxTokens, maxCostUsd: policies.maxCostUsd, maxDurationMs: policies.maxDurationMs },
+      supervision: { allowedApps: task.allowedApps ? [...task.allowedApps] : null, confirmation: policies.confirmation, standingInstructions: policies.standingInstructions },
+    });
+    if (policies.maxCostUsd !== null && policies.price === null && planner.info.kind === 'ai') {
+      this.guardDecided(task, 0, {
+        guard: 'budget',
+        finding: 'cost',
+        decision: 'allow',
+        message: `${planner.info.model ?? 'the model'} has no price in the price table, so its cost is unknown and the cost limit cannot apply`,
+        by: 'runtime',
+      });
+    }
     try {
       for (;;) {
-        const ended = await this.turn(task, planner, run);
+        const ended = await this.turn(task, run);
         if (ended) return ended;
       }
     } catch (error) {
@@ -339,12 +473,61 @@ export class TaskRunner {
     }
   }
 
+  /** Ends the task (no further model call) when a budget is used up. */
+  private checkBudgets(task: RunningTask, run: RunState): Promise<TaskRecord> | null {
+    const exceeded = budgetExceeded(
+      { steps: run.executed, usage: run.usage, lastCall: run.lastCall, costUsd: run.costUsd, agentMs: this.now() - run.startedAt - run.waitedMs },
+      task.record.maxSteps,
+      task.policies,
+    );
+    if (!exceeded) return null;
+    this.guardDecided(task, run.turn, { guard: 'budget', finding: exceeded.finding, decision: 'stop', message: exceeded.reason, by: 'runtime' });
+    return this.finish(task, run, 'failed', exceeded.reason);
+  }
+
+  private restartLoopGuard(run: RunState): void {
+    run.guarded = [];
+    run.screens = run.screens.slice(-1);
+    run.warnedLoop = 0;
+  }
+
+  /**
+   * The loop guard after an observation: warns the model (once per loop) or, when the loop goes on, asks the
+   * person; ends the task when the person stops it or nobody can answer.
+   */
+  private async guardLoops(task: RunningTask, run: RunState, step: number): Promise<TurnEnd> {
+    const thresholds = task.policies.loop;
+    const finding = findLoop(run.guarded, run.screens, thresholds);
+    if (!finding) {
+      run.warnedLoop = 0;
+      return null;
+    }
+    if (loopDecision(finding, thresholds) === 'warn') {
+      if (run.warnedLoop === 0) {
+        this.guardDecided(task, step, { guard: 'loop', finding: finding.kind, decision: 'warn', message: finding.description, by: 'runtime' });
+      }
+      run.warnedLoop = finding.count;
+      run.notices.push(loopWarning(finding));
+      return null;
+    }
+    this.guardDecided(task, step, { guard: 'loop', finding: finding.kind, decision: 'ask', message: finding.description, by: 'runtime' });
+    const { reply } = await this.askPerson(task, run, step, { kind: 'loop', description: finding.description });
+    const ended = this.endForReply(task, run, reply, (why) => `stopped a loop: ${finding.description}; ${why}`);
+    if (ended) return ended;
+    this.restartLoopGuard(run);
+    if (reply.kind === 'continue' && reply.note) run.notices.push(`The person saw you looping and said: "${reply.note}"`);
+    return null;
+  }
+
   /** One turn; returns the final record when the task ended during it. */
-  private async turn(task: RunningTask, planner: Planner, run: RunState): Promise<TaskRecord | null> {
-    const { id: taskId, goal, serial, maxSteps } = task.record;
+  private async turn(task: RunningTask, run: RunState): Promise<TurnEnd> {
+    const { id: taskId, goal, serial } = task.record;
+    const { planner } = task;
     const signal = task.controller.signal;
-    await this.holdWhilePaused(task, run.turn);
+    await this.holdWhilePaused(task, run);
     if (signal.aborted) return this.finish(task, run, 'cancelled', stopReasonOf(signal));
+    const overBudget = this.checkBudgets(task, run);
+    if (overBudget) return overBudget;
     const turn = ++run.turn;
 
     // Observe (an exception fails the task: D7).
@@ -357,9 +540,6 @@ export class TaskRunner {
     }
     const sceneKey = observation.scene ? sceneFingerprint(observation.scene) : null;
     const screenChanged = sceneKey !== null && run.previousScene !== null ? sceneKey !== run.previousScene : null;
-    const lastTurn = run.history.at(-1);
-    if (lastTurn) lastTurn.screenChanged = screenChanged;
-    run.previousScene = sceneKey ?? run.previousScene;
     const shot = observation.screenshot;
     this.emit(task, {
       type: 'step.observed',
@@ -372,6 +552,17 @@ export class TaskRunner {
       screenChanged,
       observeMs: performance.now() - observeStart,
     });
+    this.learnFromObservation(task, run, observation.scene, screenChanged);
+    run.previousScene = sceneKey ?? run.previousScene;
+    run.previousSceneValue = observation.scene;
+    run.screens.push(sceneKey);
+
+    const loopEnd = await this.guardLoops(task, run, turn);
+    if (loopEnd) return loopEnd;
+    if (signal.aborted) return this.finish(task, run, 'cancelled', stopReasonOf(signal));
+    // Time may have run out while observing or waiting for the person.
+    const late = this.checkBudgets(task, run);
+    if (late) return late;
 
     // Plan: the screenshot and the history go only to a planner that declares it accepts them (D8).
     const input: PlanInput = {
@@ -381,13 +572,20 @@ export class TaskRunner {
       sceneError: observation.sceneError ?? null,
       ...(planner.accepts.screenshot && shot ? { screenshot: shot } : {}),
       ...(planner.accepts.history ? { history: run.history.map((h) => ({ ...h })) } : {}),
+      ...(task.policies.standingInstructions ? { standingInstructions: task.policies.standingInstructions } : {}),
+      ...(task.allowedApps ? { allowedApps: task.allowedApps } : {}),
+      ...(run.notices.length ? { notices: run.notices.splice(0) } : {}),
     };
     const planStart = performance.now();
     const decisions: PlannerDecision[] = [];
     const reportPlanned = (step: PlannedStep, usage: TokenUsage | null) => {
       run.usage = addUsage(run.usage, usage);
+      const price = task.policies.price;
+      const costUsd = usage && price ? costOf(usage, price) : null;
+      if (usage) run.lastCall = usage;
+      if (costUsd !== null) run.costUsd = (run.costUsd ?? 0) + costUsd;
       const { tool, args, rationale, thinking } = step;
-      this.emit(task, { type: 'step.planned', taskId, at: this.now(), step: turn, tool, args, rationale, thinking, usage, planMs: performance.now() - planStart });
+      this.emit(task, { type: 'step.planned', taskId, at: this.now(), step: turn, tool, args, rationale, thinking, usage, costUsd, planMs: performance.now() - planStart });
     };
     let steps: PlannedStep[];
     try {
@@ -402,32 +600,152 @@ export class TaskRunner {
     if (decision) reportPlanned(decision, decision.usage);
     else if (first) reportPlanned(first, null);
     // The seed's short-circuit (D2/D3): an empty plan, or a planner saying the goal is reached, completes.
-    if (!first || planner.goalReached(input)) {
-      const result = typeof decision?.args.reason === 'string' ? decision.args.reason : null;
-      return this.finish(task, run, 'completed', null, result);
-    }
-    if (run.executed >= maxSteps) {
-      return this.finish(task, run, 'failed', `reached the maximum of ${maxSteps} step${maxSteps === 1 ? '' : 's'} without finishing the goal`);
-    }
+    if (!first || planner.goalReached(input)) return this.complete(task, run, turn, decision);
 
-    // Execute (only the first step: planners return at most one, D1). Errors are outcomes the planner
-    // reads next turn, until too many come in a row.
-    const executeStart = performance.now();
-    let outcome: StepOutcome;
-    try {
-      const call: ToolCall = { name: first.tool, args: first.args };
-      outcome = await abortable(this.options.executor.execute(call, { serial, scene: observation.scene, signal }), signal);
-    } catch (error) {
-      if (signal.aborted) return this.finish(task, run, 'cancelled', stopReasonOf(signal));
-      outcome = { ok: false, error: failureReasonOf(error), attempts: 0, durationMs: performance.now() - executeStart };
-    }
+    if (first.tool === ASK_USER || first.tool === HAND_OVER) return this.personTool(task, run, turn, first);
+    return this.act(task, run, turn, first, observation.scene);
+  }
+
+  /**
+   * What the observation tells about the previous turn: whether its action changed the screen, and what the
+   * runtime can verify about it (an event, the turn's outcome and the planner's history all get it).
+   */
+  private learnFromObservation(task: RunningTask, run: RunState, scene: Scene | null, screenChanged: boolean | null): void {
+    const lastTurn = run.history.at(-1);
+    if (!lastTurn || lastTurn.step !== run.turn - 1) return;
+    lastTurn.screenChanged = screenChanged;
+    const guarded = run.guarded.at(-1);
+    if (guarded) guarded.screenChanged = screenChanged;
+    const verification = verifyAction({
+      tool: lastTurn.tool,
+      args: lastTurn.args,
+      outcome: lastTurn.outcome,
+      before: run.previousSceneValue,
+      after: scene,
+      screenChanged,
+    });
+    if (!verification) return;
+    lastTurn.outcome = { ...lastTurn.outcome, verification };
+    this.emit(task, { type: 'step.verified', taskId: task.record.id, at: this.now(), step: lastTurn.step, verification });
+  }
+
+  /**
+   * The planner says the goal is reached. A model's success claim when nothing was done completes the task
+   * marked "not verified" (the runtime cannot confirm it), and the guard's decision is an event.
+   */
+  private complete(task: RunningTask, run: RunState, turn: number, decision: PlannerDecision | undefined): Promise<TaskRecord> {
+    const result = typeof decision?.args.reason === 'string' ? decision.args.reason : null;
+    const claimed = decision?.tool === FINISH_TASK && decision.args.success === true;
+    if (!claimed || run.executed > 0) return this.finish(task, run, 'completed', null, result);
+    const fact = 'no action was taken in this task, so nothing confirms the goal was reached';
+    this.guardDecided(task, turn, { guard: 'completion', finding: 'no-action-taken', decision: 'allow', message: `success claimed, but ${fact}: completed as not verified`, by: 'runtime' });
+    return this.finish(task, run, 'completed', null, result, { status: 'not-verified', check: 'action-taken', fact });
+  }
+
+  /** Records a turn that did not reach the Executor (a question, a hand-over, a denied action). */
+  private recordTurn(task: RunningTask, run: RunState, turn: number, step: PlannedStep, outcome: StepOutcome, executeMs: number): void {
     run.executed += 1;
-    this.emit(task, { type: 'step.executed', taskId, at: this.now(), step: turn, outcome, executeMs: performance.now() - executeStart });
-    run.history.push({ step: turn, tool: first.tool, args: first.args, rationale: first.rationale, outcome, screenChanged: null });
+    this.emit(task, { type: 'step.executed', taskId: task.record.id, at: this.now(), step: turn, outcome, executeMs });
+    run.history.push({ step: turn, tool: step.tool, args: step.args, rationale: step.rationale, outcome, screenChanged: null });
+    run.guarded.push({ actionKey: actionKeyOf(step.tool, step.args, outcome.target?.label), actionText: describeAction(step.tool, step.args, outcome.target?.label), screenChanged: null });
+  }
+
+  /** ask_user / hand_over: the model reaches the person; the reply (or note) is the turn's outcome. */
+  private async personTool(task: RunningTask, run: RunState, turn: number, step: PlannedStep): Promise<TurnEnd> {
+    const started = performance.now();
+    const asking = step.tool === ASK_USER;
+    const args = (asking ? AskUserArgsSchema : HandOverArgsSchema).safeParse(step.args);
+    if (!args.success) {
+      const outcome: StepOutcome = { ok: false, error: `Invalid arguments for ${step.tool}: ${args.error.issues.map((i) => i.message).join('; ')}.`, attempts: 0, durationMs: 0 };
+      this.recordTurn(task, run, turn, step, outcome, 0);
+      return this.countFailure(task, run, outcome);
+    }
+    const text = 'question' in args.data ? args.data.question : args.data.reason;
+    const request: PersonRequest = asking ? { kind: 'question', question: text } : { kind: 'hand-over', reason: text };
+    let reply: PersonReply;
+    try {
+      ({ reply } = await this.askPerson(task, run, turn, request));
+    } catch {
+      return this.finish(task, run, 'cancelled', stopReasonOf(task.controller.signal));
+    }
+    const ended = this.endForReply(task, run, reply, (why) => (asking ? `the model asked "${text}" and ${why}` : `the model handed the phone over ("${text}") and ${why}`));
+    if (ended) return ended;
+    const said = reply.kind === 'answer' ? reply.text : reply.kind === 'continue' ? reply.note : undefined;
+    const outcome: StepOutcome = { ok: true, attempts: 0, durationMs: Math.round(performance.now() - started), ...(said && { fromPerson: said }) };
+    this.recordTurn(task, run, turn, step, outcome, performance.now() - started);
+    run.failuresInARow = 0;
+    // After a hand-over the person may have changed anything: the next observation starts afresh.
+    if (!asking) this.restartLoopGuard(run);
+    return null;
+  }
+
+  /** Ends the task when too many actions failed in a row. */
+  private countFailure(task: RunningTask, run: RunState, outcome: StepOutcome): Promise<TaskRecord> | null {
     run.failuresInARow = outcome.ok ? 0 : run.failuresInARow + 1;
     if (run.failuresInARow >= this.maxConsecutiveFailures) {
       return this.finish(task, run, 'failed', `${run.failuresInARow} actions in a row failed; the last one: ${outcome.error ?? 'unknown error'}`);
     }
     return null;
   }
+
+  /**
+   * Whether the action may run: the sensitive-action policy, then the person when it asks. Returns the reply's
+   * effect: run it, a denial (the turn's outcome), or the task's end.
+   */
+  private async permit(task: RunningTask, run: RunState, turn: number, step: PlannedStep, scene: Scene | null): Promise<'run' | 'denied' | TaskRecord> {
+    const verdict = decideAction({ call: { name: step.tool, args: step.args }, scene, mode: task.policies.confirmation, allowedApps: task.allowedApps });
+    if (verdict.decision === 'allow') return 'run';
+    const action = describeAction(step.tool, step.args, verdict.target?.label);
+    if (run.allowAll) {
+      this.guardDecided(task, turn, { guard: 'policy', finding: 'allowed-for-task', decision: 'allow', message: `${action}: the person allowed every action for the rest of this task`, by: 'preset' });
+      return 'run';
+    }
+    const guard = verdict.finding === 'outside-allowed-apps' ? 'scope' : 'policy';
+    this.guardDecided(task, turn, { guard, finding: verdict.finding, decision: 'ask', message: `${action} needs a yes: ${verdict.reasons.join('; ')}`, by: 'policy' });
+    let reply: PersonReply;
+    try {
+      ({ reply } = await this.askPerson(task, run, turn, {
+        kind: 'confirmation',
+        tool: step.tool,
+        args: step.args,
+        rationale: step.rationale,
+        reasons: verdict.reasons,
+        target: verdict.target,
+      }));
+    } catch {
+      return this.finish(task, run, 'cancelled', stopReasonOf(task.controller.signal));
+    }
+    const ended = this.endForReply(task, run, reply, (why) => `${action} needs a person's yes (${verdict.reasons.join('; ')}) and ${why}`);
+    if (ended) return ended;
+    if (reply.kind === 'deny') return 'denied';
+    if (reply.kind === 'allow' && reply.scope === 'task') run.allowAll = true;
+    return 'run';
+  }
+
+  /** An action for the phone: permitted, executed (errors are outcomes the planner reads next turn), recorded. */
+  private async act(task: RunningTask, run: RunState, turn: number, step: PlannedStep, scene: Scene | null): Promise<TurnEnd> {
+    const signal = task.controller.signal;
+    const executeStart = performance.now();
+    const permitted = await this.permit(task, run, turn, step, scene);
+    if (typeof permitted !== 'string') return permitted;
+    if (permitted === 'denied') {
+      // Not a failure of the agent: the model hears it and goes on (the loop guard stops it insisting).
+      this.recordTurn(task, run, turn, step, { ok: false, error: DENIED, attempts: 0, durationMs: Math.round(performance.now() - executeStart) }, performance.now() - executeStart);
+      return null;
+    }
+    let outcome: StepOutcome;
+    try {
+      const call: ToolCall = { name: step.tool, args: step.args };
+      const context = { serial: task.record.serial, scene, signal, ...(task.allowedApps && { allowedApps: task.allowedApps }) };
+      outcome = await abortable(this.options.executor.execute(call, context), signal);
+    } catch (error) {
+      if (signal.aborted) return this.finish(task, run, 'cancelled', stopReasonOf(signal));
+      outcome = { ok: false, error: failureReasonOf(error), attempts: 0, durationMs: performance.now() - executeStart };
+    }
+    this.recordTurn(task, run, turn, step, outcome, performance.now() - executeStart);
+    return this.countFailure(task, run, outcome);
+  }
 }
+
+/** The outcome of an action the person said no to. */
+export const DENIED = 'the person denied this action';

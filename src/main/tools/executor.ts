@@ -23,6 +23,8 @@ export interface ExecutionContext {
   scene: Scene | null;
   /** Aborting stops the command in flight; nothing further is sent and `execute` rejects with AbortError. */
   signal?: AbortSignal;
+  /** The task's app allow-list: launch_app refuses any other package (absent: any app). */
+  allowedApps?: readonly string[];
 }
 
 /** The one adb capability the Executor needs (an AdbClient). */
@@ -49,7 +51,7 @@ export class Executor {
       const tool = ACTION_TOOLS.get(call.name);
       if (!tool) throw new InvalidCall(`Unknown tool "${call.name}". Available tools: ${ACTION_TOOL_NAMES.join(', ')}.`);
       const target = await tool.execute(call.args, this.toolContext(context, run));
-      return { ok: true, attempts: run.attempts, durationMs: elapsed(start), ...(target && { target }) };
+      return { ok: true, attempts: run.attempts, durationMs: elapsed(start), ...(target && { target }), ...(run.app && { app: run.app }) };
     } catch (error) {
       if (isAbortError(error) || context.signal?.aborted) throw new AbortError('The action was cancelled');
       const reason = error instanceof Error ? error.message : String(error);
@@ -66,6 +68,8 @@ export class Executor {
       aimAt: (args, tool) => this.aimAt(args, context, tool),
       screenSize: () => this.screenSize(context, run),
       setTarget: (target) => (run.target = target),
+      allowedApps: context.allowedApps,
+      setOpenedApp: (app) => (run.app = app),
     };
   }
 
@@ -101,6 +105,7 @@ export class Executor {
 class CommandRun {
   attempts = 0;
   target: StepTarget | undefined;
+  app: string | undefined;
 
   constructor(
     private readonly adb: CommandRunner,

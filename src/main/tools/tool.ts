@@ -33,6 +33,10 @@ export interface ToolContext {
   screenSize(): Promise<ScreenSize>;
   /** Where the action lands; kept on the outcome even when a later command fails. */
   setTarget(target: StepTarget): void;
+  /** The task's app allow-list (undefined: any app). */
+  readonly allowedApps?: readonly string[] | undefined;
+  /** The package an action opened, so the runtime can check it came to the foreground. */
+  setOpenedApp(app: string): void;
 }
 
 interface ToolFacts {

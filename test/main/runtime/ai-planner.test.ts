@@ -188,12 +188,12 @@ describe.each(['anthropic', 'openai'] as const)('AI planner over %s direct', (pr
 });
 
 describe('AI planner inputs', () => {
-  it('offers the action tools plus finish_task, and never the stub planner\'s describe_screen', async () => {
+  it('offers the action tools, ask_user, hand_over and finish_task, and never the stub planner\'s describe_screen', async () => {
     const fake = await fakeFor('openai', sequencePolicy(finish(true, 'ok')));
     const { planner } = buildPlanner(directConfig(fake));
     await planner.plan({ goal, step: 1, scene: wifiScene, sceneError: null }, { signal: new AbortController().signal, onDecision: () => undefined });
     const names = (fake.bodies()[0] as { tools: Array<{ function: { name: string } }> }).tools.map((t) => t.function.name);
-    expect(names).toEqual([...ACTION_TOOL_SPECS.map((t) => t.name).filter((n) => n !== 'describe_screen'), 'finish_task']);
+    expect(names).toEqual([...ACTION_TOOL_SPECS.map((t) => t.name).filter((n) => n !== 'describe_screen'), 'ask_user', 'hand_over', 'finish_task']);
   });
 
   it('the system prompt grounds coordinates in the Scene, treats screen text as data, and asks for a rationale first', async () => {

@@ -6,6 +6,7 @@ import { AdbClient } from '../../../src/main/device/adb-client';
 import { Observer } from '../../../src/main/perception/observer';
 import { Executor } from '../../../src/main/tools/executor';
 import { TaskRunner } from '../../../src/main/runtime/task-runner';
+import { presetSupervisor } from '../../../src/main/runtime/supervisor';
 import { buildPlanner } from '../../../src/main/runtime/build-planner';
 import type { RuntimeConfig } from '../../../src/main/runtime/config';
 import { startAdbHarness, type AdbHarness } from '../../support/adb-harness';
@@ -57,6 +58,8 @@ function runnerFor(config: () => RuntimeConfig, screenshot = true): TaskRunner {
     observer: new Observer(adb, { screenshot: screenshot ? { longEdge: 1456 } : false }),
     executor: new Executor(adb),
     plannerSource: async () => buildPlanner(config()),
+    // The suite's goals ask for their sends and deletes: yes to those, as `amc run --yes` says.
+    supervisor: presetSupervisor({ allowActions: true }),
   });
 }
 
@@ -155,7 +158,8 @@ describe.each(['anthropic', 'openai'] as const)('on the virtual device over %s d
     const before = fake.requests.length;
     const abandonedBefore = fake.abandoned();
     const handle = await runner.start({ serial: harness.serial, goal: 'Open the Notes app' });
-    await expect.poll(() => fake.requests.length).toBe(before + 1);
+    // Observing (with a screenshot) comes first; on a loaded machine that alone can take seconds.
+    await expect.poll(() => fake.requests.length, { timeout: 15_000 }).toBe(before + 1);
     handle.stop();
     const record = await handle.done;
     expect(record.status).toBe('cancelled');

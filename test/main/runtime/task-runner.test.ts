@@ -140,7 +140,9 @@ describe('TaskRunner', () => {
 
   it('Scenario: The step budget ends a task that does not finish', async () => {
     const planner = new ScriptedPlanner(() => [step('swipe', { direction: 'up' })]);
-    const { runner, executor } = runnerWith(planner, { maxSteps: 4 });
+    // Every swipe reveals new items: a long list, not a loop.
+    let shown = 0;
+    const { runner, executor } = runnerWith(planner, { maxSteps: 4, observer: new FakeObserver([() => sceneWith(`Item ${(shown += 1)}`)]) });
     const record = await runner.run(request);
     expect(record.status).toBe('failed');
     expect(record.failureReason).toBe('reached the maximum of 4 steps without finishing the goal');

@@ -121,6 +121,17 @@ describe('every tool changes the phone', () => {
     expect(outcome).toMatchObject({ ok: false, error: expect.stringMatching(/No installed app matches "Spotify"/) });
   });
 
+  it('Scenario: launch_app outside the allowed apps is refused by the Executor', async () => {
+    const allowedApps = ['com.android.contacts'];
+    const home = (await state()).foreground;
+    const refused = await executor.execute({ name: 'launch_app', args: { app: 'Messages' } }, { serial: harness.serial, scene, allowedApps });
+    expect(refused).toMatchObject({ ok: false, error: expect.stringMatching(/^com\.android\.messaging is not among this task's allowed apps \(com\.android\.contacts\); it was not opened\.$/) });
+    expect((await state()).foreground).toBe(home);
+    const opened = await executor.execute({ name: 'launch_app', args: { app: 'Contacts' } }, { serial: harness.serial, scene, allowedApps });
+    expect(opened).toMatchObject({ ok: true, app: 'com.android.contacts' });
+    expect((await state()).foreground).toBe('com.android.contacts');
+  });
+
   it('waits and describes the screen without touching the phone', async () => {
     const before = await state();
     const waited = await executor.execute({ name: 'wait', args: { seconds: 0.2 } }, { serial: harness.serial, scene });

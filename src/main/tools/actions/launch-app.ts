@@ -21,6 +21,11 @@ export const launchApp = defineTool({
   async run(args, context) {
     const resolution = resolveApp(args.app, parsePackageList(await context.query('pm list packages')));
     if ('error' in resolution) throw new InvalidCall(resolution.error);
+    const allowed = context.allowedApps;
+    if (allowed && !allowed.includes(resolution.package)) {
+      throw new InvalidCall(`${resolution.package} is not among this task's allowed apps (${allowed.join(', ')}); it was not opened.`);
+    }
+    context.setOpenedApp(resolution.package);
     const output = await context.query(`monkey -p ${resolution.package} -c android.intent.category.LAUNCHER 1`);
     if (/no activities found|monkey aborted|error/i.test(output)) {
       throw new AdbError(`${resolution.package} has no launcher activity to open (${output.trim().split('\n').at(-1)}).`, 'command-failed');
