@@ -122,3 +122,22 @@ export async function dumpUi(harness: AdbHarness, serial: string): Promise<strin
   if (result.code !== 0) throw new Error(`uiautomator dump failed: ${result.stderr}`);
   return result.stdout;
 }
+
+/** A timeline card by step number. */
+export const stepCard = (page: Page, step: number) => page.locator(`[data-testid="step-card"][data-step="${step}"]`);
+
+/** Opens a compact timeline card (cards are one line until clicked). */
+export async function expandCard(page: Page, step: number): Promise<void> {
+  const toggle = stepCard(page, step).getByRole('button', { name: `Step ${step}`, exact: true });
+  await toggle.waitFor();
+  if ((await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
+  await stepCard(page, step).locator('.step-body').waitFor();
+}
+
+/** The element's box lies wholly inside the viewport (nothing of it scrolled or cut off). */
+export async function fullyInViewport(page: Page, selector: string): Promise<boolean> {
+  return page.evaluate((css) => {
+    const box = document.querySelector(css)?.getBoundingClientRect();
+    return !!box && box.width > 0 && box.top >= 0 && box.left >= 0 && box.bottom <= window.innerHeight && box.right <= window.innerWidth;
+  }, selector);
+}
