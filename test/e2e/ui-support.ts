@@ -57,8 +57,9 @@ export interface AppPage {
 }
 
 /** Opens the app and waits until it is connected and has loaded the device list. */
-export async function openApp(browser: TestBrowser, host: UiHost): Promise<AppPage> {
+export async function openApp(browser: TestBrowser, host: UiHost, options: { beforeLoad?: () => void } = {}): Promise<AppPage> {
   const page = await browser.context.newPage();
+  if (options.beforeLoad) await page.addInitScript(options.beforeLoad);
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
   await page.goto(host.app.url);
@@ -108,9 +109,10 @@ export async function clickMirrorAt(page: Page, point: { x: number; y: number },
   await canvas.click({ position: { x: (point.x / screen.width) * box.width, y: (point.y / screen.height) * box.height } });
 }
 
-/** Centre of the first node whose text is `text` in a `uiautomator dump` (device pixels). */
-export function centreOf(xml: string, text: string): { x: number; y: number } {
-  const node = new RegExp(`text="${text}"[^>]*?bounds="\\[(\\d+),(\\d+)\\]\\[(\\d+),(\\d+)\\]"`).exec(xml);
+/** Centre of the first node whose text (or, with `by: 'id'`, resource-id ending) is `text` in a `uiautomator dump`. */
+export function centreOf(xml: string, text: string, by: 'text' | 'id' = 'text'): { x: number; y: number } {
+  const attribute = by === 'text' ? `text="${text}"` : `resource-id="[^"]*${text}"`;
+  const node = new RegExp(`${attribute}[^>]*?bounds="\\[(\\d+),(\\d+)\\]\\[(\\d+),(\\d+)\\]"`).exec(xml);
   if (!node) throw new Error(`no node with text "${text}" on the screen`);
   const [left, top, right, bottom] = node.slice(1).map(Number) as [number, number, number, number];
   return { x: Math.round((left + right) / 2), y: Math.round((top + bottom) / 2) };

@@ -68,8 +68,6 @@ export function Mirror({ device }: { device: DeviceSummary }) {
   const onPointerDown = (event: PointerEvent<HTMLCanvasElement>) => {
     if (!personHasControl || !size || event.button !== 0) return;
     event.currentTarget.setPointerCapture?.(event.pointerId);
-    // Clicking the phone also gives it the keyboard, as clicking a field would.
-    keyboard.current?.focus({ preventScroll: true });
     const { x, y } = pointFrom(event);
     press.current = { x, y, at: performance.now() };
   };
@@ -77,6 +75,8 @@ export function Mirror({ device }: { device: DeviceSummary }) {
   const onPointerUp = (event: PointerEvent<HTMLCanvasElement>) => {
     const start = press.current;
     press.current = null;
+    // Clicking the phone also gives it the keyboard, as clicking a field would (after the press, which moved focus).
+    keyboard.current?.focus({ preventScroll: true });
     if (!start || !size || !personHasControl) return;
     const end = pointFrom(event);
     const from = toDevicePoint(start, end.box, size);
