@@ -29,6 +29,8 @@ export const DeviceSummarySchema = z.object({
   /** What the person must do, in plain words, when the phone is not usable yet (e.g. unauthorized). */
   hint: z.string().optional(),
   model: z.string().optional(),
+  /** What the app calls the phone where the model does not tell phones apart (e.g. "Demo phone 2"). */
+  name: z.string().optional(),
   /** e.g. `14` (ro.build.version.release). */
   androidVersion: z.string().optional(),
   /** Natural (portrait) size in pixels from `wm size`, and density from `wm density`. */

@@ -87,6 +87,7 @@ describe('device panel and live mirror in the browser', { timeout: 90_000 }, () 
     await page.getByRole('button', { name: `Disconnect ${serial}` }).click();
     await row.waitFor({ state: 'detached', timeout: 15_000 });
 
+    await page.getByText('Connect a phone over the network').click();
     await page.getByLabel('Connect by address').fill(serial);
     await page.getByRole('button', { name: 'Connect', exact: true }).click();
     await page.getByText(`Connected to ${serial}.`).waitFor({ timeout: 20_000 });

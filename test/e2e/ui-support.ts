@@ -71,8 +71,9 @@ export interface AppPage {
 }
 
 /** Opens the app and waits until it is connected and has loaded the device list. */
-export async function openApp(browser: TestBrowser, host: UiHost): Promise<AppPage> {
+export async function openApp(browser: TestBrowser, host: UiHost, options: { beforeLoad?: () => void } = {}): Promise<AppPage> {
   const page = await browser.context.newPage();
+  if (options.beforeLoad) await page.addInitScript(options.beforeLoad);
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
   await page.goto(host.app.url);
@@ -122,9 +123,10 @@ export async function clickMirrorAt(page: Page, point: { x: number; y: number },
   await canvas.click({ position: { x: (point.x / screen.width) * box.width, y: (point.y / screen.height) * box.height } });
 }
 
-/** Centre of the first node whose text is `text` in a `uiautomator dump` (device pixels). */
-export function centreOf(xml: string, text: string): { x: number; y: number } {
-  const node = new RegExp(`text="${text}"[^>]*?bounds="\\[(\\d+),(\\d+)\\]\\[(\\d+),(\\d+)\\]"`).exec(xml);
+/** Centre of the first node whose text (or, with `by: 'id'`, resource-id ending) is `text` in a `uiautomator dump`. */
+export function centreOf(xml: string, text: string, by: 'text' | 'id' = 'text'): { x: number; y: number } {
+  const attribute = by === 'text' ? `text="${text}"` : `resource-id="[^"]*${text}"`;
+  const node = new RegExp(`${attribute}[^>]*?bounds="\\[(\\d+),(\\d+)\\]\\[(\\d+),(\\d+)\\]"`).exec(xml);
   if (!node) throw new Error(`no node with text "${text}" on the screen`);
   const [left, top, right, bottom] = node.slice(1).map(Number) as [number, number, number, number];
   return { x: Math.round((left + right) / 2), y: Math.round((top + bottom) / 2) };
@@ -135,4 +137,23 @@ export async function dumpUi(harness: AdbHarness, serial: string): Promise<strin
   const result = await harness.adb(['-s', serial, 'shell', 'uiautomator dump /dev/tty']);
   if (result.code !== 0) throw new Error(`uiautomator dump failed: ${result.stderr}`);
   return result.stdout;
+}
+
+/** A timeline card by step number. */
+export const stepCard = (page: Page, step: number) => page.locator(`[data-testid="step-card"][data-step="${step}"]`);
+
+/** Opens a compact timeline card (cards are one line until clicked). */
+export async function expandCard(page: Page, step: number): Promise<void> {
+  const toggle = stepCard(page, step).getByRole('button', { name: `Step ${step}`, exact: true });
+  await toggle.waitFor();
+  if ((await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
+  await stepCard(page, step).locator('.step-body').waitFor();
+}
+
+/** The element's box lies wholly inside the viewport (nothing of it scrolled or cut off). */
+export async function fullyInViewport(page: Page, selector: string): Promise<boolean> {
+  return page.evaluate((css) => {
+    const box = document.querySelector(css)?.getBoundingClientRect();
+    return !!box && box.width > 0 && box.top >= 0 && box.left >= 0 && box.bottom <= window.innerHeight && box.right <= window.innerWidth;
+  }, selector);
 }

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { FAKE_ANTHROPIC_KEY, findElement, finish, startAnthropicFake, type AnthropicFake, type FakePolicy } from '../fakes/index';
 import { launchTestBrowser, type TestBrowser } from '../support/browser';
-import { ARTIFACTS, openApp, saveScreenshot, startUiHost, type UiHost } from './ui-support';
+import { ARTIFACTS, expandCard, openApp, saveScreenshot, startUiHost, type UiHost } from './ui-support';
 
 const OPEN_CONTACTS = 'Open the contacts app';
 const KEEP_GOING = 'Keep pressing home until told to stop';
@@ -97,6 +97,7 @@ describe('a task in the browser', { timeout: 90_000 }, () => {
     await runGoal(page, OPEN_CONTACTS);
 
     const first = card(page, 1);
+    await expandCard(page, 1);
     await first.getByTestId('step-rationale').waitFor();
     expect(await page.getByRole('button', { name: 'Stop' }).isEnabled()).toBe(true);
     expect(await page.getByTestId('planner-label').first().textContent()).toBe('Planner: AI · anthropic · claude-test · direct');
@@ -201,13 +202,13 @@ describe('a task in the browser', { timeout: 90_000 }, () => {
     expect(position(stoppedGoal)).toBeLessThan(position(completedGoal));
     const cells = completedRow.getByRole('cell');
     expect(await cells.nth(0).textContent()).toBe(completedGoal);
-    expect(await cells.nth(2).textContent()).toBe('done');
+    expect(await cells.nth(3).textContent()).toBe('done');
     // Steps counts the actions carried out: the tap (finishing is not an action on the phone).
-    expect(await cells.nth(3).textContent()).toBe('1');
+    expect(await cells.nth(4).textContent()).toBe('1');
     await saveScreenshot(page, 'history');
 
     await page.getByRole('button', { name: `Open "${completedGoal}"` }).click();
-    await card(page, 1).getByTestId('step-rationale').waitFor();
+    await expandCard(page, 1);
     expect(await card(page, 1).getByTestId('step-rationale').textContent()).toBe('The home screen is showing; the Contacts icon opens the app.');
     expect(await page.getByRole('article', { name: 'Done' }).textContent()).toContain('The contacts app is open.');
     await saveScreenshot(page, 'history-task');
@@ -294,6 +295,7 @@ describe('a task in the browser', { timeout: 90_000 }, () => {
     const goal = `${'Open the notes app and write a long note '.repeat(12)}${unbroken}`;
     await runGoal(page, goal);
     await page.getByRole('article', { name: 'Done' }).waitFor({ timeout: 20_000 });
+    await expandCard(page, 1);
     await card(page, 1).getByText('Thinking', { exact: true }).click();
     const overflow = () => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     expect(await overflow()).toBe(0);

@@ -180,7 +180,8 @@ describe('live task in the window', () => {
     await screen.findByRole('article', { name: 'Step 1' });
     // The phone drops off adb mid-task: the list no longer has it, yet its task is still there to stop.
     act(() => bridge.emit('devices.changed', { devices: [], adbServer: '127.0.0.1:5037', problem: null }));
-    expect(screen.getByTestId('phone-gone').textContent).toContain(`${serial} is no longer connected`);
+    // Named as the window last knew it (its model), not by its serial.
+    expect(screen.getByTestId('phone-gone').textContent).toContain('Demo Phone is no longer connected');
     expect(screen.getByRole('article', { name: 'Step 1' })).toBeTruthy();
     expect((screen.getByRole('button', { name: 'Stop' }) as HTMLButtonElement).disabled).toBe(false);
     expect((screen.getByRole('button', { name: 'Run' }) as HTMLButtonElement).disabled).toBe(true);
@@ -296,8 +297,8 @@ describe('live task in the window', () => {
       fireEvent.click(screen.getByRole('tab', { name: 'History' }));
       const row = await screen.findByTestId('history-row');
       const cells = () => [...row.querySelectorAll('td')].map((cell) => cell.textContent);
-      // Goal, phone, status, steps, duration, tokens: the time since the start, not the stored 0 ms.
-      expect(cells().slice(2, 6)).toEqual(['running', '0', '3.5 s', '0 in · 0 out']);
+      // Goal, phone, model, status, steps, duration, tokens: the time since the start, not the stored 0 ms.
+      expect(cells().slice(3, 7)).toEqual(['running', '0', '3.5 s', '0 in · 0 out']);
       const lists = bridge.callsOf('history.list').length;
 
       vi.setSystemTime(1000 + 12_000);
@@ -305,7 +306,7 @@ describe('live task in the window', () => {
       act(() =>
         bridge.emit('task.event', { type: 'step.executed', taskId: 't-7', at: 1200, step: 1, outcome: { ok: true, attempts: 1, durationMs: 80 }, executeMs: 80 }),
       );
-      expect(cells().slice(2, 6)).toEqual(['running', '1', '12 s', '100 in · 10 out']);
+      expect(cells().slice(3, 7)).toEqual(['running', '1', '12 s', '100 in · 10 out']);
 
       act(() =>
         bridge.emit('task.event', {
@@ -320,7 +321,7 @@ describe('live task in the window', () => {
           durationMs: 13_000,
         }),
       );
-      expect(cells().slice(2, 6)).toEqual(['done', '1', '13 s', '100 in · 10 out']);
+      expect(cells().slice(3, 7)).toEqual(['done', '1', '13 s', '100 in · 10 out']);
       // Every turn came from the live events: the list itself was not fetched again.
       expect(bridge.callsOf('history.list')).toHaveLength(lists);
     } finally {

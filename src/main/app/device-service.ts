@@ -17,6 +17,11 @@ export interface DeviceServiceOptions {
 
 /** Below this the adb server may take a port for an emulator console and list a phantom device. */
 const FIRST_SAFE_DEMO_PORT = 5586;
+
+export interface DemoPhone {
+  serial: string;
+  name: string;
+}
 const DEMO_READY_TIMEOUT_MS = 15_000;
 
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
@@ -48,8 +53,9 @@ export class DeviceService {
   private problem: string | null = null;
   private connecting: Promise<void> | undefined;
   private address: AdbServerOptions | undefined;
-  private demo: VirtualDevice | undefined;
-  private demoStarting: Promise<string> | undefined;
+  /** The demo phones this app started, in order; their names tell them apart ("Demo phone", "Demo phone 2"). */
+  private readonly demos: Array<{ device: VirtualDevice; name: string }> = [];
+  private demoStarting: Promise<DemoPhone> | undefined;
   private readonly demoProfile: LatencyProfileName;
   private closed = false;
 
@@ -111,30 +117,36 @@ export class DeviceService {
     return this.tracker?.get(serial)?.state === 'device';
   }
 
-  /** Starts the built-in virtual phone once per app run, connects it, and waits until adb lists it as usable. */
-  startDemo(): Promise<string> {
+  /**
+   * Starts the built-in virtual phone once per app run, connects it, and waits until adb lists it as usable; a
+   * second call answers with the same phone (`alreadyRunning`). `another` starts one more, named apart.
+   */
+  async startDemo(options: { another?: boolean } = {}): Promise<DemoPhone & { alreadyRunning: boolean }> {
+    if (options.another && this.demos.length > 0) return { ...(await this.launchDemo()), alreadyRunning: false };
+    const first = this.demoStarting;
     this.demoStarting ??= this.launchDemo().catch((error: unknown) => {
       this.demoStarting = undefined;
       throw error;
     });
-    return this.demoStarting.then(async (serial) => {
-      // Someone may have disconnected it since: connect again.
-      if (!this.isReady(serial)) await this.connectDemo(serial);
-      return serial;
-    });
+    const demo = await this.demoStarting;
+    const wasReady = this.isReady(demo.serial);
+    // Someone may have disconnected it since: connect again.
+    if (!wasReady) await this.connectDemo(demo.serial);
+    return { ...demo, alreadyRunning: first !== undefined && wasReady };
   }
 
   async close(): Promise<void> {
     this.closed = true;
-    const demo = this.demo;
-    if (demo && this.adbClient) await this.adbClient.disconnectDevice(demo.adbAddress, { timeoutMs: 3000 }).catch(() => undefined);
+    const adb = this.adbClient;
+    if (adb) await Promise.all(this.demos.map(({ device }) => adb.disconnectDevice(device.adbAddress, { timeoutMs: 3000 }).catch(() => undefined)));
     this.disconnectFromServer();
-    await demo?.close();
+    await Promise.all(this.demos.map(({ device }) => device.close()));
   }
 
   private snapshot(): DeviceList {
+    const names = new Map(this.demos.map(({ device, name }) => [device.adbAddress, name]));
     return {
-      devices: this.tracker?.list() ?? [],
+      devices: (this.tracker?.list() ?? []).map((device) => (names.has(device.serial) ? { ...device, name: names.get(device.serial) } : device)),
       adbServer: this.adbClient?.address ?? `${this.address?.host ?? '127.0.0.1'}:${this.address?.port ?? this.options.env.ANDROID_ADB_SERVER_PORT ?? 5037}`,
       problem: this.problem,
     };
@@ -183,11 +195,12 @@ export class DeviceService {
     return this.connecting;
   }
 
-  private async launchDemo(): Promise<string> {
+  private async launchDemo(): Promise<DemoPhone> {
     const device = await startDemoDevice(this.demoProfile);
-    this.demo = device;
+    const name = this.demos.length === 0 ? 'Demo phone' : `Demo phone ${this.demos.length + 1}`;
+    this.demos.push({ device, name });
     await this.connectDemo(device.adbAddress);
-    return device.adbAddress;
+    return { serial: device.adbAddress, name };
   }
 
   private async connectDemo(serial: string): Promise<void> {

@@ -1,24 +1,31 @@
+import type { CSSProperties } from 'react';
 import { ConnectionBanner } from './components/ConnectionBanner';
 import { ErrorBanner } from './components/ErrorBanner';
 import { ErrorBoundary } from './components/ErrorBoundary';
 import { DevicePanel } from './components/devices/DevicePanel';
 import { Header } from './components/Header';
+import { Splitter } from './components/layout/Splitter';
+import { usePanelWidth } from './components/layout/use-panel-width';
 import { MainTabs } from './components/MainTabs';
 import { SettingsDrawer } from './components/settings/SettingsDrawer';
 import { GoalBox } from './components/task/GoalBox';
+import { ShortcutsHelp } from './components/task/ShortcutsHelp';
 import { useAppConnection } from './use-app-connection';
 
 export function App() {
   useAppConnection();
+  const [panelWidth, setPanelWidth] = usePanelWidth();
   return (
     <div className="app">
       <Header />
       <ConnectionBanner />
       <ErrorBanner />
-      <main className="layout">
+      {/* The window does not scroll: the phone and the timeline each scroll in their own area. */}
+      <main className="layout" style={{ '--device-panel-width': `${panelWidth}px` } as CSSProperties}>
         <ErrorBoundary area="the devices">
           <DevicePanel />
         </ErrorBoundary>
+        <Splitter width={panelWidth} onResize={setPanelWidth} />
         <div className="work">
           <ErrorBoundary area="the goal box">
             <GoalBox />
@@ -31,6 +38,7 @@ export function App() {
       <ErrorBoundary area="the settings">
         <SettingsDrawer />
       </ErrorBoundary>
+      <ShortcutsHelp />
     </div>
   );
 }

@@ -22,7 +22,19 @@ const serial = z.string().trim().min(1, 'choose a device').max(300);
 /** Device pixels; the renderer maps canvas clicks through the last frame's size. */
 const coordinate = z.number().int().nonnegative().max(100_000);
 
-export const MIRROR_KEYS = ['back', 'home', 'recents'] as const;
+/** Keys the person can press from the mirror: its buttons, and Enter/Backspace typed while it has focus. */
+export const MIRROR_KEYS = ['back', 'home', 'recents', 'volume_up', 'volume_down', 'power', 'enter', 'delete'] as const;
+export type MirrorKey = (typeof MIRROR_KEYS)[number];
+
+/** A PNG of the phone's screen at full resolution, for the person to keep (base64: it travels as JSON). */
+export const ScreenshotFileSchema = z.object({
+  fileName: z.string(),
+  mediaType: z.literal('image/png'),
+  base64: z.string(),
+  width: z.number().int().positive(),
+  height: z.number().int().positive(),
+});
+export type ScreenshotFile = z.infer<typeof ScreenshotFileSchema>;
 
 /** What a mirror gesture did on the phone. */
 export const MirrorInputResultSchema = z.object({ serial: z.string(), durationMs: z.number().nonnegative() });
@@ -39,8 +51,14 @@ export const deviceMethods = defineMethods({
     input: z.object({ address, code: z.string().trim().max(32).regex(/^\d{6}$/, 'the pairing code is 6 digits') }).strict(),
     output: z.object({ message: z.string() }),
   },
-  /** Starts the built-in virtual phone (once per app run) and connects it; answers with its serial. */
-  'devices.startDemo': { input: NoInput, output: z.object({ serial: z.string() }) },
+  /**
+   * Starts the built-in virtual phone (once per app run) and connects it; answers with its serial, its name and
+   * whether it was already running. `another` starts one more demo phone ("Demo phone 2", ...).
+   */
+  'devices.startDemo': {
+    input: z.object({ another: z.boolean().optional() }).strict(),
+    output: z.object({ serial: z.string(), name: z.string(), alreadyRunning: z.boolean() }),
+  },
   /**
    * Mirror gestures. Refused (RpcError `failed`, message says why) while a task runs on the device and is
    * not paused, so a person never fights the agent.
@@ -60,6 +78,18 @@ export const deviceMethods = defineMethods({
     output: MirrorInputResultSchema,
   },
   'devices.pressKey': { input: z.object({ serial, key: z.enum(MIRROR_KEYS) }).strict(), output: MirrorInputResultSchema },
+  /** Text the person typed on the focused mirror, into the phone's focused field (ASCII by `input text`, the rest by the IME). */
+  'devices.typeText': {
+    input: z.object({ serial, text: z.string().min(1, 'type something first').max(2000) }).strict(),
+    output: MirrorInputResultSchema,
+  },
+  /** Turns the screen a quarter to the left (auto-rotate off, `user_rotation` + 1); answers with the new rotation. */
+  'devices.rotate': {
+    input: z.object({ serial }).strict(),
+    output: MirrorInputResultSchema.extend({ rotation: z.number().int().min(0).max(3) }),
+  },
+  /** The phone's screen as a full-size PNG (the person's own copy: never given to a planner). */
+  'devices.screenshot': { input: z.object({ serial }).strict(), output: ScreenshotFileSchema },
 });
 
 export const deviceEvents = defineEvents({

@@ -2,13 +2,17 @@ import type { ToolCall } from '../../../shared/action';
 import type { MethodHandlers } from '../../ipc/router';
 import type { DeviceService } from '../device-service';
 import type { PhoneAccess } from '../phone-access';
+import { rotateScreen, takeScreenshot } from '../person-controls';
 import type { TaskService } from '../task-service';
 
 export function deviceHandlers(devices: DeviceService, phone: PhoneAccess, tasks: TaskService): MethodHandlers {
   /** A person's gesture on the mirror: refused while a task drives the phone, so the two never fight. */
-  const gesture = async (serial: string, call: ToolCall) => {
+  const refuseWhileAgentActs = (serial: string) => {
     const busy = tasks.busyReason(serial);
     if (busy) throw new Error(busy);
+  };
+  const gesture = async (serial: string, call: ToolCall) => {
+    refuseWhileAgentActs(serial);
     const outcome = await phone.act(serial, call);
     return { serial, durationMs: outcome.durationMs };
   };
@@ -20,7 +24,7 @@ export function deviceHandlers(devices: DeviceService, phone: PhoneAccess, tasks
       return { serial };
     },
     'devices.pair': async ({ address, code }) => ({ message: await devices.pair(address, code) }),
-    'devices.startDemo': async () => ({ serial: await devices.startDemo() }),
+    'devices.startDemo': ({ another }) => devices.startDemo({ another }),
     'devices.tap': ({ serial, x, y }) => gesture(serial, { name: 'tap', args: { x, y } }),
     'devices.swipe': ({ serial, fromX, fromY, toX, toY, durationMs }) =>
       gesture(serial, {
@@ -28,5 +32,15 @@ export function deviceHandlers(devices: DeviceService, phone: PhoneAccess, tasks
         args: { from_x: fromX, from_y: fromY, to_x: toX, to_y: toY, ...(durationMs !== undefined && { duration_ms: durationMs }) },
       }),
     'devices.pressKey': ({ serial, key }) => gesture(serial, { name: 'press_key', args: { key } }),
+    // No element: the text goes to the field that has focus, as a keyboard would.
+    'devices.typeText': ({ serial, text }) => gesture(serial, { name: 'type_text', args: { text } }),
+    'devices.rotate': async ({ serial }) => {
+      refuseWhileAgentActs(serial);
+      const started = performance.now();
+      const rotation = await rotateScreen(await devices.adb(), serial);
+      return { serial, rotation, durationMs: performance.now() - started };
+    },
+    // Allowed while a task runs: it only looks, and the picture is the person's, not the planner's.
+    'devices.screenshot': async ({ serial }) => takeScreenshot(await devices.adb(), serial),
   };
 }

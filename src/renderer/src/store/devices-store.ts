@@ -1,26 +1,61 @@
-import { create } from 'zustand';
+import { z } from 'zod';
 import type { DeviceList } from '../../../shared/contract';
 import type { DeviceSummary } from '../../../shared/device';
+import { create } from 'zustand';
+import { readStored, writeStored } from '../lib/local-store';
+
+const NAMES_KEY = 'amc.phoneNames';
+const NamesSchema = z.record(z.string(), z.string());
 
 export interface DevicesState {
   list: DeviceList | null;
   selectedSerial: string | null;
+  /**
+   * The phone the person had selected that is no longer listed. The selection never moves by itself: Run stays
+   * off until the person picks a phone (or this one comes back, which selects it again).
+   */
+  vanishedSerial: string | null;
+  /** Names of the phones this browser has seen (also the ones gone since), for History. */
+  names: Record<string, string>;
   setList(list: DeviceList): void;
   select(serial: string | null): void;
 }
 
-/** Keeps the person's choice while that phone is listed; otherwise picks the first usable phone. */
-function keepOrPickSelection(devices: DeviceSummary[], selected: string | null): string | null {
-  if (selected && devices.some((device) => device.serial === selected)) return selected;
-  return devices.find((device) => device.state === 'device')?.serial ?? null;
+/** What the app calls a phone: its app-given name (demo phones), else its model, else its serial. */
+export const phoneName = (device: Pick<DeviceSummary, 'serial' | 'name' | 'model'>): string => device.name ?? device.model ?? device.serial;
+
+function rememberNames(known: Record<string, string>, devices: DeviceSummary[]): Record<string, string> {
+  const named = devices.filter((device) => device.name ?? device.model);
+  if (named.every((device) => known[device.serial] === phoneName(device))) return known;
+  const names = { ...known, ...Object.fromEntries(named.map((device) => [device.serial, phoneName(device)])) };
+  writeStored(NAMES_KEY, names);
+  return names;
+}
+
+/**
+ * The first list picks the first usable phone when none is chosen; after that a choice stays the person's: a phone
+ * that goes away is reported (vanishedSerial), never silently replaced by another one.
+ */
+function nextSelection(state: DevicesState, devices: DeviceSummary[]): Pick<DevicesState, 'selectedSerial' | 'vanishedSerial'> {
+  const listed = (serial: string | null) => serial !== null && devices.some((device) => device.serial === serial);
+  if (listed(state.selectedSerial)) return { selectedSerial: state.selectedSerial, vanishedSerial: null };
+  if (listed(state.vanishedSerial)) return { selectedSerial: state.vanishedSerial, vanishedSerial: null };
+  if (state.selectedSerial !== null) return { selectedSerial: null, vanishedSerial: state.selectedSerial };
+  if (state.vanishedSerial !== null) return { selectedSerial: null, vanishedSerial: state.vanishedSerial };
+  return { selectedSerial: devices.find((device) => device.state === 'device')?.serial ?? null, vanishedSerial: null };
 }
 
 export const useDevicesStore = create<DevicesState>()((set) => ({
   list: null,
   selectedSerial: null,
-  setList: (list) => set((state) => ({ list, selectedSerial: keepOrPickSelection(list.devices, state.selectedSerial) })),
-  select: (selectedSerial) => set({ selectedSerial }),
+  vanishedSerial: null,
+  names: readStored(NAMES_KEY, NamesSchema, {}),
+  setList: (list) => set((state) => ({ list, ...nextSelection(state, list.devices), names: rememberNames(state.names, list.devices) })),
+  select: (selectedSerial) => set({ selectedSerial, vanishedSerial: null }),
 }));
 
 export const selectedDevice = (state: DevicesState): DeviceSummary | undefined =>
   state.list?.devices.find((device) => device.serial === state.selectedSerial);
+
+/** A serial's name as last seen by this browser, or the serial itself. */
+export const nameOfSerial = (state: Pick<DevicesState, 'names'>, serial: string): string => state.names[serial] ?? serial;

@@ -1,7 +1,7 @@
 import type { DeviceState, DeviceSummary } from '../../../../shared/device';
 import { useBridge } from '../../bridge-context';
 import { reportError } from '../../store/app-store';
-import { useDevicesStore } from '../../store/devices-store';
+import { phoneName, useDevicesStore } from '../../store/devices-store';
 
 /** What to do about a phone that is listed but not usable, when main gave no hint of its own. */
 const STATE_HINTS: Partial<Record<DeviceState, string>> = {
@@ -58,7 +58,7 @@ function DeviceRow({ device, selected, onSelect }: { device: DeviceSummary; sele
   return (
     <li className={`device-row${selected ? ' is-selected' : ''}`} data-testid="device-row" data-serial={device.serial}>
       <button type="button" className="device-select" aria-pressed={selected} onClick={onSelect}>
-        <span className="device-model">{device.model ?? 'Unknown phone'}</span>
+        <span className="device-model">{(device.name ?? device.model) ? phoneName(device) : 'Unknown phone'}</span>
         <span className="device-meta">
           <code>{device.serial}</code> · <span className="badge">{device.connection.toUpperCase()}</span>
           {device.androidVersion && <> · Android {device.androidVersion}</>}

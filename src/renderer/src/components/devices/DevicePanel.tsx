@@ -1,34 +1,56 @@
 import { useState } from 'react';
 import { useBridge } from '../../bridge-context';
-import { reportError } from '../../store/app-store';
-import { selectedDevice, useDevicesStore } from '../../store/devices-store';
+import { plainError } from '../../lib/errors';
+import { nameOfSerial, selectedDevice, useDevicesStore } from '../../store/devices-store';
 import { ConnectForm, PairForm } from './AddressForms';
 import { DeviceList } from './DeviceList';
 import { Mirror } from './Mirror';
 
-export function DevicePanel() {
+/** "Start demo phone", or "another" once one is listed; says what happened either way. */
+function useDemoStarter() {
   const bridge = useBridge();
-  const device = useDevicesStore(selectedDevice);
   const [starting, setStarting] = useState(false);
-  const startDemo = async () => {
+  const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
+  const demoListed = useDevicesStore((s) => s.list?.devices.some((device) => device.name !== undefined) ?? false);
+  const start = async () => {
     setStarting(true);
+    setMessage(null);
     try {
-      const { serial } = await bridge.call('devices.startDemo', {});
-      useDevicesStore.getState().select(serial);
+      const demo = await bridge.call('devices.startDemo', demoListed ? { another: true } : {});
+      useDevicesStore.getState().select(demo.serial);
+      setMessage({ ok: true, text: demo.alreadyRunning ? `${demo.name} is already running; it is selected.` : `${demo.name} started.` });
     } catch (error) {
-      reportError(error);
+      setMessage({ ok: false, text: plainError(error) });
     } finally {
       setStarting(false);
     }
   };
+  return { start, starting, message, label: demoListed ? 'Start another demo phone' : 'Start demo phone' };
+}
+
+/** Phones, the selected one live (the area keeps the phone in view whatever the timeline does), and adding phones. */
+export function DevicePanel() {
+  const device = useDevicesStore(selectedDevice);
+  const vanished = useDevicesStore((s) => (s.vanishedSerial ? nameOfSerial(s, s.vanishedSerial) : null));
+  const demo = useDemoStarter();
   return (
     <section className="panel device-panel" aria-labelledby="devices-title">
       <div className="panel-header">
         <h2 id="devices-title">Devices</h2>
-        <button type="button" className="button secondary" onClick={() => void startDemo()} disabled={starting}>
-          {starting ? 'Starting…' : 'Start demo phone'}
+        <button type="button" className="button secondary" onClick={() => void demo.start()} disabled={demo.starting}>
+          {demo.starting ? 'Starting…' : demo.label}
         </button>
       </div>
+      {demo.message && (
+        <p className={demo.message.ok ? 'form-ok small' : 'field-problem'} role={demo.message.ok ? 'status' : 'alert'} data-testid="demo-result">
+          {demo.message.text}
+        </p>
+      )}
+      {vanished && (
+        <p className="banner warning" role="alert" data-testid="selected-phone-gone">
+          The phone you selected ({vanished}) is no longer connected. Pick a phone to run goals on.
+        </p>
+      )}
       <DeviceList />
       {device?.state === 'device' ? (
         <Mirror key={device.serial} device={device} />
@@ -37,8 +59,11 @@ export function DevicePanel() {
           <span>{device ? 'The phone is not ready yet (see above).' : 'The selected phone’s screen appears here.'}</span>
         </div>
       )}
-      <ConnectForm />
-      <PairForm />
+      <details className="add-phone">
+        <summary>Connect a phone over the network</summary>
+        <ConnectForm />
+        <PairForm />
+      </details>
     </section>
   );
 }

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type PointerEvent } from 'react';
+import { useEffect, useMemo, useRef, useState, type CompositionEvent, type FormEvent, type KeyboardEvent, type PointerEvent } from 'react';
 import { handsPhoneOver } from '../../../../shared/contract';
 import type { DeviceSummary } from '../../../../shared/device';
 import { useBridge } from '../../bridge-context';
@@ -7,19 +7,27 @@ import { useMirrorStore } from '../../store/mirror-store';
 import { entryFor, isRunning, useTaskStore } from '../../store/task-store';
 import { targetPoint } from '../timeline/step-view';
 import { deviceSize, toDevicePoint, type Size } from './device-geometry';
+import { currentFolderName, forgetFolder } from '../../lib/save-to-folder';
+import { createKeyboardQueue } from './keyboard-queue';
+import { MirrorControls } from './MirrorControls';
 import { MirrorStats } from './MirrorStats';
+import { useFitSize } from './use-fit-size';
 import { useMirrorFrames } from './use-mirror-frames';
+import { useScreenshotSaver } from './use-screenshot-saver';
 
 /** Movement (CSS pixels) below which a press is a tap rather than a swipe. */
 const TAP_SLOP_PX = 8;
 
 /**
- * The selected phone, live. A click taps and a drag swipes while the person has control (no task running on this
- * phone, or it is paused); while the agent acts, its last target is marked instead.
+ * The selected phone, live, as large as its area allows. A click taps, a drag swipes and typing goes to the phone
+ * while the person has control (no task running on this phone, or it is paused); while the agent acts, its last
+ * target is marked instead.
  */
 export function Mirror({ device }: { device: DeviceSummary }) {
   const bridge = useBridge();
   const canvas = useRef<HTMLCanvasElement>(null);
+  const stage = useRef<HTMLDivElement>(null);
+  const keyboard = useRef<HTMLTextAreaElement>(null);
   const press = useRef<{ x: number; y: number; at: number } | null>(null);
   const [sending, setSending] = useState(false);
   const painted = useMirrorStore((s) => (s.painted?.serial === device.serial ? s.painted : null));
@@ -37,6 +45,19 @@ export function Mirror({ device }: { device: DeviceSummary }) {
   }, [bridge, device.serial, device.state]);
 
   const size: Size | null = painted ? deviceSize(painted, device.screen) : null;
+  const fitted = useFitSize(stage, size ?? (device.screen ? deviceSize({ width: 9, height: 19 }, device.screen) : null));
+  const screenshot = useScreenshotSaver(device.serial);
+  const typing = useMemo(
+    () =>
+      createKeyboardQueue(
+        (input) =>
+          input.kind === 'text'
+            ? bridge.call('devices.typeText', { serial: device.serial, text: input.text })
+            : bridge.call('devices.pressKey', { serial: device.serial, key: input.key }),
+        reportError,
+      ),
+    [bridge, device.serial],
+  );
   const lastStep = agentActive ? entry?.task.steps.findLast((step) => step.planned) : undefined;
   const target = lastStep ? targetPoint(lastStep) : null;
 
@@ -55,6 +76,8 @@ export function Mirror({ device }: { device: DeviceSummary }) {
   const onPointerUp = (event: PointerEvent<HTMLCanvasElement>) => {
     const start = press.current;
     press.current = null;
+    // Clicking the phone also gives it the keyboard, as clicking a field would (after the press, which moved focus).
+    keyboard.current?.focus({ preventScroll: true });
     if (!start || !size || !personHasControl) return;
     const end = pointFrom(event);
     const from = toDevicePoint(start, end.box, size);
@@ -68,41 +91,90 @@ export function Mirror({ device }: { device: DeviceSummary }) {
     sent.catch(reportError).finally(() => setSending(false));
   };
 
-  const pressKey = (key: 'back' | 'home' | 'recents') => {
-    bridge.call('devices.pressKey', { serial: device.serial, key }).catch(reportError);
+  /** Enter and Backspace are keys on the phone; other keys reach the text area and arrive as text (onInput). */
+  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (event.ctrlKey || event.metaKey || event.altKey || event.nativeEvent.isComposing) return;
+    const key = event.key === 'Enter' ? 'enter' : event.key === 'Backspace' ? 'delete' : null;
+    if (!key) return;
+    event.preventDefault();
+    if (personHasControl) typing.push({ kind: 'key', key });
+  };
+  /** Typed or composed (IME, dead keys) text: sent once complete, then the area is emptied for the next. */
+  const takeText = (event: FormEvent<HTMLTextAreaElement> | CompositionEvent<HTMLTextAreaElement>) => {
+    if ('isComposing' in event.nativeEvent && event.nativeEvent.isComposing) return;
+    const area = event.currentTarget;
+    const text = area.value;
+    area.value = '';
+    if (text && personHasControl) typing.push({ kind: 'text', text });
   };
 
   return (
     <div className="mirror" data-testid="mirror">
-      <div className={`mirror-screen${personHasControl ? ' is-interactive' : ''}${sending ? ' is-sending' : ''}`}>
-        <canvas
-          ref={canvas}
-          className="mirror-canvas"
-          data-testid="mirror-canvas"
-          data-seq={painted?.seq ?? ''}
-          aria-label={`Live screen of ${device.model ?? device.serial}${personHasControl ? '. Click to tap, drag to swipe.' : ''}`}
-          role="img"
-          onPointerDown={onPointerDown}
-          onPointerUp={onPointerUp}
-          onPointerCancel={() => (press.current = null)}
-        />
-        {!painted && <p className="mirror-waiting muted">Waiting for the phone’s screen…</p>}
-        {size && target && (
-          <svg className="mirror-overlay" viewBox={`0 0 ${size.width} ${size.height}`} preserveAspectRatio="none" aria-hidden="true">
-            <circle className="mirror-target" data-testid="mirror-target" cx={target.x} cy={target.y} r={Math.max(size.width, size.height) / 40} />
-          </svg>
-        )}
+      <div className="mirror-body">
+        <div className="mirror-stage" ref={stage}>
+          <div
+            className={`mirror-screen${personHasControl ? ' is-interactive' : ''}${sending ? ' is-sending' : ''}`}
+            style={fitted ? { width: fitted.width, height: fitted.height } : undefined}
+          >
+            <canvas
+              ref={canvas}
+              className="mirror-canvas"
+              data-testid="mirror-canvas"
+              data-seq={painted?.seq ?? ''}
+              aria-label={`Live screen of ${device.name ?? device.model ?? device.serial}${personHasControl ? '. Click to tap, drag to swipe, then type.' : ''}`}
+              role="img"
+              onPointerDown={onPointerDown}
+              onPointerUp={onPointerUp}
+              onPointerCancel={() => (press.current = null)}
+            />
+            <textarea
+              ref={keyboard}
+              className="mirror-keyboard"
+              aria-label="Type on the phone"
+              data-testid="mirror-keyboard"
+              autoComplete="off"
+              autoCorrect="off"
+              autoCapitalize="off"
+              spellCheck={false}
+              onKeyDown={onKeyDown}
+              onInput={takeText}
+              onCompositionEnd={takeText}
+            />
+            {!painted && <p className="mirror-waiting muted">Waiting for the phone’s screen…</p>}
+            {size && target && (
+              <svg className="mirror-overlay" viewBox={`0 0 ${size.width} ${size.height}`} preserveAspectRatio="none" aria-hidden="true">
+                <circle className="mirror-target" data-testid="mirror-target" cx={target.x} cy={target.y} r={Math.max(size.width, size.height) / 40} />
+              </svg>
+            )}
+          </div>
+        </div>
+        <MirrorControls serial={device.serial} personHasControl={personHasControl} saving={screenshot.saving} onSaveScreenshot={() => void screenshot.save()} />
       </div>
-      <div className="mirror-keys" role="group" aria-label="Phone keys">
-        {(['back', 'home', 'recents'] as const).map((key) => (
-          <button key={key} type="button" className="button secondary" disabled={!personHasControl} onClick={() => pressKey(key)}>
-            {key[0]!.toUpperCase() + key.slice(1)}
-          </button>
-        ))}
-      </div>
-      <p className="mirror-control muted">
-        {personHasControl ? 'You have control: click to tap, drag to swipe.' : 'The agent is in control. Pause the task to use the phone yourself.'}
+      <p className="mirror-control muted" data-testid="mirror-control">
+        {personHasControl
+          ? 'You have control: click to tap, drag to swipe; once clicked, typing goes to the phone.'
+          : 'The agent is in control. Pause the task to use the phone yourself.'}
       </p>
+      {screenshot.result && (
+        <p className={screenshot.result.ok ? 'form-ok small' : 'field-problem'} role={screenshot.result.ok ? 'status' : 'alert'} data-testid="screenshot-result">
+          {screenshot.result.text}
+          {screenshot.result.ok && currentFolderName() && (
+            <>
+              {' '}
+              <button
+                type="button"
+                className="button link"
+                onClick={() => {
+                  forgetFolder();
+                  screenshot.clear();
+                }}
+              >
+                Choose another folder
+              </button>
+            </>
+          )}
+        </p>
+      )}
       <MirrorStats serial={device.serial} />
     </div>
   );

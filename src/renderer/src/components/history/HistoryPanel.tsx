@@ -1,18 +1,47 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useState, type KeyboardEvent } from 'react';
 import type { DamagedHistoryFile, TaskSummary } from '../../../../shared/contract';
 import type { TaskRecord } from '../../../../shared/task';
 import { useBridge } from '../../bridge-context';
 import { downloadText } from '../../lib/download';
 import { formatDuration, formatTime, formatTokens } from '../../lib/format';
 import { reportError } from '../../store/app-store';
+import { nameOfSerial, useDevicesStore } from '../../store/devices-store';
 import { useHistoryStore } from '../../store/history-store';
 import { isRunning, useTaskStore } from '../../store/task-store';
 import { TaskSupervision } from '../supervision/TaskSupervision';
 import { UsageMeter } from '../supervision/UsageMeter';
 import { TaskTimeline } from '../timeline/TaskTimeline';
+import { matchesFilter, modelOf, NO_FILTER, type HistoryFilter } from './history-filter';
+import { HistoryFilters } from './HistoryFilters';
 import { withLiveProgress } from './live-summary';
+import { STATUS_WORDS } from './status-words';
+import { useRunAgain } from './use-run-again';
 
-const STATUS_WORDS = { pending: 'pending', running: 'running', completed: 'done', failed: 'failed', cancelled: 'stopped' } as const;
+/** ↑/↓ (and Home/End) move between the rows' goal buttons, Enter opens; "/" goes to the search box. */
+function onTableKeyDown(event: KeyboardEvent<HTMLTableElement>) {
+  const goals = [...event.currentTarget.querySelectorAll<HTMLButtonElement>('button.history-open')];
+  const at = goals.indexOf(document.activeElement as HTMLButtonElement);
+  const next = { ArrowDown: at + 1, ArrowUp: at - 1, Home: 0, End: goals.length - 1 }[event.key];
+  if (next === undefined || at < 0) return;
+  event.preventDefault();
+  goals[Math.min(Math.max(next, 0), goals.length - 1)]?.focus();
+}
+
+/** "/" anywhere on the History tab (outside a field) puts the cursor in the search box. */
+function useSlashToSearch() {
+  useEffect(() => {
+    const onKeyDown = (event: globalThis.KeyboardEvent) => {
+      const target = event.target as HTMLElement | null;
+      if (event.key !== '/' || event.defaultPrevented || target?.closest('input, textarea, select, [contenteditable="true"]')) return;
+      const search = document.getElementById('history-search');
+      if (!search) return;
+      event.preventDefault();
+      search.focus();
+    };
+    document.addEventListener('keydown', onKeyDown);
+    return () => document.removeEventListener('keydown', onKeyDown);
+  }, []);
+}
 
 /** The current time, ticking every second while `active` (a running task's duration keeps growing). */
 function useNow(active: boolean): number {
@@ -57,6 +86,10 @@ export function HistoryPanel() {
   const bySerial = useTaskStore((s) => s.bySerial);
   const followed = useMemo(() => new Map<string, TaskRecord>(Object.values(bySerial).map((entry) => [entry.task.id, entry.task])), [bySerial]);
   const now = useNow(!opened && (tasks ?? []).some((task) => isRunning(followed.get(task.id))));
+  const names = useDevicesStore((s) => s.names);
+  const [filter, setFilter] = useState<HistoryFilter>(NO_FILTER);
+  const { runAgain, notice } = useRunAgain();
+  useSlashToSearch();
 
   const exportTask = async (id: string, format: 'json' | 'html') => {
     try {
@@ -96,7 +129,15 @@ export function HistoryPanel() {
           <button type="button" className="button secondary" onClick={() => void exportTask(opened.id, 'html')}>
             Export HTML report
           </button>
+          <button type="button" className="button secondary" onClick={() => void runAgain(opened)}>
+            Run again
+          </button>
         </div>
+        {notice && (
+          <p className="banner warning" role="status" data-testid="run-again-notice">
+            {notice}
+          </p>
+        )}
         <UsageMeter task={live ?? opened} />
         <TaskTimeline task={live ?? opened} />
         <TaskSupervision task={live ?? opened} />
@@ -112,60 +153,76 @@ export function HistoryPanel() {
       </>
     );
   }
+  const shown = tasks.filter((task) => matchesFilter(task, filter));
   return (
-    <>
-    <DamagedFiles files={damaged} />
-    <table className="history-table" data-testid="history-table">
-      <caption className="visually-hidden">Past tasks, newest first</caption>
-      <thead>
-        <tr>
-          <th scope="col">Goal</th>
-          <th scope="col">Phone</th>
-          <th scope="col">Status</th>
-          <th scope="col">Steps</th>
-          <th scope="col">Duration</th>
-          <th scope="col">Tokens</th>
-          <th scope="col">Started</th>
-          <th scope="col">
-            <span className="visually-hidden">Actions</span>
-          </th>
-        </tr>
-      </thead>
-      <tbody>
-        {tasks.map((stored) => withLiveProgress(stored, followed.get(stored.id), now)).map((task) => (
-          <tr key={task.id} data-testid="history-row" data-task-id={task.id}>
-            <td>
-              <button type="button" className="button link" onClick={() => void openTask(task.id)} aria-label={`Open "${task.goal}"`} title={task.goal}>
-                <span className="history-goal">{task.goal}</span>
-              </button>
-            </td>
-            <td>
-              <code>{task.serial}</code>
-            </td>
-            <td>
-              <span className={`status status-${task.status}`} title={task.failureReason ?? undefined}>
-                {STATUS_WORDS[task.status]}
-              </span>
-            </td>
-            <td>{task.steps}</td>
-            <td>{formatDuration(task.durationMs)}</td>
-            <td>{formatTokens(task.usage)}</td>
-            <td>{formatTime(task.createdAt)}</td>
-            <td className="row-actions">
-              <button type="button" className="button link" onClick={() => void exportTask(task.id, 'json')} aria-label={`Export "${task.goal}" as JSON`}>
-                JSON
-              </button>
-              <button type="button" className="button link" onClick={() => void exportTask(task.id, 'html')} aria-label={`Export "${task.goal}" as HTML report`}>
-                HTML
-              </button>
-              <button type="button" className="button link danger" onClick={() => void remove(task)} aria-label={`Delete "${task.goal}"`}>
-                Delete
-              </button>
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
-    </>
+    <div className="history-list">
+      <DamagedFiles files={damaged} />
+      <HistoryFilters tasks={tasks} filter={filter} onChange={setFilter} shown={shown.length} />
+      {notice && (
+        <p className="banner warning" role="status" data-testid="run-again-notice">
+          {notice}
+        </p>
+      )}
+      {shown.length === 0 ? (
+        <p className="empty" data-testid="history-no-match">
+          No past task matches. <button type="button" className="button link" onClick={() => setFilter(NO_FILTER)}>Show all</button>
+        </p>
+      ) : (
+        <table className="history-table" data-testid="history-table" onKeyDown={onTableKeyDown}>
+          <caption className="visually-hidden">Past tasks, newest first. Up and down arrows move between tasks, Enter opens one.</caption>
+          <thead>
+            <tr>
+              <th scope="col">Goal</th>
+              <th scope="col">Phone</th>
+              <th scope="col">Model</th>
+              <th scope="col">Status</th>
+              <th scope="col">Steps</th>
+              <th scope="col">Duration</th>
+              <th scope="col">Tokens</th>
+              <th scope="col">Started</th>
+              <th scope="col">
+                <span className="visually-hidden">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {shown.map((stored) => withLiveProgress(stored, followed.get(stored.id), now)).map((task) => (
+              <tr key={task.id} data-testid="history-row" data-task-id={task.id}>
+                <td>
+                  <button type="button" className="button link history-open" onClick={() => void openTask(task.id)} aria-label={`Open "${task.goal}"`} title={task.goal}>
+                    <span className="history-goal">{task.goal}</span>
+                  </button>
+                </td>
+                <td title={task.serial}>{nameOfSerial({ names }, task.serial)}</td>
+                <td data-testid="history-model">{modelOf(task.planner)}</td>
+                <td>
+                  <span className={`status status-${task.status}`} title={task.failureReason ?? undefined}>
+                    {STATUS_WORDS[task.status]}
+                  </span>
+                </td>
+                <td>{task.steps}</td>
+                <td>{formatDuration(task.durationMs)}</td>
+                <td>{formatTokens(task.usage)}</td>
+                <td>{formatTime(task.createdAt)}</td>
+                <td className="row-actions">
+                  <button type="button" className="button link" onClick={() => void runAgain(task)} aria-label={`Run "${task.goal}" again`}>
+                    Run again
+                  </button>
+                  <button type="button" className="button link" onClick={() => void exportTask(task.id, 'json')} aria-label={`Export "${task.goal}" as JSON`}>
+                    JSON
+                  </button>
+                  <button type="button" className="button link" onClick={() => void exportTask(task.id, 'html')} aria-label={`Export "${task.goal}" as HTML report`}>
+                    HTML
+                  </button>
+                  <button type="button" className="button link danger" onClick={() => void remove(task)} aria-label={`Delete "${task.goal}"`}>
+                    Delete
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </div>
   );
 }

@@ -1,14 +1,13 @@
-import { useState, type FormEvent } from 'react';
+import type { FormEvent, KeyboardEvent } from 'react';
 import type { PlannerInfo } from '../../../../shared/task';
 import { DEFAULT_MODELS } from '../../../../shared/settings';
-import { useBridge } from '../../bridge-context';
-import { reportError } from '../../store/app-store';
-import { selectedDevice, useDevicesStore } from '../../store/devices-store';
+import { useGoalStore } from '../../store/goal-store';
 import { useSettingsStore } from '../../store/settings-store';
-import { entryFor, isRunning, useTaskStore } from '../../store/task-store';
-import { AllowedAppsField, allowedAppsOption } from '../supervision/AllowedAppsField';
+import { AllowedAppsField } from '../supervision/AllowedAppsField';
 import { PlannerLabel } from '../timeline/PlannerLabel';
-import { useShownTask } from './use-shown-task';
+import { RecentGoals } from './RecentGoals';
+import { openShortcutsHelp } from './ShortcutsHelp';
+import { useTaskControls } from './use-task-controls';
 
 /** The planner the next run will use, as far as the page can tell from the settings in effect. */
 function usePlannerPreview(): PlannerInfo | null {
@@ -25,92 +24,58 @@ function usePlannerPreview(): PlannerInfo | null {
   };
 }
 
-const GOAL_DRAFT_KEY = 'amc.goalDraft';
-
-/** The goal as typed, kept for this tab so a reload does not lose it. */
-function useGoalDraft(): [string, (goal: string) => void] {
-  const [goal, setGoal] = useState(() => {
-    try {
-      return sessionStorage.getItem(GOAL_DRAFT_KEY) ?? '';
-    } catch {
-      return '';
-    }
-  });
-  const update = (next: string) => {
-    setGoal(next);
-    try {
-      sessionStorage.setItem(GOAL_DRAFT_KEY, next);
-    } catch {
-      // Storage can be unavailable (private mode, quota); the goal still works, it just does not survive a reload.
-    }
-  };
-  return [goal, update];
-}
-
-/** The goal and the task's controls: Run (Enter), Stop, Pause/Resume. */
+/** The goal (Enter runs, Shift+Enter starts a new line) and the task's controls: Run, Pause/Resume, Stop. */
 export function GoalBox() {
-  const bridge = useBridge();
-  const [goal, setGoal] = useGoalDraft();
-  const [busy, setBusy] = useState(false);
-  const device = useDevicesStore(selectedDevice);
-  // Run is about the selected phone; Pause and Stop about the task on screen (it may be on a phone that vanished).
-  const busyHere = isRunning(useTaskStore(entryFor(device?.serial))?.task);
-  const { entry } = useShownTask();
-  const task = entry?.task;
-  const running = isRunning(task);
-  const paused = running && entry?.paused === true;
+  const goal = useGoalStore((s) => s.draft);
+  const setGoal = useGoalStore((s) => s.setDraft);
+  const controls = useTaskControls();
+  const { device, task, running, paused, busy, runDisabledReason } = controls;
   const preview = usePlannerPreview();
-  const ready = device?.state === 'device';
 
-  const act = async (action: () => Promise<unknown>) => {
-    setBusy(true);
-    try {
-      await action();
-    } catch (error) {
-      reportError(error);
-    } finally {
-      setBusy(false);
-    }
-  };
-
-  const run = (event: FormEvent) => {
+  const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (!device || !goal.trim() || busyHere) return;
-    void act(async () => {
-      const record = await bridge.call('tasks.run', { serial: device.serial, goal, ...allowedAppsOption() });
-      // The events may already have created it; the answer is the same task at an earlier moment.
-      const store = useTaskStore.getState();
-      if (store.bySerial[record.serial]?.task.id !== record.id) store.attach(record.serial, { task: record, paused: false });
-    });
+    controls.run();
+  };
+  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (event.key !== 'Enter' || event.shiftKey || event.nativeEvent.isComposing) return;
+    event.preventDefault();
+    controls.run();
   };
 
-  const runDisabledReason = !device ? 'Choose a phone first' : !ready ? 'The phone is not ready' : busyHere ? 'A task is running on this phone' : undefined;
   return (
-    <form className="goal-box" onSubmit={run} aria-label="Goal">
-      <label htmlFor="goal-input">What should the phone do?</label>
+    <form className="goal-box" onSubmit={submit} aria-label="Goal">
+      <div className="goal-label-row">
+        <label htmlFor="goal-input">What should the phone do?</label>
+        <button type="button" className="button link small" onClick={openShortcutsHelp} aria-keyshortcuts="?">
+          Keyboard shortcuts (?)
+        </button>
+      </div>
       <div className="goal-row">
-        <input
+        <textarea
           id="goal-input"
           value={goal}
           onChange={(event) => setGoal(event.target.value)}
+          onKeyDown={onKeyDown}
           placeholder="e.g. Add Alice with number 555-0100 to contacts"
           maxLength={2000}
+          rows={Math.min(6, Math.max(1, goal.split('\n').length))}
+          aria-describedby="goal-hint"
+          aria-keyshortcuts="Enter Control+Enter Meta+Enter"
         />
-        <button type="submit" className="button primary" disabled={!!runDisabledReason || !goal.trim() || busy} title={runDisabledReason}>
+        <button type="submit" className="button primary" disabled={runDisabledReason !== null} title={runDisabledReason ?? 'Run (Enter)'}>
           Run
         </button>
-        <button
-          type="button"
-          className="button secondary"
-          disabled={!running || busy}
-          onClick={() => void act(() => bridge.call(paused ? 'tasks.resume' : 'tasks.pause', { taskId: task?.id }))}
-        >
+        <button type="button" className="button secondary" disabled={!running || busy} onClick={controls.togglePause} title="Pause or resume (Space on the timeline)">
           {paused ? 'Resume' : 'Pause'}
         </button>
-        <button type="button" className="button danger" disabled={!running || busy} onClick={() => void act(() => bridge.call('tasks.stop', { taskId: task?.id }))}>
+        <button type="button" className="button danger" disabled={!running || busy} onClick={controls.stop} title="Stop (Esc)">
           Stop
         </button>
       </div>
+      <p id="goal-hint" className="visually-hidden">
+        Enter runs the goal; Shift+Enter starts a new line.
+      </p>
+      <RecentGoals serial={device?.serial} />
       <AllowedAppsField />
       <p className="goal-meta muted">
         {running && task ? <PlannerLabel planner={task.planner} /> : preview && <PlannerLabel planner={preview} />}

@@ -4,7 +4,7 @@ import { withoutErrorName } from '../../lib/errors';
 import { formatArgs, formatDuration, formatTokens } from '../../lib/format';
 import { VerificationBadge } from '../supervision/VerificationBadge';
 import { SceneWireframe } from './SceneWireframe';
-import { reasoningUnavailableReason, stepPhase, targetDescription, targetElement, targetPoint } from './step-view';
+import { reasoningUnavailableReason, stepPhase, stepSummary, targetDescription, targetElement, targetPoint } from './step-view';
 
 interface Props {
   step: StepRecord;
@@ -15,6 +15,9 @@ interface Props {
   changedScreen?: boolean | null;
   /** How the task ended, when it ended in this turn without an action (failed or stopped while planning). */
   endedHere?: 'failed' | 'cancelled' | null;
+  /** Open shows everything; closed, the card is one line (step, action, target, outcome). Open when not given. */
+  expanded?: boolean;
+  onToggle?(): void;
 }
 
 const ENDED_WORDS = {
@@ -22,16 +25,40 @@ const ENDED_WORDS = {
   cancelled: 'The task was stopped before an action was chosen in this turn.',
 } as const;
 
-/** One turn of a task: what the agent saw, why it acted, what it did and what happened. */
-export function StepCard({ step, planner, running, changedScreen = null, endedHere = null }: Props) {
+/**
+ * One turn of a task: what the agent saw, why it acted, what it did and what happened. Closed, it is one line; a
+ * click on that line opens it.
+ */
+export function StepCard({ step, planner, running, changedScreen = null, endedHere = null, expanded = true, onToggle }: Props) {
   const phase = stepPhase(step, running);
   const planned = step.planned;
   const target = targetDescription(step);
   const unavailable = reasoningUnavailableReason(planner);
+  const bodyId = `step-${step.step}-body`;
   return (
-    <article className="step-card" aria-labelledby={`step-${step.step}-title`} data-testid="step-card" data-step={step.step}>
-      <header className="step-header">
-        <h3 id={`step-${step.step}-title`}>Step {step.step}</h3>
+    <article
+      className={`step-card${expanded ? ' is-expanded' : ''}`}
+      aria-labelledby={`step-${step.step}-title`}
+      data-testid="step-card"
+      data-step={step.step}
+      data-expanded={expanded}
+    >
+      <header className={`step-header${onToggle ? ' is-toggle' : ''}`} onClick={onToggle}>
+        <h3 id={`step-${step.step}-title`}>
+          {onToggle ? (
+            <button type="button" className="step-toggle" aria-expanded={expanded} aria-controls={bodyId}>
+              <span className="step-caret" aria-hidden="true">
+                {expanded ? '▾' : '▸'}
+              </span>
+              Step {step.step}
+            </button>
+          ) : (
+            `Step ${step.step}`
+          )}
+        </h3>
+        <span className="step-line" data-testid="step-summary">
+          {planned ? stepSummary(step) : phase === 'done' ? 'no action' : ''}
+        </span>
         {phase !== 'done' && (
           <span className="step-phase" role="status">
             {phase === 'planning' ? 'Planning…' : 'Acting…'}
@@ -39,7 +66,7 @@ export function StepCard({ step, planner, running, changedScreen = null, endedHe
         )}
         <Outcome step={step} />
       </header>
-      <div className="step-body">
+      <div className="step-body" id={bodyId} hidden={!expanded}>
         <div className="step-text">
           {planned ? (
             <p className="step-action" data-testid="step-action">

@@ -1,32 +1,87 @@
+import { useEffect, useRef, useState } from 'react';
 import { screenChangedByAction, type TaskRecord } from '../../../../shared/task';
+import { nameOfSerial, useDevicesStore } from '../../store/devices-store';
 import { PlannerLabel } from './PlannerLabel';
 import { StepCard } from './StepCard';
+import { StepNav } from './StepNav';
 import { TaskResultCard } from './TaskResultCard';
+import { stepPhase } from './step-view';
+import { useFollowNewest } from './use-follow-newest';
 
-/** A task's turns in order, newest last, closed by its result: the same view for a live task and for history. */
+/** Which cards are open, per task: compact by default, opened by a click or a jump. */
+function useExpandedSteps(taskId: string) {
+  const [expanded, setExpanded] = useState<{ taskId: string; steps: ReadonlySet<number> }>({ taskId, steps: new Set() });
+  const steps = expanded.taskId === taskId ? expanded.steps : new Set<number>();
+  const update = (change: (steps: Set<number>) => void) => {
+    const next = new Set(steps);
+    change(next);
+    setExpanded({ taskId, steps: next });
+  };
+  return {
+    isOpen: (step: number) => steps.has(step),
+    toggle: (step: number) => update((open) => (open.has(step) ? open.delete(step) : open.add(step))),
+    open: (step: number) => update((open) => open.add(step)),
+  };
+}
+
+/**
+ * A task's turns in order, newest last, closed by its result: the same view for a live task and for history. The
+ * turns scroll in their own area, which follows the newest turn unless the person has scrolled up.
+ */
 export function TaskTimeline({ task }: { task: TaskRecord }) {
   const running = task.status === 'running' || task.status === 'pending';
+  const phone = useDevicesStore((s) => nameOfSerial(s, task.serial));
+  const area = useRef<HTMLDivElement>(null);
+  const last = task.steps.at(-1);
+  const { following, onScroll, jumpToLatest } = useFollowNewest(area, `${task.id}:${task.steps.length}:${last ? stepPhase(last, running) : ''}:${task.status}`);
+  const cards = useExpandedSteps(task.id);
+  const [jumpTarget, setJumpTarget] = useState<number | null>(null);
+
+  useEffect(() => {
+    if (jumpTarget === null) return;
+    const card = area.current?.querySelector<HTMLElement>(`[data-testid="step-card"][data-step="${jumpTarget}"]`);
+    card?.scrollIntoView({ block: 'start' });
+    card?.querySelector<HTMLElement>('.step-toggle')?.focus({ preventScroll: true });
+    setJumpTarget(null);
+  }, [jumpTarget]);
+
   return (
     <div className="task-timeline" data-testid="task-timeline" data-task-id={task.id}>
       <p className="task-goal">
-        <span className="muted">Goal:</span> {task.goal} <span className="muted">· on {task.serial} · </span>
+        <span className="muted">Goal:</span> {task.goal} <span className="muted">· on {phone} · </span>
         <PlannerLabel planner={task.planner} />
       </p>
-      <ol className="step-list" aria-label="Steps">
-        {task.steps.map((step, index) => (
-          <li key={step.step}>
-            <StepCard
-              step={step}
-              planner={task.planner}
-              running={running}
-              changedScreen={screenChangedByAction(task, step.step)}
-              endedHere={index === task.steps.length - 1 && (task.status === 'failed' || task.status === 'cancelled') ? task.status : null}
-            />
-          </li>
-        ))}
-      </ol>
-      {running && task.steps.length === 0 && <p className="muted">Looking at the phone…</p>}
-      <TaskResultCard task={task} />
+      <StepNav
+        steps={task.steps}
+        onJump={(step) => {
+          cards.open(step);
+          setJumpTarget(step);
+        }}
+      />
+      <div className="timeline-scroll" ref={area} onScroll={onScroll} tabIndex={0} aria-label="Steps of this task" data-testid="timeline-scroll">
+        <ol className="step-list" aria-label="Steps">
+          {task.steps.map((step, index) => (
+            <li key={step.step}>
+              <StepCard
+                step={step}
+                planner={task.planner}
+                running={running}
+                changedScreen={screenChangedByAction(task, step.step)}
+                endedHere={index === task.steps.length - 1 && (task.status === 'failed' || task.status === 'cancelled') ? task.status : null}
+                expanded={cards.isOpen(step.step)}
+                onToggle={() => cards.toggle(step.step)}
+              />
+            </li>
+          ))}
+        </ol>
+        {running && task.steps.length === 0 && <p className="muted">Looking at the phone…</p>}
+        <TaskResultCard task={task} />
+      </div>
+      {!following && (
+        <button type="button" className="button primary jump-latest" onClick={jumpToLatest}>
+          Jump to latest ↓
+        </button>
+      )}
     </div>
   );
 }

@@ -1,5 +1,6 @@
 import { elementLabel, type Bounds, type SceneElement } from '../../../../shared/scene';
 import type { PlannerInfo, StepRecord } from '../../../../shared/task';
+import { formatArgs } from '../../lib/format';
 
 /** The Scene element a turn's action was aimed at: by the planner's `element_id`, else by the executor's target. */
 export function targetElement(step: StepRecord): SceneElement | undefined {
@@ -51,3 +52,12 @@ export function stepPhase(step: StepRecord, taskRunning: boolean): StepPhase {
 }
 
 /** Tools that only look or wait: they are not expected to change the screen, and send nothing to retry. */
+
+/** One line for a turn: what it did and to what, e.g. `tap on Button "Save"`, or `press_key(key="home")`. */
+export function stepSummary(step: StepRecord): string {
+  const planned = step.planned;
+  if (!planned) return 'no action yet';
+  const target = targetDescription(step);
+  if (target) return `${planned.tool} on ${target}`;
+  return Object.keys(planned.args).length > 0 ? `${planned.tool}(${formatArgs(planned.args)})` : planned.tool;
+}

@@ -1,0 +1,34 @@
+import { recentGoalsOf, useGoalStore } from '../../store/goal-store';
+
+/** The goals run on this phone lately (newest first): pick one to put it in the goal box, or remove it. */
+export function RecentGoals({ serial }: { serial: string | undefined }) {
+  const goals = useGoalStore(recentGoalsOf(serial));
+  const setDraft = useGoalStore((s) => s.setDraft);
+  const forget = useGoalStore((s) => s.forget);
+  if (!serial || goals.length === 0) return null;
+  return (
+    <details className="recent-goals">
+      <summary>Recent goals on this phone ({goals.length})</summary>
+      <ul aria-label="Recent goals">
+        {goals.map((goal) => (
+          <li key={goal}>
+            <button
+              type="button"
+              className="button link recent-goal"
+              title={goal}
+              onClick={() => {
+                setDraft(goal);
+                document.getElementById('goal-input')?.focus();
+              }}
+            >
+              {goal}
+            </button>
+            <button type="button" className="button link danger" aria-label={`Remove "${goal}" from recent goals`} onClick={() => forget(serial, goal)}>
+              ×
+            </button>
+          </li>
+        ))}
+      </ul>
+    </details>
+  );
+}

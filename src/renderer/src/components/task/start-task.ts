@@ -1,0 +1,13 @@
+import type { Bridge } from '../../bridge';
+import type { RunTaskRequest } from '../../../../shared/task';
+import { useGoalStore } from '../../store/goal-store';
+import { useTaskStore } from '../../store/task-store';
+
+/** Starts a goal on a phone, shows it as that phone's task, and keeps it among the phone's recent goals. */
+export async function startTask(bridge: Bridge, serial: string, goal: string, scope: Pick<RunTaskRequest, 'allowedApps'> = {}): Promise<void> {
+  const record = await bridge.call('tasks.run', { serial, goal, ...scope });
+  // The events may already have created it; the answer is the same task at an earlier moment.
+  const store = useTaskStore.getState();
+  if (store.bySerial[record.serial]?.task.id !== record.id) store.attach(record.serial, { task: record, paused: false });
+  useGoalStore.getState().remember(serial, goal.trim());
+}

@@ -1,0 +1,37 @@
+import { useCallback, useLayoutEffect, useRef, useState, type RefObject } from 'react';
+
+/** Within this many pixels of the end counts as "at the newest step". */
+const AT_END_PX = 24;
+
+/**
+ * Keeps a scroll area at its end as it grows (`growth` changes), until the person scrolls up; then it stays where
+ * they are and `following` is false until they scroll back down or call `jumpToLatest`.
+ */
+export function useFollowNewest(area: RefObject<HTMLElement | null>, growth: string) {
+  const [following, setFollowing] = useState(true);
+  const followingNow = useRef(true);
+  const follow = (value: boolean) => {
+    followingNow.current = value;
+    setFollowing(value);
+  };
+
+  useLayoutEffect(() => {
+    const element = area.current;
+    if (element && followingNow.current) element.scrollTop = element.scrollHeight;
+  }, [area, growth]);
+
+  const onScroll = useCallback(() => {
+    const element = area.current;
+    if (!element) return;
+    const atEnd = element.scrollHeight - element.scrollTop - element.clientHeight <= AT_END_PX;
+    if (atEnd !== followingNow.current) follow(atEnd);
+  }, [area]);
+
+  const jumpToLatest = useCallback(() => {
+    const element = area.current;
+    follow(true);
+    if (element) element.scrollTop = element.scrollHeight;
+  }, [area]);
+
+  return { following, onScroll, jumpToLatest };
+}
