@@ -3,6 +3,8 @@ import type { DamagedHistoryFile, TaskSummary } from '../../../../shared/contrac
 import type { TaskRecord } from '../../../../shared/task';
 import { useBridge } from '../../bridge-context';
 import { downloadText } from '../../lib/download';
+import { plainReason } from '../../../../shared/plain-words';
+import { LOOKED_ONLY_NOTE, taskOutcomeKind, taskOutcomeWord } from '../../../../shared/task-words';
 import { formatDuration, formatTime, formatTokens } from '../../lib/format';
 import { reportError } from '../../store/app-store';
 import { useHistoryStore } from '../../store/history-store';
@@ -10,7 +12,6 @@ import { isRunning, useTaskStore } from '../../store/task-store';
 import { TaskTimeline } from '../timeline/TaskTimeline';
 import { withLiveProgress } from './live-summary';
 
-const STATUS_WORDS = { pending: 'pending', running: 'running', completed: 'done', failed: 'failed', cancelled: 'stopped' } as const;
 
 /** The current time, ticking every second while `active` (a running task's duration keeps growing). */
 function useNow(active: boolean): number {
@@ -139,8 +140,8 @@ export function HistoryPanel() {
               <code>{task.serial}</code>
             </td>
             <td>
-              <span className={`status status-${task.status}`} title={task.failureReason ?? undefined}>
-                {STATUS_WORDS[task.status]}
+              <span className={`status status-${taskOutcomeKind(task) === 'looked-only' ? 'neutral' : task.status}`} title={task.failureReason ? plainReason(task.failureReason) : taskOutcomeKind(task) === 'looked-only' ? LOOKED_ONLY_NOTE : undefined}>
+                {taskOutcomeWord(task)}
               </span>
             </td>
             <td>{task.steps}</td>
