@@ -211,7 +211,7 @@ describe('amc run', () => {
     expect(longGoal.stderr).toMatch(/^amc run: goal: Too big: expected string to have <=2000 characters/);
     const noKey = await runAmc(['run', '-s', harness.serial, '--goal', 'x', '--provider', 'openai'], { env: env() });
     expect(noKey.code).toBe(2);
-    expect(noKey.stderr).toContain('OPENAI_API_KEY is not set');
+    expect(noKey.stderr).toContain('OpenAI API key is not set (Settings → Direct access)');
   });
 
   it('Scenario: Ctrl-C cancels amc run cleanly', async () => {

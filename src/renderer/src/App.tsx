@@ -4,6 +4,7 @@ import { ErrorBoundary } from './components/ErrorBoundary';
 import { DevicePanel } from './components/devices/DevicePanel';
 import { Header } from './components/Header';
 import { MainTabs } from './components/MainTabs';
+import { SetupChecklist } from './components/SetupChecklist';
 import { SettingsDrawer } from './components/settings/SettingsDrawer';
 import { GoalBox } from './components/task/GoalBox';
 import { useAppConnection } from './use-app-connection';
@@ -20,6 +21,9 @@ export function App() {
           <DevicePanel />
         </ErrorBoundary>
         <div className="work">
+          <ErrorBoundary area="the setup checklist">
+            <SetupChecklist />
+          </ErrorBoundary>
           <ErrorBoundary area="the goal box">
             <GoalBox />
           </ErrorBoundary>

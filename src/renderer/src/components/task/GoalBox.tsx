@@ -6,6 +6,7 @@ import { reportError } from '../../store/app-store';
 import { selectedDevice, useDevicesStore } from '../../store/devices-store';
 import { useSettingsStore } from '../../store/settings-store';
 import { entryFor, isRunning, useTaskStore } from '../../store/task-store';
+import { IncompleteNote } from '../settings/IncompleteNote';
 import { PlannerLabel } from '../timeline/PlannerLabel';
 import { useShownTask } from './use-shown-task';
 
@@ -119,6 +120,7 @@ export function GoalBox() {
           </span>
         )}
         {!device && <span>{preview ? ' · ' : ''}Choose or start a phone to run a goal.</span>}
+        <IncompleteNote />
       </p>
     </form>
   );
