@@ -64,4 +64,12 @@ describe('HTML report', () => {
   it('names the download after the goal and the id', () => {
     expect(reportFileName(finishedRecord(), 'html')).toBe('amc-task-open-wi-fi-settings-r1.html');
   });
+
+  it('Scenario: A built-in planner run says it only looked and claims no change for looking (the report)', () => {
+    const record = { ...finishedRecord(), planner: { kind: 'stub' as const, exposesReasoning: false }, result: null };
+    const html = renderTaskReport(record);
+    expect(html).toContain('<span class="muted">looked only</span> — Looked at the screen only — the AI planner is off.');
+    expect(html).toContain('built-in planner (no AI)');
+    expect(html).not.toMatch(/>done</);
+  });
 });
