@@ -9,7 +9,6 @@ import {
   type AiPlannerSettings,
   type EnvOverrideName,
   type Provider,
-  type SecretName,
   type Settings,
   type SettingsView,
   type Transport,
