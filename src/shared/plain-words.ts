@@ -28,7 +28,19 @@ export function summariseBody(body: string, maxLength = 300): string {
   return oneLine.length > maxLength ? `${oneLine.slice(0, maxLength)}…` : oneLine;
 }
 
-/** A recorded failure reason as shown in the UI, the report and the CLI. */
+/** A recorded failure reason as shown in the UI, the report and the CLI; a list ("problems:\n  - a") keeps its lines. */
 export function plainReason(reason: string): string {
-  return withoutClassName(summariseBody(withoutClassName(reason.trim()), MAX_LENGTH));
+  const text = withoutClassName(reason.trim());
+  const page = text.search(HTML_PAGE);
+  if (page >= 0) {
+    // What was said before the page (e.g. "refused the request (HTTP 502): "), then the page in a few words.
+    return `${text.slice(0, page)}${summariseBody(text.slice(page))}`;
+  }
+  const lines = text
+    .replace(STACK_FRAME, '')
+    .split('\n')
+    .map((line) => line.replace(/[ \t]+/g, ' ').trimEnd())
+    .filter((line) => line.trim() !== '');
+  const joined = lines.join('\n');
+  return joined.length > MAX_LENGTH * 3 ? `${joined.slice(0, MAX_LENGTH * 3)}…` : joined;
 }

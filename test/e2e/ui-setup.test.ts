@@ -40,8 +40,10 @@ async function save(drawer: Locator) {
 
 async function setKey(drawer: Locator, value: string) {
   await drawer.getByLabel(/^Anthropic API key/).fill(value);
-  await drawer.getByRole('button', { name: 'Set Anthropic API key' }).click();
+  // "Set" the first time, "Replace" once a key is kept.
+  await drawer.getByRole('button', { name: /^(Set|Replace) Anthropic API key$/ }).click();
   await expect.poll(() => drawer.getByTestId('secret-state-ANTHROPIC_API_KEY').textContent()).toBe('set');
+  await expect.poll(() => drawer.getByLabel(/^Anthropic API key/).inputValue()).toBe('');
 }
 
 describe('first run in the browser', { timeout: 120_000 }, () => {
@@ -58,7 +60,7 @@ describe('first run in the browser', { timeout: 120_000 }, () => {
     await expect.poll(() => item(page, 'phone').getAttribute('data-done'), { timeout: 30_000 }).toBe('true');
 
     // The model: on, direct to Anthropic (the fake), saved without a key — allowed, and marked incomplete.
-    await item(page, 'model').getByRole('button', { name: 'Open Settings' }).click();
+    await item(page, 'model').getByRole('button', { name: 'Go to Settings' }).click();
     const drawer = page.getByRole('dialog', { name: 'Settings' });
     await drawer.getByLabel('Use the AI planner').check();
     await drawer.getByLabel('Transport').selectOption('direct');

@@ -19,7 +19,13 @@ describe('plain words', () => {
   it('Scenario: A proxy page instead of the provider is summarised, not quoted', () => {
     const page = '<!DOCTYPE html><html><head><title>502 Bad Gateway</title></head><body><h1>nginx</h1></body></html>';
     expect(summariseBody(page)).toBe('an HTML page titled "502 Bad Gateway" (a proxy or gateway answered, not the model\'s API)');
-    expect(plainReason(`ToolCallUnavailable: OpenAI refused the request (HTTP 502): ${page}`)).not.toContain('<');
+    expect(plainReason(`ToolCallUnavailable: OpenAI refused the request (HTTP 502): ${page}`)).toBe(
+      'OpenAI refused the request (HTTP 502): an HTML page titled "502 Bad Gateway" (a proxy or gateway answered, not the model\'s API)',
+    );
+    // A list keeps its lines.
+    expect(plainReason('ConfigError: configuration problems:\n  - Control-plane URL is empty\n  - Control-plane token is not set')).toBe(
+      'configuration problems:\n - Control-plane URL is empty\n - Control-plane token is not set',
+    );
     expect(summariseBody('x'.repeat(500)).length).toBeLessThanOrEqual(301);
   });
 

@@ -1,10 +1,9 @@
-import { useState } from 'react';
-import { useBridge } from '../bridge-context';
-import { plainError } from '../lib/errors';
-import { reportError, useAppStore } from '../store/app-store';
+import { useAppStore } from '../store/app-store';
 import { useDevicesStore } from '../store/devices-store';
 import { useSettingsStore } from '../store/settings-store';
+import { useStartDemo } from './devices/use-start-demo';
 import { incompleteLabel, incompleteSetup } from './settings/setup-state';
+import { useConnectionTest } from './settings/use-connection-test';
 
 interface Item {
   id: 'adb' | 'phone' | 'model';
@@ -19,36 +18,13 @@ interface Item {
  * step that makes it green. The panel goes away once all three are.
  */
 export function SetupChecklist() {
-  const bridge = useBridge();
   const list = useDevicesStore((s) => s.list);
   const screen = useSettingsStore((s) => s.screen);
   const tested = useSettingsStore((s) => s.lastConnectionTest);
-  const setTested = useSettingsStore((s) => s.setConnectionTest);
   const openSettings = useAppStore((s) => s.toggleSettings);
-  const [busy, setBusy] = useState<Item['id'] | null>(null);
+  const { starting, startDemo } = useStartDemo();
+  const { testing, test } = useConnectionTest();
   if (!list || !screen) return null;
-
-  const startDemo = async () => {
-    setBusy('phone');
-    try {
-      const { serial } = await bridge.call('devices.startDemo', {});
-      useDevicesStore.getState().select(serial);
-    } catch (error) {
-      reportError(error);
-    } finally {
-      setBusy(null);
-    }
-  };
-  const testModel = async () => {
-    setBusy('model');
-    try {
-      setTested(await bridge.call('settings.testConnection', {}));
-    } catch (error) {
-      setTested({ result: 'failed', message: plainError(error), model: null, latencyMs: null, target: 'the AI planner' });
-    } finally {
-      setBusy(null);
-    }
-  };
 
   const ready = list.devices.some((device) => device.state === 'device');
   const enabled = screen.effective.aiPlanner.enabled;
@@ -65,7 +41,7 @@ export function SetupChecklist() {
       done: ready,
       title: 'A phone ready',
       detail: ready ? 'ready for tasks' : 'Connect a phone with USB debugging on, or try the demo phone.',
-      ...(!ready && { action: { label: busy === 'phone' ? 'Starting…' : 'Start demo phone', run: startDemo, busy: busy === 'phone' } }),
+      ...(!ready && { action: { label: starting ? 'Starting…' : 'Start demo phone', run: startDemo, busy: starting } }),
     },
     {
       id: 'model',
@@ -80,10 +56,10 @@ export function SetupChecklist() {
             : 'Not tested yet.',
       action:
         !enabled || incomplete
-          ? { label: 'Open Settings', run: () => openSettings(true) }
+          ? { label: 'Go to Settings', run: () => openSettings(true) }
           : tested?.result === 'ok'
             ? undefined
-            : { label: busy === 'model' ? 'Testing…' : 'Test connection', run: testModel, busy: busy === 'model' },
+            : { label: testing ? 'Testing…' : 'Test connection', run: test, busy: testing },
     },
   ];
   if (items.every((item) => item.done)) return null;

@@ -1,26 +1,12 @@
-import { useState } from 'react';
-import { useBridge } from '../../bridge-context';
-import { reportError } from '../../store/app-store';
 import { selectedDevice, useDevicesStore } from '../../store/devices-store';
 import { ConnectForm, PairForm } from './AddressForms';
 import { DeviceList } from './DeviceList';
 import { Mirror } from './Mirror';
+import { useStartDemo } from './use-start-demo';
 
 export function DevicePanel() {
-  const bridge = useBridge();
   const device = useDevicesStore(selectedDevice);
-  const [starting, setStarting] = useState(false);
-  const startDemo = async () => {
-    setStarting(true);
-    try {
-      const { serial } = await bridge.call('devices.startDemo', {});
-      useDevicesStore.getState().select(serial);
-    } catch (error) {
-      reportError(error);
-    } finally {
-      setStarting(false);
-    }
-  };
+  const { starting, startDemo } = useStartDemo();
   return (
     <section className="panel device-panel" aria-labelledby="devices-title">
       <div className="panel-header">
