@@ -3,12 +3,68 @@ import { UsageError } from './command';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 
-/** Strict option parsing that turns every parse failure into a UsageError (exit code 2). */
+const optionList = (options: Options) =>
+  Object.entries(options)
+    .map(([name, option]) => `--${name}${option.type === 'string' ? ' VALUE' : ''}`)
+    .join(', ');
+
+/**
+ * `--Goal` and `--GOAL` mean `--goal`: a long option given in another case is rewritten to the declared name when
+ * exactly one declared name matches (so two options differing only in case would both stay exact).
+ */
+function withDeclaredCase(args: string[], options: Options): string[] {
+  const names = Object.keys(options);
+  return args.map((arg, index) => {
+    if (!arg.startsWith('--') || arg === '--' || args.slice(0, index).includes('--')) return arg;
+    const [given, ...value] = arg.slice(2).split('=');
+    if (names.includes(given!)) return arg;
+    const matches = names.filter((name) => name.toLowerCase() === given!.toLowerCase());
+    return matches.length === 1 ? `--${[matches[0], ...value].join('=')}` : arg;
+  });
+}
+
+/** Our own words for what node's parser refuses (its messages talk about its API, not about this command). */
+function usageProblem(args: string[], options: Options, allowPositionals: boolean): string | undefined {
+  const shortNames = new Map(Object.entries(options).flatMap(([name, option]) => (option.short ? [[option.short, name] as const] : [])));
+  for (let index = 0; index < args.length; index++) {
+    const arg = args[index]!;
+    if (arg === '--') return undefined;
+    let name: string | undefined;
+    let inlineValue = false;
+    if (arg.startsWith('--')) {
+      const [given] = arg.slice(2).split('=');
+      inlineValue = arg.includes('=');
+      name = given!;
+      if (!(name in options)) return `unknown option --${name}; this command takes ${optionList(options)}`;
+    } else if (arg.startsWith('-') && arg.length > 1 && !/^-\d/.test(arg)) {
+      name = shortNames.get(arg.slice(1, 2));
+      if (name === undefined) return `unknown option ${arg.slice(0, 2)}; this command takes ${optionList(options)}`;
+      inlineValue = arg.length > 2;
+    } else {
+      if (!allowPositionals) return `unexpected argument "${arg}"; values go after their option, e.g. --goal "${arg}"`;
+      continue;
+    }
+    const option = options[name]!;
+    if (option.type === 'boolean' && inlineValue && arg.startsWith('--')) return `--${name} is a switch and takes no value`;
+    if (option.type === 'string' && !inlineValue) {
+      const next = args[index + 1];
+      if (next === undefined || (next.startsWith('-') && next.length > 1 && !/^-\d/.test(next))) return `--${name} needs a value`;
+      index++;
+    }
+  }
+  return undefined;
+}
+
+/** Strict option parsing that turns every parse failure into a UsageError (exit code 2), in this command's words. */
 export function parseCommandArgs<O extends Options>(args: string[], options: O, allowPositionals = false) {
+  const normalized = withDeclaredCase(args, options);
+  const problem = usageProblem(normalized, options, allowPositionals);
+  if (problem) throw new UsageError(problem);
   try {
-    return parseArgs({ args, options, allowPositionals, strict: true });
+    return parseArgs({ args: normalized, options, allowPositionals, strict: true });
   } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
+    // Whatever slipped past the check above: node's text, without its error code.
+    throw new UsageError(error instanceof Error ? error.message.replace(/^\[ERR_[A-Z_]+\]:?\s*/, '') : String(error));
   }
 }
 
@@ -17,7 +73,7 @@ export function parsePort(value: string | undefined, optionName: string): number
   if (value === undefined) return undefined;
   const port = Number(value);
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    throw new UsageError(`${optionName} must be an integer between 0 and 65535, got "${value}"`);
+    throw new UsageError(`${optionName} must be a whole number from 0 to 65535, got "${value}"`);
   }
   return port;
 }

@@ -3,6 +3,8 @@ export interface CliCommand {
   readonly name: string;
   readonly summary: string;
   readonly usage: string;
+  /** More for `amc <command> --help` than the usage line, e.g. the tools `act` can run. */
+  moreHelp?(): Promise<string>;
   run(args: string[], io: CliIo): Promise<number>;
 }
 

@@ -2,6 +2,7 @@ import { commands } from './commands/index';
 import { ExitCode, UsageError, type CliIo } from './command';
 import { appVersion } from '../shared/app-info';
 import { ConfigurationError } from './planner-options';
+import { plainReason } from '../shared/plain-words';
 
 const consoleIo: CliIo = {
   out: (line) => process.stdout.write(`${line}\n`),
@@ -53,7 +54,8 @@ export async function main(argv: string[], io: CliIo = consoleIo): Promise<numbe
     return ExitCode.usage;
   }
   if (rest.includes('-h') || rest.includes('--help')) {
-    io.out(`Usage: ${command.usage}\n\n${command.summary}`);
+    const more = command.moreHelp ? `\n\n${await command.moreHelp()}` : '';
+    io.out(`Usage: ${command.usage}\n\n${command.summary}${more}`);
     return ExitCode.ok;
   }
   try {
@@ -67,7 +69,11 @@ export async function main(argv: string[], io: CliIo = consoleIo): Promise<numbe
       io.err(`amc ${command.name}: ${error.message}\nUsage: ${command.usage}`);
       return ExitCode.usage;
     }
-    io.err(`amc ${command.name}: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`);
+    // Plain words on the terminal; the error's class and stack trace in the log for a bug report.
+    const { resolveAmcHome } = await import('../main/storage/settings-store');
+    const { logError } = await import('../main/storage/error-log');
+    const logged = await logError(resolveAmcHome(process.env), 'cli', `amc ${command.name}`, error);
+    io.err(`amc ${command.name}: ${plainReason(error instanceof Error ? error.message : String(error))}${logged ? ` (details: ${logged})` : ''}`);
     return ExitCode.failed;
   }
 }

@@ -37,6 +37,8 @@ export const StepOutcomeSchema = z.object({
   error: z.string().optional(),
   /** adb attempts made (0 when the call was rejected before anything was sent to the phone). */
   attempts: z.number().int().nonnegative(),
+  /** adb commands sent again after a transient failure (absent in records written before it was counted). */
+  retries: z.number().int().nonnegative().optional(),
   durationMs: z.number().nonnegative(),
   target: StepTargetSchema.optional(),
   /** The package launch_app opened (so the runtime can check it came to the foreground). */
@@ -58,10 +60,12 @@ export function sentToPhone(outcome: StepOutcome): boolean {
 }
 
 /**
- * How often the action was sent, in words; null for a successful step that sent nothing (a look at the screen).
- * An action refused before it reached the phone says so instead of "0 attempts".
+ * "Attempts" in words means retries: null for an action that went through at the first try (however many adb
+ * commands it took) or that sent nothing (a look at the screen); "3 attempts" when a command had to be sent again;
+ * an action refused before it reached the phone says so instead of "0 attempts".
  */
 export function attemptsLabel(outcome: StepOutcome): string | null {
   if (outcome.attempts === 0) return outcome.ok ? null : 'not sent to the phone';
-  return `${outcome.attempts} attempt${outcome.attempts === 1 ? '' : 's'}`;
+  const retries = outcome.retries ?? 0;
+  return retries > 0 ? `${retries + 1} attempts` : null;
 }

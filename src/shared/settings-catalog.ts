@@ -29,6 +29,8 @@ export interface Presentation {
   label: string;
   /** Shown under the field; a choice may explain each option separately. */
   help?: string;
+  /** A toggle's help while it is on (`help` then describes off). */
+  helpOn?: string;
   unit?: string;
   placeholder?: string;
   /** What an empty value means (for text and URLs). */
@@ -151,6 +153,7 @@ export const SETTINGS_CATALOG = [
   toggle('aiPlanner', 'enabled', false, {
     label: 'Use the AI planner',
     help: 'Off: the built-in planner runs tasks and no model is called.',
+    helpOn: 'On: a model chooses every action, through the transport chosen below.',
     section: 'Planner',
     env: 'AI_PLANNER_ENABLED',
     appliesTo: ['app'],

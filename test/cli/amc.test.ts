@@ -24,7 +24,7 @@ describe('amc CLI', () => {
     expect(unknown.stderr).toContain('unknown command "frobnicate"');
     const badPort = await runAmc(['serve', '--port', 'seventy']);
     expect(badPort.code).toBe(2);
-    expect(badPort.stderr).toContain('--port must be an integer');
+    expect(badPort.stderr).toContain('--port must be a whole number');
   });
 
   it('Scenario: amc serve prints its URL with the token', async () => {

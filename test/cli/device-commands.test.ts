@@ -67,8 +67,9 @@ describe('amc device commands', () => {
     expect(tapped.code).toBe(0);
     expect((await harness.control<{ foreground: string }>('/state')).body.foreground).toBe('com.android.deskclock');
 
+    // Refused before anything reached the phone: a usage error.
     const unknown = await amc('act', '-s', harness.serial, 'tap', '--element_id', 'e999');
-    expect(unknown.code).toBe(1);
+    expect(unknown.code).toBe(2);
     expect(unknown.stderr).toMatch(/failed: There is no element e999/);
   });
 

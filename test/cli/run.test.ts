@@ -99,9 +99,9 @@ describe('amc run', () => {
     expect(out).toContain('[1] tap {"element_id":"e4"}');
     expect(out).toContain('rationale: Notes is on the home screen; tapping it.');
     expect(out).toContain('thinking: The launcher shows a Notes icon.');
-    expect(out).toMatch(/-> ok on TextView "Notes" \(1 attempt, \d+ ms\)/);
+    expect(out).toMatch(/-> ok on TextView "Notes" \([\d,.]+ ms\)/);
     expect(out).toContain('[2] finish_task {"success":true,"reason":"Notes is open"}');
-    expect(out).toMatch(/Completed \(1 step, [\d.]+ s, \d+ input \/ \d+ output tokens\): Notes is open/);
+    expect(out).toMatch(/Done \(1 action, [\d.,]+ s, [\d,.]+ in · [\d,.]+ out tokens\): Notes is open/);
     expect((await harness.control<{ foreground: string }>('/state')).body.foreground).toMatch(/notes/);
   });
 
@@ -127,12 +127,15 @@ describe('amc run', () => {
     expect(events.at(-1)).toMatchObject({ status: 'completed', result: 'Notes is open' });
   });
 
-  it('the stub planner runs without any model when asked for', async () => {
+  it('Scenario: amc run with the built-in planner says it only looked at the screen', async () => {
     const before = fake.requests.length;
-    const result = await runAmc(['run', '-s', harness.serial, '--goal', 'Look at the screen', '--planner', 'stub'], { env: env() });
+    const result = await runAmc(['run', '-s', harness.serial, '--goal', 'Turn on Wi-Fi', '--planner', 'stub'], { env: env() });
+    // The seed's stub behaviour and exit code stay: one look at the screen, then "completed" in the record.
     expect(result.code).toBe(0);
-    expect(result.stdout).toContain('planner: stub (no model)');
+    expect(result.stdout).toContain('planner: built-in (no AI)');
     expect(result.stdout).toContain('[1] describe_screen {}');
+    expect(result.stdout).toMatch(/Looked at the screen only — the AI planner is off \(1 action, .*\)\. Turn it on in Settings/);
+    expect(result.stdout).not.toMatch(/Done|Completed/);
     expect(fake.requests.length).toBe(before);
   });
 
@@ -163,9 +166,11 @@ describe('amc run', () => {
     const local = ['--adb-port', freshPort, '--adb-path', wrapper];
     try {
       // amc run starts that server with the wrapper; the new server does not know the phone yet.
+      // An unknown serial is a usage error, found before any task starts.
       const first = await runAmc(['run', '-s', harness.serial, ...stub, ...local], { env: environment });
-      expect(first.code).toBe(1);
-      expect(first.stdout).toContain(`No device "${harness.serial}" is connected to the adb server at 127.0.0.1:${freshPort}`);
+      expect(first.code).toBe(2);
+      expect(first.stderr).toContain(`No device "${harness.serial}" is connected to the adb server at 127.0.0.1:${freshPort}`);
+      expect(first.stdout).toBe('');
       expect(await readFile(log, 'utf8')).toContain('start-server');
       const connected = await runAmc(['connect', harness.serial, ...local], { env: environment });
       expect(connected.code).toBe(0);
@@ -179,15 +184,16 @@ describe('amc run', () => {
 
     const badPort = await runAmc(['run', '-s', harness.serial, '--goal', 'x', '--adb-port', 'seven'], { env: environment });
     expect(badPort.code).toBe(2);
-    expect(badPort.stderr).toContain('--adb-port must be an integer between 0 and 65535, got "seven"');
+    expect(badPort.stderr).toContain('--adb-port must be a whole number from 0 to 65535, got "seven"');
   });
 
   it('Scenario: amc run reports a failed task with exit code 1', async () => {
     policy = () => finish(false, 'There is no Calculator app on this phone');
     const result = await runAmc(['run', '-s', harness.serial, '--goal', 'Open the Calculator'], { env: env() });
     expect(result.code).toBe(1);
-    expect(result.stdout).toContain('Failed (0 steps');
-    expect(result.stdout).toContain('TaskFailedError: There is no Calculator app on this phone');
+    expect(result.stdout).toMatch(/Failed \(0 actions, .*\): There is no Calculator app on this phone/);
+    // Plain words: the recorded reason keeps its class name (seed D7), the terminal does not show it.
+    expect(result.stdout).not.toContain('TaskFailedError');
   });
 
   it('Scenario: amc run rejects bad options and configuration with exit code 2', async () => {
@@ -205,7 +211,7 @@ describe('amc run', () => {
     expect(longGoal.stderr).toMatch(/^amc run: goal: Too big: expected string to have <=2000 characters/);
     const noKey = await runAmc(['run', '-s', harness.serial, '--goal', 'x', '--provider', 'openai'], { env: env() });
     expect(noKey.code).toBe(2);
-    expect(noKey.stderr).toContain('OPENAI_API_KEY is not set');
+    expect(noKey.stderr).toContain('OpenAI API key is not set (Settings → Direct access)');
   });
 
   it('Scenario: Ctrl-C cancels amc run cleanly', async () => {
@@ -216,7 +222,7 @@ describe('amc run', () => {
     await expect.poll(() => fake.requests.length, { timeout: 20_000 }).toBe(before + 1);
     const code = await interrupt(child);
     expect(code).toBe(130);
-    expect(output()).toMatch(/Cancelled \(0 steps/);
+    expect(output()).toMatch(/Stopped \(0 actions/);
     await expect.poll(() => fake.abandoned()).toBe(abandoned + 1);
   });
 

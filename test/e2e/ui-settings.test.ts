@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { launchTestBrowser, type TestBrowser } from '../support/browser';
 import { openApp, saveScreenshot, startUiHost, type UiHost } from './ui-support';
 
@@ -25,6 +25,14 @@ async function openSettings(page: Page) {
   return drawer;
 }
 
+/** The form shows a provider's key only while that provider is chosen for the direct transport. */
+async function showOpenAIDirect(drawer: Locator) {
+  const enabled = drawer.getByLabel('Use the AI planner');
+  if (!(await enabled.isChecked())) await enabled.check();
+  await drawer.getByLabel('Transport').selectOption('direct');
+  await drawer.getByLabel('Provider').selectOption('openai');
+}
+
 const fieldOf = (page: Page, setting: string) => page.locator(`[data-field="${setting}"]`);
 
 describe('settings in the browser', { timeout: 90_000 }, () => {
@@ -41,6 +49,8 @@ describe('settings in the browser', { timeout: 90_000 }, () => {
     expect(await maxSteps.getAttribute('aria-invalid')).toBe('true');
     expect(await save.isDisabled()).toBe(true);
 
+    // The control plane's fields appear once the AI planner is on (cloud proxy is the default transport).
+    await drawer.getByLabel('Use the AI planner').check();
     await drawer.getByLabel('Control-plane URL').fill('control.example.com');
     await fieldOf(page, 'controlPlane.url').getByRole('alert').waitFor();
     await saveScreenshot(page, 'settings-invalid');
@@ -74,6 +84,7 @@ describe('settings in the browser', { timeout: 90_000 }, () => {
   it('Scenario: API keys are write-only: the form shows only set or not set', async () => {
     const { page, errors } = await openApp(browser, host);
     const drawer = await openSettings(page);
+    await showOpenAIDirect(drawer);
     const field = fieldOf(page, 'secrets.OPENAI_API_KEY');
     expect(await field.getByTestId('secret-state-OPENAI_API_KEY').textContent()).toBe('not set');
     await drawer.getByLabel(/^OpenAI API key/).fill('sk-browser-secret-42');
@@ -84,7 +95,7 @@ describe('settings in the browser', { timeout: 90_000 }, () => {
     // A fresh page learns only the state, never the value.
     await page.reload();
     await page.getByText('Connected via web').waitFor();
-    await openSettings(page);
+    await showOpenAIDirect(await openSettings(page));
     expect(await fieldOf(page, 'secrets.OPENAI_API_KEY').getByTestId('secret-state-OPENAI_API_KEY').textContent()).toBe('set');
     expect(await page.content()).not.toContain('sk-browser-secret-42');
     expect(errors).toEqual([]);

@@ -11,6 +11,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { createSecretStore } from '../../src/main/storage/settings-store';
 import { routedApp, type RoutedApp } from './router-bridge';
+import { revealField } from './settings-visibility';
+import { IncompleteNote } from '../../src/renderer/src/components/settings/IncompleteNote';
 
 const apps: RoutedApp[] = [];
 
@@ -58,6 +60,7 @@ describe('settings form', () => {
     fireEvent.change(maxSteps, { target: { value: 'ten' } });
     expect(await screen.findByText('enter a whole number from 1 to 500')).toBeTruthy();
 
+    revealField('openai.baseURL');
     const url = screen.getByLabelText('OpenAI-compatible base URL');
     fireEvent.change(url, { target: { value: 'localhost:11434' } });
     await waitFor(() => expect(within(url.closest('[data-field]') as HTMLElement).getByRole('alert').textContent).toMatch(/URL|Invalid/));
@@ -91,6 +94,7 @@ describe('settings form', () => {
   it('Scenario: API keys are write-only: the form shows only set or not set', async () => {
     const backend = await settingsBackend();
     await renderForm(backend);
+    revealField('secrets.ANTHROPIC_API_KEY');
     expect(screen.getByTestId('secret-state-ANTHROPIC_API_KEY').textContent).toBe('not set');
     const key = screen.getByLabelText(/^Anthropic API key/) as HTMLInputElement;
     expect(key.type).toBe('password');
@@ -110,6 +114,7 @@ describe('settings form', () => {
   it('Scenario: Environment overrides are shown per field', async () => {
     const backend = await settingsBackend({ env: { AI_PLANNER_MODEL: 'gpt-5.4', OPENAI_API_KEY: 'sk-openai-from-env' } });
     await renderForm(backend);
+    revealField('secrets.OPENAI_API_KEY');
     const model = screen.getByLabelText('Model').closest('[data-field]') as HTMLElement;
     expect(within(model).getByTestId('override-note').textContent).toBe('Overridden by AI_PLANNER_MODEL (in effect: gpt-5.4)');
     const openaiKey = screen.getByLabelText(/^OpenAI API key/).closest('[data-field]') as HTMLElement;
@@ -140,5 +145,65 @@ describe('settings form', () => {
     fireEvent.keyDown(document.activeElement ?? document.body, { key: 'Escape' });
     expect(screen.queryByRole('dialog', { name: 'Settings' })).toBeNull();
     expect(useAppStore.getState().settingsOpen).toBe(false);
+  });
+
+  const shownFields = () => [...document.querySelectorAll('[data-field]')].map((box) => box.getAttribute('data-field'));
+
+  it('Scenario: Settings shows only the fields the chosen planner, provider and transport use', async () => {
+    await renderForm(await settingsBackend());
+    // Off (the default): nothing of the AI planner.
+    expect(shownFields()).toEqual(['aiPlanner.enabled', 'aiPlanner.maxSteps', 'adb.host', 'adb.port']);
+    fireEvent.click(screen.getByLabelText('Use the AI planner'));
+    // On, cloud proxy (the default transport): the control plane's fields, no provider keys.
+    expect(shownFields()).toEqual([
+      'aiPlanner.enabled', 'aiPlanner.provider', 'aiPlanner.model', 'aiPlanner.transport',
+      'controlPlane.url', 'secrets.CONTROL_PLANE_TOKEN',
+      'aiPlanner.timeoutSeconds', 'aiPlanner.maxSteps', 'aiPlanner.sendScreenshot', 'aiPlanner.screenshotLongEdge', 'adb.host', 'adb.port',
+    ]);
+    fireEvent.change(screen.getByLabelText('Transport'), { target: { value: 'direct' } });
+    expect(shownFields()).toContain('secrets.ANTHROPIC_API_KEY');
+    expect(shownFields()).toContain('anthropic.baseURL');
+    expect(shownFields()).toContain('aiPlanner.thinkingBudgetTokens');
+    expect(shownFields()).not.toContain('controlPlane.url');
+    expect(shownFields()).not.toContain('secrets.OPENAI_API_KEY');
+    fireEvent.change(screen.getByLabelText('Provider'), { target: { value: 'openai' } });
+    expect(shownFields()).toContain('secrets.OPENAI_API_KEY');
+    expect(shownFields()).toContain('openai.baseURL');
+    expect(shownFields()).not.toContain('secrets.ANTHROPIC_API_KEY');
+    // Extended thinking is Anthropic's only.
+    expect(shownFields()).not.toContain('aiPlanner.thinkingBudgetTokens');
+  });
+
+  it('Scenario: Settings hints follow the selection before it is saved', async () => {
+    await renderForm(await settingsBackend());
+    const help = (path: string) => document.querySelector(`[data-field="${path}"] .field-help`)?.textContent;
+    expect(help('aiPlanner.enabled')).toMatch(/^Off: /);
+    fireEvent.click(screen.getByLabelText('Use the AI planner'));
+    expect(help('aiPlanner.enabled')).toMatch(/^On: /);
+    expect(help('aiPlanner.transport')).toMatch(/cloud proxy/i);
+    fireEvent.change(screen.getByLabelText('Transport'), { target: { value: 'direct' } });
+    expect(help('aiPlanner.transport')).toMatch(/called from this computer/);
+    expect((screen.getByLabelText('Model') as HTMLInputElement).placeholder).toMatch(/^claude-/);
+    fireEvent.change(screen.getByLabelText('Provider'), { target: { value: 'openai' } });
+    expect((screen.getByLabelText('Model') as HTMLInputElement).placeholder).toMatch(/^gpt-/);
+  });
+
+  it('Scenario: An enabled AI planner that cannot run is saved but marked incomplete', async () => {
+    const backend = await settingsBackend();
+    await renderForm(backend);
+    render(<IncompleteNote />);
+    fireEvent.click(screen.getByLabelText('Use the AI planner'));
+    const save = screen.getByRole('button', { name: 'Save' }) as HTMLButtonElement;
+    await waitFor(() => expect(save.disabled).toBe(false));
+    fireEvent.click(save);
+    await screen.findByText('Saved. The next task uses these settings.');
+    expect((await backend.stored()).aiPlanner.enabled).toBe(true);
+    const items = within(screen.getByTestId('setup-problems')).getAllByRole('listitem').map((item) => item.textContent);
+    expect(items).toEqual(['Control-plane URL is empty (Settings → Cloud control plane)', 'Control-plane token is not set (Settings → Cloud control plane)']);
+    expect(screen.getByTestId('goal-incomplete').textContent).toContain('AI planner incomplete: Control-plane URL is empty, Control-plane token is not set');
+    // The connection test uses saved settings: with an unsaved edit it waits.
+    fireEvent.change(screen.getByLabelText('Model'), { target: { value: 'claude-x' } });
+    expect((within(screen.getByTestId('test-connection')).getByRole('button', { name: 'Test connection' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(screen.getByTestId('test-connection').textContent).toContain('Save first');
   });
 });

@@ -17,6 +17,7 @@ import { useSettingsStore } from '../../src/renderer/src/store/settings-store';
 import type { Provider } from '../../src/shared/settings';
 import { SETTINGS_CATALOG, type CatalogEntry } from '../../src/shared/settings-catalog';
 import { routedApp, type RoutedApp } from './router-bridge';
+import { revealField } from './settings-visibility';
 
 type Path = CatalogEntry['path'];
 
@@ -113,6 +114,7 @@ afterEach(async () => {
 
 async function fillIn(provider: Provider): Promise<void> {
   for (const field of SETTINGS_FIELDS) {
+    revealField(field.path);
     const { form } = TYPED[field.path as Path](provider);
     const box = document.querySelector(`[data-field="${field.path}"]`) as HTMLElement;
     if (field.kind === 'secret') {
@@ -125,6 +127,10 @@ async function fillIn(provider: Provider): Promise<void> {
     } else {
       fireEvent.change(screen.getByLabelText(field.label), { target: { value: form } });
     }
+  }
+  // Revealing the other provider's and transport's fields changed the choices: set them as this run wants them.
+  for (const path of ['aiPlanner.provider', 'aiPlanner.transport'] as const) {
+    fireEvent.change(screen.getByLabelText(SETTINGS_FIELDS.find((field) => field.path === path)!.label), { target: { value: TYPED[path](provider).form } });
   }
 }
 

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { StepCard } from '../../src/renderer/src/components/timeline/StepCard';
 import { TaskTimeline } from '../../src/renderer/src/components/timeline/TaskTimeline';
 import { cloudProxy, directAnthropic, finishedTask, tapStep } from './fixtures';
+import { useAppStore } from '../../src/renderer/src/store/app-store';
 
 afterEach(cleanup);
 
@@ -18,7 +19,7 @@ describe('timeline card', () => {
     fireEvent.click(within(thinking).getByText('Thinking'));
     expect(thinking.open).toBe(true);
     expect(within(thinking).getByText(/e2 is the add button/)).toBeTruthy();
-    expect(within(card).getByTestId('step-outcome').textContent).toBe('✓ ok · 1 attempt');
+    expect(within(card).getByTestId('step-outcome').textContent).toBe('✓ ok'); // one execution that went through at the first try shows no count
     const metrics = within(card).getByTestId('step-metrics').textContent;
     expect(metrics).toContain('Observe310 ms');
     expect(metrics).toContain('Plan1.8 s');
@@ -87,6 +88,8 @@ describe('timeline card', () => {
       />,
     );
     expect(screen.getByTestId('task-result-text').textContent).toBe('No device is connected.');
+    // The recorded reason, class name included, stays one click away for a bug report.
+    expect(screen.getByTestId('reason-details').textContent).toContain('AdbError: No device is connected.');
     expect(screen.getByTestId('step-error').textContent).toBe('No device is connected.');
     expect(screen.getByRole('article', { name: 'Failed' })).toBeTruthy();
     expect(screen.getByTestId('planner-label').textContent).toBe('Planner: AI · anthropic · claude-sonnet-4-6 · direct');
@@ -115,7 +118,14 @@ describe('timeline card', () => {
     const card = screen.getByRole('article', { name: 'Step 1' });
     expect(within(card).getByTestId('step-outcome').textContent).toBe('✓ ok');
     expect(within(card).queryByTestId('step-unchanged')).toBeNull();
-    expect(screen.getByTestId('task-result-text').textContent).toMatch(/^The built-in planner looked at the screen and stopped/);
+    // A neutral card, not a green "Done": the built-in planner only looked.
+    const result = screen.getByRole('article', { name: 'Looked at the screen only' });
+    expect(result.getAttribute('data-outcome')).toBe('looked-only');
+    expect(result.className).not.toContain('status-completed');
+    expect(screen.getByTestId('task-result-text').textContent).toMatch(/^The AI planner is off\. The built-in planner describes the screen and stops/);
     expect(screen.getByTestId('task-result-text').textContent).not.toContain('goal was reached');
+    expect(useAppStore.getState().settingsOpen).toBe(false);
+    fireEvent.click(within(result).getByRole('button', { name: 'Go to Settings' }));
+    expect(useAppStore.getState().settingsOpen).toBe(true);
   });
 });

@@ -1,12 +1,19 @@
 import type { CliCommand } from '../command';
 import { ExitCode, UsageError } from '../command';
 import { parseCommandArgs } from '../args';
+import { attemptsLabel, sentToPhone } from '../../shared/action';
+import { plainReason } from '../../shared/plain-words';
 import { ADB_OPTIONS_USAGE, adbFromOptions, adbOptions, pickSerial, withInterrupt } from './devices';
 
-type PropertySchema = { type?: string };
+type PropertySchema = { type?: string; enum?: string[]; description?: string; minimum?: number; maximum?: number };
 
-/** `--x 540` arrives as text: convert it to the type the tool's JSON Schema expects. */
+/** `--x 540` arrives as text: convert it to the type the tool's JSON Schema expects; named choices in any case. */
 function coerce(name: string, value: string | boolean, schema: PropertySchema | undefined): unknown {
+  if (typeof value === 'string' && schema?.enum) {
+    const chosen = schema.enum.find((choice) => choice.toLowerCase() === value.trim().toLowerCase());
+    if (chosen === undefined) throw new UsageError(`--${name} must be one of ${schema.enum.join(', ')}, got "${value}"`);
+    return chosen;
+  }
   if (typeof value === 'boolean' || schema?.type === 'string' || schema === undefined) return value;
   if (schema.type === 'integer' || schema.type === 'number') {
     const number = Number(value);
@@ -32,16 +39,36 @@ function findToolName(args: string[]): string | undefined {
   return undefined;
 }
 
+function argumentHelp(name: string, schema: PropertySchema, required: boolean): string {
+  const value = schema.enum ? schema.enum.join('|') : schema.type === 'boolean' ? '' : schema.type === 'string' ? 'TEXT' : 'N';
+  const range = schema.minimum !== undefined && schema.maximum !== undefined && !schema.enum ? ` (${schema.minimum}–${schema.maximum})` : '';
+  return `      --${name}${value ? ` ${value}` : ''}${required ? '' : '  (optional)'}${range}${schema.description && !schema.enum ? `  ${schema.description}` : ''}`;
+}
+
+/** Every tool of the registry with its arguments, as `amc act --help` lists them. */
+async function toolsHelp(): Promise<string> {
+  const { ACTION_TOOLS } = await import('../../main/tools/registry');
+  const lines = ['Tools:'];
+  for (const tool of ACTION_TOOLS.values()) {
+    const { properties = {}, required = [] } = tool.spec.inputSchema as { properties?: Record<string, PropertySchema>; required?: string[] };
+    lines.push(`  ${tool.name}  ${tool.description.split(/(?<=\.) /)[0]}`);
+    for (const [name, schema] of Object.entries(properties)) lines.push(argumentHelp(name, schema, required.includes(name)));
+  }
+  lines.push('', 'Option names and named values are accepted in any case (--key HOME).');
+  return lines.join('\n');
+}
+
 export const actCommand: CliCommand = {
   name: 'act',
   summary: 'run one action tool on the phone through the Executor (observes first so element ids resolve)',
   usage: `amc act [-s SERIAL] TOOL [--ARG VALUE ...] [--json] ${ADB_OPTIONS_USAGE}   e.g. amc act -s SERIAL tap --element_id e3`,
+  moreHelp: toolsHelp,
   async run(args, io) {
     const { ACTION_TOOL_NAMES, ACTION_TOOLS } = await import('../../main/tools/registry');
     const toolName = findToolName(args);
-    const spec = toolName === undefined ? undefined : ACTION_TOOLS.get(toolName)?.spec;
+    const spec = toolName === undefined ? undefined : ACTION_TOOLS.get(toolName.toLowerCase())?.spec;
     if (!spec) {
-      throw new UsageError(`${toolName ? `unknown tool "${toolName}"` : 'no tool given'}; tools: ${ACTION_TOOL_NAMES.join(', ')}`);
+      throw new UsageError(`${toolName ? `unknown tool "${toolName}"` : 'no tool given'}; tools: ${ACTION_TOOL_NAMES.join(', ')} (\`amc act --help\` lists their arguments)`);
     }
     const properties = (spec.inputSchema.properties ?? {}) as Record<string, PropertySchema>;
     const toolOptions = Object.fromEntries(
@@ -52,7 +79,7 @@ export const actCommand: CliCommand = {
       { serial: { type: 'string', short: 's' }, json: { type: 'boolean' }, ...adbOptions, ...toolOptions },
       true,
     );
-    if (positionals.length !== 1) throw new UsageError(`give exactly one tool name, got ${positionals.join(' ')}`);
+    if (positionals.length !== 1 || positionals[0]!.toLowerCase() !== spec.name) throw new UsageError(`give exactly one tool name, got ${positionals.join(' ')}`);
     const toolArgs: Record<string, unknown> = {};
     for (const name of Object.keys(properties)) {
       const value = (values as Record<string, string | boolean | undefined>)[name];
@@ -72,9 +99,12 @@ export const actCommand: CliCommand = {
       if (values.json) io.out(JSON.stringify(outcome));
       else if (outcome.ok) {
         const where = outcome.target ? ` at (${outcome.target.x}, ${outcome.target.y})${outcome.target.label ? ` on ${outcome.target.label}` : ''}` : '';
-        io.out(`ok: ${spec.name}${where} in ${outcome.durationMs} ms (${outcome.attempts} adb attempt${outcome.attempts === 1 ? '' : 's'})`);
-      } else io.err(`failed: ${outcome.error}`);
-      return outcome.ok ? ExitCode.ok : ExitCode.failed;
+        const attempts = attemptsLabel(outcome);
+        io.out(`ok: ${spec.name}${where} in ${outcome.durationMs.toLocaleString()} ms${attempts ? ` (${attempts})` : ''}`);
+      } else io.err(`failed: ${plainReason(outcome.error ?? 'unknown reason')}`);
+      if (outcome.ok) return ExitCode.ok;
+      // Refused before anything reached the phone (no target, an element not on screen): the call was wrong, not the phone.
+      return sentToPhone(outcome) ? ExitCode.failed : ExitCode.usage;
     } catch (error) {
       if ((error as Error).name === 'AbortError') return ExitCode.cancelled;
       throw error;

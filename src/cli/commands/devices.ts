@@ -46,14 +46,22 @@ export async function addressArgument(target: string): Promise<string> {
   return target;
 }
 
-/** `-s SERIAL`, else ANDROID_SERIAL, else the only usable device; a usage error when that is ambiguous. */
+/**
+ * `-s SERIAL`, else ANDROID_SERIAL, else the only phone ready for commands. A serial the adb server does not know,
+ * or no choice to make, is a usage error (exit code 2) before anything runs or is recorded.
+ */
 export async function pickSerial(adb: AdbClient, requested: string | undefined): Promise<string> {
-  const explicit = requested ?? process.env.ANDROID_SERIAL;
-  if (explicit) return explicit;
-  const usable = (await adb.listDevices()).filter((device) => device.state === 'device');
+  const explicit = requested?.trim() || process.env.ANDROID_SERIAL?.trim();
+  const listed = await adb.listDevices();
+  const usable = listed.filter((device) => device.state === 'device');
+  if (explicit) {
+    if (listed.some((device) => device.serial === explicit)) return explicit;
+    const known = listed.length ? `; it knows ${listed.map((d) => d.serial).join(', ')}` : '';
+    throw new UsageError(`No device "${explicit}" is connected to the adb server at ${adb.address}${known} (see \`amc devices\`)`);
+  }
   if (usable.length === 1) return usable[0]!.serial;
-  if (usable.length === 0) throw new UsageError('no usable device is connected (see `amc devices`); connect one or pass -s SERIAL');
-  throw new UsageError(`several devices are connected (${usable.map((d) => d.serial).join(', ')}); choose one with -s SERIAL`);
+  if (usable.length === 0) throw new UsageError('no phone is ready (see `amc devices`); connect one, start the demo phone (`amc virtual-device`), or pass -s SERIAL');
+  throw new UsageError(`several phones are ready (${usable.map((d) => d.serial).join(', ')}); choose one with -s SERIAL`);
 }
 
 /** An AbortSignal that fires on Ctrl-C while `work` runs. */

@@ -2,6 +2,7 @@ import type { CliCommand } from '../command';
 import { actCommand } from './act';
 import { connectCommand } from './connect';
 import { devicesCommand } from './devices';
+import { doctorCommand } from './doctor';
 import { disconnectCommand } from './disconnect';
 import { evalCommand } from './eval';
 import { mcpCommand } from './mcp';
@@ -17,6 +18,7 @@ export const commands: readonly CliCommand[] = [
   serveCommand,
   runCommand,
   devicesCommand,
+  doctorCommand,
   connectCommand,
   disconnectCommand,
   pairCommand,

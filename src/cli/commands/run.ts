@@ -1,25 +1,26 @@
 import { ExitCode, UsageError, type CliCommand, type CliIo } from '../command';
 import { parseCommandArgs } from '../args';
-import { ADB_OPTIONS_USAGE, adbForTask, adbOptions } from './devices';
+import { ADB_OPTIONS_USAGE, adbForTask, adbOptions, pickSerial } from './devices';
 import { configuredPlannerFor, maxStepsOf, PLANNER_OPTIONS_USAGE, plannerOptions, plannerOverrides } from '../planner-options';
-import type { TaskEvent } from '../../shared/task';
+import type { PlannerInfo, TaskEvent } from '../../shared/task';
 import { allowedAppsOf, presetAnswers, SUPERVISION_OPTIONS_USAGE, supervisionOptions } from '../supervision-options';
 import { supervisionPrinter } from '../run-report';
 import { terminalSupervisor } from '../terminal-supervisor';
 import { terminalLines } from '../terminal-line';
+import { finishedLine, outcomeLine } from '../task-lines';
+import { planningSpinner } from '../planning-spinner';
 
-const USAGE = `amc run -s SERIAL --goal TEXT ${PLANNER_OPTIONS_USAGE} ${SUPERVISION_OPTIONS_USAGE} [--json] ${ADB_OPTIONS_USAGE}`;
+const USAGE = `amc run [-s SERIAL] --goal TEXT ${PLANNER_OPTIONS_USAGE} ${SUPERVISION_OPTIONS_USAGE} [--json] ${ADB_OPTIONS_USAGE}`;
 
-const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 const indent = (label: string, text: string) => `    ${label}: ${text.replace(/\s*\n\s*/g, '\n      ')}`;
 
-/** One human-readable block per event (turn by turn), as the task runs. */
-function printEvent(event: TaskEvent, io: CliIo): void {
+/** One human-readable block per event (turn by turn), as the task runs; `planner` is the one task.started named. */
+function printEvent(event: TaskEvent, io: CliIo, planner: PlannerInfo): void {
   switch (event.type) {
     case 'task.started': {
       const p = event.planner;
-      const planner = p.kind === 'stub' ? 'stub (no model)' : `ai (${[p.provider, p.transport, p.model].filter(Boolean).join(', ')})`;
-      io.out(`Task ${event.taskId} on ${event.serial} — planner: ${planner}, at most ${event.maxSteps} steps`);
+      const named = p.kind === 'stub' ? 'built-in (no AI)' : `ai (${[p.provider, p.transport, p.model].filter(Boolean).join(', ')})`;
+      io.out(`Task ${event.taskId} on ${event.serial} — planner: ${named}, at most ${event.maxSteps} turns`);
       io.out(`Goal: ${event.goal}`);
       return;
     }
@@ -32,25 +33,17 @@ function printEvent(event: TaskEvent, io: CliIo): void {
       if (event.thinking) io.out(indent('thinking', event.thinking));
       return;
     }
-    case 'step.executed': {
-      const o = event.outcome;
-      const where = o.target?.label ? ` on ${o.target.label}` : '';
-      const attempts = `${o.attempts} attempt${o.attempts === 1 ? '' : 's'}`;
-      io.out(o.ok ? `    -> ok${where} (${attempts}, ${Math.round(o.durationMs)} ms)` : `    -> error: ${o.error ?? 'unknown'} (${attempts})`);
+    case 'step.executed':
+      io.out(outcomeLine(event.outcome));
       return;
-    }
     case 'task.paused':
       io.out('Paused.');
       return;
     case 'task.resumed':
       io.out('Resumed.');
       return;
-    case 'task.finished': {
-      const totals = `${event.steps} step${event.steps === 1 ? '' : 's'}, ${seconds(event.durationMs)}, ${event.usage.inputTokens} input / ${event.usage.outputTokens} output tokens`;
-      if (event.status === 'completed') io.out(`Completed (${totals})${event.result ? `: ${event.result}` : ''}`);
-      else if (event.status === 'failed') io.out(`Failed (${totals}): ${event.failureReason ?? 'unknown reason'}`);
-      else io.out(`Cancelled (${totals}).`);
-    }
+    case 'task.finished':
+      io.out(finishedLine(event, planner));
   }
 }
 
@@ -67,7 +60,6 @@ export const runCommand: CliCommand = {
       json: { type: 'boolean' },
       ...adbOptions,
     });
-    if (!values.serial?.trim()) throw new UsageError('-s SERIAL is required (see `amc devices`)');
     if (!values.goal?.trim()) throw new UsageError('--goal TEXT is required');
     const overrides = plannerOverrides(values);
     const maxSteps = maxStepsOf(values);
@@ -83,14 +75,19 @@ export const runCommand: CliCommand = {
     const { createHeadlessRunner, screenshotPolicyFor } = await import('../../main/app/headless-runner');
     const { APP_CLOSED_REASON, TaskStartError } = await import('../../main/runtime/task-runner');
     const adb = await adbForTask(values, config.settings);
+    // Before the task exists: an unknown serial never becomes a recorded, failed task.
+    const serial = await pickSerial(adb, values.serial);
     const home = resolveAmcHome(process.env);
     // The same per-phone lock as the app's: a phone another task drives (the app, another `amc run`) is refused.
     // A person at a terminal answers the agent; with --json (or without a terminal) only answers given in advance do.
     const terminal = !values.json && process.stdin.isTTY && process.stdout.isTTY ? terminalLines(process.stdin, process.stdout) : null;
     const supervisor = terminalSupervisor({ askLine: terminal?.askLine ?? null, answers, yes: values.yes ?? false, say: (line) => io.out(line) });
     const runner = createHeadlessRunner(adb, { screenshot: screenshotPolicyFor(config, configured), deviceLock: createDeviceLocks(home), supervisor });
+    // On a terminal (never with --json or when piped) a spinner shows the model is still planning.
+    const spinner = !values.json && io.status && process.stdout.isTTY ? planningSpinner(io.status) : undefined;
+    if (spinner) runner.on((event) => spinner.onEvent(event));
     const printSupervision = supervisionPrinter(io);
-    runner.on(values.json ? (event) => io.out(JSON.stringify(event)) : (event) => (printEvent(event, io), printSupervision(event)));
+    runner.on(values.json ? (event) => io.out(JSON.stringify(event)) : (event) => (printEvent(event, io, configured.planner.info), printSupervision(event)));
     // The task goes into the same history the app shows; a history that cannot be written never stops the task.
     const history = createTaskStore(home);
     let historyProblem: string | undefined;
@@ -102,7 +99,7 @@ export const runCommand: CliCommand = {
 
     let handle;
     try {
-      const request = { serial: values.serial.trim(), goal: values.goal.trim(), ...(maxSteps ? { maxSteps } : {}), ...(allowedApps ? { allowedApps } : {}) };
+      const request = { serial, goal: values.goal.trim(), ...(maxSteps ? { maxSteps } : {}), ...(allowedApps ? { allowedApps } : {}) };
       handle = await runner.start(request, { planner: configured });
     } catch (error) {
       // Nothing ran: the request itself was refused (a goal over the length limit, a phone another task drives).
@@ -121,6 +118,7 @@ export const runCommand: CliCommand = {
       const record = await handle.done;
       return record.status === 'completed' ? ExitCode.ok : record.status === 'cancelled' ? ExitCode.cancelled : ExitCode.failed;
     } finally {
+      spinner?.stop();
       process.off('SIGINT', stop);
       process.off('SIGTERM', shutDown);
       terminal?.close();

@@ -17,7 +17,9 @@ import {
   type SettingsPatch,
 } from '../../shared/settings';
 import type { EventHub } from '../ipc/event-hub';
-import { ConfigError, resolveRuntimeConfig, type ConfigSource, type RuntimeConfig } from '../runtime/config';
+import { applyTaskOverrides, ConfigError, resolveRuntimeConfig, type ConfigSource, type RuntimeConfig, type TaskOverrides } from '../runtime/config';
+import type { ConnectionReport } from '../../shared/connection-report';
+import { testConnection } from './connection-check';
 
 const TYPE_WORDS: Record<string, string> = {
   number: 'a number',
@@ -132,6 +134,17 @@ export class SettingsService {
   async setSecret(name: SecretName, value: string | null): Promise<SettingsScreen> {
     await this.config.secretStore.set(name, value);
     return this.announce();
+  }
+
+  /** The saved AI planner settings (with the environment), tested with one tiny real request. */
+  async testConnection(overrides: TaskOverrides): Promise<ConnectionReport> {
+    let config: RuntimeConfig;
+    try {
+      config = applyTaskOverrides(await this.config.load(), overrides);
+    } catch (error) {
+      return { result: 'not-configured', message: message(error), model: null, latencyMs: null, target: 'the AI planner' };
+    }
+    return testConnection(config);
   }
 
   private async announce(): Promise<SettingsScreen> {

@@ -1,13 +1,14 @@
 import { isHttpUrl, SETTINGS_CATALOG, type CatalogEntry } from '../../shared/settings-catalog';
+import { aiPlannerSetupProblems, describeSetupProblem } from '../../shared/setup-problems';
 import {
   DEFAULT_MODELS,
+  ENV_OVERRIDE_FIELDS,
   SECRET_NAMES,
   SettingsSchema,
   describeIssues,
   type AiPlannerSettings,
   type EnvOverrideName,
   type Provider,
-  type SecretName,
   type Settings,
   type SettingsView,
   type Transport,
@@ -147,20 +148,12 @@ export function aiPlannerSetup(config: RuntimeConfig): AiPlannerSetup {
   };
 }
 
-const KEY_OF: Record<Provider, SecretName> = { anthropic: 'ANTHROPIC_API_KEY', openai: 'OPENAI_API_KEY' };
-
-/** What is missing for the AI planner to start (empty when ready or when it is disabled). */
+/** What is missing for the AI planner to start (empty when ready or when it is disabled), naming the Settings fields. */
 export function missingForAiPlanner(config: RuntimeConfig): string[] {
-  const ai = config.settings.aiPlanner;
-  if (!ai.enabled) return [];
-  if (ai.transport === 'direct') {
-    const key = KEY_OF[ai.provider];
-    return config.secrets[key] ? [] : [`the AI planner calls ${ai.provider} directly but ${key} is not set (Settings or environment)`];
-  }
-  const missing: string[] = [];
-  if (!config.settings.controlPlane.url) missing.push('the AI planner uses the cloud-proxy transport but CONTROL_PLANE_URL is not set (Settings or environment)');
-  if (!config.secrets.CONTROL_PLANE_TOKEN) missing.push('the AI planner uses the cloud-proxy transport but CONTROL_PLANE_TOKEN is not set (Settings or environment)');
-  return missing;
+  const overridden = Object.fromEntries(config.envOverrides.map((name) => [ENV_OVERRIDE_FIELDS[name], name]));
+  return aiPlannerSetupProblems(config.settings, (name) => Boolean(config.secrets[name]), overridden).map(
+    (problem) => `the AI planner is incomplete: ${describeSetupProblem(problem)}`,
+  );
 }
 
 /** Settings and secrets on disk plus the environment: the one place the app, the CLI and the web host load config from. */

@@ -4,6 +4,8 @@ import { attemptsLabel, type StepTarget, type Verification } from '../../shared/
 import { formatUsd } from '../../shared/prices';
 import { supervisionLines } from '../../shared/supervision-words';
 import { screenChangedByAction, type StepRecord, type TaskRecord } from '../../shared/task';
+import { plainReason } from '../../shared/plain-words';
+import { countOf, LOOKED_ONLY_HINT, LOOKED_ONLY_NOTE, stepCountsLabel, taskOutcomeKind, taskOutcomeWord, tokensLabel } from '../../shared/task-words';
 import { toolActsOnPhone } from '../tools/registry';
 
 /**
@@ -25,7 +27,7 @@ const when = (at: number | null) => (at === null ? '—' : new Date(at).toISOStr
 
 function plannerLine(record: TaskRecord): string {
   const { planner } = record;
-  if (planner.kind === 'stub') return 'stub planner (no model)';
+  if (planner.kind === 'stub') return 'built-in planner (no AI)';
   return ['AI planner', planner.provider, planner.model, planner.transport && `via ${planner.transport}`].filter(Boolean).join(' · ');
 }
 
@@ -65,7 +67,7 @@ function outcomeHtml(step: StepRecord): string {
   const details = [attempts, outcome.ok ? ms(outcome.durationMs) : null].filter(Boolean).join(' · ');
   return outcome.ok
     ? `<span class="ok">ok</span>${details ? ` · ${details}` : ''}`
-    : `<span class="err">error</span>: ${escapeHtml(outcome.error ?? 'unknown error')}${details ? ` · ${details}` : ''}`;
+    : `<span class="err">error</span>: ${escapeHtml(plainReason(outcome.error ?? 'unknown error'))}${details ? ` · ${details}` : ''}`;
 }
 
 function reasoningHtml(label: string, text: string | null, exposes: boolean): string {
@@ -106,7 +108,7 @@ function stepHtml(step: StepRecord, record: TaskRecord): string {
   const action = planned ? `${escapeHtml(planned.tool)}(${escapeHtml(argsText(planned.args))})` : '<span class="muted">no action</span>';
   const target = step.outcome?.target;
   const targetLine = target ? `<p class="muted">target: ${escapeHtml(target.label ?? target.elementId ?? '')} at (${target.x}, ${target.y})</p>` : '';
-  const tokens = planned?.usage ? `${planned.usage.inputTokens} in / ${planned.usage.outputTokens} out` : '—';
+  const tokens = planned?.usage ? tokensLabel(planned.usage) : '—';
   const wire = step.scene
     ? sceneWireframe(step.scene, target)
     : `<p class="err">${escapeHtml(step.sceneError ?? 'No Scene this turn.')}</p>`;
@@ -152,9 +154,10 @@ table{border-collapse:collapse;margin-top:6px}th{text-align:left;color:var(--mut
 
 /** The report for one task as a complete HTML document. */
 export function renderTaskReport(record: TaskRecord): string {
-  const status = record.status === 'completed' ? 'ok' : record.status === 'failed' ? 'err' : 'muted';
-  const outcome = record.failureReason ?? record.result;
-  const usage = `${record.usage.inputTokens} in / ${record.usage.outputTokens} out`;
+  const kind = taskOutcomeKind(record);
+  const status = kind === 'done' ? 'ok' : kind === 'failed' ? 'err' : 'muted';
+  const outcome = kind === 'looked-only' ? `${LOOKED_ONLY_NOTE}. ${LOOKED_ONLY_HINT}` : record.failureReason ? plainReason(record.failureReason) : record.result;
+  const actions = record.steps.filter((step) => step.outcome !== null).length;
   const t = record.timings;
   return `<!doctype html>
 <html lang="en">
@@ -169,13 +172,13 @@ export function renderTaskReport(record: TaskRecord): string {
 <header class="summary">
 <h1>${escapeHtml(record.goal)}</h1>
 <dl>
-<dt>Status</dt><dd><span class="${status}">${escapeHtml(record.status)}</span>${outcome ? ` — ${escapeHtml(outcome)}` : ''}</dd>
+<dt>Status</dt><dd><span class="${status}">${escapeHtml(taskOutcomeWord(record))}</span>${outcome ? ` — ${escapeHtml(outcome)}` : ''}</dd>
 <dt>Device</dt><dd>${escapeHtml(record.serial)}</dd>
 <dt>Planner</dt><dd>${escapeHtml(plannerLine(record))}</dd>
-<dt>Steps</dt><dd>${record.steps.length} of at most ${record.maxSteps}</dd>
+<dt>Steps</dt><dd>${stepCountsLabel(actions, record.steps.length)} (at most ${countOf(record.maxSteps, 'turn')})</dd>
 <dt>Started</dt><dd>${when(record.startedAt ?? record.createdAt)}</dd>
 <dt>Duration</dt><dd>${ms(t.totalMs)} (observe ${ms(t.observeMs)}, plan ${ms(t.planMs)}, act ${ms(t.executeMs)})</dd>
-<dt>Tokens</dt><dd>${usage}</dd>
+<dt>Tokens</dt><dd>${tokensLabel(record.usage)}</dd>
 <dt>Cost</dt><dd>${record.costUsd === null ? 'unknown (the model is not in the price table)' : formatUsd(record.costUsd)}</dd>
 ${record.verification ? `<dt>Outcome checked</dt><dd>${verificationHtml(record.verification)}</dd>` : ''}
 <dt>Task id</dt><dd>${escapeHtml(record.id)}</dd>

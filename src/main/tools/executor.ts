@@ -51,11 +51,11 @@ export class Executor {
       const tool = ACTION_TOOLS.get(call.name);
       if (!tool) throw new InvalidCall(`Unknown tool "${call.name}". Available tools: ${ACTION_TOOL_NAMES.join(', ')}.`);
       const target = await tool.execute(call.args, this.toolContext(context, run));
-      return { ok: true, attempts: run.attempts, durationMs: elapsed(start), ...(target && { target }), ...(run.app && { app: run.app }) };
+      return { ok: true, attempts: run.attempts, ...(run.retries > 0 && { retries: run.retries }), durationMs: elapsed(start), ...(target && { target }), ...(run.app && { app: run.app }) };
     } catch (error) {
       if (isAbortError(error) || context.signal?.aborted) throw new AbortError('The action was cancelled');
       const reason = error instanceof Error ? error.message : String(error);
-      return { ok: false, error: reason, attempts: run.attempts, durationMs: elapsed(start), ...(run.target && { target: run.target }) };
+      return { ok: false, error: reason, attempts: run.attempts, ...(run.retries > 0 && { retries: run.retries }), durationMs: elapsed(start), ...(run.target && { target: run.target }) };
     }
   }
 
@@ -104,6 +104,7 @@ export class Executor {
 /** The adb commands of one execution: counts attempts and retries what certainly did not reach the phone. */
 class CommandRun {
   attempts = 0;
+  retries = 0;
   target: StepTarget | undefined;
   app: string | undefined;
 
@@ -141,6 +142,7 @@ class CommandRun {
         });
       } catch (error) {
         if (!(error instanceof AdbError) || !error.retryable || attempt >= maxAttempts) throw error;
+        this.retries++;
         await sleep(delay, this.context.signal);
         delay = Math.min(delay * 2, this.options.maxBackoffMs ?? 2000);
       }

@@ -7,6 +7,7 @@ import { Header } from './components/Header';
 import { Splitter } from './components/layout/Splitter';
 import { usePanelWidth } from './components/layout/use-panel-width';
 import { MainTabs } from './components/MainTabs';
+import { SetupChecklist } from './components/SetupChecklist';
 import { SettingsDrawer } from './components/settings/SettingsDrawer';
 import { GoalBox } from './components/task/GoalBox';
 import { ShortcutsHelp } from './components/task/ShortcutsHelp';
@@ -27,6 +28,9 @@ export function App() {
         </ErrorBoundary>
         <Splitter width={panelWidth} onResize={setPanelWidth} />
         <div className="work">
+          <ErrorBoundary area="the setup checklist">
+            <SetupChecklist />
+          </ErrorBoundary>
           <ErrorBoundary area="the goal box">
             <GoalBox />
           </ErrorBoundary>

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { EnvOverrideNameSchema, SecretUpdateSchema, SettingsViewSchema, type Settings } from '../settings';
+import { EnvOverrideNameSchema, ProviderSchema, SecretUpdateSchema, SettingsViewSchema, TransportSchema, type Settings } from '../settings';
+import { ConnectionReportSchema } from '../connection-report';
 import { defineEvents, defineMethods, NoInput } from './define';
 
 /**
@@ -50,6 +51,14 @@ export const settingsMethods = defineMethods({
   'settings.update': { input: patchInput, output: SettingsUpdateResultSchema },
   /** Write-only: sets (or with null clears) one secret; the answer never contains it. */
   'settings.setSecret': { input: SecretUpdateSchema.strict(), output: SettingsScreenSchema },
+  /**
+   * One tiny real request with the saved AI planner settings (and environment), optionally for another provider or
+   * transport: direct asks the provider for one decision; cloud-proxy checks the control plane's health, then one decision.
+   */
+  'settings.testConnection': {
+    input: z.object({ provider: ProviderSchema.optional(), transport: TransportSchema.optional() }).strict(),
+    output: ConnectionReportSchema,
+  },
 });
 
 export const settingsEvents = defineEvents({

@@ -174,7 +174,7 @@ describe('tasks', () => {
     await app.waitForTaskEvent(started.id, 'task.finished');
     await app.call('settings.setSecret', { name: 'ANTHROPIC_API_KEY', value: null });
     const missingKey = await app.fail('tasks.run', { serial: harness.serial, goal: 'No key' });
-    expect(missingKey.message).toMatch(/ANTHROPIC_API_KEY is not set/);
+    expect(missingKey.message).toMatch(/Anthropic API key is not set/);
     await app.call('settings.update', { patch: { aiPlanner: { enabled: false } } });
     const unknownPhone = await app.fail('tasks.run', { serial: '127.0.0.1:9', goal: 'Anything' });
     expect(unknownPhone.message).toMatch(/No phone "127\.0\.0\.1:9" is connected/);

@@ -299,9 +299,9 @@ describe('Planner selection by configuration', () => {
   it('Scenario: Missing credentials stop the AI planner from starting', async () => {
     const runner = new TaskRunner({ ...observerAndExecutor(), plannerSource: async () => buildPlanner(config({ aiPlanner: { enabled: true, transport: 'direct', provider: 'openai' } })) });
     await expect(runner.start(request)).rejects.toThrow(ConfigError);
-    await expect(runner.start(request)).rejects.toThrow(/OPENAI_API_KEY is not set/);
+    await expect(runner.start(request)).rejects.toThrow(/OpenAI API key is not set \(Settings → Direct access\)/);
     expect(runner.activeTasks()).toEqual([]);
-    expect(() => buildToolCallingClient(config({ aiPlanner: { enabled: true } }))).toThrow(/CONTROL_PLANE_URL is not set[\s\S]*CONTROL_PLANE_TOKEN is not set/);
+    expect(() => buildToolCallingClient(config({ aiPlanner: { enabled: true } }))).toThrow(/Control-plane URL is empty[\s\S]*Control-plane token is not set/);
   });
 });
 

@@ -92,9 +92,9 @@ describe('resolveRuntimeConfig', () => {
 
   it('an enabled AI planner without its credentials says exactly what is missing', () => {
     const direct = resolveRuntimeConfig(stored(), { AI_PLANNER_ENABLED: '1', AI_PLANNER_TRANSPORT: 'direct' });
-    expect(missingForAiPlanner(direct)).toEqual(['the AI planner calls anthropic directly but ANTHROPIC_API_KEY is not set (Settings or environment)']);
+    expect(missingForAiPlanner(direct)).toEqual(['the AI planner is incomplete: Anthropic API key is not set (Settings → Direct access)']);
     const proxy = resolveRuntimeConfig(stored(), { AI_PLANNER_ENABLED: '1', CONTROL_PLANE_URL: 'http://127.0.0.1:1' });
-    expect(missingForAiPlanner(proxy)).toEqual(['the AI planner uses the cloud-proxy transport but CONTROL_PLANE_TOKEN is not set (Settings or environment)']);
+    expect(missingForAiPlanner(proxy)).toEqual(['the AI planner is incomplete: Control-plane token is not set (Settings → Cloud control plane)']);
     expect(missingForAiPlanner(resolveRuntimeConfig(stored(), {}))).toEqual([]);
   });
 });

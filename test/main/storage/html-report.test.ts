@@ -27,12 +27,12 @@ describe('HTML report', () => {
   it('shows the summary and every turn with rationale, thinking, outcome, timings, tokens and a wireframe', () => {
     const html = renderTaskReport(finishedRecord());
     expect(html).toContain('<h1>Open Wi-Fi settings</h1>');
-    expect(html).toContain('completed');
+    expect(html).toContain('<span class="ok">done</span>');
     expect(html).toContain('Step 1: tap(element_id=&quot;e2&quot;)');
     expect(html).toContain('The Wi-Fi row opens the Wi-Fi page.');
     expect(html).toContain('I see a Wi-Fi row.');
     expect(html).toContain('observe 80 ms · plan 900 ms · act 40 ms');
-    expect(html).toContain('1200 in / 40 out');
+    expect(html).toContain(`${(1200).toLocaleString()} in · 40 out tokens`);
     expect(html.match(/<svg class="wire"/g)).toHaveLength(2);
     // The action's target is marked: its element box and the point.
     expect(html).toContain('class="el target"');
@@ -63,5 +63,13 @@ describe('HTML report', () => {
 
   it('names the download after the goal and the id', () => {
     expect(reportFileName(finishedRecord(), 'html')).toBe('amc-task-open-wi-fi-settings-r1.html');
+  });
+
+  it('Scenario: A built-in planner run says it only looked and claims no change for looking (the report)', () => {
+    const record = { ...finishedRecord(), planner: { kind: 'stub' as const, exposesReasoning: false }, result: null };
+    const html = renderTaskReport(record);
+    expect(html).toContain('<span class="muted">looked only</span> — Looked at the screen only — the AI planner is off.');
+    expect(html).toContain('built-in planner (no AI)');
+    expect(html).not.toMatch(/>done</);
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AdbError } from '../../../src/main/device/errors';
 import { Executor, type CommandRunner } from '../../../src/main/tools/executor';
+import { attemptsLabel } from '../../../src/shared/action';
 import type { Scene } from '../../../src/shared/scene';
 
 /**
@@ -85,12 +86,13 @@ describe('Executor validation', () => {
     const offline = () => new AdbError('emulator-5554 is offline', 'device-offline');
     const runner = recordingRunner([offline(), offline()]);
     const outcome = await new Executor(runner, { initialBackoffMs: 5 }).execute({ name: 'press_key', args: { key: 'back' } }, context);
-    expect(outcome).toMatchObject({ ok: true, attempts: 3 });
+    expect(outcome).toMatchObject({ ok: true, attempts: 3, retries: 2 });
+    expect(attemptsLabel(outcome)).toBe('3 attempts');
     expect(runner.sent).toEqual(['input keyevent 4', 'input keyevent 4', 'input keyevent 4']);
 
     const stubborn = recordingRunner([offline(), offline(), offline(), offline()]);
     const failed = await new Executor(stubborn, { initialBackoffMs: 5, maxAttempts: 3 }).execute({ name: 'press_key', args: { key: 'back' } }, context);
-    expect(failed).toMatchObject({ ok: false, attempts: 3, error: 'emulator-5554 is offline' });
+    expect(failed).toMatchObject({ ok: false, attempts: 3, retries: 2, error: 'emulator-5554 is offline' });
   });
 
   it('does not retry a command that may have reached the phone', async () => {

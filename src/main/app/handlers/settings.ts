@@ -9,4 +9,5 @@ export const settingsHandlers = (settings: SettingsService): MethodHandlers => (
   },
   'settings.update': ({ patch }) => settings.update(patch),
   'settings.setSecret': ({ name, value }) => settings.setSecret(name, value),
+  'settings.testConnection': (overrides) => settings.testConnection(overrides),
 });

@@ -1,4 +1,5 @@
 import { useAppStore } from '../store/app-store';
+import { Diagnostics } from './Diagnostics';
 
 export function Header() {
   const info = useAppStore((s) => s.info);
@@ -21,12 +22,16 @@ export function Header() {
           title={heartbeat ? `Heartbeat #${heartbeat.seq}` : undefined}
         >
           {connected ? `Connected via ${info?.transport ?? '…'}` : info ? 'Reconnecting…' : 'Connecting…'}
-          {pingMs !== null && connected && <span className="ping"> · {pingMs.toFixed(0)} ms</span>}
         </span>
-        {heartbeat && (
-          <span className="heartbeat" data-testid="heartbeat">
-            heartbeat #{heartbeat.seq}
-          </span>
+        {(heartbeat || pingMs !== null) && (
+          <Diagnostics>
+            {pingMs !== null && connected && <span className="ping">round trip {pingMs.toLocaleString(undefined, { maximumFractionDigits: 0 })} ms</span>}
+            {heartbeat && (
+              <span className="heartbeat" data-testid="heartbeat">
+                heartbeat #{heartbeat.seq}
+              </span>
+            )}
+          </Diagnostics>
         )}
         <button type="button" className="button secondary" onClick={() => toggleSettings()} aria-label="Open settings">
           Settings

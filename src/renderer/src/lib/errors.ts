@@ -1,3 +1,4 @@
+import { plainReason } from '../../../shared/plain-words';
 import { BridgeError } from '../bridge';
 
 /** Turns anything a bridge call can throw into one sentence a person can act on. */
@@ -6,13 +7,11 @@ export function plainError(error: unknown): string {
     const { code, message, issues } = error.rpcError;
     if (code === 'invalid_input' && issues?.length) return `That input was not accepted: ${issues.join('; ')}.`;
     if (code === 'unavailable') return message;
-    return withoutErrorName(message);
+    return plainReason(message);
   }
-  if (error instanceof Error) return error.message;
-  return String(error);
+  if (error instanceof Error) return plainReason(error.message);
+  return plainReason(String(error));
 }
 
-/** Main reports failures as `<ErrorName>: <message>`; the name means nothing to a person. */
-export function withoutErrorName(message: string): string {
-  return message.replace(/^[A-Z][A-Za-z]*Error: /, '');
-}
+/** Main records failures as `<ErrorName>: <message>`; the name (and any stack trace) means nothing to a person. */
+export const withoutErrorName = plainReason;

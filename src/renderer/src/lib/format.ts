@@ -1,4 +1,5 @@
 import type { TokenUsage } from '../../../shared/decision';
+import { formatCount } from '../../../shared/task-words';
 
 export function formatDuration(ms: number | null | undefined): string {
   if (ms == null) return '—';
@@ -11,7 +12,7 @@ export function formatDuration(ms: number | null | undefined): string {
 
 export function formatTokens(usage: TokenUsage | null | undefined): string {
   if (!usage) return '—';
-  return `${usage.inputTokens.toLocaleString('en-US')} in · ${usage.outputTokens.toLocaleString('en-US')} out`;
+  return `${formatCount(usage.inputTokens)} in · ${formatCount(usage.outputTokens)} out`;
 }
 
 export function formatTime(at: number | null | undefined): string {

@@ -1,5 +1,6 @@
 import { create } from 'zustand';
 import type { SettingsProblem, SettingsScreen } from '../../../shared/contract';
+import type { ConnectionReport } from '../../../shared/connection-report';
 import { valuesFromSettings, type FieldValue } from '../components/settings/fields';
 
 export type SettingsFormStatus = 'idle' | 'checking' | 'saving' | 'saved';
@@ -12,6 +13,9 @@ export interface SettingsState {
   /** The reason each field's value is not accepted, by field path. */
   problems: Record<string, string>;
   status: SettingsFormStatus;
+  /** The last "Test connection" answer (cleared when the saved settings change). */
+  lastConnectionTest: ConnectionReport | null;
+  setConnectionTest(report: ConnectionReport | null): void;
   /** Replaces what main holds; the form starts over from it unless the person has unsaved edits. */
   setScreen(screen: SettingsScreen, options?: { keepEdits?: boolean }): void;
   setValue(path: string, value: FieldValue): void;
@@ -27,9 +31,13 @@ export const useSettingsStore = create<SettingsState>()((set) => ({
   values: {},
   problems: {},
   status: 'idle',
+  lastConnectionTest: null,
+  setConnectionTest: (lastConnectionTest) => set({ lastConnectionTest }),
   setScreen: (screen, options) =>
     set((state) => ({
       screen,
+      // A test of other settings proves nothing about these.
+      lastConnectionTest: state.screen && JSON.stringify(state.screen.effective) !== JSON.stringify(screen.effective) ? null : state.lastConnectionTest,
       values: options?.keepEdits && state.screen ? state.values : valuesFromSettings(screen.settings),
       problems: options?.keepEdits ? state.problems : {},
     })),

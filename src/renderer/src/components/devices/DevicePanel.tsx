@@ -1,43 +1,19 @@
-import { useState } from 'react';
-import { useBridge } from '../../bridge-context';
-import { plainError } from '../../lib/errors';
 import { nameOfSerial, selectedDevice, useDevicesStore } from '../../store/devices-store';
 import { ConnectForm, PairForm } from './AddressForms';
 import { DeviceList } from './DeviceList';
 import { Mirror } from './Mirror';
-
-/** "Start demo phone", or "another" once one is listed; says what happened either way. */
-function useDemoStarter() {
-  const bridge = useBridge();
-  const [starting, setStarting] = useState(false);
-  const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
-  const demoListed = useDevicesStore((s) => s.list?.devices.some((device) => device.name !== undefined) ?? false);
-  const start = async () => {
-    setStarting(true);
-    setMessage(null);
-    try {
-      const demo = await bridge.call('devices.startDemo', demoListed ? { another: true } : {});
-      useDevicesStore.getState().select(demo.serial);
-      setMessage({ ok: true, text: demo.alreadyRunning ? `${demo.name} is already running; it is selected.` : `${demo.name} started.` });
-    } catch (error) {
-      setMessage({ ok: false, text: plainError(error) });
-    } finally {
-      setStarting(false);
-    }
-  };
-  return { start, starting, message, label: demoListed ? 'Start another demo phone' : 'Start demo phone' };
-}
+import { useStartDemo } from './use-start-demo';
 
 /** Phones, the selected one live (the area keeps the phone in view whatever the timeline does), and adding phones. */
 export function DevicePanel() {
   const device = useDevicesStore(selectedDevice);
   const vanished = useDevicesStore((s) => (s.vanishedSerial ? nameOfSerial(s, s.vanishedSerial) : null));
-  const demo = useDemoStarter();
+  const demo = useStartDemo();
   return (
     <section className="panel device-panel" aria-labelledby="devices-title">
       <div className="panel-header">
         <h2 id="devices-title">Devices</h2>
-        <button type="button" className="button secondary" onClick={() => void demo.start()} disabled={demo.starting}>
+        <button type="button" className="button secondary" onClick={() => void demo.startDemo()} disabled={demo.starting}>
           {demo.starting ? 'Starting…' : demo.label}
         </button>
       </div>

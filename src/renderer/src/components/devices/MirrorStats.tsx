@@ -1,4 +1,5 @@
 import { useMirrorStore } from '../../store/mirror-store';
+import { Diagnostics } from '../Diagnostics';
 
 /**
  * The mirror's frame rate as painted here, how far the picture lags the phone (capture start to paint), main's
@@ -23,10 +24,12 @@ export function MirrorStats({ serial }: { serial: string }) {
       data-latency-ms={painted ? Math.round(painted.latencyMs) : ''}
       role="status"
     >
-      <span data-testid="mirror-fps">{fps > 0 ? `${fps.toFixed(1)} fps` : 'measuring fps…'}</span>
-      {painted && <span title="From the start of the capture to the picture on screen"> · {Math.round(painted.latencyMs)} ms behind</span>}
-      {status?.captureMs != null && <span> · capture {Math.round(status.captureMs)} ms</span>}
-      {note && <span className={status?.error ? 'bad' : 'muted'}> · {note}</span>}
+      {note && <span className={status?.error ? 'bad' : 'muted'}>{note} </span>}
+      <Diagnostics label="Mirror diagnostics">
+        <span data-testid="mirror-fps">{fps > 0 ? `${fps.toFixed(1)} fps` : 'no frames yet'}</span>
+        {painted && <span title="From the start of the capture to the picture on screen"> · {Math.round(painted.latencyMs)} ms behind</span>}
+        {status?.captureMs != null && <span> · capture {Math.round(status.captureMs)} ms</span>}
+      </Diagnostics>
     </p>
   );
 }

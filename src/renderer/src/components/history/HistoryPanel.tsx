@@ -3,6 +3,8 @@ import type { DamagedHistoryFile, TaskSummary } from '../../../../shared/contrac
 import type { TaskRecord } from '../../../../shared/task';
 import { useBridge } from '../../bridge-context';
 import { downloadText } from '../../lib/download';
+import { plainReason } from '../../../../shared/plain-words';
+import { LOOKED_ONLY_NOTE, taskOutcomeKind, taskOutcomeWord } from '../../../../shared/task-words';
 import { formatDuration, formatTime, formatTokens } from '../../lib/format';
 import { reportError } from '../../store/app-store';
 import { nameOfSerial, useDevicesStore } from '../../store/devices-store';
@@ -14,7 +16,6 @@ import { TaskTimeline } from '../timeline/TaskTimeline';
 import { matchesFilter, modelOf, NO_FILTER, type HistoryFilter } from './history-filter';
 import { HistoryFilters } from './HistoryFilters';
 import { withLiveProgress } from './live-summary';
-import { STATUS_WORDS } from './status-words';
 import { useRunAgain } from './use-run-again';
 
 /** ↑/↓ (and Home/End) move between the rows' goal buttons, Enter opens; "/" goes to the search box. */
@@ -196,8 +197,8 @@ export function HistoryPanel() {
                 <td title={task.serial}>{nameOfSerial({ names }, task.serial)}</td>
                 <td data-testid="history-model">{modelOf(task.planner)}</td>
                 <td>
-                  <span className={`status status-${task.status}`} title={task.failureReason ?? undefined}>
-                    {STATUS_WORDS[task.status]}
+                  <span className={`status status-${taskOutcomeKind(task) === 'looked-only' ? 'neutral' : task.status}`} title={task.failureReason ? plainReason(task.failureReason) : taskOutcomeKind(task) === 'looked-only' ? LOOKED_ONLY_NOTE : undefined}>
+                    {taskOutcomeWord(task)}
                   </span>
                 </td>
                 <td>{task.steps}</td>

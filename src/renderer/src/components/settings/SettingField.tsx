@@ -12,7 +12,8 @@ export function SettingField({ field, screen }: { field: Exclude<FieldSpec, { ki
   const problem = useSettingsStore((s) => s.problems[field.path]);
   const setValue = useSettingsStore((s) => s.setValue);
   const id = inputId(field.path);
-  const help = (field.kind === 'select' && field.helpPerChoice?.[String(value)]) || field.help;
+  const provider = useSettingsStore((s) => s.values['aiPlanner.provider']);
+  const help = (field.kind === 'select' && field.helpPerChoice?.[String(value)]) || (field.kind === 'toggle' && value === true && field.helpOn) || field.help;
   const override = screen.overriddenFields[field.path];
   const describedBy = [problem && `${id}-problem`, help && `${id}-help`, override && `${id}-override`].filter(Boolean).join(' ') || undefined;
   const common = { id, 'aria-invalid': problem ? true : undefined, 'aria-describedby': describedBy } as const;
@@ -33,7 +34,7 @@ export function SettingField({ field, screen }: { field: Exclude<FieldSpec, { ki
   } else {
     const placeholder =
       field.path === 'aiPlanner.model'
-        ? DEFAULT_MODELS[(screen.settings.aiPlanner.provider as Provider) ?? 'anthropic']
+        ? DEFAULT_MODELS[provider === 'openai' ? 'openai' : ('anthropic' satisfies Provider)]
         : field.kind === 'text'
           ? field.placeholder
           : field.nullable

@@ -1,7 +1,9 @@
 import { useSettingsStore } from '../../store/settings-store';
 import { SecretField } from './SecretField';
 import { SettingField } from './SettingField';
-import { SETTINGS_FIELDS, SETTINGS_SECTIONS } from './fields';
+import { fieldIsShown, SETTINGS_FIELDS, SETTINGS_SECTIONS } from './fields';
+import { SetupProblems } from './SetupProblems';
+import { TestConnection } from './TestConnection';
 import { useSettingsForm } from './use-settings-form';
 
 const FIELD_PATHS = new Set(SETTINGS_FIELDS.map((field) => field.path));
@@ -15,6 +17,7 @@ export function SettingsForm() {
   // A problem with no field of its own (the settings file itself, say) would otherwise disable Save silently.
   const formProblems = Object.entries(problems).filter(([field]) => !FIELD_PATHS.has(field));
   const discardEdits = useSettingsStore((s) => s.discardEdits);
+  const values = useSettingsStore((s) => s.values);
   const { changed, save } = useSettingsForm();
   if (!screen) return <p className="muted">Loading settings…</p>;
   return (
@@ -31,18 +34,22 @@ export function SettingsForm() {
           {screen.problem}
         </p>
       )}
-      {SETTINGS_SECTIONS.map((section) => (
-        <fieldset key={section.title}>
-          <legend>{section.title}</legend>
-          {section.fields.map((field) =>
-            field.kind === 'secret' ? (
-              <SecretField key={field.path} name={field.secret} label={field.label} screen={screen} />
-            ) : (
-              <SettingField key={field.path} field={field} screen={screen} />
-            ),
-          )}
-        </fieldset>
-      ))}
+      <SetupProblems />
+      {SETTINGS_SECTIONS.map((section) => ({ ...section, fields: section.fields.filter((field) => fieldIsShown(field, values)) }))
+        .filter((section) => section.fields.length > 0)
+        .map((section) => (
+          <fieldset key={section.title} data-section={section.title}>
+            <legend>{section.title}</legend>
+            {section.fields.map((field) =>
+              field.kind === 'secret' ? (
+                <SecretField key={field.path} name={field.secret} label={field.label} screen={screen} />
+              ) : (
+                <SettingField key={field.path} field={field} screen={screen} />
+              ),
+            )}
+            {section.title === 'Planner' && values['aiPlanner.enabled'] === true && <TestConnection unsaved={changed > 0} />}
+          </fieldset>
+        ))}
       <div className="settings-actions">
         {formProblems.length > 0 && (
           <ul className="field-problem form-problems" role="alert" data-testid="settings-form-problems">

@@ -1,6 +1,7 @@
 import type { SettingsDraft, SettingsProblem } from '../../../../shared/contract';
 import { type Settings } from '../../../../shared/settings';
-import { SETTING_SECTIONS, SETTINGS_CATALOG, type CatalogEntry, type Presentation, type SecretEntry } from '../../../../shared/settings-catalog';
+import { SETTING_SECTIONS, SETTINGS_CATALOG, type CatalogEntry, type Presentation, type SecretEntry, type SettingUse } from '../../../../shared/settings-catalog';
+import { activeUses } from '../../../../shared/setup-problems';
 
 export type FieldValue = string | boolean;
 
@@ -9,6 +10,10 @@ interface Base {
   path: string;
   label: string;
   help?: string;
+  /** For a toggle: the help while it is on (`help` is for off). */
+  helpOn?: string;
+  /** Who reads it: the field is shown only while one of these is in use (see `activeUses`). */
+  appliesTo: readonly SettingUse[];
 }
 export type FieldSpec = Base &
   (
@@ -31,7 +36,13 @@ const rangeHelp = ({ min, max }: { min: number; max: number }) => `${min.toLocal
 /** How the form shows one catalog entry. */
 function fieldOf(entry: CatalogEntry): FieldSpec {
   const shown: Presentation = entry;
-  const base: Base = { path: entry.path, label: shown.unit ? `${shown.label} (${shown.unit})` : shown.label, ...(shown.help && { help: shown.help }) };
+  const base: Base = {
+    path: entry.path,
+    label: shown.unit ? `${shown.label} (${shown.unit})` : shown.label,
+    ...(shown.help && { help: shown.help }),
+    ...(shown.helpOn && { helpOn: shown.helpOn }),
+    appliesTo: shown.appliesTo,
+  };
   const placeholder = shown.placeholder ? { placeholder: shown.placeholder } : {};
   switch (entry.kind) {
     case 'toggle':
@@ -59,6 +70,19 @@ export const SETTINGS_SECTIONS: FieldSection[] = SETTING_SECTIONS.map((title) =>
   title,
   fields: SETTINGS_CATALOG.filter((entry) => entry.section === title).map(fieldOf),
 }));
+
+/**
+ * Whether the form shows a field for the choices as typed (not yet saved): the AI planner's fields only while it is
+ * on, and of those only the chosen transport's, and for direct only the chosen provider's.
+ */
+export function fieldIsShown(field: Pick<FieldSpec, 'appliesTo'>, values: Record<string, FieldValue>): boolean {
+  const uses = activeUses({
+    enabled: values['aiPlanner.enabled'] === true,
+    provider: values['aiPlanner.provider'] === 'openai' ? 'openai' : 'anthropic',
+    transport: values['aiPlanner.transport'] === 'direct' ? 'direct' : 'cloud-proxy',
+  });
+  return field.appliesTo.some((use) => uses.has(use));
+}
 
 export const SETTINGS_FIELDS: FieldSpec[] = SETTINGS_SECTIONS.flatMap((section) => section.fields);
 const EDITABLE_FIELDS = SETTINGS_FIELDS.filter((field) => field.kind !== 'secret');

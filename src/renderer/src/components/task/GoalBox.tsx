@@ -4,6 +4,7 @@ import { DEFAULT_MODELS } from '../../../../shared/settings';
 import { useGoalStore } from '../../store/goal-store';
 import { useSettingsStore } from '../../store/settings-store';
 import { AllowedAppsField } from '../supervision/AllowedAppsField';
+import { IncompleteNote } from '../settings/IncompleteNote';
 import { PlannerLabel } from '../timeline/PlannerLabel';
 import { RecentGoals } from './RecentGoals';
 import { openShortcutsHelp } from './ShortcutsHelp';
@@ -86,6 +87,7 @@ export function GoalBox() {
           </span>
         )}
         {!device && <span>{preview ? ' · ' : ''}Choose or start a phone to run a goal.</span>}
+        <IncompleteNote />
       </p>
     </form>
   );

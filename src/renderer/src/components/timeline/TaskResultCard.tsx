@@ -1,37 +1,39 @@
 import type { TaskRecord } from '../../../../shared/task';
-import { withoutErrorName } from '../../lib/errors';
+import { capitalized, LOOKED_ONLY_HINT, OUTCOME_WORDS, stepCountsLabel, taskOutcomeKind } from '../../../../shared/task-words';
+import { plainReason } from '../../../../shared/plain-words';
 import { formatDuration, formatTokens } from '../../lib/format';
-
-const HEADINGS = {
-  completed: 'Done',
-  failed: 'Failed',
-  cancelled: 'Stopped',
-} as const;
-
-/** The built-in planner only looks at the screen: "done" must not read as "the goal was carried out". */
-const STUB_DONE =
-  'The built-in planner looked at the screen and stopped: it does not carry out goals. Turn on the AI planner in Settings to let a model act.';
-
-const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? '' : 's'}`;
+import { useAppStore } from '../../store/app-store';
+import { ReasonDetails } from './ReasonDetails';
 
 /** The closing card of a finished task: its result or why it did not get there, in plain words. */
 export function TaskResultCard({ task }: { task: TaskRecord }) {
+  const openSettings = useAppStore((s) => s.toggleSettings);
   if (task.status !== 'completed' && task.status !== 'failed' && task.status !== 'cancelled') return null;
+  const kind = taskOutcomeKind(task);
   const actions = task.steps.filter((step) => step.outcome !== null).length;
+  const heading = kind === 'looked-only' ? 'Looked at the screen only' : capitalized(OUTCOME_WORDS[kind]);
   const text =
-    task.status === 'completed'
-      ? (task.result ?? (task.planner.kind === 'stub' ? STUB_DONE : 'The goal was reached.'))
-      : task.failureReason
-        ? withoutErrorName(task.failureReason)
-        : task.status === 'cancelled'
-          ? 'The task was stopped.'
-          : 'The task failed for an unknown reason.';
+    kind === 'looked-only'
+      ? `The AI planner is off. ${LOOKED_ONLY_HINT}`
+      : task.status === 'completed'
+        ? (task.result ?? 'The goal was reached.')
+        : task.failureReason
+          ? plainReason(task.failureReason)
+          : task.status === 'cancelled'
+            ? 'The task was stopped.'
+            : 'The task failed for an unknown reason.';
   return (
-    <article className={`result-card status-${task.status}`} data-testid="task-result" aria-labelledby="task-result-title">
-      <h3 id="task-result-title">{HEADINGS[task.status]}</h3>
+    <article className={`result-card status-${kind === 'looked-only' ? 'neutral' : task.status}`} data-testid="task-result" data-outcome={kind} aria-labelledby="task-result-title">
+      <h3 id="task-result-title">{heading}</h3>
       <p data-testid="task-result-text">{text}</p>
+      {kind === 'looked-only' && (
+        <button type="button" className="button secondary" onClick={() => openSettings(true)}>
+          Go to Settings
+        </button>
+      )}
+      {task.failureReason && <ReasonDetails reason={task.failureReason} />}
       <p className="muted" data-testid="task-result-summary">
-        {plural(actions, 'action')} in {plural(task.steps.length, 'turn')} · {formatDuration(task.timings.totalMs)} · {formatTokens(task.usage)}
+        {stepCountsLabel(actions, task.steps.length)} · {formatDuration(task.timings.totalMs)} · {formatTokens(task.usage)}
       </p>
     </article>
   );

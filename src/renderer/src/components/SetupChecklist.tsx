@@ -1,0 +1,87 @@
+import { useAppStore } from '../store/app-store';
+import { useDevicesStore } from '../store/devices-store';
+import { useSettingsStore } from '../store/settings-store';
+import { useStartDemo } from './devices/use-start-demo';
+import { incompleteLabel, incompleteSetup } from './settings/setup-state';
+import { useConnectionTest } from './settings/use-connection-test';
+
+interface Item {
+  id: 'adb' | 'phone' | 'model';
+  done: boolean;
+  title: string;
+  detail: string;
+  action?: { label: string; run(): void | Promise<void>; busy?: boolean };
+}
+
+/**
+ * First run: what a task needs — an adb server, a ready phone, a configured and tested model — each with the one
+ * step that makes it green. The panel goes away once all three are.
+ */
+export function SetupChecklist() {
+  const list = useDevicesStore((s) => s.list);
+  const screen = useSettingsStore((s) => s.screen);
+  const tested = useSettingsStore((s) => s.lastConnectionTest);
+  const openSettings = useAppStore((s) => s.toggleSettings);
+  const { starting, startDemo, message: demoMessage } = useStartDemo();
+  const { testing, test } = useConnectionTest();
+  if (!list || !screen) return null;
+
+  const ready = list.devices.some((device) => device.state === 'device');
+  const enabled = screen.effective.aiPlanner.enabled;
+  const incomplete = incompleteLabel(incompleteSetup(screen));
+  const items: Item[] = [
+    {
+      id: 'adb',
+      done: list.problem === null,
+      title: 'adb server found',
+      detail: list.problem ?? `at ${list.adbServer}`,
+    },
+    {
+      id: 'phone',
+      done: ready,
+      title: 'A phone ready',
+      detail: ready ? 'ready for tasks' : demoMessage && !demoMessage.ok ? demoMessage.text : 'Connect a phone with USB debugging on, or try the demo phone.',
+      ...(!ready && { action: { label: starting ? 'Starting…' : 'Start demo phone', run: startDemo, busy: starting } }),
+    },
+    {
+      id: 'model',
+      done: enabled && !incomplete && tested?.result === 'ok',
+      title: 'Model configured and tested',
+      detail: !enabled
+        ? 'The AI planner is off: tasks only look at the screen.'
+        : incomplete
+          ? `AI planner ${incomplete}.`
+          : tested
+            ? tested.message
+            : 'Not tested yet.',
+      action:
+        !enabled || incomplete
+          ? { label: 'Go to Settings', run: () => openSettings(true) }
+          : tested?.result === 'ok'
+            ? undefined
+            : { label: testing ? 'Testing…' : 'Test connection', run: test, busy: testing },
+    },
+  ];
+  if (items.every((item) => item.done)) return null;
+  return (
+    <section className="panel setup-checklist" aria-labelledby="setup-title" data-testid="setup-checklist">
+      <h2 id="setup-title" className="panel-title">Getting started</h2>
+      <ul>
+        {items.map((item) => (
+          <li key={item.id} className={item.done ? 'done' : 'todo'} data-item={item.id} data-done={item.done}>
+            <span className="check" aria-hidden="true">{item.done ? '✓' : '○'}</span>
+            <span>
+              <strong>{item.title}</strong>
+              <span className="visually-hidden">{item.done ? ' (done)' : ' (to do)'}</span> — <span className="muted">{item.detail}</span>
+            </span>
+            {item.action && (
+              <button type="button" className="button secondary" disabled={item.action.busy} onClick={() => void item.action!.run()}>
+                {item.action.label}
+              </button>
+            )}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}

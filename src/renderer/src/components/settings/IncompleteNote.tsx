@@ -1,0 +1,20 @@
+import { useAppStore } from '../../store/app-store';
+import { useSettingsStore } from '../../store/settings-store';
+import { incompleteLabel, incompleteSetup } from './setup-state';
+
+/** Next to the goal box, before Run: the saved AI planner cannot run yet, and where to fix it. */
+export function IncompleteNote() {
+  const screen = useSettingsStore((s) => s.screen);
+  const openSettings = useAppStore((s) => s.toggleSettings);
+  const label = incompleteLabel(incompleteSetup(screen));
+  if (!label) return null;
+  return (
+    <span className="incomplete-note" data-testid="goal-incomplete">
+      {' '}
+      · <span className="warning-text">AI planner {label}</span>{' '}
+      <button type="button" className="button link" onClick={() => openSettings(true)}>
+        Go to Settings
+      </button>
+    </span>
+  );
+}

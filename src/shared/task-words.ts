@@ -1,0 +1,59 @@
+import type { PlannerInfo, TaskStatus } from './task';
+
+/**
+ * The words every surface (timeline, History, the HTML report, `amc run`) uses for how a task ended and how much
+ * it did, so the app and its exports never word the same thing two ways.
+ */
+
+/** How a finished task is shown: a status word, plus "looked only" for the built-in planner that acts on nothing. */
+export type TaskOutcomeKind = 'pending' | 'running' | 'done' | 'looked-only' | 'failed' | 'stopped';
+
+/** Lower case, as in a table cell or a sentence; `capitalized` for a heading. */
+export const OUTCOME_WORDS: Record<TaskOutcomeKind, string> = {
+  pending: 'pending',
+  running: 'running',
+  done: 'done',
+  'looked-only': 'looked only',
+  failed: 'failed',
+  stopped: 'stopped',
+};
+
+export const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
+/** What a task run by the built-in planner did: it never acts, so "done" would claim what did not happen. */
+export const LOOKED_ONLY_NOTE = 'Looked at the screen only — the AI planner is off';
+export const LOOKED_ONLY_HINT = 'The built-in planner describes the screen and stops; it carries out no goal. Turn on the AI planner in Settings to let a model act.';
+
+/** A completed task whose planner was the built-in one only looked; the record keeps "completed" (the seed's stub behaviour). */
+export function taskOutcomeKind(task: { status: TaskStatus; planner: Pick<PlannerInfo, 'kind'> }): TaskOutcomeKind {
+  switch (task.status) {
+    case 'completed':
+      return task.planner.kind === 'stub' ? 'looked-only' : 'done';
+    case 'cancelled':
+      return 'stopped';
+    default:
+      return task.status;
+  }
+}
+
+export function taskOutcomeWord(task: { status: TaskStatus; planner: Pick<PlannerInfo, 'kind'> }): string {
+  return OUTCOME_WORDS[taskOutcomeKind(task)];
+}
+
+/** A whole number in the reader's locale ("74,611" in en-US); `locale` undefined means the runtime's default. */
+export function formatCount(value: number, locale?: string): string {
+  return Math.round(value).toLocaleString(locale);
+}
+
+export function countOf(count: number, noun: string, locale?: string): string {
+  return `${formatCount(count, locale)} ${noun}${count === 1 ? '' : 's'}`;
+}
+
+/** "3 actions in 4 turns": turns are the planner's decisions, actions the ones that ran on the phone or looked. */
+export function stepCountsLabel(actions: number, turns: number, locale?: string): string {
+  return `${countOf(actions, 'action', locale)} in ${countOf(turns, 'turn', locale)}`;
+}
+
+export function tokensLabel(usage: { inputTokens: number; outputTokens: number }, locale?: string): string {
+  return `${formatCount(usage.inputTokens, locale)} in · ${formatCount(usage.outputTokens, locale)} out tokens`;
+}
