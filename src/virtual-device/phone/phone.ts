@@ -16,7 +16,7 @@ import { inputCommand } from './commands/input';
 import { screencapCommand, uiautomatorCommand } from './commands/screen';
 import { settingsCommand } from './commands/settings';
 import { PhoneFaultSchema, type PhoneFault, type PhoneFaultKind } from './faults';
-import { VirtualFileSystem } from './file-system';
+import { FsError, VirtualFileSystem } from './file-system';
 import { HelperProcessTable } from './helper-processes';
 import { LocalSocketNamespace } from './local-sockets';
 import type { ScrcpyHost } from './scrcpy/server';
@@ -39,7 +39,7 @@ export interface VirtualPhoneOptions {
   seed?: unknown;
 }
 
-type OneShotFault = Extract<PhoneFaultKind, 'hang' | 'idle-state-error' | 'corrupt-screencap'>;
+type OneShotFault = Extract<PhoneFaultKind, 'hang' | 'idle-state-error' | 'corrupt-screencap' | 'push-refused' | 'scrcpy-crash'>;
 const POPUP_TITLE = 'Battery is low';
 
 /** The XML and drawing of one screen state (snapshot key), kept until the screen changes. */
@@ -65,7 +65,9 @@ interface PixelCache {
  * calls `shell()` and the file system, the control API calls `state()`, `reset()`, `injectFault()`.
  */
 export class VirtualPhone {
-  readonly fs = new VirtualFileSystem();
+  readonly fs = new VirtualFileSystem((path) => {
+    if (this.takeFault('push-refused')) throw new FsError('EACCES', path);
+  });
   readonly identity = DEVICE_IDENTITY;
   readonly log = new PhoneLog();
   readonly loopback = new LoopbackNetwork();
@@ -229,6 +231,7 @@ export class VirtualPhone {
       screenHeight: SCREEN_HEIGHT,
       screenFrame: () => this.screenFrame(),
       frameIntervalMs: () => frameIntervalMs(this.profile),
+      takeCrash: () => this.takeFault('scrcpy-crash'),
       build: {
         manufacturer: SYSTEM_PROPERTIES['ro.product.manufacturer'] ?? '',
         brand: SYSTEM_PROPERTIES['ro.product.brand'] ?? '',

@@ -258,4 +258,23 @@ describe('demo phone speaks scrcpy 3.3.3 through the real adb server', () => {
     const missing = await harness.shell('CLASSPATH=/data/local/tmp/missing.jar app_process / com.genymobile.scrcpy.Server 3.3.3');
     expect(missing.stdout + missing.stderr).toContain('ClassNotFoundException');
   });
+
+  it('Scenario: The scrcpy-crash fault ends the stream mid-way and leaves no server behind', async () => {
+    const before = await serverPids();
+    const session = await startSession('max_size=400');
+    await frameWhere(session, () => true);
+    expect((await harness.control('/faults', { body: { kind: 'scrcpy-crash' } })).status).toBe(200);
+    await session.video.waitForEnd();
+    await session.control.waitForEnd();
+    await session.shellOutput.waitForEnd();
+    expect(await serverPids()).toEqual(before);
+    expect((await harness.control<{ faults: Array<{ kind: string }> }>('/faults')).body.faults).toEqual([]);
+  });
+
+  it('Scenario: The push-refused fault fails the next push only', async () => {
+    expect((await harness.control('/faults', { body: { kind: 'push-refused' } })).status).toBe(200);
+    await expect(pushServer()).rejects.toThrow(/Permission denied/);
+    await pushServer();
+    expect((await harness.shell(`ls ${JAR}`)).stdout.trim()).toBe(JAR);
+  });
 });

@@ -4,7 +4,7 @@ import type { PhoneUi } from '../ui/phone-ui';
 import { ControlMessageParser } from './control-messages';
 import { ScrcpyController } from './controller';
 import { parseScrcpyOptions, SCRCPY_SERVER_VERSION, ScrcpyOptionError, socketName, videoSize, type ScrcpyOptions } from './options';
-import { ScreenVideoStream, type ScreenSource } from './video-stream';
+import { EncoderCrash, ScreenVideoStream, type ScreenSource } from './video-stream';
 
 const DEVICE_NAME_FIELD_LENGTH = 64;
 
@@ -61,12 +61,22 @@ export async function runScrcpyServer(host: ScrcpyHost, args: readonly string[],
     for (const connection of connections) connection.signal.addEventListener('abort', stop, { once: true });
     const first = connections[0];
     if (first && options.sendDeviceMeta) await first.write(deviceMeta(model));
-    const runs: Array<Promise<void>> = [];
     const size = videoSize(host.screenWidth, host.screenHeight, options.maxSize);
+    let failure: unknown;
+    // Any part stopping (a socket closed, bytes out of step, the encoder failing) stops the whole server.
+    const runs: Array<Promise<void>> = [];
+    const track = (run: Promise<void>): number =>
+      runs.push(
+        run
+          .catch((error: unknown) => {
+            failure ??= error;
+          })
+          .finally(stop),
+      );
     let video: ScreenVideoStream | undefined;
     if (sockets.video) {
       video = new ScreenVideoStream(host, sockets.video, { ...size, sendCodecMeta: options.sendCodecMeta, sendFrameMeta: options.sendFrameMeta, maxFps: options.maxFps });
-      runs.push(video.run(session.signal));
+      track(video.run(session.signal));
     }
     // No audio capture on the demo phone: the stream is disabled (code 0) and mirroring goes on without it.
     if (sockets.audio) await sockets.audio.write(Buffer.alloc(4));
@@ -82,10 +92,15 @@ export async function runScrcpyServer(host: ScrcpyHost, args: readonly string[],
         reply: (message) => control.write(message),
         resetVideo: () => video?.requestReset(),
       });
-      // The controller stopping (the client closed the socket, or sent bytes out of step) stops the server.
-      runs.push(readControl(control, controller, log).finally(stop));
+      track(readControl(control, controller, log));
     }
-    await Promise.race([Promise.all(runs), new Promise((resolve) => session.signal.addEventListener('abort', resolve, { once: true }))]);
+    // A run may wait on a socket the client left open: the session's end is what counts.
+    await Promise.race([Promise.all(runs), whenAborted(session.signal)]);
+    if (failure instanceof EncoderCrash) {
+      await log('ERROR', `Encoding error: ${failure.message}`);
+      return 1;
+    }
+    if (failure !== undefined) throw failure;
     return 0;
   } finally {
     signal.removeEventListener('abort', stop);
@@ -132,6 +147,13 @@ async function acceptSockets(namespace: LocalSocketNamespace, options: ScrcpyOpt
   } finally {
     server.close();
   }
+}
+
+function whenAborted(signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) resolve();
+    else signal.addEventListener('abort', () => resolve(), { once: true });
+  });
 }
 
 /** The device name in a 64-byte field, NUL padded, cut at a whole UTF-8 character. */

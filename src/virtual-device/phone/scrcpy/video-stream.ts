@@ -17,7 +17,12 @@ export interface ScreenSource {
   screenFrame(): Promise<{ key: string; rgba: Buffer }>;
   /** Time between two looks at the screen (the latency profile's frame pacing). */
   frameIntervalMs(): number;
+  /** True once when the encoder is to fail (the `scrcpy-crash` fault). */
+  takeCrash(): boolean;
 }
+
+/** The encoder failed: the server logs it and exits, closing its sockets. */
+export class EncoderCrash extends Error {}
 
 export interface VideoStreamOptions {
   width: number;
@@ -87,6 +92,7 @@ export class ScreenVideoStream {
         this.lastSentAt = now;
         if (signal.aborted) break;
         await this.writePacket(picture, { keyFrame: true }, now);
+        if (this.source.takeCrash()) throw new EncoderCrash('android.media.MediaCodec$CodecException: Error 0xfffffff4');
       }
       await sleep(this.intervalMs(), signal);
     }
