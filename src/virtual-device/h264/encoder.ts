@@ -3,19 +3,29 @@ import { levelFor } from './levels';
 import { MB_SIZE, rgbaToI420, type I420Picture } from './yuv';
 
 /**
- * A small H.264 encoder for screens: Constrained Baseline, CAVLC, every picture an IDR made of I_PCM macroblocks
- * (raw samples, so it is lossless and needs no transform, prediction or entropy coding of residuals).
+ * A small H.264 encoder for screens: Constrained Baseline, CAVLC. A key frame is an IDR picture of I_PCM
+ * macroblocks (raw samples: lossless, no transform, prediction or residual coding). A delta frame is a P picture
+ * that skips every macroblock equal to the previous picture's (P_Skip copies it: with every motion vector zero,
+ * the predicted one is zero too) and sends the others as I_PCM, so an unchanged screen costs a few bytes.
  */
 
+const NAL_SLICE_NON_IDR = 1;
 const NAL_SLICE_IDR = 5;
 const NAL_SPS = 7;
 const NAL_PPS = 8;
 const NAL_REF_IDC_HIGHEST = 3;
+/** Delta frames are reference pictures too: pic_order_cnt_type 2 forbids two non-reference frames in a row. */
+const NAL_REF_IDC_DELTA = 2;
 const PROFILE_BASELINE = 66;
 /** constraint_set0/1/2: the stream also conforms to Main and Extended (no FMO, ASO or redundant slices). */
 const CONSTRAINT_FLAGS = 0b1110_0000;
+const SLICE_TYPE_P_ALL = 5;
 const SLICE_TYPE_I_ALL = 7;
 const MB_TYPE_I_PCM = 25;
+/** In a P slice the intra macroblock types follow the five inter ones. */
+const MB_TYPE_P_SLICE_I_PCM = 5 + MB_TYPE_I_PCM;
+const LOG2_MAX_FRAME_NUM = 4;
+const MB_SAMPLES = 384;
 /** VUI colour description: SMPTE 170M (BT.601) primaries, transfer and matrix, as `rgbaToI420` converts. */
 const COLOUR_BT601 = 6;
 const VIDEO_FORMAT_UNSPECIFIED = 5;
@@ -35,6 +45,9 @@ export class H264ScreenEncoder {
   private readonly heightInMbs: number;
   readonly level: number;
   private idrPicId = 0;
+  private frameNum = 0;
+  /** The last picture sent: what P_Skip macroblocks copy. */
+  private reference: I420Picture | undefined;
 
   constructor(readonly format: StreamFormat) {
     if (format.width <= 0 || format.height <= 0 || format.width % 2 !== 0 || format.height % 2 !== 0) {
@@ -58,30 +71,60 @@ export class H264ScreenEncoder {
     return concat([sps, pps]);
   }
 
-  /** One IDR picture of `rgba` (format.width x format.height, 4 bytes a pixel). */
-  encodeRgba(rgba: Uint8Array): Uint8Array {
-    return this.encodePicture(rgbaToI420(rgba, this.format.width, this.format.height));
-  }
-
-  encodePicture(picture: I420Picture): Uint8Array {
-    if (picture.widthInMbs !== this.widthInMbs || picture.heightInMbs !== this.heightInMbs) {
-      throw new Error('the picture does not have the stream size');
-    }
-    const macroblocks = this.widthInMbs * this.heightInMbs;
-    const writer = new BitWriter(macroblocks * (2 + 384) + 64);
-    this.sliceHeader(writer);
-    const samples = new Uint8Array(384);
+  /** An IDR picture of `rgba` (format.width x format.height, 4 bytes a pixel): decodable on its own. */
+  encodeKeyFrame(rgba: Uint8Array): Uint8Array {
+    const picture = this.toPicture(rgba);
+    const writer = new BitWriter(this.widthInMbs * this.heightInMbs * (2 + MB_SAMPLES) + 64);
+    this.idrSliceHeader(writer);
+    const samples = new Uint8Array(MB_SAMPLES);
     for (let mbY = 0; mbY < this.heightInMbs; mbY++) {
       for (let mbX = 0; mbX < this.widthInMbs; mbX++) {
-        writer.ue(MB_TYPE_I_PCM).alignWithZeros();
         macroblockSamples(picture, mbX, mbY, samples);
-        writer.alignedBytes(samples);
+        writer.ue(MB_TYPE_I_PCM).alignWithZeros().alignedBytes(samples);
       }
     }
-    writer.trailingBits();
     // Consecutive IDR pictures must differ in idr_pic_id (7.4.3).
     this.idrPicId = (this.idrPicId + 1) % 2;
-    return annexBNalUnit(NAL_REF_IDC_HIGHEST, NAL_SLICE_IDR, writer.toBytes());
+    this.frameNum = 0;
+    this.reference = picture;
+    return annexBNalUnit(NAL_REF_IDC_HIGHEST, NAL_SLICE_IDR, writer.trailingBits().toBytes());
+  }
+
+  /**
+   * A P picture after the last one: `rgba`'s changed macroblocks as I_PCM, the rest skipped. Without `rgba`, the
+   * screen is unchanged and every macroblock is skipped. Needs a key frame first.
+   */
+  encodeDeltaFrame(rgba?: Uint8Array): Uint8Array {
+    const reference = this.reference;
+    if (!reference) throw new Error('a delta frame needs a key frame before it');
+    const picture = rgba ? this.toPicture(rgba) : reference;
+    this.frameNum = (this.frameNum + 1) % (1 << LOG2_MAX_FRAME_NUM);
+    const writer = new BitWriter(rgba ? this.widthInMbs * this.heightInMbs * (2 + MB_SAMPLES) + 64 : 64);
+    this.deltaSliceHeader(writer);
+    const samples = new Uint8Array(MB_SAMPLES);
+    const previous = new Uint8Array(MB_SAMPLES);
+    let skipped = 0;
+    for (let mbY = 0; mbY < this.heightInMbs; mbY++) {
+      for (let mbX = 0; mbX < this.widthInMbs; mbX++) {
+        if (picture !== reference) {
+          macroblockSamples(picture, mbX, mbY, samples);
+          macroblockSamples(reference, mbX, mbY, previous);
+        }
+        if (picture === reference || equalSamples(samples, previous)) {
+          skipped++;
+          continue;
+        }
+        writer.ue(skipped).ue(MB_TYPE_P_SLICE_I_PCM).alignWithZeros().alignedBytes(samples);
+        skipped = 0;
+      }
+    }
+    if (skipped > 0) writer.ue(skipped);
+    this.reference = picture;
+    return annexBNalUnit(NAL_REF_IDC_DELTA, NAL_SLICE_NON_IDR, writer.trailingBits().toBytes());
+  }
+
+  private toPicture(rgba: Uint8Array): I420Picture {
+    return rgbaToI420(rgba, this.format.width, this.format.height);
   }
 
   private spsRbsp(): Uint8Array {
@@ -93,7 +136,7 @@ export class H264ScreenEncoder {
       .bits(CONSTRAINT_FLAGS, 8)
       .bits(this.level, 8)
       .ue(0) // seq_parameter_set_id
-      .ue(0) // log2_max_frame_num_minus4
+      .ue(LOG2_MAX_FRAME_NUM - 4)
       .ue(2) // pic_order_cnt_type: output order is decoding order
       .ue(1) // max_num_ref_frames
       .flag(false) // gaps_in_frame_num_value_allowed_flag
@@ -156,18 +199,40 @@ export class H264ScreenEncoder {
       .toBytes();
   }
 
-  private sliceHeader(writer: BitWriter): void {
+  private idrSliceHeader(writer: BitWriter): void {
     writer
       .ue(0) // first_mb_in_slice
       .ue(SLICE_TYPE_I_ALL)
       .ue(0) // pic_parameter_set_id
-      .bits(0, 4) // frame_num (log2_max_frame_num = 4): 0 in an IDR picture
+      .bits(0, LOG2_MAX_FRAME_NUM) // frame_num: 0 in an IDR picture
       .ue(this.idrPicId)
       .flag(false) // no_output_of_prior_pics_flag
-      .flag(false) // long_term_reference_flag
-      .se(0) // slice_qp_delta
-      .ue(1); // disable_deblocking_filter_idc: off (lossless samples must stay as they are)
+      .flag(false); // long_term_reference_flag
+    sliceHeaderTail(writer);
   }
+
+  private deltaSliceHeader(writer: BitWriter): void {
+    writer
+      .ue(0) // first_mb_in_slice
+      .ue(SLICE_TYPE_P_ALL)
+      .ue(0) // pic_parameter_set_id
+      .bits(this.frameNum, LOG2_MAX_FRAME_NUM)
+      .flag(false) // num_ref_idx_active_override_flag: the one reference picture
+      .flag(false) // ref_pic_list_modification_flag_l0
+      .flag(false); // adaptive_ref_pic_marking_mode_flag: sliding window
+    sliceHeaderTail(writer);
+  }
+}
+
+function sliceHeaderTail(writer: BitWriter): void {
+  writer
+    .se(0) // slice_qp_delta
+    .ue(1); // disable_deblocking_filter_idc: off (lossless samples must stay as they are)
+}
+
+function equalSamples(a: Uint8Array, b: Uint8Array): boolean {
+  for (let index = 0; index < a.length; index++) if (a[index] !== b[index]) return false;
+  return true;
 }
 
 /** The 384 samples of one I_PCM macroblock: 16x16 luma, then 8x8 Cb, then 8x8 Cr, each row by row. */

@@ -20,7 +20,7 @@ import { FsError, VirtualFileSystem } from './file-system';
 import { HelperProcessTable } from './helper-processes';
 import { LocalSocketNamespace } from './local-sockets';
 import type { ScrcpyHost } from './scrcpy/server';
-import { abortableDelay, frameIntervalMs, latencyMs, waitForAbort, type LatencyKind, type LatencyProfileName } from './latency';
+import { abortableDelay, framePacing, latencyMs, waitForAbort, type LatencyKind, type LatencyProfileName } from './latency';
 import { dataFromSeed, type PhoneData, type PhoneState } from './model';
 import { PhoneLog } from './log';
 import { LoopbackNetwork } from './loopback';
@@ -230,7 +230,7 @@ export class VirtualPhone {
       screenWidth: SCREEN_WIDTH,
       screenHeight: SCREEN_HEIGHT,
       screenFrame: () => this.screenFrame(),
-      frameIntervalMs: () => frameIntervalMs(this.profile),
+      framePacing: () => framePacing(this.profile),
       takeCrash: () => this.takeFault('scrcpy-crash'),
       build: {
         manufacturer: SYSTEM_PROPERTIES['ro.product.manufacturer'] ?? '',

@@ -76,16 +76,27 @@ function ffmpegYuv(stream: Uint8Array): Buffer {
 }
 
 describe('H.264 screen encoder (I_PCM, CAVLC, Baseline)', () => {
-  it('Scenario: ffmpeg decodes the stream to exactly the encoded samples', () => {
+  it('Scenario: ffmpeg decodes key and delta frames to exactly the encoded samples', () => {
     // Sizes that are not whole macroblocks exercise the cropping.
     const width = 362;
     const height = 802;
     const encoder = new H264ScreenEncoder({ width, height, framesPerSecond: 60 });
-    const frames = [0, 1, 2].map((frame) => pattern(width, height, frame));
-    const stream = Buffer.concat([encoder.parameterSets(), ...frames.map((rgba) => encoder.encodeRgba(rgba))]);
+    // Key frame, a delta with a moved bar, an unchanged delta, another moved bar, then a key frame again.
+    const frames = [0, 1, 1, 2, 3].map((frame) => pattern(width, height, frame));
+    const packets = [
+      encoder.encodeKeyFrame(frames[0]!),
+      encoder.encodeDeltaFrame(frames[1]!),
+      encoder.encodeDeltaFrame(),
+      encoder.encodeDeltaFrame(frames[3]!),
+      encoder.encodeKeyFrame(frames[4]!),
+    ];
+    // Only the changed macroblocks travel: the bar's columns, not the whole picture.
+    expect(packets[1]!.length).toBeLessThan(packets[0]!.length / 5);
+    expect(packets[2]!.length).toBeLessThan(16);
+    const stream = Buffer.concat([encoder.parameterSets(), ...packets]);
     const decoded = ffmpegYuv(stream);
     const frameBytes = width * height * 1.5;
-    expect(decoded.length).toBe(3 * frameBytes);
+    expect(decoded.length).toBe(frames.length * frameBytes);
     frames.forEach((rgba, index) => {
       const expected = rgbaToI420(rgba, width, height);
       const got = decoded.subarray(index * frameBytes, (index + 1) * frameBytes);
@@ -96,6 +107,7 @@ describe('H.264 screen encoder (I_PCM, CAVLC, Baseline)', () => {
       const chromaOffset = width * height;
       expect(got[chromaOffset]).toBe(expected.u[0]);
       expect(got[chromaOffset + (width / 2) * (height / 2)]).toBe(expected.v[0]);
+      expect(got[chromaOffset + 20 * index]).toBe(expected.u[20 * index]);
     });
     const probe = execFileSync('ffprobe', ['-v', 'error', '-show_streams', '-of', 'json', '-i', 'pipe:0'], { input: stream }).toString();
     expect(JSON.parse(probe).streams[0]).toMatchObject({ codec_name: 'h264', profile: 'Constrained Baseline', width, height, level: 31, color_space: 'smpte170m', color_range: 'tv' });
@@ -117,16 +129,25 @@ describe('H.264 screen encoder (I_PCM, CAVLC, Baseline)', () => {
     const crop = [bits.ue(), bits.ue(), bits.ue(), bits.ue()];
     expect(crop).toEqual([0, (23 * 16 - 360) / 2, 0, (51 * 16 - 802) / 2]);
 
-    const [slice] = nalUnits(encoder.encodeRgba(pattern(360, 802, 0)));
+    const [slice] = nalUnits(encoder.encodeKeyFrame(pattern(360, 802, 0)));
     expect(slice![0]).toBe(0x65); // nal_ref_idc 3, IDR
     const header = new BitReader(slice!.subarray(1));
     expect([header.ue(), header.ue(), header.ue(), header.u(4), header.ue()]).toEqual([0, 7, 0, 0, 0]);
     expect([header.u(1), header.u(1), header.se(), header.ue()]).toEqual([0, 0, 0, 1]);
     expect(header.ue()).toBe(25); // mb_type I_PCM
     // Consecutive IDR pictures differ in idr_pic_id.
-    const [next] = nalUnits(encoder.encodeRgba(pattern(360, 802, 1)));
+    const [next] = nalUnits(encoder.encodeKeyFrame(pattern(360, 802, 1)));
     const nextHeader = new BitReader(next!.subarray(1));
     expect([nextHeader.ue(), nextHeader.ue(), nextHeader.ue(), nextHeader.u(4), nextHeader.ue()]).toEqual([0, 7, 0, 0, 1]);
+    // An unchanged delta frame: a P slice, frame_num counting up, every macroblock skipped.
+    for (const frameNum of [1, 2]) {
+      const [delta] = nalUnits(encoder.encodeDeltaFrame());
+      expect(delta![0]).toBe(0x41); // nal_ref_idc 2, non-IDR slice
+      const bits = new BitReader(delta!.subarray(1));
+      expect([bits.ue(), bits.ue(), bits.ue(), bits.u(4)]).toEqual([0, 5, 0, frameNum]);
+      expect([bits.u(1), bits.u(1), bits.u(1), bits.se(), bits.ue()]).toEqual([0, 0, 0, 0, 1]);
+      expect(bits.ue()).toBe(23 * 51); // mb_skip_run over the whole picture
+    }
   });
 
   it('Scenario: Emulation prevention breaks up start-code-like byte runs', () => {
@@ -140,5 +161,6 @@ describe('H.264 screen encoder (I_PCM, CAVLC, Baseline)', () => {
     expect(levelFor(68, 150, 60)).toBe(51);
     expect(() => levelFor(1000, 1000, 60)).toThrow(/exceeds every H.264 level/);
     expect(() => new H264ScreenEncoder({ width: 361, height: 800, framesPerSecond: 60 })).toThrow(/even/);
+    expect(() => new H264ScreenEncoder({ width: 360, height: 800, framesPerSecond: 60 }).encodeDeltaFrame()).toThrow(/key frame before/);
   });
 });

@@ -45,10 +45,14 @@ describe('H.264 screen stream in Chromium WebCodecs', () => {
     await new Promise((resolve) => server?.close(resolve));
   });
 
-  it('Scenario: Chromium\'s VideoDecoder decodes the stream to the screen\'s colours', async () => {
+  it('Scenario: Chromium\'s VideoDecoder decodes key and delta frames to the screen\'s colours', async () => {
     const encoder = new H264ScreenEncoder({ width: WIDTH, height: HEIGHT, framesPerSecond: 60 });
     // As scrcpy clients do, the config packet travels with the first key frame.
-    const chunks = [Buffer.concat([encoder.parameterSets(), encoder.encodeRgba(quadrants(0))]), Buffer.from(encoder.encodeRgba(quadrants(1)))];
+    const chunks = [
+      { type: 'key' as const, data: Buffer.concat([encoder.parameterSets(), encoder.encodeKeyFrame(quadrants(0))]) },
+      { type: 'delta' as const, data: Buffer.from(encoder.encodeDeltaFrame(quadrants(1))) },
+      { type: 'delta' as const, data: Buffer.from(encoder.encodeDeltaFrame()) },
+    ];
     const page = await browser.context.newPage();
     await page.goto(origin);
     const result = await page.evaluate(
@@ -69,22 +73,23 @@ describe('H.264 screen stream in Chromium WebCodecs', () => {
           error: (error) => errors.push(String(error)),
         });
         decoder.configure({ codec, optimizeForLatency: true });
-        encoded.forEach((base64, index) => {
+        encoded.forEach(({ type, base64 }, index) => {
           const data = Uint8Array.from(atob(base64), (char) => char.charCodeAt(0));
-          decoder.decode(new EncodedVideoChunk({ type: 'key', timestamp: index * 16_667, data }));
+          decoder.decode(new EncodedVideoChunk({ type, timestamp: index * 16_667, data }));
         });
         await decoder.flush();
         return { supported: support.supported, frames, errors };
       },
-      { codec: encoder.codecString, chunks: chunks.map((chunk) => chunk.toString('base64')), points: SAMPLE_POINTS.map(([x, y]) => [x, y]) },
+      { codec: encoder.codecString, chunks: chunks.map(({ type, data }) => ({ type, base64: data.toString('base64') })), points: SAMPLE_POINTS.map(([x, y]) => [x, y]) },
     );
     expect(result.errors).toEqual([]);
     expect(result.supported).toBe(true);
     expect(result.frames.map(({ width, height }) => [width, height])).toEqual([
       [WIDTH, HEIGHT],
       [WIDTH, HEIGHT],
+      [WIDTH, HEIGHT],
     ]);
-    const expected = [0, 1].map((frame) => SAMPLE_POINTS.map(([x, y]) => [...quadrants(frame).subarray((y * WIDTH + x) * 4, (y * WIDTH + x) * 4 + 3)]));
+    const expected = [0, 1, 1].map((frame) => SAMPLE_POINTS.map(([x, y]) => [...quadrants(frame).subarray((y * WIDTH + x) * 4, (y * WIDTH + x) * 4 + 3)]));
     result.frames.forEach((frame, index) => {
       frame.pixels.forEach((pixel, point) => {
         // Limited-range BT.601 there and back loses a little: allow a few levels per channel.

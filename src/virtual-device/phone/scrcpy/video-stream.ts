@@ -1,13 +1,16 @@
 import sharp from 'sharp';
 import { H264ScreenEncoder } from '../../h264/encoder';
 import type { PhoneSocket } from '../../phone-contract';
+import type { FramePacing } from '../latency';
 
 /** scrcpy's codec id for H.264: the ASCII bytes "h264". */
 export const CODEC_ID_H264 = 0x68_32_36_34;
 const PACKET_FLAG_CONFIG = 1n << 63n;
 const PACKET_FLAG_KEY_FRAME = 1n << 62n;
-/** An unchanged screen is sent again this often, so a client can tell a still screen from a dead stream. */
+/** Without pacing every interval, an unchanged screen is still sent this often, so a client can tell a still screen from a dead stream. */
 export const REPEAT_UNCHANGED_MS = 1_000;
+/** A fresh key frame this often, so a decoder that lost its state recovers on its own. */
+export const KEY_FRAME_INTERVAL_MS = 5_000;
 
 /** What the video stream needs of the phone. */
 export interface ScreenSource {
@@ -15,8 +18,8 @@ export interface ScreenSource {
   readonly screenHeight: number;
   /** The screen's pixels and a key that changes whenever they do. */
   screenFrame(): Promise<{ key: string; rgba: Buffer }>;
-  /** Time between two looks at the screen (the latency profile's frame pacing). */
-  frameIntervalMs(): number;
+  /** The latency profile's frame pacing. */
+  framePacing(): FramePacing;
   /** True once when the encoder is to fail (the `scrcpy-crash` fault). */
   takeCrash(): boolean;
 }
@@ -51,14 +54,15 @@ export function codecMeta(width: number, height: number): Buffer {
 }
 
 /**
- * Streams the screen as scrcpy's server does on the video socket: codec meta, the config packet (SPS+PPS), then
- * one key frame whenever the screen changes (at most once per frame interval) and again after a second of no
- * change. A reset request sends the config and a fresh frame at once. Ends when `signal` aborts.
+ * Streams the screen as scrcpy's server does on the video socket: codec meta, the config packet (SPS+PPS), a key
+ * frame, then delta frames as the pacing says (a changed screen at the next interval). A key frame follows every
+ * few seconds and after a reset request, which also sends the config again. Ends when `signal` aborts.
  */
 export class ScreenVideoStream {
   private readonly encoder: H264ScreenEncoder;
   private lastKey: string | undefined;
   private lastSentAt = 0;
+  private lastKeyFrameAt = Number.NEGATIVE_INFINITY;
   private resetRequested = false;
   private readonly startedAt = performance.now();
 
@@ -79,28 +83,35 @@ export class ScreenVideoStream {
     if (this.options.sendCodecMeta) await this.socket.write(codecMeta(this.options.width, this.options.height));
     await this.writePacket(this.encoder.parameterSets(), { config: true });
     while (!signal.aborted) {
-      const { key, rgba } = await this.source.screenFrame();
-      const now = performance.now();
-      const changed = key !== this.lastKey;
-      if (this.resetRequested) {
-        this.resetRequested = false;
-        await this.writePacket(this.encoder.parameterSets(), { config: true });
-      }
-      if (changed || now - this.lastSentAt >= REPEAT_UNCHANGED_MS || this.lastKey === undefined) {
-        const picture = this.encoder.encodeRgba(await this.scaled(rgba));
-        this.lastKey = key;
-        this.lastSentAt = now;
-        if (signal.aborted) break;
-        await this.writePacket(picture, { keyFrame: true }, now);
-        if (this.source.takeCrash()) throw new EncoderCrash('android.media.MediaCodec$CodecException: Error 0xfffffff4');
-      }
+      await this.sendFrame(performance.now());
+      if (this.source.takeCrash()) throw new EncoderCrash('android.media.MediaCodec$CodecException: Error 0xfffffff4');
       await sleep(this.intervalMs(), signal);
     }
   }
 
+  /** Sends what is due at `now`: a key frame, a delta frame, or nothing. */
+  private async sendFrame(now: number): Promise<void> {
+    const { key, rgba } = await this.source.screenFrame();
+    const changed = key !== this.lastKey;
+    this.lastKey = key;
+    if (this.resetRequested || now - this.lastKeyFrameAt >= KEY_FRAME_INTERVAL_MS) {
+      if (this.resetRequested) await this.writePacket(this.encoder.parameterSets(), { config: true });
+      this.resetRequested = false;
+      this.lastKeyFrameAt = now;
+      await this.writePacket(this.encoder.encodeKeyFrame(await this.scaled(rgba)), { keyFrame: true }, now);
+    } else if (changed) {
+      await this.writePacket(this.encoder.encodeDeltaFrame(await this.scaled(rgba)), {}, now);
+    } else if (this.source.framePacing().everyInterval || now - this.lastSentAt >= REPEAT_UNCHANGED_MS) {
+      await this.writePacket(this.encoder.encodeDeltaFrame(), {}, now);
+    } else {
+      return;
+    }
+    this.lastSentAt = now;
+  }
+
   private intervalMs(): number {
     const capped = this.options.maxFps > 0 ? 1000 / this.options.maxFps : 0;
-    return Math.max(this.source.frameIntervalMs(), capped);
+    return Math.max(this.source.framePacing().intervalMs, capped);
   }
 
   private async writePacket(data: Uint8Array, flags: { config?: boolean; keyFrame?: boolean }, capturedAt = this.startedAt): Promise<void> {
