@@ -13,6 +13,20 @@ export function latencyMs(profile: LatencyProfileName, kind: LatencyKind, random
   return Math.round(base * (1 - JITTER + 2 * JITTER * random()));
 }
 
+/** How the screen's video is paced: how often the screen is looked at, and whether an unchanged screen still sends a frame. */
+export interface FramePacing {
+  intervalMs: number;
+  everyInterval: boolean;
+}
+
+/**
+ * `realistic`: 60 frames a second, changed or not, as a phone's display pipeline feeds its encoder. `instant`:
+ * the screen is looked at 120 times a second and a frame goes out only when it changed.
+ */
+export function framePacing(profile: LatencyProfileName): FramePacing {
+  return profile === 'realistic' ? { intervalMs: 1000 / 60, everyInterval: true } : { intervalMs: 1000 / 120, everyInterval: false };
+}
+
 /** Resolves after `ms`, or rejects with the signal's reason as soon as it is aborted. */
 export function abortableDelay(ms: number, signal: AbortSignal): Promise<void> {
   if (signal.aborted) return Promise.reject(signal.reason);

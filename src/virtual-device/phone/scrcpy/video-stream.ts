@@ -1,0 +1,144 @@
+import sharp from 'sharp';
+import { H264ScreenEncoder } from '../../h264/encoder';
+import type { PhoneSocket } from '../../phone-contract';
+import type { FramePacing } from '../latency';
+
+/** scrcpy's codec id for H.264: the ASCII bytes "h264". */
+export const CODEC_ID_H264 = 0x68_32_36_34;
+const PACKET_FLAG_CONFIG = 1n << 63n;
+const PACKET_FLAG_KEY_FRAME = 1n << 62n;
+/** Without pacing every interval, an unchanged screen is still sent this often, so a client can tell a still screen from a dead stream. */
+export const REPEAT_UNCHANGED_MS = 1_000;
+/** A fresh key frame this often, so a decoder that lost its state recovers on its own. */
+export const KEY_FRAME_INTERVAL_MS = 5_000;
+
+/** What the video stream needs of the phone. */
+export interface ScreenSource {
+  readonly screenWidth: number;
+  readonly screenHeight: number;
+  /** The screen's pixels and a key that changes whenever they do. */
+  screenFrame(): Promise<{ key: string; rgba: Buffer }>;
+  /** The latency profile's frame pacing. */
+  framePacing(): FramePacing;
+  /** True once when the encoder is to fail (the `scrcpy-crash` fault). */
+  takeCrash(): boolean;
+}
+
+/** The encoder failed: the server logs it and exits, closing its sockets. */
+export class EncoderCrash extends Error {}
+
+export interface VideoStreamOptions {
+  width: number;
+  height: number;
+  sendCodecMeta: boolean;
+  sendFrameMeta: boolean;
+  /** 0: no cap beyond the pacing. */
+  maxFps: number;
+}
+
+/** The 12-byte frame header: PTS in microseconds with the config and key-frame flags in its top bits, then the size. */
+export function frameHeader(ptsUs: bigint, flags: { config?: boolean; keyFrame?: boolean }, size: number): Buffer {
+  const header = Buffer.alloc(12);
+  const ptsAndFlags = flags.config ? PACKET_FLAG_CONFIG : ptsUs | (flags.keyFrame ? PACKET_FLAG_KEY_FRAME : 0n);
+  header.writeBigUInt64BE(ptsAndFlags, 0);
+  header.writeUInt32BE(size, 8);
+  return header;
+}
+
+export function codecMeta(width: number, height: number): Buffer {
+  const meta = Buffer.alloc(12);
+  meta.writeUInt32BE(CODEC_ID_H264, 0);
+  meta.writeUInt32BE(width, 4);
+  meta.writeUInt32BE(height, 8);
+  return meta;
+}
+
+/**
+ * Streams the screen as scrcpy's server does on the video socket: codec meta, the config packet (SPS+PPS), a key
+ * frame, then delta frames as the pacing says (a changed screen at the next interval). A key frame follows every
+ * few seconds and after a reset request, which also sends the config again. Ends when `signal` aborts.
+ */
+export class ScreenVideoStream {
+  private readonly encoder: H264ScreenEncoder;
+  private lastKey: string | undefined;
+  private lastSentAt = 0;
+  private lastKeyFrameAt = Number.NEGATIVE_INFINITY;
+  private resetRequested = false;
+  private readonly startedAt = performance.now();
+
+  constructor(
+    private readonly source: ScreenSource,
+    private readonly socket: PhoneSocket,
+    private readonly options: VideoStreamOptions,
+  ) {
+    this.encoder = new H264ScreenEncoder({ width: options.width, height: options.height, framesPerSecond: 60 });
+  }
+
+  /** RESET_VIDEO: the client lost its decoder state. */
+  requestReset(): void {
+    this.resetRequested = true;
+  }
+
+  async run(signal: AbortSignal): Promise<void> {
+    if (this.options.sendCodecMeta) await this.socket.write(codecMeta(this.options.width, this.options.height));
+    await this.writePacket(this.encoder.parameterSets(), { config: true });
+    while (!signal.aborted) {
+      await this.sendFrame(performance.now());
+      if (this.source.takeCrash()) throw new EncoderCrash('android.media.MediaCodec$CodecException: Error 0xfffffff4');
+      await sleep(this.intervalMs(), signal);
+    }
+  }
+
+  /** Sends what is due at `now`: a key frame, a delta frame, or nothing. */
+  private async sendFrame(now: number): Promise<void> {
+    const { key, rgba } = await this.source.screenFrame();
+    const changed = key !== this.lastKey;
+    this.lastKey = key;
+    if (this.resetRequested || now - this.lastKeyFrameAt >= KEY_FRAME_INTERVAL_MS) {
+      if (this.resetRequested) await this.writePacket(this.encoder.parameterSets(), { config: true });
+      this.resetRequested = false;
+      this.lastKeyFrameAt = now;
+      await this.writePacket(this.encoder.encodeKeyFrame(await this.scaled(rgba)), { keyFrame: true }, now);
+    } else if (changed) {
+      await this.writePacket(this.encoder.encodeDeltaFrame(await this.scaled(rgba)), {}, now);
+    } else if (this.source.framePacing().everyInterval || now - this.lastSentAt >= REPEAT_UNCHANGED_MS) {
+      await this.writePacket(this.encoder.encodeDeltaFrame(), {}, now);
+    } else {
+      return;
+    }
+    this.lastSentAt = now;
+  }
+
+  private intervalMs(): number {
+    const capped = this.options.maxFps > 0 ? 1000 / this.options.maxFps : 0;
+    return Math.max(this.source.framePacing().intervalMs, capped);
+  }
+
+  private async writePacket(data: Uint8Array, flags: { config?: boolean; keyFrame?: boolean }, capturedAt = this.startedAt): Promise<void> {
+    const ptsUs = BigInt(Math.round((capturedAt - this.startedAt) * 1000));
+    if (this.options.sendFrameMeta) await this.socket.write(frameHeader(ptsUs, flags, data.length));
+    await this.socket.write(Buffer.from(data.buffer, data.byteOffset, data.length));
+  }
+
+  private async scaled(rgba: Buffer): Promise<Uint8Array> {
+    const { width, height } = this.options;
+    if (width === this.source.screenWidth && height === this.source.screenHeight) return rgba;
+    return sharp(rgba, { raw: { width: this.source.screenWidth, height: this.source.screenHeight, channels: 4 } })
+      .resize(width, height, { fit: 'fill' })
+      .raw()
+      .toBuffer();
+  }
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+    function done(): void {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+  });
+}
