@@ -39,6 +39,11 @@ const TYPED: Record<Path, (provider: Provider) => { form: string | boolean; stor
   'secrets.CONTROL_PLANE_TOKEN': () => ({ form: 'amc_round_trip_token', stored: 'amc_round_trip_token' }),
   'adb.host': () => ({ form: 'localhost', stored: 'localhost' }),
   'adb.port': () => ({ form: '5999', stored: 5999 }),
+  'helpers.videoMirror': () => ({ form: false, stored: false }),
+  'helpers.scrcpyServerPath': () => ({ form: ' /opt/scrcpy/scrcpy-server ', stored: '/opt/scrcpy/scrcpy-server' }),
+  'helpers.yadbPath': () => ({ form: '/opt/yadb/yadb', stored: '/opt/yadb/yadb' }),
+  'helpers.download': () => ({ form: false, stored: false }),
+  'typing.method': () => ({ form: 'adb-keyboard', stored: 'adb-keyboard' }),
 };
 
 interface Destinations {
@@ -70,6 +75,11 @@ const ARRIVES: Record<Path, (d: Destinations) => [unknown, unknown]> = {
   'secrets.CONTROL_PLANE_TOKEN': ({ config }) => [proxy(config).token, 'amc_round_trip_token'],
   'adb.host': ({ config }) => [config.settings.adb.host, 'localhost'],
   'adb.port': ({ config }) => [config.settings.adb.port, 5999],
+  'helpers.videoMirror': ({ config }) => [config.settings.helpers.videoMirror, false],
+  'helpers.scrcpyServerPath': ({ config }) => [config.settings.helpers.scrcpyServerPath, '/opt/scrcpy/scrcpy-server'],
+  'helpers.yadbPath': ({ config }) => [config.settings.helpers.yadbPath, '/opt/yadb/yadb'],
+  'helpers.download': ({ config }) => [config.settings.helpers.download, false],
+  'typing.method': ({ config }) => [config.settings.typing.method, 'adb-keyboard'],
 };
 
 const fakeClient = { provider: 'openai' as const, decide: () => Promise.reject(new Error('not called')) };

@@ -78,7 +78,9 @@ export const runCommand: CliCommand = {
     const adb = await adbForTask(values, config.settings);
     const home = resolveAmcHome(process.env);
     // The same per-phone lock as the app's: a phone another task drives (the app, another `amc run`) is refused.
-    const runner = createHeadlessRunner(adb, { screenshot: screenshotPolicyFor(config, configured), deviceLock: createDeviceLocks(home) });
+    const { phoneHelpersFor } = await import('../../main/app/phone-typing');
+    const { typing } = phoneHelpersFor({ adb: async () => adb, settings: async () => config.settings, home });
+    const runner = createHeadlessRunner(adb, { screenshot: screenshotPolicyFor(config, configured), deviceLock: createDeviceLocks(home), typing });
     runner.on(values.json ? (event) => io.out(JSON.stringify(event)) : (event) => printEvent(event, io));
     // The task goes into the same history the app shows; a history that cannot be written never stops the task.
     const history = createTaskStore(home);

@@ -1,14 +1,28 @@
 import type { ToolCall } from '../../../shared/action';
 import type { MethodHandlers } from '../../ipc/router';
+import type { MirrorPump } from '../../mirror/mirror-pump';
 import type { DeviceService } from '../device-service';
 import type { PhoneAccess } from '../phone-access';
 import type { TaskService } from '../task-service';
 
-export function deviceHandlers(devices: DeviceService, phone: PhoneAccess, tasks: TaskService): MethodHandlers {
-  /** A person's gesture on the mirror: refused while a task drives the phone, so the two never fight. */
-  const gesture = async (serial: string, call: ToolCall) => {
+/** A mirror swipe without a duration takes as long as adb's default `input swipe`. */
+const SWIPE_DEFAULT_MS = 300;
+
+export function deviceHandlers(devices: DeviceService, phone: PhoneAccess, tasks: TaskService, mirror: MirrorPump): MethodHandlers {
+  type VideoControl = NonNullable<ReturnType<MirrorPump['videoControl']>>;
+  /**
+   * A person's gesture on the mirror: refused while a task drives the phone, so the two never fight. While the
+   * video mirror runs it goes over scrcpy's control socket; otherwise through adb input like the agent's actions.
+   */
+  const gesture = async (serial: string, call: ToolCall, overVideo: (control: VideoControl) => Promise<void>) => {
     const busy = tasks.busyReason(serial);
     if (busy) throw new Error(busy);
+    const control = mirror.videoControl(serial);
+    if (control) {
+      const startedAt = performance.now();
+      await overVideo(control);
+      return { serial, durationMs: Math.round(performance.now() - startedAt) };
+    }
     const outcome = await phone.act(serial, call);
     return { serial, durationMs: outcome.durationMs };
   };
@@ -21,12 +35,16 @@ export function deviceHandlers(devices: DeviceService, phone: PhoneAccess, tasks
     },
     'devices.pair': async ({ address, code }) => ({ message: await devices.pair(address, code) }),
     'devices.startDemo': async () => ({ serial: await devices.startDemo() }),
-    'devices.tap': ({ serial, x, y }) => gesture(serial, { name: 'tap', args: { x, y } }),
+    'devices.tap': ({ serial, x, y }) => gesture(serial, { name: 'tap', args: { x, y } }, (control) => control.tap(x, y)),
     'devices.swipe': ({ serial, fromX, fromY, toX, toY, durationMs }) =>
-      gesture(serial, {
-        name: 'swipe',
-        args: { from_x: fromX, from_y: fromY, to_x: toX, to_y: toY, ...(durationMs !== undefined && { duration_ms: durationMs }) },
-      }),
-    'devices.pressKey': ({ serial, key }) => gesture(serial, { name: 'press_key', args: { key } }),
+      gesture(
+        serial,
+        {
+          name: 'swipe',
+          args: { from_x: fromX, from_y: fromY, to_x: toX, to_y: toY, ...(durationMs !== undefined && { duration_ms: durationMs }) },
+        },
+        (control) => control.swipe({ x: fromX, y: fromY }, { x: toX, y: toY }, durationMs ?? SWIPE_DEFAULT_MS),
+      ),
+    'devices.pressKey': ({ serial, key }) => gesture(serial, { name: 'press_key', args: { key } }, (control) => control.pressKey(key)),
   };
 }

@@ -4,7 +4,7 @@
  * size differs from its current one (a rotation the client has not seen yet).
  */
 
-export const CONTROL_TYPES = { injectKeycode: 0, injectText: 1, injectTouch: 2, backOrScreenOn: 4 } as const;
+export const CONTROL_TYPES = { injectKeycode: 0, injectText: 1, injectTouch: 2, backOrScreenOn: 4, resetVideo: 17 } as const;
 export const KEY_ACTIONS = { down: 0, up: 1 } as const;
 export const TOUCH_ACTIONS = { down: 0, up: 1, move: 2 } as const;
 
@@ -74,4 +74,9 @@ export function touchMessage(action: keyof typeof TOUCH_ACTIONS, point: VideoPoi
 
 export function backOrScreenOnMessage(action: keyof typeof KEY_ACTIONS): Uint8Array {
   return Uint8Array.of(CONTROL_TYPES.backOrScreenOn, KEY_ACTIONS[action]);
+}
+
+/** Restarts capture and encoding: the server sends a new configuration and a key frame at once (3.0 and later). */
+export function resetVideoMessage(): Uint8Array {
+  return Uint8Array.of(CONTROL_TYPES.resetVideo);
 }

@@ -8,6 +8,7 @@ import { targetPoint } from '../timeline/step-view';
 import { deviceSize, toDevicePoint, type Size } from './device-geometry';
 import { MirrorStats } from './MirrorStats';
 import { useMirrorFrames } from './use-mirror-frames';
+import { mirrorLongEdge, VideoPainter } from './video-painter';
 
 /** Movement (CSS pixels) below which a press is a tap rather than a swipe. */
 const TAP_SLOP_PX = 8;
@@ -30,7 +31,7 @@ export function Mirror({ device }: { device: DeviceSummary }) {
   useEffect(() => {
     if (device.state !== 'device') return;
     bridge
-      .call('mirror.start', { serial: device.serial })
+      .call('mirror.start', { serial: device.serial, maxSize: mirrorLongEdge(canvas.current), decodesVideo: VideoPainter.supported() })
       .then((status) => useMirrorStore.getState().setStatus(status))
       .catch(reportError);
   }, [bridge, device.serial, device.state]);
