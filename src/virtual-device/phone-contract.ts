@@ -54,6 +54,20 @@ export interface PhoneSocket {
   close(): void;
 }
 
+/** A connection adbd made to a local socket server on the phone (`localabstract:NAME`): aborted once either side closed. */
+export interface PhoneLocalConnection extends PhoneSocket {
+  readonly signal: AbortSignal;
+}
+
+/** The abstract local socket names servers on the phone listen on (scrcpy's `scrcpy_<scid>`). */
+export interface PhoneLocalSockets {
+  /**
+   * Hands `connection` to the server listening on `name`; resolves once the connection is over. Undefined when
+   * nothing listens (adbd then refuses the stream).
+   */
+  acceptor(name: string): ((connection: PhoneLocalConnection) => Promise<void>) | undefined;
+}
+
 /** The phone's loopback ports that something outside the phone serves (`adb reverse`). */
 export interface PhoneLoopback {
   /** Serves `port`; `connect` opens the far end for each connection made to it. False when the port is taken. */
@@ -76,6 +90,8 @@ export interface AdbPhone {
   readonly fs: PhoneFileSystem;
   /** Without it (a stand-in phone), `reverse:` is refused. */
   readonly loopback?: PhoneLoopback;
+  /** Without it, `localabstract:` is refused. */
+  readonly localSockets?: PhoneLocalSockets;
   /** Without it, `framebuffer:` is refused. */
   framebuffer?(): Promise<PhoneFramebuffer>;
   shell(command: string, options: ShellOptions): Promise<ShellResult>;

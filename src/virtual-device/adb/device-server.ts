@@ -101,6 +101,10 @@ export class AdbDeviceServer {
         const reverse = this.reverse;
         return reverse && ((stream) => reverse.handle(stream, request.request, connection));
       }
+      case 'local-abstract': {
+        const accept = this.phone.localSockets?.acceptor(request.name);
+        return accept && ((stream) => accept(stream));
+      }
       case 'unsupported':
         return undefined;
     }

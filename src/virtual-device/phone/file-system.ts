@@ -76,6 +76,9 @@ function nowSeconds(): number {
 export class VirtualFileSystem {
   private root: DirNode = this.createTree();
 
+  /** `beforeWrite` may refuse a write by throwing an FsError (fault injection). */
+  constructor(private readonly beforeWrite?: (path: string) => void) {}
+
   /** Empties the writable areas (used by a phone reset). */
   clear(): void {
     this.root = this.createTree();
@@ -106,6 +109,7 @@ export class VirtualFileSystem {
 
   /** Creates or replaces a file; missing parent directories inside a writable area are created. */
   write(path: string, data: Buffer, mode = 0o644, mtimeSeconds = nowSeconds()): void {
+    this.beforeWrite?.(path);
     const parts = pathComponents(path);
     const name = parts.pop();
     if (name === undefined) throw new FsError('EISDIR', path);

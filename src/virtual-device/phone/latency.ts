@@ -13,6 +13,11 @@ export function latencyMs(profile: LatencyProfileName, kind: LatencyKind, random
   return Math.round(base * (1 - JITTER + 2 * JITTER * random()));
 }
 
+/** Time between two frames of the screen's video: 60 fps as on a real phone, twice that when instant. */
+export function frameIntervalMs(profile: LatencyProfileName): number {
+  return profile === 'realistic' ? 1000 / 60 : 1000 / 120;
+}
+
 /** Resolves after `ms`, or rejects with the signal's reason as soon as it is aborted. */
 export function abortableDelay(ms: number, signal: AbortSignal): Promise<void> {
   if (signal.aborted) return Promise.reject(signal.reason);

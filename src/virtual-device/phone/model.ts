@@ -51,6 +51,8 @@ export const PhoneSeedSchema = z
     conversations: z.array(ConversationSchema).optional(),
     /** Whether the ADBKeyBoard IME (com.android.adbkeyboard/.AdbIME) is installed. */
     adbKeyboard: z.boolean().optional(),
+    /** Whether yadb runs when pushed (false: it fails as on ROMs that block its input injection). */
+    yadb: z.boolean().optional(),
     /** A PIN the lock screen asks for (4 to 16 digits); without one a swipe up unlocks the phone. */
     lockPin: z.string().regex(/^[0-9]{4,16}$/, 'a PIN is 4 to 16 digits').optional(),
     /** A user app package to open after the reset (default: the home screen). */
@@ -81,6 +83,7 @@ export interface PhoneData {
   conversations: Conversation[];
   sent: SentMessage[];
   adbKeyboardInstalled: boolean;
+  yadbSupported: boolean;
   /** The lock screen's PIN, when one is set. */
   lockPin: string | undefined;
 }
@@ -133,6 +136,7 @@ export function dataFromSeed(seed: unknown): { data: PhoneData; foreground: stri
       conversations: structuredClone(value.conversations ?? defaults.conversations),
       sent: [],
       adbKeyboardInstalled: value.adbKeyboard ?? defaults.adbKeyboard,
+      yadbSupported: value.yadb ?? true,
       lockPin: value.lockPin,
     },
     foreground: value.foreground,

@@ -1,5 +1,6 @@
 import { USER_APPS } from './apps/index';
 import { amCommand, monkeyCommand, wmCommand } from './commands/activity';
+import { appProcessCommand, killCommand } from './commands/app-process';
 import { cmdCommand } from './commands/cmd';
 import { dateCommand } from './commands/date';
 import { dumpsysCommand } from './commands/dumpsys';
@@ -15,13 +16,16 @@ import { inputCommand } from './commands/input';
 import { screencapCommand, uiautomatorCommand } from './commands/screen';
 import { settingsCommand } from './commands/settings';
 import { PhoneFaultSchema, type PhoneFault, type PhoneFaultKind } from './faults';
-import { VirtualFileSystem } from './file-system';
-import { abortableDelay, latencyMs, waitForAbort, type LatencyKind, type LatencyProfileName } from './latency';
+import { FsError, VirtualFileSystem } from './file-system';
+import { HelperProcessTable } from './helper-processes';
+import { LocalSocketNamespace } from './local-sockets';
+import type { ScrcpyHost } from './scrcpy/server';
+import { abortableDelay, frameIntervalMs, latencyMs, waitForAbort, type LatencyKind, type LatencyProfileName } from './latency';
 import { dataFromSeed, type PhoneData, type PhoneState } from './model';
 import { PhoneLog } from './log';
 import { LoopbackNetwork } from './loopback';
 import { netcatCommand } from './commands/netcat';
-import { DEVICE_IDENTITY, SCREEN_HEIGHT, SCREEN_WIDTH } from './properties';
+import { DEVICE_IDENTITY, SCREEN_HEIGHT, SCREEN_WIDTH, SYSTEM_PROPERTIES } from './properties';
 import type { PhoneFramebuffer, ShellOptions } from '../phone-contract';
 import { ShellInterpreter, type CommandHandler, type CommandOutput } from './shell/interpreter';
 import { PhoneUi } from './ui/phone-ui';
@@ -35,7 +39,7 @@ export interface VirtualPhoneOptions {
   seed?: unknown;
 }
 
-type OneShotFault = Extract<PhoneFaultKind, 'hang' | 'idle-state-error' | 'corrupt-screencap'>;
+type OneShotFault = Extract<PhoneFaultKind, 'hang' | 'idle-state-error' | 'corrupt-screencap' | 'push-refused' | 'scrcpy-crash'>;
 const POPUP_TITLE = 'Battery is low';
 
 /** The XML and drawing of one screen state (snapshot key), kept until the screen changes. */
@@ -61,10 +65,14 @@ interface PixelCache {
  * calls `shell()` and the file system, the control API calls `state()`, `reset()`, `injectFault()`.
  */
 export class VirtualPhone {
-  readonly fs = new VirtualFileSystem();
+  readonly fs = new VirtualFileSystem((path) => {
+    if (this.takeFault('push-refused')) throw new FsError('EACCES', path);
+  });
   readonly identity = DEVICE_IDENTITY;
   readonly log = new PhoneLog();
   readonly loopback = new LoopbackNetwork();
+  readonly localSockets = new LocalSocketNamespace();
+  private readonly helpers = new HelperProcessTable();
   private profile: LatencyProfileName;
   private data: PhoneData;
   private readonly ui: PhoneUi;
@@ -122,6 +130,7 @@ export class VirtualPhone {
     const { data, foreground } = dataFromSeed(seed);
     this.data = data;
     this.pendingFaults = [];
+    this.helpers.killAll();
     this.extraSettings.clear();
     this.fs.clear();
     this.log.clear();
@@ -159,6 +168,13 @@ export class VirtualPhone {
   /** The current screen as raw RGBA (the framebuffer service), rendered once per screen state. */
   async framebuffer(): Promise<PhoneFramebuffer> {
     return { width: SCREEN_WIDTH, height: SCREEN_HEIGHT, rgba: await this.screenshotRgba() };
+  }
+
+  /** The screen's pixels with the key of their drawing (it changes exactly when the pixels may). */
+  private async screenFrame(): Promise<{ key: string; rgba: Buffer }> {
+    const pixels = this.currentPixels();
+    pixels.rgba ??= renderRgba(pixels.drawing);
+    return { key: pixels.drawing.key, rgba: await pixels.rgba };
   }
 
   private screenshotRgba(): Promise<Buffer> {
@@ -203,6 +219,25 @@ export class VirtualPhone {
         return cache.xml;
       },
       extraSettings: this.extraSettings,
+      helpers: this.helpers,
+    };
+  }
+
+  private scrcpyHost(): ScrcpyHost {
+    return {
+      ui: this.ui,
+      localSockets: this.localSockets,
+      screenWidth: SCREEN_WIDTH,
+      screenHeight: SCREEN_HEIGHT,
+      screenFrame: () => this.screenFrame(),
+      frameIntervalMs: () => frameIntervalMs(this.profile),
+      takeCrash: () => this.takeFault('scrcpy-crash'),
+      build: {
+        manufacturer: SYSTEM_PROPERTIES['ro.product.manufacturer'] ?? '',
+        brand: SYSTEM_PROPERTIES['ro.product.brand'] ?? '',
+        model: SYSTEM_PROPERTIES['ro.product.model'] ?? '',
+        release: SYSTEM_PROPERTIES['ro.build.version.release'] ?? '',
+      },
     };
   }
 
@@ -240,6 +275,8 @@ export class VirtualPhone {
       ['ime', imeCommand(phone)],
       ['uiautomator', uiautomatorCommand(phone)],
       ['screencap', screencapCommand(phone)],
+      ['app_process', appProcessCommand(phone, this.scrcpyHost())],
+      ['kill', killCommand(phone)],
     ]);
   }
 }

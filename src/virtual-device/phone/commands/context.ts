@@ -1,6 +1,7 @@
 import type { PhoneFaultKind } from '../faults';
 import type { VirtualFileSystem } from '../file-system';
 import type { LatencyKind } from '../latency';
+import type { HelperProcessTable } from '../helper-processes';
 import type { PhoneLog } from '../log';
 import type { PhoneData } from '../model';
 import type { PhoneUi } from '../ui/phone-ui';
@@ -19,6 +20,8 @@ export interface PhoneServices {
   screenshotPng(): Promise<Buffer>;
   screenshotRgba(): Promise<Buffer>;
   hierarchyXml(): string;
+  /** Programs started with `app_process`, for `ps` and `kill`. */
+  readonly helpers: HelperProcessTable;
   /** Values of settings that are not modelled by the phone data (`settings put` of other keys). */
   readonly extraSettings: Map<string, string>;
 }

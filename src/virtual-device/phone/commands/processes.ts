@@ -7,7 +7,7 @@ import { findPackage } from './packages';
 
 export function runningProcesses(phone: PhoneServices): ProcessInfo[] {
   const apps = phone.ui.processes().map(({ pkg, pid }) => appProcess(pkg, pid, findPackage(phone, pkg)?.uid ?? 10199));
-  return [...SYSTEM_PROCESSES, ...apps].sort((a, b) => a.pid - b.pid);
+  return [...SYSTEM_PROCESSES, ...apps, ...phone.helpers.list()].sort((a, b) => a.pid - b.pid);
 }
 
 /** The shell running the command and `ps` itself, as a real `ps -A` lists them. */

@@ -184,7 +184,9 @@ export class ShellInterpreter {
         if (args[0] === '-c' && args[1] !== undefined) return this.runList(parseCommandLine(args[1]), { ...session, env: new Map(session.env) }, streams);
         break;
     }
-    return this.runTool(rawName, args, session, streams);
+    // `NAME=value command` exports NAME to that command only.
+    const env = command.assignments.length === 0 ? session.env : new Map([...session.env, ...command.assignments.map(({ name, value }): [string, string] => [name, expand(value, session)])]);
+    return this.runTool(rawName, args, { ...session, env }, streams);
   }
 
   private async runTool(rawName: string, args: string[], session: Session, streams: Streams): Promise<number> {

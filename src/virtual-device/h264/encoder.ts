@@ -1,0 +1,200 @@
+import { annexBNalUnit, BitWriter } from './bit-writer';
+import { levelFor } from './levels';
+import { MB_SIZE, rgbaToI420, type I420Picture } from './yuv';
+
+/**
+ * A small H.264 encoder for screens: Constrained Baseline, CAVLC, every picture an IDR made of I_PCM macroblocks
+ * (raw samples, so it is lossless and needs no transform, prediction or entropy coding of residuals).
+ */
+
+const NAL_SLICE_IDR = 5;
+const NAL_SPS = 7;
+const NAL_PPS = 8;
+const NAL_REF_IDC_HIGHEST = 3;
+const PROFILE_BASELINE = 66;
+/** constraint_set0/1/2: the stream also conforms to Main and Extended (no FMO, ASO or redundant slices). */
+const CONSTRAINT_FLAGS = 0b1110_0000;
+const SLICE_TYPE_I_ALL = 7;
+const MB_TYPE_I_PCM = 25;
+/** VUI colour description: SMPTE 170M (BT.601) primaries, transfer and matrix, as `rgbaToI420` converts. */
+const COLOUR_BT601 = 6;
+const VIDEO_FORMAT_UNSPECIFIED = 5;
+/** log2_max_mv_length_*: the largest value the syntax allows. */
+const MAX_MV_LENGTH_LOG2 = 15;
+
+export interface StreamFormat {
+  /** The visible size (even numbers). */
+  width: number;
+  height: number;
+  /** The frame rate the level must allow. */
+  framesPerSecond: number;
+}
+
+export class H264ScreenEncoder {
+  private readonly widthInMbs: number;
+  private readonly heightInMbs: number;
+  readonly level: number;
+  private idrPicId = 0;
+
+  constructor(readonly format: StreamFormat) {
+    if (format.width <= 0 || format.height <= 0 || format.width % 2 !== 0 || format.height % 2 !== 0) {
+      throw new Error(`the video size must be positive and even, got ${format.width}x${format.height}`);
+    }
+    this.widthInMbs = Math.ceil(format.width / MB_SIZE);
+    this.heightInMbs = Math.ceil(format.height / MB_SIZE);
+    this.level = levelFor(this.widthInMbs, this.heightInMbs, format.framesPerSecond);
+  }
+
+  /** `avc1.PPCCLL`: profile, constraint flags and level as WebCodecs and MSE expect them. */
+  get codecString(): string {
+    const hex = (value: number): string => value.toString(16).toUpperCase().padStart(2, '0');
+    return `avc1.${hex(PROFILE_BASELINE)}${hex(CONSTRAINT_FLAGS)}${hex(this.level)}`;
+  }
+
+  /** SPS then PPS: the stream's configuration (scrcpy's config packet). */
+  parameterSets(): Uint8Array {
+    const sps = annexBNalUnit(NAL_REF_IDC_HIGHEST, NAL_SPS, this.spsRbsp());
+    const pps = annexBNalUnit(NAL_REF_IDC_HIGHEST, NAL_PPS, this.ppsRbsp());
+    return concat([sps, pps]);
+  }
+
+  /** One IDR picture of `rgba` (format.width x format.height, 4 bytes a pixel). */
+  encodeRgba(rgba: Uint8Array): Uint8Array {
+    return this.encodePicture(rgbaToI420(rgba, this.format.width, this.format.height));
+  }
+
+  encodePicture(picture: I420Picture): Uint8Array {
+    if (picture.widthInMbs !== this.widthInMbs || picture.heightInMbs !== this.heightInMbs) {
+      throw new Error('the picture does not have the stream size');
+    }
+    const macroblocks = this.widthInMbs * this.heightInMbs;
+    const writer = new BitWriter(macroblocks * (2 + 384) + 64);
+    this.sliceHeader(writer);
+    const samples = new Uint8Array(384);
+    for (let mbY = 0; mbY < this.heightInMbs; mbY++) {
+      for (let mbX = 0; mbX < this.widthInMbs; mbX++) {
+        writer.ue(MB_TYPE_I_PCM).alignWithZeros();
+        macroblockSamples(picture, mbX, mbY, samples);
+        writer.alignedBytes(samples);
+      }
+    }
+    writer.trailingBits();
+    // Consecutive IDR pictures must differ in idr_pic_id (7.4.3).
+    this.idrPicId = (this.idrPicId + 1) % 2;
+    return annexBNalUnit(NAL_REF_IDC_HIGHEST, NAL_SLICE_IDR, writer.toBytes());
+  }
+
+  private spsRbsp(): Uint8Array {
+    const { width, height } = this.format;
+    const cropRight = (this.widthInMbs * MB_SIZE - width) / 2;
+    const cropBottom = (this.heightInMbs * MB_SIZE - height) / 2;
+    const writer = new BitWriter()
+      .bits(PROFILE_BASELINE, 8)
+      .bits(CONSTRAINT_FLAGS, 8)
+      .bits(this.level, 8)
+      .ue(0) // seq_parameter_set_id
+      .ue(0) // log2_max_frame_num_minus4
+      .ue(2) // pic_order_cnt_type: output order is decoding order
+      .ue(1) // max_num_ref_frames
+      .flag(false) // gaps_in_frame_num_value_allowed_flag
+      .ue(this.widthInMbs - 1)
+      .ue(this.heightInMbs - 1)
+      .flag(true) // frame_mbs_only_flag
+      .flag(true) // direct_8x8_inference_flag
+      .flag(cropRight > 0 || cropBottom > 0);
+    if (cropRight > 0 || cropBottom > 0) writer.ue(0).ue(cropRight).ue(0).ue(cropBottom);
+    writer.flag(true); // vui_parameters_present_flag
+    this.vui(writer);
+    return writer.trailingBits().toBytes();
+  }
+
+  /** Colour description, and no frame reordering so decoders output each picture at once. */
+  private vui(writer: BitWriter): void {
+    writer
+      .flag(false) // aspect_ratio_info_present_flag
+      .flag(false) // overscan_info_present_flag
+      .flag(true) // video_signal_type_present_flag
+      .bits(VIDEO_FORMAT_UNSPECIFIED, 3)
+      .flag(false) // video_full_range_flag
+      .flag(true) // colour_description_present_flag
+      .bits(COLOUR_BT601, 8)
+      .bits(COLOUR_BT601, 8)
+      .bits(COLOUR_BT601, 8)
+      .flag(false) // chroma_loc_info_present_flag
+      .flag(false) // timing_info_present_flag
+      .flag(false) // nal_hrd_parameters_present_flag
+      .flag(false) // vcl_hrd_parameters_present_flag
+      .flag(false) // pic_struct_present_flag
+      .flag(true) // bitstream_restriction_flag
+      .flag(true) // motion_vectors_over_pic_boundaries_flag
+      .ue(0) // max_bytes_per_pic_denom
+      .ue(0) // max_bits_per_mb_denom
+      .ue(MAX_MV_LENGTH_LOG2)
+      .ue(MAX_MV_LENGTH_LOG2)
+      .ue(0) // max_num_reorder_frames
+      .ue(1); // max_dec_frame_buffering
+  }
+
+  private ppsRbsp(): Uint8Array {
+    return new BitWriter()
+      .ue(0) // pic_parameter_set_id
+      .ue(0) // seq_parameter_set_id
+      .flag(false) // entropy_coding_mode_flag: CAVLC
+      .flag(false) // bottom_field_pic_order_in_frame_present_flag
+      .ue(0) // num_slice_groups_minus1
+      .ue(0) // num_ref_idx_l0_default_active_minus1
+      .ue(0) // num_ref_idx_l1_default_active_minus1
+      .flag(false) // weighted_pred_flag
+      .bits(0, 2) // weighted_bipred_idc
+      .se(0) // pic_init_qp_minus26
+      .se(0) // pic_init_qs_minus26
+      .se(0) // chroma_qp_index_offset
+      .flag(true) // deblocking_filter_control_present_flag
+      .flag(false) // constrained_intra_pred_flag
+      .flag(false) // redundant_pic_cnt_present_flag
+      .trailingBits()
+      .toBytes();
+  }
+
+  private sliceHeader(writer: BitWriter): void {
+    writer
+      .ue(0) // first_mb_in_slice
+      .ue(SLICE_TYPE_I_ALL)
+      .ue(0) // pic_parameter_set_id
+      .bits(0, 4) // frame_num (log2_max_frame_num = 4): 0 in an IDR picture
+      .ue(this.idrPicId)
+      .flag(false) // no_output_of_prior_pics_flag
+      .flag(false) // long_term_reference_flag
+      .se(0) // slice_qp_delta
+      .ue(1); // disable_deblocking_filter_idc: off (lossless samples must stay as they are)
+  }
+}
+
+/** The 384 samples of one I_PCM macroblock: 16x16 luma, then 8x8 Cb, then 8x8 Cr, each row by row. */
+function macroblockSamples(picture: I420Picture, mbX: number, mbY: number, out: Uint8Array): void {
+  const lumaStride = picture.widthInMbs * MB_SIZE;
+  const chromaStride = lumaStride / 2;
+  let offset = 0;
+  for (let row = 0; row < 16; row++) {
+    const start = (mbY * 16 + row) * lumaStride + mbX * 16;
+    out.set(picture.y.subarray(start, start + 16), offset);
+    offset += 16;
+  }
+  for (const plane of [picture.u, picture.v]) {
+    for (let row = 0; row < 8; row++) {
+      const start = (mbY * 8 + row) * chromaStride + mbX * 8;
+      out.set(plane.subarray(start, start + 8), offset);
+      offset += 8;
+    }
+  }
+}
+
+function concat(parts: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
+  let offset = 0;
+  for (const part of parts) {
+    out.set(part, offset);
+    offset += part.length;
+  }
+  return out;
+}

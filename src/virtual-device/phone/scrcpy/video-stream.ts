@@ -1,0 +1,133 @@
+import sharp from 'sharp';
+import { H264ScreenEncoder } from '../../h264/encoder';
+import type { PhoneSocket } from '../../phone-contract';
+
+/** scrcpy's codec id for H.264: the ASCII bytes "h264". */
+export const CODEC_ID_H264 = 0x68_32_36_34;
+const PACKET_FLAG_CONFIG = 1n << 63n;
+const PACKET_FLAG_KEY_FRAME = 1n << 62n;
+/** An unchanged screen is sent again this often, so a client can tell a still screen from a dead stream. */
+export const REPEAT_UNCHANGED_MS = 1_000;
+
+/** What the video stream needs of the phone. */
+export interface ScreenSource {
+  readonly screenWidth: number;
+  readonly screenHeight: number;
+  /** The screen's pixels and a key that changes whenever they do. */
+  screenFrame(): Promise<{ key: string; rgba: Buffer }>;
+  /** Time between two looks at the screen (the latency profile's frame pacing). */
+  frameIntervalMs(): number;
+  /** True once when the encoder is to fail (the `scrcpy-crash` fault). */
+  takeCrash(): boolean;
+}
+
+/** The encoder failed: the server logs it and exits, closing its sockets. */
+export class EncoderCrash extends Error {}
+
+export interface VideoStreamOptions {
+  width: number;
+  height: number;
+  sendCodecMeta: boolean;
+  sendFrameMeta: boolean;
+  /** 0: no cap beyond the pacing. */
+  maxFps: number;
+}
+
+/** The 12-byte frame header: PTS in microseconds with the config and key-frame flags in its top bits, then the size. */
+export function frameHeader(ptsUs: bigint, flags: { config?: boolean; keyFrame?: boolean }, size: number): Buffer {
+  const header = Buffer.alloc(12);
+  const ptsAndFlags = flags.config ? PACKET_FLAG_CONFIG : ptsUs | (flags.keyFrame ? PACKET_FLAG_KEY_FRAME : 0n);
+  header.writeBigUInt64BE(ptsAndFlags, 0);
+  header.writeUInt32BE(size, 8);
+  return header;
+}
+
+export function codecMeta(width: number, height: number): Buffer {
+  const meta = Buffer.alloc(12);
+  meta.writeUInt32BE(CODEC_ID_H264, 0);
+  meta.writeUInt32BE(width, 4);
+  meta.writeUInt32BE(height, 8);
+  return meta;
+}
+
+/**
+ * Streams the screen as scrcpy's server does on the video socket: codec meta, the config packet (SPS+PPS), then
+ * one key frame whenever the screen changes (at most once per frame interval) and again after a second of no
+ * change. A reset request sends the config and a fresh frame at once. Ends when `signal` aborts.
+ */
+export class ScreenVideoStream {
+  private readonly encoder: H264ScreenEncoder;
+  private lastKey: string | undefined;
+  private lastSentAt = 0;
+  private resetRequested = false;
+  private readonly startedAt = performance.now();
+
+  constructor(
+    private readonly source: ScreenSource,
+    private readonly socket: PhoneSocket,
+    private readonly options: VideoStreamOptions,
+  ) {
+    this.encoder = new H264ScreenEncoder({ width: options.width, height: options.height, framesPerSecond: 60 });
+  }
+
+  /** RESET_VIDEO: the client lost its decoder state. */
+  requestReset(): void {
+    this.resetRequested = true;
+  }
+
+  async run(signal: AbortSignal): Promise<void> {
+    if (this.options.sendCodecMeta) await this.socket.write(codecMeta(this.options.width, this.options.height));
+    await this.writePacket(this.encoder.parameterSets(), { config: true });
+    while (!signal.aborted) {
+      const { key, rgba } = await this.source.screenFrame();
+      const now = performance.now();
+      const changed = key !== this.lastKey;
+      if (this.resetRequested) {
+        this.resetRequested = false;
+        await this.writePacket(this.encoder.parameterSets(), { config: true });
+      }
+      if (changed || now - this.lastSentAt >= REPEAT_UNCHANGED_MS || this.lastKey === undefined) {
+        const picture = this.encoder.encodeRgba(await this.scaled(rgba));
+        this.lastKey = key;
+        this.lastSentAt = now;
+        if (signal.aborted) break;
+        await this.writePacket(picture, { keyFrame: true }, now);
+        if (this.source.takeCrash()) throw new EncoderCrash('android.media.MediaCodec$CodecException: Error 0xfffffff4');
+      }
+      await sleep(this.intervalMs(), signal);
+    }
+  }
+
+  private intervalMs(): number {
+    const capped = this.options.maxFps > 0 ? 1000 / this.options.maxFps : 0;
+    return Math.max(this.source.frameIntervalMs(), capped);
+  }
+
+  private async writePacket(data: Uint8Array, flags: { config?: boolean; keyFrame?: boolean }, capturedAt = this.startedAt): Promise<void> {
+    const ptsUs = BigInt(Math.round((capturedAt - this.startedAt) * 1000));
+    if (this.options.sendFrameMeta) await this.socket.write(frameHeader(ptsUs, flags, data.length));
+    await this.socket.write(Buffer.from(data.buffer, data.byteOffset, data.length));
+  }
+
+  private async scaled(rgba: Buffer): Promise<Uint8Array> {
+    const { width, height } = this.options;
+    if (width === this.source.screenWidth && height === this.source.screenHeight) return rgba;
+    return sharp(rgba, { raw: { width: this.source.screenWidth, height: this.source.screenHeight, channels: 4 } })
+      .resize(width, height, { fit: 'fill' })
+      .raw()
+      .toBuffer();
+  }
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+    function done(): void {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+  });
+}
