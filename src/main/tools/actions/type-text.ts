@@ -11,6 +11,7 @@ import {
   yadbTextCommand,
 } from '../input-text';
 import { findElement } from '../scene-targets';
+import { AdbError } from '../../device/errors';
 import { defineTool, InvalidCall, type ToolContext } from '../tool';
 import { elementId } from './arguments';
 import { KEY_CODES } from './keys';
@@ -47,7 +48,7 @@ export const typeText = defineTool({
       field = context.scene?.elements.find((element) => element.editable && element.focused);
     }
     const way = await chooseTypingWay(args.text, context);
-    const ime = way.kind === 'ime' ? await selectIme(context) : undefined;
+    let ime = way.kind === 'ime' ? await selectIme(context) : undefined;
     if (target) {
       context.setTarget(target);
       await context.send(`input tap ${target.x} ${target.y}`);
@@ -57,7 +58,15 @@ export const typeText = defineTool({
         const count = field?.text ? field.text.length : CLEAR_FALLBACK_CHARS;
         await context.send(`input keyevent ${[KEY_CODES.move_end, ...Array<number>(count).fill(KEY_CODES.delete)].join(' ')}`);
       }
-      for (const command of typingCommands(way, args.text)) await context.send(command);
+      try {
+        for (const command of typingCommands(way, args.text)) await context.send(command);
+      } catch (error) {
+        // yadb was there but did not run (a ROM that blocks its input injection): the next way, if any.
+        if (way.kind !== 'yadb' || !way.otherwise || !(error instanceof AdbError) || context.signal?.aborted) throw error;
+        const next = await way.otherwise(`yadb could not type on this phone (${error.message.replace(/\.$/, '')})`);
+        if (next.kind === 'ime') ime = await selectIme(context);
+        for (const command of typingCommands(next, args.text)) await context.send(command);
+      }
       if (args.submit) await context.send(`input keyevent ${KEY_CODES.enter}`);
     } finally {
       if (ime?.previous && !context.signal?.aborted) await context.send(`ime set ${ime.previous}`).catch(() => undefined);
@@ -66,7 +75,9 @@ export const typeText = defineTool({
   },
 });
 
-type TypingWay = { kind: 'input-text' } | { kind: 'yadb'; devicePath: string } | { kind: 'ime' };
+type FallbackWay = { kind: 'input-text' } | { kind: 'ime' };
+/** With automatic typing, yadb carries what to do should it fail to run (`why` says how it failed). */
+type TypingWay = FallbackWay | { kind: 'yadb'; devicePath: string; otherwise?: (why: string) => Promise<FallbackWay> };
 
 /**
  * How to type `text`, decided before anything is sent. Printable ASCII without shell-hostile characters: `input
@@ -83,11 +94,14 @@ async function chooseTypingWay(text: string, context: ToolContext): Promise<Typi
     throw new InvalidCall(`${ADB_KEYBOARD_NEEDED} (Settings choose ADBKeyBoard for typing.)`);
   }
   const yadb = await context.typing.yadb();
-  if (yadb.ready) return { kind: 'yadb', devicePath: yadb.devicePath };
+  const withoutYadb = async (why: string): Promise<FallbackWay> => {
+    if (ascii) return { kind: 'input-text' };
+    if (await imeEnabled(context)) return { kind: 'ime' };
+    throw new InvalidCall(`${ADB_KEYBOARD_NEEDED} yadb, which types any language without it, is not available either: ${why}.`);
+  };
+  if (yadb.ready) return { kind: 'yadb', devicePath: yadb.devicePath, ...(method === 'auto' && { otherwise: withoutYadb }) };
   if (method === 'yadb') throw new InvalidCall(`Settings choose yadb for typing, but ${yadb.reason}.`);
-  if (ascii) return { kind: 'input-text' };
-  if (await imeEnabled(context)) return { kind: 'ime' };
-  throw new InvalidCall(`${ADB_KEYBOARD_NEEDED} yadb, which types any language without it, is not available either: ${yadb.reason}.`);
+  return withoutYadb(yadb.reason);
 }
 
 const ADB_KEYBOARD_NEEDED =
