@@ -86,15 +86,18 @@ export class ScrcpySession {
     const scid = newScid();
     const process = await adb.openStream(serial, { shell: serverCommand(scid, options.maxSize, options.maxFps ?? 60) });
     const log: string[] = [];
+    let exited = false;
     process.on('data', (chunk: Buffer) => log.push(chunk.toString('utf8')));
     process.on('error', () => {});
+    process.once('close', () => (exited = true));
     const opened: Duplex[] = [process];
     const abandon = () => opened.forEach((stream) => stream.destroy());
     try {
       const socketName = `localabstract:scrcpy_${scid}`;
       const deadline = Date.now() + (options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS);
       const parser = new VideoStreamParser({ dummyByte: true });
-      const { socket: videoSocket, events } = await connectVideo(adb, serial, socketName, parser, deadline, () => log.join(''), signal);
+      const server = { log: () => log.join(''), exited: () => exited };
+      const { socket: videoSocket, events } = await connectVideo(adb, serial, socketName, parser, deadline, server, signal);
       opened.push(videoSocket);
       const controlSocket = await adb.openStream(serial, { socket: socketName });
       opened.push(controlSocket);
@@ -168,12 +171,14 @@ async function connectVideo(
   socketName: string,
   parser: VideoStreamParser,
   deadline: number,
-  serverLog: () => string,
+  server: { log(): string; exited(): boolean },
   signal: AbortSignal | undefined,
 ): Promise<{ socket: Duplex; events: VideoStreamEvent[] }> {
   let lastProblem = 'it did not start listening';
+  const said = () => server.log().trim().split('\n').find(Boolean);
   while (Date.now() < deadline) {
     if (signal?.aborted) throw new Error('the mirror was stopped');
+    if (server.exited()) throw new Error(`the scrcpy server stopped at once${said() ? ` (it said: ${said()!.trim().slice(0, 200)})` : ''}`);
     let socket: Duplex | null = null;
     try {
       socket = await adb.openStream(serial, { socket: socketName });
@@ -185,8 +190,7 @@ async function connectVideo(
     socket?.destroy();
     await sleep(CONNECT_RETRY_MS);
   }
-  const said = serverLog().trim().split('\n').filter(Boolean).at(-1);
-  throw new Error(`the scrcpy server did not answer (${said ? `it said: ${said}` : lastProblem})`);
+  throw new Error(`the scrcpy server did not answer (${said() ? `it said: ${said()!.trim().slice(0, 200)}` : lastProblem})`);
 }
 
 /** The first bytes of a socket, or null when it closed without any. */
