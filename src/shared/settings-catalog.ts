@@ -11,9 +11,12 @@ import { DEFAULT_PRICE_TABLE, parsePriceTable } from './prices';
 
 export const PROVIDERS = ['anthropic', 'openai'] as const;
 export const TRANSPORTS = ['cloud-proxy', 'direct'] as const;
+/** How the Executor types text `input text` cannot: `auto` tries yadb, then ADBKeyBoard. */
+export const TYPING_METHODS = ['auto', 'yadb', 'adb-keyboard'] as const;
+export type TypingMethod = (typeof TYPING_METHODS)[number];
 
 /** The form's sections, in the order they are shown. */
-export const SETTING_SECTIONS = ['Planner', 'Cloud control plane', 'Direct access', 'Limits', 'Supervision', 'Screenshot', 'adb server'] as const;
+export const SETTING_SECTIONS = ['Planner', 'Cloud control plane', 'Direct access', 'Limits', 'Supervision', 'Screenshot', 'adb server', 'Phone helpers'] as const;
 export type SettingSection = (typeof SETTING_SECTIONS)[number];
 
 /** Who reads a setting: every task, the AI planner (any transport), or one transport / provider client. */
@@ -333,6 +336,54 @@ export const SETTINGS_CATALOG = [
     env: 'ANDROID_ADB_SERVER_PORT',
     appliesTo: ['app'],
   }),
+  toggle('helpers', 'videoMirror', true, {
+    label: 'Video mirror (scrcpy)',
+    help: 'Mirrors the phone as video through scrcpy-server 3.3.3 when it is available; off, or when it is not, the mirror shows screenshots.',
+    section: 'Phone helpers',
+    env: 'AMC_VIDEO_MIRROR',
+    appliesTo: ['app'],
+  }),
+  text('helpers', 'scrcpyServerPath', { min: 0, max: 1024 }, '', {
+    label: 'scrcpy-server 3.3.3 file',
+    help: 'A path to the scrcpy-server file of release 3.3.3. Empty: an installed scrcpy 3.3.3, else a one-time download checked against its pinned SHA-256.',
+    whenEmpty: 'an installed scrcpy 3.3.3, else the verified download',
+    section: 'Phone helpers',
+    env: 'SCRCPY_SERVER_PATH',
+    appliesTo: ['app'],
+  }),
+  text('helpers', 'yadbPath', { min: 0, max: 1024 }, '', {
+    label: 'yadb 1.1.1 file',
+    help: 'A path to the yadb file, which types any language without a keyboard app. Empty: a one-time download checked against its pinned SHA-256.',
+    whenEmpty: 'the verified download',
+    section: 'Phone helpers',
+    env: 'YADB_PATH',
+    appliesTo: ['app'],
+  }),
+  toggle('helpers', 'download', true, {
+    label: 'Download missing helpers',
+    help: 'Fetches a missing helper once from its official release and keeps it in the data folder; a file whose SHA-256 differs is discarded.',
+    section: 'Phone helpers',
+    env: 'AMC_HELPER_DOWNLOAD',
+    appliesTo: ['app'],
+  }),
+  choice(
+    'typing',
+    'method',
+    TYPING_METHODS,
+    'auto',
+    { auto: 'Automatic (yadb, then ADBKeyBoard)', yadb: 'yadb only', 'adb-keyboard': 'ADBKeyBoard only' },
+    {
+      label: 'Typing text adb cannot type',
+      help: {
+        auto: 'Non-ASCII and shell-hostile text is typed with yadb when it is available, else with ADBKeyBoard when that is installed.',
+        yadb: 'Always yadb; a clear error when it is not available.',
+        'adb-keyboard': 'Always ADBKeyBoard (it must be installed and enabled on the phone).',
+      },
+      section: 'Phone helpers',
+      env: 'AMC_TYPING_METHOD',
+      appliesTo: ['app'],
+    },
+  ),
 ] as const;
 
 export type CatalogEntry = (typeof SETTINGS_CATALOG)[number];

@@ -48,6 +48,11 @@ const TYPED: Record<Path, (provider: Provider) => { form: string | boolean; stor
   'supervision.loopWarnAfter': () => ({ form: '4', stored: 4 }),
   'supervision.loopStopAfter': () => ({ form: '6', stored: 6 }),
   'supervision.standingInstructions': () => ({ form: ' My name is Ana. ', stored: 'My name is Ana.' }),
+  'helpers.videoMirror': () => ({ form: false, stored: false }),
+  'helpers.scrcpyServerPath': () => ({ form: ' /opt/scrcpy/scrcpy-server ', stored: '/opt/scrcpy/scrcpy-server' }),
+  'helpers.yadbPath': () => ({ form: '/opt/yadb/yadb', stored: '/opt/yadb/yadb' }),
+  'helpers.download': () => ({ form: false, stored: false }),
+  'typing.method': () => ({ form: 'adb-keyboard', stored: 'adb-keyboard' }),
 };
 
 interface Destinations {
@@ -87,6 +92,11 @@ const ARRIVES: Record<Path, (d: Destinations) => [unknown, unknown]> = {
   'supervision.loopWarnAfter': ({ config }) => [policies(config).loop.warnAfter, 4],
   'supervision.loopStopAfter': ({ config }) => [policies(config).loop.stopAfter, 6],
   'supervision.standingInstructions': ({ config }) => [policies(config).standingInstructions, 'My name is Ana.'],
+  'helpers.videoMirror': ({ config }) => [config.settings.helpers.videoMirror, false],
+  'helpers.scrcpyServerPath': ({ config }) => [config.settings.helpers.scrcpyServerPath, '/opt/scrcpy/scrcpy-server'],
+  'helpers.yadbPath': ({ config }) => [config.settings.helpers.yadbPath, '/opt/yadb/yadb'],
+  'helpers.download': ({ config }) => [config.settings.helpers.download, false],
+  'typing.method': ({ config }) => [config.settings.typing.method, 'adb-keyboard'],
 };
 
 const policies = (config: RuntimeConfig) => buildPlanner(config, fakeClient).policies!;

@@ -82,7 +82,9 @@ export const runCommand: CliCommand = {
     // A person at a terminal answers the agent; with --json (or without a terminal) only answers given in advance do.
     const terminal = !values.json && process.stdin.isTTY && process.stdout.isTTY ? terminalLines(process.stdin, process.stdout) : null;
     const supervisor = terminalSupervisor({ askLine: terminal?.askLine ?? null, answers, yes: values.yes ?? false, say: (line) => io.out(line) });
-    const runner = createHeadlessRunner(adb, { screenshot: screenshotPolicyFor(config, configured), deviceLock: createDeviceLocks(home), supervisor });
+    const { phoneHelpersFor } = await import('../../main/app/phone-typing');
+    const { typing } = phoneHelpersFor({ adb: async () => adb, settings: async () => config.settings, home });
+    const runner = createHeadlessRunner(adb, { screenshot: screenshotPolicyFor(config, configured), deviceLock: createDeviceLocks(home), supervisor, typing });
     // On a terminal (never with --json or when piped) a spinner shows the model is still planning.
     const spinner = !values.json && io.status && process.stdout.isTTY ? planningSpinner(io.status) : undefined;
     if (spinner) runner.on((event) => spinner.onEvent(event));

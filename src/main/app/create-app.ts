@@ -2,7 +2,9 @@ import { defaultSettings, type Settings } from '../../shared/settings';
 import type { LatencyProfileName } from '../../virtual-device/index';
 import { EventHub } from '../ipc/event-hub';
 import { createRouter, type MethodHandlers, type Router } from '../ipc/router';
+import type { HelperName } from '../device/helpers/catalog';
 import { MirrorPump } from '../mirror/mirror-pump';
+import { VideoSource } from '../mirror/video-source';
 import { AdaptiveScreenGrabber } from '../mirror/screen-capture';
 import type { MirrorEncoding } from '../mirror/frame-encoder';
 import { createConfigSource } from '../runtime/config';
@@ -17,6 +19,7 @@ import { mirrorHandlers } from './handlers/mirror';
 import { settingsHandlers } from './handlers/settings';
 import { taskHandlers } from './handlers/tasks';
 import { PhoneAccess } from './phone-access';
+import { phoneHelpersFor } from './phone-typing';
 export type { ScreenshotPolicy } from './phone-access';
 import { SettingsService } from './settings-service';
 import { TaskService } from './task-service';
@@ -34,6 +37,8 @@ export interface AppOptions {
   demoProfile?: LatencyProfileName;
   /** Size and format of live-mirror frames. */
   mirrorEncoding?: Partial<MirrorEncoding>;
+  /** Release addresses of the phone helpers instead of the official ones (tests use loopback servers). */
+  helperDownloadUrls?: Partial<Record<HelperName, string>>;
 }
 
 /** The running services behind every transport (Electron window, web host) and the CLI. */
@@ -81,13 +86,18 @@ export async function createApp(options: AppOptions = {}): Promise<AppServices> 
     void effectiveSettings().then((effective) => devices.configure(adbServerOptions(effective, env)));
   });
 
+  const helpers = phoneHelpersFor({ adb: () => devices.adb(), settings: effectiveSettings, home, downloadUrls: options.helperDownloadUrls });
   const grabber = new AdaptiveScreenGrabber(() => devices.adb());
   const mirror = new MirrorPump({
     events,
     grab: (serial, signal) => grabber.grab(serial, { signal }),
     encoding: options.mirrorEncoding,
+    video: {
+      source: new VideoSource({ adb: () => devices.adb(), server: () => helpers.provider.get('scrcpy-server') }),
+      enabled: async () => (await effectiveSettings()).helpers.videoMirror,
+    },
   });
-  const phone = new PhoneAccess(() => devices.adb(), (serial, work) => mirror.yieldTo(serial, work));
+  const phone = new PhoneAccess(() => devices.adb(), (serial, work) => mirror.yieldTo(serial, work), { typing: helpers.typing });
   const store = createTaskStore(home);
   const locks = createDeviceLocks(home);
   const tasks = new TaskService({
@@ -101,7 +111,7 @@ export async function createApp(options: AppOptions = {}): Promise<AppServices> 
 
   const handlers: MethodHandlers = {
     ...appHandlers(),
-    ...deviceHandlers(devices, phone, tasks),
+    ...deviceHandlers(devices, phone, tasks, mirror),
     ...mirrorHandlers(mirror),
     ...taskHandlers(tasks),
     ...historyHandlers(store, events),

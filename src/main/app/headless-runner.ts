@@ -2,7 +2,7 @@ import type { AdbClient } from '../device/adb-client';
 import { Observer } from '../perception/observer';
 import type { RuntimeConfig } from '../runtime/config';
 import { TaskRunner, type ConfiguredPlanner, type DeviceLockPort, type SupervisorPort } from '../runtime/task-runner';
-import { Executor } from '../tools/executor';
+import { Executor, type ExecutorOptions } from '../tools/executor';
 import type { ScreenshotPolicy } from './phone-access';
 
 /** A screenshot per turn only for a planner that takes one and settings that send it: otherwise no screencap is paid for. */
@@ -14,11 +14,11 @@ export function screenshotPolicyFor(config: RuntimeConfig, configured: Configure
 /** A TaskRunner straight on one adb client, without the app around it: what `amc run` and `amc eval` drive phones with. */
 export function createHeadlessRunner(
   adb: AdbClient,
-  options: { screenshot: ScreenshotPolicy; deviceLock?: DeviceLockPort; supervisor?: SupervisorPort },
+  options: { screenshot: ScreenshotPolicy; deviceLock?: DeviceLockPort; supervisor?: SupervisorPort; typing?: ExecutorOptions['typing'] },
 ): TaskRunner {
   return new TaskRunner({
     observer: new Observer(adb, { screenshot: options.screenshot }),
-    executor: new Executor(adb),
+    executor: new Executor(adb, { ...(options.typing && { typing: options.typing }) }),
     ...(options.deviceLock && { deviceLock: options.deviceLock }),
     ...(options.supervisor && { supervisor: options.supervisor }),
   });

@@ -2,7 +2,7 @@ import type { StepOutcome, ToolCall } from '../../shared/action';
 import type { Scene } from '../../shared/scene';
 import type { AdbClient } from '../device/adb-client';
 import { Observer, type Observation } from '../perception/observer';
-import { Executor } from '../tools/executor';
+import { Executor, type ExecutorOptions } from '../tools/executor';
 import type { ExecutorPort, ObservationLike, ObserverPort } from '../runtime/task-runner';
 
 /** What a task's observations include: a screenshot of this size for a planner that takes one, or none. */
@@ -27,6 +27,7 @@ export class PhoneAccess {
   constructor(
     private readonly adb: () => Promise<AdbClient>,
     private readonly aroundObserve: <T>(serial: string, work: () => Promise<T>) => Promise<T> = (_serial, work) => work(),
+    private readonly executorOptions: ExecutorOptions = {},
   ) {}
 
   setScreenshotPolicy(serial: string, policy: ScreenshotPolicy): void {
@@ -72,7 +73,7 @@ export class PhoneAccess {
 
   private async executorFor(): Promise<Executor> {
     const adb = await this.current();
-    return (this.executor ??= new Executor(adb));
+    return (this.executor ??= new Executor(adb, this.executorOptions));
   }
 
   private async observerFor(policy: ScreenshotPolicy): Promise<Observer> {

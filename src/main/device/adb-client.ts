@@ -1,4 +1,4 @@
-import type { Duplex } from 'node:stream';
+import { Readable, type Duplex } from 'node:stream';
 import { adbkit, type AdbkitClient, type AdbkitDevice, type AdbkitDeviceClient } from './adbkit';
 import {
   adbMissingError,
@@ -108,6 +108,31 @@ export class AdbClient {
     return this.withConnections('getprop', serial, options, async (client) => {
       return { ...(await this.device(client, serial).getProperties()) };
     });
+  }
+
+  /** Writes `bytes` to `devicePath` on the phone (sync push), with `mode` as its permissions. */
+  push(serial: string, bytes: Buffer, devicePath: string, options: AdbCallOptions & { mode?: number } = {}): Promise<void> {
+    return this.withConnections(`push ${devicePath}`, serial, options, async (client) => {
+      const transfer = await this.device(client, serial).push(Readable.from([bytes]), devicePath, options.mode ?? 0o644);
+      await new Promise<void>((resolve, reject) => {
+        transfer.once('end', () => resolve());
+        transfer.once('error', reject);
+      });
+    });
+  }
+
+  /**
+   * Opens a stream that outlives the call: a long-running shell command (`shell:`) or a socket on the phone
+   * (`localabstract:NAME`, `tcp:PORT`). The caller owns it and destroys it to close.
+   */
+  async openStream(serial: string, target: { shell: string } | { socket: string }): Promise<Duplex> {
+    const label = 'shell' in target ? `\`${target.shell}\`` : target.socket;
+    try {
+      const device = this.device(this.client, serial);
+      return await ('shell' in target ? device.shell(target.shell) : device.openLocal(target.socket));
+    } catch (error) {
+      throw this.translate(error, label, serial);
+    }
   }
 
   listDevices(options: AdbCallOptions = {}): Promise<AdbDeviceEntry[]> {

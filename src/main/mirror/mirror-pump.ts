@@ -5,6 +5,7 @@ import type { EventHub } from '../ipc/event-hub';
 import { FrameRateMeter } from './frame-rate';
 import { DEFAULT_MIRROR_ENCODING, encodeMirrorFrame, type EncodedFrame, type MirrorEncoding } from './frame-encoder';
 import type { CapturedScreen } from './screen-capture';
+import type { VideoRun, VideoSource } from './video-source';
 
 export type ScreenGrabber = (serial: string, signal: AbortSignal) => Promise<CapturedScreen>;
 
@@ -19,7 +20,12 @@ export interface MirrorPumpOptions {
   retryMs?: number;
   /** How often `mirror.status` is published while frames flow. */
   statusIntervalMs?: number;
+  /** The video path (scrcpy); without it, or while it is off or unavailable, screenshots are pumped. */
+  video?: { source: VideoSource; enabled: () => Promise<boolean> };
 }
+
+/** The video's long edge when the window did not say how large the mirror is. */
+const DEFAULT_VIDEO_MAX_SIZE = 1280;
 
 const BUSY_POLL_MS = 8;
 
@@ -65,6 +71,13 @@ export class MirrorPump {
   private statusTimer: NodeJS.Timeout | undefined;
   /** How many observations of the mirrored phone are in flight: the mirror starts no capture meanwhile. */
   private yielding = 0;
+  /** The running video session; frames come from it (and no screencap runs) once it delivered one. */
+  private videoRun: VideoRun | null = null;
+  private videoLive = false;
+  private fallbackReason: string | null = null;
+  private maxSize = DEFAULT_VIDEO_MAX_SIZE;
+  private decodesVideo = true;
+  private videoViewers = 0;
 
   constructor(private readonly options: MirrorPumpOptions) {
     this.encoding = { ...DEFAULT_MIRROR_ENCODING, ...options.encoding };
@@ -83,17 +96,26 @@ export class MirrorPump {
       captureMs: this.meter.meanDurationMs(now),
       lastFrame: this.lastFrame,
       error: this.error,
+      source: this.videoLive ? 'video' : 'screenshots',
+      fallbackReason: this.serial === null ? null : this.fallbackReason,
     };
   }
 
-  /** Mirrors `serial`, replacing any device mirrored before. */
-  start(serial: string): MirrorStatus {
+  /**
+   * Mirrors `serial`, replacing any device mirrored before. `maxSize` is the mirror's long edge on screen;
+   * `decodesVideo: false` says the window cannot decode video, so screenshots are sent.
+   */
+  start(serial: string, view: { maxSize?: number | undefined; decodesVideo?: boolean | undefined } = {}): MirrorStatus {
     if (this.serial === serial) return this.status();
     this.halt();
     this.serial = serial;
     this.lastFrame = null;
+    this.maxSize = view.maxSize ?? DEFAULT_VIDEO_MAX_SIZE;
+    this.decodesVideo = view.decodesVideo ?? true;
+    this.fallbackReason = null;
     const generation = this.generation;
     this.loop = this.run(serial, generation);
+    void this.startVideo(serial, generation);
     this.statusTimer = setInterval(() => this.publishStatus(this.status().state !== 'running'), this.options.statusIntervalMs ?? 1000);
     this.statusTimer.unref();
     return this.publishStatus();
@@ -107,9 +129,26 @@ export class MirrorPump {
   }
 
   setVisible(visible: boolean): MirrorStatus {
+    // Packets were dropped while hidden: decoding restarts from a fresh key frame.
+    if (visible && !this.visible) this.videoRun?.requestKeyFrame();
     this.visible = visible;
     this.wake();
     return this.publishStatus();
+  }
+
+  /** A window lost video packets or joined late; false when no video runs. */
+  requestKeyFrame(): boolean {
+    if (!this.videoRun?.running) return false;
+    this.videoRun.requestKeyFrame();
+    return true;
+  }
+
+  /**
+   * The person's gestures over the video session's control socket when it runs for `serial`; null otherwise (the
+   * caller then uses adb input).
+   */
+  videoControl(serial: string): Pick<VideoRun, 'tap' | 'swipe' | 'pressKey'> | null {
+    return this.serial === serial && this.videoLive && this.videoRun?.running ? this.videoRun : null;
   }
 
   /**
@@ -135,6 +174,10 @@ export class MirrorPump {
 
   private halt(): void {
     this.generation += 1;
+    this.videoRun?.stop();
+    this.videoRun = null;
+    this.videoLive = false;
+    this.videoViewers = 0;
     this.abort.abort();
     this.abort = new AbortController();
     clearInterval(this.statusTimer);
@@ -164,6 +207,11 @@ export class MirrorPump {
     const current = () => this.generation === generation;
     const signal = this.abort.signal;
     while (current()) {
+      if (this.videoLive) {
+        // The video path delivers; woken when it ends.
+        await this.sleep(this.options.idlePollMs ?? 200);
+        continue;
+      }
       if (!this.visible || this.options.events.frameSubscriberCount === 0) {
         this.publishStatus(true);
         this.meter.reset();
@@ -262,6 +310,67 @@ export class MirrorPump {
       this.error = null;
       this.publishStatus();
     }
+  }
+
+  private async startVideo(serial: string, generation: number): Promise<void> {
+    const video = this.options.video;
+    if (!video) return;
+    const current = () => this.generation === generation;
+    if (!this.decodesVideo) {
+      this.fellBack('this window cannot decode video (WebCodecs needs the app or a page at http://127.0.0.1)');
+      return;
+    }
+    if (!(await video.enabled())) {
+      if (current()) this.fellBack('the video mirror is off in Settings');
+      return;
+    }
+    try {
+      const run = await video.source.start(
+        serial,
+        this.maxSize,
+        {
+          frame: (meta, bytes) => {
+            if (current()) this.publishVideoFrame(meta, bytes);
+          },
+          ended: (reason, displayChanged) => {
+            if (!current()) return;
+            this.videoRun = null;
+            this.videoLive = false;
+            if (displayChanged) void this.startVideo(serial, generation);
+            else this.fellBack(reason);
+            this.wake();
+          },
+        },
+        this.abort.signal,
+      );
+      if (!current()) run.stop();
+      else this.videoRun = run;
+    } catch (error) {
+      if (current() && !isAbortError(error)) this.fellBack(message(error));
+    }
+  }
+
+  private publishVideoFrame(meta: FrameMeta, bytes: Uint8Array): void {
+    if (!this.videoLive) {
+      this.videoLive = true;
+      this.fallbackReason = null;
+      this.error = null;
+      this.meter.reset();
+      this.publishStatus();
+    }
+    const viewers = this.options.events.frameSubscriberCount;
+    // A window that just subscribed cannot decode before a key frame.
+    if (viewers > this.videoViewers) this.videoRun?.requestKeyFrame();
+    this.videoViewers = viewers;
+    if (!this.visible || viewers === 0) return;
+    this.options.events.publishFrame(meta, bytes);
+    this.meter.record(performance.now(), 0);
+    this.lastFrame = meta;
+  }
+
+  private fellBack(reason: string): void {
+    this.fallbackReason = reason;
+    this.publishStatus();
   }
 
   private fail(reason: string): void {

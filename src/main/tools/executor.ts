@@ -5,7 +5,9 @@ import { parseWmSize } from '../device/device-info';
 import { AbortError, AdbError, isAbortError, sleep, throwIfAborted } from '../device/errors';
 import { ACTION_TOOL_NAMES, ACTION_TOOLS } from './registry';
 import { checkOnScreen, elementAt, findElement } from './scene-targets';
-import { InvalidCall, type AimArgs, type ScreenSize, type ToolContext } from './tool';
+import type { TypingMethod } from '../../shared/settings-catalog';
+import type { PhoneHelpers } from '../device/helpers/phone-helpers';
+import { InvalidCall, type AimArgs, type ScreenSize, type ToolContext, type TypingPort } from './tool';
 
 export interface ExecutorOptions {
   /** adb attempts per command for failures that certainly did not reach the phone (default 3). */
@@ -15,7 +17,11 @@ export interface ExecutorOptions {
   maxBackoffMs?: number;
   /** Per adb command (default 15 s). */
   commandTimeoutMs?: number;
+  /** How text `input text` cannot type is typed: Settings' method and yadb; without it, ADBKeyBoard only. */
+  typing?: { method(): Promise<TypingMethod>; helpers: Pick<PhoneHelpers, 'ensure'> };
 }
+
+const NO_YADB = { ready: false, reason: 'yadb is not set up for this command' } as const;
 
 export interface ExecutionContext {
   serial: string;
@@ -70,6 +76,15 @@ export class Executor {
       setTarget: (target) => (run.target = target),
       allowedApps: context.allowedApps,
       setOpenedApp: (app) => (run.app = app),
+      typing: this.typingPort(context),
+    };
+  }
+
+  private typingPort(context: ExecutionContext): TypingPort {
+    const typing = this.options.typing;
+    return {
+      method: async () => (typing ? typing.method() : 'auto'),
+      yadb: async () => (typing ? typing.helpers.ensure(context.serial, 'yadb', context.signal) : NO_YADB),
     };
   }
 

@@ -11,6 +11,20 @@ export function isInputTextTypable(text: string): boolean {
   return /^[\x20-\x7e\n]*$/.test(text);
 }
 
+/**
+ * Characters whose meaning differs between the quoting layers a command crosses (the host, adb's shell, the
+ * phone's `sh`, `input`): typed with yadb when it is there, though single-quoted `input text` also types them.
+ */
+export function hasShellHostileCharacters(text: string): boolean {
+  return /[$`'"\\]/.test(text);
+}
+
+/** The yadb command line that types `text` (any Unicode) into the focused field. */
+export function yadbTextCommand(devicePath: string, text: string): string {
+  const folder = devicePath.slice(0, devicePath.lastIndexOf('/')) || '/';
+  return `app_process -Djava.class.path=${devicePath} ${folder} com.ysbing.yadb.Main -keyboard ${shellQuote(text)}`;
+}
+
 /** Control characters other than newline cannot be typed as text (tabs and the like are keys). */
 export function hasUntypableControls(text: string): boolean {
   for (const char of text) {

@@ -2,6 +2,8 @@ import { z } from 'zod';
 import type { StepTarget } from '../../shared/action';
 import type { DecisionToolSpec } from '../../shared/decision';
 import type { Scene } from '../../shared/scene';
+import type { TypingMethod } from '../../shared/settings-catalog';
+import type { HelperOnPhone } from '../device/helpers/phone-helpers';
 
 /** A problem with the call itself: reported as an error outcome before anything is sent to the phone. */
 export class InvalidCall extends Error {}
@@ -16,6 +18,14 @@ export interface AimArgs {
   element_id?: string | undefined;
   x?: number | undefined;
   y?: number | undefined;
+}
+
+/** How text that `input text` cannot type is typed on this phone. */
+export interface TypingPort {
+  /** Settings' choice: automatic (yadb, then ADBKeyBoard), or one of them forced. */
+  method(): Promise<TypingMethod>;
+  /** yadb pushed to the phone and ready to run, or why it is not. */
+  yadb(): Promise<HelperOnPhone>;
 }
 
 /** What a tool may do while it runs: the Executor gives every tool the same capabilities. */
@@ -37,6 +47,7 @@ export interface ToolContext {
   readonly allowedApps?: readonly string[] | undefined;
   /** The package an action opened, so the runtime can check it came to the foreground. */
   setOpenedApp(app: string): void;
+  readonly typing: TypingPort;
 }
 
 interface ToolFacts {

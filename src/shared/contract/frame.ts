@@ -6,7 +6,12 @@ export const FrameMetaSchema = z.object({
   seq: z.number().int().nonnegative(),
   width: z.number().int().positive(),
   height: z.number().int().positive(),
-  mediaType: z.enum(['image/png', 'image/jpeg', 'image/webp']),
+  /** A still image, or one compressed H.264 packet of the video mirror (Annex B) that the window decodes itself. */
+  mediaType: z.enum(['image/png', 'image/jpeg', 'image/webp', 'video/h264']),
+  /** Video only: the WebCodecs codec string (e.g. `avc1.42C028`). */
+  codec: z.string().max(40).optional(),
+  /** Video only: a key frame (with its configuration in front) from which decoding can start. */
+  keyFrame: z.boolean().optional(),
   capturedAt: z.number(),
   captureMs: z.number().nonnegative(),
   /** The phone's screen in device pixels (as rotated now): a point on the image times deviceWidth/width is a device x. */

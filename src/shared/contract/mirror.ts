@@ -3,6 +3,8 @@ import { defineEvents, defineMethods, NoInput } from './define';
 import { FrameMetaSchema } from './frame';
 
 export const MIRROR_STATES = ['stopped', 'running', 'paused', 'error'] as const;
+/** Where frames come from: scrcpy's video stream, or screencap screenshots. */
+export const MIRROR_SOURCES = ['video', 'screenshots'] as const;
 
 /**
  * The live mirror's state. Frames themselves travel as binary frames (FrameMeta + bytes), never in here.
@@ -20,15 +22,28 @@ export const MirrorStatusSchema = z.object({
   lastFrame: FrameMetaSchema.nullable(),
   /** The last capture failure in plain words; cleared by the next good frame. */
   error: z.string().nullable(),
+  source: z.enum(MIRROR_SOURCES).optional(),
+  /** Why the video mirror is not used, in one clause ("the scrcpy-server 3.3.3 download failed (ECONNREFUSED)"). */
+  fallbackReason: z.string().nullable().optional(),
 });
 export type MirrorStatus = z.infer<typeof MirrorStatusSchema>;
 
 export const mirrorMethods = defineMethods({
   /** Mirrors this device (replacing any other); frames flow while visible and someone receives them. */
   'mirror.start': {
-    input: z.object({ serial: z.string().trim().min(1, 'choose a device').max(300) }).strict(),
+    input: z
+      .object({
+        serial: z.string().trim().min(1, 'choose a device').max(300),
+        /** The mirror's long edge on screen in device pixels: the video is not made larger than this. */
+        maxSize: z.number().int().min(120).max(4096).optional(),
+        /** False when the window cannot decode video (no WebCodecs): screenshots are sent. */
+        decodesVideo: z.boolean().optional(),
+      })
+      .strict(),
     output: MirrorStatusSchema,
   },
+  /** A window lost video packets (or joined late): the phone is asked for a key frame. */
+  'mirror.requestKeyFrame': { input: NoInput, output: z.object({ requested: z.boolean() }) },
   'mirror.stop': { input: NoInput, output: MirrorStatusSchema },
   /** The window tells main whether it can be seen; hidden pauses the capture loop. */
   'mirror.setVisible': { input: z.object({ visible: z.boolean() }).strict(), output: MirrorStatusSchema },

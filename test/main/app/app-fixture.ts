@@ -27,7 +27,8 @@ export interface TestApp {
 
 /** The environment the app reads: only what the test gives it (never the developer's keys). */
 export function isolatedEnv(adbEnv: NodeJS.ProcessEnv, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
-  return { PATH: process.env.PATH, HOME: adbEnv.HOME, ANDROID_ADB_SERVER_PORT: adbEnv.ANDROID_ADB_SERVER_PORT, ...extra };
+  // No helper downloads: a machine with a network would otherwise fetch scrcpy-server and switch the mirror to video.
+  return { PATH: process.env.PATH, HOME: adbEnv.HOME, ANDROID_ADB_SERVER_PORT: adbEnv.ANDROID_ADB_SERVER_PORT, AMC_HELPER_DOWNLOAD: 'off', ...extra };
 }
 
 export async function startTestApp(options: AppOptions & { home?: string } = {}): Promise<TestApp> {

@@ -1,18 +1,30 @@
 import type { ToolCall } from '../../../shared/action';
 import type { MethodHandlers } from '../../ipc/router';
+import type { MirrorPump } from '../../mirror/mirror-pump';
 import type { DeviceService } from '../device-service';
 import type { PhoneAccess } from '../phone-access';
 import { rotateScreen, takeScreenshot } from '../person-controls';
 import type { TaskService } from '../task-service';
 
-export function deviceHandlers(devices: DeviceService, phone: PhoneAccess, tasks: TaskService): MethodHandlers {
+/** A mirror swipe without a duration takes as long as adb's default `input swipe`. */
+const SWIPE_DEFAULT_MS = 300;
+
+export function deviceHandlers(devices: DeviceService, phone: PhoneAccess, tasks: TaskService, mirror: MirrorPump): MethodHandlers {
+  type VideoControl = NonNullable<ReturnType<MirrorPump['videoControl']>>;
   /** A person's gesture on the mirror: refused while a task drives the phone, so the two never fight. */
   const refuseWhileAgentActs = (serial: string) => {
     const busy = tasks.busyReason(serial);
     if (busy) throw new Error(busy);
   };
-  const gesture = async (serial: string, call: ToolCall) => {
+  /** While the video mirror runs a gesture goes over scrcpy's control socket; otherwise through adb input like the agent's actions. */
+  const gesture = async (serial: string, call: ToolCall, overVideo?: (control: VideoControl) => Promise<void>) => {
     refuseWhileAgentActs(serial);
+    const control = overVideo && mirror.videoControl(serial);
+    if (control) {
+      const startedAt = performance.now();
+      await overVideo(control);
+      return { serial, durationMs: Math.round(performance.now() - startedAt) };
+    }
     const outcome = await phone.act(serial, call);
     return { serial, durationMs: outcome.durationMs };
   };
@@ -25,13 +37,17 @@ export function deviceHandlers(devices: DeviceService, phone: PhoneAccess, tasks
     },
     'devices.pair': async ({ address, code }) => ({ message: await devices.pair(address, code) }),
     'devices.startDemo': ({ another }) => devices.startDemo({ another }),
-    'devices.tap': ({ serial, x, y }) => gesture(serial, { name: 'tap', args: { x, y } }),
+    'devices.tap': ({ serial, x, y }) => gesture(serial, { name: 'tap', args: { x, y } }, (control) => control.tap(x, y)),
     'devices.swipe': ({ serial, fromX, fromY, toX, toY, durationMs }) =>
-      gesture(serial, {
-        name: 'swipe',
-        args: { from_x: fromX, from_y: fromY, to_x: toX, to_y: toY, ...(durationMs !== undefined && { duration_ms: durationMs }) },
-      }),
-    'devices.pressKey': ({ serial, key }) => gesture(serial, { name: 'press_key', args: { key } }),
+      gesture(
+        serial,
+        {
+          name: 'swipe',
+          args: { from_x: fromX, from_y: fromY, to_x: toX, to_y: toY, ...(durationMs !== undefined && { duration_ms: durationMs }) },
+        },
+        (control) => control.swipe({ x: fromX, y: fromY }, { x: toX, y: toY }, durationMs ?? SWIPE_DEFAULT_MS),
+      ),
+    'devices.pressKey': ({ serial, key }) => gesture(serial, { name: 'press_key', args: { key } }, (control) => control.pressKey(key)),
     // No element: the text goes to the field that has focus, as a keyboard would.
     'devices.typeText': ({ serial, text }) => gesture(serial, { name: 'type_text', args: { text } }),
     'devices.rotate': async ({ serial }) => {

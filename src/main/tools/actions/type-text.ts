@@ -1,8 +1,17 @@
 import { z } from 'zod';
 import type { StepTarget } from '../../../shared/action';
 import type { SceneElement } from '../../../shared/scene';
-import { ADB_KEYBOARD_IME, hasUntypableControls, imeTextCommand, inputTextCommands, isInputTextTypable } from '../input-text';
+import {
+  ADB_KEYBOARD_IME,
+  hasShellHostileCharacters,
+  hasUntypableControls,
+  imeTextCommand,
+  inputTextCommands,
+  isInputTextTypable,
+  yadbTextCommand,
+} from '../input-text';
 import { findElement } from '../scene-targets';
+import { AdbError } from '../../device/errors';
 import { defineTool, InvalidCall, type ToolContext } from '../tool';
 import { elementId } from './arguments';
 import { KEY_CODES } from './keys';
@@ -27,7 +36,6 @@ export const typeText = defineTool({
   offeredToModel: true,
   sensitiveByDefault: false,
   async run(args, context) {
-    const viaIme = !isInputTextTypable(args.text);
     if (hasUntypableControls(args.text)) {
       throw new InvalidCall('type_text cannot type control characters (tabs and the like); use press_key for keys.');
     }
@@ -39,7 +47,8 @@ export const typeText = defineTool({
     } else {
       field = context.scene?.elements.find((element) => element.editable && element.focused);
     }
-    const ime = viaIme ? await prepareIme(context) : undefined;
+    const way = await chooseTypingWay(args.text, context);
+    let ime = way.kind === 'ime' ? await selectIme(context) : undefined;
     if (target) {
       context.setTarget(target);
       await context.send(`input tap ${target.x} ${target.y}`);
@@ -49,8 +58,15 @@ export const typeText = defineTool({
         const count = field?.text ? field.text.length : CLEAR_FALLBACK_CHARS;
         await context.send(`input keyevent ${[KEY_CODES.move_end, ...Array<number>(count).fill(KEY_CODES.delete)].join(' ')}`);
       }
-      if (viaIme) await context.send(imeTextCommand(args.text));
-      else for (const command of inputTextCommands(args.text)) await context.send(command);
+      try {
+        for (const command of typingCommands(way, args.text)) await context.send(command);
+      } catch (error) {
+        // yadb was there but did not run (a ROM that blocks its input injection): the next way, if any.
+        if (way.kind !== 'yadb' || !way.otherwise || !(error instanceof AdbError) || context.signal?.aborted) throw error;
+        const next = await way.otherwise(`yadb could not type on this phone (${error.message.replace(/\.$/, '')})`);
+        if (next.kind === 'ime') ime = await selectIme(context);
+        for (const command of typingCommands(next, args.text)) await context.send(command);
+      }
       if (args.submit) await context.send(`input keyevent ${KEY_CODES.enter}`);
     } finally {
       if (ime?.previous && !context.signal?.aborted) await context.send(`ime set ${ime.previous}`).catch(() => undefined);
@@ -59,19 +75,56 @@ export const typeText = defineTool({
   },
 });
 
+type FallbackWay = { kind: 'input-text' } | { kind: 'ime' };
+/** With automatic typing, yadb carries what to do should it fail to run (`why` says how it failed). */
+type TypingWay = FallbackWay | { kind: 'yadb'; devicePath: string; otherwise?: (why: string) => Promise<FallbackWay> };
+
 /**
- * Makes ADBKeyBoard the current input method for non-ASCII text. Returns the method to restore, or throws
- * a clear error when ADBKeyBoard is not installed and enabled.
+ * How to type `text`, decided before anything is sent. Printable ASCII without shell-hostile characters: `input
+ * text`. Shell-hostile ASCII: yadb when it is there, else `input text` (single-quoted, it types them too). Other
+ * text: yadb, else ADBKeyBoard, else a clear error naming both. Settings may force yadb or ADBKeyBoard.
  */
-async function prepareIme(context: ToolContext): Promise<{ previous?: string }> {
-  const enabled = (await context.query('ime list -s')).split('\n').map((line) => line.trim());
-  if (!enabled.includes(ADB_KEYBOARD_IME)) {
-    throw new InvalidCall(
-      'Typing non-ASCII text needs the ADBKeyBoard input method, which is not enabled on this phone. Install ' +
-        `ADBKeyBoard (https://github.com/senzhk/ADBKeyBoard) and run \`adb shell ime enable ${ADB_KEYBOARD_IME}\`, ` +
-        'or type ASCII text only.',
-    );
+async function chooseTypingWay(text: string, context: ToolContext): Promise<TypingWay> {
+  const ascii = isInputTextTypable(text);
+  if (ascii && !hasShellHostileCharacters(text)) return { kind: 'input-text' };
+  const method = await context.typing.method();
+  if (method === 'adb-keyboard') {
+    if (ascii) return { kind: 'input-text' };
+    if (await imeEnabled(context)) return { kind: 'ime' };
+    throw new InvalidCall(`${ADB_KEYBOARD_NEEDED} (Settings choose ADBKeyBoard for typing.)`);
   }
+  const yadb = await context.typing.yadb();
+  const withoutYadb = async (why: string): Promise<FallbackWay> => {
+    if (ascii) return { kind: 'input-text' };
+    if (await imeEnabled(context)) return { kind: 'ime' };
+    throw new InvalidCall(`${ADB_KEYBOARD_NEEDED} yadb, which types any language without it, is not available either: ${why}.`);
+  };
+  if (yadb.ready) return { kind: 'yadb', devicePath: yadb.devicePath, ...(method === 'auto' && { otherwise: withoutYadb }) };
+  if (method === 'yadb') throw new InvalidCall(`Settings choose yadb for typing, but ${yadb.reason}.`);
+  return withoutYadb(yadb.reason);
+}
+
+const ADB_KEYBOARD_NEEDED =
+  'Typing non-ASCII text needs the ADBKeyBoard input method, which is not enabled on this phone. Install ' +
+  `ADBKeyBoard (https://github.com/senzhk/ADBKeyBoard) and run \`adb shell ime enable ${ADB_KEYBOARD_IME}\`, ` +
+  'or type ASCII text only.';
+
+function typingCommands(way: TypingWay, text: string): string[] {
+  if (way.kind === 'input-text') return inputTextCommands(text);
+  if (way.kind === 'ime') return [imeTextCommand(text)];
+  // yadb types one line per call; newlines are ENTER, as with `input text`.
+  return text.split('\n').flatMap((line, index) => [
+    ...(index > 0 ? [`input keyevent ${KEY_CODES.enter}`] : []),
+    ...(line ? [yadbTextCommand(way.devicePath, line)] : []),
+  ]);
+}
+
+async function imeEnabled(context: ToolContext): Promise<boolean> {
+  return (await context.query('ime list -s')).split('\n').some((line) => line.trim() === ADB_KEYBOARD_IME);
+}
+
+/** Makes ADBKeyBoard the current input method (it is enabled); returns the method to restore. */
+async function selectIme(context: ToolContext): Promise<{ previous?: string }> {
   const current = (await context.query('settings get secure default_input_method')).trim();
   if (current === ADB_KEYBOARD_IME) return {};
   await context.send(`ime set ${ADB_KEYBOARD_IME}`);

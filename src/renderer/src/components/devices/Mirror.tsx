@@ -14,6 +14,7 @@ import { MirrorStats } from './MirrorStats';
 import { useFitSize } from './use-fit-size';
 import { useMirrorFrames } from './use-mirror-frames';
 import { useScreenshotSaver } from './use-screenshot-saver';
+import { mirrorLongEdge, VideoPainter } from './video-painter';
 
 /** Movement (CSS pixels) below which a press is a tap rather than a swipe. */
 const TAP_SLOP_PX = 8;
@@ -39,7 +40,7 @@ export function Mirror({ device }: { device: DeviceSummary }) {
   useEffect(() => {
     if (device.state !== 'device') return;
     bridge
-      .call('mirror.start', { serial: device.serial })
+      .call('mirror.start', { serial: device.serial, maxSize: mirrorLongEdge(canvas.current), decodesVideo: VideoPainter.supported() })
       .then((status) => useMirrorStore.getState().setStatus(status))
       .catch(reportError);
   }, [bridge, device.serial, device.state]);

@@ -1,5 +1,19 @@
+import type { MirrorStatus } from '../../../../shared/contract';
 import { useMirrorStore } from '../../store/mirror-store';
 import { Diagnostics } from '../Diagnostics';
+
+/** Which path the picture takes, and in one line why it is not the video one. */
+function MirrorSource({ status }: { status: MirrorStatus | null }) {
+  if (!status || status.state === 'stopped') return null;
+  if (status.source === 'video') return <span data-testid="mirror-source" data-source="video"> · video</span>;
+  if (!status.fallbackReason) return null;
+  return (
+    <span className="muted" data-testid="mirror-source" data-source="screenshots">
+      {' '}
+      · video mirror unavailable: {status.fallbackReason} — showing screenshots
+    </span>
+  );
+}
 
 /**
  * The mirror's frame rate as painted here, how far the picture lags the phone (capture start to paint), main's
@@ -30,6 +44,7 @@ export function MirrorStats({ serial }: { serial: string }) {
         {painted && <span title="From the start of the capture to the picture on screen"> · {Math.round(painted.latencyMs)} ms behind</span>}
         {status?.captureMs != null && <span> · capture {Math.round(status.captureMs)} ms</span>}
       </Diagnostics>
+      <MirrorSource status={status} />
     </p>
   );
 }

@@ -1,14 +1,17 @@
 import { useEffect, type RefObject } from 'react';
 import type { FrameMeta } from '../../../../shared/contract';
 import { useBridge } from '../../bridge-context';
+import { reportError } from '../../store/app-store';
 import { useMirrorStore } from '../../store/mirror-store';
+import { VideoPainter } from './video-painter';
 
 const FPS_WINDOW_MS = 2000;
 const STORE_UPDATE_MS = 500;
 
 /**
- * Paints the selected phone's frames on the canvas. Latest frame wins: while one frame decodes, newer ones replace
- * each other in a single slot and the rest are dropped. Bytes never reach the store, only what was painted.
+ * Paints the selected phone's frames on the canvas. Screenshots: latest frame wins (while one frame decodes, newer
+ * ones replace each other in a single slot and the rest are dropped). Video packets go to a WebCodecs decoder in
+ * order. Bytes never reach the store, only what was painted.
  */
 export function useMirrorFrames(canvas: RefObject<HTMLCanvasElement | null>, serial: string | null): void {
   const bridge = useBridge();
@@ -65,14 +68,22 @@ export function useMirrorFrames(canvas: RefObject<HTMLCanvasElement | null>, ser
       );
     };
 
+    const video = new VideoPainter({
+      canvas: () => canvas.current,
+      painted: recordPaint,
+      requestKeyFrame: () => void bridge.call('mirror.requestKeyFrame', {}).catch(reportError),
+    });
+
     const off = bridge.onFrame((meta, bytes) => {
       if (meta.serial !== serial) return;
-      if (decoding) waiting = { meta, bytes };
+      if (meta.mediaType === 'video/h264') video.push(meta, bytes);
+      else if (decoding) waiting = { meta, bytes };
       else void paint(meta, bytes);
     });
     return () => {
       stopped = true;
       off();
+      video.close();
       useMirrorStore.getState().reset();
     };
   }, [bridge, canvas, serial]);

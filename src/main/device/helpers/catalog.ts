@@ -1,0 +1,59 @@
+/**
+ * The helper programs the app pushes to a phone and runs with `app_process`, pinned to one release each.
+ * The SHA-256 sums are the official release files' (scrcpy's doc/build.md lists the server's; yadb's is the
+ * v1.1.1 file as peers ship it): a file with another sum is another build, and is refused.
+ */
+export const HELPER_NAMES = ['scrcpy-server', 'yadb'] as const;
+export type HelperName = (typeof HELPER_NAMES)[number];
+
+export interface HelperFacts {
+  name: HelperName;
+  version: string;
+  /** What the helper gives the app, for messages. */
+  purpose: string;
+  /** The official release file. */
+  downloadUrl: string;
+  sha256: string;
+  /** Where the app keeps its own copy (in the data folder) and where it pushes it on the phone. */
+  fileName: string;
+  devicePath: string;
+  /** Where a package manager puts the file on this OS (only the pinned version is accepted). */
+  installedAt(platform: NodeJS.Platform, env: NodeJS.ProcessEnv): string[];
+}
+
+export const SCRCPY_SERVER: HelperFacts = {
+  name: 'scrcpy-server',
+  version: '3.3.3',
+  purpose: 'the video mirror',
+  downloadUrl: 'https://github.com/Genymobile/scrcpy/releases/download/v3.3.3/scrcpy-server-v3.3.3',
+  sha256: '7e70323ba7f259649dd4acce97ac4fefbae8102b2c6d91e2e7be613fd5354be0',
+  fileName: 'scrcpy-server-v3.3.3',
+  devicePath: '/data/local/tmp/scrcpy-server-amc.jar',
+  installedAt(platform, env) {
+    if (platform === 'win32') {
+      const roots = [env.LOCALAPPDATA, env.ProgramFiles, env.ChocolateyInstall && `${env.ChocolateyInstall}\\lib\\scrcpy\\tools`];
+      const scoop = env.SCOOP ?? (env.USERPROFILE && `${env.USERPROFILE}\\scoop`);
+      return [
+        ...roots.filter((root): root is string => Boolean(root)).map((root) => `${root}\\scrcpy\\scrcpy-server`),
+        ...(scoop ? [`${scoop}\\apps\\scrcpy\\current\\scrcpy-server`] : []),
+      ];
+    }
+    const prefixes = platform === 'darwin' ? ['/opt/homebrew', '/usr/local', '/opt/local'] : ['/usr/local', '/usr', '/snap/scrcpy/current/usr'];
+    return prefixes.map((prefix) => `${prefix}/share/scrcpy/scrcpy-server`);
+  },
+};
+
+export const YADB: HelperFacts = {
+  name: 'yadb',
+  version: '1.1.1',
+  purpose: 'typing any text without a keyboard app',
+  // The file in the repository (yadb has no release assets); the pinned sum rejects any other build.
+  downloadUrl: 'https://raw.githubusercontent.com/ysbing/YADB/master/yadb',
+  sha256: 'f41051ecd55b2b41f86baa93556594d4d6de0cb34ce9c77a6faa69306b9a6541',
+  fileName: 'yadb-v1.1.1',
+  devicePath: '/data/local/tmp/yadb',
+  // No package manager ships yadb: a Settings path or the download.
+  installedAt: () => [],
+};
+
+export const HELPERS: Record<HelperName, HelperFacts> = { 'scrcpy-server': SCRCPY_SERVER, yadb: YADB };

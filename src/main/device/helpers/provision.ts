@@ -1,0 +1,91 @@
+import { createHash } from 'node:crypto';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { HelperFacts } from './catalog';
+
+/** Where a helper file came from, in the order they are tried. */
+export type HelperOrigin = 'settings' | 'installed' | 'cached' | 'downloaded';
+
+export type HelperResolution =
+  | { available: true; file: string; bytes: Buffer; origin: HelperOrigin }
+  /** `reason` is one short clause in plain words, e.g. "the download was refused (ECONNREFUSED)". */
+  | { available: false; reason: string };
+
+export interface ProvisionOptions {
+  /** The helper's path from Settings (empty: not set). Taken as the person gave it, without a checksum. */
+  configuredPath: string;
+  /** The data folder; downloads are cached under `<dataDir>/helpers/`. */
+  dataDir: string;
+  /** False stops the first-use download (installed and cached copies are still used). */
+  allowDownload: boolean;
+  /** Where a package manager may have put the file; default: the helper's usual places on this OS. */
+  installedPaths?: string[];
+  /** The release file's address; tests point it at a loopback server. */
+  downloadUrl?: string;
+  downloadTimeoutMs?: number;
+}
+
+const DOWNLOAD_TIMEOUT_MS = 15_000;
+/** The helpers are small (90 KB, 14 KB): anything far larger is not the file. */
+const MAX_DOWNLOAD_BYTES = 4 * 1024 * 1024;
+
+export const sha256 = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
+
+const describe = (error: unknown): string => {
+  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+  if (cause?.code) return cause.code;
+  if (error instanceof Error && error.name === 'TimeoutError') return 'no answer in time';
+  return error instanceof Error ? error.message : String(error);
+};
+
+async function readIfPresent(file: string): Promise<Buffer | null> {
+  try {
+    return await readFile(file);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Finds a helper file: the Settings path, an installation of the pinned version on this machine, the copy
+ * cached by an earlier download, or a first-use download of the official release verified against its pinned
+ * SHA-256. A refusal says why in one clause, so the caller can name it next to the fallback it runs.
+ */
+export async function provisionHelper(helper: HelperFacts, options: ProvisionOptions): Promise<HelperResolution> {
+  const label = `${helper.name} ${helper.version}`;
+  if (options.configuredPath) {
+    const bytes = await readIfPresent(options.configuredPath);
+    if (!bytes) return { available: false, reason: `the ${helper.name} path in Settings (${options.configuredPath}) cannot be read` };
+    return { available: true, file: options.configuredPath, bytes, origin: 'settings' };
+  }
+  const otherVersions: string[] = [];
+  for (const candidate of options.installedPaths ?? helper.installedAt(process.platform, process.env)) {
+    const bytes = await readIfPresent(candidate);
+    if (!bytes) continue;
+    if (sha256(bytes) === helper.sha256) return { available: true, file: candidate, bytes, origin: 'installed' };
+    otherVersions.push(candidate);
+  }
+  const cached = path.join(options.dataDir, 'helpers', helper.fileName);
+  const cachedBytes = await readIfPresent(cached);
+  if (cachedBytes && sha256(cachedBytes) === helper.sha256) return { available: true, file: cached, bytes: cachedBytes, origin: 'cached' };
+  const installedNote = otherVersions.length > 0 ? ` (${otherVersions.join(', ')} is not ${label})` : '';
+  if (!options.allowDownload) return { available: false, reason: `${label} is not installed${installedNote} and downloads are off in Settings` };
+
+  const url = options.downloadUrl ?? helper.downloadUrl;
+  let bytes: Buffer;
+  try {
+    const response = await fetch(url, { signal: AbortSignal.timeout(options.downloadTimeoutMs ?? DOWNLOAD_TIMEOUT_MS), redirect: 'follow' });
+    if (!response.ok) return { available: false, reason: `the ${label} download was refused (HTTP ${response.status})${installedNote}` };
+    bytes = Buffer.from(await response.arrayBuffer());
+  } catch (error) {
+    return { available: false, reason: `the ${label} download failed (${describe(error)})${installedNote}` };
+  }
+  if (bytes.length > MAX_DOWNLOAD_BYTES || sha256(bytes) !== helper.sha256) {
+    return { available: false, reason: `the downloaded ${label} file does not match its pinned SHA-256 and was discarded` };
+  }
+  await mkdir(path.dirname(cached), { recursive: true });
+  const partial = `${cached}.${process.pid}.partial`;
+  await writeFile(partial, bytes);
+  await rename(partial, cached);
+  return { available: true, file: cached, bytes, origin: 'downloaded' };
+}

@@ -1,0 +1,109 @@
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SCRCPY_SERVER, type HelperFacts } from '../../../../src/main/device/helpers/catalog';
+import { provisionHelper, sha256, type ProvisionOptions } from '../../../../src/main/device/helpers/provision';
+
+const release = Buffer.from('the official release file\n');
+const helper: HelperFacts = { ...SCRCPY_SERVER, sha256: sha256(release), installedAt: () => [] };
+
+let dir: string;
+let server: Server;
+let base: string;
+let served: Buffer = release;
+let requests = 0;
+
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'amc-helpers-'));
+  server = createServer((request, response) => {
+    requests += 1;
+    if (request.url === '/missing') response.writeHead(404).end('not here');
+    else response.end(served);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  server.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+const options = (dataDir: string, extra: Partial<ProvisionOptions> = {}): ProvisionOptions => ({
+  configuredPath: '',
+  dataDir,
+  allowDownload: true,
+  installedPaths: [],
+  downloadUrl: `${base}/release`,
+  ...extra,
+});
+
+/** A port that refuses connections: a server bound and closed again. */
+async function refusingUrl(): Promise<string> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return `http://127.0.0.1:${port}/release`;
+}
+
+describe('helper provisioning', () => {
+  it('uses the file named in Settings first, as given', async () => {
+    const file = path.join(dir, 'my-server');
+    await writeFile(file, 'a custom build');
+    const result = await provisionHelper(helper, options(path.join(dir, 'a'), { configuredPath: file, installedPaths: [file] }));
+    expect(result).toMatchObject({ available: true, origin: 'settings', file });
+    const missing = await provisionHelper(helper, options(path.join(dir, 'a'), { configuredPath: path.join(dir, 'nope') }));
+    expect(missing).toEqual({ available: false, reason: expect.stringMatching(/path in Settings .*nope\) cannot be read/) });
+  });
+
+  it('uses an installation of the pinned version and names one of another version', async () => {
+    const other = path.join(dir, 'other-version');
+    const pinned = path.join(dir, 'pinned-version');
+    await writeFile(other, 'scrcpy 1.25');
+    await writeFile(pinned, release);
+    const found = await provisionHelper(helper, options(path.join(dir, 'b'), { installedPaths: [other, pinned] }));
+    expect(found).toMatchObject({ available: true, origin: 'installed', file: pinned });
+    const refused = await provisionHelper(helper, options(path.join(dir, 'b'), { installedPaths: [other], allowDownload: false }));
+    expect(refused).toEqual({ available: false, reason: `scrcpy-server 3.3.3 is not installed (${other} is not scrcpy-server 3.3.3) and downloads are off in Settings` });
+  });
+
+  it('downloads the release once, verified against its pinned SHA-256, and then uses the cached copy', async () => {
+    const dataDir = path.join(dir, 'c');
+    const before = requests;
+    const first = await provisionHelper(helper, options(dataDir));
+    expect(first).toMatchObject({ available: true, origin: 'downloaded' });
+    expect(await readFile(path.join(dataDir, 'helpers', helper.fileName))).toEqual(release);
+    const second = await provisionHelper(helper, options(dataDir));
+    expect(second).toMatchObject({ available: true, origin: 'cached' });
+    expect(requests - before).toBe(1);
+  });
+
+  it('a refused download (no network) is a one-line reason, and nothing is cached', async () => {
+    const dataDir = path.join(dir, 'd');
+    const result = await provisionHelper(helper, options(dataDir, { downloadUrl: await refusingUrl() }));
+    expect(result).toEqual({ available: false, reason: 'the scrcpy-server 3.3.3 download failed (ECONNREFUSED)' });
+    const notFound = await provisionHelper(helper, options(dataDir, { downloadUrl: `${base}/missing` }));
+    expect(notFound).toEqual({ available: false, reason: 'the scrcpy-server 3.3.3 download was refused (HTTP 404)' });
+    await expect(readFile(path.join(dataDir, 'helpers', helper.fileName))).rejects.toThrow();
+  });
+
+  it('a download with a wrong checksum is rejected and not cached; a tampered cached copy is not used', async () => {
+    const dataDir = path.join(dir, 'e');
+    served = Buffer.from('a file someone swapped in\n');
+    try {
+      const result = await provisionHelper(helper, options(dataDir));
+      expect(result).toEqual({ available: false, reason: 'the downloaded scrcpy-server 3.3.3 file does not match its pinned SHA-256 and was discarded' });
+      await expect(readFile(path.join(dataDir, 'helpers', helper.fileName))).rejects.toThrow();
+      await mkdir(path.join(dataDir, 'helpers'), { recursive: true });
+      await writeFile(path.join(dataDir, 'helpers', helper.fileName), served);
+      const again = await provisionHelper(helper, options(dataDir, { allowDownload: false }));
+      expect(again).toMatchObject({ available: false });
+    } finally {
+      served = release;
+    }
+  });
+});
