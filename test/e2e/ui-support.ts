@@ -6,6 +6,7 @@ import path from 'node:path';
 import { expect } from 'vitest';
 import type { Page } from 'playwright-core';
 import { startWebApp, type RunningWebApp } from '../../src/main/app/start-web-app';
+import { FAKE_ANTHROPIC_KEY } from '../fakes/index';
 import { startAdbHarness, type AdbHarness } from '../support/adb-harness';
 import type { TestBrowser } from '../support/browser';
 import { requireBuiltRenderer } from '../support/build';
@@ -48,6 +49,22 @@ export async function startUiHost(extraEnv: NodeJS.ProcessEnv = {}): Promise<UiH
     },
   };
   return host;
+}
+
+/**
+ * The AI planner, direct to a fake Anthropic API at `baseUrl`: set through the environment, the way a deployment
+ * would, so the settings on disk stay untouched.
+ */
+export function fakeAnthropicPlannerEnv(baseUrl: string, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  return {
+    AI_PLANNER_ENABLED: 'true',
+    AI_PLANNER_PROVIDER: 'anthropic',
+    AI_PLANNER_TRANSPORT: 'direct',
+    AI_PLANNER_MODEL: 'claude-test',
+    ANTHROPIC_API_KEY: FAKE_ANTHROPIC_KEY,
+    ANTHROPIC_BASE_URL: baseUrl,
+    ...extra,
+  };
 }
 
 export interface AppPage {
