@@ -7,22 +7,19 @@ import { centreOf, clickMirrorAt, dumpUi, openApp, saveScreenshot, selectPhone, 
 
 const SCREEN = { width: 1080, height: 2400 };
 
-let host: UiHost;
 let browser: TestBrowser;
+let host: UiHost;
 
 beforeAll(async () => {
-  host = await startUiHost();
-  browser = await launchTestBrowser();
+  [browser, host] = await Promise.all([launchTestBrowser(), startUiHost()]);
 }, 90_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await host?.close();
+  await Promise.all([browser?.close(), host?.close()]);
 });
 
-beforeEach(async () => {
-  await host.harness.control('/reset', { body: { adbKeyboard: true } });
-});
+// ADBKeyBoard installed: the mirror's non-ASCII typing goes through it.
+beforeEach(() => host.harness.reset({ adbKeyboard: true }));
 
 /** Taps what the phone shows as `text` (or the field with that resource id) by clicking the mirror. */
 async function tapOnMirror(page: Page, target: string, by: 'text' | 'id' = 'text') {

@@ -3,38 +3,31 @@
 // and History's search, filters and "Run again".
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { FAKE_ANTHROPIC_KEY, finish, startAnthropicFake, type AnthropicFake, type FakePolicy } from '../fakes/index';
+import { finish, startAnthropicFake, type AnthropicFake, type FakePolicy } from '../fakes/index';
 import { launchTestBrowser, type TestBrowser } from '../support/browser';
-import { expandCard, fullyInViewport, openApp, saveScreenshot, startUiHost, stepCard, type UiHost } from './ui-support';
+import { expandCard, anthropicFakeEnv, fullyInViewport, openApp, saveScreenshot, startUiHost, stepCard, type UiHost } from './ui-support';
 
+const nothingToDo: FakePolicy = () => finish(true, 'nothing to do');
+let policy = nothingToDo;
+let fake: AnthropicFake;
 let host: UiHost;
 let browser: TestBrowser;
-let fake: AnthropicFake;
-let policy: FakePolicy = () => finish(true, 'nothing to do');
 
 beforeAll(async () => {
   fake = await startAnthropicFake({ policy: (turn) => policy(turn) });
-  host = await startUiHost({
-    AI_PLANNER_ENABLED: 'true',
-    AI_PLANNER_PROVIDER: 'anthropic',
-    AI_PLANNER_TRANSPORT: 'direct',
-    AI_PLANNER_MODEL: 'claude-test',
-    AI_PLANNER_MAX_STEPS: '40',
-    ANTHROPIC_API_KEY: FAKE_ANTHROPIC_KEY,
-    ANTHROPIC_BASE_URL: fake.url,
-  });
+  // 30 steps and the finishing turn fit.
+  host = await startUiHost(anthropicFakeEnv(fake.url, { AI_PLANNER_MAX_STEPS: '40' }));
   browser = await launchTestBrowser();
 }, 90_000);
 
 afterAll(async () => {
-  await browser?.close();
+  await Promise.all([browser?.close(), fake?.close()]);
   await host?.close();
-  await fake?.close();
 });
 
 beforeEach(async () => {
-  policy = () => finish(true, 'nothing to do');
-  await host.harness.control('/reset', { body: {} });
+  policy = nothingToDo;
+  await host.harness.reset();
 });
 
 /** Presses Home `count` times (each turn after `delayMs`), then finishes. */

@@ -8,7 +8,7 @@ import { createKeyboardQueue, type KeyboardInput } from '../../src/renderer/src/
 import { matchesFilter, NO_FILTER } from '../../src/renderer/src/components/history/history-filter';
 import { HistoryPanel } from '../../src/renderer/src/components/history/HistoryPanel';
 import { useDevicesStore } from '../../src/renderer/src/store/devices-store';
-import { RECENT_GOALS_PER_PHONE, useGoalStore } from '../../src/renderer/src/store/goal-store';
+import { RECENT_GOALS_PER_PHONE, recentGoalsKey, useGoalStore } from '../../src/renderer/src/store/goal-store';
 import { useHistoryStore } from '../../src/renderer/src/store/history-store';
 import { FakeBridge } from './fake-bridge';
 
@@ -72,6 +72,9 @@ describe('recent goals', () => {
     goals().forget('A', 'Goal 25');
     expect(goals().recent.A!.slice(0, 2)).toEqual(['Goal 10', 'Goal 24']);
     expect(JSON.parse(localStorage.getItem('amc.recentGoals')!).A).toEqual(goals().recent.A);
+    // A demo phone gets a new serial at every start of the app: its goals go by its name.
+    expect(recentGoalsKey({ serial: '127.0.0.1:5601', name: 'Demo phone' })).toBe(recentGoalsKey({ serial: '127.0.0.1:5777', name: 'Demo phone' }));
+    expect(recentGoalsKey({ serial: 'R58M123' })).toBe('R58M123');
   });
 });
 

@@ -18,11 +18,11 @@ function readDraft(): string {
 export interface GoalState {
   /** The goal as typed, kept for this tab so a reload does not lose it. */
   draft: string;
-  /** Goals run on each phone, newest first, by serial. */
+  /** Goals run on each phone, newest first, by `recentGoalsKey`. */
   recent: Record<string, string[]>;
   setDraft(goal: string): void;
-  remember(serial: string, goal: string): void;
-  forget(serial: string, goal: string): void;
+  remember(phone: string, goal: string): void;
+  forget(phone: string, goal: string): void;
 }
 
 function saveRecent(recent: Record<string, string[]>) {
@@ -41,13 +41,19 @@ export const useGoalStore = create<GoalState>()((set) => ({
     }
     set({ draft });
   },
-  remember: (serial, goal) =>
+  remember: (phone, goal) =>
     set((state) => {
-      const others = (state.recent[serial] ?? []).filter((known) => known !== goal);
-      return saveRecent({ ...state.recent, [serial]: [goal, ...others].slice(0, RECENT_GOALS_PER_PHONE) });
+      const others = (state.recent[phone] ?? []).filter((known) => known !== goal);
+      return saveRecent({ ...state.recent, [phone]: [goal, ...others].slice(0, RECENT_GOALS_PER_PHONE) });
     }),
-  forget: (serial, goal) => set((state) => saveRecent({ ...state.recent, [serial]: (state.recent[serial] ?? []).filter((known) => known !== goal) })),
+  forget: (phone, goal) => set((state) => saveRecent({ ...state.recent, [phone]: (state.recent[phone] ?? []).filter((known) => known !== goal) })),
 }));
 
+/**
+ * Whose recent goals: a phone's serial, but a demo phone by its name, because it gets a new serial (port) at every
+ * start of the app.
+ */
+export const recentGoalsKey = (phone: { serial: string; name?: string }): string => (phone.name ? `name:${phone.name}` : phone.serial);
+
 const NO_GOALS: string[] = [];
-export const recentGoalsOf = (serial: string | undefined) => (state: GoalState): string[] => (serial ? (state.recent[serial] ?? NO_GOALS) : NO_GOALS);
+export const recentGoalsOf = (key: string | undefined) => (state: GoalState): string[] => (key ? (state.recent[key] ?? NO_GOALS) : NO_GOALS);

@@ -11,6 +11,8 @@ export function DevicePanel() {
   const demo = useStartDemo();
   return (
     <section className="panel device-panel" aria-labelledby="devices-title">
+      {/* Wide (the splitter dragged out), the phone takes the whole height and the rest moves beside it. */}
+      <div className="device-panel-inner">
       <div className="panel-header">
         <h2 id="devices-title">Devices</h2>
         <button type="button" className="button secondary" onClick={() => void demo.startDemo()} disabled={demo.starting}>
@@ -40,6 +42,7 @@ export function DevicePanel() {
         <ConnectForm />
         <PairForm />
       </details>
+      </div>
     </section>
   );
 }

@@ -1,5 +1,5 @@
 import { useRef, type KeyboardEvent, type PointerEvent } from 'react';
-import { PANEL_WIDTH } from './use-panel-width';
+import { defaultPanelWidth, PANEL_WIDTH } from './use-panel-width';
 
 const STEP_PX = 40;
 
@@ -44,7 +44,7 @@ export function Splitter({ width, onResize }: Props) {
       onPointerMove={onPointerMove}
       onPointerUp={() => (drag.current = null)}
       onPointerCancel={() => (drag.current = null)}
-      onDoubleClick={() => onResize(PANEL_WIDTH.default)}
+      onDoubleClick={() => onResize(defaultPanelWidth())}
       onKeyDown={onKeyDown}
     />
   );

@@ -1,7 +1,7 @@
 import type { FormEvent, KeyboardEvent } from 'react';
 import type { PlannerInfo } from '../../../../shared/task';
 import { DEFAULT_MODELS } from '../../../../shared/settings';
-import { useGoalStore } from '../../store/goal-store';
+import { recentGoalsKey, useGoalStore } from '../../store/goal-store';
 import { useSettingsStore } from '../../store/settings-store';
 import { AllowedAppsField } from '../supervision/AllowedAppsField';
 import { IncompleteNote } from '../settings/IncompleteNote';
@@ -76,7 +76,7 @@ export function GoalBox() {
       <p id="goal-hint" className="visually-hidden">
         Enter runs the goal; Shift+Enter starts a new line.
       </p>
-      <RecentGoals serial={device?.serial} />
+      <RecentGoals phone={device ? recentGoalsKey(device) : undefined} />
       <AllowedAppsField />
       <p className="goal-meta muted">
         {running && task ? <PlannerLabel planner={task.planner} /> : preview && <PlannerLabel planner={preview} />}

@@ -1,11 +1,11 @@
 import { recentGoalsOf, useGoalStore } from '../../store/goal-store';
 
 /** The goals run on this phone lately (newest first): pick one to put it in the goal box, or remove it. */
-export function RecentGoals({ serial }: { serial: string | undefined }) {
-  const goals = useGoalStore(recentGoalsOf(serial));
+export function RecentGoals({ phone }: { phone: string | undefined }) {
+  const goals = useGoalStore(recentGoalsOf(phone));
   const setDraft = useGoalStore((s) => s.setDraft);
   const forget = useGoalStore((s) => s.forget);
-  if (!serial || goals.length === 0) return null;
+  if (!phone || goals.length === 0) return null;
   return (
     <details className="recent-goals">
       <summary>Recent goals on this phone ({goals.length})</summary>
@@ -23,7 +23,7 @@ export function RecentGoals({ serial }: { serial: string | undefined }) {
             >
               {goal}
             </button>
-            <button type="button" className="button link danger" aria-label={`Remove "${goal}" from recent goals`} onClick={() => forget(serial, goal)}>
+            <button type="button" className="button link danger" aria-label={`Remove "${goal}" from recent goals`} onClick={() => forget(phone, goal)}>
               ×
             </button>
           </li>

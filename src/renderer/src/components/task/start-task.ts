@@ -1,6 +1,7 @@
 import type { Bridge } from '../../bridge';
 import type { RunTaskRequest } from '../../../../shared/task';
-import { useGoalStore } from '../../store/goal-store';
+import { useDevicesStore } from '../../store/devices-store';
+import { recentGoalsKey, useGoalStore } from '../../store/goal-store';
 import { useTaskStore } from '../../store/task-store';
 
 /** Starts a goal on a phone, shows it as that phone's task, and keeps it among the phone's recent goals. */
@@ -9,5 +10,6 @@ export async function startTask(bridge: Bridge, serial: string, goal: string, sc
   // The events may already have created it; the answer is the same task at an earlier moment.
   const store = useTaskStore.getState();
   if (store.bySerial[record.serial]?.task.id !== record.id) store.attach(record.serial, { task: record, paused: false });
-  useGoalStore.getState().remember(serial, goal.trim());
+  const phone = useDevicesStore.getState().list?.devices.find((device) => device.serial === serial) ?? { serial };
+  useGoalStore.getState().remember(recentGoalsKey(phone), goal.trim());
 }
