@@ -1,6 +1,7 @@
 import { defaultSettings, type Settings } from '../../shared/settings';
 import type { LatencyProfileName } from '../../virtual-device/index';
 import { EventHub } from '../ipc/event-hub';
+import { logError } from '../storage/error-log';
 import { createRouter, type MethodHandlers, type Router } from '../ipc/router';
 import { MirrorPump } from '../mirror/mirror-pump';
 import { AdaptiveScreenGrabber } from '../mirror/screen-capture';
@@ -116,7 +117,7 @@ export async function createApp(options: AppOptions = {}): Promise<AppServices> 
 
   let closing: Promise<void> | undefined;
   return {
-    router: createRouter(handlers),
+    router: createRouter(handlers, (method, error) => void logError(home, 'app', method, error)),
     events,
     home,
     agent: { phone, checkReady: (serial) => devices.checkReady(serial), locks },

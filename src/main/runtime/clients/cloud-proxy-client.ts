@@ -5,6 +5,7 @@ import {
   type ToolCallFailureKind,
   type ToolCallingClient,
 } from '../../../shared/decision';
+import { summariseBody } from '../../../shared/plain-words';
 import { startCallDeadline, type CallDeadline } from './call-deadline';
 import { singleOfferedCall } from './tool-call-checks';
 
@@ -76,7 +77,7 @@ function reasonOf(bodyText: string): string {
   } catch {
     // not JSON: fall through to the raw text
   }
-  return bodyText.trim() ? oneLine(bodyText) : 'no reason given';
+  return bodyText.trim() ? summariseBody(bodyText, MAX_REASON) : 'no reason given';
 }
 
 function retryAfterSeconds(headers: Headers): number | undefined {
@@ -169,7 +170,7 @@ export function createCloudProxyClient(options: CloudProxyClientOptions): ToolCa
         try {
           json = JSON.parse(bodyText);
         } catch {
-          throw new ToolCallUnavailable(`control plane sent a malformed reply (not JSON): ${oneLine(bodyText.slice(0, 120))}`, {
+          throw new ToolCallUnavailable(`control plane sent a malformed reply (not JSON): ${summariseBody(bodyText, 120)}`, {
             kind: 'malformed-reply',
           });
         }
