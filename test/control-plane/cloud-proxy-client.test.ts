@@ -89,7 +89,7 @@ describe('cloud-proxy client', () => {
         createCloudProxyClient({ url: cp.service.url, token: wrongToken, timeoutMs: 5000 }).decide(decisionRequest(), {}),
       );
       expect(wrong.kind).toBe('auth');
-      expect(wrong.message).toBe('control plane rejected the token; check CONTROL_PLANE_TOKEN (401): invalid bearer token');
+      expect(wrong.message).toBe('control plane rejected the token; check the Control-plane token in Settings (or CONTROL_PLANE_TOKEN where that is set) (401): invalid bearer token');
       expect(wrong.message).not.toContain(wrongToken);
       const revoked = await failureOf(
         createCloudProxyClient({ url: cp.service.url, token: cp.revokedToken, timeoutMs: 5000 }).decide(decisionRequest(), {}),
