@@ -8,7 +8,7 @@
 const CLASS_NAME_PREFIX = /^(?:(?:[A-Z][a-z0-9]+){2,}|Error|[A-Z][a-z]+Error): /;
 /** `    at fn (file.js:1:2)` lines, or the same run together on one line after whitespace was collapsed. */
 const STACK_FRAME = /\s+at (?:async )?(?:[\w$.<>[\] ]+ )?\(?(?:file:\/\/|node:|\/|[A-Za-z]:\\)[^\s)]*:\d+:\d+\)?/g;
-const HTML_PAGE = /<(?:!doctype html|html|head|body)\b/i;
+const HTML_PAGE = /<(?:!doctype html|html|head|body|h1|center)\b/i;
 const MAX_LENGTH = 400;
 
 export function withoutClassName(message: string): string {
@@ -21,7 +21,7 @@ export function withoutClassName(message: string): string {
 /** A provider's or server's reply body in a few words: its own message, never a page or a stack trace. */
 export function summariseBody(body: string, maxLength = 300): string {
   if (HTML_PAGE.test(body)) {
-    const title = /<title[^>]*>([^<]{1,120})<\/title>/i.exec(body)?.[1]?.trim();
+    const title = (/<title[^>]*>([^<]{1,120})<\/title>/i.exec(body) ?? /<h1[^>]*>([^<]{1,120})<\/h1>/i.exec(body))?.[1]?.trim();
     return `an HTML page${title ? ` titled "${title}"` : ''} (a proxy or gateway answered, not the model's API)`;
   }
   const oneLine = body.replace(STACK_FRAME, '').replace(/\s+/g, ' ').trim();

@@ -29,7 +29,7 @@ afterAll(async () => {
 
 const env = (extra: NodeJS.ProcessEnv = {}) => anthropicDirectEnv(harness, home, fake.url, extra);
 
-describe('amc doctor', () => {
+describe('amc doctor', { timeout: 120_000 }, () => {
   it('Scenario: amc doctor says a task can run when adb, a phone, the settings and the model are fine', async () => {
     const before = fake.requests.length;
     const result = await runAmc(['doctor'], { env: env() });
@@ -72,7 +72,7 @@ describe('amc doctor', () => {
   });
 });
 
-describe('amc act and usage', () => {
+describe('amc act and usage', { timeout: 120_000 }, () => {
   it('Scenario: amc act --help lists every tool with its arguments', async () => {
     const result = await runAmc(['act', '--help']);
     expect(result.code).toBe(0);
@@ -119,7 +119,7 @@ function runInTerminal(args: string[], environment: NodeJS.ProcessEnv): Promise<
   });
 }
 
-describe('the planning spinner', () => {
+describe('the planning spinner', { timeout: 120_000 }, () => {
   const slowPlanner: FakePolicy = (turn) => {
     const reply = turn.scene?.screen.package.includes('notes')
       ? finish(true, 'Notes is open')

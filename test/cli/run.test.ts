@@ -185,7 +185,7 @@ describe('amc run', () => {
     const badPort = await runAmc(['run', '-s', harness.serial, '--goal', 'x', '--adb-port', 'seven'], { env: environment });
     expect(badPort.code).toBe(2);
     expect(badPort.stderr).toContain('--adb-port must be a whole number from 0 to 65535, got "seven"');
-  });
+  }, 90_000); // five child processes and an adb server start: slow on a busy machine
 
   it('Scenario: amc run reports a failed task with exit code 1', async () => {
     policy = () => finish(false, 'There is no Calculator app on this phone');

@@ -36,6 +36,6 @@ describe('amc virtual-device', () => {
     expect(badProfile.stderr).toContain('--profile must be "instant" or "realistic"');
     const badPort = await runAmc(['virtual-device', '--port', '99999']);
     expect(badPort.code).toBe(2);
-    expect(badPort.stderr).toContain('--port must be an integer');
+    expect(badPort.stderr).toContain('--port must be a whole number from 0 to 65535');
   });
 });

@@ -89,7 +89,7 @@ describe('cloud-proxy client', () => {
         createCloudProxyClient({ url: cp.service.url, token: wrongToken, timeoutMs: 5000 }).decide(decisionRequest(), {}),
       );
       expect(wrong.kind).toBe('auth');
-      expect(wrong.message).toBe('control plane rejected the token; check CONTROL_PLANE_TOKEN (401): invalid bearer token');
+      expect(wrong.message).toBe('control plane rejected the token; check the Control-plane token in Settings (or CONTROL_PLANE_TOKEN where that is set) (401): invalid bearer token');
       expect(wrong.message).not.toContain(wrongToken);
       const revoked = await failureOf(
         createCloudProxyClient({ url: cp.service.url, token: cp.revokedToken, timeoutMs: 5000 }).decide(decisionRequest(), {}),
@@ -143,7 +143,7 @@ describe('cloud-proxy client', () => {
       const cases: Array<[string, (res: http.ServerResponse) => void, RegExp, string]> = [
         ['not JSON', (res) => res.writeHead(200).end('<html>hello</html>'), /malformed reply \(not JSON\)/, 'malformed-reply'],
         ['wrong shape', (res) => res.writeHead(200).end('{"tool":"tap"}'), /malformed reply \(tool_name: /, 'malformed-reply'],
-        ['proxy page', (res) => res.writeHead(502).end('<h1>Bad Gateway</h1>'), /\(502\): <h1>Bad Gateway<\/h1>/, 'server-error'],
+        ['proxy page', (res) => res.writeHead(502).end('<h1>Bad Gateway</h1>'), /\(502\): an HTML page titled "Bad Gateway"/, 'server-error'],
         ['teapot', (res) => res.writeHead(418).end(''), /^control plane refused the request \(418\): no reason given/, 'rejected'],
         [
           'unknown tool',

@@ -89,7 +89,7 @@ describe('settings in the browser', { timeout: 90_000 }, () => {
     expect(await field.getByTestId('secret-state-OPENAI_API_KEY').textContent()).toBe('not set');
     await drawer.getByLabel(/^OpenAI API key/).fill('sk-browser-secret-42');
     await field.getByRole('button', { name: 'Set OpenAI API key' }).click();
-    await expect.poll(() => field.getByTestId('secret-state-OPENAI_API_KEY').textContent()).toBe('set');
+    await expect.poll(() => field.getByTestId('secret-state-OPENAI_API_KEY').textContent(), { timeout: 15_000 }).toBe('set');
     expect(await drawer.getByLabel(/^OpenAI API key/).inputValue()).toBe('');
     expect(await page.content()).not.toContain('sk-browser-secret-42');
     // A fresh page learns only the state, never the value.

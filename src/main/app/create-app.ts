@@ -1,6 +1,7 @@
 import { defaultSettings, type Settings } from '../../shared/settings';
 import type { LatencyProfileName } from '../../virtual-device/index';
 import { EventHub } from '../ipc/event-hub';
+import { logError } from '../storage/error-log';
 import { createRouter, type MethodHandlers, type Router } from '../ipc/router';
 import type { HelperName } from '../device/helpers/catalog';
 import { MirrorPump } from '../mirror/mirror-pump';
@@ -126,7 +127,7 @@ export async function createApp(options: AppOptions = {}): Promise<AppServices> 
 
   let closing: Promise<void> | undefined;
   return {
-    router: createRouter(handlers),
+    router: createRouter(handlers, (method, error) => void logError(home, 'app', method, error)),
     events,
     home,
     agent: { phone, checkReady: (serial) => devices.checkReady(serial), locks },

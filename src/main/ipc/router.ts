@@ -37,7 +37,7 @@ const failure = (error: RpcError): RpcResult<never> => ({ ok: false, error });
  * input never causes a partial action), and parses each answer through the output schema so nothing beyond the
  * contract (a secret, an internal field) can leave main.
  */
-export function createRouter(handlers: MethodHandlers): Router {
+export function createRouter(handlers: MethodHandlers, onFailure: (method: MethodName, error: unknown) => void = () => {}): Router {
   return {
     async call(method, input, context) {
       if (!isMethodName(method)) {
@@ -57,6 +57,8 @@ export function createRouter(handlers: MethodHandlers): Router {
         const value = await handler(parsed.data as never, context);
         return { ok: true, value: definition.output.parse(value) };
       } catch (error) {
+        // The stack goes to the log (onFailure); the window gets the message, shown there in plain words.
+        onFailure(method, error);
         const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
         return failure({ code: 'failed', message });
       }

@@ -106,12 +106,14 @@ describe.each(['anthropic', 'openai'] as const)('%s direct client', (provider) =
     expect(fake.requests).toHaveLength(1);
   });
 
-  it('an HTML error page from a proxy in the way is quoted', async () => {
+  it('an HTML error page from a proxy in the way is summarised, not quoted', async () => {
     const html = '<html><body><h1>502 Bad Gateway</h1><center>nginx</center></body></html>';
     const { client } = await setup(provider, sequencePolicy({ kind: 'error-page', status: 502, html }));
     const error = await failureOf(client.decide(request, {}));
     expect(error.kind).toBe('server-error');
-    expect(error.message).toMatch(/answered with a server error \(HTTP 502\): .*502 Bad Gateway.*nginx/);
+    // The page is summarised (its heading), never quoted.
+    expect(error.message).toMatch(/answered with a server error \(HTTP 502\): an HTML page titled "502 Bad Gateway"/);
+    expect(error.message).not.toContain('<');
   });
 
   it('Scenario: A slow provider times out after the configured seconds', async () => {

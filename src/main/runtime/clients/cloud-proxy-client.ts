@@ -5,6 +5,7 @@ import {
   type ToolCallFailureKind,
   type ToolCallingClient,
 } from '../../../shared/decision';
+import { summariseBody } from '../../../shared/plain-words';
 import { startCallDeadline, type CallDeadline } from './call-deadline';
 import { singleOfferedCall } from './tool-call-checks';
 
@@ -76,7 +77,7 @@ function reasonOf(bodyText: string): string {
   } catch {
     // not JSON: fall through to the raw text
   }
-  return bodyText.trim() ? oneLine(bodyText) : 'no reason given';
+  return bodyText.trim() ? summariseBody(bodyText, MAX_REASON) : 'no reason given';
 }
 
 function retryAfterSeconds(headers: Headers): number | undefined {
@@ -90,9 +91,9 @@ function statusFailure(status: number, headers: Headers, bodyText: string): Tool
     new ToolCallUnavailable(`${what} (${status}): ${reason}`, { kind, ...extra });
   switch (status) {
     case 401:
-      return fail('auth', 'control plane rejected the token; check CONTROL_PLANE_TOKEN');
+      return fail('auth', 'control plane rejected the token; check the Control-plane token in Settings (or CONTROL_PLANE_TOKEN where that is set)');
     case 403:
-      return fail('auth', 'control plane refused the token (disabled); ask for a new CONTROL_PLANE_TOKEN');
+      return fail('auth', 'control plane refused the token (disabled); ask for a new Control-plane token');
     case 413:
       return fail('rejected', 'control plane refused the request as too large');
     case 429: {
@@ -124,7 +125,7 @@ function transportFailure(error: unknown, deadline: CallDeadline, origin: string
   }
   const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
   const detail = cause instanceof Error ? `${(cause as NodeJS.ErrnoException).code ?? cause.name}: ${oneLine(cause.message)}` : String(cause);
-  return new ToolCallUnavailable(`cannot reach the control plane at ${origin} (${detail}); check CONTROL_PLANE_URL`, {
+  return new ToolCallUnavailable(`cannot reach the control plane at ${origin} (${detail}); check the Control-plane URL in Settings`, {
     kind: 'unreachable',
     cause: error,
   });
@@ -169,7 +170,7 @@ export function createCloudProxyClient(options: CloudProxyClientOptions): ToolCa
         try {
           json = JSON.parse(bodyText);
         } catch {
-          throw new ToolCallUnavailable(`control plane sent a malformed reply (not JSON): ${oneLine(bodyText.slice(0, 120))}`, {
+          throw new ToolCallUnavailable(`control plane sent a malformed reply (not JSON): ${summariseBody(bodyText, 120)}`, {
             kind: 'malformed-reply',
           });
         }

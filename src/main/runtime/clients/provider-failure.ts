@@ -1,5 +1,6 @@
 import { ToolCallUnavailable } from '../../../shared/decision';
 import type { CallDeadline } from './call-deadline';
+import { summariseBody } from '../../../shared/plain-words';
 
 /** What the two SDKs' errors have in common, read without depending on either SDK's classes here. */
 export interface SdkFailure {
@@ -24,10 +25,8 @@ export interface ProviderLabel {
 
 const MAX_PROVIDER_MESSAGE = 300;
 
-function shorten(text: string): string {
-  const oneLine = text.replace(/\s+/g, ' ').trim();
-  return oneLine.length > MAX_PROVIDER_MESSAGE ? `${oneLine.slice(0, MAX_PROVIDER_MESSAGE)}…` : oneLine;
-}
+/** A provider's words in one short line: a proxy's HTML page or a stack trace in the body is summarised, not quoted. */
+const shorten = (text: string): string => summariseBody(text, MAX_PROVIDER_MESSAGE);
 
 function retryAfterSeconds(headers: Headers | undefined): number | undefined {
   const ms = Number(headers?.get('retry-after-ms'));
