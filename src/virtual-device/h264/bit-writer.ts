@@ -93,15 +93,26 @@ export function annexBNalUnit(nalRefIdc: number, nalUnitType: number, rbsp: Uint
   out.set(START_CODE);
   let length = START_CODE.length;
   out[length++] = (nalRefIdc << 5) | nalUnitType;
-  let zeros = 0;
-  for (let index = 0; index < rbsp.length; index++) {
-    const byte = rbsp[index]!;
-    if (zeros >= 2 && byte <= 3) {
-      out[length++] = 3;
-      zeros = 0;
+  // Only bytes right after two zeros need a look: jump from zero byte to zero byte, copying the runs between.
+  let copied = 0;
+  let zero = rbsp.indexOf(0);
+  while (zero !== -1 && zero + 2 < rbsp.length) {
+    if (rbsp[zero + 1] !== 0) {
+      zero = rbsp.indexOf(0, zero + 1);
+      continue;
     }
-    out[length++] = byte;
-    zeros = byte === 0 ? zeros + 1 : 0;
+    if (rbsp[zero + 2]! > 3) {
+      zero = rbsp.indexOf(0, zero + 2);
+      continue;
+    }
+    out.set(rbsp.subarray(copied, zero + 2), length);
+    length += zero + 2 - copied;
+    out[length++] = 3;
+    copied = zero + 2;
+    // The byte after the inserted 0x03 starts a new count (it may itself be a zero).
+    zero = rbsp.indexOf(0, copied);
   }
+  out.set(rbsp.subarray(copied), length);
+  length += rbsp.length - copied;
   return out.subarray(0, length);
 }

@@ -237,19 +237,18 @@ function equalSamples(a: Uint8Array, b: Uint8Array): boolean {
 
 /** The 384 samples of one I_PCM macroblock: 16x16 luma, then 8x8 Cb, then 8x8 Cr, each row by row. */
 function macroblockSamples(picture: I420Picture, mbX: number, mbY: number, out: Uint8Array): void {
+  // Plain loops: this runs for every macroblock of every frame, and subarray() would allocate 24 views each time.
   const lumaStride = picture.widthInMbs * MB_SIZE;
   const chromaStride = lumaStride / 2;
   let offset = 0;
   for (let row = 0; row < 16; row++) {
     const start = (mbY * 16 + row) * lumaStride + mbX * 16;
-    out.set(picture.y.subarray(start, start + 16), offset);
-    offset += 16;
+    for (let column = 0; column < 16; column++) out[offset++] = picture.y[start + column]!;
   }
   for (const plane of [picture.u, picture.v]) {
     for (let row = 0; row < 8; row++) {
       const start = (mbY * 8 + row) * chromaStride + mbX * 8;
-      out.set(plane.subarray(start, start + 8), offset);
-      offset += 8;
+      for (let column = 0; column < 8; column++) out[offset++] = plane[start + column]!;
     }
   }
 }

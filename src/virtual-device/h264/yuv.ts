@@ -30,25 +30,21 @@ export function rgbaToI420(rgba: Uint8Array, width: number, height: number): I42
   const y = new Uint8Array(lumaStride * lumaRows);
   const u = new Uint8Array(chromaStride * (lumaRows / 2));
   const v = new Uint8Array(chromaStride * (lumaRows / 2));
+  const luma = (source: number): number => ((66 * rgba[source]! + 129 * rgba[source + 1]! + 25 * rgba[source + 2]! + 128) >> 8) + 16;
   for (let row = 0; row < height; row += 2) {
-    for (let column = 0; column < width; column += 2) {
-      let r = 0;
-      let g = 0;
-      let b = 0;
-      for (let dy = 0; dy < 2; dy++) {
-        for (let dx = 0; dx < 2; dx++) {
-          const source = ((row + dy) * width + column + dx) * 4;
-          const red = rgba[source]!;
-          const green = rgba[source + 1]!;
-          const blue = rgba[source + 2]!;
-          y[(row + dy) * lumaStride + column + dx] = ((66 * red + 129 * green + 25 * blue + 128) >> 8) + 16;
-          r += red;
-          g += green;
-          b += blue;
-        }
-      }
+    let top = row * width * 4;
+    let bottom = top + width * 4;
+    let lumaTop = row * lumaStride;
+    let chroma = (row / 2) * chromaStride;
+    for (let column = 0; column < width; column += 2, top += 8, bottom += 8, lumaTop += 2, chroma++) {
+      y[lumaTop] = luma(top);
+      y[lumaTop + 1] = luma(top + 4);
+      y[lumaTop + lumaStride] = luma(bottom);
+      y[lumaTop + lumaStride + 1] = luma(bottom + 4);
+      const r = rgba[top]! + rgba[top + 4]! + rgba[bottom]! + rgba[bottom + 4]!;
+      const g = rgba[top + 1]! + rgba[top + 5]! + rgba[bottom + 1]! + rgba[bottom + 5]!;
+      const b = rgba[top + 2]! + rgba[top + 6]! + rgba[bottom + 2]! + rgba[bottom + 6]!;
       // Sums of four samples: the averaging's division by 4 folds into the shift.
-      const chroma = (row / 2) * chromaStride + column / 2;
       u[chroma] = ((-38 * r - 74 * g + 112 * b + 512) >> 10) + 128;
       v[chroma] = ((112 * r - 94 * g - 18 * b + 512) >> 10) + 128;
     }

@@ -67,7 +67,7 @@ describe('H.264 screen stream in Chromium WebCodecs', () => {
             canvas.width = frame.displayWidth;
             canvas.height = frame.displayHeight;
             context.drawImage(frame, 0, 0);
-            frames.push({ width: frame.displayWidth, height: frame.displayHeight, pixels: points.map(([x, y]) => [...context.getImageData(x, y, 1, 1).data.slice(0, 3)]) });
+            frames.push({ width: frame.displayWidth, height: frame.displayHeight, pixels: points.map(({ x, y }) => [...context.getImageData(x, y, 1, 1).data.slice(0, 3)]) });
             frame.close();
           },
           error: (error) => errors.push(String(error)),
@@ -80,7 +80,7 @@ describe('H.264 screen stream in Chromium WebCodecs', () => {
         await decoder.flush();
         return { supported: support.supported, frames, errors };
       },
-      { codec: encoder.codecString, chunks: chunks.map(({ type, data }) => ({ type, base64: data.toString('base64') })), points: SAMPLE_POINTS.map(([x, y]) => [x, y]) },
+      { codec: encoder.codecString, chunks: chunks.map(({ type, data }) => ({ type, base64: data.toString('base64') })), points: SAMPLE_POINTS.map(([x, y]) => ({ x, y })) },
     );
     expect(result.errors).toEqual([]);
     expect(result.supported).toBe(true);

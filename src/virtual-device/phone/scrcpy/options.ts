@@ -56,6 +56,19 @@ const ACCEPTED_WITHOUT_EFFECT = new Set([
   'screen_off_timeout', 'min_size',
 ]);
 
+type BooleanOption = { [Key in keyof ScrcpyOptions]: ScrcpyOptions[Key] extends boolean ? Key : never }[keyof ScrcpyOptions];
+
+const BOOLEAN_OPTIONS: ReadonlyMap<string, BooleanOption> = new Map([
+  ['video', 'video'],
+  ['audio', 'audio'],
+  ['control', 'control'],
+  ['tunnel_forward', 'tunnelForward'],
+  ['send_dummy_byte', 'sendDummyByte'],
+  ['send_device_meta', 'sendDeviceMeta'],
+  ['send_codec_meta', 'sendCodecMeta'],
+  ['send_frame_meta', 'sendFrameMeta'],
+]);
+
 function parseBoolean(key: string, value: string): boolean {
   if (value === 'true') return true;
   if (value === 'false') return false;
@@ -79,18 +92,14 @@ export function parseScrcpyOptions(args: readonly string[]): ParsedOptions {
     if (equals <= 0) throw new ScrcpyOptionError(`Invalid key=value pair: "${arg}"`);
     const key = arg.slice(0, equals);
     const value = arg.slice(equals + 1);
+    const flag = BOOLEAN_OPTIONS.get(key);
+    if (flag) {
+      options[flag] = parseBoolean(key, value);
+      continue;
+    }
     switch (key) {
       case 'scid':
         options.scid = parseNonNegative(key, value, 16);
-        break;
-      case 'video':
-        options.video = parseBoolean(key, value);
-        break;
-      case 'audio':
-        options.audio = parseBoolean(key, value);
-        break;
-      case 'control':
-        options.control = parseBoolean(key, value);
         break;
       case 'video_codec':
         options.videoCodec = value;
@@ -101,21 +110,6 @@ export function parseScrcpyOptions(args: readonly string[]): ParsedOptions {
       case 'max_fps':
         options.maxFps = Number.parseFloat(value);
         if (!(options.maxFps >= 0)) throw new ScrcpyOptionError(`Invalid value for max_fps: "${value}"`);
-        break;
-      case 'tunnel_forward':
-        options.tunnelForward = parseBoolean(key, value);
-        break;
-      case 'send_dummy_byte':
-        options.sendDummyByte = parseBoolean(key, value);
-        break;
-      case 'send_device_meta':
-        options.sendDeviceMeta = parseBoolean(key, value);
-        break;
-      case 'send_codec_meta':
-        options.sendCodecMeta = parseBoolean(key, value);
-        break;
-      case 'send_frame_meta':
-        options.sendFrameMeta = parseBoolean(key, value);
         break;
       case 'raw_stream':
         if (parseBoolean(key, value)) {

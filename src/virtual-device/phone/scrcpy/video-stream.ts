@@ -82,10 +82,13 @@ export class ScreenVideoStream {
   async run(signal: AbortSignal): Promise<void> {
     if (this.options.sendCodecMeta) await this.socket.write(codecMeta(this.options.width, this.options.height));
     await this.writePacket(this.encoder.parameterSets(), { config: true });
+    // A fixed cadence: the time spent encoding and sending comes out of the interval, not on top of it.
+    let nextAt = performance.now();
     while (!signal.aborted) {
       await this.sendFrame(performance.now());
       if (this.source.takeCrash()) throw new EncoderCrash('android.media.MediaCodec$CodecException: Error 0xfffffff4');
-      await sleep(this.intervalMs(), signal);
+      nextAt = Math.max(nextAt + this.intervalMs(), performance.now() - this.intervalMs());
+      await sleep(nextAt - performance.now(), signal);
     }
   }
 
