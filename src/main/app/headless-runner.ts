@@ -4,7 +4,6 @@ import type { RuntimeConfig } from '../runtime/config';
 import { TaskRunner, type ConfiguredPlanner, type DeviceLockPort, type SupervisorPort } from '../runtime/task-runner';
 import { Executor } from '../tools/executor';
 import type { ScreenshotPolicy } from './phone-access';
-import type { SupervisorPort } from '../runtime/supervisor';
 
 /** A screenshot per turn only for a planner that takes one and settings that send it: otherwise no screencap is paid for. */
 export function screenshotPolicyFor(config: RuntimeConfig, configured: ConfiguredPlanner): ScreenshotPolicy {
