@@ -127,8 +127,9 @@ describe.each(['anthropic', 'openai'] as const)('misbehaving models over %s', (p
     const state = await harness.state();
     expect(state.contacts.map((c) => c.name)).toEqual(['Alice Johnson', 'Bob Smith', 'Carol Williams']);
     expect(state.messages.sent).toEqual([]);
-    // Whatever the stale id hit, a guard ended it: failures in a row, a loop, or a sensitive action nobody allowed.
-    expect(run.record.failureReason).toMatch(/actions in a row failed|stopped a loop|needs a person's yes/);
+    // On Alice's page the remembered id now names the Delete button: the policy holds it for a yes nobody gives.
+    expect(run.record.failureReason).toBe('tap {"element_id":"e2"} on ImageButton "Delete" needs a person\'s yes (it taps ImageButton "Delete" (delete)) and no person is present to answer');
+    expect(run.calls).toBe(2);
   });
 
   it('Scenario: A model following an instruction from a note sends nothing after Deny', async () => {
