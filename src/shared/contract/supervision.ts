@@ -12,6 +12,7 @@ export type PersonRequestOf<K extends PersonRequest['kind']> = Extract<PersonReq
 /** Every reply but `unanswered`, picked by position from PersonReplySchema (supervision-desk.test checks each kind). */
 const [answerReply, allowReply, denyReply, continueReply, stopReply] = PersonReplySchema.options;
 export const GivenReplySchema = z.discriminatedUnion('kind', [answerReply, allowReply, denyReply, continueReply, stopReply]);
+export type GivenReply = z.infer<typeof GivenReplySchema>;
 
 export const ReplyInputSchema = z
   .object({ taskId: z.string().trim().min(1).max(200), requestId: z.string().trim().min(1).max(200), reply: GivenReplySchema })
