@@ -4,7 +4,7 @@
 import { AdbClient } from '../../src/main/device/adb-client';
 import { Observer } from '../../src/main/perception/observer';
 import { Executor } from '../../src/main/tools/executor';
-import { TaskRunner } from '../../src/main/runtime/task-runner';
+import { TaskRunner, type SupervisorPort } from '../../src/main/runtime/task-runner';
 import { buildPlanner } from '../../src/main/runtime/build-planner';
 import type { RuntimeConfig } from '../../src/main/runtime/config';
 import { defaultSettings, mergeSettings, SettingsSchema } from '../../src/shared/settings';
@@ -36,6 +36,8 @@ const busyModel: FakePolicy = (turn) => ({
   args: { key: 'home' },
   text: `Turn ${turn.callIndex + 1}: the item I need is still not visible on this screen, so I go back to the home screen and look again from there.`,
 });
+
+const alwaysGoOn: SupervisorPort = { ask: async () => ({ reply: { kind: 'continue' }, by: 'preset' }) };
 
 interface TurnTimes {
   total: number[];
@@ -78,7 +80,9 @@ export default {
       const executor = new Executor(adb);
       for (const sendScreenshot of [false, true]) {
         const observer = new Observer(adb, { screenshot: sendScreenshot ? { longEdge: 1456 } : false });
-        const runner = new TaskRunner({ observer, executor, plannerSource: async () => buildPlanner(configFor(fake, sendScreenshot, LONG_TASK_STEPS)) });
+        // The busy model presses Home on the home screen: a loop the guard puts to the person every few turns;
+        // here the person always says go on, so the task runs its 100 steps (the guard's cost stays in the turn).
+        const runner = new TaskRunner({ observer, executor, plannerSource: async () => buildPlanner(configFor(fake, sendScreenshot, LONG_TASK_STEPS)), supervisor: alwaysGoOn });
         await harness.control('/reset', { body: {} });
         const firstRequest = fake.requests.length;
         const { times } = await longTask(runner, harness.serial);

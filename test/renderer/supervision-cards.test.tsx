@@ -3,6 +3,7 @@ import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BridgeContext } from '../../src/renderer/src/bridge-context';
 import { PendingRequestPanel } from '../../src/renderer/src/components/supervision/PendingRequestPanel';
+import { ResumeNote } from '../../src/renderer/src/components/supervision/ResumeNote';
 import { TaskSupervision } from '../../src/renderer/src/components/supervision/TaskSupervision';
 import { UsageMeter } from '../../src/renderer/src/components/supervision/UsageMeter';
 import { StepCard } from '../../src/renderer/src/components/timeline/StepCard';
@@ -101,5 +102,19 @@ describe('supervision cards', () => {
     expect(lines[0]).toMatch(/^Step 1 · .+ The agent asked: Which Alice\?$/);
     expect(lines[1]).toMatch(/Answered: Alice Smith — decided by the person$/);
     expect(lines[2]).toMatch(/Guard \(loop, warn\): tap e2 twice, nothing changed — decided by the runtime$/);
+  });
+
+  it('Scenario: A paused task resumes with a note for the agent', async () => {
+    const bridge = new FakeBridge({ 'tasks.resume': ({ taskId }) => ({ taskId: taskId ?? null, status: 'running', paused: false }) });
+    render(
+      <BridgeContext.Provider value={bridge}>
+        <ResumeNote taskId="t-1" />
+      </BridgeContext.Provider>,
+    );
+    const send = screen.getByRole('button', { name: 'Continue with this note' }) as HTMLButtonElement;
+    expect(send.disabled).toBe(true);
+    fireEvent.change(screen.getByLabelText('Note for the agent when it resumes'), { target: { value: '  I logged in  ' } });
+    fireEvent.click(send);
+    await expect.poll(() => bridge.callsOf('tasks.resume')).toEqual([{ taskId: 't-1', note: 'I logged in' }]);
   });
 });

@@ -43,11 +43,24 @@ function asWords(label: string): string {
   return label.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/[_\-.:/]+/g, ' ');
 }
 
-/** The sensitive word a label carries, if any. */
+/**
+ * Whether a piece of a label reads as a command (a button's few words) rather than content: a message preview or
+ * a note's first line that merely mentions "send" is not a Send button.
+ */
+function commandLike(part: string): boolean {
+  const words = part.trim().split(/\s+/).length;
+  return /[\u4e00-\u9fff]/.test(part) ? part.trim().length <= 10 : words <= 4;
+}
+
+/** The sensitive word a label carries, if any; a merged row's parts (" | ") are read one by one. */
 export function sensitiveWordIn(label: string): string | null {
-  const english = ENGLISH_WORD.exec(asWords(label));
-  if (english) return english[1]!.toLowerCase();
-  return SENSITIVE_CHINESE.find((word) => label.includes(word)) ?? null;
+  for (const part of label.split(' | ').filter(commandLike)) {
+    const english = ENGLISH_WORD.exec(asWords(part));
+    if (english) return english[1]!.toLowerCase();
+    const chinese = SENSITIVE_CHINESE.find((word) => part.includes(word));
+    if (chinese) return chinese;
+  }
+  return null;
 }
 
 /** The element an action would touch: by id, under its point, or (typing without a field) the focused field. */

@@ -9,9 +9,10 @@ import { defineMethods } from './define';
  */
 export type PersonRequestOf<K extends PersonRequest['kind']> = Extract<PersonRequest, { kind: K }>;
 
-export const GivenReplySchema = PersonReplySchema.refine((reply) => reply.kind !== 'unanswered', {
-  message: 'a person replies with an answer, allow, deny, continue or stop',
-});
+/** Every reply but `unanswered`, picked by position from PersonReplySchema (supervision-desk.test checks each kind). */
+const [answerReply, allowReply, denyReply, continueReply, stopReply] = PersonReplySchema.options;
+export const GivenReplySchema = z.discriminatedUnion('kind', [answerReply, allowReply, denyReply, continueReply, stopReply]);
+export type GivenReply = z.infer<typeof GivenReplySchema>;
 
 export const ReplyInputSchema = z
   .object({ taskId: z.string().trim().min(1).max(200), requestId: z.string().trim().min(1).max(200), reply: GivenReplySchema })

@@ -44,5 +44,7 @@ describe('the supervision desk', () => {
     const parsed = ReplyInputSchema.safeParse({ taskId: 't1', requestId: 'r1', reply: { kind: 'unanswered', reason: 'x' } });
     expect(parsed.success).toBe(false);
     expect(ReplyInputSchema.safeParse({ taskId: 't1', requestId: 'r1', reply: { kind: 'answer', text: '   ' } }).success).toBe(false);
+    const given = [{ kind: 'answer', text: 'Ana' }, { kind: 'allow', scope: 'task' }, { kind: 'deny' }, { kind: 'continue', note: 'done' }, { kind: 'stop' }];
+    expect(given.map((reply) => ReplyInputSchema.safeParse({ taskId: 't1', requestId: 'r1', reply }).success)).toEqual([true, true, true, true, true]);
   });
 });

@@ -3,7 +3,7 @@
 // and the events each decision leaves (who decided, when).
 import { describe, expect, it } from 'vitest';
 import type { Scene } from '../../../src/shared/scene';
-import { TaskEventSchema, TaskRecordSchema, applyTaskEvent, newTaskRecord, type PersonReply, type TaskEvent } from '../../../src/shared/task';
+import { TaskEventSchema, TaskRecordSchema, applyTaskEvent, newTaskRecord, type PersonReply, type PlannedStep, type TaskEvent } from '../../../src/shared/task';
 import { TaskRunner, type ConfiguredPlanner } from '../../../src/main/runtime/task-runner';
 import { presetSupervisor, type SupervisorPort, type SupervisorRequest } from '../../../src/main/runtime/supervisor';
 import { DEFAULT_TASK_POLICIES, type TaskPolicies } from '../../../src/main/runtime/task-policies';
@@ -36,7 +36,7 @@ const usage = { inputTokens: 1000, outputTokens: 100 };
 const of = <T extends TaskEvent['type']>(events: TaskEvent[], type: T) => events.filter((e): e is Extract<TaskEvent, { type: T }> => e.type === type);
 
 /** A planner that reports usage per call, like the AI planner does through onDecision. */
-function spendingPlanner(next: (step: number) => ReturnType<typeof step> | null) {
+function spendingPlanner(next: (turn: number) => PlannedStep | null) {
   return new ScriptedPlanner((input, context) => {
     const planned = next(input.step);
     const decision = planned ?? { tool: 'finish_task', args: { success: true, reason: 'done' }, rationale: null, thinking: null };

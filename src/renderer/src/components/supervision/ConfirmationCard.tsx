@@ -1,7 +1,6 @@
 import { useState } from 'react';
 import type { Scene } from '../../../../shared/scene';
-import type { PersonRequestOf } from '../../../../shared/contract';
-import type { PersonReply } from '../../../../shared/task';
+import type { GivenReply, PersonRequestOf } from '../../../../shared/contract';
 import { formatArgs } from '../../lib/format';
 import { SceneWireframe } from '../timeline/SceneWireframe';
 
@@ -12,14 +11,14 @@ interface Props {
   request: PersonRequestOf<'confirmation'>;
   /** The Scene of the turn the action was chosen in (its target is outlined), when it could be read. */
   scene: Scene | null;
-  onReply(reply: PersonReply): Promise<void>;
+  onReply(reply: GivenReply): Promise<void>;
 }
 
 const DECISIONS = {
   allow: { kind: 'allow', scope: 'once' },
   deny: { kind: 'deny' },
   'allow-for-task': { kind: 'allow', scope: 'task' },
-} as const satisfies Record<string, PersonReply>;
+} as const satisfies Record<string, GivenReply>;
 type Decision = keyof typeof DECISIONS;
 
 /** A sensitive action held before it runs: what it is, where it lands, why the model wants it; the person decides. */

@@ -1,11 +1,10 @@
 import { useState } from 'react';
-import type { PersonRequestOf } from '../../../../shared/contract';
-import type { PersonReply } from '../../../../shared/task';
+import type { GivenReply, PersonRequestOf } from '../../../../shared/contract';
 
 interface Props {
   requestId: string;
   request: PersonRequestOf<'hand-over'> | PersonRequestOf<'loop'>;
-  onReply(reply: PersonReply): Promise<void>;
+  onReply(reply: GivenReply): Promise<void>;
 }
 
 const WORDS = {

@@ -1,4 +1,5 @@
-import type { PersonReply, TaskRecord } from '../../../../shared/task';
+import type { GivenReply } from '../../../../shared/contract';
+import type { TaskRecord } from '../../../../shared/task';
 import { useBridge } from '../../bridge-context';
 import { reportError } from '../../store/app-store';
 import { ConfirmationCard } from './ConfirmationCard';
@@ -13,7 +14,7 @@ export function PendingRequestPanel({ task }: { task: TaskRecord }) {
   useAttentionNotice(pending);
   if (!pending) return null;
   const { requestId, request, step } = pending;
-  const onReply = async (reply: PersonReply) => {
+  const onReply = async (reply: GivenReply) => {
     try {
       const result = await bridge.call('tasks.reply', { taskId: task.id, requestId, reply });
       if (!result.accepted && result.reason) reportError(new Error(result.reason));

@@ -1,11 +1,10 @@
 import { useState, type FormEvent, type KeyboardEvent } from 'react';
-import type { PersonRequestOf } from '../../../../shared/contract';
-import type { PersonReply } from '../../../../shared/task';
+import type { GivenReply, PersonRequestOf } from '../../../../shared/contract';
 
 interface Props {
   requestId: string;
   request: PersonRequestOf<'question'>;
-  onReply(reply: PersonReply): Promise<void>;
+  onReply(reply: GivenReply): Promise<void>;
 }
 
 /** The agent's question to the person, with a box to answer it (Enter sends, Shift+Enter starts a new line). */

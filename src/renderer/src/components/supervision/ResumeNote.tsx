@@ -22,11 +22,11 @@ export function ResumeNote({ taskId }: { taskId: string }) {
     }
   };
   return (
-    <form className="supervision-form resume-note" onSubmit={(event) => void submit(event)} aria-label="Resume with a note">
+    <form className="supervision-form resume-note" onSubmit={(event) => void submit(event)} aria-label="Note for the agent">
       <label htmlFor="resume-note">Note for the agent when it resumes</label>
       <input id="resume-note" value={note} maxLength={2000} placeholder="e.g. I logged in" onChange={(event) => setNote(event.target.value)} />
       <button type="submit" className="button secondary" disabled={sending || !note.trim()}>
-        Resume with this note
+        Continue with this note
       </button>
     </form>
   );
