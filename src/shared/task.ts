@@ -339,7 +339,7 @@ export const RunTaskRequestSchema = z.object({
   goal: z.string().trim().min(1).max(2000),
   maxSteps: z.number().int().min(1).max(500).optional(),
   /** Packages this task may launch and act in (`launch_app` is refused outside them); absent: any app. */
-  allowedApps: z.array(z.string().trim().regex(/^[A-Za-z][\w]*(\.[A-Za-z_][\w]*)+$/, 'must be a package name such as com.android.contacts')).min(1).max(50).optional(),
+  allowedApps: z.array(z.string().trim().max(255).regex(/^[A-Za-z][\w]*(\.[A-Za-z_][\w]*)+$/, 'must be a package name such as com.android.contacts')).min(1).max(50).optional(),
 });
 export type RunTaskRequest = z.infer<typeof RunTaskRequestSchema>;
 

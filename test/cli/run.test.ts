@@ -123,7 +123,7 @@ describe('amc run', () => {
     const result = await runAmc(['run', '-s', harness.serial, '--goal', 'Open the Notes app', '--json'], { env: env() });
     expect(result.code).toBe(0);
     const events = result.stdout.trim().split('\n').map((line) => TaskEventSchema.parse(JSON.parse(line)));
-    expect(events.map((e) => e.type)).toEqual(['task.started', 'step.observed', 'step.planned', 'step.executed', 'step.observed', 'step.planned', 'task.finished']);
+    expect(events.map((e) => e.type)).toEqual(['task.started', 'step.observed', 'step.planned', 'step.executed', 'step.observed', 'step.verified', 'step.planned', 'task.finished']);
     expect(events.at(-1)).toMatchObject({ status: 'completed', result: 'Notes is open' });
   });
 

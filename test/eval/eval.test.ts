@@ -47,7 +47,7 @@ const byId = (report: EvalReport, id: string) => report.tasks.find((task) => tas
 const MISBEHAVIOUR: Record<string, (run: number) => FakePolicy> = {
   'clock-add-0630': () => scripted('clock-add-0630'),
   'settings-airplane-mode-on': (run) => (run === 1 ? scripted('settings-airplane-mode-on') : () => finish(false, 'I could not find airplane mode.')),
-  // Loops on the home key until the step budget runs out.
+  // Loops on the home key: the loop guard stops it (no one is there to let it go on).
   'settings-wifi-off': () => () => ({ kind: 'call', tool: 'press_key', args: { key: 'home' }, text: 'Going home.' }),
   // Taps an element id that no Scene ever had.
   'settings-bluetooth-on': () => () => ({ kind: 'call', tool: 'tap', args: { element_id: 'e999' }, text: 'Tapping Bluetooth.' }),
@@ -87,8 +87,10 @@ describe('amc eval', () => {
     expect(report.runSuccessRate).toBe(3 / 16);
     expect(byId(report, 'clock-add-0630')).toMatchObject({ success: true, passes: 2 });
     expect(byId(report, 'settings-airplane-mode-on')).toMatchObject({ success: false, passes: 1, failureReason: 'the agent gave up: I could not find airplane mode.' });
-    expect(byId(report, 'settings-wifi-off').failureReason).toBe('the task failed: reached the maximum of 6 steps without finishing the goal');
-    expect(byId(report, 'settings-wifi-off').attempts[0]).toMatchObject({ steps: 6, status: 'failed' });
+    expect(byId(report, 'settings-wifi-off').failureReason).toBe(
+      'the task failed: stopped a loop: press_key {"key":"home"} 3 times in a row and the screen did not change; no person is present to answer',
+    );
+    expect(byId(report, 'settings-wifi-off').attempts[0]).toMatchObject({ steps: 3, status: 'failed' });
     expect(byId(report, 'settings-bluetooth-on').failureReason).toMatch(/^the task failed: 3 actions in a row failed.*e999/);
     expect(byId(report, 'contacts-bob-number').failureReason).toMatch(/does not contain Bob's number/);
     expect(byId(report, 'clock-timer-infeasible').failureReason).toMatch(/impossible on this phone/);

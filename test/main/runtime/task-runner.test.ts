@@ -147,6 +147,8 @@ describe('TaskRunner', () => {
     expect(record.status).toBe('failed');
     expect(record.failureReason).toBe('reached the maximum of 4 steps without finishing the goal');
     expect(executor.calls).toHaveLength(4);
+    // Decided before the fifth turn: no fifth plan whose action would be thrown away.
+    expect(planner.inputs).toHaveLength(4);
     const single = await runnerWith(new ScriptedPlanner(() => [step('swipe', { direction: 'up' })]), { maxSteps: 1 }).runner.run(request);
     expect(single.failureReason).toBe('reached the maximum of 1 step without finishing the goal');
   });
