@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -29,6 +30,24 @@ describe('amc device commands', () => {
     expect(device!.androidVersion).toBe('14');
     const text = await amc('devices');
     expect(text.stdout).toContain(`${harness.serial}  device`);
+  });
+
+  it('Scenario: amc devices --json says which helpers each phone can use', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'amc-helpers-cli-'));
+    try {
+      const server = path.join(dir, 'scrcpy-server');
+      await writeFile(server, 'a local scrcpy-server');
+      const result = await runAmc(['devices', '--json'], { env: { ...harness.env, SCRCPY_SERVER_PATH: server, AMC_HELPER_DOWNLOAD: 'off' } });
+      expect(result.code).toBe(0);
+      const [device] = JSON.parse(result.stdout) as Array<{ helpers: Record<string, { usable: boolean; detail: string }> }>;
+      expect(device!.helpers).toEqual({
+        'scrcpy-server': { usable: true, detail: `scrcpy-server 3.3.3 from the Settings path (${server})` },
+        yadb: { usable: false, detail: 'yadb 1.1.1 is not installed and downloads are off in Settings' },
+        'adb-keyboard': { usable: true, detail: 'ADBKeyBoard is installed and enabled' },
+      });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('Scenario: Output into a closed pipe ends the command quietly', async () => {

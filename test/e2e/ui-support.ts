@@ -30,7 +30,8 @@ export interface UiHost {
 export async function startUiHost(extraEnv: NodeJS.ProcessEnv = {}): Promise<UiHost> {
   const harness = await startAdbHarness();
   const home = await mkdtemp(path.join(os.tmpdir(), 'amc-ui-home-'));
-  const env = { PATH: process.env.PATH, HOME: harness.env.HOME, ANDROID_ADB_SERVER_PORT: harness.env.ANDROID_ADB_SERVER_PORT, ...extraEnv };
+  // No helper downloads: with a network the mirror would switch to video where a test expects screenshots.
+  const env = { PATH: process.env.PATH, HOME: harness.env.HOME, ANDROID_ADB_SERVER_PORT: harness.env.ANDROID_ADB_SERVER_PORT, AMC_HELPER_DOWNLOAD: 'off', ...extraEnv };
   const start = (address?: { port: number; token: string }) =>
     startWebApp({ rendererDir: requireBuiltRenderer(), env, home, heartbeatMs: 1000, ...address });
   const host: UiHost = {

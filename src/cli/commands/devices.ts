@@ -98,7 +98,9 @@ export const devicesCommand: CliCommand = {
     const entries = await adb.listDevices({ timeoutMs: 10_000 });
     const devices = await Promise.all(entries.map((entry) => describeDevice(adb, entry.serial, entry.state, { timeoutMs: 10_000 })));
     if (values.json) {
-      io.out(JSON.stringify(devices, null, 2));
+      const { helpersOfReadyPhones } = await import('../../main/app/phone-typing');
+      const helpers = await helpersOfReadyPhones(adb, devices);
+      io.out(JSON.stringify(devices.map((device) => ({ ...device, ...(helpers.has(device.serial) && { helpers: helpers.get(device.serial) }) })), null, 2));
     } else if (devices.length === 0) {
       io.out(`No devices at the adb server ${adb.address}. Plug a phone in with USB debugging on, or \`amc connect HOST:PORT\`.`);
     } else {

@@ -3,6 +3,9 @@ import type { AdbClient } from '../device/adb-client';
 import type { HelperName } from '../device/helpers/catalog';
 import { HelperProvider } from '../device/helpers/helper-provider';
 import { PhoneHelpers } from '../device/helpers/phone-helpers';
+import { phoneHelperReport, type PhoneHelperReport } from '../device/helpers/helper-report';
+import { createConfigSource } from '../runtime/config';
+import { resolveAmcHome } from '../storage/settings-store';
 import type { ExecutorOptions } from '../tools/executor';
 
 /** The phone helpers of one process (helper files found once, pushed once per phone) and the Executor's typing built on them. */
@@ -19,4 +22,24 @@ export function phoneHelpersFor(options: {
   });
   const onPhone = new PhoneHelpers(options.adb, provider);
   return { provider, onPhone, typing: { method: async () => (await options.settings()).typing.method, helpers: onPhone } };
+}
+
+/**
+ * For `amc devices --json` and `amc doctor`: which helpers each ready phone can use, with the Settings of this
+ * machine (Settings paths, downloads). A phone whose report fails is left out rather than failing the list.
+ */
+export async function helpersOfReadyPhones(
+  adb: AdbClient,
+  devices: readonly { serial: string; state: string }[],
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<Map<string, PhoneHelperReport>> {
+  const home = resolveAmcHome(env);
+  const settings = async () => (await createConfigSource({ env, home }).load()).settings;
+  const { provider } = phoneHelpersFor({ adb: async () => adb, settings, home });
+  const reports = new Map<string, PhoneHelperReport>();
+  for (const device of devices.filter((entry) => entry.state === 'device')) {
+    const report = await phoneHelperReport(adb, device.serial, provider).catch(() => null);
+    if (report) reports.set(device.serial, report);
+  }
+  return reports;
 }

@@ -78,6 +78,9 @@ export class MirrorPump {
   private maxSize = DEFAULT_VIDEO_MAX_SIZE;
   private decodesVideo = true;
   private videoViewers = 0;
+  /** The video session was stopped because nobody watched; it starts again when someone does. */
+  private videoIdle = false;
+  private videoStarting = false;
 
   constructor(private readonly options: MirrorPumpOptions) {
     this.encoding = { ...DEFAULT_MIRROR_ENCODING, ...options.encoding };
@@ -106,7 +109,14 @@ export class MirrorPump {
    * `decodesVideo: false` says the window cannot decode video, so screenshots are sent.
    */
   start(serial: string, view: { maxSize?: number | undefined; decodesVideo?: boolean | undefined } = {}): MirrorStatus {
-    if (this.serial === serial) return this.status();
+    if (this.serial === serial) {
+      // A window (re)opened on a mirror that fell back: the video path gets another try.
+      if (!this.videoRun && !this.videoStarting && !this.videoIdle && view.decodesVideo !== false) {
+        this.decodesVideo = true;
+        void this.startVideo(serial, this.generation);
+      }
+      return this.status();
+    }
     this.halt();
     this.serial = serial;
     this.lastFrame = null;
@@ -174,10 +184,9 @@ export class MirrorPump {
 
   private halt(): void {
     this.generation += 1;
-    this.videoRun?.stop();
-    this.videoRun = null;
-    this.videoLive = false;
-    this.videoViewers = 0;
+    this.stopVideo();
+    this.videoIdle = false;
+    this.videoStarting = false;
     this.abort.abort();
     this.abort = new AbortController();
     clearInterval(this.statusTimer);
@@ -207,6 +216,15 @@ export class MirrorPump {
     const current = () => this.generation === generation;
     const signal = this.abort.signal;
     while (current()) {
+      const watched = this.options.events.frameSubscriberCount > 0;
+      if (!watched && this.videoRun) {
+        // Nobody receives frames (the window closed): no server stays on the phone meanwhile.
+        this.stopVideo();
+        this.videoIdle = true;
+      } else if (watched && this.videoIdle) {
+        this.videoIdle = false;
+        void this.startVideo(serial, generation);
+      }
       if (this.videoLive) {
         // The video path delivers; woken when it ends.
         await this.sleep(this.options.idlePollMs ?? 200);
@@ -324,6 +342,7 @@ export class MirrorPump {
       if (current()) this.fellBack('the video mirror is off in Settings');
       return;
     }
+    this.videoStarting = true;
     try {
       const run = await video.source.start(
         serial,
@@ -347,6 +366,8 @@ export class MirrorPump {
       else this.videoRun = run;
     } catch (error) {
       if (current() && !isAbortError(error)) this.fellBack(message(error));
+    } finally {
+      if (current()) this.videoStarting = false;
     }
   }
 
@@ -366,6 +387,13 @@ export class MirrorPump {
     this.options.events.publishFrame(meta, bytes);
     this.meter.record(performance.now(), 0);
     this.lastFrame = meta;
+  }
+
+  private stopVideo(): void {
+    this.videoRun?.stop();
+    this.videoRun = null;
+    this.videoLive = false;
+    this.videoViewers = 0;
   }
 
   private fellBack(reason: string): void {

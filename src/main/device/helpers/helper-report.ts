@@ -1,0 +1,44 @@
+import type { AdbClient } from '../adb-client';
+import { HELPER_NAMES, HELPERS, type HelperName } from './catalog';
+import type { HelperProvider } from './helper-provider';
+
+/** scrcpy-server 3.x runs on Android 5.0 (API 21) and later. */
+const SCRCPY_MIN_SDK = 21;
+const ADB_KEYBOARD_IME = 'com.android.adbkeyboard/.AdbIME';
+
+export interface HelperUse {
+  usable: boolean;
+  /** Where the file comes from when usable; why not otherwise (one clause). */
+  detail: string;
+}
+
+/** Which helpers a phone can use: the pushed ones (by file and Android version) and ADBKeyBoard (installed and enabled). */
+export type PhoneHelperReport = Record<HelperName | 'adb-keyboard', HelperUse>;
+
+/**
+ * What `amc devices --json` (and `amc doctor`) say about a ready phone's helpers. Only reads: nothing is pushed.
+ */
+export async function phoneHelperReport(
+  adb: Pick<AdbClient, 'shell'>,
+  serial: string,
+  provider: Pick<HelperProvider, 'get'>,
+  options: { timeoutMs?: number } = {},
+): Promise<PhoneHelperReport> {
+  const call = { timeoutMs: options.timeoutMs ?? 10_000 };
+  const [sdkText, imes] = await Promise.all([adb.shell(serial, 'getprop ro.build.version.sdk', call), adb.shell(serial, 'ime list -s', call)]);
+  const sdk = Number(sdkText.trim());
+  const report = {} as PhoneHelperReport;
+  for (const name of HELPER_NAMES) {
+    const file = await provider.get(name);
+    const label = `${name} ${HELPERS[name].version}`;
+    if (!file.available) report[name] = { usable: false, detail: file.reason };
+    else if (name === 'scrcpy-server' && Number.isFinite(sdk) && sdk > 0 && sdk < SCRCPY_MIN_SDK) {
+      report[name] = { usable: false, detail: `the phone runs Android API ${sdk}; ${label} needs ${SCRCPY_MIN_SDK} or later` };
+    } else report[name] = { usable: true, detail: `${label} from ${file.origin === 'settings' ? 'the Settings path' : `the ${file.origin} copy`} (${file.file})` };
+  }
+  const keyboard = imes.split('\n').some((line) => line.trim() === ADB_KEYBOARD_IME);
+  report['adb-keyboard'] = keyboard
+    ? { usable: true, detail: 'ADBKeyBoard is installed and enabled' }
+    : { usable: false, detail: 'ADBKeyBoard is not enabled on the phone' };
+  return report;
+}

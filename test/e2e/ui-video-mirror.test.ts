@@ -1,0 +1,104 @@
+// The video mirror in headless Chromium: the page decodes scrcpy's H.264 with WebCodecs onto the canvas, clicks go
+// over the control socket, and the fallbacks show screenshots with the reason in one line.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchTestBrowser, type TestBrowser } from '../support/browser';
+import { centreOf, clickMirrorAt, dumpUi, mirrorPixels, openApp, saveScreenshot, selectPhone, startUiHost, waitForFrameAfter, type UiHost } from './ui-support';
+
+const SCREEN = { width: 1080, height: 2400 };
+
+let host: UiHost;
+let browser: TestBrowser;
+let dir: string;
+
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'amc-ui-video-'));
+  const server = path.join(dir, 'scrcpy-server');
+  await writeFile(server, 'PK\x03\x04 a local copy of scrcpy-server 3.3.3');
+  host = await startUiHost({ SCRCPY_SERVER_PATH: server });
+  browser = await launchTestBrowser();
+}, 90_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await host?.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+const source = (page: Page) => page.getByTestId('mirror-source');
+const foreground = async () => (await host.harness.state()).foreground;
+
+async function serversOnPhone(): Promise<number> {
+  const ps = await host.harness.shell('ps -A');
+  return ps.stdout.split('\n').filter((line) => line.trim().endsWith(' app_process')).length;
+}
+
+describe('video mirror in the browser', { timeout: 90_000 }, () => {
+  it('Scenario: The demo phone is mirrored over the video path, a change shows on the canvas, and closing the window leaves no server', async () => {
+    await host.harness.reset();
+    const { page, errors } = await openApp(browser, host);
+    await selectPhone(page, host.harness.serial);
+    await expect.poll(() => source(page).getAttribute('data-source'), { timeout: 20_000 }).toBe('video');
+    const first = await waitForFrameAfter(page, -1);
+    const before = await mirrorPixels(page);
+    await saveScreenshot(page, 'video-mirror');
+
+    // A change made on the phone (not through the mirror) reaches the canvas.
+    await host.harness.shell('am start -n com.android.settings/.Settings');
+    await expect.poll(() => mirrorPixels(page), { timeout: 20_000 }).not.toBe(before);
+    expect(await waitForFrameAfter(page, first)).toBeGreaterThan(first);
+    expect(errors).toEqual([]);
+    // The window closes: the server on the phone is stopped, none is left behind.
+    expect(await serversOnPhone()).toBe(1);
+    await page.close();
+    await expect.poll(serversOnPhone, { timeout: 10_000 }).toBe(0);
+  });
+
+  it('Scenario: A click on the video mirror reaches the phone over the control socket', async () => {
+    await host.harness.reset();
+    const { page, errors } = await openApp(browser, host);
+    await selectPhone(page, host.harness.serial);
+    await expect.poll(() => source(page).getAttribute('data-source'), { timeout: 20_000 }).toBe('video');
+    await waitForFrameAfter(page, -1);
+    const contacts = centreOf(await dumpUi(host.harness, host.harness.serial), 'Contacts');
+    // From now on every adb shell command hangs: only the control socket can carry the click.
+    await host.harness.control('/faults', { body: { kind: 'hang' } });
+    await clickMirrorAt(page, contacts, SCREEN);
+    await expect.poll(foreground, { timeout: 15_000 }).toMatch(/contacts/);
+    expect((await host.harness.control<{ faults: { kind: string }[] }>('/faults')).body.faults).toEqual([{ kind: 'hang' }]);
+    await host.harness.reset();
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('Scenario: When the server cannot be pushed the mirror shows screenshots and says why', async () => {
+    await host.harness.reset();
+    await host.harness.control('/faults', { body: { kind: 'push-refused' } });
+    const { page, errors } = await openApp(browser, host);
+    await selectPhone(page, host.harness.serial);
+    await expect.poll(() => source(page).textContent(), { timeout: 20_000 }).toMatch(/video mirror unavailable: .*Permission denied.* — showing screenshots/);
+    const first = await waitForFrameAfter(page, -1);
+    await host.harness.shell('am start -n com.android.settings/.Settings');
+    expect(await waitForFrameAfter(page, first)).toBeGreaterThan(first);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('Scenario: When the stream dies mid-way the mirror goes on with screenshots', async () => {
+    await host.harness.reset();
+    const { page, errors } = await openApp(browser, host);
+    await selectPhone(page, host.harness.serial);
+    await expect.poll(() => source(page).getAttribute('data-source'), { timeout: 20_000 }).toBe('video');
+    await host.harness.control('/faults', { body: { kind: 'scrcpy-crash' } });
+    await host.harness.shell('am start -n com.android.settings/.Settings');
+    await expect.poll(() => source(page).textContent(), { timeout: 20_000 }).toMatch(/video mirror unavailable: .* — showing screenshots/);
+    const before = await mirrorPixels(page);
+    await host.harness.shell('input keyevent 3');
+    await expect.poll(() => mirrorPixels(page), { timeout: 20_000 }).not.toBe(before);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+});
