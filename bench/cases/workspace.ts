@@ -24,21 +24,32 @@ function homePresses(count: number): FakePolicy {
   return () => (++turns <= count ? { kind: 'call', tool: 'press_key', args: { key: 'home' }, text: `Turn ${turns}.` } : finish(true, 'Done.'));
 }
 
+interface Layout {
+  cardHeights: number[];
+  timelineHeight: number;
+  pageOverflow: number;
+  mirrorWidth: number;
+  mirrorHeight: number;
+  mirrorInView: 0 | 1;
+}
+
+/** Runs in the page (a string: the bench is type-checked without the DOM library). */
+const MEASURE_LAYOUT = `(() => {
+  const canvas = document.querySelector('[data-testid="mirror-canvas"]')?.getBoundingClientRect();
+  const cards = [...document.querySelectorAll('[data-testid="step-card"]')].map((card) => card.getBoundingClientRect().height);
+  return {
+    cardHeights: cards,
+    timelineHeight: document.querySelector('[data-testid="timeline-scroll"]')?.scrollHeight ?? Number.NaN,
+    pageOverflow: document.documentElement.scrollHeight - window.innerHeight,
+    mirrorWidth: canvas?.width ?? 0,
+    mirrorHeight: canvas?.height ?? 0,
+    mirrorInView: !!canvas && canvas.top >= 0 && canvas.bottom <= window.innerHeight && canvas.right <= window.innerWidth ? 1 : 0,
+  };
+})()`;
+
 /** Sizes in the page as a person sees them. */
-function measureLayout(page: Page) {
-  // No named functions inside: tsx would wrap them in a helper the page does not have.
-  return page.evaluate(() => {
-    const canvas = document.querySelector('[data-testid="mirror-canvas"]')?.getBoundingClientRect();
-    const cards = [...document.querySelectorAll('[data-testid="step-card"]')].map((card) => card.getBoundingClientRect().height);
-    return {
-      cardHeights: cards,
-      timelineHeight: document.querySelector('[data-testid="timeline-scroll"]')?.scrollHeight ?? Number.NaN,
-      pageOverflow: document.documentElement.scrollHeight - window.innerHeight,
-      mirrorWidth: canvas?.width ?? 0,
-      mirrorHeight: canvas?.height ?? 0,
-      mirrorInView: !!canvas && canvas.top >= 0 && canvas.bottom <= window.innerHeight && canvas.right <= window.innerWidth ? 1 : 0,
-    };
-  });
+function measureLayout(page: Page): Promise<Layout> {
+  return page.evaluate(MEASURE_LAYOUT) as Promise<Layout>;
 }
 
 /** Clicks the note body on the mirror (by the phone's own UI dump), so typing goes to it. */
