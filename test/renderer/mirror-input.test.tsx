@@ -57,7 +57,7 @@ describe('mirror input', () => {
     fireEvent.pointerUp(canvas, { clientX: 100 + 108, clientY: 50 + 80, pointerId: 1 });
     await waitFor(() => expect(bridge.callsOf('devices.swipe')).toHaveLength(1));
     expect(bridge.callsOf('devices.swipe')[0]).toMatchObject({ serial: device.serial, fromX: 540, fromY: 2000, toX: 540, toY: 400 });
-    expect(bridge.callsOf('mirror.start')).toEqual([{ serial: device.serial }]);
+    expect(bridge.callsOf('mirror.start')).toEqual([{ serial: device.serial, maxSize: expect.any(Number), decodesVideo: expect.any(Boolean) }]);
   });
 
   it('Scenario: While the agent acts the mirror marks its target and sends no input', () => {
