@@ -267,6 +267,7 @@ export const SETTINGS_CATALOG = [
     unit: 'turns',
     help: 'The same action with no change on the screen, or going back and forth between two screens, this many times: the next prompt says so.',
     section: 'Supervision',
+    env: 'TASK_LOOP_WARN_AFTER',
     appliesTo: AI,
   }),
   number('supervision', 'loopStopAfter', LIMITS.loopStopAfter, 3, {
@@ -274,6 +275,7 @@ export const SETTINGS_CATALOG = [
     unit: 'turns',
     help: 'If the loop goes on this long, the task pauses and asks you (or fails when no one can answer).',
     section: 'Supervision',
+    env: 'TASK_LOOP_STOP_AFTER',
     appliesTo: AI,
   }),
   text('supervision', 'standingInstructions', { min: 0, max: 2000 }, '', {

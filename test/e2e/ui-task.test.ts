@@ -27,6 +27,9 @@ beforeAll(async () => {
     AI_PLANNER_THINKING_BUDGET_TOKENS: '2048',
     ANTHROPIC_API_KEY: FAKE_ANTHROPIC_KEY,
     ANTHROPIC_BASE_URL: fake.url,
+    // Some scripted models here press Home on purpose until stopped: the loop guard must not end them first.
+    TASK_LOOP_WARN_AFTER: '20',
+    TASK_LOOP_STOP_AFTER: '50',
   });
   browser = await launchTestBrowser();
 }, 90_000);

@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 import type { SettingsProblem, SettingsScreen } from '../../../shared/contract';
-import type { ConnectionReport } from '../../../shared/connection-report';
+import { ConnectionReportSchema, type ConnectionReport } from '../../../shared/connection-report';
 import { valuesFromSettings, type FieldValue } from '../components/settings/fields';
 
 export type SettingsFormStatus = 'idle' | 'checking' | 'saving' | 'saved';
@@ -24,6 +24,29 @@ export interface SettingsState {
   discardEdits(): void;
 }
 
+const TESTED_KEY = 'amc.modelTested';
+
+/** A passed "Test connection" is remembered across reloads, for the settings in effect it tested. */
+function rememberedTest(effective: SettingsScreen['effective']): ConnectionReport | null {
+  try {
+    const saved = JSON.parse(localStorage.getItem(TESTED_KEY) ?? 'null') as { settings?: unknown; report?: unknown } | null;
+    if (saved?.settings !== JSON.stringify(effective)) return null;
+    const report = ConnectionReportSchema.safeParse(saved.report);
+    return report.success && report.data.result === 'ok' ? report.data : null;
+  } catch {
+    return null;
+  }
+}
+
+function rememberTest(effective: SettingsScreen['effective'], report: ConnectionReport | null): void {
+  try {
+    if (report?.result === 'ok') localStorage.setItem(TESTED_KEY, JSON.stringify({ settings: JSON.stringify(effective), report }));
+    else localStorage.removeItem(TESTED_KEY);
+  } catch {
+    // Storage can be unavailable; the checklist then asks for a test again after a reload.
+  }
+}
+
 const byField = (problems: SettingsProblem[]) => Object.fromEntries(problems.map((problem) => [problem.field, problem.message]));
 
 export const useSettingsStore = create<SettingsState>()((set) => ({
@@ -32,12 +55,19 @@ export const useSettingsStore = create<SettingsState>()((set) => ({
   problems: {},
   status: 'idle',
   lastConnectionTest: null,
-  setConnectionTest: (lastConnectionTest) => set({ lastConnectionTest }),
+  setConnectionTest: (lastConnectionTest) =>
+    set((state) => {
+      if (state.screen) rememberTest(state.screen.effective, lastConnectionTest);
+      return { lastConnectionTest };
+    }),
   setScreen: (screen, options) =>
     set((state) => ({
       screen,
       // A test of other settings proves nothing about these.
-      lastConnectionTest: state.screen && JSON.stringify(state.screen.effective) !== JSON.stringify(screen.effective) ? null : state.lastConnectionTest,
+      lastConnectionTest:
+        state.screen && JSON.stringify(state.screen.effective) !== JSON.stringify(screen.effective)
+          ? rememberedTest(screen.effective)
+          : (state.lastConnectionTest ?? rememberedTest(screen.effective)),
       values: options?.keepEdits && state.screen ? state.values : valuesFromSettings(screen.settings),
       problems: options?.keepEdits ? state.problems : {},
     })),

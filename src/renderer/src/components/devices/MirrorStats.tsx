@@ -7,10 +7,11 @@ function MirrorSource({ status }: { status: MirrorStatus | null }) {
   if (!status || status.state === 'stopped') return null;
   if (status.source === 'video') return <span data-testid="mirror-source" data-source="video"> · video</span>;
   if (!status.fallbackReason) return null;
+  const reason = `video mirror unavailable: ${status.fallbackReason} — showing screenshots`;
+  // One line under the phone (the full reason on hover), so the phone keeps its height.
   return (
-    <span className="muted" data-testid="mirror-source" data-source="screenshots">
-      {' '}
-      · video mirror unavailable: {status.fallbackReason} — showing screenshots
+    <span className="muted mirror-source" data-testid="mirror-source" data-source="screenshots" title={reason}>
+      {reason}
     </span>
   );
 }

@@ -140,8 +140,7 @@ export function HistoryPanel() {
           </p>
         )}
         <UsageMeter task={live ?? opened} />
-        <TaskTimeline task={live ?? opened} />
-        <TaskSupervision task={live ?? opened} />
+        <TaskTimeline task={live ?? opened} after={<TaskSupervision task={live ?? opened} />} />
       </div>
     );
   }

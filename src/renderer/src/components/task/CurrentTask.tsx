@@ -42,10 +42,9 @@ export function CurrentTask() {
         </p>
       )}
       <UsageMeter task={entry.task} />
-      <TaskTimeline task={entry.task} />
+      <TaskTimeline task={entry.task} after={<TaskSupervision task={entry.task} />} />
       <PendingRequestPanel task={entry.task} />
       {entry.paused && isRunning(entry.task) && <ResumeNote taskId={entry.task.id} />}
-      <TaskSupervision task={entry.task} />
     </div>
   );
 }

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { screenChangedByAction, type TaskRecord } from '../../../../shared/task';
 import { nameOfSerial, useDevicesStore } from '../../store/devices-store';
 import { PlannerLabel } from './PlannerLabel';
@@ -26,9 +26,10 @@ function useExpandedSteps(taskId: string) {
 
 /**
  * A task's turns in order, newest last, closed by its result: the same view for a live task and for history. The
- * turns scroll in their own area, which follows the newest turn unless the person has scrolled up.
+ * turns scroll in their own area, which follows the newest turn unless the person has scrolled up. `after` (e.g. the
+ * task's log of decisions) scrolls with the turns, below the result.
  */
-export function TaskTimeline({ task }: { task: TaskRecord }) {
+export function TaskTimeline({ task, after }: { task: TaskRecord; after?: ReactNode }) {
   const running = task.status === 'running' || task.status === 'pending';
   const phone = useDevicesStore((s) => nameOfSerial(s, task.serial));
   const area = useRef<HTMLDivElement>(null);
@@ -76,6 +77,7 @@ export function TaskTimeline({ task }: { task: TaskRecord }) {
         </ol>
         {running && task.steps.length === 0 && <p className="muted">Looking at the phone…</p>}
         <TaskResultCard task={task} />
+        {after}
       </div>
       {!following && (
         <button type="button" className="button primary jump-latest" onClick={jumpToLatest}>
