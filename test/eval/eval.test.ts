@@ -152,6 +152,6 @@ describe('amc eval', () => {
     expect(parallel.stderr).toMatch(/--parallel must be a whole number from 1 to 16, got "0"/);
     const noKey = await runAmc(['eval', '--tasks', 'settings-wifi-off'], { env: { ...env(), ANTHROPIC_API_KEY: '' } });
     expect(noKey.code).toBe(2);
-    expect(noKey.stderr).toMatch(/ANTHROPIC_API_KEY/);
+    expect(noKey.stderr).toMatch(/Anthropic API key is not set \(Settings → Direct access\)/);
   }, 60_000);
 });
