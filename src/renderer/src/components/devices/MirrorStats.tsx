@@ -31,8 +31,9 @@ export function MirrorStats({ serial }: { serial: string }) {
       : status?.state === 'stopped'
         ? 'The mirror is stopped.'
         : null);
+  // A div: the Diagnostics disclosure inside may not sit in a paragraph.
   return (
-    <p
+    <div
       className="mirror-stats"
       data-testid="mirror-stats"
       data-fps={fps.toFixed(2)}
@@ -46,6 +47,6 @@ export function MirrorStats({ serial }: { serial: string }) {
         {status?.captureMs != null && <span> · capture {Math.round(status.captureMs)} ms</span>}
       </Diagnostics>
       <MirrorSource status={status} />
-    </p>
+    </div>
   );
 }
