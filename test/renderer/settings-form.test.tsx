@@ -151,14 +151,21 @@ describe('settings form', () => {
 
   it('Scenario: Settings shows only the fields the chosen planner, provider and transport use', async () => {
     await renderForm(await settingsBackend());
-    // Off (the default): nothing of the AI planner.
-    expect(shownFields()).toEqual(['aiPlanner.enabled', 'aiPlanner.maxSteps', 'adb.host', 'adb.port']);
+    // Off (the default): nothing of the AI planner; what every task and the phone's helpers use stays.
+    expect(shownFields()).toEqual([
+      'aiPlanner.enabled', 'aiPlanner.maxSteps', 'budget.maxMinutes', 'supervision.confirmation', 'adb.host', 'adb.port',
+      'helpers.videoMirror', 'helpers.scrcpyServerPath', 'helpers.yadbPath', 'helpers.download', 'typing.method',
+    ]);
     fireEvent.click(screen.getByLabelText('Use the AI planner'));
     // On, cloud proxy (the default transport): the control plane's fields, no provider keys.
     expect(shownFields()).toEqual([
       'aiPlanner.enabled', 'aiPlanner.provider', 'aiPlanner.model', 'aiPlanner.transport',
       'controlPlane.url', 'secrets.CONTROL_PLANE_TOKEN',
-      'aiPlanner.timeoutSeconds', 'aiPlanner.maxSteps', 'aiPlanner.sendScreenshot', 'aiPlanner.screenshotLongEdge', 'adb.host', 'adb.port',
+      'aiPlanner.timeoutSeconds', 'aiPlanner.maxSteps',
+      'budget.maxTokens', 'budget.maxCostCents', 'budget.maxMinutes', 'budget.priceTable',
+      'supervision.confirmation', 'supervision.loopWarnAfter', 'supervision.loopStopAfter', 'supervision.standingInstructions',
+      'aiPlanner.sendScreenshot', 'aiPlanner.screenshotLongEdge', 'adb.host', 'adb.port',
+      'helpers.videoMirror', 'helpers.scrcpyServerPath', 'helpers.yadbPath', 'helpers.download', 'typing.method',
     ]);
     fireEvent.change(screen.getByLabelText('Transport'), { target: { value: 'direct' } });
     expect(shownFields()).toContain('secrets.ANTHROPIC_API_KEY');
