@@ -307,8 +307,9 @@ export class MirrorPump {
       if (this.generation === generation) this.fail(`A frame from ${serial} could not be decoded: ${message(error)}`);
       return;
     }
-    // Hidden or stopped meanwhile: the frame is dropped, so nothing reaches a window after it said so.
-    if (this.generation !== generation || !this.visible) return;
+    // Hidden or stopped meanwhile: the frame is dropped, so nothing reaches a window after it said so. Video took
+    // over meanwhile: an older screenshot must not be painted over the live picture.
+    if (this.generation !== generation || !this.visible || this.videoLive) return;
     const { captureMs } = captured;
     const meta: FrameMeta = {
       serial,
