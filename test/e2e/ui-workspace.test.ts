@@ -82,7 +82,8 @@ describe('the workspace in the browser', { timeout: 120_000 }, () => {
     await stepCard(page, 17).waitFor({ timeout: 30_000 });
     expect(await cardInView(page)).toBe(true);
     // The person scrolls up: the view stays there while turns keep coming, and offers "Jump to latest".
-    await page.getByTestId('timeline-scroll').evaluate((area) => area.scrollTo({ top: 0 }));
+    await page.getByTestId('timeline-scroll').hover();
+    await page.mouse.wheel(0, -100_000);
     await page.getByRole('button', { name: 'Jump to latest ↓' }).waitFor();
     await stepCard(page, 22).waitFor({ timeout: 30_000 });
     expect((await timelineScroll(page)).top).toBe(0);

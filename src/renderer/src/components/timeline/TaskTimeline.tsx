@@ -34,7 +34,7 @@ export function TaskTimeline({ task, after }: { task: TaskRecord; after?: ReactN
   const phone = useDevicesStore((s) => nameOfSerial(s, task.serial));
   const area = useRef<HTMLDivElement>(null);
   const last = task.steps.at(-1);
-  const { following, onScroll, jumpToLatest } = useFollowNewest(area, `${task.id}:${task.steps.length}:${last ? stepPhase(last, running) : ''}:${task.status}`);
+  const { following, onScroll, onWheel, jumpToLatest } = useFollowNewest(area, `${task.id}:${task.steps.length}:${last ? stepPhase(last, running) : ''}:${task.status}`);
   const cards = useExpandedSteps(task.id);
   const [jumpTarget, setJumpTarget] = useState<number | null>(null);
 
@@ -59,7 +59,7 @@ export function TaskTimeline({ task, after }: { task: TaskRecord; after?: ReactN
           setJumpTarget(step);
         }}
       />
-      <div className="timeline-scroll" ref={area} onScroll={onScroll} tabIndex={0} aria-label="Steps of this task" data-testid="timeline-scroll">
+      <div className="timeline-scroll" ref={area} onScroll={onScroll} onWheel={onWheel} tabIndex={0} aria-label="Steps of this task" data-testid="timeline-scroll">
         <ol className="step-list" aria-label="Steps">
           {task.steps.map((step, index) => (
             <li key={step.step}>

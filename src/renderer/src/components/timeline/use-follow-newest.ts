@@ -27,11 +27,17 @@ export function useFollowNewest(area: RefObject<HTMLElement | null>, growth: str
     if (atEnd !== followingNow.current) follow(atEnd);
   }, [area]);
 
+  // A wheel turned up is the person's intent at once: the scroll event comes a frame later, by when a new step may
+  // already have pulled the view back to the end.
+  const onWheel = useCallback((event: { deltaY: number }) => {
+    if (event.deltaY < 0 && followingNow.current) follow(false);
+  }, []);
+
   const jumpToLatest = useCallback(() => {
     const element = area.current;
     follow(true);
     if (element) element.scrollTop = element.scrollHeight;
   }, [area]);
 
-  return { following, onScroll, jumpToLatest };
+  return { following, onScroll, onWheel, jumpToLatest };
 }
