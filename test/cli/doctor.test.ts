@@ -89,7 +89,7 @@ describe('amc act and usage', { timeout: 120_000 }, () => {
     expect(result.code).toBe(0);
   });
 
-  it('Scenario: Usage errors exit 2 with the CLI\'s own words', async () => {
+  it("Scenario: Usage errors exit 2 with the CLI's own words", async () => {
     const unknownOption = await runAmc(['act', '-s', harness.serial, 'tap', '--text', 'hi'], { env: env() });
     expect(unknownOption.code).toBe(2);
     expect(unknownOption.stderr).toMatch(/unknown option --text; this command takes/);

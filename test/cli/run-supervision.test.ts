@@ -65,7 +65,7 @@ const jsonEvents = (stdout: string): TaskEvent[] =>
     .map((line) => TaskEventSchema.parse(JSON.parse(line)));
 
 describe('amc run with a person at the terminal', { timeout: 120_000 }, () => {
-  it('Scenario: amc run asks the agent\'s question on the terminal and goes on with the answer', async () => {
+  it("Scenario: amc run asks the agent's question on the terminal and goes on with the answer", async () => {
     policy = askThenOpen;
     const session = startInPty(amc(['--goal', 'Open the app I tell you']), env());
     await session.waitFor(/Your answer: /);
@@ -124,7 +124,7 @@ describe('amc run with a person at the terminal', { timeout: 120_000 }, () => {
 });
 
 describe('amc run without a person', { timeout: 120_000 }, () => {
-  it('Scenario: --answer answers the agent\'s questions in advance', async () => {
+  it("Scenario: --answer answers the agent's questions in advance", async () => {
     policy = askThenOpen;
     const result = await runAmc(['run', '-s', harness.serial, '--goal', 'Open the app I tell you', '--answer', 'Contacts'], { env: env() });
     expect(result.stdout).toContain('answered from --answer: Contacts');

@@ -168,7 +168,7 @@ describe('budgets', () => {
 });
 
 describe('verified outcomes', () => {
-  it('Scenario: Verifications reach the turn\'s outcome and the planner\'s history', async () => {
+  it("Scenario: Verifications reach the turn's outcome and the planner's history", async () => {
     const before = messagesScene();
     const after: Scene = { ...before, elements: before.elements.map((e) => (e.id === 'e1' ? { ...e, text: 'Running late' } : e)) };
     const empty: Scene = { ...before, elements: before.elements.map((e) => (e.id === 'e1' ? { id: 'e1', type: 'EditText', resourceId: 'compose_message_text', bounds: e.bounds, editable: true, focused: true } : e)) };
@@ -196,7 +196,7 @@ describe('verified outcomes', () => {
 });
 
 describe('the model asks the person', () => {
-  it('Scenario: ask_user\'s answer joins the history and the task goes on', async () => {
+  it("Scenario: ask_user's answer joins the history and the task goes on", async () => {
     const person = new ScriptedPerson([{ kind: 'answer', text: 'Bob Smith, the one from work' }]);
     const planner = new ScriptedPlanner((input) => (input.step === 1 ? [step('ask_user', { question: 'Which Bob?' })] : []));
     const { runner, events, executor } = runnerWith(planner, { supervisor: person });
@@ -274,7 +274,7 @@ describe('confirmation of sensitive actions', () => {
   const sendPlanner = () =>
     new ScriptedPlanner((input) => (input.history?.some((h) => h.tool === 'tap') ? [] : [step('tap', { element_id: 'e2' }, 'Sending the reply.')]));
 
-  it('Scenario: A denied action becomes the turn\'s outcome and the model goes on', async () => {
+  it("Scenario: A denied action becomes the turn's outcome and the model goes on", async () => {
     const person = new ScriptedPerson([{ kind: 'deny' }]);
     const planner = sendPlanner();
     const { runner, executor, events } = runnerWith(planner, { observer: new FakeObserver([messagesScene()]), supervisor: person });

@@ -45,7 +45,7 @@ describe('H.264 screen stream in Chromium WebCodecs', () => {
     await new Promise((resolve) => server?.close(resolve));
   });
 
-  it('Scenario: Chromium\'s VideoDecoder decodes key and delta frames to the screen\'s colours', async () => {
+  it("Scenario: Chromium's VideoDecoder decodes key and delta frames to the screen's colours", async () => {
     const encoder = new H264ScreenEncoder({ width: WIDTH, height: HEIGHT, framesPerSecond: 60 });
     // As scrcpy clients do, the config packet travels with the first key frame.
     const chunks = [

@@ -256,7 +256,7 @@ describe('demo phone speaks scrcpy 3.3.3 through the real adb server', () => {
     await session.shellOutput.waitForEnd();
   });
 
-  it('Scenario: A wrong client version stops the server with scrcpy\'s message', async () => {
+  it("Scenario: A wrong client version stops the server with scrcpy's message", async () => {
     await pushServer();
     const result = await harness.shell(`CLASSPATH=${JAR} app_process / com.genymobile.scrcpy.Server 2.7 scid=00000001 tunnel_forward=true`);
     expect(result.stdout).toContain('The server version (3.3.3) does not match the client (2.7)');

@@ -39,7 +39,7 @@ describe('scrcpy protocol bytes', () => {
     expect(() => new ControlMessageParser().push(Buffer.from([99, 0, 0]))).toThrow(ControlProtocolError);
   });
 
-  it('Scenario: Device messages, meta and frame headers have scrcpy\'s layout', () => {
+  it("Scenario: Device messages, meta and frame headers have scrcpy's layout", () => {
     expect(clipboardDeviceMessage('hi').toString('hex')).toBe('00000000026869');
     expect(ackClipboardDeviceMessage(42n).toString('hex')).toBe('01000000000000002a');
     expect(codecMeta(360, 800).toString('hex')).toBe('68323634' + '00000168' + '00000320');
@@ -55,7 +55,7 @@ describe('scrcpy protocol bytes', () => {
     expect(long[63]).toBe(0);
   });
 
-  it('Scenario: Server options follow scrcpy\'s parsing and the video size its rounding', () => {
+  it("Scenario: Server options follow scrcpy's parsing and the video size its rounding", () => {
     const { options, warnings } = parseScrcpyOptions(['scid=0badc0de', 'video=true', 'audio=false', 'max_size=800', 'tunnel_forward=true', 'log_level=info', 'bogus=1']);
     expect(options).toMatchObject({ scid: 0x0badc0de, video: true, audio: false, control: true, maxSize: 800, tunnelForward: true });
     expect(warnings).toEqual(['Unknown server option: bogus']);
