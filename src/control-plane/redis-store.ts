@@ -92,8 +92,8 @@ export function describeRedisUrl(url: string): string {
 }
 
 export interface RedisStoreOptions {
-  /** Each connection or command error (for the metrics); the store handles the error itself. */
-  onError?: (error: Error) => void;
+  /** Each connection or command error (for the metrics and the log); the store handles the error itself. */
+  onError?: (error: Error, during: 'connection' | 'command') => void;
   /** For tests: the wall clock used for usage periods. */
   now?: () => number;
 }
@@ -125,10 +125,7 @@ export class RedisStore implements BearerVerifier, LimitsStore, TokenAdmin {
       retryStrategy: (attempt) => Math.min(100 * attempt, 1000),
     }) as Redis & WithAdmit;
     this.redis.defineCommand('amcAdmit', { numberOfKeys: 3, lua: ADMIT_SCRIPT });
-    this.redis.on('error', (error: Error) => {
-      this.lastError = error.message;
-      this.options.onError?.(error);
-    });
+    this.redis.on('error', (error: Error) => this.failed(error, 'connection'));
     this.redis.on('ready', () => void this.saveUnsavedUsage());
   }
 
@@ -160,7 +157,7 @@ export class RedisStore implements BearerVerifier, LimitsStore, TokenAdmin {
     try {
       record = await this.readToken(presented.id);
     } catch (error) {
-      this.lastError = (error as Error).message;
+      this.failed(error as Error, 'command');
       const remembered = this.recentlyVerified.get(presented.id);
       if (remembered && this.now() - remembered.at <= VERIFIED_GRACE_MS) return checkPresented(presented, remembered.record);
       return { ok: false, reason: 'unavailable', tokenId: presented.id, detail: `the token store (Redis) is unavailable` };
@@ -185,7 +182,8 @@ export class RedisStore implements BearerVerifier, LimitsStore, TokenAdmin {
         checks.length,
         ...args,
       );
-    } catch {
+    } catch (error) {
+      this.failed(error as Error, 'command');
       // Only reached for a token served from memory during an outage: its rate still holds, per process.
       const waitMs = this.fallbackBuckets.takeOrWaitMs(tokenId, policy.rate);
       return waitMs === 0 ? { allowed: true } : rateRefusal(tokenId, waitMs);
@@ -198,7 +196,8 @@ export class RedisStore implements BearerVerifier, LimitsStore, TokenAdmin {
   async record(tokenId: string, delta: UsageDelta, now = this.now()): Promise<void> {
     try {
       await this.writeUsage(tokenId, delta, now);
-    } catch {
+    } catch (error) {
+      this.failed(error as Error, 'command');
       this.unsavedUsage.push({ tokenId, delta, at: now });
     }
   }
@@ -270,6 +269,11 @@ export class RedisStore implements BearerVerifier, LimitsStore, TokenAdmin {
     const results = await batch.exec();
     const failed = results?.find(([error]) => error);
     if (!results || failed) throw failed?.[0] ?? new Error('usage update discarded');
+  }
+
+  private failed(error: Error, during: 'connection' | 'command'): void {
+    this.lastError = error.message;
+    this.options.onError?.(error, during);
   }
 
   /** Usage of decisions answered during an outage is added once Redis is back (each decision once). */

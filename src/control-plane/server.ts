@@ -72,9 +72,10 @@ async function openStores(options: StartControlPlaneOptions, logger: Logger, met
   const { config } = options;
   if (config.redisUrl) {
     const redis = new RedisStore(config.redisUrl, {
-      onError: (error) => {
+      onError: (error, during) => {
         metrics.storeErrors.inc();
-        logger.warn('redis error', { error: error.message });
+        // A failed command during an outage repeats per request; the connection's own errors tell the story once.
+        if (during === 'connection') logger.warn('redis error', { error: error.message });
       },
     });
     // Started without Redis, the service comes up not ready and serves once Redis answers.
