@@ -5,13 +5,17 @@ import type { Logger } from './logger';
 
 /**
  * Several processes on one port (node:cluster): the primary forks the workers, restarts one that dies, stops
- * them all on a signal within the grace (+1 s, then SIGKILL), and serves them what only one process can hold —
- * the file store's rate buckets and usage, and the sum of everyone's metrics — over IPC.
+ * them all on a signal within the grace (+1 s, then SIGKILL; every worker drains before any closes), and serves
+ * them what only one process can hold — the file store's rate buckets and usage, and the sum of everyone's
+ * metrics — over IPC.
  */
 
 type Call = { type: 'amc:call'; id: number; method: 'admit' | 'record' | 'usage' | 'metrics'; args: unknown[] };
 type Reply = { type: 'amc:reply'; id: number; result?: unknown; error?: string };
-type Notice = { type: 'amc:listening'; url: string } | { type: 'amc:shutdown' };
+/** From a worker to its primary. */
+type Notice = { type: 'amc:listening'; url: string } | { type: 'amc:draining' } | { type: 'amc:drained' };
+/** From the primary to a worker: refuse new decisions and finish the others, then close. */
+type Order = { type: 'amc:drain' } | { type: 'amc:close' };
 
 const pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
 let nextCallId = 0;
@@ -55,20 +59,46 @@ export function readClusterMetrics(): Promise<string> {
   return callPrimary('metrics', []);
 }
 
-/** In a worker: tells the primary it serves, and runs `stop` once when asked to (or on a signal, or orphaned). */
-export function serveAsWorker(url: string, stop: () => Promise<void>): void {
-  let stopping: Promise<void> | null = null;
-  const shutdown = () => {
-    stopping ??= stop().finally(() => process.exit(0));
+/** What a worker's service offers its primary: the two halves of a graceful shutdown. */
+export interface WorkerService {
+  readonly url: string;
+  drain(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * In a worker: tells the primary it serves; drains and closes when the primary says so. A signal sent to the worker
+ * itself (Ctrl-C reaches the whole process group, systemd signals the whole cgroup) only drains it: the primary
+ * decides when it closes, so it never closes while another worker of the port still drains.
+ */
+export function serveAsWorker(service: WorkerService): void {
+  let closing = false;
+  const close = () => {
+    if (closing) return;
+    closing = true;
+    void service.close().finally(() => process.exit(0));
   };
-  process.on('message', (message: Notice) => {
-    if (message?.type === 'amc:shutdown') shutdown();
+  let draining = false;
+  const drain = () => {
+    if (draining) return;
+    draining = true;
+    const drained = service.drain();
+    tellPrimary({ type: 'amc:draining' });
+    void drained.then(() => tellPrimary({ type: 'amc:drained' }));
+  };
+  process.on('message', (message: Order) => {
+    if (message?.type === 'amc:drain') drain();
+    if (message?.type === 'amc:close') close();
   });
-  process.on('SIGTERM', shutdown);
-  process.on('SIGINT', shutdown);
+  process.on('SIGTERM', drain);
+  process.on('SIGINT', drain);
   // The primary died (even by SIGKILL): a worker must not serve on alone.
-  process.on('disconnect', shutdown);
-  process.send!({ type: 'amc:listening', url } satisfies Notice);
+  process.on('disconnect', close);
+  tellPrimary({ type: 'amc:listening', url: service.url });
+}
+
+function tellPrimary(notice: Notice): void {
+  if (process.connected) process.send!(notice);
 }
 
 export interface PrimaryOptions {
@@ -80,6 +110,29 @@ export interface PrimaryOptions {
 }
 
 const RESTART_DELAY_MS = 500;
+/** How long the primary waits for its own signal before closing a worker that was signalled and drained alone. */
+const SIGNAL_SETTLE_MS = 1000;
+
+function order(worker: Worker, message: Order): void {
+  if (worker.isConnected()) worker.send(message);
+}
+
+/** Resolves when `worker` sends a notice of this type (null: only on exit), or exits. */
+function heardOrExited(worker: Worker, type: Notice['type'] | null): Promise<void> {
+  if (worker.isDead()) return Promise.resolve();
+  return new Promise<void>((resolve) => {
+    const done = () => {
+      worker.off('message', onMessage);
+      worker.off('exit', done);
+      resolve();
+    };
+    const onMessage = (message: Notice) => {
+      if (message?.type === type) done();
+    };
+    worker.on('message', onMessage);
+    worker.once('exit', done);
+  });
+}
 
 /** In the primary: forks the workers; resolves once all serve. `stop()` ends them all and resolves when they exited. */
 export async function startPrimary(options: PrimaryOptions): Promise<{ url: string; stop(): Promise<void> }> {
@@ -87,12 +140,20 @@ export async function startPrimary(options: PrimaryOptions): Promise<{ url: stri
   const aggregator = new AggregatorRegistry();
   let stopping = false;
 
-  cluster.on('message', (worker: Worker, message: Call) => {
+  cluster.on('message', (worker: Worker, message: Call | Notice) => {
+    if (message?.type === 'amc:drained' && !stopping) closeAloneAfterSettling(worker);
     if (message?.type !== 'amc:call') return;
     void answer(message).then((reply) => {
       if (worker.isConnected()) worker.send(reply);
     });
   });
+  // A worker drained though this primary is not stopping: it was signalled on its own (it will be replaced), or
+  // the whole process group was and this primary's own signal is a moment behind; then the coordinated stop wins.
+  const closeAloneAfterSettling = (worker: Worker) => {
+    setTimeout(() => {
+      if (!stopping) order(worker, { type: 'amc:close' });
+    }, SIGNAL_SETTLE_MS).unref();
+  };
   const answer = async (call: Call): Promise<Reply> => {
     try {
       if (call.method === 'metrics') return { type: 'amc:reply', id: call.id, result: await aggregator.clusterMetrics() };
@@ -139,12 +200,20 @@ export async function startPrimary(options: PrimaryOptions): Promise<{ url: stri
   const stop = async () => {
     stopping = true;
     const workers = Object.values(cluster.workers ?? {}).filter((w): w is Worker => w !== undefined);
-    const exited = Promise.all(workers.map((w) => (w.isDead() ? Promise.resolve() : new Promise<void>((resolve) => w.once('exit', () => resolve())))));
-    for (const worker of workers) if (worker.isConnected()) worker.send({ type: 'amc:shutdown' } satisfies Notice);
-    // Each worker closes its sockets when its grace ends; one that still has not exited a second later is killed.
+    // Each worker aborts what is left when its grace ends; one that still has not exited a little later is killed.
     const deadline = setTimeout(() => {
       for (const worker of workers) if (!worker.isDead()) worker.process.kill('SIGKILL');
     }, options.shutdownGraceMs + 700);
+    const draining = Promise.all(workers.map((w) => heardOrExited(w, 'amc:draining')));
+    const drained = Promise.all(workers.map((w) => heardOrExited(w, 'amc:drained')));
+    const exited = Promise.all(workers.map((w) => heardOrExited(w, null)));
+    for (const worker of workers) order(worker, { type: 'amc:drain' });
+    await draining;
+    logger.info('draining', { workers: workers.length });
+    // This primary hands every new connection to one of its workers: one that had closed would drop it, so all
+    // keep answering 503 until the last in-flight decision is done, and only then do they close together.
+    await drained;
+    for (const worker of workers) order(worker, { type: 'amc:close' });
     await exited;
     clearTimeout(deadline);
     await options.limits?.close();

@@ -39,9 +39,12 @@ export interface RunningControlPlane {
   /** Decisions being answered right now. */
   readonly inFlight: number;
   /**
-   * Graceful shutdown: new decisions get 503 at once, in-flight ones finish; when the grace is over they are
-   * aborted and every socket is closed, whatever its client is doing. Safe to call more than once.
+   * The first half of a graceful shutdown: new decisions get 503 at once, in-flight ones finish; when the grace is
+   * over they are aborted. Resolves once none is left; the service still listens (and still answers 503), so the
+   * workers of one port can all refuse until every one of them has drained. Safe to call more than once.
    */
+  drain(): Promise<void>;
+  /** Graceful shutdown: `drain()`, then every socket is closed, whatever its client is doing. Safe to call more than once. */
   close(): Promise<void>;
 }
 
@@ -156,22 +159,27 @@ export async function startControlPlane(options: StartControlPlaneOptions): Prom
   });
   if (notReady) logger.warn('not ready', { reason: notReady });
 
-  let closing: Promise<void> | null = null;
-  const close = () =>
-    (closing ??= (async () => {
+  let draining: Promise<void> | null = null;
+  const drain = () =>
+    (draining ??= (async () => {
       inFlight.startDraining();
       logger.info('shutting down', { inFlight: inFlight.size, graceMs: config.shutdownGraceMs });
       const finished = await Promise.race([
         inFlight.idle().then(() => true),
         new Promise<false>((resolve) => setTimeout(() => resolve(false), config.shutdownGraceMs).unref()),
       ]);
+      if (finished) return;
+      logger.warn('grace period over; aborting in-flight decisions', { inFlight: inFlight.size });
+      inFlight.abortAll(new Error('service shutting down'));
+      // Aborted decisions answer 503 at once; a client trickling its body or not reading gets no longer than this.
+      await Promise.race([inFlight.idle(), new Promise((resolve) => setTimeout(resolve, ABORTED_ANSWER_MS).unref())]);
+    })());
+
+  let closing: Promise<void> | null = null;
+  const close = () =>
+    (closing ??= (async () => {
+      await drain();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      if (!finished) {
-        logger.warn('grace period over; aborting in-flight decisions', { inFlight: inFlight.size });
-        inFlight.abortAll(new Error('service shutting down'));
-        // Aborted decisions answer 503 at once; a client trickling its body or not reading gets no longer than this.
-        await Promise.race([inFlight.idle(), new Promise((resolve) => setTimeout(resolve, ABORTED_ANSWER_MS).unref())]);
-      }
       server.closeAllConnections();
       await closed;
       await stores.close();
@@ -184,6 +192,7 @@ export async function startControlPlane(options: StartControlPlaneOptions): Prom
     get inFlight() {
       return inFlight.size;
     },
+    drain,
     close,
   };
 }

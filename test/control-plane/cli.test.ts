@@ -115,15 +115,18 @@ describe('amc control-plane token files and usage', () => {
 });
 
 describe('amc control-plane (serve)', () => {
-  it('serves decisions and drains on SIGTERM: the in-flight decision finishes, new ones get 503', async () => {
+  it('Scenario: Every worker refuses new decisions until the last in-flight one is done (serves, then drains on SIGTERM)', async () => {
     const held = deferred<FakeReply>();
     const fake = await startProviderFake('anthropic', () => held.promise);
     fakes.push(fake);
     const created = await runAmc(['control-plane', 'token', 'create', '--name', 'host'], { env: env() });
     const token = created.stdout.trim();
-    const { child, match, output } = await startAmc(['control-plane', '--port', '0', '--host', '127.0.0.1'], /"msg":"listening","url":"(http:\/\/[^"]+)"/, {
-      env: { ...env(), ANTHROPIC_API_KEY: fake.apiKey, ANTHROPIC_BASE_URL: fake.baseURL, AMC_CP_MODEL: 'fake-model' },
-    });
+    // Two workers whatever the machine: one holds the decision, the other is idle and must not close before it.
+    const { child, match, output } = await startAmc(
+      ['control-plane', '--port', '0', '--host', '127.0.0.1', '--workers', '2'],
+      /"msg":"listening","url":"(http:\/\/[^"]+)"/,
+      { env: { ...env(), ANTHROPIC_API_KEY: fake.apiKey, ANTHROPIC_BASE_URL: fake.baseURL, AMC_CP_MODEL: 'fake-model' } },
+    );
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     try {
       const url = match[1]!;
@@ -137,9 +140,19 @@ describe('amc control-plane (serve)', () => {
       for (let i = 0; i < 500 && fake.requests.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
       expect(fake.requests).toHaveLength(1);
       child.kill('SIGTERM');
-      for (let i = 0; i < 500 && !output().includes('"msg":"shutting down"'); i++) await new Promise((r) => setTimeout(r, 10));
-      const refused = await post();
-      expect(refused.status).toBe(503);
+      // The primary says so once every worker refuses new decisions.
+      for (let i = 0; i < 1000 && !output().includes('"msg":"draining","workers":2'); i++) await new Promise((r) => setTimeout(r, 10));
+      expect(output()).toContain('"msg":"draining","workers":2');
+      // Each refusal closes its connection, so the next one is a new connection the primary hands to either worker.
+      const refusals: number[] = [];
+      for (let i = 0; i < 6; i++) refusals.push((await post()).status);
+      expect(refusals).toEqual(Array(6).fill(503));
+      const refusedBy = output()
+        .split('\n')
+        .filter((line) => line.includes('"msg":"request"') && line.includes('"status":503'))
+        .map((line) => (JSON.parse(line) as { worker: number }).worker);
+      expect(new Set(refusedBy)).toEqual(new Set([1, 2]));
+      expect(output()).not.toContain('"msg":"stopped"');
       held.resolve({ kind: 'call', tool: 'finish_task', args: { success: true, reason: 'done' } });
       const answered = await inFlight;
       expect(answered.status).toBe(200);
@@ -152,5 +165,5 @@ describe('amc control-plane (serve)', () => {
     } finally {
       if (child.exitCode === null) child.kill('SIGKILL');
     }
-  });
+  }, 120_000);
 });

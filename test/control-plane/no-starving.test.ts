@@ -114,7 +114,7 @@ describe('no starving the control plane', () => {
     }
     await fake.close();
     fake = null;
-  }, 60_000);
+  }, 120_000);
 
   it('Scenario: Metrics are served to loopback, and elsewhere only with the metrics token', async () => {
     const cp = await start({});

@@ -123,7 +123,7 @@ async function serve(args: string[], io: CliIo): Promise<number> {
     }),
   );
   if (clustered) {
-    clustered.serveAsWorker(service.url, () => service.close());
+    clustered.serveAsWorker(service);
     return new Promise<number>(() => undefined);
   }
   await untilSignal(logger, () => service.close());
