@@ -1,14 +1,23 @@
 import { escapeHtml } from '../main/storage/html-report';
+import { formatUsd } from '../shared/prices';
+import { formatCount, plannerWords } from '../shared/task-words';
 import type { EvalReport, EvalTaskResult } from './summary';
 
 const percent = (rate: number) => `${(rate * 100).toFixed(rate === 0 || rate === 1 ? 0 : 1)}%`;
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
-const tokens = (count: number) => (count >= 10_000 ? `${(count / 1000).toFixed(0)}k` : String(Math.round(count)));
-const cost = (usd: number | null) => (usd === null ? '—' : `$${usd.toFixed(4)}`);
+const tokens = (count: number) => (count >= 10_000 ? `${formatCount(count / 1000)}k` : formatCount(count));
+/** A median over an even number of runs may fall between two whole numbers. */
+const steps = (count: number) => (Number.isInteger(count) ? formatCount(count) : count.toFixed(1));
+/** No price for the model means no cost, never a guessed one. */
+const cost = (usd: number | null) => (usd === null ? '—' : formatUsd(usd));
 
-function plannerName(report: EvalReport): string {
-  const { planner } = report;
-  return planner.kind === 'stub' ? 'stub planner (no model)' : [planner.provider, planner.model, planner.transport].filter(Boolean).join(' · ');
+const plannerName = (report: EvalReport) => plannerWords(report.planner);
+
+/** Which price the costs come from, or why there are none. */
+function priceLine(report: EvalReport): string {
+  if (report.price) return `Cost: ${report.price.model} at $${report.price.input}/$${report.price.output} per million input/output tokens (the price table in Settings)`;
+  if (report.planner.kind === 'stub') return 'Cost: none (no model)';
+  return `Cost: not shown, ${report.planner.model ?? 'the model'} has no entry in the price table (Settings → Limits)`;
 }
 
 function table(header: string[], rows: string[][]): string[] {
@@ -22,10 +31,12 @@ const resultCell = (task: EvalTaskResult, repeat: number) => (task.success ? 'pa
 /** The totals in one line: success rate with its interval, and the medians per run. */
 export function totalsLine(report: EvalReport): string {
   const { low, high } = report.successInterval;
+  const { median } = report;
   const passK = report.repeat > 1 ? ` (pass^${report.repeat}; ${percent(report.runSuccessRate)} of single runs)` : '';
   return (
     `${report.passed}/${report.tasks.length} tasks passed: ${percent(report.successRate)} [95% CI ${percent(low)}–${percent(high)}]${passK}; ` +
-    `median per run ${report.median.steps} steps, ${tokens(report.median.tokens)} tokens, ${seconds(report.median.durationMs)}; ` +
+    `median per run ${steps(report.median.steps)} steps, ${tokens(report.median.tokens)} tokens, ${median.costUsd === null ? '' : `${cost(median.costUsd)}, `}${seconds(report.median.durationMs)}; ` +
+    (report.totals.costUsd === null ? '' : `cost ${cost(report.totals.costUsd)} in all; `) +
     `wall time ${seconds(report.wallMs)} on ${report.parallel} phone${report.parallel === 1 ? '' : 's'}${report.complete ? '' : ' (interrupted)'}`
   );
 }
@@ -35,13 +46,13 @@ export function renderTable(report: EvalReport): string {
   const rows = report.tasks.map((task) => [
     task.id,
     resultCell(task, report.repeat),
-    String(task.steps),
+    steps(task.steps),
     tokens(task.tokens),
     cost(task.costUsd),
     seconds(task.durationMs),
     task.failureReason ?? '',
   ]);
-  return [`Planner: ${plannerName(report)}`, '', ...table(['task', 'result', 'steps', 'tokens', 'cost', 'time', 'failure reason'], rows), '', totalsLine(report)].join('\n');
+  return [`Planner: ${plannerName(report)}`, priceLine(report), '', ...table(['task', 'result', 'steps', 'tokens', 'cost', 'time', 'failure reason'], rows), '', totalsLine(report)].join('\n');
 }
 
 /** Two runs side by side, task by task, with the totals of each. */
@@ -49,7 +60,7 @@ export function renderComparison(a: EvalReport, b: EvalReport, names: [string, s
   const ids = [...new Set([...a.tasks, ...b.tasks].map((task) => task.id))];
   const cell = (report: EvalReport, id: string) => {
     const task = report.tasks.find((candidate) => candidate.id === id);
-    return task ? `${resultCell(task, report.repeat)} ${task.steps} st ${seconds(task.durationMs)}` : 'not run';
+    return task ? `${resultCell(task, report.repeat)} ${steps(task.steps)} step${task.steps === 1 ? '' : 's'} ${cost(task.costUsd)} ${seconds(task.durationMs)}` : 'not run';
   };
   const changed = (id: string) => a.tasks.find((t) => t.id === id)?.success !== b.tasks.find((t) => t.id === id)?.success;
   const rows = ids.map((id) => [id, cell(a, id), cell(b, id), changed(id) ? '*' : '']);
@@ -75,7 +86,7 @@ export function renderEvalHtml(report: EvalReport): string {
         .join(' ');
       return (
         `<tr class="${task.success ? 'pass' : 'fail'}"><td>${escapeHtml(task.id)}</td><td>${escapeHtml(task.goal)}</td>` +
-        `<td>${resultCell(task, report.repeat)}</td><td>${task.steps}</td><td>${tokens(task.tokens)}</td><td>${cost(task.costUsd)}</td>` +
+        `<td>${resultCell(task, report.repeat)}</td><td>${steps(task.steps)}</td><td>${tokens(task.tokens)}</td><td>${cost(task.costUsd)}</td>` +
         `<td>${seconds(task.durationMs)}</td><td>${escapeHtml(task.failureReason ?? '')}</td><td>${runs}</td></tr>`
       );
     })
@@ -93,6 +104,7 @@ tr.pass td:nth-child(3){color:#1a7f37;font-weight:600}tr.fail td:nth-child(3){co
 <body>
 <h1>amc eval</h1>
 <p>Planner: ${escapeHtml(plannerName(report))} · started ${escapeHtml(new Date(report.startedAt).toISOString())}</p>
+<p class="price">${escapeHtml(priceLine(report))}</p>
 <p class="totals">${escapeHtml(totalsLine(report))}</p>
 <table><thead><tr><th>task</th><th>goal</th><th>result</th><th>steps</th><th>tokens</th><th>cost</th><th>time</th><th>failure reason</th><th>task report</th></tr></thead>
 <tbody>

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { ModelPrice } from '../shared/prices';
 import { PlannerInfoSchema, TaskStatusSchema, type PlannerInfo } from '../shared/task';
 import type { EvalAttempt } from './run-suite';
 
@@ -13,6 +14,8 @@ export const EvalAttemptSchema = z.object({
   steps: z.number().int().nonnegative(),
   inputTokens: z.number().int().nonnegative(),
   outputTokens: z.number().int().nonnegative(),
+  /** US dollars by the report's price; null when the model has none (absent in results written before costs). */
+  costUsd: z.number().nonnegative().nullable().default(null),
   durationMs: z.number().nonnegative(),
   /** Host time around the task (seeding and judging the phone). */
   hostMs: z.number().nonnegative(),
@@ -37,7 +40,7 @@ export const EvalTaskResultSchema = z.object({
   steps: z.number().nonnegative(),
   tokens: z.number().nonnegative(),
   durationMs: z.number().nonnegative(),
-  /** US dollars, when a price is known for the model; null otherwise. */
+  /** US dollars per run (median), when a price is known for the model; null otherwise. */
   costUsd: z.number().nonnegative().nullable(),
   /** The first failed run's reason; null when every run passed. */
   failureReason: z.string().nullable(),
@@ -50,6 +53,8 @@ export const EvalReportSchema = z.object({
   startedAt: z.number().int().nonnegative(),
   wallMs: z.number().nonnegative(),
   planner: PlannerInfoSchema,
+  /** The price table's entry for the planner's model (USD per million tokens); null: no price, so no cost is shown. */
+  price: z.object({ model: z.string(), input: z.number().nonnegative(), output: z.number().nonnegative() }).nullable().default(null),
   parallel: z.number().int().positive(),
   repeat: z.number().int().positive(),
   /** False when the run was interrupted before every task ran. */
@@ -63,7 +68,13 @@ export const EvalReportSchema = z.object({
   /** Passed runs over all runs (pass@1 averaged over the repeats). */
   runSuccessRate: z.number().min(0).max(1),
   /** Medians per run. */
-  median: z.object({ steps: z.number().nonnegative(), tokens: z.number().nonnegative(), durationMs: z.number().nonnegative(), hostMs: z.number().nonnegative() }),
+  median: z.object({
+    steps: z.number().nonnegative(),
+    tokens: z.number().nonnegative(),
+    costUsd: z.number().nonnegative().nullable().default(null),
+    durationMs: z.number().nonnegative(),
+    hostMs: z.number().nonnegative(),
+  }),
   totals: z.object({ inputTokens: z.number().int().nonnegative(), outputTokens: z.number().int().nonnegative(), costUsd: z.number().nonnegative().nullable() }),
 });
 
@@ -92,7 +103,10 @@ export function median(values: readonly number[]): number {
 
 const tokensOf = (attempt: EvalAttemptResult) => attempt.inputTokens + attempt.outputTokens;
 
-function attemptResult(attempt: EvalAttempt, report: string | null): EvalAttemptResult {
+/** The median cost of `runs`, or null without a price (a priced run that made no call cost $0). */
+const medianCost = (runs: readonly EvalAttemptResult[], price: ModelPrice | null) => (price ? median(runs.map((run) => run.costUsd ?? 0)) : null);
+
+function attemptResult(attempt: EvalAttempt, report: string | null, price: ModelPrice | null): EvalAttemptResult {
   const { record } = attempt;
   return {
     attempt: attempt.attempt,
@@ -101,6 +115,8 @@ function attemptResult(attempt: EvalAttempt, report: string | null): EvalAttempt
     steps: record.steps.filter((step) => step.outcome !== null).length,
     inputTokens: record.usage.inputTokens,
     outputTokens: record.usage.outputTokens,
+    // The runtime priced each call by the same entry; a run without a call has no cost of its own yet.
+    costUsd: price ? (record.costUsd ?? 0) : null,
     durationMs: record.timings.totalMs,
     hostMs: attempt.hostMs,
     verdict: attempt.verdict,
@@ -113,6 +129,8 @@ function attemptResult(attempt: EvalAttempt, report: string | null): EvalAttempt
 export interface SummaryInput {
   attempts: readonly EvalAttempt[];
   planner: PlannerInfo;
+  /** The price the runs were costed at (the configured planner's), null when its model has none. */
+  price: ModelPrice | null;
   startedAt: number;
   wallMs: number;
   parallel: number;
@@ -128,7 +146,7 @@ export function summarize(input: SummaryInput): EvalReport {
   for (const attempt of input.attempts) byTask.set(attempt.task.id, [...(byTask.get(attempt.task.id) ?? []), attempt]);
   const tasks: EvalTaskResult[] = [...byTask.values()].map((runs) => {
     const task = runs[0]!.task;
-    const results = runs.sort((a, b) => a.attempt - b.attempt).map((run) => attemptResult(run, input.reportOf?.(run) ?? null));
+    const results = runs.sort((a, b) => a.attempt - b.attempt).map((run) => attemptResult(run, input.reportOf?.(run) ?? null, input.price));
     const failed = results.find((result) => !result.success);
     return {
       id: task.id,
@@ -140,7 +158,7 @@ export function summarize(input: SummaryInput): EvalReport {
       steps: median(results.map((r) => r.steps)),
       tokens: median(results.map(tokensOf)),
       durationMs: median(results.map((r) => r.durationMs)),
-      costUsd: null,
+      costUsd: medianCost(results, input.price),
       failureReason: failed ? failed.verdict : null,
       attempts: results,
     };
@@ -154,6 +172,7 @@ export function summarize(input: SummaryInput): EvalReport {
     startedAt: input.startedAt,
     wallMs: input.wallMs,
     planner: input.planner,
+    price: input.price && { model: input.price.model, input: input.price.input, output: input.price.output },
     parallel: input.parallel,
     repeat: input.repeat,
     complete: input.complete,
@@ -165,13 +184,14 @@ export function summarize(input: SummaryInput): EvalReport {
     median: {
       steps: median(runs.map((r) => r.steps)),
       tokens: median(runs.map(tokensOf)),
+      costUsd: medianCost(runs, input.price),
       durationMs: median(runs.map((r) => r.durationMs)),
       hostMs: median(runs.map((r) => r.hostMs)),
     },
     totals: {
       inputTokens: runs.reduce((sum, r) => sum + r.inputTokens, 0),
       outputTokens: runs.reduce((sum, r) => sum + r.outputTokens, 0),
-      costUsd: null,
+      costUsd: input.price ? runs.reduce((sum, r) => sum + (r.costUsd ?? 0), 0) : null,
     },
   };
 }

@@ -4,16 +4,20 @@ import { z } from 'zod';
 import { appName, appVersion } from '../shared/app-info';
 import type { MethodName, MethodOutput, TaskOverrides } from '../shared/contract';
 import { TaskOverridesSchema } from '../shared/contract';
+import { plainReason } from '../shared/plain-words';
+import { formatUsd } from '../shared/prices';
 import { sceneToJson } from '../shared/scene';
-import type { TaskEvent } from '../shared/task';
+import { actionWords } from '../shared/supervision-words';
+import type { PlannerInfo, TaskEvent, TaskEventOf } from '../shared/task';
+import { capitalized, countOf, OUTCOME_WORDS, plannerWords, taskOutcomeWord, tokensLabel } from '../shared/task-words';
 import type { AppServices } from '../main/app/create-app';
 import { ACTION_TOOL_NAMES, ACTION_TOOL_SPECS } from '../main/tools/registry';
 import { AgentSession } from './agent-session';
 
-/** The router's answer, or its plain-words reason as the tool's error (without the internal error name). */
+/** The router's answer, or its plain-words reason as the tool's error (the same words as the app and the CLI). */
 async function call<M extends MethodName>(app: AppServices, method: M, input: unknown): Promise<MethodOutput<M>> {
   const result = await app.router.call(method, input, { transport: 'web' });
-  if (!result.ok) throw new Error(result.error.message.replace(/^[A-Z]\w*Error: /, ''));
+  if (!result.ok) throw new Error(plainReason(result.error.message));
   return result.value as MethodOutput<M>;
 }
 
@@ -28,8 +32,16 @@ const ACT_DESCRIPTION = [
 ].join('\n');
 
 function progressMessage(event: Extract<TaskEvent, { type: 'step.planned' | 'step.executed' }>): string {
-  if (event.type === 'step.planned') return `step ${event.step}: ${event.tool} ${JSON.stringify(event.args)}${event.rationale ? ` — ${event.rationale}` : ''}`;
-  return `step ${event.step}: ${event.outcome.ok ? 'done' : `failed: ${event.outcome.error ?? 'unknown'}`}`;
+  if (event.type === 'step.planned') return `step ${event.step}: ${actionWords(event.tool, event.args)}${event.rationale ? ` — ${event.rationale}` : ''}`;
+  return `step ${event.step}: ${event.outcome.ok ? OUTCOME_WORDS.done : `${OUTCOME_WORDS.failed}: ${plainReason(event.outcome.error ?? 'unknown reason')}`}`;
+}
+
+/** How a run_goal ended, in the words `amc run` and the app use: "Done (3 actions, 12 in · 3 out tokens): ...". */
+function finishedWords(event: TaskEventOf<'task.finished'>, planner: PlannerInfo): string {
+  const cost = event.costUsd == null ? '' : `, ${formatUsd(event.costUsd)}`;
+  const totals = `${countOf(event.steps, 'action')}, ${tokensLabel(event.usage)}${cost}, ${plannerWords(planner)}`;
+  const words = event.status === 'completed' ? event.result : event.failureReason && plainReason(event.failureReason);
+  return `${capitalized(taskOutcomeWord({ status: event.status, planner }))} (${totals})${words ? `: ${words}` : ''}`;
 }
 
 /**
@@ -64,13 +76,13 @@ export function createMcpServer(app: AppServices, sessionId: string): { server: 
     },
     async ({ serial, screenshot }, extra) => {
       const observation = await session.observe(serial, { screenshot: screenshot ?? false, signal: extra.signal });
-      if (!observation.scene) throw new Error(`The screen could not be read: ${observation.sceneError ?? 'unknown reason'}`);
+      if (!observation.scene) throw new Error(`The screen could not be read: ${plainReason(observation.sceneError ?? 'unknown reason')}`);
       const content: CallToolResult['content'] = [{ type: 'text', text: sceneToJson(observation.scene) }];
       if (screenshot && observation.screenshot) {
         const shot = observation.screenshot;
         content.push({ type: 'image', data: Buffer.from(shot.bytes).toString('base64'), mimeType: shot.mediaType });
       } else if (screenshot) {
-        content.push({ type: 'text', text: `No screenshot: ${observation.screenshotError ?? 'unknown reason'}` });
+        content.push({ type: 'text', text: plainReason(observation.screenshotError ?? 'No screenshot: unknown reason') });
       }
       return { content };
     },
@@ -88,7 +100,7 @@ export function createMcpServer(app: AppServices, sessionId: string): { server: 
     },
     async ({ serial, tool, args }, extra) => {
       const outcome = await session.act(serial, { name: tool, args: args ?? {} }, extra.signal);
-      if (!outcome.ok) throw new Error(outcome.error ?? `${tool} failed`);
+      if (!outcome.ok) throw new Error(plainReason(outcome.error ?? `${tool} failed`));
       return json(outcome);
     },
   );
@@ -139,8 +151,20 @@ export function createMcpServer(app: AppServices, sessionId: string): { server: 
           for (const event of mine) {
             if (event.type === 'task.finished') {
               extra.signal.removeEventListener('abort', stop);
-              const { status, steps, result, failureReason, usage, durationMs } = event;
-              return { ...json({ taskId: started.id, status, steps, result, failureReason, usage, durationMs }), isError: status !== 'completed' };
+              const { status, steps, result, failureReason, usage, costUsd, durationMs } = event;
+              const answer = {
+                taskId: started.id,
+                status,
+                outcome: taskOutcomeWord({ status, planner: started.planner }),
+                summary: finishedWords(event, started.planner),
+                steps,
+                result,
+                failureReason: failureReason && plainReason(failureReason),
+                usage,
+                costUsd: costUsd ?? null,
+                durationMs,
+              };
+              return { ...json(answer), isError: status !== 'completed' };
             }
             if (progressToken !== undefined && (event.type === 'step.planned' || event.type === 'step.executed')) {
               await extra.sendNotification({

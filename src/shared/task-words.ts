@@ -57,3 +57,9 @@ export function stepCountsLabel(actions: number, turns: number, locale?: string)
 export function tokensLabel(usage: { inputTokens: number; outputTokens: number }, locale?: string): string {
   return `${formatCount(usage.inputTokens, locale)} in · ${formatCount(usage.outputTokens, locale)} out tokens`;
 }
+
+/** Which planner ran a task: "built-in planner (no AI)", or "AI planner · anthropic · claude-sonnet-4-6 · via direct". */
+export function plannerWords(planner: Pick<PlannerInfo, 'kind' | 'provider' | 'model' | 'transport'>): string {
+  if (planner.kind === 'stub') return 'built-in planner (no AI)';
+  return ['AI planner', planner.provider, planner.model, planner.transport && `via ${planner.transport}`].filter(Boolean).join(' · ');
+}

@@ -74,17 +74,32 @@ describe('amc eval', () => {
     expect(report.successInterval.high).toBe(1);
     expect(byId(report, 'settings-wifi-off')).toMatchObject({ steps: 3, success: true });
     expect(report.totals.inputTokens).toBeGreaterThan(0);
+    // The default model's entry in the price table costs every run: $3 in, $15 out per million tokens.
+    expect(report.price).toEqual({ model: 'claude-sonnet-4-6', input: 3, output: 15 });
+    for (const run of report.tasks.flatMap((task) => task.attempts)) {
+      expect(run.costUsd).toBeCloseTo((run.inputTokens * 3 + run.outputTokens * 15) / 1_000_000, 12);
+    }
+    expect(report.totals.costUsd).toBeCloseTo((report.totals.inputTokens * 3 + report.totals.outputTokens * 15) / 1_000_000, 12);
+    expect(report.totals.costUsd).toBeGreaterThan(0);
   }, 300_000);
 
   it('Scenario: A misbehaving model is scored honestly, pass^k included', async () => {
     policy = suitePolicy((taskId, run) => MISBEHAVIOUR[taskId]!(run));
     misbehavingOut = await mkdtemp(path.join(tmpdir(), 'amc-eval-out-'));
-    const { report, stderr } = await evaluate(['--tasks', Object.keys(MISBEHAVIOUR).join(','), '--repeat', '2', '--parallel', '2', '--max-steps', '6', '--out', misbehavingOut]);
+    // A model the price table does not list: no cost anywhere, never a guessed one.
+    const { report, stderr } = await evaluate([
+      ...['--tasks', Object.keys(MISBEHAVIOUR).join(','), '--repeat', '2', '--parallel', '2', '--max-steps', '6', '--out', misbehavingOut],
+      ...['--model', 'claude-unlisted-9'],
+    ]);
     expect(stderr).toContain(path.join(misbehavingOut, 'index.html'));
     expect(report.tasks).toHaveLength(8);
     expect(report.passed).toBe(1);
     expect(report.successRate).toBe(1 / 8);
     expect(report.runSuccessRate).toBe(3 / 16);
+    expect(report.planner.model).toBe('claude-unlisted-9');
+    expect(report.price).toBeNull();
+    expect(report.totals.costUsd).toBeNull();
+    expect(report.tasks.flatMap((task) => task.attempts.map((run) => run.costUsd))).toEqual(Array(16).fill(null));
     expect(byId(report, 'clock-add-0630')).toMatchObject({ success: true, passes: 2 });
     expect(byId(report, 'settings-airplane-mode-on')).toMatchObject({ success: false, passes: 1, failureReason: 'the agent gave up: I could not find airplane mode.' });
     expect(byId(report, 'settings-wifi-off').failureReason).toBe(
@@ -94,7 +109,9 @@ describe('amc eval', () => {
     expect(byId(report, 'settings-bluetooth-on').failureReason).toMatch(/^the task failed: 3 actions in a row failed.*e999/);
     expect(byId(report, 'contacts-bob-number').failureReason).toMatch(/does not contain Bob's number/);
     expect(byId(report, 'clock-timer-infeasible').failureReason).toMatch(/impossible on this phone/);
-    expect(byId(report, 'notes-door-code').failureReason).toMatch(/^the task failed: ToolCallUnavailable: .*HTTP 500/);
+    // In the app's words: no internal error names.
+    expect(byId(report, 'notes-door-code').failureReason).toMatch(/^the task failed: .*HTTP 500/);
+    expect(byId(report, 'notes-door-code').failureReason).not.toMatch(/ToolCallUnavailable|Error:/);
     expect(byId(report, 'settings-dark-theme-on').failureReason).toBe('the agent gave up: Dark theme is not supported.');
     expect(JSON.parse(await readFile(path.join(misbehavingOut, 'eval.json'), 'utf8'))).toEqual(report);
   }, 300_000);
@@ -108,6 +125,8 @@ describe('amc eval', () => {
       expect(await page.locator('.totals').innerText()).toMatch(/^1\/8 tasks passed: 12\.5% \[95% CI/);
       const row = page.locator('tbody tr', { hasText: 'contacts-bob-number' });
       expect(await row.locator('td').nth(2).innerText()).toBe('FAIL 0/2');
+      expect(await row.locator('td').nth(5).innerText()).toBe('—');
+      expect(await page.locator('.price').innerText()).toBe('Cost: not shown, claude-unlisted-9 has no entry in the price table (Settings → Limits)');
       await row.locator('a', { hasText: 'run 1' }).click();
       await page.waitForURL(/tasks\/contacts-bob-number-1\.html$/);
       expect(await page.locator('body').innerText()).toContain("What is Bob Smith's phone number?");
@@ -124,10 +143,10 @@ describe('amc eval', () => {
     expect(result.code, result.stderr).toBe(0);
     const line = (id: string) => result.stdout.split('\n').find((l) => l.startsWith(`${id} `)) ?? '';
     expect(line('settings-wifi-off')).toMatch(/pass .*FAIL 0\/2.*\*$/);
-    expect(line('clock-add-0630')).toMatch(/pass .*pass 2\/2.*$/);
+    expect(line('clock-add-0630')).toMatch(/pass \d+ steps? \$0\.\d+ [\d.]+ s +pass 2\/2 \d+ steps? — .*$/);
     expect(line('clock-add-0630')).not.toMatch(/\*$/);
     expect(line('messages-reply-bob')).toMatch(/pass .*not run/);
-    expect(result.stdout).toMatch(/^A: 31\/31 tasks passed: 100%/m);
+    expect(result.stdout).toMatch(/^A: 31\/31 tasks passed: 100%.*; cost \$[\d.]+ in all;/m);
     expect(result.stdout).toMatch(/^B: 1\/8 tasks passed: 12\.5%/m);
     const bad = await runAmc(['eval', '--compare', a, path.join(misbehavingOut, 'index.html')], { env: env() });
     expect(bad.code).toBe(2);
@@ -140,7 +159,8 @@ describe('amc eval', () => {
     expect(result.stdout).toMatch(/^task +result +steps +tokens +cost +time +failure reason$/m);
     expect(result.stdout).toMatch(/^settings-wifi-off +FAIL +1 +0 +— +[\d.]+ s +Wi-Fi is still on$/m);
     expect(result.stdout).toMatch(/^0\/14 tasks passed: 0% \[95% CI 0%–21\.5%\]/m);
-    expect(result.stdout).toContain('Planner: stub planner (no model)');
+    expect(result.stdout).toContain('Planner: built-in planner (no AI)');
+    expect(result.stdout).toContain('Cost: none (no model)');
   }, 120_000);
 
   it('Scenario: amc eval refuses bad options in plain words', async () => {

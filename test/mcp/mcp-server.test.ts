@@ -157,7 +157,10 @@ describe.each(['stdio', 'http'] as const)('amc mcp over %s', (kind) => {
       { onprogress: (p) => progress.push(p), timeout: 60_000 },
     )) as CallToolResult;
     expect(result.isError, textOf(result)).toBeFalsy();
-    expect(result.structuredContent).toMatchObject({ status: 'completed', steps: 3 });
+    expect(result.structuredContent).toMatchObject({ status: 'completed', outcome: 'done', steps: 3 });
+    // The words of `amc run` and the app, with the default model's price.
+    expect((result.structuredContent as { summary: string }).summary).toMatch(/^Done \(3 actions, [\d,]+ in · [\d,]+ out tokens, \$[\d.]+, AI planner · anthropic · claude-sonnet-4-6 · via direct\)/);
+    expect((result.structuredContent as { costUsd: number }).costUsd).toBeGreaterThan(0);
     expect((await state()).settings.bluetooth).toBe(true);
     // One notification when each turn is planned and one when it is done, in order.
     expect(progress.map((p) => p.message)).toEqual([
@@ -177,6 +180,20 @@ describe.each(['stdio', 'http'] as const)('amc mcp over %s', (kind) => {
     expect(String((report.contents[0] as { text: string }).text)).toContain('Turn on Bluetooth.');
     const resources = await agent.listResources();
     expect(resources.resources.map((r) => r.uri)).toContain('amc://history');
+  }, 90_000);
+
+  it('Scenario: run_goal says how a failed goal ended in plain words', async () => {
+    policy = () => finish(false, 'This phone has no Bluetooth switch I can find.');
+    const result = await tool(agent, 'run_goal', { serial: harness.serial, goal: 'Turn on Bluetooth.' });
+    expect(result.isError).toBe(true);
+    expect(result.structuredContent).toMatchObject({
+      status: 'failed',
+      outcome: 'failed',
+      failureReason: 'This phone has no Bluetooth switch I can find.',
+    });
+    expect((result.structuredContent as { summary: string }).summary).toMatch(/^Failed \(\d+ actions?, .*\): This phone has no Bluetooth switch I can find\.$/);
+    expect(textOf(result)).not.toMatch(/[A-Z][a-z]+Error/);
+    expect((await state()).settings.bluetooth).toBe(false);
   }, 90_000);
 
   it('Scenario: Cancelling run_goal stops the task', async () => {

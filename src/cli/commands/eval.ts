@@ -122,6 +122,7 @@ export const evalCommand: CliCommand = {
     const report = await writeEvalReport(folder, {
       attempts,
       planner: configured.planner.info,
+      price: configured.policies?.price ?? null,
       startedAt,
       wallMs: performance.now() - wallStart,
       parallel: Math.min(parallel, tasks.length * repeat),

@@ -1,6 +1,8 @@
 import type { PhoneFault } from '../../virtual-device/phone/faults';
 import type { PhoneSeed, PhoneStateView } from '../../virtual-device/phone/model';
+import { plainReason } from '../../shared/plain-words';
 import type { TaskRecord } from '../../shared/task';
+import { taskOutcomeWord } from '../../shared/task-words';
 
 /**
  * Goals for the agent on the virtual phone. A run starts with `reset(task.seed)` (POST /reset), then injects
@@ -51,11 +53,12 @@ const GAVE_UP = /^TaskFailedError: /;
  * budget, failed actions, a provider error, a stop) fails the run, infeasible goals included: the model
  * never said it was impossible.
  */
-export function judgeRecord(task: PhoneTask, state: PhoneStateView, record: Pick<TaskRecord, 'status' | 'result' | 'failureReason'>): Verdict {
+export function judgeRecord(task: PhoneTask, state: PhoneStateView, record: Pick<TaskRecord, 'status' | 'planner' | 'result' | 'failureReason'>): Verdict {
   if (record.status === 'completed') return judgeRun(task, state, { success: true, reason: record.result ?? '' });
-  const reason = record.failureReason ?? '';
-  if (record.status === 'failed' && GAVE_UP.test(reason)) return judgeRun(task, state, { success: false, reason: reason.replace(GAVE_UP, '') });
-  return fail(`the task ${record.status}: ${reason || 'no reason given'}`);
+  const recorded = record.failureReason ?? '';
+  const reason = plainReason(recorded);
+  if (record.status === 'failed' && GAVE_UP.test(recorded)) return judgeRun(task, state, { success: false, reason });
+  return fail(`the task ${taskOutcomeWord(record)}: ${reason || 'no reason given'}`);
 }
 
 const pass = (why: string): Verdict => ({ ok: true, why });

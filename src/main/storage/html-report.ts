@@ -5,7 +5,7 @@ import { formatUsd } from '../../shared/prices';
 import { supervisionLines } from '../../shared/supervision-words';
 import { screenChangedByAction, type StepRecord, type TaskRecord } from '../../shared/task';
 import { plainReason } from '../../shared/plain-words';
-import { countOf, LOOKED_ONLY_HINT, LOOKED_ONLY_NOTE, stepCountsLabel, taskOutcomeKind, taskOutcomeWord, tokensLabel } from '../../shared/task-words';
+import { countOf, LOOKED_ONLY_HINT, LOOKED_ONLY_NOTE, plannerWords, stepCountsLabel, taskOutcomeKind, taskOutcomeWord, tokensLabel } from '../../shared/task-words';
 import { toolActsOnPhone } from '../tools/registry';
 
 /**
@@ -24,12 +24,6 @@ export function escapeHtml(text: string): string {
 
 const ms = (value: number | null) => (value === null ? '—' : value < 1000 ? `${Math.round(value)} ms` : `${(value / 1000).toFixed(1)} s`);
 const when = (at: number | null) => (at === null ? '—' : new Date(at).toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC'));
-
-function plannerLine(record: TaskRecord): string {
-  const { planner } = record;
-  if (planner.kind === 'stub') return 'built-in planner (no AI)';
-  return ['AI planner', planner.provider, planner.model, planner.transport && `via ${planner.transport}`].filter(Boolean).join(' · ');
-}
 
 function argsText(args: Record<string, unknown>): string {
   const entries = Object.entries(args);
@@ -174,7 +168,7 @@ export function renderTaskReport(record: TaskRecord): string {
 <dl>
 <dt>Status</dt><dd><span class="${status}">${escapeHtml(taskOutcomeWord(record))}</span>${outcome ? ` — ${escapeHtml(outcome)}` : ''}</dd>
 <dt>Device</dt><dd>${escapeHtml(record.serial)}</dd>
-<dt>Planner</dt><dd>${escapeHtml(plannerLine(record))}</dd>
+<dt>Planner</dt><dd>${escapeHtml(plannerWords(record.planner))}</dd>
 <dt>Steps</dt><dd>${stepCountsLabel(actions, record.steps.length)} (at most ${countOf(record.maxSteps, 'turn')})</dd>
 <dt>Started</dt><dd>${when(record.startedAt ?? record.createdAt)}</dd>
 <dt>Duration</dt><dd>${ms(t.totalMs)} (observe ${ms(t.observeMs)}, plan ${ms(t.planMs)}, act ${ms(t.executeMs)})</dd>
