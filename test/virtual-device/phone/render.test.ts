@@ -4,7 +4,7 @@ import { VirtualPhone } from '../../../src/virtual-device/phone/phone';
 import { SCREEN_HEIGHT, SCREEN_WIDTH } from '../../../src/virtual-device/phone/properties';
 import type { PhoneUi } from '../../../src/virtual-device/phone/ui/phone-ui';
 import type { Rect } from '../../../src/virtual-device/phone/ui/view';
-import { drawWindows, renderPng, renderRgba, type Drawing } from '../../../src/virtual-device/phone/ui/render';
+import { drawWindows, encodePng, renderRgba, type Drawing } from '../../../src/virtual-device/phone/ui/render';
 import { textMarkup } from '../../../src/virtual-device/phone/ui/text-tiles';
 
 const signal = new AbortController().signal;
@@ -73,8 +73,8 @@ describe('screen rendering from cached tiles', () => {
     const phone = new VirtualPhone();
     await phone.shell('monkey -p com.android.settings -c android.intent.category.LAUNCHER 1', { signal });
     const drawing = currentDrawing(phone);
-    const first = await renderPng(drawing);
-    const again = await renderPng(currentDrawing(phone));
+    const first = await encodePng(await renderRgba(drawing));
+    const again = await encodePng(await renderRgba(currentDrawing(phone)));
     const meta = await sharp(again).metadata();
     expect([meta.format, meta.width, meta.height]).toEqual(['png', SCREEN_WIDTH, SCREEN_HEIGHT]);
     expect(again.equals(first)).toBe(true);
