@@ -35,17 +35,21 @@ export function parseColor(value: string): Rgba | undefined {
 
 /** A new screen buffer; every pixel is written by the first fill, so it starts uninitialised. */
 export function newScreen(): Buffer {
-  // Its own ArrayBuffer, so the 32-bit view in fillRect is aligned.
   return Buffer.allocUnsafeSlow(SCREEN_WIDTH * SCREEN_HEIGHT * 4);
 }
 
 /** Fills `rect` (whole pixels, within the screen) with `color`, blending when it is translucent. */
 export function fillRect(screen: Buffer, rect: Rect, color: Rgba): void {
   if (color.a === 255) {
-    const words = new Uint32Array(screen.buffer, screen.byteOffset, screen.length / 4);
-    // RGBA bytes in memory are one little-endian word.
-    const word = (color.r | (color.g << 8) | (color.b << 16) | (color.a << 24)) >>> 0;
-    for (let y = rect.top; y < rect.bottom; y++) words.fill(word, y * SCREEN_WIDTH + rect.left, y * SCREEN_WIDTH + rect.right);
+    // A native fill with the pixel as a 4-byte pattern: several times faster than a typed array's fill.
+    const pixel = Buffer.from([color.r, color.g, color.b, color.a]);
+    const rowStart = (y: number) => (y * SCREEN_WIDTH + rect.left) * 4;
+    if (rect.left === 0 && rect.right === SCREEN_WIDTH) {
+      screen.fill(pixel, rowStart(rect.top), rowStart(rect.bottom));
+      return;
+    }
+    const width = (rect.right - rect.left) * 4;
+    for (let y = rect.top; y < rect.bottom; y++) screen.fill(pixel, rowStart(y), rowStart(y) + width);
     return;
   }
   // One blend per channel value: a full-screen scrim is 2.6 million pixels.
