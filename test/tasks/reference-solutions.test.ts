@@ -139,7 +139,7 @@ describe('task suite', () => {
     expect(PHONE_TASKS.some((task) => task.faults?.length)).toBe(true);
     expect(PHONE_TASKS.filter((task) => task.infeasible).every((task) => task.kind === 'infeasible')).toBe(true);
     expect(Object.keys(SOLUTIONS).sort()).toEqual(PHONE_TASKS.map((task) => task.id).sort());
-    expect(USER_APP_PACKAGES).toHaveLength(5);
+    expect(USER_APP_PACKAGES).toHaveLength(6);
   });
 
   describe('Scenario: Every task has a reference solution its validator accepts', () => {

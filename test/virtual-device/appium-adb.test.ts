@@ -62,4 +62,17 @@ describe('appium-adb against the demo phone', () => {
     await adb.shell(['input', 'swipe', '540', '2000', '540', '600']);
     expect(await adb.isScreenLocked()).toBe(false);
   });
+
+  it('Scenario: appium-adb reads the permissions the Contacts dialog left and those granted at install', async () => {
+    const contacts = ['android.permission.READ_CONTACTS', 'android.permission.WRITE_CONTACTS'];
+    // Before the person answers the dialog, Contacts' runtime permissions are requested but not granted.
+    expect(await adb.getReqPermissions('com.android.contacts')).toEqual(expect.arrayContaining(contacts));
+    expect(await adb.getDeniedPermissions('com.android.contacts')).toEqual(expect.arrayContaining(contacts));
+    expect(await adb.getGrantedPermissions('com.android.contacts')).toEqual([]);
+    await harness.reset({ contactsPermission: 'granted' });
+    expect(await adb.getGrantedPermissions('com.android.contacts')).toEqual(expect.arrayContaining(contacts));
+    expect(await adb.getDeniedPermissions('com.android.contacts')).toEqual([]);
+    // INTERNET is a normal permission: granted at install, listed under install permissions.
+    expect(await adb.getGrantedPermissions('com.android.chrome')).toContain('android.permission.INTERNET');
+  });
 });

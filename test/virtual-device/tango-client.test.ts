@@ -154,4 +154,32 @@ describe('Tango (@yume-chan/adb) against the demo phone', () => {
     expect((await harness.state()).locked).toBe(false);
     expect((await shell('dumpsys window')).stdout).toMatch(/KeyguardStateMonitor\s+mIsShowing=false/);
   });
+
+  it('Scenario: Tango pulls the shade down, reads displays, processes and package paths, and redirects like sh', async () => {
+    expect(await shell('cmd statusbar expand-notifications')).toEqual({ stdout: '', stderr: '', exitCode: 0 });
+    expect((await harness.state()).shadeExpanded).toBe(true);
+    expect(await shell('cmd statusbar collapse')).toEqual({ stdout: '', stderr: '', exitCode: 0 });
+    expect((await harness.state()).shadeExpanded).toBe(false);
+
+    // `pm path` prints one `package:` line per APK; `-s` lists system packages only, `-f` adds the APK path.
+    expect((await shell('cmd package path com.android.settings')).stdout).toMatch(/^package:\/\S+\.apk\n$/);
+    const system = (await shell('pm list packages -s')).stdout.split('\n');
+    expect(system).toContain('package:com.android.settings');
+    expect(system).not.toContain('package:com.amc.notes');
+    expect((await shell('pm list packages -f')).stdout).toMatch(/^package:\/\S+\.apk=com\.android\.settings$/m);
+
+    await shell('am start -n com.android.settings/.Settings');
+    const pid = (await shell('pidof com.android.settings')).stdout.trim();
+    expect(pid).toMatch(/^\d+$/);
+    // ProcessRecord{HASH PID:PROCESS/u0aAPPID}
+    expect((await shell('dumpsys activity processes')).stdout).toMatch(new RegExp(`ProcessRecord\\{[0-9a-f]+ ${pid}:com\\.android\\.settings/u0a\\d+\\}`));
+
+    expect((await shell('dumpsys display')).stdout).toMatch(/1080 x 2400[\s\S]*mScreenState=ON/);
+    await shell('input keyevent 26');
+    expect((await shell('dumpsys display')).stdout).toContain('mScreenState=OFF');
+    expect((await shell('dumpsys window')).stdout).toContain('screenState=SCREEN_STATE_OFF');
+
+    expect((await shell('echo a > /sdcard/f; echo b >> /sdcard/f; cat < /sdcard/f')).stdout).toBe('a\nb\n');
+    expect(await shell('ls /sdcard/none 2>&1 | grep -c none')).toEqual({ stdout: '1\n', stderr: '', exitCode: 0 });
+  });
 });

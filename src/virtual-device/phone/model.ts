@@ -27,13 +27,14 @@ export const APP_PACKAGES = {
   messages: 'com.android.messaging',
   browser: 'com.android.chrome',
 } as const;
-/** The apps a seed may open (`foreground`) and the task suite covers; the browser is reached by intents. */
+/** The apps a person opens from the launcher, and so the apps a seed may open (`foreground`). */
 export const USER_APP_PACKAGES = [
   APP_PACKAGES.settings,
   APP_PACKAGES.contacts,
   APP_PACKAGES.clock,
   APP_PACKAGES.notes,
   APP_PACKAGES.messages,
+  APP_PACKAGES.browser,
 ] as const;
 
 /**

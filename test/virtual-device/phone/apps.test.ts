@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { USER_APP_PACKAGES } from '../../../src/virtual-device/phone/model';
 import { VirtualPhone } from '../../../src/virtual-device/phone/phone';
 import { PhoneDriver } from '../../tasks/phone-driver';
 
@@ -8,12 +9,21 @@ const APPS = [
   { label: 'Clock', pkg: 'com.android.deskclock', activity: '.DeskClock', marker: { text: '07:00' } },
   { label: 'Notes', pkg: 'com.amc.notes', activity: '.NotesActivity', marker: { text: 'Shopping list' } },
   { label: 'Messages', pkg: 'com.android.messaging', activity: '.ui.conversationlist.ConversationListActivity', marker: { text: 'Bob Smith' } },
+  // Chrome starts from its launcher alias and resumes an activity outside its package, named by its whole class.
+  {
+    label: 'Chrome',
+    pkg: 'com.android.chrome',
+    activity: 'org.chromium.chrome.browser.ChromeTabbedActivity',
+    launcher: 'com.google.android.apps.chrome.Main',
+    marker: { text: 'Bookmarks' },
+  },
 ];
 
 async function expectForeground(driver: PhoneDriver, app: (typeof APPS)[number]): Promise<void> {
   const component = `${app.pkg}/${app.activity}`;
   expect(driver.phone.state()).toMatchObject({ foreground: app.pkg, activity: component });
-  expect((await driver.sh('dumpsys window | grep mCurrentFocus')).stdout).toContain(` u0 ${app.pkg}/${app.pkg}${app.activity}}`);
+  const className = app.activity.startsWith('.') ? `${app.pkg}${app.activity}` : app.activity;
+  expect((await driver.sh('dumpsys window | grep mCurrentFocus')).stdout).toContain(` u0 ${app.pkg}/${className}}`);
   expect((await driver.sh('dumpsys activity activities | grep mResumedActivity')).stdout).toMatch(
     new RegExp(`mResumedActivity: ActivityRecord\\{\\w+ u0 ${component.replace(/\./g, '\\.')} t\\d+\\}`),
   );
@@ -31,7 +41,8 @@ describe('phone apps', () => {
       await expectForeground(driver, app);
       await driver.sh(`am force-stop ${app.pkg}`);
       expect(driver.phone.state().foreground).toBe('com.android.launcher3');
-      expect((await driver.sh(`am start -n ${app.pkg}/${app.activity}`)).stdout).toBe(`Starting: Intent { cmp=${app.pkg}/${app.activity} }\n`);
+      const launcher = 'launcher' in app ? app.launcher : app.activity;
+      expect((await driver.sh(`am start -n ${app.pkg}/${launcher}`)).stdout).toBe(`Starting: Intent { cmp=${app.pkg}/${launcher} }\n`);
       await expectForeground(driver, app);
       await driver.key('KEYCODE_HOME');
       const monkey = await driver.sh(`monkey -p ${app.pkg} -c android.intent.category.LAUNCHER 1`);
@@ -40,6 +51,15 @@ describe('phone apps', () => {
     }
     const missing = await driver.sh('monkey -p com.example.none -c android.intent.category.LAUNCHER 1', { allowFailure: true });
     expect(missing.stderr).toBe('** No activities found to run, monkey aborted.\n');
+  });
+
+  it('Scenario: A seed opens any launcher app, the browser included', async () => {
+    expect(USER_APP_PACKAGES).toEqual(APPS.map((app) => app.pkg));
+    for (const app of APPS) {
+      const driver = new PhoneDriver(new VirtualPhone({ seed: { foreground: app.pkg, contactsPermission: 'granted' } }));
+      await expectForeground(driver, app);
+    }
+    expect(() => new VirtualPhone({ seed: { foreground: 'com.android.launcher3' } })).toThrow(/foreground/);
   });
 
   it('Scenario: am start with an unknown activity fails with the real error', async () => {

@@ -97,10 +97,28 @@ function activityDump(phone: PhoneServices, section: string | undefined): Comman
   );
 }
 
+/** Permissions the person grants at run time ("dangerous"); the others are granted at install. */
+const RUNTIME_PERMISSIONS = new Set([
+  'android.permission.READ_CONTACTS',
+  'android.permission.WRITE_CONTACTS',
+  'android.permission.SEND_SMS',
+  'android.permission.READ_SMS',
+]);
+const CONTACTS_PACKAGE = 'com.android.contacts';
+
+/** Whether a runtime permission is granted: Contacts' follow the permission dialog, the rest are pre-granted. */
+function runtimeGrant(phone: PhoneServices, pkg: string): { granted: boolean; flags: string } {
+  const decision = pkg === CONTACTS_PACKAGE ? phone.data().contactsPermission : 'granted';
+  const sensitive = 'USER_SENSITIVE_WHEN_GRANTED|USER_SENSITIVE_WHEN_DENIED';
+  return { granted: decision === 'granted', flags: decision === 'ask' ? sensitive : `USER_SET|${sensitive}` };
+}
+
 function packageDump(phone: PhoneServices, name: string): CommandOutput {
   const info = findPackage(phone, name);
   if (!info) return output(`Unable to find package: ${name}\n`);
-  const granted = info.permissions.map((permission) => `        ${permission}: granted=true, flags=[ USER_SENSITIVE_WHEN_GRANTED ]\n`).join('');
+  const runtime = info.permissions.filter((permission) => RUNTIME_PERMISSIONS.has(permission));
+  const install = info.permissions.filter((permission) => !RUNTIME_PERMISSIONS.has(permission));
+  const { granted, flags } = runtimeGrant(phone, info.name);
   return output(
     'Packages:\n' +
       `  Package [${info.name}] (${objectId(info.name)}):\n` +
@@ -109,8 +127,10 @@ function packageDump(phone: PhoneServices, name: string): CommandOutput {
       `    versionName=${info.versionName}\n` +
       `    flags=[ ${info.system ? 'SYSTEM ' : ''}HAS_CODE ALLOW_CLEAR_USER_DATA ]\n` +
       `    requested permissions:\n${info.permissions.map((permission) => `      ${permission}\n`).join('')}` +
+      (install.length > 0 ? `    install permissions:\n${install.map((permission) => `      ${permission}: granted=true\n`).join('')}` : '') +
       `    User 0: ceDataInode=4001 installed=true hidden=false suspended=false stopped=false notLaunched=false enabled=0 instant=false virtual=false\n` +
-      `      runtime permissions:\n${granted}`,
+      // Like the package manager, the section is left out when the app has no runtime permission.
+      (runtime.length > 0 ? `      runtime permissions:\n${runtime.map((permission) => `        ${permission}: granted=${granted}, flags=[ ${flags} ]\n`).join('')}` : ''),
   );
 }
 

@@ -1,18 +1,22 @@
 import sharp from 'sharp';
 import { SCREEN_HEIGHT, SCREEN_WIDTH } from '../properties';
+import { fillRect, newScreen, paintTile, parseColor, type Rgba } from './paint';
 import { ellipsize, textWidth, wrapText } from './text-metrics';
-import { runKey, TextTileCache, type InkImage, type TextRun, type TextTile } from './text-tiles';
+import { textTileSource, type TextRun, type TextTileSource } from './text-tiles';
+import { TileCache, type Tile, type TileSource } from './tile-cache';
 import type { IconName, Rect, UiWindow, ViewNode } from './view';
 
 /**
- * Draws the view tree as SVG shapes plus text runs, so pixels and the XML share one source. librsvg rasterises
- * the shapes; text comes from a cache of rasterised runs (text-tiles.ts) and is composited in drawing order.
+ * Draws the view tree as SVG shapes and text runs, so pixels and the XML share one source. Each shape and run is
+ * rasterised by librsvg once, as a tile (tile-cache.ts), and a screen is composed from tiles in drawing order.
  */
 
 const SCRIM = 'rgba(0,0,0,0.32)';
 const SHADOW = 'rgba(0,0,0,0.18)';
 const SCREEN: Rect = { left: 0, top: 0, right: SCREEN_WIDTH, bottom: SCREEN_HEIGHT };
-const TEXT_TILES = new TextTileCache();
+const TEXT_TILES = new TileCache(48 * 1024 * 1024);
+// Room for a few full-screen wallpapers besides the cards, icons and shadows.
+const SHAPE_TILES = new TileCache(96 * 1024 * 1024);
 
 /** Material icon outlines on a 24x24 grid. */
 const ICON_PATHS: Record<IconName, string> = {
@@ -37,26 +41,24 @@ const ICON_PATHS: Record<IconName, string> = {
   'key-enter': 'M19 7v4H5.83l3.58-3.59L8 6l-6 6 6 6 1.41-1.41L5.83 13H21V7z',
 };
 
-interface PlacedText {
-  run: TextRun;
-  x: number;
-  y: number;
-  clip: Rect;
-}
-
-/** Shapes drawn by one librsvg pass, then the text drawn over them; a later layer covers both. */
-interface DrawingLayer {
-  shapes: string[];
-  texts: PlacedText[];
-  /** What the shapes can paint, within the screen; a later layer is rasterised over this area only. */
-  area?: Rect;
-}
+/** One step of painting a screen, in order; `markup` is the step as SVG in screen coordinates. */
+export type PaintOp =
+  | { kind: 'fill'; rect: Rect; color: Rgba; markup: string }
+  | { kind: 'sprite'; source: TileSource; left: number; top: number; clip: Rect; markup: string }
+  | { kind: 'text'; run: TextRun; source: TextTileSource; x: number; y: number; clip: Rect };
 
 /** One screen's drawing; `key` names it fully, so equal keys give equal pixels. */
 export interface Drawing {
   key: string;
-  defs: string;
-  layers: DrawingLayer[];
+  ops: PaintOp[];
+}
+
+/** A shape to paint: the area it can paint (a stroke's half width included) and its markup shifted by (-dx, -dy). */
+interface Shape {
+  bounds: Rect;
+  markup(dx: number, dy: number): string;
+  /** Set for a plain rectangle of whole pixels in one colour, which is filled without librsvg. */
+  solid?: string;
 }
 
 function intersect(a: Rect, b: Rect): Rect | undefined {
@@ -64,106 +66,105 @@ function intersect(a: Rect, b: Rect): Rect | undefined {
   return rect.left < rect.right && rect.top < rect.bottom ? rect : undefined;
 }
 
-function union(a: Rect, b: Rect): Rect {
-  return { left: Math.min(a.left, b.left), top: Math.min(a.top, b.top), right: Math.max(a.right, b.right), bottom: Math.max(a.bottom, b.bottom) };
-}
-
-/**
- * Where the run's glyphs land, from the font metrics' estimate: ascenders to descenders, advance widths. Its tile
- * is wider for safety, but an icon beside a label must not count as covering it, or every status bar would start
- * a layer.
- */
-function textInkBounds(placed: PlacedText): Rect {
-  const { run, x, y } = placed;
-  const width = textWidth(run.text, run.size) * 1.05;
-  const left = run.anchor === 'middle' ? x - width / 2 : x;
-  return { left, top: y - run.size * 0.8, right: left + width, bottom: y + run.size * 0.25 };
-}
-
-/** Whether a shape over `bounds` would paint over the part of the text that shows inside its clip. */
-function coversText(bounds: Rect, placed: PlacedText): boolean {
-  const shown = intersect(textInkBounds(placed), placed.clip);
-  return shown !== undefined && intersect(shown, bounds) !== undefined;
-}
-
-/**
- * Collects shapes and text in painting order. A shape that overlaps text already placed starts a new layer, so
- * it covers that text as it would in one SVG; open clip groups close at a layer's end and reopen in the next.
- */
-class DrawingWriter {
-  private readonly defs: string[] = [];
-  private readonly layers: DrawingLayer[] = [{ shapes: [], texts: [] }];
-  private readonly groups: Array<{ markup: string; clip: Rect }> = [];
-  private nextId = 0;
-
-  id(prefix: string): string {
-    return `${prefix}${this.nextId++}`;
-  }
-
-  def(markup: string): void {
-    this.defs.push(markup);
-  }
-
-  shape(markup: string, bounds: Rect): void {
-    if (this.current().texts.some((placed) => coversText(bounds, placed))) this.startLayer();
-    const layer = this.current();
-    layer.shapes.push(markup);
-    const painted = intersect(bounds, SCREEN);
-    if (painted) layer.area = layer.area ? union(layer.area, painted) : painted;
-  }
-
-  text(run: TextRun, x: number, y: number): void {
-    const clip = this.groups.reduce<Rect | undefined>((rect, group) => rect && intersect(rect, group.clip), SCREEN);
-    if (clip) this.current().texts.push({ run, x: Math.round(x), y: Math.round(y), clip });
-  }
-
-  openClip(markup: string, clip: Rect): void {
-    this.current().shapes.push(markup);
-    this.groups.push({ markup, clip });
-  }
-
-  closeClip(): void {
-    this.current().shapes.push('</g>');
-    this.groups.pop();
-  }
-
-  finish(): Drawing {
-    const defs = this.defs.join('');
-    const key = this.layers
-      .map((layer) => layer.shapes.join('') + layer.texts.map((t) => `[${t.x},${t.y},${rectKey(t.clip)}:${runKey(t.run)}]`).join(''))
-      .join('\n');
-    return { key: `${defs}\n${key}`, defs, layers: this.layers };
-  }
-
-  private current(): DrawingLayer {
-    return this.layers[this.layers.length - 1] as DrawingLayer;
-  }
-
-  private startLayer(): void {
-    for (let i = 0; i < this.groups.length; i++) this.current().shapes.push('</g>');
-    this.layers.push({ shapes: this.groups.map((group) => group.markup), texts: [] });
-  }
+/** The whole pixels a rectangle touches, one more on each side for antialiased edges. */
+function pixelBox(rect: Rect): Rect {
+  return { left: Math.floor(rect.left) - 1, top: Math.floor(rect.top) - 1, right: Math.ceil(rect.right) + 1, bottom: Math.ceil(rect.bottom) + 1 };
 }
 
 function rectKey(rect: Rect): string {
   return `${rect.left},${rect.top},${rect.right},${rect.bottom}`;
 }
 
-function roundedRect(bounds: Rect, radius: number, fill: string, extra = ''): string {
+/**
+ * Collects paint steps in painting order with the clip of the scroll containers open at each. A shape becomes a
+ * tile in its own box, positioned by whole pixels so its antialiasing matches a drawing in place; the same shape at
+ * another position (a list row's icon, a card further down) reuses the tile.
+ */
+class DrawingWriter {
+  private readonly ops: PaintOp[] = [];
+  private readonly clips: Rect[] = [SCREEN];
+
+  shape(shape: Shape): void {
+    const clip = this.clip();
+    const color = shape.solid === undefined ? undefined : parseColor(shape.solid);
+    if (color) {
+      const rect = intersect(shape.bounds, clip);
+      // An opaque fill of the whole screen (an app's background) hides everything painted before it.
+      if (rect && color.a === 255 && rectKey(rect) === rectKey(SCREEN)) this.ops.length = 0;
+      if (rect) this.ops.push({ kind: 'fill', rect, color, markup: shape.markup(0, 0) });
+      return;
+    }
+    const box = intersect(pixelBox(shape.bounds), clip);
+    if (!box) return;
+    const width = box.right - box.left;
+    const height = box.bottom - box.top;
+    const markup = shape.markup(box.left, box.top);
+    const source = { key: `shape:${width}x${height}:${markup}`, width, height, markup };
+    this.ops.push({ kind: 'sprite', source, left: box.left, top: box.top, clip, markup: shape.markup(0, 0) });
+  }
+
+  text(run: TextRun, x: number, y: number): void {
+    const source = textTileSource(run);
+    const left = Math.round(x) - source.originX;
+    const top = Math.round(y) - source.originY;
+    const clip = this.clip();
+    if (!intersect({ left, top, right: left + source.width, bottom: top + source.height }, clip)) return;
+    this.ops.push({ kind: 'text', run, source, x: Math.round(x), y: Math.round(y), clip });
+  }
+
+  openClip(clip: Rect): void {
+    this.clips.push(intersect(this.clip(), clip) ?? { left: 0, top: 0, right: 0, bottom: 0 });
+  }
+
+  closeClip(): void {
+    this.clips.pop();
+  }
+
+  finish(): Drawing {
+    const key = this.ops
+      .map((op) => (op.kind === 'text' ? `T${op.x},${op.y},${rectKey(op.clip)}:${op.source.key}` : op.kind === 'fill' ? `F${rectKey(op.rect)}:${op.markup}` : `S${rectKey(op.clip)}:${op.markup}`))
+      .join('\n');
+    return { key, ops: this.ops };
+  }
+
+  private clip(): Rect {
+    return this.clips[this.clips.length - 1] as Rect;
+  }
+}
+
+const px = (value: number) => Number(value.toFixed(2));
+
+function rectShape(bounds: Rect, radius: number, fill: string, stroke?: { color: string; width: number }): Shape {
   const width = bounds.right - bounds.left;
   const height = bounds.bottom - bounds.top;
   const r = Math.min(radius, width / 2, height / 2);
-  return `<rect x="${bounds.left}" y="${bounds.top}" width="${width}" height="${height}" rx="${r}" fill="${fill}"${extra}/>`;
+  const half = (stroke?.width ?? 0) / 2;
+  const strokeMarkup = stroke ? ` stroke="${stroke.color}" stroke-width="${stroke.width}"` : '';
+  const wholePixels = [bounds.left, bounds.top, bounds.right, bounds.bottom].every(Number.isInteger);
+  return {
+    bounds: { left: bounds.left - half, top: bounds.top - half, right: bounds.right + half, bottom: bounds.bottom + half },
+    markup: (dx, dy) => `<rect x="${px(bounds.left - dx)}" y="${px(bounds.top - dy)}" width="${width}" height="${height}" rx="${r}" fill="${fill}"${strokeMarkup}/>`,
+    ...(r === 0 && !stroke && wholePixels ? { solid: fill } : {}),
+  };
 }
 
-/** A rounded rectangle with the bounds it paints, a stroke's half width included. */
-function drawRect(svg: DrawingWriter, bounds: Rect, radius: number, fill: string, extra = '', strokeWidth = 0): void {
-  const half = strokeWidth / 2;
-  svg.shape(roundedRect(bounds, radius, fill, extra), { left: bounds.left - half, top: bounds.top - half, right: bounds.right + half, bottom: bounds.bottom + half });
+function drawRect(svg: DrawingWriter, bounds: Rect, radius: number, fill: string, stroke?: { color: string; width: number }): void {
+  svg.shape(rectShape(bounds, radius, fill, stroke));
 }
 
 function drawCircle(svg: DrawingWriter, cx: number, cy: number, r: number, fill: string): void {
-  svg.shape(`<circle cx="${cx}" cy="${cy}" r="${r}" fill="${fill}"/>`, { left: cx - r, top: cy - r, right: cx + r, bottom: cy + r });
+  svg.shape({
+    bounds: { left: cx - r, top: cy - r, right: cx + r, bottom: cy + r },
+    markup: (dx, dy) => `<circle cx="${px(cx - dx)}" cy="${px(cy - dy)}" r="${r}" fill="${fill}"/>`,
+  });
+}
+
+/** A vertical gradient over `bounds`; its id comes from its colours, so equal gradients share a tile. */
+function drawGradient(svg: DrawingWriter, bounds: Rect, [top, bottom]: [string, string]): void {
+  const id = `gradient-${`${top}-${bottom}`.replace(/[^0-9a-z-]/gi, '')}`;
+  const gradient = `<linearGradient id="${id}" x1="0" y1="0" x2="0" y2="1"><stop offset="0" stop-color="${top}"/><stop offset="1" stop-color="${bottom}"/></linearGradient>`;
+  const rect = rectShape(bounds, 0, `url(#${id})`);
+  svg.shape({ bounds: rect.bounds, markup: (dx, dy) => `<defs>${gradient}</defs>${rect.markup(dx, dy)}` });
 }
 
 function textRun(text: string, size: number, color: string, bold = false, anchor: 'start' | 'middle' = 'start'): TextRun {
@@ -171,13 +172,13 @@ function textRun(text: string, size: number, color: string, bold = false, anchor
 }
 
 function drawIcon(svg: DrawingWriter, name: IconName, centerX: number, centerY: number, size: number, color: string): void {
-  const scale = size / 24;
+  const scale = (size / 24).toFixed(3);
   const left = Math.round(centerX - size / 2);
   const top = Math.round(centerY - size / 2);
-  svg.shape(
-    `<path d="${ICON_PATHS[name]}" fill="${color}" transform="translate(${left} ${top}) scale(${scale.toFixed(3)})"/>`,
-    { left, top, right: left + size, bottom: top + size },
-  );
+  svg.shape({
+    bounds: { left, top, right: left + size, bottom: top + size },
+    markup: (dx, dy) => `<path d="${ICON_PATHS[name]}" fill="${color}" transform="translate(${left - dx} ${top - dy}) scale(${scale})"/>`,
+  });
 }
 
 function drawNode(svg: DrawingWriter, node: ViewNode): void {
@@ -188,28 +189,20 @@ function drawNode(svg: DrawingWriter, node: ViewNode): void {
   const centerX = (b.left + b.right) / 2;
   const centerY = (b.top + b.bottom) / 2;
 
-  if (style.gradient) {
-    const gradientId = svg.id('g');
-    svg.def(`<linearGradient id="${gradientId}" x1="0" y1="0" x2="0" y2="1"><stop offset="0" stop-color="${style.gradient[0]}"/><stop offset="1" stop-color="${style.gradient[1]}"/></linearGradient>`);
-    drawRect(svg, b, 0, `url(#${gradientId})`);
-  }
+  if (style.gradient) drawGradient(svg, b, style.gradient);
   if (style.widget === 'switch') {
     const checked = node.checked === true;
     const track = { left: b.left, top: centerY - 42, right: b.right, bottom: centerY + 42 };
     if (checked) drawRect(svg, track, 42, style.background ?? '#888');
-    else drawRect(svg, track, 42, style.background ?? '#888', ` stroke="${style.border ?? '#79747E'}" stroke-width="5"`, 5);
+    else drawRect(svg, track, 42, style.background ?? '#888', { color: style.border ?? '#79747E', width: 5 });
     const thumbX = checked ? b.right - 42 : b.left + 42;
     drawCircle(svg, thumbX, centerY, checked ? 31 : 21, checked ? '#FFFFFF' : (style.border ?? '#79747E'));
     return;
   }
   const strokeWidth = node.focused ? 6 : 3;
   if (style.raised) drawRect(svg, { ...b, top: b.top + 8, bottom: b.bottom + 8 }, style.radius ?? 0, SHADOW);
-  if (style.background) {
-    const stroke = style.border ? ` stroke="${style.border}" stroke-width="${strokeWidth}"` : '';
-    drawRect(svg, b, style.radius ?? 0, style.background, stroke, style.border ? strokeWidth : 0);
-  } else if (style.border) {
-    drawRect(svg, b, style.radius ?? 0, 'none', ` stroke="${style.border}" stroke-width="${strokeWidth}"`, strokeWidth);
-  }
+  const stroke = style.border ? { color: style.border, width: strokeWidth } : undefined;
+  if (style.background || stroke) drawRect(svg, b, style.radius ?? 0, style.background ?? 'none', stroke);
   if (style.avatar) {
     const radius = Math.min(width, height) / 2;
     drawCircle(svg, centerX, centerY, radius, style.avatar.color);
@@ -232,10 +225,7 @@ function drawNode(svg: DrawingWriter, node: ViewNode): void {
   if (node.text) drawText(svg, node, b, fontSize, color);
 
   if (node.clip) {
-    const clipId = svg.id('c');
-    const { left, top, right, bottom } = node.bounds;
-    svg.def(`<clipPath id="${clipId}"><rect x="${left}" y="${top}" width="${right - left}" height="${bottom - top}"/></clipPath>`);
-    svg.openClip(`<g clip-path="url(#${clipId})">`, node.bounds);
+    svg.openClip(node.bounds);
     for (const child of node.children) drawNode(svg, child);
     svg.closeClip();
   } else {
@@ -271,108 +261,47 @@ function drawText(svg: DrawingWriter, node: ViewNode, b: Rect, fontSize: number,
     const cursorX = Math.round(Math.min(b.right - padding, x + textWidth(shown, fontSize) + 4));
     const cursorTop = Math.round(y - fontSize * 0.85);
     const cursorHeight = Math.round(fontSize * 1.05);
-    svg.shape(
-      `<rect x="${cursorX}" y="${cursorTop}" width="4" height="${cursorHeight}" fill="${style.border ?? color}"/>`,
-      { left: cursorX, top: cursorTop, right: cursorX + 4, bottom: cursorTop + cursorHeight },
-    );
+    drawRect(svg, { left: cursorX, top: cursorTop, right: cursorX + 4, bottom: cursorTop + cursorHeight }, 0, style.border ?? color);
   }
 }
 
 export function drawWindows(windows: readonly UiWindow[]): Drawing {
   const svg = new DrawingWriter();
-  svg.shape(`<rect width="${SCREEN_WIDTH}" height="${SCREEN_HEIGHT}" fill="#000000"/>`, SCREEN);
+  drawRect(svg, SCREEN, 0, '#000000');
   for (const window of windows) {
-    if (window.modal) svg.shape(`<rect width="${SCREEN_WIDTH}" height="${SCREEN_HEIGHT}" fill="${SCRIM}"/>`, SCREEN);
+    if (window.modal) drawRect(svg, SCREEN, 0, SCRIM);
     drawNode(svg, window.root);
   }
   return svg.finish();
 }
 
-/** The layer's shapes over `area` of the screen, as SVG. */
-function layerSvg(drawing: Drawing, layer: DrawingLayer, area: Rect): Buffer {
-  const width = area.right - area.left;
-  const height = area.bottom - area.top;
-  return Buffer.from(
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="${area.left} ${area.top} ${width} ${height}">` +
-      `<defs>${drawing.defs}</defs>${layer.shapes.join('')}</svg>`,
-  );
-}
-
-function outward(rect: Rect): Rect {
-  return { left: Math.floor(rect.left), top: Math.floor(rect.top), right: Math.ceil(rect.right), bottom: Math.ceil(rect.bottom) };
-}
-
-/**
- * Paints `image`'s ink over the opaque screen with its top left corner at (left, top), only within `clip`. Done
- * here rather than by sharp's composite, which widens every overlay to the whole screen (~8 ms per text run).
- */
-function paintOver(screen: Buffer, image: InkImage, left: number, top: number, clip: Rect): void {
-  const { rgba, ink, width } = image;
-  for (let span = 0; span < ink.length; span += 3) {
-    const y = top + (ink[span] as number);
-    if (y < clip.top || y >= clip.bottom) continue;
-    const first = Math.max(left + (ink[span + 1] as number), clip.left);
-    const end = Math.min(left + (ink[span + 2] as number), clip.right);
-    let from = ((y - top) * width + (first - left)) * 4;
-    let to = (y * SCREEN_WIDTH + first) * 4;
-    for (let x = first; x < end; x++, from += 4, to += 4) {
-      const alpha = rgba[from + 3] as number;
-      const keep = 255 - alpha;
-      screen[to] = ((rgba[from] as number) * alpha + (screen[to] as number) * keep + 127) / 255;
-      screen[to + 1] = ((rgba[from + 1] as number) * alpha + (screen[to + 1] as number) * keep + 127) / 255;
-      screen[to + 2] = ((rgba[from + 2] as number) * alpha + (screen[to + 2] as number) * keep + 127) / 255;
-    }
-  }
-}
-
-/** The screen's opaque RGBA pixels: the first layer by librsvg, then text tiles and later layers in order. */
+/** The screen's opaque RGBA pixels: fills and tiles painted in drawing order. */
 async function compose(drawing: Drawing): Promise<Buffer> {
-  const [base, ...later] = drawing.layers as [DrawingLayer, ...DrawingLayer[]];
-  const tilesPromise = TEXT_TILES.tilesFor(drawing.layers.flatMap((layer) => layer.texts.map((placed) => placed.run)));
-  const rasters = later.map(async (layer) => {
-    if (!layer.area) return undefined;
-    const area = outward(layer.area);
-    const rgba = await sharp(layerSvg(drawing, layer, area)).ensureAlpha().raw().toBuffer();
-    return { image: wholeImage(rgba, area.right - area.left), area };
-  });
-  const [screen, tiles, ...layerImages] = await Promise.all([
-    sharp(layerSvg(drawing, base, SCREEN)).ensureAlpha().raw().toBuffer(),
-    tilesPromise,
-    ...rasters,
-  ]);
-  let next = 0;
-  drawing.layers.forEach((layer, index) => {
-    const raster = index > 0 ? layerImages[index - 1] : undefined;
-    if (raster) paintOver(screen, raster.image, raster.area.left, raster.area.top, SCREEN);
-    for (const placed of layer.texts) {
-      const tile = tiles[next++] as TextTile;
-      paintOver(screen, tile, placed.x - tile.originX, placed.y - tile.originY, placed.clip);
-    }
-  });
+  const sprites = drawing.ops.flatMap((op) => (op.kind === 'sprite' ? [op.source] : []));
+  const texts = drawing.ops.flatMap((op) => (op.kind === 'text' ? [op.source] : []));
+  const [spriteTiles, textTiles] = await Promise.all([SHAPE_TILES.tilesFor(sprites), TEXT_TILES.tilesFor(texts)]);
+  const screen = newScreen();
+  let nextSprite = 0;
+  let nextText = 0;
+  for (const op of drawing.ops) {
+    if (op.kind === 'fill') fillRect(screen, op.rect, op.color);
+    else if (op.kind === 'sprite') paintTile(screen, spriteTiles[nextSprite++] as Tile, op.left, op.top, op.clip);
+    else paintTile(screen, textTiles[nextText++] as Tile, op.x - op.source.originX, op.y - op.source.originY, op.clip);
+  }
   return screen;
 }
 
-/** An image painted whole: one span per row (a layer is drawn once, so finding its ink would cost more than it saves). */
-function wholeImage(rgba: Buffer, width: number): InkImage {
-  const height = rgba.length / 4 / width;
-  const ink = new Int32Array(height * 3);
-  for (let row = 0; row < height; row++) ink.set([row, 0, width], row * 3);
-  return { width, height, rgba, ink };
-}
-
-function rawImage(rgba: Buffer): sharp.Sharp {
-  return sharp(rgba, { raw: { width: SCREEN_WIDTH, height: SCREEN_HEIGHT, channels: 4 } });
-}
-
 /**
- * PNG at zlib level 1: ~5 ms less per new 1080x2400 screen than level 3 for ~30 % more bytes, which cost next
- * to nothing over a local socket; the host's decode takes as long either way.
+ * The screen as PNG at zlib level 1: ~5 ms less per new 1080x2400 screen than level 3 for ~30 % more bytes, which
+ * cost next to nothing over a local socket; the host's decode takes as long either way.
  */
-export async function renderPng(drawing: Drawing): Promise<Buffer> {
-  return rawImage(await compose(drawing)).png({ compressionLevel: 1, adaptiveFiltering: false }).toBuffer();
+export function encodePng(rgba: Buffer): Promise<Buffer> {
+  return sharp(rgba, { raw: { width: SCREEN_WIDTH, height: SCREEN_HEIGHT, channels: 4 } })
+    .png({ compressionLevel: 1, adaptiveFiltering: false })
+    .toBuffer();
 }
 
 /** Raw RGBA_8888 pixels, row by row. */
-export async function renderRgba(drawing: Drawing): Promise<Buffer> {
+export function renderRgba(drawing: Drawing): Promise<Buffer> {
   return compose(drawing);
 }
