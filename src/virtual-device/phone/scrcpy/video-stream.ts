@@ -137,7 +137,8 @@ export class ScreenVideoStream {
     if (this.scaledDrawing?.key !== frame.key) this.scaledDrawing = { key: frame.key, pixels: this.scaled(frame.rgba) };
     const pixels = await this.scaledDrawing.pixels;
     if (frame.loadingBarAt === undefined) return pixels;
-    const shown = Uint8Array.from(pixels);
+    // A copy (Buffer.slice would share the cached pixels).
+    const shown = new Uint8Array(pixels);
     drawLoadingBar(shown, this.options.width, this.options.height, frame.loadingBarAt);
     return shown;
   }
