@@ -12,6 +12,7 @@ export type FaultKind = (typeof FAULT_KINDS)[number];
 
 export const FaultRequestSchema = z.object({ kind: z.enum(FAULT_KINDS) }).strict();
 export const ProfileRequestSchema = z.object({ profile: z.enum(['instant', 'realistic']) }).strict();
+export const LoadingBarRequestSchema = z.object({ running: z.boolean() }).strict();
 
 /** What the control API needs of the adb endpoint. */
 export interface ConnectionFaults {
@@ -58,13 +59,14 @@ export interface ControlReplies {
   'POST /faults': FaultList;
   'GET /profile': { profile: LatencyProfileName };
   'POST /profile': { profile: LatencyProfileName };
+  'POST /loading-bar': { running: boolean };
 }
 export type ControlRoute = keyof ControlReplies;
 type RouteTable = { [Route in ControlRoute]: (body: unknown) => ControlReplies[Route] };
 
 /**
  * Loopback HTTP JSON API for tests, demos and benchmarks: read the phone's state, reset it, inject faults,
- * switch the latency profile. Every reply is JSON; every bad request gets a 4xx with `{ error }`.
+ * switch the latency profile, run the loading bar. Every reply is JSON; every bad request gets a 4xx with `{ error }`.
  */
 export async function startControlApi(options: ControlApiOptions, port: number, host: string): Promise<ControlApi> {
   const { phone, connection } = options;
@@ -98,6 +100,11 @@ export async function startControlApi(options: ControlApiOptions, port: number, 
       profile = parseBody(ProfileRequestSchema, body).profile;
       phone.setProfile(profile);
       return { profile };
+    },
+    // A screen that changes every frame, for measuring the video mirror.
+    'POST /loading-bar': (body) => {
+      phone.setLoadingBar(parseBody(LoadingBarRequestSchema, body).running);
+      return { running: phone.loadingBar };
     },
   };
   const routes = routesByPath(table);

@@ -104,4 +104,7 @@ export interface ControllablePhone extends AdbPhone {
   setProfile(profile: LatencyProfileName): void;
   injectFault(fault: { kind: PhoneFaultKind }): void;
   faults(): Array<{ kind: string }>;
+  /** The loading bar redrawn every frame (loading-bar.ts), and whether it runs. */
+  setLoadingBar(running: boolean): void;
+  readonly loadingBar: boolean;
 }

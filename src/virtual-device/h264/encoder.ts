@@ -1,6 +1,6 @@
 import { annexBNalUnit, BitWriter } from './bit-writer';
 import { levelFor } from './levels';
-import { MB_SIZE, rgbaToI420, type I420Picture } from './yuv';
+import { blankI420, convertMacroblockRow, MB_SIZE, rgbaToI420, type I420Picture } from './yuv';
 
 /**
  * A small H.264 encoder for screens: Constrained Baseline, CAVLC. A key frame is an IDR picture of I_PCM
@@ -46,8 +46,12 @@ export class H264ScreenEncoder {
   readonly level: number;
   private idrPicId = 0;
   private frameNum = 0;
-  /** The last picture sent: what P_Skip macroblocks copy. */
+  /** The last picture sent: what P_Skip macroblocks copy. Delta frames update it row by row. */
   private reference: I420Picture | undefined;
+  /** The RGBA the reference was made from: a macroblock row whose pixels are equal is skipped without converting. */
+  private referenceRgba: Uint8Array | undefined;
+  /** Where a changed macroblock row is converted before it is compared with the reference. */
+  private scratch: I420Picture | undefined;
 
   constructor(readonly format: StreamFormat) {
     if (format.width <= 0 || format.height <= 0 || format.width % 2 !== 0 || format.height % 2 !== 0) {
@@ -87,6 +91,7 @@ export class H264ScreenEncoder {
     this.idrPicId = (this.idrPicId + 1) % 2;
     this.frameNum = 0;
     this.reference = picture;
+    this.referenceRgba = new Uint8Array(rgba.subarray(0, this.format.width * this.format.height * 4));
     return annexBNalUnit(NAL_REF_IDC_HIGHEST, NAL_SLICE_IDR, writer.trailingBits().toBytes());
   }
 
@@ -97,30 +102,51 @@ export class H264ScreenEncoder {
   encodeDeltaFrame(rgba?: Uint8Array): Uint8Array {
     const reference = this.reference;
     if (!reference) throw new Error('a delta frame needs a key frame before it');
-    const picture = rgba ? this.toPicture(rgba) : reference;
+    const changedRows = rgba ? this.changedMacroblockRows(rgba) : new Set<number>();
     this.frameNum = (this.frameNum + 1) % (1 << LOG2_MAX_FRAME_NUM);
-    const writer = new BitWriter(rgba ? this.widthInMbs * this.heightInMbs * (2 + MB_SAMPLES) + 64 : 64);
+    const writer = new BitWriter(changedRows.size * this.widthInMbs * (2 + MB_SAMPLES) + 64);
     this.deltaSliceHeader(writer);
+    const scratch = (this.scratch ??= blankI420(this.format.width, this.format.height));
     const samples = new Uint8Array(MB_SAMPLES);
     const previous = new Uint8Array(MB_SAMPLES);
     let skipped = 0;
     for (let mbY = 0; mbY < this.heightInMbs; mbY++) {
+      if (!rgba || !changedRows.has(mbY)) {
+        skipped += this.widthInMbs;
+        continue;
+      }
+      convertMacroblockRow(rgba, scratch, mbY);
       for (let mbX = 0; mbX < this.widthInMbs; mbX++) {
-        if (picture !== reference) {
-          macroblockSamples(picture, mbX, mbY, samples);
-          macroblockSamples(reference, mbX, mbY, previous);
-        }
-        if (picture === reference || equalSamples(samples, previous)) {
+        macroblockSamples(scratch, mbX, mbY, samples);
+        macroblockSamples(reference, mbX, mbY, previous);
+        if (equalSamples(samples, previous)) {
           skipped++;
           continue;
         }
         writer.ue(skipped).ue(MB_TYPE_P_SLICE_I_PCM).alignWithZeros().alignedBytes(samples);
         skipped = 0;
       }
+      copyMacroblockRow(scratch, reference, mbY);
     }
     if (skipped > 0) writer.ue(skipped);
-    this.reference = picture;
     return annexBNalUnit(NAL_REF_IDC_DELTA, NAL_SLICE_NON_IDR, writer.trailingBits().toBytes());
+  }
+
+  /** Macroblock rows whose RGBA differs from the reference's (compared natively), which take the new pixels. */
+  private changedMacroblockRows(rgba: Uint8Array): Set<number> {
+    const { width, height } = this.format;
+    const known = this.referenceRgba!;
+    const changed = new Set<number>();
+    const rowBytes = width * 4;
+    for (let mbY = 0; mbY < this.heightInMbs; mbY++) {
+      const start = mbY * MB_SIZE * rowBytes;
+      const end = Math.min(height, (mbY + 1) * MB_SIZE) * rowBytes;
+      const now = Buffer.from(rgba.buffer, rgba.byteOffset + start, end - start);
+      if (now.equals(Buffer.from(known.buffer, known.byteOffset + start, end - start))) continue;
+      changed.add(mbY);
+      known.set(now, start);
+    }
+    return changed;
   }
 
   private toPicture(rgba: Uint8Array): I420Picture {
@@ -228,6 +254,15 @@ function sliceHeaderTail(writer: BitWriter): void {
   writer
     .se(0) // slice_qp_delta
     .ue(1); // disable_deblocking_filter_idc: off (lossless samples must stay as they are)
+}
+
+/** Copies macroblock row `mbY` of every plane from `from` to `to` (pictures of one size). */
+function copyMacroblockRow(from: I420Picture, to: I420Picture, mbY: number): void {
+  const lumaRow = from.widthInMbs * MB_SIZE * MB_SIZE;
+  to.y.set(from.y.subarray(mbY * lumaRow, (mbY + 1) * lumaRow), mbY * lumaRow);
+  const chromaRow = lumaRow / 4;
+  to.u.set(from.u.subarray(mbY * chromaRow, (mbY + 1) * chromaRow), mbY * chromaRow);
+  to.v.set(from.v.subarray(mbY * chromaRow, (mbY + 1) * chromaRow), mbY * chromaRow);
 }
 
 function equalSamples(a: Uint8Array, b: Uint8Array): boolean {

@@ -15,23 +15,38 @@ export interface I420Picture {
 
 export const MB_SIZE = 16;
 
+/** Empty planes for a `width` x `height` picture, padded to whole macroblocks. */
+export function blankI420(width: number, height: number): I420Picture {
+  if (width % 2 !== 0 || height % 2 !== 0) throw new Error(`the picture size must be even, got ${width}x${height}`);
+  const widthInMbs = Math.ceil(width / MB_SIZE);
+  const heightInMbs = Math.ceil(height / MB_SIZE);
+  const lumaSize = widthInMbs * MB_SIZE * heightInMbs * MB_SIZE;
+  return { width, height, widthInMbs, heightInMbs, y: new Uint8Array(lumaSize), u: new Uint8Array(lumaSize / 4), v: new Uint8Array(lumaSize / 4) };
+}
+
 /**
  * RGBA to limited-range BT.601 YCbCr (what the SPS signals), chroma averaged over each 2x2 block. Limited range
  * never yields a zero sample, so PCM data needs no emulation prevention.
  */
 export function rgbaToI420(rgba: Uint8Array, width: number, height: number): I420Picture {
-  if (width % 2 !== 0 || height % 2 !== 0) throw new Error(`the picture size must be even, got ${width}x${height}`);
+  const picture = blankI420(width, height);
+  for (let mbY = 0; mbY < picture.heightInMbs; mbY++) convertMacroblockRow(rgba, picture, mbY);
+  return picture;
+}
+
+/**
+ * Converts the 16 pixel rows of macroblock row `mbY` of `rgba` into `picture`'s planes, padding included: a
+ * delta frame converts only the rows whose pixels changed.
+ */
+export function convertMacroblockRow(rgba: Uint8Array, picture: I420Picture, mbY: number): void {
+  const { width, height, y, u, v } = picture;
   if (rgba.length < width * height * 4) throw new Error(`expected ${width * height * 4} bytes of RGBA, got ${rgba.length}`);
-  const widthInMbs = Math.ceil(width / MB_SIZE);
-  const heightInMbs = Math.ceil(height / MB_SIZE);
-  const lumaStride = widthInMbs * MB_SIZE;
-  const lumaRows = heightInMbs * MB_SIZE;
+  const lumaStride = picture.widthInMbs * MB_SIZE;
   const chromaStride = lumaStride / 2;
-  const y = new Uint8Array(lumaStride * lumaRows);
-  const u = new Uint8Array(chromaStride * (lumaRows / 2));
-  const v = new Uint8Array(chromaStride * (lumaRows / 2));
   const luma = (source: number): number => ((66 * rgba[source]! + 129 * rgba[source + 1]! + 25 * rgba[source + 2]! + 128) >> 8) + 16;
-  for (let row = 0; row < height; row += 2) {
+  const firstRow = mbY * MB_SIZE;
+  const endRow = Math.min(height, firstRow + MB_SIZE);
+  for (let row = firstRow; row < endRow; row += 2) {
     let top = row * width * 4;
     let bottom = top + width * 4;
     let lumaTop = row * lumaStride;
@@ -49,18 +64,21 @@ export function rgbaToI420(rgba: Uint8Array, width: number, height: number): I42
       v[chroma] = ((112 * r - 94 * g - 18 * b + 512) >> 10) + 128;
     }
   }
-  padPlane(y, lumaStride, lumaRows, width, height);
-  padPlane(u, chromaStride, lumaRows / 2, width / 2, height / 2);
-  padPlane(v, chromaStride, lumaRows / 2, width / 2, height / 2);
-  return { width, height, widthInMbs, heightInMbs, y, u, v };
+  padRows(y, lumaStride, firstRow, endRow, width, height, firstRow + MB_SIZE);
+  padRows(u, chromaStride, firstRow / 2, endRow / 2, width / 2, height / 2, (firstRow + MB_SIZE) / 2);
+  padRows(v, chromaStride, firstRow / 2, endRow / 2, width / 2, height / 2, (firstRow + MB_SIZE) / 2);
 }
 
-/** Repeats the last visible column and row into the padding (the decoder crops it away). */
-function padPlane(plane: Uint8Array, stride: number, rows: number, width: number, height: number): void {
-  for (let row = 0; row < height; row++) {
+/**
+ * Repeats the last visible column of rows [from, to) into the padding, and below the picture (up to `padEnd`)
+ * the last visible row: the decoder crops it away.
+ */
+function padRows(plane: Uint8Array, stride: number, from: number, to: number, width: number, height: number, padEnd: number): void {
+  for (let row = from; row < to; row++) {
     const last = plane[row * stride + width - 1]!;
     plane.fill(last, row * stride + width, (row + 1) * stride);
   }
+  if (to < height) return;
   const lastRow = plane.subarray((height - 1) * stride, height * stride);
-  for (let row = height; row < rows; row++) plane.set(lastRow, row * stride);
+  for (let row = Math.max(height, from); row < padEnd; row++) plane.set(lastRow, row * stride);
 }

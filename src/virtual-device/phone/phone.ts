@@ -1,3 +1,4 @@
+import sharp from 'sharp';
 import { USER_APPS } from './apps/index';
 import { amCommand, monkeyCommand, wmCommand } from './commands/activity';
 import { appProcessCommand, killCommand } from './commands/app-process';
@@ -20,9 +21,11 @@ import { FsError, VirtualFileSystem } from './file-system';
 import { HelperProcessTable } from './helper-processes';
 import { LocalSocketNamespace } from './local-sockets';
 import type { ScrcpyHost } from './scrcpy/server';
+import type { ScreenFrame } from './scrcpy/video-stream';
 import { abortableDelay, framePacing, latencyMs, waitForAbort, type LatencyKind, type LatencyProfileName } from './latency';
 import { dataFromSeed, type PhoneData, type PhoneState } from './model';
 import { PhoneLog } from './log';
+import { drawLoadingBar } from './loading-bar';
 import { LoopbackNetwork } from './loopback';
 import { netcatCommand } from './commands/netcat';
 import { DEVICE_IDENTITY, SCREEN_HEIGHT, SCREEN_WIDTH, SYSTEM_PROPERTIES } from './properties';
@@ -81,6 +84,7 @@ export class VirtualPhone {
   private renderCache: RenderCache = { key: '' };
   private pixelCache?: PixelCache;
   private readonly interpreter: ShellInterpreter;
+  private loadingBarRunning = false;
 
   constructor(options: VirtualPhoneOptions = {}) {
     this.profile = validProfile(options.profile ?? 'instant');
@@ -134,7 +138,17 @@ export class VirtualPhone {
     this.extraSettings.clear();
     this.fs.clear();
     this.log.clear();
+    this.loadingBarRunning = false;
     this.ui.reset(data, foreground);
+  }
+
+  /** Starts or stops the loading bar the display redraws every frame (loading-bar.ts). */
+  setLoadingBar(running: boolean): void {
+    this.loadingBarRunning = running;
+  }
+
+  get loadingBar(): boolean {
+    return this.loadingBarRunning;
   }
 
   setProfile(profile: LatencyProfileName): void {
@@ -159,7 +173,11 @@ export class VirtualPhone {
   }
 
   /** The current screen as PNG, rendered once per screen state (faults and latency do not apply). */
-  screenshotPng(): Promise<Buffer> {
+  async screenshotPng(): Promise<Buffer> {
+    if (this.loadingBarRunning) {
+      const raw = { width: SCREEN_WIDTH, height: SCREEN_HEIGHT, channels: 4 } as const;
+      return sharp(await this.screenshotRgba(), { raw }).png({ compressionLevel: 1, adaptiveFiltering: false }).toBuffer();
+    }
     const pixels = this.currentPixels();
     pixels.png ??= this.screenshotRgba().then(encodePng);
     return pixels.png;
@@ -170,17 +188,24 @@ export class VirtualPhone {
     return { width: SCREEN_WIDTH, height: SCREEN_HEIGHT, rgba: await this.screenshotRgba() };
   }
 
-  /** The screen's pixels with the key of their drawing (it changes exactly when the pixels may). */
-  private async screenFrame(): Promise<{ key: string; rgba: Buffer }> {
+  /**
+   * The drawing's pixels with its key (it changes exactly when they may), and while the loading bar runs the
+   * capture time to draw it at: the video draws it at its own size, after scaling.
+   */
+  private async screenFrame(): Promise<ScreenFrame> {
     const pixels = this.currentPixels();
     pixels.rgba ??= renderRgba(pixels.drawing);
-    return { key: pixels.drawing.key, rgba: await pixels.rgba };
+    return { key: pixels.drawing.key, rgba: await pixels.rgba, ...(this.loadingBarRunning && { loadingBarAt: Date.now() }) };
   }
 
-  private screenshotRgba(): Promise<Buffer> {
+  /** What the screen shows now, the loading bar included. */
+  private async screenshotRgba(): Promise<Buffer> {
     const pixels = this.currentPixels();
     pixels.rgba ??= renderRgba(pixels.drawing);
-    return pixels.rgba;
+    if (!this.loadingBarRunning) return pixels.rgba;
+    const shown = Buffer.from(await pixels.rgba);
+    drawLoadingBar(shown, SCREEN_WIDTH, SCREEN_HEIGHT, Date.now());
+    return shown;
   }
 
   private takeFault(kind: PhoneFaultKind): boolean {

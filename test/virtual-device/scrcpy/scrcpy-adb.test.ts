@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PassThrough, type Duplex } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LOADING_BAR } from '../../../src/virtual-device/phone/loading-bar';
 import { startAdbHarness, type AdbHarness } from '../../support/adb-harness';
 import { parseDump, centerOf } from '../../tasks/phone-driver';
 import { readVideoPacket, StreamReader, type VideoPacket } from './stream-reader';
@@ -252,6 +253,39 @@ describe('demo phone speaks scrcpy 3.3.3 through the real adb server', () => {
     const frameBytes = session.size.width * session.size.height * 1.5;
     expect(decoded.length).toBe(2 * frameBytes);
     expect(decoded.subarray(0, frameBytes).equals(decoded.subarray(frameBytes))).toBe(false);
+    close(session);
+    await session.shellOutput.waitForEnd();
+  });
+
+  it('Scenario: The loading bar changes the screen on every frame and tells when it was captured', async () => {
+    await harness.reset();
+    const bad = await harness.control('/loading-bar', { body: { running: 'yes' } });
+    expect(bad.status).toBe(400);
+    const started = Date.now();
+    expect((await harness.control('/loading-bar', { body: { running: true } })).body).toEqual({ running: true });
+    const session = await startSession('max_size=400');
+    const key = await frameWhere(session, () => true);
+    expect(key.keyFrame).toBe(true);
+    // The instant profile sends a frame only when the screen changed: with the bar, every interval.
+    const frames: VideoPacket[] = [];
+    for (let count = 0; count < 6; count++) frames.push(await frameWhere(session, () => true));
+    const decoded = decode(session.config, [key, ...frames]);
+    const { width, height } = session.size;
+    const frameBytes = width * height * 1.5;
+    const row = Math.floor(((LOADING_BAR.top + LOADING_BAR.height / 2) * height) / SCREEN.height);
+    const fills = frames.map((_, index) => {
+      const luma = decoded.subarray((index + 1) * frameBytes + row * width, (index + 1) * frameBytes + (row + 1) * width);
+      return luma.filter((value) => value > 128).length / width;
+    });
+    expect(new Set(fills).size).toBeGreaterThanOrEqual(3);
+    // Each fill is the wall-clock time of its capture, modulo the period: after the bar started, before now.
+    const period = LOADING_BAR.periodMs;
+    for (const fill of fills) {
+      const now = Date.now();
+      const capturedAt = now - ((((now % period) - fill * period) % period) + period) % period;
+      expect(capturedAt).toBeGreaterThanOrEqual(started - 2 * (period / width));
+    }
+    expect((await harness.control('/loading-bar', { body: { running: false } })).body).toEqual({ running: false });
     close(session);
     await session.shellOutput.waitForEnd();
   });

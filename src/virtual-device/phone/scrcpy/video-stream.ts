@@ -2,6 +2,7 @@ import sharp from 'sharp';
 import { H264ScreenEncoder } from '../../h264/encoder';
 import type { PhoneSocket } from '../../phone-contract';
 import type { FramePacing } from '../latency';
+import { drawLoadingBar } from '../loading-bar';
 
 /** scrcpy's codec id for H.264: the ASCII bytes "h264". */
 export const CODEC_ID_H264 = 0x68_32_36_34;
@@ -12,12 +13,18 @@ export const REPEAT_UNCHANGED_MS = 1_000;
 /** A fresh key frame this often, so a decoder that lost its state recovers on its own. */
 export const KEY_FRAME_INTERVAL_MS = 5_000;
 
+/** The screen's drawing: its pixels, a key that changes whenever they do, and the loading bar's time while it runs. */
+export interface ScreenFrame {
+  key: string;
+  rgba: Buffer;
+  loadingBarAt?: number;
+}
+
 /** What the video stream needs of the phone. */
 export interface ScreenSource {
   readonly screenWidth: number;
   readonly screenHeight: number;
-  /** The screen's pixels and a key that changes whenever they do. */
-  screenFrame(): Promise<{ key: string; rgba: Buffer }>;
+  screenFrame(): Promise<ScreenFrame>;
   /** The latency profile's frame pacing. */
   framePacing(): FramePacing;
   /** True once when the encoder is to fail (the `scrcpy-crash` fault). */
@@ -65,6 +72,8 @@ export class ScreenVideoStream {
   private lastKeyFrameAt = Number.NEGATIVE_INFINITY;
   private resetRequested = false;
   private readonly startedAt = performance.now();
+  /** The last drawing scaled to the video's size: the loading bar redraws over it every frame without scaling again. */
+  private scaledDrawing: { key: string; pixels: Promise<Uint8Array> } | undefined;
 
   constructor(
     private readonly source: ScreenSource,
@@ -94,16 +103,16 @@ export class ScreenVideoStream {
 
   /** Sends what is due at `now`: a key frame, a delta frame, or nothing. */
   private async sendFrame(now: number): Promise<void> {
-    const { key, rgba } = await this.source.screenFrame();
-    const changed = key !== this.lastKey;
-    this.lastKey = key;
+    const frame = await this.source.screenFrame();
+    const changed = frame.key !== this.lastKey || frame.loadingBarAt !== undefined;
+    this.lastKey = frame.key;
     if (this.resetRequested || now - this.lastKeyFrameAt >= KEY_FRAME_INTERVAL_MS) {
       if (this.resetRequested) await this.writePacket(this.encoder.parameterSets(), { config: true });
       this.resetRequested = false;
       this.lastKeyFrameAt = now;
-      await this.writePacket(this.encoder.encodeKeyFrame(await this.scaled(rgba)), { keyFrame: true }, now);
+      await this.writePacket(this.encoder.encodeKeyFrame(await this.picture(frame)), { keyFrame: true }, now);
     } else if (changed) {
-      await this.writePacket(this.encoder.encodeDeltaFrame(await this.scaled(rgba)), {}, now);
+      await this.writePacket(this.encoder.encodeDeltaFrame(await this.picture(frame)), {}, now);
     } else if (this.source.framePacing().everyInterval || now - this.lastSentAt >= REPEAT_UNCHANGED_MS) {
       await this.writePacket(this.encoder.encodeDeltaFrame(), {}, now);
     } else {
@@ -121,6 +130,17 @@ export class ScreenVideoStream {
     const ptsUs = BigInt(Math.round((capturedAt - this.startedAt) * 1000));
     if (this.options.sendFrameMeta) await this.socket.write(frameHeader(ptsUs, flags, data.length));
     await this.socket.write(Buffer.from(data.buffer, data.byteOffset, data.length));
+  }
+
+  /** The frame at the video's size, with the loading bar drawn over it while it runs. */
+  private async picture(frame: ScreenFrame): Promise<Uint8Array> {
+    if (this.scaledDrawing?.key !== frame.key) this.scaledDrawing = { key: frame.key, pixels: this.scaled(frame.rgba) };
+    const pixels = await this.scaledDrawing.pixels;
+    if (frame.loadingBarAt === undefined) return pixels;
+    // A copy (Buffer.slice would share the cached pixels).
+    const shown = new Uint8Array(pixels);
+    drawLoadingBar(shown, this.options.width, this.options.height, frame.loadingBarAt);
+    return shown;
   }
 
   private async scaled(rgba: Buffer): Promise<Uint8Array> {
