@@ -79,7 +79,7 @@ describe('app shell over the web host', () => {
     }
     expect(await page.getByLabel('What should the phone do?').isVisible()).toBe(true);
     await page.screenshot({ path: 'test-artifacts/app-shell.png' });
-    await page.getByRole('button', { name: 'Open settings' }).click();
+    await page.getByRole('banner').getByRole('button', { name: 'Open settings' }).click();
     expect(await page.getByRole('dialog', { name: 'Settings' }).isVisible()).toBe(true);
     await page.close();
   });

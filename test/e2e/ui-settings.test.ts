@@ -19,7 +19,7 @@ afterAll(async () => {
 });
 
 async function openSettings(page: Page) {
-  await page.getByRole('button', { name: 'Open settings' }).click();
+  await page.getByRole('banner').getByRole('button', { name: 'Open settings' }).click();
   const drawer = page.getByRole('dialog', { name: 'Settings' });
   await drawer.getByLabel('Max steps per task').waitFor();
   return drawer;

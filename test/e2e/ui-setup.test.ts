@@ -60,7 +60,7 @@ describe('first run in the browser', { timeout: 120_000 }, () => {
     await expect.poll(() => item(page, 'phone').getAttribute('data-done'), { timeout: 30_000 }).toBe('true');
 
     // The model: on, direct to Anthropic (the fake), saved without a key — allowed, and marked incomplete.
-    await item(page, 'model').getByRole('button', { name: 'Go to Settings' }).click();
+    await item(page, 'model').getByRole('button', { name: 'Open Settings' }).click();
     const drawer = page.getByRole('dialog', { name: 'Settings' });
     await drawer.getByLabel('Use the AI planner').check();
     await drawer.getByLabel('Transport').selectOption('direct');
@@ -93,7 +93,7 @@ describe('first run in the browser', { timeout: 120_000 }, () => {
 
   it('Scenario: Test connection names a dead URL as unreachable', async () => {
     const { page, errors } = await openApp(browser, host);
-    await page.getByRole('button', { name: 'Open settings' }).click();
+    await page.getByRole('banner').getByRole('button', { name: 'Open settings' }).click();
     const drawer = page.getByRole('dialog', { name: 'Settings' });
     const enabled = drawer.getByLabel('Use the AI planner');
     if (!(await enabled.isChecked())) await enabled.check();

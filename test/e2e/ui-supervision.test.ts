@@ -50,7 +50,7 @@ async function runGoal(page: Page, goal: string) {
 
 /** Sets "Confirm actions" in the Settings drawer (a field the settings catalog declares) and saves. */
 async function chooseConfirmation(page: Page, mode: 'every' | 'sensitive') {
-  await page.getByRole('button', { name: 'Open settings' }).click();
+  await page.getByRole('banner').getByRole('button', { name: 'Open settings' }).click();
   const drawer = page.getByRole('dialog', { name: 'Settings' });
   await drawer.getByLabel('Confirm actions').selectOption(mode);
   await drawer.getByRole('button', { name: 'Save' }).click();

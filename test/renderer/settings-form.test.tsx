@@ -210,7 +210,46 @@ describe('settings form', () => {
     expect(screen.getByTestId('goal-incomplete').textContent).toContain('AI planner incomplete: Control-plane URL is empty, Control-plane token is not set');
     // The connection test uses saved settings: with an unsaved edit it waits.
     fireEvent.change(screen.getByLabelText('Model'), { target: { value: 'claude-x' } });
-    expect((within(screen.getByTestId('test-connection')).getByRole('button', { name: 'Test connection' }) as HTMLButtonElement).disabled).toBe(true);
+    expect((within(screen.getByTestId('test-connection')).getByRole('button', { name: 'Test connection to the cloud proxy' }) as HTMLButtonElement).disabled).toBe(true);
     expect(screen.getByTestId('test-connection').textContent).toContain('Save first');
+  });
+
+  it('Scenario: Each provider and the cloud proxy have their own Test connection next to their fields', async () => {
+    const backend = await settingsBackend();
+    await renderForm(backend);
+    const save = async () => {
+      const button = screen.getByRole('button', { name: 'Save' }) as HTMLButtonElement;
+      await waitFor(() => expect(button.disabled).toBe(false));
+      fireEvent.click(button);
+      await screen.findByText('Saved. The next task uses these settings.', undefined, { timeout: 5_000 });
+    };
+    /** The one Test connection shown, which section holds it, and what it answered for that provider or transport. */
+    const testShown = async (name: string) => {
+      const [box, ...others] = screen.getAllByTestId('test-connection');
+      expect(others).toEqual([]);
+      fireEvent.click(within(box!).getByRole('button', { name: `Test connection to ${name}` }));
+      const answer = await within(box!).findByTestId('connection-result', undefined, { timeout: 5_000 });
+      return { section: box!.closest('fieldset')?.getAttribute('data-section'), call: backend.bridge.callsOf('settings.testConnection').at(-1), answer: answer.textContent };
+    };
+    expect(screen.queryByTestId('test-connection')).toBeNull();
+
+    fireEvent.click(screen.getByLabelText('Use the AI planner'));
+    await save();
+    const proxy = await testShown('the cloud proxy');
+    expect(proxy).toMatchObject({ section: 'Cloud control plane', call: { transport: 'cloud-proxy' } });
+    expect(proxy.answer).toMatch(/Control-plane URL/);
+
+    fireEvent.change(screen.getByLabelText('Transport'), { target: { value: 'direct' } });
+    await save();
+    const anthropic = await testShown('Anthropic');
+    expect(anthropic).toMatchObject({ section: 'Direct access', call: { transport: 'direct', provider: 'anthropic' } });
+    expect(anthropic.answer).toMatch(/Anthropic API key/);
+    // The answer stays with the button that asked: another provider's starts blank.
+    fireEvent.change(screen.getByLabelText('Provider'), { target: { value: 'openai' } });
+    await save();
+    expect(screen.queryByTestId('connection-result')).toBeNull();
+    const openai = await testShown('OpenAI');
+    expect(openai).toMatchObject({ section: 'Direct access', call: { transport: 'direct', provider: 'openai' } });
+    expect(openai.answer).toMatch(/OpenAI API key/);
   });
 });

@@ -125,7 +125,7 @@ describe('timeline card', () => {
     expect(screen.getByTestId('task-result-text').textContent).toMatch(/^The AI planner is off\. The built-in planner describes the screen and stops/);
     expect(screen.getByTestId('task-result-text').textContent).not.toContain('goal was reached');
     expect(useAppStore.getState().settingsOpen).toBe(false);
-    fireEvent.click(within(result).getByRole('button', { name: 'Go to Settings' }));
+    fireEvent.click(within(result).getByRole('button', { name: 'Open Settings' }));
     expect(useAppStore.getState().settingsOpen).toBe(true);
   });
 });

@@ -28,7 +28,7 @@ export function ErrorBanner() {
       </div>
       {aboutSettings && (
         <button type="button" className="button secondary" onClick={() => openSettings(true)}>
-          Go to Settings
+          Open Settings
         </button>
       )}
       <button type="button" className="button link" onClick={() => setError(null)} aria-label="Dismiss the message">

@@ -56,7 +56,7 @@ export function SetupChecklist() {
             : 'Not tested yet.',
       action:
         !enabled || incomplete
-          ? { label: 'Go to Settings', run: () => openSettings(true) }
+          ? { label: 'Open Settings', run: () => openSettings(true) }
           : tested?.result === 'ok'
             ? undefined
             : { label: testing ? 'Testing…' : 'Test connection', run: test, busy: testing },

@@ -13,7 +13,7 @@ export function IncompleteNote() {
       {' '}
       · <span className="warning-text">AI planner {label}</span>{' '}
       <button type="button" className="button link" onClick={() => openSettings(true)}>
-        Go to Settings
+        Open Settings
       </button>
     </span>
   );

@@ -47,7 +47,16 @@ export function SettingsForm() {
                 <SettingField key={field.path} field={field} screen={screen} />
               ),
             )}
-            {section.title === 'Planner' && values['aiPlanner.enabled'] === true && <TestConnection unsaved={changed > 0} />}
+            {/* Each way to reach a model is tested from its own fields: the control plane's, or one provider's. */}
+            {section.title === 'Cloud control plane' && <TestConnection unsaved={changed > 0} target={{ transport: 'cloud-proxy' }} name="the cloud proxy" />}
+            {section.title === 'Direct access' && (
+              <TestConnection
+                key={String(values['aiPlanner.provider'])}
+                unsaved={changed > 0}
+                target={{ transport: 'direct', provider: values['aiPlanner.provider'] === 'openai' ? 'openai' : 'anthropic' }}
+                name={values['aiPlanner.provider'] === 'openai' ? 'OpenAI' : 'Anthropic'}
+              />
+            )}
           </fieldset>
         ))}
       <div className="settings-actions">

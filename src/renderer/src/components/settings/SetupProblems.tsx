@@ -24,7 +24,7 @@ export function SetupProblems({ withOpenSettings = false }: { withOpenSettings?:
       </ul>
       {withOpenSettings && (
         <button type="button" className="button secondary" onClick={() => openSettings(true)}>
-          Go to Settings
+          Open Settings
         </button>
       )}
     </div>

@@ -1,17 +1,15 @@
-import { useSettingsStore } from '../../store/settings-store';
-import { useConnectionTest } from './use-connection-test';
+import { useConnectionTest, type ConnectionTarget } from './use-connection-test';
 
 /**
- * One tiny real request with the saved settings for the chosen provider and transport; the answer in plain words.
- * Unsaved edits are not tested (the button says so), so what passes here is what the next task uses.
+ * One tiny real request with the saved settings for one provider or transport (its section's fields); the answer in
+ * plain words. Unsaved edits are not tested (the button says so), so what passes here is what the next task uses.
  */
-export function TestConnection({ unsaved }: { unsaved: boolean }) {
-  const report = useSettingsStore((s) => s.lastConnectionTest);
-  const { testing, test } = useConnectionTest();
+export function TestConnection({ unsaved, target, name }: { unsaved: boolean; target: ConnectionTarget; name: string }) {
+  const { testing, report, test } = useConnectionTest(target);
   return (
-    <div className="test-connection" data-testid="test-connection">
+    <div className="test-connection" data-testid="test-connection" data-target={target.transport === 'cloud-proxy' ? 'cloud-proxy' : target.provider}>
       <button type="button" className="button secondary" onClick={() => void test()} disabled={testing || unsaved}>
-        {testing ? 'Testing…' : 'Test connection'}
+        {testing ? `Testing ${name}…` : `Test connection to ${name}`}
       </button>
       {unsaved && <span className="muted small"> Save first: the test uses the saved settings.</span>}
       {report && !testing && (

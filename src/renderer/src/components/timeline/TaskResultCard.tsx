@@ -28,7 +28,7 @@ export function TaskResultCard({ task }: { task: TaskRecord }) {
       <p data-testid="task-result-text">{text}</p>
       {kind === 'looked-only' && (
         <button type="button" className="button secondary" onClick={() => openSettings(true)}>
-          Go to Settings
+          Open Settings
         </button>
       )}
       {task.failureReason && <ReasonDetails reason={task.failureReason} />}

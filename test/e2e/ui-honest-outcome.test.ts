@@ -1,0 +1,72 @@
+// The built-in planner (the AI planner off, the default) in the browser: the task ends in a neutral "Looked at the
+// screen only" card whose "Open Settings" opens Settings, and History and the exported report word it the same way.
+import { readFile } from 'node:fs/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchTestBrowser, type TestBrowser } from '../support/browser';
+import { openApp, saveScreenshot, selectPhone, startUiHost, type UiHost } from './ui-support';
+
+let host: UiHost;
+let browser: TestBrowser;
+
+beforeAll(async () => {
+  host = await startUiHost();
+  browser = await launchTestBrowser();
+}, 90_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await host?.close();
+});
+
+describe('the built-in planner in the browser', { timeout: 90_000 }, () => {
+  it('Scenario: A built-in planner run ends with "Looked at the screen only" in the timeline, History and the report', async () => {
+    const goal = 'Turn off Wi-Fi';
+    const { page, errors } = await openApp(browser, host);
+    await selectPhone(page, host.harness.serial);
+    expect((await host.harness.state()).settings.wifi).toBe(true);
+    const input = page.getByLabel('What should the phone do?');
+    await input.fill(goal);
+    await input.press('Enter');
+
+    const card = page.getByRole('article', { name: 'Looked at the screen only' });
+    await card.waitFor({ timeout: 30_000 });
+    expect(await card.getAttribute('data-outcome')).toBe('looked-only');
+    expect(await card.getByTestId('task-result-text').textContent()).toMatch(/^The AI planner is off\. The built-in planner describes the screen and stops/);
+    expect(await card.textContent()).not.toMatch(/\bDone\b|goal was reached/);
+    expect(await card.getByTestId('task-result-summary').textContent()).toMatch(/^1 action in \d+ turns? · /);
+    await saveScreenshot(page, 'looked-only');
+    // Nothing was done on the phone: the built-in planner never acts.
+    const after = await host.harness.state();
+    expect(after.settings.wifi).toBe(true);
+    expect(after.foreground).toBe('com.android.launcher3');
+
+    // The card's own button and the header's are told apart by where they are, not by their words.
+    await card.getByRole('button', { name: 'Open Settings' }).click();
+    const drawer = page.getByRole('dialog', { name: 'Settings' });
+    await drawer.getByLabel('Use the AI planner').waitFor();
+    expect(await drawer.getByLabel('Use the AI planner').isChecked()).toBe(false);
+    await page.keyboard.press('Escape');
+    await drawer.waitFor({ state: 'hidden' });
+    expect(await page.getByRole('banner').getByRole('button', { name: 'Open settings' }).isVisible()).toBe(true);
+
+    // History: the same word, and the note on hover.
+    await page.getByRole('tab', { name: 'History' }).click();
+    const row = page.getByTestId('history-row').filter({ hasText: goal });
+    await row.waitFor();
+    const status = row.getByRole('cell').nth(3);
+    expect(await status.textContent()).toBe('looked only');
+    expect(await status.locator('[title]').getAttribute('title')).toBe('Looked at the screen only — the AI planner is off');
+
+    // The report: the same word and the same note, never "completed" or "done".
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: `Export "${goal}" as HTML report` }).click()]);
+    const html = await readFile(await download.path(), 'utf8');
+    const report = await browser.context.newPage();
+    await report.setContent(html);
+    const text = await report.locator('body').innerText();
+    expect(text).toContain('looked only — Looked at the screen only — the AI planner is off.');
+    expect(text).not.toMatch(/\bcompleted\b|\bdone\b/i);
+    await report.close();
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+});
