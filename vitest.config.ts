@@ -17,9 +17,12 @@ export default defineConfig({
     // Generous, as files share the cores: a timeout only guards against a hang, it asserts nothing.
     testTimeout: 60_000,
     hookTimeout: 90_000,
+    // expect.poll retries until its condition holds; 1 s (Vitest's default) is short for a busy machine.
+    expect: { poll: { timeout: 10_000 } },
     // Integration tests share one machine's adb binary and ports: files run in parallel but each owns its ports.
     pool: 'forks',
     maxWorkers: parallelFiles,
+    setupFiles: ['test/support/dom-wait-timeout.ts'],
     reporters: ['default', './test/support/summary-reporter.ts'],
   },
 });
