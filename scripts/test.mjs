@@ -1,5 +1,7 @@
-// `npm test`: every gate in order — build, typecheck, lint, layering, spec traceability, then every test.
-import { spawnSync } from 'node:child_process';
+// `npm test`: every gate (build, Electron review, typecheck, lint, layering, spec traceability) and every test.
+// The build comes first (the browser tests serve it); the other gates then run one at a time alongside the tests,
+// which spend much of their time waiting; each gate's output is printed whole when it ends.
+import { spawn, spawnSync } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import path from 'node:path';
 
@@ -34,25 +36,68 @@ if (missing.length > 0) {
 console.log('✓ prerequisites (adb, Chromium, redis-server)');
 // ---- end of prerequisites ----
 
-const steps = [
-  ['build the app', bin('electron-vite'), ['build', '--logLevel', 'warn']],
-  ['Electron security review (Electronegativity)', process.execPath, [path.join(root, 'scripts', 'electronegativity.mjs')]],
-  ['typecheck (node)', bin('tsc'), ['-p', 'tsconfig.node.json', '--noEmit']],
-  ['typecheck (web)', bin('tsc'), ['-p', 'tsconfig.web.json', '--noEmit']],
-  ['typecheck (tests)', bin('tsc'), ['-p', 'tsconfig.test.json', '--noEmit']],
-  ['lint', bin('eslint'), ['.']],
-  ['dependency direction', bin('depcruise'), ['src', '--config', '.dependency-cruiser.cjs']],
-  ['openspec scenarios named in tests', process.execPath, [path.join(root, 'scripts', 'spec-trace.mjs'), '--strict']],
-  ['tests', bin('vitest'), ['run', ...process.argv.slice(2)]],
+/** Every other gate reads only the sources (the Electron review reads the build too, so it comes after it). */
+const build = { title: 'build the app', command: bin('electron-vite'), args: ['build', '--logLevel', 'warn'] };
+const checks = [
+  { title: 'Electron security review (Electronegativity)', command: process.execPath, args: [path.join(root, 'scripts', 'electronegativity.mjs')] },
+  { title: 'typecheck (node)', command: bin('tsc'), args: ['-p', 'tsconfig.node.json', '--noEmit'] },
+  { title: 'typecheck (web)', command: bin('tsc'), args: ['-p', 'tsconfig.web.json', '--noEmit'] },
+  { title: 'typecheck (tests)', command: bin('tsc'), args: ['-p', 'tsconfig.test.json', '--noEmit'] },
+  { title: 'lint', command: bin('eslint'), args: ['.'] },
+  { title: 'dependency direction', command: bin('depcruise'), args: ['src', '--config', '.dependency-cruiser.cjs'] },
+  { title: 'openspec scenarios named in tests', command: process.execPath, args: [path.join(root, 'scripts', 'spec-trace.mjs'), '--strict'] },
 ];
 
-for (const [title, command, args] of steps) {
-  console.log(`\n== ${title}`);
-  const started = Date.now();
-  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit' });
-  if (result.status !== 0) {
-    console.error(`\n✗ ${title} failed (exit ${result.status ?? result.signal}).`);
-    process.exit(result.status || 1);
-  }
-  console.log(`✓ ${title} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+const seconds = (since) => `${((Date.now() - since) / 1000).toFixed(1)} s`;
+
+/** Runs one gate with its output captured, then prints that output as one block with the verdict; resolves with whether it passed. */
+function runGate(gate) {
+  return new Promise((resolve) => {
+    const started = Date.now();
+    const child = spawn(gate.command, gate.args, { cwd: root, env: { ...process.env, FORCE_COLOR: '0' } });
+    let text = '';
+    for (const stream of [child.stdout, child.stderr]) {
+      stream.setEncoding('utf8');
+      stream.on('data', (chunk) => (text += chunk));
+    }
+    const finish = (passed, why) => {
+      console.log(`\n== ${gate.title}`);
+      if (text.trim() !== '') process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+      console.log(passed ? `✓ ${gate.title} (${seconds(started)})` : `✗ ${gate.title} failed (${why}).`);
+      resolve(passed);
+    };
+    child.on('error', (error) => finish(false, error.message));
+    child.on('close', (code, signal) => finish(code === 0, `exit ${code ?? signal}`));
+  });
 }
+
+/** Runs the checks one after another (the tests use the other cores meanwhile); resolves with the titles that failed. */
+async function runChecks() {
+  const failed = [];
+  for (const check of checks) if (!(await runGate(check))) failed.push(check.title);
+  return failed;
+}
+
+/** Runs every test, its output straight to this terminal; resolves with the exit code. */
+function runTests() {
+  console.log('\n== tests (the other gates run alongside; each prints its result when it ends)');
+  return new Promise((resolve) => {
+    const child = spawn(bin('vitest'), ['run', ...process.argv.slice(2)], { cwd: root, stdio: 'inherit' });
+    child.on('error', (error) => {
+      console.error(`✗ the tests could not start: ${error.message}`);
+      resolve(1);
+    });
+    child.on('close', (code) => resolve(code ?? 1));
+  });
+}
+
+// The browser tests serve the built page, so the build comes first; the rest runs side by side with the tests.
+if (!(await runGate(build))) process.exit(1);
+const started = Date.now();
+const [failedChecks, testsExit] = await Promise.all([runChecks(), runTests()]);
+console.log('');
+if (failedChecks.length > 0) console.error(`✗ ${failedChecks.length} gate(s) failed: ${failedChecks.join('; ')}.`);
+else console.log(`✓ every gate (${checks.length + 1})`);
+if (testsExit !== 0) console.error(`✗ tests failed (exit ${testsExit}).`);
+else console.log(`✓ tests, with the gates alongside (${seconds(started)})`);
+if (failedChecks.length > 0 || testsExit !== 0) process.exit(testsExit || 1);

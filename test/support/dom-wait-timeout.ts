@@ -1,0 +1,6 @@
+// Testing Library's waits (findBy…, waitFor) give up after 1 s by default, which a test file sharing the cores
+// with others can need for a render that is merely slow; waiting longer asserts the same and only fails later.
+if (typeof document !== 'undefined') {
+  const { configure } = await import('@testing-library/dom');
+  configure({ asyncUtilTimeout: 10_000 });
+}
