@@ -44,13 +44,19 @@ export default {
         const walls = new Map<number, number>();
         for (const parallel of variant.parallels) {
           policy = suitePolicy();
+          const cpuBefore = process.cpuUsage();
           const start = performance.now();
           const attempts = await runSuite({ config: configFor(fake, variant.sendScreenshot), adb, tasks: PHONE_TASKS, parallel, repeat: 1 });
           const wall = performance.now() - start;
+          const cpu = process.cpuUsage(cpuBefore);
+          const cpuMs = (cpu.user + cpu.system) / 1000;
           walls.set(parallel, wall);
           const passed = attempts.filter((attempt) => attempt.success).length;
           const metric = (what: string) => `${variant.label}: ${what}`;
           rows.push({ case: 'eval', metric: metric(`suite wall time, --parallel ${parallel} (${passed}/${attempts.length} passed)`), value: wall / 1000, unit: 's' });
+          // What the wall time is made of: CPU of this process (host, demo phones, fake model, image threads) over the
+          // wall time. Near 1 sequentially; how far below the core count it stays in parallel is what serialises.
+          rows.push({ case: 'eval', metric: metric(`cores busy on average (process CPU ${(cpuMs / 1000).toFixed(1)} s / wall), --parallel ${parallel}`), value: cpuMs / wall, unit: '' });
           if (parallel > 1) {
             rows.push({
               case: 'eval',
@@ -64,6 +70,8 @@ export default {
             rows.push({ case: 'eval', metric: metric('per task: host overhead around the task (seed + judge), median'), value: median(attempts.map((a) => a.hostMs)), unit: 'ms' });
             rows.push({ case: 'eval', metric: metric('per task: task time with an instant model, median'), value: median(taskMs), unit: 'ms' });
             rows.push({ case: 'eval', metric: metric('per turn: task time / turns, median over tasks'), value: median(taskMs.map((ms, i) => ms / attempts[i]!.record.steps.length)), unit: 'ms' });
+            const turns = attempts.reduce((sum, attempt) => sum + attempt.record.steps.length, 0);
+            rows.push({ case: 'eval', metric: metric('per turn: process CPU (host + demo phone + fake model)'), value: cpuMs / turns, unit: 'ms' });
           }
         }
       }

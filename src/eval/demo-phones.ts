@@ -38,16 +38,20 @@ export async function startEvalPhones(adb: AdbClient, count: number, profile: La
     await Promise.all(devices.map((device) => adb.disconnectDevice(device.adbAddress, { timeoutMs: 3000 }).catch(() => undefined)));
     await Promise.all(devices.map((device) => device.close()));
   };
-  try {
-    for (let index = 0; index < count; index++) {
+  // All at once: a phone's start is mostly waiting on the adb server, and the suite waits for the last one.
+  const started = await Promise.allSettled(
+    Array.from({ length: count }, async () => {
       const device = await startDemoDevice(profile);
       devices.push(device);
       await adb.connectDevice(device.adbAddress, { timeoutMs: 10_000 });
       await waitUntilListed(adb, device.adbAddress);
-    }
-  } catch (error) {
+      return device;
+    }),
+  );
+  const failed = started.find((result) => result.status === 'rejected');
+  if (failed) {
     await close();
-    throw error;
+    throw failed.reason;
   }
   const phones: EvalPhone[] = devices.map((device) => ({
     serial: device.adbAddress,

@@ -54,6 +54,21 @@ export function createMcpServer(app: AppServices, sessionId: string): { server: 
   const server = new McpServer({ name: appName, version: appVersion }, { capabilities: { logging: {} } });
   const session = new AgentSession(app.agent, sessionId);
 
+  /**
+   * The person behind the agent says yes or no through their MCP client (elicitation). A client that cannot ask
+   * them gets a refusal saying so: the agent cannot say yes for them.
+   */
+  const askPerson = async (question: string, signal: AbortSignal): Promise<boolean> => {
+    if (!server.server.getClientCapabilities()?.elicitation) {
+      throw new Error(
+        `Not done: ${question}. Settings ask for a person's yes before it, and this MCP client cannot ask its person (no elicitation support). ` +
+          'Let the person do it on the phone, or change Settings → Confirm actions.',
+      );
+    }
+    const answer = await server.server.elicitInput({ mode: 'form', message: `Allow this action on the phone? ${question}`, requestedSchema: { type: 'object', properties: {} } }, { signal });
+    return answer.action === 'accept';
+  };
+
   server.registerTool(
     'list_devices',
     { description: 'The phones the adb server sees, with model, Android version, state, and what to do when one is not ready.', inputSchema: {} },
@@ -99,7 +114,8 @@ export function createMcpServer(app: AppServices, sessionId: string): { server: 
       },
     },
     async ({ serial, tool, args }, extra) => {
-      const outcome = await session.act(serial, { name: tool, args: args ?? {} }, extra.signal);
+      const mode = (await call(app, 'settings.get', {})).effective.supervision.confirmation;
+      const outcome = await session.act(serial, { name: tool, args: args ?? {} }, { signal: extra.signal, confirmation: { mode, ask: (question) => askPerson(question, extra.signal) } });
       if (!outcome.ok) throw new Error(plainReason(outcome.error ?? `${tool} failed`));
       return json(outcome);
     },

@@ -7,7 +7,7 @@ import type { ChildProcess } from 'node:child_process';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { CallToolResult, Progress } from '@modelcontextprotocol/sdk/types.js';
+import { ElicitRequestSchema, type CallToolResult, type Progress } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SceneSchema, type Scene } from '../../src/shared/scene';
 import type { PhoneStateView } from '../../src/virtual-device/phone/model';
@@ -44,8 +44,8 @@ beforeEach(async () => {
 });
 
 /** A user whose configured planner is Anthropic direct (here: the fake). */
-function env(): Record<string, string> {
-  const vars: NodeJS.ProcessEnv = { ...process.env, ...directAnthropicEnv(harness, home, fake.url), AMC_MCP_TOKEN: TOKEN };
+function env(extra: Record<string, string> = {}): Record<string, string> {
+  const vars: NodeJS.ProcessEnv = { ...process.env, ...directAnthropicEnv(harness, home, fake.url), AMC_MCP_TOKEN: TOKEN, ...extra };
   delete vars.ANDROID_SERIAL;
   return Object.fromEntries(Object.entries(vars).filter((entry): entry is [string, string] => entry[1] !== undefined));
 }
@@ -237,6 +237,49 @@ describe.each(['stdio', 'http'] as const)('amc mcp over %s', (kind) => {
     const allowed = await tool(second, 'act', { serial: harness.serial, tool: 'launch_app', args: { app: 'Settings' } });
     expect(allowed.isError, textOf(allowed)).toBeFalsy();
   }
+});
+
+describe('amc mcp confirmation', () => {
+  /** An agent on its own `amc mcp` whose Settings ask before every action; `answer` is its person's, when its client can ask. */
+  async function stepModeAgent(answer?: 'accept' | 'decline'): Promise<{ client: Client; asked: string[] }> {
+    const asked: string[] = [];
+    const client = new Client({ name: 'test-agent', version: '1.0.0' }, answer ? { capabilities: { elicitation: {} } } : {});
+    if (answer) {
+      client.setRequestHandler(ElicitRequestSchema, (request) => {
+        asked.push(request.params.message);
+        return { action: answer };
+      });
+    }
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [amcBin, 'mcp'], env: env({ TASK_CONFIRM_ACTIONS: 'every' }), stderr: 'pipe' }));
+    clients.push(client);
+    return { client, asked };
+  }
+
+  it('Scenario: An action the settings hold waits for the person through the MCP client', async () => {
+    const launch = { serial: harness.serial, tool: 'launch_app', args: { app: 'Settings' } };
+    // A client that cannot ask its person: the agent cannot say yes for them.
+    const unasked = await stepModeAgent();
+    const refused = await tool(unasked.client, 'act', launch);
+    expect(refused.isError).toBe(true);
+    expect(textOf(refused)).toMatch(/^Not done: launch_app \{"app":"Settings"\}: step mode: every action waits for your yes\. .*cannot ask its person/);
+    expect((await state()).foreground).toBe('com.android.launcher3');
+    await tool(unasked.client, 'release_phone', { serial: harness.serial });
+
+    const declining = await stepModeAgent('decline');
+    const declined = await tool(declining.client, 'act', launch);
+    expect(declined.isError).toBe(true);
+    expect(textOf(declined)).toMatch(/the person did not say yes to launch_app/);
+    expect(declining.asked).toEqual([expect.stringMatching(/^Allow this action on the phone\? launch_app \{"app":"Settings"\}/)]);
+    expect((await state()).foreground).toBe('com.android.launcher3');
+    await tool(declining.client, 'release_phone', { serial: harness.serial });
+
+    const accepting = await stepModeAgent('accept');
+    const done = await tool(accepting.client, 'act', launch);
+    expect(done.isError, textOf(done)).toBeFalsy();
+    expect(accepting.asked).toHaveLength(1);
+    expect((await state()).foreground).toBe('com.android.settings');
+    await tool(accepting.client, 'release_phone', { serial: harness.serial });
+  }, 90_000);
 });
 
 describe('amc mcp --http', () => {
