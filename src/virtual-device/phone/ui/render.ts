@@ -94,8 +94,10 @@ class DrawingWriter {
       if (rect) this.ops.push({ kind: 'fill', rect, color, markup: shape.markup(0, 0) });
       return;
     }
-    const box = intersect(pixelBox(shape.bounds), clip);
-    if (!box) return;
+    // The tile holds the whole shape, cut only by the screen's edges, and the clip applies when painting: a shape
+    // that a scrolling list cuts differently each time keeps one tile.
+    const box = intersect(pixelBox(shape.bounds), SCREEN);
+    if (!box || !intersect(box, clip)) return;
     const width = box.right - box.left;
     const height = box.bottom - box.top;
     const markup = shape.markup(box.left, box.top);
