@@ -32,7 +32,7 @@ import { DEVICE_IDENTITY, SCREEN_HEIGHT, SCREEN_WIDTH, SYSTEM_PROPERTIES } from 
 import type { PhoneFramebuffer, ShellOptions } from '../phone-contract';
 import { ShellInterpreter, type CommandHandler, type CommandOutput } from './shell/interpreter';
 import { PhoneUi } from './ui/phone-ui';
-import { drawWindows, encodePng, renderRgba, type Drawing } from './ui/render';
+import { drawWindows, encodePng, renderPng, renderRgba, type Drawing } from './ui/render';
 import { hierarchyXml } from './ui/xml';
 
 export type { PhoneState, PhoneStateView } from './model';
@@ -179,7 +179,8 @@ export class VirtualPhone {
       return sharp(await this.screenshotRgba(), { raw }).png({ compressionLevel: 1, adaptiveFiltering: false }).toBuffer();
     }
     const pixels = this.currentPixels();
-    pixels.png ??= this.screenshotRgba().then(encodePng);
+    // Raw pixels already composed are encoded as they are; otherwise the PNG is composed in a reused buffer.
+    pixels.png ??= pixels.rgba ? pixels.rgba.then(encodePng) : renderPng(pixels.drawing);
     return pixels.png;
   }
 

@@ -4,7 +4,7 @@ import { VirtualPhone } from '../../../src/virtual-device/phone/phone';
 import { SCREEN_HEIGHT, SCREEN_WIDTH } from '../../../src/virtual-device/phone/properties';
 import type { PhoneUi } from '../../../src/virtual-device/phone/ui/phone-ui';
 import type { Rect } from '../../../src/virtual-device/phone/ui/view';
-import { drawWindows, encodePng, renderRgba, type Drawing } from '../../../src/virtual-device/phone/ui/render';
+import { drawWindows, renderPng, renderRgba, type Drawing } from '../../../src/virtual-device/phone/ui/render';
 import { textMarkup } from '../../../src/virtual-device/phone/ui/text-tiles';
 
 const signal = new AbortController().signal;
@@ -73,12 +73,20 @@ describe('screen rendering from cached tiles', () => {
     const phone = new VirtualPhone();
     await phone.shell('monkey -p com.android.settings -c android.intent.category.LAUNCHER 1', { signal });
     const drawing = currentDrawing(phone);
-    const first = await encodePng(await renderRgba(drawing));
-    const again = await encodePng(await renderRgba(currentDrawing(phone)));
+    const first = await renderPng(drawing);
+    // Another screen in between, and two at once: the pooled buffers they are composed in never mix.
+    const home = new VirtualPhone();
+    const other = await renderPng(currentDrawing(home));
+    const [again, otherAgain] = await Promise.all([renderPng(currentDrawing(phone)), renderPng(currentDrawing(home))]);
     const meta = await sharp(again).metadata();
     expect([meta.format, meta.width, meta.height]).toEqual(['png', SCREEN_WIDTH, SCREEN_HEIGHT]);
     expect(again.equals(first)).toBe(true);
+    expect(otherAgain.equals(other)).toBe(true);
+    expect(other.equals(first)).toBe(false);
+    // The same pixels as the raw capture's own buffer.
+    expect((await sharp(again).ensureAlpha().raw().toBuffer()).equals(await renderRgba(drawing))).toBe(true);
     const reference = await sharp(oneSvg(drawing)).ensureAlpha().raw().toBuffer();
     expect(differingShare(await sharp(again).ensureAlpha().raw().toBuffer(), reference)).toBeLessThan(0.005);
   });
+
 });

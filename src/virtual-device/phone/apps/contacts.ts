@@ -24,8 +24,9 @@ const PKG = APP_PACKAGES.contacts;
 export const PERMISSION_CONTROLLER_PACKAGE = 'com.android.permissioncontroller';
 const ROW_HEIGHT = 189;
 
-const sortedContacts = (contacts: Contact[]): Contact[] =>
-  [...contacts].sort((a, b) => a.name.localeCompare(b.name, 'en', { sensitivity: 'base' }));
+// One collator for every sort: localeCompare with a locale and options builds a new one per comparison.
+const NAME_ORDER = new Intl.Collator('en', { sensitivity: 'base' });
+const sortedContacts = (contacts: Contact[]): Contact[] => [...contacts].sort((a, b) => NAME_ORDER.compare(a.name, b.name));
 
 function listScreen(ctx: UiContext): ViewNode[] {
   const { data, nav } = ctx;

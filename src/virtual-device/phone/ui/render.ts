@@ -94,8 +94,10 @@ class DrawingWriter {
       if (rect) this.ops.push({ kind: 'fill', rect, color, markup: shape.markup(0, 0) });
       return;
     }
-    const box = intersect(pixelBox(shape.bounds), clip);
-    if (!box) return;
+    // The tile holds the whole shape, cut only by the screen's edges, and the clip applies when painting: a shape
+    // that a scrolling list cuts differently each time keeps one tile.
+    const box = intersect(pixelBox(shape.bounds), SCREEN);
+    if (!box || !intersect(box, clip)) return;
     const width = box.right - box.left;
     const height = box.bottom - box.top;
     const markup = shape.markup(box.left, box.top);
@@ -275,12 +277,11 @@ export function drawWindows(windows: readonly UiWindow[]): Drawing {
   return svg.finish();
 }
 
-/** The screen's opaque RGBA pixels: fills and tiles painted in drawing order. */
-async function compose(drawing: Drawing): Promise<Buffer> {
+/** Paints the drawing over `screen` (every pixel: the first step fills the whole screen), in drawing order. */
+async function composeInto(screen: Buffer, drawing: Drawing): Promise<void> {
   const sprites = drawing.ops.flatMap((op) => (op.kind === 'sprite' ? [op.source] : []));
   const texts = drawing.ops.flatMap((op) => (op.kind === 'text' ? [op.source] : []));
   const [spriteTiles, textTiles] = await Promise.all([SHAPE_TILES.tilesFor(sprites), TEXT_TILES.tilesFor(texts)]);
-  const screen = newScreen();
   let nextSprite = 0;
   let nextText = 0;
   for (const op of drawing.ops) {
@@ -288,8 +289,27 @@ async function compose(drawing: Drawing): Promise<Buffer> {
     else if (op.kind === 'sprite') paintTile(screen, spriteTiles[nextSprite++] as Tile, op.left, op.top, op.clip);
     else paintTile(screen, textTiles[nextText++] as Tile, op.x - op.source.originX, op.y - op.source.originY, op.clip);
   }
-  return screen;
 }
+
+/**
+ * Screen buffers to compose PNGs in, reused: the first write to a fresh 10 MB buffer faults in every page of it,
+ * which costs more than all the painting. A buffer is lent for one compose and encode and returned after.
+ */
+class ScreenPool {
+  private readonly free: Buffer[] = [];
+
+  async lend<T>(work: (screen: Buffer) => Promise<T>): Promise<T> {
+    const screen = this.free.pop() ?? newScreen();
+    try {
+      return await work(screen);
+    } finally {
+      // Two are enough for a capture in flight while the next screen composes; more would only hold memory.
+      if (this.free.length < 2) this.free.push(screen);
+    }
+  }
+}
+
+const SCREEN_POOL = new ScreenPool();
 
 /**
  * The screen as PNG at zlib level 1: ~5 ms less per new 1080x2400 screen than level 3 for ~30 % more bytes, which
@@ -301,7 +321,17 @@ export function encodePng(rgba: Buffer): Promise<Buffer> {
     .toBuffer();
 }
 
-/** Raw RGBA_8888 pixels, row by row. */
-export function renderRgba(drawing: Drawing): Promise<Buffer> {
-  return compose(drawing);
+/** The drawing as PNG, composed in a pooled buffer (only the PNG outlives the call). */
+export function renderPng(drawing: Drawing): Promise<Buffer> {
+  return SCREEN_POOL.lend(async (screen) => {
+    await composeInto(screen, drawing);
+    return encodePng(screen);
+  });
+}
+
+/** Raw RGBA_8888 pixels, row by row, in a buffer of their own. */
+export async function renderRgba(drawing: Drawing): Promise<Buffer> {
+  const screen = newScreen();
+  await composeInto(screen, drawing);
+  return screen;
 }
