@@ -26,6 +26,7 @@ import { abortableDelay, framePacing, latencyMs, waitForAbort, type LatencyKind,
 import { dataFromSeed, type PhoneData, type PhoneState } from './model';
 import { PhoneLog } from './log';
 import { drawLoadingBar } from './loading-bar';
+import { displayRotation } from './display-rotation';
 import { LoopbackNetwork } from './loopback';
 import { netcatCommand } from './commands/netcat';
 import { DEVICE_IDENTITY, SCREEN_HEIGHT, SCREEN_WIDTH, SYSTEM_PROPERTIES } from './properties';
@@ -258,6 +259,12 @@ export class VirtualPhone {
       screenFrame: () => this.screenFrame(),
       framePacing: () => framePacing(this.profile),
       takeCrash: () => this.takeFault('scrcpy-crash'),
+      displayRotation: () => displayRotation(this.extraSettings),
+      rotateDevice: () => {
+        // As Android's rotateDevice: portrait (0, 2) turns to 1, landscape (1, 3) to 0; auto-rotate frozen.
+        this.extraSettings.set('system/accelerometer_rotation', '0');
+        this.extraSettings.set('system/user_rotation', String((displayRotation(this.extraSettings) & 1) ^ 1));
+      },
       build: {
         manufacturer: SYSTEM_PROPERTIES['ro.product.manufacturer'] ?? '',
         brand: SYSTEM_PROPERTIES['ro.product.brand'] ?? '',

@@ -290,6 +290,30 @@ describe('demo phone speaks scrcpy 3.3.3 through the real adb server', () => {
     await session.shellOutput.waitForEnd();
   });
 
+  it('Scenario: A rotation sends a new configuration and a key frame at the turned size', async () => {
+    await harness.reset();
+    const session = await startSession('max_size=400');
+    expect(session.size).toEqual({ width: 184, height: 400 });
+    await frameWhere(session, (frame) => frame.keyFrame);
+    // scrcpy's ROTATE_DEVICE (type 11): portrait turns to landscape with auto-rotate frozen.
+    session.control.stream.write(Buffer.from([11]));
+    let config: VideoPacket | undefined;
+    for (let count = 0; count < 400 && !config; count++) {
+      const packet = await readVideoPacket(session.video);
+      if (packet.config) config = packet;
+    }
+    expect(config).toBeDefined();
+    const key = await readVideoPacket(session.video);
+    expect(key.keyFrame).toBe(true);
+    const decoded = decode(config!, [key]);
+    expect(decoded.length).toBe(400 * 184 * 1.5);
+    expect((await harness.shell('settings get system user_rotation')).stdout.trim()).toBe('1');
+    expect((await harness.shell('settings get system accelerometer_rotation')).stdout.trim()).toBe('0');
+    close(session);
+    await session.shellOutput.waitForEnd();
+    await harness.reset();
+  });
+
   it("Scenario: A wrong client version stops the server with scrcpy's message", async () => {
     await pushServer();
     const result = await harness.shell(`CLASSPATH=${JAR} app_process / com.genymobile.scrcpy.Server 2.7 scid=00000001 tunnel_forward=true`);

@@ -47,8 +47,9 @@ export const YADB: HelperFacts = {
   name: 'yadb',
   version: '1.1.1',
   purpose: 'typing any text without a keyboard app',
-  // The file in the repository (yadb has no release assets); the pinned sum rejects any other build.
-  downloadUrl: 'https://raw.githubusercontent.com/ysbing/YADB/master/yadb',
+  // The file in the repository at the release's tag (yadb has no release assets): tag v1.1.1 (commit eb2ca6ad)
+  // holds this 14,431-byte file, the one @midscene/android 1.7.3 ships; the pinned sum rejects any other build.
+  downloadUrl: 'https://raw.githubusercontent.com/ysbing/YADB/v1.1.1/yadb',
   sha256: 'f41051ecd55b2b41f86baa93556594d4d6de0cb34ce9c77a6faa69306b9a6541',
   fileName: 'yadb-v1.1.1',
   devicePath: '/data/local/tmp/yadb',

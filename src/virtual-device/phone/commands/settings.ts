@@ -25,6 +25,9 @@ const DEFAULTS: Record<string, string> = {
   'system/screen_brightness': '166',
   'system/screen_off_timeout': '30000',
   'system/font_scale': '1.0',
+  // Auto-rotate is off (the Settings app says so); the display turns with user_rotation.
+  'system/accelerometer_rotation': '0',
+  'system/user_rotation': '0',
   'secure/default_input_method': '',
   'global/adb_enabled': '1',
   'global/development_settings_enabled': '1',

@@ -18,13 +18,18 @@ interface PointerDown {
 /** What the controller needs around it: the phone's UI, the sizes to map touches, a log and the reply channel. */
 export interface ControllerContext {
   ui: PhoneUi;
+  /** The display's size as rotated now. */
   screenWidth: number;
   screenHeight: number;
+  /** A point on the rotated display back on the portrait layout the UI takes. */
+  toNatural(x: number, y: number): { x: number; y: number };
   videoWidth: number;
   videoHeight: number;
   log(level: LogLevel, message: string): void;
   reply(message: Buffer): Promise<void>;
   resetVideo(): void;
+  /** scrcpy's ROTATE_DEVICE: portrait <-> landscape with auto-rotate off. */
+  rotateDevice(): void;
 }
 
 /**
@@ -79,11 +84,13 @@ export class ScrcpyController {
       case 'reset-video':
         this.context.resetVideo();
         return;
-      case 'set-display-power':
       case 'rotate-device':
+        this.context.rotateDevice();
+        return;
+      case 'set-display-power':
       case 'uhid':
       case 'open-hard-keyboard-settings':
-        // The demo phone keeps its display on, does not rotate and has no HID keyboard: nothing to do.
+        // The demo phone keeps its display on and has no HID keyboard: nothing to do.
         return;
     }
   }
@@ -118,6 +125,6 @@ export class ScrcpyController {
       this.context.log('WARN', `Ignore event generated for size ${event.screenWidth}x${event.screenHeight} (current size is ${videoWidth}x${videoHeight})`);
       return undefined;
     }
-    return { x: Math.round((event.x * screenWidth) / videoWidth), y: Math.round((event.y * screenHeight) / videoHeight) };
+    return this.context.toNatural(Math.round((event.x * screenWidth) / videoWidth), Math.round((event.y * screenHeight) / videoHeight));
   }
 }

@@ -5,12 +5,15 @@ import { ControlMessageParser } from './control-messages';
 import { ScrcpyController } from './controller';
 import { parseScrcpyOptions, SCRCPY_SERVER_VERSION, ScrcpyOptionError, socketName, videoSize, type ScrcpyOptions } from './options';
 import { EncoderCrash, ScreenVideoStream, type ScreenSource } from './video-stream';
+import { rotatedSize, toNatural } from '../display-rotation';
 
 const DEVICE_NAME_FIELD_LENGTH = 64;
 
 /** What scrcpy's server uses of the phone. */
 export interface ScrcpyHost extends ScreenSource {
   readonly ui: PhoneUi;
+  /** Turns the display between portrait and landscape, freezing auto-rotate, as scrcpy's ROTATE_DEVICE does. */
+  rotateDevice(): void;
   readonly localSockets: LocalSocketNamespace;
   /** Build.MANUFACTURER, Build.BRAND, Build.MODEL, Build.VERSION.RELEASE. */
   readonly build: { manufacturer: string; brand: string; model: string; release: string };
@@ -61,7 +64,9 @@ export async function runScrcpyServer(host: ScrcpyHost, args: readonly string[],
     for (const connection of connections) connection.signal.addEventListener('abort', stop, { once: true });
     const first = connections[0];
     if (first && options.sendDeviceMeta) await first.write(deviceMeta(model));
-    const size = videoSize(host.screenWidth, host.screenHeight, options.maxSize);
+    const rotation = host.displayRotation();
+    const screen = rotatedSize(host.screenWidth, host.screenHeight, rotation);
+    const size = videoSize(screen.width, screen.height, options.maxSize);
     let failure: unknown;
     // Any part stopping (a socket closed, bytes out of step, the encoder failing) stops the whole server.
     const runs: Array<Promise<void>> = [];
@@ -75,7 +80,13 @@ export async function runScrcpyServer(host: ScrcpyHost, args: readonly string[],
       );
     let video: ScreenVideoStream | undefined;
     if (sockets.video) {
-      video = new ScreenVideoStream(host, sockets.video, { ...size, sendCodecMeta: options.sendCodecMeta, sendFrameMeta: options.sendFrameMeta, maxFps: options.maxFps });
+      video = new ScreenVideoStream(host, sockets.video, {
+        maxSize: options.maxSize,
+        rotation,
+        sendCodecMeta: options.sendCodecMeta,
+        sendFrameMeta: options.sendFrameMeta,
+        maxFps: options.maxFps,
+      });
       track(video.run(session.signal));
     }
     // No audio capture on the demo phone: the stream is disabled (code 0) and mirroring goes on without it.
@@ -84,13 +95,15 @@ export async function runScrcpyServer(host: ScrcpyHost, args: readonly string[],
       const control = sockets.control;
       const controller = new ScrcpyController({
         ui: host.ui,
-        screenWidth: host.screenWidth,
-        screenHeight: host.screenHeight,
+        screenWidth: screen.width,
+        screenHeight: screen.height,
+        toNatural: (x, y) => toNatural(x, y, rotation, host.screenWidth, host.screenHeight),
         videoWidth: size.width,
         videoHeight: size.height,
         log: (level, message) => void log(level, message),
         reply: (message) => control.write(message),
         resetVideo: () => video?.requestReset(),
+        rotateDevice: () => host.rotateDevice(),
       });
       track(readControl(control, controller, log));
     }

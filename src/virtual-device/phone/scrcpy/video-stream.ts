@@ -3,6 +3,8 @@ import { H264ScreenEncoder } from '../../h264/encoder';
 import type { PhoneSocket } from '../../phone-contract';
 import type { FramePacing } from '../latency';
 import { drawLoadingBar } from '../loading-bar';
+import { pictureAngle, rotatedSize, type DisplayRotation } from '../display-rotation';
+import { videoSize } from './options';
 
 /** scrcpy's codec id for H.264: the ASCII bytes "h264". */
 export const CODEC_ID_H264 = 0x68_32_36_34;
@@ -29,14 +31,18 @@ export interface ScreenSource {
   framePacing(): FramePacing;
   /** True once when the encoder is to fail (the `scrcpy-crash` fault). */
   takeCrash(): boolean;
+  /** The display's rotation now (display-rotation.ts). */
+  displayRotation(): DisplayRotation;
 }
 
 /** The encoder failed: the server logs it and exits, closing its sockets. */
 export class EncoderCrash extends Error {}
 
 export interface VideoStreamOptions {
-  width: number;
-  height: number;
+  /** scrcpy's max_size: the longer side's limit (0: none). */
+  maxSize: number;
+  /** The display's rotation when the stream starts. */
+  rotation: DisplayRotation;
   sendCodecMeta: boolean;
   sendFrameMeta: boolean;
   /** 0: no cap beyond the pacing. */
@@ -63,10 +69,13 @@ export function codecMeta(width: number, height: number): Buffer {
 /**
  * Streams the screen as scrcpy's server does on the video socket: codec meta, the config packet (SPS+PPS), a key
  * frame, then delta frames as the pacing says (a changed screen at the next interval). A key frame follows every
- * few seconds and after a reset request, which also sends the config again. Ends when `signal` aborts.
+ * few seconds and after a reset request, which also sends the config again. When the display rotates, the encoder
+ * starts over at the turned size, as scrcpy's does: a new config packet, then a key frame. Ends when `signal` aborts.
  */
 export class ScreenVideoStream {
-  private readonly encoder: H264ScreenEncoder;
+  private encoder: H264ScreenEncoder;
+  private rotation: DisplayRotation;
+  private size: { width: number; height: number };
   private lastKey: string | undefined;
   private lastSentAt = 0;
   private lastKeyFrameAt = Number.NEGATIVE_INFINITY;
@@ -80,7 +89,26 @@ export class ScreenVideoStream {
     private readonly socket: PhoneSocket,
     private readonly options: VideoStreamOptions,
   ) {
-    this.encoder = new H264ScreenEncoder({ width: options.width, height: options.height, framesPerSecond: 60 });
+    this.rotation = options.rotation;
+    this.size = this.sizeFor(options.rotation);
+    this.encoder = new H264ScreenEncoder({ ...this.size, framesPerSecond: 60 });
+  }
+
+  private sizeFor(rotation: DisplayRotation): { width: number; height: number } {
+    const screen = rotatedSize(this.source.screenWidth, this.source.screenHeight, rotation);
+    return videoSize(screen.width, screen.height, this.options.maxSize);
+  }
+
+  /** A rotated display: a new encoder at the turned size, whose config goes out before the next (key) frame. */
+  private async followRotation(): Promise<boolean> {
+    const rotation = this.source.displayRotation();
+    if (rotation === this.rotation) return false;
+    this.rotation = rotation;
+    this.size = this.sizeFor(rotation);
+    this.encoder = new H264ScreenEncoder({ ...this.size, framesPerSecond: 60 });
+    this.scaledDrawing = undefined;
+    await this.writePacket(this.encoder.parameterSets(), { config: true });
+    return true;
   }
 
   /** RESET_VIDEO: the client lost its decoder state. */
@@ -89,7 +117,7 @@ export class ScreenVideoStream {
   }
 
   async run(signal: AbortSignal): Promise<void> {
-    if (this.options.sendCodecMeta) await this.socket.write(codecMeta(this.options.width, this.options.height));
+    if (this.options.sendCodecMeta) await this.socket.write(codecMeta(this.size.width, this.size.height));
     await this.writePacket(this.encoder.parameterSets(), { config: true });
     // A fixed cadence: the time spent encoding and sending comes out of the interval, not on top of it.
     let nextAt = performance.now();
@@ -103,10 +131,11 @@ export class ScreenVideoStream {
 
   /** Sends what is due at `now`: a key frame, a delta frame, or nothing. */
   private async sendFrame(now: number): Promise<void> {
+    const rotated = await this.followRotation();
     const frame = await this.source.screenFrame();
     const changed = frame.key !== this.lastKey || frame.loadingBarAt !== undefined;
     this.lastKey = frame.key;
-    if (this.resetRequested || now - this.lastKeyFrameAt >= KEY_FRAME_INTERVAL_MS) {
+    if (rotated || this.resetRequested || now - this.lastKeyFrameAt >= KEY_FRAME_INTERVAL_MS) {
       if (this.resetRequested) await this.writePacket(this.encoder.parameterSets(), { config: true });
       this.resetRequested = false;
       this.lastKeyFrameAt = now;
@@ -139,14 +168,16 @@ export class ScreenVideoStream {
     if (frame.loadingBarAt === undefined) return pixels;
     // A copy (Buffer.slice would share the cached pixels).
     const shown = new Uint8Array(pixels);
-    drawLoadingBar(shown, this.options.width, this.options.height, frame.loadingBarAt);
+    drawLoadingBar(shown, this.size.width, this.size.height, frame.loadingBarAt);
     return shown;
   }
 
+  /** The portrait drawing turned as the display is and scaled to the video's size. */
   private async scaled(rgba: Buffer): Promise<Uint8Array> {
-    const { width, height } = this.options;
-    if (width === this.source.screenWidth && height === this.source.screenHeight) return rgba;
+    const { width, height } = this.size;
+    if (this.rotation === 0 && width === this.source.screenWidth && height === this.source.screenHeight) return rgba;
     return sharp(rgba, { raw: { width: this.source.screenWidth, height: this.source.screenHeight, channels: 4 } })
+      .rotate(pictureAngle(this.rotation))
       .resize(width, height, { fit: 'fill' })
       .raw()
       .toBuffer();

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SCRCPY_SERVER, type HelperFacts } from '../../../../src/main/device/helpers/catalog';
+import { HELPERS, SCRCPY_SERVER, type HelperFacts } from '../../../../src/main/device/helpers/catalog';
 import { provisionHelper, sha256, type ProvisionOptions } from '../../../../src/main/device/helpers/provision';
 
 const release = Buffer.from('the official release file\n');
@@ -51,6 +51,15 @@ async function refusingUrl(): Promise<string> {
 }
 
 describe('helper provisioning', () => {
+  it('each download address names the pinned release, never a moving branch', () => {
+    // yadb has no release assets: its file is fetched at the tag, which holds the file whose sum is pinned.
+    for (const facts of Object.values(HELPERS)) {
+      expect(facts.downloadUrl).toMatch(/^https:\/\//);
+      expect(facts.downloadUrl).toContain(`/v${facts.version}/`);
+      expect(facts.downloadUrl).not.toMatch(/\/(master|main|develop)\//);
+    }
+  });
+
   it('uses the file named in Settings first, as given', async () => {
     const file = path.join(dir, 'my-server');
     await writeFile(file, 'a custom build');
