@@ -1,7 +1,8 @@
 import { attemptsLabel, sentToPhone } from '../../../../shared/action';
 import type { PlannerInfo, StepRecord } from '../../../../shared/task';
 import { withoutErrorName } from '../../lib/errors';
-import { formatArgs, formatDuration, formatTokens } from '../../lib/format';
+import { formatDuration } from '../../../../shared/task-words';
+import { formatArgs, formatTokens } from '../../lib/format';
 import { VerificationBadge } from '../supervision/VerificationBadge';
 import { SceneWireframe } from './SceneWireframe';
 import { reasoningUnavailableReason, stepPhase, stepSummary, targetDescription, targetElement, targetPoint } from './step-view';
