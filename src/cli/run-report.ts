@@ -1,9 +1,8 @@
 import { formatUsd } from '../shared/prices';
 import { DECIDER_WORDS, replyWords } from '../shared/supervision-words';
 import type { TaskEvent } from '../shared/task';
+import { formatCount } from '../shared/task-words';
 import type { CliIo } from './command';
-
-const count = (n: number) => n.toLocaleString('en-US');
 
 /**
  * The supervision side of `amc run`'s turn-by-turn output: tokens and cost per turn and so far, what the runtime
@@ -22,7 +21,7 @@ export function supervisionPrinter(io: Pick<CliIo, 'out'>): (event: TaskEvent) =
         if (event.costUsd != null) costUsd = (costUsd ?? 0) + event.costUsd;
         const cost = event.costUsd != null && costUsd != null ? ` · cost ${formatUsd(event.costUsd)}, ${formatUsd(costUsd)} so far` : '';
         io.out(
-          `    tokens: ${count(event.usage.inputTokens)} in / ${count(event.usage.outputTokens)} out, ${count(inputTokens)} / ${count(outputTokens)} so far${cost}`,
+          `    tokens: ${formatCount(event.usage.inputTokens)} in / ${formatCount(event.usage.outputTokens)} out, ${formatCount(inputTokens)} / ${formatCount(outputTokens)} so far${cost}`,
         );
         return;
       }

@@ -1,20 +1,18 @@
 import { attemptsLabel, type StepOutcome } from '../shared/action';
 import type { PlannerInfo, TaskEventOf } from '../shared/task';
-import { countOf, LOOKED_ONLY_NOTE, taskOutcomeKind, tokensLabel } from '../shared/task-words';
+import { countOf, formatDuration, LOOKED_ONLY_NOTE, taskOutcomeKind, tokensLabel } from '../shared/task-words';
 import { plainReason } from '../shared/plain-words';
 
 /** `amc run`'s words for a turn's outcome and the task's end: the app's vocabulary (see shared/task-words). */
 
-const seconds = (ms: number) => `${(ms / 1000).toLocaleString(undefined, { minimumFractionDigits: 1, maximumFractionDigits: 1 })} s`;
-
 export function outcomeLine(outcome: StepOutcome): string {
   const where = outcome.target?.label ? ` on ${outcome.target.label}` : '';
-  const details = [attemptsLabel(outcome), outcome.ok ? `${Math.round(outcome.durationMs).toLocaleString()} ms` : null].filter(Boolean).join(', ');
+  const details = [attemptsLabel(outcome), outcome.ok ? formatDuration(outcome.durationMs) : null].filter(Boolean).join(', ');
   return outcome.ok ? `    -> ok${where} (${details})` : `    -> error: ${plainReason(outcome.error ?? 'unknown')}${details ? ` (${details})` : ''}`;
 }
 
 export function finishedLine(event: TaskEventOf<'task.finished'>, planner: Pick<PlannerInfo, 'kind'>): string {
-  const totals = `${countOf(event.steps, 'action')}, ${seconds(event.durationMs)}, ${tokensLabel(event.usage)}`;
+  const totals = `${countOf(event.steps, 'action')}, ${formatDuration(event.durationMs)}, ${tokensLabel(event.usage)}`;
   switch (taskOutcomeKind({ status: event.status, planner })) {
     case 'looked-only':
       return `${LOOKED_ONLY_NOTE} (${totals}). Turn it on in Settings (amc serve) or run with --planner ai.`;

@@ -45,6 +45,19 @@ export function formatCount(value: number, locale?: string): string {
   return Math.round(value).toLocaleString(locale);
 }
 
+/**
+ * A duration as every surface shows it: "850 ms", "1.5 s", "12 s", "2 min 5 s", with the numbers in the reader's
+ * locale ("1,5 s" in de-DE); "—" when unknown.
+ */
+export function formatDuration(ms: number | null | undefined, locale?: string): string {
+  if (ms == null) return '—';
+  if (ms < 1000) return `${formatCount(ms, locale)} ms`;
+  const seconds = ms / 1000;
+  if (seconds < 59.5) return `${seconds.toLocaleString(locale, { maximumFractionDigits: seconds < 10 ? 1 : 0 })} s`;
+  const whole = Math.round(seconds);
+  return `${formatCount(Math.floor(whole / 60), locale)} min ${formatCount(whole % 60, locale)} s`;
+}
+
 export function countOf(count: number, noun: string, locale?: string): string {
   return `${formatCount(count, locale)} ${noun}${count === 1 ? '' : 's'}`;
 }

@@ -62,6 +62,23 @@ describe('timeline card', () => {
     expect(screen.queryByTestId('step-action')).toBeNull();
   });
 
+  it('Scenario: A turn waiting for the person says "Waiting for you", not "Acting…"', () => {
+    const asking = tapStep({ step: 2, planned: { tool: 'tap', args: { element_id: 'e2' }, rationale: 'Send it.', thinking: null, usage: null }, outcome: null });
+    const waiting = finishedTask([tapStep({ step: 1 }), asking], {
+      status: 'running',
+      result: null,
+      pending: { at: 1, step: 2, requestId: 'r1', request: { kind: 'loop', description: 'tap {"element_id":"e2"} 4 times in a row' } },
+    });
+    const { rerender } = render(<TaskTimeline task={waiting} />);
+    const card = screen.getByRole('article', { name: 'Step 2' });
+    expect(within(card).getByTestId('step-phase').textContent).toBe('Waiting for you');
+    expect(card.textContent).not.toContain('Acting…');
+    // Answered: the same turn goes back to acting until its outcome arrives.
+    rerender(<TaskTimeline task={{ ...waiting, pending: null }} />);
+    expect(within(screen.getByRole('article', { name: 'Step 2' })).getByTestId('step-phase').textContent).toBe('Acting…');
+    expect(within(screen.getByRole('article', { name: 'Step 1' })).queryByTestId('step-phase')).toBeNull();
+  });
+
   it('Scenario: The final card states the result or the failure reason in plain words', () => {
     const { rerender } = render(<TaskTimeline task={finishedTask([tapStep()])} />);
     expect(screen.getByRole('article', { name: 'Done' }).textContent).toContain('Alice was added with number 555-0100.');

@@ -4,6 +4,7 @@ import { parseCommandArgs } from '../args';
 import { attemptsLabel, sentToPhone } from '../../shared/action';
 import { plainReason } from '../../shared/plain-words';
 import { ADB_OPTIONS_USAGE, adbFromOptions, adbOptions, pickSerial, withInterrupt } from './devices';
+import { formatDuration } from '../../shared/task-words';
 
 type PropertySchema = { type?: string; enum?: string[]; description?: string; minimum?: number; maximum?: number };
 
@@ -100,7 +101,7 @@ export const actCommand: CliCommand = {
       else if (outcome.ok) {
         const where = outcome.target ? ` at (${outcome.target.x}, ${outcome.target.y})${outcome.target.label ? ` on ${outcome.target.label}` : ''}` : '';
         const attempts = attemptsLabel(outcome);
-        io.out(`ok: ${spec.name}${where} in ${outcome.durationMs.toLocaleString()} ms${attempts ? ` (${attempts})` : ''}`);
+        io.out(`ok: ${spec.name}${where} in ${formatDuration(outcome.durationMs)}${attempts ? ` (${attempts})` : ''}`);
       } else io.err(`failed: ${plainReason(outcome.error ?? 'unknown reason')}`);
       if (outcome.ok) return ExitCode.ok;
       // Refused before anything reached the phone (no target, an element not on screen): the call was wrong, not the phone.

@@ -3,6 +3,7 @@ import { ToolCallUnavailable, type DecisionRequest, type ToolCallingClient } fro
 import { summariseBody } from '../../shared/plain-words';
 import { buildToolCallingClient } from '../runtime/build-planner';
 import { aiPlannerSetup, missingForAiPlanner, type RuntimeConfig } from '../runtime/config';
+import { formatCount } from '../../shared/task-words';
 
 /**
  * "Test connection": one tiny real request with the configured planner settings — direct: one decision from the
@@ -104,5 +105,5 @@ export async function testConnection(config: RuntimeConfig, options: CheckOption
   }
   const latencyMs = Math.round(performance.now() - started);
   const who = model ? `${model} answered` : 'the control plane answered (it chooses the model)';
-  return report({ result: 'ok', message: `OK: ${who} in ${latencyMs.toLocaleString()} ms.` }, latencyMs);
+  return report({ result: 'ok', message: `OK: ${who} in ${formatCount(latencyMs)} ms.` }, latencyMs);
 }

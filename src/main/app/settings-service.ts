@@ -20,6 +20,7 @@ import type { EventHub } from '../ipc/event-hub';
 import { applyTaskOverrides, ConfigError, resolveRuntimeConfig, type ConfigSource, type RuntimeConfig, type TaskOverrides } from '../runtime/config';
 import type { ConnectionReport } from '../../shared/connection-report';
 import { testConnection } from './connection-check';
+import { formatCount } from '../../shared/task-words';
 
 const TYPE_WORDS: Record<string, string> = {
   number: 'a number',
@@ -29,7 +30,7 @@ const TYPE_WORDS: Record<string, string> = {
   object: 'a group of settings',
 };
 
-const amount = (value: number | bigint) => Number(value).toLocaleString('en-US');
+const amount = (value: number | bigint) => formatCount(Number(value));
 
 /** A validation issue as a reason a person can act on ("must be 1,024 or more"), not the schema's wording. */
 function plainReason(issue: z.core.$ZodIssue): string {

@@ -5,7 +5,7 @@ import { formatUsd } from '../../shared/prices';
 import { supervisionLines } from '../../shared/supervision-words';
 import { screenChangedByAction, type StepRecord, type TaskRecord } from '../../shared/task';
 import { plainReason } from '../../shared/plain-words';
-import { countOf, LOOKED_ONLY_HINT, LOOKED_ONLY_NOTE, plannerWords, stepCountsLabel, taskOutcomeKind, taskOutcomeWord, tokensLabel } from '../../shared/task-words';
+import { countOf, formatDuration, LOOKED_ONLY_HINT, LOOKED_ONLY_NOTE, plannerWords, stepCountsLabel, taskOutcomeKind, taskOutcomeWord, tokensLabel } from '../../shared/task-words';
 import { toolActsOnPhone } from '../tools/registry';
 
 /**
@@ -22,7 +22,7 @@ export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]!);
 }
 
-const ms = (value: number | null) => (value === null ? '—' : value < 1000 ? `${Math.round(value)} ms` : `${(value / 1000).toFixed(1)} s`);
+const ms = (value: number | null) => formatDuration(value);
 const when = (at: number | null) => (at === null ? '—' : new Date(at).toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC'));
 
 function argsText(args: Record<string, unknown>): string {

@@ -1,5 +1,6 @@
 import { useAppStore } from '../store/app-store';
 import { Diagnostics } from './Diagnostics';
+import { formatDuration } from '../../../shared/task-words';
 
 export function Header() {
   const info = useAppStore((s) => s.info);
@@ -25,7 +26,7 @@ export function Header() {
         </span>
         {(heartbeat || pingMs !== null) && (
           <Diagnostics>
-            {pingMs !== null && connected && <span className="ping">round trip {pingMs.toLocaleString(undefined, { maximumFractionDigits: 0 })} ms</span>}
+            {pingMs !== null && connected && <span className="ping">round trip {formatDuration(pingMs)}</span>}
             {heartbeat && (
               <span className="heartbeat" data-testid="heartbeat">
                 heartbeat #{heartbeat.seq}

@@ -1,15 +1,6 @@
 import type { TokenUsage } from '../../../shared/decision';
 import { formatCount } from '../../../shared/task-words';
 
-export function formatDuration(ms: number | null | undefined): string {
-  if (ms == null) return '—';
-  if (ms < 1000) return `${Math.round(ms)} ms`;
-  const seconds = ms / 1000;
-  if (seconds < 60) return `${seconds.toFixed(seconds < 10 ? 1 : 0)} s`;
-  const minutes = Math.floor(seconds / 60);
-  return `${minutes} min ${Math.round(seconds - minutes * 60)} s`;
-}
-
 export function formatTokens(usage: TokenUsage | null | undefined): string {
   if (!usage) return '—';
   return `${formatCount(usage.inputTokens)} in · ${formatCount(usage.outputTokens)} out`;

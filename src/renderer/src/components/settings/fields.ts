@@ -2,6 +2,7 @@ import type { SettingsDraft, SettingsProblem } from '../../../../shared/contract
 import { type Settings } from '../../../../shared/settings';
 import { SETTING_SECTIONS, SETTINGS_CATALOG, type CatalogEntry, type Presentation, type SecretEntry, type SettingUse } from '../../../../shared/settings-catalog';
 import { activeUses } from '../../../../shared/setup-problems';
+import { formatCount } from '../../../../shared/task-words';
 
 export type FieldValue = string | boolean;
 
@@ -31,7 +32,7 @@ export interface FieldSection {
   fields: FieldSpec[];
 }
 
-const rangeHelp = ({ min, max }: { min: number; max: number }) => `${min.toLocaleString('en-US')} to ${max.toLocaleString('en-US')}`;
+const rangeHelp = ({ min, max }: { min: number; max: number }) => `${formatCount(min)} to ${formatCount(max)}`;
 
 /** How the form shows one catalog entry. */
 function fieldOf(entry: CatalogEntry): FieldSpec {

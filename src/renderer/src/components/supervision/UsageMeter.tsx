@@ -1,6 +1,7 @@
 import { formatUsd } from '../../../../shared/prices';
 import type { TaskRecord } from '../../../../shared/task';
 import { formatTokens } from '../../lib/format';
+import { formatCount } from '../../../../shared/task-words';
 
 /** Tokens and cost so far (and the task's limits): cost only from the price table, never guessed for an unknown model. */
 export function UsageMeter({ task }: { task: TaskRecord }) {
@@ -8,7 +9,7 @@ export function UsageMeter({ task }: { task: TaskRecord }) {
   const limits = task.limits;
   const cost = task.costUsd === null ? 'cost unknown (the model is not in the price table)' : `cost ${formatUsd(task.costUsd)}`;
   const caps = [
-    limits?.maxTokens ? `${limits.maxTokens.toLocaleString('en-US')} tokens` : null,
+    limits?.maxTokens ? `${formatCount(limits.maxTokens)} tokens` : null,
     limits?.maxCostUsd ? formatUsd(limits.maxCostUsd) : null,
   ].filter(Boolean);
   return (

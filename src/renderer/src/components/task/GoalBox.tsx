@@ -57,7 +57,7 @@ export function GoalBox() {
           value={goal}
           onChange={(event) => setGoal(event.target.value)}
           onKeyDown={onKeyDown}
-          placeholder="e.g. Add Alice with number 555-0100 to contacts"
+          placeholder="e.g. Add Alice, 555-0100, to contacts"
           maxLength={2000}
           rows={Math.min(6, Math.max(1, goal.split('\n').length))}
           aria-describedby="goal-hint"

@@ -1,16 +1,19 @@
 import { attemptsLabel, sentToPhone } from '../../../../shared/action';
 import type { PlannerInfo, StepRecord } from '../../../../shared/task';
 import { withoutErrorName } from '../../lib/errors';
-import { formatArgs, formatDuration, formatTokens } from '../../lib/format';
+import { formatDuration } from '../../../../shared/task-words';
+import { formatArgs, formatTokens } from '../../lib/format';
 import { VerificationBadge } from '../supervision/VerificationBadge';
 import { SceneWireframe } from './SceneWireframe';
-import { reasoningUnavailableReason, stepPhase, stepSummary, targetDescription, targetElement, targetPoint } from './step-view';
+import { PHASE_WORDS, reasoningUnavailableReason, stepPhase, stepSummary, targetDescription, targetElement, targetPoint } from './step-view';
 
 interface Props {
   step: StepRecord;
   planner: PlannerInfo;
   /** Whether the task is still running (a card without an outcome is then in progress, not abandoned). */
   running: boolean;
+  /** The step whose question, confirmation or hand-over waits for the person, if any. */
+  waitingStep?: number | null;
   /** Whether this step's action changed the screen (known once the next turn has looked), else null. */
   changedScreen?: boolean | null;
   /** How the task ended, when it ended in this turn without an action (failed or stopped while planning). */
@@ -29,8 +32,8 @@ const ENDED_WORDS = {
  * One turn of a task: what the agent saw, why it acted, what it did and what happened. Closed, it is one line; a
  * click on that line opens it.
  */
-export function StepCard({ step, planner, running, changedScreen = null, endedHere = null, expanded = true, onToggle }: Props) {
-  const phase = stepPhase(step, running);
+export function StepCard({ step, planner, running, waitingStep = null, changedScreen = null, endedHere = null, expanded = true, onToggle }: Props) {
+  const phase = stepPhase(step, running, waitingStep);
   const planned = step.planned;
   const target = targetDescription(step);
   const unavailable = reasoningUnavailableReason(planner);
@@ -60,8 +63,8 @@ export function StepCard({ step, planner, running, changedScreen = null, endedHe
           {planned ? stepSummary(step) : phase === 'done' ? 'no action' : ''}
         </span>
         {phase !== 'done' && (
-          <span className="step-phase" role="status">
-            {phase === 'planning' ? 'Planning…' : 'Acting…'}
+          <span className={`step-phase phase-${phase}`} role="status" data-testid="step-phase">
+            {PHASE_WORDS[phase]}
           </span>
         )}
         <Outcome step={step} />

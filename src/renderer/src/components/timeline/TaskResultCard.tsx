@@ -1,7 +1,7 @@
 import type { TaskRecord } from '../../../../shared/task';
-import { capitalized, LOOKED_ONLY_HINT, OUTCOME_WORDS, stepCountsLabel, taskOutcomeKind } from '../../../../shared/task-words';
+import { capitalized, formatDuration, LOOKED_ONLY_HINT, OUTCOME_WORDS, stepCountsLabel, taskOutcomeKind } from '../../../../shared/task-words';
 import { plainReason } from '../../../../shared/plain-words';
-import { formatDuration, formatTokens } from '../../lib/format';
+import { formatTokens } from '../../lib/format';
 import { useAppStore } from '../../store/app-store';
 import { ReasonDetails } from './ReasonDetails';
 

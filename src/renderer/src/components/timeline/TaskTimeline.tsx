@@ -34,7 +34,7 @@ export function TaskTimeline({ task, after }: { task: TaskRecord; after?: ReactN
   const phone = useDevicesStore((s) => nameOfSerial(s, task.serial));
   const area = useRef<HTMLDivElement>(null);
   const last = task.steps.at(-1);
-  const { following, onScroll, onWheel, jumpToLatest } = useFollowNewest(area, `${task.id}:${task.steps.length}:${last ? stepPhase(last, running) : ''}:${task.status}`);
+  const { following, onScroll, onWheel, jumpToLatest } = useFollowNewest(area, `${task.id}:${task.steps.length}:${last ? stepPhase(last, running, task.pending?.step ?? null) : ''}:${task.status}`);
   const cards = useExpandedSteps(task.id);
   const [jumpTarget, setJumpTarget] = useState<number | null>(null);
 
@@ -67,6 +67,7 @@ export function TaskTimeline({ task, after }: { task: TaskRecord; after?: ReactN
                 step={step}
                 planner={task.planner}
                 running={running}
+                waitingStep={task.pending?.step ?? null}
                 changedScreen={screenChangedByAction(task, step.step)}
                 endedHere={index === task.steps.length - 1 && (task.status === 'failed' || task.status === 'cancelled') ? task.status : null}
                 expanded={cards.isOpen(step.step)}

@@ -41,11 +41,18 @@ export function reasoningUnavailableReason(planner: PlannerInfo): string | null 
   return null;
 }
 
-export type StepPhase = 'planning' | 'acting' | 'done';
+export type StepPhase = 'planning' | 'acting' | 'waiting' | 'done';
 
-/** How far a turn has got: a live card says what it is waiting for. */
-export function stepPhase(step: StepRecord, taskRunning: boolean): StepPhase {
+/** What a live card says it is doing. */
+export const PHASE_WORDS: Record<Exclude<StepPhase, 'done'>, string> = { planning: 'Planning…', acting: 'Acting…', waiting: 'Waiting for you' };
+
+/**
+ * How far a turn has got: a live card says what it is waiting for. `waitingStep` is the turn whose question,
+ * confirmation or hand-over the person has not answered yet (the task neither plans nor acts meanwhile).
+ */
+export function stepPhase(step: StepRecord, taskRunning: boolean, waitingStep: number | null = null): StepPhase {
   if (!taskRunning) return 'done';
+  if (waitingStep === step.step) return 'waiting';
   if (!step.planned) return 'planning';
   if (!step.outcome && step.planned.tool !== 'finish_task') return 'acting';
   return 'done';

@@ -1,0 +1,56 @@
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { formatCount, formatDuration, tokensLabel } from '../../src/shared/task-words';
+
+const run = promisify(execFile);
+
+/** What the HTML report and `amc run`'s lines say for the same task when the machine's locale is `locale`. */
+async function wordsUnder(locale: string): Promise<{ report: string; finished: string; outcome: string }> {
+  const script = `
+    import { renderTaskReport } from './src/main/storage/html-report.ts';
+    import { finishedLine, outcomeLine } from './src/cli/task-lines.ts';
+    import { applyTaskEvent, newTaskRecord } from './src/shared/task.ts';
+    import { taskEvents } from './test/main/storage/task-fixtures.ts';
+    const events = taskEvents('r1');
+    const start = events[0];
+    const finished = { ...events.at(-1), durationMs: 74_611_000 - 73_400_500, usage: { inputTokens: 74611, outputTokens: 1500 } };
+    const record = [...events.slice(0, -1), finished].reduce(applyTaskEvent, newTaskRecord({ id: 'r1', goal: start.goal, serial: start.serial, planner: start.planner, maxSteps: start.maxSteps, createdAt: start.at }));
+    console.log(JSON.stringify({
+      report: renderTaskReport(record),
+      finished: finishedLine(finished, start.planner),
+      outcome: outcomeLine({ ok: true, attempts: 1, durationMs: 1500 }),
+    }));`;
+  const { stdout } = await run(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+    cwd: path.resolve('.'),
+    env: { PATH: process.env.PATH, LC_ALL: locale },
+  });
+  return JSON.parse(stdout) as { report: string; finished: string; outcome: string };
+}
+
+describe("numbers in the reader's locale", { timeout: 60_000 }, () => {
+  it("Scenario: Durations and counts are formatted in the reader's locale on every surface", async () => {
+    // One way to word a duration, for the timeline, History, the report and the CLI.
+    expect(formatDuration(850.4, 'en-US')).toBe('850 ms');
+    expect(formatDuration(1_500, 'en-US')).toBe('1.5 s');
+    expect(formatDuration(1_500, 'de-DE')).toBe('1,5 s');
+    expect(formatDuration(12_400, 'en-US')).toBe('12 s');
+    expect(formatDuration(119_600, 'en-US')).toBe('2 min 0 s');
+    expect(formatDuration(7_265_000, 'de-DE')).toBe('121 min 5 s');
+    expect(formatDuration(null)).toBe('—');
+    expect(formatCount(74_611, 'de-DE')).toBe('74.611');
+    expect(tokensLabel({ inputTokens: 74_611, outputTokens: 1_500 }, 'en-US')).toBe('74,611 in · 1,500 out tokens');
+
+    // The report and `amc run` follow the machine's locale (the window follows the browser's).
+    const german = await wordsUnder('de_DE.UTF-8');
+    expect(german.finished).toMatch(/^Done \(1 action, 20 min 11 s, 74\.611 in · 1\.500 out tokens\)/);
+    expect(german.outcome).toBe('    -> ok (1,5 s)');
+    expect(german.report).toContain('74.611 in · 1.500 out tokens');
+    expect(german.report).toContain('20 min 11 s');
+    const american = await wordsUnder('en_US.UTF-8');
+    expect(american.finished).toMatch(/^Done \(1 action, 20 min 11 s, 74,611 in · 1,500 out tokens\)/);
+    expect(american.outcome).toBe('    -> ok (1.5 s)');
+    expect(american.report).toContain('74,611 in · 1,500 out tokens');
+  });
+});
