@@ -60,7 +60,10 @@ function runGate(gate) {
       stream.setEncoding('utf8');
       stream.on('data', (chunk) => (text += chunk));
     }
+    let finished = false;
     const finish = (passed, why) => {
+      if (finished) return; // a spawn error may be followed by a close
+      finished = true;
       console.log(`\n== ${gate.title}`);
       if (text.trim() !== '') process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
       console.log(passed ? `✓ ${gate.title} (${seconds(started)})` : `✗ ${gate.title} failed (${why}).`);
