@@ -28,7 +28,11 @@ export interface ObserverOptions {
   screenshotTimeoutMs?: number;
   /** Pause before the one retry of a failed dump, letting an animation settle. */
   retrySettleMs?: number;
-  /** The most tokens a Scene may take (default `DEFAULT_SCENE_TOKEN_BUDGET`); see `buildScene`. */
+}
+
+export interface ObserveOptions {
+  signal?: AbortSignal;
+  /** The most tokens the Scene may take (Settings: `perception.sceneTokenBudget`); see `buildScene`. */
   sceneTokenBudget?: number;
 }
 
@@ -84,7 +88,7 @@ export class Observer {
    * Rejects with AbortError when aborted, and with the AdbError when the phone cannot be reached at all
    * (not found, offline, unauthorised, no adb server); an unreadable screen is `sceneError` instead.
    */
-  async observe(serial: string, { signal }: { signal?: AbortSignal } = {}): Promise<Observation> {
+  async observe(serial: string, { signal, sceneTokenBudget }: ObserveOptions = {}): Promise<Observation> {
     throwIfAborted(signal);
     const start = performance.now();
     const timings: ObservationTimings = { totalMs: 0 };
@@ -105,8 +109,8 @@ export class Observer {
     else if (screenshot) observation.screenshotError = screenshot.error;
     if ('error' in hierarchy) observation.sceneError = hierarchy.error;
     else {
-      const budget = this.options.sceneTokenBudget;
-      observation.scene = buildScene(hierarchy, screenFacts(hierarchy, factsOutput, sizeSource), budget === undefined ? {} : { tokenBudget: budget });
+      const facts = screenFacts(hierarchy, factsOutput, sizeSource);
+      observation.scene = buildScene(hierarchy, facts, sceneTokenBudget === undefined ? {} : { tokenBudget: sceneTokenBudget });
     }
     timings.totalMs = elapsed(start);
     return observation;
