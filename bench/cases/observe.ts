@@ -17,11 +17,11 @@ import { runAdbBinary, type AdbServerAddress } from '../../src/main/device/adb-s
 import { parseWmSize } from '../../src/main/device/device-info';
 import { Observer } from '../../src/main/perception/observer';
 import { buildScene } from '../../src/main/perception/scene-builder';
-import { DEFAULT_SCENE_TOKEN_BUDGET, estimateTokens } from '../../src/main/perception/scene-budget';
+import { estimateTokens } from '../../src/main/perception/scene-budget';
 import { parseDisplayInfo, screenFacts } from '../../src/main/perception/screen-facts';
 import { parseUiHierarchy } from '../../src/main/perception/ui-hierarchy';
 import { Executor } from '../../src/main/tools/executor';
-import { sceneToJson, type Scene } from '../../src/shared/scene';
+import { DEFAULT_SCENE_TOKEN_BUDGET, sceneToJson, type Scene } from '../../src/shared/scene';
 import { PHONE_TASKS } from '../../src/eval/tasks/index';
 import { median, type BenchCase, type BenchRow } from '../types';
 

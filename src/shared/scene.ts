@@ -88,6 +88,13 @@ export const ScreenFactsSchema = z.object({
   status: StatusBarSchema.optional(),
 });
 
+/**
+ * The default most tokens a Scene may take (Settings: `perception.sceneTokenBudget`). Ordinary screens take
+ * 200-1,200; a WebView page or a tablet with 100+ elements would take several thousand every turn, which the
+ * screenshot shows anyway.
+ */
+export const DEFAULT_SCENE_TOKEN_BUDGET = 2000;
+
 export const SceneSchema = z.object({
   screen: ScreenFactsSchema,
   /** How many elements were left out to keep the Scene within its token budget (present only when some were). */
@@ -150,8 +157,20 @@ export function boundsCenter([left, top, right, bottom]: Bounds): { x: number; y
   return { x: Math.round((left + right) / 2), y: Math.round((top + bottom) / 2) };
 }
 
+/** Shows people where one part of a merged label ends and the next begins (they never parse it back). */
+const PART_SEPARATOR_FOR_PEOPLE = ' \u00b7 ';
+
+/**
+ * What an element says, as a person reads it: the parts of its text (unescaped, joined by " · "; an editable
+ * field's content as it is), else its description, else its placeholder. What the wireframes draw in a box.
+ */
+export function elementCaption(element: Pick<SceneElement, 'text' | 'desc' | 'hint' | 'editable'>): string | undefined {
+  if (element.text !== undefined) return element.editable ? element.text : labelParts(element.text).join(PART_SEPARATOR_FOR_PEOPLE);
+  return element.desc ?? element.hint;
+}
+
 /** A short human label for an element (for timelines and error messages). */
 export function elementLabel(element: SceneElement): string {
-  const name = element.text ?? element.desc ?? element.hint ?? element.unlabeled ?? element.resourceId;
+  const name = elementCaption(element) ?? element.unlabeled ?? element.resourceId;
   return name ? `${element.type} "${name}"` : element.type;
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DEFAULT_PRICE_TABLE, parsePriceTable } from './prices';
+import { DEFAULT_SCENE_TOKEN_BUDGET } from './scene';
 
 /**
  * Every setting and secret, declared once: its type and range, its default, the environment variable that
@@ -147,6 +148,8 @@ export const LIMITS = {
   maxMinutes: { min: 1, max: 1440 },
   loopWarnAfter: { min: 1, max: 20 },
   loopStopAfter: { min: 1, max: 50 },
+  /** Below ~500 a Scene holds only a handful of elements; above 20,000 it costs more per turn than the screenshot. */
+  sceneTokenBudget: { min: 500, max: 20_000 },
 } as const;
 
 const AI = ['ai-planner'] as const;
@@ -297,6 +300,14 @@ export const SETTINGS_CATALOG = [
     unit: 'pixels',
     section: 'Screenshot',
     appliesTo: AI,
+  }),
+  number('perception', 'sceneTokenBudget', LIMITS.sceneTokenBudget, DEFAULT_SCENE_TOKEN_BUDGET, {
+    label: 'Screen\u2019s UI elements per turn, at most',
+    unit: 'tokens',
+    help: 'A screen whose elements need more (a long web page, a tablet) keeps what can be acted on first, then labelled text, and tells the planner how many it left out.',
+    section: 'Screenshot',
+    env: 'AMC_SCENE_TOKEN_BUDGET',
+    appliesTo: ['app'],
   }),
   secret('ANTHROPIC_API_KEY', { label: 'Anthropic API key', section: 'Direct access', appliesTo: ['anthropic'] }),
   secret('OPENAI_API_KEY', { label: 'OpenAI API key', section: 'Direct access', appliesTo: ['openai'] }),

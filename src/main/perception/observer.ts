@@ -19,16 +19,20 @@ export interface ObserverOptions {
   screenshot?: Partial<ScreenshotEncoding> | false;
   /**
    * `png` runs `screencap -p`: ~100 kB to move, but the phone spends up to seconds encoding it and the host
-   * ~15 ms decoding it. `raw` moves raw pixels (~10 MB at 1080x2400): quick for the phone, but receiving them
-   * costs the host ~40 ms of CPU even over loopback. `auto` (default) picks raw for USB and emulator serials,
-   * where the phone's PNG encoding is the bottleneck, and png for network devices, where transfer size is.
+   * ~10 ms decoding it. `raw` moves raw pixels (~10 MB at 1080x2400): quick for the phone, and received straight
+   * into a reused buffer. `auto` (default) picks raw for USB and emulator serials, where the phone's PNG encoding
+   * is the bottleneck, and png for network devices, where transfer size is.
    */
   screencap?: 'auto' | 'png' | 'raw';
   dumpTimeoutMs?: number;
   screenshotTimeoutMs?: number;
   /** Pause before the one retry of a failed dump, letting an animation settle. */
   retrySettleMs?: number;
-  /** The most tokens a Scene may take (default `DEFAULT_SCENE_TOKEN_BUDGET`); see `buildScene`. */
+}
+
+export interface ObserveOptions {
+  signal?: AbortSignal;
+  /** The most tokens the Scene may take (Settings: `perception.sceneTokenBudget`); see `buildScene`. */
   sceneTokenBudget?: number;
 }
 
@@ -67,14 +71,15 @@ export class Observer {
   /** Serials whose `uiautomator dump /dev/tty` prints no XML: they dump to a file instead. */
   private readonly dumpViaFile = new Set<string>();
   /**
-   * Buffers that raw screencaps (~10 MB each) are received into, reused from one observation to the next: a fresh
-   * 10 MB of socket chunks per observation costs more host CPU (copies, page faults, garbage collection) than
-   * encoding the image. One per observation running at a time, kept while the Observer lives.
+   * Buffers that screencaps (~10 MB raw, ~0.1-1 MB PNG) are received into, reused from one observation to the next:
+   * a fresh 10 MB of socket chunks per observation costs more host CPU (copies, page faults, garbage collection)
+   * than encoding the image. One per observation running at a time, kept while the Observer lives. A raw frame's
+   * pixels are rewritten in place by `encodeScreenshot`, which is why each is the Observer's own.
    */
   private readonly frameBuffers: Buffer[] = [];
 
   constructor(
-    private readonly adb: Pick<AdbClient, 'shell' | 'shellBytes' | 'execInto'>,
+    private readonly adb: Pick<AdbClient, 'shellInto' | 'execInto'>,
     private readonly options: ObserverOptions = {},
   ) {
     this.encoding = options.screenshot === false ? null : { ...DEFAULT_SCREENSHOT_ENCODING, ...options.screenshot };
@@ -84,13 +89,13 @@ export class Observer {
    * Rejects with AbortError when aborted, and with the AdbError when the phone cannot be reached at all
    * (not found, offline, unauthorised, no adb server); an unreadable screen is `sceneError` instead.
    */
-  async observe(serial: string, { signal }: { signal?: AbortSignal } = {}): Promise<Observation> {
+  async observe(serial: string, { signal, sceneTokenBudget }: ObserveOptions = {}): Promise<Observation> {
     throwIfAborted(signal);
     const start = performance.now();
     const timings: ObservationTimings = { totalMs: 0 };
     const screenshotTask = this.encoding ? this.captureScreenshot(serial, this.encoding, signal, timings) : undefined;
     const hierarchyTask = this.dumpWithRetry(serial, signal, timings);
-    const factsTask = this.adb.shell(serial, FACTS_COMMAND, { signal, timeoutMs: 10_000 }).catch(rethrowAbort(() => ''));
+    const factsTask = this.shellText(serial, FACTS_COMMAND, { signal, timeoutMs: 10_000 }).catch(rethrowAbort(() => ''));
     const sizeTask = this.screenSizeSource(serial, signal);
 
     const [screenshot, hierarchy, factsOutput, sizeSource] = await Promise.all([
@@ -105,8 +110,8 @@ export class Observer {
     else if (screenshot) observation.screenshotError = screenshot.error;
     if ('error' in hierarchy) observation.sceneError = hierarchy.error;
     else {
-      const budget = this.options.sceneTokenBudget;
-      observation.scene = buildScene(hierarchy, screenFacts(hierarchy, factsOutput, sizeSource), budget === undefined ? {} : { tokenBudget: budget });
+      const facts = screenFacts(hierarchy, factsOutput, sizeSource);
+      observation.scene = buildScene(hierarchy, facts, sceneTokenBudget === undefined ? {} : { tokenBudget: sceneTokenBudget });
     }
     timings.totalMs = elapsed(start);
     return observation;
@@ -121,22 +126,18 @@ export class Observer {
     const start = performance.now();
     const mode = this.options.screencap ?? 'auto';
     const raw = mode === 'raw' || (mode === 'auto' && prefersRawScreencap(serial));
-    const timeoutMs = this.options.screenshotTimeoutMs ?? 10_000;
+    const options = { signal, timeoutMs: this.options.screenshotTimeoutMs ?? 10_000 };
+    const into = this.frameBuffers.pop() ?? Buffer.alloc(0);
+    let output = into;
     try {
-      if (!raw) return await encodeScreenshot({ png: pngFromScreencap(await this.adb.shellBytes(serial, 'screencap -p', { signal, timeoutMs })) }, encoding);
-      const into = this.frameBuffers.pop() ?? Buffer.alloc(0);
-      let output = into;
-      try {
-        output = await this.adb.execInto(serial, 'screencap', into, { signal, timeoutMs });
-        return await encodeScreenshot(rawFrameFromScreencap(output), encoding);
-      } finally {
-        // The buffer received into, or the larger one made when the frame did not fit, serves the next capture.
-        this.frameBuffers.push(output.buffer === into.buffer ? into : output);
-      }
+      output = raw ? await this.adb.execInto(serial, 'screencap', into, options) : await this.adb.shellInto(serial, 'screencap -p', into, options);
+      return await encodeScreenshot(raw ? rawFrameFromScreencap(output) : { png: pngFromScreencap(output) }, encoding);
     } catch (error) {
       if (isAbortError(error)) throw error;
       return { error: `No screenshot: ${message(error)}` };
     } finally {
+      // The buffer received into, or the larger one made when the capture did not fit, serves the next capture.
+      this.frameBuffers.push(output.buffer === into.buffer ? into : output);
       timings.screenshotMs = elapsed(start);
     }
   }
@@ -167,11 +168,11 @@ export class Observer {
   private async dump(serial: string, signal: AbortSignal | undefined): Promise<UiHierarchy> {
     const options = { signal, timeoutMs: this.options.dumpTimeoutMs ?? 20_000 };
     if (!this.dumpViaFile.has(serial)) {
-      const output = await this.adb.shell(serial, DUMP_TO_TTY, options);
+      const output = await this.shellText(serial, DUMP_TO_TTY, options);
       if (output.includes('<hierarchy') || /ERROR/.test(output)) return parseUiHierarchy(output);
       this.dumpViaFile.add(serial);
     }
-    return parseUiHierarchy(await this.adb.shell(serial, DUMP_TO_FILE, options));
+    return parseUiHierarchy(await this.shellText(serial, DUMP_TO_FILE, options));
   }
 
   /**
@@ -182,12 +183,17 @@ export class Observer {
     const known = this.naturalSizes.get(serial);
     if (known) return { natural: known };
     const options = { signal, timeoutMs: 10_000 };
-    const natural = parseWmSize(await this.adb.shell(serial, 'wm size', options).catch(rethrowAbort(() => '')));
+    const natural = parseWmSize(await this.shellText(serial, 'wm size', options).catch(rethrowAbort(() => '')));
     if (natural) {
       this.naturalSizes.set(serial, natural);
       return { natural };
     }
-    return parseDisplayInfo(await this.adb.shell(serial, 'dumpsys display', options).catch(rethrowAbort(() => '')));
+    return parseDisplayInfo(await this.shellText(serial, 'dumpsys display', options).catch(rethrowAbort(() => '')));
+  }
+
+  /** A shell command's output as text, through the adb client's lean path (every observation runs two or three). */
+  private async shellText(serial: string, command: string, options: { signal: AbortSignal | undefined; timeoutMs: number }): Promise<string> {
+    return (await this.adb.shellInto(serial, command, Buffer.alloc(0), options)).toString('utf8');
   }
 }
 

@@ -1,12 +1,6 @@
 import type { SceneElement } from '../../shared/scene';
 
 /**
- * The default most tokens a Scene may take. Ordinary screens take 200-1,200; a WebView page or a tablet with
- * 100+ elements would take several thousand every turn, which the screenshot shows anyway.
- */
-export const DEFAULT_SCENE_TOKEN_BUDGET = 2000;
-
-/**
  * Tokens a text costs the model, estimated: about four characters of ASCII (JSON punctuation, English) per token,
  * and a token for every other character (Chinese, Korean, emoji), which tokenizers rarely merge.
  */

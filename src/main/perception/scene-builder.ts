@@ -1,6 +1,6 @@
-import { joinLabelParts, sceneToJson, type Bounds, type Scene, type SceneElement, type ScreenFacts, type WindowKind } from '../../shared/scene';
+import { DEFAULT_SCENE_TOKEN_BUDGET, joinLabelParts, sceneToJson, type Bounds, type Scene, type SceneElement, type ScreenFacts, type WindowKind } from '../../shared/scene';
 import { childLabels, cleanLabel, saysAlready, shortClassName, shortResourceId, unlabeledHint } from './labels';
-import { DEFAULT_SCENE_TOKEN_BUDGET, fitToBudget, estimateTokens } from './scene-budget';
+import { fitToBudget, estimateTokens } from './scene-budget';
 import { readStatusBar } from './status-bar';
 import type { UiHierarchy, UiNode } from './ui-hierarchy';
 import { windowRoles } from './windows';

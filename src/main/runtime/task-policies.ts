@@ -1,4 +1,5 @@
 import { parsePriceTable, priceOf, type ModelPrice } from '../../shared/prices';
+import { DEFAULT_SCENE_TOKEN_BUDGET } from '../../shared/scene';
 import type { ConfirmationMode } from '../../shared/settings-catalog';
 import type { Settings } from '../../shared/settings';
 
@@ -20,6 +21,8 @@ export interface TaskPolicies {
   confirmation: ConfirmationMode;
   loop: LoopThresholds;
   standingInstructions: string;
+  /** The most tokens each turn's Scene may take (see `buildScene`). */
+  sceneTokenBudget: number;
 }
 
 export const DEFAULT_LOOP_THRESHOLDS: LoopThresholds = { warnAfter: 2, stopAfter: 3 };
@@ -33,11 +36,12 @@ export const DEFAULT_TASK_POLICIES: TaskPolicies = {
   confirmation: 'sensitive',
   loop: DEFAULT_LOOP_THRESHOLDS,
   standingInstructions: '',
+  sceneTokenBudget: DEFAULT_SCENE_TOKEN_BUDGET,
 };
 
 /** The policies Settings give a task whose model is `model` (undefined: no model, e.g. the built-in planner). */
-export function taskPoliciesFrom(settings: Pick<Settings, 'budget' | 'supervision'>, model: string | undefined): TaskPolicies {
-  const { budget, supervision } = settings;
+export function taskPoliciesFrom(settings: Pick<Settings, 'budget' | 'supervision' | 'perception'>, model: string | undefined): TaskPolicies {
+  const { budget, supervision, perception } = settings;
   const table = parsePriceTable(budget.priceTable);
   return {
     maxTokens: budget.maxTokens,
@@ -47,5 +51,6 @@ export function taskPoliciesFrom(settings: Pick<Settings, 'budget' | 'supervisio
     confirmation: supervision.confirmation,
     loop: { warnAfter: supervision.loopWarnAfter, stopAfter: supervision.loopStopAfter },
     standingInstructions: supervision.standingInstructions,
+    sceneTokenBudget: perception.sceneTokenBudget,
   };
 }

@@ -42,7 +42,7 @@ export interface ObservationLike {
 }
 
 export interface ObserverPort {
-  observe(serial: string, options: { signal?: AbortSignal }): Promise<ObservationLike>;
+  observe(serial: string, options: { signal?: AbortSignal; sceneTokenBudget?: number }): Promise<ObservationLike>;
 }
 
 /** What the runner needs from tools: run one call against this turn's Scene. Errors are outcomes. */
@@ -534,7 +534,7 @@ export class TaskRunner {
     const observeStart = performance.now();
     let observation: ObservationLike;
     try {
-      observation = await abortable(this.options.observer.observe(serial, { signal }), signal);
+      observation = await abortable(this.options.observer.observe(serial, { signal, sceneTokenBudget: task.policies.sceneTokenBudget }), signal);
     } catch (error) {
       return this.fail(task, run, error);
     }

@@ -1,5 +1,5 @@
 import { appName, appVersion } from '../../shared/app-info';
-import { elementLabel, type Scene } from '../../shared/scene';
+import { elementCaption, elementLabel, type Scene } from '../../shared/scene';
 import { attemptsLabel, type StepTarget, type Verification } from '../../shared/action';
 import { formatUsd } from '../../shared/prices';
 import { supervisionLines } from '../../shared/supervision-words';
@@ -38,7 +38,7 @@ export function sceneWireframe(scene: Scene, target: StepTarget | undefined): st
     .map((element) => {
       const [left, top, right, bottom] = element.bounds;
       const isTarget = target?.elementId === element.id;
-      const label = element.text ?? element.desc ?? element.hint;
+      const label = elementCaption(element);
       const cls = isTarget ? 'el target' : element.clickable || element.editable ? 'el act' : 'el';
       const rect = `<rect class="${cls}" x="${left}" y="${top}" width="${Math.max(0, right - left)}" height="${Math.max(0, bottom - top)}"><title>${escapeHtml(`${element.id} ${elementLabel(element)}`)}</title></rect>`;
       const text = label

@@ -135,6 +135,20 @@ describe('adb calls against the virtual device', () => {
     expect((await adb.execInto(harness.serial, 'echo hi', Buffer.alloc(0))).toString()).toBe('hi\n');
   });
 
+  it('receives shell output into a buffer like shellBytes does, through the same shell service', async () => {
+    const expected = await adb.shellBytes(harness.serial, 'screencap -p');
+    const into = Buffer.alloc(expected.length + 10);
+    const output = await adb.shellInto(harness.serial, 'screencap -p', into);
+    expect(output.buffer).toBe(into.buffer);
+    expect(output.equals(expected)).toBe(true);
+    expect((await adb.shellInto(harness.serial, 'echo one; echo two >&2', Buffer.alloc(0))).toString()).toBe(await adb.shell(harness.serial, 'echo one; echo two >&2'));
+    const missing = await adb.shellInto('127.0.0.1:1', 'echo hi', Buffer.alloc(0)).catch((e: unknown) => e);
+    expect(missing).toMatchObject({ kind: 'device-not-found' });
+    await harness.control('/faults', { body: { kind: 'hang' } });
+    await expect(adb.shellInto(harness.serial, 'echo never', Buffer.alloc(0), { timeoutMs: 300 })).rejects.toMatchObject({ kind: 'timeout' });
+    await expect.poll(() => harness.device.adb.stats().streams, { timeout: 5000 }).toBe(0);
+  });
+
   it('words exec failures, hangs and aborts like every other call', async () => {
     const missing = await adb.execInto('127.0.0.1:1', 'screencap', Buffer.alloc(16)).catch((e: unknown) => e);
     expect(missing).toMatchObject({ kind: 'device-not-found' });

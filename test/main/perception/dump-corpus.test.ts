@@ -6,11 +6,11 @@ import { describe, expect, it } from 'vitest';
 import { parseWmSize } from '../../../src/main/device/device-info';
 import { cleanLabel, saysAlready } from '../../../src/main/perception/labels';
 import { buildScene, isKeyboardPackage, type SceneBuildOptions } from '../../../src/main/perception/scene-builder';
-import { DEFAULT_SCENE_TOKEN_BUDGET, estimateTokens } from '../../../src/main/perception/scene-budget';
+import { estimateTokens } from '../../../src/main/perception/scene-budget';
 import { parseDisplayInfo, screenFacts } from '../../../src/main/perception/screen-facts';
 import { isStatusBarWindow } from '../../../src/main/perception/status-bar';
 import { parseUiHierarchy, type UiHierarchy, type UiNode } from '../../../src/main/perception/ui-hierarchy';
-import { joinLabelParts, labelParts, SceneSchema, sceneFingerprint, sceneToJson, type Scene, type SceneElement } from '../../../src/shared/scene';
+import { DEFAULT_SCENE_TOKEN_BUDGET, joinLabelParts, labelParts, SceneSchema, sceneFingerprint, sceneToJson, type Scene, type SceneElement } from '../../../src/shared/scene';
 
 interface CorpusCase {
   name: string;

@@ -2,7 +2,11 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AdbClient } from '../../../src/main/device/adb-client';
 import { Observer } from '../../../src/main/perception/observer';
-import { boundsCenter, type Scene, type SceneElement } from '../../../src/shared/scene';
+import { estimateTokens } from '../../../src/main/perception/scene-budget';
+import { ConfigError, resolveRuntimeConfig } from '../../../src/main/runtime/config';
+import { taskPoliciesFrom } from '../../../src/main/runtime/task-policies';
+import { boundsCenter, sceneToJson, type Scene, type SceneElement } from '../../../src/shared/scene';
+import { defaultSettings } from '../../../src/shared/settings';
 import { startAdbHarness, type AdbHarness } from '../../support/adb-harness';
 
 let harness: AdbHarness;
@@ -137,6 +141,26 @@ describe('Observer against the virtual device', () => {
     expect((await sharp(png.screenshot!.bytes).metadata()).format).toBe('png');
     const raw = await new Observer(adb, { screencap: 'raw', screenshot: { format: 'webp' } }).observe(harness.serial);
     expect([raw.screenshot!.mediaType, raw.screenshot!.width, raw.screenshot!.height]).toEqual(['image/webp', 655, 1456]);
+  });
+
+  it('Scenario: The Scene token budget comes from Settings', async () => {
+    await adb.shell(harness.serial, 'monkey -p com.android.settings -c android.intent.category.LAUNCHER 1');
+    const stored = { settings: defaultSettings(), secrets: {} };
+    const whole = await observer.observe(harness.serial, { sceneTokenBudget: taskPoliciesFrom(resolveRuntimeConfig(stored, {}).settings, undefined).sceneTokenBudget });
+    expect(whole.scene!.elementsLeftOut).toBeUndefined();
+    const tight = resolveRuntimeConfig(stored, { AMC_SCENE_TOKEN_BUDGET: '500' });
+    const cut = await observer.observe(harness.serial, { sceneTokenBudget: taskPoliciesFrom(tight.settings, undefined).sceneTokenBudget });
+    expect(estimateTokens(sceneToJson(whole.scene!))).toBeGreaterThan(500);
+    expect(estimateTokens(sceneToJson(cut.scene!))).toBeLessThanOrEqual(500);
+    expect(cut.scene!.elementsLeftOut).toBe(whole.scene!.elements.length - cut.scene!.elements.length);
+    // Cut by priority: a plain text is left out before any control is.
+    const plain = (e: SceneElement) => !(e.clickable || e.scrollable || e.editable || e.checked !== undefined);
+    expect(cut.scene!.elements.filter(plain)).toEqual([]);
+    expect(cut.scene!.elements.length).toBeGreaterThan(5);
+    for (const value of ['100', '20001', 'lots']) {
+      expect(() => resolveRuntimeConfig(stored, { AMC_SCENE_TOKEN_BUDGET: value })).toThrow(ConfigError);
+      expect(() => resolveRuntimeConfig(stored, { AMC_SCENE_TOKEN_BUDGET: value })).toThrow(`AMC_SCENE_TOKEN_BUDGET must be a whole number from 500 to 20000 (got "${value}")`);
+    }
   });
 
   it('stops an observation stuck on a hanging command when aborted', async () => {

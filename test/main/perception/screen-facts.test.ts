@@ -34,12 +34,11 @@ describe('screen size sources', () => {
       'dumpsys display': '  mOverrideDisplayInfo=DisplayInfo{"Built-in Screen", real 1920 x 1080, rotation 0, state ON}\n',
     };
     const adb = {
-      async shell(_serial: string, command: string) {
+      async shellInto(_serial: string, command: string) {
         asked.push(command);
-        if (command.startsWith('uiautomator')) return dump(0, node('[0,96][1898,965]', 'clickable="true" content-desc="Launcher"'));
-        return answers[command] ?? '';
+        if (command.startsWith('uiautomator')) return Buffer.from(dump(0, node('[0,96][1898,965]', 'clickable="true" content-desc="Launcher"')));
+        return Buffer.from(answers[command] ?? '');
       },
-      shellBytes: async () => Buffer.alloc(0),
       execInto: async () => Buffer.alloc(0),
     };
     const observer = new Observer(adb, { screenshot: false });

@@ -40,7 +40,31 @@ describe('screenshot pipeline', () => {
     expect(fromRaw.bytes.equals(reference)).toBe(true);
   });
 
-  it('encodes a greyscale PNG', async () => {
+  it('ignores the padding byte of an RGBX frame and gives the same image wherever the pixels sit in memory', async () => {
+    const width = 9; // 36 bytes per row and an odd pixel count: the last pixels take the byte-by-byte way
+    const height = 7;
+    const rgbx = Buffer.alloc(width * height * 4);
+    for (let pixel = 0; pixel < width * height; pixel++) rgbx.set([(pixel * 29) % 256, (pixel * 53) % 256, (pixel * 97) % 256, 0], pixel * 4);
+    const expected = await sharp(Buffer.from(rgbx), { raw: { width, height, channels: 4 } }).removeAlpha().png().toBuffer();
+    const encoding = { longEdge: 100, format: 'png' as const, quality: 80 };
+    const aligned = await encodeScreenshot({ pixels: Buffer.from(rgbx), width, height }, encoding);
+    const shifted = Buffer.alloc(rgbx.length + 1);
+    rgbx.copy(shifted, 1);
+    const unaligned = await encodeScreenshot({ pixels: shifted.subarray(1), width, height }, encoding);
+    // A zero padding byte is no transparency: flattening it would have made every pixel black.
+    expect(aligned.bytes.equals(expected)).toBe(true);
+    expect(unaligned.bytes.equals(expected)).toBe(true);
+  });
+
+  it('encodes a greyscale PNG, with or without alpha', async () => {
+    const greyAlpha = await sharp(Buffer.alloc(100 * 200, 0x80), { raw: { width: 100, height: 200, channels: 1 } }).toColourspace('b-w').ensureAlpha(0.5).png().toBuffer();
+    expect((await sharp(greyAlpha).metadata()).channels).toBe(2);
+    const fromGreyAlpha = await encodeScreenshot({ png: greyAlpha }, { longEdge: 200, format: 'png', quality: 80 });
+    // The alpha is dropped, not blended with black (which would give 0x40).
+    const { channels } = await sharp(fromGreyAlpha.bytes).stats();
+    expect(channels.map(({ min, max }) => [min, max])).toEqual(channels.map(() => [0x80, 0x80]));
+    expect((await sharp(fromGreyAlpha.bytes).metadata()).hasAlpha).toBe(false);
+
     const grey = await sharp(Buffer.alloc(100 * 200, 0x80), { raw: { width: 100, height: 200, channels: 1 } }).toColourspace('b-w').png().toBuffer();
     expect((await sharp(grey).metadata()).channels).toBe(1);
     const shot = await encodeScreenshot({ png: grey }, { longEdge: 100, format: 'jpeg', quality: 80 });
@@ -79,5 +103,7 @@ describe('screenshot pipeline', () => {
     expect(pngFromScreencap(Buffer.concat([Buffer.from('\n'), png])).equals(png)).toBe(true);
     expect(() => pngFromScreencap(Buffer.from('screencap: permission denied'))).toThrow(/permission denied/);
     await expect(encodeScreenshot({ png: png.subarray(0, 40) })).rejects.toThrow(ScreenshotError);
+    const whole = await phonePng(300, 300);
+    await expect(encodeScreenshot({ png: whole.subarray(0, whole.length - 20) })).rejects.toThrow(/cut short/);
   });
 });

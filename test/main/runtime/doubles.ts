@@ -18,13 +18,16 @@ export const PNG_BYTES = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1
 export class FakeObserver implements ObserverPort {
   calls = 0;
   signals: AbortSignal[] = [];
+  /** The Scene token budget each observation was asked for. */
+  sceneTokenBudgets: Array<number | undefined> = [];
   constructor(
     private readonly scenes: Array<Scene | (() => Scene)> = [sceneWith('Home')],
     private readonly options: { screenshot?: boolean; fail?: (call: number) => Error | null; hang?: boolean } = {},
   ) {}
 
-  async observe(_serial: string, { signal }: { signal?: AbortSignal }): Promise<ObservationLike> {
+  async observe(_serial: string, { signal, sceneTokenBudget }: { signal?: AbortSignal; sceneTokenBudget?: number }): Promise<ObservationLike> {
     this.calls += 1;
+    this.sceneTokenBudgets.push(sceneTokenBudget);
     if (signal) this.signals.push(signal);
     const failure = this.options.fail?.(this.calls);
     if (failure) throw failure;

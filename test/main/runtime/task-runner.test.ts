@@ -10,6 +10,10 @@ import { TaskEventSchema, TaskRecordSchema, type TaskEvent } from '../../../src/
 import { TaskRunner, TaskStartError, type ConfiguredPlanner } from '../../../src/main/runtime/task-runner';
 import { TaskFailedError, type Planner } from '../../../src/main/runtime/planner';
 import { createStubPlanner } from '../../../src/main/runtime/stub-planner';
+import { buildPlanner } from '../../../src/main/runtime/build-planner';
+import { resolveRuntimeConfig } from '../../../src/main/runtime/config';
+import { DEFAULT_SCENE_TOKEN_BUDGET } from '../../../src/shared/scene';
+import { defaultSettings } from '../../../src/shared/settings';
 import { findBytesInJson, findBytesInValue } from '../../support/byte-leak-scan';
 import { FakeExecutor, FakeObserver, PNG_BYTES, ScriptedPlanner, never, sceneWith, step } from './doubles';
 
@@ -50,6 +54,17 @@ describe('TaskRunner', () => {
     expect(observer.calls).toBe(3);
     expect(planner.inputs.map((i) => i.scene?.elements[0]?.text)).toEqual(['A', 'B', 'C']);
     expect(executor.calls.map((c) => (c.context.scene as { elements: Array<{ text: string }> }).elements[0]!.text)).toEqual(['A', 'B']);
+  });
+
+  it('observes every turn within the Scene token budget Settings give the task', async () => {
+    const config = resolveRuntimeConfig({ settings: defaultSettings(), secrets: {} }, { AMC_SCENE_TOKEN_BUDGET: '800' });
+    const observer = new FakeObserver([sceneWith('Home'), sceneWith('Wi-Fi')]);
+    const runner = new TaskRunner({ observer, executor: new FakeExecutor(), plannerSource: async () => buildPlanner(config) });
+    expect((await runner.run(request)).status).toBe('completed');
+    expect(observer.sceneTokenBudgets).toEqual([800, 800]);
+    const defaults = new FakeObserver();
+    await new TaskRunner({ observer: defaults, executor: new FakeExecutor(), plannerSource: async () => ({ planner: createStubPlanner(), maxSteps: 5 }) }).run(request);
+    expect(defaults.sceneTokenBudgets[0]).toBe(DEFAULT_SCENE_TOKEN_BUDGET);
   });
 
   it('an empty plan completes the task even when the planner never reports goal reached (D2)', async () => {

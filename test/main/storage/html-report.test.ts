@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { renderTaskReport, reportFileName } from '../../../src/main/storage/html-report';
+import { renderTaskReport, reportFileName, sceneWireframe } from '../../../src/main/storage/html-report';
+import { joinLabelParts, type Scene } from '../../../src/shared/scene';
 import { applyTaskEvent, newTaskRecord, type TaskRecord } from '../../../src/shared/task';
 import { taskEvents } from './task-fixtures';
 
@@ -71,5 +72,17 @@ describe('HTML report', () => {
     expect(html).toContain('<span class="muted">looked only</span> — Looked at the screen only — the AI planner is off.');
     expect(html).toContain('built-in planner (no AI)');
     expect(html).not.toMatch(/>done</);
+  });
+
+  it('Scenario: People read merged labels part by part (HTML report)', () => {
+    const scene: Scene = {
+      screen: { width: 1080, height: 2400, orientation: 'portrait', package: 'com.whatsapp', keyboardShown: false },
+      elements: [{ id: 'e1', type: 'LinearLayout', text: joinLabelParts(['Eve | Design', 'Sent', '<b>C:\\temp</b>']), bounds: [0, 300, 1080, 480], clickable: true }],
+    };
+    const svg = sceneWireframe(scene, { x: 540, y: 390, elementId: 'e1', label: 'LinearLayout' });
+    const shown = 'Eve | Design · Sent · &lt;b&gt;C:\\temp&lt;/b&gt;';
+    expect(svg).toContain(`font-size="30">${shown}</text>`);
+    expect(svg).toContain(`<title>e1 LinearLayout &quot;${shown}&quot;</title>`);
+    expect(svg).not.toContain('\\|');
   });
 });

@@ -1,5 +1,5 @@
 import type { Scene } from '../../../../shared/scene';
-import { elementLabel } from '../../../../shared/scene';
+import { elementCaption, elementLabel } from '../../../../shared/scene';
 
 interface Props {
   scene: Scene;
@@ -45,7 +45,7 @@ export function SceneWireframe({ scene, targetId, point, title }: Props) {
         );
       })}
       {scene.elements.map((element) => {
-        const name = element.text ?? element.desc;
+        const name = elementCaption(element);
         if (!name) return null;
         const [left, top, , bottom] = element.bounds;
         const fontSize = Math.min((bottom - top) * 0.6, width / 28);

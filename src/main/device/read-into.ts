@@ -15,15 +15,17 @@ function failure(text: string): Error {
 }
 
 /**
- * Runs `exec:COMMAND` (raw output, no pty) on a device through the adb server and receives the output straight into
- * `target`: the socket reads into it, so a ~10 MB raw screencap costs no allocation, no copy and no garbage.
- * Output beyond `target` is still kept (then a new buffer holds it all). Resolves with the written part when the
- * device closes the stream; the caller destroys the socket through `signal` to abort.
+ * Opens `service` on a device through the adb server (`exec:COMMAND` for raw output without a pty, `shell:COMMAND`
+ * for the legacy shell that adbkit uses) and receives the output straight into `target`: the socket reads into it,
+ * so a ~10 MB raw screencap costs no allocation, no copy and no garbage, and a small output costs a fraction of the
+ * host CPU adbkit's promise and stream layers take per call. Output beyond `target` is still kept (then a new
+ * buffer holds it all). Resolves with the written part when the device closes the stream; the caller destroys the
+ * socket through `signal` to abort.
  */
-export function execInto(server: AdbServerSocketAddress, serial: string, command: string, target: Buffer, signal: AbortSignal): Promise<Buffer> {
+export function readInto(server: AdbServerSocketAddress, serial: string, service: string, target: Buffer, signal: AbortSignal): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const spill = Buffer.allocUnsafe(SPILL_SIZE);
-    const requests = [`host:transport:${serial}`, `exec:${command}`];
+    const requests = [`host:transport:${serial}`, service];
     let replies = Buffer.alloc(0);
     let streaming = false;
     let written = 0;
