@@ -65,7 +65,7 @@ const cardInView = (page: Page, step?: number) =>
     return !!card && card.top >= area.top - 1 && card.bottom <= area.bottom + 1;
   }, step);
 
-describe('the workspace in the browser', { timeout: 120_000 }, () => {
+describe('the workspace in the browser', { timeout: 180_000 }, () => {
   it('Scenario: The phone stays in view after 30 steps while the timeline follows the newest step', async () => {
     const { page, errors } = await openApp(browser, host);
     // A tested model: the Getting started panel goes away (for the next pages too) and leaves the timeline its room.
@@ -76,7 +76,7 @@ describe('the workspace in the browser', { timeout: 120_000 }, () => {
     await runGoal(page, 'Press home thirty times');
 
     // Following: the newest card is in view as the turns arrive.
-    await stepCard(page, 16).waitFor({ timeout: 30_000 });
+    await stepCard(page, 16).waitFor({ timeout: 60_000 });
     expect((await timelineScroll(page)).max).toBeGreaterThan(0);
     expect(await cardInView(page)).toBe(true);
     await stepCard(page, 17).waitFor({ timeout: 30_000 });
