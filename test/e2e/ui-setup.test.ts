@@ -42,8 +42,8 @@ async function setKey(drawer: Locator, value: string) {
   await drawer.getByLabel(/^Anthropic API key/).fill(value);
   // "Set" the first time, "Replace" once a key is kept.
   await drawer.getByRole('button', { name: /^(Set|Replace) Anthropic API key$/ }).click();
-  await expect.poll(() => drawer.getByTestId('secret-state-ANTHROPIC_API_KEY').textContent()).toBe('set');
-  await expect.poll(() => drawer.getByLabel(/^Anthropic API key/).inputValue()).toBe('');
+  await expect.poll(() => drawer.getByTestId('secret-state-ANTHROPIC_API_KEY').textContent(), { timeout: 10_000 }).toBe('set');
+  await expect.poll(() => drawer.getByLabel(/^Anthropic API key/).inputValue(), { timeout: 10_000 }).toBe('');
 }
 
 describe('first run in the browser', { timeout: 120_000 }, () => {
