@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAdbHarness, type AdbHarness } from '../support/adb-harness';
 import { runAmc } from '../support/cli';
-import { centerOf, parseDump } from '../tasks/phone-driver';
+import { focusNewContactName, saveContact } from '../virtual-device/scrcpy/contact-editor';
 
 const HOSTILE = `李雷 😀 $\\\`'"`;
 
@@ -26,20 +26,7 @@ afterAll(async () => {
 /** A phone without ADBKeyBoard with the contact editor's Name field focused. */
 async function focusNameField(): Promise<void> {
   await harness.reset({ contactsPermission: 'granted', adbKeyboard: false });
-  await harness.shell('am start -n com.android.contacts/.activities.PeopleActivity');
-  for (const match of [(node: { contentDesc: string }) => node.contentDesc === 'Create contact', (node: { resourceId: string }) => node.resourceId.endsWith('editor_name')]) {
-    const node = parseDump((await harness.shell('uiautomator dump /dev/tty')).stdout).find(match as never);
-    expect(node).toBeDefined();
-    const { x, y } = centerOf(node!);
-    await harness.shell(`input tap ${x} ${y}`);
-  }
-  expect((await harness.state()).focusedField).toBe('com.android.contacts:id/editor_name');
-}
-
-async function saveContact(): Promise<void> {
-  const node = parseDump((await harness.shell('uiautomator dump /dev/tty')).stdout).find((candidate) => candidate.resourceId.endsWith('editor_menu_save_button'));
-  const { x, y } = centerOf(node!);
-  await harness.shell(`input tap ${x} ${y}`);
+  await focusNewContactName(harness);
 }
 
 describe('amc act typing', { timeout: 60_000 }, () => {
@@ -51,7 +38,7 @@ describe('amc act typing', { timeout: 60_000 }, () => {
     });
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
-    await saveContact();
+    await saveContact(harness);
     const state = await harness.state();
     expect(state.contacts.map((contact) => contact.name)).toContain(HOSTILE);
     expect(state.ime).toEqual({ current: imeBefore, adbKeyboardInstalled: false });
@@ -63,7 +50,7 @@ describe('amc act typing', { timeout: 60_000 }, () => {
     expect(result.code).not.toBe(0);
     expect(result.stderr).toMatch(/ADBKeyBoard/);
     expect(result.stderr).toMatch(/yadb/);
-    await saveContact();
+    await saveContact(harness);
     expect((await harness.state()).contacts.map((contact) => contact.name)).not.toContain('李雷');
   });
 });
