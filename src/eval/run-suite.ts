@@ -4,6 +4,7 @@ import { buildPlanner } from '../main/runtime/build-planner';
 import type { RuntimeConfig } from '../main/runtime/config';
 import { presetSupervisor } from '../main/runtime/supervisor';
 import type { TaskHandle } from '../main/runtime/task-runner';
+import type { ExecutorOptions } from '../main/tools/executor';
 import type { TaskRecord } from '../shared/task';
 import type { LatencyProfileName } from '../virtual-device/index';
 import { startEvalPhones, type EvalPhone } from './demo-phones';
@@ -42,6 +43,8 @@ export interface SuiteOptions {
   onProgress?: (progress: EvalProgress) => void;
   /** Stops the running tasks and starts no more; the attempts finished so far are returned. */
   signal?: AbortSignal;
+  /** How text `input text` cannot type is typed (yadb, then ADBKeyBoard), as in `amc run`. */
+  typing?: ExecutorOptions['typing'];
 }
 
 /**
@@ -58,7 +61,11 @@ export async function runSuite(options: SuiteOptions): Promise<EvalAttempt[]> {
   const plannerFor = () => buildPlanner(options.config);
   // The goals themselves ask for their sensitive actions (send, delete...): the suite says yes to them, as
   // `amc run --yes` would; any other question to a person goes unanswered and fails the task.
-  const runner = createHeadlessRunner(options.adb, { screenshot: screenshotPolicyFor(options.config, plannerFor()), supervisor: presetSupervisor({ allowActions: true }) });
+  const runner = createHeadlessRunner(options.adb, {
+    screenshot: screenshotPolicyFor(options.config, plannerFor()),
+    supervisor: presetSupervisor({ allowActions: true }),
+    ...(options.typing && { typing: options.typing }),
+  });
   const attempts: EvalAttempt[] = [];
   const running = new Map<string, TaskHandle>();
   const progress = () =>

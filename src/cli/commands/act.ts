@@ -91,11 +91,13 @@ export const actCommand: CliCommand = {
     const serial = await pickSerial(adb, values.serial);
     const { Observer } = await import('../../main/perception/observer');
     const { Executor } = await import('../../main/tools/executor');
+    const { typingOfThisMachine } = await import('../../main/app/phone-typing');
+    const executor = new Executor(adb, { typing: typingOfThisMachine(adb) });
     try {
       const outcome = await withInterrupt(async (signal) => {
         const observation = await new Observer(adb, { screenshot: false }).observe(serial, { signal });
         if (!observation.scene) io.err(`warning: ${observation.sceneError}`);
-        return new Executor(adb).execute({ name: spec.name, args: toolArgs }, { serial, scene: observation.scene, signal });
+        return executor.execute({ name: spec.name, args: toolArgs }, { serial, scene: observation.scene, signal });
       });
       if (values.json) io.out(JSON.stringify(outcome));
       else if (outcome.ok) {

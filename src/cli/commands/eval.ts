@@ -96,6 +96,9 @@ export const evalCommand: CliCommand = {
     const { renderTable } = await import('../../eval/render');
     const folder = path.resolve(values.out ?? path.join(resolveAmcHome(process.env), 'eval', new Date().toISOString().replace(/[:.]/g, '-')));
     const adb = await adbForTask(values, config.settings);
+    // Text `input text` cannot type goes through yadb, then ADBKeyBoard, as in `amc run`.
+    const { phoneHelpersFor } = await import('../../main/app/phone-typing');
+    const { typing } = phoneHelpersFor({ adb: async () => adb, settings: async () => config.settings, home: resolveAmcHome(process.env) });
 
     const interrupt = new AbortController();
     const stop = () => interrupt.abort();
@@ -112,6 +115,7 @@ export const evalCommand: CliCommand = {
         repeat,
         profile,
         ...(maxSteps && { maxSteps }),
+        typing,
         signal: interrupt.signal,
         onProgress: (p) => io.status?.(`[${p.done}/${p.total}] ${p.passed} passed · running ${p.running.join(', ') || '—'}`),
       });

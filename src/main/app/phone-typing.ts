@@ -24,6 +24,18 @@ export function phoneHelpersFor(options: {
   return { provider, onPhone, typing: { method: async () => (await options.settings()).typing.method, helpers: onPhone } };
 }
 
+/** The helpers of a one-off CLI command, with the Settings of this machine (Settings paths, downloads, typing method). */
+function helpersOfThisMachine(adb: AdbClient, env: NodeJS.ProcessEnv): ReturnType<typeof phoneHelpersFor> {
+  const home = resolveAmcHome(env);
+  const settings = async () => (await createConfigSource({ env, home }).load()).settings;
+  return phoneHelpersFor({ adb: async () => adb, settings, home });
+}
+
+/** The Executor's typing for `amc act`: yadb, then ADBKeyBoard, as this machine's Settings say, like the app's. */
+export function typingOfThisMachine(adb: AdbClient, env: NodeJS.ProcessEnv = process.env): NonNullable<ExecutorOptions['typing']> {
+  return helpersOfThisMachine(adb, env).typing;
+}
+
 /**
  * For `amc devices --json` and `amc doctor`: which helpers each ready phone can use, with the Settings of this
  * machine (Settings paths, downloads). A phone whose report fails is left out rather than failing the list.
@@ -33,9 +45,7 @@ export async function helpersOfReadyPhones(
   devices: readonly { serial: string; state: string }[],
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<Map<string, PhoneHelperReport>> {
-  const home = resolveAmcHome(env);
-  const settings = async () => (await createConfigSource({ env, home }).load()).settings;
-  const { provider } = phoneHelpersFor({ adb: async () => adb, settings, home });
+  const { provider } = helpersOfThisMachine(adb, env);
   const reports = new Map<string, PhoneHelperReport>();
   for (const device of devices.filter((entry) => entry.state === 'device')) {
     const report = await phoneHelperReport(adb, device.serial, provider).catch(() => null);

@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAdbHarness, type AdbHarness } from '../../support/adb-harness';
-import { centerOf, parseDump } from '../../tasks/phone-driver';
+import { focusNewContactName, saveContact } from './contact-editor';
 
 const YADB = '/data/local/tmp/yadb';
 const HOSTILE = `李雷 😀 $\\\`'"`;
@@ -29,22 +29,11 @@ describe('demo phone runs yadb pushed by a client', () => {
     // Any bytes do: the demo phone checks the jar is there, not what it holds.
     writeFileSync(local, 'dex\n035\0 yadb stand-in');
     expect((await harness.adb(['-s', harness.serial, 'push', local, YADB])).code).toBe(0);
-    await harness.shell('am start -n com.android.contacts/.activities.PeopleActivity');
-    for (const match of [(node: { contentDesc: string }) => node.contentDesc === 'Create contact', (node: { resourceId: string }) => node.resourceId.endsWith('editor_name')]) {
-      const node = parseDump((await harness.shell('uiautomator dump /dev/tty')).stdout).find(match as never);
-      expect(node).toBeDefined();
-      const { x, y } = centerOf(node!);
-      await harness.shell(`input tap ${x} ${y}`);
-    }
-    expect((await harness.state()).focusedField).toBe('com.android.contacts:id/editor_name');
+    await focusNewContactName(harness);
   }
 
   /** Taps Save in the editor; the contact list in GET /state then holds what the field held. */
-  async function save(): Promise<void> {
-    const node = parseDump((await harness.shell('uiautomator dump /dev/tty')).stdout).find((candidate) => candidate.resourceId.endsWith('editor_menu_save_button'));
-    const { x, y } = centerOf(node!);
-    await harness.shell(`input tap ${x} ${y}`);
-  }
+  const save = (): Promise<void> => saveContact(harness);
 
   it('Scenario: yadb types 李雷, emoji and shell-hostile ASCII into the focused field', async () => {
     await focusNameField({});
