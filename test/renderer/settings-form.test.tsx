@@ -153,8 +153,8 @@ describe('settings form', () => {
     await renderForm(await settingsBackend());
     // Off (the default): nothing of the AI planner; what every task and the phone's helpers use stays.
     expect(shownFields()).toEqual([
-      'aiPlanner.enabled', 'aiPlanner.maxSteps', 'budget.maxMinutes', 'supervision.confirmation', 'adb.host', 'adb.port',
-      'helpers.videoMirror', 'helpers.scrcpyServerPath', 'helpers.yadbPath', 'helpers.download', 'typing.method',
+      'aiPlanner.enabled', 'aiPlanner.maxSteps', 'budget.maxMinutes', 'supervision.confirmation', 'perception.sceneTokenBudget',
+      'adb.host', 'adb.port', 'helpers.videoMirror', 'helpers.scrcpyServerPath', 'helpers.yadbPath', 'helpers.download', 'typing.method',
     ]);
     fireEvent.click(screen.getByLabelText('Use the AI planner'));
     // On, cloud proxy (the default transport): the control plane's fields, no provider keys.
@@ -164,7 +164,7 @@ describe('settings form', () => {
       'aiPlanner.timeoutSeconds', 'aiPlanner.maxSteps',
       'budget.maxTokens', 'budget.maxCostCents', 'budget.maxMinutes', 'budget.priceTable',
       'supervision.confirmation', 'supervision.loopWarnAfter', 'supervision.loopStopAfter', 'supervision.standingInstructions',
-      'aiPlanner.sendScreenshot', 'aiPlanner.screenshotLongEdge', 'adb.host', 'adb.port',
+      'aiPlanner.sendScreenshot', 'aiPlanner.screenshotLongEdge', 'perception.sceneTokenBudget', 'adb.host', 'adb.port',
       'helpers.videoMirror', 'helpers.scrcpyServerPath', 'helpers.yadbPath', 'helpers.download', 'typing.method',
     ]);
     fireEvent.change(screen.getByLabelText('Transport'), { target: { value: 'direct' } });

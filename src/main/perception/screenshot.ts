@@ -73,42 +73,40 @@ const PNG_END = Buffer.from('IEND', 'latin1');
  */
 const jpegOptions = (quality: number) => ({ quality, mozjpeg: false, optimiseCoding: false });
 
-/** Decoded pixels, `channels` bytes each, row after row. */
-interface Pixels {
+/** Raw RGBA (or RGBX) pixels of a `screencap`, 4 bytes each, row after row. */
+interface RawFrame {
   pixels: Buffer;
   width: number;
   height: number;
-  channels: 1 | 2 | 3 | 4;
 }
 
 /**
- * Decodes a `screencap -p` PNG to pixels. Checksums are not verified (`failOn: 'none'`): checking them costs a
- * third of the decode, and adb's transport already delivers the bytes intact; a stream cut short (the one fault
- * seen in practice) is refused by its missing end chunk instead.
+ * The PNG opened for libvips. Checksums are not verified (`failOn: 'none'`): checking them costs a third of the
+ * decode, and adb's transport already delivers the bytes intact; a stream cut short (the one fault seen in
+ * practice) is refused by its missing end chunk instead.
  */
-async function decodePng(png: Buffer): Promise<Pixels> {
+function openPng(png: Buffer): { image: sharp.Sharp; width: number; height: number } {
   const { width, height } = pngSize(png);
   if (png.indexOf(PNG_END, Math.max(0, png.length - 32)) < 0) throw new ScreenshotError('the screenshot PNG is cut short');
-  const { data, info } = await sharp(png, { sequentialRead: true, failOn: 'none' }).raw().toBuffer({ resolveWithObject: true });
-  if (info.width !== width || info.height !== height) throw new ScreenshotError('the screenshot PNG does not match its header');
-  return { pixels: data, width, height, channels: info.channels };
+  // Flattening (before the resize) spares libvips premultiplying every pixel around the resize; a capture is opaque,
+  // so it changes no pixel. Its decoded pixels never reach JavaScript: a fresh ~10 MB buffer per screenshot would
+  // cost more in garbage collection on a large heap (the app's) than the flattening does.
+  return { image: sharp(png, { sequentialRead: true, failOn: 'none' }).flatten(), width, height };
 }
 
 const littleEndian = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 
 /**
- * Drops the alpha (or padding) byte of every pixel, in place, and returns the packed pixels (a view of the same
- * memory). A screen capture is opaque, so this changes no colour; doing it before libvips sees the image spares it
- * flattening (a float multiply per sample) or premultiplying around the resize, which cost more than the decode.
- * Four pixels at a time as 32-bit words where the memory allows (about four times faster than byte by byte).
+ * Drops the alpha (or padding) byte of every pixel of a raw frame, in place, and returns the RGB pixels (a view of
+ * the same memory). A screen capture is opaque, so this changes no colour (and an RGBX frame's padding, which may be
+ * 0, is not taken for transparency); done before libvips sees the frame, it spares libvips flattening (a division
+ * per sample) or premultiplying around the resize, which cost more than this pass. Four pixels at a time as 32-bit
+ * words where the memory allows, about four times faster than byte by byte.
  */
-function dropAlpha(image: Pixels): Pixels {
-  const { pixels, width, height, channels } = image;
-  if (channels === 1 || channels === 3) return image;
+function dropAlpha({ pixels, width, height }: RawFrame): Buffer {
   const count = width * height;
-  const kept = channels - 1;
   let done = 0;
-  if (channels === 4 && littleEndian && pixels.byteOffset % 4 === 0) {
+  if (littleEndian && pixels.byteOffset % 4 === 0) {
     const words = new Uint32Array(pixels.buffer, pixels.byteOffset, count);
     const groups = count >> 2;
     for (let group = 0, from = 0, to = 0; group < groups; group++, from += 4, to += 3) {
@@ -122,10 +120,8 @@ function dropAlpha(image: Pixels): Pixels {
     }
     done = groups * 4;
   }
-  for (let pixel = done; pixel < count; pixel++) {
-    for (let sample = 0; sample < kept; sample++) pixels[pixel * kept + sample] = pixels[pixel * channels + sample]!;
-  }
-  return { pixels: pixels.subarray(0, count * kept), width, height, channels: kept as 1 | 3 };
+  for (let pixel = done; pixel < count; pixel++) pixels.copyWithin(pixel * 3, pixel * 4, pixel * 4 + 3);
+  return pixels.subarray(0, count * 3);
 }
 
 /**
@@ -137,13 +133,14 @@ export async function encodeScreenshot(
   encoding: ScreenshotEncoding = DEFAULT_SCREENSHOT_ENCODING,
 ): Promise<EncodedScreenshot> {
   try {
-    const decoded = 'png' in source ? await decodePng(source.png) : { ...source, channels: 4 as const };
-    const { pixels, width: sourceWidth, height: sourceHeight, channels } = dropAlpha(decoded);
+    const { image, width: sourceWidth, height: sourceHeight } =
+      'png' in source
+        ? openPng(source.png)
+        : { image: sharp(dropAlpha(source), { raw: { width: source.width, height: source.height, channels: 3 } }), width: source.width, height: source.height };
     if (!sourceWidth || !sourceHeight) throw new ScreenshotError('the screenshot has no size');
     const factor = Math.min(1, encoding.longEdge / Math.max(sourceWidth, sourceHeight));
     const width = Math.max(1, Math.round(sourceWidth * factor));
     const height = Math.max(1, Math.round(sourceHeight * factor));
-    const image = sharp(pixels, { raw: { width: sourceWidth, height: sourceHeight, channels } });
     // A linear (triangle) filter scaled to the reduction: sharp enough for UI text, ~20% cheaper than lanczos3.
     if (factor < 1) image.resize(width, height, { fit: 'fill', kernel: 'linear' });
     const bytes =
