@@ -26,6 +26,8 @@ const WARMUP = 200;
 const SEQUENTIAL = 300;
 const ROUNDS = 4;
 const CLOCK_TICKS_PER_SECOND = 100;
+const PACED_PROVIDER_MS = 200;
+const PACED_DECISIONS = 1_000;
 
 const request: DecisionRequest = {
   system: 'You operate an Android phone. Call exactly one tool.',
@@ -244,9 +246,14 @@ const CANNED_ANTHROPIC_MESSAGE = {
  * canned provider. Both ends cost this process a few hundredths of a millisecond a decision, so the service's
  * workers, not the harness, get the cores.
  */
-async function measureConfiguration(label: string, workers: number, redisUrl: string | null): Promise<ScaleOutRun> {
+async function measureConfiguration(
+  label: string,
+  workers: number,
+  redisUrl: string | null,
+  { providerDelayMs = 0, decisions = DECISIONS } = {},
+): Promise<ScaleOutRun> {
   const dir = await mkdtemp(path.join(tmpdir(), 'amc-bench-cp-scale-'));
-  const fake = await startCannedServer(CANNED_ANTHROPIC_MESSAGE);
+  const fake = await startCannedServer(CANNED_ANTHROPIC_MESSAGE, providerDelayMs);
   const tokensFile = path.join(dir, 'tokens.json');
   let token: string;
   if (redisUrl) {
@@ -281,20 +288,20 @@ async function measureConfiguration(label: string, workers: number, redisUrl: st
     const viaService = emptyRun();
     let harnessCpuMs = 0;
     for (let round = 0; round < ROUNDS; round++) {
-      addRun(viaDirect, await runLoad(direct, DECISIONS / ROUNDS, CONCURRENCY));
+      addRun(viaDirect, await runLoad(direct, decisions / ROUNDS, CONCURRENCY));
       const before = process.cpuUsage();
-      addRun(viaService, await runLoad(proxied, DECISIONS / ROUNDS, CONCURRENCY));
+      addRun(viaService, await runLoad(proxied, decisions / ROUNDS, CONCURRENCY));
       const used = process.cpuUsage(before);
       harnessCpuMs += (used.user + used.system) / 1000;
     }
     if (viaService.firstError) process.stderr.write(`  control plane (${label}) first error: ${viaService.firstError}\n`);
     return {
       label,
-      throughput: DECISIONS / viaService.seconds,
+      throughput: decisions / viaService.seconds,
       addedP50: percentile(viaService.latencies, 50) - percentile(viaDirect.latencies, 50),
       addedP99: percentile(viaService.latencies, 99) - percentile(viaDirect.latencies, 99),
       overheadP50: percentile(service.overheads(), 50),
-      harnessCpuMs: harnessCpuMs / DECISIONS,
+      harnessCpuMs: harnessCpuMs / decisions,
       errors: viaService.errors,
     };
   } finally {
@@ -311,6 +318,12 @@ async function measureScaleOut(): Promise<BenchRow[]> {
     const fileTwo = await measureConfiguration('file store, 2 workers', 2, null);
     const redisOne = await measureConfiguration('Redis, 1 worker', 1, redis.url);
     const redisTwo = await measureConfiguration('Redis, 2 workers', 2, redis.url);
+    // Fifty hosts whose provider takes a while, as real ones do: the service's own share of each decision's time,
+    // without the queueing that an instant provider at full load adds.
+    const paced = await measureConfiguration(`file store, 2 workers, provider answering in ${PACED_PROVIDER_MS} ms`, 2, null, {
+      providerDelayMs: PACED_PROVIDER_MS,
+      decisions: PACED_DECISIONS,
+    });
     const name = 'control-plane scale-out (anthropic)';
     const at = `@${CONCURRENCY}`;
     const rows: BenchRow[] = [fileOne, fileTwo, redisOne, redisTwo].flatMap((run) => [
@@ -325,6 +338,9 @@ async function measureScaleOut(): Promise<BenchRow[]> {
       { case: name, metric: 'throughput 2 workers / 1 worker (Redis)', value: redisTwo.throughput / redisOne.throughput, unit: 'x', goal: '>= 1.6x' },
       { case: name, metric: 'added p50: Redis minus file store, 1 worker', value: redisOne.addedP50 - fileOne.addedP50, unit: 'ms', goal: '< 1 ms' },
       { case: name, metric: 'in-service overhead p50: Redis minus file store, 1 worker', value: redisOne.overheadP50 - fileOne.overheadP50, unit: 'ms', goal: '< 1 ms' },
+      { case: name, metric: `${paced.label}: decisions/s ${at}`, value: paced.throughput, unit: '/s' },
+      { case: name, metric: `${paced.label}: added p50 / p99 ${at}`, value: paced.addedP50, unit: `ms / ${paced.addedP99.toFixed(1)} ms` },
+      { case: name, metric: `${paced.label}: errors`, value: paced.errors, unit: '', goal: '0' },
     );
     return rows;
   } finally {

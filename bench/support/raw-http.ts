@@ -59,8 +59,11 @@ export interface CannedServer {
   close(): Promise<void>;
 }
 
-/** Answers every request with the same JSON body, keeping connections open (what an instant provider would do). */
-export async function startCannedServer(body: unknown): Promise<CannedServer> {
+/**
+ * Answers every request with the same JSON body, keeping connections open: an instant provider, or with
+ * `delayMs` one that takes that long to think.
+ */
+export async function startCannedServer(body: unknown, delayMs = 0): Promise<CannedServer> {
   const json = Buffer.from(JSON.stringify(body));
   const answer = Buffer.concat([
     Buffer.from(`HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: ${json.length}\r\nconnection: keep-alive\r\n\r\n`),
@@ -75,7 +78,8 @@ export async function startCannedServer(body: unknown): Promise<CannedServer> {
     socket.on('error', () => socket.destroy());
     splitMessages(socket, () => {
       answered += 1;
-      socket.write(answer);
+      if (delayMs === 0) socket.write(answer);
+      else setTimeout(() => socket.write(answer), delayMs);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
