@@ -3,19 +3,21 @@
 // client, in the same run. Load generator and fake share this process; on a small machine the numbers at
 // concurrency 50 include CPU queueing, so the one-at-a-time rows show the hop's own cost.
 // Scale-out rows: the same load against 1 and 2 workers (`--workers`), with the file store and with Redis
-// (a real redis-server), against the same fake provider.
+// (a real redis-server); there the load generator and the provider are raw sockets with canned bytes, cheap
+// enough that the workers get the machine's cores (their CPU per decision is a row of its own).
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { createToken } from '../../src/control-plane/token-store';
-import { createCloudProxyClient } from '../../src/main/runtime/clients/cloud-proxy-client';
+import { CONTROL_PLANE_DECISION_PATH, createCloudProxyClient } from '../../src/main/runtime/clients/cloud-proxy-client';
 import { createProviderClient } from '../../src/main/runtime/clients/index';
 import type { DecisionRequest, ProviderName, ToolCallingClient } from '../../src/shared/decision';
 import { RedisStore } from '../../src/control-plane/redis-store';
 import { sequencePolicy, startProviderFake } from '../../test/fakes/index';
 import { startTestRedis } from '../../test/support/redis-server';
+import { runLoad, startCannedServer } from '../support/raw-http';
 import { percentile, type BenchCase, type BenchRow } from '../types';
 
 const DECISIONS = 2_000;
@@ -24,6 +26,8 @@ const WARMUP = 200;
 const SEQUENTIAL = 300;
 const ROUNDS = 4;
 const CLOCK_TICKS_PER_SECOND = 100;
+const PACED_PROVIDER_MS = 200;
+const PACED_DECISIONS = 1_000;
 
 const request: DecisionRequest = {
   system: 'You operate an Android phone. Call exactly one tool.',
@@ -83,8 +87,13 @@ async function load(client: ToolCallingClient, count: number, concurrency: numbe
 
 interface ServiceProcess {
   url: string;
-  /** latencyMs - upstreamLatencyMs of every answered decision, from the service's own request logs. */
-  overheads: number[];
+  /** Forgets the log read so far. */
+  clearLog(): void;
+  /**
+   * latencyMs - upstreamLatencyMs of every decision answered since `clearLog()`, from the service's own request
+   * logs; parsed when asked (after a load), so reading the log costs the load nothing.
+   */
+  overheads(): number[];
   rssMiB(): Promise<number>;
   /** CPU time (user + system) the service process has used so far. */
   cpuMs(): Promise<number>;
@@ -98,22 +107,32 @@ async function startServiceProcess(env: NodeJS.ProcessEnv, workers = 1): Promise
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  const overheads: number[] = [];
+  let log: string[] = [];
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const lines = createInterface({ input: child.stdout });
   const url = await new Promise<string>((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`amc control-plane exited with ${code} before listening`)));
     lines.on('line', (line) => {
-      const entry = JSON.parse(line) as { msg?: string; url?: string; status?: number; latencyMs?: number; upstreamLatencyMs?: number };
+      const entry = JSON.parse(line) as { msg?: string; url?: string };
       if (entry.msg === 'listening' && entry.url && !('worker' in entry)) resolve(entry.url);
-      if (entry.msg === 'request' && entry.status === 200 && entry.upstreamLatencyMs !== undefined) {
-        overheads.push(entry.latencyMs! - entry.upstreamLatencyMs);
-      }
     });
   });
+  lines.close();
+  child.stdout.on('data', (chunk: Buffer) => log.push(chunk.toString()));
+  child.stdout.resume();
   return {
     url,
-    overheads,
+    clearLog: () => {
+      log = [];
+    },
+    overheads: () =>
+      log
+        .join('')
+        .split('\n')
+        .filter((line) => line.includes('"msg":"request"'))
+        .map((line) => JSON.parse(line) as { status: number; latencyMs: number; upstreamLatencyMs?: number })
+        .filter((entry) => entry.status === 200 && entry.upstreamLatencyMs !== undefined)
+        .map((entry) => entry.latencyMs - entry.upstreamLatencyMs!),
     async rssMiB() {
       const status = await readFile(`/proc/${child.pid}/status`, 'utf8').catch(() => '');
       const kib = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1]);
@@ -155,7 +174,7 @@ async function measure(provider: ProviderName): Promise<BenchRow[]> {
     await load(proxied, WARMUP, CONCURRENCY);
     const sequentialDirect = await load(direct, SEQUENTIAL, 1);
     const sequentialService = await load(proxied, SEQUENTIAL, 1);
-    service.overheads.length = 0;
+    service.clearLog();
     // Alternating rounds, so a neighbour's burst of CPU use on a shared machine hits both paths alike.
     const viaDirect = emptyRun();
     const viaService = emptyRun();
@@ -173,6 +192,7 @@ async function measure(provider: ProviderName): Promise<BenchRow[]> {
     if (viaService.firstError) process.stderr.write(`  control plane (${provider}) first error: ${viaService.firstError}\n`);
     const name = `control-plane (${provider})`;
     const p = percentile;
+    const overheads = service.overheads();
     const at = `@${CONCURRENCY}`;
     return [
       { case: name, metric: `errors, ${DECISIONS} decisions ${at}`, value: viaService.errors + viaDirect.errors, unit: '', goal: '0' },
@@ -180,8 +200,8 @@ async function measure(provider: ProviderName): Promise<BenchRow[]> {
       { case: name, metric: `via service p50 / p99 ${at}`, value: p(viaService.latencies, 50), unit: `ms / ${p(viaService.latencies, 99).toFixed(1)} ms` },
       { case: name, metric: `added p50 ${at}`, value: p(viaService.latencies, 50) - p(viaDirect.latencies, 50), unit: 'ms' },
       { case: name, metric: `added p99 ${at}`, value: p(viaService.latencies, 99) - p(viaDirect.latencies, 99), unit: 'ms', goal: '< 10 ms' },
-      { case: name, metric: `in-service overhead p50 ${at}`, value: p(service.overheads, 50), unit: 'ms' },
-      { case: name, metric: `in-service overhead p99 ${at}`, value: p(service.overheads, 99), unit: 'ms' },
+      { case: name, metric: `in-service overhead p50 ${at}`, value: p(overheads, 50), unit: 'ms' },
+      { case: name, metric: `in-service overhead p99 ${at}`, value: p(overheads, 99), unit: 'ms' },
       { case: name, metric: 'added p50, one at a time', value: p(sequentialService.latencies, 50) - p(sequentialDirect.latencies, 50), unit: 'ms' },
       { case: name, metric: 'added p99, one at a time', value: p(sequentialService.latencies, 99) - p(sequentialDirect.latencies, 99), unit: 'ms', goal: '< 10 ms' },
       { case: name, metric: 'CPU per decision: direct (client + fake)', value: directCpuMs / DECISIONS, unit: 'ms' },
@@ -203,13 +223,37 @@ interface ScaleOutRun {
   addedP99: number;
   /** latency minus upstream latency inside the service, from its request logs. */
   overheadP50: number;
+  /** CPU this process (load generator and canned provider) spent per decision sent through the service. */
+  harnessCpuMs: number;
   errors: number;
 }
 
-/** One configuration of the scale-out rows: its own service (N workers, a store), alternating rounds with direct calls. */
-async function measureConfiguration(label: string, workers: number, redisUrl: string | null): Promise<ScaleOutRun> {
+/** What an instant Anthropic answers: one tool call. */
+const CANNED_ANTHROPIC_MESSAGE = {
+  id: 'msg_bench',
+  type: 'message',
+  role: 'assistant',
+  model: 'bench-model',
+  content: [{ type: 'tool_use', id: 'toolu_bench', name: 'tap', input: { element_id: 'e1' } }],
+  stop_reason: 'tool_use',
+  stop_sequence: null,
+  usage: { input_tokens: 1200, output_tokens: 30 },
+};
+
+/**
+ * One configuration of the scale-out rows: its own service (N workers, a store) between the raw load generator and
+ * the canned provider (bench/support/raw-http.ts), in alternating rounds with the same load sent straight to the
+ * canned provider. Both ends cost this process a few hundredths of a millisecond a decision, so the service's
+ * workers, not the harness, get the cores.
+ */
+async function measureConfiguration(
+  label: string,
+  workers: number,
+  redisUrl: string | null,
+  { providerDelayMs = 0, decisions = DECISIONS } = {},
+): Promise<ScaleOutRun> {
   const dir = await mkdtemp(path.join(tmpdir(), 'amc-bench-cp-scale-'));
-  const fake = await startProviderFake('anthropic', sequencePolicy({ kind: 'call', tool: 'tap', args: { element_id: 'e1' } }));
+  const fake = await startCannedServer(CANNED_ANTHROPIC_MESSAGE, providerDelayMs);
   const tokensFile = path.join(dir, 'tokens.json');
   let token: string;
   if (redisUrl) {
@@ -228,31 +272,36 @@ async function measureConfiguration(label: string, workers: number, redisUrl: st
       AMC_CP_RATE_LIMIT_PER_MINUTE: '1000000',
       AMC_CP_RATE_LIMIT_BURST: '100000',
       AMC_CP_SECRETS_FILE: '',
-      ANTHROPIC_API_KEY: fake.apiKey,
+      ANTHROPIC_API_KEY: 'sk-ant-bench-key-0123456789',
       OPENAI_API_KEY: '',
-      ANTHROPIC_BASE_URL: fake.baseURL,
+      ANTHROPIC_BASE_URL: fake.url,
     },
     workers,
   );
   try {
-    const direct = createProviderClient({ provider: 'anthropic', apiKey: fake.apiKey, baseURL: fake.baseURL, model: 'bench-model', timeoutMs: 30_000 });
-    const proxied = createCloudProxyClient({ url: service.url, token, timeoutMs: 30_000 });
-    await load(direct, WARMUP, CONCURRENCY);
-    await load(proxied, WARMUP * workers, CONCURRENCY);
-    service.overheads.length = 0;
+    const direct = { url: fake.url, path: '/v1/messages', headers: {}, body: request };
+    const proxied = { url: service.url, path: CONTROL_PLANE_DECISION_PATH, headers: { authorization: `Bearer ${token}` }, body: request };
+    await runLoad(direct, WARMUP, CONCURRENCY);
+    await runLoad(proxied, WARMUP * workers, CONCURRENCY);
+    service.clearLog();
     const viaDirect = emptyRun();
     const viaService = emptyRun();
+    let harnessCpuMs = 0;
     for (let round = 0; round < ROUNDS; round++) {
-      addRun(viaDirect, await load(direct, DECISIONS / ROUNDS, CONCURRENCY));
-      addRun(viaService, await load(proxied, DECISIONS / ROUNDS, CONCURRENCY));
+      addRun(viaDirect, await runLoad(direct, decisions / ROUNDS, CONCURRENCY));
+      const before = process.cpuUsage();
+      addRun(viaService, await runLoad(proxied, decisions / ROUNDS, CONCURRENCY));
+      const used = process.cpuUsage(before);
+      harnessCpuMs += (used.user + used.system) / 1000;
     }
     if (viaService.firstError) process.stderr.write(`  control plane (${label}) first error: ${viaService.firstError}\n`);
     return {
       label,
-      throughput: DECISIONS / viaService.seconds,
+      throughput: decisions / viaService.seconds,
       addedP50: percentile(viaService.latencies, 50) - percentile(viaDirect.latencies, 50),
       addedP99: percentile(viaService.latencies, 99) - percentile(viaDirect.latencies, 99),
-      overheadP50: percentile(service.overheads, 50),
+      overheadP50: percentile(service.overheads(), 50),
+      harnessCpuMs: harnessCpuMs / decisions,
       errors: viaService.errors,
     };
   } finally {
@@ -269,12 +318,19 @@ async function measureScaleOut(): Promise<BenchRow[]> {
     const fileTwo = await measureConfiguration('file store, 2 workers', 2, null);
     const redisOne = await measureConfiguration('Redis, 1 worker', 1, redis.url);
     const redisTwo = await measureConfiguration('Redis, 2 workers', 2, redis.url);
+    // Fifty hosts whose provider takes a while, as real ones do: the service's own share of each decision's time,
+    // without the queueing that an instant provider at full load adds.
+    const paced = await measureConfiguration(`file store, 2 workers, provider answering in ${PACED_PROVIDER_MS} ms`, 2, null, {
+      providerDelayMs: PACED_PROVIDER_MS,
+      decisions: PACED_DECISIONS,
+    });
     const name = 'control-plane scale-out (anthropic)';
     const at = `@${CONCURRENCY}`;
     const rows: BenchRow[] = [fileOne, fileTwo, redisOne, redisTwo].flatMap((run) => [
       { case: name, metric: `${run.label}: decisions/s ${at}`, value: run.throughput, unit: '/s' },
       { case: name, metric: `${run.label}: added p50 / p99 ${at}`, value: run.addedP50, unit: `ms / ${run.addedP99.toFixed(1)} ms`, ...(run.label.includes('2 workers') ? { goal: 'p50 < 10 ms' } : {}) },
       { case: name, metric: `${run.label}: in-service overhead p50 ${at}`, value: run.overheadP50, unit: 'ms' },
+      { case: name, metric: `${run.label}: load generator + provider CPU per decision`, value: run.harnessCpuMs, unit: 'ms' },
       { case: name, metric: `${run.label}: errors`, value: run.errors, unit: '', goal: '0' },
     ]);
     rows.push(
@@ -282,6 +338,9 @@ async function measureScaleOut(): Promise<BenchRow[]> {
       { case: name, metric: 'throughput 2 workers / 1 worker (Redis)', value: redisTwo.throughput / redisOne.throughput, unit: 'x', goal: '>= 1.6x' },
       { case: name, metric: 'added p50: Redis minus file store, 1 worker', value: redisOne.addedP50 - fileOne.addedP50, unit: 'ms', goal: '< 1 ms' },
       { case: name, metric: 'in-service overhead p50: Redis minus file store, 1 worker', value: redisOne.overheadP50 - fileOne.overheadP50, unit: 'ms', goal: '< 1 ms' },
+      { case: name, metric: `${paced.label}: decisions/s ${at}`, value: paced.throughput, unit: '/s' },
+      { case: name, metric: `${paced.label}: added p50 / p99 ${at}`, value: paced.addedP50, unit: `ms / ${paced.addedP99.toFixed(1)} ms` },
+      { case: name, metric: `${paced.label}: errors`, value: paced.errors, unit: '', goal: '0' },
     );
     return rows;
   } finally {

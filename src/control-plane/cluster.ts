@@ -10,10 +10,15 @@ import type { Logger } from './logger';
  * metrics — over IPC.
  */
 
-type Call = { type: 'amc:call'; id: number; method: 'admit' | 'record' | 'usage' | 'metrics'; args: unknown[] };
+type Call = { type: 'amc:call'; id: number; method: 'admit' | 'usage' | 'metrics'; args: unknown[] };
 type Reply = { type: 'amc:reply'; id: number; result?: unknown; error?: string };
 /** From a worker to its primary. */
-type Notice = { type: 'amc:listening'; url: string } | { type: 'amc:draining' } | { type: 'amc:drained' };
+type Notice =
+  | { type: 'amc:listening'; url: string }
+  | { type: 'amc:draining' }
+  | { type: 'amc:drained' }
+  | { type: 'amc:usage'; entries: Array<[tokenId: string, delta: UsageDelta, at: number]> };
+type UsageNotice = Extract<Notice, { type: 'amc:usage' }>;
 /** From the primary to a worker: refuse new decisions and finish the others, then close. */
 type Order = { type: 'amc:drain' } | { type: 'amc:close' };
 
@@ -42,16 +47,29 @@ function callPrimary<T>(method: Call['method'], args: unknown[]): Promise<T> {
 
 /** In a worker: the limits held by the primary (file store). */
 export class PrimaryLimits implements LimitsStore {
+  private unsentUsage: UsageNotice['entries'] = [];
+
   admit(tokenId: string, policy: LimitPolicy): Promise<Admission> {
     return callPrimary('admit', [tokenId, policy]);
   }
-  record(tokenId: string, delta: UsageDelta): Promise<void> {
-    return callPrimary('record', [tokenId, delta]);
+  /** Usage goes to the primary in one message per event-loop turn, and needs no answer (the decision never waits for it). */
+  async record(tokenId: string, delta: UsageDelta, now = Date.now()): Promise<void> {
+    if (this.unsentUsage.length === 0) setImmediate(() => void this.sendUsage());
+    this.unsentUsage.push([tokenId, delta, now]);
   }
   usage(tokenIds?: readonly string[]): Promise<UsageRow[]> {
+    void this.sendUsage();
     return callPrimary('usage', tokenIds ? [tokenIds] : []);
   }
-  async close(): Promise<void> {}
+  close(): Promise<void> {
+    return this.sendUsage();
+  }
+  private sendUsage(): Promise<void> {
+    if (this.unsentUsage.length === 0) return Promise.resolve();
+    const entries = this.unsentUsage;
+    this.unsentUsage = [];
+    return tellPrimary({ type: 'amc:usage', entries });
+  }
 }
 
 /** In a worker: every worker's metrics, added up by the primary. */
@@ -83,7 +101,7 @@ export function serveAsWorker(service: WorkerService): void {
     if (draining) return;
     draining = true;
     const drained = service.drain();
-    tellPrimary({ type: 'amc:draining' });
+    void tellPrimary({ type: 'amc:draining' });
     void drained.then(() => tellPrimary({ type: 'amc:drained' }));
   };
   process.on('message', (message: Order) => {
@@ -94,11 +112,15 @@ export function serveAsWorker(service: WorkerService): void {
   process.on('SIGINT', drain);
   // The primary died (even by SIGKILL): a worker must not serve on alone.
   process.on('disconnect', close);
-  tellPrimary({ type: 'amc:listening', url: service.url });
+  void tellPrimary({ type: 'amc:listening', url: service.url });
 }
 
-function tellPrimary(notice: Notice): void {
-  if (process.connected) process.send!(notice);
+/** Resolves once the notice is handed to the channel (a worker about to exit waits for that). */
+function tellPrimary(notice: Notice): Promise<void> {
+  return new Promise((resolve) => {
+    if (!process.connected) return resolve();
+    process.send!(notice, undefined, {}, () => resolve());
+  });
 }
 
 export interface PrimaryOptions {
@@ -142,6 +164,7 @@ export async function startPrimary(options: PrimaryOptions): Promise<{ url: stri
 
   cluster.on('message', (worker: Worker, message: Call | Notice) => {
     if (message?.type === 'amc:drained' && !stopping) closeAloneAfterSettling(worker);
+    if (message?.type === 'amc:usage') recordUsage(message);
     if (message?.type !== 'amc:call') return;
     void answer(message).then((reply) => {
       if (worker.isConnected()) worker.send(reply);
@@ -153,6 +176,11 @@ export async function startPrimary(options: PrimaryOptions): Promise<{ url: stri
     setTimeout(() => {
       if (!stopping) order(worker, { type: 'amc:close' });
     }, SIGNAL_SETTLE_MS).unref();
+  };
+  const recordUsage = (notice: UsageNotice) => {
+    for (const [tokenId, delta, at] of notice.entries) {
+      options.limits?.record(tokenId, delta, at).catch((error: Error) => logger.warn('usage not recorded', { tokenId, error: error.message }));
+    }
   };
   const answer = async (call: Call): Promise<Reply> => {
     try {

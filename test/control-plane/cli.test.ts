@@ -115,9 +115,11 @@ describe('amc control-plane token files and usage', () => {
 });
 
 describe('amc control-plane (serve)', () => {
-  it('Scenario: Every worker refuses new decisions until the last in-flight one is done (serves, then drains on SIGTERM)', async () => {
+  it('Scenario: Every worker refuses new decisions until the last in-flight one is done; Scenario: Two workers on the file store keep one usage count (serves, then drains on SIGTERM)', async () => {
     const held = deferred<FakeReply>();
-    const fake = await startProviderFake('anthropic', () => held.promise);
+    let hold = false;
+    const tap: FakeReply = { kind: 'call', tool: 'tap', args: { element_id: 'e1' } };
+    const fake = await startProviderFake('anthropic', () => (hold ? held.promise : tap));
     fakes.push(fake);
     const created = await runAmc(['control-plane', 'token', 'create', '--name', 'host'], { env: env() });
     const token = created.stdout.trim();
@@ -136,9 +138,13 @@ describe('amc control-plane (serve)', () => {
           headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
           body: JSON.stringify(decisionRequest()),
         });
+      // At once, so they open connections of their own, which the primary hands to both workers.
+      const answeredAtOnce = await Promise.all(Array.from({ length: 4 }, post));
+      expect(answeredAtOnce.map((response) => response.status)).toEqual([200, 200, 200, 200]);
+      hold = true;
       const inFlight = post();
-      for (let i = 0; i < 500 && fake.requests.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
-      expect(fake.requests).toHaveLength(1);
+      for (let i = 0; i < 500 && fake.requests.length === 4; i++) await new Promise((r) => setTimeout(r, 10));
+      expect(fake.requests).toHaveLength(5);
       child.kill('SIGTERM');
       // The primary says so once every worker refuses new decisions.
       for (let i = 0; i < 1000 && !output().includes('"msg":"draining","workers":2'); i++) await new Promise((r) => setTimeout(r, 10));
@@ -162,6 +168,11 @@ describe('amc control-plane (serve)', () => {
       expect(logs).toContain('"msg":"stopped"');
       expect(logs).not.toContain(token);
       expect(logs).not.toContain(fake.apiKey);
+      // Each worker sent its usage to the primary, which wrote it for `usage` to read.
+      const usage = await runAmc(['control-plane', 'usage', '--token', 'host', '--json'], { env: env() });
+      expect(usage.code, usage.stderr).toBe(0);
+      const rows = usage.stdout.trim().split('\n').map((line) => JSON.parse(line) as { period: string; decisions: number });
+      expect(rows.find((row) => row.period === 'day')?.decisions).toBe(5);
     } finally {
       if (child.exitCode === null) child.kill('SIGKILL');
     }
