@@ -28,6 +28,8 @@ export interface MirrorPumpOptions {
 const DEFAULT_VIDEO_MAX_SIZE = 1280;
 
 const BUSY_POLL_MS = 8;
+/** How long a gesture made during a restart after a rotation waits for the new stream before going through adb. */
+const RESTART_WAIT_MS = 3000;
 
 interface Captured {
   screen: CapturedScreen;
@@ -74,6 +76,8 @@ export class MirrorPump {
   /** The running video session; frames come from it (and no screencap runs) once it delivered one. */
   private videoRun: VideoRun | null = null;
   private videoLive = false;
+  /** Set while the stream restarts after a display change; settles when the new stream paints or the mirror gives up. */
+  private videoRestart: { done: Promise<void>; settle: () => void } | null = null;
   private fallbackReason: string | null = null;
   private maxSize = DEFAULT_VIDEO_MAX_SIZE;
   private decodesVideo = true;
@@ -159,6 +163,16 @@ export class MirrorPump {
    */
   videoControl(serial: string): Pick<VideoRun, 'tap' | 'swipe' | 'pressKey'> | null {
     return this.serial === serial && this.videoLive && this.videoRun?.running ? this.videoRun : null;
+  }
+
+  /**
+   * `videoControl`, but a gesture made while the stream restarts after a rotation first waits (briefly) for the new
+   * stream: its position is in the turned picture the person saw, so it must go where that picture came from.
+   */
+  async videoControlAfterRestart(serial: string): Promise<ReturnType<MirrorPump['videoControl']>> {
+    const restart = this.serial === serial ? this.videoRestart : null;
+    if (restart) await Promise.race([restart.done, new Promise((resolve) => setTimeout(resolve, RESTART_WAIT_MS).unref())]);
+    return this.videoControl(serial);
   }
 
   /**
@@ -356,8 +370,10 @@ export class MirrorPump {
             if (!current()) return;
             this.videoRun = null;
             this.videoLive = false;
-            if (displayChanged) void this.startVideo(serial, generation);
-            else this.fellBack(reason);
+            if (displayChanged) {
+              this.beginRestart();
+              void this.startVideo(serial, generation);
+            } else this.fellBack(reason);
             this.wake();
           },
         },
@@ -375,6 +391,7 @@ export class MirrorPump {
   private publishVideoFrame(meta: FrameMeta, bytes: Uint8Array): void {
     if (!this.videoLive) {
       this.videoLive = true;
+      this.endRestart();
       this.fallbackReason = null;
       this.error = null;
       this.meter.reset();
@@ -390,7 +407,20 @@ export class MirrorPump {
     this.lastFrame = meta;
   }
 
+  private beginRestart(): void {
+    if (this.videoRestart) return;
+    let settle = () => {};
+    const done = new Promise<void>((resolve) => (settle = resolve));
+    this.videoRestart = { done, settle };
+  }
+
+  private endRestart(): void {
+    this.videoRestart?.settle();
+    this.videoRestart = null;
+  }
+
   private stopVideo(): void {
+    this.endRestart();
     this.videoRun?.stop();
     this.videoRun = null;
     this.videoLive = false;
@@ -398,6 +428,7 @@ export class MirrorPump {
   }
 
   private fellBack(reason: string): void {
+    this.endRestart();
     this.fallbackReason = reason;
     this.publishStatus();
   }

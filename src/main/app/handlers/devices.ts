@@ -19,7 +19,7 @@ export function deviceHandlers(devices: DeviceService, phone: PhoneAccess, tasks
   /** While the video mirror runs a gesture goes over scrcpy's control socket; otherwise through adb input like the agent's actions. */
   const gesture = async (serial: string, call: ToolCall, overVideo?: (control: VideoControl) => Promise<void>) => {
     refuseWhileAgentActs(serial);
-    const control = overVideo && mirror.videoControl(serial);
+    const control = overVideo && (await mirror.videoControlAfterRestart(serial));
     if (control) {
       const startedAt = performance.now();
       await overVideo(control);

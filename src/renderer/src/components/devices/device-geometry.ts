@@ -6,14 +6,14 @@ export interface Size {
 }
 
 /**
- * The phone's screen in device pixels, as currently rotated. The frame may be downscaled: main's measure wins;
- * otherwise the frame tells the orientation and `wm size` (natural, portrait) the pixels.
+ * The phone's screen in device pixels, as currently rotated. The frame may be downscaled, so it only tells the
+ * orientation; the pixels come from main's measure, else from `wm size` (natural, portrait).
  */
 export function deviceSize(frame: Size & { deviceWidth?: number; deviceHeight?: number }, screen: DeviceScreen | undefined): Size {
-  if (frame.deviceWidth && frame.deviceHeight) return { width: frame.deviceWidth, height: frame.deviceHeight };
-  if (!screen) return { width: frame.width, height: frame.height };
-  const long = Math.max(screen.width, screen.height);
-  const short = Math.min(screen.width, screen.height);
+  const known = frame.deviceWidth && frame.deviceHeight ? { width: frame.deviceWidth, height: frame.deviceHeight } : screen;
+  if (!known) return { width: frame.width, height: frame.height };
+  const long = Math.max(known.width, known.height);
+  const short = Math.min(known.width, known.height);
   return frame.width > frame.height ? { width: long, height: short } : { width: short, height: long };
 }
 

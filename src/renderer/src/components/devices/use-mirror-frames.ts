@@ -22,6 +22,7 @@ export function useMirrorFrames(canvas: RefObject<HTMLCanvasElement | null>, ser
     let stopped = false;
     const paintedAt: number[] = [];
     let lastStoreUpdate = 0;
+    let lastStoredSize = { width: 0, height: 0 };
 
     const paint = async (meta: FrameMeta, bytes: Uint8Array) => {
       decoding = true;
@@ -51,8 +52,11 @@ export function useMirrorFrames(canvas: RefObject<HTMLCanvasElement | null>, ser
       const now = performance.now();
       paintedAt.push(now);
       while (paintedAt.length > 0 && paintedAt[0]! < now - FPS_WINDOW_MS) paintedAt.shift();
-      if (now - lastStoreUpdate < STORE_UPDATE_MS && paintedAt.length > 1) return;
+      // A turned or resized picture is told at once: the mirror's box and click mapping follow it.
+      const resized = meta.width !== lastStoredSize.width || meta.height !== lastStoredSize.height;
+      if (!resized && now - lastStoreUpdate < STORE_UPDATE_MS && paintedAt.length > 1) return;
       lastStoreUpdate = now;
+      lastStoredSize = { width: meta.width, height: meta.height };
       const span = paintedAt.length > 1 ? (paintedAt.at(-1)! - paintedAt[0]!) / 1000 : 0;
       useMirrorStore.getState().setPainted(
         {
