@@ -1,6 +1,6 @@
 // The running app behind the web host for the UI's browser tests: an isolated adb server with a virtual device
 // (test/support/adb-harness), the app's data folder in a temporary directory, and helpers to drive the page.
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'vitest';
@@ -50,6 +50,29 @@ export async function startUiHost(extraEnv: NodeJS.ProcessEnv = {}): Promise<UiH
     },
   };
   return host;
+}
+
+/** A host whose scrcpy-server is a local file (the demo phone runs whatever is pushed), so the video path runs offline. */
+export async function startVideoUiHost(): Promise<UiHost> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'amc-ui-scrcpy-'));
+  const server = path.join(dir, 'scrcpy-server');
+  await writeFile(server, 'PK\x03\x04 a local copy of scrcpy-server 3.3.3');
+  const host = await startUiHost({ SCRCPY_SERVER_PATH: server }).catch(async (error: unknown) => {
+    await rm(dir, { recursive: true, force: true });
+    throw error;
+  });
+  const closeHost = host.close;
+  host.close = async () => {
+    await closeHost();
+    await rm(dir, { recursive: true, force: true });
+  };
+  return host;
+}
+
+/** How many scrcpy servers (app_process) run on the phone. */
+export async function scrcpyServersOn(harness: AdbHarness): Promise<number> {
+  const ps = await harness.shell('ps -A');
+  return ps.stdout.split('\n').filter((line) => line.trim().endsWith(' app_process')).length;
 }
 
 /** The AI planner straight to a fake Anthropic API, set through the environment so the settings on disk stay untouched. */

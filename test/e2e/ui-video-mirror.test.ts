@@ -1,40 +1,29 @@
 // The video mirror in headless Chromium: the page decodes scrcpy's H.264 with WebCodecs onto the canvas, clicks go
 // over the control socket, and the fallbacks show screenshots with the reason in one line.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchTestBrowser, type TestBrowser } from '../support/browser';
-import { centreOf, clickMirrorAt, dumpUi, mirrorPixels, openApp, saveScreenshot, selectPhone, startUiHost, waitForFrameAfter, type UiHost } from './ui-support';
+import { centreOf, clickMirrorAt, dumpUi, mirrorPixels, openApp, saveScreenshot, selectPhone, startVideoUiHost, scrcpyServersOn, waitForFrameAfter, type UiHost } from './ui-support';
 
 const SCREEN = { width: 1080, height: 2400 };
 
 let host: UiHost;
 let browser: TestBrowser;
-let dir: string;
 
 beforeAll(async () => {
-  dir = await mkdtemp(path.join(tmpdir(), 'amc-ui-video-'));
-  const server = path.join(dir, 'scrcpy-server');
-  await writeFile(server, 'PK\x03\x04 a local copy of scrcpy-server 3.3.3');
-  host = await startUiHost({ SCRCPY_SERVER_PATH: server });
+  host = await startVideoUiHost();
   browser = await launchTestBrowser();
 }, 90_000);
 
 afterAll(async () => {
   await browser?.close();
   await host?.close();
-  await rm(dir, { recursive: true, force: true });
 });
 
 const source = (page: Page) => page.getByTestId('mirror-source');
 const foreground = async () => (await host.harness.state()).foreground;
 
-async function serversOnPhone(): Promise<number> {
-  const ps = await host.harness.shell('ps -A');
-  return ps.stdout.split('\n').filter((line) => line.trim().endsWith(' app_process')).length;
-}
+const serversOnPhone = () => scrcpyServersOn(host.harness);
 
 describe('video mirror in the browser', { timeout: 90_000 }, () => {
   it('Scenario: The demo phone is mirrored over the video path, a change shows on the canvas, and closing the window leaves no server', async () => {

@@ -1,42 +1,31 @@
 // A rotation or display change while the video mirror runs: the phone's scrcpy server sends a new configuration,
 // the app restarts the stream at the turned size, and the mirror goes on over video (not screenshots).
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchTestBrowser, type TestBrowser } from '../support/browser';
-import { centreOf, clickMirrorAt, dumpUi, openApp, selectPhone, startUiHost, waitForFrameAfter, type UiHost } from './ui-support';
+import { centreOf, clickMirrorAt, dumpUi, openApp, selectPhone, startVideoUiHost, scrcpyServersOn, waitForFrameAfter, type UiHost } from './ui-support';
 
 const PORTRAIT = { width: 1080, height: 2400 };
 const LANDSCAPE = { width: 2400, height: 1080 };
 
 let host: UiHost;
 let browser: TestBrowser;
-let dir: string;
 
 beforeAll(async () => {
-  dir = await mkdtemp(path.join(tmpdir(), 'amc-ui-rotation-'));
-  const server = path.join(dir, 'scrcpy-server');
-  await writeFile(server, 'PK\x03\x04 a local copy of scrcpy-server 3.3.3');
-  host = await startUiHost({ SCRCPY_SERVER_PATH: server });
+  host = await startVideoUiHost();
   browser = await launchTestBrowser();
 }, 90_000);
 
 afterAll(async () => {
   await browser?.close();
   await host?.close();
-  await rm(dir, { recursive: true, force: true });
 });
 
 const source = (page: Page) => page.getByTestId('mirror-source').getAttribute('data-source');
 const canvasShape = (page: Page) =>
   page.getByTestId('mirror-canvas').evaluate((canvas) => ((canvas as HTMLCanvasElement).width > (canvas as HTMLCanvasElement).height ? 'landscape' : 'portrait'));
 
-async function serversOnPhone(): Promise<number> {
-  const ps = await host.harness.shell('ps -A');
-  return ps.stdout.split('\n').filter((line) => line.trim().endsWith(' app_process')).length;
-}
+const serversOnPhone = () => scrcpyServersOn(host.harness);
 
 describe('video mirror across rotations', { timeout: 120_000 }, () => {
   it('Scenario: Rotating the phone restarts the video stream at the turned size', async () => {
