@@ -30,6 +30,11 @@ export interface ControlApiOptions {
 export interface ControlApi {
   readonly url: string;
   readonly port: number;
+  /**
+   * The same routes without HTTP, for a host in the phone's own process or thread (the suite's phone threads
+   * relay them over their message port). Throws the 4xx reason as the error message.
+   */
+  call<Route extends ControlRoute>(route: Route, body?: unknown): ControlReplies[Route];
   close(): Promise<void>;
 }
 
@@ -123,6 +128,7 @@ export async function startControlApi(options: ControlApiOptions, port: number, 
   return {
     url: `http://${host.includes(':') ? `[${host}]` : host}:${boundPort}`,
     port: boundPort,
+    call: (route, body) => table[route](body) as ControlReplies[typeof route],
     close: () => closeServer(server),
   };
 }

@@ -1,5 +1,5 @@
 import { AdbDeviceServer } from './adb/device-server';
-import { startControlApi } from './control-api';
+import { startControlApi, type ControlApi } from './control-api';
 import type { LatencyProfileName } from './phone/latency';
 import { VirtualPhone } from './phone/phone';
 
@@ -28,6 +28,8 @@ export interface VirtualDevice {
   /** Base URL of the control API, e.g. `http://127.0.0.1:5602`. */
   readonly controlUrl: string;
   readonly controlPort: number;
+  /** The control API's routes called in this process, without HTTP. */
+  readonly control: ControlApi['call'];
   readonly phone: VirtualPhone;
   /** The adb endpoint (connection stats, fault arming). */
   readonly adb: AdbDeviceServer;
@@ -55,6 +57,7 @@ export async function startVirtualDevice(options: VirtualDeviceOptions = {}): Pr
     adbPort,
     controlUrl: control.url,
     controlPort: control.port,
+    control: control.call,
     phone,
     adb,
     close: () => (closing ??= Promise.all([adb.close(), control.close()]).then(() => undefined)),
