@@ -1,0 +1,28 @@
+// The scripted model (the suite's script behind the Anthropic fake) on a worker thread of its own: a real model
+// answers from another machine, so its share of the work must not sit on the host's thread the benchmark measures.
+import { parentPort } from 'node:worker_threads';
+import { startProviderFake } from '../test/fakes/index';
+import { suitePolicy } from '../test/fakes/suite-agent';
+
+/** What the thread says once it listens. */
+export interface ScriptedModelAddress {
+  baseURL: string;
+  apiKey: string;
+}
+
+/** Sent before each suite run: forget the conversations of the last one. */
+export const NEW_RUN = 'new-run';
+export const CLOSE = 'close';
+
+if (parentPort) {
+  const port = parentPort;
+  let policy = suitePolicy();
+  const fake = await startProviderFake('anthropic', (turn) => policy(turn));
+  port.on('message', (message: string) => {
+    if (message === NEW_RUN) {
+      policy = suitePolicy();
+      port.postMessage(NEW_RUN);
+    } else if (message === CLOSE) void fake.close().then(() => port.close());
+  });
+  port.postMessage({ baseURL: fake.baseURL, apiKey: fake.apiKey } satisfies ScriptedModelAddress);
+}
