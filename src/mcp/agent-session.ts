@@ -35,8 +35,10 @@ export class AgentSession {
 
   async observe(serial: string, options: { screenshot: boolean; signal?: AbortSignal }): Promise<Observation> {
     await this.agent.checkReady(serial);
+    const { perception } = await this.agent.settings();
     const observation = await this.agent.phone.observe(serial, {
       screenshot: options.screenshot ? { longEdge: AGENT_SCREENSHOT_LONG_EDGE } : false,
+      sceneTokenBudget: perception.sceneTokenBudget,
       ...(options.signal && { signal: options.signal }),
     });
     this.lastScene.set(serial, observation.scene);

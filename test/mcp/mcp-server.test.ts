@@ -299,3 +299,24 @@ describe('amc mcp --http', () => {
     expect(weak.stderr).toContain('AMC_MCP_TOKEN must be 16 to 200 characters');
   }, 60_000);
 });
+
+describe('amc mcp Scene budget', () => {
+  /** An agent on its own `amc mcp` with the given environment (e.g. a Scene token budget from Settings' variable). */
+  async function agentWith(extra: Record<string, string>): Promise<Client> {
+    const client = new Client({ name: 'test-agent', version: '1.0.0' });
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [amcBin, 'mcp'], env: env(extra), stderr: 'pipe' }));
+    clients.push(client);
+    return client;
+  }
+
+  it('Scenario: Observe keeps the Scene to the token budget in Settings', async () => {
+    // The Settings list fits the default budget but not the smallest one Settings allow.
+    await harness.shell('am start -n com.android.settings/.Settings');
+    expect((await state()).foreground).toBe('com.android.settings');
+    const roomy = await observe(await agentWith({}));
+    expect(roomy.elementsLeftOut).toBeUndefined();
+    const tight = await observe(await agentWith({ AMC_SCENE_TOKEN_BUDGET: '500' }));
+    expect(tight.elementsLeftOut).toBeGreaterThan(0);
+    expect(tight.elements.length + tight.elementsLeftOut!).toBe(roomy.elements.length);
+  }, 90_000);
+});

@@ -54,6 +54,8 @@ export interface AppServices {
    */
   agent: {
     phone: Pick<PhoneAccess, 'observe' | 'executorPort'>;
+    /** The settings in effect now (an agent's observations keep to the Scene token budget, as a task's do). */
+    settings(): Promise<Settings>;
     checkReady(serial: string): Promise<void>;
     locks: DeviceLocks;
   };
@@ -130,7 +132,7 @@ export async function createApp(options: AppOptions = {}): Promise<AppServices> 
     router: createRouter(handlers, (method, error) => void logError(home, 'app', method, error)),
     events,
     home,
-    agent: { phone, checkReady: (serial) => devices.checkReady(serial), locks },
+    agent: { phone, settings: effectiveSettings, checkReady: (serial) => devices.checkReady(serial), locks },
     close() {
       closing ??= (async () => {
         clearInterval(heartbeat);

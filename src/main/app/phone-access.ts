@@ -49,9 +49,9 @@ export class PhoneAccess {
    * One look at the phone for a caller that plans by itself (an MCP agent), with or without a screenshot:
    * the same Observer a task uses, and the mirror holds its captures meanwhile.
    */
-  async observe(serial: string, options: { screenshot: ScreenshotPolicy; signal?: AbortSignal }): Promise<Observation> {
+  async observe(serial: string, options: { screenshot: ScreenshotPolicy; signal?: AbortSignal; sceneTokenBudget?: number }): Promise<Observation> {
     const observer = await this.observerFor(options.screenshot);
-    return this.aroundObserve(serial, () => observer.observe(serial, { signal: options.signal }));
+    return this.aroundObserve(serial, () => observer.observe(serial, { signal: options.signal, sceneTokenBudget: options.sceneTokenBudget }));
   }
 
   /** Runs one tool call outside a task (mirror gestures); a failed outcome becomes an error with its reason. */
