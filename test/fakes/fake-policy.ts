@@ -4,7 +4,7 @@
  * renders in its own provider's wire format. Failures (HTTP errors, hangs, malformed replies) are replies too.
  */
 import type { TransportFailure } from './fake-http';
-import type { Scene, SceneElement } from '../../src/shared/scene';
+import { labelParts, type Scene, type SceneElement } from '../../src/shared/scene';
 
 export type FakeProvider = 'anthropic' | 'openai';
 
@@ -65,14 +65,14 @@ export function readPrompt(texts: readonly string[]): { goal: string | null; sce
 function matches(element: SceneElement, wanted: string | RegExp): boolean {
   const labels = [element.text, element.desc, element.hint, element.resourceId].filter((l): l is string => !!l);
   if (typeof wanted !== 'string') return labels.some((label) => wanted.test(label));
-  // A clickable row carries its children's texts joined with " | "; any one of them may match.
-  const parts = labels.flatMap((label) => [label, ...label.split(' | ')]);
+  // A clickable row's text carries its children's labels (merged as the perception's labelParts splits them); any one may match.
+  const parts = element.text ? [...labels, ...labelParts(element.text)] : labels;
   return parts.some((part) => part.toLowerCase() === wanted.toLowerCase());
 }
 
 /**
- * The first element whose text, desc, hint or resource id matches: a string matches a whole label or one
- * " | "-separated part of a merged row, case-insensitively; a RegExp is tested against each label.
+ * The first element whose text, desc, hint or resource id matches: a string matches a whole label or one part
+ * of a merged row (`labelParts`), case-insensitively; a RegExp is tested against each label.
  */
 export function findElement(scene: Scene | null, wanted: string | RegExp): SceneElement | undefined {
   return scene?.elements.find((element) => matches(element, wanted));

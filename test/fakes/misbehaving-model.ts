@@ -3,6 +3,7 @@
  * model shows on a bad day. Each reads the turn's Scene from the request and answers with a grounded tool call,
  * so the runtime's guards, not the script, decide how the task ends.
  */
+import { labelParts } from '../../src/shared/scene';
 import { findElement, finish, type FakePolicy, type FakeReply, type FakeTurn } from './fake-policy';
 
 const call = (tool: string, args: Record<string, unknown>, text: string): FakeReply => ({ kind: 'call', tool, args, text });
@@ -21,7 +22,7 @@ export function repeatsOneActionForever(tool = 'launch_app', args: Record<string
 /** Opens a contact, goes back, opens it again... between two screens, never done. */
 export function alternatesTwoScreens(contact = 'Alice Johnson'): FakePolicy {
   return (turn) => {
-    const row = turn.scene?.elements.find((element) => element.clickable && (element.text ?? '').split(' | ').includes(contact));
+    const row = turn.scene?.elements.find((element) => element.clickable && element.text !== undefined && labelParts(element.text).includes(contact));
     return row ? call('tap', { element_id: row.id }, `Opening ${contact} to check the number.`) : call('press_key', { key: 'back' }, 'Going back to the list to look again.');
   };
 }

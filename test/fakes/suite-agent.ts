@@ -4,12 +4,12 @@
  * visible, press a key), ending with finish_task. It stands in for an LLM so the whole runtime (prompt, SDK,
  * fake provider, runner, Executor, adb, virtual device) runs end to end.
  */
-import type { Scene, SceneElement } from '../../src/shared/scene';
+import { labelParts, type Scene, type SceneElement } from '../../src/shared/scene';
 import { PHONE_TASKS } from '../../src/eval/tasks/index';
 import { finish, type FakePolicy, type FakeReply } from './fake-policy';
 
 export interface Selector {
-  /** A whole label or one " | "-separated part of a merged row. */
+  /** A whole label or one part of a merged row (as the perception's `labelParts` gives them back). */
   text?: string;
   textContains?: string;
   desc?: string;
@@ -25,7 +25,7 @@ interface Step {
 }
 
 function matches(element: SceneElement, selector: Selector): boolean {
-  const parts = element.text ? [element.text, ...element.text.split(' | ')] : [];
+  const parts = element.text ? [element.text, ...labelParts(element.text)] : [];
   return (
     (selector.text === undefined || parts.includes(selector.text)) &&
     (selector.textContains === undefined || (element.text ?? '').includes(selector.textContains)) &&
@@ -86,7 +86,7 @@ export const answerAfter = (label: Selector, value: Selector): Step => ({
     const at = scene.elements.findIndex((element) => matches(element, label));
     if (at < 0) throw new Error(`script: no label ${JSON.stringify(label)}`);
     const row = scene.elements[at]!;
-    const merged = row.text?.split(' | ');
+    const merged = row.text === undefined ? undefined : labelParts(row.text);
     if (merged && merged.length > 1 && label.text) return finish(true, merged.filter((part) => part !== label.text).join(' '), 'The value is on screen.');
     const next = scene.elements.slice(at + 1).find((element) => matches(element, value));
     if (!next?.text) throw new Error(`script: nothing matching ${JSON.stringify(value)} after ${JSON.stringify(label)}`);
