@@ -33,8 +33,8 @@ afterAll(async () => {
 
 const env = () => directAnthropicEnv(harness, home, fake.url);
 
-async function evaluate(args: string[]): Promise<{ report: EvalReport; stderr: string }> {
-  const result = await runAmc(['eval', '--json', ...args], { env: env(), timeoutMs: 240_000 });
+async function evaluate(args: string[], extraEnv: Record<string, string> = {}): Promise<{ report: EvalReport; stderr: string }> {
+  const result = await runAmc(['eval', '--json', ...args], { env: { ...env(), ...extraEnv }, timeoutMs: 240_000 });
   expect(result.code, result.stderr).toBe(0);
   // One JSON document on stdout, nothing else.
   return { report: EvalReportSchema.parse(JSON.parse(result.stdout)), stderr: result.stderr };
@@ -81,6 +81,28 @@ describe('amc eval', () => {
     }
     expect(report.totals.costUsd).toBeCloseTo((report.totals.inputTokens * 3 + report.totals.outputTokens * 15) / 1_000_000, 12);
     expect(report.totals.costUsd).toBeGreaterThan(0);
+  }, 300_000);
+
+  it('Scenario: amc eval types text adb cannot type through yadb', async () => {
+    const typedTasks = ['contacts-add-li-lei', 'messages-nonascii-alice'];
+    // Settings allow yadb only, so a run could not have typed these any other way (ADBKeyBoard, `input text`).
+    const yadbOnly = { AMC_TYPING_METHOD: 'yadb', AMC_HELPER_DOWNLOAD: 'off' };
+    const yadb = path.join(home, 'yadb-v1.1.1');
+    // Any bytes do: the demo phone checks the jar was pushed, not what it holds.
+    await writeFile(yadb, 'dex\n035\0 yadb stand-in');
+    policy = suitePolicy();
+    const { report } = await evaluate(['--tasks', typedTasks.join(','), '--parallel', '2'], { ...yadbOnly, YADB_PATH: yadb });
+    // The verdicts come from each phone's state (GET /state): the contact and the message hold the typed text.
+    expect(report.tasks.map((task) => [task.id, task.success, task.attempts[0]!.verdict])).toEqual([
+      ['contacts-add-li-lei', true, '李雷 was saved with 13800138000'],
+      ['messages-nonascii-alice', true, 'sent "你好"'],
+    ]);
+    // Without yadb the same Settings type nothing, and the phones' states say so.
+    policy = suitePolicy();
+    const { report: withoutYadb } = await evaluate(['--tasks', typedTasks.join(','), '--parallel', '2'], yadbOnly);
+    expect(withoutYadb.passed).toBe(0);
+    expect(byId(withoutYadb, 'contacts-add-li-lei').attempts[0]!.verdict).toMatch(/^there is no contact named 李雷/);
+    expect(byId(withoutYadb, 'messages-nonascii-alice').attempts[0]!.verdict).toMatch(/^expected "你好" to be sent/);
   }, 300_000);
 
   it('Scenario: A misbehaving model is scored honestly, pass^k included', async () => {
@@ -146,7 +168,7 @@ describe('amc eval', () => {
     expect(line('clock-add-0630')).toMatch(/pass \d+ steps? \$0\.\d+ [\d.]+ s +pass 2\/2 \d+ steps? — .*$/);
     expect(line('clock-add-0630')).not.toMatch(/\*$/);
     expect(line('messages-reply-bob')).toMatch(/pass .*not run/);
-    expect(result.stdout).toMatch(/^A: 31\/31 tasks passed: 100%.*; cost \$[\d.]+ in all;/m);
+    expect(result.stdout).toMatch(new RegExp(`^A: ${PHONE_TASKS.length}/${PHONE_TASKS.length} tasks passed: 100%.*; cost \\$[\\d.]+ in all;`, 'm'));
     expect(result.stdout).toMatch(/^B: 1\/8 tasks passed: 12\.5%/m);
     const bad = await runAmc(['eval', '--compare', a, path.join(misbehavingOut, 'index.html')], { env: env() });
     expect(bad.code).toBe(2);

@@ -175,6 +175,7 @@ export const SUITE_SCRIPTS: Record<string, () => Step[]> = {
   'messages-nonascii-alice': () => [launch('Messages'), tap({ text: 'Alice Johnson' }), type('你好', { id: 'compose_message_text' }), tap({ desc: 'Send SMS' })],
   'messages-bob-question': () => [launch('Messages'), tap({ text: 'Bob Smith' }), answer({ id: 'message_text' })],
   'messages-photo-infeasible': () => [launch('Messages'), tap({ text: 'Alice Johnson' }), giveUp('Messages here cannot attach photos.')],
+  'browser-example-learn-more': () => [launch('Chrome'), type('example.com', { id: 'url_bar' }), tap({ text: 'Go' }), tap({ text: 'Learn more' })],
   'system-camera-infeasible': () => [giveUp('There is no Camera app on this phone.')],
 };
 

@@ -108,6 +108,8 @@ const SOLUTIONS: Record<string, Step[]> = {
   'messages-bob-question': [...openApp('Messages'), tap({ text: 'Bob Smith' }), readText({ id: 'message_text' })],
   'messages-photo-infeasible': [...openApp('Messages'), tap({ text: 'Alice Johnson' }), GIVE_UP],
 
+  'browser-example-learn-more': [...openApp('Chrome'), tap({ id: 'url_bar' }), type('example.com'), tap({ text: 'Go' }), tap({ text: 'Learn more' })],
+
   'system-camera-infeasible': ['pm list packages', GIVE_UP],
 };
 
@@ -133,7 +135,7 @@ describe('task suite', () => {
   it('has at least 24 tasks with unique ids across every app and kind', () => {
     expect(PHONE_TASKS.length).toBeGreaterThanOrEqual(24);
     expect(new Set(PHONE_TASKS.map((task) => task.id)).size).toBe(PHONE_TASKS.length);
-    expect(new Set(PHONE_TASKS.map((task) => task.app))).toEqual(new Set(['settings', 'contacts', 'clock', 'notes', 'messages', 'system']));
+    expect(new Set(PHONE_TASKS.map((task) => task.app))).toEqual(new Set(['settings', 'contacts', 'clock', 'notes', 'messages', 'browser', 'system']));
     expect(new Set(PHONE_TASKS.map((task) => task.kind))).toEqual(new Set(['toggle', 'form', 'question', 'edit', 'infeasible']));
     expect(PHONE_TASKS.some((task) => /[^ -~]/.test(task.goal))).toBe(true);
     expect(PHONE_TASKS.some((task) => task.faults?.length)).toBe(true);

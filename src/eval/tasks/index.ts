@@ -9,7 +9,7 @@ import { taskOutcomeWord } from '../../shared/task-words';
  * `task.faults` (POST /faults), and is judged from `GET /state` plus the reason given to `finish_task`.
  */
 
-export type TaskApp = 'settings' | 'contacts' | 'clock' | 'notes' | 'messages' | 'system';
+export type TaskApp = 'settings' | 'contacts' | 'clock' | 'notes' | 'messages' | 'browser' | 'system';
 export type TaskKind = 'toggle' | 'form' | 'question' | 'edit' | 'infeasible';
 
 export interface Verdict {
@@ -405,6 +405,20 @@ export const PHONE_TASKS: readonly PhoneTask[] = [
     goal: 'Send a photo to Alice Johnson.',
     infeasible: true,
     validate: (state) => check(state.messages.sent.length === 0, 'no message was sent', 'a message was sent instead of a photo'),
+  },
+
+  // ---- Browser ----
+  {
+    id: 'browser-example-learn-more',
+    app: 'browser',
+    kind: 'form',
+    goal: 'In Chrome, open example.com and follow its "Learn more" link.',
+    validate: (state) =>
+      check(
+        state.browser.url === 'https://www.iana.org/help/example-domains' && state.browser.title === 'Example Domains',
+        'the browser shows the Example Domains page',
+        `the browser shows ${state.browser.url ?? 'no page'}${state.browser.title ? ` ("${state.browser.title}")` : ''}`,
+      ),
   },
 
   // ---- System ----

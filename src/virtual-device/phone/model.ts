@@ -167,7 +167,14 @@ export interface PhoneState {
   notes: Note[];
   messages: { sent: SentMessage[]; conversations: Conversation[] };
   ime: { current: string; adbKeyboardInstalled: boolean };
+  browser: BrowserState;
   profile: 'instant' | 'realistic';
+}
+
+/** The browser's page: its address (null on the new-tab page, or with no browser open) and its title when it loaded (null when it could not). */
+export interface BrowserState {
+  url: string | null;
+  title: string | null;
 }
 
 /** The former name of `PhoneState`. */

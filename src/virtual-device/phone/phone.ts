@@ -23,7 +23,8 @@ import { LocalSocketNamespace } from './local-sockets';
 import type { ScrcpyHost } from './scrcpy/server';
 import type { ScreenFrame } from './scrcpy/video-stream';
 import { abortableDelay, framePacing, latencyMs, waitForAbort, type LatencyKind, type LatencyProfileName } from './latency';
-import { dataFromSeed, type PhoneData, type PhoneState } from './model';
+import { APP_PACKAGES, dataFromSeed, type PhoneData, type PhoneState } from './model';
+import { browserShows } from './apps/browser';
 import { PhoneLog } from './log';
 import { drawLoadingBar } from './loading-bar';
 import { displayRotation } from './display-rotation';
@@ -126,6 +127,7 @@ export class VirtualPhone {
       notes: data.notes,
       messages: { sent: data.sent, conversations: data.conversations },
       ime: { current: this.ui.imeId, adbKeyboardInstalled: data.adbKeyboardInstalled },
+      browser: browserShows(this.ui.topScreenOf(APP_PACKAGES.browser), data.settings),
       profile: this.profile,
     };
   }

@@ -99,4 +99,24 @@ describe('phone UI layers', () => {
     await sh(phone, 'am start -a android.intent.action.VIEW -d https://example.com');
     expect(await labels(phone)).toContain('No internet');
   });
+
+  it("Scenario: The phone's state tells which page the browser shows", async () => {
+    const phone = new VirtualPhone();
+    expect(phone.state().browser).toEqual({ url: null, title: null });
+    await sh(phone, 'am start -n com.android.chrome/com.google.android.apps.chrome.Main');
+    expect(phone.state()).toMatchObject({ foreground: 'com.android.chrome', browser: { url: null, title: null } });
+    await sh(phone, 'am start -a android.intent.action.VIEW -d https://example.org');
+    expect(phone.state().browser).toEqual({ url: 'https://example.org/', title: 'Example Domain' });
+    await sh(phone, 'am start -a android.intent.action.VIEW -d https://nowhere.example.com/');
+    expect(phone.state().browser).toEqual({ url: 'https://nowhere.example.com/', title: null });
+    // BACK returns to the page before; behind the home screen the browser keeps its page.
+    await sh(phone, 'input keyevent 4');
+    expect(phone.state().browser).toEqual({ url: 'https://example.org/', title: 'Example Domain' });
+    await sh(phone, 'input keyevent 3');
+    expect(phone.state()).toMatchObject({ foreground: 'com.android.launcher3', browser: { url: 'https://example.org/' } });
+    await sh(phone, 'settings put global airplane_mode_on 1');
+    expect(phone.state().browser).toEqual({ url: 'https://example.org/', title: null });
+    phone.reset();
+    expect(phone.state().browser).toEqual({ url: null, title: null });
+  });
 });

@@ -1,5 +1,5 @@
-import { APP_PACKAGES } from '../model';
-import { newScreen, type AppDefinition, type UiContext } from '../ui/app';
+import { APP_PACKAGES, type BrowserState, type PhoneSettings } from '../model';
+import { newScreen, type AppDefinition, type Screen, type UiContext } from '../ui/app';
 import { node, rect, type ViewNode } from '../ui/view';
 import { button, FONT, textField, textView, TOOLBAR_HEIGHT, W } from '../ui/widgets';
 import { BOOKMARKS, normalizeUrl, pageAt } from './browser-pages';
@@ -47,10 +47,18 @@ function links(ctx: UiContext, top: number, entries: Array<{ text: string; url: 
   );
 }
 
+const isOffline = (settings: PhoneSettings) => settings.airplaneMode || !settings.wifi;
+
+/** What the browser shows (GET /state): the address of its page (null on the new-tab page or with no browser open), and the page's title when it loaded. */
+export function browserShows(screen: Screen | undefined, settings: PhoneSettings): BrowserState {
+  const url = screen?.route === 'page' ? String(screen.params.url) : null;
+  const page = url === null || isOffline(settings) ? undefined : pageAt(url);
+  return { url, title: page?.title ?? null };
+}
+
 function pageContent(ctx: UiContext, url: string): ViewNode[] {
   const top = ctx.frame.top + TOOLBAR_HEIGHT + 63;
-  const { settings } = ctx.data;
-  const offline = settings.airplaneMode || !settings.wifi;
+  const offline = isOffline(ctx.data.settings);
   const page = offline ? undefined : pageAt(url);
   if (!page) {
     const [title, code] = offline ? ['No internet', 'ERR_INTERNET_DISCONNECTED'] : ["This site can't be reached", 'ERR_NAME_NOT_RESOLVED'];

@@ -107,6 +107,11 @@ export class PhoneUi {
     return this.popup.shown;
   }
 
+  /** The screen on top of `pkg`'s task, in front or not (for state an app shows, like the browser's page). */
+  topScreenOf(pkg: string): Screen | undefined {
+    return this.appLayer.topScreenOf(pkg);
+  }
+
   appFor(pkg: string): AppDefinition | undefined {
     return this.appLayer.appFor(pkg);
   }

@@ -99,6 +99,12 @@ export class AppLayer {
     return this.context('android', newScreen('system'), keyboardTop, now);
   }
 
+  /** The screen on top of `pkg`'s task, in front or not; undefined when the app has no task. */
+  topScreenOf(pkg: string): Screen | undefined {
+    const task = this.tasks.find((candidate) => candidate.app.pkg === pkg);
+    return task && topScreen(task);
+  }
+
   currentScreen(): Screen | undefined {
     return this.surface.kind === 'app' ? topScreen(this.surface.task) : undefined;
   }
