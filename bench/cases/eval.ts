@@ -1,8 +1,8 @@
 // amc eval: the whole task suite with the scripted model (the loopback fake answering instantly through the real
 // SDK) on demo phones the suite starts itself, sequentially and in parallel. With an instant model, the time is
 // the host's: phones, adb, Scenes, screenshots (rendered by the phone, resized by the host: most of the CPU), the
-// runner, and the suite's own seeding and judging. The demo phones run on threads of their own (as `amc eval` starts
-// them) and so does the scripted model (a real one answers from elsewhere): the host's thread is what is left.
+// runner, and the suite's own seeding and judging. The scripted model answers from a thread of its own (a real one
+// answers from elsewhere); the demo phones run in this process's main thread, as `amc eval` starts them.
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
@@ -51,8 +51,8 @@ async function startScriptedModel() {
   };
 }
 
-/** CPU seconds of this process's main thread alone (Linux /proc; the host's thread, without phones or model). */
-function hostThreadCpuSeconds(): number {
+/** CPU seconds of this process's main thread alone (Linux /proc; without the model's thread or libvips' and libuv's). */
+function mainThreadCpuSeconds(): number {
   const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
@@ -81,13 +81,13 @@ export default {
           const cpuBefore = process.cpuUsage();
           const start = performance.now();
           // The first progress report comes when the first task starts: every phone has started by then.
-          let phonesReady: { at: number; hostCpu: number } | undefined;
-          const onProgress = () => void (phonesReady ??= { at: performance.now(), hostCpu: hostThreadCpuSeconds() });
+          let phonesReady: { at: number; mainCpu: number } | undefined;
+          const onProgress = () => void (phonesReady ??= { at: performance.now(), mainCpu: mainThreadCpuSeconds() });
           const attempts = await runSuite({ config: configFor(model.address, variant.sendScreenshot), adb, tasks: PHONE_TASKS, parallel, repeat: 1, onProgress });
           const end = performance.now();
           const wall = end - start;
           const tasksWall = end - phonesReady!.at;
-          const hostCpuMs = (hostThreadCpuSeconds() - phonesReady!.hostCpu) * 1000;
+          const mainCpuMs = (mainThreadCpuSeconds() - phonesReady!.mainCpu) * 1000;
           const cpu = process.cpuUsage(cpuBefore);
           const cpuMs = (cpu.user + cpu.system) / 1000;
           walls.set(parallel, wall);
@@ -95,14 +95,14 @@ export default {
           const passed = attempts.filter((attempt) => attempt.success).length;
           const metric = (what: string) => `${variant.label}: ${what}`;
           rows.push({ case: 'eval', metric: metric(`suite wall time, --parallel ${parallel} (${passed}/${attempts.length} passed)`), value: wall / 1000, unit: 's' });
-          // The suite's fixed cost: loading and starting a phone on each thread and connecting it to adb.
-          rows.push({ case: 'eval', metric: metric(`of which the phones' start-up (threads, adb connect), --parallel ${parallel}`), value: phonesReady!.at - start, unit: 'ms' });
+          // The suite's fixed cost: starting its phones and connecting them to adb.
+          rows.push({ case: 'eval', metric: metric(`of which the phones' start-up (adb connect included), --parallel ${parallel}`), value: phonesReady!.at - start, unit: 'ms' });
           rows.push({ case: 'eval', metric: metric(`of which the tasks (from the first task's start), --parallel ${parallel}`), value: tasksWall / 1000, unit: 's' });
           // What the wall time is made of: CPU of this process (host, demo phones, fake model, image threads) over the
           // wall time. Near 1 sequentially; how far below the core count it stays in parallel is what serialises.
           rows.push({ case: 'eval', metric: metric(`cores busy on average (process CPU ${(cpuMs / 1000).toFixed(1)} s / wall), --parallel ${parallel}`), value: cpuMs / wall, unit: '' });
-          // The host's own thread (runner, adb client, SDK, perception) during the tasks: at 1 it is what limits --parallel.
-          rows.push({ case: 'eval', metric: metric(`host thread busy during the tasks (its CPU / tasks wall), --parallel ${parallel}`), value: hostCpuMs / tasksWall, unit: '' });
+          // The main thread (runner, adb client, SDK, perception, the phones) during the tasks: near 1 it is what limits --parallel.
+          rows.push({ case: 'eval', metric: metric(`main thread busy during the tasks (its CPU / tasks wall), --parallel ${parallel}`), value: mainCpuMs / tasksWall, unit: '' });
           if (parallel > 1) {
             rows.push({
               case: 'eval',

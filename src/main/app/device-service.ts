@@ -4,8 +4,7 @@ import { AdbClient } from '../device/adb-client';
 import type { AdbServerOptions } from '../device/adb-server';
 import { DeviceTracker } from '../device/device-tracker';
 import type { EventHub } from '../ipc/event-hub';
-import type { LatencyProfileName, VirtualDevice } from '../../virtual-device/index';
-import { startDemoDevice } from './demo-device';
+import { startVirtualDevice, type LatencyProfileName, type VirtualDevice } from '../../virtual-device/index';
 
 export interface DeviceServiceOptions {
   events: Pick<EventHub, 'publish'>;
@@ -15,6 +14,9 @@ export interface DeviceServiceOptions {
   /** Latency profile of the demo phone (default `instant`). */
   demoProfile?: LatencyProfileName;
 }
+
+/** Below this the adb server may take a port for an emulator console and list a phantom device. */
+const FIRST_SAFE_DEMO_PORT = 5586;
 
 export interface DemoPhone {
   serial: string;
@@ -27,6 +29,16 @@ const message = (error: unknown) => (error instanceof Error ? error.message : St
 /** The adb server address from the effective settings (ANDROID_ADB_SERVER_PORT already applied to the port). */
 export function adbServerOptions(settings: Settings, env: NodeJS.ProcessEnv): AdbServerOptions {
   return { host: settings.adb.host, port: settings.adb.port, env };
+}
+
+/** Starts a demo phone on free ports that the adb server will not mistake for an emulator's. */
+export async function startDemoDevice(profile: LatencyProfileName = 'instant'): Promise<VirtualDevice> {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const started = await startVirtualDevice({ port: 0, controlPort: 0, profile });
+    if (started.adbPort >= FIRST_SAFE_DEMO_PORT) return started;
+    await started.close();
+  }
+  throw new Error('Could not find a free port for the demo phone.');
 }
 
 /**
