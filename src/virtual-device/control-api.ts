@@ -30,10 +30,7 @@ export interface ControlApiOptions {
 export interface ControlApi {
   readonly url: string;
   readonly port: number;
-  /**
-   * The same routes without HTTP, for a host in the phone's own process or thread (the suite's phone threads
-   * relay them over their message port). Throws the 4xx reason as the error message.
-   */
+  /** The same routes without HTTP, for a host in the phone's own process (the eval suite). Throws the 4xx reason as the error message. */
   call<Route extends ControlRoute>(route: Route, body?: unknown): ControlReplies[Route];
   close(): Promise<void>;
 }
