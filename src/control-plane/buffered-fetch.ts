@@ -11,6 +11,8 @@ export interface BufferedFetch {
   close(): void;
 }
 
+const IDLE_CONNECTION_MS = 4000;
+
 const DECODERS: Record<string, (body: Buffer) => Buffer> = {
   gzip: (body) => zlib.gunzipSync(body),
   'x-gzip': (body) => zlib.gunzipSync(body),
@@ -42,7 +44,9 @@ function bodyBytes(body: RequestInit['body']): string | Uint8Array | null | unde
  * goes to the built-in fetch.
  */
 export function createBufferedFetch(fallback: Fetch = globalThis.fetch): BufferedFetch {
-  const agents = { 'http:': new http.Agent({ keepAlive: true }), 'https:': new https.Agent({ keepAlive: true }) };
+  // Idle connections are dropped after a few seconds, as the built-in fetch does, before the provider's side does.
+  const keepAlive = { keepAlive: true, timeout: IDLE_CONNECTION_MS };
+  const agents = { 'http:': new http.Agent(keepAlive), 'https:': new https.Agent(keepAlive) };
 
   const bufferedFetch: Fetch = (input, init = {}) => {
     const body = bodyBytes(init.body);
