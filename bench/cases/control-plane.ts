@@ -7,7 +7,7 @@
 // enough that the workers get the machine's cores (their CPU per decision is a row of its own).
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { createToken } from '../../src/control-plane/token-store';
@@ -17,6 +17,7 @@ import type { DecisionRequest, ProviderName, ToolCallingClient } from '../../src
 import { RedisStore } from '../../src/control-plane/redis-store';
 import { sequencePolicy, startProviderFake } from '../../test/fakes/index';
 import { startTestRedis } from '../../test/support/redis-server';
+import { childrenOf, cpuMsOf, cpuSnapshot } from '../support/process-cpu';
 import { runLoad, startCannedServer } from '../support/raw-http';
 import { percentile, type BenchCase, type BenchRow } from '../types';
 
@@ -25,7 +26,6 @@ const CONCURRENCY = 50;
 const WARMUP = 200;
 const SEQUENTIAL = 300;
 const ROUNDS = 4;
-const CLOCK_TICKS_PER_SECOND = 100;
 const PACED_PROVIDER_MS = 200;
 const PACED_DECISIONS = 1_000;
 
@@ -97,6 +97,8 @@ interface ServiceProcess {
   rssMiB(): Promise<number>;
   /** CPU time (user + system) the service process has used so far. */
   cpuMs(): Promise<number>;
+  /** The service's processes: its cluster primary and workers, or the one process that is both. */
+  processes(): Promise<Array<{ role: string; pid: number }>>;
   stop(): Promise<void>;
 }
 
@@ -138,11 +140,12 @@ async function startServiceProcess(env: NodeJS.ProcessEnv, workers = 1): Promise
       const kib = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1]);
       return Number.isFinite(kib) ? kib / 1024 : Number.NaN;
     },
-    async cpuMs() {
-      // /proc/<pid>/stat fields 14 and 15 (utime, stime) in clock ticks; the command name may contain spaces.
-      const stat = await readFile(`/proc/${child.pid}/stat`, 'utf8').catch(() => '');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
+    cpuMs: () => cpuMsOf(child.pid!),
+    async processes() {
+      const workerProcesses = workers > 1 ? (await childrenOf(child.pid!)).filter((p) => p.command.startsWith('node')) : [];
+      return workers > 1
+        ? [{ role: 'primary', pid: child.pid! }, ...workerProcesses.map((p, i) => ({ role: `worker ${i + 1}`, pid: p.pid }))]
+        : [{ role: 'worker 1', pid: child.pid! }];
     },
     async stop() {
       child.kill('SIGTERM');
@@ -219,12 +222,20 @@ async function measure(provider: ProviderName): Promise<BenchRow[]> {
 interface ScaleOutRun {
   label: string;
   throughput: number;
+  /** p50 of the same load sent straight to the canned provider. */
+  directP50: number;
   addedP50: number;
   addedP99: number;
   /** latency minus upstream latency inside the service, from its request logs. */
   overheadP50: number;
   /** CPU this process (load generator and canned provider) spent per decision sent through the service. */
   harnessCpuMs: number;
+  /** CPU per decision of each of the service's processes (its workers, and its primary when clustered). */
+  serviceCpuMs: Array<{ role: string; ms: number }>;
+  /** CPU per decision of the redis-server (null with the file store). */
+  redisCpuMs: number | null;
+  /** CPU time of service, Redis and harness together over the wall time: how many of the machine's cores were busy. */
+  coresBusy: number;
   errors: number;
 }
 
@@ -284,24 +295,36 @@ async function measureConfiguration(
     await runLoad(direct, WARMUP, CONCURRENCY);
     await runLoad(proxied, WARMUP * workers, CONCURRENCY);
     service.clearLog();
+    const processes = await service.processes();
+    const redisPid = redisUrl ? (await childrenOf(process.pid)).find((p) => p.command === 'redis-server')?.pid : undefined;
+    const pids = [...processes.map((p) => p.pid), ...(redisPid ? [redisPid] : [])];
+    const cpuMs = pids.map(() => 0);
     const viaDirect = emptyRun();
     const viaService = emptyRun();
     let harnessCpuMs = 0;
     for (let round = 0; round < ROUNDS; round++) {
       addRun(viaDirect, await runLoad(direct, decisions / ROUNDS, CONCURRENCY));
       const before = process.cpuUsage();
+      const processesBefore = await cpuSnapshot(pids);
       addRun(viaService, await runLoad(proxied, decisions / ROUNDS, CONCURRENCY));
+      const processesAfter = await cpuSnapshot(pids);
       const used = process.cpuUsage(before);
       harnessCpuMs += (used.user + used.system) / 1000;
+      processesAfter.forEach((after, i) => (cpuMs[i]! += after - processesBefore[i]!));
     }
     if (viaService.firstError) process.stderr.write(`  control plane (${label}) first error: ${viaService.firstError}\n`);
+    const totalCpuMs = harnessCpuMs + cpuMs.reduce((sum, ms) => sum + ms, 0);
     return {
       label,
       throughput: decisions / viaService.seconds,
+      directP50: percentile(viaDirect.latencies, 50),
       addedP50: percentile(viaService.latencies, 50) - percentile(viaDirect.latencies, 50),
       addedP99: percentile(viaService.latencies, 99) - percentile(viaDirect.latencies, 99),
       overheadP50: percentile(service.overheads(), 50),
       harnessCpuMs: harnessCpuMs / decisions,
+      serviceCpuMs: processes.map((p, i) => ({ role: p.role, ms: cpuMs[i]! / decisions })),
+      redisCpuMs: redisPid ? cpuMs.at(-1)! / decisions : null,
+      coresBusy: totalCpuMs / 1000 / viaService.seconds,
       errors: viaService.errors,
     };
   } finally {
@@ -310,6 +333,10 @@ async function measureConfiguration(
     await rm(dir, { recursive: true, force: true });
   }
 }
+
+const serviceCpu = (run: ScaleOutRun) => run.serviceCpuMs.reduce((sum, p) => sum + p.ms, 0);
+/** Everything this machine's cores spent per decision sent through the service. */
+const machineCpu = (run: ScaleOutRun) => serviceCpu(run) + (run.redisCpuMs ?? 0) + run.harnessCpuMs;
 
 async function measureScaleOut(): Promise<BenchRow[]> {
   const redis = await startTestRedis();
@@ -330,12 +357,25 @@ async function measureScaleOut(): Promise<BenchRow[]> {
       { case: name, metric: `${run.label}: decisions/s ${at}`, value: run.throughput, unit: '/s' },
       { case: name, metric: `${run.label}: added p50 / p99 ${at}`, value: run.addedP50, unit: `ms / ${run.addedP99.toFixed(1)} ms`, ...(run.label.includes('2 workers') ? { goal: 'p50 < 10 ms' } : {}) },
       { case: name, metric: `${run.label}: in-service overhead p50 ${at}`, value: run.overheadP50, unit: 'ms' },
+      { case: name, metric: `${run.label}: service CPU per decision (all its processes)`, value: serviceCpu(run), unit: `ms (${run.serviceCpuMs.map((p) => `${p.role} ${p.ms.toFixed(3)}`).join(', ')})` },
+      ...(run.redisCpuMs === null ? [] : [{ case: name, metric: `${run.label}: redis-server CPU per decision`, value: run.redisCpuMs, unit: 'ms' }]),
       { case: name, metric: `${run.label}: load generator + provider CPU per decision`, value: run.harnessCpuMs, unit: 'ms' },
+      { case: name, metric: `${run.label}: cores busy (service, Redis, harness)`, value: run.coresBusy, unit: `of ${availableParallelism()}` },
       { case: name, metric: `${run.label}: errors`, value: run.errors, unit: '', goal: '0' },
     ]);
     rows.push(
       { case: name, metric: 'throughput 2 workers / 1 worker (file store)', value: fileTwo.throughput / fileOne.throughput, unit: 'x', goal: '>= 1.6x' },
       { case: name, metric: 'throughput 2 workers / 1 worker (Redis)', value: redisTwo.throughput / redisOne.throughput, unit: 'x', goal: '>= 1.6x' },
+      { case: name, metric: 'CPU per decision, 2 workers / 1 worker (file store; service + harness)', value: machineCpu(fileTwo) / machineCpu(fileOne), unit: 'x' },
+      { case: name, metric: 'CPU per decision, 2 workers / 1 worker (Redis; service + Redis + harness)', value: machineCpu(redisTwo) / machineCpu(redisOne), unit: 'x' },
+      {
+        case: name,
+        // Little's law: at a fixed concurrency the mean latency is concurrency / throughput, so the goal on added
+        // latency is a goal on throughput, and on a machine of N cores a goal on the CPU everything spends per decision.
+        metric: `CPU budget per decision for added p50 < 10 ms ${at} on ${availableParallelism()} cores (service + harness)`,
+        value: (availableParallelism() * (fileTwo.directP50 + 10)) / CONCURRENCY,
+        unit: `ms (spent: ${machineCpu(fileTwo).toFixed(3)} ms with 2 workers)`,
+      },
       { case: name, metric: 'added p50: Redis minus file store, 1 worker', value: redisOne.addedP50 - fileOne.addedP50, unit: 'ms', goal: '< 1 ms' },
       { case: name, metric: 'in-service overhead p50: Redis minus file store, 1 worker', value: redisOne.overheadP50 - fileOne.overheadP50, unit: 'ms', goal: '< 1 ms' },
       { case: name, metric: `${paced.label}: decisions/s ${at}`, value: paced.throughput, unit: '/s' },

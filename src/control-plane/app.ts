@@ -102,9 +102,11 @@ export function createControlPlaneApp(deps: ControlPlaneAppDeps): Hono<AppEnv> {
   app.use(async (c, next) => {
     const started = performance.now();
     const incoming = c.req.header('x-request-id');
-    c.set('requestId', incoming && REQUEST_ID.test(incoming) ? incoming : randomUUID());
+    const requestId = incoming && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    c.set('requestId', requestId);
+    // Set before the answer exists: added to an existing answer, Hono would copy it into a new Response.
+    c.header('x-request-id', requestId);
     await next();
-    c.header('x-request-id', c.get('requestId'));
     if (c.req.path === DECISION_PATH) observeDecision(c, deps.metrics, started);
     if (c.get('quiet')) return;
     deps.logger.info('request', {

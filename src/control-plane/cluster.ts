@@ -10,7 +10,8 @@ import type { Logger } from './logger';
  * metrics — over IPC.
  */
 
-type Call = { type: 'amc:call'; id: number; method: 'admit' | 'usage' | 'metrics'; args: unknown[] };
+type Call = { type: 'amc:call'; id: number; method: 'admitAll' | 'usage' | 'metrics'; args: unknown[] };
+type AdmitRequest = [tokenId: string, policy: LimitPolicy];
 type Reply = { type: 'amc:reply'; id: number; result?: unknown; error?: string };
 /** From a worker to its primary. */
 type Notice =
@@ -48,9 +49,15 @@ function callPrimary<T>(method: Call['method'], args: unknown[]): Promise<T> {
 /** In a worker: the limits held by the primary (file store). */
 export class PrimaryLimits implements LimitsStore {
   private unsentUsage: UsageNotice['entries'] = [];
+  private unsentAdmits: Array<{ request: AdmitRequest; resolve(admission: Admission): void; reject(error: Error): void }> = [];
 
+  /**
+   * The admissions one event-loop turn asks for go to the primary in one message (it answers them in order, each
+   * as it would alone): under load a worker pays one round trip per turn, not one per decision.
+   */
   admit(tokenId: string, policy: LimitPolicy): Promise<Admission> {
-    return callPrimary('admit', [tokenId, policy]);
+    if (this.unsentAdmits.length === 0) setImmediate(() => this.sendAdmits());
+    return new Promise((resolve, reject) => this.unsentAdmits.push({ request: [tokenId, policy], resolve, reject }));
   }
   /** Usage goes to the primary in one message per event-loop turn, and needs no answer (the decision never waits for it). */
   async record(tokenId: string, delta: UsageDelta, now = Date.now()): Promise<void> {
@@ -63,6 +70,14 @@ export class PrimaryLimits implements LimitsStore {
   }
   close(): Promise<void> {
     return this.sendUsage();
+  }
+  private sendAdmits(): void {
+    const batch = this.unsentAdmits;
+    this.unsentAdmits = [];
+    callPrimary<Admission[]>('admitAll', [batch.map((entry) => entry.request)]).then(
+      (admissions) => batch.forEach((entry, i) => entry.resolve(admissions[i]!)),
+      (error: Error) => batch.forEach((entry) => entry.reject(error)),
+    );
   }
   private sendUsage(): Promise<void> {
     if (this.unsentUsage.length === 0) return Promise.resolve();
@@ -185,9 +200,14 @@ export async function startPrimary(options: PrimaryOptions): Promise<{ url: stri
   const answer = async (call: Call): Promise<Reply> => {
     try {
       if (call.method === 'metrics') return { type: 'amc:reply', id: call.id, result: await aggregator.clusterMetrics() };
-      if (!options.limits) throw new Error('limits are kept in Redis, not by the primary');
-      const method = options.limits[call.method] as (...args: unknown[]) => Promise<unknown>;
-      return { type: 'amc:reply', id: call.id, result: await method.apply(options.limits, call.args) };
+      const limits = options.limits;
+      if (!limits) throw new Error('limits are kept in Redis, not by the primary');
+      if (call.method === 'usage') return { type: 'amc:reply', id: call.id, result: await limits.usage(...(call.args as [string[]?])) };
+      const [requests] = call.args as [AdmitRequest[]];
+      const admissions: Admission[] = [];
+      // One after the other, as they would come one by one: each takes from the bucket the previous one left.
+      for (const [tokenId, policy] of requests) admissions.push(await limits.admit(tokenId, policy));
+      return { type: 'amc:reply', id: call.id, result: admissions };
     } catch (error) {
       return { type: 'amc:reply', id: call.id, error: (error as Error).message };
     }

@@ -18,3 +18,23 @@ export function createJsonLogger(write: (line: string) => void = (line) => proce
     error: (msg, fields) => emit('error', msg, fields),
   };
 }
+
+/**
+ * A line sink that hands `write` everything one event-loop turn logged, in one piece: one write (a system call on
+ * a pipe) per busy turn instead of one per request. What is pending is written when the process exits normally;
+ * a process killed outright loses at most that one turn's lines.
+ */
+export function batchedLines(write: (text: string) => void): (line: string) => void {
+  let pending: string[] = [];
+  const flush = () => {
+    if (pending.length === 0) return;
+    const text = pending.join('');
+    pending = [];
+    write(text);
+  };
+  process.on('exit', flush);
+  return (line) => {
+    if (pending.length === 0) setImmediate(flush);
+    pending.push(line);
+  };
+}

@@ -76,9 +76,25 @@ if wait > 0 then return {1, wait} end
 return {0}
 `;
 
+/**
+ * One answered decision's usage added to its day and month in one atomic step (one command, not a transaction of
+ * ten). KEYS: day usage, month usage. ARGV: input tokens, output tokens, cost, day TTL, month TTL (seconds).
+ */
+const RECORD_SCRIPT = `
+for i = 1, 2 do
+  redis.call('HINCRBY', KEYS[i], 'n', 1)
+  redis.call('HINCRBY', KEYS[i], 'in', ARGV[1])
+  redis.call('HINCRBY', KEYS[i], 'out', ARGV[2])
+  redis.call('HINCRBY', KEYS[i], 'cost', ARGV[3])
+  redis.call('EXPIRE', KEYS[i], ARGV[3 + i])
+end
+return 1
+`;
+
 type AdmitReply = [0] | [1, number] | [2, number, number];
-interface WithAdmit {
+interface WithScripts {
   amcAdmit(bucket: string, day: string, month: string, ...args: Array<string | number>): Promise<AdmitReply>;
+  amcRecord(day: string, month: string, ...args: number[]): Promise<number>;
 }
 
 /** The server's address without user or password, for messages and logs. */
@@ -105,8 +121,9 @@ export interface RedisStoreOptions {
  */
 export class RedisStore implements BearerVerifier, LimitsStore, TokenAdmin {
   readonly where: string;
-  private readonly redis: Redis & WithAdmit;
+  private readonly redis: Redis & WithScripts;
   private readonly recentlyVerified = new Map<string, { record: TokenRecord; at: number }>();
+  private readonly parsedRecords = new Map<string, { json: string; record: TokenRecord }>();
   private readonly fallbackBuckets = new TokenBucketRateLimiter({ requestsPerMinute: 60, burst: 1 });
   private readonly unsavedUsage: Array<{ tokenId: string; delta: UsageDelta; at: number }> = [];
   private lastError = 'not connected yet';
@@ -123,8 +140,9 @@ export class RedisStore implements BearerVerifier, LimitsStore, TokenAdmin {
       connectTimeout: 2000,
       enableAutoPipelining: true,
       retryStrategy: (attempt) => Math.min(100 * attempt, 1000),
-    }) as Redis & WithAdmit;
+    }) as Redis & WithScripts;
     this.redis.defineCommand('amcAdmit', { numberOfKeys: 3, lua: ADMIT_SCRIPT });
+    this.redis.defineCommand('amcRecord', { numberOfKeys: 2, lua: RECORD_SCRIPT });
     this.redis.on('error', (error: Error) => this.failed(error, 'connection'));
     this.redis.on('ready', () => void this.saveUnsavedUsage());
   }
@@ -222,7 +240,8 @@ export class RedisStore implements BearerVerifier, LimitsStore, TokenAdmin {
   }
 
   async revoke(idOrName: string): Promise<TokenRecord> {
-    const record = findToken(await this.list(), idOrName, this.where);
+    // A copy: the records read are shared with later reads.
+    const record = { ...findToken(await this.list(), idOrName, this.where) };
     record.revokedAt ??= new Date().toISOString();
     await this.redis.set(tokenKey(record.id), JSON.stringify(record));
     return record;
@@ -240,11 +259,17 @@ export class RedisStore implements BearerVerifier, LimitsStore, TokenAdmin {
     this.redis.disconnect();
   }
 
+  /** Read on every decision (a revocation counts at once); parsed again only when the stored text changed. */
   private async readToken(id: string): Promise<TokenRecord | undefined> {
     const json = await this.redis.get(tokenKey(id));
     if (json === null) return undefined;
+    const known = this.parsedRecords.get(id);
+    if (known?.json === json) return known.record;
     const parsed = TokenRecordSchema.safeParse(JSON.parse(json));
     if (!parsed.success) throw new TokenStoreError(`token ${id} in Redis at ${this.where} is not a valid record`);
+    this.parsedRecords.delete(id);
+    this.parsedRecords.set(id, { json, record: parsed.data });
+    if (this.parsedRecords.size > MAX_REMEMBERED_TOKENS) this.parsedRecords.delete(this.parsedRecords.keys().next().value!);
     return parsed.data;
   }
 
@@ -256,19 +281,15 @@ export class RedisStore implements BearerVerifier, LimitsStore, TokenAdmin {
   }
 
   private async writeUsage(tokenId: string, delta: UsageDelta, now: number): Promise<void> {
-    const batch = this.redis.multi();
-    for (const period of PERIODS) {
-      const key = usageKey(tokenId, period, periodKey(period, now));
-      batch
-        .hincrby(key, 'n', 1)
-        .hincrby(key, 'in', delta.inputTokens)
-        .hincrby(key, 'out', delta.outputTokens)
-        .hincrby(key, 'cost', delta.costMicroUsd)
-        .expire(key, USAGE_TTL_SECONDS[period]);
-    }
-    const results = await batch.exec();
-    const failed = results?.find(([error]) => error);
-    if (!results || failed) throw failed?.[0] ?? new Error('usage update discarded');
+    await this.redis.amcRecord(
+      usageKey(tokenId, 'day', periodKey('day', now)),
+      usageKey(tokenId, 'month', periodKey('month', now)),
+      delta.inputTokens,
+      delta.outputTokens,
+      delta.costMicroUsd,
+      USAGE_TTL_SECONDS.day,
+      USAGE_TTL_SECONDS.month,
+    );
   }
 
   private failed(error: Error, during: 'connection' | 'command'): void {

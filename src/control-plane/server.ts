@@ -182,6 +182,7 @@ export async function startControlPlane(options: StartControlPlaneOptions): Prom
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
       await closed;
+      upstream.close();
       await stores.close();
       logger.info('stopped');
     })());

@@ -4,6 +4,7 @@ import { DEFAULT_MODELS } from '../shared/settings';
 import type { ControlPlaneConfig, ProviderKeys } from './config';
 import type { TokenRecord } from './token-store';
 import type { ProviderClientOptions } from '../main/runtime/clients/client-options';
+import { createBufferedFetch } from './buffered-fetch';
 
 /** What the service needs to build a provider client: the runtime's client options, without extended thinking. */
 export type ProviderClientSettings = Omit<ProviderClientOptions, 'thinkingBudgetTokens'>;
@@ -23,6 +24,8 @@ const SECRET_LIKE = /\b(sk-[A-Za-z0-9_-]{12,}|amc_[0-9a-f]{16}_[A-Za-z0-9_-]{43}
  */
 export class Upstream {
   private readonly clients = new Map<string, ToolCallingClient>();
+  /** Every provider client's transport: kept-alive connections, answers read whole (see buffered-fetch.ts). */
+  private readonly transport = createBufferedFetch();
 
   constructor(
     private readonly config: ControlPlaneConfig,
@@ -69,6 +72,11 @@ export class Upstream {
     }
   }
 
+  /** Closes the idle provider connections. */
+  close(): void {
+    this.transport.close();
+  }
+
   private clientFor(route: UpstreamRoute): ToolCallingClient {
     const apiKey = this.keys[route.provider];
     if (!apiKey) throw new ApiError(503, 'provider_not_configured', missingKeyMessage(route.provider));
@@ -83,6 +91,7 @@ export class Upstream {
         ...(baseURL ? { baseURL } : {}),
         // Our own timer fires first, so a slow provider is reported as a timeout (504), not as a provider error.
         timeoutMs: this.config.upstreamTimeoutMs + 1000,
+        fetch: this.transport.fetch,
       });
       this.clients.set(cacheKey, client);
     }

@@ -98,9 +98,12 @@ async function serve(args: string[], io: CliIo): Promise<number> {
   const port = parsePort(values.port, '--port');
   const workers = parseCount(values.workers, '--workers');
   const { loadProviderKeys } = await configModule();
-  const { createJsonLogger } = await import('../../control-plane/logger');
+  const { batchedLines, createJsonLogger } = await import('../../control-plane/logger');
   const worker = cluster.isWorker ? { worker: cluster.worker!.id } : {};
-  const logger = createJsonLogger((line) => io.out(line.trimEnd()), worker);
+  const logger = createJsonLogger(
+    batchedLines((text) => io.out(text.trimEnd())),
+    worker,
+  );
   const config = await loadConfig({ ...values, port, workers });
   const keys = await asUsageErrors(() =>
     loadProviderKeys({

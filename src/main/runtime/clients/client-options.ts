@@ -14,4 +14,6 @@ export interface ProviderClientOptions {
   timeoutMs: number;
   /** Anthropic extended thinking (>= 1024); ignored by OpenAI, whose reasoning is the model's own. */
   thinkingBudgetTokens?: number | undefined;
+  /** The SDK's transport (its documented `fetch` option); defaults to the built-in fetch. */
+  fetch?: typeof globalThis.fetch | undefined;
 }

@@ -73,7 +73,7 @@ function reasoningOf(message: object): string | null {
  */
 export function createOpenAIClient(options: OpenAIClientOptions): ToolCallingClient {
   const baseURL = options.baseURL ?? DEFAULT_OPENAI_BASE_URL;
-  const sdk = new OpenAI({ apiKey: options.apiKey, baseURL, timeout: options.timeoutMs, maxRetries: 0 });
+  const sdk = new OpenAI({ apiKey: options.apiKey, baseURL, timeout: options.timeoutMs, maxRetries: 0, ...(options.fetch ? { fetch: options.fetch } : {}) });
   const name = baseURL === DEFAULT_OPENAI_BASE_URL ? 'OpenAI' : `OpenAI-compatible server`;
   const label: ProviderLabel = { name, baseURL, keyHint: 'the OpenAI API key in Settings → Direct access (or OPENAI_API_KEY where that is set)' };
 
