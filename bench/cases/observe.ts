@@ -6,16 +6,18 @@
 //   `uiautomator dump /dev/tty` against dump-to-file + cat;
 // - Scene size in tokens (`estimateTokens`) and screenshot bytes on the task suite's screens;
 // - over the dump corpus (test/fixtures/dumps): Scene tokens (median, max, against the budget) and build time.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
+import { promisify } from 'node:util';
 import path from 'node:path';
 import { AdbClient } from '../../src/main/device/adb-client';
 import { runAdbBinary, type AdbServerAddress } from '../../src/main/device/adb-server';
 import { parseWmSize } from '../../src/main/device/device-info';
 import { Observer } from '../../src/main/perception/observer';
+import { DEFAULT_SCREENSHOT_ENCODING, encodeScreenshot, pngFromScreencap, rawFrameFromScreencap } from '../../src/main/perception/screenshot';
 import { buildScene } from '../../src/main/perception/scene-builder';
 import { estimateTokens } from '../../src/main/perception/scene-budget';
 import { parseDisplayInfo, screenFacts } from '../../src/main/perception/screen-facts';
@@ -23,6 +25,7 @@ import { parseUiHierarchy } from '../../src/main/perception/ui-hierarchy';
 import { Executor } from '../../src/main/tools/executor';
 import { DEFAULT_SCENE_TOKEN_BUDGET, sceneToJson, type Scene } from '../../src/shared/scene';
 import { PHONE_TASKS } from '../../src/eval/tasks/index';
+import type { ScreenshotStages } from '../support/screenshot-stages';
 import { median, type BenchCase, type BenchRow } from '../types';
 
 const CASE = 'observe';
@@ -30,6 +33,7 @@ const LATENCY_ROUNDS = 10;
 const CPU_ROUNDS = 20;
 const BUILD_ROUNDS = 50;
 const amcBin = path.resolve('bin/amc.mjs');
+const run = promisify(execFile);
 
 interface Phone {
   serial: string;
@@ -132,39 +136,74 @@ async function latencyRows(rows: BenchRow[]): Promise<void> {
   }
 }
 
-/** Host CPU (user + system, all threads of this process) per observe, in ms. */
-async function cpuPerObserve(phone: Phone, observer: Observer): Promise<number> {
-  await observer.observe(phone.serial);
+/** Host CPU (user + system, all threads of this process, the PNG worker's included) per run of `work`, in ms. */
+async function cpuPer(work: () => unknown): Promise<number> {
+  await work();
   const before = process.cpuUsage();
-  for (let round = 0; round < CPU_ROUNDS; round++) await observer.observe(phone.serial);
+  for (let round = 0; round < CPU_ROUNDS; round++) await work();
   const used = process.cpuUsage(before);
   return (used.user + used.system) / 1000 / CPU_ROUNDS;
 }
 
+/** The encode's stages timed in a process of their own (see bench/support/screenshot-stages.ts). */
+async function screenshotStages(png: Buffer, raw: Buffer): Promise<ScreenshotStages> {
+  const folder = await mkdtemp(path.join(tmpdir(), 'amc-bench-stages-'));
+  try {
+    const pngFile = path.join(folder, 'screen.png');
+    const rawFile = path.join(folder, 'screen.raw');
+    await writeFile(pngFile, png);
+    await writeFile(rawFile, raw);
+    const script = path.resolve('bench/support/screenshot-stages.ts');
+    const { stdout } = await run(process.execPath, ['--import', 'tsx', script, pngFile, rawFile, String(CPU_ROUNDS)], { maxBuffer: 1 << 20 });
+    return JSON.parse(stdout) as ScreenshotStages;
+  } finally {
+    await rm(folder, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Host CPU per observe on both capture paths (measured first, on a heap no big buffer has touched yet), then where it
+ * goes: the Scene's share (a Scene-only observe), the capture's transfer, and the encode's stages each timed alone on
+ * the same capture; for a PNG the hand-over to the PNG worker is the whole encode less its stages.
+ */
 async function cpuRows(rows: BenchRow[]): Promise<void> {
   const phone = await startPhone('instant');
   try {
+    const pngObserver = new Observer(phone.adb, { screencap: 'png' });
+    const rawObserver = new Observer(phone.adb, { screencap: 'raw' });
+    const sceneObserver = new Observer(phone.adb, { screenshot: false });
+    const pngObserve = await cpuPer(() => pngObserver.observe(phone.serial));
+    const rawObserve = await cpuPer(() => rawObserver.observe(phone.serial));
+    const scene = await cpuPer(() => sceneObserver.observe(phone.serial));
+
+    let received: Buffer = Buffer.alloc(0);
+    const pngTransfer = await cpuPer(async () => (received = await phone.adb.shellInto(phone.serial, 'screencap -p', received)));
+    const png = pngFromScreencap(Buffer.from(received));
+    received = Buffer.alloc(0);
+    const rawTransfer = await cpuPer(async () => (received = await phone.adb.execInto(phone.serial, 'screencap', received)));
+    const raw = Buffer.from(received);
+    const pngEncode = await cpuPer(() => encodeScreenshot({ png }));
+    const { width, height } = rawFrameFromScreencap(Buffer.from(raw));
+    const stages = await screenshotStages(png, raw);
+
+    const sizes = `${width}x${height} -> ${stages.width}x${stages.height} JPEG q${DEFAULT_SCREENSHOT_ENCODING.quality}`;
+    const stage = (name: string, value: number): BenchRow => ({ case: CASE, metric: `  stage: ${name}`, value, unit: 'ms' });
+    const encodeStages = [
+      stage('alpha byte dropped in place (JavaScript)', stages.dropAlphaMs),
+      stage('resize, linear (libvips; incl. handing its pixels over)', stages.resizeMs),
+      stage('JPEG encode (libvips)', stages.jpegMs),
+    ];
     rows.push(
-      {
-        case: CASE,
-        metric: 'host CPU per observe, 1080x2400, screencap -p -> 655x1456 JPEG (default for network devices)',
-        value: await cpuPerObserve(phone, new Observer(phone.adb)),
-        unit: 'ms',
-        goal: '< 25',
-      },
-      {
-        case: CASE,
-        metric: 'host CPU per observe, 1080x2400, raw screencap -> 655x1456 JPEG (default for USB)',
-        value: await cpuPerObserve(phone, new Observer(phone.adb, { screencap: 'raw' })),
-        unit: 'ms',
-        goal: '< 25',
-      },
-      {
-        case: CASE,
-        metric: 'host CPU per observe, Scene only',
-        value: await cpuPerObserve(phone, new Observer(phone.adb, { screenshot: false })),
-        unit: 'ms',
-      },
+      { case: CASE, metric: `host CPU per observe, screencap -p, ${sizes} (default for network devices)`, value: pngObserve, unit: 'ms', goal: '< 25' },
+      stage('Scene (dump, screen facts, parse, build: a Scene-only observe)', scene),
+      stage(`screencap -p received into a reused buffer (${png.length} bytes)`, pngTransfer),
+      stage('PNG decode to RGBA (libvips)', stages.decodeMs),
+      ...encodeStages,
+      stage('hand-over to the PNG worker (its whole encode less the stages above)', pngEncode - stages.decodeMs - stages.dropAlphaMs - stages.resizeMs - stages.jpegMs),
+      { case: CASE, metric: `host CPU per observe, raw screencap, ${sizes} (default for USB)`, value: rawObserve, unit: 'ms', goal: '< 25' },
+      stage('Scene (as above)', scene),
+      stage(`raw screencap received into a reused buffer (${raw.length} bytes)`, rawTransfer),
+      ...encodeStages,
     );
     const tty: number[] = [];
     const file: number[] = [];

@@ -19,7 +19,7 @@ export interface ObserverOptions {
   screenshot?: Partial<ScreenshotEncoding> | false;
   /**
    * `png` runs `screencap -p`: ~100 kB to move, but the phone spends up to seconds encoding it and the host
-   * ~10 ms decoding it. `raw` moves raw pixels (~10 MB at 1080x2400): quick for the phone, and received straight
+   * ~5-10 ms decoding it (in the PNG worker, see png-worker.ts). `raw` moves raw pixels (~10 MB at 1080x2400): quick for the phone, and received straight
    * into a reused buffer. `auto` (default) picks raw for USB and emulator serials, where the phone's PNG encoding
    * is the bottleneck, and png for network devices, where transfer size is.
    */

@@ -46,17 +46,25 @@ export function dropAlpha(pixels: Uint8Array, count: number): Uint8Array {
 }
 
 /**
- * Downscales opaque RGB pixels to the long edge (never enlarging) and encodes them. A linear (triangle) filter scaled
- * to the reduction: sharp enough for UI text, ~20% cheaper than lanczos3. JPEG is baseline with the standard Huffman
- * tables: optimising them costs a second pass over the image (~40% of the encode) to save ~8% of its bytes, and the
- * bytes are not what limits a turn.
+ * Opaque RGB pixels as a libvips pipeline, downscaled to the long edge (never enlarged), and the resulting size. A
+ * linear (triangle) filter scaled to the reduction: sharp enough for UI text, ~20% cheaper than lanczos3.
  */
-export async function encodeRgb(sharp: Sharp, rgb: Uint8Array, width: number, height: number, encoding: ScreenshotEncoding): Promise<EncodedPixels> {
-  const factor = Math.min(1, encoding.longEdge / Math.max(width, height));
+export function downscale(sharp: Sharp, rgb: Uint8Array, width: number, height: number, longEdge: number): { image: sharpModule.Sharp; width: number; height: number } {
+  const factor = Math.min(1, longEdge / Math.max(width, height));
   const outWidth = Math.max(1, Math.round(width * factor));
   const outHeight = Math.max(1, Math.round(height * factor));
   const image = sharp(rgb, { raw: { width, height, channels: 3 } });
   if (factor < 1) image.resize(outWidth, outHeight, { fit: 'fill', kernel: 'linear' });
+  return { image, width: outWidth, height: outHeight };
+}
+
+/**
+ * Downscales opaque RGB pixels (`downscale`) and encodes them. JPEG is baseline with the standard Huffman tables:
+ * optimising them costs a second pass over the image (~40% of the encode) to save ~8% of its bytes, and the bytes
+ * are not what limits a turn.
+ */
+export async function encodeRgb(sharp: Sharp, rgb: Uint8Array, width: number, height: number, encoding: ScreenshotEncoding): Promise<EncodedPixels> {
+  const { image, width: outWidth, height: outHeight } = downscale(sharp, rgb, width, height, encoding.longEdge);
   const bytes =
     encoding.format === 'png'
       ? await image.png({ compressionLevel: 6 }).toBuffer()
@@ -67,13 +75,17 @@ export async function encodeRgb(sharp: Sharp, rgb: Uint8Array, width: number, he
 }
 
 /**
- * Decodes a PNG to 8-bit sRGB pixels (greyscale and 16-bit PNGs converted), drops the alpha, and encodes as
- * `encodeRgb`. Checksums are not verified (`failOn: 'none'`): checking them costs a third of the decode, and adb's
- * transport already delivers the bytes intact.
+ * A PNG's pixels as 8-bit sRGB (greyscale and 16-bit PNGs converted), 3 or 4 bytes each. Checksums are not verified
+ * (`failOn: 'none'`): checking them costs a third of the decode, and adb's transport already delivers the bytes intact.
  */
-export async function encodePng(sharp: Sharp, png: Uint8Array, encoding: ScreenshotEncoding): Promise<EncodedPixels> {
+export async function decodePng(sharp: Sharp, png: Uint8Array): Promise<{ pixels: Buffer; width: number; height: number; channels: number }> {
   const { data, info } = await sharp(png, { failOn: 'none' }).toColourspace('srgb').raw().toBuffer({ resolveWithObject: true });
-  const count = info.width * info.height;
-  const rgb = info.channels === 4 ? dropAlpha(data, count) : data;
-  return encodeRgb(sharp, rgb, info.width, info.height, encoding);
+  return { pixels: data, width: info.width, height: info.height, channels: info.channels };
+}
+
+/** Decodes a PNG (`decodePng`), drops its alpha and encodes it as `encodeRgb` does. */
+export async function encodePng(sharp: Sharp, png: Uint8Array, encoding: ScreenshotEncoding): Promise<EncodedPixels> {
+  const { pixels, width, height, channels } = await decodePng(sharp, png);
+  const rgb = channels === 4 ? dropAlpha(pixels, width * height) : pixels;
+  return encodeRgb(sharp, rgb, width, height, encoding);
 }

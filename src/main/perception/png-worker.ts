@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
-import { dropAlpha, encodePng, encodeRgb, type EncodedPixels } from './pixels';
+import { decodePng, downscale, dropAlpha, encodePng, encodeRgb, type EncodedPixels } from './pixels';
 import type { ScreenshotEncoding } from './screenshot';
 
 /**
@@ -25,9 +25,7 @@ const { parentPort, workerData } = require('node:worker_threads');
 const sharp = require(workerData.sharpPath);
 // tsx compiles with esbuild's keepNames, which may wrap named functions in __name().
 const __name = (target) => target;
-${dropAlpha.toString()}
-${encodeRgb.toString()}
-${encodePng.toString()}
+${[dropAlpha, downscale, encodeRgb, decodePng, encodePng].map(String).join('\n')}
 parentPort.on('message', ({ id, png, encoding }) => {
   encodePng(sharp, png, encoding).then(
     (image) => parentPort.postMessage({ id, image }),
