@@ -1,5 +1,4 @@
 import type sharpModule from 'sharp';
-import type { ScreenshotEncoding } from './screenshot';
 
 /**
  * The pixel work of a screenshot: dropping the opaque alpha byte, decoding a PNG, downscaling and encoding.
@@ -8,6 +7,16 @@ import type { ScreenshotEncoding } from './screenshot';
  */
 
 type Sharp = typeof sharpModule;
+
+export type ScreenshotFormat = 'png' | 'jpeg' | 'webp';
+
+export interface ScreenshotEncoding {
+  /** The longer side of the image sent to the model, in pixels; never enlarged. */
+  longEdge: number;
+  format: ScreenshotFormat;
+  /** JPEG/WebP quality (1-100). */
+  quality: number;
+}
 
 export interface EncodedPixels {
   bytes: Buffer;

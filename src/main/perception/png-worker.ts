@@ -1,7 +1,6 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
-import { decodePng, downscale, dropAlpha, encodePng, encodeRgb, type EncodedPixels } from './pixels';
-import type { ScreenshotEncoding } from './screenshot';
+import { decodePng, downscale, dropAlpha, encodePng, encodeRgb, type EncodedPixels, type ScreenshotEncoding } from './pixels';
 
 /**
  * PNG screenshots are encoded in a worker thread of their own. Decoding a PNG hands ~10 MB of fresh pixels to

@@ -1,16 +1,8 @@
 import sharp from 'sharp';
-import { dropAlpha, encodeRgb, type EncodedPixels } from './pixels';
+import { dropAlpha, encodeRgb, type EncodedPixels, type ScreenshotEncoding } from './pixels';
 import { encodePngInWorker } from './png-worker';
 
-export type ScreenshotFormat = 'png' | 'jpeg' | 'webp';
-
-export interface ScreenshotEncoding {
-  /** The longer side of the image sent to the model, in pixels; never enlarged. */
-  longEdge: number;
-  format: ScreenshotFormat;
-  /** JPEG/WebP quality (1-100). */
-  quality: number;
-}
+export type { ScreenshotEncoding, ScreenshotFormat } from './pixels';
 
 /** Fits the providers' unscaled image limits (e.g. 1456 px long edge for a 9:16 screen). */
 export const DEFAULT_SCREENSHOT_ENCODING: ScreenshotEncoding = { longEdge: 1456, format: 'jpeg', quality: 80 };
