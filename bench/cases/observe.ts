@@ -2,21 +2,22 @@
 // host's share only), through a real, isolated adb server.
 // - realistic profile: observe latency next to the slower of its two raw adb calls (screencap -p, uiautomator
 //   dump) timed alone in the same run — observing in parallel should cost at most 1.15x that;
-// - instant profile: host CPU per observe at 1080x2400 (PNG and raw screencap, Scene only), and
+// - instant profile: host CPU per observe at 1080x2400 (PNG and raw screencap) with each stage's share, and
 //   `uiautomator dump /dev/tty` against dump-to-file + cat;
 // - Scene size in tokens (`estimateTokens`) and screenshot bytes on the task suite's screens;
 // - over the dump corpus (test/fixtures/dumps): Scene tokens (median, max, against the budget) and build time.
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { promisify } from 'node:util';
 import path from 'node:path';
+import sharp from 'sharp';
 import { AdbClient } from '../../src/main/device/adb-client';
 import { runAdbBinary, type AdbServerAddress } from '../../src/main/device/adb-server';
 import { parseWmSize } from '../../src/main/device/device-info';
 import { Observer } from '../../src/main/perception/observer';
+import { downscale, dropAlpha, encodeRgb } from '../../src/main/perception/pixels';
 import { DEFAULT_SCREENSHOT_ENCODING, encodeScreenshot, pngFromScreencap, rawFrameFromScreencap } from '../../src/main/perception/screenshot';
 import { buildScene } from '../../src/main/perception/scene-builder';
 import { estimateTokens } from '../../src/main/perception/scene-budget';
@@ -25,7 +26,6 @@ import { parseUiHierarchy } from '../../src/main/perception/ui-hierarchy';
 import { Executor } from '../../src/main/tools/executor';
 import { DEFAULT_SCENE_TOKEN_BUDGET, sceneToJson, type Scene } from '../../src/shared/scene';
 import { PHONE_TASKS } from '../../src/eval/tasks/index';
-import type { ScreenshotStages } from '../support/screenshot-stages';
 import { median, type BenchCase, type BenchRow } from '../types';
 
 const CASE = 'observe';
@@ -33,7 +33,6 @@ const LATENCY_ROUNDS = 10;
 const CPU_ROUNDS = 20;
 const BUILD_ROUNDS = 50;
 const amcBin = path.resolve('bin/amc.mjs');
-const run = promisify(execFile);
 
 interface Phone {
   serial: string;
@@ -145,26 +144,26 @@ async function cpuPer(work: () => unknown): Promise<number> {
   return (used.user + used.system) / 1000 / CPU_ROUNDS;
 }
 
-/** The encode's stages timed in a process of their own (see bench/support/screenshot-stages.ts). */
-async function screenshotStages(png: Buffer, raw: Buffer): Promise<ScreenshotStages> {
-  const folder = await mkdtemp(path.join(tmpdir(), 'amc-bench-stages-'));
-  try {
-    const pngFile = path.join(folder, 'screen.png');
-    const rawFile = path.join(folder, 'screen.raw');
-    await writeFile(pngFile, png);
-    await writeFile(rawFile, raw);
-    const script = path.resolve('bench/support/screenshot-stages.ts');
-    const { stdout } = await run(process.execPath, ['--import', 'tsx', script, pngFile, rawFile, String(CPU_ROUNDS)], { maxBuffer: 1 << 20 });
-    return JSON.parse(stdout) as ScreenshotStages;
-  } finally {
-    await rm(folder, { recursive: true, force: true });
+/** Host CPU of dropping the alpha byte of a fresh copy of `rgba` each round (the copy not counted), in ms. */
+function cpuOfDropAlpha(rgba: Buffer, count: number): number {
+  const scratch = Buffer.alloc(rgba.length);
+  let used = 0;
+  for (let round = 0; round <= CPU_ROUNDS; round++) {
+    rgba.copy(scratch);
+    const before = process.cpuUsage();
+    dropAlpha(scratch, count);
+    const spent = process.cpuUsage(before);
+    if (round > 0) used += spent.user + spent.system; // the first round warms the JIT up
   }
+  return used / 1000 / CPU_ROUNDS;
 }
 
 /**
- * Host CPU per observe on both capture paths (measured first, on a heap no big buffer has touched yet), then where it
- * goes: the Scene's share (a Scene-only observe), the capture's transfer, and the encode's stages each timed alone on
- * the same capture; for a PNG the hand-over to the PNG worker is the whole encode less its stages.
+ * Host CPU per observe on both capture paths (measured first, before this process holds any big buffer), then where
+ * it goes, each stage timed alone on the same capture: the Scene (a Scene-only observe), the transfer, the alpha drop,
+ * resize + JPEG less JPEG alone (the resize), JPEG alone (encoding pixels already at the model's size); for a PNG, its
+ * decode and the hand-over to the PNG worker are the worker's whole encode less the stages after the decode. (Timed
+ * alone in this process, a decode's fresh 10 MB would set off collections billed to whatever runs next.)
  */
 async function cpuRows(rows: BenchRow[]): Promise<void> {
   const phone = await startPhone('instant');
@@ -181,28 +180,33 @@ async function cpuRows(rows: BenchRow[]): Promise<void> {
     const png = pngFromScreencap(Buffer.from(received));
     received = Buffer.alloc(0);
     const rawTransfer = await cpuPer(async () => (received = await phone.adb.execInto(phone.serial, 'screencap', received)));
-    const raw = Buffer.from(received);
-    const pngEncode = await cpuPer(() => encodeScreenshot({ png }));
-    const { width, height } = rawFrameFromScreencap(Buffer.from(raw));
-    const stages = await screenshotStages(png, raw);
+    const frame = rawFrameFromScreencap(received);
+    const { width, height } = frame;
+    const encoding = DEFAULT_SCREENSHOT_ENCODING;
+    const pngEncode = await cpuPer(() => encodeScreenshot({ png }, encoding));
+    const drop = cpuOfDropAlpha(frame.pixels, width * height);
+    const rgb = dropAlpha(frame.pixels, width * height);
+    const small = downscale(sharp, rgb, width, height, encoding.longEdge);
+    const smallRgb = await small.image.raw().toBuffer();
+    const resizeAndJpeg = await cpuPer(() => encodeRgb(sharp, rgb, width, height, encoding));
+    const jpeg = await cpuPer(() => encodeRgb(sharp, smallRgb, small.width, small.height, encoding));
 
-    const sizes = `${width}x${height} -> ${stages.width}x${stages.height} JPEG q${DEFAULT_SCREENSHOT_ENCODING.quality}`;
+    const sizes = `${width}x${height} -> ${small.width}x${small.height} JPEG q${encoding.quality}`;
     const stage = (name: string, value: number): BenchRow => ({ case: CASE, metric: `  stage: ${name}`, value, unit: 'ms' });
     const encodeStages = [
-      stage('alpha byte dropped in place (JavaScript)', stages.dropAlphaMs),
-      stage('resize, linear (libvips; incl. handing its pixels over)', stages.resizeMs),
-      stage('JPEG encode (libvips)', stages.jpegMs),
+      stage('alpha byte dropped in place (JavaScript)', drop),
+      stage('resize, linear (libvips)', resizeAndJpeg - jpeg),
+      stage('JPEG encode (libvips)', jpeg),
     ];
     rows.push(
       { case: CASE, metric: `host CPU per observe, screencap -p, ${sizes} (default for network devices)`, value: pngObserve, unit: 'ms', goal: '< 25' },
       stage('Scene (dump, screen facts, parse, build: a Scene-only observe)', scene),
       stage(`screencap -p received into a reused buffer (${png.length} bytes)`, pngTransfer),
-      stage('PNG decode to RGBA (libvips)', stages.decodeMs),
+      stage('PNG decode to RGBA (libvips) and hand-over to the PNG worker', pngEncode - drop - resizeAndJpeg),
       ...encodeStages,
-      stage('hand-over to the PNG worker (its whole encode less the stages above)', pngEncode - stages.decodeMs - stages.dropAlphaMs - stages.resizeMs - stages.jpegMs),
       { case: CASE, metric: `host CPU per observe, raw screencap, ${sizes} (default for USB)`, value: rawObserve, unit: 'ms', goal: '< 25' },
       stage('Scene (as above)', scene),
-      stage(`raw screencap received into a reused buffer (${raw.length} bytes)`, rawTransfer),
+      stage(`raw screencap received into a reused buffer (${received.length} bytes)`, rawTransfer),
       ...encodeStages,
     );
     const tty: number[] = [];
