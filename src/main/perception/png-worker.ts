@@ -7,7 +7,8 @@ import { decodePng, downscale, dropAlpha, encodePng, encodeRgb, type EncodedPixe
  * JavaScript per screenshot (libvips cannot drop the alpha before its resize more cheaply than `dropAlpha` does);
  * on the app's large heap, V8 answers that much external memory with full mark-compact collections that cost more
  * than the decode, while on the worker's small heap they cost next to nothing. The worker runs the very functions of
- * pixels.ts, from their source text, so it needs no separate build entry under Electron, tsx or Vitest.
+ * pixels.ts, from their source text, so it needs no separate build entry under Electron, tsx or Vitest (a bundler
+ * may rename them, hence `encodePng.name`).
  */
 
 interface Request {
@@ -26,7 +27,7 @@ const sharp = require(workerData.sharpPath);
 const __name = (target) => target;
 ${[dropAlpha, downscale, encodeRgb, decodePng, encodePng].map(String).join('\n')}
 parentPort.on('message', ({ id, png, encoding }) => {
-  encodePng(sharp, png, encoding).then(
+  ${encodePng.name}(sharp, png, encoding).then(
     (image) => parentPort.postMessage({ id, image }),
     (error) => parentPort.postMessage({ id, error: error instanceof Error ? error.message : String(error) }),
   );
