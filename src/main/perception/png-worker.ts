@@ -23,7 +23,7 @@ const workerSource = (): string => `
 'use strict';
 const { parentPort, workerData } = require('node:worker_threads');
 const sharp = require(workerData.sharpPath);
-// tsx compiles with esbuild's keepNames, which may wrap named functions in __name().
+// tsx compiles with esbuild's keepNames, which wraps inner named functions in __name().
 const __name = (target) => target;
 ${[dropAlpha, downscale, encodeRgb, decodePng, encodePng].map(String).join('\n')}
 parentPort.on('message', ({ id, png, encoding }) => {

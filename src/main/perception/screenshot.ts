@@ -2,7 +2,7 @@ import sharp from 'sharp';
 import { dropAlpha, encodeRgb, type EncodedPixels, type ScreenshotEncoding } from './pixels';
 import { encodePngInWorker } from './png-worker';
 
-export type { ScreenshotEncoding, ScreenshotFormat } from './pixels';
+export type { ScreenshotEncoding } from './pixels';
 
 /** Fits the providers' unscaled image limits (e.g. 1456 px long edge for a 9:16 screen). */
 export const DEFAULT_SCREENSHOT_ENCODING: ScreenshotEncoding = { longEdge: 1456, format: 'jpeg', quality: 80 };
