@@ -54,7 +54,7 @@ export function rawFrameFromScreencap(output: Buffer): { pixels: Buffer; width: 
 }
 
 /** Width and height from the PNG header (IHDR is always the first chunk). */
-function pngSize(png: Buffer): { width: number; height: number } {
+export function pngSize(png: Buffer): { width: number; height: number } {
   if (png.length < 24 || png.toString('latin1', 12, 16) !== 'IHDR') throw new ScreenshotError('the screenshot is not a PNG');
   return { width: png.readUInt32BE(16), height: png.readUInt32BE(20) };
 }
