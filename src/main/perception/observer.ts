@@ -12,6 +12,7 @@ import {
   type EncodedScreenshot,
   type ScreenshotEncoding,
 } from './screenshot';
+import { warmUpPngWorker } from './png-worker';
 import { parseUiHierarchy, type UiHierarchy } from './ui-hierarchy';
 
 export interface ObserverOptions {
@@ -129,6 +130,7 @@ export class Observer {
     const options = { signal, timeoutMs: this.options.screenshotTimeoutMs ?? 10_000 };
     const into = this.frameBuffers.pop() ?? Buffer.alloc(0);
     let output = into;
+    if (!raw) warmUpPngWorker();
     try {
       output = raw ? await this.adb.execInto(serial, 'screencap', into, options) : await this.adb.shellInto(serial, 'screencap -p', into, options);
       return await encodeScreenshot(raw ? rawFrameFromScreencap(output) : { png: pngFromScreencap(output) }, encoding);

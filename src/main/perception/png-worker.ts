@@ -62,9 +62,22 @@ function startWorker(): Worker {
   return started;
 }
 
+/**
+ * Starts the worker ahead of its first PNG, so that its start-up (100-300 ms) overlaps the phone's `screencap -p`
+ * instead of following it. It keeps no process alive while idle.
+ */
+export function warmUpPngWorker(): void {
+  worker ??= startWorker();
+}
+
+/** Whether the worker is running (started and not died since). */
+export function pngWorkerRunning(): boolean {
+  return worker !== null;
+}
+
 /** Decodes, downscales and encodes a PNG in the worker (started on first use, restarted if it ever dies). */
 export function encodePngInWorker(png: Buffer, encoding: ScreenshotEncoding): Promise<EncodedPixels> {
-  worker ??= startWorker();
+  warmUpPngWorker();
   const id = nextId++;
   // A copy of its own (the PNG usually sits in a receive buffer that is reused), moved to the worker, not cloned.
   const request: Request = { id, png: new Uint8Array(png), encoding: { ...encoding } };
