@@ -2,7 +2,7 @@
 // host's share only), through a real, isolated adb server.
 // - realistic profile: observe latency next to the slower of its two raw adb calls (screencap -p, uiautomator
 //   dump) timed alone in the same run — observing in parallel should cost at most 1.15x that;
-// - instant profile: host CPU per observe at 1080x2400 (PNG and raw screencap, Scene only), and
+// - instant profile: host CPU per observe at 1080x2400 (PNG and raw screencap) with each stage's share, and
 //   `uiautomator dump /dev/tty` against dump-to-file + cat;
 // - Scene size in tokens (`estimateTokens`) and screenshot bytes on the task suite's screens;
 // - over the dump corpus (test/fixtures/dumps): Scene tokens (median, max, against the budget) and build time.
@@ -12,10 +12,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import sharp from 'sharp';
 import { AdbClient } from '../../src/main/device/adb-client';
 import { runAdbBinary, type AdbServerAddress } from '../../src/main/device/adb-server';
 import { parseWmSize } from '../../src/main/device/device-info';
 import { Observer } from '../../src/main/perception/observer';
+import { downscale, dropAlpha, encodeRgb } from '../../src/main/perception/pixels';
+import { DEFAULT_SCREENSHOT_ENCODING, encodeScreenshot, pngFromScreencap, rawFrameFromScreencap } from '../../src/main/perception/screenshot';
 import { buildScene } from '../../src/main/perception/scene-builder';
 import { estimateTokens } from '../../src/main/perception/scene-budget';
 import { parseDisplayInfo, screenFacts } from '../../src/main/perception/screen-facts';
@@ -132,39 +135,79 @@ async function latencyRows(rows: BenchRow[]): Promise<void> {
   }
 }
 
-/** Host CPU (user + system, all threads of this process) per observe, in ms. */
-async function cpuPerObserve(phone: Phone, observer: Observer): Promise<number> {
-  await observer.observe(phone.serial);
+/** Host CPU (user + system, all threads of this process, the PNG worker's included) per run of `work`, in ms. */
+async function cpuPer(work: () => unknown): Promise<number> {
+  await work();
   const before = process.cpuUsage();
-  for (let round = 0; round < CPU_ROUNDS; round++) await observer.observe(phone.serial);
+  for (let round = 0; round < CPU_ROUNDS; round++) await work();
   const used = process.cpuUsage(before);
   return (used.user + used.system) / 1000 / CPU_ROUNDS;
 }
 
+/** Host CPU of dropping the alpha byte of a fresh copy of `rgba` each round (the copy not counted), in ms. */
+function cpuOfDropAlpha(rgba: Buffer, count: number): number {
+  const scratch = Buffer.alloc(rgba.length);
+  let used = 0;
+  for (let round = 0; round <= CPU_ROUNDS; round++) {
+    rgba.copy(scratch);
+    const before = process.cpuUsage();
+    dropAlpha(scratch, count);
+    const spent = process.cpuUsage(before);
+    if (round > 0) used += spent.user + spent.system; // the first round warms the JIT up
+  }
+  return used / 1000 / CPU_ROUNDS;
+}
+
+/**
+ * Host CPU per observe on both capture paths (measured first, before this process holds any big buffer), then where
+ * it goes, each stage timed alone on the same capture: the Scene (a Scene-only observe), the transfer, the alpha drop,
+ * resize + JPEG less JPEG alone (the resize), JPEG alone (encoding pixels already at the model's size); for a PNG, its
+ * decode and the hand-over to the PNG worker are the worker's whole encode less the stages after the decode. (Timed
+ * alone in this process, a decode's fresh 10 MB would set off collections billed to whatever runs next.)
+ */
 async function cpuRows(rows: BenchRow[]): Promise<void> {
   const phone = await startPhone('instant');
   try {
+    const pngObserver = new Observer(phone.adb, { screencap: 'png' });
+    const rawObserver = new Observer(phone.adb, { screencap: 'raw' });
+    const sceneObserver = new Observer(phone.adb, { screenshot: false });
+    const pngObserve = await cpuPer(() => pngObserver.observe(phone.serial));
+    const rawObserve = await cpuPer(() => rawObserver.observe(phone.serial));
+    const scene = await cpuPer(() => sceneObserver.observe(phone.serial));
+
+    let received: Buffer = Buffer.alloc(0);
+    const pngTransfer = await cpuPer(async () => (received = await phone.adb.shellInto(phone.serial, 'screencap -p', received)));
+    const png = pngFromScreencap(Buffer.from(received));
+    received = Buffer.alloc(0);
+    const rawTransfer = await cpuPer(async () => (received = await phone.adb.execInto(phone.serial, 'screencap', received)));
+    const frame = rawFrameFromScreencap(received);
+    const { width, height } = frame;
+    const encoding = DEFAULT_SCREENSHOT_ENCODING;
+    const pngEncode = await cpuPer(() => encodeScreenshot({ png }, encoding));
+    const drop = cpuOfDropAlpha(frame.pixels, width * height);
+    const rgb = dropAlpha(frame.pixels, width * height);
+    const small = downscale(sharp, rgb, width, height, encoding.longEdge);
+    const smallRgb = await small.image.raw().toBuffer();
+    const resizeAndJpeg = await cpuPer(() => encodeRgb(sharp, rgb, width, height, encoding));
+    const jpeg = await cpuPer(() => encodeRgb(sharp, smallRgb, small.width, small.height, encoding));
+
+    const sizes = `${width}x${height} -> ${small.width}x${small.height} JPEG q${encoding.quality}`;
+    const stage = (name: string, value: number): BenchRow => ({ case: CASE, metric: `  stage: ${name}`, value, unit: 'ms' });
+    const encodeStages = [
+      stage('alpha byte dropped in place (JavaScript)', drop),
+      stage('resize, linear (libvips)', resizeAndJpeg - jpeg),
+      stage('JPEG encode (libvips)', jpeg),
+    ];
     rows.push(
-      {
-        case: CASE,
-        metric: 'host CPU per observe, 1080x2400, screencap -p -> 655x1456 JPEG (default for network devices)',
-        value: await cpuPerObserve(phone, new Observer(phone.adb)),
-        unit: 'ms',
-        goal: '< 25',
-      },
-      {
-        case: CASE,
-        metric: 'host CPU per observe, 1080x2400, raw screencap -> 655x1456 JPEG (default for USB)',
-        value: await cpuPerObserve(phone, new Observer(phone.adb, { screencap: 'raw' })),
-        unit: 'ms',
-        goal: '< 25',
-      },
-      {
-        case: CASE,
-        metric: 'host CPU per observe, Scene only',
-        value: await cpuPerObserve(phone, new Observer(phone.adb, { screenshot: false })),
-        unit: 'ms',
-      },
+      { case: CASE, metric: `host CPU per observe, screencap -p, ${sizes} (default for network devices)`, value: pngObserve, unit: 'ms', goal: '< 25' },
+      stage('Scene (dump, screen facts, parse, build: a Scene-only observe)', scene),
+      stage(`screencap -p received into a reused buffer (${png.length} bytes)`, pngTransfer),
+      stage('PNG decode to RGBA (libvips) and hand-over to the PNG worker', pngEncode - drop - resizeAndJpeg),
+      ...encodeStages,
+      { case: CASE, metric: `host CPU per observe, raw screencap, ${sizes} (default for USB)`, value: rawObserve, unit: 'ms', goal: '< 25' },
+      stage('Scene (as above)', scene),
+      stage(`raw screencap received into a reused buffer (${received.length} bytes)`, rawTransfer),
+      ...encodeStages,
     );
     const tty: number[] = [];
     const file: number[] = [];

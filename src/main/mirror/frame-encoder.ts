@@ -1,4 +1,4 @@
-import sharp from 'sharp';
+import { encodeScreenshot, pngSize } from '../perception/screenshot';
 import type { CapturedScreen } from './screen-capture';
 
 export interface MirrorEncoding {
@@ -20,17 +20,13 @@ export interface EncodedFrame {
 }
 
 /**
- * Downscales and JPEG-encodes one screen grab for the window. Unlike the planner's screenshot this favours
- * speed over fidelity (bilinear scaling: the frame is repainted a few times a second at window size).
+ * Downscales and JPEG-encodes one screen grab for the window, the way the planner's screenshot is encoded
+ * (`encodeScreenshot`: the 4th byte of a raw frame is dropped, never read as alpha, since an RGBX frame's padding
+ * may be 0), only smaller and at a lower quality: the frame is repainted a few times a second at window size. A raw
+ * frame's pixels are rewritten in place (see `encodeScreenshot`).
  */
 export async function encodeMirrorFrame(screen: CapturedScreen, encoding: MirrorEncoding = DEFAULT_MIRROR_ENCODING): Promise<EncodedFrame> {
-  const image = 'png' in screen ? sharp(screen.png) : sharp(screen.pixels, { raw: { width: screen.width, height: screen.height, channels: 4 } });
-  const { width: deviceWidth, height: deviceHeight } = 'png' in screen ? await image.metadata() : screen;
-  if (!deviceWidth || !deviceHeight) throw new Error('the screen grab has no size');
-  const factor = Math.min(1, encoding.longEdge / Math.max(deviceWidth, deviceHeight));
-  const width = Math.max(1, Math.round(deviceWidth * factor));
-  const height = Math.max(1, Math.round(deviceHeight * factor));
-  const resized = factor < 1 ? image.resize(width, height, { fit: 'fill', kernel: 'linear' }) : image;
-  const bytes = await resized.removeAlpha().jpeg({ quality: encoding.quality }).toBuffer();
+  const { width: deviceWidth, height: deviceHeight } = 'png' in screen ? pngSize(screen.png) : screen;
+  const { bytes, width, height } = await encodeScreenshot(screen, { longEdge: encoding.longEdge, format: 'jpeg', quality: encoding.quality });
   return { bytes, mediaType: 'image/jpeg', width, height, deviceWidth, deviceHeight };
 }

@@ -12,6 +12,7 @@ import {
   type EncodedScreenshot,
   type ScreenshotEncoding,
 } from './screenshot';
+import { warmUpPngWorker } from './png-worker';
 import { parseUiHierarchy, type UiHierarchy } from './ui-hierarchy';
 
 export interface ObserverOptions {
@@ -19,7 +20,7 @@ export interface ObserverOptions {
   screenshot?: Partial<ScreenshotEncoding> | false;
   /**
    * `png` runs `screencap -p`: ~100 kB to move, but the phone spends up to seconds encoding it and the host
-   * ~10 ms decoding it. `raw` moves raw pixels (~10 MB at 1080x2400): quick for the phone, and received straight
+   * ~5-10 ms decoding it (in the PNG worker, see png-worker.ts). `raw` moves raw pixels (~10 MB at 1080x2400): quick for the phone, and received straight
    * into a reused buffer. `auto` (default) picks raw for USB and emulator serials, where the phone's PNG encoding
    * is the bottleneck, and png for network devices, where transfer size is.
    */
@@ -129,6 +130,7 @@ export class Observer {
     const options = { signal, timeoutMs: this.options.screenshotTimeoutMs ?? 10_000 };
     const into = this.frameBuffers.pop() ?? Buffer.alloc(0);
     let output = into;
+    if (!raw) warmUpPngWorker();
     try {
       output = raw ? await this.adb.execInto(serial, 'screencap', into, options) : await this.adb.shellInto(serial, 'screencap -p', into, options);
       return await encodeScreenshot(raw ? rawFrameFromScreencap(output) : { png: pngFromScreencap(output) }, encoding);

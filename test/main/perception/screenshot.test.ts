@@ -64,6 +64,47 @@ describe('screenshot pipeline', () => {
     expect((await sharp(shot.bytes).metadata()).width).toBe(50);
   });
 
+  it('encodes 16-bit and grey-with-alpha PNGs with their colours', async () => {
+    const deep = await sharp({ create: { width: 40, height: 80, channels: 4, background: { r: 200, g: 40, b: 90, alpha: 1 } } })
+      .toColourspace('rgb16')
+      .png()
+      .toBuffer();
+    expect((await sharp(deep).metadata()).depth).toBe('ushort');
+    const greyAlpha = await sharp(Buffer.alloc(40 * 80 * 2, Buffer.from([0x50, 0xff])), { raw: { width: 40, height: 80, channels: 2 } })
+      .toColourspace('b-w')
+      .png()
+      .toBuffer();
+    expect((await sharp(greyAlpha).metadata()).channels).toBe(2);
+    const colourOf = async (png: Buffer) => {
+      const shot = await encodeScreenshot({ png }, { longEdge: 40, format: 'png', quality: 80 });
+      expect([shot.width, shot.height]).toEqual([20, 40]);
+      return [...(await sharp(shot.bytes).removeAlpha().raw().toBuffer()).subarray(0, 3)];
+    };
+    expect(await colourOf(deep)).toEqual([200, 40, 90]);
+    expect(await colourOf(greyAlpha)).toEqual([0x50, 0x50, 0x50]);
+  });
+
+  it('Scenario: PNG encodes in the worker each get their own image, also after an undecodable one', async () => {
+    const sizes = [
+      [300, 600],
+      [200, 500],
+      [120, 160],
+    ] as const;
+    const pngs = await Promise.all(sizes.map(([width, height]) => phonePng(width, height)));
+    const shots = await Promise.all(pngs.map((png) => encodeScreenshot({ png }, { longEdge: 100, format: 'jpeg', quality: 80 })));
+    expect(shots.map((shot) => [shot.width, shot.height])).toEqual([
+      [50, 100],
+      [40, 100],
+      [75, 100],
+    ]);
+    // A PNG with a sound header and end chunk whose image data is noise: the decoder fails, the worker goes on.
+    const noise = Buffer.from(pngs[0]!);
+    noise.fill(0x5a, 41, noise.length - 12);
+    await expect(encodeScreenshot({ png: noise })).rejects.toThrow(ScreenshotError);
+    const after = await encodeScreenshot({ png: pngs[2]! }, { longEdge: 100, format: 'jpeg', quality: 80 });
+    expect([after.width, after.height]).toEqual([75, 100]);
+  });
+
   it('never enlarges a small screen and encodes PNG and WebP on request', async () => {
     const png = await encodeScreenshot({ png: await phonePng(480, 800) }, { longEdge: 1456, format: 'png', quality: 80 });
     expect([png.width, png.height, png.scale, png.mediaType]).toEqual([480, 800, 1, 'image/png']);

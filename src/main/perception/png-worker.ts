@@ -1,0 +1,89 @@
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
+import { decodePng, downscale, dropAlpha, encodePng, encodeRgb, type EncodedPixels, type ScreenshotEncoding } from './pixels';
+
+/**
+ * PNG screenshots are encoded in a worker thread of their own. Decoding a PNG hands ~10 MB of fresh pixels to
+ * JavaScript per screenshot (libvips cannot drop the alpha before its resize more cheaply than `dropAlpha` does);
+ * on the app's large heap, V8 answers that much external memory with full mark-compact collections that cost more
+ * than the decode, while on the worker's small heap they cost next to nothing. The worker runs the very functions of
+ * pixels.ts, from their source text, so it needs no separate build entry under Electron, tsx or Vitest (a bundler
+ * may rename them, hence `encodePng.name`).
+ */
+
+interface Request {
+  id: number;
+  png: Uint8Array<ArrayBuffer>;
+  encoding: ScreenshotEncoding;
+}
+
+type Reply = { id: number; image: EncodedPixels } | { id: number; error: string };
+
+const workerSource = (): string => `
+'use strict';
+const { parentPort, workerData } = require('node:worker_threads');
+const sharp = require(workerData.sharpPath);
+// tsx compiles with esbuild's keepNames, which wraps inner named functions in __name().
+const __name = (target) => target;
+${[dropAlpha, downscale, encodeRgb, decodePng, encodePng].map(String).join('\n')}
+parentPort.on('message', ({ id, png, encoding }) => {
+  ${encodePng.name}(sharp, png, encoding).then(
+    (image) => parentPort.postMessage({ id, image }),
+    (error) => parentPort.postMessage({ id, error: error instanceof Error ? error.message : String(error) }),
+  );
+});
+`;
+
+let worker: Worker | null = null;
+let nextId = 0;
+const pending = new Map<number, { resolve: (image: EncodedPixels) => void; reject: (error: Error) => void }>();
+
+function startWorker(): Worker {
+  const started = new Worker(workerSource(), { eval: true, workerData: { sharpPath: createRequire(import.meta.url).resolve('sharp') } });
+  // Only a worker with work in hand keeps the process alive.
+  started.unref();
+  started.on('message', (reply: Reply) => {
+    const waiting = pending.get(reply.id);
+    pending.delete(reply.id);
+    if (pending.size === 0) started.unref();
+    if (!waiting) return;
+    if ('error' in reply) waiting.reject(new Error(reply.error));
+    else waiting.resolve({ ...reply.image, bytes: Buffer.from(reply.image.bytes.buffer, reply.image.bytes.byteOffset, reply.image.bytes.length) });
+  });
+  const fail = (error: Error) => {
+    if (worker === started) worker = null;
+    for (const [id, waiting] of pending) {
+      pending.delete(id);
+      waiting.reject(error);
+    }
+  };
+  started.on('error', fail);
+  started.on('exit', (code) => fail(new Error(`the screenshot worker stopped (exit code ${code})`)));
+  return started;
+}
+
+/**
+ * Starts the worker ahead of its first PNG, so that its start-up (100-300 ms) overlaps the phone's `screencap -p`
+ * instead of following it. It keeps no process alive while idle.
+ */
+export function warmUpPngWorker(): void {
+  worker ??= startWorker();
+}
+
+/** Whether the worker is running (started and not died since). */
+export function pngWorkerRunning(): boolean {
+  return worker !== null;
+}
+
+/** Decodes, downscales and encodes a PNG in the worker (started on first use, restarted if it ever dies). */
+export function encodePngInWorker(png: Buffer, encoding: ScreenshotEncoding): Promise<EncodedPixels> {
+  warmUpPngWorker();
+  const id = nextId++;
+  // A copy of its own (the PNG usually sits in a receive buffer that is reused), moved to the worker, not cloned.
+  const request: Request = { id, png: new Uint8Array(png), encoding: { ...encoding } };
+  return new Promise((resolve, reject) => {
+    pending.set(id, { resolve, reject });
+    worker!.ref();
+    worker!.postMessage(request, [request.png.buffer]);
+  });
+}
