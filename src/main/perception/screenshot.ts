@@ -37,20 +37,40 @@ export function pngFromScreencap(output: Buffer): Buffer {
   return png;
 }
 
+/** Android's 32-bit pixel formats a raw `screencap` may use (android.graphics.PixelFormat). */
+const RGBA_8888 = 1;
+const RGBX_8888 = 2;
+const BGRA_8888 = 5;
+
 /**
  * Raw `screencap` output: a header of width, height, pixel format (and, from Android 8, a colour space)
- * as little-endian u32, then RGBA pixels.
+ * as little-endian u32, then 32-bit pixels; BGRA ones (some older devices) are turned into RGBA in place.
  */
 export function rawFrameFromScreencap(output: Buffer): { pixels: Buffer; width: number; height: number } {
   if (output.length < 12) throw new ScreenshotError('raw screencap output is too short');
   const width = output.readUInt32LE(0);
   const height = output.readUInt32LE(4);
+  const format = output.readUInt32LE(8);
+  if (format !== RGBA_8888 && format !== RGBX_8888 && format !== BGRA_8888) {
+    throw new ScreenshotError(`raw screencap uses pixel format ${format}, which is not a 32-bit RGBA or BGRA format this app reads`);
+  }
   const pixelBytes = width * height * 4;
   const headerSize = output.length - pixelBytes;
   if (width === 0 || height === 0 || (headerSize !== 12 && headerSize !== 16)) {
     throw new ScreenshotError(`raw screencap output does not match its ${width}x${height} header`);
   }
-  return { pixels: output.subarray(headerSize), width, height };
+  const pixels = output.subarray(headerSize);
+  if (format === BGRA_8888) swapRedAndBlue(pixels);
+  return { pixels, width, height };
+}
+
+/** BGRA to RGBA in place: the first and third byte of every pixel trade places. */
+function swapRedAndBlue(pixels: Buffer): void {
+  for (let at = 0; at + 3 < pixels.length; at += 4) {
+    const blue = pixels[at]!;
+    pixels[at] = pixels[at + 2]!;
+    pixels[at + 2] = blue;
+  }
 }
 
 /** Width and height from the PNG header (IHDR is always the first chunk). */

@@ -129,6 +129,24 @@ describe('screenshot pipeline', () => {
     expect(() => rawFrameFromScreencap(Buffer.alloc(100))).toThrow(ScreenshotError);
   });
 
+  it('Scenario: A raw screencap in BGRA or an unknown pixel format is read in its real colours or refused in plain words', async () => {
+    const rawFrame = (format: number, pixel: number[]) => {
+      const header = Buffer.alloc(16);
+      header.writeUInt32LE(4, 0);
+      header.writeUInt32LE(4, 4);
+      header.writeUInt32LE(format, 8);
+      return Buffer.concat([header, Buffer.from(Array.from({ length: 16 }, () => pixel).flat())]);
+    };
+    const colourOf = async (output: Buffer) => {
+      const shot = await encodeScreenshot(rawFrameFromScreencap(output), { longEdge: 4, format: 'png', quality: 80 });
+      return [...(await sharp(shot.bytes).raw().toBuffer()).subarray(0, 3)];
+    };
+    // The same orange (200, 60, 30) as an RGBA phone and as a BGRA phone store it.
+    expect(await colourOf(rawFrame(1, [200, 60, 30, 255]))).toEqual([200, 60, 30]);
+    expect(await colourOf(rawFrame(5, [30, 60, 200, 255]))).toEqual([200, 60, 30]);
+    expect(() => rawFrameFromScreencap(rawFrame(4, [0, 0, 0, 0]))).toThrow(/pixel format 4/);
+  });
+
   it('repairs a PNG whose line endings a pty converted, and rejects output that is no PNG', async () => {
     const png = await phonePng(10, 10);
     const mangled = Buffer.from(png.toString('latin1').replace(/\n/g, '\r\n'), 'latin1');
