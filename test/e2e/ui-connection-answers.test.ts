@@ -72,8 +72,11 @@ describe('Test connection in the browser', { timeout: 90_000 }, () => {
 
     const page = await answerTo({ kind: 'error-page', status: 502, html: PROXY_PAGE });
     expect(page.result).toBe('html-page');
-    expect(page.text).toMatch(/^✗ An HTML page answered instead of the API \(a proxy, captive portal or wrong URL\): /);
-    expect(page.text).toContain('502 Bad Gateway');
+    // One sentence that names the page once: what answered, its status, and what to check.
+    expect(page.text).toBe(
+      '✗ An HTML page titled "502 Bad Gateway" answered (HTTP 502) instead of the model\'s API: check the URL and any proxy or captive portal in the way.',
+    );
+    expect(page.text.match(/HTML page/g)).toHaveLength(1);
     await saveScreenshot(app.page, 'test-connection-html-page');
 
     // The same button, once the provider answers again: OK with the model and the time it took.
