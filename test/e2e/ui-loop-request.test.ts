@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findElement, finish, startAnthropicFake, type AnthropicFake, type FakePolicy } from '../fakes/index';
 import { launchTestBrowser, type TestBrowser } from '../support/browser';
-import { anthropicFakeEnv, openApp, saveScreenshot, selectPhone, startUiHost, stepCard, type UiHost } from './ui-support';
+import { anthropicFakeEnv, openApp, reachable, saveScreenshot, selectPhone, startUiHost, stepCard, type UiHost } from './ui-support';
 
 let host: UiHost;
 let browser: TestBrowser;
@@ -70,6 +70,20 @@ describe('the loop guard asks the person, in the browser', { timeout: 120_000 },
 
     const panel = page.getByTestId('hand-over-panel');
     await panel.waitFor({ timeout: 40_000 });
+    // At 1280x800 with Getting started still to do (the model is not tested), the request's buttons are on screen
+    // and clickable as the window stands (it never scrolls), the note box too.
+    // Getting started folds to one line while the task runs; opened again by the person, it still leaves the buttons
+    // on screen (the card's text scrolls under them).
+    const checklist = page.getByTestId('setup-checklist');
+    const checklistOpen = () => checklist.evaluate((details) => (details as HTMLDetailsElement).open);
+    expect(await checklistOpen()).toBe(false);
+    const buttons = [panel.getByRole('button', { name: 'Continue' }), panel.getByRole('button', { name: 'Stop' })];
+    for (const control of [...buttons, panel.getByLabel('Note for the agent (optional)')]) expect(await reachable(control)).toBe(true);
+    await checklist.locator('summary').click();
+    expect(await checklistOpen()).toBe(true);
+    for (const control of buttons) expect(await reachable(control)).toBe(true);
+    await saveScreenshot(page, 'loop-request-checklist-open');
+    await checklist.locator('summary').click();
     expect(await panel.getByRole('heading').textContent()).toBe('The agent seems stuck');
     const description = (await panel.getByTestId('hand-over-reason').textContent()) ?? '';
     expect(description).toMatch(/press_key .*home.* \d+ times in a row and the screen did not change/);
@@ -89,6 +103,7 @@ describe('the loop guard asks the person, in the browser', { timeout: 120_000 },
     await panel.getByLabel('Note for the agent (optional)').fill(NOTE);
     await panel.getByRole('button', { name: 'Continue' }).click();
     await page.getByRole('article', { name: 'Done' }).waitFor({ timeout: 30_000 });
+    await expect.poll(checklistOpen).toBe(true);
     expect((await host.harness.state()).foreground).toMatch(/contacts/);
     expect(calls).toBeGreaterThan(callsWhileWaiting);
     const log = (await page.getByTestId('supervision-log').textContent()) ?? '';
