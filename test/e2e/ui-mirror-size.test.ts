@@ -1,28 +1,25 @@
 // The phone's default size in the browser: at 1280x800 and 1920x1080 the mirror uses the window's height, beside the
 // device list, and leaves the timeline its room; it follows the window as it is resized; the splitter still sets
 // another size, which is kept.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { launchTestBrowser, type TestBrowser } from '../support/browser';
-import { fullyInViewport, openApp, saveScreenshot, startUiHost, type UiHost } from './ui-support';
+import { fullyInViewport, openApp, saveScreenshot } from './ui-support';
+import { useUiFixture } from '../support/ui-fixture';
 
-let host: UiHost;
+// Each page gets its own browser, at its own window size.
+const ui = useUiFixture({ browser: false });
 const browsers: TestBrowser[] = [];
-
-beforeAll(async () => {
-  host = await startUiHost();
-}, 90_000);
 
 afterAll(async () => {
   for (const browser of browsers) await browser.close();
-  await host?.close();
 });
 
 /** A fresh profile (no size remembered) at `viewport`, with the demo phone's first frame painted. */
 async function freshPage(viewport: { width: number; height: number }): Promise<Page> {
   const browser = await launchTestBrowser(viewport);
   browsers.push(browser);
-  const { page } = await openApp(browser, host);
+  const { page } = await openApp(browser, ui.host);
   await page.waitForFunction(() => Number(document.querySelector('[data-testid="mirror-canvas"]')?.getAttribute('data-seq') || -1) >= 0, undefined, { timeout: 30_000 });
   return page;
 }
