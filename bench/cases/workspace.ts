@@ -47,8 +47,12 @@ const MEASURE_LAYOUT = `(() => {
   };
 })()`;
 
-/** Sizes in the page as a person sees them. */
-function measureLayout(page: Page): Promise<Layout> {
+/** Three frames: the window's new size reaches the layout, the mirror's fit and their paint. */
+const SETTLE = 'new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => requestAnimationFrame(done))))';
+
+/** Sizes in the page as a person sees them, once the page has followed a change of the window or the splitter. */
+async function measureLayout(page: Page): Promise<Layout> {
+  await page.evaluate(SETTLE);
   return page.evaluate(MEASURE_LAYOUT) as Promise<Layout>;
 }
 
@@ -106,6 +110,9 @@ const workspaceBench: BenchCase = {
         AI_PLANNER_TRANSPORT: 'direct',
         AI_PLANNER_MODEL: 'claude-bench',
         AI_PLANNER_MAX_STEPS: String(STEPS + 5),
+        // Pressing Home 30 times is the point here, not a loop for the guard to stop (it asks the person after 3).
+        TASK_LOOP_WARN_AFTER: '20',
+        TASK_LOOP_STOP_AFTER: '50',
         ANTHROPIC_API_KEY: FAKE_ANTHROPIC_KEY,
         ANTHROPIC_BASE_URL: fake.url,
       },

@@ -18,12 +18,30 @@ export function withoutClassName(message: string): string {
   return text;
 }
 
+/** Why a web page came back where an API's JSON was expected; said once, wherever a page is reported. */
+const PAGE_CAUSE = "a proxy or gateway answered, not the model's API";
+/** "an HTML page" and its title, as summariseBody writes it (so a summary already made is recognised again). */
+const SUMMARISED_PAGE = /an HTML page(?: titled "([^"]*)")? \(a proxy or gateway answered/;
+
+const pageWords = (title: string | undefined) => `an HTML page${title ? ` titled "${title}"` : ''}`;
+
+/**
+ * The HTML page in a reply or a failure message in a few words ("an HTML page titled \"502 Bad Gateway\""), whether
+ * the page is still raw or summariseBody has already summarised it; null when there is no page.
+ */
+export function htmlPageIn(text: string): string | null {
+  if (HTML_PAGE.test(text)) {
+    const title = (/<title[^>]*>([^<]{1,120})<\/title>/i.exec(text) ?? /<h1[^>]*>([^<]{1,120})<\/h1>/i.exec(text))?.[1]?.trim();
+    return pageWords(title);
+  }
+  const summarised = SUMMARISED_PAGE.exec(text);
+  return summarised ? pageWords(summarised[1]) : null;
+}
+
 /** A provider's or server's reply body in a few words: its own message, never a page or a stack trace. */
 export function summariseBody(body: string, maxLength = 300): string {
-  if (HTML_PAGE.test(body)) {
-    const title = (/<title[^>]*>([^<]{1,120})<\/title>/i.exec(body) ?? /<h1[^>]*>([^<]{1,120})<\/h1>/i.exec(body))?.[1]?.trim();
-    return `an HTML page${title ? ` titled "${title}"` : ''} (a proxy or gateway answered, not the model's API)`;
-  }
+  const page = HTML_PAGE.test(body) ? htmlPageIn(body) : null;
+  if (page) return `${page} (${PAGE_CAUSE})`;
   const oneLine = body.replace(STACK_FRAME, '').replace(/\s+/g, ' ').trim();
   return oneLine.length > maxLength ? `${oneLine.slice(0, maxLength)}…` : oneLine;
 }

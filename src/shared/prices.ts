@@ -61,9 +61,11 @@ export function costOf(usage: TokenUsage, price: ModelPrice): number {
   return (usage.inputTokens * price.input + usage.outputTokens * price.output) / 1_000_000;
 }
 
-/** A cost as a person reads it: `$0.0123`, more digits for tiny amounts. */
-export function formatUsd(amount: number): string {
-  if (amount === 0) return '$0';
-  if (amount < 0.01) return `$${amount.toFixed(4)}`;
-  return `$${amount.toFixed(amount < 1 ? 3 : 2)}`;
+/**
+ * A cost as a person reads it, in the reader's locale like every other number ("$0.0123" in en-US, "0,0123 $" in
+ * de-DE): more digits for tiny amounts; `locale` undefined means the runtime's default.
+ */
+export function formatUsd(amount: number, locale?: string): string {
+  const digits = amount === 0 ? 0 : amount < 0.01 ? 4 : amount < 1 ? 3 : 2;
+  return amount.toLocaleString(locale, { style: 'currency', currency: 'USD', minimumFractionDigits: digits, maximumFractionDigits: digits });
 }

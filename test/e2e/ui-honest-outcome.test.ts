@@ -1,29 +1,18 @@
 // The built-in planner (the AI planner off, the default) in the browser: the task ends in a neutral "Looked at the
 // screen only" card whose "Open Settings" opens Settings, and History and the exported report word it the same way.
 import { readFile } from 'node:fs/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchTestBrowser, type TestBrowser } from '../support/browser';
-import { openApp, saveScreenshot, selectPhone, startUiHost, type UiHost } from './ui-support';
+import { describe, expect, it } from 'vitest';
+import { openApp, saveScreenshot, selectPhone } from './ui-support';
+import { useUiFixture } from '../support/ui-fixture';
 
-let host: UiHost;
-let browser: TestBrowser;
-
-beforeAll(async () => {
-  host = await startUiHost();
-  browser = await launchTestBrowser();
-}, 90_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await host?.close();
-});
+const ui = useUiFixture();
 
 describe('the built-in planner in the browser', { timeout: 90_000 }, () => {
   it('Scenario: A built-in planner run ends with "Looked at the screen only" in the timeline, History and the report', async () => {
     const goal = 'Turn off Wi-Fi';
-    const { page, errors } = await openApp(browser, host);
-    await selectPhone(page, host.harness.serial);
-    expect((await host.harness.state()).settings.wifi).toBe(true);
+    const { page, errors } = await openApp(ui.browser, ui.host);
+    await selectPhone(page, ui.host.harness.serial);
+    expect((await ui.host.harness.state()).settings.wifi).toBe(true);
     const input = page.getByLabel('What should the phone do?');
     await input.fill(goal);
     await input.press('Enter');
@@ -36,7 +25,7 @@ describe('the built-in planner in the browser', { timeout: 90_000 }, () => {
     expect(await card.getByTestId('task-result-summary').textContent()).toMatch(/^1 action in \d+ turns? · /);
     await saveScreenshot(page, 'looked-only');
     // Nothing was done on the phone: the built-in planner never acts.
-    const after = await host.harness.state();
+    const after = await ui.host.harness.state();
     expect(after.settings.wifi).toBe(true);
     expect(after.foreground).toBe('com.android.launcher3');
 
@@ -60,7 +49,7 @@ describe('the built-in planner in the browser', { timeout: 90_000 }, () => {
     // The report: the same word and the same note, never "completed" or "done".
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: `Export "${goal}" as HTML report` }).click()]);
     const html = await readFile(await download.path(), 'utf8');
-    const report = await browser.context.newPage();
+    const report = await ui.browser.context.newPage();
     await report.setContent(html);
     const text = await report.locator('body').innerText();
     expect(text).toContain('looked only — Looked at the screen only — the AI planner is off.');

@@ -1,28 +1,17 @@
 // The loop guard asks the person, in the browser UI (headless Chromium against the web host): a model that presses
 // Home forever is warned, then the task pauses on "The agent seems stuck" with no model call while it waits, the turn
 // says "Waiting for you", the tab (not in front) raises a desktop notification, and the person's note lets it finish.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findElement, finish, startAnthropicFake, type AnthropicFake, type FakePolicy } from '../fakes/index';
-import { launchTestBrowser, type TestBrowser } from '../support/browser';
-import { anthropicFakeEnv, openApp, saveScreenshot, selectPhone, startUiHost, stepCard, type UiHost } from './ui-support';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { findElement, finish } from '../fakes/index';
+import { anthropicFakeEnv, openApp, reachable, saveScreenshot, selectPhone, stepCard } from './ui-support';
+import { useAnthropicFake, useUiFixture } from '../support/ui-fixture';
 
-let host: UiHost;
-let browser: TestBrowser;
-let fake: AnthropicFake;
-let policy: FakePolicy = () => finish(true, 'nothing to do');
+const model = useAnthropicFake(() => finish(true, 'nothing to do'));
+// Warned after 2 unchanged repeats, asked after 3 (the settings' defaults, spelled out).
+const ui = useUiFixture({ env: () => anthropicFakeEnv(model.fake.url, { TASK_LOOP_WARN_AFTER: '2', TASK_LOOP_STOP_AFTER: '3' }) });
 
 beforeAll(async () => {
-  fake = await startAnthropicFake({ policy: (turn) => policy(turn) });
-  // Warned after 2 unchanged repeats, asked after 3 (the settings' defaults, spelled out).
-  host = await startUiHost(anthropicFakeEnv(fake.url, { TASK_LOOP_WARN_AFTER: '2', TASK_LOOP_STOP_AFTER: '3' }));
-  browser = await launchTestBrowser();
-  await browser.context.grantPermissions(['notifications'], { origin: host.app.origin });
-}, 90_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await host?.close();
-  await fake?.close();
+  await ui.browser.context.grantPermissions(['notifications'], { origin: ui.host.app.origin });
 });
 
 interface Notice {
@@ -32,7 +21,7 @@ interface Notice {
 }
 
 /**
- * Before the app loads: the tab is not in front (the page cannot lose focus on its own in a test browser), and every
+ * Before the app loads: the tab is not in front (the page cannot lose focus on its own in a test ui.browser), and every
  * desktop notification the page raises is recorded on its way to the browser's own Notification.
  */
 function recordNotices(): void {
@@ -53,7 +42,7 @@ describe('the loop guard asks the person, in the browser', { timeout: 120_000 },
   it("Scenario: A looping task pauses on 'The agent seems stuck', notifies, and goes on with the person's note", async () => {
     const NOTE = 'Open Contacts instead';
     let calls = 0;
-    policy = (turn) => {
+    model.policy = (turn) => {
       calls++;
       if (turn.scene?.screen.package.includes('contacts')) return finish(true, 'Contacts is open.');
       if (turn.allText.includes(NOTE)) {
@@ -62,14 +51,28 @@ describe('the loop guard asks the person, in the browser', { timeout: 120_000 },
       }
       return { kind: 'call', tool: 'press_key', args: { key: 'home' }, text: 'Pressing home again.' };
     };
-    const { page, errors } = await openApp(browser, host, { beforeLoad: recordNotices });
-    await selectPhone(page, host.harness.serial);
+    const { page, errors } = await openApp(ui.browser, ui.host, { beforeLoad: recordNotices });
+    await selectPhone(page, ui.host.harness.serial);
     const input = page.getByLabel('What should the phone do?');
     await input.fill('Find the weather');
     await input.press('Enter');
 
     const panel = page.getByTestId('hand-over-panel');
     await panel.waitFor({ timeout: 40_000 });
+    // At 1280x800 with Getting started still to do (the model is not tested), the request's buttons are on screen
+    // and clickable as the window stands (it never scrolls), the note box too.
+    // Getting started folds to one line while the task runs; opened again by the person, it still leaves the buttons
+    // on screen (the card's text scrolls under them).
+    const checklist = page.getByTestId('setup-checklist');
+    const checklistOpen = () => checklist.evaluate((details) => (details as HTMLDetailsElement).open);
+    expect(await checklistOpen()).toBe(false);
+    const buttons = [panel.getByRole('button', { name: 'Continue' }), panel.getByRole('button', { name: 'Stop' })];
+    for (const control of [...buttons, panel.getByLabel('Note for the agent (optional)')]) expect(await reachable(control)).toBe(true);
+    await checklist.locator('summary').click();
+    expect(await checklistOpen()).toBe(true);
+    for (const control of buttons) expect(await reachable(control)).toBe(true);
+    await saveScreenshot(page, 'loop-request-checklist-open');
+    await checklist.locator('summary').click();
     expect(await panel.getByRole('heading').textContent()).toBe('The agent seems stuck');
     const description = (await panel.getByTestId('hand-over-reason').textContent()) ?? '';
     expect(description).toMatch(/press_key .*home.* \d+ times in a row and the screen did not change/);
@@ -84,12 +87,13 @@ describe('the loop guard asks the person, in the browser', { timeout: 120_000 },
     ]);
     await saveScreenshot(page, 'loop-request');
     expect(calls).toBe(callsWhileWaiting);
-    expect((await host.harness.state()).foreground).toBe('com.android.launcher3');
+    expect((await ui.host.harness.state()).foreground).toBe('com.android.launcher3');
 
     await panel.getByLabel('Note for the agent (optional)').fill(NOTE);
     await panel.getByRole('button', { name: 'Continue' }).click();
     await page.getByRole('article', { name: 'Done' }).waitFor({ timeout: 30_000 });
-    expect((await host.harness.state()).foreground).toMatch(/contacts/);
+    await expect.poll(checklistOpen).toBe(true);
+    expect((await ui.host.harness.state()).foreground).toMatch(/contacts/);
     expect(calls).toBeGreaterThan(callsWhileWaiting);
     const log = (await page.getByTestId('supervision-log').textContent()) ?? '';
     expect(log).toMatch(/Guard \(loop, warn\)/);

@@ -1,52 +1,43 @@
 // The person's own controls of the phone in the browser: typing on the mirror, the hardware keys, rotate and
 // "save screenshot"; and the device panel when the selected phone goes away or several demo phones run.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { launchTestBrowser, type TestBrowser } from '../support/browser';
-import { centreOf, clickMirrorAt, dumpUi, openApp, saveScreenshot, selectPhone, startUiHost, waitForFrameAfter, type UiHost } from './ui-support';
+import { centreOf, clickMirrorAt, dumpUi, openApp, saveScreenshot, selectPhone, waitForFrameAfter } from './ui-support';
+import { useUiFixture } from '../support/ui-fixture';
 
 const SCREEN = { width: 1080, height: 2400 };
 
-let browser: TestBrowser;
-let host: UiHost;
-
-beforeAll(async () => {
-  [browser, host] = await Promise.all([launchTestBrowser(), startUiHost()]);
-}, 90_000);
-
-afterAll(async () => {
-  await Promise.all([browser?.close(), host?.close()]);
-});
+const ui = useUiFixture();
 
 // ADBKeyBoard installed: the mirror's non-ASCII typing goes through it.
-beforeEach(() => host.harness.reset({ adbKeyboard: true }));
+beforeEach(() => ui.host.harness.reset({ adbKeyboard: true }));
 
 /** Taps what the phone shows as `text` (or the field with that resource id) by clicking the mirror. */
 async function tapOnMirror(page: Page, target: string, by: 'text' | 'id' = 'text') {
-  await clickMirrorAt(page, centreOf(await dumpUi(host.harness, host.harness.serial), target, by), SCREEN);
+  await clickMirrorAt(page, centreOf(await dumpUi(ui.host.harness, ui.host.harness.serial), target, by), SCREEN);
 }
 
 /** The text of the field with this resource id, as the phone's own UI dump has it. */
 async function fieldText(resourceId: string): Promise<string | undefined> {
-  const xml = await dumpUi(host.harness, host.harness.serial);
+  const xml = await dumpUi(ui.host.harness, ui.host.harness.serial);
   const node = new RegExp(`<node[^>]*?text="([^"]*)"[^>]*?resource-id="[^"]*${resourceId}"`).exec(xml);
   return node?.[1]?.replace(/&#10;/g, '\n').replace(/&amp;/g, '&');
 }
 
-const keyEvents = async () => (await host.harness.adb(['-s', host.harness.serial, 'logcat', '-d', '-s', 'InputDispatcher'])).stdout;
+const keyEvents = async () => (await ui.host.harness.adb(['-s', ui.host.harness.serial, 'logcat', '-d', '-s', 'InputDispatcher'])).stdout;
 
 describe('the phone controls in the browser', { timeout: 90_000 }, () => {
   it("Scenario: Typing on the focused mirror reaches the phone's focused field", async () => {
-    const { page, errors } = await openApp(browser, host);
-    await selectPhone(page, host.harness.serial);
+    const { page, errors } = await openApp(ui.browser, ui.host);
+    await selectPhone(page, ui.host.harness.serial);
     await waitForFrameAfter(page, -1);
     await tapOnMirror(page, 'Notes');
-    await expect.poll(async () => (await host.harness.state()).foreground, { timeout: 15_000 }).toBe('com.amc.notes');
+    await expect.poll(async () => (await ui.host.harness.state()).foreground, { timeout: 15_000 }).toBe('com.amc.notes');
     await tapOnMirror(page, 'add_note', 'id');
-    await expect.poll(async () => /note_body/.test(await dumpUi(host.harness, host.harness.serial)), { timeout: 15_000 }).toBe(true);
+    await expect.poll(async () => /note_body/.test(await dumpUi(ui.host.harness, ui.host.harness.serial)), { timeout: 15_000 }).toBe(true);
     await tapOnMirror(page, 'note_body', 'id');
-    await expect.poll(async () => (await host.harness.state()).focusedField, { timeout: 15_000 }).toMatch(/note_body$/);
-    const imeBefore = (await host.harness.state()).ime.current;
+    await expect.poll(async () => (await ui.host.harness.state()).focusedField, { timeout: 15_000 }).toMatch(/note_body$/);
+    const imeBefore = (await ui.host.harness.state()).ime.current;
 
     // The click gave the mirror the keyboard: ASCII goes by `input text`, Enter and Backspace as keys, the
     // rest through the IME.
@@ -56,45 +47,45 @@ describe('the phone controls in the browser', { timeout: 90_000 }, () => {
     await page.keyboard.type('Zoë 李雷');
     await page.keyboard.press('Backspace');
     await expect.poll(() => fieldText('note_body'), { timeout: 20_000 }).toBe("Hi, it's 5 o'clock\nZoë 李");
-    expect((await host.harness.state()).focusedField).toMatch(/note_body$/);
-    await expect.poll(async () => (await host.harness.state()).ime.current, { timeout: 10_000 }).toBe(imeBefore);
+    expect((await ui.host.harness.state()).focusedField).toMatch(/note_body$/);
+    await expect.poll(async () => (await ui.host.harness.state()).ime.current, { timeout: 10_000 }).toBe(imeBefore);
     await saveScreenshot(page, 'mirror-typing');
     expect(errors).toEqual([]);
     await page.close();
   });
 
   it('Scenario: Volume, power and rotate buttons reach the phone', async () => {
-    const { page, errors } = await openApp(browser, host);
-    await selectPhone(page, host.harness.serial);
+    const { page, errors } = await openApp(ui.browser, ui.host);
+    await selectPhone(page, ui.host.harness.serial);
     await waitForFrameAfter(page, -1);
     const keys = page.getByRole('group', { name: 'Phone keys' });
     await keys.getByRole('button', { name: 'Volume up' }).click();
     await keys.getByRole('button', { name: 'Volume down' }).click();
     await expect.poll(keyEvents, { timeout: 15_000 }).toMatch(/Injected key 24 [\s\S]*Injected key 25 /);
 
-    expect((await host.harness.state()).screenOn).toBe(true);
+    expect((await ui.host.harness.state()).screenOn).toBe(true);
     await keys.getByRole('button', { name: 'Power' }).click();
-    await expect.poll(async () => (await host.harness.state()).screenOn, { timeout: 15_000 }).toBe(false);
+    await expect.poll(async () => (await ui.host.harness.state()).screenOn, { timeout: 15_000 }).toBe(false);
     await keys.getByRole('button', { name: 'Power' }).click();
-    await expect.poll(async () => (await host.harness.state()).screenOn, { timeout: 15_000 }).toBe(true);
+    await expect.poll(async () => (await ui.host.harness.state()).screenOn, { timeout: 15_000 }).toBe(true);
 
-    const rotation = async () => (await host.harness.shell('settings get system user_rotation')).stdout.trim();
+    const rotation = async () => (await ui.host.harness.shell('settings get system user_rotation')).stdout.trim();
     const before = Number.parseInt(await rotation(), 10) || 0;
     await keys.getByRole('button', { name: 'Rotate' }).click();
     await expect.poll(rotation, { timeout: 15_000 }).toBe(String((before + 1) % 4));
-    expect((await host.harness.shell('settings get system accelerometer_rotation')).stdout.trim()).toBe('0');
+    expect((await ui.host.harness.shell('settings get system accelerometer_rotation')).stdout.trim()).toBe('0');
     expect(errors).toEqual([]);
     await page.close();
   });
 
   it('Scenario: Save screenshot writes a PNG into the folder the person picked', async () => {
     // Headless Chromium cannot show the folder picker; the page's private folder stands in for the one picked.
-    const { page, errors } = await openApp(browser, host, {
+    const { page, errors } = await openApp(ui.browser, ui.host, {
       beforeLoad: () => {
         (window as unknown as { showDirectoryPicker: () => Promise<FileSystemDirectoryHandle> }).showDirectoryPicker = () => navigator.storage.getDirectory();
       },
     });
-    await selectPhone(page, host.harness.serial);
+    await selectPhone(page, ui.host.harness.serial);
     await waitForFrameAfter(page, -1);
     await page.getByRole('button', { name: 'Save screenshot' }).click();
     const result = page.getByTestId('screenshot-result');
@@ -124,7 +115,7 @@ describe('the phone controls in the browser', { timeout: 90_000 }, () => {
   });
 
   it('Scenario: Start another demo phone says what it started and selects it', async () => {
-    const { page, errors } = await openApp(browser, host);
+    const { page, errors } = await openApp(ui.browser, ui.host);
     const rows = page.getByTestId('device-row');
     const before = await rows.count();
     await page.getByRole('button', { name: 'Start demo phone', exact: true }).click();
@@ -142,14 +133,14 @@ describe('the phone controls in the browser', { timeout: 90_000 }, () => {
   });
 
   it('Scenario: The selected phone vanishing is reported and Run waits for a new choice', async () => {
-    const { page, errors } = await openApp(browser, host);
-    const serial = host.harness.serial;
+    const { page, errors } = await openApp(ui.browser, ui.host);
+    const serial = ui.host.harness.serial;
     await page.getByRole('list', { name: 'Phones' }).waitFor();
     await selectPhone(page, serial);
     await page.getByLabel('What should the phone do?').fill('Look at the screen');
     expect(await page.getByRole('button', { name: 'Run' }).isEnabled()).toBe(true);
 
-    await host.harness.adb(['disconnect', serial]);
+    await ui.host.harness.adb(['disconnect', serial]);
     const gone = page.getByTestId('selected-phone-gone');
     await gone.waitFor({ timeout: 20_000 });
     expect(await gone.textContent()).toContain('AMC_Virtual_Phone');
@@ -167,7 +158,7 @@ describe('the phone controls in the browser', { timeout: 90_000 }, () => {
     await selectPhone(page, otherSerial);
     await gone.waitFor({ state: 'detached' });
     expect(await page.getByRole('button', { name: 'Run' }).isEnabled()).toBe(true);
-    await host.harness.connect();
+    await ui.host.harness.connect();
     // The phone coming back does not take the selection from the one the person picked.
     await page.locator(`[data-testid="device-row"][data-serial="${serial}"]`).waitFor({ timeout: 20_000 });
     expect(await page.locator('[data-testid="device-row"]:has(button[aria-pressed="true"])').getAttribute('data-serial')).toBe(otherSerial);

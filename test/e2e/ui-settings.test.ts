@@ -1,22 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
-import { launchTestBrowser, type TestBrowser } from '../support/browser';
-import { openApp, saveScreenshot, startUiHost, type UiHost } from './ui-support';
+import { openApp, saveScreenshot } from './ui-support';
+import { useUiFixture } from '../support/ui-fixture';
 
-let host: UiHost;
-let browser: TestBrowser;
-
-beforeAll(async () => {
-  host = await startUiHost({ AI_PLANNER_MODEL: 'claude-from-env' });
-  browser = await launchTestBrowser();
-}, 90_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await host?.close();
-});
+const ui = useUiFixture({ env: { AI_PLANNER_MODEL: 'claude-from-env' } });
 
 async function openSettings(page: Page) {
   await page.getByRole('banner').getByRole('button', { name: 'Open settings' }).click();
@@ -37,7 +26,7 @@ const fieldOf = (page: Page, setting: string) => page.locator(`[data-field="${se
 
 describe('settings in the browser', { timeout: 90_000 }, () => {
   it('Scenario: Settings reject an invalid value in the browser and save a valid one', async () => {
-    const { page, errors } = await openApp(browser, host);
+    const { page, errors } = await openApp(ui.browser, ui.host);
     const drawer = await openSettings(page);
     const save = drawer.getByRole('button', { name: 'Save' });
     const maxSteps = drawer.getByLabel('Max steps per task');
@@ -68,7 +57,7 @@ describe('settings in the browser', { timeout: 90_000 }, () => {
     const reopened = await openSettings(page);
     expect(await reopened.getByLabel('Max steps per task').inputValue()).toBe('25');
     expect(await reopened.getByLabel('Control-plane URL').inputValue()).toBe('https://control.example.com');
-    const stored = JSON.parse(await readFile(path.join(host.home, 'settings.json'), 'utf8'));
+    const stored = JSON.parse(await readFile(path.join(ui.host.home, 'settings.json'), 'utf8'));
     expect(stored.aiPlanner.maxSteps).toBe(25);
     expect(stored.controlPlane.url).toBe('https://control.example.com');
 
@@ -82,7 +71,7 @@ describe('settings in the browser', { timeout: 90_000 }, () => {
   });
 
   it('Scenario: API keys are write-only: the form shows only set or not set', async () => {
-    const { page, errors } = await openApp(browser, host);
+    const { page, errors } = await openApp(ui.browser, ui.host);
     const drawer = await openSettings(page);
     await showOpenAIDirect(drawer);
     const field = fieldOf(page, 'secrets.OPENAI_API_KEY');

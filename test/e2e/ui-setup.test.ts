@@ -1,27 +1,17 @@
 // First run in the browser: the checklist goes green with the demo phone and a tested model, and Test connection
 // answers in plain words for a good key, a wrong key and a dead URL (the real Anthropic SDK against the loopback fake).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
-import { launchTestBrowser, type TestBrowser } from '../support/browser';
-import { FAKE_ANTHROPIC_KEY, finish, startAnthropicFake, type AnthropicFake } from '../fakes/index';
-import { openApp, saveScreenshot, startUiHost, type UiHost } from './ui-support';
+import { FAKE_ANTHROPIC_KEY, finish } from '../fakes/index';
+import { openApp, saveScreenshot } from './ui-support';
+import { useAnthropicFake, useUiFixture } from '../support/ui-fixture';
 
-let host: UiHost;
-let browser: TestBrowser;
-let fake: AnthropicFake;
+const model = useAnthropicFake(() => finish(true, 'connected'));
+const ui = useUiFixture();
 
 beforeAll(async () => {
-  fake = await startAnthropicFake({ policy: () => finish(true, 'connected') });
-  host = await startUiHost();
-  browser = await launchTestBrowser();
   // A first run: no phone yet.
-  await host.harness.adb(['disconnect', host.harness.serial]);
-}, 90_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await host?.close();
-  await fake?.close();
+  await ui.host.harness.adb(['disconnect', ui.host.harness.serial]);
 });
 
 const item = (page: Page, id: string) => page.locator(`[data-testid="setup-checklist"] li[data-item="${id}"]`);
@@ -48,7 +38,7 @@ async function setKey(drawer: Locator, value: string) {
 
 describe('first run in the browser', { timeout: 120_000 }, () => {
   it('Scenario: The first-run checklist turns green with the demo phone and a tested model, then goes away', async () => {
-    const { page, errors } = await openApp(browser, host);
+    const { page, errors } = await openApp(ui.browser, ui.host);
     const checklist = page.getByTestId('setup-checklist');
     await checklist.waitFor();
     expect(await item(page, 'adb').getAttribute('data-done')).toBe('true');
@@ -64,7 +54,7 @@ describe('first run in the browser', { timeout: 120_000 }, () => {
     const drawer = page.getByRole('dialog', { name: 'Settings' });
     await drawer.getByLabel('Use the AI planner').check();
     await drawer.getByLabel('Transport').selectOption('direct');
-    await drawer.getByLabel('Anthropic base URL').fill(fake.url);
+    await drawer.getByLabel('Anthropic base URL').fill(model.fake.url);
     await save(drawer);
     expect(await drawer.getByTestId('setup-problems').textContent()).toContain('Anthropic API key is not set (Settings → Direct access)');
     expect(await page.getByTestId('goal-incomplete').textContent()).toContain('AI planner incomplete: Anthropic API key is not set');
@@ -92,7 +82,7 @@ describe('first run in the browser', { timeout: 120_000 }, () => {
   });
 
   it('Scenario: Test connection names a dead URL as unreachable', async () => {
-    const { page, errors } = await openApp(browser, host);
+    const { page, errors } = await openApp(ui.browser, ui.host);
     await page.getByRole('banner').getByRole('button', { name: 'Open settings' }).click();
     const drawer = page.getByRole('dialog', { name: 'Settings' });
     const enabled = drawer.getByLabel('Use the AI planner');

@@ -1,39 +1,25 @@
 // The person in the loop, in the browser UI (headless Chromium against the web host): the agent's question
 // answered in its card, a hand-over done on the mirror, a sensitive action allowed or denied; the phone's state
 // (GET /state) proves what happened.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { findElement, finish, startAnthropicFake, type AnthropicFake, type FakePolicy } from '../fakes/index';
-import { launchTestBrowser, type TestBrowser } from '../support/browser';
-import { anthropicFakeEnv, centreOf, clickMirrorAt, dumpUi, openApp, saveScreenshot, selectPhone, startUiHost, waitForFrameAfter, type UiHost } from './ui-support';
+import { findElement, finish } from '../fakes/index';
+import { anthropicFakeEnv, centreOf, clickMirrorAt, dumpUi, openApp, saveScreenshot, selectPhone, waitForFrameAfter } from './ui-support';
+import { useAnthropicFake, useUiFixture } from '../support/ui-fixture';
 
-let host: UiHost;
-let browser: TestBrowser;
-let fake: AnthropicFake;
-let policy: FakePolicy = () => finish(true, 'nothing to do');
-
-beforeAll(async () => {
-  fake = await startAnthropicFake({ policy: (turn) => policy(turn) });
-  host = await startUiHost(anthropicFakeEnv(fake.url));
-  browser = await launchTestBrowser();
-}, 90_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await host?.close();
-  await fake?.close();
-});
+const model = useAnthropicFake(() => finish(true, 'nothing to do'));
+const ui = useUiFixture({ env: () => anthropicFakeEnv(model.fake.url) });
 
 beforeEach(async () => {
-  policy = () => finish(true, 'nothing to do');
-  await host.harness.control('/reset', { body: {} });
+  model.policy = () => finish(true, 'nothing to do');
+  await ui.host.harness.control('/reset', { body: {} });
 });
 
 const QUESTION = 'Which app should I open?';
-const foreground = async () => (await host.harness.control<{ foreground: string }>('/state')).body.foreground;
+const foreground = async () => (await ui.host.harness.control<{ foreground: string }>('/state')).body.foreground;
 /** The phone's screen in pixels, as `wm size` reports it. */
 async function screenSize(): Promise<{ width: number; height: number }> {
-  const reply = await host.harness.adb(['-s', host.harness.serial, 'shell', 'wm size']);
+  const reply = await ui.host.harness.adb(['-s', ui.host.harness.serial, 'shell', 'wm size']);
   const [, width, height] = /(\d+)x(\d+)/.exec(reply.stdout) ?? [];
   if (!width || !height) throw new Error(`wm size said: ${reply.stdout}`);
   return { width: Number(width), height: Number(height) };
@@ -62,14 +48,14 @@ async function chooseConfirmation(page: Page, mode: 'every' | 'sensitive') {
 describe('the person in the loop, in the browser', { timeout: 120_000 }, () => {
   it('Scenario: The agent asks a question in the timeline, the answer typed there lets the task go on and complete', async () => {
     let calls = 0;
-    policy = (turn) => {
+    model.policy = (turn) => {
       calls++;
       if (turn.scene?.screen.package.includes('contacts')) return finish(true, 'Contacts is open.');
       if (!/contacts/i.test(withoutScenes(turn.allText))) return { kind: 'call', tool: 'ask_user', args: { question: QUESTION }, text: 'The goal does not say which app.' };
       const icon = findElement(turn.scene, 'Contacts');
       return { kind: 'call', tool: 'tap', args: { element_id: icon?.id ?? 'e1' }, text: 'The person asked for Contacts.' };
     };
-    const { page, errors } = await openApp(browser, host);
+    const { page, errors } = await openApp(ui.browser, ui.host);
     await runGoal(page, 'Open the app I will name');
     const card = page.getByTestId('question-card');
     await card.waitFor({ timeout: 30_000 });
@@ -100,7 +86,7 @@ describe('the person in the loop, in the browser', { timeout: 120_000 }, () => {
   it('Scenario: A hand-over gives the person the mirror; after "Done, continue" the agent looks afresh and completes, and History keeps who decided', async () => {
     let handedOver = false;
     let agentActions = 0;
-    policy = (turn) => {
+    model.policy = (turn) => {
       if (!handedOver) {
         handedOver = true;
         return { kind: 'call', tool: 'hand_over', args: { reason: 'Please open Contacts yourself' }, text: 'Only the person should do this.' };
@@ -109,8 +95,8 @@ describe('the person in the loop, in the browser', { timeout: 120_000 }, () => {
       agentActions++;
       return finish(false, 'Contacts is still not open.');
     };
-    const { page, errors } = await openApp(browser, host);
-    await selectPhone(page, host.harness.serial);
+    const { page, errors } = await openApp(ui.browser, ui.host);
+    await selectPhone(page, ui.host.harness.serial);
     await runGoal(page, 'Open Contacts with my help');
     const panel = page.getByTestId('hand-over-panel');
     await panel.waitFor({ timeout: 30_000 });
@@ -120,7 +106,7 @@ describe('the person in the loop, in the browser', { timeout: 120_000 }, () => {
     const keys = page.getByRole('group', { name: 'Phone keys' });
     await expect.poll(() => keys.getByRole('button', { name: 'Home' }).isEnabled()).toBe(true);
     const seen = await waitForFrameAfter(page, -1);
-    await clickMirrorAt(page, centreOf(await dumpUi(host.harness, host.harness.serial), 'Contacts'), await screenSize());
+    await clickMirrorAt(page, centreOf(await dumpUi(ui.host.harness, ui.host.harness.serial), 'Contacts'), await screenSize());
     await expect.poll(foreground, { timeout: 20_000 }).toMatch(/contacts/);
     await waitForFrameAfter(page, seen);
     await saveScreenshot(page, 'hand-over');
@@ -143,12 +129,12 @@ describe('the person in the loop, in the browser', { timeout: 120_000 }, () => {
   });
 
   it('Scenario: A held action shows its target on the wireframe; Deny keeps it from the phone and the model goes on', async () => {
-    policy = (turn) => {
+    model.policy = (turn) => {
       if (/denied/i.test(withoutScenes(turn.allText))) return finish(false, 'The person did not want Contacts opened.');
       const icon = findElement(turn.scene, 'Contacts');
       return { kind: 'call', tool: 'tap', args: { element_id: icon?.id ?? 'e1' }, text: 'Tapping Contacts.' };
     };
-    const { page, errors } = await openApp(browser, host);
+    const { page, errors } = await openApp(ui.browser, ui.host);
     // Step mode, chosen in Settings: every action waits for a yes, whatever the policy calls sensitive.
     await chooseConfirmation(page, 'every');
     try {

@@ -4,7 +4,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'vitest';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { startWebApp, type RunningWebApp } from '../../src/main/app/start-web-app';
 import { FAKE_ANTHROPIC_KEY } from '../fakes/index';
 import { startAdbHarness, type AdbHarness } from '../support/adb-harness';
@@ -180,4 +180,17 @@ export async function fullyInViewport(page: Page, selector: string): Promise<boo
     const box = document.querySelector(css)?.getBoundingClientRect();
     return !!box && box.width > 0 && box.top >= 0 && box.left >= 0 && box.bottom <= window.innerHeight && box.right <= window.innerWidth;
   }, selector);
+}
+
+/**
+ * The person can see and click the element as the window stands: it lies inside the viewport and nothing (a
+ * scroll area's edge, another panel) hides its centre.
+ */
+export function reachable(locator: Locator): Promise<boolean> {
+  return locator.evaluate((element) => {
+    const box = element.getBoundingClientRect();
+    if (box.width === 0 || box.top < 0 || box.left < 0 || box.bottom > window.innerHeight || box.right > window.innerWidth) return false;
+    const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+    return !!hit && element.contains(hit);
+  });
 }

@@ -1,50 +1,38 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { FAKE_ANTHROPIC_KEY, findElement, finish, startAnthropicFake, type AnthropicFake, type FakePolicy } from '../fakes/index';
-import { launchTestBrowser, type TestBrowser } from '../support/browser';
-import { ARTIFACTS, expandCard, openApp, saveScreenshot, startUiHost, type UiHost } from './ui-support';
+import { FAKE_ANTHROPIC_KEY, findElement, finish, type FakePolicy } from '../fakes/index';
+import { ARTIFACTS, expandCard, openApp, saveScreenshot } from './ui-support';
+import { useAnthropicFake, useUiFixture } from '../support/ui-fixture';
 
 const OPEN_CONTACTS = 'Open the contacts app';
 const KEEP_GOING = 'Keep pressing home until told to stop';
 
-let host: UiHost;
-let browser: TestBrowser;
-let fake: AnthropicFake;
-let policy: FakePolicy = () => finish(true, 'nothing to do');
-
-beforeAll(async () => {
-  fake = await startAnthropicFake({ policy: (turn) => policy(turn) });
-  // The AI planner, direct to the fake Anthropic API with extended thinking: set through the environment, the
-  // way a deployment would, so the settings on disk stay untouched.
-  host = await startUiHost({
+const model = useAnthropicFake(() => finish(true, 'nothing to do'));
+// The AI planner, direct to the fake Anthropic API with extended thinking: set through the environment, the
+// way a deployment would, so the settings on disk stay untouched.
+const ui = useUiFixture({
+  env: () => ({
     AI_PLANNER_ENABLED: 'true',
     AI_PLANNER_PROVIDER: 'anthropic',
     AI_PLANNER_TRANSPORT: 'direct',
     AI_PLANNER_MODEL: 'claude-test',
     AI_PLANNER_THINKING_BUDGET_TOKENS: '2048',
     ANTHROPIC_API_KEY: FAKE_ANTHROPIC_KEY,
-    ANTHROPIC_BASE_URL: fake.url,
+    ANTHROPIC_BASE_URL: model.fake.url,
     // Some scripted models here press Home on purpose until stopped: the loop guard must not end them first.
     TASK_LOOP_WARN_AFTER: '20',
     TASK_LOOP_STOP_AFTER: '50',
-  });
-  browser = await launchTestBrowser();
-}, 90_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await host?.close();
-  await fake?.close();
+  }),
 });
 
 // Each test starts from its own state (a phone on its home screen, the default policy) and makes the tasks it
 // looks at, under goals of its own, so one failure does not cascade and `-t` runs any test alone.
 beforeEach(async () => {
-  policy = () => finish(true, 'nothing to do');
-  await host.harness.control('/reset', { body: {} });
+  model.policy = () => finish(true, 'nothing to do');
+  await ui.host.harness.control('/reset', { body: {} });
 });
 
 /** Opens Contacts with one tap, then finishes (after `finishDelayMs`, so the running task can be watched). */
@@ -69,8 +57,8 @@ function openContactsPolicy(finishDelayMs = 0): FakePolicy {
 
 /** Runs a goal in a fresh page until its end shows (`Done` or `Stopped` after `stop`), then closes the page. */
 async function taskInOwnPage(goal: string, taskPolicy: FakePolicy, options: { stop?: boolean } = {}): Promise<void> {
-  policy = taskPolicy;
-  const { page, errors } = await openApp(browser, host);
+  model.policy = taskPolicy;
+  const { page, errors } = await openApp(ui.browser, ui.host);
   await runGoal(page, goal);
   if (options.stop) {
     await card(page, 1).waitFor({ timeout: 20_000 });
@@ -94,8 +82,8 @@ async function runGoal(page: Page, goal: string) {
 describe('a task in the browser', { timeout: 90_000 }, () => {
   it("Scenario: A running task's turns appear live with rationale and thinking", async () => {
     // Slow enough to finish that the first card is on screen while the task still runs.
-    policy = openContactsPolicy(2500);
-    const runPage = await openApp(browser, host);
+    model.policy = openContactsPolicy(2500);
+    const runPage = await openApp(ui.browser, ui.host);
     const { page } = runPage;
     await runGoal(page, OPEN_CONTACTS);
 
@@ -120,15 +108,15 @@ describe('a task in the browser', { timeout: 90_000 }, () => {
     expect(await result.getByTestId('task-result-text').textContent()).toBe('The contacts app is open.');
     expect(await card(page, 1).getByTestId('scene-wireframe').locator('rect.wf-target').count()).toBe(1);
     expect(await page.getByRole('button', { name: 'Stop' }).isDisabled()).toBe(true);
-    expect((await host.harness.control<{ foreground: string }>('/state')).body.foreground).toMatch(/contacts/);
+    expect((await ui.host.harness.control<{ foreground: string }>('/state')).body.foreground).toMatch(/contacts/);
     await saveScreenshot(page, 'timeline');
     expect(runPage.errors).toEqual([]);
     await page.close();
   });
 
   it('Scenario: The main screens are readable at 1280x800 and 1920x1080 in light and dark', async () => {
-    policy = openContactsPolicy();
-    const { page, errors } = await openApp(browser, host);
+    model.policy = openContactsPolicy();
+    const { page, errors } = await openApp(ui.browser, ui.host);
     await runGoal(page, OPEN_CONTACTS);
     await page.getByRole('article', { name: 'Done' }).waitFor({ timeout: 20_000 });
     for (const viewport of [{ width: 1280, height: 800 }, { width: 1920, height: 1080 }]) {
@@ -161,8 +149,8 @@ describe('a task in the browser', { timeout: 90_000 }, () => {
   });
 
   it('Scenario: Stop ends a running task', async () => {
-    policy = keepPressingHome;
-    const runPage = await openApp(browser, host);
+    model.policy = keepPressingHome;
+    const runPage = await openApp(ui.browser, ui.host);
     const { page } = runPage;
     await runGoal(page, KEEP_GOING);
     await card(page, 2).waitFor({ timeout: 20_000 });
@@ -185,10 +173,10 @@ describe('a task in the browser', { timeout: 90_000 }, () => {
     const stoppedGoal = `${KEEP_GOING} (to find after a restart)`;
     await taskInOwnPage(completedGoal, openContactsPolicy());
     await taskInOwnPage(stoppedGoal, keepPressingHome, { stop: true });
-    const { page, errors } = await openApp(browser, host);
+    const { page, errors } = await openApp(ui.browser, ui.host);
     await page.getByRole('tab', { name: 'History' }).click();
     // The page stays open while the app restarts: it says it lost the app, then reconnects and fetches again.
-    const restarted = host.restart({ sameAddress: true });
+    const restarted = ui.host.restart({ sameAddress: true });
     await page.getByTestId('connection-lost').waitFor({ timeout: 20_000 });
     await restarted;
     await page.getByTestId('connection-lost').waitFor({ state: 'detached', timeout: 20_000 });
@@ -222,7 +210,7 @@ describe('a task in the browser', { timeout: 90_000 }, () => {
   it('Scenario: The exported HTML report opens offline', async () => {
     const goal = `${OPEN_CONTACTS} (to export)`;
     await taskInOwnPage(goal, openContactsPolicy());
-    const { page, errors } = await openApp(browser, host);
+    const { page, errors } = await openApp(ui.browser, ui.host);
     await page.getByRole('tab', { name: 'History' }).click();
     const [download] = await Promise.all([
       page.waitForEvent('download'),
@@ -243,7 +231,7 @@ describe('a task in the browser', { timeout: 90_000 }, () => {
     await writeFile(path.join(ARTIFACTS, 'ui-report.json'), JSON.stringify(record, null, 2));
 
     // Offline: every request other than the file itself is refused and recorded.
-    const offline = await browser.context.newPage();
+    const offline = await ui.browser.context.newPage();
     const outside: string[] = [];
     await offline.route('**/*', (route) => {
       const url = route.request().url();
@@ -268,7 +256,7 @@ describe('a task in the browser', { timeout: 90_000 }, () => {
     const deleted = 'Look at the screen (to delete)';
     await taskInOwnPage(kept, () => finish(true, 'Seen.'));
     await taskInOwnPage(deleted, () => finish(true, 'Seen.'));
-    const { page, errors } = await openApp(browser, host);
+    const { page, errors } = await openApp(ui.browser, ui.host);
     await page.getByRole('tab', { name: 'History' }).click();
     const rows = page.getByTestId('history-row');
     await expect.poll(() => rows.filter({ hasText: deleted }).count()).toBe(1);
@@ -290,11 +278,11 @@ describe('a task in the browser', { timeout: 90_000 }, () => {
   it('Scenario: Very long goals, model texts and on-screen texts wrap without widening the window', async () => {
     const unbroken = 'Supercalifragilistic'.repeat(30);
     const rationale = `${'The model explains itself at length. '.repeat(40)}${unbroken}`;
-    policy = (turn) =>
+    model.policy = (turn) =>
       turn.callIndex % 2 === 0
         ? { kind: 'call', tool: 'press_key', args: { key: 'home' }, text: rationale, thinking: rationale }
         : finish(true, unbroken, rationale);
-    const { page, errors } = await openApp(browser, host);
+    const { page, errors } = await openApp(ui.browser, ui.host);
     const goal = `${'Open the notes app and write a long note '.repeat(12)}${unbroken}`;
     await runGoal(page, goal);
     await page.getByRole('article', { name: 'Done' }).waitFor({ timeout: 20_000 });

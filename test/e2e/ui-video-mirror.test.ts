@@ -1,42 +1,31 @@
 // The video mirror in headless Chromium: the page decodes scrcpy's H.264 with WebCodecs onto the canvas, clicks go
 // over the control socket, and the fallbacks show screenshots with the reason in one line.
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchTestBrowser, type TestBrowser } from '../support/browser';
-import { centreOf, clickMirrorAt, dumpUi, mirrorPixels, openApp, saveScreenshot, selectPhone, startVideoUiHost, scrcpyServersOn, waitForFrameAfter, type UiHost } from './ui-support';
+import { describe, expect, it } from 'vitest';
+import { centreOf, clickMirrorAt, dumpUi, mirrorPixels, openApp, saveScreenshot, selectPhone, scrcpyServersOn, waitForFrameAfter } from './ui-support';
+import { useUiFixture } from '../support/ui-fixture';
 
 const SCREEN = { width: 1080, height: 2400 };
 
-let host: UiHost;
-let browser: TestBrowser;
-
-beforeAll(async () => {
-  host = await startVideoUiHost();
-  browser = await launchTestBrowser();
-}, 90_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await host?.close();
-});
+const ui = useUiFixture({ video: true });
 
 const source = (page: Page) => page.getByTestId('mirror-source');
-const foreground = async () => (await host.harness.state()).foreground;
+const foreground = async () => (await ui.host.harness.state()).foreground;
 
-const serversOnPhone = () => scrcpyServersOn(host.harness);
+const serversOnPhone = () => scrcpyServersOn(ui.host.harness);
 
 describe('video mirror in the browser', { timeout: 90_000 }, () => {
   it('Scenario: The demo phone is mirrored over the video path, a change shows on the canvas, and closing the window leaves no server', async () => {
-    await host.harness.reset();
-    const { page, errors } = await openApp(browser, host);
-    await selectPhone(page, host.harness.serial);
+    await ui.host.harness.reset();
+    const { page, errors } = await openApp(ui.browser, ui.host);
+    await selectPhone(page, ui.host.harness.serial);
     await expect.poll(() => source(page).getAttribute('data-source'), { timeout: 20_000 }).toBe('video');
     const first = await waitForFrameAfter(page, -1);
     const before = await mirrorPixels(page);
     await saveScreenshot(page, 'video-mirror');
 
     // A change made on the phone (not through the mirror) reaches the canvas.
-    await host.harness.shell('am start -n com.android.settings/.Settings');
+    await ui.host.harness.shell('am start -n com.android.settings/.Settings');
     await expect.poll(() => mirrorPixels(page), { timeout: 20_000 }).not.toBe(before);
     expect(await waitForFrameAfter(page, first)).toBeGreaterThan(first);
     expect(errors).toEqual([]);
@@ -47,45 +36,45 @@ describe('video mirror in the browser', { timeout: 90_000 }, () => {
   });
 
   it('Scenario: A click on the video mirror reaches the phone over the control socket', async () => {
-    await host.harness.reset();
-    const { page, errors } = await openApp(browser, host);
-    await selectPhone(page, host.harness.serial);
+    await ui.host.harness.reset();
+    const { page, errors } = await openApp(ui.browser, ui.host);
+    await selectPhone(page, ui.host.harness.serial);
     await expect.poll(() => source(page).getAttribute('data-source'), { timeout: 20_000 }).toBe('video');
     await waitForFrameAfter(page, -1);
-    const contacts = centreOf(await dumpUi(host.harness, host.harness.serial), 'Contacts');
+    const contacts = centreOf(await dumpUi(ui.host.harness, ui.host.harness.serial), 'Contacts');
     // From now on every adb shell command hangs: only the control socket can carry the click.
-    await host.harness.control('/faults', { body: { kind: 'hang' } });
+    await ui.host.harness.control('/faults', { body: { kind: 'hang' } });
     await clickMirrorAt(page, contacts, SCREEN);
     await expect.poll(foreground, { timeout: 15_000 }).toMatch(/contacts/);
-    expect((await host.harness.control<{ faults: { kind: string }[] }>('/faults')).body.faults).toEqual([{ kind: 'hang' }]);
-    await host.harness.reset();
+    expect((await ui.host.harness.control<{ faults: { kind: string }[] }>('/faults')).body.faults).toEqual([{ kind: 'hang' }]);
+    await ui.host.harness.reset();
     expect(errors).toEqual([]);
     await page.close();
   });
 
   it('Scenario: When the server cannot be pushed the mirror shows screenshots and says why', async () => {
-    await host.harness.reset();
-    await host.harness.control('/faults', { body: { kind: 'push-refused' } });
-    const { page, errors } = await openApp(browser, host);
-    await selectPhone(page, host.harness.serial);
+    await ui.host.harness.reset();
+    await ui.host.harness.control('/faults', { body: { kind: 'push-refused' } });
+    const { page, errors } = await openApp(ui.browser, ui.host);
+    await selectPhone(page, ui.host.harness.serial);
     await expect.poll(() => source(page).textContent(), { timeout: 20_000 }).toMatch(/video mirror unavailable: .*Permission denied.* — showing screenshots/);
     const first = await waitForFrameAfter(page, -1);
-    await host.harness.shell('am start -n com.android.settings/.Settings');
+    await ui.host.harness.shell('am start -n com.android.settings/.Settings');
     expect(await waitForFrameAfter(page, first)).toBeGreaterThan(first);
     expect(errors).toEqual([]);
     await page.close();
   });
 
   it('Scenario: When the stream dies mid-way the mirror goes on with screenshots', async () => {
-    await host.harness.reset();
-    const { page, errors } = await openApp(browser, host);
-    await selectPhone(page, host.harness.serial);
+    await ui.host.harness.reset();
+    const { page, errors } = await openApp(ui.browser, ui.host);
+    await selectPhone(page, ui.host.harness.serial);
     await expect.poll(() => source(page).getAttribute('data-source'), { timeout: 20_000 }).toBe('video');
-    await host.harness.control('/faults', { body: { kind: 'scrcpy-crash' } });
-    await host.harness.shell('am start -n com.android.settings/.Settings');
+    await ui.host.harness.control('/faults', { body: { kind: 'scrcpy-crash' } });
+    await ui.host.harness.shell('am start -n com.android.settings/.Settings');
     await expect.poll(() => source(page).textContent(), { timeout: 20_000 }).toMatch(/video mirror unavailable: .* — showing screenshots/);
     const before = await mirrorPixels(page);
-    await host.harness.shell('input keyevent 3');
+    await ui.host.harness.shell('input keyevent 3');
     await expect.poll(() => mirrorPixels(page), { timeout: 20_000 }).not.toBe(before);
     expect(errors).toEqual([]);
     await page.close();

@@ -1,33 +1,21 @@
 // The working layout in the browser: the phone stays in view while a long task's timeline scrolls in its own
 // area, the mirror is enlarged and remembered, compact cards open on click, the goal box and its shortcuts,
 // and History's search, filters and "Run again".
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { finish, startAnthropicFake, type AnthropicFake, type FakePolicy } from '../fakes/index';
-import { launchTestBrowser, type TestBrowser } from '../support/browser';
-import { expandCard, anthropicFakeEnv, fullyInViewport, openApp, saveScreenshot, startUiHost, stepCard, type UiHost } from './ui-support';
+import { finish, type FakePolicy } from '../fakes/index';
+import { expandCard, anthropicFakeEnv, fullyInViewport, openApp, saveScreenshot, stepCard } from './ui-support';
+import { useAnthropicFake, useUiFixture } from '../support/ui-fixture';
 
 const nothingToDo: FakePolicy = () => finish(true, 'nothing to do');
-let policy = nothingToDo;
-let fake: AnthropicFake;
-let host: UiHost;
-let browser: TestBrowser;
 
-beforeAll(async () => {
-  fake = await startAnthropicFake({ policy: (turn) => policy(turn) });
-  // 30 steps and the finishing turn fit; pressing Home 30 times on purpose is not a loop to stop here.
-  host = await startUiHost(anthropicFakeEnv(fake.url, { AI_PLANNER_MAX_STEPS: '40', TASK_LOOP_WARN_AFTER: '20', TASK_LOOP_STOP_AFTER: '50' }));
-  browser = await launchTestBrowser();
-}, 90_000);
-
-afterAll(async () => {
-  await Promise.all([browser?.close(), fake?.close()]);
-  await host?.close();
-});
+const model = useAnthropicFake(nothingToDo);
+// 30 steps and the finishing turn fit; pressing Home 30 times on purpose is not a loop to stop here.
+const ui = useUiFixture({ env: () => anthropicFakeEnv(model.fake.url, { AI_PLANNER_MAX_STEPS: '40', TASK_LOOP_WARN_AFTER: '20', TASK_LOOP_STOP_AFTER: '50' }) });
 
 beforeEach(async () => {
-  policy = nothingToDo;
-  await host.harness.reset();
+  model.policy = nothingToDo;
+  await ui.host.harness.reset();
 });
 
 /** Presses Home `count` times (each turn after `delayMs`), then finishes. */
@@ -67,11 +55,11 @@ const cardInView = (page: Page, step?: number) =>
 
 describe('the workspace in the browser', { timeout: 180_000 }, () => {
   it('Scenario: The phone stays in view after 30 steps while the timeline follows the newest step', async () => {
-    const { page, errors } = await openApp(browser, host);
+    const { page, errors } = await openApp(ui.browser, ui.host);
     // A tested model: the Getting started panel goes away (for the next pages too) and leaves the timeline its room.
     await page.getByRole('button', { name: 'Test connection' }).click();
     await page.getByTestId('setup-checklist').waitFor({ state: 'detached' });
-    policy = homePresses(30, 120);
+    model.policy = homePresses(30, 120);
     await page.emulateMedia({ colorScheme: 'light' });
     await runGoal(page, 'Press home thirty times');
 
@@ -137,7 +125,7 @@ describe('the workspace in the browser', { timeout: 180_000 }, () => {
   });
 
   it('Scenario: The mirror is enlarged with the splitter and keeps its size after a reload', async () => {
-    const { page, errors } = await openApp(browser, host);
+    const { page, errors } = await openApp(ui.browser, ui.host);
     await page.getByTestId('mirror-canvas').waitFor();
     await page.waitForFunction(() => Number(document.querySelector('[data-testid="mirror-canvas"]')?.getAttribute('data-seq') || -1) >= 0);
     const splitter = page.getByRole('separator', { name: /Phone size/ });
@@ -172,7 +160,7 @@ describe('the workspace in the browser', { timeout: 180_000 }, () => {
   });
 
   it("Scenario: Shift+Enter starts a new line, Enter runs, and the goal joins the phone's recent goals", async () => {
-    const { page, errors } = await openApp(browser, host);
+    const { page, errors } = await openApp(ui.browser, ui.host);
     // This test's own list: other tests ran goals on this phone in the same browser profile.
     await page.evaluate(() => localStorage.removeItem('amc.recentGoals'));
     await page.reload();
@@ -209,7 +197,7 @@ describe('the workspace in the browser', { timeout: 180_000 }, () => {
   });
 
   it('Scenario: Keyboard shortcuts run, pause, resume and stop a task, and ? lists them', async () => {
-    const { page, errors } = await openApp(browser, host);
+    const { page, errors } = await openApp(ui.browser, ui.host);
     await page.locator('body').click({ position: { x: 5, y: 5 } });
     await page.keyboard.press('?');
     const help = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
@@ -219,7 +207,7 @@ describe('the workspace in the browser', { timeout: 180_000 }, () => {
     await page.keyboard.press('Escape');
     await help.waitFor({ state: 'hidden' });
 
-    policy = keepPressingHome;
+    model.policy = keepPressingHome;
     await goalInput(page).fill('Keep pressing home (shortcuts)');
     // Ctrl+Enter runs from anywhere on the page.
     await page.getByRole('heading', { name: 'Devices' }).click();
@@ -250,12 +238,12 @@ describe('the workspace in the browser', { timeout: 180_000 }, () => {
   });
 
   it('Scenario: History is searched and filtered, names the model and the phone, and runs a task again', async () => {
-    const { page, errors } = await openApp(browser, host);
+    const { page, errors } = await openApp(ui.browser, ui.host);
     const zebra = 'Find the zebra in History';
-    policy = () => finish(true, 'Seen.');
+    model.policy = () => finish(true, 'Seen.');
     await runGoal(page, zebra);
     await page.getByRole('article', { name: 'Done' }).waitFor({ timeout: 20_000 });
-    policy = keepPressingHome;
+    model.policy = keepPressingHome;
     const stopped = 'Stopped goal for the History filter';
     await runGoal(page, stopped);
     await stepCard(page, 1).waitFor({ timeout: 20_000 });
@@ -285,7 +273,7 @@ describe('the workspace in the browser', { timeout: 180_000 }, () => {
     await page.getByLabel('Planner').selectOption('stub');
     await page.getByTestId('history-no-match').waitFor();
     await page.getByLabel('Planner').selectOption('ai');
-    await page.getByLabel('Phone', { exact: true }).selectOption(host.harness.serial);
+    await page.getByLabel('Phone', { exact: true }).selectOption(ui.host.harness.serial);
     await expect.poll(() => rows.filter({ hasText: zebra }).count()).toBe(1);
 
     // Arrow keys move between tasks and Enter opens one.
@@ -301,7 +289,7 @@ describe('the workspace in the browser', { timeout: 180_000 }, () => {
     await page.getByRole('button', { name: '← All tasks' }).click();
 
     // Run again: the same goal on the same phone, shown on the Current task tab.
-    policy = () => finish(true, 'Seen again.');
+    model.policy = () => finish(true, 'Seen again.');
     await page.getByRole('button', { name: `Run "${zebra}" again` }).click();
     await page.getByRole('tab', { name: 'Current task', selected: true }).waitFor();
     await page.getByRole('article', { name: 'Done' }).waitFor({ timeout: 20_000 });

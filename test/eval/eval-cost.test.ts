@@ -64,7 +64,8 @@ describe('eval cost', () => {
     expect(html).toContain('<td>$0.050</td>');
     expect(html).toContain('claude-sonnet-4-6 at $3/$15 per million');
     const compared = renderComparison(report, suite(UNLISTED, null), ['a.json', 'b.json']);
-    expect(compared.split('\n').find((line) => line.startsWith(`${bluetooth.id} `))).toMatch(/FAIL 1\/2 0 steps \$0\.052 0\.0 s +FAIL 1\/2 0 steps — 0\.0 s/);
+    // $0.0525 rounds half up to $0.053 (the locale formatter rounds the decimal amount, not its binary neighbour).
+    expect(compared.split('\n').find((line) => line.startsWith(`${bluetooth.id} `))).toMatch(/FAIL 1\/2 0 steps \$0\.053 0\.0 s +FAIL 1\/2 0 steps — 0\.0 s/);
     expect(compared).toMatch(/^A: .*cost \$0\.204 in all;/m);
     expect(compared).not.toMatch(/^B: .*cost/m);
   });

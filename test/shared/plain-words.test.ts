@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { plainReason, summariseBody } from '../../src/shared/plain-words';
+import { htmlPageIn, plainReason, summariseBody } from '../../src/shared/plain-words';
 import { attemptsLabel } from '../../src/shared/action';
 import { stepCountsLabel, taskOutcomeKind, taskOutcomeWord } from '../../src/shared/task-words';
 
@@ -22,6 +22,11 @@ describe('plain words', () => {
     expect(plainReason(`ToolCallUnavailable: OpenAI refused the request (HTTP 502): ${page}`)).toBe(
       'OpenAI refused the request (HTTP 502): an HTML page titled "502 Bad Gateway" (a proxy or gateway answered, not the model\'s API)',
     );
+    // The page is recognised raw or already summarised, so a message that quotes a summary names it once.
+    expect(htmlPageIn(page)).toBe('an HTML page titled "502 Bad Gateway"');
+    expect(htmlPageIn(`Anthropic answered with a server error (HTTP 502): ${summariseBody(page)}; try again later`)).toBe('an HTML page titled "502 Bad Gateway"');
+    expect(htmlPageIn(summariseBody('<html><body>down</body></html>'))).toBe('an HTML page');
+    expect(htmlPageIn('Anthropic rate limited the request (HTTP 429)')).toBeNull();
     // A list keeps its lines.
     expect(plainReason('ConfigError: configuration problems:\n  - Control-plane URL is empty\n  - Control-plane token is not set')).toBe(
       'configuration problems:\n - Control-plane URL is empty\n - Control-plane token is not set',

@@ -1,9 +1,9 @@
 import type { ConnectionReport } from '../../shared/connection-report';
 import { ToolCallUnavailable, type DecisionRequest, type ToolCallingClient } from '../../shared/decision';
-import { summariseBody } from '../../shared/plain-words';
+import { htmlPageIn, summariseBody } from '../../shared/plain-words';
 import { buildToolCallingClient } from '../runtime/build-planner';
 import { aiPlannerSetup, missingForAiPlanner, type RuntimeConfig } from '../runtime/config';
-import { formatCount } from '../../shared/task-words';
+import { capitalized, formatCount } from '../../shared/task-words';
 
 /**
  * "Test connection": one tiny real request with the configured planner settings — direct: one decision from the
@@ -44,10 +44,12 @@ function describeTarget(config: RuntimeConfig): string {
 function classify(error: unknown): Pick<ConnectionReport, 'result' | 'message'> {
   const text = error instanceof Error ? error.message : String(error);
   const kind = error instanceof ToolCallUnavailable ? error.kind : undefined;
-  const said = summariseBody(text);
-  if (/<(!doctype html|html|body)\b/i.test(text) || said.startsWith('an HTML page') || /an HTML page/.test(said)) {
-    return { result: 'html-page', message: `An HTML page answered instead of the API (a proxy, captive portal or wrong URL): ${said}` };
+  const page = htmlPageIn(text);
+  if (page) {
+    const status = /\(HTTP (\d{3})\)/.exec(text)?.[1];
+    return { result: 'html-page', message: `${capitalized(page)} answered${status ? ` (HTTP ${status})` : ''} instead of the model's API: check the URL and any proxy or captive portal in the way.` };
   }
+  const said = summariseBody(text);
   switch (kind) {
     case 'auth':
       return { result: 'wrong-key', message: `The key or token was refused: ${said}` };
@@ -75,7 +77,8 @@ async function checkHealth(baseUrl: string, doFetch: typeof fetch, signal?: Abor
   try {
     const response = await doFetch(url, { signal: signal ? AbortSignal.any([signal, timeout]) : timeout });
     const body = await response.text();
-    if (/<(!doctype html|html|body)\b/i.test(body)) return { result: 'html-page', message: `The control plane's address answered with ${summariseBody(body)}; check the Control-plane URL.` };
+    const page = htmlPageIn(body);
+    if (page) return { result: 'html-page', message: `The control plane's address answered with ${page}, not the control plane's API: check the Control-plane URL and any proxy or captive portal in the way.` };
     if (!response.ok) return { result: 'failed', message: `The control plane's health check answered HTTP ${response.status}: ${summariseBody(body, 160)}` };
     return null;
   } catch (error) {

@@ -15,18 +15,18 @@ import { useAppConnection } from './use-app-connection';
 
 export function App() {
   useAppConnection();
-  const [panelWidth, setPanelWidth] = usePanelWidth();
+  const panel = usePanelWidth();
   return (
     <div className="app">
       <Header />
       <ConnectionBanner />
       <ErrorBanner />
       {/* The window does not scroll: the phone and the timeline each scroll in their own area. */}
-      <main className="layout" style={{ '--device-panel-width': `${panelWidth}px` } as CSSProperties}>
+      <main className="layout" style={{ '--device-panel-width': `${panel.width}px` } as CSSProperties}>
         <ErrorBoundary area="the devices">
           <DevicePanel />
         </ErrorBoundary>
-        <Splitter width={panelWidth} onResize={setPanelWidth} />
+        <Splitter width={panel.width} onResize={panel.resize} onReset={panel.reset} />
         <div className="work">
           <ErrorBoundary area="the setup checklist">
             <SetupChecklist />

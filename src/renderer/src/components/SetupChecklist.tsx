@@ -1,9 +1,11 @@
 import { useAppStore } from '../store/app-store';
 import { useDevicesStore } from '../store/devices-store';
 import { useSettingsStore } from '../store/settings-store';
+import { isRunning } from '../store/task-store';
 import { useStartDemo } from './devices/use-start-demo';
 import { incompleteLabel, incompleteSetup } from './settings/setup-state';
 import { useConnectionTest } from './settings/use-connection-test';
+import { useShownTask } from './task/use-shown-task';
 
 interface Item {
   id: 'adb' | 'phone' | 'model';
@@ -15,7 +17,8 @@ interface Item {
 
 /**
  * First run: what a task needs — an adb server, a ready phone, a configured and tested model — each with the one
- * step that makes it green. The panel goes away once all three are.
+ * step that makes it green. The panel goes away once all three are. While the shown task runs it folds to one line
+ * (the person can open it), so the task and whatever it asks of the person keep the room.
  */
 export function SetupChecklist() {
   const list = useDevicesStore((s) => s.list);
@@ -24,6 +27,7 @@ export function SetupChecklist() {
   const openSettings = useAppStore((s) => s.toggleSettings);
   const { starting, startDemo, message: demoMessage } = useStartDemo();
   const { testing, test } = useConnectionTest();
+  const taskRunning = isRunning(useShownTask().entry?.task);
   if (!list || !screen) return null;
 
   const ready = list.devices.some((device) => device.state === 'device');
@@ -63,9 +67,17 @@ export function SetupChecklist() {
     },
   ];
   if (items.every((item) => item.done)) return null;
+  const done = items.filter((item) => item.done).length;
   return (
-    <section className="panel setup-checklist" aria-labelledby="setup-title" data-testid="setup-checklist">
-      <h2 id="setup-title" className="panel-title">Getting started</h2>
+    // Keyed on the task's running state: folding when a task starts and opening when it ends override what the
+    // person last chose, nothing else does.
+    <details key={taskRunning ? 'folded' : 'open'} open={!taskRunning} className="panel setup-checklist" data-testid="setup-checklist">
+      <summary>
+        <h2 className="panel-title">Getting started</h2>
+        <span className="muted small" data-testid="setup-progress">
+          {done} of {items.length} done
+        </span>
+      </summary>
       <ul>
         {items.map((item) => (
           <li key={item.id} className={item.done ? 'done' : 'todo'} data-item={item.id} data-done={item.done}>
@@ -82,6 +94,6 @@ export function SetupChecklist() {
           </li>
         ))}
       </ul>
-    </section>
+    </details>
   );
 }

@@ -1,18 +1,20 @@
 import { useRef, type KeyboardEvent, type PointerEvent } from 'react';
-import { defaultPanelWidth, PANEL_WIDTH } from './use-panel-width';
+import { PANEL_WIDTH } from './use-panel-width';
 
 const STEP_PX = 40;
 
 interface Props {
   width: number;
   onResize(width: number): void;
+  /** Back to the default size, which follows the window. */
+  onReset(): void;
 }
 
 /**
  * The bar between the phone and the timeline: drag it (or focus it and use the arrow keys, Home and End) to make
  * the phone larger or smaller; a double-click goes back to the default size.
  */
-export function Splitter({ width, onResize }: Props) {
+export function Splitter({ width, onResize, onReset }: Props) {
   const drag = useRef<{ startX: number; startWidth: number } | null>(null);
   const onPointerDown = (event: PointerEvent<HTMLDivElement>) => {
     if (event.button !== 0) return;
@@ -44,7 +46,7 @@ export function Splitter({ width, onResize }: Props) {
       onPointerMove={onPointerMove}
       onPointerUp={() => (drag.current = null)}
       onPointerCancel={() => (drag.current = null)}
-      onDoubleClick={() => onResize(defaultPanelWidth())}
+      onDoubleClick={onReset}
       onKeyDown={onKeyDown}
     />
   );

@@ -36,22 +36,27 @@ export function HandOverPanel({ requestId, request, onReply }: Props) {
         {request.kind === 'hand-over' ? request.reason : request.description}
       </p>
       <p className="muted">{words.hint}</p>
-      <label htmlFor={`note-${requestId}`}>Note for the agent (optional)</label>
-      <input
-        id={`note-${requestId}`}
-        type="text"
-        maxLength={2000}
-        value={note}
-        placeholder="e.g. I logged in"
-        onChange={(event) => setNote(event.target.value)}
-      />
-      <div className="supervision-actions">
-        <button type="button" className="button primary" disabled={sending} onClick={() => void decide('continue')}>
-          {words.go}
-        </button>
-        <button type="button" className="button danger" disabled={sending} onClick={() => void decide('stop')}>
-          Stop
-        </button>
+      {/* The note and the buttons share a line, so the whole card fits the room a small window leaves it. */}
+      <div className="supervision-reply">
+        <div className="supervision-note">
+          <label htmlFor={`note-${requestId}`}>Note for the agent (optional)</label>
+          <input
+            id={`note-${requestId}`}
+            type="text"
+            maxLength={2000}
+            value={note}
+            placeholder="e.g. I logged in"
+            onChange={(event) => setNote(event.target.value)}
+          />
+        </div>
+        <div className="supervision-actions">
+          <button type="button" className="button primary" disabled={sending} onClick={() => void decide('continue')}>
+            {words.go}
+          </button>
+          <button type="button" className="button danger" disabled={sending} onClick={() => void decide('stop')}>
+            Stop
+          </button>
+        </div>
       </div>
     </article>
   );

@@ -48,9 +48,11 @@ export function QuestionCard({ requestId, request, onReply }: Props) {
           onChange={(event) => setAnswer(event.target.value)}
           onKeyDown={onKeyDown}
         />
-        <button type="submit" className="button primary" disabled={sending || !answer.trim()}>
-          Send answer
-        </button>
+        <div className="supervision-actions">
+          <button type="submit" className="button primary" disabled={sending || !answer.trim()}>
+            Send answer
+          </button>
+        </div>
       </form>
     </article>
   );
