@@ -8,7 +8,7 @@ import { MirrorPump } from '../mirror/mirror-pump';
 import { VideoSource } from '../mirror/video-source';
 import { AdaptiveScreenGrabber } from '../mirror/screen-capture';
 import type { MirrorEncoding } from '../mirror/frame-encoder';
-import { createConfigSource } from '../runtime/config';
+import { applyEnvironment, createConfigSource } from '../runtime/config';
 import { createDeviceLocks, type DeviceLocks } from '../storage/device-lock';
 import { createSecretStore, resolveAmcHome, type SecretCodec } from '../storage/settings-store';
 import { createTaskStore } from '../storage/task-store';
@@ -73,12 +73,14 @@ export async function createApp(options: AppOptions = {}): Promise<AppServices> 
   const startedAt = Date.now();
 
   const config = createConfigSource({ env, home, secretStore: createSecretStore(home, options.secretCodec) });
-  /** Settings after environment overrides; the stored ones (or defaults) when the environment is invalid. */
-  const effectiveSettings = (): Promise<Settings> =>
-    config.load().then(
-      (loaded) => loaded.settings,
-      () => config.settingsStore.load().catch(() => defaultSettings()),
-    );
+  /**
+   * Stored settings (defaults when the file is unreadable) with every valid environment override: one invalid
+   * variable must not send the device list to another adb server. Settings and a task's start name the invalid ones.
+   */
+  const effectiveSettings = async (): Promise<Settings> => {
+    const stored = await config.settingsStore.load().catch(() => defaultSettings());
+    return applyEnvironment({ settings: stored, secrets: {} }, env).config.settings;
+  };
   const devices = new DeviceService({
     events,
     env,

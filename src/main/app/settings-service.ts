@@ -17,7 +17,7 @@ import {
   type SettingsPatch,
 } from '../../shared/settings';
 import type { EventHub } from '../ipc/event-hub';
-import { applyTaskOverrides, ConfigError, resolveRuntimeConfig, type ConfigSource, type RuntimeConfig, type TaskOverrides } from '../runtime/config';
+import { applyEnvironment, applyTaskOverrides, ConfigError, type ConfigSource, type RuntimeConfig, type TaskOverrides } from '../runtime/config';
 import type { ConnectionReport } from '../../shared/connection-report';
 import { testConnection } from './connection-check';
 import { formatCount } from '../../shared/task-words';
@@ -101,17 +101,10 @@ export class SettingsService {
     } catch (error) {
       problem = [problem, message(error)].filter(Boolean).join(' ');
     }
-    let effective = settings;
-    let envOverrides: SettingsScreen['envOverrides'] = [];
-    let secrets = stored;
-    try {
-      const resolved = resolveRuntimeConfig({ settings, secrets: stored }, this.env);
-      effective = resolved.settings;
-      envOverrides = resolved.envOverrides;
-      secrets = resolved.secrets;
-    } catch (error) {
-      if (!(error instanceof ConfigError)) throw error;
-      problem = [problem, `Environment: ${error.message}`].filter(Boolean).join(' ');
+    const environment = applyEnvironment({ settings, secrets: stored }, this.env);
+    const { settings: effective, envOverrides, secrets } = environment.config;
+    if (environment.problems.length) {
+      problem = [problem, `Environment: ${new ConfigError(environment.problems).message}`].filter(Boolean).join(' ');
     }
     const secretStates = Object.fromEntries(SECRET_NAMES.map((name) => [name, secrets[name] ? 'set' : 'not set'])) as SettingsScreen['secrets'];
     const overriddenFields = Object.fromEntries(envOverrides.map((name) => [ENV_OVERRIDE_FIELDS[name], name]));

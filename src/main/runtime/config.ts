@@ -76,10 +76,11 @@ function parseEnvValue(entry: EnvEntry, raw: string): { value: unknown } | { pro
 }
 
 /**
- * Applies the environment overrides to stored settings and secrets. Every invalid variable is reported at
- * once (ConfigError); nothing is partly applied. Empty variables count as unset.
+ * Stored settings and secrets with every valid environment override applied, and the reasons the others were left
+ * out (each naming its variable and what it accepts). Empty variables count as unset. What must work whatever the
+ * environment (the device list's adb address, the Settings view) uses this; a task uses `resolveRuntimeConfig`.
  */
-export function resolveRuntimeConfig(stored: { settings: Settings; secrets: SecretValues }, env: Env = process.env): RuntimeConfig {
+export function applyEnvironment(stored: { settings: Settings; secrets: SecretValues }, env: Env = process.env): { config: RuntimeConfig; problems: string[] } {
   const problems: string[] = [];
   const used: EnvOverrideName[] = [];
   const settings = structuredClone(stored.settings);
@@ -96,11 +97,20 @@ export function resolveRuntimeConfig(stored: { settings: Settings; secrets: Secr
     else (settings[entry.group] as Record<string, unknown>)[entry.key] = parsed.value;
     used.push(entry.env);
   }
-  if (problems.length) throw new ConfigError(problems);
   // The overridden values must satisfy the same schema as stored ones.
   const checked = SettingsSchema.safeParse(settings);
-  if (!checked.success) throw new ConfigError(describeIssues(checked.error));
-  return { settings: checked.data, secrets, envOverrides: used };
+  if (!checked.success) return { config: { ...stored, envOverrides: [] }, problems: [...problems, ...describeIssues(checked.error)] };
+  return { config: { settings: checked.data, secrets, envOverrides: used }, problems };
+}
+
+/**
+ * Applies the environment overrides for a task: every invalid variable is reported at once (ConfigError), and
+ * nothing runs on a partly applied environment.
+ */
+export function resolveRuntimeConfig(stored: { settings: Settings; secrets: SecretValues }, env: Env = process.env): RuntimeConfig {
+  const { config, problems } = applyEnvironment(stored, env);
+  if (problems.length) throw new ConfigError(problems);
+  return config;
 }
 
 /** Choices for one run that win over settings and environment (UI run options, `amc run` flags). */

@@ -101,6 +101,18 @@ describe('settings', () => {
     expect(app.transcript()).not.toContain('env-token-value-123');
   });
 
+  it('Scenario: One invalid variable leaves the valid overrides in effect for the device list and Settings', async () => {
+    const app = await start({ ANDROID_ADB_SERVER_PORT: '5999', TASK_LOOP_WARN_AFTER: '35' });
+    const list = await app.call('devices.list', {});
+    expect(list.adbServer).toMatch(/:5999$/);
+    const view = await app.call('settings.get', {});
+    expect(view.effective.adb.port).toBe(5999);
+    expect(view.envOverrides).toEqual(['ANDROID_ADB_SERVER_PORT']);
+    expect(view.problem).toMatch(/TASK_LOOP_WARN_AFTER must be a whole number from \d+ to 20/);
+    const run = await app.fail('tasks.run', { serial: 'emulator-5554', goal: 'anything' });
+    expect(run.message).toMatch(/TASK_LOOP_WARN_AFTER/);
+  });
+
   it('reports a broken environment or settings file instead of failing', async () => {
     const app = await start({ AI_PLANNER_MAX_STEPS: 'many' });
     const view = await app.call('settings.get', {});
