@@ -48,18 +48,20 @@ function links(ctx: UiContext, top: number, entries: Array<{ text: string; url: 
 }
 
 const isOffline = (settings: PhoneSettings) => settings.airplaneMode || !settings.wifi;
+/** The page at `url` as the phone can load it: none when offline or when no such page exists. */
+const loadedPage = (url: string, settings: PhoneSettings) => (isOffline(settings) ? undefined : pageAt(url));
 
 /** What the browser shows (GET /state): the address of its page (null on the new-tab page or with no browser open), and the page's title when it loaded. */
 export function browserShows(screen: Screen | undefined, settings: PhoneSettings): BrowserState {
   const url = screen?.route === 'page' ? String(screen.params.url) : null;
-  const page = url === null || isOffline(settings) ? undefined : pageAt(url);
+  const page = url === null ? undefined : loadedPage(url, settings);
   return { url, title: page?.title ?? null };
 }
 
 function pageContent(ctx: UiContext, url: string): ViewNode[] {
   const top = ctx.frame.top + TOOLBAR_HEIGHT + 63;
   const offline = isOffline(ctx.data.settings);
-  const page = offline ? undefined : pageAt(url);
+  const page = loadedPage(url, ctx.data.settings);
   if (!page) {
     const [title, code] = offline ? ['No internet', 'ERR_INTERNET_DISCONNECTED'] : ["This site can't be reached", 'ERR_NAME_NOT_RESOLVED'];
     return [
