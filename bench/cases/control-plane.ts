@@ -293,7 +293,7 @@ async function measureConfiguration(
     const direct = { url: fake.url, path: '/v1/messages', headers: {}, body: request };
     const proxied = { url: service.url, path: CONTROL_PLANE_DECISION_PATH, headers: { authorization: `Bearer ${token}` }, body: request };
     await runLoad(direct, WARMUP, CONCURRENCY);
-    await runLoad(proxied, WARMUP * workers, CONCURRENCY);
+    await runLoad(proxied, 2_500 * workers, CONCURRENCY);
     service.clearLog();
     const processes = await service.processes();
     const redisPid = redisUrl ? (await childrenOf(process.pid)).find((p) => p.command === 'redis-server')?.pid : undefined;
