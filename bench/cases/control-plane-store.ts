@@ -23,7 +23,7 @@ async function timeSteps(tokens: BearerVerifier, limits: LimitsStore, token: str
     await tokens.verify(`Bearer ${token}`);
     await limits.admit(tokenId, policy);
     const admitted = performance.now();
-    await limits.record(tokenId, { inputTokens: 1200, outputTokens: 30, costMicroUsd: 4000 });
+    await limits.record(tokenId, { decisions: 1, inputTokens: 1200, outputTokens: 30, costMicroUsd: 4000 });
     onPath.push(admitted - started);
     usage.push(performance.now() - admitted);
   }

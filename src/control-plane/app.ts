@@ -251,7 +251,7 @@ function recordUsage(c: Context<AppEnv>, deps: ControlPlaneAppDeps, usage: { inp
   deps.metrics.usageTokens.inc({ token: tokenId, direction: 'output' }, usage.outputTokens);
   deps.metrics.usageCost.inc({ token: tokenId }, cost / 1_000_000);
   // The answer does not wait for the counters; a store that cannot write keeps the usage to write later.
-  deps.limits.record(tokenId, { ...usage, costMicroUsd: cost }).catch((error: Error) => {
+  deps.limits.record(tokenId, { decisions: 1, ...usage, costMicroUsd: cost }).catch((error: Error) => {
     deps.logger.warn('usage not recorded', { tokenId, error: error.message });
   });
 }

@@ -32,6 +32,8 @@ export interface UsageTotals {
 }
 
 export interface UsageDelta {
+  /** Answered decisions this usage adds up (1, or more for a batch). */
+  decisions: number;
   inputTokens: number;
   outputTokens: number;
   costMicroUsd: number;
@@ -57,6 +59,20 @@ export interface LimitsStore {
   /** Current day and month of every token (or of the given ones). */
   usage(tokenIds?: readonly string[], now?: number): Promise<UsageRow[]>;
   close(): Promise<void>;
+}
+
+/** Requests taken from a rate bucket at once: as many as asked for that it held, or none and how long until one fits. */
+export interface RateLease {
+  granted: number;
+  waitMs: number;
+}
+
+/** A shared store whose rate buckets can hand out several requests at once (see batched-limits.ts). */
+export interface LeasableLimits extends LimitsStore {
+  /** Takes up to `count` requests from the token's rate bucket (its quotas are not checked). */
+  lease(tokenId: string, rate: RateLimit, count: number): Promise<RateLease>;
+  /** Puts requests taken but not used back into the token's bucket (never above its burst). */
+  giveBack(tokenId: string, rate: RateLimit, count: number): Promise<void>;
 }
 
 export const EMPTY_TOTALS: UsageTotals = { decisions: 0, inputTokens: 0, outputTokens: 0, costMicroUsd: 0 };

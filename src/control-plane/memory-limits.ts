@@ -8,9 +8,11 @@ import {
   quotaRefusal,
   rateRefusal,
   type Admission,
+  type LeasableLimits,
   type LimitPolicy,
-  type LimitsStore,
   type Period,
+  type RateLease,
+  type RateLimit,
   type UsageDelta,
   type UsageRow,
   type UsageTotals,
@@ -58,7 +60,7 @@ export async function readUsageFile(file: string): Promise<UsageRow[]> {
  * for all its workers). Usage is written to a file at most once a second and on close, so `amc control-plane
  * usage` can read it.
  */
-export class MemoryLimits implements LimitsStore {
+export class MemoryLimits implements LeasableLimits {
   private readonly buckets = new TokenBucketRateLimiter({ requestsPerMinute: 60, burst: 1 });
   private readonly totals = new Map<string, UsageRow>();
   private flushTimer: NodeJS.Timeout | null = null;
@@ -84,11 +86,19 @@ export class MemoryLimits implements LimitsStore {
     return waitMs === 0 ? { allowed: true } : rateRefusal(tokenId, waitMs);
   }
 
+  async lease(tokenId: string, rate: RateLimit, count: number): Promise<RateLease> {
+    return this.buckets.takeUpTo(tokenId, count, rate);
+  }
+
+  async giveBack(tokenId: string, rate: RateLimit, count: number): Promise<void> {
+    this.buckets.giveBack(tokenId, count, rate);
+  }
+
   async record(tokenId: string, delta: UsageDelta, now = Date.now()): Promise<void> {
     for (const period of PERIODS) {
       const key = periodKey(period, now);
       const row = this.totals.get(rowKey(tokenId, period, key)) ?? { tokenId, period, key, ...EMPTY_TOTALS };
-      row.decisions += 1;
+      row.decisions += delta.decisions;
       row.inputTokens += delta.inputTokens;
       row.outputTokens += delta.outputTokens;
       row.costMicroUsd += delta.costMicroUsd;

@@ -25,6 +25,27 @@ export class TokenBucketRateLimiter {
 
   /** How long until the next request fits, or 0 when this one was taken. */
   takeOrWaitMs(key: string, limit: RateLimit = this.limit): number {
+    return this.takeUpTo(key, 1, limit).waitMs;
+  }
+
+  /** Takes up to `count` requests at once: as many as the bucket holds, or none and how long until one fits. */
+  takeUpTo(key: string, count: number, limit: RateLimit = this.limit): { granted: number; waitMs: number } {
+    const bucket = this.refilled(key, limit);
+    if (bucket.tokens >= 1) {
+      const granted = Math.min(count, Math.floor(bucket.tokens));
+      bucket.tokens -= granted;
+      return { granted, waitMs: 0 };
+    }
+    return { granted: 0, waitMs: (1 - bucket.tokens) / refillPerMs(limit) };
+  }
+
+  /** Puts requests taken but not used back (never above the burst). */
+  giveBack(key: string, count: number, limit: RateLimit = this.limit): void {
+    const bucket = this.refilled(key, limit);
+    bucket.tokens = Math.min(limit.burst, bucket.tokens + count);
+  }
+
+  private refilled(key: string, limit: RateLimit): Bucket {
     const now = this.now();
     this.sweepFullBuckets(now);
     const bucket = this.buckets.get(key) ?? { tokens: limit.burst, updatedAt: now, limit };
@@ -32,11 +53,7 @@ export class TokenBucketRateLimiter {
     bucket.tokens = Math.min(limit.burst, bucket.tokens + (now - bucket.updatedAt) * refillPerMs(limit));
     bucket.updatedAt = now;
     this.buckets.set(key, bucket);
-    if (bucket.tokens >= 1) {
-      bucket.tokens -= 1;
-      return 0;
-    }
-    return (1 - bucket.tokens) / refillPerMs(limit);
+    return bucket;
   }
 
   take(key: string, limit: RateLimit = this.limit): RateDecision {

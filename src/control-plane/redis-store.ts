@@ -5,9 +5,11 @@ import {
   rateRefusal,
   periodKey,
   type Admission,
+  type LeasableLimits,
   type LimitPolicy,
-  type LimitsStore,
   type Period,
+  type RateLease,
+  type RateLimit,
   type UsageDelta,
   type UsageRow,
 } from './limits';
@@ -39,6 +41,33 @@ const USAGE_TTL_SECONDS: Record<Period, number> = { day: 3 * 86_400, month: 62 *
 export const VERIFIED_GRACE_MS = 60_000;
 const MAX_REMEMBERED_TOKENS = 10_000;
 
+/** Redis's own clock in ms (replicas with skewed clocks share one bucket). */
+const REDIS_NOW = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)`;
+
+/**
+ * The token bucket at KEYS[1] (ARGV[1] requests per ms, ARGV[2] burst) refilled up to `now`, then `want` requests
+ * taken when at least one is there: sets `granted` and, when none is, `wait` (ms until one is). `before` runs on the
+ * refilled bucket first.
+ */
+const takeFromBucket = (want: string, before = '') => `
+local rate = tonumber(ARGV[1])
+local burst = tonumber(ARGV[2])
+local b = redis.call('HMGET', KEYS[1], 'tokens', 'ts')
+local tokens = tonumber(b[1]) or burst
+local ts = tonumber(b[2]) or now
+tokens = math.min(burst, tokens + math.max(0, now - ts) * rate)
+${before}
+local want = ${want}
+local granted = 0
+local wait = 0
+if want > 0 then
+  if tokens >= 1 then granted = math.min(want, math.floor(tokens)); tokens = tokens - granted else wait = math.ceil((1 - tokens) / rate) end
+end
+redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'ts', now)
+redis.call('PEXPIRE', KEYS[1], math.ceil(burst / rate) + 1000)`;
+
 /**
  * Quotas first (nothing is taken when one is used up), then one request from the token bucket, atomically, on
  * Redis's own clock so replicas with skewed clocks share one bucket.
@@ -47,8 +76,7 @@ const MAX_REMEMBERED_TOKENS = 10_000;
  * Returns {0} allowed, {1, wait ms} rate limited, {2, check index, used} quota used up.
  */
 const ADMIT_SCRIPT = `
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+${REDIS_NOW}
 local checks = tonumber(ARGV[3])
 for i = 0, checks - 1 do
   local key = KEYS[tonumber(ARGV[4 + i * 3])]
@@ -62,31 +90,34 @@ for i = 0, checks - 1 do
   end
   if used >= limit then return {2, i, used} end
 end
-local rate = tonumber(ARGV[1])
-local burst = tonumber(ARGV[2])
-local b = redis.call('HMGET', KEYS[1], 'tokens', 'ts')
-local tokens = tonumber(b[1]) or burst
-local ts = tonumber(b[2]) or now
-tokens = math.min(burst, tokens + math.max(0, now - ts) * rate)
-local wait = 0
-if tokens >= 1 then tokens = tokens - 1 else wait = math.ceil((1 - tokens) / rate) end
-redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'ts', now)
-redis.call('PEXPIRE', KEYS[1], math.ceil(burst / rate) + 1000)
+${takeFromBucket('1')}
 if wait > 0 then return {1, wait} end
 return {0}
 `;
 
 /**
+ * A lease: up to ARGV[3] requests taken from the token bucket at once (no quota checks; tokens with quotas are
+ * admitted one by one), or, with a negative count, requests given back. KEYS: bucket. ARGV: requests per ms, burst,
+ * count. Returns {granted, wait ms}.
+ */
+const LEASE_SCRIPT = `
+${REDIS_NOW}
+local count = tonumber(ARGV[3])
+${takeFromBucket('math.max(0, count)', 'if count < 0 then tokens = math.min(burst, tokens - count) end')}
+return {granted, wait}
+`;
+
+/**
  * One answered decision's usage added to its day and month in one atomic step (one command, not a transaction of
- * ten). KEYS: day usage, month usage. ARGV: input tokens, output tokens, cost, day TTL, month TTL (seconds).
+ * ten). KEYS: day usage, month usage. ARGV: decisions, input tokens, output tokens, cost, day TTL, month TTL (seconds).
  */
 const RECORD_SCRIPT = `
 for i = 1, 2 do
-  redis.call('HINCRBY', KEYS[i], 'n', 1)
-  redis.call('HINCRBY', KEYS[i], 'in', ARGV[1])
-  redis.call('HINCRBY', KEYS[i], 'out', ARGV[2])
-  redis.call('HINCRBY', KEYS[i], 'cost', ARGV[3])
-  redis.call('EXPIRE', KEYS[i], ARGV[3 + i])
+  redis.call('HINCRBY', KEYS[i], 'n', ARGV[1])
+  redis.call('HINCRBY', KEYS[i], 'in', ARGV[2])
+  redis.call('HINCRBY', KEYS[i], 'out', ARGV[3])
+  redis.call('HINCRBY', KEYS[i], 'cost', ARGV[4])
+  redis.call('EXPIRE', KEYS[i], ARGV[4 + i])
 end
 return 1
 `;
@@ -95,6 +126,7 @@ type AdmitReply = [0] | [1, number] | [2, number, number];
 interface WithScripts {
   amcAdmit(bucket: string, day: string, month: string, ...args: Array<string | number>): Promise<AdmitReply>;
   amcRecord(day: string, month: string, ...args: number[]): Promise<number>;
+  amcLease(bucket: string, ...args: number[]): Promise<[granted: number, waitMs: number]>;
 }
 
 /** The server's address without user or password, for messages and logs. */
@@ -119,7 +151,7 @@ export interface RedisStoreOptions {
  * tokens verified in the last minute are still served (rate-limited in this process's memory, usage kept to be
  * written later), every other token is refused, and readiness says why; the client reconnects by itself.
  */
-export class RedisStore implements BearerVerifier, LimitsStore, TokenAdmin {
+export class RedisStore implements BearerVerifier, LeasableLimits, TokenAdmin {
   readonly where: string;
   private readonly redis: Redis & WithScripts;
   private readonly recentlyVerified = new Map<string, { record: TokenRecord; at: number }>();
@@ -143,6 +175,7 @@ export class RedisStore implements BearerVerifier, LimitsStore, TokenAdmin {
     }) as Redis & WithScripts;
     this.redis.defineCommand('amcAdmit', { numberOfKeys: 3, lua: ADMIT_SCRIPT });
     this.redis.defineCommand('amcRecord', { numberOfKeys: 2, lua: RECORD_SCRIPT });
+    this.redis.defineCommand('amcLease', { numberOfKeys: 1, lua: LEASE_SCRIPT });
     this.redis.on('error', (error: Error) => this.failed(error, 'connection'));
     this.redis.on('ready', () => void this.saveUnsavedUsage());
   }
@@ -209,6 +242,21 @@ export class RedisStore implements BearerVerifier, LimitsStore, TokenAdmin {
     if (reply[0] === 1) return rateRefusal(tokenId, reply[1]);
     if (reply[0] === 2) return quotaRefusal(tokenId, checks[reply[1]]!, reply[2], now);
     return { allowed: true };
+  }
+
+  async lease(tokenId: string, rate: RateLimit, count: number): Promise<RateLease> {
+    try {
+      const [granted, waitMs] = await this.redis.amcLease(bucketKey(tokenId), rate.requestsPerMinute / 60_000, rate.burst, count);
+      return { granted, waitMs };
+    } catch (error) {
+      this.failed(error as Error, 'command');
+      return this.fallbackBuckets.takeUpTo(tokenId, count, rate);
+    }
+  }
+
+  async giveBack(tokenId: string, rate: RateLimit, count: number): Promise<void> {
+    // Not given back during an outage: the token waits for its refill, never gets more than its limit.
+    await this.redis.amcLease(bucketKey(tokenId), rate.requestsPerMinute / 60_000, rate.burst, -count).catch((error: Error) => this.failed(error, 'command'));
   }
 
   async record(tokenId: string, delta: UsageDelta, now = this.now()): Promise<void> {
@@ -284,6 +332,7 @@ export class RedisStore implements BearerVerifier, LimitsStore, TokenAdmin {
     await this.redis.amcRecord(
       usageKey(tokenId, 'day', periodKey('day', now)),
       usageKey(tokenId, 'month', periodKey('month', now)),
+      delta.decisions,
       delta.inputTokens,
       delta.outputTokens,
       delta.costMicroUsd,

@@ -10,6 +10,7 @@ import { InFlightDecisions } from './in-flight';
 import type { LimitPolicy, LimitsStore } from './limits';
 import { createJsonLogger, type Logger } from './logger';
 import { MemoryLimits } from './memory-limits';
+import { BatchedLimits } from './batched-limits';
 import { ControlPlaneMetrics, type ClusterMetricsReader } from './metrics';
 import { RedisStore } from './redis-store';
 import { TokenVerifier, type BearerVerifier, type TokenRecord } from './token-store';
@@ -83,7 +84,7 @@ async function openStores(options: StartControlPlaneOptions, logger: Logger, met
     });
     // Started without Redis, the service comes up not ready and serves once Redis answers.
     await redis.connected().catch((error: Error) => logger.warn('redis not reachable at start; not ready until it is', { error: error.message }));
-    return { tokens: redis, limits: redis, notReadyReason: () => redis.notReadyReason(), close: () => redis.close() };
+    return { tokens: redis, limits: new BatchedLimits(redis), notReadyReason: () => redis.notReadyReason(), close: () => redis.close() };
   }
   const tokens = new TokenVerifier(config.tokensFile, options.tokenReloadIntervalMs ?? 1000, (error) =>
     logger.warn('tokens file reload failed; keeping the previous tokens', { error: error.message }),

@@ -11,7 +11,7 @@ describe('single-host limits (memory)', () => {
     const limits = await MemoryLimits.open(null);
     const policy = { rate, quotas: { daily: { tokens: 100 } } };
     expect(await limits.admit('t1', policy, noon)).toEqual({ allowed: true });
-    await limits.record('t1', { inputTokens: 80, outputTokens: 20, costMicroUsd: 0 }, noon);
+    await limits.record('t1', { decisions: 1, inputTokens: 80, outputTokens: 20, costMicroUsd: 0 }, noon);
     const refused = await limits.admit('t1', policy, noon);
     expect(refused).toMatchObject({ allowed: false, kind: 'quota', quota: 'daily tokens', retryAfterSeconds: 12 * 3600 });
     expect(refused.allowed ? '' : refused.message).toContain('daily tokens quota reached for token t1: 100 tokens used of 100 tokens');
@@ -25,7 +25,7 @@ describe('single-host limits (memory)', () => {
     const policy = { rate, quotas: { monthly: { costUsd: 0.5 } } };
     const cost = costMicroUsd({ m: { inputPerMillion: 3, outputPerMillion: 15 } }, 'm', { inputTokens: 100_000, outputTokens: 20_000 });
     expect(cost).toBe(600_000);
-    await limits.record('t1', { inputTokens: 100_000, outputTokens: 20_000, costMicroUsd: cost }, noon);
+    await limits.record('t1', { decisions: 1, inputTokens: 100_000, outputTokens: 20_000, costMicroUsd: cost }, noon);
     const refused = await limits.admit('t1', policy, noon);
     expect(refused).toMatchObject({ allowed: false, quota: 'monthly cost' });
     expect(refused.allowed ? '' : refused.message).toContain('$0.60 used of $0.50');

@@ -116,13 +116,15 @@ async function serve(args: string[], io: CliIo): Promise<number> {
   if (config.workers > 1 && cluster.isPrimary) return servePrimary(config, logger);
 
   const { startControlPlane } = await import('../../control-plane/server');
-  const clustered = cluster.isWorker ? await import('../../control-plane/cluster') : null;
+  const clustered = cluster.isWorker
+    ? { ...(await import('../../control-plane/cluster')), ...(await import('../../control-plane/batched-limits')) }
+    : null;
   const service = await asUsageErrors(() =>
     startControlPlane({
       config,
       keys,
       logger,
-      ...(clustered ? { clusterMetrics: clustered.readClusterMetrics, ...(config.redisUrl ? {} : { limits: new clustered.PrimaryLimits() }) } : {}),
+      ...(clustered ? { clusterMetrics: clustered.readClusterMetrics, ...(config.redisUrl ? {} : { limits: new clustered.BatchedLimits(new clustered.PrimaryLimits()) }) } : {}),
     }),
   );
   if (clustered) {
