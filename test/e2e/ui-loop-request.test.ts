@@ -71,6 +71,13 @@ describe('the loop guard asks the person, in the browser', { timeout: 120_000 },
     await checklist.locator('summary').click();
     expect(await checklistOpen()).toBe(true);
     for (const control of buttons) expect(await reachable(control)).toBe(true);
+    // The timeline beside the request keeps at least one compact card's height, and the usage and goal lines above it
+    // one line each (the whole text in their tooltip).
+    expect((await page.getByTestId('timeline-scroll').boundingBox())!.height).toBeGreaterThanOrEqual(44);
+    for (const line of [page.getByTestId('usage-meter'), page.locator('.task-goal')]) {
+      expect(await line.evaluate((element) => element.scrollHeight <= element.clientHeight + 1 && element.clientHeight < 30)).toBe(true);
+      expect(await line.getAttribute('title')).toMatch(/^(So far: .* · cost unknown \(the model is not in the price table\)|Goal: Find the weather · on .* · Planner: AI · anthropic · .*)$/);
+    }
     await saveScreenshot(page, 'loop-request-checklist-open');
     await checklist.locator('summary').click();
     expect(await panel.getByRole('heading').textContent()).toBe('The agent seems stuck');

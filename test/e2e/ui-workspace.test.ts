@@ -85,6 +85,13 @@ describe('the workspace in the browser', { timeout: 180_000 }, () => {
       return max - top;
     }).toBeLessThanOrEqual(2);
     expect(await page.getByRole('button', { name: 'Jump to latest ↓' }).count()).toBe(0);
+    // A window made lower keeps the newest step in view (no new step comes to pull the view there).
+    await page.setViewportSize({ width: 1280, height: 620 });
+    await expect.poll(async () => {
+      const { top, max } = await timelineScroll(page);
+      return max - top;
+    }).toBeLessThanOrEqual(2);
+    await page.setViewportSize({ width: 1280, height: 800 });
 
     // The window itself never scrolls, and the whole phone is on screen.
     const pageScroll = await page.evaluate(() => document.documentElement.scrollHeight - window.innerHeight);

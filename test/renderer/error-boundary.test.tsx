@@ -16,7 +16,7 @@ function Fragile() {
 
 describe('error boundary', () => {
   it('Scenario: A part of the window that fails to draw shows why and the rest keeps working', () => {
-    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     render(
       <>
         <ErrorBoundary area="the timeline">
@@ -27,6 +27,7 @@ describe('error boundary', () => {
     );
     expect(screen.getByRole('alert').textContent).toContain('Something went wrong while showing the timeline: the record has no steps array');
     expect(screen.getByText('goal box')).toBeTruthy();
+    expect(logged.mock.calls.some(([text]) => text === 'Drawing the timeline failed:')).toBe(true);
     broken = false;
     fireEvent.click(screen.getByRole('button', { name: 'Try again' }));
     expect(screen.getByText('timeline content')).toBeTruthy();

@@ -18,7 +18,7 @@ export class ErrorBoundary extends Component<Props, { error: Error | null }> {
   }
 
   override componentDidCatch(error: Error, info: ErrorInfo): void {
-    console.error(`The ${this.props.area} failed to draw:`, error, info.componentStack);
+    console.error(`Drawing ${this.props.area} failed:`, error, info.componentStack);
   }
 
   override render() {

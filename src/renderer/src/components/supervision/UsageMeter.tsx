@@ -12,10 +12,10 @@ export function UsageMeter({ task }: { task: TaskRecord }) {
     limits?.maxTokens ? `${formatCount(limits.maxTokens)} tokens` : null,
     limits?.maxCostUsd ? formatUsd(limits.maxCostUsd) : null,
   ].filter(Boolean);
+  const text = `So far: ${formatTokens(task.usage)} · ${cost}${caps.length > 0 ? ` · limit ${caps.join(', ')}` : ''}`;
   return (
-    <p className="usage-meter muted" data-testid="usage-meter">
-      So far: {formatTokens(task.usage)} · {cost}
-      {caps.length > 0 && <> · limit {caps.join(', ')}</>}
+    <p className="usage-meter muted" data-testid="usage-meter" title={text}>
+      {text}
     </p>
   );
 }

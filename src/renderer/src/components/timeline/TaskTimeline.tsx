@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { screenChangedByAction, type TaskRecord } from '../../../../shared/task';
 import { nameOfSerial, useDevicesStore } from '../../store/devices-store';
-import { PlannerLabel } from './PlannerLabel';
+import { PlannerLabel, plannerText } from './PlannerLabel';
 import { StepCard } from './StepCard';
 import { StepNav } from './StepNav';
 import { TaskResultCard } from './TaskResultCard';
@@ -48,7 +48,7 @@ export function TaskTimeline({ task, after }: { task: TaskRecord; after?: ReactN
 
   return (
     <div className="task-timeline" data-testid="task-timeline" data-task-id={task.id}>
-      <p className="task-goal">
+      <p className="task-goal" title={`Goal: ${task.goal} · on ${phone} · ${plannerText(task.planner)}`}>
         <span className="muted">Goal:</span> {task.goal} <span className="muted">· on {phone} · </span>
         <PlannerLabel planner={task.planner} />
       </p>

@@ -1,10 +1,10 @@
-import { useCallback, useLayoutEffect, useRef, useState, type RefObject } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState, type RefObject } from 'react';
 
 /** Within this many pixels of the end counts as "at the newest step". */
 const AT_END_PX = 24;
 
 /**
- * Keeps a scroll area at its end as it grows (`growth` changes), until the person scrolls up; then it stays where
+ * Keeps a scroll area at its end as it grows (`growth` changes) or is resized, until the person scrolls up; then it stays where
  * they are and `following` is false until they scroll back down or call `jumpToLatest`.
  */
 export function useFollowNewest(area: RefObject<HTMLElement | null>, growth: string) {
@@ -19,6 +19,18 @@ export function useFollowNewest(area: RefObject<HTMLElement | null>, growth: str
     const element = area.current;
     if (element && followingNow.current) element.scrollTop = element.scrollHeight;
   }, [area, growth]);
+
+  // The area shrinks when the window does or a panel above it opens (a waiting request): one that follows stays at
+  // the end, as no new step may come to pull it there.
+  useEffect(() => {
+    const element = area.current;
+    if (!element || typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(() => {
+      if (followingNow.current) element.scrollTop = element.scrollHeight;
+    });
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [area]);
 
   const onScroll = useCallback(() => {
     const element = area.current;
