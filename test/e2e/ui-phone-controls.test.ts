@@ -150,6 +150,11 @@ describe('the phone controls in the browser', { timeout: 90_000 }, () => {
     expect(await page.getByRole('button', { name: 'Run' }).getAttribute('title')).toBe('Choose a phone first');
     await page.getByLabel('What should the phone do?').press('Enter');
     expect(await page.getByTestId('task-timeline').count()).toBe(0);
+    // The phone's outline keeps the size the phone had: most of the panel's height, not a small box.
+    const outline = (await page.getByLabel('Phone mirror').boundingBox())!;
+    const panel = (await page.locator('.device-panel-inner').boundingBox())!;
+    expect(outline.height).toBeGreaterThan(panel.height * 0.9);
+    expect(outline.width).toBeGreaterThan(outline.height * 0.4);
     await saveScreenshot(page, 'selected-phone-gone');
 
     // The person picks another phone: the notice goes and Run comes back.
