@@ -173,10 +173,28 @@ export interface LoadConfigOptions {
   defaultWorkers?: number;
 }
 
+/** Config field -> the command-line flag that sets it. */
+const FLAGS = { host: '--host', port: '--port', tokensFile: '--tokens', redisUrl: '--redis', workers: '--workers', metricsToken: '--metrics-token' } as const;
+const SECRET_FLAGS = new Set<string>(['--redis', '--metrics-token']);
+
+/** Flags are held to the same rules as the file and the environment (a `--metrics-token` of 3 characters is refused). */
+function checkOverrides(overrides: NonNullable<LoadConfigOptions['overrides']>): void {
+  const given = Object.fromEntries(Object.entries(overrides).filter(([, value]) => value !== undefined));
+  const parsed = ConfigFileSchema.pick({ host: true, port: true, tokensFile: true, redisUrl: true, workers: true, metricsToken: true }).safeParse(given);
+  if (parsed.success) return;
+  const flagName = (field: string) => {
+    const flag = FLAGS[field as keyof typeof FLAGS] ?? field;
+    // A Redis URL may carry a password, and the metrics token is one: named, never quoted.
+    return SECRET_FLAGS.has(flag) ? flag : `${flag} ${JSON.stringify(given[field])}`;
+  };
+  throw new ControlPlaneConfigError(`invalid option: ${summariseIssues(parsed.error, flagName)}`);
+}
+
 export async function loadControlPlaneConfig(options: LoadConfigOptions = {}): Promise<ControlPlaneConfig> {
   const env = options.env ?? process.env;
   const cwd = options.cwd ?? process.cwd();
   const configFile = options.configFile ?? env.AMC_CP_CONFIG;
+  if (options.overrides) checkOverrides(options.overrides);
   const fromFile = configFile ? await readConfigFile(path.resolve(cwd, configFile)) : {};
   const fromEnv = readEnvironment(env);
   const merged: ConfigFile = {

@@ -71,6 +71,11 @@ describe('control plane configuration', () => {
     expect((error as Error).message).toContain('colour');
     await expect(loadControlPlaneConfig({ configFile: await configFile('{ nope'), env: {} })).rejects.toThrow(/cannot read config file/);
     await expect(loadControlPlaneConfig({ configFile: path.join(dir, 'missing.json'), env: {} })).rejects.toThrow(/missing\.json/);
+    // Flags follow the same rules, named as typed; a secret flag is named, never quoted.
+    const badFlags = (await loadControlPlaneConfig({ env: {}, overrides: { redisUrl: 'nota:hunter2@url', metricsToken: 'abc' } }).catch((e: unknown) => e)) as Error;
+    expect(badFlags).toBeInstanceOf(ControlPlaneConfigError);
+    expect(badFlags.message).toBe('invalid option: --redis: must start with redis:// or rediss://; --metrics-token: must be at least 16 characters');
+    await expect(loadControlPlaneConfig({ env: {}, overrides: { host: '' } })).rejects.toThrow(/^invalid option: --host "": /);
   });
 
   it('Scenario: Provider key in the config file is refused', async () => {
