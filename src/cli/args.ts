@@ -55,13 +55,33 @@ function usageProblem(args: string[], options: Options, allowPositionals: boolea
   return undefined;
 }
 
+/**
+ * `--repeat -1` as `--repeat=-1`: node's parser takes a value that starts with "-" for a forgotten one, so a negative
+ * number would get its words ("argument is ambiguous") instead of the option's own range check.
+ */
+function withNegativeValuesInline(args: string[], options: Options): string[] {
+  const joined: string[] = [];
+  for (let index = 0; index < args.length; index++) {
+    const arg = args[index]!;
+    const next = args[index + 1];
+    const name = arg.startsWith('--') && !arg.includes('=') ? arg.slice(2) : undefined;
+    if (name && options[name]?.type === 'string' && next !== undefined && /^-\d/.test(next)) {
+      joined.push(`${arg}=${next}`);
+      index++;
+    } else {
+      joined.push(arg);
+    }
+  }
+  return joined;
+}
+
 /** Strict option parsing that turns every parse failure into a UsageError (exit code 2), in this command's words. */
 export function parseCommandArgs<O extends Options>(args: string[], options: O, allowPositionals = false) {
   const normalized = withDeclaredCase(args, options);
   const problem = usageProblem(normalized, options, allowPositionals);
   if (problem) throw new UsageError(problem);
   try {
-    return parseArgs({ args: normalized, options, allowPositionals, strict: true });
+    return parseArgs({ args: withNegativeValuesInline(normalized, options), options, allowPositionals, strict: true });
   } catch (error) {
     // Whatever slipped past the check above: node's text, without its error code.
     throw new UsageError(error instanceof Error ? error.message.replace(/^\[ERR_[A-Z_]+\]:?\s*/, '') : String(error));

@@ -102,6 +102,10 @@ describe('amc act and usage', { timeout: 120_000 }, () => {
     const missingValue = await runAmc(['run', '--goal'], { env: env() });
     expect(missingValue.code).toBe(2);
     expect(missingValue.stderr).toContain('--goal needs a value');
+    // A negative number is the option's value, checked against its range (node's parser would call it ambiguous).
+    const negative = await runAmc(['run', '--max-steps', '-5', '--goal', 'Open Notes'], { env: env() });
+    expect(negative.code).toBe(2);
+    expect(negative.stderr).toContain('--max-steps must be a whole number from 1 to 500, got "-5"');
     const unknownSerial = await runAmc(['run', '-s', 'nosuch', '--goal', 'Open Notes'], { env: env() });
     expect(unknownSerial.code).toBe(2);
     expect(unknownSerial.stderr).toContain('No device "nosuch" is connected');
