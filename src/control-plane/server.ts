@@ -84,7 +84,9 @@ async function openStores(options: StartControlPlaneOptions, logger: Logger, met
     });
     // Started without Redis, the service comes up not ready and serves once Redis answers.
     await redis.connected().catch((error: Error) => logger.warn('redis not reachable at start; not ready until it is', { error: error.message }));
-    return { tokens: redis, limits: new BatchedLimits(redis), notReadyReason: () => redis.notReadyReason(), close: () => redis.close() };
+    // Closed through the batches, so what they hold (leases, usage not sent yet) reaches Redis before it disconnects.
+    const limits = new BatchedLimits(redis);
+    return { tokens: redis, limits, notReadyReason: () => redis.notReadyReason(), close: () => limits.close() };
   }
   const tokens = new TokenVerifier(config.tokensFile, options.tokenReloadIntervalMs ?? 1000, (error) =>
     logger.warn('tokens file reload failed; keeping the previous tokens', { error: error.message }),

@@ -108,6 +108,19 @@ describe('control-plane replicas sharing Redis', () => {
     expect(metrics).toMatch(/amc_cp_quota_refusals_total\{quota="daily tokens"\} [1-9]/);
   });
 
+  it('Scenario: Usage held back in batches reaches Redis when a replica stops', async () => {
+    const { token } = await createToken({ name: 'batched-host', rateLimit: { requestsPerMinute: 100_000, burst: 1_000 } });
+    const replica = await startReplica({ fake, redisUrl: redis.url, workers: 1 });
+    for (let i = 0; i < 3; i++) expect((await replica.post(token)).status).toBe(200);
+    // Stopped at once: the usage of these decisions is still in the replica's 100 ms batch.
+    await replica.stop();
+    const usage = await runAmc(['control-plane', 'usage', '--token', 'batched-host', '--redis', redis.url]);
+    expect(usage.code, usage.stderr).toBe(0);
+    const today = new Date().toISOString().slice(0, 10);
+    const dayRow = usage.stdout.trim().split('\n').find((row) => row.includes(today))!.split(/\s+/);
+    expect(dayRow.slice(1, 4)).toEqual(['batched-host', today, '3']);
+  });
+
   it('Scenario: A worker that dies is replaced while its replica keeps serving', async () => {
     const clustered = replicas[1]!;
     const workerPids = () => [...clustered.output().matchAll(/"msg":"listening","worker":\d+,"url":"[^"]+","pid":(\d+)/g)].map((m) => Number(m[1]));
