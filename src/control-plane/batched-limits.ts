@@ -23,9 +23,11 @@ const MAX_LEASE = 32;
  * quotas: those are checked against usage that must count every decision before the next is admitted.
  */
 export function leaseSize(policy: LimitPolicy): number {
-  if (quotaChecks(policy.quotas).length > 0) return 1;
-  return Math.max(1, Math.min(MAX_LEASE, Math.floor(policy.rate.burst / 8)));
+  return hasQuotas(policy) ? 1 : rateLeaseSize(policy.rate);
 }
+
+const hasQuotas = (policy: LimitPolicy) => quotaChecks(policy.quotas).length > 0;
+const rateLeaseSize = (rate: RateLimit) => Math.max(1, Math.min(MAX_LEASE, Math.floor(rate.burst / 8)));
 
 interface Lease {
   available: number;
@@ -58,8 +60,9 @@ export class BatchedLimits implements LimitsStore {
   constructor(private readonly store: LeasableLimits) {}
 
   async admit(tokenId: string, policy: LimitPolicy, now?: number): Promise<Admission> {
-    const size = leaseSize(policy);
-    this.quotaBound.set(tokenId, quotaChecks(policy.quotas).length > 0);
+    const quotaBound = hasQuotas(policy);
+    this.quotaBound.set(tokenId, quotaBound);
+    const size = quotaBound ? 1 : rateLeaseSize(policy.rate);
     if (size === 1) return this.store.admit(tokenId, policy, now);
     const lease = this.leaseOf(tokenId, policy.rate);
     while (lease.available === 0) {

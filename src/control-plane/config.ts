@@ -180,7 +180,7 @@ const SECRET_FLAGS = new Set<string>(['--redis', '--metrics-token']);
 /** Flags are held to the same rules as the file and the environment (a `--metrics-token` of 3 characters is refused). */
 function checkOverrides(overrides: NonNullable<LoadConfigOptions['overrides']>): void {
   const given = Object.fromEntries(Object.entries(overrides).filter(([, value]) => value !== undefined));
-  const parsed = ConfigFileSchema.pick({ host: true, port: true, tokensFile: true, redisUrl: true, workers: true, metricsToken: true }).safeParse(given);
+  const parsed = ConfigFileSchema.safeParse(given);
   if (parsed.success) return;
   const flagName = (field: string) => {
     const flag = FLAGS[field as keyof typeof FLAGS] ?? field;

@@ -116,15 +116,17 @@ async function serve(args: string[], io: CliIo): Promise<number> {
   if (config.workers > 1 && cluster.isPrimary) return servePrimary(config, logger);
 
   const { startControlPlane } = await import('../../control-plane/server');
-  const clustered = cluster.isWorker
-    ? { ...(await import('../../control-plane/cluster')), ...(await import('../../control-plane/batched-limits')) }
-    : null;
+  const clustered = cluster.isWorker ? await import('../../control-plane/cluster') : null;
+  // A worker on the file store asks its primary for limits, in batches (with Redis, the service batches itself).
+  const primaryLimits =
+    clustered && !config.redisUrl ? new (await import('../../control-plane/batched-limits')).BatchedLimits(new clustered.PrimaryLimits()) : null;
   const service = await asUsageErrors(() =>
     startControlPlane({
       config,
       keys,
       logger,
-      ...(clustered ? { clusterMetrics: clustered.readClusterMetrics, ...(config.redisUrl ? {} : { limits: new clustered.BatchedLimits(new clustered.PrimaryLimits()) }) } : {}),
+      ...(clustered ? { clusterMetrics: clustered.readClusterMetrics } : {}),
+      ...(primaryLimits ? { limits: primaryLimits } : {}),
     }),
   );
   if (clustered) {

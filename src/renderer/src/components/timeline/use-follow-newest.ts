@@ -4,8 +4,8 @@ import { useCallback, useEffect, useLayoutEffect, useRef, useState, type RefObje
 const AT_END_PX = 24;
 
 /**
- * Keeps a scroll area at its end as it grows (`growth` changes) or is resized, until the person scrolls up; then it stays where
- * they are and `following` is false until they scroll back down or call `jumpToLatest`.
+ * Keeps a scroll area at its end as it grows (`growth` changes) or is resized, until the person scrolls up; then it
+ * stays where they are and `following` is false until they scroll back down or call `jumpToLatest`.
  */
 export function useFollowNewest(area: RefObject<HTMLElement | null>, growth: string) {
   const [following, setFollowing] = useState(true);
