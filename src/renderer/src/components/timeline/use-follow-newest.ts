@@ -5,19 +5,26 @@ const AT_END_PX = 24;
 
 /**
  * Keeps a scroll area at its end as it grows (`growth` changes) or is resized, until the person scrolls up; then it
- * stays where they are and `following` is false until they scroll back down or call `jumpToLatest`.
+ * stays where they are and `following` is false until they scroll back down to the end or call `jumpToLatest`.
  */
 export function useFollowNewest(area: RefObject<HTMLElement | null>, growth: string) {
   const [following, setFollowing] = useState(true);
   const followingNow = useRef(true);
+  // Where the area was last seen (by a scroll event or our own scroll): a scroll event decides by which way the view
+  // moved since, so a late event for our own scroll to the end cannot undo a wheel turned up just before it.
+  const lastTop = useRef(0);
   const follow = (value: boolean) => {
     followingNow.current = value;
     setFollowing(value);
   };
+  const scrollToEnd = (element: HTMLElement) => {
+    element.scrollTop = element.scrollHeight;
+    lastTop.current = element.scrollTop;
+  };
 
   useLayoutEffect(() => {
     const element = area.current;
-    if (element && followingNow.current) element.scrollTop = element.scrollHeight;
+    if (element && followingNow.current) scrollToEnd(element);
   }, [area, growth]);
 
   // The area shrinks when the window does or a panel above it opens (a waiting request): one that follows stays at
@@ -26,7 +33,7 @@ export function useFollowNewest(area: RefObject<HTMLElement | null>, growth: str
     const element = area.current;
     if (!element || typeof ResizeObserver === 'undefined') return;
     const observer = new ResizeObserver(() => {
-      if (followingNow.current) element.scrollTop = element.scrollHeight;
+      if (followingNow.current) scrollToEnd(element);
     });
     observer.observe(element);
     return () => observer.disconnect();
@@ -35,8 +42,11 @@ export function useFollowNewest(area: RefObject<HTMLElement | null>, growth: str
   const onScroll = useCallback(() => {
     const element = area.current;
     if (!element) return;
-    const atEnd = element.scrollHeight - element.scrollTop - element.clientHeight <= AT_END_PX;
-    if (atEnd !== followingNow.current) follow(atEnd);
+    const top = element.scrollTop;
+    const atEnd = element.scrollHeight - top - element.clientHeight <= AT_END_PX;
+    if (top > lastTop.current && atEnd && !followingNow.current) follow(true);
+    else if (top < lastTop.current && !atEnd && followingNow.current) follow(false);
+    lastTop.current = top;
   }, [area]);
 
   // A wheel turned up is the person's intent at once: the scroll event comes a frame later, by when a new step may
@@ -48,7 +58,7 @@ export function useFollowNewest(area: RefObject<HTMLElement | null>, growth: str
   const jumpToLatest = useCallback(() => {
     const element = area.current;
     follow(true);
-    if (element) element.scrollTop = element.scrollHeight;
+    if (element) scrollToEnd(element);
   }, [area]);
 
   return { following, onScroll, onWheel, jumpToLatest };
