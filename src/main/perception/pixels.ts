@@ -1,9 +1,15 @@
 import type sharpModule from 'sharp';
+import type zlibModule from 'node:zlib';
 
 /**
  * The pixel work of a screenshot: dropping the opaque alpha byte, decoding a PNG, downscaling and encoding.
- * Every function here uses only its arguments and its sibling functions (sharp is passed in), because the PNG
- * worker runs them from their source text (see png-worker.ts).
+ * Every function here uses only its arguments and its sibling functions (sharp and zlib are passed in), because the
+ * PNG worker runs them from their source text (see png-worker.ts).
+ *
+ * The PNGs Android's `screencap -p` sends (8-bit RGBA, not interlaced) are decoded here in JavaScript, straight to
+ * opaque RGB, in memory kept from one screenshot to the next: through libvips, every decode hands over ~10 MB of
+ * fresh pixels, and touching fresh memory for the first time (a page fault per 4 KB) costs several times the decode
+ * itself. Any other PNG is decoded by libvips.
  */
 
 type Sharp = typeof sharpModule;
@@ -30,28 +36,45 @@ export interface EncodedPixels {
  * the same memory). A screen capture is opaque, so this changes no colour (and an RGBX frame's padding, which may be
  * 0, is not taken for transparency); done before libvips sees the pixels, it spares libvips flattening (a division
  * per sample, recomputed for the rows the resize's windows share) or premultiplying around the resize, which cost
- * several times this pass. Four pixels at a time as 32-bit words where the memory allows, about four times faster
- * than byte by byte.
+ * several times this pass.
  */
 export function dropAlpha(pixels: Uint8Array, count: number): Uint8Array {
-  let done = 0;
-  const littleEndian = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
-  if (littleEndian && pixels.byteOffset % 4 === 0) {
+  if (pixels.byteOffset % 4 === 0) {
     const words = new Uint32Array(pixels.buffer, pixels.byteOffset, count);
+    packRgb(words, words, count);
+  } else {
+    for (let pixel = 0; pixel < count; pixel++) pixels.copyWithin(pixel * 3, pixel * 4, pixel * 4 + 3);
+  }
+  return pixels.subarray(0, count * 3);
+}
+
+/**
+ * Packs `count` RGBA pixels (`from`, as 32-bit words) into RGB bytes in `to`, which may be the same memory (each write
+ * trails its read). Four pixels at a time as three words on a little-endian machine, about four times faster than
+ * byte by byte.
+ */
+export function packRgb(from: Uint32Array, to: Uint32Array, count: number): void {
+  let done = 0;
+  if (new Uint8Array(new Uint32Array([1]).buffer)[0] === 1) {
     const groups = count >> 2;
-    for (let group = 0, from = 0, to = 0; group < groups; group++, from += 4, to += 3) {
-      const a = words[from]!;
-      const b = words[from + 1]!;
-      const c = words[from + 2]!;
-      const d = words[from + 3]!;
-      words[to] = (a & 0xffffff) | (b << 24);
-      words[to + 1] = ((b >>> 8) & 0xffff) | (c << 16);
-      words[to + 2] = ((c >>> 16) & 0xff) | (d << 8);
+    for (let group = 0, at = 0, into = 0; group < groups; group++, at += 4, into += 3) {
+      const a = from[at]!;
+      const b = from[at + 1]!;
+      const c = from[at + 2]!;
+      const d = from[at + 3]!;
+      to[into] = (a & 0xffffff) | (b << 24);
+      to[into + 1] = ((b >>> 8) & 0xffff) | (c << 16);
+      to[into + 2] = ((c >>> 16) & 0xff) | (d << 8);
     }
     done = groups * 4;
   }
-  for (let pixel = done; pixel < count; pixel++) pixels.copyWithin(pixel * 3, pixel * 4, pixel * 4 + 3);
-  return pixels.subarray(0, count * 3);
+  const rgba = new Uint8Array(from.buffer, from.byteOffset, count * 4);
+  const rgb = new Uint8Array(to.buffer, to.byteOffset, count * 3);
+  for (let pixel = done; pixel < count; pixel++) {
+    rgb[pixel * 3] = rgba[pixel * 4]!;
+    rgb[pixel * 3 + 1] = rgba[pixel * 4 + 1]!;
+    rgb[pixel * 3 + 2] = rgba[pixel * 4 + 2]!;
+  }
 }
 
 /**
@@ -83,18 +106,233 @@ export async function encodeRgb(sharp: Sharp, rgb: Uint8Array, width: number, he
   return { bytes, width: outWidth, height: outHeight };
 }
 
+type Zlib = typeof zlibModule;
+
+/** Node's own zlib handle, which inflates into a buffer we give it (the public API allocates the output). */
+interface InflateHandle {
+  writeSync(flush: number, input: Uint8Array, inputAt: number, inputLength: number, output: Uint8Array, outputAt: number, outputLength: number): void;
+}
+type Inflater = zlibModule.Inflate & { _handle?: InflateHandle; _writeState?: Uint32Array };
+
+/** What a decode reuses; one per decode in flight (the RGB pixels are read by libvips until the encode ends). */
+export interface PngMemory {
+  zlib: Zlib;
+  inflater: Inflater | null;
+  /** The inflated image: each row's filter byte, then its filtered RGBA bytes. */
+  inflated: Buffer;
+  rgb: Uint8Array;
+  /** The row last decoded as RGBA words, which becomes the next row in place. */
+  line: Uint32Array;
+  /** The current row's filtered bytes, copied where they can be read as words. */
+  differences: Uint32Array;
+  /** The current row's RGB bytes, packed before they are copied into `rgb`. */
+  packed: Uint32Array;
+  /** A row of zero bytes: an "Up" row with all-zero differences repeats the row above. */
+  zeroRow: Buffer;
+}
+
+export function createPngMemory(zlib: Zlib): PngMemory {
+  const none = new Uint32Array(0);
+  return { zlib, inflater: null, inflated: Buffer.alloc(0), rgb: new Uint8Array(0), line: none, differences: none, packed: none, zeroRow: Buffer.alloc(0) };
+}
+
 /**
- * A PNG's pixels as 8-bit sRGB (greyscale and 16-bit PNGs converted), 3 or 4 bytes each. Checksums are not verified
- * (`failOn: 'none'`): checking them costs a third of the decode, and adb's transport already delivers the bytes intact.
+ * The size and image data of a PNG this decoder reads (8-bit RGBA, not interlaced), or null for any other kind.
+ * Chunk lengths that run past the end are an error; checksums are not verified (adb's transport keeps bytes intact).
  */
-export async function decodePng(sharp: Sharp, png: Uint8Array): Promise<{ pixels: Buffer; width: number; height: number; channels: number }> {
+export function rgbaPngLayout(png: Uint8Array): { width: number; height: number; imageData: Buffer } | null {
+  const bytes = Buffer.from(png.buffer, png.byteOffset, png.byteLength);
+  if (bytes.length < 33 || bytes.toString('latin1', 12, 16) !== 'IHDR') throw new Error('the PNG has no header');
+  const [depth, colourType, , , interlace] = bytes.subarray(24, 29);
+  if (depth !== 8 || colourType !== 6 || interlace !== 0) return null;
+  const parts: Buffer[] = [];
+  for (let at = 8; at + 8 <= bytes.length; ) {
+    const length = bytes.readUInt32BE(at);
+    const type = bytes.toString('latin1', at + 4, at + 8);
+    if (at + 12 + length > bytes.length) throw new Error(`the PNG's ${type} chunk runs past its end`);
+    if (type === 'IDAT') parts.push(bytes.subarray(at + 8, at + 8 + length));
+    if (type === 'IEND') break;
+    at += 12 + length;
+  }
+  return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20), imageData: Buffer.concat(parts) };
+}
+
+/** Inflates the image data into `memory.inflated`, which must be exactly the inflated size. */
+export function inflateInto(memory: PngMemory, imageData: Buffer): void {
+  const { zlib, inflated } = memory;
+  const inflater: Inflater = (memory.inflater ??= zlib.createInflate());
+  if (!inflater._handle?.writeSync || !inflater._writeState) {
+    // A Node whose zlib no longer exposes its handle: the public API, at the cost of fresh memory.
+    const whole = zlib.inflateSync(imageData, { chunkSize: inflated.length + 1024 });
+    if (whole.length < inflated.length) throw new Error('the PNG image data is cut short');
+    whole.copy(inflated, 0, 0, inflated.length);
+    return;
+  }
+  inflater.reset();
+  // A damaged stream destroys the inflater (its error event would otherwise be unhandled); the next decode makes another.
+  if (inflater.listenerCount('error') === 0) inflater.on('error', () => undefined);
+  inflater._handle.writeSync(zlib.constants.Z_FINISH, imageData, 0, imageData.length, inflated, 0, inflated.length);
+  if (inflater.destroyed) {
+    memory.inflater = null;
+    throw new Error(`the PNG image data is damaged (${inflater.errored?.message ?? 'zlib error'})`);
+  }
+  if (inflater._writeState[0] !== 0) throw new Error('the PNG image data is cut short');
+}
+
+/** Sizes the reused memory for a width x height image (kept when the size is the same as last time). */
+export function fitMemory(memory: PngMemory, width: number, height: number): void {
+  const inflatedSize = (width * 4 + 1) * height;
+  if (memory.inflated.length === inflatedSize && memory.line.length === width) return;
+  memory.inflated = Buffer.alloc(inflatedSize);
+  memory.rgb = new Uint8Array(width * height * 3);
+  memory.line = new Uint32Array(width);
+  memory.differences = new Uint32Array(width);
+  memory.packed = new Uint32Array(Math.ceil((width * 3) / 4));
+  memory.zeroRow = Buffer.alloc(width * 4);
+}
+
+/**
+ * PNG's Paeth predictor for the four bytes of a pixel at once. When two neighbours are the same pixel it is the
+ * third (or the left), which covers every flat area without looking at single bytes.
+ */
+export function paethPredictor(left: number, up: number, upLeft: number): number {
+  if (up === upLeft) return left;
+  if (left === upLeft) return up;
+  let predicted = 0;
+  for (let shift = 0; shift < 32; shift += 8) {
+    const a = (left >>> shift) & 0xff;
+    const b = (up >>> shift) & 0xff;
+    const c = (upLeft >>> shift) & 0xff;
+    const toA = Math.abs(b - c);
+    const toB = Math.abs(a - c);
+    const toC = Math.abs(a + b - 2 * c);
+    predicted |= (toA <= toB && toA <= toC ? a : toB <= toC ? b : c) << shift;
+  }
+  return predicted >>> 0;
+}
+
+/**
+ * Undoes a row's filter: `line` holds the row above (unfiltered RGBA words) and becomes this row; `differences` are
+ * this row's filtered words. Four bytes are added at once without carries between them (SWAR): the low seven bits of
+ * each byte are added, the top bits XORed in.
+ */
+export function unfilterRow(filter: number, differences: Uint32Array, line: Uint32Array): void {
+  const LOW = 0x7f7f7f7f;
+  const HIGH = 0x80808080;
+  const width = line.length;
+  let left = 0;
+  let upLeft = 0;
+  if (filter === 0) {
+    line.set(differences);
+  } else if (filter === 1) {
+    for (let x = 0; x < width; x++) {
+      const difference = differences[x]!;
+      line[x] = left = ((difference & LOW) + (left & LOW)) ^ ((difference ^ left) & HIGH);
+    }
+  } else if (filter === 2) {
+    for (let x = 0; x < width; x++) {
+      const difference = differences[x]!;
+      const up = line[x]!;
+      line[x] = ((difference & LOW) + (up & LOW)) ^ ((difference ^ up) & HIGH);
+    }
+  } else if (filter === 3) {
+    for (let x = 0; x < width; x++) {
+      const up = line[x]!;
+      // The floor of each byte's average: shared bits plus half the differing ones.
+      const average = (left & up) + (((left ^ up) & 0xfefefefe) >>> 1);
+      const difference = differences[x]!;
+      line[x] = left = ((difference & LOW) + (average & LOW)) ^ ((difference ^ average) & HIGH);
+    }
+  } else if (filter === 4) {
+    for (let x = 0; x < width; x++) {
+      const up = line[x]!;
+      const predicted = paethPredictor(left, up, upLeft);
+      const difference = differences[x]!;
+      line[x] = left = ((difference & LOW) + (predicted & LOW)) ^ ((difference ^ predicted) & HIGH);
+      upLeft = up;
+    }
+  } else {
+    throw new Error(`the PNG image data is damaged (row filter ${filter})`);
+  }
+}
+
+/**
+ * An "Up" row whose pixels mostly repeat the row above, already copied to `rgb` at `rgbAt`: only the pixels with a
+ * difference are added to `line` and written (little-endian words: red is the low byte).
+ */
+export function applyUpDifferences(differences: Uint32Array, line: Uint32Array, rgb: Uint8Array, rgbAt: number): void {
+  const LOW = 0x7f7f7f7f;
+  const HIGH = 0x80808080;
+  for (let x = 0, at = rgbAt; x < line.length; x++, at += 3) {
+    const difference = differences[x]!;
+    if (difference === 0) continue;
+    const up = line[x]!;
+    const pixel = ((difference & LOW) + (up & LOW)) ^ ((difference ^ up) & HIGH);
+    line[x] = pixel;
+    rgb[at] = pixel & 0xff;
+    rgb[at + 1] = (pixel >>> 8) & 0xff;
+    rgb[at + 2] = (pixel >>> 16) & 0xff;
+  }
+}
+
+/**
+ * An 8-bit RGBA, non-interlaced PNG as opaque RGB pixels in `memory.rgb` (valid until the next decode with the same
+ * memory), or null for any other kind of PNG (and on a big-endian machine). Throws on damaged image data.
+ */
+export function decodeRgbaPng(png: Uint8Array, memory: PngMemory): { rgb: Uint8Array; width: number; height: number } | null {
+  const layout = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1 ? rgbaPngLayout(png) : null;
+  if (!layout) return null;
+  const { width, height, imageData } = layout;
+  if (!width || !height) throw new Error('the PNG has no size');
+  fitMemory(memory, width, height);
+  inflateInto(memory, imageData);
+  const { inflated, rgb, line, differences, packed, zeroRow } = memory;
+  const rowBytes = width * 4;
+  const rgbRowBytes = width * 3;
+  const lineBytes = new Uint8Array(line.buffer);
+  const differenceBytes = new Uint8Array(differences.buffer);
+  const packedBytes = new Uint8Array(packed.buffer, 0, rgbRowBytes);
+  line.fill(0);
+  for (let y = 0; y < height; y++) {
+    const start = y * (rowBytes + 1);
+    const filter = inflated[start]!;
+    const filtered = inflated.subarray(start + 1, start + 1 + rowBytes);
+    const rgbAt = y * rgbRowBytes;
+    if (y > 0 && (filter === 0 || filter === 2)) {
+      // Most rows of a UI screen repeat the one above, or change a few pixels of it.
+      rgb.copyWithin(rgbAt, rgbAt - rgbRowBytes, rgbAt);
+      if (filter === 2 && filtered.equals(zeroRow)) continue;
+      if (filter === 0 && filtered.equals(lineBytes)) continue;
+      if (filter === 2) {
+        differenceBytes.set(filtered);
+        applyUpDifferences(differences, line, rgb, rgbAt);
+        continue;
+      }
+    }
+    differenceBytes.set(filtered);
+    unfilterRow(filter, differences, line);
+    packRgb(line, packed, width);
+    rgb.set(packedBytes, rgbAt);
+  }
+  return { rgb, width, height };
+}
+
+/**
+ * Any PNG's pixels through libvips, as 8-bit sRGB (greyscale and 16-bit PNGs converted), 3 or 4 bytes each. Checksums
+ * are not verified (`failOn: 'none'`): checking them costs a third of the decode.
+ */
+export async function decodePngWithLibvips(sharp: Sharp, png: Uint8Array): Promise<{ pixels: Buffer; width: number; height: number; channels: number }> {
   const { data, info } = await sharp(png, { failOn: 'none' }).toColourspace('srgb').raw().toBuffer({ resolveWithObject: true });
   return { pixels: data, width: info.width, height: info.height, channels: info.channels };
 }
 
-/** Decodes a PNG (`decodePng`), drops its alpha and encodes it as `encodeRgb` does. */
-export async function encodePng(sharp: Sharp, png: Uint8Array, encoding: ScreenshotEncoding): Promise<EncodedPixels> {
-  const { pixels, width, height, channels } = await decodePng(sharp, png);
-  const rgb = channels === 4 ? dropAlpha(pixels, width * height) : pixels;
-  return encodeRgb(sharp, rgb, width, height, encoding);
+/**
+ * Decodes a PNG (`decodeRgbaPng` into `memory`, which the caller must not lend to another encode until this one
+ * ends, or libvips for other kinds), drops its alpha and encodes it as `encodeRgb` does.
+ */
+export async function encodePng(sharp: Sharp, png: Uint8Array, encoding: ScreenshotEncoding, memory: PngMemory): Promise<EncodedPixels> {
+  const decoded = decodeRgbaPng(png, memory);
+  if (decoded) return encodeRgb(sharp, decoded.rgb, decoded.width, decoded.height, encoding);
+  const { pixels, width, height, channels } = await decodePngWithLibvips(sharp, png);
+  return encodeRgb(sharp, channels === 4 ? dropAlpha(pixels, width * height) : pixels, width, height, encoding);
 }

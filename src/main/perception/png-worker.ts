@@ -1,14 +1,15 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
-import { decodePng, downscale, dropAlpha, encodePng, encodeRgb, type EncodedPixels, type ScreenshotEncoding } from './pixels';
+import * as pixels from './pixels';
+import type { EncodedPixels, ScreenshotEncoding } from './pixels';
 
 /**
- * PNG screenshots are encoded in a worker thread of their own. Decoding a PNG hands ~10 MB of fresh pixels to
- * JavaScript per screenshot (libvips cannot drop the alpha before its resize more cheaply than `dropAlpha` does);
- * on the app's large heap, V8 answers that much external memory with full mark-compact collections that cost more
- * than the decode, while on the worker's small heap they cost next to nothing. The worker runs the very functions of
- * pixels.ts, from their source text, so it needs no separate build entry under Electron, tsx or Vitest (a bundler
- * may rename them, hence `encodePng.name`).
+ * PNG screenshots are encoded in a worker thread of their own: a decode is ~10 ms of JavaScript that would otherwise
+ * hold up the app's event loop, and a PNG of another kind than `screencap -p` sends hands ~10 MB of fresh pixels from
+ * libvips to JavaScript, which on the app's large heap V8 answers with full collections. The worker keeps one set of
+ * decode memory per encode in flight (see pixels.ts). It runs the very functions of pixels.ts, from their source text,
+ * so it needs no separate build entry under Electron, tsx or Vitest (a bundler may rename them, hence
+ * `encodePng.name`).
  */
 
 interface Request {
@@ -23,14 +24,17 @@ const workerSource = (): string => `
 'use strict';
 const { parentPort, workerData } = require('node:worker_threads');
 const sharp = require(workerData.sharpPath);
+const zlib = require('node:zlib');
 // tsx compiles with esbuild's keepNames, which wraps inner named functions in __name().
 const __name = (target) => target;
-${[dropAlpha, downscale, encodeRgb, decodePng, encodePng].map(String).join('\n')}
+${Object.values(pixels).filter((value) => typeof value === 'function').map(String).join('\n')}
+const spareMemory = [];
 parentPort.on('message', ({ id, png, encoding }) => {
-  ${encodePng.name}(sharp, png, encoding).then(
+  const memory = spareMemory.pop() ?? ${pixels.createPngMemory.name}(zlib);
+  ${pixels.encodePng.name}(sharp, png, encoding, memory).then(
     (image) => parentPort.postMessage({ id, image }),
     (error) => parentPort.postMessage({ id, error: error instanceof Error ? error.message : String(error) }),
-  );
+  ).finally(() => spareMemory.push(memory));
 });
 `;
 

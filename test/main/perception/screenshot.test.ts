@@ -7,8 +7,8 @@ import {
   ScreenshotError,
 } from '../../../src/main/perception/screenshot';
 
-async function phonePng(width = 1080, height = 2400): Promise<Buffer> {
-  return sharp({ create: { width, height, channels: 4, background: { r: 30, g: 120, b: 200, alpha: 1 } } }).png().toBuffer();
+async function phonePng(width = 1080, height = 2400, colour = { r: 30, g: 120, b: 200 }): Promise<Buffer> {
+  return sharp({ create: { width, height, channels: 4, background: { ...colour, alpha: 1 } } }).png().toBuffer();
 }
 
 describe('screenshot pipeline', () => {
@@ -97,6 +97,12 @@ describe('screenshot pipeline', () => {
       [40, 100],
       [75, 100],
     ]);
+    // Two of one size at once: each decode has memory of its own while libvips still reads the other's pixels.
+    const colours = [{ r: 200, g: 30, b: 30 }, { r: 30, g: 200, b: 30 }, { r: 30, g: 30, b: 200 }];
+    const sameSize = await Promise.all(colours.map((colour) => phonePng(300, 600, colour)));
+    const sameSizeShots = await Promise.all(sameSize.map((png) => encodeScreenshot({ png }, { longEdge: 100, format: 'png', quality: 80 })));
+    const centres = await Promise.all(sameSizeShots.map(async (shot) => [...(await sharp(shot.bytes).extract({ left: 25, top: 50, width: 1, height: 1 }).raw().toBuffer())]));
+    expect(centres).toEqual(colours.map(({ r, g, b }) => [r, g, b]));
     // A PNG with a sound header and end chunk whose image data is noise: the decoder fails, the worker goes on.
     const noise = Buffer.from(pngs[0]!);
     noise.fill(0x5a, 41, noise.length - 12);
