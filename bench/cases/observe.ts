@@ -31,6 +31,9 @@ import { median, type BenchCase, type BenchRow } from '../types';
 const CASE = 'observe';
 const LATENCY_ROUNDS = 10;
 const CPU_ROUNDS = 20;
+/** Runs not counted before each CPU figure, and the observes counted for the host CPU per observe. */
+const WARM_UP = 5;
+const OBSERVE_ROUNDS = 40;
 const BUILD_ROUNDS = 50;
 const amcBin = path.resolve('bin/amc.mjs');
 
@@ -135,13 +138,16 @@ async function latencyRows(rows: BenchRow[]): Promise<void> {
   }
 }
 
-/** Host CPU (user + system, all threads of this process, the PNG worker's included) per run of `work`, in ms. */
-async function cpuPer(work: () => unknown): Promise<number> {
-  await work();
+/**
+ * Host CPU (user + system, all threads of this process, the PNG worker's included) per run of `work`, in ms, after
+ * `WARM_UP` runs not counted (the first starts the PNG worker; the next few let the JIT compile the hot paths).
+ */
+async function cpuPer(work: () => unknown, rounds = CPU_ROUNDS): Promise<number> {
+  for (let round = 0; round < WARM_UP; round++) await work();
   const before = process.cpuUsage();
-  for (let round = 0; round < CPU_ROUNDS; round++) await work();
+  for (let round = 0; round < rounds; round++) await work();
   const used = process.cpuUsage(before);
-  return (used.user + used.system) / 1000 / CPU_ROUNDS;
+  return (used.user + used.system) / 1000 / rounds;
 }
 
 /** Host CPU of dropping the alpha byte of a fresh copy of `rgba` each round (the copy not counted), in ms. */
@@ -172,9 +178,10 @@ async function cpuRows(rows: BenchRow[]): Promise<void> {
     const pngObserver = new Observer(phone.adb, { screencap: 'png' });
     const rawObserver = new Observer(phone.adb, { screencap: 'raw' });
     const sceneObserver = new Observer(phone.adb, { screenshot: false });
-    const pngObserve = await cpuPer(() => pngObserver.observe(phone.serial));
-    const rawObserve = await cpuPer(() => rawObserver.observe(phone.serial));
-    const scene = await cpuPer(() => sceneObserver.observe(phone.serial));
+    // A task observes the phone dozens of times: the figures are for an app past its first few turns.
+    const pngObserve = await cpuPer(() => pngObserver.observe(phone.serial), OBSERVE_ROUNDS);
+    const rawObserve = await cpuPer(() => rawObserver.observe(phone.serial), OBSERVE_ROUNDS);
+    const scene = await cpuPer(() => sceneObserver.observe(phone.serial), OBSERVE_ROUNDS);
 
     let received: Buffer = Buffer.alloc(0);
     const pngTransfer = await cpuPer(async () => (received = await phone.adb.shellInto(phone.serial, 'screencap -p', received)));

@@ -192,11 +192,12 @@ export function fitMemory(memory: PngMemory, width: number, height: number): voi
 }
 
 /**
- * PNG's Paeth predictor for the four bytes of a pixel at once. When two neighbours are the same pixel it is the
- * third (or the left), which covers every flat area without looking at single bytes.
+ * PNG's Paeth predictor for the four bytes of a pixel at once. When two neighbours are the same pixel it is the left
+ * one (or the one above, when the left equals the upper left), which covers flat areas and straight edges without
+ * looking at single bytes.
  */
 export function paethPredictor(left: number, up: number, upLeft: number): number {
-  if (up === upLeft) return left;
+  if (up === upLeft || left === up) return left;
   if (left === upLeft) return up;
   let predicted = 0;
   for (let shift = 0; shift < 32; shift += 8) {
