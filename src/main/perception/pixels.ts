@@ -213,8 +213,8 @@ export function paethPredictor(left: number, up: number, upLeft: number): number
 }
 
 /**
- * Undoes a row's filter: `line` holds the row above (unfiltered RGBA words) and becomes this row; `differences` are
- * this row's filtered words. Four bytes are added at once without carries between them (SWAR): the low seven bits of
+ * Undoes a row's filter (1 to 4: Sub, Up, Average, Paeth; any other is damage): `line` holds the row above (unfiltered
+ * RGBA words) and becomes this row; `differences` are this row's filtered words. Four bytes are added at once without carries between them (SWAR): the low seven bits of
  * each byte are added, the top bits XORed in.
  */
 export function unfilterRow(filter: number, differences: Uint32Array, line: Uint32Array): void {
@@ -223,9 +223,7 @@ export function unfilterRow(filter: number, differences: Uint32Array, line: Uint
   const width = line.length;
   let left = 0;
   let upLeft = 0;
-  if (filter === 0) {
-    line.set(differences);
-  } else if (filter === 1) {
+  if (filter === 1) {
     for (let x = 0; x < width; x++) {
       const difference = differences[x]!;
       line[x] = left = ((difference & LOW) + (left & LOW)) ^ ((difference ^ left) & HIGH);
@@ -287,32 +285,36 @@ export function decodeRgbaPng(png: Uint8Array, memory: PngMemory): { rgb: Uint8A
   if (!width || !height) throw new Error('the PNG has no size');
   fitMemory(memory, width, height);
   inflateInto(memory, imageData);
-  const { inflated, rgb, line, differences, packed, zeroRow } = memory;
+  const { inflated, rgb, packed, zeroRow } = memory;
   const rowBytes = width * 4;
   const rgbRowBytes = width * 3;
-  const lineBytes = new Uint8Array(line.buffer);
-  const differenceBytes = new Uint8Array(differences.buffer);
   const packedBytes = new Uint8Array(packed.buffer, 0, rgbRowBytes);
-  line.fill(0);
+  memory.line.fill(0);
   for (let y = 0; y < height; y++) {
     const start = y * (rowBytes + 1);
     const filter = inflated[start]!;
     const filtered = inflated.subarray(start + 1, start + 1 + rowBytes);
     const rgbAt = y * rgbRowBytes;
-    if (y > 0 && (filter === 0 || filter === 2)) {
-      // Most rows of a UI screen repeat the one above, or change a few pixels of it.
+    const { line, differences } = memory;
+    // Most rows of a UI screen repeat the one above (a copy), or change a few pixels of it.
+    if (y > 0 && ((filter === 2 && filtered.equals(zeroRow)) || (filter === 0 && filtered.equals(new Uint8Array(line.buffer))))) {
       rgb.copyWithin(rgbAt, rgbAt - rgbRowBytes, rgbAt);
-      if (filter === 2 && filtered.equals(zeroRow)) continue;
-      if (filter === 0 && filtered.equals(lineBytes)) continue;
-      if (filter === 2) {
-        differenceBytes.set(filtered);
-        applyUpDifferences(differences, line, rgb, rgbAt);
-        continue;
-      }
+      continue;
     }
-    differenceBytes.set(filtered);
-    unfilterRow(filter, differences, line);
-    packRgb(line, packed, width);
+    new Uint8Array(differences.buffer).set(filtered);
+    if (y > 0 && filter === 2) {
+      rgb.copyWithin(rgbAt, rgbAt - rgbRowBytes, rgbAt);
+      applyUpDifferences(differences, line, rgb, rgbAt);
+      continue;
+    }
+    if (filter === 0) {
+      // An unfiltered row is its own pixels: the two rows trade places instead of being copied.
+      memory.line = differences;
+      memory.differences = line;
+    } else {
+      unfilterRow(filter, differences, line);
+    }
+    packRgb(memory.line, packed, width);
     rgb.set(packedBytes, rgbAt);
   }
   return { rgb, width, height };

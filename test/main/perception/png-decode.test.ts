@@ -36,29 +36,36 @@ function filtersUsed(memory: PngMemory, width: number, height: number): number[]
   return counts;
 }
 
-/** The PNG with its image data split over `parts` IDAT chunks (checksums are not read, so they are left 0). */
-function splitImageData(png: Buffer, parts: number): Buffer {
-  const chunks: Buffer[] = [];
+/** The PNG's chunks: its image data joined, and the others. */
+function chunksOf(png: Buffer): { imageData: Buffer; others: Buffer[] } {
+  const others: Buffer[] = [];
   const data: Buffer[] = [];
   for (let at = 8; at < png.length; ) {
     const length = png.readUInt32BE(at);
     const type = png.toString('latin1', at + 4, at + 8);
     if (type === 'IDAT') data.push(png.subarray(at + 8, at + 8 + length));
-    else chunks.push(png.subarray(at, at + 12 + length));
+    else others.push(png.subarray(at, at + 12 + length));
     at += 12 + length;
   }
-  const whole = Buffer.concat(data);
-  const step = Math.ceil(whole.length / parts);
+  return { imageData: Buffer.concat(data), others };
+}
+
+/** The PNG with `imageData` in place of its own, split over `parts` IDAT chunks (checksums are not read: left 0). */
+function withImageData(png: Buffer, imageData: Buffer, parts = 1): Buffer {
+  const { others } = chunksOf(png);
+  const step = Math.ceil(imageData.length / parts);
   const idats = Array.from({ length: parts }, (_, index) => {
-    const part = whole.subarray(index * step, (index + 1) * step);
+    const part = imageData.subarray(index * step, (index + 1) * step);
     const chunk = Buffer.alloc(12 + part.length);
     chunk.writeUInt32BE(part.length, 0);
     chunk.write('IDAT', 4, 'latin1');
     part.copy(chunk, 8);
     return chunk;
   });
-  return Buffer.concat([png.subarray(0, 8), ...chunks.slice(0, -1), ...idats, chunks.at(-1)!]);
+  return Buffer.concat([png.subarray(0, 8), ...others.slice(0, -1), ...idats, others.at(-1)!]);
 }
+
+const splitImageData = (png: Buffer, parts: number) => withImageData(png, chunksOf(png).imageData, parts);
 
 describe('PNG decoding in JavaScript', () => {
   it("Scenario: A screencap PNG is decoded in JavaScript to the pixels libvips gives, whatever its rows' filters", async () => {
@@ -101,6 +108,10 @@ describe('PNG decoding in JavaScript', () => {
     const secondIdat = short.indexOf('IDAT', short.indexOf('IDAT', 0, 'latin1') + 4, 'latin1');
     const cut = Buffer.concat([short.subarray(0, secondIdat - 4), short.subarray(short.length - 12)]);
     expect(() => decodeRgbaPng(cut, memory)).toThrow(/PNG image data is (cut short|damaged)/);
+    // A sound stream whose rows name a filter PNG does not have.
+    const rows = zlib.inflateSync(chunksOf(png).imageData);
+    rows[(120 * 4 + 1) * 7] = 5;
+    expect(() => decodeRgbaPng(withImageData(png, zlib.deflateSync(rows)), memory)).toThrow(/damaged \(row filter 5\)/);
     const runsPast = png.subarray(0, idat + 100);
     expect(() => decodeRgbaPng(runsPast, memory)).toThrow(/IDAT chunk runs past its end/);
     expect(Buffer.from(decodeRgbaPng(png, memory)!.rgb).equals(await libvipsRgb(png))).toBe(true);
