@@ -1,6 +1,6 @@
 // `npm run bench`: runs every case in bench/cases (or those named on the command line) and prints one table. Each case
 // runs in a process of its own, so that no case is billed for the heap, workers or child processes an earlier one
-// left behind: a case's figures are the same whether it runs alone or after the others.
+// left behind: a case measures the same code whether it runs alone or after the others.
 import { spawn } from 'node:child_process';
 import { readdir } from 'node:fs/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
