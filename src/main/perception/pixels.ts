@@ -289,19 +289,22 @@ export function decodeRgbaPng(png: Uint8Array, memory: PngMemory): { rgb: Uint8A
   const rowBytes = width * 4;
   const rgbRowBytes = width * 3;
   const packedBytes = new Uint8Array(packed.buffer, 0, rgbRowBytes);
-  memory.line.fill(0);
+  // Byte views made once: a row is compared and copied by offsets into `inflated`, without a view of it per row.
+  let { line, differences } = memory;
+  let lineBytes = Buffer.from(line.buffer);
+  let differenceBytes = Buffer.from(differences.buffer);
+  line.fill(0);
   for (let y = 0; y < height; y++) {
     const start = y * (rowBytes + 1);
     const filter = inflated[start]!;
-    const filtered = inflated.subarray(start + 1, start + 1 + rowBytes);
     const rgbAt = y * rgbRowBytes;
-    const { line, differences } = memory;
     // Most rows of a UI screen repeat the one above (a copy), or change a few pixels of it.
-    if (y > 0 && ((filter === 2 && filtered.equals(zeroRow)) || (filter === 0 && filtered.equals(new Uint8Array(line.buffer))))) {
+    const repeated = filter === 2 ? zeroRow : filter === 0 ? lineBytes : null;
+    if (y > 0 && repeated?.compare(inflated, start + 1, start + 1 + rowBytes) === 0) {
       rgb.copyWithin(rgbAt, rgbAt - rgbRowBytes, rgbAt);
       continue;
     }
-    new Uint8Array(differences.buffer).set(filtered);
+    inflated.copy(differenceBytes, 0, start + 1, start + 1 + rowBytes);
     if (y > 0 && filter === 2) {
       rgb.copyWithin(rgbAt, rgbAt - rgbRowBytes, rgbAt);
       applyUpDifferences(differences, line, rgb, rgbAt);
@@ -309,14 +312,15 @@ export function decodeRgbaPng(png: Uint8Array, memory: PngMemory): { rgb: Uint8A
     }
     if (filter === 0) {
       // An unfiltered row is its own pixels: the two rows trade places instead of being copied.
-      memory.line = differences;
-      memory.differences = line;
+      [line, differences, lineBytes, differenceBytes] = [differences, line, differenceBytes, lineBytes];
     } else {
       unfilterRow(filter, differences, line);
     }
-    packRgb(memory.line, packed, width);
+    packRgb(line, packed, width);
     rgb.set(packedBytes, rgbAt);
   }
+  memory.line = line;
+  memory.differences = differences;
   return { rgb, width, height };
 }
 
