@@ -24,7 +24,7 @@ function sized(element: HTMLElement, rows: () => number) {
   });
 }
 
-let rows = 20;
+let rows = 0;
 function Timeline({ steps }: { steps: number }) {
   const area = useRef<HTMLDivElement | null>(null);
   const { following, onScroll, onWheel } = useFollowNewest(area, String(steps));
@@ -45,43 +45,52 @@ function Timeline({ steps }: { steps: number }) {
 
 const area = () => screen.getByTestId('area');
 
+/** Renders a timeline of `steps` rows; `grow` adds rows up to a new count, as new steps arriving do. */
+function renderTimeline(steps: number) {
+  rows = steps;
+  const { rerender } = render(<Timeline steps={steps} />);
+  return {
+    grow: (to: number) => {
+      rows = to;
+      rerender(<Timeline steps={to} />);
+    },
+  };
+}
+
+/** The view lands at `top` and the browser reports the scroll. */
+function scrollTo(top: number) {
+  area().scrollTop = top;
+  act(() => void fireEvent.scroll(area()));
+}
+
 describe('following the newest step', () => {
   it('a late scroll event for the view pulled to the end does not undo a wheel turned up', () => {
-    const { rerender } = render(<Timeline steps={20} />);
+    const { grow } = renderTimeline(20);
     expect(area().scrollTop).toBe(600);
-    rows = 21;
-    rerender(<Timeline steps={21} />);
+    grow(21);
     expect(area().scrollTop).toBe(640);
     // The person turns the wheel up; before the browser moves the view, the scroll event of the pull above arrives.
     fireEvent.wheel(area(), { deltaY: -100 });
     act(() => void fireEvent.scroll(area()));
     expect(area().textContent).toBe('held');
-    rows = 22;
-    rerender(<Timeline steps={22} />);
+    grow(22);
     expect(area().scrollTop).toBe(640);
     // Then the wheel's scroll lands: the view stays there as steps keep coming.
-    area().scrollTop = 0;
-    act(() => void fireEvent.scroll(area()));
-    rows = 23;
-    rerender(<Timeline steps={23} />);
+    scrollTo(0);
+    grow(23);
     expect(area().scrollTop).toBe(0);
     expect(area().textContent).toBe('held');
   });
 
   it('scrolling up without the wheel holds the view, and scrolling back down to the end follows again', () => {
-    rows = 20;
-    const { rerender } = render(<Timeline steps={20} />);
-    area().scrollTop = 300;
-    act(() => void fireEvent.scroll(area()));
+    const { grow } = renderTimeline(20);
+    scrollTo(300);
     expect(area().textContent).toBe('held');
-    rows = 21;
-    rerender(<Timeline steps={21} />);
+    grow(21);
     expect(area().scrollTop).toBe(300);
-    area().scrollTop = 640;
-    act(() => void fireEvent.scroll(area()));
+    scrollTo(640);
     expect(area().textContent).toBe('following');
-    rows = 22;
-    rerender(<Timeline steps={22} />);
+    grow(22);
     expect(area().scrollTop).toBe(680);
   });
 });

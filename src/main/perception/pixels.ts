@@ -48,6 +48,11 @@ export function dropAlpha(pixels: Uint8Array, count: number): Uint8Array {
   return pixels.subarray(0, count * 3);
 }
 
+/** Whether this machine stores a 32-bit word's low byte first (red is then a pixel word's low byte). */
+export function isLittleEndian(): boolean {
+  return new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+}
+
 /**
  * Packs `count` RGBA pixels (`from`, as 32-bit words) into RGB bytes in `to`, which may be the same memory (each write
  * trails its read). Four pixels at a time as three words on a little-endian machine, about four times faster than
@@ -55,7 +60,7 @@ export function dropAlpha(pixels: Uint8Array, count: number): Uint8Array {
  */
 export function packRgb(from: Uint32Array, to: Uint32Array, count: number): void {
   let done = 0;
-  if (new Uint8Array(new Uint32Array([1]).buffer)[0] === 1) {
+  if (isLittleEndian()) {
     const groups = count >> 2;
     for (let group = 0, at = 0, into = 0; group < groups; group++, at += 4, into += 3) {
       const a = from[at]!;
@@ -213,41 +218,41 @@ export function paethPredictor(left: number, up: number, upLeft: number): number
 }
 
 /**
- * Undoes a row's filter (1 to 4: Sub, Up, Average, Paeth; any other is damage): `line` holds the row above (unfiltered
- * RGBA words) and becomes this row; `differences` are this row's filtered words. Four bytes are added at once without carries between them (SWAR): the low seven bits of
- * each byte are added, the top bits XORed in.
+ * The four bytes of two words added each modulo 256, without carries between them (SWAR): the low seven bits of each
+ * byte are added, the top bits XORed in. Unsigned, like the words read back from a Uint32Array, so that pixels compare
+ * equal however they were obtained (an opaque pixel has its top bit set).
+ */
+export function addBytes(a: number, b: number): number {
+  return (((a & 0x7f7f7f7f) + (b & 0x7f7f7f7f)) ^ ((a ^ b) & 0x80808080)) >>> 0;
+}
+
+/**
+ * Undoes a row's filter (1 to 4: Sub, Up, Average, Paeth; any other is damage): `line` holds the row above
+ * (unfiltered RGBA words) and becomes this row; `differences` are this row's filtered words, added to their
+ * predictions four bytes at a time (`addBytes`).
  */
 export function unfilterRow(filter: number, differences: Uint32Array, line: Uint32Array): void {
-  const LOW = 0x7f7f7f7f;
-  const HIGH = 0x80808080;
   const width = line.length;
   let left = 0;
   let upLeft = 0;
   if (filter === 1) {
     for (let x = 0; x < width; x++) {
-      const difference = differences[x]!;
-      line[x] = left = ((difference & LOW) + (left & LOW)) ^ ((difference ^ left) & HIGH);
+      line[x] = left = addBytes(differences[x]!, left);
     }
   } else if (filter === 2) {
     for (let x = 0; x < width; x++) {
-      const difference = differences[x]!;
-      const up = line[x]!;
-      line[x] = ((difference & LOW) + (up & LOW)) ^ ((difference ^ up) & HIGH);
+      line[x] = addBytes(differences[x]!, line[x]!);
     }
   } else if (filter === 3) {
     for (let x = 0; x < width; x++) {
       const up = line[x]!;
       // The floor of each byte's average: shared bits plus half the differing ones.
-      const average = (left & up) + (((left ^ up) & 0xfefefefe) >>> 1);
-      const difference = differences[x]!;
-      line[x] = left = ((difference & LOW) + (average & LOW)) ^ ((difference ^ average) & HIGH);
+      line[x] = left = addBytes(differences[x]!, (left & up) + (((left ^ up) & 0xfefefefe) >>> 1));
     }
   } else if (filter === 4) {
     for (let x = 0; x < width; x++) {
       const up = line[x]!;
-      const predicted = paethPredictor(left, up, upLeft);
-      const difference = differences[x]!;
-      line[x] = left = ((difference & LOW) + (predicted & LOW)) ^ ((difference ^ predicted) & HIGH);
+      line[x] = left = addBytes(differences[x]!, paethPredictor(left, up, upLeft));
       upLeft = up;
     }
   } else {
@@ -260,13 +265,10 @@ export function unfilterRow(filter: number, differences: Uint32Array, line: Uint
  * difference are added to `line` and written (little-endian words: red is the low byte).
  */
 export function applyUpDifferences(differences: Uint32Array, line: Uint32Array, rgb: Uint8Array, rgbAt: number): void {
-  const LOW = 0x7f7f7f7f;
-  const HIGH = 0x80808080;
   for (let x = 0, at = rgbAt; x < line.length; x++, at += 3) {
     const difference = differences[x]!;
     if (difference === 0) continue;
-    const up = line[x]!;
-    const pixel = ((difference & LOW) + (up & LOW)) ^ ((difference ^ up) & HIGH);
+    const pixel = addBytes(difference, line[x]!);
     line[x] = pixel;
     rgb[at] = pixel & 0xff;
     rgb[at + 1] = (pixel >>> 8) & 0xff;
@@ -279,7 +281,7 @@ export function applyUpDifferences(differences: Uint32Array, line: Uint32Array, 
  * memory), or null for any other kind of PNG (and on a big-endian machine). Throws on damaged image data.
  */
 export function decodeRgbaPng(png: Uint8Array, memory: PngMemory): { rgb: Uint8Array; width: number; height: number } | null {
-  const layout = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1 ? rgbaPngLayout(png) : null;
+  const layout = isLittleEndian() ? rgbaPngLayout(png) : null;
   if (!layout) return null;
   const { width, height, imageData } = layout;
   if (!width || !height) throw new Error('the PNG has no size');
