@@ -15,7 +15,11 @@ import {
 export const LEASE_IDLE_MS = 100;
 /** How often the usage of tokens without quotas is sent, added up per token. */
 export const USAGE_BATCH_MS = 100;
-const MAX_LEASE = 32;
+/**
+ * A saturated worker admits a whole event-loop turn's requests at once (50 at concurrency 50): a lease smaller than
+ * that made the rest wait a turn for the top-up (in-service p50 24 ms with 32, 0.1 ms with 128, one worker on Redis).
+ */
+const MAX_LEASE = 128;
 
 /**
  * How many requests a replica takes from a token's shared bucket at once: a small share of the burst (at most

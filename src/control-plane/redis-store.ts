@@ -31,6 +31,8 @@ import {
 
 const PREFIX = 'amc:cp:';
 const TOKEN_IDS = `${PREFIX}tokens`;
+/** The channel on which a changed token's id is published, so every replica drops what it remembers of it at once. */
+const TOKEN_CHANGES = `${PREFIX}token-changes`;
 const tokenKey = (id: string) => `${PREFIX}token:${id}`;
 const bucketKey = (id: string) => `${PREFIX}bucket:${id}`;
 const usageKey = (id: string, period: Period, key: string) => `${PREFIX}usage:${id}:${period}:${key}`;
@@ -40,6 +42,11 @@ const USAGE_TTL_SECONDS: Record<Period, number> = { day: 3 * 86_400, month: 62 *
 /** How long a token verified against Redis is still served while Redis cannot be reached. */
 export const VERIFIED_GRACE_MS = 60_000;
 const MAX_REMEMBERED_TOKENS = 10_000;
+/**
+ * How long a token read from Redis is served from memory, while this process hears the change notices. Changes
+ * (a revocation) count at once through their notice; this bounds how late one counts if its notice is lost.
+ */
+export const TOKEN_FRESH_MS = 500;
 
 /** Redis's own clock in ms (replicas with skewed clocks share one bucket). */
 const REDIS_NOW = `
@@ -146,6 +153,12 @@ export interface RedisStoreOptions {
   now?: () => number;
 }
 
+interface RememberedToken {
+  record: TokenRecord;
+  /** When it was last read from Redis. */
+  at: number;
+}
+
 /**
  * Tokens, rate buckets and usage counters in Redis, shared by every replica and worker. Redis unreachable:
  * tokens verified in the last minute are still served (rate-limited in this process's memory, usage kept to be
@@ -154,7 +167,13 @@ export interface RedisStoreOptions {
 export class RedisStore implements BearerVerifier, LeasableLimits, TokenAdmin {
   readonly where: string;
   private readonly redis: Redis & WithScripts;
-  private readonly recentlyVerified = new Map<string, { record: TokenRecord; at: number }>();
+  private readonly recentlyVerified = new Map<string, RememberedToken>();
+  /** The connection subscribed to change notices, opened by the first verification (a CLI never needs it). */
+  private changeNotices: Redis | null = null;
+  /** Since when the change notices are heard without a break (null: not heard now); only tokens read since then are served from memory. */
+  private hearingChangesSince: number | null = null;
+  /** Notices heard so far, so that a read a notice overtook is not remembered. */
+  private noticesHeard = 0;
   private readonly parsedRecords = new Map<string, { json: string; record: TokenRecord }>();
   private readonly fallbackBuckets = new TokenBucketRateLimiter({ requestsPerMinute: 60, burst: 1 });
   private readonly unsavedUsage: Array<{ tokenId: string; delta: UsageDelta; at: number }> = [];
@@ -204,17 +223,21 @@ export class RedisStore implements BearerVerifier, LeasableLimits, TokenAdmin {
   async verify(authorization: string | undefined): Promise<TokenCheck> {
     const presented = parseBearer(authorization);
     if ('ok' in presented) return presented;
+    this.listenForChanges();
+    const remembered = this.recentlyVerified.get(presented.id);
+    // No round trip (nor the wait behind a busy event loop that comes with it) for a token read a moment ago.
+    if (remembered && this.isFresh(remembered)) return checkPresented(presented, remembered.record);
+    const noticesBefore = this.noticesHeard;
     let record: TokenRecord | undefined;
     try {
       record = await this.readToken(presented.id);
     } catch (error) {
       this.failed(error as Error, 'command');
-      const remembered = this.recentlyVerified.get(presented.id);
       if (remembered && this.now() - remembered.at <= VERIFIED_GRACE_MS) return checkPresented(presented, remembered.record);
       return { ok: false, reason: 'unavailable', tokenId: presented.id, detail: `the token store (Redis) is unavailable` };
     }
     const check = checkPresented(presented, record);
-    if (check.ok) this.remember(check.record);
+    if (check.ok && this.noticesHeard === noticesBefore) this.remember(check.record);
     else this.recentlyVerified.delete(presented.id);
     return check;
   }
@@ -291,7 +314,7 @@ export class RedisStore implements BearerVerifier, LeasableLimits, TokenAdmin {
     // A copy: the records read are shared with later reads.
     const record = { ...findToken(await this.list(), idOrName, this.where) };
     record.revokedAt ??= new Date().toISOString();
-    await this.redis.set(tokenKey(record.id), JSON.stringify(record));
+    await this.redis.multi().set(tokenKey(record.id), JSON.stringify(record)).publish(TOKEN_CHANGES, record.id).exec();
     return record;
   }
 
@@ -305,9 +328,41 @@ export class RedisStore implements BearerVerifier, LeasableLimits, TokenAdmin {
   async close(): Promise<void> {
     await this.saveUnsavedUsage();
     this.redis.disconnect();
+    this.changeNotices?.disconnect();
   }
 
-  /** Read on every decision (a revocation counts at once); parsed again only when the stored text changed. */
+  /**
+   * Subscribes to the change notices on a connection of their own. Tokens are served from memory only while it is
+   * subscribed; whatever was remembered before it (re)subscribed may have missed a notice and is read again.
+   */
+  private listenForChanges(): void {
+    if (this.changeNotices) return;
+    const notices = this.redis.duplicate();
+    this.changeNotices = notices;
+    // Its outages are the main connection's too, and that one reports them; meanwhile tokens are read each time.
+    notices.on('error', () => {});
+    notices.on('close', () => {
+      this.hearingChangesSince = null;
+    });
+    notices.on('ready', () => {
+      const subscribing = this.now();
+      notices.subscribe(TOKEN_CHANGES).then(
+        () => (this.hearingChangesSince = subscribing),
+        () => {},
+      );
+    });
+    notices.on('message', (_channel: string, tokenId: string) => {
+      this.noticesHeard += 1;
+      this.recentlyVerified.delete(tokenId);
+    });
+  }
+
+  private isFresh(remembered: RememberedToken): boolean {
+    const since = this.hearingChangesSince;
+    return since !== null && remembered.at >= since && this.now() - remembered.at < TOKEN_FRESH_MS;
+  }
+
+  /** Parsed again only when the stored text changed. */
   private async readToken(id: string): Promise<TokenRecord | undefined> {
     const json = await this.redis.get(tokenKey(id));
     if (json === null) return undefined;

@@ -62,9 +62,9 @@ async function eventually(check: () => Promise<boolean>): Promise<void> {
 }
 
 describe('leases from a shared bucket', () => {
-  it('a lease is at most 1/8 of the burst, 32 at most, and none for a token with quotas', () => {
+  it('a lease is at most 1/8 of the burst, 128 at most, and none for a token with quotas', () => {
     expect(leaseSize(rateOnly(64))).toBe(8);
-    expect(leaseSize(rateOnly(100_000))).toBe(32);
+    expect(leaseSize(rateOnly(100_000))).toBe(128);
     expect(leaseSize(rateOnly(10))).toBe(1);
     expect(leaseSize(withQuota)).toBe(1);
   });
