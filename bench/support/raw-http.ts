@@ -7,6 +7,7 @@ const HEADERS_END = Buffer.from('\r\n\r\n');
 const CONTENT_LENGTH = /\r\ncontent-length:\s*(\d+)/i;
 const CHUNKED = /\r\ntransfer-encoding:\s*chunked/i;
 const CONNECTION_CLOSE = /\r\nconnection:\s*close/i;
+const GOLDEN_RATIO_FRACTION = (Math.sqrt(5) - 1) / 2;
 
 /** Where one HTTP message ends in `buffer` (from `start`), or -1 while it is still incomplete. */
 function messageEnd(buffer: Buffer, start: number): number {
@@ -61,7 +62,8 @@ export interface CannedServer {
 
 /**
  * Answers every request with the same JSON body, keeping connections open: an instant provider, or with
- * `delayMs` one that takes that long to think.
+ * `delayMs` one that takes that long to think on average — each answer waits between half and one and a half
+ * times it, as real answers vary, so hosts in a closed loop do not all arrive in the same instant.
  */
 export async function startCannedServer(body: unknown, delayMs = 0): Promise<CannedServer> {
   const json = Buffer.from(JSON.stringify(body));
@@ -70,6 +72,9 @@ export async function startCannedServer(body: unknown, delayMs = 0): Promise<Can
     json,
   ]);
   let answered = 0;
+  // Spread by the golden-ratio sequence over the answers: any run of n answers covers [0, 1) almost evenly, so the
+  // load sent straight here and the load sent through the service see the same delays, and their p50s compare.
+  const nextSpread = () => (answered * GOLDEN_RATIO_FRACTION) % 1;
   const sockets = new Set<net.Socket>();
   const server = net.createServer((socket) => {
     sockets.add(socket);
@@ -79,7 +84,7 @@ export async function startCannedServer(body: unknown, delayMs = 0): Promise<Can
     splitMessages(socket, () => {
       answered += 1;
       if (delayMs === 0) socket.write(answer);
-      else setTimeout(() => socket.write(answer), delayMs);
+      else setTimeout(() => socket.write(answer), delayMs * (0.5 + nextSpread()));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
