@@ -155,7 +155,7 @@ export interface RedisStoreOptions {
 
 interface RememberedToken {
   record: TokenRecord;
-  /** When it was last read from Redis. */
+  /** When its last read from Redis was sent. */
   at: number;
 }
 
@@ -170,7 +170,10 @@ export class RedisStore implements BearerVerifier, LeasableLimits, TokenAdmin {
   private readonly recentlyVerified = new Map<string, RememberedToken>();
   /** The connection subscribed to change notices, opened by the first verification (a CLI never needs it). */
   private changeNotices: Redis | null = null;
-  /** Since when the change notices are heard without a break (null: not heard now); only tokens read since then are served from memory. */
+  /**
+   * Since when the change notices are heard without a break (null: not heard now). Only tokens whose read was sent
+   * after that are served from memory: Redis answered it after the subscription, so no notice since went unheard.
+   */
   private hearingChangesSince: number | null = null;
   /** Notices heard so far, so that a read a notice overtook is not remembered. */
   private noticesHeard = 0;
@@ -228,6 +231,7 @@ export class RedisStore implements BearerVerifier, LeasableLimits, TokenAdmin {
     // No round trip (nor the wait behind a busy event loop that comes with it) for a token read a moment ago.
     if (remembered && this.isFresh(remembered)) return checkPresented(presented, remembered.record);
     const noticesBefore = this.noticesHeard;
+    const readSent = this.now();
     let record: TokenRecord | undefined;
     try {
       record = await this.readToken(presented.id);
@@ -237,7 +241,7 @@ export class RedisStore implements BearerVerifier, LeasableLimits, TokenAdmin {
       return { ok: false, reason: 'unavailable', tokenId: presented.id, detail: `the token store (Redis) is unavailable` };
     }
     const check = checkPresented(presented, record);
-    if (check.ok && this.noticesHeard === noticesBefore) this.remember(check.record);
+    if (check.ok && this.noticesHeard === noticesBefore) this.remember(check.record, readSent);
     else this.recentlyVerified.delete(presented.id);
     return check;
   }
@@ -345,9 +349,8 @@ export class RedisStore implements BearerVerifier, LeasableLimits, TokenAdmin {
       this.hearingChangesSince = null;
     });
     notices.on('ready', () => {
-      const subscribing = this.now();
       notices.subscribe(TOKEN_CHANGES).then(
-        () => (this.hearingChangesSince = subscribing),
+        () => (this.hearingChangesSince = this.now()),
         () => {},
       );
     });
@@ -359,7 +362,7 @@ export class RedisStore implements BearerVerifier, LeasableLimits, TokenAdmin {
 
   private isFresh(remembered: RememberedToken): boolean {
     const since = this.hearingChangesSince;
-    return since !== null && remembered.at >= since && this.now() - remembered.at < TOKEN_FRESH_MS;
+    return since !== null && remembered.at > since && this.now() - remembered.at < TOKEN_FRESH_MS;
   }
 
   /** Parsed again only when the stored text changed. */
@@ -376,9 +379,9 @@ export class RedisStore implements BearerVerifier, LeasableLimits, TokenAdmin {
     return parsed.data;
   }
 
-  private remember(record: TokenRecord): void {
+  private remember(record: TokenRecord, readSent: number): void {
     this.recentlyVerified.delete(record.id);
-    this.recentlyVerified.set(record.id, { record, at: this.now() });
+    this.recentlyVerified.set(record.id, { record, at: readSent });
     // Oldest first in a Map: drop from the front to stay bounded.
     if (this.recentlyVerified.size > MAX_REMEMBERED_TOKENS) this.recentlyVerified.delete(this.recentlyVerified.keys().next().value!);
   }

@@ -29,8 +29,10 @@ async function replicaThatRemembers(token: string) {
   stores.push(store);
   await store.connected();
   expect((await store.verify(`Bearer ${token}`)).ok).toBe(true);
-  // The notices' subscription comes up beside the first read; the read after it is the one remembered.
+  // The notices' subscription comes up beside the first read; a read sent after it (later on the clock) is the
+  // one served from memory.
   await new Promise((resolve) => setTimeout(resolve, 200));
+  now += 1;
   expect((await store.verify(`Bearer ${token}`)).ok).toBe(true);
   return { store, advance: (ms: number) => (now += ms) };
 }
@@ -59,6 +61,18 @@ describe('tokens remembered by a replica on Redis', () => {
     await admin.revoke(record.id);
     // The clock stands still: only the notice can tell this replica, and it does before any wait of the test's.
     await until(async () => !(await store.verify(`Bearer ${token}`)).ok, 'the replica to refuse the revoked token', 1000);
+    expect(await store.verify(`Bearer ${token}`)).toMatchObject({ ok: false, reason: 'revoked' });
+  });
+
+  it('a token read before the change notices were heard is read again, not served from memory', async () => {
+    const { token, record } = await createToken('read-too-early');
+    const store = new RedisStore(redis.url, { now: () => 1_000 });
+    stores.push(store);
+    await store.connected();
+    // This first read is sent before the subscription is up: a notice could have slipped past it.
+    expect((await store.verify(`Bearer ${token}`)).ok).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await raw.set(`amc:cp:token:${record.id}`, JSON.stringify({ ...record, revokedAt: new Date().toISOString() }));
     expect(await store.verify(`Bearer ${token}`)).toMatchObject({ ok: false, reason: 'revoked' });
   });
 
