@@ -261,7 +261,6 @@ interface Configuration {
   forwarder?: boolean;
 }
 
-
 /** One configuration's service (N workers, a store) in front of the canned provider, measured round by round. */
 async function startConfiguration(configuration: Configuration, providerUrl: string, dir: string) {
   const { label, workers, redisUrl } = configuration;

@@ -3,6 +3,7 @@
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { RedisStore, TOKEN_FRESH_MS } from '../../src/control-plane/redis-store';
+import type { TokenRecord } from '../../src/control-plane/token-store';
 import { startTestRedis, type TestRedis } from '../support/redis-server';
 import { until } from './replicas';
 
@@ -22,12 +23,23 @@ afterAll(async () => {
   await redis?.dispose();
 });
 
+/** A replica's token store, connected, on the clock `now` gives. */
+async function replicaStore(now: () => number): Promise<RedisStore> {
+  const store = new RedisStore(redis.url, { now });
+  stores.push(store);
+  await store.connected();
+  return store;
+}
+
+/** Rewrites a token as revoked behind the service's back: no notice is published. */
+async function revokeWithoutNotice(record: TokenRecord): Promise<void> {
+  await raw.set(`amc:cp:token:${record.id}`, JSON.stringify({ ...record, revokedAt: new Date().toISOString() }));
+}
+
 /** A replica's store on a clock the test moves, after it has read the token once while hearing change notices. */
 async function replicaThatRemembers(token: string) {
   let now = Date.now();
-  const store = new RedisStore(redis.url, { now: () => now });
-  stores.push(store);
-  await store.connected();
+  const store = await replicaStore(() => now);
   expect((await store.verify(`Bearer ${token}`)).ok).toBe(true);
   // The notices' subscription comes up beside the first read; a read sent after it (later on the clock) is the
   // one served from memory.
@@ -47,8 +59,7 @@ describe('tokens remembered by a replica on Redis', () => {
   it('Scenario: A token changed in Redis without a notice is seen within half a second', async () => {
     const { token, record } = await createToken('silent-change');
     const { store, advance } = await replicaThatRemembers(token);
-    // Revoked behind the service's back: the record rewritten, no notice published.
-    await raw.set(`amc:cp:token:${record.id}`, JSON.stringify({ ...record, revokedAt: new Date().toISOString() }));
+    await revokeWithoutNotice(record);
     // Served from memory: the store did not read Redis for this decision.
     expect(await store.verify(`Bearer ${token}`)).toMatchObject({ ok: true });
     advance(TOKEN_FRESH_MS);
@@ -66,13 +77,11 @@ describe('tokens remembered by a replica on Redis', () => {
 
   it('a token read before the change notices were heard is read again, not served from memory', async () => {
     const { token, record } = await createToken('read-too-early');
-    const store = new RedisStore(redis.url, { now: () => 1_000 });
-    stores.push(store);
-    await store.connected();
+    const store = await replicaStore(() => 1_000);
     // This first read is sent before the subscription is up: a notice could have slipped past it.
     expect((await store.verify(`Bearer ${token}`)).ok).toBe(true);
     await new Promise((resolve) => setTimeout(resolve, 200));
-    await raw.set(`amc:cp:token:${record.id}`, JSON.stringify({ ...record, revokedAt: new Date().toISOString() }));
+    await revokeWithoutNotice(record);
     expect(await store.verify(`Bearer ${token}`)).toMatchObject({ ok: false, reason: 'revoked' });
   });
 
