@@ -238,20 +238,22 @@ async function decide(c: Context<AppEnv>, deps: ControlPlaneAppDeps): Promise<Re
   } finally {
     c.set('upstreamLatencyMs', Math.round((performance.now() - started) * 100) / 100);
   }
-  recordUsage(c, deps, decision.usage);
+  await recordUsage(c, deps, decision.usage);
   // Only the call itself leaves the service: the model's text and thinking stay here (seed: proxy surface).
   const body: ProxyDecisionResponse = { tool_name: decision.toolName, arguments: decision.arguments, usage: decision.usage };
   return c.json(body);
 }
 
-function recordUsage(c: Context<AppEnv>, deps: ControlPlaneAppDeps, usage: { inputTokens: number; outputTokens: number }): void {
+async function recordUsage(c: Context<AppEnv>, deps: ControlPlaneAppDeps, usage: { inputTokens: number; outputTokens: number }): Promise<void> {
   const tokenId = c.get('tokenId');
   const cost = costMicroUsd(deps.pricing, c.get('route').model, usage);
   deps.metrics.usageTokens.inc({ token: tokenId, direction: 'input' }, usage.inputTokens);
   deps.metrics.usageTokens.inc({ token: tokenId, direction: 'output' }, usage.outputTokens);
   deps.metrics.usageCost.inc({ token: tokenId }, cost / 1_000_000);
-  // The answer does not wait for the counters; a store that cannot write keeps the usage to write later.
-  deps.limits.record(tokenId, { decisions: 1, ...usage, costMicroUsd: cost }).catch((error: Error) => {
+  // Counted before the answer leaves, so the host's next decision is admitted against it (a token with quotas may
+  // be at its limit now). Only such a token's write is waited for: stores send the others' usage in batches. A store
+  // that cannot write keeps the usage to write later, and the answer goes out regardless.
+  await deps.limits.record(tokenId, { decisions: 1, ...usage, costMicroUsd: cost }).catch((error: Error) => {
     deps.logger.warn('usage not recorded', { tokenId, error: error.message });
   });
 }

@@ -54,7 +54,10 @@ export type Admission =
 export interface LimitsStore {
   /** Checks the token's quotas, then takes one request from its rate bucket (nothing is taken when refused). */
   admit(tokenId: string, policy: LimitPolicy, now?: number): Promise<Admission>;
-  /** Adds one answered decision's usage to the token's day and month. */
+  /**
+   * Adds one answered decision's usage to the token's day and month; resolves once a later `admit` of a token with
+   * quotas would see it (other tokens' usage may still be on its way).
+   */
   record(tokenId: string, delta: UsageDelta, now?: number): Promise<void>;
   /** Current day and month of every token (or of the given ones). */
   usage(tokenIds?: readonly string[], now?: number): Promise<UsageRow[]>;

@@ -1,4 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import type { LimitsStore } from '../../src/control-plane/limits';
+import { MemoryLimits } from '../../src/control-plane/memory-limits';
 import { createToken, revokeToken } from '../../src/control-plane/token-store';
 import { finish, sequencePolicy, startProviderFake, type FakePolicy, type FakeReply, type ProviderFake } from '../fakes/index';
 import { SCREENSHOT_BASE64, decisionRequest, deferred, startTestControlPlane, type TestControlPlane } from './support';
@@ -144,6 +146,25 @@ describe('authentication', () => {
 });
 
 describe('validation and limits', () => {
+  it('Scenario: The next decision is checked against the usage of the one before (the answer waits for its usage)', async () => {
+    // A store whose usage writes take a while, as a remote one's do.
+    const memory = await MemoryLimits.open(null);
+    const slowWrites: LimitsStore = {
+      admit: (tokenId, policy, now) => memory.admit(tokenId, policy, now),
+      record: async (tokenId, delta, now) => {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        await memory.record(tokenId, delta, now);
+      },
+      usage: (tokenIds, now) => memory.usage(tokenIds, now),
+      close: () => memory.close(),
+    };
+    const cp = await start({ policy: sequencePolicy(tapSettings, tapSettings), config: { quotas: { daily: { tokens: 1 } } }, limits: slowWrites });
+    expect((await cp.post(decisionRequest())).status).toBe(200);
+    const refused = await cp.post(decisionRequest());
+    expect(refused.status).toBe(429);
+    expect((await errorOf(refused)).code).toBe('quota_exceeded');
+  });
+
   it('Scenario: Invalid decision request is rejected with its issues', async () => {
     const cp = await start({ policy: sequencePolicy(tapSettings) });
     const notJson = await cp.post(undefined, { rawBody: '{"system": "x", ' });

@@ -3,6 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { ControlPlaneConfig, ProviderKeys } from '../../src/control-plane/config';
+import type { LimitsStore } from '../../src/control-plane/limits';
 import { createJsonLogger } from '../../src/control-plane/logger';
 import { createToken, revokeToken } from '../../src/control-plane/token-store';
 import { startControlPlane, type RunningControlPlane } from '../../src/control-plane/server';
@@ -36,6 +37,8 @@ export interface TestControlPlaneOptions {
   clientFactory?: ProviderClientFactory;
   /** More provider keys, e.g. for a token that overrides the provider. */
   extraKeys?: ProviderKeys;
+  /** The rate buckets and usage, instead of the service's own beside the tokens file. */
+  limits?: LimitsStore;
 }
 
 export async function startTestControlPlane(options: TestControlPlaneOptions): Promise<TestControlPlane> {
@@ -76,6 +79,7 @@ export async function startTestControlPlane(options: TestControlPlaneOptions): P
     keys: { ...(apiKey === null ? {} : { [provider]: apiKey }), ...options.extraKeys },
     logger: createJsonLogger((line) => lines.push(line)),
     ...(options.clientFactory ? { clientFactory: options.clientFactory } : {}),
+    ...(options.limits ? { limits: options.limits } : {}),
     tokenReloadIntervalMs: 0,
   });
   const post: TestControlPlane['post'] = (body, init = {}) => {
