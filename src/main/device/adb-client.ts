@@ -1,4 +1,4 @@
-import { Readable, type Duplex } from 'node:stream';
+import type { Duplex } from 'node:stream';
 import { adbkit, type AdbkitClient, type AdbkitDevice, type AdbkitDeviceClient } from './adbkit';
 import {
   adbMissingError,
@@ -10,6 +10,7 @@ import {
   type AdbServerOptions,
 } from './adb-server';
 import { readInto } from './read-into';
+import { syncPushStream, type PushSource } from './sync-chunks';
 import { AbortError, AdbError, throwIfAborted } from './errors';
 
 /** Options every adb call accepts. */
@@ -120,10 +121,13 @@ export class AdbClient {
     });
   }
 
-  /** Writes `bytes` to `devicePath` on the phone (sync push), with `mode` as its permissions. */
-  push(serial: string, bytes: Buffer, devicePath: string, options: AdbCallOptions & { mode?: number } = {}): Promise<void> {
+  /**
+   * Writes `source` (bytes, or a stream such as a file's) to `devicePath` on the phone (sync push), with `mode` as
+   * its permissions, in DATA messages adbd accepts whatever the size.
+   */
+  push(serial: string, source: PushSource, devicePath: string, options: AdbCallOptions & { mode?: number } = {}): Promise<void> {
     return this.withConnections(`push ${devicePath}`, serial, options, async (client) => {
-      const transfer = await this.device(client, serial).push(Readable.from([bytes]), devicePath, options.mode ?? 0o644);
+      const transfer = await this.device(client, serial).push(syncPushStream(source), devicePath, options.mode ?? 0o644);
       await new Promise<void>((resolve, reject) => {
         transfer.once('end', () => resolve());
         transfer.once('error', reject);

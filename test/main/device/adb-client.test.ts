@@ -1,4 +1,7 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { Readable } from 'node:stream';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -178,5 +181,38 @@ describe('adb calls against the virtual device', () => {
     expect(error).toMatchObject({ kind: 'unsupported' });
     expect((error as Error).message).toMatch(/platform-tools 30 or newer; this adb is 29\.0\.6/);
     await expect(adb.pair('127.0.0.1:37000', '12')).rejects.toThrow(/6-digit/);
+  });
+});
+
+describe('pushes of any size', () => {
+  const KB = 1024;
+
+  /** `adb pull` (the real adb, not the app's code) of `devicePath` into the harness's folder, as bytes. */
+  async function pulled(devicePath: string): Promise<Buffer> {
+    const local = path.join(harness.tmpDir, `pulled-${path.basename(devicePath)}`);
+    const result = await harness.adb(['-s', harness.serial, 'pull', devicePath, local], { timeoutMs: 60_000 });
+    expect(result.code, result.stderr).toBe(0);
+    return readFile(local);
+  }
+
+  it('Scenario: Pushes of 1 byte, 64 KB, 64 KB + 1 and 5 MB arrive byte for byte', async () => {
+    for (const size of [1, 64 * KB, 64 * KB + 1, 5 * KB * KB]) {
+      const bytes = randomBytes(size);
+      const devicePath = `/data/local/tmp/push-${size}`;
+      await adb.push(harness.serial, bytes, devicePath, { timeoutMs: 60_000 });
+      expect((await pulled(devicePath)).equals(bytes), `${size} bytes`).toBe(true);
+    }
+  });
+
+  it('Scenario: A stream that hands out a whole file at once is still pushed in legal messages', async () => {
+    const bytes = randomBytes(5 * KB * KB);
+    // Readable.from([buffer]) is an object stream: one read() returns all 5 MB, the shape that was refused before.
+    await adb.push(harness.serial, Readable.from([bytes]), '/data/local/tmp/push-object-stream', { timeoutMs: 60_000 });
+    expect((await pulled('/data/local/tmp/push-object-stream')).equals(bytes)).toBe(true);
+
+    const file = path.join(harness.tmpDir, 'local-file');
+    await writeFile(file, bytes);
+    await adb.push(harness.serial, createReadStream(file, { highWaterMark: 1024 * KB }), '/data/local/tmp/push-file', { timeoutMs: 60_000 });
+    expect((await pulled('/data/local/tmp/push-file')).equals(bytes)).toBe(true);
   });
 });
