@@ -9,6 +9,7 @@ import { VirtualPhone } from '../../src/virtual-device/phone/phone';
 import { startAdbHarness } from '../../test/support/adb-harness';
 import { readVideoPacket, StreamReader } from '../../test/virtual-device/scrcpy/stream-reader';
 import { median, percentile, type BenchCase, type BenchRow } from '../types';
+import { helperStandIn } from '../../test/support/helper-stand-in';
 
 type AdbkitModule = typeof adbkitNamespace;
 const adbkit: AdbkitModule =
@@ -68,7 +69,7 @@ async function streamRows(): Promise<BenchRow[]> {
   try {
     const device = adbkit.Adb.createClient({ port: harness.adbPort }).getDevice(harness.serial);
     const jar = new PassThrough();
-    jar.end(Buffer.from('scrcpy-server stand-in'));
+    jar.end(helperStandIn('scrcpy-server'));
     const transfer = await device.push(jar, JAR, 0o644);
     await new Promise((resolve, reject) => transfer.on('end', resolve).on('error', reject));
     const scid = '0000be0c';

@@ -6,7 +6,7 @@
 // (video-mirror-host.ts, where the agent's observations run as well): CPU is measured per process, the host (adb
 // client, scrcpy demux, WebSocket), the page (Chromium: decode and paint) and the phone apart, and this process
 // (the browser driver) in none of them.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
@@ -19,6 +19,7 @@ import { launchTestBrowser } from '../../test/support/browser';
 import { requireBuiltRenderer } from '../../test/support/build';
 import { processTreeCpuSeconds, startDemoPhoneProcess, type DemoPhoneProcess } from '../demo-phone-process';
 import { median, percentile, type BenchCase, type BenchRow } from '../types';
+import { writeHelperStandIn } from '../../test/support/helper-stand-in';
 
 const HOST_SCRIPT = fileURLToPath(new URL('../video-mirror-host.ts', import.meta.url));
 const MEASURE_MS = 8_000;
@@ -91,7 +92,7 @@ async function measure(source: 'video' | 'screenshots', phone: DemoPhoneProcess)
   const name = `video-mirror (realistic, ${source})`;
   const home = await mkdtemp(path.join(os.tmpdir(), 'amc-bench-video-'));
   const server = path.join(home, 'scrcpy-server');
-  await writeFile(server, 'PK a local scrcpy-server stand-in');
+  await writeHelperStandIn('scrcpy-server', server);
   const env = {
     PATH: process.env.PATH,
     HOME: phone.env.HOME,

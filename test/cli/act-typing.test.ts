@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAdbHarness, type AdbHarness } from '../support/adb-harness';
 import { runAmc } from '../support/cli';
 import { focusNewContactName, saveContact } from '../virtual-device/scrcpy/contact-editor';
+import { helperStandIn } from '../support/helper-stand-in';
 
 const HOSTILE = `李雷 😀 $\\\`'"`;
 
@@ -16,7 +17,7 @@ beforeAll(async () => {
   harness = await startAdbHarness();
   yadb = path.join(harness.tmpDir, 'yadb-v1.1.1');
   // Any bytes do: the demo phone checks the jar is there, not what it holds.
-  writeFileSync(yadb, 'dex\n035\0 yadb stand-in');
+  writeFileSync(yadb, helperStandIn('yadb'));
 }, 60_000);
 
 afterAll(async () => {

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SceneSchema, type Scene } from '../../src/shared/scene';
 import { startAdbHarness, type AdbHarness } from '../support/adb-harness';
 import { amcBin, runAmc } from '../support/cli';
+import { writeHelperStandIn } from '../support/helper-stand-in';
 
 let harness: AdbHarness;
 /** amc runs with the harness's environment: its HOME and ANDROID_ADB_SERVER_PORT point at the isolated server. */
@@ -36,7 +37,7 @@ describe('amc device commands', () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'amc-helpers-cli-'));
     try {
       const server = path.join(dir, 'scrcpy-server');
-      await writeFile(server, 'a local scrcpy-server');
+      await writeHelperStandIn('scrcpy-server', server);
       const result = await runAmc(['devices', '--json'], { env: { ...harness.env, SCRCPY_SERVER_PATH: server, AMC_HELPER_DOWNLOAD: 'off' } });
       expect(result.code).toBe(0);
       const [device] = JSON.parse(result.stdout) as Array<{ helpers: Record<string, { usable: boolean; detail: string }> }>;

@@ -1,6 +1,6 @@
 // The running app behind the web host for the UI's browser tests: an isolated adb server with a virtual device
 // (test/support/adb-harness), the app's data folder in a temporary directory, and helpers to drive the page.
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'vitest';
@@ -10,6 +10,7 @@ import { FAKE_ANTHROPIC_KEY } from '../fakes/index';
 import { startAdbHarness, type AdbHarness } from '../support/adb-harness';
 import type { TestBrowser } from '../support/browser';
 import { requireBuiltRenderer } from '../support/build';
+import { writeHelperStandIn } from '../support/helper-stand-in';
 
 export const ARTIFACTS = path.resolve('test-artifacts');
 
@@ -56,7 +57,7 @@ export async function startUiHost(extraEnv: NodeJS.ProcessEnv = {}): Promise<UiH
 export async function startVideoUiHost(): Promise<UiHost> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'amc-ui-scrcpy-'));
   const server = path.join(dir, 'scrcpy-server');
-  await writeFile(server, 'PK\x03\x04 a local copy of scrcpy-server 3.3.3');
+  await writeHelperStandIn('scrcpy-server', server);
   const host = await startUiHost({ SCRCPY_SERVER_PATH: server }).catch(async (error: unknown) => {
     await rm(dir, { recursive: true, force: true });
     throw error;

@@ -13,6 +13,7 @@ import { runAmc } from '../support/cli';
 import { finish, startAnthropicFake, type AnthropicFake, type FakePolicy } from '../fakes/index';
 import { directAnthropicEnv } from '../support/planner-env';
 import { SUITE_SCRIPTS, stepsPolicy, suitePolicy } from '../fakes/suite-agent';
+import { writeHelperStandIn } from '../support/helper-stand-in';
 
 let harness: AdbHarness;
 let fake: AnthropicFake;
@@ -89,7 +90,7 @@ describe('amc eval', () => {
     const yadbOnly = { AMC_TYPING_METHOD: 'yadb', AMC_HELPER_DOWNLOAD: 'off' };
     const yadb = path.join(home, 'yadb-v1.1.1');
     // Any bytes do: the demo phone checks the jar was pushed, not what it holds.
-    await writeFile(yadb, 'dex\n035\0 yadb stand-in');
+    await writeHelperStandIn('yadb', yadb);
     policy = suitePolicy();
     const { report } = await evaluate(['--tasks', typedTasks.join(','), '--parallel', '2'], { ...yadbOnly, YADB_PATH: yadb });
     // The verdicts come from each phone's state (GET /state): the contact and the message hold the typed text.

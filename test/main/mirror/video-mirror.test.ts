@@ -2,13 +2,14 @@
 // from a local file (the Settings path), H.264 packets a standard decoder accepts, gestures over the control socket,
 // the fallbacks to screenshots and no server left behind.
 import { execFileSync } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FrameMeta } from '../../../src/shared/contract';
 import { startAdbHarness, type AdbHarness } from '../../support/adb-harness';
 import { isolatedEnv, removeHome, startTestApp, until, type TestApp } from '../app/app-fixture';
+import { writeHelperStandIn } from '../../support/helper-stand-in';
 
 let harness: AdbHarness;
 let app: TestApp;
@@ -18,7 +19,7 @@ beforeAll(async () => {
   harness = await startAdbHarness();
   dir = await mkdtemp(path.join(tmpdir(), 'amc-video-'));
   const server = path.join(dir, 'scrcpy-server');
-  await writeFile(server, 'PK\x03\x04 a local copy of scrcpy-server 3.3.3');
+  await writeHelperStandIn('scrcpy-server', server);
   app = await startTestApp({ env: isolatedEnv(harness.env, { SCRCPY_SERVER_PATH: server }) });
 }, 60_000);
 

@@ -1,6 +1,6 @@
 // Typing what `input text` cannot type, through the real adb server and the demo phone: yadb (pushed from a local
 // file and run with app_process), ADBKeyBoard when yadb is absent or fails, and the error when both are missing.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -14,6 +14,7 @@ import { Executor } from '../../../src/main/tools/executor';
 import type { TypingMethod } from '../../../src/shared/settings-catalog';
 import type { Scene } from '../../../src/shared/scene';
 import { startAdbHarness, type AdbHarness } from '../../support/adb-harness';
+import { writeHelperStandIn } from '../../support/helper-stand-in';
 
 let harness: AdbHarness;
 let adb: AdbClient;
@@ -28,7 +29,7 @@ beforeAll(async () => {
   observer = new Observer(adb, { screenshot: false });
   dir = await mkdtemp(path.join(tmpdir(), 'amc-typing-'));
   yadbFile = path.join(dir, 'yadb');
-  await writeFile(yadbFile, 'dex\n035\0 a local copy of yadb');
+  await writeHelperStandIn('yadb', yadbFile);
   // A port nobody listens on: the download is refused, as without a network.
   const probe = createServer();
   await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));

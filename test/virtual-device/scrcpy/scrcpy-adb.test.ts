@@ -9,6 +9,7 @@ import { LOADING_BAR } from '../../../src/virtual-device/phone/loading-bar';
 import { startAdbHarness, type AdbHarness } from '../../support/adb-harness';
 import { parseDump, centerOf } from '../../tasks/phone-driver';
 import { readVideoPacket, StreamReader, type VideoPacket } from './stream-reader';
+import { helperStandIn } from '../../support/helper-stand-in';
 
 type AdbkitModule = typeof adbkitNamespace;
 const adbkit: AdbkitModule =
@@ -75,7 +76,7 @@ describe('demo phone speaks scrcpy 3.3.3 through the real adb server', () => {
   async function pushServer(): Promise<void> {
     const jar = new PassThrough();
     // Any bytes do: the demo phone checks the jar is there, not what it holds.
-    jar.end(Buffer.from('PK\u0003\u0004 scrcpy-server stand-in'));
+    jar.end(helperStandIn('scrcpy-server'));
     const transfer = await device.push(jar, JAR, 0o644);
     await new Promise((resolve, reject) => transfer.on('end', resolve).on('error', reject));
   }

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAdbHarness, type AdbHarness } from '../../support/adb-harness';
 import { focusNewContactName, saveContact } from './contact-editor';
+import { helperStandIn } from '../../support/helper-stand-in';
 
 const YADB = '/data/local/tmp/yadb';
 const HOSTILE = `李雷 😀 $\\\`'"`;
@@ -27,7 +28,7 @@ describe('demo phone runs yadb pushed by a client', () => {
     await harness.reset({ contactsPermission: 'granted', ...seed });
     const local = path.join(harness.tmpDir, 'yadb');
     // Any bytes do: the demo phone checks the jar is there, not what it holds.
-    writeFileSync(local, 'dex\n035\0 yadb stand-in');
+    writeFileSync(local, helperStandIn('yadb'));
     expect((await harness.adb(['-s', harness.serial, 'push', local, YADB])).code).toBe(0);
     await focusNewContactName(harness);
   }
