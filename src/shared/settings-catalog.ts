@@ -402,3 +402,10 @@ export const SETTINGS_CATALOG = [
 export type CatalogEntry = (typeof SETTINGS_CATALOG)[number];
 export type StoredEntry = Extract<CatalogEntry, { secret: false }>;
 export type SecretEntry = Extract<CatalogEntry, { secret: true }>;
+
+/** A setting as the Settings form names it: its label and its section. */
+export function settingInForm(group: string, key: string): { label: string; section: SettingSection } {
+  const entry = SETTINGS_CATALOG.find((setting) => setting.group === group && setting.key === key);
+  if (!entry) throw new Error(`no setting ${group}.${key} in the catalog`);
+  return { label: entry.label, section: entry.section };
+}

@@ -94,3 +94,19 @@ describe('the mirror by default', { timeout: 120_000 }, () => {
     expect(await pageScroll()).toBeLessThanOrEqual(0);
   });
 });
+
+describe('the mirror says which source runs', { timeout: 120_000 }, () => {
+  it('Scenario: Without scrcpy-server the mirror says in full why it shows screenshots and how to get video', async () => {
+    const page = await freshPage({ width: 1280, height: 800 });
+    const line = page.getByTestId('mirror-source');
+    await expect.poll(() => line.getAttribute('data-source'), { timeout: 20_000 }).toBe('screenshots');
+    // This host has no scrcpy-server and downloads off: a matter of configuration, so the fix is named.
+    expect(await line.textContent()).toMatch(/^Screenshots, not video: scrcpy-server 3\.3\.3 is not installed and downloads are off in Settings\./);
+    expect(await page.getByTestId('mirror-source-fix').textContent()).toBe(' Fix: In Settings → Phone helpers, turn on "Download missing helpers" or set "scrcpy-server 3.3.3 file".');
+    // Whole on screen: inside the window and not cut at its edge.
+    expect(await fullyInViewport(page, '[data-testid="mirror-source"]')).toBe(true);
+    expect(await line.evaluate((element) => element.scrollWidth <= element.clientWidth)).toBe(true);
+    await saveScreenshot(page, 'mirror-source-screenshots-1280x800');
+  });
+});
+

@@ -20,6 +20,7 @@ describe('video mirror in the browser', { timeout: 90_000 }, () => {
     const { page, errors } = await openApp(ui.browser, ui.host);
     await selectPhone(page, ui.host.harness.serial);
     await expect.poll(() => source(page).getAttribute('data-source'), { timeout: 20_000 }).toBe('video');
+    expect(await source(page).textContent()).toBe('Video (scrcpy)');
     const first = await waitForFrameAfter(page, -1);
     const before = await mirrorPixels(page);
     await saveScreenshot(page, 'video-mirror');
@@ -57,7 +58,7 @@ describe('video mirror in the browser', { timeout: 90_000 }, () => {
     await ui.host.harness.control('/faults', { body: { kind: 'push-refused' } });
     const { page, errors } = await openApp(ui.browser, ui.host);
     await selectPhone(page, ui.host.harness.serial);
-    await expect.poll(() => source(page).textContent(), { timeout: 20_000 }).toMatch(/video mirror unavailable: .*Permission denied.* — showing screenshots/);
+    await expect.poll(() => source(page).textContent(), { timeout: 20_000 }).toMatch(/^Screenshots, not video: .*Permission denied/);
     const first = await waitForFrameAfter(page, -1);
     await ui.host.harness.shell('am start -n com.android.settings/.Settings');
     expect(await waitForFrameAfter(page, first)).toBeGreaterThan(first);
@@ -72,7 +73,7 @@ describe('video mirror in the browser', { timeout: 90_000 }, () => {
     await expect.poll(() => source(page).getAttribute('data-source'), { timeout: 20_000 }).toBe('video');
     await ui.host.harness.control('/faults', { body: { kind: 'scrcpy-crash' } });
     await ui.host.harness.shell('am start -n com.android.settings/.Settings');
-    await expect.poll(() => source(page).textContent(), { timeout: 20_000 }).toMatch(/video mirror unavailable: .* — showing screenshots/);
+    await expect.poll(() => source(page).textContent(), { timeout: 20_000 }).toMatch(/^Screenshots, not video: /);
     const before = await mirrorPixels(page);
     await ui.host.harness.shell('input keyevent 3');
     await expect.poll(() => mirrorPixels(page), { timeout: 20_000 }).not.toBe(before);

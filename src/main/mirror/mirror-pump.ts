@@ -1,11 +1,12 @@
 import type { FrameMeta } from '../../shared/contract/frame';
 import type { MirrorStatus } from '../../shared/contract/mirror';
+import { settingInForm } from '../../shared/settings-catalog';
 import { isAbortError } from '../device/errors';
 import type { EventHub } from '../ipc/event-hub';
 import { FrameRateMeter } from './frame-rate';
 import { DEFAULT_MIRROR_ENCODING, encodeMirrorFrame, type EncodedFrame, type MirrorEncoding } from './frame-encoder';
 import type { CapturedScreen } from './screen-capture';
-import type { VideoRun, VideoSource } from './video-source';
+import { VideoUnavailableError, type VideoRun, type VideoSource } from './video-source';
 
 export type ScreenGrabber = (serial: string, signal: AbortSignal) => Promise<CapturedScreen>;
 
@@ -78,7 +79,8 @@ export class MirrorPump {
   private videoLive = false;
   /** Set while the stream restarts after a display change; settles when the new stream paints or the mirror gives up. */
   private videoRestart: { done: Promise<void>; settle: () => void } | null = null;
-  private fallbackReason: string | null = null;
+  /** Why the picture comes from screenshots, and what the person can change to get video (when a setting can). */
+  private fallback: { reason: string; fix: string | null } | null = null;
   private maxSize = DEFAULT_VIDEO_MAX_SIZE;
   private decodesVideo = true;
   private videoViewers = 0;
@@ -104,7 +106,8 @@ export class MirrorPump {
       lastFrame: this.lastFrame,
       error: this.error,
       source: this.videoLive ? 'video' : 'screenshots',
-      fallbackReason: this.serial === null ? null : this.fallbackReason,
+      fallbackReason: this.serial === null ? null : (this.fallback?.reason ?? null),
+      fallbackFix: this.serial === null ? null : (this.fallback?.fix ?? null),
     };
   }
 
@@ -126,7 +129,7 @@ export class MirrorPump {
     this.lastFrame = null;
     this.maxSize = view.maxSize ?? DEFAULT_VIDEO_MAX_SIZE;
     this.decodesVideo = view.decodesVideo ?? true;
-    this.fallbackReason = null;
+    this.fallback = null;
     const generation = this.generation;
     this.loop = this.run(serial, generation);
     void this.startVideo(serial, generation);
@@ -350,11 +353,14 @@ export class MirrorPump {
     if (!video) return;
     const current = () => this.generation === generation;
     if (!this.decodesVideo) {
-      this.fellBack('this window cannot decode video (WebCodecs needs the app or a page at http://127.0.0.1)');
+      this.fellBack('this window cannot decode video', 'Open the app, or this page at http://127.0.0.1 (WebCodecs decodes video there).');
       return;
     }
     if (!(await video.enabled())) {
-      if (current()) this.fellBack('the video mirror is off in Settings');
+      if (current()) {
+        const videoMirror = settingInForm('helpers', 'videoMirror');
+        this.fellBack('the video mirror is off in Settings', `Turn on "${videoMirror.label}" in Settings \u2192 ${videoMirror.section}.`);
+      }
       return;
     }
     this.videoStarting = true;
@@ -373,7 +379,7 @@ export class MirrorPump {
             if (displayChanged) {
               this.beginRestart();
               void this.startVideo(serial, generation);
-            } else this.fellBack(reason);
+            } else this.fellBack(reason, null);
             this.wake();
           },
         },
@@ -382,7 +388,7 @@ export class MirrorPump {
       if (!current()) run.stop();
       else this.videoRun = run;
     } catch (error) {
-      if (current() && !isAbortError(error)) this.fellBack(message(error));
+      if (current() && !isAbortError(error)) this.fellBack(message(error), error instanceof VideoUnavailableError ? error.fix : null);
     } finally {
       if (current()) this.videoStarting = false;
     }
@@ -392,7 +398,7 @@ export class MirrorPump {
     if (!this.videoLive) {
       this.videoLive = true;
       this.endRestart();
-      this.fallbackReason = null;
+      this.fallback = null;
       this.error = null;
       this.meter.reset();
       this.publishStatus();
@@ -427,9 +433,9 @@ export class MirrorPump {
     this.videoViewers = 0;
   }
 
-  private fellBack(reason: string): void {
+  private fellBack(reason: string, fix: string | null): void {
     this.endRestart();
-    this.fallbackReason = reason;
+    this.fallback = { reason, fix };
     this.publishStatus();
   }
 

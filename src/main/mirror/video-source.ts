@@ -136,6 +136,17 @@ export class VideoRun {
   }
 }
 
+/** The video mirror cannot start until the person changes a setting; `fix` says which, in plain words. */
+export class VideoUnavailableError extends Error {
+  constructor(
+    reason: string,
+    readonly fix: string,
+  ) {
+    super(reason);
+    this.name = 'VideoUnavailableError';
+  }
+}
+
 export class VideoSource {
   constructor(private readonly options: VideoSourceOptions) {}
 
@@ -145,7 +156,7 @@ export class VideoSource {
    */
   async start(serial: string, maxSize: number, handlers: VideoRunHandlers, signal: AbortSignal): Promise<VideoRun> {
     const server = await this.options.server();
-    if (!server.available) throw new Error(server.reason);
+    if (!server.available) throw new VideoUnavailableError(server.reason, server.fix);
     const adb = await this.options.adb();
     const natural = parseWmSize(await adb.shell(serial, 'wm size', { signal, timeoutMs: 5000 }));
     const session = await ScrcpySession.start({ adb, serial, server: server.bytes, maxSize, signal });

@@ -25,6 +25,8 @@ export const MirrorStatusSchema = z.object({
   source: z.enum(MIRROR_SOURCES).optional(),
   /** Why the video mirror is not used, in one clause ("the scrcpy-server 3.3.3 download failed (ECONNREFUSED)"). */
   fallbackReason: z.string().nullable().optional(),
+  /** What to change to get video, when a setting can ("Turn on \"Download missing helpers\" in Settings …"). */
+  fallbackFix: z.string().nullable().optional(),
 });
 export type MirrorStatus = z.infer<typeof MirrorStatusSchema>;
 

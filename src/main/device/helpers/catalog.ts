@@ -17,6 +17,8 @@ export interface HelperFacts {
   /** Where the app keeps its own copy (in the data folder) and where it pushes it on the phone. */
   fileName: string;
   devicePath: string;
+  /** The Settings entry ("Phone helpers" section) that names a file of this helper. */
+  pathSetting: 'scrcpyServerPath' | 'yadbPath';
   /** Where a package manager puts the file on this OS (only the pinned version is accepted). */
   installedAt(platform: NodeJS.Platform, env: NodeJS.ProcessEnv): string[];
 }
@@ -29,6 +31,7 @@ export const SCRCPY_SERVER: HelperFacts = {
   sha256: '7e70323ba7f259649dd4acce97ac4fefbae8102b2c6d91e2e7be613fd5354be0',
   fileName: 'scrcpy-server-v3.3.3',
   devicePath: '/data/local/tmp/scrcpy-server-amc.jar',
+  pathSetting: 'scrcpyServerPath',
   installedAt(platform, env) {
     if (platform === 'win32') {
       const roots = [env.LOCALAPPDATA, env.ProgramFiles, env.ChocolateyInstall && `${env.ChocolateyInstall}\\lib\\scrcpy\\tools`];
@@ -53,6 +56,7 @@ export const YADB: HelperFacts = {
   sha256: 'f41051ecd55b2b41f86baa93556594d4d6de0cb34ce9c77a6faa69306b9a6541',
   fileName: 'yadb-v1.1.1',
   devicePath: '/data/local/tmp/yadb',
+  pathSetting: 'yadbPath',
   // No package manager ships yadb: a Settings path or the download.
   installedAt: () => [],
 };

@@ -1,12 +1,8 @@
-import { HELPERS, type HelperName } from './catalog';
+import { HELPERS, type HelperFacts, type HelperName } from './catalog';
 import { provisionHelper, type HelperResolution } from './provision';
 
 /** What the Settings say about helpers (the "Phone helpers" section). */
-export interface HelperSettings {
-  scrcpyServerPath: string;
-  yadbPath: string;
-  download: boolean;
-}
+export type HelperSettings = Record<HelperFacts['pathSetting'], string> & { download: boolean };
 
 export interface HelperProviderOptions {
   settings: () => Promise<HelperSettings>;
@@ -31,7 +27,7 @@ export class HelperProvider {
 
   async get(name: HelperName): Promise<HelperResolution> {
     const settings = await this.options.settings();
-    const configuredPath = name === 'yadb' ? settings.yadbPath : settings.scrcpyServerPath;
+    const configuredPath = settings[HELPERS[name].pathSetting];
     const key = JSON.stringify([configuredPath, settings.download]);
     const known = this.known.get(name);
     const fresh = known && known.key === key;

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { settingInForm } from '../../../shared/settings-catalog';
 import type { HelperFacts } from './catalog';
 
 /** Where a helper file came from, in the order they are tried. */
@@ -8,8 +9,11 @@ export type HelperOrigin = 'settings' | 'installed' | 'cached' | 'downloaded';
 
 export type HelperResolution =
   | { available: true; file: string; bytes: Buffer; origin: HelperOrigin }
-  /** `reason` is one short clause in plain words, e.g. "the download was refused (ECONNREFUSED)". */
-  | { available: false; reason: string };
+  /**
+   * `reason` is one short clause in plain words, e.g. "the download was refused (ECONNREFUSED)"; `fix` says what
+   * the person can set to have the helper, since every refusal here is a matter of configuration.
+   */
+  | { available: false; reason: string; fix: string };
 
 export interface ProvisionOptions {
   /** The helper's path from Settings (empty: not set). Taken as the person gave it, without a checksum. */
@@ -46,6 +50,15 @@ async function readIfPresent(file: string): Promise<Buffer | null> {
   }
 }
 
+/** What gets the helper when it could not be found, in the Settings form's words: every refusal here is configuration. */
+function fixFor(helper: HelperFacts, why: 'unreadable' | 'downloads-off' | 'download-failed'): string {
+  const file = settingInForm('helpers', helper.pathSetting);
+  const where = `Settings \u2192 ${file.section}`;
+  if (why === 'unreadable') return `Check "${file.label}" in ${where}.`;
+  if (why === 'downloads-off') return `In ${where}, turn on "${settingInForm('helpers', 'download').label}" or set "${file.label}".`;
+  return `Download ${helper.name} ${helper.version} (${helper.downloadUrl}) and set "${file.label}" in ${where}.`;
+}
+
 /**
  * Finds a helper file: the Settings path, an installation of the pinned version on this machine, the copy
  * cached by an earlier download, or a first-use download of the official release verified against its pinned
@@ -55,7 +68,7 @@ export async function provisionHelper(helper: HelperFacts, options: ProvisionOpt
   const label = `${helper.name} ${helper.version}`;
   if (options.configuredPath) {
     const bytes = await readIfPresent(options.configuredPath);
-    if (!bytes) return { available: false, reason: `the ${helper.name} path in Settings (${options.configuredPath}) cannot be read` };
+    if (!bytes) return { available: false, reason: `the ${helper.name} path in Settings (${options.configuredPath}) cannot be read`, fix: fixFor(helper, 'unreadable') };
     return { available: true, file: options.configuredPath, bytes, origin: 'settings' };
   }
   const otherVersions: string[] = [];
@@ -69,19 +82,19 @@ export async function provisionHelper(helper: HelperFacts, options: ProvisionOpt
   const cachedBytes = await readIfPresent(cached);
   if (cachedBytes && sha256(cachedBytes) === helper.sha256) return { available: true, file: cached, bytes: cachedBytes, origin: 'cached' };
   const installedNote = otherVersions.length > 0 ? ` (${otherVersions.join(', ')} is not ${label})` : '';
-  if (!options.allowDownload) return { available: false, reason: `${label} is not installed${installedNote} and downloads are off in Settings` };
+  if (!options.allowDownload) return { available: false, reason: `${label} is not installed${installedNote} and downloads are off in Settings`, fix: fixFor(helper, 'downloads-off') };
 
   const url = options.downloadUrl ?? helper.downloadUrl;
   let bytes: Buffer;
   try {
     const response = await fetch(url, { signal: AbortSignal.timeout(options.downloadTimeoutMs ?? DOWNLOAD_TIMEOUT_MS), redirect: 'follow' });
-    if (!response.ok) return { available: false, reason: `the ${label} download was refused (HTTP ${response.status})${installedNote}` };
+    if (!response.ok) return { available: false, reason: `the ${label} download was refused (HTTP ${response.status})${installedNote}`, fix: fixFor(helper, 'download-failed') };
     bytes = Buffer.from(await response.arrayBuffer());
   } catch (error) {
-    return { available: false, reason: `the ${label} download failed (${describe(error)})${installedNote}` };
+    return { available: false, reason: `the ${label} download failed (${describe(error)})${installedNote}`, fix: fixFor(helper, 'download-failed') };
   }
   if (bytes.length > MAX_DOWNLOAD_BYTES || sha256(bytes) !== helper.sha256) {
-    return { available: false, reason: `the downloaded ${label} file does not match its pinned SHA-256 and was discarded` };
+    return { available: false, reason: `the downloaded ${label} file does not match its pinned SHA-256 and was discarded`, fix: fixFor(helper, 'download-failed') };
   }
   await mkdir(path.dirname(cached), { recursive: true });
   const partial = `${cached}.${process.pid}.partial`;

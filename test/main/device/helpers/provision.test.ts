@@ -7,6 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HELPERS, SCRCPY_SERVER, type HelperFacts } from '../../../../src/main/device/helpers/catalog';
 import { provisionHelper, sha256, type ProvisionOptions } from '../../../../src/main/device/helpers/provision';
 
+/** The fix a failed download gives: the release's address and the Settings entry that takes the file. */
+const DOWNLOAD_IT_YOURSELF = `Download scrcpy-server 3.3.3 (${SCRCPY_SERVER.downloadUrl}) and set "scrcpy-server 3.3.3 file" in Settings \u2192 Phone helpers.`;
+
 const release = Buffer.from('the official release file\n');
 const helper: HelperFacts = { ...SCRCPY_SERVER, sha256: sha256(release), installedAt: () => [] };
 
@@ -66,7 +69,11 @@ describe('helper provisioning', () => {
     const result = await provisionHelper(helper, options(path.join(dir, 'a'), { configuredPath: file, installedPaths: [file] }));
     expect(result).toMatchObject({ available: true, origin: 'settings', file });
     const missing = await provisionHelper(helper, options(path.join(dir, 'a'), { configuredPath: path.join(dir, 'nope') }));
-    expect(missing).toEqual({ available: false, reason: expect.stringMatching(/path in Settings .*nope\) cannot be read/) });
+    expect(missing).toEqual({
+      available: false,
+      reason: expect.stringMatching(/path in Settings .*nope\) cannot be read/),
+      fix: 'Check "scrcpy-server 3.3.3 file" in Settings \u2192 Phone helpers.',
+    });
   });
 
   it('uses an installation of the pinned version and names one of another version', async () => {
@@ -77,7 +84,11 @@ describe('helper provisioning', () => {
     const found = await provisionHelper(helper, options(path.join(dir, 'b'), { installedPaths: [other, pinned] }));
     expect(found).toMatchObject({ available: true, origin: 'installed', file: pinned });
     const refused = await provisionHelper(helper, options(path.join(dir, 'b'), { installedPaths: [other], allowDownload: false }));
-    expect(refused).toEqual({ available: false, reason: `scrcpy-server 3.3.3 is not installed (${other} is not scrcpy-server 3.3.3) and downloads are off in Settings` });
+    expect(refused).toEqual({
+      available: false,
+      reason: `scrcpy-server 3.3.3 is not installed (${other} is not scrcpy-server 3.3.3) and downloads are off in Settings`,
+      fix: 'In Settings \u2192 Phone helpers, turn on "Download missing helpers" or set "scrcpy-server 3.3.3 file".',
+    });
   });
 
   it('downloads the release once, verified against its pinned SHA-256, and then uses the cached copy', async () => {
@@ -94,9 +105,9 @@ describe('helper provisioning', () => {
   it('a refused download (no network) is a one-line reason, and nothing is cached', async () => {
     const dataDir = path.join(dir, 'd');
     const result = await provisionHelper(helper, options(dataDir, { downloadUrl: await refusingUrl() }));
-    expect(result).toEqual({ available: false, reason: 'the scrcpy-server 3.3.3 download failed (ECONNREFUSED)' });
+    expect(result).toEqual({ available: false, reason: 'the scrcpy-server 3.3.3 download failed (ECONNREFUSED)', fix: DOWNLOAD_IT_YOURSELF });
     const notFound = await provisionHelper(helper, options(dataDir, { downloadUrl: `${base}/missing` }));
-    expect(notFound).toEqual({ available: false, reason: 'the scrcpy-server 3.3.3 download was refused (HTTP 404)' });
+    expect(notFound).toEqual({ available: false, reason: 'the scrcpy-server 3.3.3 download was refused (HTTP 404)', fix: DOWNLOAD_IT_YOURSELF });
     await expect(readFile(path.join(dataDir, 'helpers', helper.fileName))).rejects.toThrow();
   });
 
@@ -105,7 +116,11 @@ describe('helper provisioning', () => {
     served = Buffer.from('a file someone swapped in\n');
     try {
       const result = await provisionHelper(helper, options(dataDir));
-      expect(result).toEqual({ available: false, reason: 'the downloaded scrcpy-server 3.3.3 file does not match its pinned SHA-256 and was discarded' });
+      expect(result).toEqual({
+        available: false,
+        reason: 'the downloaded scrcpy-server 3.3.3 file does not match its pinned SHA-256 and was discarded',
+        fix: DOWNLOAD_IT_YOURSELF,
+      });
       await expect(readFile(path.join(dataDir, 'helpers', helper.fileName))).rejects.toThrow();
       await mkdir(path.join(dataDir, 'helpers'), { recursive: true });
       await writeFile(path.join(dataDir, 'helpers', helper.fileName), served);

@@ -2,16 +2,28 @@ import type { MirrorStatus } from '../../../../shared/contract';
 import { useMirrorStore } from '../../store/mirror-store';
 import { Diagnostics } from '../Diagnostics';
 
-/** Which path the picture takes, and in one line why it is not the video one. */
+/** Which path the picture takes and, for screenshots, why and what to change to get video. */
 function MirrorSource({ status }: { status: MirrorStatus | null }) {
   if (!status || status.state === 'stopped') return null;
-  if (status.source === 'video') return <span data-testid="mirror-source" data-source="video"> · video</span>;
+  if (status.source === 'video') {
+    return (
+      <span className="muted mirror-source" data-testid="mirror-source" data-source="video">
+        Video (scrcpy)
+      </span>
+    );
+  }
   if (!status.fallbackReason) return null;
-  const reason = `video mirror unavailable: ${status.fallbackReason} — showing screenshots`;
-  // One line under the phone (the full reason on hover), so the phone keeps its height.
+  const whole = `Screenshots, not video: ${status.fallbackReason}.${status.fallbackFix ? ` Fix: ${status.fallbackFix}` : ''}`;
+  // Beside the phone the lines wrap whole (a cut-off reason hid the fix); under a small phone, the title has it all.
   return (
-    <span className="muted mirror-source" data-testid="mirror-source" data-source="screenshots" title={reason}>
-      {reason}
+    <span className="muted mirror-source" data-testid="mirror-source" data-source="screenshots" title={whole}>
+      Screenshots, not video: {status.fallbackReason}.
+      {status.fallbackFix && (
+        <span className="mirror-source-fix" data-testid="mirror-source-fix">
+          {' Fix: '}
+          {status.fallbackFix}
+        </span>
+      )}
     </span>
   );
 }
