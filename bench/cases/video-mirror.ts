@@ -88,6 +88,49 @@ function startCanvasReader(page: Page): Promise<void> {
   })()`);
 }
 
+/** How many screen changes the change -> paint figure is the median of. */
+const CHANGES = 10;
+
+/**
+ * The phone's screen changes (a reset brings Settings to the front, or the home screen back) and the page's pixels
+ * follow: from just before the change is asked for to the first animation frame whose canvas differs, per change.
+ */
+async function changeToPaint(page: Page, phone: DemoPhoneProcess): Promise<number[]> {
+  const took: number[] = [];
+  for (let change = 0; change < CHANGES; change++) {
+    // The middle of the screen, away from the status bar's clock: what an app switch redraws.
+    await page.evaluate(`(() => {
+      const canvas = document.querySelector('[data-testid="mirror-canvas"]');
+      const context = canvas.getContext('2d');
+      const sample = () => {
+        const pixels = context.getImageData(0, Math.floor(canvas.height * 0.3), canvas.width, Math.floor(canvas.height * 0.4)).data;
+        let hash = 0;
+        for (let i = 0; i < pixels.length; i += 16) hash = (Math.imul(hash, 31) + pixels[i] + pixels[i + 1] * 7) | 0;
+        return hash;
+      };
+      const before = sample();
+      window.__changedAt = null;
+      const watch = () => {
+        if (sample() !== before) window.__changedAt = Date.now();
+        else requestAnimationFrame(watch);
+      };
+      requestAnimationFrame(watch);
+    })()`);
+    const askedAt = Date.now();
+    await phone.control('/reset', change % 2 === 0 ? { foreground: 'com.android.settings' } : {});
+    // Polled from here: the app's CSP allows no string evaluation inside the page, which waitForFunction(string) needs.
+    let changedAt: number | null = null;
+    for (const deadline = Date.now() + 10_000; changedAt === null && Date.now() < deadline; ) {
+      changedAt = await page.evaluate<number | null>('window.__changedAt');
+      if (changedAt === null) await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    if (changedAt === null) throw new Error(`the page's pixels did not change within 10 s of change ${change + 1}`);
+    took.push(changedAt - askedAt);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+  }
+  return took;
+}
+
 async function measure(source: 'video' | 'screenshots', phone: DemoPhoneProcess): Promise<BenchRow[]> {
   const name = `video-mirror (realistic, ${source})`;
   const home = await mkdtemp(path.join(os.tmpdir(), 'amc-bench-video-'));
@@ -137,6 +180,7 @@ async function measure(source: 'video' | 'screenshots', phone: DemoPhoneProcess)
     const sourceShown = await page.getByTestId('mirror-source').getAttribute('data-source').catch(() => null);
     const observeOn = source === 'video' ? await host.observe(phone.serial) : [];
     await phone.control('/loading-bar', { running: false });
+    const changes = await changeToPaint(page, phone);
     await page.close();
     const share = (seconds: number) => (seconds / wallSeconds) * 100;
     const goal = (text: string) => (source === 'video' ? text : undefined);
@@ -144,10 +188,11 @@ async function measure(source: 'video' | 'screenshots', phone: DemoPhoneProcess)
       { case: name, metric: 'source the page showed', value: sourceShown === 'video' ? 1 : 0, unit: '1 = video', goal: goal('1 (with the real-size server file)') },
       { case: name, metric: 'frames painted per second (the page, median of 0.5 s samples)', value: median(fps), unit: 'fps', goal: goal('>= 30 fps') },
       { case: name, metric: 'new pictures read off the canvas per second', value: readSpan > 0 ? (readings.length - 1) / readSpan : 0, unit: 'fps' },
-      // The bar moves on the phone's screen every frame: its age on the canvas is the phone's change -> the page's pixels.
-      { case: name, metric: "phone's screen changes -> page's pixels change (median)", value: median(ages), unit: 'ms', goal: goal('<= 150 ms (wave 2 aimed at <= 70 ms)') },
+      { case: name, metric: 'capture -> paint, read off the canvas (median)', value: median(ages), unit: 'ms', goal: goal('<= 70 ms') },
       { case: name, metric: 'capture -> paint, read off the canvas (p95)', value: percentile(ages, 95), unit: 'ms' },
       { case: name, metric: 'capture -> paint as the page estimates it (median)', value: median(latency), unit: 'ms' },
+      { case: name, metric: `phone's screen changes -> page's pixels change (median of ${CHANGES} app switches)`, value: median(changes), unit: 'ms', goal: goal('<= 150 ms') },
+      { case: name, metric: "phone's screen changes -> page's pixels change (slowest)", value: Math.max(...changes), unit: 'ms' },
       { case: name, metric: 'CPU of the host process (adb client, scrcpy demux, WebSocket)', value: share(after.host - before.host), unit: '% of one core', goal: goal('< 15%') },
       { case: name, metric: 'CPU of the page (Chromium: decode, paint, canvas reader)', value: share(after.page - before.page), unit: '% of one core' },
       { case: name, metric: 'CPU of the demo phone process (not the host)', value: share(after.phone - before.phone), unit: '% of one core' },
