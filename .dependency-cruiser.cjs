@@ -40,10 +40,10 @@ module.exports = {
     ...layerRules,
     {
       name: 'services-never-import-their-adapters',
-      comment: 'The CLI, the MCP server and eval are adapters over the app (like the web host): main never imports them.',
+      comment: 'The CLI, the MCP server, eval and the fleet are adapters over the app (like the web host): main never imports them.',
       severity: 'error',
       from: { path: '(^|/)src/main/' },
-      to: { path: '(^|/)src/(cli|mcp|eval)/' },
+      to: { path: '(^|/)src/(cli|mcp|eval|fleet)/' },
     },
     {
       name: 'services-never-import-the-shell',

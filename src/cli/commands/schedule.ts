@@ -1,0 +1,80 @@
+import { ExitCode, UsageError, type CliCommand } from '../command';
+import { parseCommandArgs } from '../args';
+import { fleetRedis, REDIS_USAGE, redisOption } from '../fleet-options';
+import { maxStepsOf } from '../planner-options';
+import { allowedAppsOf, presetAnswers, supervisionOptions } from '../supervision-options';
+import { wholeNumber } from './worker';
+
+const USAGE = [
+  `amc schedule add ${REDIS_USAGE} --name NAME (--cron "MIN HOUR DAY MONTH WEEKDAY" | --every SECONDS) --goal TEXT (--device SERIAL | --any) [--max-steps N] [--yes] [--answer TEXT]... [--allow-app PACKAGE]`,
+  `amc schedule list ${REDIS_USAGE} [--json]`,
+  `amc schedule remove ${REDIS_USAGE} NAME`,
+].join('\n       ');
+
+export const scheduleCommand: CliCommand = {
+  name: 'schedule',
+  summary: 'run a goal on the fleet on a schedule (cron or every N seconds): add, list, remove',
+  usage: USAGE,
+  async run(args, io) {
+    const [action, ...rest] = args;
+    if (action !== 'add' && action !== 'list' && action !== 'remove') throw new UsageError('say what to do: amc schedule add, list or remove');
+    const { values, positionals } = parseCommandArgs(
+      rest,
+      {
+        ...redisOption,
+        name: { type: 'string' },
+        cron: { type: 'string' },
+        every: { type: 'string' },
+        goal: { type: 'string' },
+        device: { type: 'string', short: 's' },
+        any: { type: 'boolean' },
+        'max-steps': { type: 'string' },
+        ...supervisionOptions,
+        json: { type: 'boolean' },
+      },
+      action === 'remove',
+    );
+    const redis = await fleetRedis(values);
+    const { FleetClient, FleetRequestError } = await import('../../fleet/client');
+    const client = new FleetClient(redis);
+    try {
+      if (action === 'list') {
+        const schedules = await client.schedules();
+        if (values.json) io.out(JSON.stringify(schedules));
+        else if (schedules.length === 0) io.out('No schedules.');
+        else for (const s of schedules) io.out(`${s.name}: ${s.when} — ${s.goal} on ${s.target}; next ${s.nextRunAt ?? 'not planned'}`);
+        return ExitCode.ok;
+      }
+      if (action === 'remove') {
+        const name = positionals[0];
+        if (!name || positionals.length > 1) throw new UsageError('name one schedule to remove: amc schedule remove NAME');
+        if (!(await client.removeSchedule(name))) {
+          io.err(`amc schedule: there is no schedule named "${name}" (see amc schedule list)`);
+          return ExitCode.failed;
+        }
+        io.out(`Removed the schedule "${name}".`);
+        return ExitCode.ok;
+      }
+      const name = values.name?.trim();
+      if (!name || !/^[\w.-]{1,100}$/.test(name)) throw new UsageError('--name must be 1 to 100 letters, digits, dots, dashes or underscores');
+      if (!values.goal?.trim()) throw new UsageError('--goal TEXT is required');
+      if ((values.cron === undefined) === (values.every === undefined)) throw new UsageError('give when with exactly one of --cron "MIN HOUR DAY MONTH WEEKDAY" or --every SECONDS');
+      if ((values.device === undefined) === (values.any !== true)) throw new UsageError('name where it runs with exactly one of --device SERIAL or --any');
+      const everySeconds = wholeNumber(values.every, '--every', 1, 366 * 24 * 3600);
+      const when = values.cron !== undefined ? { cron: values.cron.trim() } : { everySeconds: everySeconds! };
+      const maxSteps = maxStepsOf(values);
+      const allowedApps = allowedAppsOf(values);
+      const job = { goal: values.goal.trim(), yes: values.yes ?? false, answers: presetAnswers(values), ...(maxSteps && { maxSteps }), ...(allowedApps && { allowedApps }) };
+      try {
+        const schedule = await client.addSchedule(name, when, job, values.device !== undefined ? { device: values.device.trim() } : { any: true });
+        io.out(`Schedule "${schedule.name}": ${schedule.when} — ${schedule.goal} on ${schedule.target}; next ${schedule.nextRunAt ?? 'not planned'}.`);
+        return ExitCode.ok;
+      } catch (error) {
+        if (error instanceof FleetRequestError) throw new UsageError(error.message);
+        throw error;
+      }
+    } finally {
+      await client.close();
+    }
+  },
+};

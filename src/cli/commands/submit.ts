@@ -1,0 +1,83 @@
+import { ExitCode, UsageError, type CliCommand, type CliIo } from '../command';
+import { parseCommandArgs } from '../args';
+import { destinationOf, destinationOptions, DESTINATION_USAGE, fleetRedis, REDIS_USAGE, redisOption } from '../fleet-options';
+import { maxStepsOf } from '../planner-options';
+import { allowedAppsOf, presetAnswers, SUPERVISION_OPTIONS_USAGE, supervisionOptions } from '../supervision-options';
+import type { JobView } from '../../fleet/client';
+
+const USAGE = `amc submit ${REDIS_USAGE} --goal TEXT ${DESTINATION_USAGE} [--max-steps N] ${SUPERVISION_OPTIONS_USAGE} [--wait] [--json]`;
+
+/** One line per ended job: the phone, its outcome and what it cost. */
+export function jobLine(view: JobView): string {
+  const result = view.result;
+  if (!result) return `${view.target}: ${view.state} — ${view.reason ?? 'no result'} (job ${view.id})`;
+  const outcome = result.status === 'completed' ? (result.verified ? 'done' : 'done, not verified') : result.status;
+  const cost = result.costUsd === null ? '' : `, $${result.costUsd.toFixed(4)}`;
+  const interrupted = result.interruptedOn.length ? `; interrupted before on ${result.interruptedOn.join(', ')}` : '';
+  const why = result.failureReason ? ` — ${result.failureReason}` : '';
+  return `${result.serial}: ${outcome}${why} (${result.steps} steps, ${result.inputTokens + result.outputTokens} tokens${cost}, ${(result.durationMs / 1000).toFixed(1)} s, on ${result.worker}${interrupted}; job ${view.id})`;
+}
+
+/** A job succeeded when its task finished done (verified or not is the task's own business, shown in the line). */
+const succeeded = (view: JobView) => view.result?.status === 'completed';
+
+function printQueued(io: CliIo, json: boolean, jobs: Array<{ id: string; serial: string | null }>): void {
+  for (const job of jobs) {
+    if (json) io.out(JSON.stringify({ type: 'job.queued', id: job.id, serial: job.serial }));
+    else io.out(`Queued job ${job.id} for ${job.serial ?? 'the first free phone'}.`);
+  }
+}
+
+export const submitCommand: CliCommand = {
+  name: 'submit',
+  summary: 'queue a goal on the fleet for one phone, every phone of a group, or the first free phone; --wait prints each outcome',
+  usage: USAGE,
+  async run(args, io) {
+    const { values } = parseCommandArgs(args, {
+      ...redisOption,
+      goal: { type: 'string' },
+      ...destinationOptions,
+      'max-steps': { type: 'string' },
+      ...supervisionOptions,
+      wait: { type: 'boolean' },
+      json: { type: 'boolean' },
+    });
+    if (!values.goal?.trim()) throw new UsageError('--goal TEXT is required');
+    const destination = destinationOf(values);
+    const redis = await fleetRedis(values);
+    const maxSteps = maxStepsOf(values);
+    const allowedApps = allowedAppsOf(values);
+    const { FleetClient, FleetRequestError } = await import('../../fleet/client');
+    const client = new FleetClient(redis);
+    try {
+      const job = { goal: values.goal.trim(), yes: values.yes ?? false, answers: presetAnswers(values), ...(maxSteps && { maxSteps }), ...(allowedApps && { allowedApps }) };
+      let jobs;
+      try {
+        jobs = await client.submit(job, destination);
+      } catch (error) {
+        if (error instanceof FleetRequestError) throw new UsageError(error.message);
+        throw error;
+      }
+      printQueued(io, values.json ?? false, jobs);
+      if (!values.wait) return ExitCode.ok;
+      // Ctrl-C stops the waiting, not the jobs: they run on, and `amc fleet` shows them.
+      const controller = new AbortController();
+      const interrupt = () => controller.abort();
+      process.once('SIGINT', interrupt);
+      try {
+        const ended = await client.wait(jobs, (view) => io.out(values.json ? JSON.stringify({ type: 'job.ended', ...view }) : jobLine(view)), { signal: controller.signal });
+        if (controller.signal.aborted) {
+          io.err('Stopped waiting; the jobs go on (see amc fleet).');
+          return ExitCode.cancelled;
+        }
+        const passed = ended.filter(succeeded).length;
+        if (!values.json) io.out(`${passed} of ${jobs.length} succeeded.`);
+        return passed === jobs.length ? ExitCode.ok : ExitCode.failed;
+      } finally {
+        process.off('SIGINT', interrupt);
+      }
+    } finally {
+      await client.close();
+    }
+  },
+};

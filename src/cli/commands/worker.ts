@@ -1,0 +1,70 @@
+import { ExitCode, UsageError, type CliCommand } from '../command';
+import { parseCommandArgs } from '../args';
+import { ADB_OPTIONS_USAGE, adbForTask, adbOptions } from './devices';
+import { fleetRedis, REDIS_USAGE, redisOption } from '../fleet-options';
+import { configuredPlannerFor, ConfigurationError } from '../planner-options';
+
+const USAGE = `amc worker ${REDIS_USAGE} [--name NAME] [--serial SERIAL]... [--group NAME]... [--concurrency N] [--lock-seconds N] ${ADB_OPTIONS_USAGE}`;
+
+export const workerCommand: CliCommand = {
+  name: 'worker',
+  summary: "offer this machine's phones to the fleet on Redis and run the goals sent to them, planned here with this machine's settings",
+  usage: USAGE,
+  async run(args, io) {
+    const { values } = parseCommandArgs(args, {
+      ...redisOption,
+      name: { type: 'string' },
+      serial: { type: 'string', multiple: true },
+      group: { type: 'string', multiple: true },
+      concurrency: { type: 'string' },
+      'lock-seconds': { type: 'string' },
+      ...adbOptions,
+    });
+    const redis = await fleetRedis(values);
+    const concurrency = wholeNumber(values.concurrency, '--concurrency', 1, 1000);
+    const lockSeconds = wholeNumber(values['lock-seconds'], '--lock-seconds', 1, 3600);
+    let config;
+    try {
+      ({ config } = await configuredPlannerFor({}));
+    } catch (error) {
+      if (error instanceof ConfigurationError) throw new UsageError(error.message);
+      throw error;
+    }
+    const adb = await adbForTask(values, config.settings);
+    const readySerials = async () => new Set((await adb.listDevices()).filter((device) => device.state === 'device').map((device) => device.serial));
+    const serials = values.serial?.length ? [...new Set(values.serial)] : [...(await readySerials())];
+    if (serials.length === 0) throw new UsageError('no phone is ready to offer (see `amc devices`); connect one or name them with --serial');
+    const { fleetGoalRunner } = await import('../fleet-goal-runner');
+    const { FleetWorker } = await import('../../fleet/worker');
+    const { redisLabel } = await import('../../fleet/redis');
+    const worker = new FleetWorker({
+      redis,
+      ...(values.name && { name: values.name }),
+      serials,
+      groups: values.group ?? [],
+      ...(concurrency && { concurrency }),
+      ...(lockSeconds && { lockDurationMs: lockSeconds * 1000 }),
+      readySerials,
+      runGoal: await fleetGoalRunner(adb, io.out),
+      say: io.out,
+    });
+    await worker.start();
+    io.out(`Worker ${worker.name} offers ${serials.join(', ')}${values.group?.length ? ` (groups: ${values.group.join(', ')})` : ''} on ${redisLabel(redis)}. Ctrl-C stops it.`);
+    // Ctrl-C or SIGTERM: running tasks are stopped (they end cancelled and say why), the worker leaves the fleet.
+    await new Promise<void>((resolve) => {
+      process.once('SIGINT', resolve);
+      process.once('SIGTERM', resolve);
+    });
+    io.out('Stopping: running tasks are stopped and the worker leaves the fleet.');
+    await worker.close();
+    return ExitCode.ok;
+  },
+};
+
+/** A whole number option within [min, max]; undefined when absent. */
+export function wholeNumber(value: string | undefined, option: string, min: number, max: number): number | undefined {
+  if (value === undefined) return undefined;
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < min || number > max) throw new UsageError(`${option} must be a whole number from ${min} to ${max}, got "${value}"`);
+  return number;
+}

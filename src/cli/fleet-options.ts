@@ -1,0 +1,44 @@
+// Options every fleet command shares: where the fleet's Redis is (never echoed with its password) and what a job
+// carries from the command line.
+import { UsageError } from './command';
+import type { Destination } from '../fleet/client';
+
+export const redisOption = { redis: { type: 'string' } } as const;
+export const REDIS_USAGE = '--redis URL';
+/** The variable that gives the address instead of --redis, so a password stays out of the process list. */
+export const REDIS_ENV = 'AMC_FLEET_REDIS';
+
+/** The fleet's Redis address from --redis or AMC_FLEET_REDIS, checked; a bad one never has its password printed. */
+export async function fleetRedis(values: { redis?: string }): Promise<URL> {
+  const text = values.redis ?? process.env[REDIS_ENV];
+  if (!text) throw new UsageError(`--redis URL is required (or set ${REDIS_ENV}), e.g. redis://127.0.0.1:6379`);
+  const { parseRedisUrl, RedisUrlError } = await import('../fleet/redis');
+  try {
+    return parseRedisUrl(text);
+  } catch (error) {
+    if (error instanceof RedisUrlError) throw new UsageError(`--redis: ${error.message}`);
+    throw error;
+  }
+}
+
+export const destinationOptions = {
+  device: { type: 'string', short: 's' },
+  group: { type: 'string' },
+  any: { type: 'boolean' },
+} as const;
+export const DESTINATION_USAGE = '(--device SERIAL | --group NAME | --any)';
+
+/** Exactly one of --device, --group and --any. */
+export function destinationOf(values: { device?: string; group?: string; any?: boolean }): Destination {
+  const given = [values.device !== undefined, values.group !== undefined, values.any === true].filter(Boolean).length;
+  if (given !== 1) throw new UsageError('name where the goal runs with exactly one of --device SERIAL, --group NAME or --any');
+  if (values.device !== undefined) {
+    if (!values.device.trim()) throw new UsageError('--device needs a serial, e.g. 127.0.0.1:5601');
+    return { device: values.device.trim() };
+  }
+  if (values.group !== undefined) {
+    if (!values.group.trim()) throw new UsageError('--group needs a name');
+    return { group: values.group.trim() };
+  }
+  return { any: true };
+}

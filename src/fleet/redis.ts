@@ -1,0 +1,47 @@
+// The fleet's Redis: how its address is read and shown (never with its password), and the names its queues and keys
+// take there.
+import { Redis } from 'ioredis';
+
+/** The prefix of every key the fleet writes, BullMQ's included. */
+export const FLEET_PREFIX = 'amc:fleet';
+/** The shared queue of jobs any free phone may take. */
+export const ANY_QUEUE = 'any';
+/** Where workers report themselves (one hash field per worker). */
+export const WORKERS_KEY = `${FLEET_PREFIX}:workers`;
+
+/** A phone's own queue. BullMQ refuses ':' in queue names, and serials such as 127.0.0.1:5601 carry one. */
+export function phoneQueue(serial: string): string {
+  return `phone-${encodeURIComponent(serial)}`;
+}
+
+export class RedisUrlError extends Error {
+  override name = 'RedisUrlError';
+}
+
+/** Checks a `redis://` or `rediss://` (TLS) address; the message never repeats the password. */
+export function parseRedisUrl(text: string): URL {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new RedisUrlError('the Redis address must look like redis://HOST:PORT or rediss://HOST:PORT (TLS)');
+  }
+  if (url.protocol !== 'redis:' && url.protocol !== 'rediss:') {
+    throw new RedisUrlError(`the Redis address must start with redis:// or rediss:// (TLS), not ${url.protocol}//`);
+  }
+  if (!url.hostname) throw new RedisUrlError('the Redis address names no host');
+  return url;
+}
+
+/** The address as it may be printed: scheme, host, port and database, no user or password. */
+export function redisLabel(url: URL): string {
+  return `${url.protocol}//${url.host}${url.pathname && url.pathname !== '/' ? url.pathname : ''}`;
+}
+
+/**
+ * A connection as BullMQ needs it (commands wait through a reconnect instead of failing: `maxRetriesPerRequest`
+ * null). `rediss://` turns TLS on; ioredis reads the password from the URL.
+ */
+export function connectRedis(url: URL): Redis {
+  return new Redis(url.href, { maxRetriesPerRequest: null, lazyConnect: false, ...(url.protocol === 'rediss:' && { tls: {} }) });
+}

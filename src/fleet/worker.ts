@@ -1,0 +1,206 @@
+// A host's part in the fleet: it offers its phones and runs the jobs sent to them, each goal planned on this host with
+// its own settings and keys. Per phone, one BullMQ worker takes the jobs queued for that phone and one takes jobs any
+// free phone may run; a phone runs one job at a time. A job of a worker that vanished is run again elsewhere by
+// BullMQ's stalled-job check (shared queue) or, for a phone's own queue, ends as interrupted.
+import os from 'node:os';
+import { DelayedError, Queue, UnrecoverableError, Worker, type Job } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { TaskRecord } from '../shared/task';
+import { describeJobProblem, FleetJobSchema, type FleetJob, type FleetPhone, type FleetResult, type FleetWorkerInfo } from './job';
+import { ANY_QUEUE, connectRedis, FLEET_PREFIX, phoneQueue, WORKERS_KEY } from './redis';
+
+/** Runs one goal on one phone with this host's settings; resolves with the finished task, whatever its outcome. */
+export type RunGoal = (job: FleetJob, serial: string, signal: AbortSignal) => Promise<TaskRecord>;
+
+export interface FleetWorkerOptions {
+  redis: URL;
+  /** How this worker is named in `amc fleet` (default: host name and process id). */
+  name?: string;
+  /** The phones offered. */
+  serials: string[];
+  /** Device groups these phones belong to (`amc submit --group NAME`). */
+  groups?: string[];
+  /** How many of its phones run jobs at once (default: all of them). */
+  concurrency?: number;
+  /** How long a job of a worker that stopped answering waits before the shared queue gives it to another (BullMQ's lock). */
+  lockDurationMs?: number;
+  /** Which phones the adb server sees as ready now. */
+  readySerials(): Promise<Set<string>>;
+  runGoal: RunGoal;
+  /** One line per job started and ended, for the terminal. */
+  say?(line: string): void;
+}
+
+/** How often the worker reports itself; `amc fleet` counts a worker silent for three reports as gone. */
+export const HEARTBEAT_MS = 2_000;
+/** An `any` job picked by a phone that cannot take it goes back for this long, for another phone to take. */
+const HAND_BACK_MS = 250;
+
+interface StartedEntry {
+  event: 'started';
+  worker: string;
+  serial: string;
+  at: string;
+}
+
+/** The summary a finished task leaves in Redis. */
+export function resultOf(record: TaskRecord, worker: string, interruptedOn: string[], lateMs: number | undefined): FleetResult {
+  const started = record.startedAt ?? record.createdAt;
+  const finished = record.finishedAt ?? Date.now();
+  return {
+    worker,
+    serial: record.serial,
+    taskId: record.id,
+    status: record.status,
+    // A task that finished without acting (or that the runtime could not confirm) carries a not-verified mark.
+    verified: record.status === 'completed' && record.verification?.status !== 'not-verified',
+    failureReason: record.failureReason,
+    result: record.result,
+    steps: record.steps.length,
+    inputTokens: record.usage.inputTokens,
+    outputTokens: record.usage.outputTokens,
+    costUsd: record.costUsd,
+    durationMs: Math.max(0, finished - started),
+    interruptedOn,
+    ...(lateMs !== undefined && { lateMs }),
+  };
+}
+
+class Phone {
+  busyWith: string | null = null;
+  ready = true;
+  constructor(
+    readonly serial: string,
+    readonly own: Worker,
+    readonly shared: Worker,
+  ) {}
+}
+
+export class FleetWorker {
+  readonly name: string;
+  private readonly connection: Redis;
+  private readonly phones = new Map<string, Phone>();
+  private readonly running = new Map<string, AbortController>();
+  /** For reading a job's log (who started it before): one per queue this worker takes jobs from. */
+  private readonly queues = new Map<string, Queue>();
+  private heartbeat: NodeJS.Timeout | null = null;
+  private readonly startedAt = new Date().toISOString();
+  private closed = false;
+
+  constructor(private readonly options: FleetWorkerOptions) {
+    this.name = options.name ?? `${os.hostname()}-${process.pid}`;
+    this.connection = connectRedis(options.redis);
+  }
+
+  /** Starts taking jobs for every offered phone and reporting itself. */
+  async start(): Promise<void> {
+    const lockDuration = this.options.lockDurationMs ?? 30_000;
+    // A lock not renewed for lockDuration means its worker is gone; the check for such jobs runs as often.
+    const workerOptions = { connection: this.connection, prefix: FLEET_PREFIX, concurrency: 1, lockDuration, stalledInterval: lockDuration, autorun: false };
+    for (const serial of this.options.serials) {
+      // A phone's own job cannot go to another phone: a stalled one ends (interrupted) instead of running again.
+      const own = new Worker(phoneQueue(serial), (job, token) => this.process(serial, 'own', job, token), { ...workerOptions, maxStalledCount: 0 });
+      const shared = new Worker(ANY_QUEUE, (job, token) => this.process(serial, 'shared', job, token), { ...workerOptions, maxStalledCount: 1 });
+      for (const worker of [own, shared]) worker.on('error', (error) => this.options.say?.(`fleet: ${error.message}`));
+      this.phones.set(serial, new Phone(serial, own, shared));
+    }
+    await this.report();
+    this.heartbeat = setInterval(() => void this.report().catch(() => undefined), HEARTBEAT_MS);
+    for (const phone of this.phones.values()) {
+      void phone.own.run();
+      void phone.shared.run();
+    }
+    await Promise.all([...this.phones.values()].flatMap((phone) => [phone.own.waitUntilReady(), phone.shared.waitUntilReady()]));
+  }
+
+  /** Stops taking jobs; running tasks are stopped (they end cancelled, and say so) unless `finishRunning`. */
+  async close(finishRunning = false): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    if (this.heartbeat) clearInterval(this.heartbeat);
+    if (!finishRunning) for (const controller of this.running.values()) controller.abort();
+    await Promise.all([...this.phones.values()].flatMap((phone) => [phone.own.close(), phone.shared.close()]));
+    await Promise.all([...this.queues.values()].map((queue) => queue.close()));
+    await this.connection.hdel(WORKERS_KEY, this.name).catch(() => undefined);
+    await this.connection.quit().catch(() => undefined);
+  }
+
+  private busyCount(): number {
+    return [...this.phones.values()].filter((phone) => phone.busyWith !== null).length;
+  }
+
+  private async process(serial: string, from: 'own' | 'shared', job: Job, token: string | undefined): Promise<FleetResult> {
+    const parsed = FleetJobSchema.safeParse(job.data);
+    if (!parsed.success) throw new UnrecoverableError(`the job was refused: ${describeJobProblem(parsed.error)}`);
+    const data = parsed.data;
+    const target = data.target;
+    if (from === 'own' && (target.kind !== 'device' || target.serial !== serial)) {
+      throw new UnrecoverableError(`the job was refused: it names ${target.kind === 'device' ? target.serial : 'any phone'}, and this queue is ${serial}'s`);
+    }
+    if (from === 'shared' && target.kind !== 'any') throw new UnrecoverableError('the job was refused: a job for a named phone was put in the shared queue');
+    const phone = this.phones.get(serial)!;
+    const full = this.busyCount() >= (this.options.concurrency ?? this.phones.size);
+    if (phone.busyWith !== null || !phone.ready || full) {
+      if (from === 'shared') {
+        // Another phone may be free: back to the queue for a moment, without counting as an attempt.
+        await job.moveToDelayed(Date.now() + HAND_BACK_MS, token);
+        throw new DelayedError();
+      }
+      if (!phone.ready) throw new Error(`${serial} is not ready on ${this.name}`);
+      while (phone.busyWith !== null || this.busyCount() >= (this.options.concurrency ?? this.phones.size)) await sleep(HAND_BACK_MS);
+    }
+    phone.busyWith = job.id ?? null;
+    // While a phone runs its own job it takes none of the shared ones.
+    if (from === 'own') phone.shared.pause(true);
+    const controller = new AbortController();
+    this.running.set(serial, controller);
+    void this.report().catch(() => undefined);
+    try {
+      const interruptedOn = await this.earlierStarts(from === 'own' ? phoneQueue(serial) : ANY_QUEUE, job);
+      const started: StartedEntry = { event: 'started', worker: this.name, serial, at: new Date().toISOString() };
+      await job.log(JSON.stringify(started));
+      const planned = job.timestamp + (job.opts.delay ?? 0);
+      const lateMs = data.schedule ? Math.max(0, Date.now() - planned) : undefined;
+      this.options.say?.(`${serial}: job ${job.id} started — ${data.goal}`);
+      const record = await this.options.runGoal(data, serial, controller.signal);
+      const result = resultOf(record, this.name, interruptedOn, lateMs);
+      this.options.say?.(`${serial}: job ${job.id} ${result.status}${result.failureReason ? ` — ${result.failureReason}` : ''}`);
+      return result;
+    } finally {
+      this.running.delete(serial);
+      phone.busyWith = null;
+      if (from === 'own' && !this.closed) phone.shared.resume();
+      void this.report().catch(() => undefined);
+    }
+  }
+
+  /** Workers that started this job before this run and never finished it. */
+  private async earlierStarts(queueName: string, job: Job): Promise<string[]> {
+    let queue = this.queues.get(queueName);
+    if (!queue) this.queues.set(queueName, (queue = new Queue(queueName, { connection: this.connection, prefix: FLEET_PREFIX })));
+    const { logs } = await queue.getJobLogs(job.id!);
+    return logs.flatMap((line) => {
+      try {
+        const entry = JSON.parse(line) as Partial<StartedEntry>;
+        return entry.event === 'started' && typeof entry.worker === 'string' ? [`${entry.worker} (${entry.serial})`] : [];
+      } catch {
+        return [];
+      }
+    });
+  }
+
+  /** Writes this worker's phones and their states where `amc fleet` and `amc submit --group` read them. */
+  private async report(): Promise<void> {
+    if (this.closed) return;
+    const ready = await this.options.readySerials().catch(() => new Set<string>());
+    const phones: FleetPhone[] = [...this.phones.values()].map((phone) => {
+      phone.ready = ready.has(phone.serial);
+      const state = phone.busyWith !== null ? 'busy' : phone.ready ? 'ready' : 'offline';
+      return { serial: phone.serial, state, jobId: phone.busyWith, groups: this.options.groups ?? [] };
+    });
+    const info: FleetWorkerInfo = { name: this.name, host: os.hostname(), pid: process.pid, startedAt: this.startedAt, seenAt: new Date().toISOString(), phones };
+    await this.connection.hset(WORKERS_KEY, this.name, JSON.stringify(info));
+  }
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

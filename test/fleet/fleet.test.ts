@@ -1,0 +1,243 @@
+// The fleet end to end: a real redis-server, two `amc worker` processes each offering two demo phones on its own adb
+// server, the AI planner of each host talking to a scripted model through the real Anthropic SDK, and `amc submit`,
+// `amc fleet` and `amc schedule` as a person runs them. What each phone shows afterwards (GET /state) is the proof.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { Queue } from 'bullmq';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FleetClient, type FleetOverview } from '../../src/fleet/client';
+import { connectRedis, FLEET_PREFIX, phoneQueue } from '../../src/fleet/redis';
+import { startVirtualDevice, type VirtualDevice } from '../../src/virtual-device/index';
+import { callControlApi, type PhoneState } from '../../src/virtual-device/control-client';
+import { findElement, finish, startAnthropicFake, type AnthropicFake, type FakeReply, type FakeTurn } from '../fakes/index';
+import { startAdbHarness, type AdbHarness } from '../support/adb-harness';
+import { amcBin, anthropicDirectEnv, childEnv, runAmc } from '../support/cli';
+import { startTestRedis, type TestRedis } from '../support/redis-server';
+
+const GOAL = 'Turn on Wi-Fi';
+/** A worker's lock, short so a killed worker's job moves on within the test. */
+const LOCK_SECONDS = 3;
+
+/**
+ * A model that reads only the screen it is shown, so phones in parallel do not share a script: open Settings, then
+ * Network & internet, then turn Wi-Fi on, then say so. Each answer can be slowed, to keep a task running a while.
+ */
+let replyDelayMs = 0;
+function wifiModel(turn: FakeTurn): FakeReply {
+  const reply = ((): FakeReply => {
+    const wifi = turn.scene?.elements.find((element) => /^Wi-Fi/.test(element.text ?? element.desc ?? '') && element.checked !== undefined);
+    if (wifi?.checked) return finish(true, 'Wi-Fi is on');
+    if (wifi) return { kind: 'call', tool: 'tap', args: { element_id: wifi.id }, text: 'Turning Wi-Fi on.' };
+    for (const label of [/^Network & internet/, /^Settings$/]) {
+      const element = findElement(turn.scene, label);
+      if (element) return { kind: 'call', tool: 'tap', args: { element_id: element.id }, text: `Opening ${element.text ?? element.desc}.` };
+    }
+    return { kind: 'call', tool: 'press_key', args: { key: 'home' }, text: 'Going home to find Settings.' };
+  })();
+  return replyDelayMs > 0 ? { kind: 'delay', ms: replyDelayMs, then: reply } : reply;
+}
+
+interface Host {
+  name: string;
+  harness: AdbHarness;
+  /** The second phone, on the same adb server. */
+  extra: VirtualDevice;
+  home: string;
+  serials: string[];
+  worker: ChildProcess | null;
+  output: string;
+}
+
+let redis: TestRedis;
+let fake: AnthropicFake;
+const hosts: Host[] = [];
+let client: FleetClient;
+
+const redisUrl = () => `redis://127.0.0.1:${redis.port}`;
+
+async function startHost(name: string): Promise<Host> {
+  const harness = await startAdbHarness();
+  const extra = await startVirtualDevice({ port: 0, controlPort: 0 });
+  await harness.adb(['connect', extra.adbAddress]);
+  const home = await mkdtemp(path.join(os.tmpdir(), `amc-fleet-${name}-`));
+  return { name, harness, extra, home, serials: [harness.serial, extra.adbAddress], worker: null, output: '' };
+}
+
+/** Starts `amc worker` for the host and waits until it has joined the fleet. */
+async function startWorker(host: Host): Promise<void> {
+  const env = childEnv(anthropicDirectEnv(host.harness, host.home, fake.url));
+  const child = spawn(process.execPath, [amcBin, 'worker', '--redis', redisUrl(), '--name', host.name, '--group', 'lab', '--lock-seconds', String(LOCK_SECONDS)], { env });
+  host.worker = child;
+  host.output = '';
+  child.stdout.on('data', (data) => (host.output += data));
+  child.stderr.on('data', (data) => (host.output += data));
+  // Polled by hand: expect.poll belongs to a test, and this also runs in beforeAll.
+  for (const deadline = Date.now() + 30_000; !/offers/.test(host.output); ) {
+    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`worker ${host.name} did not join the fleet: ${host.output}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+async function stopWorker(host: Host, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+  const child = host.worker;
+  if (!child || child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill(signal);
+  await exited;
+  host.worker = null;
+}
+
+const stateOf = (host: Host, serial: string): Promise<PhoneState> =>
+  serial === host.harness.serial ? host.harness.state() : callControlApi(host.extra.controlUrl, 'GET /state');
+
+async function resetAll(): Promise<void> {
+  for (const host of hosts) {
+    await host.harness.reset({ settings: { wifi: false } });
+    await callControlApi(host.extra.controlUrl, 'POST /reset', { settings: { wifi: false } });
+  }
+}
+
+const allSerials = () => hosts.flatMap((host) => host.serials);
+const hostOf = (serial: string) => hosts.find((host) => host.serials.includes(serial))!;
+
+beforeAll(async () => {
+  redis = await startTestRedis();
+  fake = await startAnthropicFake({ policy: wifiModel });
+  hosts.push(await startHost('host-a'), await startHost('host-b'));
+  await Promise.all(hosts.map(startWorker));
+  client = new FleetClient(new URL(redisUrl()));
+}, 120_000);
+
+afterAll(async () => {
+  await client?.close();
+  for (const host of hosts) {
+    await stopWorker(host, 'SIGKILL');
+    await host.extra.close();
+    await host.harness.stop();
+    await rm(host.home, { recursive: true, force: true });
+  }
+  await fake?.close();
+  await redis?.stop();
+});
+
+describe('the fleet on Redis', { timeout: 180_000 }, () => {
+  it('Scenario: A goal sent to a group ends on every phone of the group', async () => {
+    await resetAll();
+    const fleet = await runAmc(['fleet', '--redis', redisUrl(), '--json']);
+    const overview = JSON.parse(fleet.stdout) as FleetOverview;
+    expect(overview.workers.filter((worker) => worker.alive).flatMap((worker) => worker.phones.map((phone) => phone.serial)).sort()).toEqual(allSerials().sort());
+
+    const submitted = await runAmc(['submit', '--redis', redisUrl(), '--goal', GOAL, '--group', 'lab', '--wait'], { timeoutMs: 120_000 });
+    expect(submitted.stderr).toBe('');
+    expect(submitted.code, submitted.stdout).toBe(0);
+    expect(submitted.stdout).toMatch(/4 of 4 succeeded/);
+    for (const serial of allSerials()) {
+      expect(submitted.stdout).toMatch(new RegExp(`${serial.replace(/\./g, '\\.')}: done \\(`));
+      expect((await stateOf(hostOf(serial), serial)).settings.wifi).toBe(true);
+    }
+  });
+
+  it('Scenario: Jobs for any free phone spread over the free phones', async () => {
+    await resetAll();
+    replyDelayMs = 400;
+    try {
+      const jobs = [];
+      for (let index = 0; index < 4; index++) jobs.push(...(await client.submit({ goal: GOAL }, { any: true })));
+      const ended = await client.wait(jobs, () => undefined);
+      expect(ended.map((view) => view.result?.status)).toEqual(['completed', 'completed', 'completed', 'completed']);
+      const phones = new Set(ended.map((view) => view.result!.serial));
+      // Four slow jobs queued at once on four free phones: more than one phone, on both hosts, took them.
+      expect(phones.size).toBeGreaterThanOrEqual(3);
+      expect(new Set(ended.map((view) => view.result!.worker))).toEqual(new Set(['host-a', 'host-b']));
+      for (const serial of phones) expect((await stateOf(hostOf(serial), serial)).settings.wifi).toBe(true);
+    } finally {
+      replyDelayMs = 0;
+    }
+  });
+
+  it('Scenario: A bad job payload is refused in plain words', async () => {
+    const [host] = hosts;
+    const queue = new Queue(phoneQueue(host!.harness.serial), { connection: connectRedis(new URL(redisUrl())), prefix: FLEET_PREFIX });
+    try {
+      await connectRedis(new URL(redisUrl())).sadd(`${FLEET_PREFIX}:queues`, phoneQueue(host!.harness.serial));
+      const bad = await queue.add('goal', { goal: 42, target: { kind: 'any' } });
+      const elsewhere = await queue.add('goal', {
+        goal: GOAL,
+        target: { kind: 'device', serial: '10.0.0.9:5555' },
+        launchId: 'x',
+        submittedAt: new Date().toISOString(),
+      });
+      await expect.poll(async () => (await client.view(queue.name, bad.id!))?.state, { timeout: 20_000 }).toBe('failed');
+      expect((await client.view(queue.name, bad.id!))?.reason).toBe('the job was refused: goal: Invalid input: expected string, received number');
+      await expect.poll(async () => (await client.view(queue.name, elsewhere.id!))?.reason, { timeout: 20_000 }).toBe(
+        `the job was refused: it names 10.0.0.9:5555, and this queue is ${host!.harness.serial}'s`,
+      );
+      const fleet = await runAmc(['fleet', '--redis', redisUrl()]);
+      expect(fleet.stdout).toMatch(/failed — the job was refused: goal: Invalid input/);
+    } finally {
+      await queue.close();
+    }
+  });
+
+  it('Scenario: A worker killed mid-task: its job for any free phone completes on another phone, and the fleet shows the interruption', async () => {
+    await resetAll();
+    const [a, b] = hosts as [Host, Host];
+    // Only host A takes jobs, and slowly: its task is mid-way when it dies.
+    await stopWorker(b);
+    replyDelayMs = 1_500;
+    try {
+      const asked = fake.requests.length;
+      const [job] = await client.submit({ goal: GOAL }, { any: true });
+      await expect.poll(async () => (await client.view(job!.queue, job!.id))?.state, { timeout: 20_000 }).toBe('running');
+      // Its task is under way: host A has asked the model for its first step.
+      await expect.poll(() => fake.requests.length, { timeout: 20_000 }).toBeGreaterThan(asked);
+      await stopWorker(a, 'SIGKILL');
+      await expect.poll(async () => (await client.overview()).jobs.find((view) => view.id === job!.id)?.state, { timeout: 20_000 }).toBe('interrupted');
+      replyDelayMs = 0;
+      await startWorker(b);
+      const [ended] = await client.wait([job!], () => undefined);
+      expect(ended!.result).toMatchObject({ status: 'completed', worker: 'host-b' });
+      expect(ended!.result!.interruptedOn).toEqual([expect.stringMatching(/^host-a \(/)]);
+      expect((await stateOf(b, ended!.result!.serial)).settings.wifi).toBe(true);
+      const fleet = await runAmc(['fleet', '--redis', redisUrl()]);
+      expect(fleet.stdout).toMatch(/host-a on .* — gone/);
+      expect(fleet.stdout).toMatch(/interrupted before on host-a/);
+    } finally {
+      replyDelayMs = 0;
+      await startWorker(a);
+    }
+  });
+
+  it('Scenario: A schedule queues its goal each time it is due, until it is removed', async () => {
+    await resetAll();
+    const added = await runAmc(['schedule', 'add', '--redis', redisUrl(), '--name', 'wifi-check', '--every', '2', '--goal', GOAL, '--any']);
+    expect(added.code, added.stderr).toBe(0);
+    expect(added.stdout).toMatch(/Schedule "wifi-check": every 2 s — Turn on Wi-Fi on any free phone; next /);
+    const listed = await runAmc(['schedule', 'list', '--redis', redisUrl()]);
+    expect(listed.stdout).toMatch(/^wifi-check: every 2 s/m);
+    const scheduledRuns = async () => (await client.overview(200)).jobs.filter((view) => view.launchId === 'schedule:wifi-check' && view.state === 'finished');
+    await expect.poll(async () => (await scheduledRuns()).length, { timeout: 30_000 }).toBeGreaterThanOrEqual(2);
+    for (const run of await scheduledRuns()) expect(run.result!.lateMs).toBeGreaterThanOrEqual(0);
+    const removed = await runAmc(['schedule', 'remove', '--redis', redisUrl(), 'wifi-check']);
+    expect(removed.stdout).toBe('Removed the schedule "wifi-check".\n');
+    expect((await runAmc(['schedule', 'list', '--redis', redisUrl()])).stdout).toBe('No schedules.\n');
+    const again = await runAmc(['schedule', 'remove', '--redis', redisUrl(), 'wifi-check']);
+    expect(again.code).toBe(1);
+  });
+
+  it('Scenario: A Redis address is checked and never printed with its password', async () => {
+    const wrongScheme = await runAmc(['fleet', '--redis', 'http://user:hunter2@127.0.0.1:1']);
+    expect(wrongScheme.code).toBe(2);
+    expect(wrongScheme.stderr).toMatch(/--redis: the Redis address must start with redis:\/\/ or rediss:\/\/ \(TLS\), not http:\/\//);
+    expect(wrongScheme.stderr + wrongScheme.stdout).not.toMatch(/hunter2/);
+    const missing = await runAmc(['submit', '--goal', GOAL, '--any']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/--redis URL is required \(or set AMC_FLEET_REDIS\)/);
+    const twoTargets = await runAmc(['submit', '--redis', redisUrl(), '--goal', GOAL, '--any', '--group', 'lab']);
+    expect(twoTargets.stderr).toMatch(/exactly one of --device SERIAL, --group NAME or --any/);
+    const noGroup = await runAmc(['submit', '--redis', redisUrl(), '--goal', GOAL, '--group', 'nobody']);
+    expect(noGroup.stderr).toMatch(/no worker offers a phone in the group "nobody" now/);
+  });
+});
