@@ -46,6 +46,8 @@ export const FleetResultSchema = z.object({
   inputTokens: z.number().int().nonnegative(),
   outputTokens: z.number().int().nonnegative(),
   costUsd: z.number().nonnegative().nullable(),
+  /** When the task started on the phone (ms since the epoch). */
+  startedAt: z.number().nonnegative(),
   durationMs: z.number().nonnegative(),
   /** Workers that had started this job before and went away (their runs were interrupted). */
   interruptedOn: z.array(z.string()).default([]),

@@ -60,6 +60,7 @@ export function resultOf(record: TaskRecord, worker: string, interruptedOn: stri
     inputTokens: record.usage.inputTokens,
     outputTokens: record.usage.outputTokens,
     costUsd: record.costUsd,
+    startedAt: started,
     durationMs: Math.max(0, finished - started),
     interruptedOn,
     ...(lateMs !== undefined && { lateMs }),
