@@ -103,7 +103,8 @@ export async function startMcpHttpHost(app: AppServices, options: { port?: numbe
 
   /** Hands the request to its session's transport, counting it (or the GET stream) until its response closes. */
   const handle = (session: Session, req: http.IncomingMessage, res: http.ServerResponse, body: unknown) => {
-    res.once('close', session.liveness.track(req.method === 'GET' ? 'stream' : 'request'));
+    const ended = session.liveness.track(req.method === 'GET' ? 'stream' : 'request');
+    res.once('close', () => ended(res.statusCode === 200));
     return session.transport.handleRequest(req, res, body);
   };
 

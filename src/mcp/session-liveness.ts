@@ -16,7 +16,9 @@ export interface LivenessOptions {
  */
 export class SessionLiveness {
   private inFlight = 0;
+  /** GETs whose responses are open: the standalone stream (at most one is served; a second gets 409). */
   private streams = 0;
+  /** A stream was open and has closed since the client's last request began. */
   private sawStream = false;
   private timer: NodeJS.Timeout | undefined;
   private lastRequestAt = Date.now();
@@ -26,21 +28,26 @@ export class SessionLiveness {
     this.arm();
   }
 
-  /** A request (POST, DELETE) or the standalone GET stream began; the returned function marks its response closed. */
-  track(kind: 'request' | 'stream'): () => void {
-    if (kind === 'stream') {
-      this.streams += 1;
-      this.sawStream = true;
-    } else {
+  /**
+   * A request (POST, DELETE) or a GET for the standalone stream began; the returned function marks its response
+   * closed, saying whether a GET was answered with a stream (a refused GET, e.g. 409 or 406, is no connection).
+   */
+  track(kind: 'request' | 'stream'): (streamed?: boolean) => void {
+    if (kind === 'stream') this.streams += 1;
+    else {
       this.inFlight += 1;
       clearTimeout(this.timer);
+      // A request after its stream closed: the client is there, it just no longer listens (judged by the idle timeout).
+      if (this.streams === 0) this.sawStream = false;
     }
     let ended = false;
-    return () => {
+    return (streamed = true) => {
       if (ended) return;
       ended = true;
-      if (kind === 'stream') this.streams -= 1;
-      else this.inFlight -= 1;
+      if (kind === 'stream') {
+        this.streams -= 1;
+        if (streamed) this.sawStream = true;
+      } else this.inFlight -= 1;
       this.settle(kind);
     };
   }
