@@ -5,6 +5,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { AppServices } from '../main/app/create-app';
 import { createMcpServer } from './server';
+import { DEFAULT_IDLE_TIMEOUT_MS, SessionLiveness } from './session-liveness';
 
 const HOST = '127.0.0.1';
 const MAX_BODY_BYTES = 1024 * 1024;
@@ -18,8 +19,9 @@ export interface McpHttpHost {
   close(): Promise<void>;
 }
 
+/** RFC 9110: the auth scheme is case-insensitive (`bearer x` is as good as `Bearer x`). */
 function bearerMatches(expected: string, header: string | undefined): boolean {
-  const given = /^Bearer (.+)$/.exec(header ?? '')?.[1];
+  const given = /^Bearer +(\S+) *$/i.exec(header ?? '')?.[1];
   if (!given) return false;
   const a = Buffer.from(expected);
   const b = Buffer.from(given);
@@ -31,25 +33,38 @@ function refuse(res: http.ServerResponse, status: number, message: string, heade
   res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
 }
 
+class BodyTooLarge extends Error {}
+
 async function readJson(req: http.IncomingMessage): Promise<unknown> {
   const chunks: Buffer[] = [];
   let size = 0;
+  if (Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES) throw new BodyTooLarge();
   for await (const chunk of req as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > MAX_BODY_BYTES) throw new Error(`The request is larger than ${MAX_BODY_BYTES} bytes.`);
+    if (size > MAX_BODY_BYTES) throw new BodyTooLarge();
     chunks.push(chunk);
   }
   return JSON.parse(Buffer.concat(chunks).toString('utf8'));
 }
 
+/** A live MCP session: its transport, when its client is judged gone or idle, and how it ends. */
+interface Session {
+  transport: StreamableHTTPServerTransport;
+  liveness: SessionLiveness;
+  close(): Promise<void>;
+}
+
 /**
  * `amc mcp --http`: the MCP server over Streamable HTTP on loopback only, one MCP session per connected
  * agent. Every request needs `Authorization: Bearer <token>`; a Host or Origin other than loopback
- * (DNS rebinding, a web page) is refused before anything runs.
+ * (DNS rebinding, a web page) is refused before anything runs. A session's phones are handed back as soon as
+ * its client is gone (its GET stream closed, no request in flight), and the session ends after
+ * `idleTimeoutMs` without a request, so an agent that vanished without DELETE keeps neither phone nor memory.
  */
-export async function startMcpHttpHost(app: AppServices, options: { port?: number; token?: string } = {}): Promise<McpHttpHost> {
+export async function startMcpHttpHost(app: AppServices, options: { port?: number; token?: string; idleTimeoutMs?: number } = {}): Promise<McpHttpHost> {
   const token = options.token ?? randomBytes(24).toString('base64url');
-  const sessions = new Map<string, { transport: StreamableHTTPServerTransport; close(): Promise<void> }>();
+  const idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
+  const sessions = new Map<string, Session>();
   const server = http.createServer();
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -58,24 +73,39 @@ export async function startMcpHttpHost(app: AppServices, options: { port?: numbe
   const port = (server.address() as AddressInfo).port;
   const allowedHosts = new Set([`${HOST}:${port}`, `localhost:${port}`]);
 
-  const openSession = async (): Promise<StreamableHTTPServerTransport> => {
+  const openSession = async (): Promise<Session> => {
     const id = randomUUID();
-    const { server: mcp, session } = createMcpServer(app, id);
+    const { server: mcp, session } = createMcpServer(app, { sessionId: id, idleTimeoutMs });
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => id,
-      onsessioninitialized: (sessionId) => void sessions.set(sessionId, { transport, close }),
+      onsessioninitialized: (sessionId) => void sessions.set(sessionId, entry),
     });
     let closing: Promise<void> | undefined;
     // Closing the server closes the transport, whose onclose comes back here: once is enough.
     const close = () =>
       (closing ??= (async () => {
+        liveness.stop();
         sessions.delete(id);
-        await session.close();
+        await session.releaseAll();
         await mcp.close();
       })());
+    const liveness = new SessionLiveness({
+      idleTimeoutMs,
+      onGone: () => void session.releaseAll(),
+      // Still connected: only its phones go. Gone: the session ends (a later request gets "unknown session").
+      onIdle: (connected) => void (connected ? session.releaseAll() : transport.close()),
+    });
+    const entry: Session = { transport, liveness, close };
     transport.onclose = () => void close();
     await mcp.connect(transport);
-    return transport;
+    return entry;
+  };
+
+  /** Hands the request to its session's transport, counting it (or the GET stream) until its response closes. */
+  const handle = (session: Session, req: http.IncomingMessage, res: http.ServerResponse, body: unknown) => {
+    const ended = session.liveness.track(req.method === 'GET' ? 'stream' : 'request');
+    res.once('close', () => ended(res.statusCode === 200));
+    return session.transport.handleRequest(req, res, body);
   };
 
   server.on('request', (req, res) => {
@@ -92,14 +122,14 @@ export async function startMcpHttpHost(app: AppServices, options: { port?: numbe
         try {
           body = await readJson(req);
         } catch (error) {
+          if (error instanceof BodyTooLarge) return refuse(res, 413, `The request is larger than ${MAX_BODY_BYTES} bytes.`, { connection: 'close' });
           return refuse(res, 400, `The request body is not valid JSON: ${(error as Error).message}`);
         }
       }
-      if (existing) return existing.transport.handleRequest(req, res, body);
+      if (existing) return handle(existing, req, res, body);
       if (sessionId !== undefined) return refuse(res, 404, 'Unknown or ended MCP session; initialize a new one.');
       if (req.method !== 'POST' || !isInitializeRequest(body)) return refuse(res, 400, 'Start with an initialize request (no session yet).');
-      const transport = await openSession();
-      return transport.handleRequest(req, res, body);
+      return handle(await openSession(), req, res, body);
     })().catch((error: unknown) => {
       if (!res.headersSent) refuse(res, 500, error instanceof Error ? error.message : String(error));
       else res.end();

@@ -44,15 +44,26 @@ function finishedWords(event: TaskEventOf<'task.finished'>, planner: PlannerInfo
   return `${capitalized(taskOutcomeWord({ status: event.status, planner }))} (${totals})${words ? `: ${words}` : ''}`;
 }
 
+/** The client's self-given name, made safe to show in another program's refusal (printable, short). */
+function clientLabel(name: string | undefined): string {
+  const printable = (name ?? '').replace(/[^\p{L}\p{N} ._@/+-]/gu, '').trim().slice(0, 60);
+  return printable || 'an unnamed client';
+}
+
 /**
  * The app as an MCP server for one connected agent: its tools go through the app's router (devices, tasks,
  * history) and the same Observer and Executor tasks use, so an MCP agent gets the app's validation, locks
  * and plain-words errors. The agent acts as the planner here (observe/act), or hands a whole goal to the
  * app's configured planner (run_goal).
  */
-export function createMcpServer(app: AppServices, sessionId: string): { server: McpServer; session: AgentSession } {
+export function createMcpServer(app: AppServices, options: { sessionId: string; idleTimeoutMs: number | null }): { server: McpServer; session: AgentSession } {
   const server = new McpServer({ name: appName, version: appVersion }, { capabilities: { logging: {} } });
-  const session = new AgentSession(app.agent, sessionId);
+  const session = new AgentSession(app.agent, {
+    id: options.sessionId,
+    client: () => clientLabel(server.server.getClientVersion()?.name),
+    startedAt: Date.now(),
+    idleTimeoutMs: options.idleTimeoutMs,
+  });
 
   /**
    * The person behind the agent says yes or no through their MCP client (elicitation). A client that cannot ask

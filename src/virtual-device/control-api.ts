@@ -111,8 +111,11 @@ export async function startControlApi(options: ControlApiOptions, port: number, 
   };
   const routes = routesByPath(table);
 
+  let allowedHosts: ReadonlySet<string> | null = null;
   const server = createServer((request, response) => {
-    void respond(routes, request, response);
+    const refusal = allowedHosts && foreignRequest(request, allowedHosts);
+    if (refusal) sendJson(response, 403, { error: refusal });
+    else void respond(routes, request, response);
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -122,12 +125,36 @@ export async function startControlApi(options: ControlApiOptions, port: number, 
     });
   });
   const boundPort = (server.address() as { port: number }).port;
+  const hostName = host.includes(':') ? `[${host}]` : host;
+  allowedHosts = allowedHostsFor(hostName, boundPort);
   return {
-    url: `http://${host.includes(':') ? `[${host}]` : host}:${boundPort}`,
+    url: `http://${hostName}:${boundPort}`,
     port: boundPort,
     call: (route, body) => table[route](body) as ControlReplies[typeof route],
     close: () => closeServer(server),
   };
+}
+
+const LOOPBACK_NAMES = ['127.0.0.1', 'localhost', '[::1]'];
+const ANY_ADDRESS = new Set(['0.0.0.0', '[::]']);
+
+/** The Host values that name this server ("127.0.0.1:5602", "localhost:5602"...); null when bound to every address. */
+function allowedHostsFor(hostName: string, port: number): ReadonlySet<string> | null {
+  if (ANY_ADDRESS.has(hostName)) return null;
+  return new Set([hostName, ...LOOPBACK_NAMES].map((name) => `${name}:${port}`));
+}
+
+/**
+ * Why a request is refused before any route runs, as the app's web host does: a Host that is not this server
+ * (DNS rebinding) or any Origin that is not this server itself (a web page's fetch, even a `no-cors` POST, which a
+ * browser always sends with its page's Origin). Tests, benchmarks and `amc` send no Origin.
+ */
+function foreignRequest(request: IncomingMessage, allowedHosts: ReadonlySet<string>): string | null {
+  const host = request.headers.host ?? '';
+  if (!allowedHosts.has(host)) return `Forbidden host "${host}": the control API answers only on ${[...allowedHosts][0]}.`;
+  const origin = request.headers.origin;
+  if (origin !== undefined && !allowedHosts.has(origin.replace(/^http:\/\//, ''))) return 'Forbidden origin: web pages may not drive the demo phone.';
+  return null;
 }
 
 /** `{ '/state': { GET: handler } }` from `{ 'GET /state': handler }`. */

@@ -227,10 +227,10 @@ describe.each(['stdio', 'http'] as const)('amc mcp over %s', (kind) => {
     expect(first.isError, textOf(first)).toBeFalsy();
     const refused = await tool(second, 'act', { serial: harness.serial, tool: 'launch_app', args: { app: 'Settings' } });
     expect(refused.isError).toBe(true);
-    expect(textOf(refused)).toMatch(/is being driven by another task \(goal "an MCP agent acting step by step"/);
+    expect(textOf(refused)).toMatch(/is being driven by an MCP agent \(test-agent, session started \d\d:\d\d, process \d+\)\. It is freed when the agent calls release_phone/);
     const refusedGoal = await tool(second, 'run_goal', { serial: harness.serial, goal: 'Turn off Wi-Fi.' });
     expect(refusedGoal.isError).toBe(true);
-    expect(textOf(refusedGoal)).toMatch(/is being driven by another task/);
+    expect(textOf(refusedGoal)).toMatch(/is being driven by an MCP agent/);
     expect((await state()).settings.wifi).toBe(true);
     // Handed back, the phone is the second agent's to drive.
     await tool(agent, 'release_phone', { serial: harness.serial });

@@ -12,6 +12,7 @@ import { useTaskStore } from '../../src/renderer/src/store/task-store';
 import type { CurrentTask, MirrorStatus } from '../../src/shared/contract';
 import { defaultSettings } from '../../src/shared/settings';
 import { applyTaskEvent, newTaskRecord, type TaskEvent, type TaskRecord } from '../../src/shared/task';
+import { BridgeError } from '../../src/renderer/src/bridge';
 import { FakeBridge, type Handlers } from './fake-bridge';
 import { contactsScene, directAnthropic } from './fixtures';
 
@@ -172,6 +173,34 @@ describe('live task in the window', () => {
     await waitFor(() => expect(bridge.callsOf('tasks.pause')).toEqual([{ taskId: 't-7' }]));
     fireEvent.click(screen.getByRole('button', { name: 'Stop' }));
     await waitFor(() => expect(bridge.callsOf('tasks.stop')).toEqual([{ taskId: 't-7' }]));
+  });
+
+  it("Scenario: The app's Stop takes the phone back from an MCP agent — from the goal box, after the refused run", async () => {
+    const holder = `Phone ${serial} is being driven by an MCP agent (claude-code, session started 07:30, process 4242). It is freed when the agent calls release_phone or disconnects.`;
+    let held = true;
+    const bridge = appBackend(() => ({ task: null, paused: false }), {
+      'tasks.run': ({ goal }) => {
+        if (held) throw new BridgeError({ code: 'failed', message: holder });
+        return recordAfter([{ ...started, goal }]);
+      },
+      'tasks.stop': () => {
+        held = false;
+        return { taskId: 'mcp-agent-1', status: 'cancelled', paused: false };
+      },
+    });
+    renderApp(bridge);
+    await screen.findByText('Demo Phone');
+    const stop = () => screen.getByRole('button', { name: 'Stop' }) as HTMLButtonElement;
+    expect(stop().disabled).toBe(true);
+    const goal = screen.getByLabelText('What should the phone do?');
+    fireEvent.change(goal, { target: { value: 'Open contacts' } });
+    fireEvent.submit(goal.closest('form')!);
+    await waitFor(() => expect(stop().disabled).toBe(false));
+    fireEvent.click(stop());
+    await waitFor(() => expect(bridge.callsOf('tasks.stop')).toEqual([{ serial }]));
+    await waitFor(() => expect(stop().disabled).toBe(true));
+    fireEvent.submit(goal.closest('form')!);
+    await screen.findByText('Looking at the phone…');
   });
 
   it('Scenario: A task whose phone vanishes stays on screen with how it ended', async () => {

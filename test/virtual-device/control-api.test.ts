@@ -1,5 +1,9 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startVirtualDevice, type VirtualDevice } from '../../src/virtual-device/index';
+import { callControlApi } from '../../src/virtual-device/control-client';
+import { launchTestBrowser } from '../support/browser';
 
 interface Reply<T = Record<string, unknown>> {
   status: number;
@@ -115,4 +119,66 @@ describe('virtual device control API', () => {
     const index = await call<{ routes: string[] }>('/');
     expect(index.body.routes).toEqual(expect.arrayContaining(['GET /state', 'POST /reset', 'POST /faults', 'GET /faults', 'POST /profile']));
   });
+});
+
+describe('virtual device control API guards', () => {
+  let device: VirtualDevice;
+
+  beforeAll(async () => {
+    device = await startVirtualDevice();
+  });
+
+  afterAll(async () => {
+    await device?.close();
+  });
+
+  /** A raw request with the Host and Origin a browser or a rebinding page would send. */
+  function rawPost(path: string, headers: Record<string, string>, body: unknown): Promise<{ status: number; text: string }> {
+    return new Promise((resolve, reject) => {
+      const request = http.request(`${device.controlUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers } }, (response) => {
+        let text = '';
+        response.on('data', (chunk) => (text += chunk));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, text }));
+      });
+      request.on('error', reject);
+      request.end(JSON.stringify(body));
+    });
+  }
+
+  it('Scenario: A web page cannot drive the demo phone', async () => {
+    await callControlApi(device.controlUrl, 'POST /reset', { settings: { wifi: true } });
+    // Another loopback page, in a real browser: a `no-cors` POST needs no preflight and used to reset the phone.
+    const page = http.createServer((_request, response) => response.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>elsewhere</title>'));
+    await new Promise<void>((resolve) => page.listen(0, '127.0.0.1', resolve));
+    const browser = await launchTestBrowser();
+    try {
+      const tab = await browser.context.newPage();
+      await tab.goto(`http://127.0.0.1:${(page.address() as AddressInfo).port}/`);
+      const sent = await tab.evaluate(async (url) => {
+        await fetch(`${url}/reset`, { method: 'POST', mode: 'no-cors', body: JSON.stringify({ settings: { wifi: false } }) });
+        await fetch(`${url}/faults`, { method: 'POST', mode: 'no-cors', body: JSON.stringify({ kind: 'screen-off' }) });
+        return true;
+      }, device.controlUrl);
+      expect(sent).toBe(true);
+    } finally {
+      await browser.close();
+      await new Promise((resolve) => page.close(resolve));
+    }
+    expect((await callControlApi(device.controlUrl, 'GET /state')).settings.wifi).toBe(true);
+    expect((await callControlApi(device.controlUrl, 'GET /faults')).faults).toEqual([]);
+
+    // The same refusals without a browser: any Origin, and a Host that is not this server (DNS rebinding).
+    const port = device.controlPort;
+    const foreign = await rawPost('/reset', { origin: 'http://127.0.0.1:1' }, { settings: { wifi: false } });
+    expect(foreign.status).toBe(403);
+    expect(JSON.parse(foreign.text)).toEqual({ error: expect.stringContaining('Forbidden origin') });
+    const rebound = await rawPost('/reset', { host: `attacker.example:${port}` }, { settings: { wifi: false } });
+    expect(rebound.status).toBe(403);
+    expect(JSON.parse(rebound.text)).toEqual({ error: expect.stringContaining('Forbidden host') });
+    expect((await callControlApi(device.controlUrl, 'GET /state')).settings.wifi).toBe(true);
+
+    // Clients without an Origin (tests, benchmarks, `amc`) and both loopback spellings keep working.
+    expect((await rawPost('/reset', { host: `localhost:${port}` }, { settings: { wifi: false } })).status).toBe(200);
+    expect((await callControlApi(device.controlUrl, 'GET /state')).settings.wifi).toBe(false);
+  }, 60_000);
 });

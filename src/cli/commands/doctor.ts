@@ -29,6 +29,9 @@ async function adbVersionRow(adbPath: string): Promise<DoctorRow> {
 
 async function phoneRows(adb: AdbClient): Promise<{ rows: DoctorRow[]; ready: string[] }> {
   const { describeDevice } = await import('../../main/device/device-info');
+  const { createDeviceLocks, freeingWords, holderWords } = await import('../../main/storage/device-lock');
+  const { resolveAmcHome } = await import('../../main/storage/settings-store');
+  const locks = createDeviceLocks(resolveAmcHome(process.env));
   const entries = await adb.listDevices({ timeoutMs: 10_000 });
   if (entries.length === 0) {
     return {
@@ -37,8 +40,14 @@ async function phoneRows(adb: AdbClient): Promise<{ rows: DoctorRow[]; ready: st
     };
   }
   const devices = await Promise.all(entries.map((entry) => describeDevice(adb, entry.serial, entry.state, { timeoutMs: 10_000 })));
-  const rows = devices.map((device): DoctorRow => {
+  const holders = await Promise.all(devices.map((device) => locks.holder(device.serial).catch(() => null)));
+  const rows = devices.map((device, index): DoctorRow => {
     const about = [device.model, device.androidVersion && `Android ${device.androidVersion}`].filter(Boolean).join(', ');
+    const holder = holders[index];
+    if (device.state === 'device' && holder) {
+      // Connected, but a task cannot take it until its holder lets go.
+      return { check: `phone ${device.serial}`, status: 'warn', detail: `busy: driven by ${holderWords(holder)}`, fix: freeingWords(holder) };
+    }
     return device.state === 'device'
       ? { check: `phone ${device.serial}`, status: 'ok', detail: `ready${about ? ` (${about})` : ''}` }
       : { check: `phone ${device.serial}`, status: 'fail', detail: device.state, ...(device.hint && { fix: device.hint }) };

@@ -3,18 +3,33 @@ import { z } from 'zod';
 import { ExitCode, UsageError, type CliCommand } from '../command';
 import { parseCommandArgs, parsePort } from '../args';
 import { untilStopped } from '../until-stopped';
+import { DEFAULT_IDLE_TIMEOUT_MS } from '../../mcp/session-liveness';
 
 /** A fixed token for configs that cannot read one from the output (e.g. a client's mcp.json). */
 const TokenSchema = z.string().regex(/^[A-Za-z0-9._~+/=-]{16,200}$/, 'must be 16 to 200 characters of letters, digits and ._~+/=-');
 
+/** --idle-timeout in seconds (fractions allowed, so tests can wait less than a second), as milliseconds. */
+function parseIdleTimeout(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const seconds = Number(value);
+  if (!/^\d+(\.\d+)?$/.test(value) || seconds < 0.1 || seconds > 86_400) {
+    throw new UsageError(`--idle-timeout must be a number of seconds from 0.1 to 86400, got "${value}"`);
+  }
+  return Math.round(seconds * 1000);
+}
+
 export const mcpCommand: CliCommand = {
   name: 'mcp',
   summary: 'serve the app to other agents over the Model Context Protocol (stdio, or Streamable HTTP on 127.0.0.1 with --http)',
-  usage: 'amc mcp [--http [--port N]]   (--http: the bearer token is AMC_MCP_TOKEN, else a new one printed at start)',
+  usage:
+    'amc mcp [--http [--port N] [--idle-timeout SECONDS]]   (--http: the bearer token is AMC_MCP_TOKEN, else a new one printed at start; ' +
+    'a session silent for --idle-timeout seconds, default 60, ends and frees its phone)',
   async run(args, io) {
-    const { values } = parseCommandArgs(args, { http: { type: 'boolean' }, port: { type: 'string' } });
+    const { values } = parseCommandArgs(args, { http: { type: 'boolean' }, port: { type: 'string' }, 'idle-timeout': { type: 'string' } });
     if (values.port !== undefined && !values.http) throw new UsageError('--port applies to --http only');
+    if (values['idle-timeout'] !== undefined && !values.http) throw new UsageError('--idle-timeout applies to --http only (a stdio agent frees its phone when it exits)');
     const port = parsePort(values.port, '--port') ?? 0;
+    const idleTimeoutMs = parseIdleTimeout(values['idle-timeout']);
     const givenToken = process.env.AMC_MCP_TOKEN;
     const token = givenToken === undefined ? undefined : TokenSchema.safeParse(givenToken);
     if (values.http && token && !token.success) throw new UsageError(`AMC_MCP_TOKEN ${token.error.issues[0]!.message}`);
@@ -24,9 +39,10 @@ export const mcpCommand: CliCommand = {
     try {
       if (values.http) {
         const { startMcpHttpHost } = await import('../../mcp/http-host');
-        const host = await startMcpHttpHost(app, { port, ...(token?.success && { token: token.data }) });
+        const host = await startMcpHttpHost(app, { port, ...(token?.success && { token: token.data }), ...(idleTimeoutMs !== undefined && { idleTimeoutMs }) });
         io.out(`MCP server (Streamable HTTP) at ${host.url}`);
         io.out(token?.success ? 'Bearer token: the one in AMC_MCP_TOKEN.' : `Bearer token: ${host.token}`);
+        io.out(`A session silent for ${(idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS) / 1000} s ends and frees its phone (--idle-timeout).`);
         io.out('Press Ctrl-C to stop.');
         await untilStopped();
         await host.close();
@@ -34,7 +50,7 @@ export const mcpCommand: CliCommand = {
         // stdout carries the protocol: nothing else may be printed there.
         const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
         const { createMcpServer } = await import('../../mcp/server');
-        const { server, session } = createMcpServer(app, randomUUID());
+        const { server, session } = createMcpServer(app, { sessionId: randomUUID(), idleTimeoutMs: null });
         const transport = new StdioServerTransport();
         const closed = new Promise<void>((resolve) => {
           transport.onclose = resolve;
@@ -42,7 +58,7 @@ export const mcpCommand: CliCommand = {
         });
         await server.connect(transport);
         await untilStopped(closed);
-        await session.close();
+        await session.releaseAll();
         await server.close();
       }
     } finally {

@@ -4,6 +4,7 @@ import type { EventHub } from '../ipc/event-hub';
 import { buildPlanner } from '../runtime/build-planner';
 import { applyTaskOverrides, type RuntimeConfig } from '../runtime/config';
 import { APP_CLOSED_REASON, TaskRunner, type DeviceLockPort, type TaskHandle } from '../runtime/task-runner';
+import type { DeviceLocks } from '../storage/device-lock';
 import type { TaskStore } from '../storage/task-store';
 import { screenshotPolicyFor } from './headless-runner';
 import type { PhoneAccess } from './phone-access';
@@ -18,7 +19,7 @@ export interface TaskServiceOptions {
   /** Throws a plain-words reason when the phone cannot take a task now (not connected, unauthorized...). */
   checkDevice: (serial: string) => Promise<void>;
   /** Keeps other processes (`amc run`, another window's host) off a phone while a task here drives it. */
-  deviceLock?: DeviceLockPort;
+  deviceLock?: DeviceLockPort & Partial<Pick<DeviceLocks, 'revokeAgent'>>;
   /** How long close() waits for stopped tasks to record their end. */
   closeTimeoutMs?: number;
 }
@@ -73,9 +74,13 @@ export class TaskService {
     return this.snapshot(handle.id) ?? (await handle.done);
   }
 
-  stop(taskId?: string): TaskControlResult {
-    const task = this.select(taskId);
+  async stop(taskId?: string, serial?: string): Promise<TaskControlResult> {
+    const task = serial && !taskId ? this.runningOn(serial) : this.select(taskId);
     task?.handle.stop();
+    if (!task && serial) {
+      const agent = await this.options.deviceLock?.revokeAgent?.(serial);
+      if (agent) return { taskId: agent.taskId, status: 'cancelled', paused: false };
+    }
     return this.control(task);
   }
 
@@ -132,6 +137,11 @@ export class TaskService {
     this.running.delete(taskId);
     const index = this.order.indexOf(taskId);
     if (index >= 0) this.order.splice(index, 1);
+  }
+
+  private runningOn(serial: string): Running | undefined {
+    const id = this.order.findLast((candidate) => this.running.get(candidate)?.serial === serial);
+    return id ? this.running.get(id) : undefined;
   }
 
   private select(taskId?: string): Running | undefined {

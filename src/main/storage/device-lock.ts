@@ -3,22 +3,48 @@ import { link, mkdir, readFile, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { writeSyncedSibling } from './synced-file';
 
+/** An MCP agent that holds a phone between its actions (no task of the app's runs then). */
+export interface AgentHolder {
+  /** The MCP client's own name (e.g. "claude-code"). */
+  client: string;
+  sessionStartedAt: number;
+  /** After this long without a request from the agent, its session ends and the phone is free (null: when it disconnects). */
+  idleTimeoutMs: number | null;
+}
+
 /** What a lock file records about the task that holds the phone. */
 export interface DeviceLockOwner {
   pid: number;
   taskId: string;
   goal: string;
   startedAt: number;
+  /** Present when the holder is an MCP agent rather than a task. */
+  agent?: AgentHolder;
+}
+
+export interface DeviceLockInfo {
+  taskId: string;
+  goal: string;
+  agent?: AgentHolder;
 }
 
 export interface DeviceLockHold {
   /** Removes the lock file if it is still ours; safe to call more than once. */
   release(): Promise<void>;
+  /** False once the lock file is no longer ours (e.g. the person took an agent's phone back with Stop). */
+  stillHeld(): Promise<boolean>;
 }
 
 export interface DeviceLocks {
   /** Takes the phone for one task, or throws DeviceBusyError naming the task that holds it. */
-  acquire(serial: string, info: { taskId: string; goal: string }): Promise<DeviceLockHold>;
+  acquire(serial: string, info: DeviceLockInfo): Promise<DeviceLockHold>;
+  /** Who holds the phone now (a live holder in any process), or null when it is free. */
+  holder(serial: string): Promise<DeviceLockOwner | null>;
+  /**
+   * Takes the phone back from an MCP agent (the person's Stop): its lock file is removed, and the agent is told
+   * at its next action. A task's lock is left alone (its own Stop ends it). Answers the agent that held it.
+   */
+  revokeAgent(serial: string): Promise<DeviceLockOwner | null>;
 }
 
 /** Another live task (in this or another process) drives the phone. */
@@ -55,7 +81,9 @@ function parseOwner(text: string): DeviceLockOwner | null {
     const value = JSON.parse(text) as Partial<DeviceLockOwner>;
     const valid =
       Number.isInteger(value.pid) && (value.pid as number) > 0 && typeof value.taskId === 'string' && typeof value.goal === 'string' && typeof value.startedAt === 'number';
-    return valid ? (value as DeviceLockOwner) : null;
+    const agent = value.agent;
+    const validAgent = agent === undefined || (typeof agent.client === 'string' && typeof agent.sessionStartedAt === 'number' && (agent.idleTimeoutMs === null || typeof agent.idleTimeoutMs === 'number'));
+    return valid && validAgent ? (value as DeviceLockOwner) : null;
   } catch {
     return null;
   }
@@ -76,8 +104,22 @@ const clock = (at: number) => {
   return `${String(time.getHours()).padStart(2, '0')}:${String(time.getMinutes()).padStart(2, '0')}`;
 };
 
+/** The holder as it is: "an MCP agent (claude-code, session started 07:30)" or "another task (goal "…", started 07:30)". */
+export function holderWords(owner: DeviceLockOwner): string {
+  if (owner.agent) return `an MCP agent (${owner.agent.client}, session started ${clock(owner.agent.sessionStartedAt)}, process ${owner.pid})`;
+  return `another task (goal "${owner.goal}", started ${clock(owner.startedAt)}, process ${owner.pid})`;
+}
+
+/** How the person frees the phone from this holder. */
+export function freeingWords(owner: DeviceLockOwner): string {
+  if (!owner.agent) return 'Stop that task first.';
+  const { idleTimeoutMs } = owner.agent;
+  const idle = idleTimeoutMs === null ? '' : `, and at the latest ${Math.round(idleTimeoutMs / 1000)} s after its last request`;
+  return `It is freed when the agent calls release_phone or disconnects${idle}; to take it back now, press Stop on this phone in the app (or stop that \`amc mcp\`).`;
+}
+
 function busyMessage(serial: string, owner: DeviceLockOwner): string {
-  return `Phone ${serial} is being driven by another task (goal "${owner.goal}", started ${clock(owner.startedAt)}, process ${owner.pid}). Stop that task first.`;
+  return `Phone ${serial} is being driven by ${holderWords(owner)}. ${freeingWords(owner)}`;
 }
 
 /** Creates the lock file with its whole content at once: written aside, then linked into place (fails if it exists). */
@@ -118,11 +160,30 @@ async function removeStale(file: string, judged: string): Promise<void> {
 export function createDeviceLocks(home: string, options: { now?: () => number } = {}): DeviceLocks {
   const now = options.now ?? Date.now;
   const folder = locksFolder(home);
+  const fileOf = (serial: string) => path.join(folder, lockFileName(serial));
+  /** The live holder's lock text and owner, or null when the phone is free (or its lock is stale). */
+  const liveLock = async (file: string): Promise<{ text: string; owner: DeviceLockOwner } | null> => {
+    const text = await readLock(file);
+    const owner = text === null ? null : parseOwner(text);
+    if (!text || !owner || !isAlive(owner.pid)) return null;
+    if (owner.pid === process.pid && !heldHere.has(file)) return null;
+    return { text, owner };
+  };
   return {
+    async holder(serial) {
+      return (await liveLock(fileOf(serial)))?.owner ?? null;
+    },
+    async revokeAgent(serial) {
+      const file = fileOf(serial);
+      const lock = await liveLock(file);
+      if (!lock?.owner.agent) return null;
+      await removeStale(file, lock.text);
+      return lock.owner;
+    },
     async acquire(serial, info) {
       await mkdir(folder, { recursive: true, mode: 0o700 });
-      const file = path.join(folder, lockFileName(serial));
-      const owner: DeviceLockOwner = { pid: process.pid, taskId: info.taskId, goal: info.goal, startedAt: now() };
+      const file = fileOf(serial);
+      const owner: DeviceLockOwner = { pid: process.pid, taskId: info.taskId, goal: info.goal, startedAt: now(), ...(info.agent && { agent: info.agent }) };
       const text = JSON.stringify(owner);
       for (let attempt = 0; attempt < 5; attempt += 1) {
         if (await createLock(file, text)) {
@@ -135,6 +196,9 @@ export function createDeviceLocks(home: string, options: { now?: () => number } 
               heldHere.delete(file);
               // Only our own file: a stale-lock takeover by someone else must survive our release.
               if ((await readLock(file).catch(() => null)) === text) await rm(file, { force: true });
+            },
+            async stillHeld() {
+              return !released && (await readLock(file).catch(() => null)) === text;
             },
           };
         }

@@ -35,6 +35,12 @@ export type TaskControlResult = z.infer<typeof TaskControlResultSchema>;
 /** Which running task a control applies to: the given one, else the most recently started. */
 const TaskSelectorSchema = z.object({ taskId: z.string().trim().min(1).max(200).optional() }).strict();
 
+/**
+ * Stop picks a task like the other controls, or the phone: its task here, else an MCP agent's hold on it (the
+ * person takes the phone back from an agent that is between actions).
+ */
+const StopInputSchema = TaskSelectorSchema.extend({ serial: z.string().trim().min(1).max(300).optional() }).strict();
+
 /** Resuming may carry a note for the agent ("I logged in"); it joins the model's history. */
 const ResumeInputSchema = TaskSelectorSchema.extend({ note: z.string().trim().max(2000).optional() }).strict();
 
@@ -44,8 +50,11 @@ export const taskMethods = defineMethods({
    * task per device at a time: a second run on a busy device is refused with a clear message.
    */
   'tasks.run': { input: RunTaskInputSchema, output: TaskRecordSchema },
-  /** Cancels: the in-flight model call and adb command are aborted; the task ends `cancelled`. */
-  'tasks.stop': { input: TaskSelectorSchema, output: TaskControlResultSchema },
+  /**
+   * Cancels: the in-flight model call and adb command are aborted; the task ends `cancelled`. With `serial` and no
+   * task of this app on that phone, an MCP agent's hold on it is released (its next action is refused).
+   */
+  'tasks.stop': { input: StopInputSchema, output: TaskControlResultSchema },
   /** Pauses between turns (the current turn finishes first; `task.paused` follows when it holds). */
   'tasks.pause': { input: TaskSelectorSchema, output: TaskControlResultSchema },
   'tasks.resume': { input: ResumeInputSchema, output: TaskControlResultSchema },

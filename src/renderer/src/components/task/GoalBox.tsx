@@ -69,7 +69,7 @@ export function GoalBox() {
         <button type="button" className="button secondary" disabled={!running || busy} onClick={controls.togglePause} title="Pause or resume (Space on the timeline)">
           {paused ? 'Resume' : 'Pause'}
         </button>
-        <button type="button" className="button danger" disabled={!running || busy} onClick={controls.stop} title="Stop (Esc)">
+        <button type="button" className="button danger" disabled={!controls.canStop} onClick={controls.stop} title="Stop (Esc)">
           Stop
         </button>
       </div>

@@ -8,13 +8,18 @@ import { allowedAppsOption } from '../supervision/AllowedAppsField';
 import { startTask } from './start-task';
 import { useShownTask } from './use-shown-task';
 
+/** The lock's refusal when an MCP agent (in any process) holds the phone between its actions. */
+const HELD_BY_AGENT = /is being driven by an MCP agent/;
+
 /**
  * Run, Pause/Resume and Stop, for the buttons and the keyboard alike: Run is about the selected phone; Pause and
- * Stop about the task on screen (it may be on a phone that vanished).
+ * Stop about the task on screen (it may be on a phone that vanished). A run refused because an MCP agent holds the
+ * phone lets Stop take the phone back from that agent.
  */
 export function useTaskControls() {
   const bridge = useBridge();
   const [busy, setBusy] = useState(false);
+  const [heldByAgent, setHeldByAgent] = useState<string | null>(null);
   const device = useDevicesStore(selectedDevice);
   const goal = useGoalStore((s) => s.draft);
   const busyHere = isRunning(useTaskStore(entryFor(device?.serial))?.task);
@@ -55,15 +60,25 @@ export function useTaskControls() {
     runDisabledReason,
     run: () => {
       if (runDisabledReason || !device) return;
-      void act(() => startTask(bridge, device.serial, goal, allowedAppsOption()));
+      void act(async () => {
+        try {
+          await startTask(bridge, device.serial, goal, allowedAppsOption());
+          setHeldByAgent(null);
+        } catch (error) {
+          setHeldByAgent(error instanceof Error && HELD_BY_AGENT.test(error.message) ? device.serial : null);
+          throw error;
+        }
+      });
     },
     togglePause: () => {
       if (!running || busy) return;
       void act(() => bridge.call(paused ? 'tasks.resume' : 'tasks.pause', { taskId: task?.id }));
     },
+    canStop: !busy && (running || (heldByAgent !== null && heldByAgent === device?.serial)),
     stop: () => {
-      if (!running || busy) return;
-      void act(() => bridge.call('tasks.stop', { taskId: task?.id }));
+      if (busy) return;
+      if (running) void act(() => bridge.call('tasks.stop', { taskId: task?.id }));
+      else if (heldByAgent && heldByAgent === device?.serial) void act(() => bridge.call('tasks.stop', { serial: heldByAgent }).then(() => setHeldByAgent(null)));
     },
   };
 }
