@@ -1,6 +1,7 @@
 import { link, mkdir, open, readdir, readFile, rm, stat, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { writeSyncedSibling } from './synced-file';
+import { redactSecrets } from '../../shared/redact';
 import type { DamagedHistoryFile, HistoryListing, TaskSummary } from '../../shared/contract/history';
 import {
   FINAL_STATUSES,
@@ -64,7 +65,7 @@ export function createTaskStore(home: string): TaskStore {
   const open_ = new Map<string, OpenTask>();
 
   async function write(handle: FileHandle, event: TaskEvent): Promise<void> {
-    await handle.appendFile(`${JSON.stringify(event)}\n`, 'utf8');
+    await handle.appendFile(eventLine(event), 'utf8');
     await handle.sync();
   }
 
@@ -73,7 +74,7 @@ export function createTaskStore(home: string): TaskStore {
     // The file appears with its task.started line already on disk (written beside it, then linked into place), so a
     // crash can never leave an empty task file. link() fails on an existing file: a task id is never reused.
     const file = fileOf(event.taskId);
-    const sibling = await writeSyncedSibling(file, `${JSON.stringify(event)}\n`, 0o600);
+    const sibling = await writeSyncedSibling(file, eventLine(event), 0o600);
     try {
       await link(sibling, file);
     } catch (error) {
@@ -243,6 +244,9 @@ export function createTaskStore(home: string): TaskStore {
     },
   };
 }
+
+/** An event as its file's line: what is stored passes the redaction step (a key repeated by a provider, a URL password). */
+const eventLine = (event: TaskEvent): string => `${redactSecrets(JSON.stringify(event))}\n`;
 
 /** One line of a task file; undefined for a torn or foreign line. */
 function parseEvent(line: string): TaskEvent | undefined {
