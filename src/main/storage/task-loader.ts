@@ -40,7 +40,7 @@ function startWorker(): Worker {
     pending.delete(reply.id);
     if (pending.size === 0) started.unref();
     if (!waiting) return;
-    if ('result' in reply) waiting.resolve(reply.result);
+    if ('json' in reply) waiting.resolve(JSON.parse(reply.json) as TaskFileRead);
     else waiting.reject(new TaskFileError(reply.error, reply.code));
   });
   const fail = (error: Error) => {
