@@ -20,7 +20,8 @@ function contentSecurityPolicyMeta(): Plugin {
 
 export default defineConfig({
   main: {
-    build: { rollupOptions: { input: { index: resolve('src/main/index.ts') } } },
+    // The history worker is an entry of its own: task-loader.ts starts out/main/history-worker.js in a worker thread.
+    build: { rollupOptions: { input: { index: resolve('src/main/index.ts'), 'history-worker': resolve('src/main/storage/history-worker.ts') } } },
   },
   preload: {
     // Sandboxed preloads cannot be ES modules nor require packages: bundle everything but electron itself.

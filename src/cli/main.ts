@@ -3,12 +3,23 @@ import { ExitCode, UsageError, type CliIo } from './command';
 import { appVersion } from '../shared/app-info';
 import { ConfigurationError } from './planner-options';
 import { plainReason } from '../shared/plain-words';
+import { redactSecrets } from '../shared/redact';
 
 const consoleIo: CliIo = {
   out: (line) => process.stdout.write(`${line}\n`),
   err: (line) => process.stderr.write(`${line}\n`),
   ...(process.stderr.isTTY && { status: (line: string | null) => process.stderr.write(`\r\x1b[2K${line ?? ''}`) }),
 };
+
+/** Every line a command prints passes the redaction step (keys, tokens, URL passwords) on its way out. */
+function redacting(io: CliIo): CliIo {
+  const { status } = io;
+  return {
+    out: (line) => io.out(redactSecrets(line)),
+    err: (line) => io.err(redactSecrets(line)),
+    ...(status && { status: (line: string | null) => status(line === null ? null : redactSecrets(line)) }),
+  };
+}
 
 /** A reader that went away (`amc observe | head`) ends the command quietly, as SIGPIPE ends other CLIs. */
 function endQuietlyWhenThePipeCloses(stream: NodeJS.WriteStream): void {
@@ -34,11 +45,12 @@ export function helpText(): string {
   ].join('\n');
 }
 
-export async function main(argv: string[], io: CliIo = consoleIo): Promise<number> {
-  if (io === consoleIo) {
+export async function main(argv: string[], terminal: CliIo = consoleIo): Promise<number> {
+  if (terminal === consoleIo) {
     endQuietlyWhenThePipeCloses(process.stdout);
     endQuietlyWhenThePipeCloses(process.stderr);
   }
+  const io = redacting(terminal);
   const [first, ...rest] = argv;
   if (first === undefined || first === '-h' || first === '--help' || first === 'help') {
     io.out(helpText());

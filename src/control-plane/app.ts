@@ -4,7 +4,7 @@ import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import type { ContentfulStatusCode, UnofficialStatusCode } from 'hono/utils/http-status';
 import { bodyLimit } from 'hono/body-limit';
 import { DecisionRequestSchema, type ProxyDecisionResponse } from '../shared/decision';
-import type { AuthFailureGuard } from './auth-failures';
+import { addressKey, tokenIdKey, type AuthFailureGuard } from './auth-failures';
 import { ApiError, errorBody } from './errors';
 import type { InFlightDecisions } from './in-flight';
 import type { LimitPolicy, LimitsStore } from './limits';
@@ -176,29 +176,36 @@ export function createControlPlaneApp(deps: ControlPlaneAppDeps): Hono<AppEnv> {
       }
     },
     async (c, next) => {
-      const address = clientAddress(c, deps.trustProxy);
-      const blockedFor = deps.authFailures.blockedForSeconds(address);
-      if (blockedFor > 0) {
-        c.set('quiet', true);
-        deps.metrics.authFailures.inc({ reason: 'address_blocked' });
-        throw new ApiError(429, 'too_many_auth_failures', `too many failed authentications from this address; retry in ${blockedFor} s`, {
-          'retry-after': String(blockedFor),
-        });
-      }
+      // A valid token is checked first: failures by others (behind the same NAT, or guessing this token's id)
+      // never refuse it. Failures are counted per address and per token id, each blocked on its own.
       const check = await deps.tokens.verify(c.req.header('authorization'));
       if (!check.ok) {
         if (check.tokenId) c.set('tokenId', check.tokenId);
+        // An outage is not the client's fault: it does not count against anyone.
+        if (check.reason === 'unavailable') {
+          deps.metrics.authFailures.inc({ reason: check.reason });
+          throw authFailure(check);
+        }
+        const address = clientAddress(c, deps.trustProxy);
+        const keys = [addressKey(address), ...(check.tokenId ? [tokenIdKey(check.tokenId)] : [])];
+        const blockedFor = Math.max(...keys.map((key) => deps.authFailures.blockedForSeconds(key)));
+        const samples = keys.map((key) => deps.authFailures.recordFailure(key));
+        if (blockedFor > 0) {
+          c.set('quiet', true);
+          deps.metrics.authFailures.inc({ reason: 'address_blocked' });
+          throw new ApiError(429, 'too_many_auth_failures', `too many failed authentications from this address or for this token; retry in ${blockedFor} s`, {
+            'retry-after': String(blockedFor),
+          });
+        }
         deps.metrics.authFailures.inc({ reason: check.reason });
-        // An outage is not the client's fault: it does not count against the address.
-        if (check.reason !== 'unavailable') {
-          const sample = deps.authFailures.recordFailure(address);
-          if (!sample.log) c.set('quiet', true);
-          else if (sample.blocked) {
-            deps.logger.warn('too many failed authentications; address refused for the rest of the minute', {
-              address,
-              failuresInWindow: sample.failuresInWindow,
-            });
-          }
+        if (!samples.some((sample) => sample.log)) c.set('quiet', true);
+        const blocking = samples.find((sample) => sample.log && sample.blocked);
+        if (blocking?.log) {
+          deps.logger.warn('too many failed authentications; their further failures are refused for the rest of the minute', {
+            address,
+            ...(check.tokenId && { tokenId: check.tokenId }),
+            failuresInWindow: blocking.failuresInWindow,
+          });
         }
         throw authFailure(check);
       }

@@ -5,6 +5,7 @@ import type { ControlPlaneConfig, ProviderKeys } from './config';
 import type { TokenRecord } from './token-store';
 import type { ProviderClientOptions } from '../main/runtime/clients/client-options';
 import { createBufferedFetch } from './buffered-fetch';
+import { redactSecrets } from '../shared/redact';
 
 /** What the service needs to build a provider client: the runtime's client options, without extended thinking. */
 export type ProviderClientSettings = Omit<ProviderClientOptions, 'thinkingBudgetTokens'>;
@@ -14,9 +15,6 @@ export interface UpstreamRoute {
   provider: ProviderName;
   model: string;
 }
-
-// Provider-style secrets that might appear in an upstream message even though we never put them there.
-const SECRET_LIKE = /\b(sk-[A-Za-z0-9_-]{12,}|amc_[0-9a-f]{16}_[A-Za-z0-9_-]{43})/g;
 
 /**
  * Chooses provider and model per token (falling back to the service's defaults), keeps one client per
@@ -122,11 +120,9 @@ export class Upstream {
     return new ApiError(502, 'upstream_error', `${who}: unexpected failure: ${this.redact(detail)}`);
   }
 
-  /** Provider messages are passed on, so make sure none of them can carry a key back to a host. */
+  /** Provider messages are passed on: they go through the one redaction step, with this service's keys, first. */
   private redact(message: string): string {
-    let clean = message;
-    for (const key of Object.values(this.keys)) if (key) clean = clean.split(key).join('[redacted]');
-    return clean.replace(SECRET_LIKE, '[redacted]');
+    return redactSecrets(message, Object.values(this.keys));
   }
 }
 

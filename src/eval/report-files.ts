@@ -1,4 +1,5 @@
 import { mkdir, writeFile } from 'node:fs/promises';
+import { redactSecrets } from '../shared/redact';
 import path from 'node:path';
 import { renderTaskReport } from '../main/storage/html-report';
 import { renderEvalHtml } from './render';
@@ -17,7 +18,8 @@ export async function writeEvalReport(folder: string, input: Omit<SummaryInput, 
   const report = summarize({ ...input, reportOf: (attempt) => taskReportPath(attempt, input.repeat) });
   await mkdir(path.join(folder, 'tasks'), { recursive: true });
   await Promise.all(input.attempts.map((attempt) => writeFile(path.join(folder, taskReportPath(attempt, input.repeat)), renderTaskReport(attempt.record))));
-  await writeFile(path.join(folder, 'eval.json'), `${JSON.stringify(report, null, 2)}\n`);
-  await writeFile(path.join(folder, 'index.html'), renderEvalHtml(report));
+  // Reports are shared: each passes the redaction step on its way to disk (the task reports do in renderTaskReport).
+  await writeFile(path.join(folder, 'eval.json'), redactSecrets(`${JSON.stringify(report, null, 2)}\n`));
+  await writeFile(path.join(folder, 'index.html'), redactSecrets(renderEvalHtml(report)));
   return report;
 }

@@ -13,6 +13,7 @@ import { capitalized, countOf, OUTCOME_WORDS, plannerWords, taskOutcomeWord, tok
 import type { AppServices } from '../main/app/create-app';
 import { ACTION_TOOL_NAMES, ACTION_TOOL_SPECS } from '../main/tools/registry';
 import { AgentSession } from './agent-session';
+import { redactSecrets } from '../shared/redact';
 
 /** The router's answer, or its plain-words reason as the tool's error (the same words as the app and the CLI). */
 async function call<M extends MethodName>(app: AppServices, method: M, input: unknown): Promise<MethodOutput<M>> {
@@ -21,8 +22,13 @@ async function call<M extends MethodName>(app: AppServices, method: M, input: un
   return result.value as MethodOutput<M>;
 }
 
-const text = (value: string): CallToolResult => ({ content: [{ type: 'text', text: value }] });
-const json = (value: object): CallToolResult => ({ content: [{ type: 'text', text: JSON.stringify(value, null, 2) }], structuredContent: value as Record<string, unknown> });
+// Every answer passes the redaction step (keys, tokens, URL passwords); "[redacted]" keeps JSON valid.
+const text = (value: string): CallToolResult => ({ content: [{ type: 'text', text: redactSecrets(value) }] });
+const json = (value: object): CallToolResult => {
+  const clean = redactSecrets(JSON.stringify(value, null, 2));
+  return { content: [{ type: 'text', text: clean }], structuredContent: JSON.parse(clean) as Record<string, unknown> };
+};
+const jsonResource = (uri: URL, value: unknown) => ({ contents: [{ uri: uri.href, mimeType: 'application/json', text: redactSecrets(JSON.stringify(value, null, 2)) }] });
 
 const serial = z.string().trim().min(1).max(300).describe('The phone, as list_devices names it (e.g. 127.0.0.1:5586)');
 
@@ -233,7 +239,7 @@ export function createMcpServer(app: AppServices, options: { sessionId: string; 
     'history',
     'amc://history',
     { description: 'Every task in history (newest first), as JSON.', mimeType: 'application/json' },
-    async (uri) => ({ contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(await call(app, 'history.list', {}), null, 2) }] }),
+    async (uri) => jsonResource(uri, await call(app, 'history.list', {})),
   );
 
   const listTasks = async (suffix: string, mimeType: string) => ({
@@ -245,7 +251,7 @@ export function createMcpServer(app: AppServices, options: { sessionId: string; 
     'task',
     new ResourceTemplate('amc://tasks/{id}', { list: () => listTasks('', 'application/json') }),
     { description: 'One task from history, every turn included (Scene, action, rationale, outcome), as JSON.', mimeType: 'application/json' },
-    async (uri, { id }) => ({ contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(await call(app, 'history.get', { id: taskId(id) }), null, 2) }] }),
+    async (uri, { id }) => jsonResource(uri, await call(app, 'history.get', { id: taskId(id) })),
   );
 
   server.registerResource(
@@ -254,7 +260,7 @@ export function createMcpServer(app: AppServices, options: { sessionId: string; 
     { description: "One task's report: the same self-contained HTML the app exports.", mimeType: 'text/html' },
     async (uri, { id }) => {
       const report = await call(app, 'history.exportHtml', { id: taskId(id) });
-      return { contents: [{ uri: uri.href, mimeType: report.mediaType, text: report.text }] };
+      return { contents: [{ uri: uri.href, mimeType: report.mediaType, text: redactSecrets(report.text) }] };
     },
   );
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DEFAULT_PRICE_TABLE, parsePriceTable } from './prices';
 import { DEFAULT_SCENE_TOKEN_BUDGET } from './scene';
+import { urlHasCredentials } from './redact';
 
 /**
  * Every setting and secret, declared once: its type and range, its default, the environment variable that
@@ -49,10 +50,14 @@ const httpUrl = z
   .string()
   .trim()
   .max(2048)
-  .refine((value) => /^https?:\/\/[^\s/]+/.test(value) && URL.canParse(value), { message: 'must be an http(s) URL' });
+  .refine((value) => /^https?:\/\/[^\s/]+/.test(value) && URL.canParse(value), { message: 'must be an http(s) URL' })
+  // A password in the URL would be printed with every failure that names the server.
+  .refine((value) => !urlHasCredentials(value), {
+    message: 'must not carry a user name or password ("user:password@"); put the key in its own field instead',
+  });
 
-/** Accepts what `httpUrl` accepts; shared with environment parsing so both say the same. */
-export const isHttpUrl = (value: string): boolean => httpUrl.safeParse(value).success;
+/** Why a value is not accepted as a URL setting, or null when it is; shared with environment parsing so both say the same. */
+export const urlProblem = (value: string): string | null => httpUrl.safeParse(value).error?.issues[0]?.message ?? null;
 
 const wholeNumber = (range: Range) => z.number().int().min(range.min).max(range.max);
 

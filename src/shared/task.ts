@@ -343,91 +343,99 @@ export const RunTaskRequestSchema = z.object({
 });
 export type RunTaskRequest = z.infer<typeof RunTaskRequestSchema>;
 
-/** Applies one event to a record: the one reducer UI, CLI and storage share. Returns a new record. */
+/** Applies one event to a record: the one reducer UI, CLI and storage share. Returns a new record (`record` is left as it was). */
 export function applyTaskEvent(record: TaskRecord, event: TaskEvent): TaskRecord {
-  const steps = record.steps;
-  const replaceStep = (step: number, change: (s: StepRecord) => StepRecord) =>
-    steps.map((s) => (s.step === step ? change(s) : s));
+  const next = { ...record, steps: [...record.steps], supervisionLog: [...record.supervisionLog] };
+  applyTaskEventInPlace(next, event);
+  return next;
+}
+
+/**
+ * The reducer itself: changes `record` and its two lists in place (steps and objects in them are replaced, never
+ * changed), so folding a whole task file costs time in proportion to its events (loading history), where copying
+ * the lists for every event would grow with their square.
+ */
+export function applyTaskEventInPlace(record: TaskRecord, event: TaskEvent): void {
   switch (event.type) {
     case 'task.started':
-      return {
-        ...record,
-        status: 'running',
-        startedAt: event.at,
-        planner: event.planner,
-        maxSteps: event.maxSteps,
-        limits: event.limits ?? record.limits,
-        supervision: event.supervision ?? record.supervision,
-      };
+      record.status = 'running';
+      record.startedAt = event.at;
+      record.planner = event.planner;
+      record.maxSteps = event.maxSteps;
+      record.limits = event.limits ?? record.limits;
+      record.supervision = event.supervision ?? record.supervision;
+      return;
     case 'step.observed':
-      return {
-        ...record,
-        timings: { ...record.timings, observeMs: record.timings.observeMs + event.observeMs },
-        steps: [
-          ...steps,
-          {
-            step: event.step,
-            scene: event.scene,
-            sceneError: event.sceneError,
-            screenshot: event.screenshot,
-            screenChanged: event.screenChanged,
-            planned: null,
-            outcome: null,
-            timings: { observeMs: event.observeMs, planMs: null, executeMs: null },
-          },
-        ],
-      };
+      record.timings = { ...record.timings, observeMs: record.timings.observeMs + event.observeMs };
+      record.steps.push({
+        step: event.step,
+        scene: event.scene,
+        sceneError: event.sceneError,
+        screenshot: event.screenshot,
+        screenChanged: event.screenChanged,
+        planned: null,
+        outcome: null,
+        timings: { observeMs: event.observeMs, planMs: null, executeMs: null },
+      });
+      return;
     case 'step.planned':
-      return {
-        ...record,
-        usage: event.usage
-          ? { inputTokens: record.usage.inputTokens + event.usage.inputTokens, outputTokens: record.usage.outputTokens + event.usage.outputTokens }
-          : record.usage,
-        costUsd: addCost(record, event.costUsd),
-        timings: { ...record.timings, planMs: record.timings.planMs + event.planMs },
-        steps: replaceStep(event.step, (s) => ({
-          ...s,
-          planned: { tool: event.tool, args: event.args, rationale: event.rationale, thinking: event.thinking, usage: event.usage, costUsd: event.costUsd ?? null },
-          timings: { ...s.timings, planMs: event.planMs },
-        })),
-      };
+      if (event.usage) {
+        record.usage = { inputTokens: record.usage.inputTokens + event.usage.inputTokens, outputTokens: record.usage.outputTokens + event.usage.outputTokens };
+      }
+      record.costUsd = addCost(record, event.costUsd);
+      record.timings = { ...record.timings, planMs: record.timings.planMs + event.planMs };
+      replaceStep(record.steps, event.step, (s) => ({
+        ...s,
+        planned: { tool: event.tool, args: event.args, rationale: event.rationale, thinking: event.thinking, usage: event.usage, costUsd: event.costUsd ?? null },
+        timings: { ...s.timings, planMs: event.planMs },
+      }));
+      return;
     case 'step.executed':
-      return {
-        ...record,
-        timings: { ...record.timings, executeMs: record.timings.executeMs + event.executeMs },
-        steps: replaceStep(event.step, (s) => ({ ...s, outcome: event.outcome, timings: { ...s.timings, executeMs: event.executeMs } })),
-      };
+      record.timings = { ...record.timings, executeMs: record.timings.executeMs + event.executeMs };
+      replaceStep(record.steps, event.step, (s) => ({ ...s, outcome: event.outcome, timings: { ...s.timings, executeMs: event.executeMs } }));
+      return;
     case 'step.verified':
-      return { ...record, steps: replaceStep(event.step, (s) => (s.outcome ? { ...s, outcome: { ...s.outcome, verification: event.verification } } : s)) };
+      replaceStep(record.steps, event.step, (s) => (s.outcome ? { ...s, outcome: { ...s.outcome, verification: event.verification } } : s));
+      return;
     case 'task.paused':
-      return record;
+      return;
     case 'task.resumed':
-      return event.note ? { ...record, supervisionLog: [...record.supervisionLog, event] } : record;
+      if (event.note) record.supervisionLog.push(event);
+      return;
     case 'guard.decided':
-      return { ...record, supervisionLog: [...record.supervisionLog, event] };
+      record.supervisionLog.push(event);
+      return;
     case 'person.asked': {
       const { type: _type, taskId: _taskId, ...pending } = event;
-      return { ...record, pending, supervisionLog: [...record.supervisionLog, event] };
+      record.pending = pending;
+      record.supervisionLog.push(event);
+      return;
     }
     case 'person.answered':
-      return {
-        ...record,
-        pending: record.pending?.requestId === event.requestId ? null : record.pending,
-        supervisionLog: [...record.supervisionLog, event],
-      };
+      if (record.pending?.requestId === event.requestId) record.pending = null;
+      record.supervisionLog.push(event);
+      return;
     case 'task.finished':
-      return {
-        ...record,
-        status: event.status,
-        failureReason: event.failureReason,
-        result: event.result,
-        usage: event.usage,
-        costUsd: event.costUsd === undefined ? record.costUsd : event.costUsd,
-        verification: event.verification ?? null,
-        pending: null,
-        finishedAt: event.at,
-        timings: { ...record.timings, totalMs: event.durationMs },
-      };
+      record.status = event.status;
+      record.failureReason = event.failureReason;
+      record.result = event.result;
+      record.usage = event.usage;
+      record.costUsd = event.costUsd === undefined ? record.costUsd : event.costUsd;
+      record.verification = event.verification ?? null;
+      record.pending = null;
+      record.finishedAt = event.at;
+      record.timings = { ...record.timings, totalMs: event.durationMs };
+      return;
+  }
+}
+
+/** Replaces step `step` (searched from the newest, where events land) with its changed copy. */
+function replaceStep(steps: StepRecord[], step: number, change: (s: StepRecord) => StepRecord): void {
+  for (let i = steps.length - 1; i >= 0; i -= 1) {
+    if (steps[i]!.step === step) {
+      steps[i] = change(steps[i]!);
+      return;
+    }
   }
 }
 

@@ -79,6 +79,26 @@ describe('no starving the control plane', () => {
     expect(metrics).toMatch(/amc_cp_auth_failures_total\{reason="address_blocked"\} 31/);
   });
 
+  it('Scenario: A valid token is served from an address blocked for others\' bad tokens', async () => {
+    const cp = await start({ authFailuresPerMinute: 10 });
+    for (let i = 0; i < 20; i++) await cp.post(decisionRequest(), { token: `amc_${'0'.repeat(16)}_${'A'.repeat(43)}` });
+    expect((await cp.post(decisionRequest(), { token: 'amc_bad' })).status).toBe(429);
+    // Another host behind the same address, with its own valid token.
+    const valid = await cp.post(decisionRequest());
+    expect(valid.status).toBe(200);
+  });
+
+  it('Scenario: Wrong secrets for one token id block that id\'s failures, never its valid secret', async () => {
+    // Each guess from its own address (through a trusted proxy): only the token id's count can block them.
+    const cp = await start({ authFailuresPerMinute: 10, trustProxy: true });
+    const guessed = `amc_${cp.tokenId}_${'B'.repeat(43)}`;
+    const statuses: number[] = [];
+    for (let i = 0; i < 12; i++) statuses.push((await cp.post(decisionRequest(), { token: guessed, headers: { 'x-forwarded-for': `10.0.0.${i}` } })).status);
+    expect(statuses.slice(0, 10)).toEqual(Array(10).fill(401));
+    expect(statuses.slice(10)).toEqual([429, 429]);
+    expect((await cp.post(decisionRequest())).status).toBe(200);
+  });
+
   it('Scenario: Shutdown keeps its grace against a slow body and slow headers', async () => {
     let fake: ProviderFake | null = await startProviderFake('anthropic', sequencePolicy(tap));
     cleanups.push(async () => fake?.close());

@@ -123,3 +123,11 @@ export function sequencePolicy(...replies: FakeReply[]): FakePolicy {
 export function approxTokens(body: string): number {
   return Math.ceil(body.length / 4);
 }
+
+/**
+ * A server at the base URL that repeats the caller's key in its error body (an echoing proxy, some
+ * OpenAI-compatible servers): bare, as a bearer header and inside a URL's credentials.
+ */
+export function echoKeyError(key: string, status: number): FakeReply {
+  return { kind: 'http-error', status, message: `request refused for key ${key} (Authorization: Bearer ${key}; upstream https://proxy:${key}@upstream.local/v1)` };
+}

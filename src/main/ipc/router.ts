@@ -8,6 +8,7 @@ import {
   type RpcError,
   type RpcResult,
 } from '../../shared/contract';
+import { redactSecrets } from '../../shared/redact';
 
 /** Who is calling: handlers may answer differently per transport (e.g. app.info). */
 export interface CallContext {
@@ -59,7 +60,7 @@ export function createRouter(handlers: MethodHandlers, onFailure: (method: Metho
       } catch (error) {
         // The stack goes to the log (onFailure); the window gets the message, shown there in plain words.
         onFailure(method, error);
-        const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+        const message = redactSecrets(error instanceof Error ? `${error.name}: ${error.message}` : String(error));
         return failure({ code: 'failed', message });
       }
     },

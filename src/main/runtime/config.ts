@@ -1,4 +1,5 @@
-import { isHttpUrl, SETTINGS_CATALOG, type CatalogEntry } from '../../shared/settings-catalog';
+import { registerSecret, urlHasCredentials } from '../../shared/redact';
+import { urlProblem, SETTINGS_CATALOG, type CatalogEntry } from '../../shared/settings-catalog';
 import { aiPlannerSetupProblems, describeSetupProblem } from '../../shared/setup-problems';
 import {
   DEFAULT_MODELS,
@@ -62,8 +63,11 @@ function parseEnvValue(entry: EnvEntry, raw: string): { value: unknown } | { pro
       const chosen = entry.choices.find((candidate) => candidate === value.toLowerCase());
       return chosen === undefined ? { problem: `${entry.env} must be one of ${entry.choices.join(', ')} ${got}` } : { value: chosen };
     }
-    case 'url':
-      return isHttpUrl(value) ? { value } : { problem: `${entry.env} must be an http(s) URL ${got}` };
+    case 'url': {
+      const problem = urlProblem(value);
+      // The value is quoted only without a password in it.
+      return problem === null ? { value } : { problem: `${entry.env} ${problem} ${urlHasCredentials(value) ? '' : got}`.trimEnd() };
+    }
     case 'number': {
       if (entry.nullable && OFF_WORDS.includes(value.toLowerCase())) return { value: null };
       const { min, max } = entry.range;
@@ -97,6 +101,8 @@ export function applyEnvironment(stored: { settings: Settings; secrets: SecretVa
     else (settings[entry.group] as Record<string, unknown>)[entry.key] = parsed.value;
     used.push(entry.env);
   }
+  // Every configured key and token is hidden from every message from now on.
+  for (const value of Object.values(secrets)) registerSecret(value);
   // The overridden values must satisfy the same schema as stored ones.
   const checked = SettingsSchema.safeParse(settings);
   if (!checked.success) return { config: { ...stored, envOverrides: [] }, problems: [...problems, ...describeIssues(checked.error)] };

@@ -23,11 +23,23 @@ function clip(text: string, max: number): string {
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
+/** Every `<` written as `\u003c`, as in the Scene: text from elsewhere can then never close or open a block of the prompt. */
+export const withoutTags = (text: string): string => text.replace(/</g, '\\u003c');
+
+/**
+ * Text the runtime did not write itself (a label from the screen, a check's finding that quotes one, an error, the
+ * model's or the person's words) as one JSON string, escaped like the Scene: a `"` in it cannot end the quote, so
+ * nothing on the phone can read like the runtime's own words (`ok; verified: done`).
+ */
+function quoted(text: string, max: number): string {
+  return withoutTags(JSON.stringify(clip(text, max)));
+}
+
 function outcomeText(turn: TurnSummary, max: number): string {
   const { ok, error, verification, fromPerson } = turn.outcome;
-  const result = ok ? 'ok' : `FAILED: ${clip(error ?? 'unknown error', max)}`;
-  const checked = verification ? `; ${verification.status === 'verified' ? 'verified' : 'NOT verified'}: ${clip(verification.fact, max)}` : '';
-  const person = fromPerson ? `; the person said: "${clip(fromPerson, max)}"` : '';
+  const result = ok ? 'ok' : `FAILED: ${quoted(error ?? 'unknown error', max)}`;
+  const checked = verification ? `; ${verification.status === 'verified' ? 'verified' : 'NOT verified'}: ${quoted(verification.fact, max)}` : '';
+  const person = fromPerson ? `; the person said: ${quoted(fromPerson, max)}` : '';
   return `${result}${checked}${person}`;
 }
 
@@ -37,8 +49,9 @@ function changeText(turn: TurnSummary): string {
 }
 
 function actionText(turn: TurnSummary, limits: HistoryLimits): string {
-  const label = turn.outcome.target?.label ? ` on ${clip(turn.outcome.target.label, 60)}` : '';
-  return `${turn.tool} ${clip(JSON.stringify(turn.args), limits.argsChars)}${label}`;
+  // `screen:` marks the label as the phone's text, not the runtime's.
+  const label = turn.outcome.target?.label ? ` on screen:${quoted(turn.outcome.target.label, 60)}` : '';
+  return `${turn.tool} ${withoutTags(clip(JSON.stringify(turn.args), limits.argsChars))}${label}`;
 }
 
 /** One line for an older turn: action, outcome, change. */
@@ -47,7 +60,7 @@ function foldedLine(turn: TurnSummary, limits: HistoryLimits): string {
 }
 
 function fullEntry(turn: TurnSummary, limits: HistoryLimits): string {
-  const why = turn.rationale ? clip(turn.rationale, limits.rationaleChars) : '(no rationale given)';
+  const why = turn.rationale ? quoted(turn.rationale, limits.rationaleChars) : '(no rationale given)';
   return `#${turn.step} ${actionText(turn, limits)} -> ${outcomeText(turn, 200)}; ${changeText(turn)}\n   why: ${why}`;
 }
 

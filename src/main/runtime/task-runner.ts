@@ -355,7 +355,7 @@ export class TaskRunner {
     const note = task.resumeNote;
     task.resumeNote = undefined;
     this.emit(task, { type: 'task.resumed', taskId: task.record.id, at: this.now(), step: run.turn, ...(note && { note }) });
-    if (note) run.notices.push(`The person paused the task, may have used the phone, and resumed it saying: "${note}"`);
+    if (note) run.notices.push(`The person paused the task, may have used the phone, and resumed it saying: ${JSON.stringify(note)}`);
     // The person may have changed anything: loops and screen comparisons start afresh.
     this.restartLoopGuard(run);
   }
@@ -515,7 +515,7 @@ export class TaskRunner {
     const ended = this.endForReply(task, run, reply, (why) => `stopped a loop: ${finding.description}; ${why}`);
     if (ended) return ended;
     this.restartLoopGuard(run);
-    if (reply.kind === 'continue' && reply.note) run.notices.push(`The person saw you looping and said: "${reply.note}"`);
+    if (reply.kind === 'continue' && reply.note) run.notices.push(`The person saw you looping and said: ${JSON.stringify(reply.note)}`);
     return null;
   }
 

@@ -7,6 +7,7 @@ import { screenChangedByAction, type StepRecord, type TaskRecord } from '../../s
 import { plainReason } from '../../shared/plain-words';
 import { countOf, formatDuration, LOOKED_ONLY_HINT, LOOKED_ONLY_NOTE, plannerWords, stepCountsLabel, taskOutcomeKind, taskOutcomeWord, tokensLabel } from '../../shared/task-words';
 import { toolActsOnPhone } from '../tools/registry';
+import { redactSecrets } from '../../shared/redact';
 
 /**
  * One self-contained HTML file per task: inline CSS and inline SVG only, no scripts, no links, no external
@@ -146,8 +147,12 @@ table{border-collapse:collapse;margin-top:6px}th{text-align:left;color:var(--mut
 @media (max-width:700px){.turn{grid-template-columns:1fr}}
 `;
 
-/** The report for one task as a complete HTML document. */
+/** The report for one task as a complete HTML document; reports are shared, so it passes the redaction step. */
 export function renderTaskReport(record: TaskRecord): string {
+  return redactSecrets(reportHtml(record));
+}
+
+function reportHtml(record: TaskRecord): string {
   const kind = taskOutcomeKind(record);
   const status = kind === 'done' ? 'ok' : kind === 'failed' ? 'err' : 'muted';
   const outcome = kind === 'looked-only' ? `${LOOKED_ONLY_NOTE}. ${LOOKED_ONLY_HINT}` : record.failureReason ? plainReason(record.failureReason) : record.result;

@@ -1,15 +1,11 @@
-import { link, mkdir, open, readdir, readFile, rm, stat, type FileHandle } from 'node:fs/promises';
+import { link, mkdir, open, readdir, rm, stat, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { writeSyncedSibling } from './synced-file';
+import { redactSecrets } from '../../shared/redact';
 import type { DamagedHistoryFile, HistoryListing, TaskSummary } from '../../shared/contract/history';
-import {
-  FINAL_STATUSES,
-  TaskEventSchema,
-  applyTaskEvent,
-  newTaskRecord,
-  type TaskEvent,
-  type TaskRecord,
-} from '../../shared/task';
+import { FINAL_STATUSES, TaskEventSchema, type TaskEvent, type TaskRecord } from '../../shared/task';
+import { parseEvent, sizeProblem, TASK_FILE_LIMITS, turnsProblem, type TaskFileLimits } from './task-file';
+import { loadTaskFile } from './task-loader';
 
 /**
  * Task history: one JSON Lines file per task under `<home>/storage/tasks/`, one line per task event, each
@@ -26,7 +22,7 @@ export interface TaskStore {
   append(event: TaskEvent): Promise<void>;
   /** Every stored task, newest first, and every file of the folder that is not a readable task record. */
   list(): Promise<HistoryListing>;
-  /** The task's full record, or undefined when there is none with this id. */
+  /** The task's full record, or undefined when there is none with this id; a damaged file is a TaskStoreError saying why. */
   get(id: string): Promise<TaskRecord | undefined>;
   /** Removes a finished task. Refuses (TaskStoreError) while the task is still being written. */
   delete(id: string): Promise<boolean>;
@@ -36,6 +32,11 @@ export interface TaskStore {
 
 export class TaskStoreError extends Error {
   override name = 'TaskStoreError';
+}
+
+/** Why a task file is not a task record (too large, too many turns, no task.started line). */
+class DamagedTaskFile extends Error {
+  override name = 'DamagedTaskFile';
 }
 
 export const TASKS_FOLDER = path.join('storage', 'tasks');
@@ -58,13 +59,17 @@ interface OpenTask {
   tail: Promise<void>;
 }
 
-export function createTaskStore(home: string): TaskStore {
+/**
+ * `limits` bound what is read of one task file (size, turns): a file beyond them is listed as damaged and never
+ * read whole. Whole files are read in the history worker (task-loader.ts), never on the calling thread.
+ */
+export function createTaskStore(home: string, limits: TaskFileLimits = TASK_FILE_LIMITS): TaskStore {
   const folder = path.join(home, TASKS_FOLDER);
   const fileOf = (id: string) => path.join(folder, `${id}${EXTENSION}`);
   const open_ = new Map<string, OpenTask>();
 
   async function write(handle: FileHandle, event: TaskEvent): Promise<void> {
-    await handle.appendFile(`${JSON.stringify(event)}\n`, 'utf8');
+    await handle.appendFile(eventLine(event), 'utf8');
     await handle.sync();
   }
 
@@ -73,7 +78,7 @@ export function createTaskStore(home: string): TaskStore {
     // The file appears with its task.started line already on disk (written beside it, then linked into place), so a
     // crash can never leave an empty task file. link() fails on an existing file: a task id is never reused.
     const file = fileOf(event.taskId);
-    const sibling = await writeSyncedSibling(file, `${JSON.stringify(event)}\n`, 0o600);
+    const sibling = await writeSyncedSibling(file, eventLine(event), 0o600);
     try {
       await link(sibling, file);
     } catch (error) {
@@ -85,37 +90,24 @@ export function createTaskStore(home: string): TaskStore {
     return open(file, 'a');
   }
 
-  function fold(id: string, lines: string[]): TaskRecord | undefined {
-    let record: TaskRecord | undefined;
-    for (const line of lines) {
-      const event = parseEvent(line);
-      if (!event || event.taskId !== id) continue;
-      if (event.type === 'task.started') {
-        record ??= newTaskRecord({ id, goal: event.goal, serial: event.serial, planner: event.planner, maxSteps: event.maxSteps, createdAt: event.at });
-      }
-      if (record) record = applyTaskEvent(record, event);
-    }
-    if (record && !FINAL_STATUSES.includes(record.status) && !open_.has(id)) {
+  /** The whole record, read in the history worker; a task no longer being written that did not finish was interrupted. */
+  async function readRecord(id: string): Promise<TaskRecord | undefined> {
+    const read = await loadTaskFile(fileOf(id), id, limits);
+    if (read.kind === 'missing') return undefined;
+    if (read.kind === 'damaged') throw new DamagedTaskFile(read.problem);
+    const { record } = read;
+    if (!FINAL_STATUSES.includes(record.status) && !open_.has(id)) {
       return { ...record, status: 'failed', failureReason: INTERRUPTED_REASON };
     }
     return record;
-  }
-
-  async function readRecord(id: string): Promise<TaskRecord | undefined> {
-    let text: string;
-    try {
-      text = await readFile(fileOf(id), 'utf8');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-      throw error;
-    }
-    return fold(id, text.split('\n'));
   }
 
   /** The summary from the first line and the finishing event at the end, without reading the turns in between. */
   async function summarize(id: string): Promise<TaskSummary | undefined> {
     const file = fileOf(id);
     const { size } = await stat(file);
+    const tooLarge = open_.has(id) ? null : sizeProblem(size, limits);
+    if (tooLarge) throw new DamagedTaskFile(tooLarge);
     const handle = await open(file, 'r');
     let head: string;
     let tail: string;
@@ -132,6 +124,8 @@ export function createTaskStore(home: string): TaskStore {
       .map(parseEvent)
       .find((event) => event?.type === 'task.finished' && event.taskId === id);
     if (started?.type === 'task.started' && finished?.type === 'task.finished') {
+      const tooMany = turnsProblem(finished.steps, limits);
+      if (tooMany) throw new DamagedTaskFile(tooMany);
       return {
         id,
         goal: started.goal,
@@ -146,8 +140,12 @@ export function createTaskStore(home: string): TaskStore {
         usage: finished.usage,
       };
     }
-    // Running, interrupted, or a first line longer than the chunk: read it all.
-    const record = await readRecord(id);
+    // Running, interrupted, or a first line longer than the chunk: read it all (in the worker, within the limits).
+    const record = await readRecord(id).catch((error: unknown) => {
+      // A file still being written may be read while its first line is not there yet: young, not damaged.
+      if (error instanceof DamagedTaskFile && open_.has(id)) return undefined;
+      throw error;
+    });
     return record && summaryOf(record);
   }
 
@@ -204,7 +202,8 @@ export function createTaskStore(home: string): TaskStore {
                     // A task whose first line is being written right now is not damaged, only young.
                     return summary || open_.has(id) ? undefined : 'it does not start with a task.started line, so it is not a task record';
                   },
-                  (error: unknown) => `it cannot be read (${(error as NodeJS.ErrnoException).code ?? 'unknown error'})`,
+                  (error: unknown) =>
+                    error instanceof DamagedTaskFile ? error.message : `it cannot be read (${(error as NodeJS.ErrnoException).code ?? 'unknown error'})`,
                 );
             if (problem) damaged.push({ fileName: name, problem, action: `Move or delete ${path.join(folder, name)}; it was left untouched.` });
           }),
@@ -216,7 +215,14 @@ export function createTaskStore(home: string): TaskStore {
 
     async get(id) {
       checkId(id);
-      return readRecord(id);
+      try {
+        return await readRecord(id);
+      } catch (error) {
+        if (error instanceof DamagedTaskFile) {
+          throw new TaskStoreError(`The task "${id}" cannot be shown: ${error.message}. Move or delete ${fileOf(id)}; it was left untouched.`);
+        }
+        throw error;
+      }
     },
 
     async delete(id) {
@@ -244,16 +250,9 @@ export function createTaskStore(home: string): TaskStore {
   };
 }
 
-/** One line of a task file; undefined for a torn or foreign line. */
-function parseEvent(line: string): TaskEvent | undefined {
-  if (!line.trim()) return undefined;
-  try {
-    const parsed = TaskEventSchema.safeParse(JSON.parse(line));
-    return parsed.success ? parsed.data : undefined;
-  } catch {
-    return undefined;
-  }
-}
+/** An event as its file's line: what is stored passes the redaction step (a key repeated by a provider, a URL password). */
+const eventLine = (event: TaskEvent): string => `${redactSecrets(JSON.stringify(event))}\n`;
+
 
 async function readChunk(handle: FileHandle, position: number, length: number): Promise<string> {
   const buffer = Buffer.alloc(length);

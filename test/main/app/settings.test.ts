@@ -52,6 +52,22 @@ describe('settings', () => {
     expect((await app.call('settings.get', {})).settings.aiPlanner.model).toBe('');
   });
 
+  it('Scenario: A base URL with a user name or password is refused with a plain reason', async () => {
+    const app = await start();
+    const result = await app.call('settings.update', { patch: { openai: { baseURL: 'https://me:hunter2-password@llm.example.com/v1' } } });
+    expect(result).toEqual({
+      saved: false,
+      problems: [{ field: 'openai.baseURL', message: expect.stringMatching(/must not carry a user name or password/) }],
+    });
+    expect(JSON.stringify(result)).not.toContain('hunter2-password');
+    expect((await app.call('settings.get', {})).settings.openai.baseURL).toBe('');
+    // The same from the environment: the variable is named, the password is not printed.
+    const fromEnv = await start({ ANTHROPIC_BASE_URL: 'https://me:hunter2-password@llm.example.com' });
+    const view = JSON.stringify(await fromEnv.call('settings.get', {}));
+    expect(view).toMatch(/ANTHROPIC_BASE_URL must not carry a user name or password/);
+    expect(view).not.toContain('hunter2-password');
+  });
+
   it('Scenario: A valid change is saved atomically, announced, and survives a restart', async () => {
     const app = await start();
     const result = await app.call('settings.update', { patch: { aiPlanner: { maxSteps: 12, model: 'my-model' }, adb: { port: 5038 } } });

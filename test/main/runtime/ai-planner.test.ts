@@ -226,8 +226,8 @@ describe('AI planner inputs', () => {
     const runner = new TaskRunner({ observer: new FakeObserver([wifiScene]), executor, plannerSource: async () => buildPlanner(directConfig(fake)) });
     await runner.run(request);
     const text = userText(fake.bodies()[1]);
-    expect(text).toContain('#1 tap {\\"element_id\\":\\"e9\\"} -> FAILED: no element e9 in this Scene; screen did NOT change');
-    expect(text).toContain('why: Tap the missing row.');
+    expect(text).toContain('#1 tap {\\"element_id\\":\\"e9\\"} -> FAILED: \\"no element e9 in this Scene\\"; screen did NOT change');
+    expect(text).toContain('why: \\"Tap the missing row.\\"');
     expect(text).toContain('Reflect first: did the previous action (#1 tap) do what you intended? It failed and the screen did NOT change.');
   });
 

@@ -29,3 +29,36 @@ export function taskEvents(taskId: string, at = 1_700_000_000_000): TaskEvent[] 
     { type: 'task.finished', taskId, at: at + 60, status: 'completed', failureReason: null, result: 'Wi-Fi is open', steps: 1, usage: { inputTokens: 2500, outputTokens: 70 }, durationMs: 1960 },
   ];
 }
+
+/** One turn of a long task (observe, plan, act), as the lines of its file. */
+function turnLines(taskId: string, step: number, at: number): string {
+  const events: TaskEvent[] = [
+    { type: 'step.observed', taskId, at, step, scene, sceneError: null, screenshot: null, screenChanged: step > 1, observeMs: 50 },
+    { type: 'step.planned', taskId, at, step, tool: 'swipe', args: { direction: 'up' }, rationale: `Turn ${step}: scroll on.`, thinking: null, usage: { inputTokens: 900, outputTokens: 20 }, planMs: 300 },
+    { type: 'step.executed', taskId, at, step, outcome: { ok: true, attempts: 1, durationMs: 20 }, executeMs: 25 },
+  ];
+  return events.map((event) => `${JSON.stringify(event)}\n`).join('');
+}
+
+/**
+ * The text of a task file with `turns` turns (finished when `finished`), written in chunks to `write` so that files
+ * of hundreds of MB never sit in memory whole.
+ */
+export async function writeLongTask(write: (chunk: string) => Promise<void>, taskId: string, turns: number, options: { finished?: boolean } = {}): Promise<void> {
+  const at = 1_700_000_000_000;
+  const [started] = taskEvents(taskId, at);
+  await write(`${JSON.stringify({ ...started!, maxSteps: 500 })}\n`);
+  let chunk = '';
+  for (let step = 1; step <= turns; step += 1) {
+    chunk += turnLines(taskId, step, at + step);
+    if (chunk.length > 1_000_000) {
+      await write(chunk);
+      chunk = '';
+    }
+  }
+  const finished: TaskEvent = { type: 'task.finished', taskId, at: at + turns + 1, status: 'completed', failureReason: null, result: 'done', steps: turns, usage: { inputTokens: 900 * turns, outputTokens: 20 * turns }, durationMs: 375 * turns };
+  await write(chunk + (options.finished ? `${JSON.stringify(finished)}\n` : ''));
+}
+
+/** The size of one turn's lines in a long task file (to size files by bytes). */
+export const turnBytes = (taskId: string): number => Buffer.byteLength(turnLines(taskId, 1, 1_700_000_000_000));

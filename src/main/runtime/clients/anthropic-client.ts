@@ -96,7 +96,7 @@ export function createAnthropicClient(options: AnthropicClientOptions): ToolCall
   }
   const baseURL = options.baseURL ?? DEFAULT_ANTHROPIC_BASE_URL;
   const sdk = new Anthropic({ apiKey: options.apiKey, baseURL, timeout: options.timeoutMs, maxRetries: 0, ...(options.fetch ? { fetch: options.fetch } : {}) });
-  const label: ProviderLabel = { name: 'Anthropic', baseURL, keyHint: 'the Anthropic API key in Settings → Direct access (or ANTHROPIC_API_KEY where that is set)' };
+  const label: ProviderLabel = { name: 'Anthropic', baseURL, apiKey: options.apiKey, keyHint: 'the Anthropic API key in Settings → Direct access (or ANTHROPIC_API_KEY where that is set)' };
 
   function params(request: DecisionRequest, messages: Anthropic.Messages.MessageParam[], forceTool: boolean): CreateParams {
     const output = request.maxOutputTokens ?? DEFAULT_OUTPUT_TOKENS;

@@ -75,7 +75,7 @@ export function createOpenAIClient(options: OpenAIClientOptions): ToolCallingCli
   const baseURL = options.baseURL ?? DEFAULT_OPENAI_BASE_URL;
   const sdk = new OpenAI({ apiKey: options.apiKey, baseURL, timeout: options.timeoutMs, maxRetries: 0, ...(options.fetch ? { fetch: options.fetch } : {}) });
   const name = baseURL === DEFAULT_OPENAI_BASE_URL ? 'OpenAI' : `OpenAI-compatible server`;
-  const label: ProviderLabel = { name, baseURL, keyHint: 'the OpenAI API key in Settings → Direct access (or OPENAI_API_KEY where that is set)' };
+  const label: ProviderLabel = { name, baseURL, apiKey: options.apiKey, keyHint: 'the OpenAI API key in Settings → Direct access (or OPENAI_API_KEY where that is set)' };
 
   function params(request: DecisionRequest): ChatParams {
     return {

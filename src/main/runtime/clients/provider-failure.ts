@@ -1,6 +1,7 @@
 import { ToolCallUnavailable } from '../../../shared/decision';
 import type { CallDeadline } from './call-deadline';
 import { summariseBody } from '../../../shared/plain-words';
+import { redactSecrets } from '../../../shared/redact';
 
 /** What the two SDKs' errors have in common, read without depending on either SDK's classes here. */
 export interface SdkFailure {
@@ -19,6 +20,8 @@ export interface ProviderLabel {
   /** Human name, e.g. "Anthropic" or "OpenAI-compatible server". */
   name: string;
   baseURL: string;
+  /** The key this client sends: hidden wherever a provider repeats it. */
+  apiKey: string;
   /** Where the user fixes a bad key, e.g. "ANTHROPIC_API_KEY (or the key in Settings)". */
   keyHint: string;
 }
@@ -42,7 +45,8 @@ function retryAfterSeconds(headers: Headers | undefined): number | undefined {
 /**
  * Turns any failure of one decision call into a ToolCallUnavailable whose message says what happened and
  * what to do. Provider messages are quoted for 4xx/5xx except on 401/403, whose bodies may echo part of
- * the key.
+ * the key; every message passes the redaction step (a server may repeat the key, or the base URL carry a
+ * password).
  */
 export function describeFailure(
   provider: ProviderLabel,
@@ -51,6 +55,17 @@ export function describeFailure(
   deadline: CallDeadline,
 ): ToolCallUnavailable {
   if (error instanceof ToolCallUnavailable) return error;
+  const described = describe(provider, error, failure, deadline);
+  const message = redactSecrets(described.message, [provider.apiKey]);
+  if (message === described.message) return described;
+  return new ToolCallUnavailable(message, {
+    kind: described.kind,
+    ...(described.retryAfterSeconds !== undefined && { retryAfterSeconds: described.retryAfterSeconds }),
+    cause: error,
+  });
+}
+
+function describe(provider: ProviderLabel, error: unknown, failure: SdkFailure | undefined, deadline: CallDeadline): ToolCallUnavailable {
   const seconds = Math.round(deadline.timeoutMs / 100) / 10;
   if (deadline.cancelled()) {
     return new ToolCallUnavailable(`${provider.name} call cancelled before the model answered`, { kind: 'cancelled', cause: error });

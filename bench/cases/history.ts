@@ -1,0 +1,74 @@
+// History load: one task file of 1k / 8k / 80k turns read and folded in the history worker, as `history.get` does,
+// and how long the main thread's event loop was held up meanwhile (a 5 ms ticker measures its longest gap, which
+// includes taking the finished record from the worker). The limits are lifted here to time the fold itself: in the
+// app a file of more than 5,000 turns is listed as damaged and never read.
+import { mkdtemp, open, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { loadTaskFile } from '../../src/main/storage/task-loader';
+import { writeLongTask } from '../../test/main/storage/task-fixtures';
+import type { BenchCase, BenchRow } from '../types';
+
+const SIZES = [1_000, 8_000, 80_000];
+const UNLIMITED = { maxBytes: Number.POSITIVE_INFINITY, maxTurns: Number.POSITIVE_INFINITY };
+
+async function writeTask(file: string, turns: number): Promise<void> {
+  const handle = await open(file, 'w');
+  try {
+    await writeLongTask(async (chunk) => void (await handle.write(chunk)), 'bench', turns, { finished: true });
+  } finally {
+    await handle.close();
+  }
+}
+
+/** The longest gap between ticks of a 5 ms timer while `work` runs: how long the event loop was held. */
+async function longestStall<T>(work: () => Promise<T>): Promise<{ result: T; ms: number; stallMs: number }> {
+  let last = performance.now();
+  let longest = 0;
+  const ticker = setInterval(() => {
+    const now = performance.now();
+    longest = Math.max(longest, now - last - 5);
+    last = now;
+  }, 5);
+  const started = performance.now();
+  try {
+    const result = await work();
+    const ms = performance.now() - started;
+    longest = Math.max(longest, performance.now() - last - 5);
+    return { result, ms, stallMs: Math.max(0, longest) };
+  } finally {
+    clearInterval(ticker);
+  }
+}
+
+const historyBench: BenchCase = {
+  name: 'history',
+  async run(): Promise<BenchRow[]> {
+    const dir = await mkdtemp(path.join(tmpdir(), 'amc-bench-history-'));
+    const rows: BenchRow[] = [];
+    const name = 'history load (worker)';
+    try {
+      // The worker's first start (tsx from source) is not part of a load.
+      await writeTask(path.join(dir, 'warm.jsonl'), 10);
+      await loadTaskFile(path.join(dir, 'warm.jsonl'), 'bench', UNLIMITED);
+      const perTurn: number[] = [];
+      for (const turns of SIZES) {
+        const file = path.join(dir, `${turns}.jsonl`);
+        await writeTask(file, turns);
+        const { size } = await stat(file);
+        const { result, ms, stallMs } = await longestStall(() => loadTaskFile(file, 'bench', UNLIMITED));
+        if (result.kind !== 'record' || result.record.steps.length !== turns) throw new Error(`the ${turns}-turn file did not load whole`);
+        perTurn.push(ms / turns);
+        const label = `${turns.toLocaleString('en-US')} turns (${(size / 1024 / 1024).toFixed(1)} MB)`;
+        rows.push({ case: name, metric: `${label}: load`, value: ms, unit: 'ms', ...(turns === 80_000 && { goal: '< 2000 ms' }) });
+        rows.push({ case: name, metric: `${label}: longest main-thread stall`, value: stallMs, unit: 'ms', goal: '< 50 ms' });
+      }
+      rows.push({ case: name, metric: 'time per turn at 80k / at 1k (linear: about 1)', value: perTurn[2]! / perTurn[0]!, unit: 'x', goal: 'about 1 (linear)' });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+    return rows;
+  },
+};
+
+export default historyBench;

@@ -1,0 +1,79 @@
+// History files that no task could have written (copied in, hand-edited, grown without end) next to normal ones:
+// the app keeps answering, lists every task, and names what is wrong with the odd files.
+import { mkdir, open, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { MAX_TASK_TURNS } from '../../../src/main/storage/task-file';
+import { TASKS_FOLDER } from '../../../src/main/storage/task-store';
+import { taskEvents, turnBytes, writeLongTask } from '../storage/task-fixtures';
+import { removeHome, startTestApp, type TestApp } from './app-fixture';
+
+const apps: TestApp[] = [];
+afterEach(async () => {
+  for (const app of apps.splice(0)) {
+    await app.close();
+    await removeHome(app.home);
+  }
+});
+
+async function writeTaskFile(folder: string, id: string, turns: number, options: { finished?: boolean } = {}): Promise<void> {
+  const handle = await open(path.join(folder, `${id}.jsonl`), 'w');
+  try {
+    await writeLongTask(async (chunk) => void (await handle.write(chunk)), id, turns, options);
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Resolves with the answer, or rejects when none came in `ms` (a bound far above any answer of a responsive app). */
+function within<T>(ms: number, what: string, promise: Promise<T>): Promise<T> {
+  return Promise.race([promise, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms`)), ms).unref())]);
+}
+
+describe('history limits', () => {
+  it('Scenario: A 200 MB history file is listed as damaged while the app keeps answering', async () => {
+    const app = await startTestApp({ env: { PATH: process.env.PATH } });
+    apps.push(app);
+    const folder = path.join(app.home, TASKS_FOLDER);
+    await mkdir(folder, { recursive: true });
+    for (const id of ['normal-a', 'normal-b']) {
+      await writeFile(path.join(folder, `${id}.jsonl`), taskEvents(id).map((event) => `${JSON.stringify(event)}\n`).join(''));
+    }
+    // A task that never finished (so its summary cannot come from its ends), 200 MB of turns.
+    await writeTaskFile(folder, 'huge', Math.ceil((200 * 1024 * 1024) / turnBytes('huge')));
+    // Small, but with more turns than any task can take.
+    await writeTaskFile(folder, 'endless', MAX_TASK_TURNS + 1);
+
+    // While the store looks at the odd files, the app answers at once.
+    const listing = app.call('history.list', {});
+    const opened = app.fail('history.get', { id: 'endless' });
+    expect(await within(5_000, 'app.ping', app.call('app.ping', { nonce: 'during' }))).toMatchObject({ nonce: 'during' });
+
+    const { tasks, damaged } = await within(30_000, 'history.list', listing);
+    expect(tasks.map((task) => task.id).sort()).toEqual(['normal-a', 'normal-b']);
+    expect(damaged).toEqual([
+      { fileName: 'endless.jsonl', problem: expect.stringMatching(/more than 5,000 turns, more than any task can take/), action: expect.stringContaining('Move or delete') },
+      { fileName: 'huge.jsonl', problem: expect.stringMatching(/^it is 2\d\d MB, larger than any task record \(at most 50 MB\)/), action: expect.stringContaining('Move or delete') },
+    ]);
+    expect((await within(30_000, 'history.get', opened)).message).toMatch(/cannot be shown: it holds more than 5,000 turns/);
+    expect((await app.fail('history.get', { id: 'huge' })).message).toMatch(/cannot be shown: it is 2\d\d MB/);
+    // The normal tasks still read back whole, and the app still answers.
+    expect((await app.call('history.get', { id: 'normal-a' })).steps).toHaveLength(2);
+    expect(await app.call('app.ping', { nonce: 'after' })).toMatchObject({ nonce: 'after' });
+  }, 120_000);
+
+  it('Scenario: A long task within the limits loads whole, off the main thread', async () => {
+    const app = await startTestApp({ env: { PATH: process.env.PATH } });
+    apps.push(app);
+    const folder = path.join(app.home, TASKS_FOLDER);
+    await mkdir(folder, { recursive: true });
+    await writeTaskFile(folder, 'long', MAX_TASK_TURNS, { finished: true });
+    const record = app.call('history.get', { id: 'long' });
+    expect(await app.call('app.ping', { nonce: 'while-loading' })).toMatchObject({ nonce: 'while-loading' });
+    const loaded = await record;
+    expect(loaded.steps).toHaveLength(MAX_TASK_TURNS);
+    expect(loaded.steps.every((step, index) => step.step === index + 1 && step.planned?.tool === 'swipe' && step.outcome?.ok)).toBe(true);
+    expect(loaded.timings.planMs).toBe(300 * MAX_TASK_TURNS);
+    expect((await app.call('history.list', {})).tasks).toMatchObject([{ id: 'long', steps: MAX_TASK_TURNS, status: 'completed' }]);
+  }, 60_000);
+});
