@@ -247,6 +247,7 @@ export class VirtualPhone {
         cache.xml ??= hierarchyXml(this.ui.snapshot().windows);
         return cache.xml;
       },
+      animating: () => this.loadingBarRunning,
       extraSettings: this.extraSettings,
       helpers: this.helpers,
     };
