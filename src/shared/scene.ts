@@ -99,11 +99,12 @@ export const ScreenFactsSchema = z.object({
 });
 
 /**
- * The default most tokens a Scene may take (Settings: `perception.sceneTokenBudget`). Ordinary screens take
- * 200-1,200; a WebView page or a tablet with 100+ elements would take several thousand every turn, which the
- * screenshot shows anyway.
+ * The default most tokens a Scene may take (Settings: `perception.sceneTokenBudget`). Of 29 real screens
+ * (test/fixtures/real-dumps) 28 take 130-2,160 whole and fit, a 112-element tablet panel takes 3,390; at 2,000 three
+ * of them were cut. 3,000 keeps ordinary screens whole at about two screenshots' worth of tokens per turn, and
+ * a WebView page or a large tablet screen, which would take several thousand every turn, is folded and cut.
  */
-export const DEFAULT_SCENE_TOKEN_BUDGET = 2000;
+export const DEFAULT_SCENE_TOKEN_BUDGET = 3000;
 
 /** How the UI was read: `uiautomator dump` (waits for the screen to go idle) or yadb's layout dump (does not). */
 export const DUMP_SOURCES = ['uiautomator', 'yadb'] as const;
