@@ -62,6 +62,11 @@ export interface Observation {
 
 const DUMP_TO_TTY = 'uiautomator dump /dev/tty';
 const DUMP_TO_FILE = 'uiautomator dump /sdcard/window_dump.xml >/dev/null && cat /sdcard/window_dump.xml';
+/**
+ * After uiautomator could not get an idle state, the next observations go to yadb first, which does not wait for it
+ * (not waiting out uiautomator's idle timeout again on every turn); then uiautomator is given another chance.
+ */
+const YADB_FIRST_TURNS = 4;
 const YADB_LAYOUT_FILE = '/data/local/tmp/amc_layout.xml';
 const yadbLayoutCommand = (devicePath: string) =>
   `app_process -Djava.class.path=${devicePath} /data/local/tmp com.ysbing.yadb.Main -layout ${YADB_LAYOUT_FILE} && cat ${YADB_LAYOUT_FILE}`;
@@ -75,6 +80,11 @@ export class Observer {
   private readonly encoding: ScreenshotEncoding | null;
   /** Natural screen size per serial (`wm size` does not change while a device is connected). */
   private readonly naturalSizes = new Map<string, DisplaySize>();
+  /**
+   * Serials whose screen did not go idle and whose yadb read it: how many more observations go to yadb first before
+   * uiautomator (which also sees the status bar and other windows) is tried first again.
+   */
+  private readonly yadbFirst = new Map<string, number>();
   /** Serials whose `uiautomator dump /dev/tty` prints no XML: they dump to a file instead. */
   private readonly dumpViaFile = new Set<string>();
   /**
@@ -154,7 +164,8 @@ export class Observer {
   /**
    * `uiautomator dump` waits for the screen to go idle, and fails ("could not get idle state") or times out on a
    * screen with a video, an animation or a ticking clock. Then yadb's layout dump, which does not wait, is tried at
-   * once (when yadb is on the phone); failing that, uiautomator once more after a short settle.
+   * once (when yadb is on the phone), and first for the next few observations; failing that, uiautomator once more
+   * after a short settle.
    */
   private async dumpWithRetry(
     serial: string,
@@ -163,13 +174,25 @@ export class Observer {
   ): Promise<{ read: UiHierarchy; source: DumpSource } | { error: string }> {
     const start = performance.now();
     try {
+      const yadbTurns = this.yadbFirst.get(serial) ?? 0;
+      if (yadbTurns > 0) {
+        const viaYadb = await this.yadbDump(serial, signal);
+        if (viaYadb) {
+          this.yadbFirst.set(serial, yadbTurns - 1);
+          return { read: viaYadb, source: 'yadb' };
+        }
+        this.yadbFirst.delete(serial);
+      }
       try {
         return { read: await this.dump(serial, signal), source: 'uiautomator' };
       } catch (error) {
         if (isAbortError(error) || isPhoneUnreachable(error)) throw error;
       }
       const viaYadb = await this.yadbDump(serial, signal);
-      if (viaYadb) return { read: viaYadb, source: 'yadb' };
+      if (viaYadb) {
+        this.yadbFirst.set(serial, YADB_FIRST_TURNS);
+        return { read: viaYadb, source: 'yadb' };
+      }
       await sleep(this.options.retrySettleMs ?? 300, signal);
       return { read: await this.dump(serial, signal), source: 'uiautomator' };
     } catch (error) {

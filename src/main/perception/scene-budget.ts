@@ -80,11 +80,18 @@ export function fitToBudget<T extends Draft>(
 ): BudgetCut<T> {
   const longestId = `e${all.length}`;
   const cost = (element: T) => estimateTokens(`${JSON.stringify({ id: longestId, ...element })},\n`);
-  const fits = (elements: readonly T[], extra = 0) => elements.reduce((sum, element) => sum + cost(element), fixedTokens + extra) <= budget;
-  if (fits(all)) return { elements: [...all], foldedRepeats: [], leftOut: 0 };
+  const costs = all.map(cost);
+  const sum = (indices: Iterable<number>, prices: readonly number[]) => {
+    let total = 0;
+    for (const index of indices) total += prices[index]!;
+    return total;
+  };
+  const everyIndex = all.map((_, index) => index);
+  if (fixedTokens + sum(everyIndex, costs) <= budget) return { elements: [...all], foldedRepeats: [], leftOut: 0 };
 
   const short = all.map(shortened);
-  if (fits(short)) return { elements: short, foldedRepeats: [], leftOut: 0 };
+  const shortCosts = short.map((element, index) => (element === all[index] ? costs[index]! : cost(element)));
+  if (fixedTokens + sum(everyIndex, shortCosts) <= budget) return { elements: short, foldedRepeats: [], leftOut: 0 };
 
   const counts = new Map<string, number>();
   const unfolded: number[] = [];
@@ -95,14 +102,13 @@ export function fitToBudget<T extends Draft>(
   });
   const foldedRepeats = [...counts].map(([label, count]) => ({ label, count }));
   const foldedCost = foldedRepeats.length ? estimateTokens(`"foldedRepeats":${JSON.stringify(foldedRepeats)},`) : 0;
-  const remaining = unfolded.map((index) => short[index]!);
-  if (fits(remaining, foldedCost)) return { elements: remaining, foldedRepeats, leftOut: 0 };
+  if (fixedTokens + foldedCost + sum(unfolded, shortCosts) <= budget) return { elements: unfolded.map((index) => short[index]!), foldedRepeats, leftOut: 0 };
 
   const order = [...unfolded].sort((a, b) => keepOrder(short[b]!, repeats[b]) - keepOrder(short[a]!, repeats[a]) || a - b);
   const kept = new Set<number>();
   let used = fixedTokens + foldedCost;
   for (const index of order) {
-    const price = cost(short[index]!);
+    const price = shortCosts[index]!;
     if (used + price > budget) continue;
     used += price;
     kept.add(index);

@@ -1,6 +1,7 @@
 import sharp from 'sharp';
 import { USER_APPS } from './apps/index';
 import { amCommand, monkeyCommand, wmCommand } from './commands/activity';
+import { svcCommand } from './commands/radios';
 import { appProcessCommand, killCommand } from './commands/app-process';
 import { cmdCommand } from './commands/cmd';
 import { dateCommand } from './commands/date';
@@ -307,6 +308,7 @@ export class VirtualPhone {
       ['[', testCommand(this.fs, true)],
       ['dumpsys', dumpsysCommand(phone)],
       ['wm', wmCommand],
+      ['svc', svcCommand(phone)],
       ['settings', settingsCommand(phone)],
       ['ime', imeCommand(phone)],
       ['uiautomator', uiautomatorCommand(phone)],

@@ -125,18 +125,23 @@ describe('Observer against the virtual device', () => {
     await harness.control('/loading-bar', { body: { running: true } });
     // As on a real phone: uiautomator waits for an idle state the redrawing screen never reaches.
     expect((await harness.shell('uiautomator dump /dev/tty')).stdout + (await harness.shell('uiautomator dump /dev/tty')).stderr).toMatch(/could not get idle state/);
-    const withoutYadb = await observer.observe(harness.serial);
+    const ownObserver = new Observer(adb, { screenshot: false });
+    const withoutYadb = await ownObserver.observe(harness.serial);
     expect(withoutYadb.scene).toBeNull();
     expect(withoutYadb.sceneError).toMatch(/could not get idle state/);
 
     const jar = join(harness.tmpDir, 'yadb');
     writeFileSync(jar, 'dex\n');
     expect((await harness.adb(['-s', harness.serial, 'push', jar, '/data/local/tmp/yadb'])).code).toBe(0);
-    const observation = await observer.observe(harness.serial);
+    const observation = await ownObserver.observe(harness.serial);
     expect(observation.sceneError).toBeUndefined();
     expect(observation.scene).toMatchObject({ dump: 'yadb', screen: { package: 'com.android.launcher3' } });
     expect(find(observation.scene!, 'Settings')).toMatchObject({ clickable: true });
+    // The next turns go to yadb first instead of waiting out uiautomator again: an armed dump failure stays unused.
     await harness.control('/loading-bar', { body: { running: false } });
+    await harness.control('/faults', { body: { kind: 'idle-state-error' } });
+    expect((await ownObserver.observe(harness.serial)).scene?.dump).toBe('yadb');
+    expect((await harness.control<{ faults: unknown[] }>('/faults')).body.faults).toHaveLength(1);
   });
 
   it('Scenario: An unreachable phone fails the observation', async () => {
