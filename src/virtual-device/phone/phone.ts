@@ -1,6 +1,7 @@
 import sharp from 'sharp';
 import { USER_APPS } from './apps/index';
 import { amCommand, monkeyCommand, wmCommand } from './commands/activity';
+import { bugreportzCommand } from './commands/bugreport';
 import { svcCommand } from './commands/radios';
 import { appProcessCommand, killCommand } from './commands/app-process';
 import { cmdCommand } from './commands/cmd';
@@ -309,6 +310,7 @@ export class VirtualPhone {
       ['dumpsys', dumpsysCommand(phone)],
       ['wm', wmCommand],
       ['svc', svcCommand(phone)],
+      ['bugreportz', bugreportzCommand(phone)],
       ['settings', settingsCommand(phone)],
       ['ime', imeCommand(phone)],
       ['uiautomator', uiautomatorCommand(phone)],
