@@ -287,14 +287,13 @@ function markCovered(drafts: readonly Draft[], overlays: ReadonlyArray<Bounds | 
 
 /** What an element says first: its text's first part, else its description. */
 const firstLabel = (element: ElementDraft) => (element.text ? labelParts(element.text)[0] : undefined) ?? element.desc;
-const isControl = (element: ElementDraft) => !!(element.clickable || element.longClickable || element.checked !== undefined);
+const isControl = (element: ElementDraft) => !element.covered && !!(element.clickable || element.longClickable || element.checked !== undefined);
 
 /**
- * Finds the controls repeated on the rows of a list (the same control, by resource id or else by label, on two
- * rows or more: "Add star", "Reply"),
- * gives each its row's label (the first thing the row says that is not itself a repeated control), and chooses
- * the one element each row keeps when repeats are folded: the row's own control if it has one, else its first
- * repeated control.
+ * Finds the controls repeated on the rows of a list (the same control, by resource id or else by label, on two rows
+ * or more: "Add star", "Reply"), gives each its row's label (the first thing the row says that is not itself a
+ * repeated control), and chooses the one element each row keeps when repeats are folded: the row's own control if
+ * it has one, else its first repeated control.
  */
 function markRepeats(drafts: readonly Draft[]): Array<RepeatInfo | undefined> {
   // A resource id names the control whatever it shows (a reply button's count differs on every row).
@@ -318,7 +317,7 @@ function markRepeats(drafts: readonly Draft[]): Array<RepeatInfo | undefined> {
     if (!draft.row || repeated[index]) return;
     const label = firstLabel(draft.element);
     if (label && !rowLabels.has(draft.row.id)) rowLabels.set(draft.row.id, label);
-    if (isControl(draft.element) && !draft.element.covered) rowsWithOwnControl.add(draft.row.id);
+    if (isControl(draft.element)) rowsWithOwnControl.add(draft.row.id);
   });
 
   const rowsKeeping = new Set<number>();
