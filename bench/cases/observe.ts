@@ -5,7 +5,10 @@
 // - instant profile: host CPU per observe at 1080x2400 (PNG and raw screencap) with each stage's share, and
 //   `uiautomator dump /dev/tty` against dump-to-file + cat;
 // - Scene size in tokens (`estimateTokens`) and screenshot bytes on the task suite's screens;
-// - over the dump corpus (test/fixtures/dumps): Scene tokens (median, max, against the budget) and build time.
+// - over the dump corpus (test/fixtures/dumps): Scene tokens (median, max, against the budget) and build time;
+// - over the real dumps (test/fixtures/real-dumps), read with `dumpsys` silent: build time (median, slowest, and an
+//   800-node page made of them) and tokens per screen;
+// - realistic profile on a screen that never goes idle (the loading bar runs): observe time through yadb's dump.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -125,6 +128,17 @@ async function latencyRows(rows: BenchRow[]): Promise<void> {
       observes.push(timings.totalMs);
       ownRatios.push(timings.totalMs / Math.max(timings.dumpMs ?? 0, timings.screenshotMs ?? 0));
     }
+    // A screen that never goes idle: uiautomator fails, and yadb's layout dump (yadb pushed as for typing) reads it.
+    await phone.adb.shell(phone.serial, 'echo dex > /data/local/tmp/yadb');
+    await phone.control('/loading-bar', { running: true });
+    const neverIdle: number[] = [];
+    let scenes = 0;
+    for (let round = 0; round < LATENCY_ROUNDS; round++) {
+      const observation = await observer.observe(phone.serial);
+      neverIdle.push(observation.timings.totalMs);
+      if (observation.scene?.dump === 'yadb') scenes++;
+    }
+    await phone.control('/loading-bar', { running: false });
     const slower = Math.max(median(screencaps), median(dumps));
     rows.push(
       { case: CASE, metric: 'realistic: screencap -p alone (median)', value: median(screencaps), unit: 'ms' },
@@ -132,6 +146,8 @@ async function latencyRows(rows: BenchRow[]): Promise<void> {
       { case: CASE, metric: 'realistic: observe (median)', value: median(observes), unit: 'ms' },
       { case: CASE, metric: 'realistic: observe / slower raw call (medians; the phone jitters +-25%)', value: median(observes) / slower, unit: 'x', goal: '<= 1.15' },
       { case: CASE, metric: 'realistic: observe / its own slower call (median)', value: median(ownRatios), unit: 'x' },
+      { case: CASE, metric: 'realistic, never-idle screen: observe via yadb (median)', value: median(neverIdle), unit: 'ms' },
+      { case: CASE, metric: `realistic, never-idle screen: observes giving a Scene (of ${LATENCY_ROUNDS})`, value: scenes, unit: '', goal: `= ${LATENCY_ROUNDS}` },
     );
   } finally {
     await phone.close();
@@ -373,11 +389,54 @@ async function corpusRows(rows: BenchRow[]): Promise<void> {
   );
 }
 
+/** Median time of `build` over BUILD_ROUNDS runs, after a warm-up. */
+function medianBuildMs(build: () => unknown): number {
+  for (let round = 0; round < 5; round++) build();
+  const times: number[] = [];
+  for (let round = 0; round < BUILD_ROUNDS; round++) {
+    const start = performance.now();
+    build();
+    times.push(performance.now() - start);
+  }
+  return median(times);
+}
+
+async function realDumpRows(rows: BenchRow[]): Promise<void> {
+  const folder = new URL('../../test/fixtures/real-dumps/', import.meta.url);
+  const dumps = JSON.parse(readFileSync(new URL('sources.json', folder), 'utf8')) as Array<{ name: string }>;
+  const sceneOf = (xml: string) => {
+    const hierarchy = parseUiHierarchy(xml);
+    return buildScene(hierarchy, screenFacts(hierarchy, '', null));
+  };
+  const measured = dumps.map(({ name }) => {
+    const xml = readFileSync(new URL(`${name}.xml`, folder), 'utf8');
+    return { xml, nodes: xml.match(/<node\b/g)?.length ?? 0, ms: medianBuildMs(() => sceneOf(xml)), tokens: estimateTokens(sceneToJson(sceneOf(xml))) };
+  });
+  const slowest = measured.reduce((worst, dump) => (dump.ms > worst.ms ? dump : worst));
+  // An 800-node page: the real dumps' windows side by side in one scrollable WebView, as a long page lists them.
+  const windows: string[] = [];
+  let nodes = 0;
+  for (const dump of measured) {
+    if (nodes >= 800) break;
+    const root = /<hierarchy[^>]*>([\s\S]*)<\/hierarchy>/.exec(dump.xml)?.[1] ?? '';
+    windows.push(root);
+    nodes += dump.nodes;
+  }
+  const page = `<hierarchy rotation="0"><node class="android.webkit.WebView" package="com.android.chrome" text="" content-desc="" resource-id="" scrollable="true" bounds="[0,0][1080,2400]">${windows.join('')}</node></hierarchy>`;
+  rows.push(
+    { case: CASE, metric: `real dumps: parse + build time per Scene (median of ${measured.length} dumps)`, value: median(measured.map((dump) => dump.ms)), unit: 'ms', goal: '< 5' },
+    { case: CASE, metric: `real dumps: parse + build time, slowest (${slowest.nodes} nodes)`, value: slowest.ms, unit: 'ms', goal: '< 20' },
+    { case: CASE, metric: `real dumps: parse + build time, ${nodes}-node page`, value: medianBuildMs(() => sceneOf(page)), unit: 'ms', goal: '< 20 for 800 nodes' },
+    { case: CASE, metric: 'real dumps: Scene tokens per screen (median)', value: median(measured.map((dump) => dump.tokens)), unit: 'tokens' },
+    { case: CASE, metric: `real dumps: Scene tokens per screen (largest; budget ${DEFAULT_SCENE_TOKEN_BUDGET})`, value: Math.max(...measured.map((dump) => dump.tokens)), unit: 'tokens', goal: `<= ${DEFAULT_SCENE_TOKEN_BUDGET}` },
+  );
+}
+
 const observeBench: BenchCase = {
   name: CASE,
   async run() {
     const rows: BenchRow[] = [];
-    for (const part of [corpusRows, latencyRows, cpuRows, sceneRows]) {
+    for (const part of [corpusRows, realDumpRows, latencyRows, cpuRows, sceneRows]) {
       try {
         await part(rows);
       } catch (error) {

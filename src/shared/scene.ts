@@ -55,6 +55,16 @@ export const SceneElementSchema = z.object({
    * the app, the `system` UI (navigation bar, notification shade), or an `other-app` window (another package).
    */
   window: z.enum(WINDOW_KINDS).optional(),
+  /**
+   * For a control repeated on every row of a list ("Add star", "Reply"): the label of its own row ("Buy milk"),
+   * which tells one "Add star" from the next.
+   */
+  row: z.string().min(1).optional(),
+  /**
+   * Present (true) when a dialog or popup lies over the element: it cannot be tapped until that window is closed,
+   * so it carries no action flags (clickable, editable, ...), only what it says.
+   */
+  covered: flag,
 });
 
 /** What the status bar said, condensed: its icons are not elements. */
@@ -89,14 +99,31 @@ export const ScreenFactsSchema = z.object({
 });
 
 /**
- * The default most tokens a Scene may take (Settings: `perception.sceneTokenBudget`). Ordinary screens take
- * 200-1,200; a WebView page or a tablet with 100+ elements would take several thousand every turn, which the
- * screenshot shows anyway.
+ * The default most tokens a Scene may take (Settings: `perception.sceneTokenBudget`). Of 29 real screens
+ * (test/fixtures/real-dumps) 28 take 130-2,160 whole and fit, a 112-element tablet panel takes 3,390; at 2,000 three
+ * of them were cut. 3,000 keeps ordinary screens whole at about two screenshots' worth of tokens per turn, and
+ * a WebView page or a large tablet screen, which would take several thousand every turn, is folded and cut.
  */
-export const DEFAULT_SCENE_TOKEN_BUDGET = 2000;
+export const DEFAULT_SCENE_TOKEN_BUDGET = 3000;
+
+/** How the UI was read: `uiautomator dump` (waits for the screen to go idle) or yadb's layout dump (does not). */
+export const DUMP_SOURCES = ['uiautomator', 'yadb'] as const;
+export type DumpSource = (typeof DUMP_SOURCES)[number];
+
+/** Controls repeated on every row of a list that were folded to fit the budget: each row kept one of its controls. */
+export const FoldedRepeatSchema = z.object({
+  /** The control's label, e.g. `Mark as complete`. */
+  label: z.string().min(1),
+  /** How many of them were folded (not listed). */
+  count: z.number().int().positive(),
+});
 
 export const SceneSchema = z.object({
   screen: ScreenFactsSchema,
+  /** Which dump the Scene was built from (present when the Observer read a phone). */
+  dump: z.enum(DUMP_SOURCES).optional(),
+  /** Repeated row controls folded to keep the Scene within its token budget (present only when some were). */
+  foldedRepeats: z.array(FoldedRepeatSchema).optional(),
   /** How many elements were left out to keep the Scene within its token budget (present only when some were). */
   elementsLeftOut: z.number().int().positive().optional(),
   elements: z.array(SceneElementSchema),
@@ -106,6 +133,7 @@ export type Bounds = z.infer<typeof BoundsSchema>;
 export type SceneElement = z.infer<typeof SceneElementSchema>;
 export type ScreenFacts = z.infer<typeof ScreenFactsSchema>;
 export type StatusBar = z.infer<typeof StatusBarSchema>;
+export type FoldedRepeat = z.infer<typeof FoldedRepeatSchema>;
 export type Scene = z.infer<typeof SceneSchema>;
 
 /**
@@ -114,18 +142,21 @@ export type Scene = z.infer<typeof SceneSchema>;
  */
 export function sceneToJson(scene: Scene): string {
   const elements = scene.elements.map((element) => JSON.stringify(element)).join(',\n');
+  const dump = scene.dump ? `"dump":${JSON.stringify(scene.dump)},` : '';
+  const folded = scene.foldedRepeats?.length ? `"foldedRepeats":${JSON.stringify(scene.foldedRepeats)},` : '';
   const leftOut = scene.elementsLeftOut ? `"elementsLeftOut":${scene.elementsLeftOut},` : '';
-  return `{"screen":${JSON.stringify(scene.screen)},${leftOut}"elements":[${elements ? `\n${elements}\n` : ''}]}`;
+  return `{"screen":${JSON.stringify(scene.screen)},${dump}${folded}${leftOut}"elements":[${elements ? `\n${elements}\n` : ''}]}`;
 }
 
 /**
  * What tells one screen from another: the Scene without the status bar's clock and battery, which change on their
- * own (an action that did nothing must not look as if it changed the screen).
+ * own, and without the dump it was read by (an action that did nothing must not look as if it changed the screen).
  */
 export function sceneFingerprint(scene: Scene): string {
+  const { dump: _dump, ...rest } = scene;
   const { status, ...screen } = scene.screen;
   const { time: _time, battery: _battery, charging: _charging, ...steady } = status ?? {};
-  return JSON.stringify({ ...scene, screen: { ...screen, status: steady } });
+  return JSON.stringify({ ...rest, screen: { ...screen, status: steady } });
 }
 
 const LABEL_JOINER = ' | ';

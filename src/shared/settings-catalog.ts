@@ -309,7 +309,7 @@ export const SETTINGS_CATALOG = [
   number('perception', 'sceneTokenBudget', LIMITS.sceneTokenBudget, DEFAULT_SCENE_TOKEN_BUDGET, {
     label: 'Screen\u2019s UI elements per turn, at most',
     unit: 'tokens',
-    help: 'A screen whose elements need more (a long web page, a tablet) keeps what can be acted on first, then labelled text, and tells the planner how many it left out.',
+    help: 'A screen whose elements need more (a long web page, a tablet) first shortens giant texts and folds controls repeated on every row, then keeps what can be acted on before plain text, and tells the planner what it folded and left out.',
     section: 'Screenshot',
     env: 'AMC_SCENE_TOKEN_BUDGET',
     appliesTo: ['app'],

@@ -1,8 +1,17 @@
 import type { UiNode } from './ui-hierarchy';
 
-/** Labels keep their inner spacing and line breaks: the planner compares typed text with what it reads. */
+/**
+ * Icon-font glyphs: characters of Unicode's Private Use Areas, which mean nothing outside the app's own font
+ * (`\uf103` draws an arrow in one app and a bell in another). They are not labels.
+ */
+const PRIVATE_USE = /[\uE000-\uF8FF\u{F0000}-\u{FFFFD}\u{100000}-\u{10FFFD}]/gu;
+
+/**
+ * Labels keep their inner spacing and line breaks (the planner compares typed text with what it reads), without
+ * icon-font glyphs.
+ */
 export function cleanLabel(value: string): string {
-  return value.replace(/\r\n?/g, '\n').trim();
+  return value.replace(/\r\n?/g, '\n').replace(PRIVATE_USE, '').trim();
 }
 
 export function shortClassName(className: string): string {

@@ -1,7 +1,8 @@
-import type { Scene } from '../../shared/scene';
+import type { DumpSource, Scene } from '../../shared/scene';
 import type { AdbClient } from '../device/adb-client';
 import { connectionOf, parseWmSize } from '../device/device-info';
 import { AdbError, isAbortError, sleep, throwIfAborted, type AdbErrorKind } from '../device/errors';
+import { HELPERS } from '../device/helpers/catalog';
 import { buildScene } from './scene-builder';
 import { parseDisplayInfo, screenFacts, type DisplaySize, type ScreenSizeSource } from './screen-facts';
 import {
@@ -29,6 +30,8 @@ export interface ObserverOptions {
   screenshotTimeoutMs?: number;
   /** Pause before the one retry of a failed dump, letting an animation settle. */
   retrySettleMs?: number;
+  /** Where yadb is on the phone (pushed there for typing); its layout dump is the way round a screen that never goes idle. */
+  yadbDevicePath?: string;
 }
 
 export interface ObserveOptions {
@@ -59,6 +62,14 @@ export interface Observation {
 
 const DUMP_TO_TTY = 'uiautomator dump /dev/tty';
 const DUMP_TO_FILE = 'uiautomator dump /sdcard/window_dump.xml >/dev/null && cat /sdcard/window_dump.xml';
+/**
+ * After uiautomator could not get an idle state, the next observations go to yadb first, which does not wait for it
+ * (not waiting out uiautomator's idle timeout again on every turn); then uiautomator is given another chance.
+ */
+const YADB_FIRST_TURNS = 4;
+const YADB_LAYOUT_FILE = '/data/local/tmp/amc_layout.xml';
+const yadbLayoutCommand = (devicePath: string) =>
+  `app_process -Djava.class.path=${devicePath} /data/local/tmp com.ysbing.yadb.Main -layout ${YADB_LAYOUT_FILE} && cat ${YADB_LAYOUT_FILE}`;
 const FACTS_COMMAND = "dumpsys window | grep -E 'mCurrentFocus|mFocusedApp'; dumpsys input_method | grep mInputShown";
 
 const elapsed = (start: number) => Math.round((performance.now() - start) * 10) / 10;
@@ -69,6 +80,11 @@ export class Observer {
   private readonly encoding: ScreenshotEncoding | null;
   /** Natural screen size per serial (`wm size` does not change while a device is connected). */
   private readonly naturalSizes = new Map<string, DisplaySize>();
+  /**
+   * Serials whose screen did not go idle and whose yadb read it: how many more observations go to yadb first before
+   * uiautomator (which also sees the status bar and other windows) is tried first again.
+   */
+  private readonly yadbFirst = new Map<string, number>();
   /** Serials whose `uiautomator dump /dev/tty` prints no XML: they dump to a file instead. */
   private readonly dumpViaFile = new Set<string>();
   /**
@@ -111,8 +127,9 @@ export class Observer {
     else if (screenshot) observation.screenshotError = screenshot.error;
     if ('error' in hierarchy) observation.sceneError = hierarchy.error;
     else {
-      const facts = screenFacts(hierarchy, factsOutput, sizeSource);
-      observation.scene = buildScene(hierarchy, facts, sceneTokenBudget === undefined ? {} : { tokenBudget: sceneTokenBudget });
+      const facts = screenFacts(hierarchy.read, factsOutput, sizeSource);
+      const scene = buildScene(hierarchy.read, facts, sceneTokenBudget === undefined ? {} : { tokenBudget: sceneTokenBudget });
+      observation.scene = { ...scene, dump: hierarchy.source };
     }
     timings.totalMs = elapsed(start);
     return observation;
@@ -144,26 +161,57 @@ export class Observer {
     }
   }
 
-  /** A failed dump (including "could not get idle state") is retried once after a short settle. */
+  /**
+   * `uiautomator dump` waits for the screen to go idle, and fails ("could not get idle state") or times out on a
+   * screen with a video, an animation or a ticking clock. Then yadb's layout dump, which does not wait, is tried at
+   * once (when yadb is on the phone), and first for the next few observations; failing that, uiautomator once more
+   * after a short settle.
+   */
   private async dumpWithRetry(
     serial: string,
     signal: AbortSignal | undefined,
     timings: ObservationTimings,
-  ): Promise<UiHierarchy | { error: string }> {
+  ): Promise<{ read: UiHierarchy; source: DumpSource } | { error: string }> {
     const start = performance.now();
     try {
-      try {
-        return await this.dump(serial, signal);
-      } catch (error) {
-        if (isAbortError(error)) throw error;
-        await sleep(this.options.retrySettleMs ?? 300, signal);
-        return await this.dump(serial, signal);
+      const yadbTurns = this.yadbFirst.get(serial) ?? 0;
+      if (yadbTurns > 0) {
+        const viaYadb = await this.yadbDump(serial, signal);
+        if (viaYadb) {
+          this.yadbFirst.set(serial, yadbTurns - 1);
+          return { read: viaYadb, source: 'yadb' };
+        }
+        this.yadbFirst.delete(serial);
       }
+      try {
+        return { read: await this.dump(serial, signal), source: 'uiautomator' };
+      } catch (error) {
+        if (isAbortError(error) || isPhoneUnreachable(error)) throw error;
+      }
+      const viaYadb = await this.yadbDump(serial, signal);
+      if (viaYadb) {
+        this.yadbFirst.set(serial, YADB_FIRST_TURNS);
+        return { read: viaYadb, source: 'yadb' };
+      }
+      await sleep(this.options.retrySettleMs ?? 300, signal);
+      return { read: await this.dump(serial, signal), source: 'uiautomator' };
     } catch (error) {
       if (isAbortError(error) || isPhoneUnreachable(error)) throw error;
-      return { error: `The screen's UI could not be read (uiautomator dump failed twice): ${message(error)}` };
+      return { error: `The screen's UI could not be read (uiautomator dump failed twice, and yadb's layout dump too or yadb is not on the phone): ${message(error)}` };
     } finally {
       timings.dumpMs = elapsed(start);
+    }
+  }
+
+  /** yadb's layout dump, or undefined when yadb is not on the phone or could not read the screen. */
+  private async yadbDump(serial: string, signal: AbortSignal | undefined): Promise<UiHierarchy | undefined> {
+    const devicePath = this.options.yadbDevicePath ?? HELPERS.yadb.devicePath;
+    try {
+      const output = await this.shellText(serial, yadbLayoutCommand(devicePath), { signal, timeoutMs: this.options.dumpTimeoutMs ?? 20_000 });
+      return parseUiHierarchy(output);
+    } catch (error) {
+      if (isAbortError(error) || isPhoneUnreachable(error)) throw error;
+      return undefined;
     }
   }
 

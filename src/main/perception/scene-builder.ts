@@ -1,7 +1,17 @@
-import { DEFAULT_SCENE_TOKEN_BUDGET, joinLabelParts, sceneToJson, type Bounds, type Scene, type SceneElement, type ScreenFacts, type WindowKind } from '../../shared/scene';
+import {
+  DEFAULT_SCENE_TOKEN_BUDGET,
+  joinLabelParts,
+  labelParts,
+  sceneToJson,
+  type Bounds,
+  type Scene,
+  type SceneElement,
+  type ScreenFacts,
+  type WindowKind,
+} from '../../shared/scene';
 import { childLabels, cleanLabel, saysAlready, shortClassName, shortResourceId, unlabeledHint } from './labels';
-import { fitToBudget, estimateTokens } from './scene-budget';
-import { readStatusBar } from './status-bar';
+import { fitToBudget, estimateTokens, type RepeatInfo } from './scene-budget';
+import { isStatusBarNode, readStatusBar } from './status-bar';
 import type { UiHierarchy, UiNode } from './ui-hierarchy';
 import { windowRoles } from './windows';
 
@@ -9,6 +19,9 @@ export { isKeyboardPackage } from './windows';
 
 /** A clickable container larger than this share of the screen is a layout, not a row to fold labels into. */
 const MAX_ROW_AREA_SHARE = 0.4;
+
+/** A row's label names the row; its first words are enough to tell it from the next. */
+const MAX_ROW_LABEL_CHARS = 60;
 
 const editableClass = /(EditText|AutoCompleteTextView|SearchView\$SearchAutoComplete)$/;
 
@@ -25,9 +38,18 @@ interface FoldedLabel {
   fromDesc: boolean;
 }
 
+/** One row of a list (a child of a scrollable container), which the elements inside it share. */
+interface Row {
+  id: number;
+}
+
 interface Draft {
   element: ElementDraft;
   node: UiNode;
+  /** The list row the element is in, if any. */
+  row: Row | null;
+  /** The index of its window (root) in the dump. */
+  windowIndex: number;
   /** The node's own text and description. */
   ownText: string;
   ownDesc: string;
@@ -43,6 +65,7 @@ interface Draft {
 interface Place {
   window?: WindowKind;
   statusBar: boolean;
+  windowIndex: number;
 }
 
 function clip([left, top, right, bottom]: Bounds, width: number, height: number): Bounds | null {
@@ -131,8 +154,9 @@ function finish(draft: Draft): ElementDraft {
 /**
  * Turns a UI hierarchy into the Scene the planner reads. Rules, in order:
  * - each top-level window is classified (see `windowRoles`): keyboard windows are left out (`keyboardShown` says
- *   it), the status bar becomes `screen.status` (its icons are elements only when actionable), and elements of
- *   dialogs, popups, System UI and other apps' windows carry `window`;
+ *   it), the status bar (a thin strip, or the status bar strip inside a full-screen System UI window such as a lock
+ *   screen) becomes `screen.status` (its icons are elements only when actionable), and elements of dialogs, popups,
+ *   System UI and other apps' windows carry `window`; elements a dialog or popup lies over are `covered`;
  * - invisible, zero-area and off-screen nodes are dropped with their subtrees;
  * - a clickable wrapper and its single same-bounds clickable child are one element;
  * - a node is kept when it can be acted on (clickable, long-clickable, scrollable, checkable, editable) or
@@ -142,7 +166,9 @@ function finish(draft: Draft): ElementDraft {
  *   that says something the row does not already say, in reading order (see `joinLabelParts`); a non-clickable
  *   switch inside such a row gives the row its `checked`;
  * - an actionable element without any label gets `unlabeled`, a hint from its resource id or class;
- * - beyond the token budget, elements are left out by priority (see `fitToBudget`) and counted;
+ * - a control repeated on the rows of a list gets its row's label as `row`;
+ * - beyond the token budget, giant labels are shortened, repeated row controls folded, then elements left out by
+ *   priority (see `fitToBudget`), all of it counted;
  * - elements keep the dump's depth-first order (reading order), numbered e1, e2, ...
  */
 export function buildScene(hierarchy: UiHierarchy, facts: ScreenFacts, options: SceneBuildOptions = {}): Scene {
@@ -150,11 +176,16 @@ export function buildScene(hierarchy: UiHierarchy, facts: ScreenFacts, options: 
   const drafts: Draft[] = [];
   const screenArea = screen.width * screen.height;
 
-  const visit = (original: UiNode, owner: Draft | null, place: Place, inList: boolean) => {
+  let rows = 0;
+  const visit = (original: UiNode, owner: Draft | null, place: Place, inList: boolean, row: Row | null) => {
     if (!original.visible) return;
     const node = mergeSameBoundsChild(original);
     const bounds = clip(node.bounds, screen.width, screen.height);
     if (!bounds) return;
+    if (place.window === 'system' && !place.statusBar && isStatusBarNode(node, screen.height)) {
+      screen.status = { ...screen.status, ...readStatusBar(node) };
+      return visit(original, owner, { ...place, statusBar: true }, inList, row);
+    }
     const text = cleanLabel(node.text);
     const desc = cleanLabel(node.contentDesc);
     const hint = cleanLabel(node.hint);
@@ -162,7 +193,7 @@ export function buildScene(hierarchy: UiHierarchy, facts: ScreenFacts, options: 
     const actionable = isActionable(node);
     const area = (bounds[2] - bounds[0]) * (bounds[3] - bounds[1]);
     const visitChildren = (nextOwner: Draft | null) => {
-      for (const child of node.children) visit(child, nextOwner, place, node.scrollable);
+      for (const child of node.children) visit(child, nextOwner, place, node.scrollable, node.scrollable ? { id: ++rows } : row);
     };
 
     if (place.statusBar && !actionable) return visitChildren(null);
@@ -196,6 +227,8 @@ export function buildScene(hierarchy: UiHierarchy, facts: ScreenFacts, options: 
     const draft: Draft = {
       element,
       node,
+      row,
+      windowIndex: place.windowIndex,
       ownText: text,
       ownDesc: desc,
       parts: [],
@@ -207,30 +240,104 @@ export function buildScene(hierarchy: UiHierarchy, facts: ScreenFacts, options: 
   };
 
   const roles = windowRoles(hierarchy.roots, screen);
-  hierarchy.roots.forEach((root, index) => {
-    const role = roles[index]!;
+  hierarchy.roots.forEach((root, windowIndex) => {
+    const role = roles[windowIndex]!;
     if (role === 'keyboard') return;
     if (role === 'status-bar') {
       screen.status = { ...screen.status, ...readStatusBar(root) };
-      visit(root, null, { window: 'system', statusBar: true }, false);
+      visit(root, null, { window: 'system', statusBar: true, windowIndex }, false, null);
       return;
     }
-    visit(root, null, { statusBar: false, ...(role !== 'app' && { window: role }) }, false);
+    visit(root, null, { statusBar: false, windowIndex, ...(role !== 'app' && { window: role }) }, false, null);
   });
   if (screen.status && Object.keys(screen.status).length === 0) delete screen.status;
 
   const elements = drafts.map(finish);
+  markCovered(drafts, hierarchy.roots.map((root, index) => (roles[index] === 'dialog' || roles[index] === 'popup' ? root.bounds : null)));
+  const repeats = markRepeats(drafts);
   const budget = options.tokenBudget ?? DEFAULT_SCENE_TOKEN_BUDGET;
   const fixedTokens = estimateTokens(sceneToJson({ screen, elementsLeftOut: elements.length, elements: [] }));
-  const kept = fitToBudget(elements, fixedTokens, budget);
-  const scene: Scene = { screen, elements: kept.map((element, index) => orderKeys({ id: `e${index + 1}`, ...element })) };
-  if (kept.length < elements.length) return { screen, elementsLeftOut: elements.length - kept.length, elements: scene.elements };
-  return scene;
+  const cut = fitToBudget(elements, repeats, fixedTokens, budget);
+  return {
+    screen,
+    ...(cut.foldedRepeats.length > 0 && { foldedRepeats: cut.foldedRepeats }),
+    ...(cut.leftOut > 0 && { elementsLeftOut: cut.leftOut }),
+    elements: cut.elements.map((element, index) => orderKeys({ id: `e${index + 1}`, ...element })),
+  };
+}
+
+const centre = ([left, top, right, bottom]: Bounds) => [(left + right) / 2, (top + bottom) / 2] as const;
+const holds = ([left, top, right, bottom]: Bounds, [x, y]: readonly [number, number]) => left <= x && x < right && top <= y && y < bottom;
+
+/**
+ * Marks the elements of the app's (or another app's) windows that a dialog or popup lies over: they stay listed for
+ * what they say, but lose their action flags, since a tap there lands on the dialog.
+ */
+function markCovered(drafts: readonly Draft[], overlays: ReadonlyArray<Bounds | null>): void {
+  if (overlays.every((overlay) => overlay === null)) return;
+  for (const { element, windowIndex } of drafts) {
+    if (element.window === 'dialog' || element.window === 'popup' || element.window === 'system') continue;
+    const point = centre(element.bounds);
+    if (!overlays.some((overlay, index) => overlay && index !== windowIndex && holds(overlay, point))) continue;
+    element.covered = true;
+    for (const action of ['clickable', 'longClickable', 'scrollable', 'editable', 'focused'] as const) delete element[action];
+    delete element.unlabeled;
+  }
+}
+
+/** What an element says first: its text's first part, else its description. */
+const firstLabel = (element: ElementDraft) => (element.text ? labelParts(element.text)[0] : undefined) ?? element.desc;
+const isControl = (element: ElementDraft) => !element.covered && !!(element.clickable || element.longClickable || element.checked !== undefined);
+
+/**
+ * Finds the controls repeated on the rows of a list (the same control, by resource id or else by label, on two rows
+ * or more: "Add star", "Reply"), gives each its row's label (the first thing the row says that is not itself a
+ * repeated control), and chooses the one element each row keeps when repeats are folded: the row's own control if
+ * it has one, else its first repeated control.
+ */
+function markRepeats(drafts: readonly Draft[]): Array<RepeatInfo | undefined> {
+  // A resource id names the control whatever it shows (a reply button's count differs on every row).
+  const keyOf = ({ element }: Draft) => [element.type, element.resourceId ?? [element.text, element.desc, element.unlabeled].join('\u0000')].join('\u0000');
+  // A control that carries labels of its own children is a row (or a card) itself, not a control on one.
+  const isRepeatable = (draft: Draft) => !!draft.row && isControl(draft.element) && draft.parts.length === 0;
+  const ownLabel = ({ element }: Draft) => element.desc ?? element.unlabeled ?? element.text ?? element.type;
+  const rowsByKey = new Map<string, Set<number>>();
+  const labelsByKey = new Map<string, Set<string>>();
+  for (const draft of drafts) {
+    if (!isRepeatable(draft)) continue;
+    const key = keyOf(draft);
+    rowsByKey.set(key, (rowsByKey.get(key) ?? new Set()).add(draft.row!.id));
+    labelsByKey.set(key, (labelsByKey.get(key) ?? new Set()).add(ownLabel(draft)));
+  }
+  const repeated = drafts.map((draft) => isRepeatable(draft) && rowsByKey.get(keyOf(draft))!.size >= 2);
+
+  const rowLabels = new Map<number, string>();
+  const rowsWithOwnControl = new Set<number>();
+  drafts.forEach((draft, index) => {
+    if (!draft.row || repeated[index]) return;
+    const label = firstLabel(draft.element);
+    if (label && !rowLabels.has(draft.row.id)) rowLabels.set(draft.row.id, label);
+    if (isControl(draft.element)) rowsWithOwnControl.add(draft.row.id);
+  });
+
+  const rowsKeeping = new Set<number>();
+  return drafts.map((draft, index) => {
+    if (!repeated[index]) return undefined;
+    const { element, row } = draft;
+    const rowLabel = rowLabels.get(row!.id);
+    // Folded repeats are counted under the label they share, or under their resource id when each says its own.
+    const labels = labelsByKey.get(keyOf(draft))!;
+    const label = labels.size === 1 ? ownLabel(draft) : element.resourceId!;
+    if (rowLabel && rowLabel !== ownLabel(draft)) element.row = rowLabel.length > MAX_ROW_LABEL_CHARS ? `${rowLabel.slice(0, MAX_ROW_LABEL_CHARS)}…` : rowLabel;
+    const keptForRow = !rowsWithOwnControl.has(row!.id) && !rowsKeeping.has(row!.id);
+    if (keptForRow) rowsKeeping.add(row!.id);
+    return { label, keptForRow };
+  });
 }
 
 /** Fixed key order so the JSON reads the same way for every element. */
 function orderKeys(element: SceneElement): SceneElement {
-  const { id, type, text, desc, hint, unlabeled, resourceId, bounds, window, ...flags } = element;
+  const { id, type, text, desc, hint, unlabeled, row, resourceId, bounds, window, ...flags } = element;
   return {
     id,
     type,
@@ -238,6 +345,7 @@ function orderKeys(element: SceneElement): SceneElement {
     ...(desc !== undefined && { desc }),
     ...(hint !== undefined && { hint }),
     ...(unlabeled !== undefined && { unlabeled }),
+    ...(row !== undefined && { row }),
     ...(resourceId !== undefined && { resourceId }),
     bounds,
     ...flags,

@@ -79,11 +79,21 @@ export function screenSize(hierarchy: UiHierarchy, source: ScreenSizeSource): Di
   return { width: Math.max(1, right + Math.max(0, left)), height: Math.max(1, bottom + Math.max(0, top)), rotation };
 }
 
+const area = ([left, top, right, bottom]: readonly number[]) => Math.max(0, right! - left!) * Math.max(0, bottom! - top!);
+
+/**
+ * The app in front when `dumpsys` does not say: the largest application window (not System UI, not a keyboard).
+ * The first one listed can be an edge-panel handle or a chat head floating over the app.
+ */
+function largestAppWindow(hierarchy: UiHierarchy) {
+  const apps = hierarchy.roots.filter((root) => root.packageName !== SYSTEM_UI_PACKAGE && !isKeyboardPackage(root.packageName));
+  return apps.reduce<(typeof apps)[number] | undefined>((best, root) => (!best || area(root.bounds) > area(best.bounds) ? root : best), undefined);
+}
+
 /** The screen facts of one observation, before the Scene builder adds what the status bar says. */
 export function screenFacts(hierarchy: UiHierarchy, factsOutput: string, source: ScreenSizeSource): ScreenFacts {
   const { width, height, rotation } = screenSize(hierarchy, source);
-  const appRoot = hierarchy.roots.find((root) => root.packageName !== SYSTEM_UI_PACKAGE && !isKeyboardPackage(root.packageName));
-  const foreground = parseForegroundWindow(factsOutput) ?? { package: appRoot?.packageName ?? hierarchy.roots[0]?.packageName ?? '' };
+  const foreground = parseForegroundWindow(factsOutput) ?? { package: largestAppWindow(hierarchy)?.packageName ?? hierarchy.roots[0]?.packageName ?? '' };
   const keyboardShown = parseInputShown(factsOutput) ?? hierarchy.roots.some((root) => isKeyboardPackage(root.packageName));
   return {
     width,

@@ -7,13 +7,25 @@ export const SYSTEM_UI_PACKAGE = 'com.android.systemui';
 /** The status bar is a thin System UI strip along the top (its height is at most this share of the screen's). */
 const MAX_STATUS_BAR_SHARE = 0.1;
 
-/** The status bar: a System UI window whose first levels say so by id, or a thin strip along the top edge. */
+const STATUS_BAR_ID = /:id\/(?:keyguard_)?status_bar(?:_container)?$/;
+
+/** A thin strip along the top edge: at most a tenth of the screen's height. */
+function isTopStrip([, top, , bottom]: readonly number[], screenHeight: number): boolean {
+  return top! <= 0 && bottom! > 0 && bottom! <= screenHeight * MAX_STATUS_BAR_SHARE;
+}
+
+/**
+ * The status bar window: a thin System UI strip along the top. A full-screen System UI window (lock screen, shade,
+ * or the older status bar window that grows to hold the shade) is not one, though it may hold one: see
+ * `isStatusBarNode`.
+ */
 export function isStatusBarWindow(root: UiNode, screenHeight: number): boolean {
-  if (root.packageName !== SYSTEM_UI_PACKAGE) return false;
-  const levels = [root, ...root.children, ...root.children.flatMap((child) => child.children)];
-  if (levels.some((node) => /:id\/status_bar(?:_container)?$/.test(node.resourceId))) return true;
-  const [, top, , bottom] = root.bounds;
-  return top <= 0 && bottom > 0 && bottom <= screenHeight * MAX_STATUS_BAR_SHARE;
+  return root.packageName === SYSTEM_UI_PACKAGE && isTopStrip(root.bounds, screenHeight);
+}
+
+/** The status bar inside a larger System UI window: a node named so by id that is a thin strip along the top. */
+export function isStatusBarNode(node: UiNode, screenHeight: number): boolean {
+  return STATUS_BAR_ID.test(node.resourceId) && isTopStrip(node.bounds, screenHeight);
 }
 
 const PERCENT = /(\d{1,3})\s*(?:%|percent|por cento|pour cent|prozent|퍼센트)/i;

@@ -14,7 +14,7 @@ export const NoteSchema = z.object({ title: z.string(), body: z.string() }).stri
 export const ChatMessageSchema = z.object({ from: z.enum(['me', 'them']), body: z.string() }).strict();
 export const ConversationSchema = z.object({ with: z.string().min(1), messages: z.array(ChatMessageSchema) }).strict();
 export const SettingsSchema = z
-  .object({ wifi: z.boolean(), bluetooth: z.boolean(), darkTheme: z.boolean(), airplaneMode: z.boolean() })
+  .object({ wifi: z.boolean(), mobileData: z.boolean(), bluetooth: z.boolean(), darkTheme: z.boolean(), airplaneMode: z.boolean() })
   .strict();
 export const ContactsPermissionSchema = z.enum(['ask', 'granted', 'denied']);
 
@@ -90,7 +90,7 @@ export interface PhoneData {
 }
 
 export const DEFAULT_SEED = {
-  settings: { wifi: true, bluetooth: false, darkTheme: false, airplaneMode: false },
+  settings: { wifi: true, mobileData: true, bluetooth: false, darkTheme: false, airplaneMode: false },
   contacts: [
     { name: 'Alice Johnson', phone: '+1 555-0101' },
     { name: 'Bob Smith', phone: '+1 555-0102' },

@@ -1,6 +1,8 @@
 import sharp from 'sharp';
 import { USER_APPS } from './apps/index';
 import { amCommand, monkeyCommand, wmCommand } from './commands/activity';
+import { bugreportzCommand } from './commands/bugreport';
+import { svcCommand } from './commands/radios';
 import { appProcessCommand, killCommand } from './commands/app-process';
 import { cmdCommand } from './commands/cmd';
 import { dateCommand } from './commands/date';
@@ -247,6 +249,7 @@ export class VirtualPhone {
         cache.xml ??= hierarchyXml(this.ui.snapshot().windows);
         return cache.xml;
       },
+      animating: () => this.loadingBarRunning,
       extraSettings: this.extraSettings,
       helpers: this.helpers,
     };
@@ -306,6 +309,8 @@ export class VirtualPhone {
       ['[', testCommand(this.fs, true)],
       ['dumpsys', dumpsysCommand(phone)],
       ['wm', wmCommand],
+      ['svc', svcCommand(phone)],
+      ['bugreportz', bugreportzCommand(phone)],
       ['settings', settingsCommand(phone)],
       ['ime', imeCommand(phone)],
       ['uiautomator', uiautomatorCommand(phone)],

@@ -1,3 +1,5 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AdbClient } from '../../../src/main/device/adb-client';
@@ -116,6 +118,30 @@ describe('Observer against the virtual device', () => {
     expect(observation.scene).toBeNull();
     expect(observation.sceneError).toMatch(/UI could not be read.*could not get idle state/);
     expect(observation.screenshot).toBeDefined();
+  });
+
+  it('Scenario: A screen that never goes idle is read with the yadb layout dump', async () => {
+    expect((await observer.observe(harness.serial)).scene?.dump).toBe('uiautomator');
+    await harness.control('/loading-bar', { body: { running: true } });
+    // As on a real phone: uiautomator waits for an idle state the redrawing screen never reaches.
+    expect((await harness.shell('uiautomator dump /dev/tty')).stdout + (await harness.shell('uiautomator dump /dev/tty')).stderr).toMatch(/could not get idle state/);
+    const ownObserver = new Observer(adb, { screenshot: false });
+    const withoutYadb = await ownObserver.observe(harness.serial);
+    expect(withoutYadb.scene).toBeNull();
+    expect(withoutYadb.sceneError).toMatch(/could not get idle state/);
+
+    const jar = join(harness.tmpDir, 'yadb');
+    writeFileSync(jar, 'dex\n');
+    expect((await harness.adb(['-s', harness.serial, 'push', jar, '/data/local/tmp/yadb'])).code).toBe(0);
+    const observation = await ownObserver.observe(harness.serial);
+    expect(observation.sceneError).toBeUndefined();
+    expect(observation.scene).toMatchObject({ dump: 'yadb', screen: { package: 'com.android.launcher3' } });
+    expect(find(observation.scene!, 'Settings')).toMatchObject({ clickable: true });
+    // The next turns go to yadb first instead of waiting out uiautomator again: an armed dump failure stays unused.
+    await harness.control('/loading-bar', { body: { running: false } });
+    await harness.control('/faults', { body: { kind: 'idle-state-error' } });
+    expect((await ownObserver.observe(harness.serial)).scene?.dump).toBe('yadb');
+    expect((await harness.control<{ faults: unknown[] }>('/faults')).body.faults).toHaveLength(1);
   });
 
   it('Scenario: An unreachable phone fails the observation', async () => {

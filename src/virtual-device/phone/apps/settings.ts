@@ -43,6 +43,7 @@ type SettingKey = keyof PhoneSettings;
 /** What system_server logs when Settings flips a switch (the services' own tags and wording, shortened). */
 const TOGGLE_LOG: Record<SettingKey, { tag: string; message: (on: boolean) => string }> = {
   wifi: { tag: 'WifiService', message: (on) => `setWifiEnabled package=${PKG} uid=1000 enable=${on}` },
+  mobileData: { tag: 'PhoneInterfaceManager', message: (on) => `setDataEnabled(enable=${on}) by ${PKG}` },
   bluetooth: { tag: 'BluetoothManagerService', message: (on) => (on ? `enable(${PKG})` : `disable(${PKG}, persist=true)`) },
   airplaneMode: { tag: 'ConnectivityService', message: (on) => `setAirplaneMode(enable=${on}) by ${PKG}` },
   darkTheme: { tag: 'UiModeManager', message: (on) => `setNightMode(${on ? 'MODE_NIGHT_YES' : 'MODE_NIGHT_NO'}) from ${PKG}` },

@@ -43,6 +43,15 @@ function launchable(component: string): { pkg: string; activity: string } | unde
 }
 
 const VIEW_ACTION = 'android.intent.action.VIEW';
+/** Settings actions the Settings app answers (its main screen lists them all). */
+const SETTINGS_ACTIONS = new Set([
+  'android.settings.SETTINGS',
+  'android.settings.WIFI_SETTINGS',
+  'android.settings.WIRELESS_SETTINGS',
+  'android.settings.AIRPLANE_MODE_SETTINGS',
+  'android.settings.BLUETOOTH_SETTINGS',
+  'android.settings.DISPLAY_SETTINGS',
+]);
 
 /** Intents print a URI's scheme and host only (`https://example.com/...`), as Android does since 11. */
 function redactedUri(uri: string): string {
@@ -92,6 +101,11 @@ async function startActivity(phone: PhoneServices, intent: ReturnType<typeof par
     if (intent.action === VIEW_ACTION && intent.data !== undefined && /^https?:/i.test(intent.data)) {
       phone.ui.startApp(APP_PACKAGES.browser, { screen: browserPage(intent.data) });
       return output(`Starting: Intent { act=${VIEW_ACTION} dat=${redactedUri(intent.data)} }\n`);
+    }
+    const settingsScreen = intent.action === undefined ? undefined : SETTINGS_ACTIONS.has(intent.action);
+    if (settingsScreen) {
+      phone.ui.startApp(APP_PACKAGES.settings, { newInstance: true });
+      return output(`Starting: Intent { act=${intent.action} }\n`);
     }
     if (intent.action !== undefined) {
       const data = intent.data === undefined ? '' : ` dat=${redactedUri(intent.data)}`;

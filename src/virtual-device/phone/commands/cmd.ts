@@ -1,5 +1,6 @@
 import { failure, output, type CommandHandler } from '../shell/interpreter';
 import type { PhoneServices } from './context';
+import { wifiCommand } from './radios';
 
 /** `cmd SERVICE ...`: the binder shell commands tools use; the package service is `pm`'s. */
 
@@ -14,9 +15,11 @@ export function cmdCommand(phone: PhoneServices, packageManager: CommandHandler)
         return connectivity(phone, rest);
       case 'statusbar':
         return statusbar(phone, rest);
+      case 'wifi':
+        return wifiCommand(phone, rest);
       case undefined:
       case '-l':
-        return output('Currently running services:\n  activity\n  connectivity\n  input\n  package\n  statusbar\n  window\n');
+        return output('Currently running services:\n  activity\n  connectivity\n  input\n  package\n  statusbar\n  wifi\n  window\n');
       default:
         return failure(`cmd: Can't find service: ${service}\n`, 20);
     }

@@ -20,6 +20,8 @@ export interface PhoneServices {
   screenshotPng(): Promise<Buffer>;
   screenshotRgba(): Promise<Buffer>;
   hierarchyXml(): string;
+  /** Whether something on screen redraws every frame (the loading bar): the screen never goes idle. */
+  animating(): boolean;
   /** Programs started with `app_process`, for `ps` and `kill`. */
   readonly helpers: HelperProcessTable;
   /** Values of settings that are not modelled by the phone data (`settings put` of other keys). */

@@ -5,11 +5,12 @@ import { ADB_IME_ID, LATIN_IME_ID } from '../ui/phone-ui';
 import type { PhoneServices } from './context';
 import { findPackage, installedPackages } from './packages';
 import { runningProcesses } from './processes';
+import { batteryDump } from './radios';
 import { activityRecord, objectId, taskId, windowRecord } from './records';
 
 /** `dumpsys SERVICE`: the lines of Android 14's service dumps that tools parse. */
 
-const SERVICES = ['activity', 'display', 'input', 'input_method', 'package', 'power', 'window'];
+const SERVICES = ['activity', 'battery', 'display', 'input', 'input_method', 'package', 'power', 'window'];
 
 export function dumpsysCommand(phone: PhoneServices): CommandHandler {
   return ({ args }) => {
@@ -33,6 +34,8 @@ export function dumpsysCommand(phone: PhoneServices): CommandHandler {
       }
       case 'input':
         return output(inputDump(phone));
+      case 'battery':
+        return output(batteryDump());
       case 'display':
         return output(displayDump(phone));
       case 'package':

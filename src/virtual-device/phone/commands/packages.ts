@@ -2,8 +2,10 @@ import { USER_APPS } from '../apps/index';
 import { LAUNCHER_ACTIVITY, LAUNCHER_PACKAGE } from '../apps/launcher';
 import { PERMISSION_CONTROLLER_PACKAGE } from '../apps/contacts';
 import { failure, output, type CommandHandler, type CommandOutput } from '../shell/interpreter';
+import { LATIN_IME_ID } from '../ui/phone-ui';
 import { ADB_KEYBOARD_PACKAGE, LATIN_IME_PACKAGE, SYSTEM_UI_PACKAGE } from '../ui/system-ui';
 import type { PhoneServices } from './context';
+import { listFeatures } from './radios';
 import { fullClassName } from './records';
 
 /** What the package manager knows of each installed package, and `pm` / `cmd package` over it. */
@@ -87,6 +89,7 @@ export function packageCommand(phone: PhoneServices): CommandHandler {
     switch (subcommand) {
       case 'list':
         if (rest[0] === 'packages' || rest[0] === 'package') return listPackages(phone, rest.slice(1));
+        if (rest[0] === 'features') return listFeatures();
         return failure(`Error: unknown list type '${rest[0] ?? ''}'\n`, 255);
       case 'path': {
         const name = rest.filter((arg, index) => !arg.startsWith('-') && rest[index - 1] !== '--user')[0];
@@ -95,6 +98,10 @@ export function packageCommand(phone: PhoneServices): CommandHandler {
       }
       case 'resolve-activity':
         return resolveActivity(phone, rest);
+      case 'install':
+        return install(phone, rest);
+      case 'uninstall':
+        return uninstall(phone, rest);
       case undefined:
       case 'help':
         return output(PM_USAGE);
@@ -157,4 +164,34 @@ function resolveActivity(phone: PhoneServices, args: string[]): CommandOutput {
   return output(
     `Activity #0:\n  ${head.trimEnd()}\n  ActivityInfo:\n    name=${className}\n    packageName=${info.name}\n    enabled=true exported=true directBootAware=false\n`,
   );
+}
+
+/** Where the package manager stages an install session's APK (the session number is made up). */
+const STAGED_APK = '/data/app/vmdl1730450123.tmp/base.apk';
+
+/**
+ * `pm install PATH` (what `adb install` runs after pushing the file, on a phone without the `cmd` feature). A file
+ * that is not a ZIP archive is refused as not an APK; one that is cannot be verified here (it carries no signature
+ * this phone could check) and is refused for that.
+ */
+function install(phone: PhoneServices, args: string[]): CommandOutput {
+  const path = args.filter((arg, index) => !arg.startsWith('-') && !['--user', '-i', '--install-location'].includes(args[index - 1] ?? ''))[0];
+  if (path === undefined) return failure('Error: must either specify a package size or an APK file\n', 1);
+  const entry = phone.fs.stat(path);
+  if (!entry || entry.isDirectory) return failure(`Error: Unable to open file: ${path}\nConsider using a file under /data/local/tmp/\n`, 1);
+  const isZip = phone.fs.read(path).subarray(0, 4).equals(Buffer.from([0x50, 0x4b, 0x03, 0x04]));
+  if (!isZip) return failure(`Failure [INSTALL_PARSE_FAILED_NOT_APK: Failed to parse ${STAGED_APK}: Failed to load asset path ${STAGED_APK}]\n`, 1);
+  return failure(`Failure [INSTALL_PARSE_FAILED_NO_CERTIFICATES: Failed to collect certificates from ${STAGED_APK}: No APK Signature Scheme v2 signature in package]\n`, 1);
+}
+
+/** `pm uninstall [-k] [--user N] PACKAGE`: only apps the person installed can go (here ADBKeyBoard); system apps stay. */
+function uninstall(phone: PhoneServices, args: string[]): CommandOutput {
+  const name = args.filter((arg, index) => !arg.startsWith('-') && args[index - 1] !== '--user')[0];
+  if (name === undefined) return failure('Error: package name not specified\n', 1);
+  if (name === ADB_KEYBOARD_PACKAGE && phone.data().adbKeyboardInstalled) {
+    phone.data().adbKeyboardInstalled = false;
+    if (phone.ui.imeId.startsWith(`${ADB_KEYBOARD_PACKAGE}/`)) phone.ui.setIme(LATIN_IME_ID);
+    return output('Success\n');
+  }
+  return failure('Failure [DELETE_FAILED_INTERNAL_ERROR]\n', 1);
 }

@@ -17,7 +17,8 @@ export function uiautomatorCommand(phone: PhoneServices): CommandHandler {
     }
     const file = rest.find((arg) => !arg.startsWith('--')) ?? DEFAULT_DUMP_FILE;
     await phone.delay('dump', signal);
-    if (phone.takeFault('idle-state-error')) return failure('ERROR: could not get idle state.\n', 1);
+    // uiautomator waits for the screen to go idle; one that redraws every frame never does.
+    if (phone.takeFault('idle-state-error') || phone.animating()) return failure('ERROR: could not get idle state.\n', 1);
     const xml = phone.hierarchyXml();
     const done = `UI hierchary dumped to: ${file}\n`;
     if (file === '/dev/tty' || file === '/dev/stdout') return output(xml + done);

@@ -17,6 +17,7 @@ interface ModelledSetting {
 const MODELLED: Record<string, ModelledSetting> = {
   'global/wifi_on': { field: 'wifi', on: '1', off: '0' },
   'global/bluetooth_on': { field: 'bluetooth', on: '1', off: '0' },
+  'global/mobile_data': { field: 'mobileData', on: '1', off: '0' },
   'global/airplane_mode_on': { field: 'airplaneMode', on: '1', off: '0' },
   'secure/ui_night_mode': { field: 'darkTheme', on: '2', off: '1' },
 };
