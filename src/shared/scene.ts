@@ -200,7 +200,24 @@ export function elementCaption(element: Pick<SceneElement, 'text' | 'desc' | 'hi
   return element.desc ?? element.hint;
 }
 
-/** A short human label for an element (for timelines and error messages). */
+/**
+ * What a person calls an element: the first part of what it says ("Network & internet", not its summary line),
+ * else its description, placeholder or resource id; never its widget class. Undefined when it says nothing.
+ */
+export function elementName(element: Pick<SceneElement, 'text' | 'desc' | 'hint' | 'editable' | 'unlabeled' | 'resourceId'>): string | undefined {
+  // A field is named by its placeholder or description; its text is what was typed into it.
+  if (element.editable) return element.hint ?? element.desc ?? element.unlabeled ?? element.text ?? element.resourceId;
+  const text = element.text !== undefined ? labelParts(element.text).find((part) => part.trim()) : undefined;
+  return text ?? element.desc ?? element.hint ?? element.unlabeled ?? element.resourceId;
+}
+
+/** The name inside a label `elementLabel` wrote (`LinearLayout "Network & internet · Mobile"` → `Network & internet`). */
+export function nameInLabel(label: string): string | undefined {
+  const quoted = /^\S+ "([\s\S]*)"$/.exec(label)?.[1];
+  return quoted?.split(PART_SEPARATOR_FOR_PEOPLE)[0] || undefined;
+}
+
+/** A short label for an element with its widget class (for the wireframe and the model's messages). */
 export function elementLabel(element: SceneElement): string {
   const name = elementCaption(element) ?? element.unlabeled ?? element.resourceId;
   return name ? `${element.type} "${name}"` : element.type;

@@ -87,9 +87,10 @@ export const SecretNameSchema = z.enum(SECRET_NAMES);
 export type SecretName = z.infer<typeof SecretNameSchema>;
 
 /** Setting or clearing (null) one secret; the value is write-only from the UI's side. */
+export const SecretValueSchema = z.string().trim().min(1).max(4096);
 export const SecretUpdateSchema = z.object({
   name: SecretNameSchema,
-  value: z.string().trim().min(1).max(4096).nullable(),
+  value: SecretValueSchema.nullable(),
 });
 export type SecretUpdate = z.infer<typeof SecretUpdateSchema>;
 

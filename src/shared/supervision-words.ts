@@ -1,3 +1,5 @@
+import { actionPhrase } from './action-words';
+import { nameInLabel } from './scene';
 import type { Decider, PersonReply, PersonRequest, SupervisionEntry } from './task';
 
 /**
@@ -13,17 +15,18 @@ export const DECIDER_WORDS: Record<Decider, string> = {
   'no-one-present': 'no one present',
 };
 
-/** An action as one line: the tool and its arguments. */
-export const actionWords = (tool: string, args: Record<string, unknown>): string => `${tool} ${JSON.stringify(args)}`;
+/** An action as one line in a person's words ("Tap 'Send'"); `targetLabel` as the executor or policy recorded it. */
+export const actionWords = (tool: string, args: Record<string, unknown>, targetLabel?: string): string =>
+  actionPhrase(tool, args, targetLabel === undefined ? undefined : (nameInLabel(targetLabel) ?? targetLabel));
+
+const lowerFirst = (text: string) => text.charAt(0).toLowerCase() + text.slice(1);
 
 export function requestWords(request: PersonRequest): string {
   switch (request.kind) {
     case 'question':
       return `The agent asked: ${request.question}`;
-    case 'confirmation': {
-      const target = request.target?.label ? ` on ${request.target.label}` : '';
-      return `Confirmation asked for ${actionWords(request.tool, request.args)}${target}: ${request.reasons.join('; ')}`;
-    }
+    case 'confirmation':
+      return `Confirmation asked to ${lowerFirst(actionWords(request.tool, request.args, request.target?.label))}: ${request.reasons.join('; ')}`;
     case 'hand-over':
       return `The agent handed the phone over: ${request.reason}`;
     case 'loop':

@@ -1,3 +1,4 @@
+import { formatUsd } from './prices';
 import type { PlannerInfo, TaskStatus } from './task';
 
 /**
@@ -67,8 +68,18 @@ export function stepCountsLabel(actions: number, turns: number, locale?: string)
   return `${countOf(actions, 'action', locale)} in ${countOf(turns, 'turn', locale)}`;
 }
 
+/** "13,140 tokens in · 120 out": what the model read and wrote. */
 export function tokensLabel(usage: { inputTokens: number; outputTokens: number }, locale?: string): string {
-  return `${formatCount(usage.inputTokens, locale)} in · ${formatCount(usage.outputTokens, locale)} out tokens`;
+  return `${formatCount(usage.inputTokens, locale)} tokens in · ${formatCount(usage.outputTokens, locale)} out`;
+}
+
+/**
+ * A task's cost in words: the amount from the price table, "unknown (the model is not in the price table)" once a
+ * call was made to a model without a price, and null before any call (nothing to price yet).
+ */
+export function costWords(task: { costUsd: number | null; usage: { inputTokens: number; outputTokens: number } }, locale?: string): string | null {
+  if (task.costUsd !== null) return formatUsd(task.costUsd, locale);
+  return task.usage.inputTokens + task.usage.outputTokens > 0 ? 'unknown (the model is not in the price table)' : null;
 }
 
 /** Which planner ran a task: "built-in planner (no AI)", or "AI planner · anthropic · claude-sonnet-4-6 · via direct". */

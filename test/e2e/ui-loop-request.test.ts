@@ -82,7 +82,7 @@ describe('the loop guard asks the person, in the browser', { timeout: 120_000 },
     await checklist.locator('summary').click();
     expect(await panel.getByRole('heading').textContent()).toBe('The agent seems stuck');
     const description = (await panel.getByTestId('hand-over-reason').textContent()) ?? '';
-    expect(description).toMatch(/press_key .*home.* \d+ times in a row and the screen did not change/);
+    expect(description).toMatch(/Pressed Home \d+ times in a row and the screen did not change/);
     // The turn waiting on the person says so, and no model call is made while it waits.
     const waitingCards = page.locator('[data-testid="step-card"]').filter({ has: page.getByTestId('step-phase').filter({ hasText: 'Waiting for you' }) });
     await expect.poll(() => waitingCards.count()).toBe(1);

@@ -2,9 +2,11 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
+import { FAKE_ANTHROPIC_KEY, finish } from '../fakes/index';
 import { openApp, saveScreenshot } from './ui-support';
-import { useUiFixture } from '../support/ui-fixture';
+import { useAnthropicFake, useUiFixture } from '../support/ui-fixture';
 
+const model = useAnthropicFake(() => finish(true, 'connected'));
 const ui = useUiFixture({ env: { AI_PLANNER_MODEL: 'claude-from-env' } });
 
 async function openSettings(page: Page) {
@@ -87,6 +89,50 @@ describe('settings in the browser', { timeout: 90_000 }, () => {
     await showOpenAIDirect(await openSettings(page));
     expect(await fieldOf(page, 'secrets.OPENAI_API_KEY').getByTestId('secret-state-OPENAI_API_KEY').textContent()).toBe('set');
     expect(await page.content()).not.toContain('sk-browser-secret-42');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('Scenario: A key pasted in Settings is an unsaved change that Save stores and Test connection can try first', async () => {
+    const { page, errors } = await openApp(ui.browser, ui.host);
+    const drawer = await openSettings(page);
+    const enabled = drawer.getByLabel('Use the AI planner');
+    if (!(await enabled.isChecked())) await enabled.check();
+    await drawer.getByLabel('Transport').selectOption('direct');
+    await drawer.getByLabel('Provider').selectOption('anthropic');
+    await drawer.getByLabel('Anthropic base URL').fill(model.fake.url);
+    const status = drawer.getByTestId('settings-status');
+    await expect.poll(() => status.textContent()).toMatch(/^\d+ unsaved changes?$/);
+    const before = Number((await status.textContent())?.match(/\d+/)?.[0]);
+
+    await drawer.getByLabel(/^Anthropic API key/).fill(FAKE_ANTHROPIC_KEY);
+    await expect.poll(() => status.textContent()).toBe(`${before + 1} unsaved changes`);
+    expect(await fieldOf(page, 'secrets.ANTHROPIC_API_KEY').textContent()).toContain('typed, stored when you press Save');
+
+    // Test connection tries what was typed (the fake answers 401 to any other key) and says so; nothing is saved.
+    const section = drawer.locator('fieldset[data-section="Direct access"]');
+    expect(await section.getByTestId('tests-unsaved').textContent()).toMatch(/what you typed, not saved/);
+    const served = model.fake.requests.length;
+    await section.getByRole('button', { name: 'Test connection to Anthropic' }).click();
+    const result = section.getByTestId('connection-result');
+    await result.waitFor({ timeout: 20_000 });
+    expect(await result.getAttribute('data-result')).toBe('ok');
+    expect(model.fake.requests.length).toBeGreaterThan(served);
+    expect(await fieldOf(page, 'secrets.ANTHROPIC_API_KEY').getByTestId('secret-state-ANTHROPIC_API_KEY').textContent()).toBe('not set');
+    await saveScreenshot(page, 'settings-unsaved-key');
+
+    await drawer.getByRole('button', { name: 'Save' }).click();
+    await drawer.getByText('Saved. The next task uses these settings.').waitFor();
+    expect(await fieldOf(page, 'secrets.ANTHROPIC_API_KEY').getByTestId('secret-state-ANTHROPIC_API_KEY').textContent()).toBe('set');
+    expect(await drawer.getByLabel(/^Anthropic API key/).inputValue()).toBe('');
+    expect(await status.textContent()).not.toMatch(/unsaved/);
+    // Stored by main: a fresh page learns that it is set, and never the value.
+    await page.reload();
+    await page.getByText('Connected via web').waitFor();
+    const reopened = await openSettings(page);
+    expect(await reopened.getByLabel('Transport').inputValue()).toBe('direct');
+    expect(await fieldOf(page, 'secrets.ANTHROPIC_API_KEY').getByTestId('secret-state-ANTHROPIC_API_KEY').textContent()).toBe('set');
+    expect(await page.content()).not.toContain(FAKE_ANTHROPIC_KEY);
     expect(errors).toEqual([]);
     await page.close();
   });

@@ -78,7 +78,7 @@ describe('the person in the loop, in the browser', { timeout: 120_000 }, () => {
     const log = page.getByTestId('supervision-log');
     expect(await log.textContent()).toContain(`The agent asked: ${QUESTION}`);
     expect(await log.textContent()).toMatch(/Answered: Contacts, please.*decided by the person/);
-    expect(await page.getByTestId('usage-meter').textContent()).toMatch(/So far: [\d,]+ in · [\d,]+ out · cost unknown/);
+    expect(await page.getByTestId('usage-meter').textContent()).toMatch(/So far: [\d,]+ tokens in · [\d,]+ out · cost unknown/);
     expect(errors).toEqual([]);
     await page.close();
   });
@@ -141,7 +141,7 @@ describe('the person in the loop, in the browser', { timeout: 120_000 }, () => {
       await runGoal(page, 'Open Contacts, but ask me first');
       const card = page.getByTestId('confirmation-card');
       await card.waitFor({ timeout: 30_000 });
-      expect(await card.getByTestId('confirmation-action').textContent()).toMatch(/^tap\(element_id="e\d+"\)/);
+      expect(await card.getByTestId('confirmation-action').textContent()).toMatch(/^Tap '[^']+' tap\(element_id="e\d+"\)/);
       expect(await card.getByTestId('confirmation-rationale').textContent()).toBe('The model says: Tapping Contacts.');
       expect(await card.locator('rect.wf-target').count()).toBe(1);
       await saveScreenshot(page, 'confirmation');

@@ -126,7 +126,7 @@ describe('amc eval', () => {
     expect(byId(report, 'clock-add-0630')).toMatchObject({ success: true, passes: 2 });
     expect(byId(report, 'settings-airplane-mode-on')).toMatchObject({ success: false, passes: 1, failureReason: 'the agent gave up: I could not find airplane mode.' });
     expect(byId(report, 'settings-wifi-off').failureReason).toBe(
-      'the task failed: stopped a loop: press_key {"key":"home"} 3 times in a row and the screen did not change; no person is present to answer',
+      'the task failed: stopped a loop: Pressed Home 3 times in a row and the screen did not change; no person is present to answer',
     );
     expect(byId(report, 'settings-wifi-off').attempts[0]).toMatchObject({ steps: 3, status: 'failed' });
     expect(byId(report, 'settings-bluetooth-on').failureReason).toMatch(/^the task failed: 3 actions in a row failed.*e999/);

@@ -159,7 +159,7 @@ describe.each(['stdio', 'http'] as const)('amc mcp over %s', (kind) => {
     expect(result.isError, textOf(result)).toBeFalsy();
     expect(result.structuredContent).toMatchObject({ status: 'completed', outcome: 'done', steps: 3 });
     // The words of `amc run` and the app, with the default model's price.
-    expect((result.structuredContent as { summary: string }).summary).toMatch(/^Done \(3 actions, [\d,]+ in · [\d,]+ out tokens, \$[\d.]+, AI planner · anthropic · claude-sonnet-4-6 · via direct\)/);
+    expect((result.structuredContent as { summary: string }).summary).toMatch(/^Done \(3 actions, [\d,]+ tokens in · [\d,]+ out, \$[\d.]+, AI planner · anthropic · claude-sonnet-4-6 · via direct\)/);
     expect((result.structuredContent as { costUsd: number }).costUsd).toBeGreaterThan(0);
     expect((await state()).settings.bluetooth).toBe(true);
     // One notification when each turn is planned and one when it is done, in order.

@@ -208,10 +208,10 @@ describe('settings form', () => {
     const items = within(screen.getByTestId('setup-problems')).getAllByRole('listitem').map((item) => item.textContent);
     expect(items).toEqual(['Control-plane URL is empty (Settings → Cloud control plane)', 'Control-plane token is not set (Settings → Cloud control plane)']);
     expect(screen.getByTestId('goal-incomplete').textContent).toContain('AI planner incomplete: Control-plane URL is empty, Control-plane token is not set');
-    // The connection test uses saved settings: with an unsaved edit it waits.
+    // With an unsaved edit the connection test tries what is typed, and says so.
     fireEvent.change(screen.getByLabelText('Model'), { target: { value: 'claude-x' } });
-    expect((within(screen.getByTestId('test-connection')).getByRole('button', { name: 'Test connection to the cloud proxy' }) as HTMLButtonElement).disabled).toBe(true);
-    expect(screen.getByTestId('test-connection').textContent).toContain('Save first');
+    expect((within(screen.getByTestId('test-connection')).getByRole('button', { name: 'Test connection to the cloud proxy' }) as HTMLButtonElement).disabled).toBe(false);
+    expect(screen.getByTestId('test-connection').textContent).toContain('Tests what you typed, not saved yet.');
   });
 
   it('Scenario: Each provider and the cloud proxy have their own Test connection next to their fields', async () => {

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { StepCard } from '../../src/renderer/src/components/timeline/StepCard';
 import { TaskTimeline } from '../../src/renderer/src/components/timeline/TaskTimeline';
 import { cloudProxy, directAnthropic, finishedTask, tapStep } from './fixtures';
+import { joinLabelParts } from '../../src/shared/scene';
 import { useAppStore } from '../../src/renderer/src/store/app-store';
 
 afterEach(cleanup);
@@ -24,7 +25,36 @@ describe('timeline card', () => {
     expect(metrics).toContain('Observe310 ms');
     expect(metrics).toContain('Plan1.8 s');
     expect(metrics).toContain('Act120 ms');
-    expect(metrics).toContain('1,520 in · 64 out');
+    expect(metrics).toContain('1,520 tokens in · 64 out');
+  });
+
+  it('Scenario: A closed step card reads like a person: the action in words and the first line of why', () => {
+    const settingsScene = {
+      screen: { width: 1080, height: 2400, orientation: 'portrait' as const, package: 'com.android.settings', keyboardShown: false },
+      elements: [{ id: 'e5', type: 'LinearLayout', text: joinLabelParts(['Network & internet', 'Mobile, Wi-Fi, hotspot']), bounds: [0, 400, 1080, 560] as [number, number, number, number], clickable: true as const }],
+    };
+    const step = tapStep({
+      scene: settingsScene,
+      planned: { ...tapStep().planned!, args: { element_id: 'e5' }, rationale: 'Wi-Fi lives under Network & internet.\nThe row is visible without scrolling.' },
+      outcome: { ok: true, attempts: 1, durationMs: 90, target: { x: 540, y: 480, elementId: 'e5', label: 'LinearLayout "Network & internet · Mobile, Wi-Fi, hotspot"' } },
+    });
+    render(<StepCard step={step} planner={directAnthropic} running={false} expanded={false} onToggle={() => {}} />);
+    expect(screen.getByTestId('step-summary').textContent).toBe("Tap 'Network & internet'");
+    expect(screen.getByTestId('step-why').textContent).toBe('Wi-Fi lives under Network & internet.');
+    cleanup();
+    const typed = tapStep({ planned: { ...tapStep().planned!, tool: 'type_text', args: { text: 'Alice', element_id: 'e3', submit: true } } , outcome: { ok: true, attempts: 1, durationMs: 90 } });
+    render(<StepCard step={typed} planner={directAnthropic} running={false} expanded={false} onToggle={() => {}} />);
+    expect(screen.getByTestId('step-summary').textContent).toBe('Type "Alice" into \'Search\' and press Enter');
+  });
+
+  it('Scenario: A denied action is shown as denied by the person, not as an error', () => {
+    const step = tapStep({ outcome: { ok: false, error: 'the person denied this action', attempts: 0, durationMs: 0 }, timings: { observeMs: 300, planMs: 900, executeMs: 0 } });
+    render(<StepCard step={step} planner={directAnthropic} running={false} />);
+    const outcome = screen.getByTestId('step-outcome');
+    expect(outcome.textContent).toBe('⊘ denied by you');
+    expect(outcome.className).not.toContain('error');
+    expect(screen.queryByTestId('step-error')).toBeNull();
+    expect(screen.getByTestId('step-denied').textContent).toContain('did not run');
   });
 
   it('Scenario: The wireframe marks the action target from the stored Scene', () => {
@@ -82,7 +112,7 @@ describe('timeline card', () => {
   it('Scenario: The final card states the result or the failure reason in plain words', () => {
     const { rerender } = render(<TaskTimeline task={finishedTask([tapStep()])} />);
     expect(screen.getByRole('article', { name: 'Done' }).textContent).toContain('Alice was added with number 555-0100.');
-    expect(screen.getByTestId('task-result-summary').textContent).toBe('1 action in 1 turn · 12 s · 3,000 in · 150 out');
+    expect(screen.getByTestId('task-result-summary').textContent).toBe('1 action in 1 turn · 12 s · 3,000 tokens in · 150 out');
     rerender(
       <TaskTimeline task={finishedTask([tapStep()], { status: 'failed', result: null, failureReason: 'The phone went offline.' })} />,
     );
@@ -105,11 +135,16 @@ describe('timeline card', () => {
       />,
     );
     expect(screen.getByTestId('task-result-text').textContent).toBe('No device is connected.');
-    // The recorded reason, class name included, stays one click away for a bug report.
-    expect(screen.getByTestId('reason-details').textContent).toContain('AdbError: No device is connected.');
+    // A class name in front is not worth a "Details": it would repeat the message.
+    expect(screen.queryByTestId('reason-details')).toBeNull();
     expect(screen.getByTestId('step-error').textContent).toBe('No device is connected.');
     expect(screen.getByRole('article', { name: 'Failed' })).toBeTruthy();
     expect(screen.getByTestId('planner-label').textContent).toBe('Planner: AI · anthropic · claude-sonnet-4-6 · direct');
+    // What the plain words leave out (a stack trace) stays one click away for a bug report.
+    const traced = 'AdbError: No device is connected.\n    at connect (/app/out/main/index.js:10:5)';
+    rerender(<TaskTimeline task={finishedTask([tapStep()], { status: 'failed', result: null, failureReason: traced })} />);
+    expect(screen.getByTestId('task-result-text').textContent).toBe('No device is connected.');
+    expect(screen.getByTestId('reason-details').textContent).toContain('at connect (/app/out/main/index.js:10:5)');
   });
 
   it('Scenario: A step whose action left the screen unchanged says so', () => {

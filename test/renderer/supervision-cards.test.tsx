@@ -53,7 +53,7 @@ describe('supervision cards', () => {
         },
       }),
     );
-    expect(screen.getByTestId('confirmation-action').textContent).toBe('tap(element_id="e2") on Button "Add contact"');
+    expect(screen.getByTestId('confirmation-action').textContent).toBe('Tap \'Add contact\' tap(element_id="e2")');
     expect(screen.getByTestId('confirmation-why').textContent).toBe('Held because: step mode: every action waits for a yes');
     expect(document.querySelector('rect.wf-target')?.getAttribute('data-element-id')).toBe('e2');
     fireEvent.click(screen.getByRole('button', { name: 'Allow for the rest of this task' }));
@@ -61,6 +61,21 @@ describe('supervision cards', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Deny' }));
     await expect.poll(() => bridge.callsOf('tasks.reply').length).toBe(2);
     expect(bridge.callsOf('tasks.reply').map((input) => (input as { reply: unknown }).reply)).toEqual([{ kind: 'allow', scope: 'task' }, { kind: 'deny' }]);
+  });
+
+  it('Scenario: Deny and stop on the confirmation card ends the task without the action', async () => {
+    const bridge = renderPanel(
+      waiting({
+        requestId: 'c2',
+        step: 3,
+        at: 1,
+        request: { kind: 'confirmation', tool: 'launch_app', args: { app: 'Bank' }, rationale: null, reasons: ['step mode: every action waits for a yes'], target: null },
+      }),
+    );
+    expect(screen.getByTestId('confirmation-action').textContent).toBe('Open Bank launch_app(app="Bank")');
+    fireEvent.click(screen.getByRole('button', { name: 'Deny and stop' }));
+    await expect.poll(() => bridge.callsOf('tasks.reply').length).toBe(1);
+    expect((bridge.callsOf('tasks.reply')[0] as { reply: unknown }).reply).toEqual({ kind: 'stop' });
   });
 
   it('Scenario: The hand-over panel continues with the note or stops', async () => {
@@ -75,10 +90,17 @@ describe('supervision cards', () => {
   });
 
   it('Scenario: Tokens and cost so far are shown, and no cost for a model without a price', () => {
+    const { rerender } = render(<UsageMeter task={finishedTask([tapStep()], { costUsd: 0.0123, status: 'running', finishedAt: null })} />);
+    expect(screen.getByTestId('usage-meter').textContent).toBe('So far: 3,000 tokens in · 150 out · cost $0.012');
+    rerender(<UsageMeter task={finishedTask([tapStep()], { costUsd: null, planner: directAnthropic, status: 'running', finishedAt: null })} />);
+    expect(screen.getByTestId('usage-meter').textContent).toBe('So far: 3,000 tokens in · 150 out · cost unknown (the model is not in the price table)');
+  });
+
+  it('Scenario: A finished task shows its totals without "So far", and no cost before any model call', () => {
     const { rerender } = render(<UsageMeter task={finishedTask([tapStep()], { costUsd: 0.0123 })} />);
-    expect(screen.getByTestId('usage-meter').textContent).toBe('So far: 3,000 in · 150 out · cost $0.012');
-    rerender(<UsageMeter task={finishedTask([tapStep()], { costUsd: null, planner: directAnthropic })} />);
-    expect(screen.getByTestId('usage-meter').textContent).toBe('So far: 3,000 in · 150 out · cost unknown (the model is not in the price table)');
+    expect(screen.getByTestId('usage-meter').textContent).toBe('3,000 tokens in · 150 out · cost $0.012');
+    rerender(<UsageMeter task={finishedTask([], { costUsd: null, planner: directAnthropic, usage: { inputTokens: 0, outputTokens: 0 } })} />);
+    expect(screen.getByTestId('usage-meter').textContent).toBe('0 tokens in · 0 out');
   });
 
   it('Scenario: A step shows "verified" or "not verified: why", and the log says who decided and when', () => {

@@ -56,18 +56,18 @@ describe("numbers in the reader's locale", { timeout: 60_000 }, () => {
     expect(formatDuration(7_265_000, 'de-DE')).toBe('121 min 5 s');
     expect(formatDuration(null)).toBe('—');
     expect(formatCount(74_611, 'de-DE')).toBe('74.611');
-    expect(tokensLabel({ inputTokens: 74_611, outputTokens: 1_500 }, 'en-US')).toBe('74,611 in · 1,500 out tokens');
+    expect(tokensLabel({ inputTokens: 74_611, outputTokens: 1_500 }, 'en-US')).toBe('74,611 tokens in · 1,500 out');
 
     // The report and `amc run` follow the machine's locale (the window follows the browser's).
     const german = await wordsUnder('de_DE.UTF-8');
-    expect(german.finished).toMatch(/^Done \(1 action, 20 min 11 s, 74\.611 in · 1\.500 out tokens\)/);
+    expect(german.finished).toMatch(/^Done \(1 action, 20 min 11 s, 74\.611 tokens in · 1\.500 out\)/);
     expect(german.outcome).toBe('    -> ok (1,5 s)');
-    expect(german.report).toContain('74.611 in · 1.500 out tokens');
+    expect(german.report).toContain('74.611 tokens in · 1.500 out');
     expect(german.report).toContain('20 min 11 s');
     const american = await wordsUnder('en_US.UTF-8');
-    expect(american.finished).toMatch(/^Done \(1 action, 20 min 11 s, 74,611 in · 1,500 out tokens\)/);
+    expect(american.finished).toMatch(/^Done \(1 action, 20 min 11 s, 74,611 tokens in · 1,500 out\)/);
     expect(american.outcome).toBe('    -> ok (1.5 s)');
-    expect(american.report).toContain('74,611 in · 1,500 out tokens');
+    expect(american.report).toContain('74,611 tokens in · 1,500 out');
   });
 
   it("Scenario: Costs are formatted in the reader's locale on every surface", async () => {

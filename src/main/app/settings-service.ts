@@ -4,6 +4,7 @@ import {
   type SettingsProblem,
   type SettingsScreen,
   type SettingsUpdateResult,
+  type UnsavedSettings,
 } from '../../shared/contract/settings';
 import {
   ENV_OVERRIDE_FIELDS,
@@ -17,7 +18,7 @@ import {
   type SettingsPatch,
 } from '../../shared/settings';
 import type { EventHub } from '../ipc/event-hub';
-import { applyEnvironment, applyTaskOverrides, ConfigError, type ConfigSource, type RuntimeConfig, type TaskOverrides } from '../runtime/config';
+import { applyEnvironment, applyTaskOverrides, ConfigError, resolveRuntimeConfig, type ConfigSource, type RuntimeConfig, type TaskOverrides } from '../runtime/config';
 import type { ConnectionReport } from '../../shared/connection-report';
 import { testConnection } from './connection-check';
 import { formatCount } from '../../shared/task-words';
@@ -130,15 +131,28 @@ export class SettingsService {
     return this.announce();
   }
 
-  /** The saved AI planner settings (with the environment), tested with one tiny real request. */
-  async testConnection(overrides: TaskOverrides): Promise<ConnectionReport> {
-    let config: RuntimeConfig;
+  /**
+   * The AI planner settings (with the environment), tested with one tiny real request: the saved ones, or with the
+   * form's unsaved changes on top (nothing is written).
+   */
+  async testConnection({ unsaved, ...overrides }: TaskOverrides & { unsaved?: UnsavedSettings }): Promise<ConnectionReport> {
+    const notConfigured = (reason: string): ConnectionReport => ({ result: 'not-configured', message: reason, model: null, latencyMs: null, target: 'the AI planner' });
+    let config: RuntimeConfig | undefined;
     try {
-      config = applyTaskOverrides(await this.config.load(), overrides);
+      config = unsaved ? await this.withUnsaved(unsaved) : await this.config.load();
     } catch (error) {
-      return { result: 'not-configured', message: message(error), model: null, latencyMs: null, target: 'the AI planner' };
+      return notConfigured(message(error));
     }
-    return testConnection(config);
+    if (!config) return notConfigured('Some unsaved settings are not valid yet; correct the fields marked in red first.');
+    return testConnection(applyTaskOverrides(config, overrides));
+  }
+
+  /** The stored settings and secrets with the unsaved ones on top (undefined when the draft is not valid). */
+  private async withUnsaved(unsaved: UnsavedSettings): Promise<RuntimeConfig | undefined> {
+    const { merged: settings } = await this.check(unsaved.patch);
+    if (!settings) return undefined;
+    const secrets = { ...(await this.config.secretStore.load()), ...unsaved.secrets };
+    return resolveRuntimeConfig({ settings, secrets }, this.env);
   }
 
   private async announce(): Promise<SettingsScreen> {
@@ -147,7 +161,7 @@ export class SettingsService {
     return screen;
   }
 
-  private async check(draft: SettingsDraft): Promise<{ problems: SettingsProblem[]; patch?: SettingsPatch }> {
+  private async check(draft: SettingsDraft): Promise<{ problems: SettingsProblem[]; patch?: SettingsPatch; merged?: Settings }> {
     const unknown = unknownFields(draft);
     const shaped = SettingsPatchSchema.safeParse(draft);
     if (!shaped.success || unknown.length) return { problems: [...unknown, ...(shaped.success ? [] : problemsOf(shaped.error))] };
@@ -158,6 +172,6 @@ export class SettingsService {
       return { problems: [{ field: '(settings)', message: message(error) }] };
     }
     const merged = SettingsSchema.safeParse(mergeSettings(stored, shaped.data));
-    return merged.success ? { problems: [], patch: shaped.data } : { problems: problemsOf(merged.error) };
+    return merged.success ? { problems: [], patch: shaped.data, merged: merged.data } : { problems: problemsOf(merged.error) };
   }
 }

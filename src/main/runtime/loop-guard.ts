@@ -9,7 +9,7 @@ import type { LoopThresholds } from './task-policies';
 export interface GuardedTurn {
   /** What identifies the action across turns (tool, arguments, the target's label rather than its per-turn id). */
   actionKey: string;
-  /** How the action reads in a message, e.g. `launch_app {"app":"Settings"}`. */
+  /** How the action reads in a message, in the past tense, e.g. `Opened Settings`. */
   actionText: string;
   /** Whether the screen after it differed from the screen before (null: unknown). */
   screenChanged: boolean | null;

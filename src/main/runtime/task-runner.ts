@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { TokenUsage } from '../../shared/decision';
-import { sceneFingerprint, type Scene } from '../../shared/scene';
+import { nameInLabel, sceneFingerprint, type Scene } from '../../shared/scene';
+import { actionPhrase, DENIED } from '../../shared/action-words';
 import type { StepOutcome, ToolCall, Verification } from '../../shared/action';
 import { costOf } from '../../shared/prices';
 import {
@@ -202,12 +203,9 @@ interface RunningTask {
 /** What a turn that ends the task returns; null when the task goes on. */
 type TurnEnd = TaskRecord | null;
 
-const clipped = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
-
-/** An action as messages name it, e.g. `tap {"element_id":"e4"} on Button "Send"`. */
-function describeAction(tool: string, args: Record<string, unknown>, label?: string): string {
-  return `${tool} ${clipped(JSON.stringify(args), 120)}${label ? ` on ${label}` : ''}`;
-}
+/** An action as guards' messages name it, e.g. `Tap 'Send'` (`done`: `Tapped 'Send'`). */
+const describeAction = (tool: string, args: Record<string, unknown>, label: string | undefined, mood: 'do' | 'done' = 'do') =>
+  actionPhrase(tool, args, label === undefined ? undefined : (nameInLabel(label) ?? label), mood);
 
 /**
  * Runs tasks: observe -> plan -> execute, re-observing every turn, until the planner finishes, a budget runs out,
@@ -647,12 +645,11 @@ export class TaskRunner {
     run.executed += 1;
     this.emit(task, { type: 'step.executed', taskId: task.record.id, at: this.now(), step: turn, outcome, executeMs });
     run.history.push({ step: turn, tool: step.tool, args: step.args, rationale: step.rationale, outcome, screenChanged: null });
-    run.guarded.push({ actionKey: actionKeyOf(step.tool, step.args, outcome.target?.label), actionText: describeAction(step.tool, step.args, outcome.target?.label), screenChanged: null });
+    run.guarded.push({ actionKey: actionKeyOf(step.tool, step.args, outcome.target?.label), actionText: describeAction(step.tool, step.args, outcome.target?.label, 'done'), screenChanged: null });
   }
 
   /** ask_user / hand_over: the model reaches the person; the reply (or note) is the turn's outcome. */
   private async personTool(task: RunningTask, run: RunState, turn: number, step: PlannedStep): Promise<TurnEnd> {
-    const started = performance.now();
     const asking = step.tool === ASK_USER;
     const args = (asking ? AskUserArgsSchema : HandOverArgsSchema).safeParse(step.args);
     if (!args.success) {
@@ -671,8 +668,9 @@ export class TaskRunner {
     const ended = this.endForReply(task, run, reply, (why) => (asking ? `the model asked "${text}" and ${why}` : `the model handed the phone over ("${text}") and ${why}`));
     if (ended) return ended;
     const said = reply.kind === 'answer' ? reply.text : reply.kind === 'continue' ? reply.note : undefined;
-    const outcome: StepOutcome = { ok: true, attempts: 0, durationMs: Math.round(performance.now() - started), ...(said && { fromPerson: said }) };
-    this.recordTurn(task, run, turn, step, outcome, performance.now() - started);
+    // The person's time to answer is not the agent acting: the turn records no act time.
+    const outcome: StepOutcome = { ok: true, attempts: 0, durationMs: 0, ...(said && { fromPerson: said }) };
+    this.recordTurn(task, run, turn, step, outcome, 0);
     run.failuresInARow = 0;
     // After a hand-over the person may have changed anything: the next observation starts afresh.
     if (!asking) this.restartLoopGuard(run);
@@ -725,14 +723,16 @@ export class TaskRunner {
   /** An action for the phone: permitted, executed (errors are outcomes the planner reads next turn), recorded. */
   private async act(task: RunningTask, run: RunState, turn: number, step: PlannedStep, scene: Scene | null): Promise<TurnEnd> {
     const signal = task.controller.signal;
-    const executeStart = performance.now();
     const permitted = await this.permit(task, run, turn, step, scene);
     if (typeof permitted !== 'string') return permitted;
     if (permitted === 'denied') {
       // Not a failure of the agent: the model hears it and goes on (the loop guard stops it insisting).
-      this.recordTurn(task, run, turn, step, { ok: false, error: DENIED, attempts: 0, durationMs: Math.round(performance.now() - executeStart) }, performance.now() - executeStart);
+      // The time the person took to decide is theirs, not the action's: nothing ran.
+      this.recordTurn(task, run, turn, step, { ok: false, error: DENIED, attempts: 0, durationMs: 0 }, 0);
       return null;
     }
+    // Timed from here: a person's time to allow it is not the action's.
+    const executeStart = performance.now();
     let outcome: StepOutcome;
     try {
       const call: ToolCall = { name: step.tool, args: step.args };
@@ -746,6 +746,3 @@ export class TaskRunner {
     return this.countFailure(task, run, outcome);
   }
 }
-
-/** The outcome of an action the person said no to. */
-export const DENIED = 'the person denied this action';

@@ -2,10 +2,11 @@ import { appName, appVersion } from '../../shared/app-info';
 import { elementCaption, elementLabel, type Scene } from '../../shared/scene';
 import { attemptsLabel, type StepTarget, type Verification } from '../../shared/action';
 import { formatUsd } from '../../shared/prices';
+import { isAction, isDenied, stepPhrase } from '../../shared/action-words';
 import { supervisionLines } from '../../shared/supervision-words';
 import { screenChangedByAction, type StepRecord, type TaskRecord } from '../../shared/task';
 import { plainReason } from '../../shared/plain-words';
-import { countOf, formatDuration, LOOKED_ONLY_HINT, LOOKED_ONLY_NOTE, plannerWords, stepCountsLabel, taskOutcomeKind, taskOutcomeWord, tokensLabel } from '../../shared/task-words';
+import { costWords, countOf, formatDuration, LOOKED_ONLY_HINT, LOOKED_ONLY_NOTE, plannerWords, stepCountsLabel, taskOutcomeKind, taskOutcomeWord, tokensLabel } from '../../shared/task-words';
 import { toolActsOnPhone } from '../tools/registry';
 import { redactSecrets } from '../../shared/redact';
 
@@ -58,6 +59,7 @@ export function sceneWireframe(scene: Scene, target: StepTarget | undefined): st
 function outcomeHtml(step: StepRecord): string {
   if (!step.outcome) return '<span class="muted">nothing executed</span>';
   const { outcome } = step;
+  if (isDenied(outcome)) return '<span class="muted">denied by the person</span> (not run)';
   const attempts = attemptsLabel(outcome);
   const details = [attempts, outcome.ok ? ms(outcome.durationMs) : null].filter(Boolean).join(' · ');
   return outcome.ok
@@ -100,7 +102,9 @@ function changedLabel(changed: boolean | null): string {
 
 function stepHtml(step: StepRecord, record: TaskRecord): string {
   const planned = step.planned;
-  const action = planned ? `${escapeHtml(planned.tool)}(${escapeHtml(argsText(planned.args))})` : '<span class="muted">no action</span>';
+  const phrase = stepPhrase(step);
+  const action = phrase ? escapeHtml(phrase) : '<span class="muted">no action</span>';
+  const call = planned ? `<p class="muted"><code>${escapeHtml(planned.tool)}(${escapeHtml(argsText(planned.args))})</code></p>` : '';
   const target = step.outcome?.target;
   const targetLine = target ? `<p class="muted">target: ${escapeHtml(target.label ?? target.elementId ?? '')} at (${target.x}, ${target.y})</p>` : '';
   const tokens = planned?.usage ? tokensLabel(planned.usage) : '—';
@@ -113,7 +117,7 @@ function stepHtml(step: StepRecord, record: TaskRecord): string {
   return `<section class="turn">
 <div class="wire-box">${wire}<p class="muted">${screen}</p></div>
 <div class="detail">
-<h2>Step ${step.step}: ${action}</h2>${targetLine}
+<h2>Step ${step.step}: ${action}</h2>${call}${targetLine}
 ${reasoningHtml('Rationale', planned?.rationale ?? null, record.planner.exposesReasoning)}
 ${reasoningHtml('Thinking', planned?.thinking ?? null, record.planner.exposesReasoning)}
 <table>
@@ -156,7 +160,7 @@ function reportHtml(record: TaskRecord): string {
   const kind = taskOutcomeKind(record);
   const status = kind === 'done' ? 'ok' : kind === 'failed' ? 'err' : 'muted';
   const outcome = kind === 'looked-only' ? `${LOOKED_ONLY_NOTE}. ${LOOKED_ONLY_HINT}` : record.failureReason ? plainReason(record.failureReason) : record.result;
-  const actions = record.steps.filter((step) => step.outcome !== null).length;
+  const actions = record.steps.filter(isAction).length;
   const t = record.timings;
   return `<!doctype html>
 <html lang="en">
@@ -178,7 +182,7 @@ function reportHtml(record: TaskRecord): string {
 <dt>Started</dt><dd>${when(record.startedAt ?? record.createdAt)}</dd>
 <dt>Duration</dt><dd>${ms(t.totalMs)} (observe ${ms(t.observeMs)}, plan ${ms(t.planMs)}, act ${ms(t.executeMs)})</dd>
 <dt>Tokens</dt><dd>${tokensLabel(record.usage)}</dd>
-<dt>Cost</dt><dd>${record.costUsd === null ? 'unknown (the model is not in the price table)' : formatUsd(record.costUsd)}</dd>
+<dt>Cost</dt><dd>${costWords(record) ?? 'none (no model call was made)'}</dd>
 ${record.verification ? `<dt>Outcome checked</dt><dd>${verificationHtml(record.verification)}</dd>` : ''}
 <dt>Task id</dt><dd>${escapeHtml(record.id)}</dd>
 </dl>

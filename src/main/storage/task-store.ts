@@ -1,5 +1,6 @@
 import { link, mkdir, open, readdir, rm, stat, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
+import { isAction } from '../../shared/action-words';
 import { writeSyncedSibling } from './synced-file';
 import { redactSecrets } from '../../shared/redact';
 import type { DamagedHistoryFile, HistoryListing, TaskSummary } from '../../shared/contract/history';
@@ -268,8 +269,8 @@ export function summaryOf(record: TaskRecord): TaskSummary {
     planner: record.planner,
     status: record.status,
     failureReason: record.failureReason,
-    // Actions carried out, as the runner counts them in task.finished.
-    steps: record.steps.filter((step) => step.outcome !== null).length,
+    // Actions carried out (not questions, hand-overs or denied actions).
+    steps: record.steps.filter(isAction).length,
     createdAt: record.createdAt,
     finishedAt: record.finishedAt,
     durationMs: record.timings.totalMs || (record.finishedAt && record.startedAt ? record.finishedAt - record.startedAt : 0),

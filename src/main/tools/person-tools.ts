@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import type { DecisionToolSpec } from '../../shared/decision';
+import { ASK_USER, HAND_OVER } from '../../shared/action-words';
 import { toolInputSchema } from './tool';
 
 /**
  * Tools through which the model reaches the person instead of the phone. The runtime handles them (through its
  * supervisor port); the Executor never runs them, so they are not action tools.
  */
-export const ASK_USER = 'ask_user';
-export const HAND_OVER = 'hand_over';
+export { ASK_USER, HAND_OVER } from '../../shared/action-words';
 
 export const AskUserArgsSchema = z.strictObject({
   question: z.string().trim().min(1).max(500).describe('One short question the person can answer in a few words.'),

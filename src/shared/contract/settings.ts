@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EnvOverrideNameSchema, ProviderSchema, SecretUpdateSchema, SettingsViewSchema, TransportSchema, type Settings } from '../settings';
+import { EnvOverrideNameSchema, ProviderSchema, SecretNameSchema, SecretUpdateSchema, SecretValueSchema, SettingsViewSchema, TransportSchema, type Settings } from '../settings';
 import { ConnectionReportSchema } from '../connection-report';
 import { defineEvents, defineMethods, NoInput } from './define';
 
@@ -34,6 +34,12 @@ const SettingsDraftSchema = z.custom<SettingsDraft>(
 );
 const patchInput = z.object({ patch: SettingsDraftSchema }).strict();
 
+/** What the form holds but has not saved: changed fields and typed secrets (sent to main, never sent back). */
+export const UnsavedSettingsSchema = z
+  .object({ patch: SettingsDraftSchema, secrets: z.partialRecord(SecretNameSchema, SecretValueSchema) })
+  .strict();
+export type UnsavedSettings = z.infer<typeof UnsavedSettingsSchema>;
+
 export const SettingsValidationSchema = z.object({ valid: z.boolean(), problems: z.array(SettingsProblemSchema) });
 
 export const SettingsUpdateResultSchema = z.discriminatedUnion('saved', [
@@ -53,10 +59,11 @@ export const settingsMethods = defineMethods({
   'settings.setSecret': { input: SecretUpdateSchema.strict(), output: SettingsScreenSchema },
   /**
    * One tiny real request with the saved AI planner settings (and environment), optionally for another provider or
-   * transport: direct asks the provider for one decision; cloud-proxy checks the control plane's health, then one decision.
+   * transport, and with the form's unsaved changes on top: direct asks the provider for one decision; cloud-proxy
+   * checks the control plane's health, then one decision.
    */
   'settings.testConnection': {
-    input: z.object({ provider: ProviderSchema.optional(), transport: TransportSchema.optional() }).strict(),
+    input: z.object({ provider: ProviderSchema.optional(), transport: TransportSchema.optional(), unsaved: UnsavedSettingsSchema.optional() }).strict(),
     output: ConnectionReportSchema,
   },
 });

@@ -42,7 +42,7 @@ describe.each(['anthropic', 'openai'] as const)('misbehaving models over %s', (p
   it('Scenario: A model repeating one action forever is stopped as a loop', async () => {
     const run = await runTask(provider, { goal: 'Turn on Bluetooth', model: repeatsOneActionForever() });
     expect(run.record.status).toBe('failed');
-    expect(run.record.failureReason).toBe('stopped a loop: launch_app {"app":"Settings"} 3 times in a row and the screen did not change; no person is present to answer');
+    expect(run.record.failureReason).toBe('stopped a loop: Opened Settings 3 times in a row and the screen did not change; no person is present to answer');
     // One launch that changed the screen, three that did not; the fifth turn asks instead of calling the model.
     expect(run.calls).toBe(4);
     expect(guardEvents(run)).toEqual([
@@ -70,7 +70,7 @@ describe.each(['anthropic', 'openai'] as const)('misbehaving models over %s', (p
     expect(state.contacts.map((c) => c.name)).toEqual(['Alice Johnson', 'Bob Smith', 'Carol Williams']);
     expect(state.messages.sent).toEqual([]);
     // On Alice's page the remembered id now names the Delete button: the policy holds it for a yes nobody gives.
-    expect(run.record.failureReason).toBe('tap {"element_id":"e2"} on ImageButton "Delete" needs a person\'s yes (it taps ImageButton "Delete" (delete)) and no person is present to answer');
+    expect(run.record.failureReason).toBe('Tap \'Delete\' needs a person\'s yes (it taps ImageButton "Delete" (delete)) and no person is present to answer');
     expect(run.calls).toBe(2);
   });
 
@@ -107,7 +107,7 @@ describe.each(['anthropic', 'openai'] as const)('misbehaving models over %s', (p
   it('Scenario: A model sending a message the goal never asked for is stopped before sending', async () => {
     const run = await runTask(provider, { goal: "What was Bob Smith's last message to me?", model: sendsAnUnaskedMessage('Bob Smith', 'Sure, sending it now') });
     expect(run.record.status).toBe('failed');
-    expect(run.record.failureReason).toMatch(/^tap \{"element_id":"e\d+"\} on ImageButton "Send SMS" needs a person's yes \(it taps ImageButton "Send SMS" \(send\)\) and no person is present to answer$/);
+    expect(run.record.failureReason).toMatch(/^Tap 'Send SMS' needs a person's yes \(it taps ImageButton "Send SMS" \(send\)\) and no person is present to answer$/);
     // The typing before it was checked from the next Scene.
     expect(run.events.some((e) => e.type === 'step.verified' && e.verification.check === 'text-in-field' && e.verification.status === 'verified')).toBe(true);
     expect((await harness.state()).messages.sent).toEqual([]);

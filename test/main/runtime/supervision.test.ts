@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { Scene } from '../../../src/shared/scene';
 import { TaskEventSchema, TaskRecordSchema, applyTaskEvent, newTaskRecord, type PersonReply, type PlannedStep, type TaskEvent } from '../../../src/shared/task';
 import { TaskRunner, type ConfiguredPlanner } from '../../../src/main/runtime/task-runner';
+import { isAction } from '../../../src/shared/action-words';
 import { presetSupervisor, type SupervisorPort, type SupervisorRequest } from '../../../src/main/runtime/supervisor';
 import { DEFAULT_TASK_POLICIES, type TaskPolicies } from '../../../src/main/runtime/task-policies';
 import type { Planner } from '../../../src/main/runtime/planner';
@@ -67,7 +68,7 @@ describe('loop and stall guard', () => {
     expect(record.status).toBe('completed');
     // Turn 3 has seen two unchanged repeats: its prompt carries the warning, naming the action and the count.
     expect(planner.inputs[1]!.notices).toBeUndefined();
-    expect(planner.inputs[2]!.notices?.[0]).toMatch(/you are in a loop \(launch_app \{"app":"Settings"\} 2 times in a row and the screen did not change\).*try something else/);
+    expect(planner.inputs[2]!.notices?.[0]).toMatch(/you are in a loop \(Opened Settings 2 times in a row and the screen did not change\).*try something else/);
     const warned = of(events, 'guard.decided');
     expect(warned).toHaveLength(1);
     expect(warned[0]).toMatchObject({ guard: 'loop', finding: 'repeat', decision: 'warn', by: 'runtime', step: 3 });
@@ -87,10 +88,10 @@ describe('loop and stall guard', () => {
     const { runner, events } = runnerWith(planner, { policies: { loop: { warnAfter: 2, stopAfter: 3 } } });
     const record = await runner.run(request);
     expect(record.status).toBe('failed');
-    expect(record.failureReason).toBe('stopped a loop: launch_app {"app":"Settings"} 3 times in a row and the screen did not change; no person is present to answer');
+    expect(record.failureReason).toBe('stopped a loop: Opened Settings 3 times in a row and the screen did not change; no person is present to answer');
     // Three actions, then the fourth observation finds the loop: no fourth model call.
     expect(planner.inputs).toHaveLength(3);
-    expect(of(events, 'person.asked')[0]!.request).toEqual({ kind: 'loop', description: 'launch_app {"app":"Settings"} 3 times in a row and the screen did not change' });
+    expect(of(events, 'person.asked')[0]!.request).toEqual({ kind: 'loop', description: 'Opened Settings 3 times in a row and the screen did not change' });
     expect(of(events, 'person.answered')[0]).toMatchObject({ by: 'no-one-present', reply: { kind: 'unanswered' } });
   });
 
@@ -288,6 +289,32 @@ describe('confirmation of sensitive actions', () => {
     expect(of(events, 'guard.decided')[0]).toMatchObject({ guard: 'policy', finding: 'sensitive-action', decision: 'ask', by: 'policy' });
   });
 
+  it("Scenario: A denied action is not counted as an action, nor the person's time to decide as act time", async () => {
+    // The person takes a moment to decide; the turn still records no act time, because nothing ran.
+    const person = new ScriptedPerson([]);
+    person.ask = async (asked) => {
+      person.asked.push(asked);
+      await new Promise((resolve) => setTimeout(resolve, 40));
+      return { reply: { kind: 'deny' }, by: 'person' as const };
+    };
+    const { runner, events } = runnerWith(sendPlanner(), { observer: new FakeObserver([messagesScene()]), supervisor: person });
+    const record = await runner.run(request);
+    const denied = of(events, 'step.executed')[0]!;
+    expect(denied.outcome).toMatchObject({ ok: false, error: 'the person denied this action', durationMs: 0 });
+    expect(denied.executeMs).toBe(0);
+    expect(record.timings.executeMs).toBe(0);
+    expect(record.steps.filter(isAction)).toHaveLength(0);
+  });
+
+  it('Scenario: Deny and stop keeps the action from the phone and ends the task', async () => {
+    const person = new ScriptedPerson([{ kind: 'stop' }]);
+    const { runner, executor } = runnerWith(sendPlanner(), { observer: new FakeObserver([messagesScene()]), supervisor: person });
+    const record = await runner.run(request);
+    expect(person.asked[0]!.request.kind).toBe('confirmation');
+    expect(executor.calls).toHaveLength(0);
+    expect(record.status).toBe('cancelled');
+  });
+
   it('Scenario: Allow for the rest of the task stops the questions', async () => {
     const person = new ScriptedPerson([{ kind: 'allow', scope: 'task' }]);
     const planner = new ScriptedPlanner((input) => (input.step === 2 ? [step('press_key', { key: 'back' })] : input.step <= 3 ? [step('tap', { element_id: 'e2' })] : []));
@@ -303,7 +330,7 @@ describe('confirmation of sensitive actions', () => {
     const record = await runner.run(request);
     expect(executor.calls).toHaveLength(0);
     expect(record.status).toBe('failed');
-    expect(record.failureReason).toBe('tap {"element_id":"e2"} on ImageButton "Send SMS" needs a person\'s yes (it taps ImageButton "Send SMS" (send)) and no person is present to answer');
+    expect(record.failureReason).toBe('Tap \'Send SMS\' needs a person\'s yes (it taps ImageButton "Send SMS" (send)) and no person is present to answer');
   });
 
   it('Scenario: Step mode asks before every action and off never asks', async () => {

@@ -33,7 +33,7 @@ describe('HTML report of a supervised task', () => {
     expect(html).toContain('Questions, decisions and guards');
     expect(html).toContain('The agent asked: Which &lt;b&gt;network&lt;/b&gt;?');
     expect(html).toMatch(/Answered: Home<\/td><td>the person<\/td>/);
-    expect(html).toMatch(/Confirmation asked for tap \{&quot;element_id&quot;:&quot;e2&quot;\} on Button &quot;Send&quot;: it taps &quot;Send&quot;/);
+    expect(html).toMatch(/Confirmation asked to tap &#39;Send&#39;: it taps &quot;Send&quot;/);
     expect(html).toMatch(/Denied<\/td><td>the person<\/td>/);
     expect(html).toMatch(/Guard \(loop, warn\): tap e2 3 times, the screen did not change<\/td><td>the runtime<\/td>/);
     expect(html).toContain('unknown (the model is not in the price table)');

@@ -29,11 +29,12 @@ describe('HTML report', () => {
     const html = renderTaskReport(finishedRecord());
     expect(html).toContain('<h1>Open Wi-Fi settings</h1>');
     expect(html).toContain('<span class="ok">done</span>');
-    expect(html).toContain('Step 1: tap(element_id=&quot;e2&quot;)');
+    expect(html).toContain('Step 1: Tap &#39;Wi-Fi &lt;script&gt;alert(1)&lt;/script&gt;&#39;');
+    expect(html).toContain('tap(element_id=&quot;e2&quot;)');
     expect(html).toContain('The Wi-Fi row opens the Wi-Fi page.');
     expect(html).toContain('I see a Wi-Fi row.');
     expect(html).toContain('observe 80 ms · plan 900 ms · act 40 ms');
-    expect(html).toContain(`${(1200).toLocaleString()} in · 40 out tokens`);
+    expect(html).toContain(`${(1200).toLocaleString()} tokens in · 40 out`);
     expect(html.match(/<svg class="wire"/g)).toHaveLength(2);
     // The action's target is marked: its element box and the point.
     expect(html).toContain('class="el target"');

@@ -1,9 +1,8 @@
 import type { TokenUsage } from '../../../shared/decision';
-import { formatCount } from '../../../shared/task-words';
+import { tokensLabel } from '../../../shared/task-words';
 
 export function formatTokens(usage: TokenUsage | null | undefined): string {
-  if (!usage) return '—';
-  return `${formatCount(usage.inputTokens)} in · ${formatCount(usage.outputTokens)} out`;
+  return usage ? tokensLabel(usage) : '—';
 }
 
 export function formatTime(at: number | null | undefined): string {

@@ -1,7 +1,8 @@
 import { create } from 'zustand';
-import type { SettingsProblem, SettingsScreen } from '../../../shared/contract';
+import type { SettingsProblem, SettingsScreen, UnsavedSettings } from '../../../shared/contract';
 import { ConnectionReportSchema, type ConnectionReport } from '../../../shared/connection-report';
-import { valuesFromSettings, type FieldValue } from '../components/settings/fields';
+import type { SecretName } from '../../../shared/settings';
+import { draftFromValues, valuesFromSettings, type FieldValue } from '../components/settings/fields';
 
 export type SettingsFormStatus = 'idle' | 'checking' | 'saving' | 'saved';
 
@@ -10,6 +11,8 @@ export interface SettingsState {
   screen: SettingsScreen | null;
   /** The form's values per field path, as typed. */
   values: Record<string, FieldValue>;
+  /** Secrets typed but not yet saved; they go to main on Save and are never read back. */
+  typedSecrets: Partial<Record<SecretName, string>>;
   /** The reason each field's value is not accepted, by field path. */
   problems: Record<string, string>;
   status: SettingsFormStatus;
@@ -19,6 +22,7 @@ export interface SettingsState {
   /** Replaces what main holds; the form starts over from it unless the person has unsaved edits. */
   setScreen(screen: SettingsScreen, options?: { keepEdits?: boolean }): void;
   setValue(path: string, value: FieldValue): void;
+  setTypedSecret(name: SecretName, value: string): void;
   setProblems(problems: SettingsProblem[]): void;
   setStatus(status: SettingsFormStatus): void;
   discardEdits(): void;
@@ -47,11 +51,23 @@ function rememberTest(effective: SettingsScreen['effective'], report: Connection
   }
 }
 
+/**
+ * Everything the form holds that is not saved: changed fields (as a draft, with the problems told without asking
+ * main) and typed secrets. `changed` counts both, so a typed key is an unsaved change like any other.
+ */
+export function unsavedSettings(state: Pick<SettingsState, 'screen' | 'values' | 'typedSecrets'>): UnsavedSettings & { problems: SettingsProblem[]; changed: number } {
+  const secrets = Object.fromEntries(Object.entries(state.typedSecrets).filter(([, value]) => value?.trim())) as UnsavedSettings['secrets'];
+  if (!state.screen) return { patch: {}, secrets, problems: [], changed: 0 };
+  const { draft, problems, changed } = draftFromValues(state.values, state.screen.settings);
+  return { patch: draft, secrets, problems, changed: changed + Object.keys(secrets).length };
+}
+
 const byField = (problems: SettingsProblem[]) => Object.fromEntries(problems.map((problem) => [problem.field, problem.message]));
 
 export const useSettingsStore = create<SettingsState>()((set) => ({
   screen: null,
   values: {},
+  typedSecrets: {},
   problems: {},
   status: 'idle',
   lastConnectionTest: null,
@@ -69,11 +85,13 @@ export const useSettingsStore = create<SettingsState>()((set) => ({
           ? rememberedTest(screen.effective)
           : (state.lastConnectionTest ?? rememberedTest(screen.effective)),
       values: options?.keepEdits && state.screen ? state.values : valuesFromSettings(screen.settings),
+      typedSecrets: options?.keepEdits ? state.typedSecrets : {},
       problems: options?.keepEdits ? state.problems : {},
     })),
   setValue: (path, value) => set((state) => ({ values: { ...state.values, [path]: value }, status: 'idle' })),
+  setTypedSecret: (name, value) => set((state) => ({ typedSecrets: { ...state.typedSecrets, [name]: value }, status: 'idle' })),
   setProblems: (problems) => set({ problems: byField(problems) }),
   setStatus: (status) => set({ status }),
   discardEdits: () =>
-    set((state) => ({ values: state.screen ? valuesFromSettings(state.screen.settings) : {}, problems: {}, status: 'idle' })),
+    set((state) => ({ values: state.screen ? valuesFromSettings(state.screen.settings) : {}, typedSecrets: {}, problems: {}, status: 'idle' })),
 }));

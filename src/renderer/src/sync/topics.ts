@@ -1,10 +1,9 @@
 import type { Bridge } from '../bridge';
-import { draftFromValues } from '../components/settings/fields';
 import { reportError } from '../store/app-store';
 import { useDevicesStore } from '../store/devices-store';
 import { useHistoryStore } from '../store/history-store';
 import { useMirrorStore } from '../store/mirror-store';
-import { useSettingsStore } from '../store/settings-store';
+import { unsavedSettings, useSettingsStore } from '../store/settings-store';
 import { isRunning, useTaskStore } from '../store/task-store';
 
 /** One topic's link to main: `load` fetches its state (at start and after a reconnect), `listen` follows its events. */
@@ -87,7 +86,7 @@ export function settingsSync(bridge: Bridge): TopicSync {
       bridge.on('settings.changed', (screen) => {
         // Another window (or the CLI) saved: take its values, but never throw away what this person is typing.
         const state = useSettingsStore.getState();
-        const editing = state.screen !== null && draftFromValues(state.values, state.screen.settings).changed > 0;
+        const editing = unsavedSettings(state).changed > 0;
         state.setScreen(screen, { keepEdits: editing });
       }),
   };

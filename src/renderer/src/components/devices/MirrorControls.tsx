@@ -5,7 +5,7 @@ import { reportError } from '../../store/app-store';
 const KEY_BUTTONS: Array<{ key: MirrorKey; label: string; short: string }> = [
   { key: 'back', label: 'Back', short: 'Back' },
   { key: 'home', label: 'Home', short: 'Home' },
-  { key: 'recents', label: 'Recents', short: 'Apps' },
+  { key: 'recents', label: 'Recents', short: 'Recents' },
   { key: 'volume_up', label: 'Volume up', short: 'Vol +' },
   { key: 'volume_down', label: 'Volume down', short: 'Vol −' },
   { key: 'power', label: 'Power', short: 'Power' },
@@ -33,8 +33,8 @@ export function MirrorControls({ serial, personHasControl, saving, onSaveScreens
       <button type="button" className="button secondary icon" disabled={!personHasControl} onClick={() => void rotate()} aria-label="Rotate" title="Rotate (turns auto-rotate off)">
         <span aria-hidden="true">Rotate</span>
       </button>
-      <button type="button" className="button secondary icon" disabled={saving} onClick={onSaveScreenshot} aria-label="Save screenshot" title="Save screenshot (PNG)">
-        <span aria-hidden="true">Save</span>
+      <button type="button" className="button secondary icon" disabled={saving} onClick={onSaveScreenshot} aria-label="Save screenshot" title="Save a screenshot of the phone (PNG)">
+        <span aria-hidden="true">Screenshot</span>
       </button>
     </div>
   );

@@ -7,12 +7,14 @@ import { useSettingsStore } from '../../store/settings-store';
 import { OverrideNote } from './OverrideNote';
 
 /**
- * A write-only secret: the page only ever learns "set" or "not set". A new value is sent once and the field is
- * emptied; nothing keeps it.
+ * A write-only secret: the page only ever learns "set" or "not set". A typed value is an unsaved change like any
+ * other (the form's Save stores it), or is stored at once with Set / Enter; either way it is sent once and the
+ * field is emptied.
  */
 export function SecretField({ name, label, screen }: { name: SecretName; label: string; screen: SettingsScreen }) {
   const bridge = useBridge();
-  const [draft, setDraft] = useState('');
+  const draft = useSettingsStore((s) => s.typedSecrets[name] ?? '');
+  const setDraft = (value: string) => useSettingsStore.getState().setTypedSecret(name, value);
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
   const state = screen.secrets[name] ?? 'not set';
@@ -37,6 +39,7 @@ export function SecretField({ name, label, screen }: { name: SecretName; label: 
     <div className="setting-field kind-secret" data-field={`secrets.${name}`}>
       <label htmlFor={id}>
         {label} <span className={`secret-state ${state === 'set' ? 'is-set' : 'is-unset'}`} data-testid={`secret-state-${name}`}>{state}</span>
+        {draft.trim() && <span className="muted small"> · typed, stored when you press Save</span>}
       </label>
       <div className="secret-row">
         <input

@@ -48,11 +48,10 @@ export function SettingsForm() {
               ),
             )}
             {/* Each way to reach a model is tested from its own fields: the control plane's, or one provider's. */}
-            {section.title === 'Cloud control plane' && <TestConnection unsaved={changed > 0} target={{ transport: 'cloud-proxy' }} name="the cloud proxy" />}
+            {section.title === 'Cloud control plane' && <TestConnection target={{ transport: 'cloud-proxy' }} name="the cloud proxy" />}
             {section.title === 'Direct access' && (
               <TestConnection
                 key={String(values['aiPlanner.provider'])}
-                unsaved={changed > 0}
                 target={{ transport: 'direct', provider: values['aiPlanner.provider'] === 'openai' ? 'openai' : 'anthropic' }}
                 name={values['aiPlanner.provider'] === 'openai' ? 'OpenAI' : 'Anthropic'}
               />

@@ -1,17 +1,17 @@
 import { useConnectionTest, type ConnectionTarget } from './use-connection-test';
 
 /**
- * One tiny real request with the saved settings for one provider or transport (its section's fields); the answer in
- * plain words. Unsaved edits are not tested (the button says so), so what passes here is what the next task uses.
+ * One tiny real request for one provider or transport (its section's fields) with the settings as the form shows
+ * them; the answer in plain words. With unsaved changes the button says it tests them, not what the next task uses.
  */
-export function TestConnection({ unsaved, target, name }: { unsaved: boolean; target: ConnectionTarget; name: string }) {
-  const { testing, report, test } = useConnectionTest(target);
+export function TestConnection({ target, name }: { target: ConnectionTarget; name: string }) {
+  const { testing, unsaved, report, test } = useConnectionTest(target);
   return (
     <div className="test-connection" data-testid="test-connection" data-target={target.transport === 'cloud-proxy' ? 'cloud-proxy' : target.provider}>
-      <button type="button" className="button secondary" onClick={() => void test()} disabled={testing || unsaved}>
+      <button type="button" className="button secondary" onClick={() => void test()} disabled={testing}>
         {testing ? `Testing ${name}…` : `Test connection to ${name}`}
       </button>
-      {unsaved && <span className="muted small"> Save first: the test uses the saved settings.</span>}
+      {unsaved && <span className="muted small" data-testid="tests-unsaved"> Tests what you typed, not saved yet.</span>}
       {report && !testing && (
         <p className={`connection-result result-${report.result}`} role="status" data-testid="connection-result" data-result={report.result}>
           {report.result === 'ok' ? '✓ ' : '✗ '}

@@ -3,7 +3,7 @@ import type { ConnectionReport } from '../../../../shared/connection-report';
 import type { Provider, Transport } from '../../../../shared/settings';
 import { useBridge } from '../../bridge-context';
 import { plainError } from '../../lib/errors';
-import { useSettingsStore } from '../../store/settings-store';
+import { unsavedSettings, useSettingsStore } from '../../store/settings-store';
 
 /** Which provider and transport to test; absent parts are the saved settings' own. */
 export interface ConnectionTarget {
@@ -20,22 +20,31 @@ function testsWhatRuns(target: ConnectionTarget, effective: { provider: Provider
 }
 
 /**
- * Runs "Test connection" for one provider/transport with the saved settings. The answer stays with the button that
- * asked; a test of what the next task uses is also kept where the first-run checklist reads it.
+ * Runs "Test connection" for one provider/transport with the settings as the form shows them: the saved ones with
+ * any unsaved changes (typed keys too) on top. The answer stays with the button that asked; a test of what the next
+ * task uses (saved settings only) is also kept where the first-run checklist reads it.
  */
-export function useConnectionTest(target: ConnectionTarget = {}): { testing: boolean; report: ConnectionReport | null; test(): Promise<void> } {
+export function useConnectionTest(target: ConnectionTarget = {}): {
+  testing: boolean;
+  /** Whether a test now would include unsaved changes. */
+  unsaved: boolean;
+  report: ConnectionReport | null;
+  test(): Promise<void>;
+} {
   const bridge = useBridge();
   const [testing, setTesting] = useState(false);
   const [own, setOwn] = useState<ConnectionReport | null>(null);
   const effective = useSettingsStore((s) => s.screen?.effective.aiPlanner);
   const remembered = useSettingsStore((s) => s.lastConnectionTest);
   const setRemembered = useSettingsStore((s) => s.setConnectionTest);
-  const current = testsWhatRuns(target, effective);
+  const unsaved = useSettingsStore((s) => unsavedSettings(s).changed > 0);
+  const current = testsWhatRuns(target, effective) && !unsaved;
   const test = async () => {
     setTesting(true);
     let report: ConnectionReport;
     try {
-      report = await bridge.call('settings.testConnection', target);
+      const { patch, secrets } = unsavedSettings(useSettingsStore.getState());
+      report = await bridge.call('settings.testConnection', { ...target, ...(unsaved && { unsaved: { patch, secrets } }) });
     } catch (error) {
       report = { result: 'failed', message: plainError(error), model: null, latencyMs: null, target: 'the AI planner' };
     } finally {
@@ -44,5 +53,5 @@ export function useConnectionTest(target: ConnectionTarget = {}): { testing: boo
     setOwn(report);
     if (current) setRemembered(report);
   };
-  return { testing, report: own ?? (current ? remembered : null), test };
+  return { testing, unsaved, report: own ?? (current ? remembered : null), test };
 }

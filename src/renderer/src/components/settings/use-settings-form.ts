@@ -1,35 +1,36 @@
 import { useCallback, useEffect, useRef } from 'react';
+import type { SecretName } from '../../../../shared/settings';
 import { useBridge } from '../../bridge-context';
 import { reportError } from '../../store/app-store';
-import { useSettingsStore } from '../../store/settings-store';
-import { draftFromValues } from './fields';
+import { unsavedSettings, useSettingsStore } from '../../store/settings-store';
 
 const VALIDATE_DELAY_MS = 200;
 
 /**
  * Validates the form as the person types (local number checks at once, then main's `settings.validate`) and
- * saves it through `settings.update`. Answers to older keystrokes are ignored.
+ * saves it: changed fields through `settings.update`, then each typed secret through `settings.setSecret`.
+ * Answers to older keystrokes are ignored.
  */
 export function useSettingsForm(): { changed: number; save(): Promise<void> } {
   const bridge = useBridge();
   const screen = useSettingsStore((s) => s.screen);
   const values = useSettingsStore((s) => s.values);
+  const changed = useSettingsStore((s) => unsavedSettings(s).changed);
   const generation = useRef(0);
-  const changed = screen ? draftFromValues(values, screen.settings).changed : 0;
 
   useEffect(() => {
     if (!screen) return;
     const { setProblems, setStatus } = useSettingsStore.getState();
-    const { draft, problems: local, changed: count } = draftFromValues(values, screen.settings);
+    const { patch, problems: local } = unsavedSettings({ screen, values, typedSecrets: {} });
     const current = ++generation.current;
-    if (count === 0) {
+    if (Object.keys(patch).length === 0 && local.length === 0) {
       setProblems([]);
       return;
     }
     setStatus('checking');
     const timer = setTimeout(() => {
       bridge
-        .call('settings.validate', { patch: draft })
+        .call('settings.validate', { patch })
         .then((answer) => {
           if (current !== generation.current) return;
           setProblems([...local, ...answer.problems]);
@@ -46,19 +47,26 @@ export function useSettingsForm(): { changed: number; save(): Promise<void> } {
   const save = useCallback(async () => {
     const state = useSettingsStore.getState();
     if (!state.screen) return;
-    const { draft, problems } = draftFromValues(state.values, state.screen.settings);
+    const { patch, secrets, problems } = unsavedSettings(state);
     if (problems.length > 0) return state.setProblems(problems);
     generation.current++;
     state.setStatus('saving');
     try {
-      const answer = await bridge.call('settings.update', { patch: draft });
-      if (answer.saved) {
-        state.setScreen(answer.view);
-        state.setStatus('saved');
-      } else {
-        state.setProblems(answer.problems);
-        state.setStatus('idle');
+      let view = state.screen;
+      if (Object.keys(patch).length > 0) {
+        const answer = await bridge.call('settings.update', { patch });
+        if (!answer.saved) {
+          state.setProblems(answer.problems);
+          state.setStatus('idle');
+          return;
+        }
+        view = answer.view;
       }
+      for (const [name, value] of Object.entries(secrets) as [SecretName, string][]) {
+        view = await bridge.call('settings.setSecret', { name, value });
+      }
+      state.setScreen(view);
+      state.setStatus('saved');
     } catch (error) {
       state.setStatus('idle');
       reportError(error);

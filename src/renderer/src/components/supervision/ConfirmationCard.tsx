@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { Scene } from '../../../../shared/scene';
 import type { GivenReply, PersonRequestOf } from '../../../../shared/contract';
+import { actionWords } from '../../../../shared/supervision-words';
 import { formatArgs } from '../../lib/format';
 import { SceneWireframe } from '../timeline/SceneWireframe';
 
@@ -17,6 +18,7 @@ interface Props {
 const DECISIONS = {
   allow: { kind: 'allow', scope: 'once' },
   deny: { kind: 'deny' },
+  'deny-and-stop': { kind: 'stop' },
   'allow-for-task': { kind: 'allow', scope: 'task' },
 } as const satisfies Record<string, GivenReply>;
 type Decision = keyof typeof DECISIONS;
@@ -40,9 +42,11 @@ export function ConfirmationCard({ requestId, step, request, scene, onReply }: P
       <div className="supervision-body">
         <div className="supervision-text">
           <p data-testid="confirmation-action">
-            <code className="tool-name">{request.tool}</code>
-            {args && <code className="tool-args">{args}</code>}
-            {targetLabel && <span className="step-target"> on {targetLabel}</span>}
+            <strong>{actionWords(request.tool, request.args, targetLabel)}</strong>{' '}
+            <code className="tool-args muted">
+              {request.tool}
+              {args}
+            </code>
           </p>
           <p className="muted" data-testid="confirmation-why">
             Held because: {request.reasons.join('; ')}
@@ -54,8 +58,11 @@ export function ConfirmationCard({ requestId, step, request, scene, onReply }: P
             <button type="button" className="button primary" disabled={sending} onClick={() => void decide('allow')}>
               Allow
             </button>
-            <button type="button" className="button danger" disabled={sending} onClick={() => void decide('deny')}>
+            <button type="button" className="button danger" disabled={sending} onClick={() => void decide('deny')} title="Keep this action from the phone; the agent goes on">
               Deny
+            </button>
+            <button type="button" className="button danger" disabled={sending} onClick={() => void decide('deny-and-stop')} title="Keep this action from the phone and end the task">
+              Deny and stop
             </button>
             <button type="button" className="button secondary" disabled={sending} onClick={() => void decide('allow-for-task')}>
               Allow for the rest of this task

@@ -1,8 +1,11 @@
-import { plainReason } from '../../../../shared/plain-words';
+import { plainReason, withoutClassName } from '../../../../shared/plain-words';
 
-/** The reason exactly as recorded (error class, provider wording), for a bug report; only when it says more than the plain words. */
+/**
+ * The reason exactly as recorded (provider wording, a stack trace, a page), for a bug report; only when it says
+ * more than the plain words — an error class's name in front is not more.
+ */
 export function ReasonDetails({ reason }: { reason: string }) {
-  if (plainReason(reason) === reason.trim()) return null;
+  if (plainReason(reason) === withoutClassName(reason.trim())) return null;
   return (
     <details className="reason-details" data-testid="reason-details">
       <summary>Details</summary>

@@ -1,11 +1,12 @@
 import { attemptsLabel, sentToPhone } from '../../../../shared/action';
+import { isDenied, targetElement } from '../../../../shared/action-words';
 import type { PlannerInfo, StepRecord } from '../../../../shared/task';
 import { withoutErrorName } from '../../lib/errors';
 import { formatDuration } from '../../../../shared/task-words';
 import { formatArgs, formatTokens } from '../../lib/format';
 import { VerificationBadge } from '../supervision/VerificationBadge';
 import { SceneWireframe } from './SceneWireframe';
-import { PHASE_WORDS, reasoningUnavailableReason, stepPhase, stepSummary, targetDescription, targetElement, targetPoint } from './step-view';
+import { PHASE_WORDS, rationaleFirstLine, reasoningUnavailableReason, stepPhase, stepSummary, targetDescription, targetPoint } from './step-view';
 
 interface Props {
   step: StepRecord;
@@ -68,6 +69,11 @@ export function StepCard({ step, planner, running, waitingStep = null, changedSc
           </span>
         )}
         <Outcome step={step} />
+        {!expanded && rationaleFirstLine(step) && (
+          <span className="step-why" data-testid="step-why">
+            {rationaleFirstLine(step)}
+          </span>
+        )}
       </header>
       <div className="step-body" id={bodyId} hidden={!expanded}>
         <div className="step-text">
@@ -80,7 +86,12 @@ export function StepCard({ step, planner, running, waitingStep = null, changedSc
           ) : (
             phase === 'done' && <p className="muted">{endedHere ? ENDED_WORDS[endedHere] : 'No action was chosen in this turn.'}</p>
           )}
-          {step.outcome && !step.outcome.ok && (
+          {step.outcome && isDenied(step.outcome) && (
+            <p className="step-denied" data-testid="step-denied">
+              You denied this action, so it did not run; the agent was told and went on.
+            </p>
+          )}
+          {step.outcome && !step.outcome.ok && !isDenied(step.outcome) && (
             <p className="step-error" data-testid="step-error">
               {step.outcome.error ? withoutErrorName(step.outcome.error) : 'The action failed.'}
             </p>
@@ -147,6 +158,13 @@ export function StepCard({ step, planner, running, waitingStep = null, changedSc
 function Outcome({ step }: { step: StepRecord }) {
   const outcome = step.outcome;
   if (!outcome) return null;
+  if (isDenied(outcome)) {
+    return (
+      <span className="outcome denied" data-testid="step-outcome">
+        ⊘ denied by you
+      </span>
+    );
+  }
   const attempts = attemptsLabel(outcome);
   return (
     <span className={`outcome ${outcome.ok ? 'ok' : 'error'}`} data-testid="step-outcome">

@@ -1,3 +1,4 @@
+import { isAction } from '../../../../shared/action-words';
 import type { TaskRecord } from '../../../../shared/task';
 import { capitalized, formatDuration, LOOKED_ONLY_HINT, OUTCOME_WORDS, stepCountsLabel, taskOutcomeKind } from '../../../../shared/task-words';
 import { plainReason } from '../../../../shared/plain-words';
@@ -10,7 +11,7 @@ export function TaskResultCard({ task }: { task: TaskRecord }) {
   const openSettings = useAppStore((s) => s.toggleSettings);
   if (task.status !== 'completed' && task.status !== 'failed' && task.status !== 'cancelled') return null;
   const kind = taskOutcomeKind(task);
-  const actions = task.steps.filter((step) => step.outcome !== null).length;
+  const actions = task.steps.filter(isAction).length;
   const heading = kind === 'looked-only' ? 'Looked at the screen only' : capitalized(OUTCOME_WORDS[kind]);
   const text =
     kind === 'looked-only'

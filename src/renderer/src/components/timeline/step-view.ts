@@ -1,14 +1,6 @@
-import { elementLabel, type Bounds, type SceneElement } from '../../../../shared/scene';
+import { stepPhrase, targetElement } from '../../../../shared/action-words';
+import { elementLabel, type Bounds } from '../../../../shared/scene';
 import type { PlannerInfo, StepRecord } from '../../../../shared/task';
-import { formatArgs } from '../../lib/format';
-
-/** The Scene element a turn's action was aimed at: by the planner's `element_id`, else by the executor's target. */
-export function targetElement(step: StepRecord): SceneElement | undefined {
-  const elements = step.scene?.elements ?? [];
-  const requested = step.planned?.args.element_id;
-  const id = typeof requested === 'string' ? requested : step.outcome?.target?.elementId;
-  return id ? elements.find((element) => element.id === id) : undefined;
-}
 
 /** Words for the element the action touched, e.g. `Button "Save"`, or null when it acted on no element. */
 export function targetDescription(step: StepRecord): string | null {
@@ -58,13 +50,12 @@ export function stepPhase(step: StepRecord, taskRunning: boolean, waitingStep: n
   return 'done';
 }
 
-/** Tools that only look or wait: they are not expected to change the screen, and send nothing to retry. */
-
-/** One line for a turn: what it did and to what, e.g. `tap on Button "Save"`, or `press_key(key="home")`. */
+/** One line for a turn as a person says it: what it did and to what, e.g. `Tap 'Network & internet'`, `Press Home`. */
 export function stepSummary(step: StepRecord): string {
-  const planned = step.planned;
-  if (!planned) return 'no action yet';
-  const target = targetDescription(step);
-  if (target) return `${planned.tool} on ${target}`;
-  return Object.keys(planned.args).length > 0 ? `${planned.tool}(${formatArgs(planned.args)})` : planned.tool;
+  return stepPhrase(step) ?? 'no action yet';
+}
+
+/** The first line of the model's reason for a turn, for a closed card (the open card shows all of it). */
+export function rationaleFirstLine(step: StepRecord): string | null {
+  return step.planned?.rationale?.split('\n').find((line) => line.trim())?.trim() ?? null;
 }

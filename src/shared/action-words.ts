@@ -1,0 +1,106 @@
+import type { StepOutcome } from './action';
+import { elementName, nameInLabel, type SceneElement } from './scene';
+import type { StepRecord } from './task';
+
+/**
+ * Actions in a person's words ("Tap 'Network & internet'", "Opened Settings"), one wording for the timeline, the
+ * guards' messages, the confirmation card, the HTML report and the terminal. The tool names and arguments stay
+ * available in a step's details; these lines are for reading.
+ */
+
+/** The tools through which the model reaches the person, not the phone (the runtime answers them). */
+export const ASK_USER = 'ask_user';
+export const HAND_OVER = 'hand_over';
+
+/** The outcome of an action the person said no to (what the model hears). */
+export const DENIED = 'the person denied this action';
+
+/** Whether the person said no to this step's action: neither a failure of the agent nor an action taken. */
+export const isDenied = (outcome: Pick<StepOutcome, 'ok' | 'error'>): boolean => !outcome.ok && outcome.error === DENIED;
+
+/** Whether a recorded turn is an action (on the phone, or a look): not a question, a hand-over or a denied action. */
+export function isAction(step: { planned: { tool: string } | null; outcome: StepOutcome | null }): boolean {
+  if (!step.outcome || !step.planned) return false;
+  return step.planned.tool !== ASK_USER && step.planned.tool !== HAND_OVER && !isDenied(step.outcome);
+}
+
+type Mood = 'do' | 'done';
+const VERBS: Record<string, Record<Mood, string>> = {
+  tap: { do: 'Tap', done: 'Tapped' },
+  long_press: { do: 'Long-press', done: 'Long-pressed' },
+  swipe: { do: 'Swipe', done: 'Swiped' },
+  type_text: { do: 'Type', done: 'Typed' },
+  press_key: { do: 'Press', done: 'Pressed' },
+  launch_app: { do: 'Open', done: 'Opened' },
+  wait: { do: 'Wait', done: 'Waited' },
+  describe_screen: { do: 'Look at the screen', done: 'Looked at the screen' },
+  finish_task: { do: 'Finish', done: 'Finished' },
+  [ASK_USER]: { do: 'Ask', done: 'Asked' },
+  [HAND_OVER]: { do: 'Hand the phone over', done: 'Handed the phone over' },
+};
+
+const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
+const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
+const point = (x: unknown, y: unknown) => (typeof x === 'number' && typeof y === 'number' ? `(${x}, ${y})` : undefined);
+/** A key as it is printed on it: `back` → "Back", `volume_up` → "Volume up". */
+const keyWords = (key: string) => {
+  const words = key.replace(/_/g, ' ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
+};
+
+/**
+ * One action as a person says it: "Tap 'Network & internet'", "Type "hello" into 'To' and press Enter",
+ * "Press Back", "Open Settings"; `done` for what already happened ("Opened Settings"). `target` is the element's
+ * name as a person reads it (see `elementName`). An unknown tool is shown with its arguments.
+ */
+export function actionPhrase(tool: string, args: Record<string, unknown>, target?: string | null, mood: Mood = 'do'): string {
+  const verb = VERBS[tool]?.[mood];
+  if (!verb) return `${tool} ${clip(JSON.stringify(args), 120)}`;
+  const on = target ? `'${clip(target, 60)}'` : undefined;
+  switch (tool) {
+    case 'tap':
+    case 'long_press':
+      return [verb, on ?? (point(args.x, args.y) && `at ${point(args.x, args.y)}`)].filter(Boolean).join(' ');
+    case 'swipe': {
+      const from = point(args.from_x, args.from_y);
+      const to = point(args.to_x, args.to_y);
+      const way = text(args.direction) ?? (from && to ? `from ${from} to ${to}` : undefined);
+      return [verb, way, on && `on ${on}`].filter(Boolean).join(' ');
+    }
+    case 'type_text':
+      return [verb, `"${clip(text(args.text) ?? '', 60)}"`, on && `into ${on}`, args.submit === true && (mood === 'do' ? 'and press Enter' : 'and pressed Enter')]
+        .filter(Boolean)
+        .join(' ');
+    case 'press_key':
+      return `${verb} ${keyWords(text(args.key) ?? 'a key')}`;
+    case 'launch_app':
+      return `${verb} ${text(args.app) ?? text(args.package) ?? 'an app'}`;
+    case 'wait':
+      return typeof args.seconds === 'number' ? `${verb} ${args.seconds} s` : verb;
+    case 'finish_task':
+      return args.success === false ? `${verb}: the goal cannot be reached` : `${verb}: the goal is reached`;
+    case ASK_USER:
+      return `${verb} "${clip(text(args.question) ?? '', 120)}"`;
+    case HAND_OVER:
+      return text(args.reason) ? `${verb}: ${clip(text(args.reason)!, 120)}` : verb;
+    default:
+      return verb;
+  }
+}
+
+/** The Scene element a turn's action was aimed at: by the planner's `element_id`, else by the executor's target. */
+export function targetElement(step: Pick<StepRecord, 'scene' | 'planned' | 'outcome'>): SceneElement | undefined {
+  const elements = step.scene?.elements ?? [];
+  const requested = step.planned?.args.element_id;
+  const id = typeof requested === 'string' ? requested : step.outcome?.target?.elementId;
+  return id ? elements.find((element) => element.id === id) : undefined;
+}
+
+/** A recorded turn's action as a person says it ("Tap 'Network & internet'"); null before the planner chose one. */
+export function stepPhrase(step: Pick<StepRecord, 'scene' | 'planned' | 'outcome'>): string | null {
+  if (!step.planned) return null;
+  const element = targetElement(step);
+  const label = step.outcome?.target?.label;
+  const target = element ? elementName(element) : label === undefined ? undefined : (nameInLabel(label) ?? label);
+  return actionPhrase(step.planned.tool, step.planned.args, target);
+}

@@ -1,0 +1,22 @@
+import { describe, expect, it } from 'vitest';
+import { actionPhrase } from '../../src/shared/action-words';
+import { supervisionLines } from '../../src/shared/supervision-words';
+import { nameInLabel } from '../../src/shared/scene';
+
+describe('actions in words', () => {
+  it('Scenario: Actions and guards read as a person says them, with no widget class or JSON', () => {
+    expect(actionPhrase('tap', { element_id: 'e4' }, 'Network & internet')).toBe("Tap 'Network & internet'");
+    expect(actionPhrase('launch_app', { app: 'Settings' }, undefined, 'done')).toBe('Opened Settings');
+    expect(actionPhrase('press_key', { key: 'volume_up' })).toBe('Press Volume up');
+    expect(actionPhrase('swipe', { direction: 'up' }, 'Apps list')).toBe("Swipe up on 'Apps list'");
+    expect(actionPhrase('tap', { x: 10, y: 20 })).toBe('Tap at (10, 20)');
+    expect(actionPhrase('wait', { seconds: 2 })).toBe('Wait 2 s');
+    expect(nameInLabel('LinearLayout "Network & internet · Mobile, Wi-Fi"')).toBe('Network & internet');
+    expect(nameInLabel('ImageButton')).toBeUndefined();
+    const [line] = supervisionLines([
+      { type: 'person.asked', taskId: 't', at: 1, step: 2, requestId: 'r', request: { kind: 'confirmation', tool: 'tap', args: { element_id: 'e2' }, rationale: null, reasons: ['it taps "Send"'], target: { elementId: 'e2', label: 'Button "Send"' } } },
+    ]);
+    expect(line!.text).toBe('Confirmation asked to tap \'Send\': it taps "Send"');
+    expect(line!.text).not.toMatch(/[{}]|Button/);
+  });
+});
