@@ -18,7 +18,10 @@ import {
   type TaskRecord,
 } from '../../shared/task';
 import { ASK_USER, AskUserArgsSchema, HAND_OVER, HandOverArgsSchema } from '../tools/person-tools';
-import { decideAction } from './action-policy';
+import { ACTION_TOOLS } from '../tools/registry';
+import { GO_BACK } from '../tools/actions/keys';
+import type { ToolCatalog } from '../tools/tool';
+import { appLeftTo, decideAction } from './action-policy';
 import { budgetExceeded } from './budgets';
 import { plannerSourceFrom } from './build-planner';
 import { actionKeyOf, findLoop, loopDecision, loopWarning, type GuardedTurn } from './loop-guard';
@@ -81,6 +84,8 @@ export interface TaskRunnerOptions {
   supervisor?: SupervisorPort;
   now?: () => number;
   newTaskId?: () => string;
+  /** The tools whose declared effects the policy, the allow-list and the outcome check read (default: the registry). */
+  tools?: ToolCatalog;
 }
 
 /** A task that could not start (bad request, device busy). Nothing ran. */
@@ -227,8 +232,10 @@ export class TaskRunner {
   private readonly maxConsecutiveFailures: number;
   private readonly plannerSource: PlannerSource;
   private readonly supervisor: SupervisorPort;
+  private readonly tools: ToolCatalog;
 
   constructor(private readonly options: TaskRunnerOptions) {
+    this.tools = options.tools ?? ACTION_TOOLS;
     this.now = options.now ?? Date.now;
     this.newTaskId = options.newTaskId ?? randomUUID;
     this.maxConsecutiveFailures = options.maxConsecutiveFailures ?? DEFAULT_MAX_CONSECUTIVE_FAILURES;
@@ -553,9 +560,12 @@ export class TaskRunner {
       observeMs: performance.now() - observeStart,
     });
     this.learnFromObservation(task, run, observation.scene, screenChanged);
+    const leftTo = this.appLeftByLastAction(task, run, observation.scene);
     run.previousScene = sceneKey ?? run.previousScene;
     run.previousSceneValue = observation.scene;
     run.screens.push(sceneKey);
+    // The turn ends unplanned: the next one observes the screen Back led to.
+    if (leftTo) return this.goBackInScope(task, run, turn, leftTo, observation.scene);
 
     const loopEnd = await this.guardLoops(task, run, turn);
     if (loopEnd) return loopEnd;
@@ -623,10 +633,37 @@ export class TaskRunner {
       before: run.previousSceneValue,
       after: scene,
       screenChanged,
+      tools: this.tools,
     });
     if (!verification) return;
     lastTurn.outcome = { ...lastTurn.outcome, verification };
     this.emit(task, { type: 'step.verified', taskId: task.record.id, at: this.now(), step: lastTurn.step, verification });
+  }
+
+  /** The app outside the task's allowed apps that the last turn's action led into (null: none). */
+  private appLeftByLastAction(task: RunningTask, run: RunState, scene: Scene | null): string | null {
+    const lastTurn = run.history.at(-1);
+    if (!lastTurn || lastTurn.step !== run.turn - 1 || !lastTurn.outcome.ok || !this.tools.get(lastTurn.tool)?.actsOnPhone) return null;
+    return appLeftTo(run.previousSceneValue, scene, task.allowedApps);
+  }
+
+  /** Leaves an app the last action opened outside the allow-list (Back, as a person would) and tells the planner why. */
+  private async goBackInScope(task: RunningTask, run: RunState, turn: number, app: string, scene: Scene | null): Promise<TurnEnd> {
+    const signal = task.controller.signal;
+    const lastTurn = run.history.at(-1)!;
+    const action = describeAction(lastTurn.tool, lastTurn.args, lastTurn.outcome.target?.label);
+    let back: StepOutcome;
+    try {
+      back = await abortable(this.options.executor.execute(GO_BACK, { serial: task.record.serial, scene, signal }), signal);
+    } catch (error) {
+      if (signal.aborted) return this.finish(task, run, 'cancelled', stopReasonOf(signal));
+      back = { ok: false, error: failureReasonOf(error), attempts: 0, durationMs: 0 };
+    }
+    const allowed = task.allowedApps!.join(', ');
+    const how = back.ok ? 'went back out of it' : `could not go back out of it (${back.error ?? 'unknown error'})`;
+    this.guardDecided(task, turn, { guard: 'scope', finding: 'outside-allowed-apps', decision: 'warn', message: `${action} opened ${app}, which is not among this task's allowed apps: the runtime ${how}`, by: 'runtime' });
+    run.notices.push(`Your last action (${action}) opened ${app}, which is not among this task's allowed apps (${allowed}); the runtime ${how}. Stay within the allowed apps.`);
+    return null;
   }
 
   /**
@@ -693,7 +730,7 @@ export class TaskRunner {
    * effect: run it, a denial (the turn's outcome), or the task's end.
    */
   private async permit(task: RunningTask, run: RunState, turn: number, step: PlannedStep, scene: Scene | null): Promise<'run' | 'denied' | TaskRecord> {
-    const verdict = decideAction({ call: { name: step.tool, args: step.args }, scene, mode: task.policies.confirmation, allowedApps: task.allowedApps });
+    const verdict = decideAction({ call: { name: step.tool, args: step.args }, scene, mode: task.policies.confirmation, allowedApps: task.allowedApps, tools: this.tools });
     if (verdict.decision === 'allow') return 'run';
     const action = describeAction(step.tool, step.args, verdict.target?.label);
     if (run.allowAll) {
