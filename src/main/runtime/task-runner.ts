@@ -1,14 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { TokenUsage } from '../../shared/decision';
 import { sceneFingerprint, type Scene } from '../../shared/scene';
-import type { StepOutcome, ToolCall, Verification } from '../../shared/action';
+import type { StepOutcome, Verification } from '../../shared/action';
 import { costOf } from '../../shared/prices';
 import {
-  PersonReplySchema,
   RunTaskRequestSchema,
   applyTaskEvent,
   newTaskRecord,
-  replyFits,
   type PersonReply,
   type PersonRequest,
   type PlannedStep,
@@ -17,24 +15,27 @@ import {
   type TaskEventOf,
   type TaskRecord,
 } from '../../shared/task';
-import { ASK_USER, AskUserArgsSchema, HAND_OVER, HandOverArgsSchema } from '../tools/person-tools';
 import { ACTION_TOOLS } from '../tools/registry';
-import { GO_BACK } from '../tools/actions/keys';
 import type { ToolCatalog } from '../tools/tool';
-import { appLeftTo, decideAction } from './action-policy';
+import { ASK_USER, AskUserArgsSchema, HAND_OVER, HandOverArgsSchema } from '../tools/person-tools';
 import { budgetExceeded } from './budgets';
 import { plannerSourceFrom } from './build-planner';
+import { abortable, Cancelled, failureReasonOf, STOPPED, stopReasonOf } from './cancellation';
+import { turnsOf } from './history';
 import { actionKeyOf, findLoop, loopDecision, loopWarning, type GuardedTurn } from './loop-guard';
-import type { ConfiguredPlanner, PlanInput, Planner, PlannerDecision, PlannerScreenshot, PlannerSource, TurnSummary } from './planner';
+import type { ConfiguredPlanner, PlanInput, Planner, PlannerDecision, PlannerScreenshot, PlannerSource } from './planner';
 import { FINISH_TASK } from './prompt';
-import { noPersonPresent, type SupervisorDecision, type SupervisorPort } from './supervisor';
+import { describeAction, endFor, SupervisedActions, type Ended, type ExecutorPort } from './supervised-action';
+import { noPersonPresent, type SupervisorPort } from './supervisor';
 import { DEFAULT_TASK_POLICIES, type TaskPolicies } from './task-policies';
-import { verifyAction } from './verify-outcome';
 
 export type { ConfiguredPlanner, PlannerSource } from './planner';
 export type { SupervisorDecision, SupervisorPort, SupervisorRequest } from './supervisor';
 export { noPersonPresent, NO_PERSON_PRESENT } from './supervisor';
 export type { TaskPolicies } from './task-policies';
+export type { ExecutorPort } from './supervised-action';
+export { DENIED } from './supervised-action';
+export { failureReasonOf } from './cancellation';
 
 /** What the runner needs from perception: one look at the phone. */
 export interface ObservationLike {
@@ -46,12 +47,6 @@ export interface ObservationLike {
 
 export interface ObserverPort {
   observe(serial: string, options: { signal?: AbortSignal; sceneTokenBudget?: number }): Promise<ObservationLike>;
-}
-
-/** What the runner needs from tools: run one call against this turn's Scene. Errors are outcomes. */
-export interface ExecutorPort {
-  /** `allowedApps`: the task's app allow-list, which the Executor enforces for launch_app (absent: any app). */
-  execute(call: ToolCall, context: { serial: string; scene: Scene | null; signal?: AbortSignal; allowedApps?: readonly string[] }): Promise<StepOutcome>;
 }
 
 /**
@@ -119,51 +114,14 @@ export interface StartOptions {
 
 export type TaskEventListener = (event: TaskEvent) => void;
 
-/** Rejects as soon as `signal` aborts, even if `work` ignores the signal (Stop must be prompt). */
-function abortable<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) {
-    work.catch(() => undefined);
-    return Promise.reject(signal.reason);
-  }
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    work.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
-  });
-}
-
-/** `<ErrorName>: <message>` (seed D7). */
-export function failureReasonOf(error: unknown): string {
-  if (error instanceof Error) return `${error.name}: ${error.message}`;
-  return `Error: ${String(error)}`;
-}
-
 const addUsage = (total: TokenUsage, usage: TokenUsage | null): TokenUsage =>
   usage ? { inputTokens: total.inputTokens + usage.inputTokens, outputTokens: total.outputTokens + usage.outputTokens } : total;
 
-class Cancelled extends Error {
-  override name = 'Cancelled';
-}
-
-const STOPPED = 'stopped by the user';
 /** Why a task ends when the app (window, web host, CLI) is shut down under it rather than stopped by a person. */
 export const APP_CLOSED_REASON = 'interrupted: the app was closed';
 
-/** The reason given to stop(), as the aborted signal carries it. */
-function stopReasonOf(signal: AbortSignal): string {
-  return signal.reason instanceof Cancelled ? signal.reason.message : STOPPED;
-}
 
-/** The bookkeeping of one task's turns. */
+/** What one task's turns keep besides its record (history, totals and step counts are read from the record). */
 interface RunState {
   startedAt: number;
   usage: TokenUsage;
@@ -172,13 +130,9 @@ interface RunState {
   /** Time spent waiting for a person or paused: not the agent's time. */
   waitedMs: number;
   turn: number;
-  /** Turns that acted (or asked, or had their action denied): what the step budget counts. */
-  executed: number;
   failuresInARow: number;
-  /** The previous turn's Scene and its fingerprint (clock and battery aside), to tell what an action changed. */
+  /** The previous turn's Scene fingerprint (clock and battery aside), to tell what an action changed. */
   previousScene: string | null;
-  previousSceneValue: Scene | null;
-  history: TurnSummary[];
   /** Screen fingerprints observed since the loop guard last restarted (a person said to go on). */
   screens: (string | null)[];
   guarded: GuardedTurn[];
@@ -186,8 +140,8 @@ interface RunState {
   warnedLoop: number;
   /** What the runtime tells the model next turn. */
   notices: string[];
-  /** The person allowed every action for the rest of this task. */
-  allowAll: boolean;
+  /** This task's one way to act on the phone. */
+  actions: SupervisedActions;
 }
 
 interface RunningTask {
@@ -207,12 +161,8 @@ interface RunningTask {
 /** What a turn that ends the task returns; null when the task goes on. */
 type TurnEnd = TaskRecord | null;
 
-const clipped = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
-
-/** An action as messages name it, e.g. `tap {"element_id":"e4"} on Button "Send"`. */
-function describeAction(tool: string, args: Record<string, unknown>, label?: string): string {
-  return `${tool} ${clipped(JSON.stringify(args), 120)}${label ? ` on ${label}` : ''}`;
-}
+/** Turns that acted (or asked, or had their action denied): what the step budget counts. */
+const executedSteps = (record: TaskRecord) => record.steps.filter((step) => step.outcome).length;
 
 /**
  * Runs tasks: observe -> plan -> execute, re-observing every turn, until the planner finishes, a budget runs out,
@@ -367,32 +317,6 @@ export class TaskRunner {
     this.restartLoopGuard(run);
   }
 
-  /**
-   * Asks the person through the task's supervisor and waits (no model call meanwhile); the request is an event
-   * before and the reply after. A reply that does not fit the request counts as unanswered. Rejects when stopped.
-   */
-  private async askPerson(task: RunningTask, run: RunState, step: number, request: PersonRequest): Promise<SupervisorDecision> {
-    const signal = task.controller.signal;
-    const requestId = randomUUID();
-    const askedAt = this.now();
-    this.emit(task, { type: 'person.asked', taskId: task.record.id, at: askedAt, step, requestId, request });
-    let decision: SupervisorDecision;
-    try {
-      decision = await abortable(task.supervisor.ask({ taskId: task.record.id, requestId, step, request }, { signal }), signal);
-    } catch (error) {
-      if (signal.aborted) throw error;
-      decision = { reply: { kind: 'unanswered', reason: `the request could not reach a person (${failureReasonOf(error)})` }, by: 'no-one-present' };
-    } finally {
-      run.waitedMs += this.now() - askedAt;
-    }
-    const checked = PersonReplySchema.safeParse(decision.reply);
-    if (!checked.success || !replyFits(request, checked.data)) {
-      decision = { reply: { kind: 'unanswered', reason: `the reply did not fit the ${request.kind} request` }, by: decision.by };
-    }
-    this.emit(task, { type: 'person.answered', taskId: task.record.id, at: this.now(), step, requestId, reply: decision.reply, by: decision.by });
-    return decision;
-  }
-
   private async finish(task: RunningTask, run: RunState, status: 'completed' | 'failed' | 'cancelled', failureReason: string | null, result: string | null = null, verification?: Verification): Promise<TaskRecord> {
     // The device is free (here and for other processes) before anyone hears of the end, so a listener may
     // start the next task at once.
@@ -406,7 +330,7 @@ export class TaskRunner {
       status,
       failureReason,
       result,
-      steps: run.executed,
+      steps: executedSteps(task.record),
       usage: run.usage,
       costUsd: run.costUsd,
       ...(verification && { verification }),
@@ -421,14 +345,13 @@ export class TaskRunner {
     return this.finish(task, run, 'failed', failureReasonOf(error));
   }
 
-  /** The end a person's reply calls for: stopped (cancelled), or failed when nobody answered; null to go on. */
-  private endForReply(task: RunningTask, run: RunState, reply: PersonReply, unansweredReason: (why: string) => string): Promise<TaskRecord> | null {
-    if (reply.kind === 'stop') return this.finish(task, run, 'cancelled', STOPPED);
-    if (reply.kind === 'unanswered') return this.finish(task, run, 'failed', unansweredReason(reply.reason));
-    return null;
+  private end(task: RunningTask, run: RunState, ended: Ended): Promise<TaskRecord> {
+    return this.finish(task, run, ended.status, ended.reason);
   }
 
   private async drive(task: RunningTask): Promise<TaskRecord> {
+    const { id: taskId, goal, serial, maxSteps } = task.record;
+    const { policies, planner } = task;
     const run: RunState = {
       startedAt: this.now(),
       usage: { inputTokens: 0, outputTokens: 0 },
@@ -436,19 +359,27 @@ export class TaskRunner {
       costUsd: null,
       waitedMs: 0,
       turn: 0,
-      executed: 0,
       failuresInARow: 0,
       previousScene: null,
-      previousSceneValue: null,
-      history: [],
       screens: [],
       guarded: [],
       warnedLoop: 0,
       notices: [],
-      allowAll: false,
+      actions: new SupervisedActions(
+        { executor: this.options.executor, tools: this.tools },
+        {
+          taskId,
+          serial,
+          signal: task.controller.signal,
+          supervisor: task.supervisor,
+          allowedApps: task.allowedApps,
+          confirmation: () => policies.confirmation,
+          emit: (event) => this.emit(task, event),
+          now: this.now,
+          waited: (ms) => (run.waitedMs += ms),
+        },
+      ),
     };
-    const { id: taskId, goal, serial, maxSteps } = task.record;
-    const { policies, planner } = task;
     this.emit(task, {
       type: 'task.started',
       taskId,
@@ -483,7 +414,7 @@ export class TaskRunner {
   /** Ends the task (no further model call) when a budget is used up. */
   private checkBudgets(task: RunningTask, run: RunState): Promise<TaskRecord> | null {
     const exceeded = budgetExceeded(
-      { steps: run.executed, usage: run.usage, lastCall: run.lastCall, costUsd: run.costUsd, agentMs: this.now() - run.startedAt - run.waitedMs },
+      { steps: executedSteps(task.record), usage: run.usage, lastCall: run.lastCall, costUsd: run.costUsd, agentMs: this.now() - run.startedAt - run.waitedMs },
       task.record.maxSteps,
       task.policies,
     );
@@ -518,9 +449,9 @@ export class TaskRunner {
       return null;
     }
     this.guardDecided(task, step, { guard: 'loop', finding: finding.kind, decision: 'ask', message: finding.description, by: 'runtime' });
-    const { reply } = await this.askPerson(task, run, step, { kind: 'loop', description: finding.description });
-    const ended = this.endForReply(task, run, reply, (why) => `stopped a loop: ${finding.description}; ${why}`);
-    if (ended) return ended;
+    const { reply } = await run.actions.ask(step, { kind: 'loop', description: finding.description });
+    const ended = endFor(reply, (why) => `stopped a loop: ${finding.description}; ${why}`);
+    if (ended) return this.end(task, run, ended);
     this.restartLoopGuard(run);
     if (reply.kind === 'continue' && reply.note) run.notices.push(`The person saw you looping and said: "${reply.note}"`);
     return null;
@@ -559,13 +490,21 @@ export class TaskRunner {
       screenChanged,
       observeMs: performance.now() - observeStart,
     });
-    this.learnFromObservation(task, run, observation.scene, screenChanged);
-    const leftTo = this.appLeftByLastAction(task, run, observation.scene);
+    const guarded = run.guarded.at(-1);
+    if (guarded && task.record.steps.findLast((s) => s.outcome)?.step === turn - 1) guarded.screenChanged = screenChanged;
     run.previousScene = sceneKey ?? run.previousScene;
-    run.previousSceneValue = observation.scene;
     run.screens.push(sceneKey);
-    // The turn ends unplanned: the next one observes the screen Back led to.
-    if (leftTo) return this.goBackInScope(task, run, turn, leftTo, observation.scene);
+    let settled;
+    try {
+      settled = await run.actions.settle(observation.scene, screenChanged);
+    } catch (error) {
+      return this.fail(task, run, error);
+    }
+    // The last action led out of the allowed apps and Back left it: the next turn observes where Back led.
+    if (settled.notice) {
+      run.notices.push(settled.notice);
+      return null;
+    }
 
     const loopEnd = await this.guardLoops(task, run, turn);
     if (loopEnd) return loopEnd;
@@ -581,7 +520,7 @@ export class TaskRunner {
       scene: observation.scene,
       sceneError: observation.sceneError ?? null,
       ...(planner.accepts.screenshot && shot ? { screenshot: shot } : {}),
-      ...(planner.accepts.history ? { history: run.history.map((h) => ({ ...h })) } : {}),
+      ...(planner.accepts.history ? { history: turnsOf(task.record) } : {}),
       ...(task.policies.standingInstructions ? { standingInstructions: task.policies.standingInstructions } : {}),
       ...(task.allowedApps ? { allowedApps: task.allowedApps } : {}),
       ...(run.notices.length ? { notices: run.notices.splice(0) } : {}),
@@ -617,74 +556,22 @@ export class TaskRunner {
   }
 
   /**
-   * What the observation tells about the previous turn: whether its action changed the screen, and what the
-   * runtime can verify about it (an event, the turn's outcome and the planner's history all get it).
-   */
-  private learnFromObservation(task: RunningTask, run: RunState, scene: Scene | null, screenChanged: boolean | null): void {
-    const lastTurn = run.history.at(-1);
-    if (!lastTurn || lastTurn.step !== run.turn - 1) return;
-    lastTurn.screenChanged = screenChanged;
-    const guarded = run.guarded.at(-1);
-    if (guarded) guarded.screenChanged = screenChanged;
-    const verification = verifyAction({
-      tool: lastTurn.tool,
-      args: lastTurn.args,
-      outcome: lastTurn.outcome,
-      before: run.previousSceneValue,
-      after: scene,
-      screenChanged,
-      tools: this.tools,
-    });
-    if (!verification) return;
-    lastTurn.outcome = { ...lastTurn.outcome, verification };
-    this.emit(task, { type: 'step.verified', taskId: task.record.id, at: this.now(), step: lastTurn.step, verification });
-  }
-
-  /** The app outside the task's allowed apps that the last turn's action led into (null: none). */
-  private appLeftByLastAction(task: RunningTask, run: RunState, scene: Scene | null): string | null {
-    const lastTurn = run.history.at(-1);
-    if (!lastTurn || lastTurn.step !== run.turn - 1 || !lastTurn.outcome.ok || !this.tools.get(lastTurn.tool)?.actsOnPhone) return null;
-    return appLeftTo(run.previousSceneValue, scene, task.allowedApps);
-  }
-
-  /** Leaves an app the last action opened outside the allow-list (Back, as a person would) and tells the planner why. */
-  private async goBackInScope(task: RunningTask, run: RunState, turn: number, app: string, scene: Scene | null): Promise<TurnEnd> {
-    const signal = task.controller.signal;
-    const lastTurn = run.history.at(-1)!;
-    const action = describeAction(lastTurn.tool, lastTurn.args, lastTurn.outcome.target?.label);
-    let back: StepOutcome;
-    try {
-      back = await abortable(this.options.executor.execute(GO_BACK, { serial: task.record.serial, scene, signal }), signal);
-    } catch (error) {
-      if (signal.aborted) return this.finish(task, run, 'cancelled', stopReasonOf(signal));
-      back = { ok: false, error: failureReasonOf(error), attempts: 0, durationMs: 0 };
-    }
-    const allowed = task.allowedApps!.join(', ');
-    const how = back.ok ? 'went back out of it' : `could not go back out of it (${back.error ?? 'unknown error'})`;
-    this.guardDecided(task, turn, { guard: 'scope', finding: 'outside-allowed-apps', decision: 'warn', message: `${action} opened ${app}, which is not among this task's allowed apps: the runtime ${how}`, by: 'runtime' });
-    run.notices.push(`Your last action (${action}) opened ${app}, which is not among this task's allowed apps (${allowed}); the runtime ${how}. Stay within the allowed apps.`);
-    return null;
-  }
-
-  /**
    * The planner says the goal is reached. A model's success claim when nothing was done completes the task
    * marked "not verified" (the runtime cannot confirm it), and the guard's decision is an event.
    */
   private complete(task: RunningTask, run: RunState, turn: number, decision: PlannerDecision | undefined): Promise<TaskRecord> {
     const result = typeof decision?.args.reason === 'string' ? decision.args.reason : null;
     const claimed = decision?.tool === FINISH_TASK && decision.args.success === true;
-    if (!claimed || run.executed > 0) return this.finish(task, run, 'completed', null, result);
+    if (!claimed || executedSteps(task.record) > 0) return this.finish(task, run, 'completed', null, result);
     const fact = 'no action was taken in this task, so nothing confirms the goal was reached';
     this.guardDecided(task, turn, { guard: 'completion', finding: 'no-action-taken', decision: 'allow', message: `success claimed, but ${fact}: completed as not verified`, by: 'runtime' });
     return this.finish(task, run, 'completed', null, result, { status: 'not-verified', check: 'action-taken', fact });
   }
 
-  /** Records a turn that did not reach the Executor (a question, a hand-over, a denied action). */
-  private recordTurn(task: RunningTask, run: RunState, turn: number, step: PlannedStep, outcome: StepOutcome, executeMs: number): void {
-    run.executed += 1;
-    this.emit(task, { type: 'step.executed', taskId: task.record.id, at: this.now(), step: turn, outcome, executeMs });
-    run.history.push({ step: turn, tool: step.tool, args: step.args, rationale: step.rationale, outcome, screenChanged: null });
-    run.guarded.push({ actionKey: actionKeyOf(step.tool, step.args, outcome.target?.label), actionText: describeAction(step.tool, step.args, outcome.target?.label), screenChanged: null });
+  /** What the loop guard remembers of a recorded turn. */
+  private guard(run: RunState, step: PlannedStep, outcome: StepOutcome): void {
+    const label = outcome.target?.label;
+    run.guarded.push({ actionKey: actionKeyOf(step.tool, step.args, label), actionText: describeAction(step.tool, step.args, label), screenChanged: null });
   }
 
   /** ask_user / hand_over: the model reaches the person; the reply (or note) is the turn's outcome. */
@@ -694,22 +581,24 @@ export class TaskRunner {
     const args = (asking ? AskUserArgsSchema : HandOverArgsSchema).safeParse(step.args);
     if (!args.success) {
       const outcome: StepOutcome = { ok: false, error: `Invalid arguments for ${step.tool}: ${args.error.issues.map((i) => i.message).join('; ')}.`, attempts: 0, durationMs: 0 };
-      this.recordTurn(task, run, turn, step, outcome, 0);
+      run.actions.record(turn, step, outcome, 0);
+      this.guard(run, step, outcome);
       return this.countFailure(task, run, outcome);
     }
     const text = 'question' in args.data ? args.data.question : args.data.reason;
     const request: PersonRequest = asking ? { kind: 'question', question: text } : { kind: 'hand-over', reason: text };
     let reply: PersonReply;
     try {
-      ({ reply } = await this.askPerson(task, run, turn, request));
+      ({ reply } = await run.actions.ask(turn, request));
     } catch {
       return this.finish(task, run, 'cancelled', stopReasonOf(task.controller.signal));
     }
-    const ended = this.endForReply(task, run, reply, (why) => (asking ? `the model asked "${text}" and ${why}` : `the model handed the phone over ("${text}") and ${why}`));
-    if (ended) return ended;
+    const ended = endFor(reply, (why) => (asking ? `the model asked "${text}" and ${why}` : `the model handed the phone over ("${text}") and ${why}`));
+    if (ended) return this.end(task, run, ended);
     const said = reply.kind === 'answer' ? reply.text : reply.kind === 'continue' ? reply.note : undefined;
     const outcome: StepOutcome = { ok: true, attempts: 0, durationMs: Math.round(performance.now() - started), ...(said && { fromPerson: said }) };
-    this.recordTurn(task, run, turn, step, outcome, performance.now() - started);
+    run.actions.record(turn, step, outcome, performance.now() - started);
+    this.guard(run, step, outcome);
     run.failuresInARow = 0;
     // After a hand-over the person may have changed anything: the next observation starts afresh.
     if (!asking) this.restartLoopGuard(run);
@@ -725,64 +614,11 @@ export class TaskRunner {
     return null;
   }
 
-  /**
-   * Whether the action may run: the sensitive-action policy, then the person when it asks. Returns the reply's
-   * effect: run it, a denial (the turn's outcome), or the task's end.
-   */
-  private async permit(task: RunningTask, run: RunState, turn: number, step: PlannedStep, scene: Scene | null): Promise<'run' | 'denied' | TaskRecord> {
-    const verdict = decideAction({ call: { name: step.tool, args: step.args }, scene, mode: task.policies.confirmation, allowedApps: task.allowedApps, tools: this.tools });
-    if (verdict.decision === 'allow') return 'run';
-    const action = describeAction(step.tool, step.args, verdict.target?.label);
-    if (run.allowAll) {
-      this.guardDecided(task, turn, { guard: 'policy', finding: 'allowed-for-task', decision: 'allow', message: `${action}: the person allowed every action for the rest of this task`, by: 'preset' });
-      return 'run';
-    }
-    const guard = verdict.finding === 'outside-allowed-apps' ? 'scope' : 'policy';
-    this.guardDecided(task, turn, { guard, finding: verdict.finding, decision: 'ask', message: `${action} needs a yes: ${verdict.reasons.join('; ')}`, by: 'policy' });
-    let reply: PersonReply;
-    try {
-      ({ reply } = await this.askPerson(task, run, turn, {
-        kind: 'confirmation',
-        tool: step.tool,
-        args: step.args,
-        rationale: step.rationale,
-        reasons: verdict.reasons,
-        target: verdict.target,
-      }));
-    } catch {
-      return this.finish(task, run, 'cancelled', stopReasonOf(task.controller.signal));
-    }
-    const ended = this.endForReply(task, run, reply, (why) => `${action} needs a person's yes (${verdict.reasons.join('; ')}) and ${why}`);
-    if (ended) return ended;
-    if (reply.kind === 'deny') return 'denied';
-    if (reply.kind === 'allow' && reply.scope === 'task') run.allowAll = true;
-    return 'run';
-  }
-
-  /** An action for the phone: permitted, executed (errors are outcomes the planner reads next turn), recorded. */
+  /** An action for the phone, through the one supervised action; a denial is heard by the model, not counted as a failure. */
   private async act(task: RunningTask, run: RunState, turn: number, step: PlannedStep, scene: Scene | null): Promise<TurnEnd> {
-    const signal = task.controller.signal;
-    const executeStart = performance.now();
-    const permitted = await this.permit(task, run, turn, step, scene);
-    if (typeof permitted !== 'string') return permitted;
-    if (permitted === 'denied') {
-      // Not a failure of the agent: the model hears it and goes on (the loop guard stops it insisting).
-      this.recordTurn(task, run, turn, step, { ok: false, error: DENIED, attempts: 0, durationMs: Math.round(performance.now() - executeStart) }, performance.now() - executeStart);
-      return null;
-    }
-    let outcome: StepOutcome;
-    try {
-      const call: ToolCall = { name: step.tool, args: step.args };
-      const context = { serial: task.record.serial, scene, signal, ...(task.allowedApps && { allowedApps: task.allowedApps }) };
-      outcome = await abortable(this.options.executor.execute(call, context), signal);
-    } catch (error) {
-      if (signal.aborted) return this.finish(task, run, 'cancelled', stopReasonOf(signal));
-      outcome = { ok: false, error: failureReasonOf(error), attempts: 0, durationMs: performance.now() - executeStart };
-    }
-    this.recordTurn(task, run, turn, step, outcome, performance.now() - executeStart);
-    return this.countFailure(task, run, outcome);
+    const result = await run.actions.act(turn, step, scene);
+    if (result.kind === 'ended') return this.end(task, run, result);
+    this.guard(run, step, result.outcome);
+    return result.kind === 'denied' ? null : this.countFailure(task, run, result.outcome);
   }
 }
-
-/** The outcome of an action the person said no to. */
-export const DENIED = 'the person denied this action';
