@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import type { TokenUsage } from '../../shared/decision';
 import { sceneFingerprint, type Scene } from '../../shared/scene';
 import type { StepOutcome, Verification } from '../../shared/action';
 import { costOf } from '../../shared/prices';
@@ -114,9 +113,6 @@ export interface StartOptions {
 
 export type TaskEventListener = (event: TaskEvent) => void;
 
-const addUsage = (total: TokenUsage, usage: TokenUsage | null): TokenUsage =>
-  usage ? { inputTokens: total.inputTokens + usage.inputTokens, outputTokens: total.outputTokens + usage.outputTokens } : total;
-
 /** Why a task ends when the app (window, web host, CLI) is shut down under it rather than stopped by a person. */
 export const APP_CLOSED_REASON = 'interrupted: the app was closed';
 
@@ -124,9 +120,6 @@ export const APP_CLOSED_REASON = 'interrupted: the app was closed';
 /** What one task's turns keep besides its record (history, totals and step counts are read from the record). */
 interface RunState {
   startedAt: number;
-  usage: TokenUsage;
-  lastCall: TokenUsage | null;
-  costUsd: number | null;
   /** Time spent waiting for a person or paused: not the agent's time. */
   waitedMs: number;
   turn: number;
@@ -331,8 +324,8 @@ export class TaskRunner {
       failureReason,
       result,
       steps: executedSteps(task.record),
-      usage: run.usage,
-      costUsd: run.costUsd,
+      usage: task.record.usage,
+      costUsd: task.record.costUsd,
       ...(verification && { verification }),
       durationMs: this.now() - run.startedAt,
     });
@@ -354,9 +347,6 @@ export class TaskRunner {
     const { policies, planner } = task;
     const run: RunState = {
       startedAt: this.now(),
-      usage: { inputTokens: 0, outputTokens: 0 },
-      lastCall: null,
-      costUsd: null,
       waitedMs: 0,
       turn: 0,
       failuresInARow: 0,
@@ -413,8 +403,10 @@ export class TaskRunner {
 
   /** Ends the task (no further model call) when a budget is used up. */
   private checkBudgets(task: RunningTask, run: RunState): Promise<TaskRecord> | null {
+    const { record } = task;
+    const lastCall = record.steps.findLast((step) => step.planned?.usage)?.planned?.usage ?? null;
     const exceeded = budgetExceeded(
-      { steps: executedSteps(task.record), usage: run.usage, lastCall: run.lastCall, costUsd: run.costUsd, agentMs: this.now() - run.startedAt - run.waitedMs },
+      { steps: executedSteps(record), usage: record.usage, lastCall, costUsd: record.costUsd, agentMs: this.now() - run.startedAt - run.waitedMs },
       task.record.maxSteps,
       task.policies,
     );
@@ -527,27 +519,24 @@ export class TaskRunner {
     };
     const planStart = performance.now();
     const decisions: PlannerDecision[] = [];
-    const reportPlanned = (step: PlannedStep, usage: TokenUsage | null) => {
-      run.usage = addUsage(run.usage, usage);
+    // The record sums usage and cost; the runner only prices the call.
+    const reportPlanned = (planned: PlannedStep) => {
       const price = task.policies.price;
-      const costUsd = usage && price ? costOf(usage, price) : null;
-      if (usage) run.lastCall = usage;
-      if (costUsd !== null) run.costUsd = (run.costUsd ?? 0) + costUsd;
-      const { tool, args, rationale, thinking } = step;
-      this.emit(task, { type: 'step.planned', taskId, at: this.now(), step: turn, tool, args, rationale, thinking, usage, costUsd, planMs: performance.now() - planStart });
+      const costUsd = planned.usage && price ? costOf(planned.usage, price) : null;
+      this.emit(task, { type: 'step.planned', taskId, at: this.now(), step: turn, ...planned, costUsd, planMs: performance.now() - planStart });
     };
     let steps: PlannedStep[];
     try {
       steps = await abortable(planner.plan(input, { signal, onDecision: (d) => decisions.push(d) }), signal);
     } catch (error) {
       const decision = decisions.at(-1);
-      if (decision && !signal.aborted) reportPlanned(decision, decision.usage);
+      if (decision && !signal.aborted) reportPlanned(decision);
       return this.fail(task, run, error);
     }
     const first = steps[0];
     const decision = decisions.at(-1);
-    if (decision) reportPlanned(decision, decision.usage);
-    else if (first) reportPlanned(first, null);
+    if (decision) reportPlanned(decision);
+    else if (first) reportPlanned({ ...first, usage: null });
     // The seed's short-circuit (D2/D3): an empty plan, or a planner saying the goal is reached, completes.
     if (!first || planner.goalReached(input)) return this.complete(task, run, turn, decision);
 
