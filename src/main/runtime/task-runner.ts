@@ -21,7 +21,7 @@ import { budgetExceeded } from './budgets';
 import { plannerSourceFrom } from './build-planner';
 import { abortable, Cancelled, failureReasonOf, STOPPED, stopReasonOf } from './cancellation';
 import { turnsOf } from './history';
-import { actionKeyOf, findLoop, loopDecision, loopWarning, type GuardedTurn } from './loop-guard';
+import { LoopWatch, loopWarning } from './loop-guard';
 import type { ConfiguredPlanner, PlanInput, Planner, PlannerDecision, PlannerScreenshot, PlannerSource } from './planner';
 import { FINISH_TASK } from './prompt';
 import { describeAction, endFor, SupervisedActions, type Ended, type ExecutorPort } from './supervised-action';
@@ -126,11 +126,7 @@ interface RunState {
   failuresInARow: number;
   /** The previous turn's Scene fingerprint (clock and battery aside), to tell what an action changed. */
   previousScene: string | null;
-  /** Screen fingerprints observed since the loop guard last restarted (a person said to go on). */
-  screens: (string | null)[];
-  guarded: GuardedTurn[];
-  /** The loop count last warned about, so one loop is reported once. */
-  warnedLoop: number;
+  loops: LoopWatch;
   /** What the runtime tells the model next turn. */
   notices: string[];
   /** This task's one way to act on the phone. */
@@ -307,7 +303,7 @@ export class TaskRunner {
     this.emit(task, { type: 'task.resumed', taskId: task.record.id, at: this.now(), step: run.turn, ...(note && { note }) });
     if (note) run.notices.push(`The person paused the task, may have used the phone, and resumed it saying: "${note}"`);
     // The person may have changed anything: loops and screen comparisons start afresh.
-    this.restartLoopGuard(run);
+    run.loops.restart();
   }
 
   private async finish(task: RunningTask, run: RunState, status: 'completed' | 'failed' | 'cancelled', failureReason: string | null, result: string | null = null, verification?: Verification): Promise<TaskRecord> {
@@ -351,9 +347,7 @@ export class TaskRunner {
       turn: 0,
       failuresInARow: 0,
       previousScene: null,
-      screens: [],
-      guarded: [],
-      warnedLoop: 0,
+      loops: new LoopWatch(),
       notices: [],
       actions: new SupervisedActions(
         { executor: this.options.executor, tools: this.tools },
@@ -415,28 +409,16 @@ export class TaskRunner {
     return this.finish(task, run, 'failed', exceeded.reason);
   }
 
-  private restartLoopGuard(run: RunState): void {
-    run.guarded = [];
-    run.screens = run.screens.slice(-1);
-    run.warnedLoop = 0;
-  }
-
   /**
    * The loop guard after an observation: warns the model (once per loop) or, when the loop goes on, asks the
    * person; ends the task when the person stops it or nobody can answer.
    */
   private async guardLoops(task: RunningTask, run: RunState, step: number): Promise<TurnEnd> {
-    const thresholds = task.policies.loop;
-    const finding = findLoop(run.guarded, run.screens, thresholds);
-    if (!finding) {
-      run.warnedLoop = 0;
-      return null;
-    }
-    if (loopDecision(finding, thresholds) === 'warn') {
-      if (run.warnedLoop === 0) {
-        this.guardDecided(task, step, { guard: 'loop', finding: finding.kind, decision: 'warn', message: finding.description, by: 'runtime' });
-      }
-      run.warnedLoop = finding.count;
+    const loop = run.loops.check(task.policies.loop);
+    if (!loop) return null;
+    const { finding } = loop;
+    if (loop.decision === 'warn') {
+      if (loop.firstWarning) this.guardDecided(task, step, { guard: 'loop', finding: finding.kind, decision: 'warn', message: finding.description, by: 'runtime' });
       run.notices.push(loopWarning(finding));
       return null;
     }
@@ -444,7 +426,7 @@ export class TaskRunner {
     const { reply } = await run.actions.ask(step, { kind: 'loop', description: finding.description });
     const ended = endFor(reply, (why) => `stopped a loop: ${finding.description}; ${why}`);
     if (ended) return this.end(task, run, ended);
-    this.restartLoopGuard(run);
+    run.loops.restart();
     if (reply.kind === 'continue' && reply.note) run.notices.push(`The person saw you looping and said: "${reply.note}"`);
     return null;
   }
@@ -482,10 +464,8 @@ export class TaskRunner {
       screenChanged,
       observeMs: performance.now() - observeStart,
     });
-    const guarded = run.guarded.at(-1);
-    if (guarded && task.record.steps.findLast((s) => s.outcome)?.step === turn - 1) guarded.screenChanged = screenChanged;
+    run.loops.observed(sceneKey, screenChanged, task.record.steps.findLast((s) => s.outcome)?.step === turn - 1);
     run.previousScene = sceneKey ?? run.previousScene;
-    run.screens.push(sceneKey);
     let settled;
     try {
       settled = await run.actions.settle(observation.scene, screenChanged);
@@ -560,7 +540,7 @@ export class TaskRunner {
   /** What the loop guard remembers of a recorded turn. */
   private guard(run: RunState, step: PlannedStep, outcome: StepOutcome): void {
     const label = outcome.target?.label;
-    run.guarded.push({ actionKey: actionKeyOf(step.tool, step.args, label), actionText: describeAction(step.tool, step.args, label), screenChanged: null });
+    run.loops.acted(step.tool, step.args, label, describeAction(step.tool, step.args, label));
   }
 
   /** ask_user / hand_over: the model reaches the person; the reply (or note) is the turn's outcome. */
@@ -590,7 +570,7 @@ export class TaskRunner {
     this.guard(run, step, outcome);
     run.failuresInARow = 0;
     // After a hand-over the person may have changed anything: the next observation starts afresh.
-    if (!asking) this.restartLoopGuard(run);
+    if (!asking) run.loops.restart();
     return null;
   }
 
