@@ -247,7 +247,7 @@ async function decide(c: Context<AppEnv>, deps: ControlPlaneAppDeps): Promise<Re
   }
   await recordUsage(c, deps, decision.usage);
   // Only the call itself leaves the service: the model's text and thinking stay here (seed: proxy surface).
-  const body: ProxyDecisionResponse = { tool_name: decision.toolName, arguments: decision.arguments, usage: decision.usage };
+  const body: ProxyDecisionResponse = { tool_name: decision.tool, arguments: decision.args, usage: decision.usage };
   return c.json(body);
 }
 

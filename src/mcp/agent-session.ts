@@ -1,11 +1,14 @@
 import { sentToPhone, type StepOutcome, type ToolCall } from '../shared/action';
-import type { Scene } from '../shared/scene';
+import { sceneFingerprint, type Scene } from '../shared/scene';
 import type { ConfirmationMode } from '../shared/settings-catalog';
 import { actionWords } from '../shared/supervision-words';
+import type { TaskEvent } from '../shared/task';
 import type { AppServices } from '../main/app/create-app';
 import type { Observation } from '../main/perception/observer';
-import { decideAction } from '../main/runtime/action-policy';
 import type { DeviceLockHold } from '../main/storage/device-lock';
+import { SupervisedActions } from '../main/runtime/supervised-action';
+import type { SupervisorPort } from '../main/runtime/supervisor';
+import { ACTION_TOOLS } from '../main/tools/registry';
 
 /** An action the confirmation setting holds for the person's yes, in words, and how to ask for it. */
 export interface ConfirmationAsk {
@@ -38,31 +41,29 @@ export interface AgentIdentity {
 export class AgentSession {
   private readonly holds = new Map<string, DeviceLockHold>();
   private readonly lastScene = new Map<string, Scene | null>();
+  /** Actions taken per phone: the step each one's events carry. */
+  private readonly steps = new Map<string, number>();
 
+  /** `onEvent` hears each action's events (policy, the person, the outcome, its verification), as a task's are recorded. */
   constructor(
     private readonly agent: AppServices['agent'],
     private readonly identity: AgentIdentity,
+    private readonly onEvent: (event: TaskEvent) => void = () => undefined,
   ) {}
 
   async observe(serial: string, options: { screenshot: boolean; signal?: AbortSignal }): Promise<Observation> {
-    await this.agent.checkReady(serial);
-    const { perception } = await this.agent.settings();
-    const observation = await this.agent.phone.observe(serial, {
-      screenshot: options.screenshot ? { longEdge: AGENT_SCREENSHOT_LONG_EDGE } : false,
-      sceneTokenBudget: perception.sceneTokenBudget,
-      ...(options.signal && { signal: options.signal }),
-    });
+    const observation = await this.look(serial, options);
     this.lastScene.set(serial, observation.scene);
     return observation;
   }
 
   /**
-   * One action through the Executor (the same validation, schemas and retries as a task's), against the
-   * Scene this agent last observed on the phone (observed now when it never looked). Takes the phone for
+   * One supervised action, as a task's turn takes it (the same policy, confirmation, Executor and verification),
+   * against the Scene this agent last observed on the phone (observed now when it never looked). Takes the phone for
    * this agent first: refused in plain words while another task or agent drives it. An action the confirmation
-   * setting holds (a sensitive one, or any in step mode) runs only after the person's yes, as in the app's tasks.
-   * An action that fails before anything reaches the phone (bad arguments, the person's no) hands a phone it
-   * had just taken back.
+   * setting holds (a sensitive one, or any in step mode) runs only after the person's yes. The outcome carries what
+   * a fresh look after it verifies; the Scene the agent's element ids refer to stays the one it observed. An action
+   * that fails before anything reaches the phone (bad arguments, the person's no) hands a phone it had just taken back.
    */
   async act(serial: string, call: ToolCall, options: { signal?: AbortSignal; confirmation: Omit<ConfirmationAsk, 'question'> }): Promise<StepOutcome> {
     await this.agent.checkReady(serial);
@@ -78,16 +79,25 @@ export class AgentSession {
   }
 
   private async actHolding(serial: string, call: ToolCall, options: { signal?: AbortSignal; confirmation: Omit<ConfirmationAsk, 'question'> }): Promise<StepOutcome> {
-    const { signal, confirmation } = options;
-    if (!this.lastScene.has(serial)) await this.observe(serial, { screenshot: false, ...(signal && { signal }) });
+    const { confirmation } = options;
+    const signal = options.signal ?? new AbortController().signal;
+    if (!this.lastScene.has(serial)) await this.observe(serial, { screenshot: false, signal });
     const scene = this.lastScene.get(serial) ?? null;
-    const verdict = decideAction({ call, scene, mode: confirmation.mode, allowedApps: null });
-    if (verdict.decision === 'confirm') {
-      const on = verdict.target ? ` on ${verdict.target.label}` : '';
-      const question = `${actionWords(call.name, call.args)}${on}: ${verdict.reasons.join('; ')}`;
-      if (!(await confirmation.ask(question))) throw new Error(`Not done, the person did not say yes to ${question}.`);
-    }
-    return this.agent.phone.executorPort.execute(call, { serial, scene, ...(signal && { signal }) });
+    const step = (this.steps.get(serial) ?? 0) + 1;
+    this.steps.set(serial, step);
+    const person = askingThrough(confirmation);
+    const actions = new SupervisedActions(
+      { executor: this.agent.phone.executorPort, tools: ACTION_TOOLS },
+      { taskId: `mcp-agent-${this.identity.id}`, serial, signal, supervisor: person.supervisor, allowedApps: null, confirmation: () => confirmation.mode, emit: this.onEvent, now: Date.now },
+    );
+    const result = await actions.act(step, { tool: call.name, args: call.args, rationale: null }, scene);
+    if (result.kind === 'ended') throw person.failure ?? new Error(result.reason);
+    if (result.kind === 'denied') throw new Error(`Not done, the person did not say yes to ${person.question}.`);
+    if (!result.outcome.ok) return result.outcome;
+    const after = (await this.look(serial, { screenshot: false, signal })).scene;
+    const screenChanged = scene && after ? sceneFingerprint(scene) !== sceneFingerprint(after) : null;
+    const { verification } = await actions.settle(after, screenChanged);
+    return verification ? { ...result.outcome, verification } : result.outcome;
   }
 
   /** Hands the phone back (before a run_goal on it, on release_phone, when the agent leaves). */
@@ -101,6 +111,16 @@ export class AgentSession {
   /** Hands every phone back (the agent left, or went quiet); the session may take them again later. */
   async releaseAll(): Promise<void> {
     await Promise.all([...this.holds.keys()].map((serial) => this.release(serial)));
+  }
+
+  private async look(serial: string, options: { screenshot: boolean; signal?: AbortSignal }): Promise<Observation> {
+    await this.agent.checkReady(serial);
+    const { perception } = await this.agent.settings();
+    return this.agent.phone.observe(serial, {
+      screenshot: options.screenshot ? { longEdge: AGENT_SCREENSHOT_LONG_EDGE } : false,
+      sceneTokenBudget: perception.sceneTokenBudget,
+      ...(options.signal && { signal: options.signal }),
+    });
   }
 
   /** Takes the phone unless this agent holds it still; true when it was taken now. */
@@ -121,4 +141,28 @@ export class AgentSession {
     this.holds.set(serial, hold);
     return true;
   }
+}
+
+/**
+ * The agent's person as a supervisor: a confirmation becomes the MCP client's question (yes allows this action
+ * once); a client that cannot ask fails the action with its own words.
+ */
+function askingThrough(confirmation: Omit<ConfirmationAsk, 'question'>): { supervisor: SupervisorPort; question: string; failure?: Error } {
+  const person: { supervisor: SupervisorPort; question: string; failure?: Error } = {
+    question: '',
+    supervisor: {
+      async ask({ request }) {
+        if (request.kind !== 'confirmation') return { reply: { kind: 'unanswered', reason: 'an agent is asked only about actions' }, by: 'no-one-present' };
+        const on = request.target?.label ? ` on ${request.target.label}` : '';
+        person.question = `${actionWords(request.tool, request.args)}${on}: ${request.reasons.join('; ')}`;
+        try {
+          return (await confirmation.ask(person.question)) ? { reply: { kind: 'allow', scope: 'once' }, by: 'person' } : { reply: { kind: 'deny' }, by: 'person' };
+        } catch (error) {
+          person.failure = error instanceof Error ? error : new Error(String(error));
+          throw error;
+        }
+      },
+    },
+  };
+  return person;
 }

@@ -36,12 +36,15 @@ export const TokenUsageSchema = z.object({
   outputTokens: z.number().int().nonnegative(),
 });
 
-/** Exactly one tool call chosen by the model, plus what it said and thought before it (when exposed). */
+/**
+ * Exactly one tool call chosen by the model, plus what it said and thought before it (when exposed): the first
+ * form of a turn's plan, whose fields keep their names up to the task record (`PlannedStep` extends it).
+ */
 export const ToolCallDecisionSchema = z.object({
-  toolName: z.string(),
-  arguments: z.record(z.string(), z.unknown()),
-  /** The model's text before the call (rationale); null when none or when the transport hides it. */
-  textOutput: z.string().nullable(),
+  tool: z.string().min(1),
+  args: z.record(z.string(), z.unknown()),
+  /** The model's short text before the call; null when none or when the transport hides it. */
+  rationale: z.string().nullable(),
   /** Extended thinking / reasoning_content; null when none or when the transport hides it. */
   thinking: z.string().nullable(),
   usage: TokenUsageSchema,

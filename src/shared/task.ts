@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { BoundsSchema, SceneSchema } from './scene';
 import { StepOutcomeSchema, VerificationSchema } from './action';
-import { TokenUsageSchema } from './decision';
+import { TokenUsageSchema, ToolCallDecisionSchema } from './decision';
 import { CONFIRMATION_MODES } from './settings-catalog';
 
 /**
@@ -15,14 +15,15 @@ export const TaskStatusSchema = z.enum(TASK_STATUSES);
 export type TaskStatus = z.infer<typeof TaskStatusSchema>;
 export const FINAL_STATUSES: readonly TaskStatus[] = ['completed', 'failed', 'cancelled'];
 
-/** The planner's choice for one turn. */
-export const PlannedStepSchema = z.object({
-  tool: z.string().min(1),
-  args: z.record(z.string(), z.unknown()),
-  /** The model's short text before the call; null when it gave none (or the transport hides it). */
-  rationale: z.string().nullable(),
-  /** Extended thinking / reasoning_content; null when none (or the transport hides it). */
-  thinking: z.string().nullable(),
+/**
+ * The planner's choice for one turn: the one shape a turn's plan keeps from the model's decision through the
+ * `step.planned` event to the step record. Usage and cost are null for a planner without a model (and, by
+ * default, in history written before they were kept per turn).
+ */
+export const PlannedStepSchema = ToolCallDecisionSchema.extend({
+  usage: TokenUsageSchema.nullable().default(null),
+  /** What this call cost in USD by the price table; null when the model has no price (or no call was made). */
+  costUsd: z.number().nonnegative().nullable().default(null),
 });
 export type PlannedStep = z.infer<typeof PlannedStepSchema>;
 
@@ -179,14 +180,11 @@ export const StepObservedEventSchema = z.object({
   observeMs: ms,
 });
 
-export const StepPlannedEventSchema = z.object({
+/** A turn's plan (the `PlannedStep` fields, no others) and when and how long it was made. */
+export const StepPlannedEventSchema = PlannedStepSchema.extend({
   type: z.literal('step.planned'),
   ...base,
   step: z.number().int().positive(),
-  ...PlannedStepSchema.shape,
-  usage: TokenUsageSchema.nullable(),
-  /** What this call cost in USD by the price table; null when the model has no price (or no call was made). */
-  costUsd: z.number().nonnegative().nullable().optional(),
   planMs: ms,
 });
 
@@ -288,7 +286,7 @@ export const StepRecordSchema = z.object({
   screenshot: ScreenshotInfoSchema.nullable(),
   screenChanged: z.boolean().nullable(),
   /** null when the planner returned no step (goal reached) or failed this turn. */
-  planned: PlannedStepSchema.extend({ usage: TokenUsageSchema.nullable(), costUsd: z.number().nonnegative().nullable().optional() }).nullable(),
+  planned: PlannedStepSchema.nullable(),
   /** null when nothing was executed this turn (finish_task, goal reached, failure or cancel). */
   outcome: StepOutcomeSchema.nullable(),
   timings: z.object({ observeMs: ms, planMs: ms.nullable(), executeMs: ms.nullable() }),
@@ -384,11 +382,7 @@ export function applyTaskEventInPlace(record: TaskRecord, event: TaskEvent): voi
       }
       record.costUsd = addCost(record, event.costUsd);
       record.timings = { ...record.timings, planMs: record.timings.planMs + event.planMs };
-      replaceStep(record.steps, event.step, (s) => ({
-        ...s,
-        planned: { tool: event.tool, args: event.args, rationale: event.rationale, thinking: event.thinking, usage: event.usage, costUsd: event.costUsd ?? null },
-        timings: { ...s.timings, planMs: event.planMs },
-      }));
+      replaceStep(record.steps, event.step, (s) => ({ ...s, planned: plannedOf(event), timings: { ...s.timings, planMs: event.planMs } }));
       return;
     case 'step.executed':
       record.timings = { ...record.timings, executeMs: record.timings.executeMs + event.executeMs };
@@ -419,8 +413,7 @@ export function applyTaskEventInPlace(record: TaskRecord, event: TaskEvent): voi
       record.status = event.status;
       record.failureReason = event.failureReason;
       record.result = event.result;
-      record.usage = event.usage;
-      record.costUsd = event.costUsd === undefined ? record.costUsd : event.costUsd;
+      // Usage and cost were summed turn by turn above; the event's totals are for its listeners.
       record.verification = event.verification ?? null;
       record.pending = null;
       record.finishedAt = event.at;
@@ -437,6 +430,12 @@ function replaceStep(steps: StepRecord[], step: number, change: (s: StepRecord) 
       return;
     }
   }
+}
+
+/** The turn's plan a `step.planned` event carries: everything but where and when. */
+export function plannedOf(event: TaskEventOf<'step.planned'>): PlannedStep {
+  const { type: _type, taskId: _taskId, at: _at, step: _step, planMs: _planMs, ...planned } = event;
+  return planned;
 }
 
 /** The running cost plus one call's; a call without a price (unknown model, no model) adds nothing, so that stays null. */

@@ -59,9 +59,9 @@ describe('cloud-proxy client', () => {
     expect(client.provider).toBe('cloud-proxy');
     const decision = await client.decide(decisionRequest(), {});
     expect(decision).toEqual({
-      toolName: 'tap',
-      arguments: { element_id: 'e1' },
-      textOutput: null,
+      tool: 'tap',
+      args: { element_id: 'e1' },
+      rationale: null,
       thinking: null,
       usage: { inputTokens: expect.any(Number), outputTokens: expect.any(Number) },
     });
@@ -213,14 +213,14 @@ describe('Scenario: Cloud-proxy client retries once on 503 or a reset connection
   it('a 503 from a replica that is shutting down, then an answer: the decision succeeds', async () => {
     const server = await scripted([status(503), ok]);
     const decision = await createCloudProxyClient({ url: server.url, token: 't', timeoutMs: 5000 }).decide(decisionRequest(), {});
-    expect(decision.toolName).toBe('tap');
+    expect(decision.tool).toBe('tap');
     expect(server.paths).toHaveLength(2);
   });
 
   it('a connection reset before the answer, then an answer: the decision succeeds', async () => {
     const server = await scripted([reset, ok]);
     const decision = await createCloudProxyClient({ url: server.url, token: 't', timeoutMs: 5000 }).decide(decisionRequest(), {});
-    expect(decision.arguments).toEqual({ element_id: 'e1' });
+    expect(decision.args).toEqual({ element_id: 'e1' });
     expect(server.paths).toHaveLength(2);
   });
 

@@ -50,6 +50,7 @@ const planned = (step: number, rationale: string): TaskEvent => ({
   rationale,
   thinking: `thinking about step ${step}`,
   usage: { inputTokens: 100, outputTokens: 10 },
+  costUsd: null,
   planMs: 900,
 });
 

@@ -28,7 +28,9 @@ async function wordsUnder(locale: string): Promise<Words> {
     const events = taskEvents('r1');
     const start = events[0];
     const finished = { ...events.at(-1), durationMs: 74_611_000 - 73_400_500, usage: { inputTokens: 74611, outputTokens: 1500 } };
-    const record = [...events.slice(0, -1), finished].reduce(applyTaskEvent, newTaskRecord({ id: 'r1', goal: start.goal, serial: start.serial, planner: start.planner, maxSteps: start.maxSteps, createdAt: start.at }));
+    // The record sums its turns' usage; a long task's totals are set here directly.
+    const folded = [...events.slice(0, -1), finished].reduce(applyTaskEvent, newTaskRecord({ id: 'r1', goal: start.goal, serial: start.serial, planner: start.planner, maxSteps: start.maxSteps, createdAt: start.at }));
+    const record = { ...folded, usage: finished.usage };
     const lines = [];
     supervisionPrinter({ out: (line) => lines.push(line) })({ type: 'step.planned', usage: { inputTokens: 1000, outputTokens: 100 }, costUsd: 0.0045 });
     console.log(JSON.stringify({

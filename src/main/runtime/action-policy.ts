@@ -4,10 +4,11 @@ import type { ConfirmationMode } from '../../shared/settings-catalog';
 import type { GuardFinding, PersonRequest } from '../../shared/task';
 import { ACTION_TOOLS } from '../tools/registry';
 import { elementAt } from '../tools/scene-targets';
+import type { CallEffects, ToolCatalog } from '../tools/tool';
 
 /**
  * The sensitive-action policy: before an action runs, whether it needs the person's yes. Pure: it reads the call,
- * the turn's Scene, the mode and the task's allowed apps, and nothing else.
+ * the effects its tool declares, the turn's Scene, the mode and the task's allowed apps, and nothing else.
  */
 
 type ConfirmationTarget = Extract<PersonRequest, { kind: 'confirmation' }>['target'];
@@ -22,6 +23,8 @@ export interface PolicyInput {
   mode: ConfirmationMode;
   /** Packages the task may act in; null: any. */
   allowedApps: readonly string[] | null;
+  /** Where the call's tool is declared (default: the registry). */
+  tools?: ToolCatalog;
 }
 
 /**
@@ -37,6 +40,22 @@ const ENGLISH_WORD = new RegExp(`\\b(${SENSITIVE_ENGLISH.join('|')})\\b`, 'i');
 
 /** Apps every task may pass through: the home screen, the system UI and permission prompts. */
 const ALWAYS_IN_SCOPE = /^(android|com\.android\.systemui|com\.android\.permissioncontroller|com\.google\.android\.permissioncontroller|com\.android\.packageinstaller)$|launcher/i;
+
+/** Whether a task limited to `allowedApps` (null: any) may act in the app `pkg` (the home screen and system UI always). */
+export function inTaskScope(pkg: string, allowedApps: readonly string[] | null): boolean {
+  return !allowedApps || allowedApps.includes(pkg) || ALWAYS_IN_SCOPE.test(pkg);
+}
+
+/**
+ * The app an action led into outside the task's scope, from a screen in scope (e.g. a tap on a launcher icon):
+ * the Scenes before and after it tell. Null when nothing left the scope.
+ */
+export function appLeftTo(before: Scene | null, after: Scene | null, allowedApps: readonly string[] | null): string | null {
+  if (!allowedApps || !before || !after) return null;
+  const from = before.screen.package;
+  const to = after.screen.package;
+  return to && to !== from && inTaskScope(from, allowedApps) && !inTaskScope(to, allowedApps) ? to : null;
+}
 
 /** `btn_sendMessage` -> `btn send Message`: a resource id read as words. */
 function asWords(label: string): string {
@@ -64,16 +83,15 @@ export function sensitiveWordIn(label: string): string | null {
 }
 
 /** The element an action would touch: by id, under its point, or (typing without a field) the focused field. */
-function targetOf(call: ToolCall, scene: Scene | null): SceneElement | undefined {
-  if (!scene) return undefined;
+function targetOf(call: ToolCall, effects: CallEffects, scene: Scene | null): SceneElement | undefined {
+  if (!scene || effects.target === 'phone' || effects.target === 'nothing') return undefined;
   const { element_id: id, x, y } = call.args;
   if (typeof id === 'string') return scene.elements.find((element) => element.id === id);
   if (typeof x === 'number' && typeof y === 'number') return elementAt(scene, { x, y });
-  if (call.name === 'type_text') return scene.elements.find((element) => element.focused && element.editable);
+  if (effects.target === 'text-field') return scene.elements.find((element) => element.focused && element.editable);
   return undefined;
 }
 
-const VERBS: Record<string, string> = { tap: 'taps', long_press: 'long-presses', swipe: 'swipes on' };
 const CARD_NUMBER = /(?:\d[ -]?){13,19}/;
 
 /** A button that sends what is typed (Enter in a chat sends too). */
@@ -81,21 +99,17 @@ function sendButtonOn(scene: Scene | null): SceneElement | undefined {
   return scene?.elements.find((element) => [element.text, element.desc, element.resourceId].some((label) => label && /^(send|发送)$/.test(sensitiveWordIn(label) ?? '')));
 }
 
-function sensitiveReasons(call: ToolCall, element: SceneElement | undefined, scene: Scene | null): string[] {
+function sensitiveReasons(call: ToolCall, effects: CallEffects, element: SceneElement | undefined, scene: Scene | null): string[] {
   const reasons: string[] = [];
-  const tool = ACTION_TOOLS.get(call.name);
-  if (tool?.sensitiveByDefault) reasons.push(`${call.name} always needs a yes`);
-  if (element && tool?.actsOnPhone && call.name !== 'type_text') {
+  if (effects.alwaysSensitive) reasons.push(`${call.name} always needs a yes`);
+  if (element && effects.target === 'element') {
     const labels = [element.text, element.desc, element.resourceId, element.unlabeled].filter((label): label is string => !!label);
     const word = labels.map(sensitiveWordIn).find((found) => found !== null);
-    if (word) reasons.push(`it ${VERBS[call.name] ?? `uses ${call.name} on`} ${elementLabel(element)} (${word})`);
+    if (word) reasons.push(`it ${effects.verb} ${elementLabel(element)} (${word})`);
   }
-  if (call.name === 'type_text') {
-    if (element?.password) reasons.push(`it types into a password field (${elementLabel(element)})`);
-    if (typeof call.args.text === 'string' && CARD_NUMBER.test(call.args.text)) reasons.push('it types what looks like a card number');
-  }
-  const pressesEnter = (call.name === 'type_text' && call.args.submit === true) || (call.name === 'press_key' && call.args.key === 'enter');
-  const send = pressesEnter ? sendButtonOn(scene) : undefined;
+  if (effects.target === 'text-field' && element?.password) reasons.push(`it types into a password field (${elementLabel(element)})`);
+  if (effects.typedText !== null && CARD_NUMBER.test(effects.typedText)) reasons.push('it types what looks like a card number');
+  const send = effects.pressesEnter ? sendButtonOn(scene) : undefined;
   if (send) reasons.push(`it presses Enter, which may send, next to ${elementLabel(send)}`);
   return reasons;
 }
@@ -103,17 +117,18 @@ function sensitiveReasons(call: ToolCall, element: SceneElement | undefined, sce
 export function decideAction(input: PolicyInput): PolicyVerdict {
   const { call, scene, mode, allowedApps } = input;
   if (mode === 'off') return { decision: 'allow' };
-  const tool = ACTION_TOOLS.get(call.name);
-  // Unknown tools and calls that only look or wait reach nothing on the phone; the Executor reports bad calls.
-  if (!tool?.actsOnPhone) return { decision: 'allow' };
-  const element = targetOf(call, scene);
+  const effects = (input.tools ?? ACTION_TOOLS).get(call.name)?.effectsOf(call.args);
+  // Unknown tools, bad arguments and calls that only look or wait reach nothing on the phone; the Executor reports bad calls.
+  if (!effects || effects.target === 'nothing') return { decision: 'allow' };
+  const element = targetOf(call, effects, scene);
   const target: ConfirmationTarget = element ? { elementId: element.id, label: elementLabel(element), bounds: element.bounds } : null;
   if (mode === 'every') return { decision: 'confirm', finding: 'every-action', reasons: ['step mode: every action waits for your yes'], target };
   const foreground = scene?.screen.package;
-  // launch_app outside the allow-list is refused by the Executor itself; acting inside another app is asked about.
-  if (allowedApps && foreground && call.name !== 'launch_app' && !allowedApps.includes(foreground) && !ALWAYS_IN_SCOPE.test(foreground)) {
+  // A call that opens an app is held to the allow-list by the app it opens (the Executor refuses others before
+  // anything opens); any other call acting inside an app outside the list is asked about.
+  if (foreground && !effects.opensApp && !inTaskScope(foreground, allowedApps)) {
     return { decision: 'confirm', finding: 'outside-allowed-apps', reasons: [`it acts in ${foreground}, which is not among this task's allowed apps`], target };
   }
-  const reasons = sensitiveReasons(call, element, scene);
+  const reasons = sensitiveReasons(call, effects, element, scene);
   return reasons.length ? { decision: 'confirm', finding: 'sensitive-action', reasons, target } : { decision: 'allow' };
 }

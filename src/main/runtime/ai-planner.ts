@@ -53,15 +53,17 @@ export function createAIPlanner(options: AIPlannerOptions): Planner {
     async plan(input: PlanInput, context: PlanContext): Promise<PlannedStep[]> {
       const request = buildDecisionRequest(input, actionTools, options.prompt);
       const decision = await options.client.decide(request, { signal: context.signal });
-      const { reason } = decision.arguments;
-      const finishing = decision.toolName === FINISH_TASK;
+      const { reason } = decision.args;
+      const finishing = decision.tool === FINISH_TASK;
       const step: PlannedStep = {
-        tool: decision.toolName,
-        args: finishing && typeof reason === 'string' ? { ...decision.arguments, reason: capped(reason, MODEL_TEXT_LIMITS.reason) } : decision.arguments,
-        rationale: capped(decision.textOutput, MODEL_TEXT_LIMITS.rationale),
+        ...decision,
+        args: finishing && typeof reason === 'string' ? { ...decision.args, reason: capped(reason, MODEL_TEXT_LIMITS.reason) } : decision.args,
+        rationale: capped(decision.rationale, MODEL_TEXT_LIMITS.rationale),
         thinking: capped(decision.thinking, MODEL_TEXT_LIMITS.thinking),
+        // The runner prices the call by the task's price table.
+        costUsd: null,
       };
-      context.onDecision({ ...step, usage: decision.usage });
+      context.onDecision(step);
       if (!finishing) return [step];
       const finish = finishArguments(step.args);
       if (finish.success) return [];

@@ -1,3 +1,4 @@
+import { screenChangedByAction, type TaskRecord } from '../../shared/task';
 import type { TurnSummary } from './planner';
 
 /**
@@ -62,6 +63,15 @@ function foldedLine(turn: TurnSummary, limits: HistoryLimits): string {
 function fullEntry(turn: TurnSummary, limits: HistoryLimits): string {
   const why = turn.rationale ? quoted(turn.rationale, limits.rationaleChars) : '(no rationale given)';
   return `#${turn.step} ${actionText(turn, limits)} -> ${outcomeText(turn, 200)}; ${changeText(turn)}\n   why: ${why}`;
+}
+
+/** The turns of a task that had an outcome, as the planner remembers them (read from the task's record). */
+export function turnsOf(record: TaskRecord): TurnSummary[] {
+  return record.steps.flatMap((turn) =>
+    turn.planned && turn.outcome
+      ? [{ step: turn.step, tool: turn.planned.tool, args: turn.planned.args, rationale: turn.planned.rationale, outcome: turn.outcome, screenChanged: screenChangedByAction(record, turn.step) }]
+      : [],
+  );
 }
 
 /** The history section of the prompt, ending with the reflection cue about the previous step. */

@@ -83,3 +83,43 @@ export function loopDecision(finding: LoopFinding, thresholds: LoopThresholds): 
 export function loopWarning(finding: LoopFinding): string {
   return `Warning from the runtime: you are in a loop (${finding.description}). Doing the same again will not help: try something else (another element, scroll, go back, another way to open it), ask_user if you need the person, or finish_task with success=false if the goal cannot be reached.`;
 }
+
+/** What the loop guard needs to know since it last started afresh (a person said to go on, a hand-over, a resume). */
+export class LoopWatch {
+  private turns: GuardedTurn[] = [];
+  /** Screen fingerprints observed, the one before the restart first. */
+  private screens: (string | null)[] = [];
+  /** The loop count last warned about, so one loop is reported once. */
+  private warned = 0;
+
+  /** A turn's action, once recorded: what identifies it and how it reads (its screen change is learned next turn). */
+  acted(tool: string, args: Record<string, unknown>, targetLabel: string | undefined, actionText: string): void {
+    this.turns.push({ actionKey: actionKeyOf(tool, args, targetLabel), actionText, screenChanged: null });
+  }
+
+  /** An observation: its fingerprint, and whether the screen changed since the previous one (told to the last action when it came just before). */
+  observed(screen: string | null, changed: boolean | null, afterLastAction: boolean): void {
+    const last = this.turns.at(-1);
+    if (last && afterLastAction) last.screenChanged = changed;
+    this.screens.push(screen);
+  }
+
+  /** The loop the turns are in and what it calls for; `firstWarning` once per loop. Null when there is none. */
+  check(thresholds: LoopThresholds): { finding: LoopFinding; decision: 'warn' | 'ask'; firstWarning: boolean } | null {
+    const finding = findLoop(this.turns, this.screens, thresholds);
+    if (!finding) {
+      this.warned = 0;
+      return null;
+    }
+    const decision = loopDecision(finding, thresholds);
+    const firstWarning = decision === 'warn' && this.warned === 0;
+    if (decision === 'warn') this.warned = finding.count;
+    return { finding, decision, firstWarning };
+  }
+
+  restart(): void {
+    this.turns = [];
+    this.screens = this.screens.slice(-1);
+    this.warned = 0;
+  }
+}

@@ -1,4 +1,3 @@
-import type { TokenUsage } from '../../shared/decision';
 import type { Scene } from '../../shared/scene';
 import type { StepOutcome } from '../../shared/action';
 import type { PlannedStep, PlannerInfo } from '../../shared/task';
@@ -46,10 +45,8 @@ export interface PlanInput {
   notices?: readonly string[];
 }
 
-/** A model decision, reported as soon as it is made, including finish_task (which is not a step). */
-export interface PlannerDecision extends PlannedStep {
-  usage: TokenUsage | null;
-}
+/** A model decision (the turn's plan with its usage), reported as soon as it is made, including finish_task (which is not a step). */
+export type PlannerDecision = PlannedStep;
 
 export interface PlanContext {
   /** Aborts the in-flight decision call (Stop). */

@@ -1,15 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import type { TokenUsage } from '../../shared/decision';
-import { nameInLabel, sceneFingerprint, type Scene } from '../../shared/scene';
-import { actionPhrase, DENIED } from '../../shared/action-words';
-import type { StepOutcome, ToolCall, Verification } from '../../shared/action';
+import { sceneFingerprint, type Scene } from '../../shared/scene';
+import type { StepOutcome, Verification } from '../../shared/action';
 import { costOf } from '../../shared/prices';
 import {
-  PersonReplySchema,
   RunTaskRequestSchema,
   applyTaskEvent,
   newTaskRecord,
-  replyFits,
   type PersonReply,
   type PersonRequest,
   type PlannedStep,
@@ -18,21 +14,26 @@ import {
   type TaskEventOf,
   type TaskRecord,
 } from '../../shared/task';
+import { ACTION_TOOLS } from '../tools/registry';
+import type { ToolCatalog } from '../tools/tool';
 import { ASK_USER, AskUserArgsSchema, HAND_OVER, HandOverArgsSchema } from '../tools/person-tools';
-import { decideAction } from './action-policy';
 import { budgetExceeded } from './budgets';
 import { plannerSourceFrom } from './build-planner';
-import { actionKeyOf, findLoop, loopDecision, loopWarning, type GuardedTurn } from './loop-guard';
-import type { ConfiguredPlanner, PlanInput, Planner, PlannerDecision, PlannerScreenshot, PlannerSource, TurnSummary } from './planner';
+import { abortable, Cancelled, failureReasonOf, STOPPED, stopReasonOf } from './cancellation';
+import { turnsOf } from './history';
+import { LoopWatch, loopWarning } from './loop-guard';
+import type { ConfiguredPlanner, PlanInput, Planner, PlannerDecision, PlannerScreenshot, PlannerSource } from './planner';
 import { FINISH_TASK } from './prompt';
-import { noPersonPresent, type SupervisorDecision, type SupervisorPort } from './supervisor';
+import { describeAction, endFor, SupervisedActions, type Ended, type ExecutorPort } from './supervised-action';
+import { noPersonPresent, type SupervisorPort } from './supervisor';
 import { DEFAULT_TASK_POLICIES, type TaskPolicies } from './task-policies';
-import { verifyAction } from './verify-outcome';
 
 export type { ConfiguredPlanner, PlannerSource } from './planner';
 export type { SupervisorDecision, SupervisorPort, SupervisorRequest } from './supervisor';
 export { noPersonPresent, NO_PERSON_PRESENT } from './supervisor';
 export type { TaskPolicies } from './task-policies';
+export type { ExecutorPort } from './supervised-action';
+export { failureReasonOf } from './cancellation';
 
 /** What the runner needs from perception: one look at the phone. */
 export interface ObservationLike {
@@ -44,12 +45,6 @@ export interface ObservationLike {
 
 export interface ObserverPort {
   observe(serial: string, options: { signal?: AbortSignal; sceneTokenBudget?: number }): Promise<ObservationLike>;
-}
-
-/** What the runner needs from tools: run one call against this turn's Scene. Errors are outcomes. */
-export interface ExecutorPort {
-  /** `allowedApps`: the task's app allow-list, which the Executor enforces for launch_app (absent: any app). */
-  execute(call: ToolCall, context: { serial: string; scene: Scene | null; signal?: AbortSignal; allowedApps?: readonly string[] }): Promise<StepOutcome>;
 }
 
 /**
@@ -82,6 +77,8 @@ export interface TaskRunnerOptions {
   supervisor?: SupervisorPort;
   now?: () => number;
   newTaskId?: () => string;
+  /** The tools whose declared effects the policy, the allow-list and the outcome check read (default: the registry). */
+  tools?: ToolCatalog;
 }
 
 /** A task that could not start (bad request, device busy). Nothing ran. */
@@ -115,75 +112,24 @@ export interface StartOptions {
 
 export type TaskEventListener = (event: TaskEvent) => void;
 
-/** Rejects as soon as `signal` aborts, even if `work` ignores the signal (Stop must be prompt). */
-function abortable<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) {
-    work.catch(() => undefined);
-    return Promise.reject(signal.reason);
-  }
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    work.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
-  });
-}
-
-/** `<ErrorName>: <message>` (seed D7). */
-export function failureReasonOf(error: unknown): string {
-  if (error instanceof Error) return `${error.name}: ${error.message}`;
-  return `Error: ${String(error)}`;
-}
-
-const addUsage = (total: TokenUsage, usage: TokenUsage | null): TokenUsage =>
-  usage ? { inputTokens: total.inputTokens + usage.inputTokens, outputTokens: total.outputTokens + usage.outputTokens } : total;
-
-class Cancelled extends Error {
-  override name = 'Cancelled';
-}
-
-const STOPPED = 'stopped by the user';
 /** Why a task ends when the app (window, web host, CLI) is shut down under it rather than stopped by a person. */
 export const APP_CLOSED_REASON = 'interrupted: the app was closed';
 
-/** The reason given to stop(), as the aborted signal carries it. */
-function stopReasonOf(signal: AbortSignal): string {
-  return signal.reason instanceof Cancelled ? signal.reason.message : STOPPED;
-}
 
-/** The bookkeeping of one task's turns. */
+/** What one task's turns keep besides its record (history, totals and step counts are read from the record). */
 interface RunState {
   startedAt: number;
-  usage: TokenUsage;
-  lastCall: TokenUsage | null;
-  costUsd: number | null;
   /** Time spent waiting for a person or paused: not the agent's time. */
   waitedMs: number;
   turn: number;
-  /** Turns that acted (or asked, or had their action denied): what the step budget counts. */
-  executed: number;
   failuresInARow: number;
-  /** The previous turn's Scene and its fingerprint (clock and battery aside), to tell what an action changed. */
+  /** The previous turn's Scene fingerprint (clock and battery aside), to tell what an action changed. */
   previousScene: string | null;
-  previousSceneValue: Scene | null;
-  history: TurnSummary[];
-  /** Screen fingerprints observed since the loop guard last restarted (a person said to go on). */
-  screens: (string | null)[];
-  guarded: GuardedTurn[];
-  /** The loop count last warned about, so one loop is reported once. */
-  warnedLoop: number;
+  loops: LoopWatch;
   /** What the runtime tells the model next turn. */
   notices: string[];
-  /** The person allowed every action for the rest of this task. */
-  allowAll: boolean;
+  /** This task's one way to act on the phone. */
+  actions: SupervisedActions;
 }
 
 interface RunningTask {
@@ -203,9 +149,8 @@ interface RunningTask {
 /** What a turn that ends the task returns; null when the task goes on. */
 type TurnEnd = TaskRecord | null;
 
-/** An action as guards' messages name it, e.g. `Tap 'Send'` (`done`: `Tapped 'Send'`). */
-const describeAction = (tool: string, args: Record<string, unknown>, label: string | undefined, mood: 'do' | 'done' = 'do') =>
-  actionPhrase(tool, args, label === undefined ? undefined : (nameInLabel(label) ?? label), mood);
+/** Turns that acted (or asked, or had their action denied): what the step budget counts. */
+const executedSteps = (record: TaskRecord) => record.steps.filter((step) => step.outcome).length;
 
 /**
  * Runs tasks: observe -> plan -> execute, re-observing every turn, until the planner finishes, a budget runs out,
@@ -225,8 +170,10 @@ export class TaskRunner {
   private readonly maxConsecutiveFailures: number;
   private readonly plannerSource: PlannerSource;
   private readonly supervisor: SupervisorPort;
+  private readonly tools: ToolCatalog;
 
   constructor(private readonly options: TaskRunnerOptions) {
+    this.tools = options.tools ?? ACTION_TOOLS;
     this.now = options.now ?? Date.now;
     this.newTaskId = options.newTaskId ?? randomUUID;
     this.maxConsecutiveFailures = options.maxConsecutiveFailures ?? DEFAULT_MAX_CONSECUTIVE_FAILURES;
@@ -355,33 +302,7 @@ export class TaskRunner {
     this.emit(task, { type: 'task.resumed', taskId: task.record.id, at: this.now(), step: run.turn, ...(note && { note }) });
     if (note) run.notices.push(`The person paused the task, may have used the phone, and resumed it saying: ${JSON.stringify(note)}`);
     // The person may have changed anything: loops and screen comparisons start afresh.
-    this.restartLoopGuard(run);
-  }
-
-  /**
-   * Asks the person through the task's supervisor and waits (no model call meanwhile); the request is an event
-   * before and the reply after. A reply that does not fit the request counts as unanswered. Rejects when stopped.
-   */
-  private async askPerson(task: RunningTask, run: RunState, step: number, request: PersonRequest): Promise<SupervisorDecision> {
-    const signal = task.controller.signal;
-    const requestId = randomUUID();
-    const askedAt = this.now();
-    this.emit(task, { type: 'person.asked', taskId: task.record.id, at: askedAt, step, requestId, request });
-    let decision: SupervisorDecision;
-    try {
-      decision = await abortable(task.supervisor.ask({ taskId: task.record.id, requestId, step, request }, { signal }), signal);
-    } catch (error) {
-      if (signal.aborted) throw error;
-      decision = { reply: { kind: 'unanswered', reason: `the request could not reach a person (${failureReasonOf(error)})` }, by: 'no-one-present' };
-    } finally {
-      run.waitedMs += this.now() - askedAt;
-    }
-    const checked = PersonReplySchema.safeParse(decision.reply);
-    if (!checked.success || !replyFits(request, checked.data)) {
-      decision = { reply: { kind: 'unanswered', reason: `the reply did not fit the ${request.kind} request` }, by: decision.by };
-    }
-    this.emit(task, { type: 'person.answered', taskId: task.record.id, at: this.now(), step, requestId, reply: decision.reply, by: decision.by });
-    return decision;
+    run.loops.restart();
   }
 
   private async finish(task: RunningTask, run: RunState, status: 'completed' | 'failed' | 'cancelled', failureReason: string | null, result: string | null = null, verification?: Verification): Promise<TaskRecord> {
@@ -397,9 +318,9 @@ export class TaskRunner {
       status,
       failureReason,
       result,
-      steps: run.executed,
-      usage: run.usage,
-      costUsd: run.costUsd,
+      steps: executedSteps(task.record),
+      usage: task.record.usage,
+      costUsd: task.record.costUsd,
       ...(verification && { verification }),
       durationMs: this.now() - run.startedAt,
     });
@@ -412,34 +333,36 @@ export class TaskRunner {
     return this.finish(task, run, 'failed', failureReasonOf(error));
   }
 
-  /** The end a person's reply calls for: stopped (cancelled), or failed when nobody answered; null to go on. */
-  private endForReply(task: RunningTask, run: RunState, reply: PersonReply, unansweredReason: (why: string) => string): Promise<TaskRecord> | null {
-    if (reply.kind === 'stop') return this.finish(task, run, 'cancelled', STOPPED);
-    if (reply.kind === 'unanswered') return this.finish(task, run, 'failed', unansweredReason(reply.reason));
-    return null;
+  private end(task: RunningTask, run: RunState, ended: Ended): Promise<TaskRecord> {
+    return this.finish(task, run, ended.status, ended.reason);
   }
 
   private async drive(task: RunningTask): Promise<TaskRecord> {
-    const run: RunState = {
-      startedAt: this.now(),
-      usage: { inputTokens: 0, outputTokens: 0 },
-      lastCall: null,
-      costUsd: null,
-      waitedMs: 0,
-      turn: 0,
-      executed: 0,
-      failuresInARow: 0,
-      previousScene: null,
-      previousSceneValue: null,
-      history: [],
-      screens: [],
-      guarded: [],
-      warnedLoop: 0,
-      notices: [],
-      allowAll: false,
-    };
     const { id: taskId, goal, serial, maxSteps } = task.record;
     const { policies, planner } = task;
+    const run: RunState = {
+      startedAt: this.now(),
+      waitedMs: 0,
+      turn: 0,
+      failuresInARow: 0,
+      previousScene: null,
+      loops: new LoopWatch(),
+      notices: [],
+      actions: new SupervisedActions(
+        { executor: this.options.executor, tools: this.tools },
+        {
+          taskId,
+          serial,
+          signal: task.controller.signal,
+          supervisor: task.supervisor,
+          allowedApps: task.allowedApps,
+          confirmation: () => policies.confirmation,
+          emit: (event) => this.emit(task, event),
+          now: this.now,
+          waited: (ms) => (run.waitedMs += ms),
+        },
+      ),
+    };
     this.emit(task, {
       type: 'task.started',
       taskId,
@@ -473,8 +396,10 @@ export class TaskRunner {
 
   /** Ends the task (no further model call) when a budget is used up. */
   private checkBudgets(task: RunningTask, run: RunState): Promise<TaskRecord> | null {
+    const { record } = task;
+    const lastCall = record.steps.findLast((step) => step.planned?.usage)?.planned?.usage ?? null;
     const exceeded = budgetExceeded(
-      { steps: run.executed, usage: run.usage, lastCall: run.lastCall, costUsd: run.costUsd, agentMs: this.now() - run.startedAt - run.waitedMs },
+      { steps: executedSteps(record), usage: record.usage, lastCall, costUsd: record.costUsd, agentMs: this.now() - run.startedAt - run.waitedMs },
       task.record.maxSteps,
       task.policies,
     );
@@ -483,36 +408,24 @@ export class TaskRunner {
     return this.finish(task, run, 'failed', exceeded.reason);
   }
 
-  private restartLoopGuard(run: RunState): void {
-    run.guarded = [];
-    run.screens = run.screens.slice(-1);
-    run.warnedLoop = 0;
-  }
-
   /**
    * The loop guard after an observation: warns the model (once per loop) or, when the loop goes on, asks the
    * person; ends the task when the person stops it or nobody can answer.
    */
   private async guardLoops(task: RunningTask, run: RunState, step: number): Promise<TurnEnd> {
-    const thresholds = task.policies.loop;
-    const finding = findLoop(run.guarded, run.screens, thresholds);
-    if (!finding) {
-      run.warnedLoop = 0;
-      return null;
-    }
-    if (loopDecision(finding, thresholds) === 'warn') {
-      if (run.warnedLoop === 0) {
-        this.guardDecided(task, step, { guard: 'loop', finding: finding.kind, decision: 'warn', message: finding.description, by: 'runtime' });
-      }
-      run.warnedLoop = finding.count;
+    const loop = run.loops.check(task.policies.loop);
+    if (!loop) return null;
+    const { finding } = loop;
+    if (loop.decision === 'warn') {
+      if (loop.firstWarning) this.guardDecided(task, step, { guard: 'loop', finding: finding.kind, decision: 'warn', message: finding.description, by: 'runtime' });
       run.notices.push(loopWarning(finding));
       return null;
     }
     this.guardDecided(task, step, { guard: 'loop', finding: finding.kind, decision: 'ask', message: finding.description, by: 'runtime' });
-    const { reply } = await this.askPerson(task, run, step, { kind: 'loop', description: finding.description });
-    const ended = this.endForReply(task, run, reply, (why) => `stopped a loop: ${finding.description}; ${why}`);
-    if (ended) return ended;
-    this.restartLoopGuard(run);
+    const { reply } = await run.actions.ask(step, { kind: 'loop', description: finding.description });
+    const ended = endFor(reply, (why) => `stopped a loop: ${finding.description}; ${why}`);
+    if (ended) return this.end(task, run, ended);
+    run.loops.restart();
     if (reply.kind === 'continue' && reply.note) run.notices.push(`The person saw you looping and said: ${JSON.stringify(reply.note)}`);
     return null;
   }
@@ -550,10 +463,19 @@ export class TaskRunner {
       screenChanged,
       observeMs: performance.now() - observeStart,
     });
-    this.learnFromObservation(task, run, observation.scene, screenChanged);
+    run.loops.observed(sceneKey, screenChanged, task.record.steps.findLast((s) => s.outcome)?.step === turn - 1);
     run.previousScene = sceneKey ?? run.previousScene;
-    run.previousSceneValue = observation.scene;
-    run.screens.push(sceneKey);
+    let settled;
+    try {
+      settled = await run.actions.settle(observation.scene, screenChanged);
+    } catch (error) {
+      return this.fail(task, run, error);
+    }
+    // The last action led out of the allowed apps and Back left it: the next turn observes where Back led.
+    if (settled.notice) {
+      run.notices.push(settled.notice);
+      return null;
+    }
 
     const loopEnd = await this.guardLoops(task, run, turn);
     if (loopEnd) return loopEnd;
@@ -569,62 +491,36 @@ export class TaskRunner {
       scene: observation.scene,
       sceneError: observation.sceneError ?? null,
       ...(planner.accepts.screenshot && shot ? { screenshot: shot } : {}),
-      ...(planner.accepts.history ? { history: run.history.map((h) => ({ ...h })) } : {}),
+      ...(planner.accepts.history ? { history: turnsOf(task.record) } : {}),
       ...(task.policies.standingInstructions ? { standingInstructions: task.policies.standingInstructions } : {}),
       ...(task.allowedApps ? { allowedApps: task.allowedApps } : {}),
       ...(run.notices.length ? { notices: run.notices.splice(0) } : {}),
     };
     const planStart = performance.now();
     const decisions: PlannerDecision[] = [];
-    const reportPlanned = (step: PlannedStep, usage: TokenUsage | null) => {
-      run.usage = addUsage(run.usage, usage);
+    // The record sums usage and cost; the runner only prices the call.
+    const reportPlanned = (planned: PlannedStep) => {
       const price = task.policies.price;
-      const costUsd = usage && price ? costOf(usage, price) : null;
-      if (usage) run.lastCall = usage;
-      if (costUsd !== null) run.costUsd = (run.costUsd ?? 0) + costUsd;
-      const { tool, args, rationale, thinking } = step;
-      this.emit(task, { type: 'step.planned', taskId, at: this.now(), step: turn, tool, args, rationale, thinking, usage, costUsd, planMs: performance.now() - planStart });
+      const costUsd = planned.usage && price ? costOf(planned.usage, price) : null;
+      this.emit(task, { type: 'step.planned', taskId, at: this.now(), step: turn, ...planned, costUsd, planMs: performance.now() - planStart });
     };
     let steps: PlannedStep[];
     try {
       steps = await abortable(planner.plan(input, { signal, onDecision: (d) => decisions.push(d) }), signal);
     } catch (error) {
       const decision = decisions.at(-1);
-      if (decision && !signal.aborted) reportPlanned(decision, decision.usage);
+      if (decision && !signal.aborted) reportPlanned(decision);
       return this.fail(task, run, error);
     }
     const first = steps[0];
     const decision = decisions.at(-1);
-    if (decision) reportPlanned(decision, decision.usage);
-    else if (first) reportPlanned(first, null);
+    if (decision) reportPlanned(decision);
+    else if (first) reportPlanned({ ...first, usage: null });
     // The seed's short-circuit (D2/D3): an empty plan, or a planner saying the goal is reached, completes.
     if (!first || planner.goalReached(input)) return this.complete(task, run, turn, decision);
 
     if (first.tool === ASK_USER || first.tool === HAND_OVER) return this.personTool(task, run, turn, first);
     return this.act(task, run, turn, first, observation.scene);
-  }
-
-  /**
-   * What the observation tells about the previous turn: whether its action changed the screen, and what the
-   * runtime can verify about it (an event, the turn's outcome and the planner's history all get it).
-   */
-  private learnFromObservation(task: RunningTask, run: RunState, scene: Scene | null, screenChanged: boolean | null): void {
-    const lastTurn = run.history.at(-1);
-    if (!lastTurn || lastTurn.step !== run.turn - 1) return;
-    lastTurn.screenChanged = screenChanged;
-    const guarded = run.guarded.at(-1);
-    if (guarded) guarded.screenChanged = screenChanged;
-    const verification = verifyAction({
-      tool: lastTurn.tool,
-      args: lastTurn.args,
-      outcome: lastTurn.outcome,
-      before: run.previousSceneValue,
-      after: scene,
-      screenChanged,
-    });
-    if (!verification) return;
-    lastTurn.outcome = { ...lastTurn.outcome, verification };
-    this.emit(task, { type: 'step.verified', taskId: task.record.id, at: this.now(), step: lastTurn.step, verification });
   }
 
   /**
@@ -634,18 +530,16 @@ export class TaskRunner {
   private complete(task: RunningTask, run: RunState, turn: number, decision: PlannerDecision | undefined): Promise<TaskRecord> {
     const result = typeof decision?.args.reason === 'string' ? decision.args.reason : null;
     const claimed = decision?.tool === FINISH_TASK && decision.args.success === true;
-    if (!claimed || run.executed > 0) return this.finish(task, run, 'completed', null, result);
+    if (!claimed || executedSteps(task.record) > 0) return this.finish(task, run, 'completed', null, result);
     const fact = 'no action was taken in this task, so nothing confirms the goal was reached';
     this.guardDecided(task, turn, { guard: 'completion', finding: 'no-action-taken', decision: 'allow', message: `success claimed, but ${fact}: completed as not verified`, by: 'runtime' });
     return this.finish(task, run, 'completed', null, result, { status: 'not-verified', check: 'action-taken', fact });
   }
 
-  /** Records a turn that did not reach the Executor (a question, a hand-over, a denied action). */
-  private recordTurn(task: RunningTask, run: RunState, turn: number, step: PlannedStep, outcome: StepOutcome, executeMs: number): void {
-    run.executed += 1;
-    this.emit(task, { type: 'step.executed', taskId: task.record.id, at: this.now(), step: turn, outcome, executeMs });
-    run.history.push({ step: turn, tool: step.tool, args: step.args, rationale: step.rationale, outcome, screenChanged: null });
-    run.guarded.push({ actionKey: actionKeyOf(step.tool, step.args, outcome.target?.label), actionText: describeAction(step.tool, step.args, outcome.target?.label, 'done'), screenChanged: null });
+  /** What the loop guard remembers of a recorded turn. */
+  private guard(run: RunState, step: PlannedStep, outcome: StepOutcome): void {
+    const label = outcome.target?.label;
+    run.loops.acted(step.tool, step.args, label, describeAction(step.tool, step.args, label, 'done'));
   }
 
   /** ask_user / hand_over: the model reaches the person; the reply (or note) is the turn's outcome. */
@@ -654,26 +548,28 @@ export class TaskRunner {
     const args = (asking ? AskUserArgsSchema : HandOverArgsSchema).safeParse(step.args);
     if (!args.success) {
       const outcome: StepOutcome = { ok: false, error: `Invalid arguments for ${step.tool}: ${args.error.issues.map((i) => i.message).join('; ')}.`, attempts: 0, durationMs: 0 };
-      this.recordTurn(task, run, turn, step, outcome, 0);
+      run.actions.record(turn, step, outcome, 0);
+      this.guard(run, step, outcome);
       return this.countFailure(task, run, outcome);
     }
     const text = 'question' in args.data ? args.data.question : args.data.reason;
     const request: PersonRequest = asking ? { kind: 'question', question: text } : { kind: 'hand-over', reason: text };
     let reply: PersonReply;
     try {
-      ({ reply } = await this.askPerson(task, run, turn, request));
+      ({ reply } = await run.actions.ask(turn, request));
     } catch {
       return this.finish(task, run, 'cancelled', stopReasonOf(task.controller.signal));
     }
-    const ended = this.endForReply(task, run, reply, (why) => (asking ? `the model asked "${text}" and ${why}` : `the model handed the phone over ("${text}") and ${why}`));
-    if (ended) return ended;
+    const ended = endFor(reply, (why) => (asking ? `the model asked "${text}" and ${why}` : `the model handed the phone over ("${text}") and ${why}`));
+    if (ended) return this.end(task, run, ended);
     const said = reply.kind === 'answer' ? reply.text : reply.kind === 'continue' ? reply.note : undefined;
     // The person's time to answer is not the agent acting: the turn records no act time.
     const outcome: StepOutcome = { ok: true, attempts: 0, durationMs: 0, ...(said && { fromPerson: said }) };
-    this.recordTurn(task, run, turn, step, outcome, 0);
+    run.actions.record(turn, step, outcome, 0);
+    this.guard(run, step, outcome);
     run.failuresInARow = 0;
     // After a hand-over the person may have changed anything: the next observation starts afresh.
-    if (!asking) this.restartLoopGuard(run);
+    if (!asking) run.loops.restart();
     return null;
   }
 
@@ -686,63 +582,11 @@ export class TaskRunner {
     return null;
   }
 
-  /**
-   * Whether the action may run: the sensitive-action policy, then the person when it asks. Returns the reply's
-   * effect: run it, a denial (the turn's outcome), or the task's end.
-   */
-  private async permit(task: RunningTask, run: RunState, turn: number, step: PlannedStep, scene: Scene | null): Promise<'run' | 'denied' | TaskRecord> {
-    const verdict = decideAction({ call: { name: step.tool, args: step.args }, scene, mode: task.policies.confirmation, allowedApps: task.allowedApps });
-    if (verdict.decision === 'allow') return 'run';
-    const action = describeAction(step.tool, step.args, verdict.target?.label);
-    if (run.allowAll) {
-      this.guardDecided(task, turn, { guard: 'policy', finding: 'allowed-for-task', decision: 'allow', message: `${action}: the person allowed every action for the rest of this task`, by: 'preset' });
-      return 'run';
-    }
-    const guard = verdict.finding === 'outside-allowed-apps' ? 'scope' : 'policy';
-    this.guardDecided(task, turn, { guard, finding: verdict.finding, decision: 'ask', message: `${action} needs a yes: ${verdict.reasons.join('; ')}`, by: 'policy' });
-    let reply: PersonReply;
-    try {
-      ({ reply } = await this.askPerson(task, run, turn, {
-        kind: 'confirmation',
-        tool: step.tool,
-        args: step.args,
-        rationale: step.rationale,
-        reasons: verdict.reasons,
-        target: verdict.target,
-      }));
-    } catch {
-      return this.finish(task, run, 'cancelled', stopReasonOf(task.controller.signal));
-    }
-    const ended = this.endForReply(task, run, reply, (why) => `${action} needs a person's yes (${verdict.reasons.join('; ')}) and ${why}`);
-    if (ended) return ended;
-    if (reply.kind === 'deny') return 'denied';
-    if (reply.kind === 'allow' && reply.scope === 'task') run.allowAll = true;
-    return 'run';
-  }
-
-  /** An action for the phone: permitted, executed (errors are outcomes the planner reads next turn), recorded. */
+  /** An action for the phone, through the one supervised action; a denial is heard by the model, not counted as a failure. */
   private async act(task: RunningTask, run: RunState, turn: number, step: PlannedStep, scene: Scene | null): Promise<TurnEnd> {
-    const signal = task.controller.signal;
-    const permitted = await this.permit(task, run, turn, step, scene);
-    if (typeof permitted !== 'string') return permitted;
-    if (permitted === 'denied') {
-      // Not a failure of the agent: the model hears it and goes on (the loop guard stops it insisting).
-      // The time the person took to decide is theirs, not the action's: nothing ran.
-      this.recordTurn(task, run, turn, step, { ok: false, error: DENIED, attempts: 0, durationMs: 0 }, 0);
-      return null;
-    }
-    // Timed from here: a person's time to allow it is not the action's.
-    const executeStart = performance.now();
-    let outcome: StepOutcome;
-    try {
-      const call: ToolCall = { name: step.tool, args: step.args };
-      const context = { serial: task.record.serial, scene, signal, ...(task.allowedApps && { allowedApps: task.allowedApps }) };
-      outcome = await abortable(this.options.executor.execute(call, context), signal);
-    } catch (error) {
-      if (signal.aborted) return this.finish(task, run, 'cancelled', stopReasonOf(signal));
-      outcome = { ok: false, error: failureReasonOf(error), attempts: 0, durationMs: performance.now() - executeStart };
-    }
-    this.recordTurn(task, run, turn, step, outcome, performance.now() - executeStart);
-    return this.countFailure(task, run, outcome);
+    const result = await run.actions.act(turn, step, scene);
+    if (result.kind === 'ended') return this.end(task, run, result);
+    this.guard(run, step, result.outcome);
+    return result.kind === 'denied' ? null : this.countFailure(task, run, result.outcome);
   }
 }

@@ -1,6 +1,7 @@
 import type { StepOutcome, Verification } from '../../shared/action';
 import { elementLabel, type Scene, type SceneElement } from '../../shared/scene';
-import { toolActsOnPhone } from '../tools/registry';
+import { ACTION_TOOLS } from '../tools/registry';
+import type { CallEffects, ToolCatalog } from '../tools/tool';
 
 /**
  * Verified outcomes: after an action, what the runtime can check from the next turn's Scene (code, not the model).
@@ -16,6 +17,8 @@ export interface VerifyInput {
   before: Scene | null;
   after: Scene | null;
   screenChanged: boolean | null;
+  /** Where the tool is declared (default: the registry). */
+  tools?: ToolCatalog;
 }
 
 const verified = (check: Verification['check'], fact: string): Verification => ({ status: 'verified', check, fact });
@@ -28,11 +31,11 @@ const shown = (text: string | undefined) => {
 };
 
 /** The element of `before` an action aimed at: by id, else (typing) the focused field. */
-function aimedAt(input: VerifyInput): SceneElement | undefined {
+function aimedAt(input: VerifyInput, effects: CallEffects): SceneElement | undefined {
   const id = input.outcome.target?.elementId ?? (typeof input.args.element_id === 'string' ? input.args.element_id : undefined);
   const elements = input.before?.elements ?? [];
   if (id) return elements.find((element) => element.id === id);
-  if (input.tool === 'type_text') return elements.find((element) => element.editable && element.focused);
+  if (effects.target === 'text-field') return elements.find((element) => element.editable && element.focused);
   return undefined;
 }
 
@@ -54,9 +57,9 @@ function screenChange(input: VerifyInput): Verification | null {
   return input.screenChanged ? verified('screen-changed', 'the screen changed') : notVerified('screen-changed', 'the screen did not change');
 }
 
-function verifyTyping(input: VerifyInput, after: Scene): Verification | null {
-  const field = aimedAt(input);
-  const typed = typeof input.args.text === 'string' ? input.args.text : '';
+function verifyTyping(input: VerifyInput, effects: CallEffects, after: Scene): Verification | null {
+  const field = aimedAt(input, effects);
+  const typed = effects.typedText ?? '';
   const now = field ? sameElement(field, after) : after.elements.find((element) => element.editable && element.focused);
   if (!now) return screenChange(input);
   const label = elementLabel(now);
@@ -77,17 +80,18 @@ function verifyToggle(field: SceneElement, after: Scene, input: VerifyInput): Ve
 
 /** The check for one executed action; null when there is nothing to check (a failed or look-only action). */
 export function verifyAction(input: VerifyInput): Verification | null {
-  if (!input.outcome.ok || !toolActsOnPhone(input.tool)) return null;
+  const effects = (input.tools ?? ACTION_TOOLS).get(input.tool)?.effectsOf(input.args);
+  if (!input.outcome.ok || !effects?.verifies) return null;
   const after = input.after;
   if (!after) return notVerified('screen-changed', 'the screen could not be read after the action');
-  if (input.tool === 'launch_app' && input.outcome.app) {
+  if (effects.verifies === 'app-in-foreground' && input.outcome.app) {
     const app = input.outcome.app;
     return after.screen.package === app
       ? verified('app-in-foreground', `${app} is in the foreground`)
       : notVerified('app-in-foreground', `${after.screen.package || 'no app'} is in the foreground, not ${app}`);
   }
-  if (input.tool === 'type_text') return verifyTyping(input, after);
-  const target = aimedAt(input);
-  if ((input.tool === 'tap' || input.tool === 'long_press') && target?.checked !== undefined) return verifyToggle(target, after, input);
+  if (effects.verifies === 'text-in-field') return verifyTyping(input, effects, after);
+  const target = aimedAt(input, effects);
+  if (effects.verifies === 'toggle-or-screen' && target?.checked !== undefined) return verifyToggle(target, after, input);
   return screenChange(input);
 }

@@ -3,11 +3,11 @@ import { boundsCenter, elementLabel, type Scene } from '../../shared/scene';
 import type { AdbClient } from '../device/adb-client';
 import { parseWmSize } from '../device/device-info';
 import { AbortError, AdbError, isAbortError, sleep, throwIfAborted } from '../device/errors';
-import { ACTION_TOOL_NAMES, ACTION_TOOLS } from './registry';
+import { ACTION_TOOLS } from './registry';
 import { checkOnScreen, elementAt, findElement } from './scene-targets';
 import type { TypingMethod } from '../../shared/settings-catalog';
 import type { PhoneHelpers } from '../device/helpers/phone-helpers';
-import { InvalidCall, type AimArgs, type ScreenSize, type ToolContext, type TypingPort } from './tool';
+import { InvalidCall, type AimArgs, type ScreenSize, type ToolCatalog, type ToolContext, type TypingPort } from './tool';
 
 export interface ExecutorOptions {
   /** adb attempts per command for failures that certainly did not reach the phone (default 3). */
@@ -19,6 +19,8 @@ export interface ExecutorOptions {
   commandTimeoutMs?: number;
   /** How text `input text` cannot type is typed: Settings' method and yadb; without it, ADBKeyBoard only. */
   typing?: { method(): Promise<TypingMethod>; helpers: Pick<PhoneHelpers, 'ensure'> };
+  /** The tools it runs (default: the registry's). */
+  tools?: ToolCatalog;
 }
 
 const NO_YADB = { ready: false, reason: 'yadb is not set up for this command' } as const;
@@ -29,7 +31,7 @@ export interface ExecutionContext {
   scene: Scene | null;
   /** Aborting stops the command in flight; nothing further is sent and `execute` rejects with AbortError. */
   signal?: AbortSignal;
-  /** The task's app allow-list: launch_app refuses any other package (absent: any app). */
+  /** The task's app allow-list: a call whose declared effect opens any other app is refused (absent: any app). */
   allowedApps?: readonly string[];
 }
 
@@ -54,8 +56,9 @@ export class Executor {
     const run = new CommandRun(this.adb, context, this.options);
     try {
       throwIfAborted(context.signal);
-      const tool = ACTION_TOOLS.get(call.name);
-      if (!tool) throw new InvalidCall(`Unknown tool "${call.name}". Available tools: ${ACTION_TOOL_NAMES.join(', ')}.`);
+      const tools = this.options.tools ?? ACTION_TOOLS;
+      const tool = tools.get(call.name);
+      if (!tool) throw new InvalidCall(`Unknown tool "${call.name}". Available tools: ${[...tools.keys()].join(', ')}.`);
       const target = await tool.execute(call.args, this.toolContext(context, run));
       return { ok: true, attempts: run.attempts, ...(run.retries > 0 && { retries: run.retries }), durationMs: elapsed(start), ...(target && { target }), ...(run.app && { app: run.app }) };
     } catch (error) {
@@ -74,8 +77,11 @@ export class Executor {
       aimAt: (args, tool) => this.aimAt(args, context, tool),
       screenSize: () => this.screenSize(context, run),
       setTarget: (target) => (run.target = target),
-      allowedApps: context.allowedApps,
-      setOpenedApp: (app) => (run.app = app),
+      opening: (app) => {
+        const allowed = context.allowedApps;
+        if (allowed && !allowed.includes(app)) throw new InvalidCall(`${app} is not among this task's allowed apps (${allowed.join(', ')}); it was not opened.`);
+        run.app = app;
+      },
       typing: this.typingPort(context),
     };
   }

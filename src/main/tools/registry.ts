@@ -4,7 +4,7 @@ import { launchApp } from './actions/launch-app';
 import { describeScreen, wait } from './actions/observe';
 import { longPress, swipe, tap } from './actions/touch';
 import { typeText } from './actions/type-text';
-import type { ActionTool } from './tool';
+import type { ActionTool, ToolCatalog } from './tool';
 
 /**
  * Every action tool, in the order the model sees them. Everything that lists tools (the Executor, `amc act`,
@@ -12,7 +12,7 @@ import type { ActionTool } from './tool';
  */
 const TOOLS: readonly ActionTool[] = [tap, longPress, swipe, typeText, pressKey, launchApp, wait, describeScreen];
 
-export const ACTION_TOOLS: ReadonlyMap<string, ActionTool> = new Map(TOOLS.map((tool) => [tool.name, tool]));
+export const ACTION_TOOLS: ToolCatalog = new Map(TOOLS.map((tool) => [tool.name, tool]));
 export const ACTION_TOOL_NAMES: readonly string[] = TOOLS.map((tool) => tool.name);
 
 /** Every action tool as a provider-neutral spec (the runtime adds `finish_task`). */
@@ -20,7 +20,12 @@ export const ACTION_TOOL_SPECS: readonly DecisionToolSpec[] = TOOLS.map((tool) =
 /** The action tools the model is offered. */
 export const MODEL_TOOL_SPECS: readonly DecisionToolSpec[] = TOOLS.filter((tool) => tool.offeredToModel).map((tool) => tool.spec);
 
+/** The registry's tools plus `extra` (a tool added where it is used, e.g. in a test), each by name. */
+export function catalogWith(...extra: readonly ActionTool[]): ToolCatalog {
+  return new Map([...TOOLS, ...extra].map((tool) => [tool.name, tool]));
+}
+
 /** Whether a turn's tool acts on the phone (so "the screen did not change" is worth saying about it). */
-export function toolActsOnPhone(name: string): boolean {
-  return ACTION_TOOLS.get(name)?.actsOnPhone ?? false;
+export function toolActsOnPhone(name: string, tools: ToolCatalog = ACTION_TOOLS): boolean {
+  return tools.get(name)?.actsOnPhone ?? false;
 }

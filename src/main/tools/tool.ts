@@ -43,27 +43,67 @@ export interface ToolContext {
   screenSize(): Promise<ScreenSize>;
   /** Where the action lands; kept on the outcome even when a later command fails. */
   setTarget(target: StepTarget): void;
-  /** The task's app allow-list (undefined: any app). */
-  readonly allowedApps?: readonly string[] | undefined;
-  /** The package an action opened, so the runtime can check it came to the foreground. */
-  setOpenedApp(app: string): void;
+  /**
+   * Before a call that opens an app: records the package (so the runtime can check it came to the foreground) and
+   * throws InvalidCall when the task's allow-list does not hold it, so nothing is opened.
+   */
+  opening(app: string): void;
+  /** The app this call opens, as its declared effect named it and the allow-list let through (undefined: none). */
+  readonly openedApp?: string | undefined;
   readonly typing: TypingPort;
+}
+
+/**
+ * What a call acts on: the Scene element it aims at (by id, or under its point), the text field it types into (the
+ * one given, else the focused one), the phone as a whole (a key, an app), or nothing (it only looks or waits).
+ */
+export type ToolTarget = 'element' | 'text-field' | 'phone' | 'nothing';
+
+/** What the next Scene can confirm about a call (a toggle's state where the element has one, else a screen change). */
+export type ToolCheck = 'app-in-foreground' | 'text-in-field' | 'toggle-or-screen' | 'screen-changed';
+
+/**
+ * What a tool does, declared with it: the policy, the app allow-list and the outcome check read these and name
+ * no tool. The functions get the call's parsed arguments.
+ */
+export interface ToolEffects<Args> {
+  target: ToolTarget;
+  /** How a confirmation says what the call does to its element ("taps"); default "uses <tool> on". */
+  verb?: string;
+  /** The app a call brings to the front, found before anything is changed, so the allow-list applies to it. */
+  opensApp?: (args: Args, phone: Pick<ToolContext, 'query'>) => Promise<string>;
+  /** What the next Scene can confirm (absent: nothing, as for a look or a wait). */
+  verifies?: ToolCheck;
+  /** The text a call types (checked in its field afterwards; a card number needs a yes). */
+  typedText?: (args: Args) => string;
+  /** Whether a call presses Enter, which may send what is typed next to a Send button. */
+  pressesEnter?: (args: Args) => boolean;
+  /** Every call needs the person's yes, whatever it aims at. */
+  alwaysSensitive?: boolean;
+}
+
+/** A call's effects with its arguments applied: what the policy and the outcome check read. */
+export interface CallEffects {
+  target: ToolTarget;
+  verb: string;
+  opensApp: boolean;
+  verifies: ToolCheck | null;
+  typedText: string | null;
+  pressesEnter: boolean;
+  alwaysSensitive: boolean;
 }
 
 interface ToolFacts {
   name: string;
   description: string;
-  /** False for tools that only look or wait: nothing reaches the phone, so no change is expected of them. */
-  actsOnPhone: boolean;
   /** False for tools only people and the built-in planner use (the model observes every turn anyway). */
   offeredToModel: boolean;
-  /** Whether every call of the tool needs the person's confirmation, whatever it aims at. */
-  sensitiveByDefault: boolean;
 }
 
-/** One tool as it is declared: its facts, its argument schema and what it does with the parsed arguments. */
+/** One tool as it is declared: its facts, its effects, its argument schema and what it does with the parsed arguments. */
 export interface ToolDefinition<Schema extends z.ZodType> extends ToolFacts {
   schema: Schema;
+  effects: ToolEffects<z.output<Schema>>;
   /** Returns where the action landed (undefined for actions without a point). */
   run(args: z.output<Schema>, context: ToolContext): Promise<StepTarget | undefined>;
 }
@@ -72,15 +112,44 @@ export interface ToolDefinition<Schema extends z.ZodType> extends ToolFacts {
 export interface ActionTool extends ToolFacts {
   schema: z.ZodType;
   spec: DecisionToolSpec;
+  /** False for tools that only look or wait (target "nothing"): nothing reaches the phone, so no change is expected. */
+  actsOnPhone: boolean;
+  /** The call's declared effects; null when its arguments do not fit the schema (the Executor reports those). */
+  effectsOf(rawArgs: unknown): CallEffects | null;
   execute(rawArgs: unknown, context: ToolContext): Promise<StepTarget | undefined>;
 }
 
+/** The tools a runtime knows, by name (the registry's, or a test's own set). */
+export type ToolCatalog = ReadonlyMap<string, ActionTool>;
+
 export function defineTool<Schema extends z.ZodType>(definition: ToolDefinition<Schema>): ActionTool {
-  const { run, ...facts } = definition;
+  const { run, effects, schema, ...facts } = definition;
   return {
     ...facts,
-    spec: { name: definition.name, description: definition.description, inputSchema: toolInputSchema(definition.schema) },
-    execute: async (rawArgs, context) => run(parseArgs(definition.name, definition.schema, rawArgs), context),
+    schema,
+    actsOnPhone: effects.target !== 'nothing',
+    spec: { name: definition.name, description: definition.description, inputSchema: toolInputSchema(schema) },
+    effectsOf(rawArgs) {
+      const parsed = schema.safeParse(rawArgs ?? {});
+      if (!parsed.success) return null;
+      const args = parsed.data;
+      return {
+        target: effects.target,
+        verb: effects.verb ?? `uses ${definition.name} on`,
+        opensApp: effects.opensApp !== undefined,
+        verifies: effects.verifies ?? null,
+        typedText: effects.typedText?.(args) ?? null,
+        pressesEnter: effects.pressesEnter?.(args) ?? false,
+        alwaysSensitive: effects.alwaysSensitive ?? false,
+      };
+    },
+    async execute(rawArgs, context) {
+      const args = parseArgs(definition.name, schema, rawArgs);
+      if (!effects.opensApp) return run(args, context);
+      const app = await effects.opensApp(args, context);
+      context.opening(app);
+      return run(args, { ...context, openedApp: app });
+    },
   };
 }
 

@@ -66,7 +66,7 @@ describe.each(['anthropic', 'openai'] as const)('AI planner over %s direct', (pr
       { goal, step: 1, scene: wifiScene, sceneError: null },
       { signal: new AbortController().signal, onDecision: (d) => decisions.push(d) },
     );
-    expect(steps).toEqual([{ tool: 'tap', args: { element_id: 'e2' }, rationale: 'Tapping Wi-Fi.', thinking: null }]);
+    expect(steps).toEqual([{ tool: 'tap', args: { element_id: 'e2' }, rationale: 'Tapping Wi-Fi.', thinking: null, usage: { inputTokens: expect.any(Number), outputTokens: expect.any(Number) }, costUsd: null }]);
     expect(fake.bodies()).toHaveLength(1);
     expect(decisions).toHaveLength(1);
   });
@@ -351,7 +351,7 @@ describe('Transports', () => {
     expect(planned).toMatchObject({ rationale: null, thinking: null });
     expect(planner.info.exposesReasoning).toBe(false);
     const decision = await client.decide(sampleRequest(), {});
-    expect(decision.textOutput).toBeNull();
+    expect(decision.rationale).toBeNull();
     expect(decision.thinking).toBeNull();
   });
 
@@ -359,7 +359,7 @@ describe('Transports', () => {
     const fake = await fakeFor('openai', sequencePolicy(finish(true, 'ok')));
     const client = buildToolCallingClient(directConfig(fake));
     expect(client.provider).toBe('openai');
-    expect((await client.decide(sampleRequest(), {})).toolName).toBe('finish_task');
+    expect((await client.decide(sampleRequest(), {})).tool).toBe('finish_task');
     expect(fake.requests[0]!.headers.authorization).toBe(`Bearer ${fake.apiKey}`);
   });
 

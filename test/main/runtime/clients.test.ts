@@ -59,9 +59,9 @@ describe.each(['anthropic', 'openai'] as const)('%s direct client', (provider) =
   it('Scenario: Provider response resolves to a single decision', async () => {
     const { client } = await setup(provider, sequencePolicy(tapE1));
     const decision = await client.decide(request, {});
-    expect(decision.toolName).toBe('tap');
-    expect(decision.arguments).toEqual({ element_id: 'e1' });
-    expect(decision.textOutput).toBe('Settings is on screen; tapping it.');
+    expect(decision.tool).toBe('tap');
+    expect(decision.args).toEqual({ element_id: 'e1' });
+    expect(decision.rationale).toBe('Settings is on screen; tapping it.');
     expect(decision.usage.inputTokens).toBeGreaterThan(0);
     expect(decision.usage.outputTokens).toBeGreaterThan(0);
   });
@@ -193,7 +193,7 @@ describe('Anthropic direct client: the real API shape', () => {
     const { fake, client } = await setup('anthropic', sequencePolicy({ ...tapE1, thinking: 'The Settings icon is e1.' }), { thinkingBudgetTokens: 2048 });
     const decision = await client.decide(request, {});
     expect(decision.thinking).toBe('The Settings icon is e1.');
-    expect(decision.textOutput).toBe('Settings is on screen; tapping it.');
+    expect(decision.rationale).toBe('Settings is on screen; tapping it.');
     const body = fake.bodies()[0] as { thinking: unknown; max_tokens: number; temperature?: unknown };
     expect(body.thinking).toEqual({ type: 'enabled', budget_tokens: 2048 });
     expect(body.max_tokens).toBeGreaterThan(2048);
@@ -235,15 +235,15 @@ describe('Anthropic direct client: the real API shape', () => {
   it('Scenario: PlannedStep carries None rationale when no text block is present', async () => {
     const { client } = await setup('anthropic', sequencePolicy({ kind: 'call', tool: 'tap', args: { element_id: 'e1' } }));
     const decision = await client.decide(request, {});
-    expect(decision.textOutput).toBeNull();
-    expect(decision.toolName).toBe('tap');
+    expect(decision.rationale).toBeNull();
+    expect(decision.tool).toBe('tap');
   });
 
   it('Scenario: A text-only Anthropic reply gets one forced follow-up', async () => {
     const { fake, client } = await setup('anthropic', sequencePolicy({ kind: 'text', text: 'I should open Settings.' }, tapE1));
     const decision = await client.decide(request, {});
-    expect(decision.toolName).toBe('tap');
-    expect(decision.textOutput).toBe('I should open Settings.');
+    expect(decision.tool).toBe('tap');
+    expect(decision.rationale).toBe('I should open Settings.');
     const bodies = fake.bodies() as Array<{ tool_choice: unknown; messages: Array<{ role: string; content: unknown }> }>;
     expect(bodies).toHaveLength(2);
     expect(bodies[1]!.tool_choice).toEqual({ type: 'any', disable_parallel_tool_use: true });
@@ -254,7 +254,7 @@ describe('Anthropic direct client: the real API shape', () => {
   it('a text-only reply with nothing to replay gets a follow-up whose roles still alternate', async () => {
     const { fake, client } = await setup('anthropic', sequencePolicy({ kind: 'text', text: '   ' }, tapE1));
     const decision = await client.decide(request, {});
-    expect(decision.toolName).toBe('tap');
+    expect(decision.tool).toBe('tap');
     const bodies = fake.bodies() as Array<{ messages: Array<{ role: string; content: Array<{ type: string; text?: string }> }> }>;
     expect(bodies).toHaveLength(2);
     expect(bodies[1]!.messages.map((m) => m.role)).toEqual(['user']);
@@ -300,7 +300,7 @@ describe('OpenAI direct client: the real API shape', () => {
   it('thinking is null when the server sends no reasoning_content, and content null means no rationale', async () => {
     const { client } = await setup('openai', sequencePolicy(finish(true, 'done')));
     const decision = await client.decide(request, {});
-    expect(decision).toMatchObject({ toolName: 'finish_task', arguments: { success: true, reason: 'done' }, thinking: null, textOutput: null });
+    expect(decision).toMatchObject({ tool: 'finish_task', args: { success: true, reason: 'done' }, thinking: null, rationale: null });
   });
 
   it('Scenario: Replies that are not exactly one offered tool call are refused: no call (non-compliant server)', async () => {

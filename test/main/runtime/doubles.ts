@@ -78,6 +78,8 @@ export const step = (tool: string, args: Record<string, unknown> = {}, rationale
   args,
   rationale,
   thinking: null,
+  usage: null,
+  costUsd: null,
 });
 
 export const never = <T>() => new Promise<T>(() => undefined);

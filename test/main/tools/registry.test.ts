@@ -161,7 +161,7 @@ describe('tool registry', () => {
   });
 
   it('a tool without run does not compile, and run sees its arguments typed from the schema', () => {
-    const facts = { name: 'probe', description: 'a probe', actsOnPhone: false, offeredToModel: false, sensitiveByDefault: false };
+    const facts = { name: 'probe', description: 'a probe', offeredToModel: false, effects: { target: 'nothing' as const } };
     // @ts-expect-error run is required
     defineTool({ ...facts, schema: z.strictObject({}) });
     const typed = defineTool({

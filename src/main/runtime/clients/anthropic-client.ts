@@ -162,7 +162,7 @@ export function createAnthropicClient(options: AnthropicClientOptions): ToolCall
           read = { ...secondRead, text: secondRead.text ?? read.text };
         }
         const call = singleOfferedCall('Anthropic', request, read.calls, read.text);
-        return { ...call, textOutput: rationale, thinking, usage };
+        return { ...call, rationale, thinking, usage };
       } catch (error) {
         throw describeFailure(label, error, undefined, deadline);
       } finally {

@@ -183,7 +183,7 @@ export function createCloudProxyClient(options: CloudProxyClientOptions): ToolCa
         const call = singleOfferedCall('control plane', request, [{ name: parsed.data.tool_name, input: parsed.data.arguments }], null);
         return {
           ...call,
-          textOutput: null,
+          rationale: null,
           thinking: null,
           usage: parsed.data.usage,
         };

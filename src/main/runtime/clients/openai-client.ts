@@ -115,7 +115,7 @@ export function createOpenAIClient(options: OpenAIClientOptions): ToolCallingCli
         const call = singleOfferedCall(name, request, calls, text);
         return {
           ...call,
-          textOutput: text,
+          rationale: text,
           thinking: reasoningOf(message),
           usage: { inputTokens: reply.usage?.prompt_tokens ?? 0, outputTokens: reply.usage?.completion_tokens ?? 0 },
         };

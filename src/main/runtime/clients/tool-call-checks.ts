@@ -1,4 +1,4 @@
-import { ToolCallUnavailable, type DecisionRequest } from '../../../shared/decision';
+import { ToolCallUnavailable, type DecisionRequest, type ToolCallDecision } from '../../../shared/decision';
 
 /** The one tool call of a reply, as both providers describe it after their own parsing. */
 export interface RawToolCall {
@@ -13,7 +13,7 @@ export function singleOfferedCall(
   request: DecisionRequest,
   calls: readonly RawToolCall[],
   textWithoutCall: string | null,
-): { toolName: string; arguments: Record<string, unknown> } {
+): Pick<ToolCallDecision, 'tool' | 'args'> {
   if (calls.length === 0) {
     const said = textWithoutCall ? `: "${textWithoutCall.replace(/\s+/g, ' ').slice(0, 200)}"` : '';
     throw new ToolCallUnavailable(`${providerName}: model answered without calling a tool${said}`, { kind: 'no-tool-call' });
@@ -38,5 +38,5 @@ export function singleOfferedCall(
       kind: 'malformed-reply',
     });
   }
-  return { toolName: call.name, arguments: input as Record<string, unknown> };
+  return { tool: call.name, args: input as Record<string, unknown> };
 }

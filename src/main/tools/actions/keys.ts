@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { ToolCall } from '../../../shared/action';
 import { defineTool } from '../tool';
 
 /** Key names the planner may press, mapped to Android key codes. */
@@ -42,11 +43,13 @@ export const pressKey = defineTool({
   name: 'press_key',
   schema: PressKeyArgsSchema,
   description: 'Press a device key: back, home, recents, enter, delete, and others.',
-  actsOnPhone: true,
   offeredToModel: true,
-  sensitiveByDefault: false,
+  effects: { target: 'phone', verifies: 'screen-changed', pressesEnter: (args) => args.key === 'enter' },
   async run(args, context) {
     await context.send(`input keyevent ${KEY_CODES[args.key]}`);
     return undefined;
   },
 });
+
+/** The call that leaves a screen the way a person would (the runtime's way out of an app outside a task's scope). */
+export const GO_BACK: ToolCall = { name: pressKey.name, args: { key: 'back' satisfies KeyName } };

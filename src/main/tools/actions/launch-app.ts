@@ -15,20 +15,22 @@ export const launchApp = defineTool({
   name: 'launch_app',
   schema: LaunchAppArgsSchema,
   description: 'Open an app by package name or by its label, from any screen.',
-  actsOnPhone: true,
   offeredToModel: true,
-  sensitiveByDefault: false,
-  async run(args, context) {
-    const resolution = resolveApp(args.app, parsePackageList(await context.query('pm list packages')));
-    if ('error' in resolution) throw new InvalidCall(resolution.error);
-    const allowed = context.allowedApps;
-    if (allowed && !allowed.includes(resolution.package)) {
-      throw new InvalidCall(`${resolution.package} is not among this task's allowed apps (${allowed.join(', ')}); it was not opened.`);
-    }
-    context.setOpenedApp(resolution.package);
-    const output = await context.query(`monkey -p ${resolution.package} -c android.intent.category.LAUNCHER 1`);
+  effects: {
+    target: 'phone',
+    verifies: 'app-in-foreground',
+    async opensApp(args, phone) {
+      const resolution = resolveApp(args.app, parsePackageList(await phone.query('pm list packages')));
+      if ('error' in resolution) throw new InvalidCall(resolution.error);
+      return resolution.package;
+    },
+  },
+  async run(_args, context) {
+    const app = context.openedApp;
+    if (!app) throw new InvalidCall('launch_app found no app to open.');
+    const output = await context.query(`monkey -p ${app} -c android.intent.category.LAUNCHER 1`);
     if (/no activities found|monkey aborted|error/i.test(output)) {
-      throw new AdbError(`${resolution.package} has no launcher activity to open (${output.trim().split('\n').at(-1)}).`, 'command-failed');
+      throw new AdbError(`${app} has no launcher activity to open (${output.trim().split('\n').at(-1)}).`, 'command-failed');
     }
     return undefined;
   },

@@ -12,9 +12,8 @@ export const wait = defineTool({
   name: 'wait',
   schema: WaitArgsSchema,
   description: 'Do nothing for a few seconds, e.g. while something loads; the screen is observed again after.',
-  actsOnPhone: false,
   offeredToModel: true,
-  sensitiveByDefault: false,
+  effects: { target: 'nothing' },
   async run(args, context) {
     await sleep(args.seconds * 1000, context.signal);
     return undefined;
@@ -25,9 +24,8 @@ export const describeScreen = defineTool({
   name: 'describe_screen',
   schema: z.strictObject({}),
   description: 'Take no action this turn; just observe the screen again.',
-  actsOnPhone: false,
   // The model sees the screen every turn anyway; this is the built-in planner's one step.
   offeredToModel: false,
-  sensitiveByDefault: false,
+  effects: { target: 'nothing' },
   run: async () => undefined,
 });

@@ -14,9 +14,8 @@ export const tap = defineTool({
   name: 'tap',
   schema: TapArgsSchema,
   description: `Tap once. Give element_id, or x and y. ${GROUNDING}`,
-  actsOnPhone: true,
   offeredToModel: true,
-  sensitiveByDefault: false,
+  effects: { target: 'element', verb: 'taps', verifies: 'toggle-or-screen' },
   async run(args, context) {
     const target = await context.aimAt(args, 'tap');
     context.setTarget(target);
@@ -34,9 +33,8 @@ export const longPress = defineTool({
   name: 'long_press',
   schema: LongPressArgsSchema,
   description: `Touch and hold (opens context menus, starts selection). Give element_id, or x and y. ${GROUNDING}`,
-  actsOnPhone: true,
   offeredToModel: true,
-  sensitiveByDefault: false,
+  effects: { target: 'element', verb: 'long-presses', verifies: 'toggle-or-screen' },
   async run(args, context) {
     const target = await context.aimAt(args, 'long_press');
     context.setTarget(target);
@@ -69,9 +67,8 @@ export const swipe = defineTool({
     'Swipe to scroll or to move between pages. Either give direction (optionally with element_id of the ' +
     'scrollable element), or all of from_x, from_y, to_x, to_y in device pixels. ' +
     'To see more of a list below, swipe up.',
-  actsOnPhone: true,
   offeredToModel: true,
-  sensitiveByDefault: false,
+  effects: { target: 'element', verb: 'swipes on', verifies: 'screen-changed' },
   async run(args, context) {
     const screen = await context.screenSize();
     const given = [args.from_x, args.from_y, args.to_x, args.to_y].filter((value) => value !== undefined).length;

@@ -32,9 +32,8 @@ export const typeText = defineTool({
   description:
     'Type text into a text field. Give element_id of an editable element to focus it first (recommended), ' +
     'clear_first to replace its current text, submit to press Enter afterwards.',
-  actsOnPhone: true,
   offeredToModel: true,
-  sensitiveByDefault: false,
+  effects: { target: 'text-field', verifies: 'text-in-field', typedText: (args) => args.text, pressesEnter: (args) => args.submit === true },
   async run(args, context) {
     if (hasUntypableControls(args.text)) {
       throw new InvalidCall('type_text cannot type control characters (tabs and the like); use press_key for keys.');

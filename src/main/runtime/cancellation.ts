@@ -1,0 +1,41 @@
+/** How a task's work stops: a person's Stop or the app closing aborts one signal, and everything waiting on it ends. */
+
+/** The reason given to stop(), carried by the aborted signal. */
+export class Cancelled extends Error {
+  override name = 'Cancelled';
+}
+
+export const STOPPED = 'stopped by the user';
+
+/** The reason given to stop(), as the aborted signal carries it. */
+export function stopReasonOf(signal: AbortSignal): string {
+  return signal.reason instanceof Cancelled ? signal.reason.message : STOPPED;
+}
+
+/** Rejects as soon as `signal` aborts, even if `work` ignores the signal (Stop must be prompt). */
+export function abortable<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) {
+    work.catch(() => undefined);
+    return Promise.reject(signal.reason);
+  }
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
+}
+
+/** `<ErrorName>: <message>` (seed D7). */
+export function failureReasonOf(error: unknown): string {
+  if (error instanceof Error) return `${error.name}: ${error.message}`;
+  return `Error: ${String(error)}`;
+}
