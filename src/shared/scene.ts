@@ -99,8 +99,8 @@ export const ScreenFactsSchema = z.object({
 });
 
 /**
- * The default most tokens a Scene may take (Settings: `perception.sceneTokenBudget`). Of 29 real screens
- * (test/fixtures/real-dumps) 28 take 130-2,160 whole and fit, a 112-element tablet panel takes 3,390; at 2,000 three
+ * The default most tokens a Scene may take (Settings: `perception.sceneTokenBudget`). Of 35 real screens
+ * (test/fixtures/real-dumps) 34 take 130-2,160 whole and fit, a 112-element tablet panel takes 3,390; at 2,000 three
  * of them were cut. 3,000 keeps ordinary screens whole at about two screenshots' worth of tokens per turn, and
  * a WebView page or a large tablet screen, which would take several thousand every turn, is folded and cut.
  */

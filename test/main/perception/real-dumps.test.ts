@@ -54,8 +54,8 @@ function visibleNodes(hierarchy: UiHierarchy, scene: Scene): Array<{ node: UiNod
 }
 
 describe('real dumps from public repositories', () => {
-  it('holds at least 25 dumps of different apps and shapes, each with where it came from', () => {
-    expect(dumps.length).toBeGreaterThanOrEqual(25);
+  it('holds at least 35 dumps of different apps and shapes, each with where it came from', () => {
+    expect(dumps.length).toBeGreaterThanOrEqual(35);
     expect(new Set(dumps.map((dump) => dump.name)).size).toBe(dumps.length);
     for (const dump of dumps) {
       expect(dump.repository).toMatch(/^[\w.-]+\/[\w.-]+$/);
