@@ -9,7 +9,7 @@ import { formatUsd } from '../shared/prices';
 import { sceneToJson } from '../shared/scene';
 import { actionWords } from '../shared/supervision-words';
 import type { PlannerInfo, TaskEvent, TaskEventOf } from '../shared/task';
-import { capitalized, countOf, OUTCOME_WORDS, plannerWords, taskOutcomeWord, tokensLabel } from '../shared/task-words';
+import { capitalized, countOf, finishedOutcome, OUTCOME_WORDS, plannerWords, taskOutcomeWord, tokensLabel, type FinishedOutcome } from '../shared/task-words';
 import type { AppServices } from '../main/app/create-app';
 import { ACTION_TOOL_NAMES, ACTION_TOOL_SPECS } from '../main/tools/registry';
 import { AgentSession } from './agent-session';
@@ -36,12 +36,28 @@ function progressMessage(event: Extract<TaskEvent, { type: 'step.planned' | 'ste
   return `step ${event.step}: ${event.outcome.ok ? OUTCOME_WORDS.done : `${OUTCOME_WORDS.failed}: ${plainReason(event.outcome.error ?? 'unknown reason')}`}`;
 }
 
+/**
+ * run_goal's `status` per outcome: only "completed" means the goal was carried out, so an agent that reads the
+ * status alone never takes a look at the screen, or a success claimed with no action, for a pass.
+ */
+const RUN_GOAL_STATUS: Record<FinishedOutcome, string> = {
+  done: 'completed',
+  'not-verified': 'not_verified',
+  'looked-only': 'looked_only',
+  failed: 'failed',
+  stopped: 'cancelled',
+};
+
+const outcomeWords = (outcome: FinishedOutcome, event: TaskEventOf<'task.finished'>, planner: PlannerInfo) =>
+  outcome === 'not-verified' ? 'done, not verified' : taskOutcomeWord({ status: event.status, planner });
+
 /** How a run_goal ended, in the words `amc run` and the app use: "Done (3 actions, 12 in · 3 out tokens): ...". */
-function finishedWords(event: TaskEventOf<'task.finished'>, planner: PlannerInfo): string {
+function finishedWords(event: TaskEventOf<'task.finished'>, planner: PlannerInfo, outcome: FinishedOutcome): string {
   const cost = event.costUsd == null ? '' : `, ${formatUsd(event.costUsd)}`;
   const totals = `${countOf(event.steps, 'action')}, ${tokensLabel(event.usage)}${cost}, ${plannerWords(planner)}`;
-  const words = event.status === 'completed' ? event.result : event.failureReason && plainReason(event.failureReason);
-  return `${capitalized(taskOutcomeWord({ status: event.status, planner }))} (${totals})${words ? `: ${words}` : ''}`;
+  const said = event.status === 'completed' ? event.result : event.failureReason && plainReason(event.failureReason);
+  const words = outcome === 'not-verified' ? [event.verification?.fact, said && `the model said: ${said}`].filter(Boolean).join('; ') : said;
+  return `${capitalized(outcomeWords(outcome, event, planner))} (${totals})${words ? `: ${words}` : ''}`;
 }
 
 /**
@@ -167,12 +183,13 @@ export function createMcpServer(app: AppServices, sessionId: string): { server: 
           for (const event of mine) {
             if (event.type === 'task.finished') {
               extra.signal.removeEventListener('abort', stop);
-              const { status, steps, result, failureReason, usage, costUsd, durationMs } = event;
+              const { steps, result, failureReason, usage, costUsd, durationMs } = event;
+              const outcome = finishedOutcome({ ...event, planner: started.planner });
               const answer = {
                 taskId: started.id,
-                status,
-                outcome: taskOutcomeWord({ status, planner: started.planner }),
-                summary: finishedWords(event, started.planner),
+                status: RUN_GOAL_STATUS[outcome],
+                outcome: outcomeWords(outcome, event, started.planner),
+                summary: finishedWords(event, started.planner, outcome),
                 steps,
                 result,
                 failureReason: failureReason && plainReason(failureReason),
@@ -180,7 +197,7 @@ export function createMcpServer(app: AppServices, sessionId: string): { server: 
                 costUsd: costUsd ?? null,
                 durationMs,
               };
-              return { ...json(answer), isError: status !== 'completed' };
+              return { ...json(answer), isError: outcome !== 'done' };
             }
             if (progressToken !== undefined && (event.type === 'step.planned' || event.type === 'step.executed')) {
               await extra.sendNotification({

@@ -141,6 +141,8 @@ export const evalCommand: CliCommand = {
       io.out(renderTable(report));
       io.out(reportLine);
     }
-    return interrupt.signal.aborted ? ExitCode.cancelled : ExitCode.ok;
+    // A script (CI) reads the exit code: only a run in which every task passed is a pass.
+    if (interrupt.signal.aborted) return ExitCode.cancelled;
+    return report.passed === tasks.length ? ExitCode.ok : ExitCode.failed;
   },
 };

@@ -1,4 +1,5 @@
-import { ExitCode, UsageError, type CliCommand, type CliIo } from '../command';
+import { ExitCode, TASK_EXIT_CODES, UsageError, type CliCommand, type CliIo } from '../command';
+import { finishedOutcome } from '../../shared/task-words';
 import { parseCommandArgs } from '../args';
 import { ADB_OPTIONS_USAGE, adbForTask, adbOptions, pickSerial } from './devices';
 import { configuredPlannerFor, maxStepsOf, PLANNER_OPTIONS_USAGE, plannerOptions, plannerOverrides } from '../planner-options';
@@ -117,8 +118,7 @@ export const runCommand: CliCommand = {
     process.once('SIGINT', stop);
     process.once('SIGTERM', shutDown);
     try {
-      const record = await handle.done;
-      return record.status === 'completed' ? ExitCode.ok : record.status === 'cancelled' ? ExitCode.cancelled : ExitCode.failed;
+      return TASK_EXIT_CODES[finishedOutcome(await handle.done)];
     } finally {
       spinner?.stop();
       process.off('SIGINT', stop);
