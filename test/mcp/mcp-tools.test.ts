@@ -87,7 +87,7 @@ describe('amc mcp tool catalog', { timeout: 120_000 }, () => {
     expect(tap.required).toEqual(['serial']);
     expect(tap.additionalProperties).toBe(false);
     expect(tap.properties.x).toMatchObject({ type: 'integer' });
-    const press = named('press_key').inputSchema as { properties: { key: { enum: string[] } } };
+    const press = named('press_key').inputSchema as unknown as { properties: { key: { enum: string[] } } };
     expect(press.properties.key.enum).toEqual(expect.arrayContaining(['back', 'home', 'enter', 'volume_up']));
     expect(Object.keys((named('open_url').inputSchema as { properties: object }).properties).sort()).toEqual(['serial', 'url']);
     expect(named('act').description!.length).toBeLessThan(400);
