@@ -3,6 +3,7 @@ import { ExitCode, UsageError, type CliIo } from './command';
 import { appVersion } from '../shared/app-info';
 import { ConfigurationError } from './planner-options';
 import { plainReason } from '../shared/plain-words';
+import { closestWord } from './did-you-mean';
 
 const consoleIo: CliIo = {
   out: (line) => process.stdout.write(`${line}\n`),
@@ -50,7 +51,8 @@ export async function main(argv: string[], io: CliIo = consoleIo): Promise<numbe
   }
   const command = commands.find((c) => c.name === first);
   if (!command) {
-    io.err(`amc: unknown command "${first}". Run \`amc --help\` for the list.`);
+    const meant = closestWord(first, commands.map((c) => c.name));
+    io.err(`amc: unknown command "${first}"${meant ? ` (did you mean \`amc ${meant}\`?)` : ''}. Run \`amc --help\` for the list.`);
     return ExitCode.usage;
   }
   if (rest.includes('-h') || rest.includes('--help')) {
