@@ -3,7 +3,6 @@ import type { FinishedOutcome } from '../shared/task-words';
 /** One `amc` subcommand. Commands parse their own arguments and return the process exit code. */
 export interface CliCommand {
   readonly name: string;
-  readonly summary: string;
   readonly usage: string;
   /** More for `amc <command> --help` than the usage line, e.g. the tools `act` can run. */
   moreHelp?(): Promise<string>;
@@ -31,4 +30,9 @@ export const TASK_EXIT_CODES: Record<FinishedOutcome, number> = {
 
 export class UsageError extends Error {
   override name = 'UsageError';
+}
+
+/** The configuration cannot run a task (exit code 2, printed without the usage line). */
+export class ConfigurationError extends Error {
+  override name = 'ConfigurationError';
 }

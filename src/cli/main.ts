@@ -1,7 +1,6 @@
 import { commands } from './commands/index';
-import { ExitCode, UsageError, type CliIo } from './command';
+import { ConfigurationError, ExitCode, UsageError, type CliIo } from './command';
 import { appVersion } from '../shared/app-info';
-import { ConfigurationError } from './planner-options';
 import { plainReason } from '../shared/plain-words';
 import { closestWord } from './did-you-mean';
 
@@ -49,15 +48,16 @@ export async function main(argv: string[], io: CliIo = consoleIo): Promise<numbe
     io.out(appVersion);
     return ExitCode.ok;
   }
-  const command = commands.find((c) => c.name === first);
-  if (!command) {
+  const entry = commands.find((c) => c.name === first);
+  if (!entry) {
     const meant = closestWord(first, commands.map((c) => c.name));
     io.err(`amc: unknown command "${first}"${meant ? ` (did you mean \`amc ${meant}\`?)` : ''}. Run \`amc --help\` for the list.`);
     return ExitCode.usage;
   }
+  const command = await entry.load();
   if (rest.includes('-h') || rest.includes('--help')) {
     const more = command.moreHelp ? `\n\n${await command.moreHelp()}` : '';
-    io.out(`Usage: ${command.usage}\n\n${command.summary}${more}`);
+    io.out(`Usage: ${command.usage}\n\n${entry.summary}${more}`);
     return ExitCode.ok;
   }
   try {

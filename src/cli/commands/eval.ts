@@ -66,7 +66,6 @@ function listTasks(tasks: readonly PhoneTask[], io: CliIo): number {
 
 export const evalCommand: CliCommand = {
   name: 'eval',
-  summary: 'measure the configured planner on the task suite, on demo phones of its own: a table, totals, an HTML report',
   usage: USAGE,
   async run(args, io) {
     const { values, positionals } = parseCommandArgs(

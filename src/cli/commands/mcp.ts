@@ -9,7 +9,6 @@ const TokenSchema = z.string().regex(/^[A-Za-z0-9._~+/=-]{16,200}$/, 'must be 16
 
 export const mcpCommand: CliCommand = {
   name: 'mcp',
-  summary: 'serve the app to other agents over the Model Context Protocol (stdio, or Streamable HTTP on 127.0.0.1 with --http)',
   usage: 'amc mcp [--http [--port N]]   (--http: the bearer token is AMC_MCP_TOKEN, else a new one printed at start)',
   async run(args, io) {
     const { values } = parseCommandArgs(args, { http: { type: 'boolean' }, port: { type: 'string' } });

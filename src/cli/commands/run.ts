@@ -51,7 +51,6 @@ function printEvent(event: TaskEvent, io: CliIo, planner: PlannerInfo): void {
 
 export const runCommand: CliCommand = {
   name: 'run',
-  summary: 'carry out a goal on a device, printing each turn (action, rationale, thinking, outcome) and the result',
   usage: USAGE,
   async run(args, io) {
     const { values } = parseCommandArgs(args, {
