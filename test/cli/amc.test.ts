@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { interrupt, runAmc, startAmc } from '../support/cli';
 import { requireBuiltRenderer } from '../support/build';
 import { main } from '../../src/cli/main';
@@ -58,6 +59,19 @@ describe('amc CLI', () => {
     expect(clock.out.split('\n').filter((line) => line.startsWith('clock-')).length).toBe(PHONE_TASKS.filter((t) => t.app === 'clock').length);
     expect(clock.out).not.toContain('settings-');
   });
+
+  it('Scenario: amc loads a command module only when that command runs', () => {
+    const loadedBy = (...argv: string[]) => execFileSync(process.execPath, ['test/support/loaded-modules.mjs', ...argv], { encoding: 'utf8' }).trim().split('\n');
+    const commandModules = (modules: string[]) => modules.filter((module) => module.startsWith('cli/commands/') && module !== 'cli/commands/index.ts');
+    expect(commandModules(loadedBy('--version'))).toEqual([]);
+    expect(commandModules(loadedBy('--help'))).toEqual([]);
+    // Nor the settings, zod or the runtime for a start that prints the version.
+    expect(loadedBy('--version').filter((module) => module.startsWith('main/') || module === 'shared/settings.ts')).toEqual([]);
+    const run = commandModules(loadedBy('run', '--gaol', 'x'));
+    expect(run).toContain('cli/commands/run.ts');
+    expect(run).not.toContain('cli/commands/eval.ts');
+    expect(run).not.toContain('cli/commands/control-plane.ts');
+  }, 60_000);
 
   it('Scenario: amc serve prints its URL with the token', async () => {
     requireBuiltRenderer();
