@@ -15,6 +15,7 @@ const prerequisites = [
   { what: 'adb (the Android platform tools)', found: () => spawnSync('adb', ['version'], { stdio: 'ignore' }).status === 0, apt: 'adb' },
   { what: `Chromium at ${chromiumPath} (set AMC_CHROMIUM_PATH to use another)`, found: () => isExecutable(chromiumPath), apt: 'chromium' },
   { what: 'redis-server (the control plane\'s shared store)', found: () => spawnSync('redis-server', ['--version'], { stdio: 'ignore' }).status === 0, apt: 'redis-server' },
+  { what: 'ffmpeg (the tests decode the demo phone\'s H.264 video with it)', found: () => spawnSync('ffmpeg', ['-version'], { stdio: 'ignore' }).status === 0, apt: 'ffmpeg' },
 ];
 
 function isExecutable(file) {
@@ -33,7 +34,7 @@ if (missing.length > 0) {
   console.error(`\nInstall with:\n  sudo apt-get install -y ${missing.map((prerequisite) => prerequisite.apt).join(' ')}\n`);
   process.exit(1);
 }
-console.log('✓ prerequisites (adb, Chromium, redis-server)');
+console.log('✓ prerequisites (adb, Chromium, redis-server, ffmpeg)');
 // ---- end of prerequisites ----
 
 /** Every other gate reads only the sources (the Electron review reads the build too, so it comes after it). */

@@ -1,5 +1,6 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { UsageError } from './command';
+import { closestWord } from './did-you-mean';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 
@@ -35,7 +36,10 @@ function usageProblem(args: string[], options: Options, allowPositionals: boolea
       const [given] = arg.slice(2).split('=');
       inlineValue = arg.includes('=');
       name = given!;
-      if (!(name in options)) return `unknown option --${name}; this command takes ${optionList(options)}`;
+      if (!(name in options)) {
+        const meant = closestWord(name, Object.keys(options));
+        return `unknown option --${name}${meant ? ` (did you mean --${meant}?)` : ''}; this command takes ${optionList(options)}`;
+      }
     } else if (arg.startsWith('-') && arg.length > 1 && !/^-\d/.test(arg)) {
       name = shortNames.get(arg.slice(1, 2));
       if (name === undefined) return `unknown option ${arg.slice(0, 2)}; this command takes ${optionList(options)}`;

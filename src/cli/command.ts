@@ -1,7 +1,8 @@
+import type { FinishedOutcome } from '../shared/task-words';
+
 /** One `amc` subcommand. Commands parse their own arguments and return the process exit code. */
 export interface CliCommand {
   readonly name: string;
-  readonly summary: string;
   readonly usage: string;
   /** More for `amc <command> --help` than the usage line, e.g. the tools `act` can run. */
   moreHelp?(): Promise<string>;
@@ -15,9 +16,23 @@ export interface CliIo {
   status?(line: string | null): void;
 }
 
-/** Exit codes shared by every command. */
-export const ExitCode = { ok: 0, failed: 1, usage: 2, cancelled: 130 } as const;
+/** Exit codes shared by every command (the README's CLI section lists them). */
+export const ExitCode = { ok: 0, failed: 1, usage: 2, lookedOnly: 3, notVerified: 4, cancelled: 130 } as const;
+
+/** A finished task's exit code: only a goal carried out and not contradicted is 0, so a script never takes "looked only" for a pass. */
+export const TASK_EXIT_CODES: Record<FinishedOutcome, number> = {
+  done: ExitCode.ok,
+  failed: ExitCode.failed,
+  'looked-only': ExitCode.lookedOnly,
+  'not-verified': ExitCode.notVerified,
+  stopped: ExitCode.cancelled,
+};
 
 export class UsageError extends Error {
   override name = 'UsageError';
+}
+
+/** The configuration cannot run a task (exit code 2, printed without the usage line). */
+export class ConfigurationError extends Error {
+  override name = 'ConfigurationError';
 }

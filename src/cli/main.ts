@@ -1,9 +1,9 @@
 import { commands } from './commands/index';
-import { ExitCode, UsageError, type CliIo } from './command';
+import { ConfigurationError, ExitCode, UsageError, type CliIo } from './command';
 import { appVersion } from '../shared/app-info';
-import { ConfigurationError } from './planner-options';
 import { plainReason } from '../shared/plain-words';
 import { redactSecrets } from '../shared/redact';
+import { closestWord } from './did-you-mean';
 
 const consoleIo: CliIo = {
   out: (line) => process.stdout.write(`${line}\n`),
@@ -60,14 +60,16 @@ export async function main(argv: string[], terminal: CliIo = consoleIo): Promise
     io.out(appVersion);
     return ExitCode.ok;
   }
-  const command = commands.find((c) => c.name === first);
-  if (!command) {
-    io.err(`amc: unknown command "${first}". Run \`amc --help\` for the list.`);
+  const entry = commands.find((c) => c.name === first);
+  if (!entry) {
+    const meant = closestWord(first, commands.map((c) => c.name));
+    io.err(`amc: unknown command "${first}"${meant ? ` (did you mean \`amc ${meant}\`?)` : ''}. Run \`amc --help\` for the list.`);
     return ExitCode.usage;
   }
+  const command = await entry.load();
   if (rest.includes('-h') || rest.includes('--help')) {
     const more = command.moreHelp ? `\n\n${await command.moreHelp()}` : '';
-    io.out(`Usage: ${command.usage}\n\n${command.summary}${more}`);
+    io.out(`Usage: ${command.usage}\n\n${entry.summary}${more}`);
     return ExitCode.ok;
   }
   try {

@@ -1,4 +1,4 @@
-import { UsageError } from './command';
+import { ConfigurationError, UsageError } from './command';
 import { PROVIDERS, TRANSPORTS, LIMITS, type Provider, type Transport } from '../shared/settings';
 import type { TaskOverrides } from '../shared/contract/tasks';
 
@@ -56,7 +56,3 @@ export async function configuredPlannerFor(overrides: TaskOverrides) {
   }
 }
 
-/** The configuration cannot run a task (exit code 2, printed without the usage line). */
-export class ConfigurationError extends Error {
-  override name = 'ConfigurationError';
-}

@@ -1,6 +1,6 @@
 import { attemptsLabel, type StepOutcome } from '../shared/action';
 import type { PlannerInfo, TaskEventOf } from '../shared/task';
-import { countOf, formatDuration, LOOKED_ONLY_NOTE, taskOutcomeKind, tokensLabel } from '../shared/task-words';
+import { countOf, finishedOutcome, formatDuration, LOOKED_ONLY_NOTE, tokensLabel } from '../shared/task-words';
 import { plainReason } from '../shared/plain-words';
 
 /** `amc run`'s words for a turn's outcome and the task's end: the app's vocabulary (see shared/task-words). */
@@ -13,14 +13,16 @@ export function outcomeLine(outcome: StepOutcome): string {
 
 export function finishedLine(event: TaskEventOf<'task.finished'>, planner: Pick<PlannerInfo, 'kind'>): string {
   const totals = `${countOf(event.steps, 'action')}, ${formatDuration(event.durationMs)}, ${tokensLabel(event.usage)}`;
-  switch (taskOutcomeKind({ status: event.status, planner })) {
+  switch (finishedOutcome({ ...event, planner })) {
     case 'looked-only':
       return `${LOOKED_ONLY_NOTE} (${totals}). Turn it on in Settings (amc serve) or run with --planner ai.`;
     case 'done':
       return `Done (${totals})${event.result ? `: ${event.result}` : ''}`;
+    case 'not-verified':
+      return `Done, not verified: ${event.verification?.fact} (${totals})${event.result ? `. The model said: ${event.result}` : ''}`;
     case 'failed':
       return `Failed (${totals}): ${plainReason(event.failureReason ?? 'unknown reason')}`;
-    default:
+    case 'stopped':
       return `Stopped (${totals})${event.failureReason ? `: ${plainReason(event.failureReason)}` : '.'}`;
   }
 }

@@ -3,14 +3,19 @@ import type { AskLine } from './terminal-supervisor';
 
 /**
  * Lines typed at the terminal, read only while a question is open (the prompt goes to `output`). `close` lets
- * the process end: an open reader would keep it waiting for input.
+ * the process end: an open reader would keep it waiting for input. Ctrl-C at a prompt is `onInterrupt` (the
+ * terminal is raw while reading, so no SIGINT reaches the process), the same stop as Ctrl-C at any other time.
  */
-export function terminalLines(input: NodeJS.ReadableStream, output: NodeJS.WritableStream): { askLine: AskLine; close(): void } {
+export function terminalLines(input: NodeJS.ReadableStream, output: NodeJS.WritableStream, onInterrupt: () => void): { askLine: AskLine; close(): void } {
   let reader: readline.Interface | null = null;
   let ended = false;
   const open = () => {
     if (!reader) {
       reader = readline.createInterface({ input, output, terminal: true });
+      reader.on('SIGINT', () => {
+        output.write('\n');
+        onInterrupt();
+      });
       reader.once('close', () => {
         ended = true;
       });

@@ -19,6 +19,13 @@ export interface McpHttpHost {
   close(): Promise<void>;
 }
 
+/**
+ * A fixed bearer token, not OAuth: the challenge says so (RFC 6750), so a client such as mcp-remote reports a wrong
+ * token instead of looking for an authorization server that does not exist.
+ */
+const BEARER_NEEDED = 'Missing or wrong bearer token: send "Authorization: Bearer <token>" with the token `amc mcp --http` printed (or AMC_MCP_TOKEN). This server does not use OAuth.';
+const BEARER_CHALLENGE = 'Bearer realm="amc", error="invalid_token", error_description="a bearer token is needed: the one amc mcp --http printed, or AMC_MCP_TOKEN"';
+
 /** RFC 9110: the auth scheme is case-insensitive (`bearer x` is as good as `Bearer x`). */
 function bearerMatches(expected: string, header: string | undefined): boolean {
   const given = /^Bearer +(\S+) *$/i.exec(header ?? '')?.[1];
@@ -114,7 +121,7 @@ export async function startMcpHttpHost(app: AppServices, options: { port?: numbe
       const origin = req.headers.origin;
       if (origin !== undefined && ![...allowedHosts].some((host) => origin === `http://${host}`)) return refuse(res, 403, 'Forbidden origin.');
       if (new URL(req.url ?? '/', `http://${HOST}`).pathname !== MCP_PATH) return refuse(res, 404, `Not found: the MCP endpoint is ${MCP_PATH}.`);
-      if (!bearerMatches(token, req.headers.authorization)) return refuse(res, 401, 'Missing or wrong bearer token.', { 'www-authenticate': 'Bearer' });
+      if (!bearerMatches(token, req.headers.authorization)) return refuse(res, 401, BEARER_NEEDED, { 'www-authenticate': BEARER_CHALLENGE });
       const sessionId = req.headers['mcp-session-id'];
       const existing = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
       let body: unknown;

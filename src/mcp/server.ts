@@ -1,5 +1,5 @@
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { appName, appVersion } from '../shared/app-info';
 import type { MethodName, MethodOutput, TaskOverrides } from '../shared/contract';
@@ -9,10 +9,10 @@ import { formatUsd } from '../shared/prices';
 import { sceneToJson } from '../shared/scene';
 import { actionWords } from '../shared/supervision-words';
 import type { PlannerInfo, TaskEvent, TaskEventOf } from '../shared/task';
-import { capitalized, countOf, OUTCOME_WORDS, plannerWords, taskOutcomeWord, tokensLabel } from '../shared/task-words';
+import { capitalized, countOf, finishedOutcome, OUTCOME_WORDS, plannerWords, taskOutcomeWord, tokensLabel, type FinishedOutcome } from '../shared/task-words';
 import type { AppServices } from '../main/app/create-app';
-import { ACTION_TOOL_NAMES, ACTION_TOOL_SPECS } from '../main/tools/registry';
-import { AgentSession } from './agent-session';
+import { ACTION_TOOL_NAMES, ACTION_TOOLS } from '../main/tools/registry';
+import { AGENT_SCREENSHOT_LONG_EDGE, AgentSession } from './agent-session';
 import { redactSecrets } from '../shared/redact';
 
 /** The router's answer, or its plain-words reason as the tool's error (the same words as the app and the CLI). */
@@ -32,22 +32,69 @@ const jsonResource = (uri: URL, value: unknown) => ({ contents: [{ uri: uri.href
 
 const serial = z.string().trim().min(1).max(300).describe('The phone, as list_devices names it (e.g. 127.0.0.1:5586)');
 
-const ACT_DESCRIPTION = [
-  'Run one action on the phone through the app\'s Executor, exactly as the app\'s own planner would. Element ids refer to your latest `observe` of that phone (it observes first when you never did). The first action takes the phone for you: while you hold it, no other agent, app task or `amc run` can drive it; `run_goal` or `release_phone` hands it back. Tools and their arguments:',
-  ...ACTION_TOOL_SPECS.map((spec) => `- ${spec.name}: ${spec.description} Arguments (JSON Schema): ${JSON.stringify(spec.inputSchema)}`),
-].join('\n');
+const ACT_DESCRIPTION =
+  'Run one action tool by name (kept for older clients: each action is also its own tool, with its own arguments — ' +
+  'prefer those). Element ids refer to your latest `observe` of that phone. The first action takes the phone for you ' +
+  'until `run_goal` or `release_phone`.';
+
+/** What a client may assume about a tool (MCP annotations): reading only, or changing the phone. */
+const READS: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+/** Acts on the phone, whose apps may send, pay or delete: a client should ask before such a call. */
+const ACTS_ON_PHONE: ToolAnnotations = { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true };
+
+/** Each action tool's title and what repeating it does; its arguments are the registry's own schema. */
+const ACTION_TOOL_TITLES: Record<string, { title: string; hints?: ToolAnnotations }> = {
+  tap: { title: 'Tap' },
+  long_press: { title: 'Touch and hold' },
+  swipe: { title: 'Swipe or scroll', hints: { destructiveHint: false } },
+  type_text: { title: 'Type text' },
+  press_key: { title: 'Press a key or button (Back, Home, Enter, volume…)' },
+  launch_app: { title: 'Open an app', hints: { destructiveHint: false, idempotentHint: true } },
+  open_url: { title: 'Open a web address', hints: { destructiveHint: false, idempotentHint: true } },
+  wait: { title: 'Wait', hints: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } },
+};
+
+/** The phone's action tools an agent gets as tools of their own (describe_screen is `observe`). */
+const OWN_ACTION_TOOLS = [...ACTION_TOOLS.values()].filter((tool) => tool.name in ACTION_TOOL_TITLES);
+
+/** The arguments of run_goal's overrides, described for an agent choosing them. */
+const OVERRIDE_WORDS: Record<keyof typeof TaskOverridesSchema.shape, string> = {
+  planner: 'For this goal only: "ai" (a model plans) or "stub" (the built-in planner, which only looks at the screen and carries nothing out). Default: Settings.',
+  provider: 'For this goal only: the model provider, "anthropic" or "openai". Default: Settings.',
+  transport: 'For this goal only: "direct" (this computer calls the provider with its key) or "cloud-proxy" (through the Cloud Control Plane). Default: Settings.',
+  model: "For this goal only: the model's id, e.g. \"claude-sonnet-4-6\". Default: Settings, else the provider's default model.",
+};
+const describedOverrides = Object.fromEntries(
+  Object.entries(TaskOverridesSchema.shape).map(([name, schema]) => [name, schema.describe(OVERRIDE_WORDS[name as keyof typeof OVERRIDE_WORDS])]),
+) as { [K in keyof typeof TaskOverridesSchema.shape]: (typeof TaskOverridesSchema.shape)[K] };
 
 function progressMessage(event: Extract<TaskEvent, { type: 'step.planned' | 'step.executed' }>): string {
   if (event.type === 'step.planned') return `step ${event.step}: ${actionWords(event.tool, event.args)}${event.rationale ? ` — ${event.rationale}` : ''}`;
   return `step ${event.step}: ${event.outcome.ok ? OUTCOME_WORDS.done : `${OUTCOME_WORDS.failed}: ${plainReason(event.outcome.error ?? 'unknown reason')}`}`;
 }
 
+/**
+ * run_goal's `status` per outcome: only "completed" means the goal was carried out, so an agent that reads the
+ * status alone never takes a look at the screen, or a success claimed with no action, for a pass.
+ */
+const RUN_GOAL_STATUS: Record<FinishedOutcome, string> = {
+  done: 'completed',
+  'not-verified': 'not_verified',
+  'looked-only': 'looked_only',
+  failed: 'failed',
+  stopped: 'cancelled',
+};
+
+const outcomeWords = (outcome: FinishedOutcome, event: TaskEventOf<'task.finished'>, planner: PlannerInfo) =>
+  outcome === 'not-verified' ? 'done, not verified' : taskOutcomeWord({ status: event.status, planner });
+
 /** How a run_goal ended, in the words `amc run` and the app use: "Done (3 actions, 12 in · 3 out tokens): ...". */
-function finishedWords(event: TaskEventOf<'task.finished'>, planner: PlannerInfo): string {
+function finishedWords(event: TaskEventOf<'task.finished'>, planner: PlannerInfo, outcome: FinishedOutcome): string {
   const cost = event.costUsd == null ? '' : `, ${formatUsd(event.costUsd)}`;
   const totals = `${countOf(event.steps, 'action')}, ${tokensLabel(event.usage)}${cost}, ${plannerWords(planner)}`;
-  const words = event.status === 'completed' ? event.result : event.failureReason && plainReason(event.failureReason);
-  return `${capitalized(taskOutcomeWord({ status: event.status, planner }))} (${totals})${words ? `: ${words}` : ''}`;
+  const said = event.status === 'completed' ? event.result : event.failureReason && plainReason(event.failureReason);
+  const words = outcome === 'not-verified' ? [event.verification?.fact, said && `the model said: ${said}`].filter(Boolean).join('; ') : said;
+  return `${capitalized(outcomeWords(outcome, event, planner))} (${totals})${words ? `: ${words}` : ''}`;
 }
 
 /** The client's self-given name, made safe to show in another program's refusal (printable, short). */
@@ -88,74 +135,164 @@ export function createMcpServer(app: AppServices, options: { sessionId: string; 
 
   server.registerTool(
     'list_devices',
-    { description: 'The phones the adb server sees, with model, Android version, state, and what to do when one is not ready.', inputSchema: {} },
+    {
+      title: 'List phones',
+      description: 'The phones the adb server sees, with model, Android version, state, and what to do when one is not ready.',
+      inputSchema: {},
+      annotations: READS,
+    },
     async () => json(await call(app, 'devices.list', {})),
   );
 
   server.registerTool(
     'start_demo_phone',
-    { description: 'Start the built-in demo phone (a simulated Android 14 phone) and connect it; answers with its serial.', inputSchema: {} },
+    {
+      title: 'Start the demo phone',
+      description: 'Start the built-in demo phone (a simulated Android 14 phone) and connect it; answers with its serial.',
+      inputSchema: {},
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    },
     async () => json(await call(app, 'devices.startDemo', {})),
   );
+
+  const observeOnce = async (serial: string, screenshot: boolean, signal: AbortSignal) => {
+    const observation = await session.observe(serial, { screenshot, signal });
+    if (!observation.scene) throw new Error(`The screen could not be read: ${plainReason(observation.sceneError ?? 'unknown reason')}`);
+    return { ...observation, scene: observation.scene };
+  };
 
   server.registerTool(
     'observe',
     {
+      title: "Read the phone's screen",
       description:
-        'Read the phone once: the Scene (the screen\'s UI elements with ids, text and bounds) exactly as the app\'s planner receives it. ' +
-        'With screenshot=true the screen image comes along too — only then, since you are the planner for this phone.',
+        'Read the phone once: the Scene (the screen\'s UI elements with ids, text and bounds) exactly as the app\'s planner receives it, ' +
+        'as text and as structured content. With screenshot=true the screen image comes along too — only then, since you are the planner for this phone.',
       inputSchema: { serial, screenshot: z.boolean().optional().describe('Also return the screen as an image (default false)') },
+      annotations: READS,
     },
     async ({ serial, screenshot }, extra) => {
-      const observation = await session.observe(serial, { screenshot: screenshot ?? false, signal: extra.signal });
-      if (!observation.scene) throw new Error(`The screen could not be read: ${plainReason(observation.sceneError ?? 'unknown reason')}`);
-      const content: CallToolResult['content'] = [{ type: 'text', text: sceneToJson(observation.scene) }];
+      const observation = await observeOnce(serial, screenshot ?? false, extra.signal);
+      const sceneText = sceneToJson(observation.scene);
+      const content: CallToolResult['content'] = [{ type: 'text', text: sceneText }];
       if (screenshot && observation.screenshot) {
         const shot = observation.screenshot;
         content.push({ type: 'image', data: Buffer.from(shot.bytes).toString('base64'), mimeType: shot.mediaType });
       } else if (screenshot) {
         content.push({ type: 'text', text: plainReason(observation.screenshotError ?? 'No screenshot: unknown reason') });
       }
-      return { content };
+      return { content, structuredContent: JSON.parse(sceneText) as Record<string, unknown> };
     },
   );
+
+  server.registerTool(
+    'screenshot',
+    {
+      title: 'Take a screenshot',
+      description: `The phone's screen as an image (the long edge scaled to ${AGENT_SCREENSHOT_LONG_EDGE} pixels at most). Element ids come from \`observe\`, not from the image.`,
+      inputSchema: { serial },
+      annotations: READS,
+    },
+    async ({ serial }, extra) => {
+      const { screenshot, screenshotError } = await observeOnce(serial, true, extra.signal);
+      if (!screenshot) throw new Error(plainReason(screenshotError ?? 'No screenshot: unknown reason'));
+      return { content: [{ type: 'image', data: Buffer.from(screenshot.bytes).toString('base64'), mimeType: screenshot.mediaType }] };
+    },
+  );
+
+  server.registerTool(
+    'screen_info',
+    {
+      title: 'Screen size and orientation',
+      description: "The screen's size in device pixels (as it is turned now), its orientation, the app in front and whether the keyboard shows.",
+      inputSchema: { serial },
+      annotations: READS,
+    },
+    async ({ serial }, extra) => {
+      const { width, height, orientation, rotation, package: app, activity, keyboardShown } = (await observeOnce(serial, false, extra.signal)).scene.screen;
+      return json({ width, height, orientation, rotation: rotation ?? 0, foregroundApp: app, ...(activity && { activity }), keyboardShown });
+    },
+  );
+
+  server.registerTool(
+    'list_apps',
+    {
+      title: 'List installed apps',
+      description: 'The package names of the apps installed on the phone; `launch_app` takes one of these, or an app\'s name as the home screen shows it.',
+      inputSchema: { serial },
+      annotations: READS,
+    },
+    async ({ serial }, extra) => {
+      await app.agent.checkReady(serial);
+      return json({ apps: (await app.agent.installedApps(serial, extra.signal)).sort() });
+    },
+  );
+
+  /** Every action, whichever tool it came by, goes this one way: the confirmation setting, the phone's lock, the Executor. */
+  const runAction = async (serial: string, tool: string, args: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult> => {
+    const mode = (await call(app, 'settings.get', {})).effective.supervision.confirmation;
+    const outcome = await session.act(serial, { name: tool, args }, { signal, confirmation: { mode, ask: (question) => askPerson(question, signal) } });
+    if (!outcome.ok) throw new Error(plainReason(outcome.error ?? `${tool} failed`));
+    return json(outcome);
+  };
+
+  for (const action of OWN_ACTION_TOOLS) {
+    const { title, hints } = ACTION_TOOL_TITLES[action.name]!;
+    const argsSchema = action.schema as z.ZodObject;
+    server.registerTool(
+      action.name,
+      {
+        title,
+        description: `${action.description} The first action takes the phone for you until \`run_goal\` or \`release_phone\`.`,
+        inputSchema: z.strictObject({ serial, ...argsSchema.shape }),
+        annotations: { ...ACTS_ON_PHONE, ...hints },
+      },
+      async ({ serial, ...args }, extra) => runAction(serial as string, action.name, args, extra.signal),
+    );
+  }
 
   server.registerTool(
     'act',
     {
+      title: 'Run an action by name',
       description: ACT_DESCRIPTION,
       inputSchema: {
         serial,
-        tool: z.enum(ACTION_TOOL_NAMES as [string, ...string[]]).describe('The action tool'),
-        args: z.record(z.string(), z.unknown()).optional().describe("The tool's arguments, e.g. {\"element_id\": \"e3\"}"),
+        tool: z.enum(ACTION_TOOL_NAMES as [string, ...string[]]).describe('The action tool, e.g. "tap"'),
+        args: z.record(z.string(), z.unknown()).optional().describe('The arguments the tool of that name takes, e.g. {"element_id": "e3"}'),
       },
+      annotations: ACTS_ON_PHONE,
     },
-    async ({ serial, tool, args }, extra) => {
-      const mode = (await call(app, 'settings.get', {})).effective.supervision.confirmation;
-      const outcome = await session.act(serial, { name: tool, args: args ?? {} }, { signal: extra.signal, confirmation: { mode, ask: (question) => askPerson(question, extra.signal) } });
-      if (!outcome.ok) throw new Error(plainReason(outcome.error ?? `${tool} failed`));
-      return json(outcome);
-    },
+    async ({ serial, tool, args }, extra) => runAction(serial, tool, args ?? {}, extra.signal),
   );
 
   server.registerTool(
     'release_phone',
-    { description: 'Hand a phone you took with `act` back, so other agents, the app and `amc run` may drive it.', inputSchema: { serial } },
+    {
+      title: 'Release the phone',
+      description: 'Hand a phone you took with an action back, so other agents, the app and `amc run` may drive it.',
+      inputSchema: { serial },
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    },
     async ({ serial }) => text((await session.release(serial)) ? `Released ${serial}.` : `You did not hold ${serial}.`),
   );
 
   server.registerTool(
     'run_goal',
     {
+      title: 'Carry out a whole goal',
       description:
         "Carry out a whole goal on the phone with the app's configured planner (its model, provider and transport), turn by turn, " +
-        'reporting each turn as a progress notification. Cancelling the request stops the task. Answers with how it ended.',
+        'reporting each turn as a progress notification. Cancelling the request stops the task. Answers with how it ended: ' +
+        'status "completed" only when the goal was carried out; "looked_only" (the built-in planner acts on nothing), ' +
+        '"not_verified" (success claimed with no action taken), "failed" and "cancelled" are errors.',
       inputSchema: {
         serial,
         goal: z.string().trim().min(1).max(2000).describe('What to do, in plain words'),
-        max_steps: z.number().int().min(1).max(200).optional(),
-        ...TaskOverridesSchema.shape,
+        max_steps: z.number().int().min(1).max(200).optional().describe('The most turns the planner may take (default: Settings, 30).'),
+        ...describedOverrides,
       },
+      annotations: ACTS_ON_PHONE,
     },
     async ({ serial, goal, max_steps, ...overrides }, extra) => {
       // This agent's own hold on the phone would refuse its own task.
@@ -184,12 +321,13 @@ export function createMcpServer(app: AppServices, options: { sessionId: string; 
           for (const event of mine) {
             if (event.type === 'task.finished') {
               extra.signal.removeEventListener('abort', stop);
-              const { status, steps, result, failureReason, usage, costUsd, durationMs } = event;
+              const { steps, result, failureReason, usage, costUsd, durationMs } = event;
+              const outcome = finishedOutcome({ ...event, planner: started.planner });
               const answer = {
                 taskId: started.id,
-                status,
-                outcome: taskOutcomeWord({ status, planner: started.planner }),
-                summary: finishedWords(event, started.planner),
+                status: RUN_GOAL_STATUS[outcome],
+                outcome: outcomeWords(outcome, event, started.planner),
+                summary: finishedWords(event, started.planner, outcome),
                 steps,
                 result,
                 failureReason: failureReason && plainReason(failureReason),
@@ -197,7 +335,7 @@ export function createMcpServer(app: AppServices, options: { sessionId: string; 
                 costUsd: costUsd ?? null,
                 durationMs,
               };
-              return { ...json(answer), isError: status !== 'completed' };
+              return { ...json(answer), isError: outcome !== 'done' };
             }
             if (progressToken !== undefined && (event.type === 'step.planned' || event.type === 'step.executed')) {
               await extra.sendNotification({
@@ -217,8 +355,10 @@ export function createMcpServer(app: AppServices, options: { sessionId: string; 
   server.registerTool(
     'task_status',
     {
+      title: 'Task status',
       description: 'A task as far as it has got (its turns, status, result): the given task, else the one running on `serial` (or the latest started).',
-      inputSchema: { task_id: z.string().trim().min(1).max(200).optional(), serial: serial.optional() },
+      inputSchema: { task_id: z.string().trim().min(1).max(200).optional().describe('A task id from run_goal or task_history'), serial: serial.optional() },
+      annotations: READS,
     },
     async ({ task_id, serial }) => {
       if (task_id) return json(await call(app, 'history.get', { id: task_id }));
@@ -228,7 +368,12 @@ export function createMcpServer(app: AppServices, options: { sessionId: string; 
 
   server.registerTool(
     'task_history',
-    { description: 'The most recent tasks (newest first): goal, phone, status, steps, tokens, time.', inputSchema: { limit: z.number().int().min(1).max(500).optional() } },
+    {
+      title: 'Task history',
+      description: 'The most recent tasks (newest first): goal, phone, status, steps, tokens, time.',
+      inputSchema: { limit: z.number().int().min(1).max(500).optional().describe('How many tasks, newest first (default 20)') },
+      annotations: READS,
+    },
     async ({ limit }) => {
       const { tasks } = await call(app, 'history.list', {});
       return json({ tasks: tasks.slice(0, limit ?? 20) });

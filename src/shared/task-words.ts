@@ -1,4 +1,5 @@
 import { formatUsd } from './prices';
+import type { Verification } from './action';
 import type { PlannerInfo, TaskStatus } from './task';
 
 /**
@@ -34,6 +35,31 @@ export function taskOutcomeKind(task: { status: TaskStatus; planner: Pick<Planne
       return 'stopped';
     default:
       return task.status;
+  }
+}
+
+/**
+ * How a finished task ended, for whoever acts on it without reading it (a script's exit code, an agent's MCP
+ * status): only "done" carried the goal out with nothing against it. "not-verified" claimed success with no action
+ * taken; "looked-only" is the built-in planner, which carries nothing out.
+ */
+export type FinishedOutcome = 'done' | 'not-verified' | 'looked-only' | 'failed' | 'stopped';
+
+export function finishedOutcome(task: {
+  status: TaskStatus;
+  planner: Pick<PlannerInfo, 'kind'>;
+  verification?: Verification | null | undefined;
+}): FinishedOutcome {
+  switch (task.status) {
+    case 'completed':
+      if (task.planner.kind === 'stub') return 'looked-only';
+      return task.verification?.status === 'not-verified' ? 'not-verified' : 'done';
+    case 'failed':
+      return 'failed';
+    case 'cancelled':
+      return 'stopped';
+    default:
+      throw new Error(`the task has not finished yet (${task.status})`);
   }
 }
 

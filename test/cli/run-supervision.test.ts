@@ -123,6 +123,32 @@ describe('amc run with a person at the terminal', { timeout: 120_000 }, () => {
   });
 });
 
+describe('amc run stopped at a terminal prompt', { timeout: 120_000 }, () => {
+  it("Scenario: Ctrl-C at the agent's question stops amc run with exit code 130", async () => {
+    policy = () => ({ kind: 'call', tool: 'ask_user', args: { question: QUESTION } });
+    const session = startInPty(amc(['--goal', 'Open the app I tell you']), env());
+    await session.waitFor(/Your answer: /);
+    session.type('\x03');
+    const { code, output } = await session.done;
+    expect(output).toMatch(/Stopped \(/);
+    expect(output).not.toMatch(/Unanswered|Failed/);
+    expect(code).toBe(130);
+    const saved = (await createTaskStore(home).list()).tasks.find((task) => task.goal === 'Open the app I tell you' && task.status === 'cancelled');
+    expect(saved).toBeDefined();
+  });
+
+  it('Scenario: Ctrl-C at the stuck-loop prompt stops amc run with exit code 130', async () => {
+    policy = () => ({ kind: 'call', tool: 'press_key', args: { key: 'home' }, text: 'Going home.' });
+    const session = startInPty(amc(['--goal', 'Go home forever']), env());
+    await session.waitFor(/Press Enter to let the agent continue/);
+    expect(session.output()).toContain('The agent seems stuck');
+    session.type('\x03');
+    const { code, output } = await session.done;
+    expect(output).toMatch(/Stopped \(/);
+    expect(code).toBe(130);
+  });
+});
+
 describe('amc run without a person', { timeout: 120_000 }, () => {
   it("Scenario: --answer answers the agent's questions in advance", async () => {
     policy = askThenOpen;

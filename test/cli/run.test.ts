@@ -130,8 +130,9 @@ describe('amc run', () => {
   it('Scenario: amc run with the built-in planner says it only looked at the screen', async () => {
     const before = fake.requests.length;
     const result = await runAmc(['run', '-s', harness.serial, '--goal', 'Turn on Wi-Fi', '--planner', 'stub'], { env: env() });
-    // The seed's stub behaviour and exit code stay: one look at the screen, then "completed" in the record.
-    expect(result.code).toBe(0);
+    // The seed's stub behaviour stays (one look at the screen, then "completed" in the record), but nothing was
+    // carried out, so a script must not read it as a pass.
+    expect(result.code).toBe(3);
     expect(result.stdout).toContain('planner: built-in (no AI)');
     expect(result.stdout).toContain('[1] describe_screen {}');
     expect(result.stdout).toMatch(/Looked at the screen only — the AI planner is off \(1 action, .*\)\. Turn it on in Settings/);
@@ -194,6 +195,18 @@ describe('amc run', () => {
     expect(result.stdout).toMatch(/Failed \(0 actions, .*\): There is no Calculator app on this phone/);
     // Plain words: the recorded reason keeps its class name (seed D7), the terminal does not show it.
     expect(result.stdout).not.toContain('TaskFailedError');
+  });
+
+  it('Scenario: amc run exits 3 when it only looked and 4 when a success is not verified', async () => {
+    await harness.control('/reset', { body: { settings: { wifi: false, bluetooth: false } } });
+    const lookedOnly = await runAmc(['run', '-s', harness.serial, '--goal', 'Turn on Wi-Fi', '--planner', 'stub'], { env: env() });
+    expect(lookedOnly.code).toBe(3);
+    // The model claims success without having done anything: the runtime cannot confirm it.
+    policy = () => finish(true, 'Wi-Fi is on');
+    const claimed = await runAmc(['run', '-s', harness.serial, '--goal', 'Turn on Wi-Fi'], { env: env() });
+    expect(claimed.code).toBe(4);
+    expect(claimed.stdout).toMatch(/Done, not verified: no action was taken in this task, so nothing confirms the goal was reached \(0 actions, .*\)\. The model said: Wi-Fi is on/);
+    expect((await harness.control<{ settings: { wifi: boolean } }>('/state')).body.settings.wifi).toBe(false);
   });
 
   it('Scenario: amc run rejects bad options and configuration with exit code 2', async () => {

@@ -34,9 +34,10 @@ afterAll(async () => {
 
 const env = () => directAnthropicEnv(harness, home, fake.url);
 
-async function evaluate(args: string[], extraEnv: Record<string, string> = {}): Promise<{ report: EvalReport; stderr: string }> {
+/** Runs `amc eval --json`; `exitCode` 0 when every task should pass, 1 when some should fail. */
+async function evaluate(args: string[], extraEnv: Record<string, string> = {}, exitCode = 0): Promise<{ report: EvalReport; stderr: string }> {
   const result = await runAmc(['eval', '--json', ...args], { env: { ...env(), ...extraEnv }, timeoutMs: 240_000 });
-  expect(result.code, result.stderr).toBe(0);
+  expect(result.code, result.stderr).toBe(exitCode);
   // One JSON document on stdout, nothing else.
   return { report: EvalReportSchema.parse(JSON.parse(result.stdout)), stderr: result.stderr };
 }
@@ -100,7 +101,7 @@ describe('amc eval', () => {
     ]);
     // Without yadb the same Settings type nothing, and the phones' states say so.
     policy = suitePolicy();
-    const { report: withoutYadb } = await evaluate(['--tasks', typedTasks.join(','), '--parallel', '2'], yadbOnly);
+    const { report: withoutYadb } = await evaluate(['--tasks', typedTasks.join(','), '--parallel', '2'], yadbOnly, 1);
     expect(withoutYadb.passed).toBe(0);
     expect(byId(withoutYadb, 'contacts-add-li-lei').attempts[0]!.verdict).toMatch(/^there is no contact named 李雷/);
     expect(byId(withoutYadb, 'messages-nonascii-alice').attempts[0]!.verdict).toMatch(/^expected "你好" to be sent/);
@@ -113,7 +114,7 @@ describe('amc eval', () => {
     const { report, stderr } = await evaluate([
       ...['--tasks', Object.keys(MISBEHAVIOUR).join(','), '--repeat', '2', '--parallel', '2', '--max-steps', '6', '--out', misbehavingOut],
       ...['--model', 'claude-unlisted-9'],
-    ]);
+    ], {}, 1);
     expect(stderr).toContain(path.join(misbehavingOut, 'index.html'));
     expect(report.tasks).toHaveLength(8);
     expect(report.passed).toBe(1);
@@ -176,9 +177,9 @@ describe('amc eval', () => {
     expect(bad.stderr).toMatch(/index\.html is not JSON/);
   }, 60_000);
 
-  it('Scenario: The stub planner runs the suite and scores near zero', async () => {
+  it('Scenario: The stub planner runs the suite and scores near zero; Scenario: amc eval exits 1 unless every task passed', async () => {
     const result = await runAmc(['eval', '--planner', 'stub', '--tasks', 'settings,clock', '--parallel', '2'], { env: env(), timeoutMs: 120_000 });
-    expect(result.code, result.stderr).toBe(0);
+    expect(result.code, result.stderr).toBe(1);
     expect(result.stdout).toMatch(/^task +result +steps +tokens +cost +time +failure reason$/m);
     expect(result.stdout).toMatch(/^settings-wifi-off +FAIL +1 +0 +— +[\d.]+ s +Wi-Fi is still on$/m);
     expect(result.stdout).toMatch(/^0\/14 tasks passed: 0% \[95% CI 0%–21\.5%\]/m);

@@ -77,7 +77,7 @@ describe('one supervised action', () => {
 
     await harness.reset();
     const agentEvents: TaskEvent[] = [];
-    const agent = { phone, settings: async () => defaultSettings(), checkReady: async () => undefined, locks };
+    const agent = { phone, settings: async () => defaultSettings(), checkReady: async () => undefined, locks, installedApps: async () => [] };
     const session = new AgentSession(agent, { id: 'parity', client: () => 'parity test', startedAt: Date.now(), idleTimeoutMs: null }, (event) => agentEvents.push(event));
     const confirmation = { mode: 'every' as const, ask: async () => true };
     try {

@@ -140,6 +140,14 @@ describe('history search and run again', () => {
     expect(matchesFilter(task, { ...NO_FILTER, planner: 'stub' })).toBe(false);
   });
 
+  it('Scenario: History search finds a goal however it is hyphenated, spaced or accented', () => {
+    const wifi = summary({ goal: 'Turn on Wi-Fi' });
+    for (const text of ['wifi', 'WIFI', 'wi-fi', 'Wi Fi', 'turn on wifi']) expect(matchesFilter(wifi, { ...NO_FILTER, text }), text).toBe(true);
+    expect(matchesFilter(wifi, { ...NO_FILTER, text: 'bluetooth' })).toBe(false);
+    expect(matchesFilter(summary({ goal: 'Call José' }), { ...NO_FILTER, text: 'jose' })).toBe(true);
+    expect(matchesFilter(summary({ goal: 'Send an email' }), { ...NO_FILTER, text: 'e-mail' })).toBe(true);
+  });
+
   it('Scenario: Run again with the phone gone puts the goal in the goal box and names the missing phone', () => {
     const bridge = new FakeBridge({});
     useDevicesStore.setState({ names: { R58M123: 'Pixel 8' } });

@@ -61,7 +61,6 @@ async function toolsHelp(): Promise<string> {
 
 export const actCommand: CliCommand = {
   name: 'act',
-  summary: 'run one action tool on the phone through the Executor (observes first so element ids resolve)',
   usage: `amc act [-s SERIAL] TOOL [--ARG VALUE ...] [--json] ${ADB_OPTIONS_USAGE}   e.g. amc act -s SERIAL tap --element_id e3`,
   moreHelp: toolsHelp,
   async run(args, io) {

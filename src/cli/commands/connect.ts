@@ -5,7 +5,6 @@ import { ADB_OPTIONS_USAGE, adbFromOptions, adbOptions, addressArgument } from '
 
 export const connectCommand: CliCommand = {
   name: 'connect',
-  summary: 'connect to a phone over TCP/IP (wireless debugging or `adb tcpip`)',
   usage: `amc connect HOST:PORT ${ADB_OPTIONS_USAGE}`,
   async run(args, io) {
     const { values, positionals } = parseCommandArgs(args, adbOptions, true);

@@ -318,7 +318,6 @@ async function usage(args: string[], io: CliIo): Promise<number> {
 
 export const controlPlaneCommand: CliCommand = {
   name: 'control-plane',
-  summary: 'run the Cloud Control Plane (planner decisions for cloud-proxy hosts), manage its host tokens, show usage',
   usage: USAGE,
   async run(args, io) {
     if (args[0] === 'token') return token(args.slice(1), io);

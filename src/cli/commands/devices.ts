@@ -89,7 +89,6 @@ function describeLine(device: DeviceSummary): string {
 
 export const devicesCommand: CliCommand = {
   name: 'devices',
-  summary: 'list the phones the adb server sees, with model, Android version, screen and what to do when not ready',
   usage: `amc devices [--json] ${ADB_OPTIONS_USAGE}`,
   async run(args, io) {
     const { values } = parseCommandArgs(args, { json: { type: 'boolean' }, ...adbOptions });

@@ -5,7 +5,6 @@ import { ADB_OPTIONS_USAGE, adbFromOptions, adbOptions, addressArgument } from '
 
 export const disconnectCommand: CliCommand = {
   name: 'disconnect',
-  summary: 'disconnect a phone connected over TCP/IP',
   usage: `amc disconnect HOST:PORT ${ADB_OPTIONS_USAGE}`,
   async run(args, io) {
     const { values, positionals } = parseCommandArgs(args, adbOptions, true);

@@ -77,7 +77,6 @@ function print(rows: DoctorRow[], io: CliIo): void {
 
 export const doctorCommand: CliCommand = {
   name: 'doctor',
-  summary: 'check that a task can run: adb, the adb server, phones (with the fix for each), settings and the model',
   usage: `amc doctor [--json] ${ADB_OPTIONS_USAGE}`,
   async run(args, io) {
     const { values } = parseCommandArgs(args, { json: { type: 'boolean' }, ...adbOptions });

@@ -7,7 +7,7 @@ import { configuredPlannerFor, maxStepsOf, PLANNER_OPTIONS_USAGE, plannerOptions
 import type { PhoneTask } from '../../eval/tasks/index';
 
 const USAGE =
-  `amc eval [--tasks ID,APP,PREFIX*,...] [--parallel N] [--repeat K] [--json] [--out DIR] [--profile instant|realistic] ${PLANNER_OPTIONS_USAGE} ${ADB_OPTIONS_USAGE}\n` +
+  `amc eval [--list] [--tasks ID,APP,PREFIX*,...] [--parallel N] [--repeat K] [--json] [--out DIR] [--profile instant|realistic] ${PLANNER_OPTIONS_USAGE} ${ADB_OPTIONS_USAGE}\n` +
   '       amc eval --compare A.json B.json';
 
 function wholeNumber(option: string, value: string | undefined, min: number, max: number, fallback: number): number {
@@ -56,9 +56,16 @@ async function compare(files: string[], io: CliIo): Promise<number> {
   return ExitCode.ok;
 }
 
+/** `--list`: the tasks a run would take (all, or those `--tasks` selects), one a line, without running any. */
+function listTasks(tasks: readonly PhoneTask[], io: CliIo): number {
+  const width = Math.max(...tasks.map((task) => task.id.length));
+  for (const task of tasks) io.out(`${task.id.padEnd(width)}  ${task.app.padEnd(8)}  ${task.goal}${task.infeasible ? ' (cannot be done: the run must say so)' : ''}`);
+  io.out(`${tasks.length} task${tasks.length === 1 ? '' : 's'}`);
+  return ExitCode.ok;
+}
+
 export const evalCommand: CliCommand = {
   name: 'eval',
-  summary: 'measure the configured planner on the task suite, on demo phones of its own: a table, totals, an HTML report',
   usage: USAGE,
   async run(args, io) {
     const { values, positionals } = parseCommandArgs(
@@ -71,6 +78,7 @@ export const evalCommand: CliCommand = {
         out: { type: 'string' },
         profile: { type: 'string' },
         compare: { type: 'boolean' },
+        list: { type: 'boolean' },
         ...plannerOptions,
         ...adbOptions,
       },
@@ -83,6 +91,7 @@ export const evalCommand: CliCommand = {
     if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"`);
     const { PHONE_TASKS } = await import('../../eval/tasks/index');
     const tasks = selectTasks(PHONE_TASKS, values.tasks);
+    if (values.list) return listTasks(tasks, io);
     const parallel = wholeNumber('--parallel', values.parallel, 1, 16, 1);
     const repeat = wholeNumber('--repeat', values.repeat, 1, 20, 1);
     const profile = values.profile ?? 'instant';
@@ -141,6 +150,8 @@ export const evalCommand: CliCommand = {
       io.out(renderTable(report));
       io.out(reportLine);
     }
-    return interrupt.signal.aborted ? ExitCode.cancelled : ExitCode.ok;
+    // A script (CI) reads the exit code: only a run in which every task passed is a pass.
+    if (interrupt.signal.aborted) return ExitCode.cancelled;
+    return report.passed === tasks.length ? ExitCode.ok : ExitCode.failed;
   },
 };

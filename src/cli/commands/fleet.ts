@@ -7,7 +7,6 @@ const USAGE = `amc fleet ${REDIS_USAGE} [--json]`;
 
 export const fleetCommand: CliCommand = {
   name: 'fleet',
-  summary: 'the fleet on Redis: workers, their phones (ready, busy, offline) and the queued, running and finished jobs',
   usage: USAGE,
   async run(args, io) {
     const { values } = parseCommandArgs(args, { ...redisOption, json: { type: 'boolean' } });

@@ -20,7 +20,6 @@ function parseIdleTimeout(value: string | undefined): number | undefined {
 
 export const mcpCommand: CliCommand = {
   name: 'mcp',
-  summary: 'serve the app to other agents over the Model Context Protocol (stdio, or Streamable HTTP on 127.0.0.1 with --http)',
   usage:
     'amc mcp [--http [--port N] [--idle-timeout SECONDS]]   (--http: the bearer token is AMC_MCP_TOKEN, else a new one printed at start; ' +
     'a session silent for --idle-timeout seconds, default 60, ends and frees its phone)',

@@ -10,7 +10,6 @@ type Format = (typeof FORMATS)[number];
 
 export const observeCommand: CliCommand = {
   name: 'observe',
-  summary: 'read the phone once: print the Scene exactly as the planner receives it, and the timings',
   usage: `amc observe [-s SERIAL] [--json] [--screenshot FILE] [--format jpeg|png|webp] [--long-edge PX] ${ADB_OPTIONS_USAGE}`,
   async run(args, io) {
     const { values } = parseCommandArgs(args, {

@@ -5,7 +5,6 @@ import { ADB_OPTIONS_USAGE, adbFromOptions, adbOptions, addressArgument } from '
 
 export const pairCommand: CliCommand = {
   name: 'pair',
-  summary: 'pair with a phone for wireless debugging (Android 11+: "Pair device with pairing code")',
   usage: `amc pair HOST:PORT CODE ${ADB_OPTIONS_USAGE}`,
   async run(args, io) {
     const { values, positionals } = parseCommandArgs(args, adbOptions, true);

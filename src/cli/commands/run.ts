@@ -1,8 +1,10 @@
-import { ExitCode, UsageError, type CliCommand, type CliIo } from '../command';
+import { ExitCode, TASK_EXIT_CODES, UsageError, type CliCommand, type CliIo } from '../command';
+import { finishedOutcome } from '../../shared/task-words';
 import { parseCommandArgs } from '../args';
 import { ADB_OPTIONS_USAGE, adbForTask, adbOptions, pickSerial } from './devices';
 import { configuredPlannerFor, maxStepsOf, PLANNER_OPTIONS_USAGE, plannerOptions, plannerOverrides } from '../planner-options';
 import type { PlannerInfo, TaskEvent } from '../../shared/task';
+import type { TaskHandle } from '../../main/runtime/task-runner';
 import { allowedAppsOf, presetAnswers, SUPERVISION_OPTIONS_USAGE, supervisionOptions } from '../supervision-options';
 import { supervisionPrinter } from '../run-report';
 import { terminalSupervisor } from '../terminal-supervisor';
@@ -49,7 +51,6 @@ function printEvent(event: TaskEvent, io: CliIo, planner: PlannerInfo): void {
 
 export const runCommand: CliCommand = {
   name: 'run',
-  summary: 'carry out a goal on a device, printing each turn (action, rationale, thinking, outcome) and the result',
   usage: USAGE,
   async run(args, io) {
     const { values } = parseCommandArgs(args, {
@@ -80,7 +81,9 @@ export const runCommand: CliCommand = {
     const home = resolveAmcHome(process.env);
     // The same per-phone lock as the app's: a phone another task drives (the app, another `amc run`) is refused.
     // A person at a terminal answers the agent; with --json (or without a terminal) only answers given in advance do.
-    const terminal = !values.json && process.stdin.isTTY && process.stdout.isTTY ? terminalLines(process.stdin, process.stdout) : null;
+    let handle: TaskHandle | undefined;
+    const stopByPerson = () => handle?.stop();
+    const terminal = !values.json && process.stdin.isTTY && process.stdout.isTTY ? terminalLines(process.stdin, process.stdout, stopByPerson) : null;
     const supervisor = terminalSupervisor({ askLine: terminal?.askLine ?? null, answers, yes: values.yes ?? false, say: (line) => io.out(line) });
     const { phoneHelpersFor } = await import('../../main/app/phone-typing');
     const { typing } = phoneHelpersFor({ adb: async () => adb, settings: async () => config.settings, home });
@@ -99,7 +102,6 @@ export const runCommand: CliCommand = {
       });
     });
 
-    let handle;
     try {
       const request = { serial, goal: values.goal.trim(), ...(maxSteps ? { maxSteps } : {}), ...(allowedApps ? { allowedApps } : {}) };
       handle = await runner.start(request, { planner: configured });
@@ -112,16 +114,14 @@ export const runCommand: CliCommand = {
       return ExitCode.usage;
     }
     // Ctrl-C is a person stopping the task; SIGTERM is the machine shutting the CLI down under it.
-    const stop = () => handle.stop();
-    const shutDown = () => handle.stop(APP_CLOSED_REASON);
-    process.once('SIGINT', stop);
+    const shutDown = () => handle?.stop(APP_CLOSED_REASON);
+    process.once('SIGINT', stopByPerson);
     process.once('SIGTERM', shutDown);
     try {
-      const record = await handle.done;
-      return record.status === 'completed' ? ExitCode.ok : record.status === 'cancelled' ? ExitCode.cancelled : ExitCode.failed;
+      return TASK_EXIT_CODES[finishedOutcome(await handle.done)];
     } finally {
       spinner?.stop();
-      process.off('SIGINT', stop);
+      process.off('SIGINT', stopByPerson);
       process.off('SIGTERM', shutDown);
       terminal?.close();
       await history.close();

@@ -13,7 +13,6 @@ const USAGE = [
 
 export const scheduleCommand: CliCommand = {
   name: 'schedule',
-  summary: 'run a goal on the fleet on a schedule (cron or every N seconds): add, list, remove',
   usage: USAGE,
   async run(args, io) {
     const [action, ...rest] = args;

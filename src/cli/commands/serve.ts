@@ -3,7 +3,6 @@ import { parseCommandArgs, parsePort } from '../args';
 
 export const serveCommand: CliCommand = {
   name: 'serve',
-  summary: 'serve the app UI in a browser on 127.0.0.1 (prints the URL with its access token)',
   usage: 'amc serve [--port N]',
   async run(args, io) {
     const { values } = parseCommandArgs(args, { port: { type: 'string' } });

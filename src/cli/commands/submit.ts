@@ -30,7 +30,6 @@ function printQueued(io: CliIo, json: boolean, jobs: Array<{ id: string; serial:
 
 export const submitCommand: CliCommand = {
   name: 'submit',
-  summary: 'queue a goal on the fleet for one phone, every phone of a group, or the first free phone; --wait prints each outcome',
   usage: USAGE,
   async run(args, io) {
     const { values } = parseCommandArgs(args, {

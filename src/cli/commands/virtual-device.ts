@@ -10,7 +10,6 @@ const EMULATOR_PROBE_PORTS = { first: 5555, last: 5585 };
 
 export const virtualDeviceCommand: CliCommand = {
   name: 'virtual-device',
-  summary: 'run the simulated Android phone (reach it with `adb connect`, steer it through its HTTP control API)',
   usage: 'amc virtual-device [--port 5601] [--control-port 5602] [--profile instant|realistic]',
   async run(args, io) {
     const { values } = parseCommandArgs(args, {

@@ -2,13 +2,12 @@ import { ExitCode, UsageError, type CliCommand } from '../command';
 import { parseCommandArgs } from '../args';
 import { ADB_OPTIONS_USAGE, adbForTask, adbOptions } from './devices';
 import { fleetRedis, REDIS_USAGE, redisOption } from '../fleet-options';
-import { configuredPlannerFor, ConfigurationError } from '../planner-options';
+import { configuredPlannerFor } from '../planner-options';
 
 const USAGE = `amc worker ${REDIS_USAGE} [--name NAME] [--serial SERIAL]... [--group NAME]... [--concurrency N] [--lock-seconds N] ${ADB_OPTIONS_USAGE}`;
 
 export const workerCommand: CliCommand = {
   name: 'worker',
-  summary: "offer this machine's phones to the fleet on Redis and run the goals sent to them, planned here with this machine's settings",
   usage: USAGE,
   async run(args, io) {
     const { values } = parseCommandArgs(args, {
@@ -23,13 +22,8 @@ export const workerCommand: CliCommand = {
     const redis = await fleetRedis(values);
     const concurrency = wholeNumber(values.concurrency, '--concurrency', 1, 1000);
     const lockSeconds = wholeNumber(values['lock-seconds'], '--lock-seconds', 1, 3600);
-    let config;
-    try {
-      ({ config } = await configuredPlannerFor({}));
-    } catch (error) {
-      if (error instanceof ConfigurationError) throw new UsageError(error.message);
-      throw error;
-    }
+    // A configuration that cannot run a task stops here, before the worker joins the fleet.
+    const { config } = await configuredPlannerFor({});
     const adb = await adbForTask(values, config.settings);
     const readySerials = async () => new Set((await adb.listDevices()).filter((device) => device.state === 'device').map((device) => device.serial));
     const serials = values.serial?.length ? [...new Set(values.serial)] : [...(await readySerials())];

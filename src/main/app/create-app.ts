@@ -20,6 +20,7 @@ import { mirrorHandlers } from './handlers/mirror';
 import { settingsHandlers } from './handlers/settings';
 import { taskHandlers } from './handlers/tasks';
 import { PhoneAccess } from './phone-access';
+import { parsePackageList } from '../tools/app-resolver';
 import { phoneHelpersFor } from './phone-typing';
 export type { ScreenshotPolicy } from './phone-access';
 import { SettingsService } from './settings-service';
@@ -58,6 +59,8 @@ export interface AppServices {
     settings(): Promise<Settings>;
     checkReady(serial: string): Promise<void>;
     locks: DeviceLocks;
+    /** The packages installed on the phone (`pm list packages`), for an agent choosing what to open. */
+    installedApps(serial: string, signal?: AbortSignal): Promise<string[]>;
   };
   close(): Promise<void>;
 }
@@ -134,7 +137,13 @@ export async function createApp(options: AppOptions = {}): Promise<AppServices> 
     router: createRouter(handlers, (method, error) => void logError(home, 'app', method, error)),
     events,
     home,
-    agent: { phone, settings: effectiveSettings, checkReady: (serial) => devices.checkReady(serial), locks },
+    agent: {
+      phone,
+      settings: effectiveSettings,
+      checkReady: (serial) => devices.checkReady(serial),
+      locks,
+      installedApps: async (serial, signal) => parsePackageList(await (await devices.adb()).shell(serial, 'pm list packages', { ...(signal && { signal }), timeoutMs: 15_000 })),
+    },
     close() {
       closing ??= (async () => {
         clearInterval(heartbeat);

@@ -13,6 +13,8 @@ interface Item {
   title: string;
   detail: string;
   action?: { label: string; run(): void | Promise<void>; busy?: boolean };
+  /** A second way to the same step, e.g. straight to the fields a person with an API key fills in. */
+  shortcut?: { label: string; run(): void };
 }
 
 /**
@@ -33,6 +35,14 @@ export function SetupChecklist() {
   const ready = list.devices.some((device) => device.state === 'device');
   const enabled = screen.effective.aiPlanner.enabled;
   const incomplete = incompleteLabel(incompleteSetup(screen));
+  // Cloud proxy stays the default; a person who has a provider key gets the direct fields filled in to save.
+  const chooseOwnKey = () => {
+    const { setValue } = useSettingsStore.getState();
+    setValue('aiPlanner.enabled', true);
+    setValue('aiPlanner.transport', 'direct');
+    openSettings(true);
+  };
+  const direct = screen.effective.aiPlanner.transport === 'direct';
   const items: Item[] = [
     {
       id: 'adb',
@@ -64,6 +74,7 @@ export function SetupChecklist() {
           : tested?.result === 'ok'
             ? undefined
             : { label: testing ? 'Testing…' : 'Test connection', run: test, busy: testing },
+      ...((!enabled || !direct) && tested?.result !== 'ok' && { shortcut: { label: 'I have an API key', run: chooseOwnKey } }),
     },
   ];
   if (items.every((item) => item.done)) return null;
@@ -89,6 +100,11 @@ export function SetupChecklist() {
             {item.action && (
               <button type="button" className="button secondary" disabled={item.action.busy} onClick={() => void item.action!.run()}>
                 {item.action.label}
+              </button>
+            )}
+            {item.shortcut && (
+              <button type="button" className="button secondary" onClick={item.shortcut.run}>
+                {item.shortcut.label}
               </button>
             )}
           </li>

@@ -1,3 +1,4 @@
+import { APP_PACKAGES } from '../model';
 import { USER_APPS } from '../apps/index';
 import { LAUNCHER_ACTIVITY, LAUNCHER_PACKAGE } from '../apps/launcher';
 import { PERMISSION_CONTROLLER_PACKAGE } from '../apps/contacts';
@@ -146,15 +147,21 @@ function listPackages(phone: PhoneServices, args: string[]): CommandOutput {
 function resolveActivity(phone: PhoneServices, args: string[]): CommandOutput {
   let brief = false;
   let pkg: string | undefined;
+  let action: string | undefined;
+  let data: string | undefined;
   for (let index = 0; index < args.length; index++) {
     const arg = args[index] as string;
     if (arg === '--brief') brief = true;
     else if (arg === '--components') continue;
-    else if (['--user', '--query-flags', '-a', '-c', '-d', '-t'].includes(arg)) index++;
+    else if (arg === '-a') action = args[++index];
+    else if (arg === '-d') data = args[++index];
+    else if (['--user', '--query-flags', '-c', '-t'].includes(arg)) index++;
     else if (arg === '-n') pkg = args[++index]?.split('/')[0];
     else if (arg === '-p') pkg = args[++index];
     else if (!arg.startsWith('-')) pkg = arg;
   }
+  // A web address is viewed by the browser, as on a phone whose default browser is set.
+  if (pkg === undefined && action === 'android.intent.action.VIEW' && data !== undefined && /^https?:/i.test(data)) pkg = APP_PACKAGES.browser;
   const info = pkg === undefined ? undefined : findPackage(phone, pkg);
   if (!info?.launcherActivity) return output('No activity found\n');
   const component = `${info.name}/${info.launcherActivity}`;

@@ -2,7 +2,7 @@ import type { TaskSummary } from '../../../../shared/contract';
 import type { PlannerInfo, TaskStatus } from '../../../../shared/task';
 
 export interface HistoryFilter {
-  /** Words that must all appear in the goal (any case). */
+  /** Words that must all appear in the goal (any case, however hyphenated or spaced). */
   text: string;
   status: TaskStatus | 'any';
   serial: string | 'any';
@@ -14,9 +14,20 @@ export const NO_FILTER: HistoryFilter = { text: '', status: 'any', serial: 'any'
 /** The model that planned, in words: the built-in planner has none. */
 export const modelOf = (planner: PlannerInfo): string => (planner.kind === 'ai' ? (planner.model ?? `${planner.provider ?? 'AI'} default`) : 'built-in planner');
 
+/**
+ * Text as a search compares it: any case, accents aside, and without the hyphens, spaces and dots people spell
+ * differently ("wifi" finds "Turn on Wi-Fi", "e-mail" finds "email").
+ */
+const searchForm = (text: string): string =>
+  text
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .toLocaleLowerCase()
+    .replace(/[^\p{L}\p{N}]/gu, '');
+
 export function matchesFilter(task: TaskSummary, filter: HistoryFilter): boolean {
-  const goal = task.goal.toLocaleLowerCase();
-  const words = filter.text.toLocaleLowerCase().split(/\s+/).filter(Boolean);
+  const goal = searchForm(task.goal);
+  const words = filter.text.split(/\s+/).map(searchForm).filter(Boolean);
   return (
     words.every((word) => goal.includes(word)) &&
     (filter.status === 'any' || task.status === filter.status) &&

@@ -1,0 +1,40 @@
+import { z } from 'zod';
+import { shellQuote } from '../input-text';
+import { defineTool, InvalidCall } from '../tool';
+
+export const OpenUrlArgsSchema = z.strictObject({
+  url: z
+    .url({ protocol: /^https?$/, error: 'url must be an http:// or https:// address' })
+    .max(2000)
+    .describe('The web address to open, e.g. "https://example.com/page".'),
+});
+
+/** The package that answers `resolve-activity --brief`: its last line is `package/activity` (or nothing resolves). */
+function resolvedPackage(output: string): string | null {
+  const component = output.trim().split('\n').at(-1)?.trim() ?? '';
+  const match = /^([A-Za-z][\w]*(?:\.[\w]+)+)\//.exec(component);
+  return match ? match[1]! : null;
+}
+
+export const openUrl = defineTool({
+  name: 'open_url',
+  schema: OpenUrlArgsSchema,
+  description: "Open a web address in the phone's browser (or the app that handles it).",
+  // The model reaches pages through the apps on screen; an agent driving the phone directly may jump to an address.
+  offeredToModel: false,
+  effects: {
+    target: 'phone',
+    verifies: 'app-in-foreground',
+    // The app that will show the address, asked of the phone first: the allow-list holds for a browser like any app.
+    async opensApp(args, phone) {
+      const output = await phone.query(`cmd package resolve-activity --brief -a android.intent.action.VIEW -d ${shellQuote(args.url)}`);
+      const app = resolvedPackage(output);
+      if (!app || app === 'android') throw new InvalidCall(`no app on the phone opens ${args.url} by itself (it has no default browser)`);
+      return app;
+    },
+  },
+  async run(args, context) {
+    await context.send(`am start -a android.intent.action.VIEW -d ${shellQuote(args.url)}`);
+    return undefined;
+  },
+});
