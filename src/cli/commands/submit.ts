@@ -18,8 +18,8 @@ export function jobLine(view: JobView): string {
   return `${result.serial}: ${outcome}${why} (${result.steps} steps, ${result.inputTokens + result.outputTokens} tokens${cost}, ${(result.durationMs / 1000).toFixed(1)} s, on ${result.worker}${interrupted}; job ${view.id})`;
 }
 
-/** A job succeeded when its task finished done (verified or not is the task's own business, shown in the line). */
-const succeeded = (view: JobView) => view.result?.status === 'completed';
+/** A job succeeded when its task was done and the runtime could confirm it (a look only, or a bare claim, is not). */
+const succeeded = (view: JobView) => view.result?.status === 'completed' && view.result.verified;
 
 function printQueued(io: CliIo, json: boolean, jobs: Array<{ id: string; serial: string | null }>): void {
   for (const job of jobs) {
