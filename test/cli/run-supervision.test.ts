@@ -190,7 +190,7 @@ describe('amc run without a person', { timeout: 120_000 }, () => {
     policy = openContacts;
     const result = await runAmc(['run', '-s', harness.serial, '--goal', 'Open Contacts'], { env: stepMode() });
     expect(result.code).toBe(1);
-    expect(result.stdout).toMatch(/Failed .*tap \{"element_id":"e\d+"\}/);
+    expect(result.stdout).toMatch(/Failed .*Tap '[^']+' needs a person's yes/);
     expect(await foreground()).not.toMatch(/contacts/);
   });
 

@@ -42,7 +42,7 @@ describe('the built-in planner in the browser', { timeout: 90_000 }, () => {
     await page.getByRole('tab', { name: 'History' }).click();
     const row = page.getByTestId('history-row').filter({ hasText: goal });
     await row.waitFor();
-    const status = row.getByRole('cell').nth(3);
+    const status = row.getByRole('cell').nth(1);
     expect(await status.textContent()).toBe('looked only');
     expect(await status.locator('[title]').getAttribute('title')).toBe('Looked at the screen only — the AI planner is off');
 

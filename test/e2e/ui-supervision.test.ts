@@ -78,7 +78,7 @@ describe('the person in the loop, in the browser', { timeout: 120_000 }, () => {
     const log = page.getByTestId('supervision-log');
     expect(await log.textContent()).toContain(`The agent asked: ${QUESTION}`);
     expect(await log.textContent()).toMatch(/Answered: Contacts, please.*decided by the person/);
-    expect(await page.getByTestId('usage-meter').textContent()).toMatch(/So far: [\d,]+ tokens in · [\d,]+ out · cost unknown/);
+    expect(await page.getByTestId('usage-meter').textContent()).toMatch(/^[\d,]+ tokens in · [\d,]+ out · cost unknown/); // finished: totals, not "So far"
     expect(errors).toEqual([]);
     await page.close();
   });
@@ -145,7 +145,7 @@ describe('the person in the loop, in the browser', { timeout: 120_000 }, () => {
       expect(await card.getByTestId('confirmation-rationale').textContent()).toBe('The model says: Tapping Contacts.');
       expect(await card.locator('rect.wf-target').count()).toBe(1);
       await saveScreenshot(page, 'confirmation');
-      await card.getByRole('button', { name: 'Deny' }).click();
+      await card.getByRole('button', { name: 'Deny', exact: true }).click();
       await page.getByRole('article', { name: 'Failed' }).waitFor({ timeout: 30_000 });
       expect(await foreground()).not.toMatch(/contacts/);
       expect(await page.getByTestId('supervision-log').textContent()).toMatch(/Denied.*decided by the person/);

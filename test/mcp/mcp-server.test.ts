@@ -164,13 +164,13 @@ describe.each(['stdio', 'http'] as const)('amc mcp over %s', (kind) => {
     expect((await state()).settings.bluetooth).toBe(true);
     // One notification when each turn is planned and one when it is done, in order.
     expect(progress.map((p) => p.message)).toEqual([
-      expect.stringMatching(/^step 1: launch_app/),
+      expect.stringMatching(/^step 1: Open /),
       'step 1: done',
-      expect.stringMatching(/^step 2: tap/),
+      expect.stringMatching(/^step 2: Tap/),
       'step 2: done',
-      expect.stringMatching(/^step 3: tap/),
+      expect.stringMatching(/^step 3: Tap/),
       'step 3: done',
-      expect.stringMatching(/^step 4: finish_task/),
+      expect.stringMatching(/^step 4: Finish/),
     ]);
     const taskId = (result.structuredContent as { taskId: string }).taskId;
     // History is written as the events come: the end may land a moment after the answer.
@@ -261,15 +261,15 @@ describe('amc mcp confirmation', () => {
     const unasked = await stepModeAgent();
     const refused = await tool(unasked.client, 'act', launch);
     expect(refused.isError).toBe(true);
-    expect(textOf(refused)).toMatch(/^Not done: launch_app \{"app":"Settings"\}: step mode: every action waits for your yes\. .*cannot ask its person/);
+    expect(textOf(refused)).toMatch(/^Not done: Open Settings: step mode: every action waits for your yes\. .*cannot ask its person/);
     expect((await state()).foreground).toBe('com.android.launcher3');
     await tool(unasked.client, 'release_phone', { serial: harness.serial });
 
     const declining = await stepModeAgent('decline');
     const declined = await tool(declining.client, 'act', launch);
     expect(declined.isError).toBe(true);
-    expect(textOf(declined)).toMatch(/the person did not say yes to launch_app/);
-    expect(declining.asked).toEqual([expect.stringMatching(/^Allow this action on the phone\? launch_app \{"app":"Settings"\}/)]);
+    expect(textOf(declined)).toMatch(/the person did not say yes to Open Settings/);
+    expect(declining.asked).toEqual([expect.stringMatching(/^Allow this action on the phone\? Open Settings/)]);
     expect((await state()).foreground).toBe('com.android.launcher3');
     await tool(declining.client, 'release_phone', { serial: harness.serial });
 

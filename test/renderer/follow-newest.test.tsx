@@ -27,7 +27,7 @@ function sized(element: HTMLElement, rows: () => number) {
 let rows = 0;
 function Timeline({ steps }: { steps: number }) {
   const area = useRef<HTMLDivElement | null>(null);
-  const { following, onScroll, onWheel } = useFollowNewest(area, String(steps));
+  const { following, onScroll, onWheel } = useFollowNewest(area, String(steps), 'task');
   return (
     <div
       data-testid="area"

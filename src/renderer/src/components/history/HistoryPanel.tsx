@@ -119,7 +119,7 @@ export function HistoryPanel() {
 
   if (opened) {
     return (
-      <div className="history-detail">
+      <div className="history-detail" data-testid="history-detail">
         <div className="history-toolbar">
           <button type="button" className="button secondary" onClick={() => open(null)}>
             ← All tasks
@@ -173,13 +173,10 @@ export function HistoryPanel() {
           <thead>
             <tr>
               <th scope="col">Goal</th>
-              <th scope="col">Phone</th>
-              <th scope="col">Model</th>
               <th scope="col">Status</th>
               <th scope="col">Steps</th>
               <th scope="col">Duration</th>
               <th scope="col">Tokens</th>
-              <th scope="col">Started</th>
               <th scope="col">
                 <span className="visually-hidden">Actions</span>
               </th>
@@ -192,9 +189,14 @@ export function HistoryPanel() {
                   <button type="button" className="button link history-open" onClick={() => void openTask(task.id)} aria-label={`Open "${task.goal}"`} title={task.goal}>
                     <span className="history-goal">{task.goal}</span>
                   </button>
+                  {/* Phone, model and start under the goal: as columns they pushed the row's actions out of sight at 1280 px. */}
+                  <span className="history-meta">
+                    <span title={task.serial}>{nameOfSerial({ names }, task.serial)}</span> · <span data-testid="history-model">{modelOf(task.planner)}</span> ·{' '}
+                    <span className="history-started" data-testid="history-started">
+                      {formatTime(task.createdAt)}
+                    </span>
+                  </span>
                 </td>
-                <td title={task.serial}>{nameOfSerial({ names }, task.serial)}</td>
-                <td data-testid="history-model">{modelOf(task.planner)}</td>
                 <td>
                   <span className={`status status-${taskOutcomeKind(task) === 'looked-only' ? 'neutral' : task.status}`} title={task.failureReason ? plainReason(task.failureReason) : taskOutcomeKind(task) === 'looked-only' ? LOOKED_ONLY_NOTE : undefined}>
                     {taskOutcomeWord(task)}
@@ -203,7 +205,6 @@ export function HistoryPanel() {
                 <td>{task.steps}</td>
                 <td>{formatDuration(task.durationMs)}</td>
                 <td>{formatTokens(task.usage)}</td>
-                <td>{formatTime(task.createdAt)}</td>
                 <td className="row-actions">
                   <button type="button" className="button link" onClick={() => void runAgain(task)} aria-label={`Run "${task.goal}" again`}>
                     Run again

@@ -31,11 +31,14 @@ export function HandOverPanel({ requestId, request, onReply }: Props) {
   };
   return (
     <article className="supervision-card hand-over" aria-labelledby={`handover-${requestId}`} data-testid="hand-over-panel">
-      <h3 id={`handover-${requestId}`}>{words.title}</h3>
+      {/* The title and the hint share a line, so the steps above keep their room in a small window. */}
+      <header className="supervision-head">
+        <h3 id={`handover-${requestId}`}>{words.title}</h3>
+        <span className="muted small">{words.hint}</span>
+      </header>
       <p className="supervision-text" data-testid="hand-over-reason">
         {request.kind === 'hand-over' ? request.reason : request.description}
       </p>
-      <p className="muted">{words.hint}</p>
       {/* The note and the buttons share a line, so the whole card fits the room a small window leaves it. */}
       <div className="supervision-reply">
         <div className="supervision-note">

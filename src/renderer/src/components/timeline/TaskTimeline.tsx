@@ -6,7 +6,7 @@ import { StepCard } from './StepCard';
 import { StepNav } from './StepNav';
 import { TaskResultCard } from './TaskResultCard';
 import { stepPhase } from './step-view';
-import { useFollowNewest } from './use-follow-newest';
+import { FOLLOW_END_ATTRIBUTE, useFollowNewest } from './use-follow-newest';
 
 /** Which cards are open, per task: compact by default, opened by a click or a jump. */
 function useExpandedSteps(taskId: string) {
@@ -34,7 +34,11 @@ export function TaskTimeline({ task, after }: { task: TaskRecord; after?: ReactN
   const phone = useDevicesStore((s) => nameOfSerial(s, task.serial));
   const area = useRef<HTMLDivElement>(null);
   const last = task.steps.at(-1);
-  const { following, onScroll, onWheel, jumpToLatest } = useFollowNewest(area, `${task.id}:${task.steps.length}:${last ? stepPhase(last, running, task.pending?.step ?? null) : ''}:${task.status}`);
+  const { following, onScroll, onWheel, jumpToLatest } = useFollowNewest(
+    area,
+    `${task.id}:${task.steps.length}:${last ? stepPhase(last, running, task.pending?.step ?? null) : ''}:${task.status}`,
+    task.id,
+  );
   const cards = useExpandedSteps(task.id);
   const [jumpTarget, setJumpTarget] = useState<number | null>(null);
 
@@ -60,24 +64,27 @@ export function TaskTimeline({ task, after }: { task: TaskRecord; after?: ReactN
         }}
       />
       <div className="timeline-scroll" ref={area} onScroll={onScroll} onWheel={onWheel} tabIndex={0} aria-label="Steps of this task" data-testid="timeline-scroll">
-        <ol className="step-list" aria-label="Steps">
-          {task.steps.map((step, index) => (
-            <li key={step.step}>
-              <StepCard
-                step={step}
-                planner={task.planner}
-                running={running}
-                waitingStep={task.pending?.step ?? null}
-                changedScreen={screenChangedByAction(task, step.step)}
-                endedHere={index === task.steps.length - 1 && (task.status === 'failed' || task.status === 'cancelled') ? task.status : null}
-                expanded={cards.isOpen(step.step)}
-                onToggle={() => cards.toggle(step.step)}
-              />
-            </li>
-          ))}
-        </ol>
-        {running && task.steps.length === 0 && <p className="muted">Looking at the phone…</p>}
-        <TaskResultCard task={task} />
+        {/* What is followed: the steps and the result; the log of decisions below is there to scroll to. */}
+        <div {...{ [FOLLOW_END_ATTRIBUTE]: '' }}>
+          <ol className="step-list" aria-label="Steps">
+            {task.steps.map((step, index) => (
+              <li key={step.step}>
+                <StepCard
+                  step={step}
+                  planner={task.planner}
+                  running={running}
+                  waitingStep={task.pending?.step ?? null}
+                  changedScreen={screenChangedByAction(task, step.step)}
+                  endedHere={index === task.steps.length - 1 && (task.status === 'failed' || task.status === 'cancelled') ? task.status : null}
+                  expanded={cards.isOpen(step.step)}
+                  onToggle={() => cards.toggle(step.step)}
+                />
+              </li>
+            ))}
+          </ol>
+          {running && task.steps.length === 0 && <p className="muted">Looking at the phone…</p>}
+          <TaskResultCard task={task} />
+        </div>
         {after}
       </div>
       {!following && (

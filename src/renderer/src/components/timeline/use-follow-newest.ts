@@ -3,11 +3,24 @@ import { useCallback, useEffect, useLayoutEffect, useRef, useState, type RefObje
 /** Within this many pixels of the end counts as "at the newest step". */
 const AT_END_PX = 24;
 
+/** Marks the end of what is followed inside the area (the newest step and the result, not the log below them). */
+export const FOLLOW_END_ATTRIBUTE = 'data-follow-end';
+
+/** The scroll position that shows the end of the followed part (its bottom at the area's bottom), else the very end. */
+function endTop(element: HTMLElement): number {
+  const max = element.scrollHeight - element.clientHeight;
+  const end = element.querySelector<HTMLElement>(`[${FOLLOW_END_ATTRIBUTE}]`);
+  if (!end) return max;
+  const bottom = end.getBoundingClientRect().bottom - element.getBoundingClientRect().top + element.scrollTop;
+  return Math.min(max, Math.max(0, Math.round(bottom - element.clientHeight)));
+}
+
 /**
- * Keeps a scroll area at its end as it grows (`growth` changes) or is resized, until the person scrolls up; then it
- * stays where they are and `following` is false until they scroll back down to the end or call `jumpToLatest`.
+ * Keeps a scroll area at the end of its followed part as it grows (`growth` changes) or is resized, until the person
+ * scrolls up; then it stays where they are and `following` is false until they scroll back down, call
+ * `jumpToLatest`, or another `subject` (a new task) is shown.
  */
-export function useFollowNewest(area: RefObject<HTMLElement | null>, growth: string) {
+export function useFollowNewest(area: RefObject<HTMLElement | null>, growth: string, subject: string) {
   const [following, setFollowing] = useState(true);
   const followingNow = useRef(true);
   // Where the area was last seen (by a scroll event or our own scroll): a scroll event decides by which way the view
@@ -18,14 +31,20 @@ export function useFollowNewest(area: RefObject<HTMLElement | null>, growth: str
     setFollowing(value);
   };
   const scrollToEnd = (element: HTMLElement) => {
-    element.scrollTop = element.scrollHeight;
+    element.scrollTop = endTop(element);
     lastTop.current = element.scrollTop;
   };
+  const shownSubject = useRef(subject);
 
   useLayoutEffect(() => {
+    // Another task: it is followed from its start, whatever the person did in the last one.
+    if (shownSubject.current !== subject) {
+      shownSubject.current = subject;
+      follow(true);
+    }
     const element = area.current;
     if (element && followingNow.current) scrollToEnd(element);
-  }, [area, growth]);
+  }, [area, growth, subject]);
 
   // The area shrinks when the window does or a panel above it opens (a waiting request): one that follows stays at
   // the end, as no new step may come to pull it there.
@@ -43,7 +62,7 @@ export function useFollowNewest(area: RefObject<HTMLElement | null>, growth: str
     const element = area.current;
     if (!element) return;
     const top = element.scrollTop;
-    const atEnd = element.scrollHeight - top - element.clientHeight <= AT_END_PX;
+    const atEnd = top >= endTop(element) - AT_END_PX;
     if (top > lastTop.current && atEnd && !followingNow.current) follow(true);
     else if (top < lastTop.current && !atEnd && followingNow.current) follow(false);
     lastTop.current = top;
