@@ -4,6 +4,7 @@ import type { ConfirmationMode } from '../../shared/settings-catalog';
 import type { GuardFinding, PersonRequest } from '../../shared/task';
 import { ACTION_TOOLS } from '../tools/registry';
 import { elementAt } from '../tools/scene-targets';
+import { isAllowedApp } from '../tools/app-resolver';
 
 /**
  * The sensitive-action policy: before an action runs, whether it needs the person's yes. Pure: it reads the call,
@@ -111,7 +112,7 @@ export function decideAction(input: PolicyInput): PolicyVerdict {
   if (mode === 'every') return { decision: 'confirm', finding: 'every-action', reasons: ['step mode: every action waits for your yes'], target };
   const foreground = scene?.screen.package;
   // launch_app outside the allow-list is refused by the Executor itself; acting inside another app is asked about.
-  if (allowedApps && foreground && call.name !== 'launch_app' && !allowedApps.includes(foreground) && !ALWAYS_IN_SCOPE.test(foreground)) {
+  if (allowedApps && foreground && call.name !== 'launch_app' && !isAllowedApp(foreground, allowedApps) && !ALWAYS_IN_SCOPE.test(foreground)) {
     return { decision: 'confirm', finding: 'outside-allowed-apps', reasons: [`it acts in ${foreground}, which is not among this task's allowed apps`], target };
   }
   const reasons = sensitiveReasons(call, element, scene);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { AdbError } from '../../device/errors';
-import { parsePackageList, resolveApp } from '../app-resolver';
+import { isAllowedApp, parsePackageList, resolveApp } from '../app-resolver';
 import { defineTool, InvalidCall } from '../tool';
 
 export const LaunchAppArgsSchema = z.strictObject({
@@ -19,10 +19,11 @@ export const launchApp = defineTool({
   offeredToModel: true,
   sensitiveByDefault: false,
   async run(args, context) {
-    const resolution = resolveApp(args.app, parsePackageList(await context.query('pm list packages')));
+    const installed = parsePackageList(await context.query('pm list packages'));
+    const resolution = resolveApp(args.app, installed);
     if ('error' in resolution) throw new InvalidCall(resolution.error);
     const allowed = context.allowedApps;
-    if (allowed && !allowed.includes(resolution.package)) {
+    if (allowed && !isAllowedApp(resolution.package, allowed, installed)) {
       throw new InvalidCall(`${resolution.package} is not among this task's allowed apps (${allowed.join(', ')}); it was not opened.`);
     }
     context.setOpenedApp(resolution.package);
