@@ -6,7 +6,7 @@ export const supervisionOptions = {
   answer: { type: 'string', multiple: true },
   'allow-app': { type: 'string', multiple: true },
 } as const;
-export const SUPERVISION_OPTIONS_USAGE = '[--yes] [--answer TEXT]... [--allow-app PACKAGE[,PACKAGE...]]';
+export const SUPERVISION_OPTIONS_USAGE = '[--yes] [--answer TEXT]... [--allow-app APP[,APP...]]';
 
 type SupervisionValues = { yes?: boolean; answer?: string[]; 'allow-app'?: string[] };
 
@@ -21,6 +21,6 @@ export function presetAnswers(values: SupervisionValues): string[] {
 /** `--allow-app` values, comma-separated and repeatable, as one list; undefined when none is given (any app). */
 export function allowedAppsOf(values: SupervisionValues): string[] | undefined {
   const apps = (values['allow-app'] ?? []).flatMap((value) => value.split(',')).map((app) => app.trim());
-  if (apps.some((app) => !app)) throw new UsageError('--allow-app needs package names separated by commas, e.g. --allow-app com.android.contacts');
+  if (apps.some((app) => !app)) throw new UsageError('--allow-app needs app names or package names separated by commas, e.g. --allow-app Contacts,com.android.settings');
   return apps.length ? [...new Set(apps)] : undefined;
 }

@@ -336,8 +336,22 @@ export const RunTaskRequestSchema = z.object({
   serial: z.string().trim().min(1).max(300),
   goal: z.string().trim().min(1).max(2000),
   maxSteps: z.number().int().min(1).max(500).optional(),
-  /** Packages this task may launch and act in (`launch_app` is refused outside them); absent: any app. */
-  allowedApps: z.array(z.string().trim().max(255).regex(/^[A-Za-z][\w]*(\.[A-Za-z_][\w]*)+$/, 'must be a package name such as com.android.contacts')).min(1).max(50).optional(),
+  /**
+   * Apps this task may launch and act in (`launch_app` is refused outside them), each a package name or the app's
+   * name as the home screen shows it ("Contacts"); absent: any app.
+   */
+  allowedApps: z
+    .array(
+      z
+        .string()
+        .trim()
+        .min(1)
+        .max(255)
+        .regex(/^[\p{L}\p{N}][\p{L}\p{N} ._&'+-]*$/u, 'must be an app name such as Contacts or a package name such as com.android.contacts'),
+    )
+    .min(1)
+    .max(50)
+    .optional(),
 });
 export type RunTaskRequest = z.infer<typeof RunTaskRequestSchema>;
 

@@ -204,6 +204,21 @@ describe('amc run without a person', { timeout: 120_000 }, () => {
     expect(await foreground()).not.toMatch(/contacts/);
     const empty = await runAmc(['run', '-s', harness.serial, '--goal', 'Open Contacts', '--allow-app', ','], { env: env() });
     expect(empty.code).toBe(2);
-    expect(empty.stderr).toContain('--allow-app needs package names');
+    expect(empty.stderr).toContain('--allow-app needs app names or package names');
+  });
+
+  it('Scenario: --allow-app takes app names as the home screen shows them', async () => {
+    // The model opens Contacts by name, then tries Settings; only "Contacts" is allowed, named as a person names it.
+    policy = (turn) => {
+      if (turn.allText.includes('not among this task') || turn.scene?.screen.package.includes('settings')) return finish(true, 'Done');
+      if (turn.scene?.screen.package.includes('contacts')) return { kind: 'call', tool: 'launch_app', args: { app: 'Settings' } };
+      return { kind: 'call', tool: 'launch_app', args: { app: 'Contacts' } };
+    };
+    const result = await runAmc(['run', '-s', harness.serial, '--goal', 'Open Contacts, then Settings', '--allow-app', 'Contacts', '--json'], { env: env() });
+    const events = jsonEvents(result.stdout);
+    const outcomes = events.filter((event) => event.type === 'step.executed').map((event) => event.outcome);
+    expect(outcomes[0]).toMatchObject({ ok: true });
+    expect(outcomes[1]).toMatchObject({ ok: false, error: expect.stringMatching(/com\.android\.settings is not among this task's allowed apps \(Contacts\)/) });
+    expect(await foreground()).toMatch(/contacts/);
   });
 });

@@ -152,7 +152,7 @@ describe('amc run', () => {
       const remote = ['--adb-host', '127.0.0.2', '--adb-port', String(forward.port), '--adb-path', path.join(home, 'no-adb-here')];
       const result = await runAmc(['run', '-s', harness.serial, ...stub, ...remote], { env: environment });
       expect(result.stderr).toBe('');
-      expect(result.code).toBe(0);
+      expect(result.code).toBe(3); // the built-in planner only looks
       expect(result.stdout).toContain('[1] describe_screen {}');
       expect(forward.connections()).toBeGreaterThan(0);
     } finally {
@@ -177,7 +177,7 @@ describe('amc run', () => {
       expect(connected.code).toBe(0);
       const result = await runAmc(['run', '-s', harness.serial, ...stub, ...local], { env: environment });
       expect(result.stderr).toBe('');
-      expect(result.code).toBe(0);
+      expect(result.code).toBe(3); // the built-in planner only looks
       expect(result.stdout).toContain('[1] describe_screen {}');
     } finally {
       await harness.adb(['-P', freshPort, 'kill-server'], { timeoutMs: 5_000 }).catch(() => undefined);

@@ -5,6 +5,7 @@ import type { GuardFinding, PersonRequest } from '../../shared/task';
 import { ACTION_TOOLS } from '../tools/registry';
 import { elementAt } from '../tools/scene-targets';
 import type { CallEffects, ToolCatalog } from '../tools/tool';
+import { isAllowedApp } from '../tools/app-resolver';
 
 /**
  * The sensitive-action policy: before an action runs, whether it needs the person's yes. Pure: it reads the call,
@@ -43,7 +44,7 @@ const ALWAYS_IN_SCOPE = /^(android|com\.android\.systemui|com\.android\.permissi
 
 /** Whether a task limited to `allowedApps` (null: any) may act in the app `pkg` (the home screen and system UI always). */
 export function inTaskScope(pkg: string, allowedApps: readonly string[] | null): boolean {
-  return !allowedApps || allowedApps.includes(pkg) || ALWAYS_IN_SCOPE.test(pkg);
+  return !allowedApps || isAllowedApp(pkg, allowedApps) || ALWAYS_IN_SCOPE.test(pkg);
 }
 
 /**

@@ -62,3 +62,16 @@ export function resolveApp(app: string, installed: readonly string[]): AppResolu
   }
   return { package: first.name };
 }
+
+/**
+ * Whether the app `packageName` is among `allowed`, each entry a package name or an app's name as the home screen
+ * shows it ("Contacts"). Names resolve against `installed` (the phone's packages); without that list, against the
+ * package alone, which is how the words of its name match.
+ */
+export function isAllowedApp(packageName: string, allowed: readonly string[], installed: readonly string[] = [packageName]): boolean {
+  return allowed.some((entry) => {
+    if (entry === packageName) return true;
+    const resolution = resolveApp(entry, installed);
+    return 'package' in resolution && resolution.package === packageName;
+  });
+}

@@ -3,6 +3,7 @@ import { boundsCenter, elementLabel, type Scene } from '../../shared/scene';
 import type { AdbClient } from '../device/adb-client';
 import { parseWmSize } from '../device/device-info';
 import { AbortError, AdbError, isAbortError, sleep, throwIfAborted } from '../device/errors';
+import { isAllowedApp } from './app-resolver';
 import { ACTION_TOOLS } from './registry';
 import { checkOnScreen, elementAt, findElement } from './scene-targets';
 import type { TypingMethod } from '../../shared/settings-catalog';
@@ -79,7 +80,7 @@ export class Executor {
       setTarget: (target) => (run.target = target),
       opening: (app) => {
         const allowed = context.allowedApps;
-        if (allowed && !allowed.includes(app)) throw new InvalidCall(`${app} is not among this task's allowed apps (${allowed.join(', ')}); it was not opened.`);
+        if (allowed && !isAllowedApp(app, allowed)) throw new InvalidCall(`${app} is not among this task's allowed apps (${allowed.join(', ')}); it was not opened.`);
         run.app = app;
       },
       typing: this.typingPort(context),

@@ -378,9 +378,21 @@ describe('standing instructions and scope', () => {
     expect(person.asked[0]!.request).toMatchObject({ reasons: ["it acts in com.example, which is not among this task's allowed apps"] });
   });
 
-  it('a package name that is not one is refused before the task starts', async () => {
+  it('an entry that is neither an app name nor a package name is refused before the task starts', async () => {
     const { runner } = runnerWith(new ScriptedPlanner(() => []));
-    await expect(runner.run({ ...request, allowedApps: ['not a package'] })).rejects.toThrow(/allowedApps\.0: must be a package name/);
+    await expect(runner.run({ ...request, allowedApps: ['$(reboot)'] })).rejects.toThrow(/allowedApps\.0: must be an app name such as Contacts or a package name/);
+  });
+
+  it('Scenario: An allowed app given by its name counts as its package', async () => {
+    const person = new ScriptedPerson([{ kind: 'deny' }]);
+    const planner = new ScriptedPlanner((input) => (input.step === 1 ? [step('tap', { element_id: 'e1' })] : []));
+    // The Scene's app is com.example: "Example" names it, "Contacts" does not.
+    const allowed = runnerWith(planner, { supervisor: person });
+    await allowed.runner.run({ ...request, allowedApps: ['Example'] });
+    expect(of(allowed.events, 'guard.decided')).toEqual([]);
+    const other = runnerWith(new ScriptedPlanner((input) => (input.step === 1 ? [step('tap', { element_id: 'e1' })] : [])), { supervisor: new ScriptedPerson([{ kind: 'deny' }]) });
+    await other.runner.run({ ...request, allowedApps: ['Contacts'] });
+    expect(of(other.events, 'guard.decided')[0]).toMatchObject({ finding: 'outside-allowed-apps' });
   });
 });
 

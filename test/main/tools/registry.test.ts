@@ -118,6 +118,13 @@ const EXERCISES: Record<string, Exercise> = {
       expect(after.foreground).toBe('com.android.contacts');
     },
   },
+  open_url: {
+    args: () => ({ url: "https://example.com/it's here?q=a b" }),
+    check: (before, after) => {
+      expect(before.foreground).toBe('com.android.launcher3');
+      expect(after.foreground).toBe('com.android.chrome');
+    },
+  },
   wait: {
     args: () => ({ seconds: 0.1 }),
     check: (before, after, outcome) => {

@@ -13,6 +13,7 @@ describe('action tool specs', () => {
       'type_text',
       'press_key',
       'launch_app',
+      'open_url',
       'wait',
       'describe_screen',
     ]);

@@ -1,13 +1,14 @@
 import { create } from 'zustand';
 
-/** The goal box's per-task scope: packages the next task may use (empty: any app). */
+/** The goal box's per-task scope: the apps (names or packages) the next task may use (empty: any app). */
 const useAllowedApps = create<{ text: string; set(text: string): void }>()((set) => ({ text: '', set: (text) => set({ text }) }));
 
-/** `allowedApps` for tasks.run from the field's text (commas or spaces between packages); nothing when empty. */
+/** `allowedApps` for tasks.run from the field's text (commas between apps: a name may have spaces); nothing when empty. */
 export function allowedAppsOption(): { allowedApps?: string[] } {
   const apps = useAllowedApps
     .getState()
-    .text.split(/[\s,]+/)
+    .text.split(',')
+    .map((app) => app.trim())
     .filter(Boolean);
   return apps.length ? { allowedApps: [...new Set(apps)] } : {};
 }
@@ -18,12 +19,12 @@ export function AllowedAppsField() {
   return (
     <details className="goal-options">
       <summary>Options</summary>
-      <label htmlFor="allowed-apps">Only these apps (package names, separated by commas; empty: any app)</label>
+      <label htmlFor="allowed-apps">Only these apps (app names or package names, separated by commas; empty: any app)</label>
       <input
         id="allowed-apps"
         value={text}
         maxLength={2000}
-        placeholder="e.g. com.android.contacts, com.android.messaging"
+        placeholder="e.g. Contacts, Messages"
         onChange={(event) => set(event.target.value)}
       />
     </details>
