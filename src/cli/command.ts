@@ -14,6 +14,11 @@ export interface CliIo {
   err(line: string): void;
   /** A live status line on a terminal (rewritten in place; null clears it); absent when stderr is not a terminal. */
   status?(line: string | null): void;
+  /**
+   * A line whose secret is what the person asked for (a new host token, shown only this once): it is printed as
+   * it is, where every other line passes the redaction step. Absent: `out`.
+   */
+  secret?(line: string): void;
 }
 
 /** Exit codes shared by every command (the README's CLI section lists them). */

@@ -8,13 +8,15 @@ import { closestWord } from './did-you-mean';
 const consoleIo: CliIo = {
   out: (line) => process.stdout.write(`${line}\n`),
   err: (line) => process.stderr.write(`${line}\n`),
+  secret: (line) => process.stdout.write(`${line}\n`),
   ...(process.stderr.isTTY && { status: (line: string | null) => process.stderr.write(`\r\x1b[2K${line ?? ''}`) }),
 };
 
 /** Every line a command prints passes the redaction step (keys, tokens, URL passwords) on its way out. */
 function redacting(io: CliIo): CliIo {
-  const { status } = io;
+  const { status, secret } = io;
   return {
+    ...(secret && { secret }),
     out: (line) => io.out(redactSecrets(line)),
     err: (line) => io.err(redactSecrets(line)),
     ...(status && { status: (line: string | null) => status(line === null ? null : redactSecrets(line)) }),

@@ -225,7 +225,7 @@ async function token(args: string[], io: CliIo): Promise<number> {
         const route = record.provider || record.model ? ` (${record.provider ?? 'default provider'}, ${record.model ?? 'default model'})` : '';
         io.err(`Created token ${record.id} "${record.name}"${route} in ${admin.where}.`);
         io.err('It is shown only this once; give it to the host agent as CONTROL_PLANE_TOKEN:');
-        io.out(secret);
+        (io.secret ?? io.out)(secret);
         return ExitCode.ok;
       });
     }

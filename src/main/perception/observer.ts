@@ -183,12 +183,15 @@ export class Observer {
         }
         this.yadbFirst.delete(serial);
       }
+      let unreachable = false;
       try {
         return { read: await this.dump(serial, signal), source: 'uiautomator' };
       } catch (error) {
-        if (isAbortError(error) || isPhoneUnreachable(error)) throw error;
+        if (isAbortError(error)) throw error;
+        unreachable = isPhoneUnreachable(error);
       }
-      const viaYadb = await this.yadbDump(serial, signal);
+      // A dropped connection is not a screen that never goes idle: only the retry after a settle can help it.
+      const viaYadb = unreachable ? undefined : await this.yadbDump(serial, signal);
       if (viaYadb) {
         this.yadbFirst.set(serial, YADB_FIRST_TURNS);
         return { read: viaYadb, source: 'yadb' };
