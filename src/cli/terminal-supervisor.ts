@@ -72,8 +72,7 @@ export function terminalSupervisor(options: TerminalSupervisorOptions): Supervis
           }
         }
         case 'confirmation': {
-          const target = request.target?.label ? ` on ${request.target.label}` : '';
-          options.say(`The agent wants to: ${actionWords(request.tool, request.args)}${target}`);
+          options.say(`The agent wants to: ${actionWords(request.tool, request.args, request.target?.label)}`);
           options.say(`  held because: ${request.reasons.join('; ')}`);
           if (request.rationale) options.say(`  the model says: ${request.rationale}`);
           const choice = await choose('Allow? [y]es / [n]o / [a]ll for the rest of this task / [s]top: ', ['yes', 'no', 'all', 'stop'] as const, signal);

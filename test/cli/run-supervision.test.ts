@@ -83,7 +83,8 @@ describe('amc run with a person at the terminal', { timeout: 120_000 }, () => {
     policy = (turn) => (turn.lastUserText.includes('denied') || turn.allText.includes('denied') ? finish(false, 'The person said no.') : openContacts(turn));
     const session = startInPty(amc(['--goal', 'Open Contacts']), stepMode());
     await session.waitFor(/Allow\? \[y\]es/);
-    expect(session.output()).toMatch(/The agent wants to: Tap\b/);
+    // The action in a person's words, with what it taps: no widget class, no JSON.
+    expect(session.output()).toMatch(/The agent wants to: Tap 'Contacts'\r?\n/);
     session.type('n\r');
     const { code, output } = await session.done;
     expect(output).toMatch(/denied/i);

@@ -34,7 +34,7 @@ export function MirrorControls({ serial, personHasControl, saving, onSaveScreens
         <span aria-hidden="true">Rotate</span>
       </button>
       <button type="button" className="button secondary icon" disabled={saving} onClick={onSaveScreenshot} aria-label="Save screenshot" title="Save a screenshot of the phone (PNG)">
-        <span aria-hidden="true">Screenshot</span>
+        <span aria-hidden="true">Capture</span>
       </button>
     </div>
   );
