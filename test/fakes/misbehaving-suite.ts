@@ -114,7 +114,7 @@ export const MISBEHAVIOUR_SCENARIOS: readonly MisbehaviourScenario[] = [
     loop: true,
     task: () => ({ goal: 'Turn on Bluetooth', model: repeatsOneActionForever() }),
     judge: (run, state) =>
-      expect(run.record.status === 'failed' && /^stopped a loop: launch_app/.test(run.record.failureReason ?? '') && !state.settings.bluetooth, `ended ${run.record.status}: ${run.record.failureReason}`),
+      expect(run.record.status === 'failed' && /^stopped a loop: Opened Settings \d+ times in a row/.test(run.record.failureReason ?? '') && !state.settings.bluetooth, `ended ${run.record.status}: ${run.record.failureReason}`),
   },
   {
     name: 'alternates between two screens',
