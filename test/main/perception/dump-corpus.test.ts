@@ -4,13 +4,12 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseWmSize } from '../../../src/main/device/device-info';
-import { cleanLabel, saysAlready } from '../../../src/main/perception/labels';
-import { buildScene, isKeyboardPackage, type SceneBuildOptions } from '../../../src/main/perception/scene-builder';
+import { buildScene, type SceneBuildOptions } from '../../../src/main/perception/scene-builder';
 import { estimateTokens } from '../../../src/main/perception/scene-budget';
 import { parseDisplayInfo, screenFacts } from '../../../src/main/perception/screen-facts';
-import { isStatusBarWindow } from '../../../src/main/perception/status-bar';
-import { parseUiHierarchy, type UiHierarchy, type UiNode } from '../../../src/main/perception/ui-hierarchy';
+import { parseUiHierarchy } from '../../../src/main/perception/ui-hierarchy';
 import { DEFAULT_SCENE_TOKEN_BUDGET, joinLabelParts, labelParts, SceneSchema, sceneFingerprint, sceneToJson, type Scene, type SceneElement } from '../../../src/shared/scene';
+import { expectActionableNodesRepresented, expectLabelsKept, partsOf } from '../../support/scene-coverage';
 
 interface CorpusCase {
   name: string;
@@ -36,28 +35,8 @@ function sceneOf(corpusCase: CorpusCase, options: SceneBuildOptions = {}): Scene
 const sceneNamed = (name: string, options?: SceneBuildOptions) => sceneOf(cases.find((c) => c.name === name)!, options);
 const unlimited: SceneBuildOptions = { tokenBudget: Infinity };
 
-const partsOf = (element: SceneElement) => (element.text ? labelParts(element.text) : []);
 const withText = (scene: Scene, part: string) => scene.elements.filter((element) => partsOf(element).includes(part));
-const isActionable = (node: UiNode) =>
-  node.clickable || node.longClickable || node.scrollable || node.checkable || /EditText$/.test(node.className);
 
-/** Every node a person could see on the screen, with the window it is in (keyboard windows excluded). */
-function visibleNodes(hierarchy: UiHierarchy, scene: Scene): Array<{ node: UiNode; statusBar: boolean; bounds: number[] }> {
-  const { width, height } = scene.screen;
-  const found: Array<{ node: UiNode; statusBar: boolean; bounds: number[] }> = [];
-  const walk = (node: UiNode, statusBar: boolean) => {
-    if (!node.visible) return;
-    const [left, top, right, bottom] = node.bounds;
-    const bounds = [Math.max(0, left), Math.max(0, top), Math.min(width, right), Math.min(height, bottom)];
-    if (bounds[2]! <= bounds[0]! || bounds[3]! <= bounds[1]!) return;
-    found.push({ node, statusBar, bounds });
-    for (const child of node.children) walk(child, statusBar);
-  };
-  for (const root of hierarchy.roots) {
-    if (!isKeyboardPackage(root.packageName)) walk(root, isStatusBarWindow(root, scene.screen.height));
-  }
-  return found;
-}
 
 describe('the dump corpus', () => {
   it('holds at least 20 dumps of different shapes', () => {
@@ -76,26 +55,11 @@ describe('the dump corpus', () => {
       });
 
       it('represents every visible actionable node', () => {
-        for (const { node, statusBar, bounds } of visibleNodes(hierarchy, full)) {
-          if (!isActionable(node) || (statusBar && !node.clickable)) continue;
-          const same = full.elements.some((element) => element.bounds.join() === bounds.join());
-          // A switch or checkbox that is not clickable itself gives its row the `checked` state.
-          const folded = node.checkable && full.elements.some((element) => element.checked === node.checked && contains(element.bounds, bounds));
-          expect(same || folded, `${node.className} ${node.resourceId} at ${bounds.join()}`).toBe(true);
-        }
+        expectActionableNodesRepresented(hierarchy, full);
       });
 
       it('keeps every text and description that says something', () => {
-        const said = [
-          ...full.elements.flatMap((element) => [...partsOf(element), element.desc, element.hint]),
-          ...Object.values(full.screen.status ?? {}).flat().map(String),
-        ].filter((label): label is string => !!label);
-        for (const { node, statusBar } of visibleNodes(hierarchy, full)) {
-          if (statusBar) continue;
-          for (const label of [node.text, node.contentDesc].map(cleanLabel).filter(Boolean)) {
-            expect(said.some((line) => saysAlready(line, label)), `"${label}"`).toBe(true);
-          }
-        }
+        expectLabelsKept(hierarchy, full);
       });
 
       it('keeps bounds inside the screen, numbers ids e1..eN and parses back with the schema', () => {
@@ -116,9 +80,6 @@ describe('the dump corpus', () => {
   }
 });
 
-function contains(outer: readonly number[], inner: readonly number[]): boolean {
-  return outer[0]! <= inner[0]! && outer[1]! <= inner[1]! && outer[2]! >= inner[2]! && outer[3]! >= inner[3]!;
-}
 
 describe('Scenes of real shapes', () => {
   it('Scenario: Child descriptions that add information stay with their row', () => {

@@ -2,13 +2,12 @@
 // path and commit in sources.json), read as the Observer reads a phone whose `dumpsys` says nothing: only the dump.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { cleanLabel, saysAlready } from '../../../src/main/perception/labels';
-import { buildScene, isKeyboardPackage } from '../../../src/main/perception/scene-builder';
+import { buildScene } from '../../../src/main/perception/scene-builder';
 import { estimateTokens } from '../../../src/main/perception/scene-budget';
 import { screenFacts } from '../../../src/main/perception/screen-facts';
-import { isStatusBarNode, isStatusBarWindow } from '../../../src/main/perception/status-bar';
-import { parseUiHierarchy, type UiHierarchy, type UiNode } from '../../../src/main/perception/ui-hierarchy';
-import { DEFAULT_SCENE_TOKEN_BUDGET, joinLabelParts, labelParts, SceneSchema, sceneToJson, type Scene, type SceneElement } from '../../../src/shared/scene';
+import { parseUiHierarchy } from '../../../src/main/perception/ui-hierarchy';
+import { DEFAULT_SCENE_TOKEN_BUDGET, joinLabelParts, labelParts, SceneSchema, sceneToJson, type Scene } from '../../../src/shared/scene';
+import { expectActionableNodesRepresented, expectLabelsKept } from '../../support/scene-coverage';
 
 interface RealDump {
   name: string;
@@ -28,30 +27,7 @@ const sceneOf = (name: string, tokenBudget?: number): Scene => {
   return buildScene(hierarchy, screenFacts(hierarchy, '', null), tokenBudget === undefined ? {} : { tokenBudget });
 };
 
-const isActionable = (node: UiNode) =>
-  node.clickable || node.longClickable || node.scrollable || node.checkable || /EditText$/.test(node.className);
-const partsOf = (element: SceneElement) => (element.text ? labelParts(element.text) : []);
-const contains = (outer: readonly number[], inner: readonly number[]) =>
-  outer[0]! <= inner[0]! && outer[1]! <= inner[1]! && outer[2]! >= inner[2]! && outer[3]! >= inner[3]!;
 
-/** Every node a person could see, with whether it is part of the status bar (keyboards left out). */
-function visibleNodes(hierarchy: UiHierarchy, scene: Scene): Array<{ node: UiNode; statusBar: boolean; bounds: number[] }> {
-  const { width, height } = scene.screen;
-  const found: Array<{ node: UiNode; statusBar: boolean; bounds: number[] }> = [];
-  const walk = (node: UiNode, inStatusBar: boolean, systemWindow: boolean) => {
-    if (!node.visible) return;
-    const [left, top, right, bottom] = node.bounds;
-    const bounds = [Math.max(0, left), Math.max(0, top), Math.min(width, right), Math.min(height, bottom)];
-    if (bounds[2]! <= bounds[0]! || bounds[3]! <= bounds[1]!) return;
-    const statusBar = inStatusBar || (systemWindow && isStatusBarNode(node, height));
-    found.push({ node, statusBar, bounds });
-    for (const child of node.children) walk(child, statusBar, systemWindow);
-  };
-  for (const root of hierarchy.roots) {
-    if (!isKeyboardPackage(root.packageName)) walk(root, isStatusBarWindow(root, height), root.packageName === 'com.android.systemui');
-  }
-  return found;
-}
 
 describe('real dumps from public repositories', () => {
   it('holds at least 35 dumps of different apps and shapes, each with where it came from', () => {
@@ -75,25 +51,11 @@ describe('real dumps from public repositories', () => {
       });
 
       it('represents every visible actionable node', () => {
-        for (const { node, statusBar, bounds } of visibleNodes(hierarchy, full)) {
-          if (!isActionable(node) || (statusBar && !node.clickable)) continue;
-          const same = full.elements.some((element) => element.bounds.join() === bounds.join());
-          const folded = node.checkable && full.elements.some((element) => element.checked === node.checked && contains(element.bounds, bounds));
-          expect(same || folded, `${node.className} ${node.resourceId} at ${bounds.join()}`).toBe(true);
-        }
+        expectActionableNodesRepresented(hierarchy, full);
       });
 
       it('keeps every text and description that says something', () => {
-        const said = [
-          ...full.elements.flatMap((element) => [...partsOf(element), element.desc, element.hint]),
-          ...Object.values(full.screen.status ?? {}).flat().map(String),
-        ].filter((label): label is string => !!label);
-        for (const { node, statusBar } of visibleNodes(hierarchy, full)) {
-          if (statusBar) continue;
-          for (const label of [node.text, node.contentDesc].map(cleanLabel).filter(Boolean)) {
-            expect(said.some((line) => saysAlready(line, label)), `"${label}"`).toBe(true);
-          }
-        }
+        expectLabelsKept(hierarchy, full);
       });
 
       it('keeps bounds inside the screen and the Scene within budget, counting all it folds or leaves out', () => {
