@@ -2,7 +2,7 @@
 // over the control socket, and the fallbacks show screenshots with the reason in one line.
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { centreOf, clickMirrorAt, dumpUi, mirrorPixels, openApp, saveScreenshot, selectPhone, scrcpyServersOn, waitForFrameAfter } from './ui-support';
+import { centreOf, clickMirrorAt, dumpUi, mirrorPixels, openApp, paintedSeq, saveScreenshot, selectPhone, scrcpyServersOn, waitForFrameAfter } from './ui-support';
 import { useUiFixture } from '../support/ui-fixture';
 
 const SCREEN = { width: 1080, height: 2400 };
@@ -74,6 +74,10 @@ describe('video mirror in the browser', { timeout: 90_000 }, () => {
     await ui.host.harness.control('/faults', { body: { kind: 'scrcpy-crash' } });
     await ui.host.harness.shell('am start -n com.android.settings/.Settings');
     await expect.poll(() => source(page).textContent(), { timeout: 20_000 }).toMatch(/^Screenshots, not video: /);
+    // The canvas may still hold the last video frame, from before Settings opened: wait for a screenshot first (its
+    // numbering is its own, so any other number is a new frame), which shows Settings.
+    const lastVideoFrame = await paintedSeq(page);
+    await expect.poll(() => paintedSeq(page), { timeout: 20_000 }).not.toBe(lastVideoFrame);
     const before = await mirrorPixels(page);
     await ui.host.harness.shell('input keyevent 3');
     await expect.poll(() => mirrorPixels(page), { timeout: 20_000 }).not.toBe(before);
