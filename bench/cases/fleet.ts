@@ -110,7 +110,7 @@ const fleetBench: BenchCase = {
     const model = await startAnthropicFake({ policy: openSettings });
     const hosts = [await startHost(), await startHost()];
     const redisUrl = `redis://127.0.0.1:${redis.port}`;
-    const client = new FleetClient(new URL(redisUrl));
+    const client = await FleetClient.open(new URL(redisUrl));
     const workers: ChildProcess[] = [];
     try {
       // One phone: one worker offering one phone.

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { Queue, type Job, type JobsOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { FleetJobSchema, FleetResultSchema, FleetWorkerSchema, type FleetJob, type FleetJobInput, type FleetResult, type FleetWorkerInfo } from './job';
-import { ANY_QUEUE, connectRedis, FLEET_PREFIX, phoneQueue } from './redis';
+import { ANY_QUEUE, FLEET_PREFIX, phoneQueue, reachRedis } from './redis';
 import { HEARTBEAT_MS } from './worker';
 
 /** Every queue a job was ever sent to, so `amc fleet` finds the queues of phones whose worker is gone. */
@@ -59,11 +59,13 @@ export class FleetRequestError extends Error {
 }
 
 export class FleetClient {
-  private readonly connection: Redis;
   private readonly queues = new Map<string, Queue>();
 
-  constructor(redis: URL) {
-    this.connection = connectRedis(redis);
+  private constructor(private readonly connection: Redis) {}
+
+  /** A client on the fleet's Redis, once it answers (a RedisUrlError in plain words when it does not). */
+  static async open(redis: URL): Promise<FleetClient> {
+    return new FleetClient(await reachRedis(redis));
   }
 
   async close(): Promise<void> {

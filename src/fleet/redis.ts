@@ -43,5 +43,35 @@ export function redisLabel(url: URL): string {
  * null). `rediss://` turns TLS on; ioredis reads the password from the URL.
  */
 export function connectRedis(url: URL): Redis {
-  return new Redis(url.href, { maxRetriesPerRequest: null, lazyConnect: false, ...(url.protocol === 'rediss:' && { tls: {} }) });
+  const redis = new Redis(url.href, { maxRetriesPerRequest: null, lazyConnect: false, ...(url.protocol === 'rediss:' && { tls: {} }) });
+  // ioredis retries by itself; its error events are told through `reachRedis` and the workers' own events instead
+  // of "Unhandled error event" lines on every retry.
+  redis.on('error', () => undefined);
+  return redis;
+}
+
+/** How long a command waits for the fleet's Redis to answer before it says it cannot reach it. */
+const REACH_TIMEOUT_MS = 5_000;
+
+/** A connection that has answered a PING; otherwise a RedisUrlError naming the address (no password) and why. */
+export async function reachRedis(url: URL, timeoutMs = REACH_TIMEOUT_MS): Promise<Redis> {
+  const redis = connectRedis(url);
+  let lastError: Error | undefined;
+  redis.on('error', (error: Error) => (lastError = error));
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([
+      redis.ping(),
+      new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new Error('no answer')), timeoutMs);
+      }),
+    ]);
+    return redis;
+  } catch (error) {
+    redis.disconnect();
+    const why = (lastError as NodeJS.ErrnoException | undefined)?.code ?? lastError?.message ?? (error instanceof Error ? error.message : String(error));
+    throw new RedisUrlError(`cannot reach the fleet's Redis at ${redisLabel(url)} (${why}); check the address, that Redis runs there, and its password`);
+  } finally {
+    clearTimeout(timer);
+  }
 }

@@ -7,7 +7,7 @@ import { DelayedError, Queue, UnrecoverableError, Worker, type Job } from 'bullm
 import type { Redis } from 'ioredis';
 import type { TaskRecord } from '../shared/task';
 import { describeJobProblem, FleetJobSchema, type FleetJob, type FleetPhone, type FleetResult, type FleetWorkerInfo } from './job';
-import { ANY_QUEUE, connectRedis, FLEET_PREFIX, phoneQueue, WORKERS_KEY } from './redis';
+import { ANY_QUEUE, connectRedis, FLEET_PREFIX, phoneQueue, reachRedis, WORKERS_KEY } from './redis';
 
 /** Runs one goal on one phone with this host's settings; resolves with the finished task, whatever its outcome. */
 export type RunGoal = (job: FleetJob, serial: string, signal: AbortSignal) => Promise<TaskRecord>;
@@ -93,8 +93,9 @@ export class FleetWorker {
     this.connection = connectRedis(options.redis);
   }
 
-  /** Starts taking jobs for every offered phone and reporting itself. */
+  /** Starts taking jobs for every offered phone and reporting itself; refused in plain words when Redis does not answer. */
   async start(): Promise<void> {
+    (await reachRedis(this.options.redis)).disconnect();
     const lockDuration = this.options.lockDurationMs ?? 30_000;
     // A lock not renewed for lockDuration means its worker is gone; the check for such jobs runs as often.
     const workerOptions = { connection: this.connection, prefix: FLEET_PREFIX, concurrency: 1, lockDuration, stalledInterval: lockDuration, autorun: false };
@@ -102,7 +103,7 @@ export class FleetWorker {
       // A phone's own job cannot go to another phone: a stalled one ends (interrupted) instead of running again.
       const own = new Worker(phoneQueue(serial), (job, token) => this.process(serial, 'own', job, token), { ...workerOptions, maxStalledCount: 0 });
       const shared = new Worker(ANY_QUEUE, (job, token) => this.process(serial, 'shared', job, token), { ...workerOptions, maxStalledCount: 1 });
-      for (const worker of [own, shared]) worker.on('error', (error) => this.options.say?.(`fleet: ${error.message}`));
+      for (const worker of [own, shared]) worker.on('error', (error) => this.tell(`fleet: ${error.message}`));
       this.phones.set(serial, new Phone(serial, own, shared));
     }
     await this.report();
@@ -124,6 +125,14 @@ export class FleetWorker {
     await Promise.all([...this.queues.values()].map((queue) => queue.close()));
     await this.connection.hdel(WORKERS_KEY, this.name).catch(() => undefined);
     await this.connection.quit().catch(() => undefined);
+  }
+
+  /** Says a problem once until another one comes (a Redis that went away fails every retry the same way). */
+  private lastTold = '';
+  private tell(line: string): void {
+    if (line === this.lastTold) return;
+    this.lastTold = line;
+    this.options.say?.(line);
   }
 
   private busyCount(): number {

@@ -107,7 +107,7 @@ beforeAll(async () => {
   fake = await startAnthropicFake({ policy: wifiModel });
   hosts.push(await startHost('host-a'), await startHost('host-b'));
   await Promise.all(hosts.map(startWorker));
-  client = new FleetClient(new URL(redisUrl()));
+  client = await FleetClient.open(new URL(redisUrl()));
 }, 120_000);
 
 afterAll(async () => {
@@ -237,6 +237,11 @@ describe('the fleet on Redis', { timeout: 180_000 }, () => {
     expect(missing.stderr).toMatch(/--redis URL is required \(or set AMC_FLEET_REDIS\)/);
     const twoTargets = await runAmc(['submit', '--redis', redisUrl(), '--goal', GOAL, '--any', '--group', 'lab']);
     expect(twoTargets.stderr).toMatch(/exactly one of --device SERIAL, --group NAME or --any/);
+    // Nothing answers there: one plain line, without the password, and no endless retrying.
+    const unreachable = await runAmc(['fleet', '--redis', 'redis://:hunter2@127.0.0.1:1'], { timeoutMs: 30_000 });
+    expect(unreachable.code).toBe(1);
+    expect(unreachable.stderr).toMatch(/^amc fleet: cannot reach the fleet's Redis at redis:\/\/127\.0\.0\.1:1 \(ECONNREFUSED\)/);
+    expect(unreachable.stderr + unreachable.stdout).not.toMatch(/hunter2|Unhandled error/);
     const noGroup = await runAmc(['submit', '--redis', redisUrl(), '--goal', GOAL, '--group', 'nobody']);
     expect(noGroup.stderr).toMatch(/no worker offers a phone in the group "nobody" now/);
   });

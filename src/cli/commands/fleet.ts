@@ -12,7 +12,7 @@ export const fleetCommand: CliCommand = {
     const { values } = parseCommandArgs(args, { ...redisOption, json: { type: 'boolean' } });
     const redis = await fleetRedis(values);
     const { FleetClient } = await import('../../fleet/client');
-    const client = new FleetClient(redis);
+    const client = await FleetClient.open(redis);
     try {
       const overview = await client.overview();
       if (values.json) {

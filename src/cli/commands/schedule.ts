@@ -35,7 +35,7 @@ export const scheduleCommand: CliCommand = {
     );
     const redis = await fleetRedis(values);
     const { FleetClient, FleetRequestError } = await import('../../fleet/client');
-    const client = new FleetClient(redis);
+    const client = await FleetClient.open(redis);
     try {
       if (action === 'list') {
         const schedules = await client.schedules();

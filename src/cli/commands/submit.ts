@@ -47,7 +47,7 @@ export const submitCommand: CliCommand = {
     const maxSteps = maxStepsOf(values);
     const allowedApps = allowedAppsOf(values);
     const { FleetClient, FleetRequestError } = await import('../../fleet/client');
-    const client = new FleetClient(redis);
+    const client = await FleetClient.open(redis);
     try {
       const job = { goal: values.goal.trim(), yes: values.yes ?? false, answers: presetAnswers(values), ...(maxSteps && { maxSteps }), ...(allowedApps && { allowedApps }) };
       let jobs;
