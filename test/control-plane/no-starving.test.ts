@@ -79,7 +79,7 @@ describe('no starving the control plane', () => {
     expect(metrics).toMatch(/amc_cp_auth_failures_total\{reason="address_blocked"\} 31/);
   });
 
-  it('Scenario: A valid token is served from an address blocked for others\' bad tokens', async () => {
+  it("Scenario: A valid token is served from an address blocked for others' bad tokens", async () => {
     const cp = await start({ authFailuresPerMinute: 10 });
     for (let i = 0; i < 20; i++) await cp.post(decisionRequest(), { token: `amc_${'0'.repeat(16)}_${'A'.repeat(43)}` });
     expect((await cp.post(decisionRequest(), { token: 'amc_bad' })).status).toBe(429);
@@ -88,7 +88,7 @@ describe('no starving the control plane', () => {
     expect(valid.status).toBe(200);
   });
 
-  it('Scenario: Wrong secrets for one token id block that id\'s failures, never its valid secret', async () => {
+  it("Scenario: Wrong secrets for one token id block that id's failures, never its valid secret", async () => {
     // Each guess from its own address (through a trusted proxy): only the token id's count can block them.
     const cp = await start({ authFailuresPerMinute: 10, trustProxy: true });
     const guessed = `amc_${cp.tokenId}_${'B'.repeat(43)}`;
