@@ -101,3 +101,11 @@ export function parsePort(value: string | undefined, optionName: string): number
   }
   return port;
 }
+
+/** A whole number option within [min, max]; undefined when absent. */
+export function wholeNumber(value: string | undefined, option: string, min: number, max: number): number | undefined {
+  if (value === undefined) return undefined;
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < min || number > max) throw new UsageError(`${option} must be a whole number from ${min} to ${max}, got "${value}"`);
+  return number;
+}

@@ -1,9 +1,8 @@
 import { ExitCode, UsageError, type CliCommand } from '../command';
-import { parseCommandArgs } from '../args';
+import { parseCommandArgs, wholeNumber } from '../args';
 import { fleetRedis, REDIS_USAGE, redisOption } from '../fleet-options';
 import { maxStepsOf } from '../planner-options';
 import { allowedAppsOf, presetAnswers, supervisionOptions } from '../supervision-options';
-import { wholeNumber } from './worker';
 
 const USAGE = [
   `amc schedule add ${REDIS_USAGE} --name NAME (--cron "MIN HOUR DAY MONTH WEEKDAY" | --every SECONDS) --goal TEXT (--device SERIAL | --any) [--max-steps N] [--yes] [--answer TEXT]... [--allow-app PACKAGE]`,

@@ -1,5 +1,5 @@
 import { ExitCode, UsageError, type CliCommand } from '../command';
-import { parseCommandArgs } from '../args';
+import { parseCommandArgs, wholeNumber } from '../args';
 import { ADB_OPTIONS_USAGE, adbForTask, adbOptions } from './devices';
 import { fleetRedis, REDIS_USAGE, redisOption } from '../fleet-options';
 import { configuredPlannerFor } from '../planner-options';
@@ -54,11 +54,3 @@ export const workerCommand: CliCommand = {
     return ExitCode.ok;
   },
 };
-
-/** A whole number option within [min, max]; undefined when absent. */
-export function wholeNumber(value: string | undefined, option: string, min: number, max: number): number | undefined {
-  if (value === undefined) return undefined;
-  const number = Number(value);
-  if (!Number.isInteger(number) || number < min || number > max) throw new UsageError(`${option} must be a whole number from ${min} to ${max}, got "${value}"`);
-  return number;
-}
