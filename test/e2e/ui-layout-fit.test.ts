@@ -107,6 +107,8 @@ describe('the layout at 1280x800 and 1920x1080', { timeout: 180_000 }, () => {
     await page.getByRole('button', { name: 'Jump to latest ↓' }).waitFor();
     model.policy = shortWaits(1);
     await runGoal(page, 'Press home once');
+    // The last task's twelve cards stay until the new task replaces them; its second card going is the sign.
+    await stepCard(page, 2).waitFor({ state: 'detached', timeout: 30_000 });
     await stepCard(page, 1).waitFor({ timeout: 30_000 });
     await page.getByRole('article', { name: 'Done' }).waitFor({ timeout: 60_000 });
     expect(await page.getByRole('button', { name: 'Jump to latest ↓' }).count()).toBe(0);

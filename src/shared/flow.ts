@@ -1,0 +1,133 @@
+import { z } from 'zod';
+
+/**
+ * A flow: what a finished run did, as steps that can be carried out again on a fresh screen, without a model where
+ * the screen allows it. A recorded step names its element by a locator (never by a Scene id, which changes every
+ * turn, and never by a screenshot: seed D5), with the state the element was in before and the outcome it checked
+ * after. A flow file (YAML) holds the same steps plus the ones a person writes: a sub-goal for the planner
+ * (`ai`), a check on the Scene (`assert`) and a question to the model about the Scene (`ask_ai`).
+ */
+
+const text = z.string().min(1);
+
+/**
+ * How to find an element again on a fresh Scene: the fields it had when it was acted on. Resolution needs every
+ * field given here to match; `nth` picks among several matches in screen order (0: the first).
+ */
+export const LocatorSchema = z
+  .object({
+    /** The package of the app the element was in. */
+    app: text.optional(),
+    resourceId: text.optional(),
+    text: text.optional(),
+    desc: text.optional(),
+    hint: text.optional(),
+    /** The element's type, e.g. `switch`, `button`, `text-field`. */
+    type: text.optional(),
+    /** The label of the row (list item) the element sits in, for a switch or a button that has none of its own. */
+    row: text.optional(),
+    nth: z.number().int().nonnegative().optional(),
+  })
+  .strict()
+  .refine((locator) => Boolean(locator.resourceId ?? locator.text ?? locator.desc ?? locator.hint ?? locator.row), {
+    message: 'a locator needs at least one of resourceId, text, desc, hint or row',
+  });
+export type Locator = z.infer<typeof LocatorSchema>;
+
+/** The element's state before the action, so a replay acts only on an element in the same state. */
+export const ElementStateSchema = z.object({ checked: z.boolean().optional(), selected: z.boolean().optional() }).strict();
+export type ElementState = z.infer<typeof ElementStateSchema>;
+
+/**
+ * What held after the action, which a replay checks to skip a step whose outcome already holds ("Wi-Fi is already
+ * on") and to verify one it took.
+ */
+export const ExpectedOutcomeSchema = z
+  .object({
+    /** The element (the step's target) is checked / unchecked. */
+    checked: z.boolean().optional(),
+    /** This app is in front. */
+    app: text.optional(),
+    /** The field (the step's target) shows this text. */
+    fieldText: z.string().optional(),
+  })
+  .strict();
+export type ExpectedOutcome = z.infer<typeof ExpectedOutcomeSchema>;
+
+/** A recorded action: a tool call whose element is named by a locator instead of a Scene id. */
+export const ActionStepSchema = z
+  .object({
+    /** The tool, as the registry names it (`tap`, `type_text`, `launch_app`, `press_key`, `swipe`, `wait`…). */
+    tool: text,
+    /** The call's arguments without `element_id` (and without x/y when the target has a locator). */
+    args: z.record(z.string(), z.unknown()).default({}),
+    target: LocatorSchema.optional(),
+    before: ElementStateSchema.optional(),
+    expect: ExpectedOutcomeSchema.optional(),
+    /** Why the step was taken (the model's rationale when recorded), shown in the timeline. */
+    why: z.string().optional(),
+  })
+  .strict();
+export type ActionStep = z.infer<typeof ActionStepSchema>;
+
+/** A condition on the Scene; every field given must hold. */
+export const AssertionSchema = z
+  .object({
+    /** Some element shows this text (text, desc or hint contains it, ignoring case). */
+    visible: text.optional(),
+    /** No element shows this text. */
+    absent: text.optional(),
+    /** The element found by this locator is checked. */
+    checked: LocatorSchema.optional(),
+    /** The element found by this locator is not checked. */
+    unchecked: LocatorSchema.optional(),
+    /** This app (package) is in front. */
+    app: text.optional(),
+  })
+  .strict()
+  .refine((assertion) => Object.keys(assertion).length > 0, { message: 'an assert needs at least one condition' });
+export type Assertion = z.infer<typeof AssertionSchema>;
+
+/** A question the model answers from the Scene: yes/no, or a value kept in a variable for later steps. */
+export const AskAiSchema = z
+  .object({
+    question: text,
+    /** `yes-no` fails the flow on "no"; `extract` keeps the answer in `into`. */
+    kind: z.enum(['yes-no', 'extract']).default('yes-no'),
+    into: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/).optional(),
+  })
+  .strict();
+export type AskAi = z.infer<typeof AskAiSchema>;
+
+export const FlowStepSchema = z.union([
+  ActionStepSchema,
+  /** A sub-goal the planner reaches with the model, as an AI task would. */
+  z.object({ ai: text }).strict(),
+  z.object({ assert: AssertionSchema }).strict(),
+  z.object({ ask_ai: AskAiSchema }).strict(),
+]);
+export type FlowStep = z.infer<typeof FlowStepSchema>;
+
+export const FLOW_VERSION = 1;
+
+export const FlowSchema = z
+  .object({
+    version: z.literal(FLOW_VERSION).default(FLOW_VERSION),
+    /** The goal the flow reaches, in the person's words. */
+    goal: text,
+    /** The app the flow starts in (package), when it was recorded in one. */
+    app: text.optional(),
+    /** Default values of `${name}` variables; `--var name=value` overrides them. */
+    vars: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/), z.string()).default({}),
+    /** The task it was recorded from, when it was. */
+    recordedFrom: z.string().optional(),
+    steps: z.array(FlowStepSchema).min(1),
+  })
+  .strict();
+export type Flow = z.infer<typeof FlowSchema>;
+
+/** How a step of a replayed or cached run came about, as the timeline marks it. */
+export const STEP_SOURCES = ['model', 'replayed', 'cache', 'skipped'] as const;
+export type StepSource = (typeof STEP_SOURCES)[number];
+
+export const isActionStep = (step: FlowStep): step is ActionStep => 'tool' in step;
