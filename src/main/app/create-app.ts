@@ -1,5 +1,5 @@
 import { defaultSettings, type Settings } from '../../shared/settings';
-import type { LatencyProfileName } from '../../virtual-device/index';
+import type { LatencyProfileName } from '@amc/demo-phone';
 import { EventHub } from '../ipc/event-hub';
 import { logError } from '../storage/error-log';
 import { createRouter, type MethodHandlers, type Router } from '../ipc/router';
