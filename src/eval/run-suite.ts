@@ -6,7 +6,7 @@ import { presetSupervisor } from '../main/runtime/supervisor';
 import type { TaskHandle } from '../main/runtime/task-runner';
 import type { ExecutorOptions } from '../main/tools/executor';
 import type { TaskRecord } from '../shared/task';
-import type { LatencyProfileName } from '../virtual-device/index';
+import type { LatencyProfileName } from '@amc/demo-phone';
 import { startEvalPhones, type EvalPhone } from './demo-phones';
 import { judgeRecord, type PhoneTask } from './tasks/index';
 

@@ -1,10 +1,10 @@
 import { defaultSettings, type Settings } from '../../shared/settings';
-import type { LatencyProfileName } from '../../virtual-device/index';
+import type { LatencyProfileName } from '@amc/demo-phone';
 import { EventHub } from '../ipc/event-hub';
 import { logError } from '../storage/error-log';
 import { createRouter, type MethodHandlers, type Router } from '../ipc/router';
 import type { HelperName } from '../device/helpers/catalog';
-import { MirrorPump } from '../mirror/mirror-pump';
+import { DeviceMirror } from '../mirror/device-mirror';
 import { VideoSource } from '../mirror/video-source';
 import { AdaptiveScreenGrabber } from '../mirror/screen-capture';
 import type { MirrorEncoding } from '../mirror/frame-encoder';
@@ -96,7 +96,7 @@ export async function createApp(options: AppOptions = {}): Promise<AppServices> 
 
   const helpers = phoneHelpersFor({ adb: () => devices.adb(), settings: effectiveSettings, home, downloadUrls: options.helperDownloadUrls });
   const grabber = new AdaptiveScreenGrabber(() => devices.adb());
-  const mirror = new MirrorPump({
+  const mirror = new DeviceMirror({
     events,
     grab: (serial, signal) => grabber.grab(serial, { signal }),
     encoding: options.mirrorEncoding,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { latencyMs } from '../../../src/virtual-device/phone/latency';
-import { DEFAULT_SEED } from '../../../src/virtual-device/phone/model';
-import { VirtualPhone } from '../../../src/virtual-device/phone/phone';
+import { latencyMs } from '../../src/phone/latency';
+import { DEFAULT_SEED } from '../../src/phone/model';
+import { VirtualPhone } from '../../src/phone/phone';
 
 describe('latency profiles', () => {
   it('Scenario: Realistic delays stay within their jitter', () => {

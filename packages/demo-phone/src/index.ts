@@ -3,9 +3,16 @@ import { startControlApi, type ControlApi } from './control-api';
 import type { LatencyProfileName } from './phone/latency';
 import { VirtualPhone } from './phone/phone';
 
+// The package's public entry: what the app, eval, the benchmarks and the app's tests may use of the demo phone.
 export { CONNECTION_DROP, FAULT_KINDS, type FaultKind } from './control-api';
+export { callControlApi } from './control-client';
 export type { LatencyProfileName } from './phone/latency';
 export { VirtualPhone } from './phone/phone';
+export { USER_APP_PACKAGES, type PhoneSeed, type PhoneState, type PhoneStateView } from './phone/model';
+export type { PhoneFault } from './phone/faults';
+export { SCREEN_HEIGHT, SCREEN_WIDTH } from './phone/properties';
+export { LOADING_BAR } from './phone/loading-bar';
+export { H264ScreenEncoder } from './h264/encoder';
 
 export interface VirtualDeviceOptions {
   /** adb TCP port; 0 (the default) picks a free one. Keep it >= 5586 so the adb server does not take it for an emulator. */

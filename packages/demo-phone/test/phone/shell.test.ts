@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { VirtualFileSystem } from '../../../src/virtual-device/phone/file-system';
-import { VirtualPhone } from '../../../src/virtual-device/phone/phone';
-import { parseCommandLine, ShellSyntaxError, type SimpleCommand, type Word } from '../../../src/virtual-device/phone/shell/parse';
+import { VirtualFileSystem } from '../../src/phone/file-system';
+import { VirtualPhone } from '../../src/phone/phone';
+import { parseCommandLine, ShellSyntaxError, type SimpleCommand, type Word } from '../../src/phone/shell/parse';
 
 const signal = new AbortController().signal;
 
