@@ -60,6 +60,7 @@ describe('notes per app in the browser', { timeout: 120_000 }, () => {
     const note = notes.getByTestId('app-note').filter({ hasText: LEARNED });
     await note.waitFor();
     expect(await notes.getByRole('heading', { name: 'com.android.settings' }).count()).toBe(1);
+    await note.scrollIntoViewIfNeeded();
     await saveScreenshot(page, 'settings-app-notes');
 
     await note.getByRole('button', { name: `Edit the note "${WIFI.goal}"` }).click();

@@ -46,7 +46,12 @@ export const NOTES_FILE = path.join('storage', 'app-notes.json');
  * Bounds on what is kept: past `maxNotes` the oldest learned notes go first (the person's edits last), and a file
  * larger than `maxFileBytes` is not read at all (500 notes take about 150 KB).
  */
-export const NOTES_LIMITS = { maxNotes: 1000, maxFileBytes: 4 * 1024 * 1024 } as const;
+export const NOTES_LIMITS: NotesLimits = { maxNotes: 1000, maxFileBytes: 4 * 1024 * 1024 };
+
+export interface NotesLimits {
+  maxNotes: number;
+  maxFileBytes: number;
+}
 
 const NotesFileSchema = z.object({ version: z.literal(1), notes: z.array(AppNoteSchema) });
 
@@ -66,7 +71,7 @@ function withinCap(notes: AppNote[], maxNotes: number): AppNote[] {
   return notes.filter((note) => !dropped.has(note));
 }
 
-export function createNotesStore(home: string, options: { now?: () => number; limits?: typeof NOTES_LIMITS } = {}): NotesStore {
+export function createNotesStore(home: string, options: { now?: () => number; limits?: NotesLimits } = {}): NotesStore {
   const file = path.join(home, NOTES_FILE);
   const now = options.now ?? Date.now;
   const limits = options.limits ?? NOTES_LIMITS;
