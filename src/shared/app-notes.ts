@@ -11,7 +11,7 @@ import { z } from 'zod';
 export const NOTE_LIMITS = { goalChars: 300, routeChars: 400, packageChars: 255 } as const;
 
 /** A note id (also a safe word in a command line): letters, digits, `-`. */
-const NoteIdSchema = z.string().regex(/^[A-Za-z0-9-]{1,64}$/, 'must be a note id (letters, digits and "-")');
+const NoteIdSchema = z.string().max(64).regex(/^[A-Za-z0-9-]{1,64}$/, 'must be a note id (letters, digits and "-")');
 
 export const AppNoteSchema = z.object({
   id: NoteIdSchema,
