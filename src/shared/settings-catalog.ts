@@ -286,6 +286,14 @@ export const SETTINGS_CATALOG = [
     env: 'TASK_LOOP_STOP_AFTER',
     appliesTo: AI,
   }),
+  toggle('aiPlanner', 'appNotes', true, {
+    label: 'Learn notes per app',
+    help: 'Off: completed tasks teach nothing new and the planner receives no notes (kept notes stay in Settings).',
+    helpOn: 'On: a completed task keeps a short note of how it reached its goal in each app (the names it tapped), and the planner receives the notes of the app in front.',
+    section: 'Planner',
+    env: 'AMC_APP_NOTES',
+    appliesTo: ['app'],
+  }),
   text('supervision', 'standingInstructions', { min: 0, max: 2000 }, '', {
     label: 'Standing instructions',
     help: 'Added to every task\u2019s prompt, apart from the goal, e.g. "My name is Ana. Accept permission pop-ups. Never buy anything."',

@@ -58,6 +58,11 @@ export const commands: readonly CommandEntry[] = [
     load: async () => (await import('./act')).actCommand,
   },
   {
+    name: 'notes',
+    summary: 'the notes per app the planner receives (learned from completed tasks): list them, or remove a wrong one',
+    load: async () => (await import('./notes')).notesCommand,
+  },
+  {
     name: 'eval',
     summary: 'measure the configured planner on the task suite, on demo phones of its own: a table, totals, an HTML report',
     load: async () => (await import('./eval')).evalCommand,

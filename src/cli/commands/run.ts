@@ -71,6 +71,7 @@ export const runCommand: CliCommand = {
     const { resolveAmcHome } = await import('../../main/storage/settings-store');
     const { createTaskStore } = await import('../../main/storage/task-store');
     const { createDeviceLocks } = await import('../../main/storage/device-lock');
+    const { createNotesStore } = await import('../../main/storage/notes-store');
     const { config, configured } = await configuredPlannerFor(overrides);
 
     const { createHeadlessRunner, screenshotPolicyFor } = await import('../../main/app/headless-runner');
@@ -87,7 +88,7 @@ export const runCommand: CliCommand = {
     const supervisor = terminalSupervisor({ askLine: terminal?.askLine ?? null, answers, yes: values.yes ?? false, say: (line) => io.out(line) });
     const { phoneHelpersFor } = await import('../../main/app/phone-typing');
     const { typing } = phoneHelpersFor({ adb: async () => adb, settings: async () => config.settings, home });
-    const runner = createHeadlessRunner(adb, { screenshot: screenshotPolicyFor(config, configured), deviceLock: createDeviceLocks(home), supervisor, typing });
+    const runner = createHeadlessRunner(adb, { screenshot: screenshotPolicyFor(config, configured), deviceLock: createDeviceLocks(home), supervisor, typing, appNotes: createNotesStore(home) });
     // On a terminal (never with --json or when piped) a spinner shows the model is still planning.
     const spinner = !values.json && io.status && process.stdout.isTTY ? planningSpinner(io.status) : undefined;
     if (spinner) runner.on((event) => spinner.onEvent(event));

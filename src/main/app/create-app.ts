@@ -12,6 +12,8 @@ import { applyEnvironment, createConfigSource } from '../runtime/config';
 import { createDeviceLocks, type DeviceLocks } from '../storage/device-lock';
 import { createSecretStore, resolveAmcHome, type SecretCodec } from '../storage/settings-store';
 import { createTaskStore } from '../storage/task-store';
+import { createNotesStore } from '../storage/notes-store';
+import { notesHandlers } from './handlers/notes';
 import { DeviceService, adbServerOptions } from './device-service';
 import { appHandlers } from './handlers/app';
 import { deviceHandlers } from './handlers/devices';
@@ -107,6 +109,7 @@ export async function createApp(options: AppOptions = {}): Promise<AppServices> 
   });
   const phone = new PhoneAccess(() => devices.adb(), (serial, work) => mirror.yieldTo(serial, work), { typing: helpers.typing });
   const store = createTaskStore(home);
+  const notes = createNotesStore(home);
   const locks = createDeviceLocks(home);
   const tasks = new TaskService({
     events,
@@ -115,6 +118,13 @@ export async function createApp(options: AppOptions = {}): Promise<AppServices> 
     loadConfig: () => config.load(),
     checkDevice: (serial) => devices.checkReady(serial),
     deviceLock: locks,
+    // Settings' list of notes follows what tasks learn.
+    appNotes: {
+      notesFor: (app) => notes.notesFor(app),
+      keep: async (taskId, routes) => {
+        if ((await notes.keep(taskId, routes)).length) events.publish('notes.changed', { change: 'learned' });
+      },
+    },
   });
 
   const handlers: MethodHandlers = {
@@ -124,6 +134,7 @@ export async function createApp(options: AppOptions = {}): Promise<AppServices> 
     ...taskHandlers(tasks),
     ...historyHandlers(store, events),
     ...settingsHandlers(settings),
+    ...notesHandlers(notes, events),
   };
 
   let seq = 0;

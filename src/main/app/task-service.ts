@@ -5,6 +5,7 @@ import { buildPlanner } from '../runtime/build-planner';
 import { applyTaskOverrides, type RuntimeConfig } from '../runtime/config';
 import { APP_CLOSED_REASON, TaskRunner, type DeviceLockPort, type TaskHandle } from '../runtime/task-runner';
 import type { DeviceLocks } from '../storage/device-lock';
+import type { AppNotesPort } from '../runtime/notes/app-notes-port';
 import type { TaskStore } from '../storage/task-store';
 import { screenshotPolicyFor } from './headless-runner';
 import type { PhoneAccess } from './phone-access';
@@ -20,6 +21,8 @@ export interface TaskServiceOptions {
   checkDevice: (serial: string) => Promise<void>;
   /** Keeps other processes (`amc run`, another window's host) off a phone while a task here drives it. */
   deviceLock?: DeviceLockPort & Partial<Pick<DeviceLocks, 'revokeAgent'>>;
+  /** Notes per app the tasks learn and read (when Settings turn them on). */
+  appNotes?: AppNotesPort;
   /** How long close() waits for stopped tasks to record their end. */
   closeTimeoutMs?: number;
 }
@@ -54,6 +57,7 @@ export class TaskService {
       plannerSource: async () => buildPlanner(await options.loadConfig()),
       ...(options.deviceLock && { deviceLock: options.deviceLock }),
       supervisor: this.desk,
+      ...(options.appNotes && { appNotes: options.appNotes }),
     });
     this.runner.on((event) => this.onEvent(event));
   }

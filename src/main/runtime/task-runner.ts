@@ -27,6 +27,9 @@ import { FINISH_TASK } from './prompt';
 import { describeAction, endFor, SupervisedActions, type Ended, type ExecutorPort } from './supervised-action';
 import { noPersonPresent, type SupervisorPort } from './supervisor';
 import { DEFAULT_TASK_POLICIES, type TaskPolicies } from './task-policies';
+import type { AppNotesPort } from './notes/app-notes-port';
+import { learnRoutes } from './notes/learn-route';
+import { pickNotes } from './notes/pick-notes';
 
 export type { ConfiguredPlanner, PlannerSource } from './planner';
 export type { SupervisorDecision, SupervisorPort, SupervisorRequest } from './supervisor';
@@ -79,6 +82,8 @@ export interface TaskRunnerOptions {
   newTaskId?: () => string;
   /** The tools whose declared effects the policy, the allow-list and the outcome check read (default: the registry). */
   tools?: ToolCatalog;
+  /** Notes per app: learned from completed tasks, given to the planner (when the task's policies say so); absent: none. */
+  appNotes?: AppNotesPort;
 }
 
 /** A task that could not start (bad request, device busy). Nothing ran. */
@@ -324,7 +329,26 @@ export class TaskRunner {
       ...(verification && { verification }),
       durationMs: this.now() - run.startedAt,
     });
+    if (status === 'completed') await this.learn(task);
     return task.record;
+  }
+
+  /** Keeps what a completed task taught, before its end is reported; notes that cannot be written never fail the task. */
+  private async learn(task: RunningTask): Promise<void> {
+    const notes = this.options.appNotes;
+    if (!notes || !task.policies.appNotes) return;
+    const routes = learnRoutes(task.record);
+    if (routes.length) await notes.keep(task.record.id, routes).catch(() => undefined);
+  }
+
+  /** The notes of the app in front for this turn's prompt; unreadable notes leave the turn without them. */
+  private async notesFor(task: RunningTask, scene: Scene | null): Promise<PlanInput['appNotes']> {
+    const notes = this.options.appNotes;
+    const app = scene?.screen.package;
+    if (!notes || !app || !task.policies.appNotes) return undefined;
+    const kept = await notes.notesFor(app).catch(() => []);
+    const picked = pickNotes(kept, task.record.goal);
+    return picked.notes.length ? { app, notes: picked.notes, leftOut: picked.leftOut } : undefined;
   }
 
   /** Ends the task for an exception: failed with `<ErrorName>: <message>`, or cancelled when it came from Stop. */
@@ -485,6 +509,7 @@ export class TaskRunner {
     if (late) return late;
 
     // Plan: the screenshot and the history go only to a planner that declares it accepts them (D8).
+    const appNotes = await this.notesFor(task, observation.scene);
     const input: PlanInput = {
       goal,
       step: turn,
@@ -495,6 +520,7 @@ export class TaskRunner {
       ...(task.policies.standingInstructions ? { standingInstructions: task.policies.standingInstructions } : {}),
       ...(task.allowedApps ? { allowedApps: task.allowedApps } : {}),
       ...(run.notices.length ? { notices: run.notices.splice(0) } : {}),
+      ...(appNotes && { appNotes }),
     };
     const planStart = performance.now();
     const decisions: PlannerDecision[] = [];

@@ -3,6 +3,7 @@ import { appEvents, appMethods } from './app';
 import { deviceEvents, deviceMethods } from './devices';
 import { historyEvents, historyMethods } from './history';
 import { mirrorEvents, mirrorMethods } from './mirror';
+import { notesEvents, notesMethods } from './notes';
 import { settingsEvents, settingsMethods } from './settings';
 import { supervisionMethods } from './supervision';
 import { taskEvents, taskMethods } from './tasks';
@@ -12,6 +13,7 @@ export * from './app';
 export * from './devices';
 export * from './history';
 export * from './mirror';
+export * from './notes';
 export * from './settings';
 export * from './tasks';
 export * from './supervision';
@@ -27,6 +29,7 @@ export const methods = {
   ...supervisionMethods,
   ...historyMethods,
   ...settingsMethods,
+  ...notesMethods,
 };
 
 /** Every event main pushes to windows, one topic at a time (never the whole state). */
@@ -37,6 +40,7 @@ export const events = {
   ...taskEvents,
   ...historyEvents,
   ...settingsEvents,
+  ...notesEvents,
 };
 
 export type Methods = typeof methods;

@@ -3,6 +3,7 @@ import { reportError } from '../store/app-store';
 import { useDevicesStore } from '../store/devices-store';
 import { useHistoryStore } from '../store/history-store';
 import { useMirrorStore } from '../store/mirror-store';
+import { useNotesStore } from '../store/notes-store';
 import { unsavedSettings, useSettingsStore } from '../store/settings-store';
 import { isRunning, useTaskStore } from '../store/task-store';
 
@@ -116,10 +117,19 @@ export function mirrorSync(bridge: Bridge): TopicSync {
   };
 }
 
+/** Notes per app: learned by tasks, edited and deleted in Settings, removed by marking a run as wrong. */
+export function notesSync(bridge: Bridge): TopicSync {
+  const load = async () => {
+    useNotesStore.getState().setListing(await bridge.call('notes.list', {}));
+  };
+  return { load, listen: () => bridge.on('notes.changed', () => load().catch(reportError)) };
+}
+
 export const allTopics = (bridge: Bridge): TopicSync[] => [
   devicesSync(bridge),
   taskSync(bridge),
   historySync(bridge),
   settingsSync(bridge),
   mirrorSync(bridge),
+  notesSync(bridge),
 ];

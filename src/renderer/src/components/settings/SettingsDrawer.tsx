@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { useAppStore } from '../../store/app-store';
 import { SettingsForm } from './SettingsForm';
+import { AppNotesSection } from '../notes/AppNotesSection';
 
 /** Settings slide in over the right edge; Escape or Close puts focus back where it was. */
 export function SettingsDrawer() {
@@ -38,6 +39,7 @@ export function SettingsDrawer() {
         </button>
       </div>
       <SettingsForm />
+      <AppNotesSection />
     </aside>
   );
 }
