@@ -19,6 +19,8 @@ import { Observer } from '../../src/main/perception/observer';
 import { buildPlanner } from '../../src/main/runtime/build-planner';
 import type { RuntimeConfig } from '../../src/main/runtime/config';
 import { noPersonPresent, presetSupervisor, type SupervisorPort, type SupervisorRequest } from '../../src/main/runtime/supervisor';
+import type { AppNotesPort } from '../../src/main/runtime/notes/app-notes-port';
+import { createNotesStore } from '../../src/main/storage/notes-store';
 import { TaskRunner } from '../../src/main/runtime/task-runner';
 import { Executor } from '../../src/main/tools/executor';
 import type { Scene } from '../../src/shared/scene';
@@ -83,7 +85,7 @@ function configWith(patch: SettingsPatch = {}, secrets: RuntimeConfig['secrets']
  * Runs one task on the demo phone as the app wires it (the planner built from the configuration, the screenshot
  * policy it implies, the scene budget it carries) and returns its record.
  */
-async function runTask(config: RuntimeConfig, options: { goal?: string; supervisor?: SupervisorPort; now?: () => number } = {}): Promise<TaskRecord> {
+async function runTask(config: RuntimeConfig, options: { goal?: string; supervisor?: SupervisorPort; now?: () => number; appNotes?: AppNotesPort } = {}): Promise<TaskRecord> {
   turns = [];
   const planner = buildPlanner(config);
   const runner = new TaskRunner({
@@ -91,6 +93,7 @@ async function runTask(config: RuntimeConfig, options: { goal?: string; supervis
     executor: new Executor(adb),
     supervisor: options.supervisor ?? noPersonPresent,
     ...(options.now && { now: options.now }),
+    ...(options.appNotes && { appNotes: options.appNotes }),
   });
   return runner.run({ serial: harness.serial, goal: options.goal ?? 'Open Settings' }, { planner });
 }
@@ -375,6 +378,16 @@ const ACTS: Record<Path, () => Promise<void>> = {
       return acted(record);
     };
     expect(await stepsUntilStopped(3)).toBe((await stepsUntilStopped(2)) + 1);
+  },
+  'aiPlanner.appNotes': async () => {
+    const notes = createNotesStore(await mkdtemp(path.join(dir, 'notes-')));
+    await notes.keep('an-earlier-task', [{ app: 'com.android.settings', goal: 'Find the Wi-Fi switch', route: 'Network & internet > Internet' }]);
+    policy = () => (turnOfTask() === 0 ? { kind: 'call', tool: 'launch_app', args: { app: 'Settings' } } : finish(true, 'Settings is open'));
+    await runTask(configWith({ aiPlanner: { appNotes: false } }), { appNotes: notes, goal: 'Find the Wi-Fi switch' });
+    expect(turns.some((turn) => turn.allText.includes('<app_notes>'))).toBe(false);
+    await harness.reset();
+    await runTask(configWith({ aiPlanner: { appNotes: true } }), { appNotes: notes, goal: 'Find the Wi-Fi switch' });
+    expect(turns.some((turn) => turn.allText.includes('<app_notes>') && turn.allText.includes('Network & internet > Internet'))).toBe(true);
   },
   'supervision.standingInstructions': async () => {
     await runTask(configWith({ supervision: { standingInstructions: 'My name is Ana.' } }));

@@ -316,6 +316,8 @@ export class TaskRunner {
     // A lock that cannot be removed is replaced as stale by this process's next task.
     await task.release().catch(() => undefined);
     this.running.delete(task.record.id);
+    // Before anyone hears of the end: a person who marks the task wrong at once then forgets what it taught.
+    if (status === 'completed') await this.learn(task, { ...task.record, status, verification: verification ?? null });
     this.emit(task, {
       type: 'task.finished',
       taskId: task.record.id,
@@ -329,16 +331,15 @@ export class TaskRunner {
       ...(verification && { verification }),
       durationMs: this.now() - run.startedAt,
     });
-    if (status === 'completed') await this.learn(task);
     return task.record;
   }
 
   /** Keeps what a completed task taught, before its end is reported; notes that cannot be written never fail the task. */
-  private async learn(task: RunningTask): Promise<void> {
+  private async learn(task: RunningTask, finished: TaskRecord): Promise<void> {
     const notes = this.options.appNotes;
     if (!notes || !task.policies.appNotes) return;
-    const routes = learnRoutes(task.record);
-    if (routes.length) await notes.keep(task.record.id, routes).catch(() => undefined);
+    const routes = learnRoutes(finished);
+    if (routes.length) await notes.keep(finished.id, routes).catch(() => undefined);
   }
 
   /** The notes of the app in front for this turn's prompt; unreadable notes leave the turn without them. */

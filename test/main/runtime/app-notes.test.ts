@@ -94,6 +94,17 @@ describe.each(['anthropic', 'openai'] as const)('notes per app over %s direct', 
     ]);
   });
 
+  it("Scenario: A run's note is kept before its end is announced", async () => {
+    const runner = runnerFor(provider);
+    let atTheEnd: Promise<unknown[]> | undefined;
+    // What a window does on the end event (list the notes, or forget the run's at once) sees the note already.
+    runner.on((event) => {
+      if (event.type === 'task.finished') atTheEnd = notes.list();
+    });
+    const record = await runSuiteTask(runner, 'settings-wifi-off');
+    expect(await atTheEnd).toEqual([expect.objectContaining({ taskId: record.id })]);
+  });
+
   it('Scenario: The next task in that app receives the note', async () => {
     const runner = runnerFor(provider);
     const taught = await runSuiteTask(runner, 'settings-wifi-off');
