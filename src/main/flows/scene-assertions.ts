@@ -1,14 +1,12 @@
 import type { Assertion, Locator } from '../../shared/flow';
 import { elementLabel, labelParts, type Scene, type SceneElement } from '../../shared/scene';
 import type { CheckResult } from '../replay/flow-checks';
+import { resolveLocator } from '../replay/locator';
 
 /**
  * An `assert` step judged in code on the turn's Scene: no model, and a fact in plain words either way, so a failed
  * check in a CI log says what the screen showed instead.
  */
-
-/** Finds the one element a locator names on a Scene, or says why it cannot (missing, several). */
-export type LocateElement = (scene: Scene, locator: Locator) => { element: SceneElement } | { problem: string };
 
 /** How many of the screen's texts a failed `visible` names, so the reason stays one line. */
 const TEXTS_SHOWN = 6;
@@ -33,13 +31,14 @@ function absent(scene: Scene, unwanted: string): CheckResult {
   return found.length ? { holds: false, reason: `"${unwanted}" is on screen (${elementLabel(found[0]!)})` } : { holds: true, fact: `no "${unwanted}" on screen` };
 }
 
-function inState(scene: Scene, locator: Locator, wanted: boolean, locate: LocateElement): CheckResult {
-  const found = locate(scene, locator);
-  if ('problem' in found) return { holds: false, reason: found.problem };
+/** The element the locator finds (the replay's matcher: it never picks among several) is in the wanted state. */
+function inState(scene: Scene, locator: Locator, wanted: boolean): CheckResult {
+  const found = resolveLocator(scene, locator);
+  if (found.kind !== 'found') return { holds: false, reason: found.reason };
   const label = elementLabel(found.element);
   const state = found.element.checked;
   if (state === undefined) return { holds: false, reason: `${label} cannot be checked or unchecked (it is not a switch, checkbox or radio button)` };
-  const words = (checked: boolean) => (checked ? 'checked (on)' : 'not checked (off)');
+  const words = (checked: boolean) => (checked ? 'on' : 'off');
   return state === wanted ? { holds: true, fact: `${label} is ${words(state)}` } : { holds: false, reason: `${label} is ${words(state)}, not ${words(wanted)}` };
 }
 
@@ -49,12 +48,12 @@ function inFront(scene: Scene, app: string): CheckResult {
 }
 
 /** Every condition of the assertion, in the order it lists them; it holds when all of them do. */
-export function checkAssertion(scene: Scene, assertion: Assertion, locate: LocateElement): CheckResult {
+export function checkAssertion(scene: Scene, assertion: Assertion): CheckResult {
   const results: CheckResult[] = [];
   if (assertion.visible !== undefined) results.push(visible(scene, assertion.visible));
   if (assertion.absent !== undefined) results.push(absent(scene, assertion.absent));
-  if (assertion.checked) results.push(inState(scene, assertion.checked, true, locate));
-  if (assertion.unchecked) results.push(inState(scene, assertion.unchecked, false, locate));
+  if (assertion.checked) results.push(inState(scene, assertion.checked, true));
+  if (assertion.unchecked) results.push(inState(scene, assertion.unchecked, false));
   if (assertion.app !== undefined) results.push(inFront(scene, assertion.app));
   const failed = results.flatMap((result) => (result.holds ? [] : [result.reason]));
   if (failed.length) return { holds: false, reason: failed.join('; ') };
