@@ -1,5 +1,4 @@
 import type { FlowStep } from '../../shared/flow';
-import type { FinishedOutcome } from '../../shared/task-words';
 
 /** A flow run, step by step, as `amc flow run` prints it and its JUnit report carries it. */
 
@@ -27,11 +26,11 @@ export interface FlowRunReport {
   /** The flow's name: its file's name without the extension. */
   name: string;
   goal: string;
-  serial: string;
-  taskId: string;
-  outcome: FinishedOutcome;
   /** ISO 8601. */
   startedAt: string;
   durationMs: number;
   steps: FlowStepResult[];
 }
+
+/** A flow run passes only when every one of its steps (asserts and questions included) passed. */
+export const flowPassed = (steps: readonly FlowStepResult[]): boolean => steps.every((step) => step.status === 'passed');

@@ -72,3 +72,10 @@ export function flowToYaml(flow: Flow): string {
   }
   return document.toString({ lineWidth: 0 });
 }
+
+/** A step on one line as the file writes it (`tap: { text: Wi-Fi }`), to name it in a report. */
+export function stepLabel(step: FlowStep): string {
+  return Object.entries(fileForm(step))
+    .map(([key, value]) => `${key}: ${stringify(value, { collectionStyle: 'flow', lineWidth: 0 }).trim()}`)
+    .join(', ');
+}
