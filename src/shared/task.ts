@@ -35,7 +35,8 @@ export type PlannedStep = z.infer<typeof PlannedStepSchema>;
 
 /** Which planner runs a task (shown next to the goal and stored with it). */
 export const PlannerInfoSchema = z.object({
-  kind: z.enum(['stub', 'ai']),
+  /** `replay`: a recorded flow carried out again (with a model's fields when one may take over). */
+  kind: z.enum(['stub', 'ai', 'replay']),
   provider: z.enum(['anthropic', 'openai']).optional(),
   transport: z.enum(['direct', 'cloud-proxy']).optional(),
   model: z.string().optional(),
