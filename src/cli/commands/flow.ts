@@ -1,6 +1,8 @@
 import { ExitCode, UsageError, type CliCommand, type CliIo } from '../command';
 import { parseCommandArgs } from '../args';
 import { FLOW_VAR_USAGE, flowFileArgument, flowVarOption, flowVarsOf, readFlowFile } from '../flow-files';
+import { FLOW_RUN_USAGE, runFlowFile } from '../flow-run';
+import { exportFlow, FLOW_EXPORT_USAGE } from '../flow-export';
 
 const CHECK_USAGE = `amc flow check FILE ${FLOW_VAR_USAGE}`;
 
@@ -22,7 +24,9 @@ async function check(args: string[], io: CliIo): Promise<number> {
 }
 
 const SUBCOMMANDS: Record<string, { usage: string; run(args: string[], io: CliIo): Promise<number> }> = {
+  run: { usage: FLOW_RUN_USAGE, run: runFlowFile },
   check: { usage: CHECK_USAGE, run: check },
+  export: { usage: FLOW_EXPORT_USAGE, run: exportFlow },
 };
 
 export const flowCommand: CliCommand = {

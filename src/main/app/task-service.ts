@@ -1,7 +1,10 @@
 import type { CurrentTask, RunTaskInput, TaskControlResult } from '../../shared/contract/tasks';
 import type { TaskEvent, TaskRecord } from '../../shared/task';
 import type { EventHub } from '../ipc/event-hub';
+import type { Flow } from '../../shared/flow';
+import { flowRunPlanner } from '../flows/flow-planner';
 import { buildPlanner } from '../runtime/build-planner';
+import type { ConfiguredPlanner } from '../runtime/planner';
 import { applyTaskOverrides, type RuntimeConfig } from '../runtime/config';
 import { APP_CLOSED_REASON, TaskRunner, type DeviceLockPort, type TaskHandle } from '../runtime/task-runner';
 import type { DeviceLocks } from '../storage/device-lock';
@@ -59,9 +62,19 @@ export class TaskService {
   }
 
   async run(input: RunTaskInput): Promise<TaskRecord> {
+    return this.start(input, (_config, configured) => configured);
+  }
+
+  /** A flow file's steps on a phone as a task (the flow's goal, its own planner: see flowRunPlanner). */
+  async runFlow(serial: string, flow: Flow): Promise<TaskRecord> {
+    return this.start({ serial, goal: flow.goal }, (config, configured) => flowRunPlanner(flow, config, configured));
+  }
+
+  /** Starts a task with the planner `plannerFor` makes of the configured one. */
+  private async start(input: RunTaskInput, plannerFor: (config: RuntimeConfig, configured: ConfiguredPlanner) => ConfiguredPlanner): Promise<TaskRecord> {
     const config = applyTaskOverrides(await this.options.loadConfig(), input.overrides ?? {});
     // Building the planner checks what it needs (keys, URLs): a ConfigError here means nothing started.
-    const configured = buildPlanner(config);
+    const configured = plannerFor(config, buildPlanner(config));
     await this.options.checkDevice(input.serial);
     this.options.phone.setScreenshotPolicy(input.serial, screenshotPolicyFor(config, configured));
     const handle = await this.runner.start(

@@ -161,14 +161,14 @@ function toolProblems(step: ActionStep, form: string, base: Path, valueAt: (path
 }
 
 /** Every `${name}` must have a value: from vars, --var, or an earlier ask_ai that extracts into it. */
-function variableProblems(raw: Record<string, unknown>, values: Readonly<Record<string, string>>, steps: readonly FlowStep[]): Found[] {
+function variableProblems(raw: Record<string, unknown>, values: Readonly<Record<string, string>>, steps: readonly (FlowStep | undefined)[]): Found[] {
   const problems: Found[] = [];
   const extracted = new Set<string>();
   const check = (value: unknown, base: Path) => {
     for (const { path, text } of stringsWithPaths(value, base)) {
       for (const name of referencedVariables(text)) {
         if (Object.hasOwn(values, name) || extracted.has(name)) continue;
-        const later = steps.some((step) => 'ask_ai' in step && step.ask_ai.into === name);
+        const later = steps.some((step) => step && 'ask_ai' in step && step.ask_ai.into === name);
         problems.push({
           path,
           message: later
@@ -219,7 +219,8 @@ export function parseFlowFile(text: string, options: FlowFileOptions = {}): Flow
 
   const rawSteps: unknown[] = Array.isArray(raw.steps) ? raw.steps : [];
   const schemas: Record<string, z.ZodType> = fileStepSchemas();
-  const steps: FlowStep[] = [];
+  // By position; a step with problems of its own has none here (its variables are still checked).
+  const steps: (FlowStep | undefined)[] = [];
   rawSteps.forEach((step, index) => {
     const base: Path = ['steps', index];
     const form = stepForm(step);
@@ -232,12 +233,12 @@ export function parseFlowFile(text: string, options: FlowFileOptions = {}): Flow
     if (problems.length) return;
     const normalized = normalizedStep(form, schemas[form]!.parse(step) as Record<string, unknown>);
     if ('tool' in normalized) found.push(...toolProblems(normalized, form, base, valueAt));
-    steps.push(normalized);
+    steps[index] = normalized;
   });
 
   const declared = isPlainMap(raw.vars) ? Object.keys(raw.vars) : [];
   const values = { ...(isPlainMap(raw.vars) ? (raw.vars as Record<string, string>) : {}), ...options.vars };
-  if (!found.length) found.push(...variableProblems(raw, values, steps));
+  found.push(...variableProblems(raw, values, steps));
   const outside = unusedOverrides(raw, options.vars ?? {}, declared);
   if (found.length || outside.length) {
     const located = found.map(({ path, message, key }) => ({ ...locate(doc, counter, path, key), message }));

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { appEvents, appMethods } from './app';
 import { deviceEvents, deviceMethods } from './devices';
+import { flowMethods } from './flows';
 import { historyEvents, historyMethods } from './history';
 import { mirrorEvents, mirrorMethods } from './mirror';
 import { settingsEvents, settingsMethods } from './settings';
@@ -11,6 +12,7 @@ export * from './define';
 export * from './app';
 export * from './devices';
 export * from './history';
+export * from './flows';
 export * from './mirror';
 export * from './settings';
 export * from './tasks';
@@ -26,6 +28,7 @@ export const methods = {
   ...taskMethods,
   ...supervisionMethods,
   ...historyMethods,
+  ...flowMethods,
   ...settingsMethods,
 };
 
