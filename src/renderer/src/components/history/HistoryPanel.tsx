@@ -92,9 +92,9 @@ export function HistoryPanel() {
   const { runAgain, notice } = useRunAgain();
   useSlashToSearch();
 
-  const exportTask = async (id: string, format: 'json' | 'html') => {
+  const exportTask = async (id: string, format: 'json' | 'html' | 'flow') => {
     try {
-      const file = await bridge.call(format === 'json' ? 'history.exportJson' : 'history.exportHtml', { id });
+      const file = await bridge.call(format === 'json' ? 'history.exportJson' : format === 'html' ? 'history.exportHtml' : 'flows.fromTask', { id });
       downloadText(file.fileName, file.text, file.mediaType);
     } catch (error) {
       reportError(error);
@@ -130,6 +130,11 @@ export function HistoryPanel() {
           <button type="button" className="button secondary" onClick={() => void exportTask(opened.id, 'html')}>
             Export HTML report
           </button>
+          {opened.status === 'completed' && (
+            <button type="button" className="button secondary" onClick={() => void exportTask(opened.id, 'flow')} title="A flow file (YAML) to read, edit and run again">
+              Save as flow
+            </button>
+          )}
           <button type="button" className="button secondary" onClick={() => void runAgain(opened)}>
             Run again
           </button>
