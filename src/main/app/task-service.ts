@@ -5,6 +5,7 @@ import { buildPlanner } from '../runtime/build-planner';
 import { applyTaskOverrides, type RuntimeConfig } from '../runtime/config';
 import { APP_CLOSED_REASON, TaskRunner, type ConfiguredPlanner, type DeviceLockPort, type TaskHandle } from '../runtime/task-runner';
 import { ReplayRefused, replayPlannerFor } from '../replay/replay-task';
+import { withPlanCache } from '../replay/plan-cache';
 import type { DeviceLocks } from '../storage/device-lock';
 import type { TaskStore } from '../storage/task-store';
 import { screenshotPolicyFor } from './headless-runner';
@@ -62,7 +63,8 @@ export class TaskService {
   async run(input: RunTaskInput): Promise<TaskRecord> {
     const config = applyTaskOverrides(await this.options.loadConfig(), input.overrides ?? {});
     // Building the planner checks what it needs (keys, URLs): a ConfigError here means nothing started.
-    return this.start(input, config, buildPlanner(config));
+    const configured = await withPlanCache(buildPlanner(config), input.goal, this.options.store, config.settings.aiPlanner.reuseRuns);
+    return this.start(input, config, configured);
   }
 
   /** A finished task's recorded steps, carried out again as a new task (ReplayRefused when it cannot be replayed). */
