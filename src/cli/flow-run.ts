@@ -40,7 +40,7 @@ export async function runFlowFile(args: string[], io: CliIo): Promise<number> {
   const { flowRunPlanner } = await import('../main/flows/flow-planner');
   const recorder = createFlowRunRecorder(flow);
   const startedAt = new Date();
-  const code = await runTaskAtTerminal('flow run', values, io, { goal: flow.goal, planner: ({ config, configured }) => flowRunPlanner(flow, config, configured, recorder) });
+  const code = await runTaskAtTerminal('flow run', values, io, async ({ config, configured }) => ({ goal: flow.goal, planner: flowRunPlanner(flow, config, configured, recorder) }));
 
   const steps = recorder.results(code === ExitCode.ok ? { completed: true } : { completed: false, reason: code === ExitCode.cancelled ? 'the run was stopped' : 'the run did not finish' });
   const passed = steps.every((step) => step.status === 'passed');

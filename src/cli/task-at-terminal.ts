@@ -5,6 +5,7 @@ import { configuredPlannerFor, maxStepsOf, plannerOverrides } from './planner-op
 import type { PlannerInfo, TaskEvent } from '../shared/task';
 import type { ConfiguredPlanner, TaskHandle } from '../main/runtime/task-runner';
 import type { RuntimeConfig } from '../main/runtime/config';
+import type { TaskStore } from '../main/storage/task-store';
 import { allowedAppsOf, presetAnswers } from './supervision-options';
 import { supervisionPrinter } from './run-report';
 import { terminalSupervisor } from './terminal-supervisor';
@@ -35,11 +36,8 @@ export interface TaskAtTerminalValues {
   'adb-path'?: string;
 }
 
-export interface TaskAtTerminal {
-  goal: string;
-  /** The task's planner, given the one the configuration (with the command's overrides) builds. */
-  planner(base: { config: RuntimeConfig; configured: ConfiguredPlanner }): ConfiguredPlanner;
-}
+/** What the command carries out: its goal and planner, given the planner the configuration builds and the history. */
+export type PrepareTask = (base: { config: RuntimeConfig; configured: ConfiguredPlanner; history: TaskStore }) => Promise<{ goal: string; planner: ConfiguredPlanner }>;
 
 const indent = (label: string, text: string) => `    ${label}: ${text.replace(/\s*\n\s*/g, '\n      ')}`;
 
@@ -77,7 +75,7 @@ function printEvent(event: TaskEvent, io: CliIo, planner: PlannerInfo): void {
   }
 }
 
-export async function runTaskAtTerminal(command: string, values: TaskAtTerminalValues, io: CliIo, task: TaskAtTerminal): Promise<number> {
+export async function runTaskAtTerminal(command: string, values: TaskAtTerminalValues, io: CliIo, prepare: PrepareTask): Promise<number> {
   const overrides = plannerOverrides(values);
   const maxSteps = maxStepsOf(values);
   const answers = presetAnswers(values);
@@ -88,14 +86,23 @@ export async function runTaskAtTerminal(command: string, values: TaskAtTerminalV
   const { createTaskStore } = await import('../main/storage/task-store');
   const { createDeviceLocks } = await import('../main/storage/device-lock');
   const { config, configured: base } = await configuredPlannerFor(overrides);
-  const configured = task.planner({ config, configured: base });
+  const home = resolveAmcHome(process.env);
+  // The task goes into the same history the app shows; a history that cannot be written never stops the task.
+  const history = createTaskStore(home);
+  let task: Awaited<ReturnType<PrepareTask>>;
+  try {
+    task = await prepare({ config, configured: base, history });
+  } catch (error) {
+    await history.close();
+    throw error;
+  }
+  const configured = task.planner;
 
   const { createHeadlessRunner, screenshotPolicyFor } = await import('../main/app/headless-runner');
   const { APP_CLOSED_REASON, TaskStartError } = await import('../main/runtime/task-runner');
   const adb = await adbForTask(values, config.settings);
   // Before the task exists: an unknown serial never becomes a recorded, failed task.
   const serial = await pickSerial(adb, values.serial);
-  const home = resolveAmcHome(process.env);
   // The same per-phone lock as the app's: a phone another task drives (the app, another `amc run`) is refused.
   // A person at a terminal answers the agent; with --json (or without a terminal) only answers given in advance do.
   let handle: TaskHandle | undefined;
@@ -110,8 +117,6 @@ export async function runTaskAtTerminal(command: string, values: TaskAtTerminalV
   if (spinner) runner.on((event) => spinner.onEvent(event));
   const printSupervision = supervisionPrinter(io);
   runner.on(values.json ? (event) => io.out(JSON.stringify(event)) : (event) => (printEvent(event, io, configured.planner.info), printSupervision(event)));
-  // The task goes into the same history the app shows; a history that cannot be written never stops the task.
-  const history = createTaskStore(home);
   let historyProblem: string | undefined;
   runner.on((event) => {
     history.append(event).catch((error: unknown) => {

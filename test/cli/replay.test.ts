@@ -151,3 +151,32 @@ describe('amc replay', { timeout: 120_000 }, () => {
     expect(result.stderr).toContain('there is no task no-such-task in history');
   });
 });
+
+describe('the plan cache', { timeout: 120_000 }, () => {
+  it('Scenario: A second AI run of a goal follows the earlier successful run and calls the model only where needed', async () => {
+    const task = suiteTask('settings-dark-theme-on');
+    await recordRun('settings-dark-theme-on');
+    const firstCalls = fake.requests.length;
+    await harness.reset(task.seed);
+    policy = stepsPolicy(SUITE_SCRIPTS['settings-dark-theme-on']!());
+    const calls = fake.requests.length;
+    const second = await runAmc(['run', '-s', harness.serial, '--goal', ' switch the phone to the  dark theme', '--json', '--yes'], { env: env() });
+    expect(second.code, second.stderr).toBe(0);
+    expect((await harness.state()).settings.darkTheme).toBe(true);
+    // The first run needed a model call per step and one to finish; the second none: its end (the switch on) is checked in code.
+    expect(firstCalls).toBeGreaterThanOrEqual(4);
+    expect(fake.requests.length - calls).toBe(0);
+    expect(planned(events(second.stdout)).filter((step) => step.tool !== 'finish_task').map((step) => step.source)).toEqual(['cache', 'cache', 'cache']);
+  });
+
+  it('Scenario: With "Reuse successful runs" off, the model plans every step', async () => {
+    const task = suiteTask('settings-dark-theme-on');
+    await harness.reset(task.seed);
+    policy = stepsPolicy(SUITE_SCRIPTS['settings-dark-theme-on']!());
+    const calls = fake.requests.length;
+    const run = await runAmc(['run', '-s', harness.serial, '--goal', task.goal, '--json', '--yes'], { env: { ...env(), AI_PLANNER_REUSE_RUNS: 'false' } });
+    expect(run.code, run.stderr).toBe(0);
+    expect(fake.requests.length - calls).toBe(4);
+    expect(planned(events(run.stdout)).every((step) => step.source === 'model')).toBe(true);
+  });
+});

@@ -23,31 +23,18 @@ export const replayCommand: CliCommand = {
     );
     if (positionals.length !== 1 || !positionals[0]!.trim()) throw new UsageError('give exactly one task id (amc replay TASK_ID; History and `amc run --json` show task ids)');
     const id = positionals[0]!.trim();
-    const { resolveAmcHome } = await import('../../main/storage/settings-store');
-    const { createTaskStore, TaskStoreError } = await import('../../main/storage/task-store');
+    const { TaskStoreError } = await import('../../main/storage/task-store');
     const { replayPlannerFor, ReplayRefused } = await import('../../main/replay/replay-task');
-    const store = createTaskStore(resolveAmcHome(process.env));
-    let record;
-    try {
-      record = await store.get(id);
-    } catch (error) {
-      if (error instanceof TaskStoreError) throw new UsageError(`task ${id} cannot be read from history: ${error.message}`);
-      throw error;
-    } finally {
-      await store.close();
-    }
-    if (!record) throw new UsageError(`there is no task ${id} in history`);
-    const recorded = record;
-    return runTaskAtTerminal('replay', values, io, {
-      goal: recorded.goal,
-      planner: ({ configured }) => {
-        try {
-          return replayPlannerFor(recorded, configured);
-        } catch (error) {
-          if (error instanceof ReplayRefused) throw new UsageError(error.message);
-          throw error;
-        }
-      },
+    return runTaskAtTerminal('replay', values, io, async ({ configured, history }) => {
+      const record = await history.get(id).catch((error: unknown) => {
+        throw error instanceof TaskStoreError ? new UsageError(`task ${id} cannot be read from history: ${error.message}`) : error;
+      });
+      if (!record) throw new UsageError(`there is no task ${id} in history`);
+      try {
+        return { goal: record.goal, planner: replayPlannerFor(record, configured) };
+      } catch (error) {
+        throw error instanceof ReplayRefused ? new UsageError(error.message) : error;
+      }
     });
   },
 };

@@ -21,6 +21,9 @@ export const runCommand: CliCommand = {
     });
     const goal = values.goal?.trim();
     if (!goal) throw new UsageError('--goal TEXT is required');
-    return runTaskAtTerminal('run', values, io, { goal, planner: ({ configured }) => configured });
+    return runTaskAtTerminal('run', values, io, async ({ config, configured, history }) => {
+      const { withPlanCache } = await import('../../main/replay/plan-cache');
+      return { goal, planner: await withPlanCache(configured, goal, history, config.settings.aiPlanner.reuseRuns) };
+    });
   },
 };

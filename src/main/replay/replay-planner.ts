@@ -66,6 +66,9 @@ class ReplayPlanner implements Planner {
   private spent: TokenUsage | null = null;
   /** Facts the flow's checks confirmed since the last reported step. */
   private confirmed: string[] = [];
+  /** Whether the flow's last step so far has an outcome the runtime checks in code (a switch's state, an app, a field). */
+  private endChecked = false;
+  private started = false;
 
   constructor(private readonly options: ReplayPlannerOptions) {
     const model = options.model;
@@ -84,6 +87,15 @@ class ReplayPlanner implements Planner {
   async plan(input: PlanInput, context: PlanContext): Promise<PlannedStep[]> {
     this.spent = null;
     if (this.handedOver) return this.askModel(input, context, input.goal);
+    if (!this.started) {
+      this.started = true;
+      // The cache follows a run that started where this one does; elsewhere the model plans from the start.
+      const app = this.options.flow.app;
+      if (this.options.source === 'cache' && app && input.scene && input.scene.screen.package !== app) {
+        this.handedOver = true;
+        return this.askModel(input, context, input.goal);
+      }
+    }
     const diverged = this.settlePending(input);
     if (diverged) return this.diverge(diverged, input, context);
     if (!input.scene) return this.diverge(`the screen could not be read (${input.sceneError ?? 'no Scene'})`, input, context);
@@ -97,6 +109,12 @@ class ReplayPlanner implements Planner {
       }
       if (typeof outcome === 'string') return this.diverge(`${stepWords(index)}: ${outcome}`, input, context);
       return this.report(outcome, context);
+    }
+    if (this.options.source === 'cache' && !this.endChecked && this.options.model) {
+      // The end state cannot be checked in code: the model confirms the finish (or goes on).
+      this.handedOver = true;
+      const notice = 'The steps of an earlier successful run of this goal are done. Check on this screen that the goal is reached and finish, or go on.';
+      return this.askModel({ ...input, notices: [...(input.notices ?? []), notice] }, context, input.goal);
     }
     const checked = this.confirmed.length ? `; checked: ${this.confirmed.join('; ')}` : '';
     context.onDecision({ ...this.planned(FINISH_TASK, { success: true, reason: `every step of the flow is done${checked}` }, null), usage: this.spent });
@@ -121,6 +139,7 @@ class ReplayPlanner implements Planner {
       const result = checks.assert(scene, step.assert);
       if (!result.holds) throw new TaskFailedError(`${stepWords(index)}: the check failed: ${result.reason}`);
       this.confirmed.push(result.fact);
+      this.endChecked = true;
       return 'next';
     }
     const answer = await checks.ask(scene, step.ask_ai, context.signal);
@@ -138,6 +157,7 @@ class ReplayPlanner implements Planner {
     const found = step.target ? resolveLocator(scene, step.target) : null;
     const element = found?.kind === 'found' ? found.element : undefined;
     const done = outcomeHolds(step, scene, element);
+    this.endChecked = step.expect !== undefined;
     if (done) {
       this.next += 1;
       return this.planned(step.tool, step.args, `Skipped: already done (${done}).`, 'skipped');

@@ -1,6 +1,6 @@
 import { stepPhrase, targetElement } from '../../../../shared/action-words';
 import { elementLabel, type Bounds } from '../../../../shared/scene';
-import type { PlannerInfo, StepRecord } from '../../../../shared/task';
+import type { PlannerInfo, StepRecord, TaskRecord } from '../../../../shared/task';
 import { usesModel } from '../../../../shared/task-words';
 
 /** Words for the element the action touched, e.g. `Button "Save"`, or null when it acted on no element. */
@@ -60,4 +60,9 @@ export function stepSummary(step: StepRecord): string {
 /** The first line of the model's reason for a turn, for a closed card (the open card shows all of it). */
 export function rationaleFirstLine(step: StepRecord): string | null {
   return step.planned?.rationale?.split('\n').find((line) => line.trim())?.trim() ?? null;
+}
+
+/** Whether a task's steps are marked with where they came from: a replay, or a task where some step was not the model's. */
+export function marksSources(task: Pick<TaskRecord, 'planner' | 'steps'>): boolean {
+  return task.planner.kind === 'replay' || task.steps.some((step) => step.planned && step.planned.source !== 'model');
 }
