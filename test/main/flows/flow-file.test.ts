@@ -1,5 +1,7 @@
 // Flow files: YAML in the short forms a person writes, checked with line and column numbers, variables filled in,
 // written back so that they read as the same flow.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FlowSchema, type Flow } from '../../../src/shared/flow';
 import { parseFlowFile, problemLine, type FlowFileOptions } from '../../../src/main/flows/flow-file';
@@ -129,5 +131,17 @@ describe('flow files', () => {
     expect(yaml).toContain('  - type_text: { target: { resourceId: search_bar }, text: Paris, submit: true }\n');
     expect(yaml).toMatch(/^# An Agentic Mobile Control flow/);
     expect(read(yaml)).toEqual(recorded);
+  });
+});
+
+describe("the README's flow file example", () => {
+  it('reads as a flow, with its variable filled in', () => {
+    const readme = readFileSync(path.resolve(__dirname, '../../../README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('## Flow files'));
+    const example = /```yaml\n([\s\S]*?)```/.exec(section)?.[1];
+    expect(example).toBeDefined();
+    const flow = read(example!, { vars: { title: 'Bananas' } });
+    expect(flow.goal).toBe('Write the note Bananas');
+    expect(flow.steps).toHaveLength(8);
   });
 });
