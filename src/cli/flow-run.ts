@@ -33,7 +33,17 @@ export async function runFlowFile(args: string[], io: CliIo): Promise<number> {
   );
   const file = flowFileArgument(positionals, FLOW_RUN_USAGE);
   if (values.junit !== undefined && !values.junit.trim()) throw new UsageError('--junit needs a file name, e.g. --junit flow-results.xml');
-  const flow = await readFlowFile(file, flowVarsOf(values));
+  const vars = flowVarsOf(values);
+  const { FlowFileError } = await import('../main/flows/flow-file');
+  let flow;
+  try {
+    flow = await readFlowFile(file, vars);
+  } catch (error) {
+    // A broken file is a usage error, as for `amc flow check`: nothing ran.
+    if (!(error instanceof FlowFileError)) throw error;
+    io.err(`amc flow run: ${error.message}`);
+    return ExitCode.usage;
+  }
 
   // Loaded lazily so `amc --help` stays fast.
   const { createFlowRunRecorder } = await import('../main/flows/flow-run-recorder');

@@ -129,6 +129,11 @@ describe('amc flow check', () => {
         '  line 4, column 10: a locator needs at least one of resourceId, text, desc, hint or row\n' +
         '  line 5, column 23: `${title}` has no value: set it under `vars:` or give `--var title=VALUE`\n',
     );
+    // `amc flow run` refuses it the same way, before touching the phone.
+    const run = await runAmc(['flow', 'run', broken, '-s', harness.serial], { env: aiOff() });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('line 4, column 10: a locator needs at least one of resourceId, text, desc, hint or row');
+    expect((await phone()).foreground).toBe('com.android.launcher3');
     const yaml = await flowFile('not-yaml.yaml', 'goal: x\nsteps:\n  - tap: {text: "Wi-Fi"\n');
     const syntax = await runAmc(['flow', 'check', yaml], { env: aiOff() });
     expect(syntax.code).toBe(2);
