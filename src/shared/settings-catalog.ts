@@ -302,6 +302,15 @@ export const SETTINGS_CATALOG = [
     section: 'Supervision',
     appliesTo: AI,
   }),
+  toggle('aiPlanner', 'reuseRuns', true, {
+    label: 'Reuse successful runs',
+    help: 'Off: the model plans every step of every task.',
+    helpOn:
+      'On: a goal that succeeded before, started on the same app, follows that run\u2019s steps while each one finds its element and verifies, and calls the model only where the screen differs.',
+    section: 'Planner',
+    env: 'AI_PLANNER_REUSE_RUNS',
+    appliesTo: AI,
+  }),
   toggle('aiPlanner', 'sendScreenshot', true, {
     label: 'Send a screenshot to the planner',
     help: 'The screen\u2019s UI elements are always sent.',

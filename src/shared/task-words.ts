@@ -1,6 +1,7 @@
 import { formatUsd } from './prices';
 import type { Verification } from './action';
 import type { PlannerInfo, TaskStatus } from './task';
+import type { StepSource } from './flow';
 
 /**
  * The words every surface (timeline, History, the HTML report, `amc run`) uses for how a task ended and how much
@@ -111,5 +112,21 @@ export function costWords(task: { costUsd: number | null; usage: { inputTokens: 
 /** Which planner ran a task: "built-in planner (no AI)", or "AI planner · anthropic · claude-sonnet-4-6 · via direct". */
 export function plannerWords(planner: Pick<PlannerInfo, 'kind' | 'provider' | 'model' | 'transport'>): string {
   if (planner.kind === 'stub') return 'built-in planner (no AI)';
-  return ['AI planner', planner.provider, planner.model, planner.transport && `via ${planner.transport}`].filter(Boolean).join(' · ');
+  const ai = ['AI planner', planner.provider, planner.model, planner.transport && `via ${planner.transport}`].filter(Boolean).join(' · ');
+  if (planner.kind === 'replay') return usesModel(planner) ? `replay of a recorded run; where the screen differs: ${ai}` : 'replay of a recorded run (no AI)';
+  return ai;
 }
+
+/** Whether a task's planner may call a model (an AI planner, or a replay with one to take over). */
+export function usesModel(planner: Pick<PlannerInfo, 'kind' | 'provider' | 'model' | 'transport'>): boolean {
+  return planner.kind === 'ai' || (planner.kind === 'replay' && Boolean(planner.provider ?? planner.model ?? planner.transport));
+}
+
+/** How the timeline and the terminal mark where a turn's step came from. */
+const STEP_SOURCE_WORDS: Record<StepSource, string> = {
+  model: 'planned by the model',
+  replayed: 'replayed',
+  cache: 'from the cache',
+  skipped: 'skipped: already done',
+};
+export const stepSourceWords = (source: StepSource): string => STEP_SOURCE_WORDS[source];

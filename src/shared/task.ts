@@ -3,6 +3,7 @@ import { BoundsSchema, SceneSchema } from './scene';
 import { StepOutcomeSchema, VerificationSchema } from './action';
 import { TokenUsageSchema, ToolCallDecisionSchema } from './decision';
 import { CONFIRMATION_MODES } from './settings-catalog';
+import { STEP_SOURCES } from './flow';
 
 /**
  * A task: one goal carried out on one device, turn by turn (observe -> plan -> execute). The events below
@@ -24,12 +25,18 @@ export const PlannedStepSchema = ToolCallDecisionSchema.extend({
   usage: TokenUsageSchema.nullable().default(null),
   /** What this call cost in USD by the price table; null when the model has no price (or no call was made). */
   costUsd: z.number().nonnegative().nullable().default(null),
+  /**
+   * Where the step came from: the model, a replayed flow, the plan cache, or a flow step skipped because its outcome
+   * already held (recorded, not acted). History written before replay existed was all the model's.
+   */
+  source: z.enum(STEP_SOURCES).default('model'),
 });
 export type PlannedStep = z.infer<typeof PlannedStepSchema>;
 
 /** Which planner runs a task (shown next to the goal and stored with it). */
 export const PlannerInfoSchema = z.object({
-  kind: z.enum(['stub', 'ai']),
+  /** `replay`: a recorded flow carried out again (with a model's fields when one may take over). */
+  kind: z.enum(['stub', 'ai', 'replay']),
   provider: z.enum(['anthropic', 'openai']).optional(),
   transport: z.enum(['direct', 'cloud-proxy']).optional(),
   model: z.string().optional(),

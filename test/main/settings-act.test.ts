@@ -21,12 +21,15 @@ import type { RuntimeConfig } from '../../src/main/runtime/config';
 import { noPersonPresent, presetSupervisor, type SupervisorPort, type SupervisorRequest } from '../../src/main/runtime/supervisor';
 import type { AppNotesPort } from '../../src/main/runtime/notes/app-notes-port';
 import { createNotesStore } from '../../src/main/storage/notes-store';
+import { createTaskStore } from '../../src/main/storage/task-store';
+import { withPlanCache } from '../../src/main/replay/plan-cache';
 import { TaskRunner } from '../../src/main/runtime/task-runner';
 import { Executor } from '../../src/main/tools/executor';
 import type { Scene } from '../../src/shared/scene';
 import { defaultSettings, mergeSettings, SettingsSchema, type Settings, type SettingsPatch } from '../../src/shared/settings';
 import { SETTINGS_CATALOG, type CatalogEntry } from '../../src/shared/settings-catalog';
-import type { TaskRecord } from '../../src/shared/task';
+import type { TaskEvent, TaskRecord } from '../../src/shared/task';
+import type { ConfiguredPlanner } from '../../src/main/runtime/planner';
 import { finish, startProviderFake, type FakePolicy, type FakeProvider, type FakeReply, type FakeTurn, type ProviderFake } from '../fakes/index';
 import { startFakeServer, type FakeServer } from '../fakes/fake-http';
 import { startAdbHarness, type AdbHarness } from '../support/adb-harness';
@@ -85,9 +88,12 @@ function configWith(patch: SettingsPatch = {}, secrets: RuntimeConfig['secrets']
  * Runs one task on the demo phone as the app wires it (the planner built from the configuration, the screenshot
  * policy it implies, the scene budget it carries) and returns its record.
  */
-async function runTask(config: RuntimeConfig, options: { goal?: string; supervisor?: SupervisorPort; now?: () => number; appNotes?: AppNotesPort } = {}): Promise<TaskRecord> {
+async function runTask(
+  config: RuntimeConfig,
+  options: { goal?: string; supervisor?: SupervisorPort; now?: () => number; appNotes?: AppNotesPort; planner?: ConfiguredPlanner; onEvent?: (event: TaskEvent) => void } = {},
+): Promise<TaskRecord> {
   turns = [];
-  const planner = buildPlanner(config);
+  const planner = options.planner ?? buildPlanner(config);
   const runner = new TaskRunner({
     observer: new Observer(adb, { screenshot: screenshotPolicyFor(config, planner) }),
     executor: new Executor(adb),
@@ -95,6 +101,7 @@ async function runTask(config: RuntimeConfig, options: { goal?: string; supervis
     ...(options.now && { now: options.now }),
     ...(options.appNotes && { appNotes: options.appNotes }),
   });
+  if (options.onEvent) runner.on(options.onEvent);
   return runner.run({ serial: harness.serial, goal: options.goal ?? 'Open Settings' }, { planner });
 }
 
@@ -378,6 +385,25 @@ const ACTS: Record<Path, () => Promise<void>> = {
       return acted(record);
     };
     expect(await stepsUntilStopped(3)).toBe((await stepsUntilStopped(2)) + 1);
+  },
+  'aiPlanner.reuseRuns': async () => {
+    const history = createTaskStore(await mkdtemp(path.join(dir, 'history-')));
+    const openSettings: FakePolicy = () => (turnOfTask() === 0 ? { kind: 'call', tool: 'launch_app', args: { app: 'Settings' } } : finish(true, 'Settings is open'));
+    const appends: Promise<void>[] = [];
+    policy = openSettings;
+    const first = await runTask(configWith(), { goal: 'Open Settings', onEvent: (event) => appends.push(history.append(event)) });
+    await Promise.all(appends);
+    expect(first.status).toBe('completed');
+    const modelCalls = async (reuseRuns: boolean) => {
+      await harness.reset();
+      policy = openSettings;
+      const config = configWith({ aiPlanner: { reuseRuns } });
+      const planner = await withPlanCache(buildPlanner(config), 'Open Settings', history, config.settings.aiPlanner.reuseRuns);
+      expect((await runTask(config, { goal: 'Open Settings', planner })).status).toBe('completed');
+      return turns.length;
+    };
+    expect(await modelCalls(false)).toBe(2);
+    expect(await modelCalls(true)).toBeLessThan(2);
   },
   'aiPlanner.appNotes': async () => {
     const notes = createNotesStore(await mkdtemp(path.join(dir, 'notes-')));

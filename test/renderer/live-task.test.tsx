@@ -51,6 +51,7 @@ const planned = (step: number, rationale: string): TaskEvent => ({
   thinking: `thinking about step ${step}`,
   usage: { inputTokens: 100, outputTokens: 10 },
   costUsd: null,
+  source: 'model',
   planMs: 900,
 });
 

@@ -30,6 +30,7 @@ const TYPED: Record<Path, (provider: Provider) => { form: string | boolean; stor
   'aiPlanner.timeoutSeconds': () => ({ form: '42', stored: 42 }),
   'aiPlanner.thinkingBudgetTokens': () => ({ form: '2048', stored: 2048 }),
   'aiPlanner.maxSteps': () => ({ form: '17', stored: 17 }),
+  'aiPlanner.reuseRuns': () => ({ form: false, stored: false }),
   'aiPlanner.sendScreenshot': () => ({ form: false, stored: false }),
   'aiPlanner.screenshotLongEdge': () => ({ form: '1024', stored: 1024 }),
   'aiPlanner.appNotes': () => ({ form: false, stored: false }),
@@ -76,6 +77,8 @@ const ARRIVES: Record<Path, (d: Destinations) => [unknown, unknown]> = {
   // Extended thinking is Anthropic's: the OpenAI client is built without it.
   'aiPlanner.thinkingBudgetTokens': ({ config, provider }) => [direct(config).thinkingBudgetTokens, provider === 'anthropic' ? 2048 : undefined],
   'aiPlanner.maxSteps': ({ config }) => [buildPlanner(config, fakeClient).maxSteps, 17],
+  // withPlanCache reads it for every AI task (src/main/replay/plan-cache.ts).
+  'aiPlanner.reuseRuns': ({ config }) => [config.settings.aiPlanner.reuseRuns, false],
   'aiPlanner.sendScreenshot': ({ config }) => [buildPlanner(config, fakeClient).planner.accepts.screenshot, false],
   'aiPlanner.screenshotLongEdge': ({ config }) => [aiPlannerSetup(config).screenshotLongEdge, 1024],
   'perception.sceneTokenBudget': ({ config }) => [policies(config).sceneTokenBudget, 3500],

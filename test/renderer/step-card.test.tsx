@@ -93,7 +93,7 @@ describe('timeline card', () => {
   });
 
   it('Scenario: A turn waiting for the person says "Waiting for you", not "Acting…"', () => {
-    const asking = tapStep({ step: 2, planned: { tool: 'tap', args: { element_id: 'e2' }, rationale: 'Send it.', thinking: null, usage: null, costUsd: null }, outcome: null });
+    const asking = tapStep({ step: 2, planned: { tool: 'tap', args: { element_id: 'e2' }, rationale: 'Send it.', thinking: null, usage: null, costUsd: null, source: 'model' }, outcome: null });
     const waiting = finishedTask([tapStep({ step: 1 }), asking], {
       status: 'running',
       result: null,
@@ -162,7 +162,7 @@ describe('timeline card', () => {
   it('Scenario: A built-in planner run says it only looked and claims no change for looking', () => {
     const look = tapStep({
       step: 1,
-      planned: { tool: 'describe_screen', args: {}, rationale: null, thinking: null, usage: null, costUsd: null },
+      planned: { tool: 'describe_screen', args: {}, rationale: null, thinking: null, usage: null, costUsd: null, source: 'model' },
       outcome: { ok: true, attempts: 0, durationMs: 0 },
     });
     const last = tapStep({ step: 2, screenChanged: false, planned: null, outcome: null });

@@ -23,6 +23,16 @@ export const commands: readonly CommandEntry[] = [
     load: async () => (await import('./run')).runCommand,
   },
   {
+    name: 'replay',
+    summary: 'carry out a successful task from history again on the fresh screen, without the model where the screen allows it',
+    load: async () => (await import('./replay')).replayCommand,
+  },
+  {
+    name: 'flow',
+    summary: 'flow files (YAML): check one (problems with line numbers), run one on a phone (--junit for CI), export a finished task as one',
+    load: async () => (await import('./flow')).flowCommand,
+  },
+  {
     name: 'devices',
     summary: 'list the phones the adb server sees, with model, Android version, screen and what to do when not ready',
     load: async () => (await import('./devices')).devicesCommand,

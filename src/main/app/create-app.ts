@@ -17,6 +17,7 @@ import { notesHandlers } from './handlers/notes';
 import { DeviceService, adbServerOptions } from './device-service';
 import { appHandlers } from './handlers/app';
 import { deviceHandlers } from './handlers/devices';
+import { flowHandlers } from './handlers/flows';
 import { historyHandlers } from './handlers/history';
 import { mirrorHandlers } from './handlers/mirror';
 import { settingsHandlers } from './handlers/settings';
@@ -133,6 +134,7 @@ export async function createApp(options: AppOptions = {}): Promise<AppServices> 
     ...mirrorHandlers(mirror),
     ...taskHandlers(tasks),
     ...historyHandlers(store, events),
+    ...flowHandlers(tasks, store),
     ...settingsHandlers(settings),
     ...notesHandlers(notes, events),
   };

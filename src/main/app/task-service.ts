@@ -1,9 +1,13 @@
-import type { CurrentTask, RunTaskInput, TaskControlResult } from '../../shared/contract/tasks';
-import type { TaskEvent, TaskRecord } from '../../shared/task';
+import type { CurrentTask, ReplayTaskInput, RunTaskInput, TaskControlResult } from '../../shared/contract/tasks';
+import type { RunTaskRequest, TaskEvent, TaskRecord } from '../../shared/task';
 import type { EventHub } from '../ipc/event-hub';
+import type { Flow } from '../../shared/flow';
+import { flowRunPlanner } from '../flows/flow-planner';
 import { buildPlanner } from '../runtime/build-planner';
 import { applyTaskOverrides, type RuntimeConfig } from '../runtime/config';
-import { APP_CLOSED_REASON, TaskRunner, type DeviceLockPort, type TaskHandle } from '../runtime/task-runner';
+import { APP_CLOSED_REASON, TaskRunner, type ConfiguredPlanner, type DeviceLockPort, type TaskHandle } from '../runtime/task-runner';
+import { ReplayRefused, replayPlannerFor } from '../replay/replay-task';
+import { withPlanCache } from '../replay/plan-cache';
 import type { DeviceLocks } from '../storage/device-lock';
 import type { AppNotesPort } from '../runtime/notes/app-notes-port';
 import type { TaskStore } from '../storage/task-store';
@@ -65,7 +69,25 @@ export class TaskService {
   async run(input: RunTaskInput): Promise<TaskRecord> {
     const config = applyTaskOverrides(await this.options.loadConfig(), input.overrides ?? {});
     // Building the planner checks what it needs (keys, URLs): a ConfigError here means nothing started.
-    const configured = buildPlanner(config);
+    const configured = await withPlanCache(buildPlanner(config), input.goal, this.options.store, config.settings.aiPlanner.reuseRuns);
+    return this.start(input, config, configured);
+  }
+
+  /** A flow file's steps on a phone as a task (the flow's goal, its own planner: see flowRunPlanner). */
+  async runFlow(serial: string, flow: Flow): Promise<TaskRecord> {
+    const config = await this.options.loadConfig();
+    return this.start({ serial, goal: flow.goal }, config, flowRunPlanner(flow, config, buildPlanner(config)));
+  }
+
+  /** A finished task's recorded steps, carried out again as a new task (ReplayRefused when it cannot be replayed). */
+  async replay(input: ReplayTaskInput): Promise<TaskRecord> {
+    const record = await this.options.store.get(input.taskId);
+    if (!record) throw new ReplayRefused(`there is no task ${input.taskId} in history`);
+    const config = await this.options.loadConfig();
+    return this.start({ serial: input.serial, goal: record.goal }, config, replayPlannerFor(record, buildPlanner(config)));
+  }
+
+  private async start(input: RunTaskRequest, config: RuntimeConfig, configured: ConfiguredPlanner): Promise<TaskRecord> {
     await this.options.checkDevice(input.serial);
     this.options.phone.setScreenshotPolicy(input.serial, screenshotPolicyFor(config, configured));
     const handle = await this.runner.start(

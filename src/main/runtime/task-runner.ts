@@ -546,8 +546,15 @@ export class TaskRunner {
     // The seed's short-circuit (D2/D3): an empty plan, or a planner saying the goal is reached, completes.
     if (!first || planner.goalReached(input)) return this.complete(task, run, turn, decision);
 
+    if (first.source === 'skipped') return this.skip(run, turn, first);
     if (first.tool === ASK_USER || first.tool === HAND_OVER) return this.personTool(task, run, turn, first);
     return this.act(task, run, turn, first, observation.scene);
+  }
+
+  /** A flow step whose outcome already holds ("Wi-Fi is already on"): recorded as done, and nothing reaches the phone. */
+  private skip(run: RunState, turn: number, step: PlannedStep): TurnEnd {
+    run.actions.record(turn, step, { ok: true, attempts: 0, durationMs: 0 }, 0);
+    return null;
   }
 
   /**

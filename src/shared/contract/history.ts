@@ -38,7 +38,7 @@ const taskId = z.object({ id: z.string().trim().min(1).max(200) }).strict();
 /** A file the renderer offers as a download. */
 export const ExportedFileSchema = z.object({
   fileName: z.string(),
-  mediaType: z.enum(['application/json', 'text/html']),
+  mediaType: z.enum(['application/json', 'text/html', 'application/yaml']),
   text: z.string(),
 });
 export type ExportedFile = z.infer<typeof ExportedFileSchema>;

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { appEvents, appMethods } from './app';
 import { deviceEvents, deviceMethods } from './devices';
+import { flowMethods } from './flows';
 import { historyEvents, historyMethods } from './history';
 import { mirrorEvents, mirrorMethods } from './mirror';
 import { notesEvents, notesMethods } from './notes';
@@ -12,6 +13,7 @@ export * from './define';
 export * from './app';
 export * from './devices';
 export * from './history';
+export * from './flows';
 export * from './mirror';
 export * from './notes';
 export * from './settings';
@@ -28,6 +30,7 @@ export const methods = {
   ...taskMethods,
   ...supervisionMethods,
   ...historyMethods,
+  ...flowMethods,
   ...settingsMethods,
   ...notesMethods,
 };

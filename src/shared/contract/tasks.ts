@@ -17,6 +17,15 @@ export type TaskOverrides = z.infer<typeof TaskOverridesSchema>;
 export const RunTaskInputSchema = RunTaskRequestSchema.extend({ overrides: TaskOverridesSchema.optional() }).strict();
 export type RunTaskInput = z.infer<typeof RunTaskInputSchema>;
 
+/** "Run again without the model": a successful task from history replayed on a phone (the model only where the screen differs, when the AI planner is on). */
+export const ReplayTaskInputSchema = z
+  .object({
+    taskId: z.string().trim().min(1).max(200),
+    serial: RunTaskRequestSchema.shape.serial,
+  })
+  .strict();
+export type ReplayTaskInput = z.infer<typeof ReplayTaskInputSchema>;
+
 /** The running task (if any) as far as it has got, and whether it is paused: what a reloaded window re-attaches to. */
 export const CurrentTaskSchema = z.object({
   task: TaskRecordSchema.nullable(),
@@ -50,6 +59,11 @@ export const taskMethods = defineMethods({
    * task per device at a time: a second run on a busy device is refused with a clear message.
    */
   'tasks.run': { input: RunTaskInputSchema, output: TaskRecordSchema },
+  /**
+   * Starts a new task with a finished task's goal that replays its recorded steps on the fresh screen, under the
+   * same supervision; refused in plain words when that task is not in history, did not succeed or did nothing.
+   */
+  'tasks.replay': { input: ReplayTaskInputSchema, output: TaskRecordSchema },
   /**
    * Cancels: the in-flight model call and adb command are aborted; the task ends `cancelled`. With `serial` and no
    * task of this app on that phone, an MCP agent's hold on it is released (its next action is refused).

@@ -16,7 +16,8 @@ import { TaskTimeline } from '../timeline/TaskTimeline';
 import { matchesFilter, modelOf, NO_FILTER, type HistoryFilter } from './history-filter';
 import { HistoryFilters } from './HistoryFilters';
 import { withLiveProgress } from './live-summary';
-import { useRunAgain } from './use-run-again';
+import { REPLAY_WORDS, replayable, useRunAgain } from './use-run-again';
+import { isAction } from '../../../../shared/action-words';
 import { MarkWrongButton } from '../notes/MarkWrongButton';
 
 /** ↑/↓ (and Home/End) move between the rows' goal buttons, Enter opens; "/" goes to the search box. */
@@ -90,12 +91,12 @@ export function HistoryPanel() {
   const now = useNow(!opened && (tasks ?? []).some((task) => isRunning(followed.get(task.id))));
   const names = useDevicesStore((s) => s.names);
   const [filter, setFilter] = useState<HistoryFilter>(NO_FILTER);
-  const { runAgain, notice } = useRunAgain();
+  const { runAgain, replay, notice } = useRunAgain();
   useSlashToSearch();
 
-  const exportTask = async (id: string, format: 'json' | 'html') => {
+  const exportTask = async (id: string, format: 'json' | 'html' | 'flow') => {
     try {
-      const file = await bridge.call(format === 'json' ? 'history.exportJson' : 'history.exportHtml', { id });
+      const file = await bridge.call(format === 'json' ? 'history.exportJson' : format === 'html' ? 'history.exportHtml' : 'flows.fromTask', { id });
       downloadText(file.fileName, file.text, file.mediaType);
     } catch (error) {
       reportError(error);
@@ -131,9 +132,19 @@ export function HistoryPanel() {
           <button type="button" className="button secondary" onClick={() => void exportTask(opened.id, 'html')}>
             Export HTML report
           </button>
+          {opened.status === 'completed' && (
+            <button type="button" className="button secondary" onClick={() => void exportTask(opened.id, 'flow')} title="A flow file (YAML) to read, edit and run again">
+              Save as flow
+            </button>
+          )}
           <button type="button" className="button secondary" onClick={() => void runAgain(opened)}>
             Run again
           </button>
+          {replayable(opened, opened.steps.filter(isAction).length) && (
+            <button type="button" className="button secondary" onClick={() => void replay(opened)} data-testid="replay-task">
+              {REPLAY_WORDS}
+            </button>
+          )}
           <MarkWrongButton key={opened.id} task={live ?? opened} />
         </div>
         {notice && (
@@ -211,6 +222,11 @@ export function HistoryPanel() {
                   <button type="button" className="button link" onClick={() => void runAgain(task)} aria-label={`Run "${task.goal}" again`}>
                     Run again
                   </button>
+                  {replayable(task, task.steps) && (
+                    <button type="button" className="button link" onClick={() => void replay(task)} aria-label={`${REPLAY_WORDS}: "${task.goal}"`}>
+                      Replay
+                    </button>
+                  )}
                   <button type="button" className="button link" onClick={() => void exportTask(task.id, 'json')} aria-label={`Export "${task.goal}" as JSON`}>
                     JSON
                   </button>

@@ -1,14 +1,14 @@
 import { formatUsd } from '../../../../shared/prices';
 import { FINAL_STATUSES, type TaskRecord } from '../../../../shared/task';
 import { formatTokens } from '../../lib/format';
-import { costWords, formatCount } from '../../../../shared/task-words';
+import { costWords, formatCount, usesModel } from '../../../../shared/task-words';
 
 /**
  * Tokens and cost ("so far" while it runs) and the task's limits: cost only from the price table, never guessed for
  * an unknown model, and not mentioned before the first model call.
  */
 export function UsageMeter({ task }: { task: TaskRecord }) {
-  if (task.planner.kind !== 'ai') return null;
+  if (!usesModel(task.planner)) return null;
   const limits = task.limits;
   const cost = costWords(task);
   const caps = [

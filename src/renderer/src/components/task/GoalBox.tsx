@@ -6,6 +6,7 @@ import { useSettingsStore } from '../../store/settings-store';
 import { AllowedAppsField } from '../supervision/AllowedAppsField';
 import { IncompleteNote } from '../settings/IncompleteNote';
 import { PlannerLabel } from '../timeline/PlannerLabel';
+import { FlowFileButton } from './FlowFileButton';
 import { RecentGoals } from './RecentGoals';
 import { openShortcutsHelp } from './ShortcutsHelp';
 import { useTaskControls } from './use-task-controls';
@@ -76,6 +77,7 @@ export function GoalBox() {
       <p id="goal-hint" className="visually-hidden">
         Enter runs the goal; Shift+Enter starts a new line.
       </p>
+      <FlowFileButton disabledReason={controls.phoneDisabledReason} />
       <RecentGoals phone={device ? recentGoalsKey(device) : undefined} />
       <AllowedAppsField />
       <p className="goal-meta muted">

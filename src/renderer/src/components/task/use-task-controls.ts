@@ -39,17 +39,17 @@ export function useTaskControls() {
     }
   };
 
-  const runDisabledReason = !device
+  // Why nothing can start on the selected phone now (a goal or a flow file alike).
+  const phoneDisabledReason = !device
     ? 'Choose a phone first'
     : device.state !== 'device'
       ? 'The phone is not ready'
       : busyHere
         ? 'A task is running on this phone'
-        : !goal.trim()
-          ? 'Type a goal first'
-          : busy
-            ? 'Wait a moment'
-            : null;
+        : busy
+          ? 'Wait a moment'
+          : null;
+  const runDisabledReason = phoneDisabledReason ?? (!goal.trim() ? 'Type a goal first' : null);
 
   return {
     device,
@@ -57,6 +57,7 @@ export function useTaskControls() {
     running,
     paused,
     busy,
+    phoneDisabledReason,
     runDisabledReason,
     run: () => {
       if (runDisabledReason || !device) return;

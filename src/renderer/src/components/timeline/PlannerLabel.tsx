@@ -1,7 +1,9 @@
 import type { PlannerInfo } from '../../../../shared/task';
+import { plannerWords } from '../../../../shared/task-words';
 
 export function plannerText(planner: PlannerInfo): string {
   if (planner.kind === 'stub') return 'Planner: built-in (no AI)';
+  if (planner.kind === 'replay') return `Planner: ${plannerWords(planner)}`;
   return ['Planner: AI', planner.provider, planner.model, planner.transport].filter(Boolean).join(' · ');
 }
 

@@ -2,7 +2,7 @@ import { attemptsLabel, sentToPhone } from '../../../../shared/action';
 import { isDenied, targetElement } from '../../../../shared/action-words';
 import type { PlannerInfo, StepRecord } from '../../../../shared/task';
 import { withoutErrorName } from '../../lib/errors';
-import { formatDuration } from '../../../../shared/task-words';
+import { formatDuration, stepSourceWords } from '../../../../shared/task-words';
 import { formatArgs, formatTokens } from '../../lib/format';
 import { VerificationBadge } from '../supervision/VerificationBadge';
 import { SceneWireframe } from './SceneWireframe';
@@ -11,6 +11,8 @@ import { PHASE_WORDS, rationaleFirstLine, reasoningUnavailableReason, stepPhase,
 interface Props {
   step: StepRecord;
   planner: PlannerInfo;
+  /** Mark where the step came from (replayed, skipped, the cache, the model): in a task whose steps are not all the model's. */
+  showSource?: boolean;
   /** Whether the task is still running (a card without an outcome is then in progress, not abandoned). */
   running: boolean;
   /** The step whose question, confirmation or hand-over waits for the person, if any. */
@@ -33,7 +35,7 @@ const ENDED_WORDS = {
  * One turn of a task: what the agent saw, why it acted, what it did and what happened. Closed, it is one line; a
  * click on that line opens it.
  */
-export function StepCard({ step, planner, running, waitingStep = null, changedScreen = null, endedHere = null, expanded = true, onToggle }: Props) {
+export function StepCard({ step, planner, showSource = false, running, waitingStep = null, changedScreen = null, endedHere = null, expanded = true, onToggle }: Props) {
   const phase = stepPhase(step, running, waitingStep);
   const planned = step.planned;
   const target = targetDescription(step);
@@ -63,6 +65,11 @@ export function StepCard({ step, planner, running, waitingStep = null, changedSc
         <span className="step-line" data-testid="step-summary">
           {planned ? stepSummary(step) : phase === 'done' ? 'no action' : ''}
         </span>
+        {showSource && planned && (
+          <span className={`step-source source-${planned.source}`} data-testid="step-source">
+            {stepSourceWords(planned.source)}
+          </span>
+        )}
         {phase !== 'done' && (
           <span className={`step-phase phase-${phase}`} role="status" data-testid="step-phase">
             {PHASE_WORDS[phase]}

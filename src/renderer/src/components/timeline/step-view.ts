@@ -1,6 +1,7 @@
 import { stepPhrase, targetElement } from '../../../../shared/action-words';
 import { elementLabel, type Bounds } from '../../../../shared/scene';
-import type { PlannerInfo, StepRecord } from '../../../../shared/task';
+import type { PlannerInfo, StepRecord, TaskRecord } from '../../../../shared/task';
+import { usesModel } from '../../../../shared/task-words';
 
 /** Words for the element the action touched, e.g. `Button "Save"`, or null when it acted on no element. */
 export function targetDescription(step: StepRecord): string | null {
@@ -25,6 +26,7 @@ export function targetPoint(step: StepRecord): { x: number; y: number; bounds?: 
 /** Why a turn shows no rationale or thinking: told apart so "none given" never reads as "hidden". */
 export function reasoningUnavailableReason(planner: PlannerInfo): string | null {
   if (planner.kind === 'stub') return 'Not available: the built-in planner follows fixed rules and does not reason in words.';
+  if (planner.kind === 'replay' && !usesModel(planner)) return 'Not available: a replay follows its recorded steps and does not reason in words.';
   if (!planner.exposesReasoning) {
     return planner.transport === 'cloud-proxy'
       ? 'Not available: the cloud-proxy transport returns only the chosen action, not the model\u2019s text or thinking.'
@@ -58,4 +60,9 @@ export function stepSummary(step: StepRecord): string {
 /** The first line of the model's reason for a turn, for a closed card (the open card shows all of it). */
 export function rationaleFirstLine(step: StepRecord): string | null {
   return step.planned?.rationale?.split('\n').find((line) => line.trim())?.trim() ?? null;
+}
+
+/** Whether a task's steps are marked with where they came from: a replay, or a task where some step was not the model's. */
+export function marksSources(task: Pick<TaskRecord, 'planner' | 'steps'>): boolean {
+  return task.planner.kind === 'replay' || task.steps.some((step) => step.planned && step.planned.source !== 'model');
 }
