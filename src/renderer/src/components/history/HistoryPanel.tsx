@@ -17,7 +17,6 @@ import { matchesFilter, modelOf, NO_FILTER, type HistoryFilter } from './history
 import { HistoryFilters } from './HistoryFilters';
 import { withLiveProgress } from './live-summary';
 import { useRunAgain } from './use-run-again';
-import { MarkWrongButton } from '../notes/MarkWrongButton';
 
 /** ↑/↓ (and Home/End) move between the rows' goal buttons, Enter opens; "/" goes to the search box. */
 function onTableKeyDown(event: KeyboardEvent<HTMLTableElement>) {
@@ -134,7 +133,6 @@ export function HistoryPanel() {
           <button type="button" className="button secondary" onClick={() => void runAgain(opened)}>
             Run again
           </button>
-          <MarkWrongButton key={opened.id} task={live ?? opened} />
         </div>
         {notice && (
           <p className="banner warning" role="status" data-testid="run-again-notice">
