@@ -93,6 +93,8 @@ describe('notes per app in the browser', { timeout: 120_000 }, () => {
     await runWifiGoal(page);
     const [taught] = await storedNotes();
     expect(taught?.route).toBe('Settings > Network & internet > Wi-Fi');
+    // The finished task offers it right away; here the person finds the run later, in History.
+    expect(await page.getByRole('article', { name: 'Done' }).getByRole('button', { name: 'Mark as wrong' }).isEnabled()).toBe(true);
 
     await page.getByRole('tab', { name: 'History' }).click();
     await page.locator(`[data-testid="history-row"][data-task-id="${taught!.taskId}"]`).getByRole('button', { name: `Open "${WIFI.goal}"` }).click();

@@ -41,9 +41,12 @@ function stepOf(step: StepRecord): { app: string; name: string } | null {
   const element = targetOf(step);
   if (!scene || !element || element.window) return null;
   if (!element.clickable && !element.longClickable && element.checked === undefined) return null;
-  const name = elementName(element) ?? (outcome.target?.label ? nameInLabel(outcome.target.label) : undefined);
+  const name = element.editable ? fieldName(element) : (elementName(element) ?? (outcome.target?.label ? nameInLabel(outcome.target.label) : undefined));
   return name ? { app: scene.screen.package, name: clip(name, NAME_CHARS) } : null;
 }
+
+/** A text field by what it is for, never by what it holds (what was typed there may be private). */
+const fieldName = (field: SceneElement): string => field.hint ?? field.desc ?? field.resourceId ?? 'a text field';
 
 function joinRoute(names: readonly string[]): string {
   const kept = names.length > ROUTE_STEPS.head + ROUTE_STEPS.tail ? [...names.slice(0, ROUTE_STEPS.head), '…', ...names.slice(-ROUTE_STEPS.tail)] : names;

@@ -18,7 +18,6 @@ import { HistoryFilters } from './HistoryFilters';
 import { withLiveProgress } from './live-summary';
 import { REPLAY_WORDS, replayable, useRunAgain } from './use-run-again';
 import { isAction } from '../../../../shared/action-words';
-import { MarkWrongButton } from '../notes/MarkWrongButton';
 
 /** ↑/↓ (and Home/End) move between the rows' goal buttons, Enter opens; "/" goes to the search box. */
 function onTableKeyDown(event: KeyboardEvent<HTMLTableElement>) {
@@ -145,7 +144,6 @@ export function HistoryPanel() {
               {REPLAY_WORDS}
             </button>
           )}
-          <MarkWrongButton key={opened.id} task={live ?? opened} />
         </div>
         {notice && (
           <p className="banner warning" role="status" data-testid="run-again-notice">

@@ -1,16 +1,14 @@
 import { useState } from 'react';
-import type { TaskRecord } from '../../../../shared/task';
 import { useBridge } from '../../bridge-context';
 import { reportError } from '../../store/app-store';
 
-/** "Mark as wrong" on a completed task: the notes it taught go, so no later task follows its route. */
-export function MarkWrongButton({ task }: { task: Pick<TaskRecord, 'id' | 'status'> }) {
+/** "Mark as wrong" on a task that reached its goal: the notes it taught go, so no later task follows its route. */
+export function MarkWrongButton({ taskId }: { taskId: string }) {
   const bridge = useBridge();
   const [said, setSaid] = useState<string | null>(null);
-  if (task.status !== 'completed') return null;
   const mark = async () => {
     try {
-      const { removed } = await bridge.call('notes.markRunWrong', { taskId: task.id });
+      const { removed } = await bridge.call('notes.markRunWrong', { taskId });
       setSaid(
         removed.length
           ? `Marked as wrong: removed ${removed.length === 1 ? 'the note' : `${removed.length} notes`} it taught (${removed.map((note) => note.route).join('; ')}).`
@@ -21,7 +19,7 @@ export function MarkWrongButton({ task }: { task: Pick<TaskRecord, 'id' | 'statu
     }
   };
   return (
-    <>
+    <p className="mark-wrong">
       <button type="button" className="button secondary" onClick={() => void mark()} disabled={said !== null}>
         Mark as wrong
       </button>
@@ -30,6 +28,6 @@ export function MarkWrongButton({ task }: { task: Pick<TaskRecord, 'id' | 'statu
           {said}
         </span>
       )}
-    </>
+    </p>
   );
 }
