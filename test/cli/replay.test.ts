@@ -160,7 +160,7 @@ describe('the plan cache', { timeout: 120_000 }, () => {
     await harness.reset(task.seed);
     policy = stepsPolicy(SUITE_SCRIPTS['settings-dark-theme-on']!());
     const calls = fake.requests.length;
-    const second = await runAmc(['run', '-s', harness.serial, '--goal', ' switch the phone to the  dark theme', '--json', '--yes'], { env: env() });
+    const second = await runAmc(['run', '-s', harness.serial, '--goal', ' switch the phone to the  dark theme', '--json', '--yes'], { env: { ...env(), AI_PLANNER_REUSE_RUNS: 'true' } });
     expect(second.code, second.stderr).toBe(0);
     expect((await harness.state()).settings.darkTheme).toBe(true);
     // The first run needed a model call per step and one to finish; the second none: its end (the switch on) is checked in code.

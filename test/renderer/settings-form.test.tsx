@@ -159,7 +159,7 @@ describe('settings form', () => {
     fireEvent.click(screen.getByLabelText('Use the AI planner'));
     // On, cloud proxy (the default transport): the control plane's fields, no provider keys.
     expect(shownFields()).toEqual([
-      'aiPlanner.enabled', 'aiPlanner.provider', 'aiPlanner.model', 'aiPlanner.transport', 'aiPlanner.appNotes',
+      'aiPlanner.enabled', 'aiPlanner.provider', 'aiPlanner.model', 'aiPlanner.transport', 'aiPlanner.appNotes', 'aiPlanner.reuseRuns',
       'controlPlane.url', 'secrets.CONTROL_PLANE_TOKEN',
       'aiPlanner.timeoutSeconds', 'aiPlanner.maxSteps',
       'budget.maxTokens', 'budget.maxCostCents', 'budget.maxMinutes', 'budget.priceTable',

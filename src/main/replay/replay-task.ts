@@ -14,7 +14,8 @@ export class ReplayRefused extends Error {
   override name = 'ReplayRefused';
 }
 
-export function replayPlannerFor(record: TaskRecord, configured: ConfiguredPlanner): ConfiguredPlanner {
+/** `handOver: false` keeps the model out even when one is configured (a replay that measures the flow alone). */
+export function replayPlannerFor(record: TaskRecord, configured: ConfiguredPlanner, { handOver = true }: { handOver?: boolean } = {}): ConfiguredPlanner {
   if (record.status !== 'completed') {
     const why = record.status === 'failed' || record.status === 'cancelled' ? `it ${record.status === 'failed' ? 'failed' : 'was stopped'}` : `it is still ${record.status}`;
     throw new ReplayRefused(`task ${record.id} cannot be replayed: ${why}, and only a successful run is replayed`);
@@ -25,6 +26,6 @@ export function replayPlannerFor(record: TaskRecord, configured: ConfiguredPlann
   } catch (error) {
     throw new ReplayRefused(`task ${record.id} cannot be replayed: ${error instanceof Error ? error.message : String(error)}`);
   }
-  const model = configured.planner.info.kind === 'ai' ? configured.planner : undefined;
+  const model = handOver && configured.planner.info.kind === 'ai' ? configured.planner : undefined;
   return { ...configured, planner: createReplayPlanner({ flow, source: 'replayed', ...(model && { model }) }) };
 }
