@@ -1,52 +1,27 @@
-import { ExitCode, TASK_EXIT_CODES, UsageError, type CliCommand, type CliIo } from '../command';
+import { ExitCode, TASK_EXIT_CODES, UsageError, type CliCommand } from '../command';
 import { finishedOutcome } from '../../shared/task-words';
 import { parseCommandArgs } from '../args';
 import { ADB_OPTIONS_USAGE, adbForTask, adbOptions, pickSerial } from './devices';
 import { configuredPlannerFor, maxStepsOf, PLANNER_OPTIONS_USAGE, plannerOptions, plannerOverrides } from '../planner-options';
-import type { PlannerInfo, TaskEvent } from '../../shared/task';
 import type { TaskHandle } from '../../main/runtime/task-runner';
 import { allowedAppsOf, presetAnswers, SUPERVISION_OPTIONS_USAGE, supervisionOptions } from '../supervision-options';
 import { supervisionPrinter } from '../run-report';
 import { terminalSupervisor } from '../terminal-supervisor';
 import { terminalLines } from '../terminal-line';
-import { finishedLine, outcomeLine } from '../task-lines';
+import { printEvent } from '../task-events';
 import { planningSpinner } from '../planning-spinner';
+import type { LaunchTargets } from '../../shared/device-groups';
 
-const USAGE = `amc run [-s SERIAL] --goal TEXT ${PLANNER_OPTIONS_USAGE} ${SUPERVISION_OPTIONS_USAGE} [--json] ${ADB_OPTIONS_USAGE}`;
+const USAGE = `amc run [-s SERIAL | --all | --group NAME] --goal TEXT ${PLANNER_OPTIONS_USAGE} ${SUPERVISION_OPTIONS_USAGE} [--json] ${ADB_OPTIONS_USAGE}`;
 
-const indent = (label: string, text: string) => `    ${label}: ${text.replace(/\s*\n\s*/g, '\n      ')}`;
-
-/** One human-readable block per event (turn by turn), as the task runs; `planner` is the one task.started named. */
-function printEvent(event: TaskEvent, io: CliIo, planner: PlannerInfo): void {
-  switch (event.type) {
-    case 'task.started': {
-      const p = event.planner;
-      const named = p.kind === 'stub' ? 'built-in (no AI)' : `ai (${[p.provider, p.transport, p.model].filter(Boolean).join(', ')})`;
-      io.out(`Task ${event.taskId} on ${event.serial} — planner: ${named}, at most ${event.maxSteps} turns`);
-      io.out(`Goal: ${event.goal}`);
-      return;
-    }
-    case 'step.observed':
-      if (event.sceneError) io.out(`[${event.step}] screen could not be read: ${event.sceneError}`);
-      return;
-    case 'step.planned': {
-      io.out(`[${event.step}] ${event.tool} ${JSON.stringify(event.args)}`);
-      if (event.rationale) io.out(indent('rationale', event.rationale));
-      if (event.thinking) io.out(indent('thinking', event.thinking));
-      return;
-    }
-    case 'step.executed':
-      io.out(outcomeLine(event.outcome));
-      return;
-    case 'task.paused':
-      io.out('Paused.');
-      return;
-    case 'task.resumed':
-      io.out('Resumed.');
-      return;
-    case 'task.finished':
-      io.out(finishedLine(event, planner));
-  }
+/** Several phones at once (--all or --group NAME), or null for one phone (-s SERIAL or the only one). */
+function launchTargetsOf(values: { serial?: string; all?: boolean; group?: string }): LaunchTargets | null {
+  const given = [values.serial !== undefined, values.all === true, values.group !== undefined].filter(Boolean).length;
+  if (given > 1) throw new UsageError('name the phones with one of -s SERIAL, --all or --group NAME');
+  if (values.all) return { all: true };
+  if (values.group === undefined) return null;
+  if (!values.group.trim()) throw new UsageError('--group needs the name of a device group (Settings → Fleet → Device groups)');
+  return { group: values.group.trim() };
 }
 
 export const runCommand: CliCommand = {
@@ -55,6 +30,8 @@ export const runCommand: CliCommand = {
   async run(args, io) {
     const { values } = parseCommandArgs(args, {
       serial: { type: 'string', short: 's' },
+      all: { type: 'boolean' },
+      group: { type: 'string' },
       goal: { type: 'string' },
       ...plannerOptions,
       ...supervisionOptions,
@@ -66,6 +43,7 @@ export const runCommand: CliCommand = {
     const maxSteps = maxStepsOf(values);
     const answers = presetAnswers(values);
     const allowedApps = allowedAppsOf(values);
+    const targets = launchTargetsOf(values);
 
     // Loaded lazily so `amc --help` stays fast.
     const { resolveAmcHome } = await import('../../main/storage/settings-store');
@@ -76,6 +54,11 @@ export const runCommand: CliCommand = {
     const { createHeadlessRunner, screenshotPolicyFor } = await import('../../main/app/headless-runner');
     const { APP_CLOSED_REASON, TaskStartError } = await import('../../main/runtime/task-runner');
     const adb = await adbForTask(values, config.settings);
+    if (targets) {
+      const { runLaunch } = await import('../run-launch');
+      const launch = { targets, goal: values.goal.trim(), answers, yes: values.yes ?? false, json: values.json ?? false, ...(maxSteps && { maxSteps }), ...(allowedApps && { allowedApps }) };
+      return runLaunch(launch, io, adb, config, configured);
+    }
     // Before the task exists: an unknown serial never becomes a recorded, failed task.
     const serial = await pickSerial(adb, values.serial);
     const home = resolveAmcHome(process.env);
