@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { finishedOutcome, type FinishedOutcome } from './task-words';
 import type { TaskRecord } from './task';
 import { plainReason } from './plain-words';
+import { isAction } from './action-words';
 
 export const FINISHED_OUTCOMES = ['done', 'not-verified', 'looked-only', 'failed', 'stopped'] as const satisfies readonly FinishedOutcome[];
 
@@ -15,6 +16,7 @@ export const LaunchRowSchema = z.object({
   outcome: z.enum(FINISHED_OUTCOMES).nullable(),
   /** Why it failed or stopped, in plain words (or what the model said on success). */
   reason: z.string().nullable(),
+  /** Actions carried out on the phone. */
   steps: z.number().int().nonnegative(),
   tokens: z.number().int().nonnegative(),
   /** Null when the model has no price. */
@@ -32,7 +34,8 @@ export function launchRowOf(record: TaskRecord, now: number = Date.now()): Launc
     taskId: record.id,
     outcome: finished ? finishedOutcome(record) : null,
     reason: record.failureReason !== null ? plainReason(record.failureReason) : finished ? record.result : null,
-    steps: record.steps.length,
+    // Actions carried out, as History counts them (not questions, hand-overs or denied actions).
+    steps: record.steps.filter(isAction).length,
     tokens: record.usage.inputTokens + record.usage.outputTokens,
     costUsd: record.costUsd,
     durationMs: Math.max(0, (record.finishedAt ?? now) - started),

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ProviderSchema, TransportSchema } from '../settings';
 import { RunTaskRequestSchema, TaskEventSchema, TaskRecordSchema, TaskStatusSchema } from '../task';
 import { defineEvents, defineMethods } from './define';
+import { LaunchRowSchema } from '../launch';
 
 /** Per-run choices that win over Settings for this one task. */
 export const TaskOverridesSchema = z
@@ -16,6 +17,25 @@ export type TaskOverrides = z.infer<typeof TaskOverridesSchema>;
 
 export const RunTaskInputSchema = RunTaskRequestSchema.extend({ overrides: TaskOverridesSchema.optional() }).strict();
 export type RunTaskInput = z.infer<typeof RunTaskInputSchema>;
+
+/** One goal on several phones at once: the phones picked one by one, or a device group declared in Settings. */
+export const LaunchInputSchema = z
+  .object({
+    goal: RunTaskRequestSchema.shape.goal,
+    phones: z.discriminatedUnion('kind', [
+      z.object({ kind: z.literal('serials'), serials: z.array(RunTaskRequestSchema.shape.serial).min(1, 'pick at least one phone').max(50) }).strict(),
+      z.object({ kind: z.literal('group'), group: z.string().trim().min(1, 'pick a device group').max(100) }).strict(),
+    ]),
+    maxSteps: RunTaskRequestSchema.shape.maxSteps,
+    allowedApps: RunTaskRequestSchema.shape.allowedApps,
+    overrides: TaskOverridesSchema.optional(),
+  })
+  .strict();
+export type LaunchInput = z.infer<typeof LaunchInputSchema>;
+
+/** A launch as it started: its id and one row per phone (a task started, or the reason it could not). */
+export const LaunchStartedSchema = z.object({ launchId: z.string(), goal: z.string(), rows: z.array(LaunchRowSchema) });
+export type LaunchStarted = z.infer<typeof LaunchStartedSchema>;
 
 /** The running task (if any) as far as it has got, and whether it is paused: what a reloaded window re-attaches to. */
 export const CurrentTaskSchema = z.object({
@@ -50,6 +70,11 @@ export const taskMethods = defineMethods({
    * task per device at a time: a second run on a busy device is refused with a clear message.
    */
   'tasks.run': { input: RunTaskInputSchema, output: TaskRecordSchema },
+  /**
+   * Starts the goal on every phone of the launch at once, each as its own task under one launch id; a phone that
+   * cannot take it (not connected, busy) gets a failed row with the reason while the others run.
+   */
+  'tasks.launch': { input: LaunchInputSchema, output: LaunchStartedSchema },
   /**
    * Cancels: the in-flight model call and adb command are aborted; the task ends `cancelled`. With `serial` and no
    * task of this app on that phone, an MCP agent's hold on it is released (its next action is refused).
