@@ -2,11 +2,21 @@
 // History show it. A phone whose task never started (gone, held by another task) has a row too, with the reason.
 import { z } from 'zod';
 import { finishedOutcome, type FinishedOutcome } from './task-words';
-import type { TaskRecord } from './task';
+import { RunTaskRequestSchema, type TaskRecord } from './task';
 import { plainReason } from './plain-words';
 import { isAction } from './action-words';
 
 export const FINISHED_OUTCOMES = ['done', 'not-verified', 'looked-only', 'failed', 'stopped'] as const satisfies readonly FinishedOutcome[];
+
+/** The phones of a launch: picked one by one, or a device group declared in Settings. */
+export const LaunchPhonesSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('serials'), serials: z.array(RunTaskRequestSchema.shape.serial).min(1, 'pick at least one phone').max(50) }).strict(),
+  z.object({ kind: z.literal('group'), group: z.string().trim().min(1, 'pick a device group').max(100) }).strict(),
+]);
+export type LaunchPhones = z.infer<typeof LaunchPhonesSchema>;
+
+/** The phones in words: "lab (group)" or the serials. */
+export const launchPhonesWords = (phones: LaunchPhones): string => (phones.kind === 'group' ? `the group ${phones.group}` : phones.serials.join(', '));
 
 export const LaunchRowSchema = z.object({
   serial: z.string(),

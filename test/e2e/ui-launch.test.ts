@@ -8,6 +8,9 @@ import { callControlApi, type PhoneState } from '../../src/virtual-device/contro
 import { findElement, finish, type FakeReply, type FakeTurn } from '../fakes/index';
 import { useAnthropicFake, useUiFixture } from '../support/ui-fixture';
 import { anthropicFakeEnv, openApp, saveScreenshot } from './ui-support';
+import { runAmc } from '../support/cli';
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
 
 /** A model that reads only the screen it is shown, so phones in parallel do not share a script. */
 function wifiModel(turn: FakeTurn): FakeReply {
@@ -116,5 +119,47 @@ describe('one goal on several phones in the app', { timeout: 180_000 }, () => {
     expect(await panel.getByTestId('launch-row').count()).toBe(2);
     expect(errors).toEqual([]);
     await page.close();
+  });
+
+  it('Scenario: A schedule is added, listed and removed in the app, and missed runs are reported when it starts', async () => {
+    const { page, errors } = await openApp(ui.browser, ui.host);
+    await page.getByLabel('What should the phone do?').fill('Turn on Wi-Fi');
+    await page.getByRole('tab', { name: 'Several phones' }).click();
+    const panel = page.getByTestId('launch-panel');
+    await panel.getByLabel('Device group').selectOption('pair');
+    await panel.getByLabel('Name').fill('morning');
+    await panel.getByLabel(/^When/).fill('0 25 * * *');
+    await panel.getByRole('button', { name: 'Add schedule' }).click();
+    expect(await panel.getByTestId('schedule-problem').textContent()).toMatch(/"0 25 \* \* \*" is not a cron pattern croner accepts/);
+    await panel.getByLabel(/^When/).fill('0 8 * * *');
+    await panel.getByRole('button', { name: 'Add schedule' }).click();
+    const listed = panel.locator('[data-testid="schedule"][data-name="morning"]');
+    await listed.waitFor();
+    expect(await listed.textContent()).toMatch(/^morning · 0 8 \* \* \* · “Turn on Wi-Fi” on the group pair · next .*8:00/);
+    // The CLI reads the same file.
+    const cli = await runAmc(['schedule', 'list'], { env: { AMC_HOME: ui.host.home } });
+    expect(cli.stdout).toMatch(/^morning: 0 8 \* \* \* — Turn on Wi-Fi on the group pair; next /m);
+    await fitsTheWindow(page, '.schedules');
+    await saveScreenshot(page, 'launch-schedules');
+    await listed.getByRole('button', { name: 'Remove the schedule morning' }).click();
+    await listed.waitFor({ state: 'detached' });
+
+    // A schedule whose mornings passed while the app was closed: the app says so as it starts, until dismissed.
+    const twoDaysAgo = Date.now() - 2 * 24 * 3600_000 - 3600_000;
+    const schedule = { name: 'early', cron: '0 8 * * *', goal: 'Turn on Wi-Fi', phones: { kind: 'group', group: 'pair' }, createdAt: twoDaysAgo, lastPlannedAt: twoDaysAgo, lastRun: null };
+    await page.close();
+    await writeFile(path.join(ui.host.home, 'schedules.json'), JSON.stringify({ schedules: [schedule], missed: [] }));
+    await ui.host.restart();
+    const again = await openApp(ui.browser, ui.host);
+    const banner = again.page.getByTestId('missed-runs');
+    await banner.waitFor();
+    expect(await banner.textContent()).toMatch(/^Missed while the app was closed: early \(“Turn on Wi-Fi”\) — [23] runs, /);
+    await fitsTheWindow(again.page, '[data-testid="missed-runs"]');
+    await saveScreenshot(again.page, 'launch-missed-runs');
+    await banner.getByRole('button', { name: 'Dismiss' }).click();
+    await banner.waitFor({ state: 'detached' });
+    expect(errors).toEqual([]);
+    expect(again.errors).toEqual([]);
+    await again.page.close();
   });
 });

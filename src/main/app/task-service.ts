@@ -61,7 +61,7 @@ export class TaskService {
     this.runner.on((event) => this.onEvent(event));
   }
 
-  async run(input: RunTaskInput): Promise<TaskRecord> {
+  async run(input: RunTaskInput & { launchId?: string }): Promise<TaskRecord> {
     const config = applyTaskOverrides(await this.options.loadConfig(), input.overrides ?? {});
     // Building the planner checks what it needs (keys, URLs): a ConfigError here means nothing started.
     const configured = buildPlanner(config);

@@ -6,6 +6,7 @@ import { mirrorEvents, mirrorMethods } from './mirror';
 import { settingsEvents, settingsMethods } from './settings';
 import { supervisionMethods } from './supervision';
 import { taskEvents, taskMethods } from './tasks';
+import { scheduleEvents, scheduleMethods } from './schedules';
 
 export * from './define';
 export * from './app';
@@ -14,6 +15,7 @@ export * from './history';
 export * from './mirror';
 export * from './settings';
 export * from './tasks';
+export * from './schedules';
 export * from './supervision';
 export * from './frame';
 export * from './web-protocol';
@@ -27,6 +29,7 @@ export const methods = {
   ...supervisionMethods,
   ...historyMethods,
   ...settingsMethods,
+  ...scheduleMethods,
 };
 
 /** Every event main pushes to windows, one topic at a time (never the whole state). */
@@ -37,6 +40,7 @@ export const events = {
   ...taskEvents,
   ...historyEvents,
   ...settingsEvents,
+  ...scheduleEvents,
 };
 
 export type Methods = typeof methods;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ProviderSchema, TransportSchema } from '../settings';
 import { RunTaskRequestSchema, TaskEventSchema, TaskRecordSchema, TaskStatusSchema } from '../task';
 import { defineEvents, defineMethods } from './define';
-import { LaunchRowSchema } from '../launch';
+import { LaunchPhonesSchema, LaunchRowSchema } from '../launch';
 
 /** Per-run choices that win over Settings for this one task. */
 export const TaskOverridesSchema = z
@@ -15,17 +15,15 @@ export const TaskOverridesSchema = z
   .strict();
 export type TaskOverrides = z.infer<typeof TaskOverridesSchema>;
 
-export const RunTaskInputSchema = RunTaskRequestSchema.extend({ overrides: TaskOverridesSchema.optional() }).strict();
+// A launch id is given by tasks.launch only: a window never makes up its own.
+export const RunTaskInputSchema = RunTaskRequestSchema.omit({ launchId: true }).extend({ overrides: TaskOverridesSchema.optional() }).strict();
 export type RunTaskInput = z.infer<typeof RunTaskInputSchema>;
 
 /** One goal on several phones at once: the phones picked one by one, or a device group declared in Settings. */
 export const LaunchInputSchema = z
   .object({
     goal: RunTaskRequestSchema.shape.goal,
-    phones: z.discriminatedUnion('kind', [
-      z.object({ kind: z.literal('serials'), serials: z.array(RunTaskRequestSchema.shape.serial).min(1, 'pick at least one phone').max(50) }).strict(),
-      z.object({ kind: z.literal('group'), group: z.string().trim().min(1, 'pick a device group').max(100) }).strict(),
-    ]),
+    phones: LaunchPhonesSchema,
     maxSteps: RunTaskRequestSchema.shape.maxSteps,
     allowedApps: RunTaskRequestSchema.shape.allowedApps,
     overrides: TaskOverridesSchema.optional(),

@@ -5,6 +5,7 @@ import { useHistoryStore } from '../store/history-store';
 import { useMirrorStore } from '../store/mirror-store';
 import { unsavedSettings, useSettingsStore } from '../store/settings-store';
 import { isRunning, useTaskStore } from '../store/task-store';
+import { useSchedulesStore } from '../store/schedules-store';
 
 /** One topic's link to main: `load` fetches its state (at start and after a reconnect), `listen` follows its events. */
 export interface TopicSync {
@@ -116,10 +117,19 @@ export function mirrorSync(bridge: Bridge): TopicSync {
   };
 }
 
+export function schedulesSync(bridge: Bridge): TopicSync {
+  const { setOverview } = useSchedulesStore.getState();
+  return {
+    load: async () => setOverview(await bridge.call('schedules.list', {})),
+    listen: () => bridge.on('schedules.changed', setOverview),
+  };
+}
+
 export const allTopics = (bridge: Bridge): TopicSync[] => [
   devicesSync(bridge),
   taskSync(bridge),
   historySync(bridge),
   settingsSync(bridge),
   mirrorSync(bridge),
+  schedulesSync(bridge),
 ];

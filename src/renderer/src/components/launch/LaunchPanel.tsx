@@ -1,6 +1,7 @@
 import { useMemo, useState } from 'react';
 import type { DeviceSummary } from '../../../../shared/device';
 import { deviceGroupsOf } from '../../../../shared/device-groups';
+import type { LaunchPhones } from '../../../../shared/launch';
 import { useBridge } from '../../bridge-context';
 import { reportError } from '../../store/app-store';
 import { phoneName, useDevicesStore } from '../../store/devices-store';
@@ -10,6 +11,7 @@ import { useSettingsStore } from '../../store/settings-store';
 import { allowedAppsOption } from '../supervision/AllowedAppsField';
 import { LaunchGrid } from './LaunchGrid';
 import { LaunchResults } from './LaunchResults';
+import { SchedulesSection } from './SchedulesSection';
 
 const NO_DEVICES: DeviceSummary[] = [];
 
@@ -29,6 +31,7 @@ export function LaunchPanel() {
   const [starting, setStarting] = useState(false);
 
   const phones = group ? (groups.get(group) ?? []) : picked.filter((serial) => ready.some((device) => device.serial === serial));
+  const target: LaunchPhones | null = phones.length === 0 ? null : group ? { kind: 'group', group } : { kind: 'serials', serials: [...phones] };
   const notReady = !goal ? 'Type the goal above first.' : phones.length === 0 ? 'Tick the phones to run it on, or pick a device group.' : null;
   const toggle = (serial: string, on: boolean) => {
     setGroup('');
@@ -41,8 +44,7 @@ export function LaunchPanel() {
   const run = async () => {
     setStarting(true);
     try {
-      const target = group ? { kind: 'group' as const, group } : { kind: 'serials' as const, serials: [...phones] };
-      setLaunch(await bridge.call('tasks.launch', { goal, phones: target, ...allowedAppsOption() }));
+      setLaunch(await bridge.call('tasks.launch', { goal, phones: target!, ...allowedAppsOption() }));
     } catch (error) {
       reportError(error);
     } finally {
@@ -81,6 +83,7 @@ export function LaunchPanel() {
           {notReady && <span className="muted small">{notReady}</span>}
         </div>
       </fieldset>
+      <SchedulesSection goal={goal} phones={target} />
       {launch && (
         <>
           <LaunchResults launch={launch} />
