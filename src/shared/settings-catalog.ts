@@ -430,6 +430,13 @@ export const SETTINGS_CATALOG = [
     env: 'AMC_DEVICE_GROUPS',
     appliesTo: ['app'],
   }),
+  // A secret: the address may carry Redis's password, so it never reaches a window or a log (only "set").
+  secret('AMC_FLEET_REDIS', {
+    label: 'Fleet Redis URL',
+    help: 'redis://[:PASSWORD@]HOST:PORT or rediss:// (TLS): the Redis your fleet\u2019s workers share; the Fleet view shows its workers, phones and jobs.',
+    section: 'Fleet',
+    appliesTo: ['app'],
+  }),
 ] as const;
 
 export type CatalogEntry = (typeof SETTINGS_CATALOG)[number];

@@ -29,6 +29,7 @@ import { createScheduleStore } from '../storage/schedule-store';
 import { LocalScheduler, type SchedulerClock } from './local-scheduler';
 import { scheduleHandlers } from './handlers/schedules';
 import { watchScheduleFile } from './schedules-watch';
+import { readFleetView } from './fleet-view';
 
 export interface AppOptions {
   /** How often main proves it is alive to every window. */
@@ -142,6 +143,7 @@ export async function createApp(options: AppOptions = {}): Promise<AppServices> 
     ...historyHandlers(store, events),
     ...settingsHandlers(settings),
     ...scheduleHandlers(scheduler),
+    'fleet.overview': async () => readFleetView(await config.load()),
   };
 
   let seq = 0;

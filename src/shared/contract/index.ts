@@ -7,6 +7,7 @@ import { settingsEvents, settingsMethods } from './settings';
 import { supervisionMethods } from './supervision';
 import { taskEvents, taskMethods } from './tasks';
 import { scheduleEvents, scheduleMethods } from './schedules';
+import { fleetMethods } from './fleet';
 
 export * from './define';
 export * from './app';
@@ -16,6 +17,7 @@ export * from './mirror';
 export * from './settings';
 export * from './tasks';
 export * from './schedules';
+export * from './fleet';
 export * from './supervision';
 export * from './frame';
 export * from './web-protocol';
@@ -30,6 +32,7 @@ export const methods = {
   ...historyMethods,
   ...settingsMethods,
   ...scheduleMethods,
+  ...fleetMethods,
 };
 
 /** Every event main pushes to windows, one topic at a time (never the whole state). */
