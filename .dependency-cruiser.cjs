@@ -40,10 +40,23 @@ module.exports = {
     ...layerRules,
     {
       name: 'services-never-import-their-adapters',
-      comment: 'The CLI, the MCP server, eval and the fleet are adapters over the app (like the web host): main never imports them.',
+      comment: 'The CLI, the MCP server and eval are adapters over the app (like the web host): main never imports them.',
       severity: 'error',
       from: { path: '(^|/)src/main/' },
-      to: { path: '(^|/)src/(cli|mcp|eval|fleet)/' },
+      to: { path: '(^|/)src/(cli|mcp|eval)/' },
+    },
+    {
+      name: 'fleet-is-read-by-the-app-only',
+      comment: 'The fleet (queues on Redis) knows nothing of the app; only the app layer reads it (the Fleet view), never the runtime below.',
+      severity: 'error',
+      from: { path: '(^|/)src/fleet/' },
+      to: { path: '(^|/)src/(main|cli|mcp|eval|renderer)/' },
+    },
+    {
+      name: 'only-the-app-layer-reads-the-fleet',
+      severity: 'error',
+      from: { path: '(^|/)src/main/', pathNot: '(^|/)src/main/app/' },
+      to: { path: '(^|/)src/fleet/' },
     },
     {
       name: 'services-never-import-the-shell',

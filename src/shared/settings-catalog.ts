@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { DEFAULT_PRICE_TABLE, parsePriceTable } from './prices';
 import { DEFAULT_SCENE_TOKEN_BUDGET } from './scene';
 import { urlHasCredentials } from './redact';
+import { parseDeviceGroups } from './device-groups';
 
 /**
  * Every setting and secret, declared once: its type and range, its default, the environment variable that
@@ -18,7 +19,7 @@ export const TYPING_METHODS = ['auto', 'yadb', 'adb-keyboard'] as const;
 export type TypingMethod = (typeof TYPING_METHODS)[number];
 
 /** The form's sections, in the order they are shown. */
-export const SETTING_SECTIONS = ['Planner', 'Cloud control plane', 'Direct access', 'Limits', 'Supervision', 'Screenshot', 'adb server', 'Phone helpers'] as const;
+export const SETTING_SECTIONS = ['Planner', 'Cloud control plane', 'Direct access', 'Limits', 'Supervision', 'Screenshot', 'adb server', 'Phone helpers', 'Fleet'] as const;
 export type SettingSection = (typeof SETTING_SECTIONS)[number];
 
 /** Who reads a setting: every task, the AI planner (any transport), or one transport / provider client. */
@@ -135,6 +136,24 @@ const priceTable = <G extends string, K extends string, const P extends Presenta
         if ('problems' in parsed) for (const problem of parsed.problems) context.addIssue({ code: 'custom', message: problem });
       })
       .default(DEFAULT_PRICE_TABLE),
+    p,
+  );
+
+/** Device groups (src/shared/device-groups.ts); their problems are reported as the setting's. */
+const deviceGroups = <G extends string, K extends string, const P extends Presentation>(group: G, key: K, p: P) =>
+  declare(
+    group,
+    key,
+    { kind: 'text' as const },
+    z
+      .string()
+      .trim()
+      .max(4000)
+      .superRefine((value, context) => {
+        const parsed = parseDeviceGroups(value);
+        if ('problems' in parsed) for (const problem of parsed.problems) context.addIssue({ code: 'custom', message: problem });
+      })
+      .default(''),
     p,
   );
 
@@ -419,6 +438,22 @@ export const SETTINGS_CATALOG = [
       appliesTo: ['app'],
     },
   ),
+  deviceGroups('fleet', 'deviceGroups', {
+    label: 'Device groups',
+    help: 'One group per entry, "name: serial serial", separated by ";", e.g. "lab: emulator-5554 127.0.0.1:5601". A launch on a group runs the goal on each of its phones; a fleet worker offers its phones in their groups.',
+    placeholder: 'lab: emulator-5554 127.0.0.1:5601',
+    whenEmpty: 'no groups',
+    section: 'Fleet',
+    env: 'AMC_DEVICE_GROUPS',
+    appliesTo: ['app'],
+  }),
+  // A secret: the address may carry Redis's password, so it never reaches a window or a log (only "set").
+  secret('AMC_FLEET_REDIS', {
+    label: 'Fleet Redis URL',
+    help: 'redis://[:PASSWORD@]HOST:PORT or rediss:// (TLS): the Redis your fleet\u2019s workers share; the Fleet view shows its workers, phones and jobs.',
+    section: 'Fleet',
+    appliesTo: ['app'],
+  }),
 ] as const;
 
 export type CatalogEntry = (typeof SETTINGS_CATALOG)[number];

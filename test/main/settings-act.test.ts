@@ -23,6 +23,8 @@ import type { AppNotesPort } from '../../src/main/runtime/notes/app-notes-port';
 import { createNotesStore } from '../../src/main/storage/notes-store';
 import { createTaskStore } from '../../src/main/storage/task-store';
 import { withPlanCache } from '../../src/main/replay/plan-cache';
+import { readFleetView } from '../../src/main/app/fleet-view';
+import { deviceGroupsOf, phonesOfLaunch } from '../../src/shared/device-groups';
 import { TaskRunner } from '../../src/main/runtime/task-runner';
 import { Executor } from '../../src/main/tools/executor';
 import type { Scene } from '../../src/shared/scene';
@@ -414,6 +416,19 @@ const ACTS: Record<Path, () => Promise<void>> = {
     await harness.reset();
     await runTask(configWith({ aiPlanner: { appNotes: true } }), { appNotes: notes, goal: 'Find the Wi-Fi switch' });
     expect(turns.some((turn) => turn.allText.includes('<app_notes>') && turn.allText.includes('Network & internet > Internet'))).toBe(true);
+  },
+  'fleet.deviceGroups': async () => {
+    const groups = deviceGroupsOf(configWith({ fleet: { deviceGroups: `lab: ${harness.serial}; desk: emulator-5554` } }).settings.fleet.deviceGroups);
+    expect(phonesOfLaunch({ group: 'lab' }, [harness.serial], groups)).toEqual([harness.serial]);
+    expect(() => phonesOfLaunch({ group: 'lab' }, [harness.serial], deviceGroupsOf(configWith().settings.fleet.deviceGroups))).toThrow(/lab/);
+  },
+  'secrets.AMC_FLEET_REDIS': async () => {
+    expect(await readFleetView(configWith())).toEqual({ kind: 'not-set' });
+    const closed = await notAdbPort();
+    await closed.close();
+    const view = await readFleetView(configWith({}, { AMC_FLEET_REDIS: `redis://:acts-password@127.0.0.1:${closed.port}` }));
+    expect(view).toMatchObject({ kind: 'problem', address: expect.stringContaining(`127.0.0.1:${closed.port}`) });
+    expect(JSON.stringify(view)).not.toContain('acts-password');
   },
   'supervision.standingInstructions': async () => {
     await runTask(configWith({ supervision: { standingInstructions: 'My name is Ana.' } }));

@@ -74,7 +74,7 @@ function appBackend(current: () => CurrentTask, extra: Handlers = {}) {
     'settings.get': () => ({
       settings: defaultSettings(),
       effective: defaultSettings(),
-      secrets: { ANTHROPIC_API_KEY: 'not set', OPENAI_API_KEY: 'not set', CONTROL_PLANE_TOKEN: 'not set' },
+      secrets: { ANTHROPIC_API_KEY: 'not set', OPENAI_API_KEY: 'not set', CONTROL_PLANE_TOKEN: 'not set', AMC_FLEET_REDIS: 'not set' },
       envOverrides: [],
       overriddenFields: {},
       folder: '/tmp/amc',

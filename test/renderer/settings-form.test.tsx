@@ -155,6 +155,7 @@ describe('settings form', () => {
     expect(shownFields()).toEqual([
       'aiPlanner.enabled', 'aiPlanner.appNotes', 'aiPlanner.maxSteps', 'budget.maxMinutes', 'supervision.confirmation', 'perception.sceneTokenBudget',
       'adb.host', 'adb.port', 'helpers.videoMirror', 'helpers.scrcpyServerPath', 'helpers.yadbPath', 'helpers.download', 'typing.method',
+      'fleet.deviceGroups', 'secrets.AMC_FLEET_REDIS',
     ]);
     fireEvent.click(screen.getByLabelText('Use the AI planner'));
     // On, cloud proxy (the default transport): the control plane's fields, no provider keys.
@@ -166,6 +167,7 @@ describe('settings form', () => {
       'supervision.confirmation', 'supervision.loopWarnAfter', 'supervision.loopStopAfter', 'supervision.standingInstructions',
       'aiPlanner.sendScreenshot', 'aiPlanner.screenshotLongEdge', 'perception.sceneTokenBudget', 'adb.host', 'adb.port',
       'helpers.videoMirror', 'helpers.scrcpyServerPath', 'helpers.yadbPath', 'helpers.download', 'typing.method',
+      'fleet.deviceGroups', 'secrets.AMC_FLEET_REDIS',
     ]);
     fireEvent.change(screen.getByLabelText('Transport'), { target: { value: 'direct' } });
     expect(shownFields()).toContain('secrets.ANTHROPIC_API_KEY');

@@ -15,6 +15,7 @@ import { SETTINGS_FIELDS } from '../../src/renderer/src/components/settings/fiel
 import { SettingsForm } from '../../src/renderer/src/components/settings/SettingsForm';
 import { useSettingsStore } from '../../src/renderer/src/store/settings-store';
 import type { Provider } from '../../src/shared/settings';
+import { deviceGroupsOf } from '../../src/shared/device-groups';
 import { SETTINGS_CATALOG, type CatalogEntry } from '../../src/shared/settings-catalog';
 import { routedApp, type RoutedApp } from './router-bridge';
 import { revealField } from './settings-visibility';
@@ -56,6 +57,8 @@ const TYPED: Record<Path, (provider: Provider) => { form: string | boolean; stor
   'helpers.yadbPath': () => ({ form: '/opt/yadb/yadb', stored: '/opt/yadb/yadb' }),
   'helpers.download': () => ({ form: false, stored: false }),
   'typing.method': () => ({ form: 'adb-keyboard', stored: 'adb-keyboard' }),
+  'fleet.deviceGroups': () => ({ form: ' lab: emulator-5554 127.0.0.1:5601 ', stored: 'lab: emulator-5554 127.0.0.1:5601' }),
+  'secrets.AMC_FLEET_REDIS': () => ({ form: 'redis://:round-trip-pass@127.0.0.1:6390', stored: 'redis://:round-trip-pass@127.0.0.1:6390' }),
 };
 
 interface Destinations {
@@ -104,6 +107,8 @@ const ARRIVES: Record<Path, (d: Destinations) => [unknown, unknown]> = {
   'helpers.yadbPath': ({ config }) => [config.settings.helpers.yadbPath, '/opt/yadb/yadb'],
   'helpers.download': ({ config }) => [config.settings.helpers.download, false],
   'typing.method': ({ config }) => [config.settings.typing.method, 'adb-keyboard'],
+  'fleet.deviceGroups': ({ config }) => [deviceGroupsOf(config.settings.fleet.deviceGroups).get('lab'), ['emulator-5554', '127.0.0.1:5601']],
+  'secrets.AMC_FLEET_REDIS': ({ config }) => [config.secrets.AMC_FLEET_REDIS, 'redis://:round-trip-pass@127.0.0.1:6390'],
 };
 
 const policies = (config: RuntimeConfig) => buildPlanner(config, fakeClient).policies!;

@@ -109,7 +109,7 @@ export const commands: readonly CommandEntry[] = [
   },
   {
     name: 'schedule',
-    summary: 'run a goal on the fleet on a schedule (cron or every N seconds): add, list, remove',
+    summary: 'run a goal on a schedule (cron): on this machine, fired by the running app, or on the fleet with --redis: add, list, remove',
     load: async () => (await import('./schedule')).scheduleCommand,
   },
 ];

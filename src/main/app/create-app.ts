@@ -28,6 +28,11 @@ import { phoneHelpersFor } from './phone-typing';
 export type { ScreenshotPolicy } from './phone-access';
 import { SettingsService } from './settings-service';
 import { TaskService } from './task-service';
+import { createScheduleStore } from '../storage/schedule-store';
+import { LocalScheduler, type SchedulerClock } from './local-scheduler';
+import { scheduleHandlers } from './handlers/schedules';
+import { watchScheduleFile } from './schedules-watch';
+import { readFleetView } from './fleet-view';
 
 export interface AppOptions {
   /** How often main proves it is alive to every window. */
@@ -44,6 +49,8 @@ export interface AppOptions {
   mirrorEncoding?: Partial<MirrorEncoding>;
   /** Release addresses of the phone helpers instead of the official ones (tests use loopback servers). */
   helperDownloadUrls?: Partial<Record<HelperName, string>>;
+  /** The clock local schedules fire by (tests move it by hand). */
+  scheduleClock?: SchedulerClock;
 }
 
 /** The running services behind every transport (Electron window, web host) and the CLI. */
@@ -128,6 +135,17 @@ export async function createApp(options: AppOptions = {}): Promise<AppServices> 
     },
   });
 
+  // Local schedules fire while this app runs; runs due while it was closed are noted as missed as it starts.
+  const scheduleStore = createScheduleStore(home);
+  const scheduler = new LocalScheduler({
+    store: scheduleStore,
+    ...(options.scheduleClock && { clock: options.scheduleClock }),
+    launch: ({ goal, phones, maxSteps, allowedApps }) => tasks.launch({ goal, phones, ...(maxSteps && { maxSteps }), ...(allowedApps && { allowedApps }) }),
+    changed: (overview) => events.publish('schedules.changed', overview),
+  });
+  const schedulesReady = scheduler.start().catch((error: unknown) => void logError(home, 'app', 'schedules.list', error));
+  const scheduleWatch = watchScheduleFile(scheduleStore.file, () => void scheduler.rearm().catch(() => undefined));
+
   const handlers: MethodHandlers = {
     ...appHandlers(),
     ...deviceHandlers(devices, phone, tasks, mirror),
@@ -137,6 +155,8 @@ export async function createApp(options: AppOptions = {}): Promise<AppServices> 
     ...flowHandlers(tasks, store),
     ...settingsHandlers(settings),
     ...notesHandlers(notes, events),
+    ...scheduleHandlers(scheduler),
+    'fleet.overview': async () => readFleetView(await config.load()),
   };
 
   let seq = 0;
@@ -160,6 +180,9 @@ export async function createApp(options: AppOptions = {}): Promise<AppServices> 
     close() {
       closing ??= (async () => {
         clearInterval(heartbeat);
+        scheduleWatch?.close();
+        await schedulesReady;
+        await scheduler.stop();
         await mirror.close();
         await tasks.close();
         await store.close();

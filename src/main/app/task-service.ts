@@ -1,4 +1,7 @@
-import type { CurrentTask, ReplayTaskInput, RunTaskInput, TaskControlResult } from '../../shared/contract/tasks';
+import { randomUUID } from 'node:crypto';
+import type { CurrentTask, LaunchInput, LaunchStarted, ReplayTaskInput, RunTaskInput, TaskControlResult } from '../../shared/contract/tasks';
+import { deviceGroupsOf, phonesOfLaunch } from '../../shared/device-groups';
+import { launchRowOf, refusedRow } from '../../shared/launch';
 import type { RunTaskRequest, TaskEvent, TaskRecord } from '../../shared/task';
 import type { EventHub } from '../ipc/event-hub';
 import type { Flow } from '../../shared/flow';
@@ -66,7 +69,7 @@ export class TaskService {
     this.runner.on((event) => this.onEvent(event));
   }
 
-  async run(input: RunTaskInput): Promise<TaskRecord> {
+  async run(input: RunTaskInput & { launchId?: string }): Promise<TaskRecord> {
     const config = applyTaskOverrides(await this.options.loadConfig(), input.overrides ?? {});
     // Building the planner checks what it needs (keys, URLs): a ConfigError here means nothing started.
     const configured = await withPlanCache(buildPlanner(config), input.goal, this.options.store, config.settings.aiPlanner.reuseRuns);
@@ -91,13 +94,41 @@ export class TaskService {
     await this.options.checkDevice(input.serial);
     this.options.phone.setScreenshotPolicy(input.serial, screenshotPolicyFor(config, configured));
     const handle = await this.runner.start(
-      { serial: input.serial, goal: input.goal, ...(input.maxSteps !== undefined && { maxSteps: input.maxSteps }) },
+      {
+        serial: input.serial,
+        goal: input.goal,
+        ...(input.maxSteps !== undefined && { maxSteps: input.maxSteps }),
+        ...(input.allowedApps && { allowedApps: input.allowedApps }),
+        ...(input.launchId && { launchId: input.launchId }),
+      },
       { planner: configured },
     );
     this.running.set(handle.id, { handle, serial: input.serial, holding: false, pauseRequested: false });
     this.order.push(handle.id);
     void handle.done.finally(() => this.forget(handle.id));
     return this.snapshot(handle.id) ?? (await handle.done);
+  }
+
+  /**
+   * One goal on several phones at once, each its own task under one launch id. A phone that cannot take it gets a
+   * failed row with the reason (in plain words) while the others run; only a launch with no phone at all is refused.
+   */
+  async launch(input: LaunchInput): Promise<LaunchStarted> {
+    const config = await this.options.loadConfig();
+    const serials =
+      input.phones.kind === 'serials' ? [...new Set(input.phones.serials)] : phonesOfLaunch({ group: input.phones.group }, [], deviceGroupsOf(config.settings.fleet.deviceGroups));
+    const launchId = randomUUID();
+    const { phones: _phones, ...task } = input;
+    const rows = await Promise.all(
+      serials.map(async (serial) => {
+        try {
+          return launchRowOf(await this.run({ ...task, serial, launchId }));
+        } catch (error) {
+          return refusedRow(serial, error instanceof Error ? error.message : String(error));
+        }
+      }),
+    );
+    return { launchId, goal: input.goal, rows };
   }
 
   async stop(taskId?: string, serial?: string): Promise<TaskControlResult> {

@@ -225,7 +225,7 @@ export class TaskRunner {
     }
     const maxSteps = parsed.data.maxSteps ?? configured.maxSteps;
     const task: RunningTask = {
-      record: newTaskRecord({ id, goal, serial, planner: configured.planner.info, maxSteps, createdAt: this.now() }),
+      record: newTaskRecord({ id, goal, serial, planner: configured.planner.info, maxSteps, createdAt: this.now(), launchId: parsed.data.launchId ?? null }),
       controller: new AbortController(),
       paused: false,
       wake: null,
@@ -398,6 +398,7 @@ export class TaskRunner {
       maxSteps,
       limits: { maxSteps, maxTokens: policies.maxTokens, maxCostUsd: policies.maxCostUsd, maxDurationMs: policies.maxDurationMs },
       supervision: { allowedApps: task.allowedApps ? [...task.allowedApps] : null, confirmation: policies.confirmation, standingInstructions: policies.standingInstructions },
+      ...(task.record.launchId && { launchId: task.record.launchId }),
     });
     if (policies.maxCostUsd !== null && policies.price === null && planner.info.kind === 'ai') {
       this.guardDecided(task, 0, {

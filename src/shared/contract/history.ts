@@ -16,6 +16,8 @@ export const TaskSummarySchema = z.object({
   finishedAt: z.number().nullable(),
   durationMs: z.number().nonnegative(),
   usage: TokenUsageSchema,
+  /** The launch it was one of (one goal on several phones at once); null for a task run alone or recorded before launches. */
+  launchId: z.string().nullable().optional(),
 });
 export type TaskSummary = z.infer<typeof TaskSummarySchema>;
 

@@ -8,6 +8,8 @@ import { notesEvents, notesMethods } from './notes';
 import { settingsEvents, settingsMethods } from './settings';
 import { supervisionMethods } from './supervision';
 import { taskEvents, taskMethods } from './tasks';
+import { scheduleEvents, scheduleMethods } from './schedules';
+import { fleetMethods } from './fleet';
 
 export * from './define';
 export * from './app';
@@ -18,6 +20,8 @@ export * from './mirror';
 export * from './notes';
 export * from './settings';
 export * from './tasks';
+export * from './schedules';
+export * from './fleet';
 export * from './supervision';
 export * from './frame';
 export * from './web-protocol';
@@ -33,6 +37,8 @@ export const methods = {
   ...flowMethods,
   ...settingsMethods,
   ...notesMethods,
+  ...scheduleMethods,
+  ...fleetMethods,
 };
 
 /** Every event main pushes to windows, one topic at a time (never the whole state). */
@@ -44,6 +50,7 @@ export const events = {
   ...historyEvents,
   ...settingsEvents,
   ...notesEvents,
+  ...scheduleEvents,
 };
 
 export type Methods = typeof methods;

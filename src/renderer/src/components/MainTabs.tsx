@@ -1,13 +1,17 @@
 import { useAppStore, type MainView } from '../store/app-store';
 import { HistoryPanel } from './history/HistoryPanel';
 import { CurrentTask } from './task/CurrentTask';
+import { LaunchPanel } from './launch/LaunchPanel';
+import { FleetPanel } from './fleet/FleetPanel';
 
 const TABS: Array<{ view: MainView; label: string; heading: string }> = [
   { view: 'task', label: 'Current task', heading: 'Timeline' },
+  { view: 'launch', label: 'Several phones', heading: 'One goal on several phones' },
   { view: 'history', label: 'History', heading: 'History' },
+  { view: 'fleet', label: 'Fleet', heading: 'Fleet' },
 ];
 
-/** The current task's timeline and the history of past tasks, one at a time (arrow keys move between tabs). */
+/** The current task's timeline, a goal on several phones, and the history of past tasks, one at a time (arrow keys move between tabs). */
 export function MainTabs() {
   const view = useAppStore((s) => s.view);
   const setView = useAppStore((s) => s.setView);
@@ -38,7 +42,7 @@ export function MainTabs() {
       </div>
       <div role="tabpanel" id={`panel-${view}`} aria-labelledby={`tab-${view}`} className="tab-panel">
         <h2 className="panel-title">{TABS.find((tab) => tab.view === view)!.heading}</h2>
-        {view === 'task' ? <CurrentTask /> : <HistoryPanel />}
+        {view === 'task' ? <CurrentTask /> : view === 'launch' ? <LaunchPanel /> : view === 'fleet' ? <FleetPanel /> : <HistoryPanel />}
       </div>
     </section>
   );

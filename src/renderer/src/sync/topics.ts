@@ -6,6 +6,7 @@ import { useMirrorStore } from '../store/mirror-store';
 import { useNotesStore } from '../store/notes-store';
 import { unsavedSettings, useSettingsStore } from '../store/settings-store';
 import { isRunning, useTaskStore } from '../store/task-store';
+import { useSchedulesStore } from '../store/schedules-store';
 
 /** One topic's link to main: `load` fetches its state (at start and after a reconnect), `listen` follows its events. */
 export interface TopicSync {
@@ -125,6 +126,14 @@ export function notesSync(bridge: Bridge): TopicSync {
   return { load, listen: () => bridge.on('notes.changed', () => load().catch(reportError)) };
 }
 
+export function schedulesSync(bridge: Bridge): TopicSync {
+  const { setOverview } = useSchedulesStore.getState();
+  return {
+    load: async () => setOverview(await bridge.call('schedules.list', {})),
+    listen: () => bridge.on('schedules.changed', setOverview),
+  };
+}
+
 export const allTopics = (bridge: Bridge): TopicSync[] => [
   devicesSync(bridge),
   taskSync(bridge),
@@ -132,4 +141,5 @@ export const allTopics = (bridge: Bridge): TopicSync[] => [
   settingsSync(bridge),
   mirrorSync(bridge),
   notesSync(bridge),
+  schedulesSync(bridge),
 ];

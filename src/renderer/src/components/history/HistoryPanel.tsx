@@ -15,6 +15,7 @@ import { UsageMeter } from '../supervision/UsageMeter';
 import { TaskTimeline } from '../timeline/TaskTimeline';
 import { matchesFilter, modelOf, NO_FILTER, type HistoryFilter } from './history-filter';
 import { HistoryFilters } from './HistoryFilters';
+import { groupByLaunch } from './launch-groups';
 import { withLiveProgress } from './live-summary';
 import { REPLAY_WORDS, replayable, useRunAgain } from './use-run-again';
 import { isAction } from '../../../../shared/action-words';
@@ -165,37 +166,8 @@ export function HistoryPanel() {
     );
   }
   const shown = tasks.filter((task) => matchesFilter(task, filter));
-  return (
-    <div className="history-list">
-      <DamagedFiles files={damaged} />
-      <HistoryFilters tasks={tasks} filter={filter} onChange={setFilter} shown={shown.length} />
-      {notice && (
-        <p className="banner warning" role="status" data-testid="run-again-notice">
-          {notice}
-        </p>
-      )}
-      {shown.length === 0 ? (
-        <p className="empty" data-testid="history-no-match">
-          No past task matches. <button type="button" className="button link" onClick={() => setFilter(NO_FILTER)}>Show all</button>
-        </p>
-      ) : (
-        <table className="history-table" data-testid="history-table" onKeyDown={onTableKeyDown}>
-          <caption className="visually-hidden">Past tasks, newest first. Up and down arrows move between tasks, Enter opens one.</caption>
-          <thead>
-            <tr>
-              <th scope="col">Goal</th>
-              <th scope="col">Status</th>
-              <th scope="col">Steps</th>
-              <th scope="col">Duration</th>
-              <th scope="col">Tokens</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {shown.map((stored) => withLiveProgress(stored, followed.get(stored.id), now)).map((task) => (
-              <tr key={task.id} data-testid="history-row" data-task-id={task.id}>
+  const row = (task: TaskSummary, inLaunch: boolean) => (
+              <tr key={task.id} data-testid="history-row" data-task-id={task.id} className={inLaunch ? 'in-launch' : undefined}>
                 <td>
                   <button type="button" className="button link history-open" onClick={() => void openTask(task.id)} aria-label={`Open "${task.goal}"`} title={task.goal}>
                     <span className="history-goal">{task.goal}</span>
@@ -236,10 +208,56 @@ export function HistoryPanel() {
                   </button>
                 </td>
               </tr>
-            ))}
+  );
+  return (
+    <div className="history-list">
+      <DamagedFiles files={damaged} />
+      <HistoryFilters tasks={tasks} filter={filter} onChange={setFilter} shown={shown.length} />
+      {notice && (
+        <p className="banner warning" role="status" data-testid="run-again-notice">
+          {notice}
+        </p>
+      )}
+      {shown.length === 0 ? (
+        <p className="empty" data-testid="history-no-match">
+          No past task matches. <button type="button" className="button link" onClick={() => setFilter(NO_FILTER)}>Show all</button>
+        </p>
+      ) : (
+        <table className="history-table" data-testid="history-table" onKeyDown={onTableKeyDown}>
+          <caption className="visually-hidden">Past tasks, newest first. Up and down arrows move between tasks, Enter opens one.</caption>
+          <thead>
+            <tr>
+              <th scope="col">Goal</th>
+              <th scope="col">Status</th>
+              <th scope="col">Steps</th>
+              <th scope="col">Duration</th>
+              <th scope="col">Tokens</th>
+              <th scope="col">
+                <span className="visually-hidden">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {groupByLaunch(shown.map((stored) => withLiveProgress(stored, followed.get(stored.id), now))).flatMap((group) => [
+              ...(group.launchId ? [<LaunchHeaderRow key={`launch-${group.launchId}`} tasks={group.tasks} />] : []),
+              ...group.tasks.map((task) => row(task, group.launchId !== null)),
+            ])}
           </tbody>
         </table>
       )}
     </div>
+  );
+}
+
+/** The heading of one launch's tasks: the goal ran on several phones at once, and how many were done. */
+function LaunchHeaderRow({ tasks }: { tasks: TaskSummary[] }) {
+  const done = tasks.filter((task) => taskOutcomeKind(task) === 'done').length;
+  const started = Math.min(...tasks.map((task) => task.createdAt));
+  return (
+    <tr className="launch-group-row" data-testid="history-launch">
+      <th scope="rowgroup" colSpan={6}>
+        One goal on {tasks.length} {tasks.length === 1 ? 'phone' : 'phones'} · {done} of {tasks.length} done · {formatTime(started)}
+      </th>
+    </tr>
   );
 }
