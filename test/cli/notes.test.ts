@@ -31,7 +31,7 @@ afterAll(async () => {
 describe('amc notes', () => {
   it('Scenario: The notes can be listed and removed from the command line', { timeout: 90_000 }, async () => {
     await harness.control('/reset', { body: WIFI.seed ?? {} });
-    const env = anthropicDirectEnv(harness, home, fake.url);
+    const env = anthropicDirectEnv(harness, home, fake.url, { AMC_APP_NOTES: 'true' });
     const run = await runAmc(['run', '-s', harness.serial, '--goal', WIFI.goal, '--yes'], { env });
     expect(run.code, run.stderr).toBe(0);
 

@@ -2,11 +2,12 @@ import type { AdbHarness } from './adb-harness';
 import { FAKE_ANTHROPIC_KEY } from '../fakes/index';
 
 /**
- * The plan cache off: tests of other capabilities repeat a goal in one history, and with "Reuse successful runs" on
- * the second run would follow the first instead of asking their scripted model. The cache's own tests
- * (test/cli/replay.test.ts) turn it on.
+ * Nothing learned from earlier runs: tests of other capabilities repeat a goal in one history, and with "Reuse
+ * successful runs" on the second run would follow the first instead of asking their scripted model; with "Learn
+ * notes per app" on, a scripted model reading the prompt would find an earlier run's answer in the notes. The
+ * cache's and the notes' own tests turn them on.
  */
-export const MODEL_PLANS_EVERY_STEP = { AI_PLANNER_REUSE_RUNS: 'false' } as const;
+export const MODEL_PLANS_EVERY_STEP = { AI_PLANNER_REUSE_RUNS: 'false', AMC_APP_NOTES: 'false' } as const;
 
 /**
  * The environment of a user whose AI planner talks to Anthropic directly (here: the loopback fake at
