@@ -42,7 +42,7 @@ export function FlowFileButton({ disabledReason }: { disabledReason: string | nu
 
   return (
     <>
-      <button type="button" className="button secondary" disabled={disabledReason !== null} title={disabledReason ?? 'Run a flow file (YAML) on this phone'} onClick={() => input.current?.click()}>
+      <button type="button" className="button link flow-file-button" disabled={disabledReason !== null} title={disabledReason ?? 'Run a flow file (YAML) on this phone'} onClick={() => input.current?.click()}>
         Run a flow file…
       </button>
       <input ref={input} type="file" accept=".yaml,.yml,application/yaml,text/yaml" hidden onChange={(event) => void run(event)} data-testid="flow-file-input" aria-label="Flow file to run" />

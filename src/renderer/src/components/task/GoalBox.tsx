@@ -77,8 +77,11 @@ export function GoalBox() {
       <p id="goal-hint" className="visually-hidden">
         Enter runs the goal; Shift+Enter starts a new line.
       </p>
-      <FlowFileButton disabledReason={controls.phoneDisabledReason} />
-      <RecentGoals phone={device ? recentGoalsKey(device) : undefined} />
+      {/* One line for both: a row of its own would take the timeline's height at 1280x800. */}
+      <div className="goal-extras">
+        <RecentGoals phone={device ? recentGoalsKey(device) : undefined} />
+        <FlowFileButton disabledReason={controls.phoneDisabledReason} />
+      </div>
       <AllowedAppsField />
       <p className="goal-meta muted">
         {running && task ? <PlannerLabel planner={task.planner} /> : preview && <PlannerLabel planner={preview} />}
