@@ -18,7 +18,6 @@ import { HistoryFilters } from './HistoryFilters';
 import { groupByLaunch } from './launch-groups';
 import { withLiveProgress } from './live-summary';
 import { REPLAY_WORDS, replayable, useRunAgain } from './use-run-again';
-import { isAction } from '../../../../shared/action-words';
 
 /** ↑/↓ (and Home/End) move between the rows' goal buttons, Enter opens; "/" goes to the search box. */
 function onTableKeyDown(event: KeyboardEvent<HTMLTableElement>) {
@@ -140,11 +139,6 @@ export function HistoryPanel() {
           <button type="button" className="button secondary" onClick={() => void runAgain(opened)}>
             Run again
           </button>
-          {replayable(opened, opened.steps.filter(isAction).length) && (
-            <button type="button" className="button secondary" onClick={() => void replay(opened)} data-testid="replay-task">
-              {REPLAY_WORDS}
-            </button>
-          )}
         </div>
         {notice && (
           <p className="banner warning" role="status" data-testid="run-again-notice">

@@ -19,7 +19,7 @@ export function MarkWrongButton({ taskId }: { taskId: string }) {
     }
   };
   return (
-    <p className="mark-wrong">
+    <span className="mark-wrong">
       <button type="button" className="button secondary" onClick={() => void mark()} disabled={said !== null}>
         Mark as wrong
       </button>
@@ -28,6 +28,6 @@ export function MarkWrongButton({ taskId }: { taskId: string }) {
           {said}
         </span>
       )}
-    </p>
+    </span>
   );
 }

@@ -9,7 +9,7 @@ const problemLine = ({ line, column, message }: { line?: number | undefined; col
   line === undefined ? message : `line ${line}, column ${column ?? 1}: ${message}`;
 
 /**
- * "Run a flow file…": the person picks a flow file (YAML) from their disk — the browser's own file picker, in the
+ * "Flow file…" (runs one): the person picks a flow file (YAML) from their disk — the browser's own file picker, in the
  * desktop window and in a browser tab alike — and it runs on the selected phone; a file with problems starts
  * nothing and its problems are listed with their lines.
  */
@@ -43,7 +43,7 @@ export function FlowFileButton({ disabledReason }: { disabledReason: string | nu
   return (
     <>
       <button type="button" className="button link flow-file-button" disabled={disabledReason !== null} title={disabledReason ?? 'Run a flow file (YAML) on this phone'} onClick={() => input.current?.click()}>
-        Run a flow file…
+        Flow file…
       </button>
       <input ref={input} type="file" accept=".yaml,.yml,application/yaml,text/yaml" hidden onChange={(event) => void run(event)} data-testid="flow-file-input" aria-label="Flow file to run" />
       {problems && (

@@ -6,6 +6,8 @@ import { formatTokens } from '../../lib/format';
 import { useAppStore } from '../../store/app-store';
 import { ReasonDetails } from './ReasonDetails';
 import { MarkWrongButton } from '../notes/MarkWrongButton';
+import { replayable } from '../history/use-run-again';
+import { ReplayButton } from './ReplayButton';
 
 /** The closing card of a finished task: its result or why it did not get there, in plain words. */
 export function TaskResultCard({ task }: { task: TaskRecord }) {
@@ -37,8 +39,12 @@ export function TaskResultCard({ task }: { task: TaskRecord }) {
       <p className="muted" data-testid="task-result-summary">
         {stepCountsLabel(actions, task.steps.length)} · {formatDuration(task.timings.totalMs)} · {formatTokens(task.usage)}
       </p>
-      {/* A run that reached its goal may have taught notes per app: the person can take back what it taught. */}
-      {kind === 'done' && <MarkWrongButton key={task.id} taskId={task.id} />}
+      {/* One row: a run that acted can be run again without the model; one that reached its goal may have taught
+          notes per app, which the person can take back. */}
+      <div className="result-actions">
+        {replayable(task, actions) && <ReplayButton task={task} />}
+        {kind === 'done' && <MarkWrongButton key={task.id} taskId={task.id} />}
+      </div>
     </article>
   );
 }

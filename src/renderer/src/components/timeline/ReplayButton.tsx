@@ -1,0 +1,19 @@
+import type { TaskRecord } from '../../../../shared/task';
+import { REPLAY_WORDS, useRunAgain } from '../history/use-run-again';
+
+/** "Run again without the model" on a finished task's result card, and what stopped it when it could not start. */
+export function ReplayButton({ task }: { task: TaskRecord }) {
+  const { replay, notice } = useRunAgain();
+  return (
+    <>
+      <button type="button" className="button secondary" onClick={() => void replay(task)} data-testid="replay-task">
+        {REPLAY_WORDS}
+      </button>
+      {notice && (
+        <p className="banner warning result-notice" role="status" data-testid="replay-notice">
+          {notice}
+        </p>
+      )}
+    </>
+  );
+}
