@@ -9,7 +9,7 @@ import { formatUsd } from '../shared/prices';
 import { sceneToJson } from '../shared/scene';
 import { actionWords } from '../shared/supervision-words';
 import type { PlannerInfo, TaskEvent, TaskEventOf } from '../shared/task';
-import { capitalized, countOf, finishedOutcome, OUTCOME_WORDS, plannerWords, taskOutcomeWord, tokensLabel, type FinishedOutcome } from '../shared/task-words';
+import { capitalized, countOf, finishedOutcome, outcomeWord, plannerWords, taskOutcomeWord, tokensLabel, type FinishedOutcome } from '../shared/task-words';
 import type { AppServices } from '../main/app/create-app';
 import { ACTION_TOOL_NAMES, ACTION_TOOLS } from '../main/tools/registry';
 import { AGENT_SCREENSHOT_LONG_EDGE, AgentSession } from './agent-session';
@@ -70,7 +70,7 @@ const describedOverrides = Object.fromEntries(
 
 function progressMessage(event: Extract<TaskEvent, { type: 'step.planned' | 'step.executed' }>): string {
   if (event.type === 'step.planned') return `step ${event.step}: ${actionWords(event.tool, event.args)}${event.rationale ? ` — ${event.rationale}` : ''}`;
-  return `step ${event.step}: ${event.outcome.ok ? OUTCOME_WORDS.done : `${OUTCOME_WORDS.failed}: ${plainReason(event.outcome.error ?? 'unknown reason')}`}`;
+  return `step ${event.step}: ${event.outcome.ok ? outcomeWord('done') : `${outcomeWord('failed')}: ${plainReason(event.outcome.error ?? 'unknown reason')}`}`;
 }
 
 /**

@@ -6,7 +6,7 @@ import { isAction, isDenied, stepPhrase } from '../../shared/action-words';
 import { supervisionLines } from '../../shared/supervision-words';
 import { screenChangedByAction, type StepRecord, type TaskRecord } from '../../shared/task';
 import { plainReason } from '../../shared/plain-words';
-import { costWords, countOf, formatDuration, LOOKED_ONLY_HINT, LOOKED_ONLY_NOTE, plannerWords, stepCountsLabel, taskOutcomeKind, taskOutcomeWord, tokensLabel } from '../../shared/task-words';
+import { costWords, countOf, formatDuration, lookedOnlyHint, lookedOnlyNote, plannerWords, stepCountsLabel, taskOutcomeKind, taskOutcomeWord, tokensLabel } from '../../shared/task-words';
 import { toolActsOnPhone } from '../tools/registry';
 import { redactSecrets } from '../../shared/redact';
 
@@ -159,7 +159,7 @@ export function renderTaskReport(record: TaskRecord): string {
 function reportHtml(record: TaskRecord): string {
   const kind = taskOutcomeKind(record);
   const status = kind === 'done' ? 'ok' : kind === 'failed' ? 'err' : 'muted';
-  const outcome = kind === 'looked-only' ? `${LOOKED_ONLY_NOTE}. ${LOOKED_ONLY_HINT}` : record.failureReason ? plainReason(record.failureReason) : record.result;
+  const outcome = kind === 'looked-only' ? `${lookedOnlyNote()}. ${lookedOnlyHint()}` : record.failureReason ? plainReason(record.failureReason) : record.result;
   const actions = record.steps.filter(isAction).length;
   const t = record.timings;
   return `<!doctype html>

@@ -1,19 +1,22 @@
+import { useWords } from '../i18n/use-words';
 import { useAppStore, type MainView } from '../store/app-store';
 import { HistoryPanel } from './history/HistoryPanel';
 import { CurrentTask } from './task/CurrentTask';
 
+/** Each tab's label and its panel's heading (message keys). */
 const TABS: Array<{ view: MainView; label: string; heading: string }> = [
-  { view: 'task', label: 'Current task', heading: 'Timeline' },
-  { view: 'history', label: 'History', heading: 'History' },
+  { view: 'task', label: 'app:tabs.task', heading: 'app:tabs.timeline' },
+  { view: 'history', label: 'app:tabs.history', heading: 'app:tabs.history' },
 ];
 
 /** The current task's timeline and the history of past tasks, one at a time (arrow keys move between tabs). */
 export function MainTabs() {
   const view = useAppStore((s) => s.view);
   const setView = useAppStore((s) => s.setView);
+  const { t } = useWords();
   return (
     <section className="panel main-tabs">
-      <div role="tablist" aria-label="Task views" className="tabs">
+      <div role="tablist" aria-label={t('app:tabs.label')} className="tabs">
         {TABS.map((tab, index) => (
           <button
             key={tab.view}
@@ -32,12 +35,12 @@ export function MainTabs() {
               document.getElementById(`tab-${next.view}`)?.focus();
             }}
           >
-            {tab.label}
+            {t(tab.label)}
           </button>
         ))}
       </div>
       <div role="tabpanel" id={`panel-${view}`} aria-labelledby={`tab-${view}`} className="tab-panel">
-        <h2 className="panel-title">{TABS.find((tab) => tab.view === view)!.heading}</h2>
+        <h2 className="panel-title">{t(TABS.find((tab) => tab.view === view)!.heading)}</h2>
         {view === 'task' ? <CurrentTask /> : <HistoryPanel />}
       </div>
     </section>

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { TaskSummary } from '../../../../shared/contract';
 import { useBridge } from '../../bridge-context';
+import { useWords } from '../../i18n/use-words';
 import { plainError } from '../../lib/errors';
 import { useAppStore } from '../../store/app-store';
 import { nameOfSerial, useDevicesStore } from '../../store/devices-store';
@@ -14,13 +15,14 @@ import { startTask } from '../task/start-task';
 export function useRunAgain() {
   const bridge = useBridge();
   const [notice, setNotice] = useState<string | null>(null);
+  const { t } = useWords();
   const runAgain = async (task: Pick<TaskSummary, 'goal' | 'serial'>) => {
     setNotice(null);
     useGoalStore.getState().setDraft(task.goal);
     const devices = useDevicesStore.getState();
     const phone = devices.list?.devices.find((device) => device.serial === task.serial);
     if (phone?.state !== 'device') {
-      setNotice(`${nameOfSerial(devices, task.serial)} is not connected, so the goal is in the goal box: pick a phone and press Run.`);
+      setNotice(t('app:history.notConnected', { phone: nameOfSerial(devices, task.serial) }));
       return;
     }
     try {

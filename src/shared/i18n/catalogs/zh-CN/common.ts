@@ -1,0 +1,77 @@
+import type { CatalogOf } from '../catalog-shape';
+import type en from '../en/common';
+
+/** 各处共用的词：任务结果、计数、时长、操作和监督记录。 */
+export default {
+  outcome: { pending: '等待中', running: '进行中', done: '完成', 'looked-only': '只查看了屏幕', failed: '失败', stopped: '已停止' },
+  lookedOnly: {
+    note: '只查看了屏幕 — AI 规划器已关闭',
+    hint: '内置规划器只描述屏幕，然后停下，不执行任何目标。在设置里打开 AI 规划器，模型才会操作手机。',
+  },
+  /** Shown where a number or a time is not known. */
+  unknown: '—',
+  duration: { ms: '{{value}} 毫秒', s: '{{value}} 秒', min: '{{minutes}} 分 {{seconds}} 秒' },
+  count: {
+    action_other: '{{value}} 个操作',
+    turn_other: '{{value}} 轮',
+  },
+  attempts: { notSent: '没有发送到手机', count: '尝试了 {{count}} 次' },
+  stepCounts: '{{turns}}，{{actions}}',
+  tokens: '输入 {{input}} token · 输出 {{output}}',
+  costUnknown: '未知（价格表里没有这个模型）',
+  planner: { builtIn: '内置规划器（无 AI）', ai: 'AI 规划器', via: '经 {{transport}}' },
+  decider: { runtime: '运行时', policy: '策略', person: '你', preset: '预先给出的回答', 'no-one-present': '无人在场' },
+  request: {
+    question: '智能体提问：{{question}}',
+    confirmation: '请求确认“{{action}}”：{{reasons}}',
+    'hand-over': '智能体请你接管手机：{{reason}}',
+    loop: '循环：{{description}}',
+  },
+  reply: {
+    answer: '已回答：{{text}}',
+    allowTask: '本任务余下的操作都允许',
+    allow: '已允许',
+    deny: '已拒绝',
+    continueNote: '继续，附言：{{note}}',
+    continue: '继续',
+    stop: '停止',
+    unanswered: '未回答：{{reason}}',
+  },
+  guard: '检查（{{guard}}，{{decision}}）：{{message}}',
+  resumed: '已继续，给智能体的附言：{{note}}',
+  action: {
+    verb: {
+      tap: { do: '点按', done: '点按了' },
+      long_press: { do: '长按', done: '长按了' },
+      swipe: { do: '滑动', done: '滑动了' },
+      type_text: { do: '输入', done: '输入了' },
+      press_key: { do: '按', done: '按了' },
+      launch_app: { do: '打开', done: '打开了' },
+      wait: { do: '等待', done: '等待了' },
+      describe_screen: { do: '查看屏幕', done: '查看了屏幕' },
+      finish_task: { do: '结束', done: '已结束' },
+      ask_user: { do: '询问', done: '询问了' },
+      hand_over: { do: '请你接管手机', done: '已请你接管手机' },
+    },
+    target: '“{{name}}”',
+    text: '“{{text}}”',
+    at: '位置 {{point}}',
+    fromTo: '从 {{from}} 到 {{to}}',
+    on: '在 {{target}} 上',
+    into: '到 {{target}}',
+    pressEnter: { do: '并按回车', done: '并按了回车' },
+    aKey: '一个键',
+    anApp: '一个应用',
+    seconds: '{{verb}} {{seconds}} 秒',
+    reached: '{{verb}}：目标已达成',
+    unreachable: '{{verb}}：目标无法达成',
+    ask: '{{verb}} {{question}}',
+    because: '{{verb}}：{{reason}}',
+  },
+  setupProblem: {
+    empty: '为空',
+    unset: '未设置',
+    line: '{{label}}{{problem}}（设置 → {{section}}）',
+    lineOverridden: '{{label}}{{problem}}（设置 → {{section}}；由 {{variable}} 覆盖）',
+  },
+} as const satisfies CatalogOf<typeof en>;
