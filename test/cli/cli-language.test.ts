@@ -1,7 +1,20 @@
 // `amc` in the terminal's language: Chinese help and usage errors with LANG=zh_CN.UTF-8, English again when
 // AMC_LANGUAGE says so; the exit codes and `--json` keys do not change with the language.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runAmc } from '../support/cli';
+
+/** A port nothing listens on (taken from the system, then let go). */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
 
 /** A terminal in Chinese: LANG set, and no LC_ALL / LC_MESSAGES from the machine to win over it. */
 const CHINESE = { LANG: 'zh_CN.UTF-8', LC_ALL: '', LC_MESSAGES: '' };
@@ -33,5 +46,27 @@ describe('amc in the terminal language', { timeout: 120_000 }, () => {
     const englishBad = await runAmc(['serve', '--prot', '8080'], { env: english });
     expect(englishBad.code).toBe(2);
     expect(englishBad.stderr).toContain('amc serve: unknown option --prot (did you mean --port?)');
+  });
+
+  it('Scenario: amc doctor explains in the terminal language, and its --json stays in English', async () => {
+    const home = await mkdtemp(path.join(tmpdir(), 'amc-language-home-'));
+    try {
+      // No adb at that path and no server on that port: nothing is started, two checks fail.
+      const env = { ...CHINESE, HOME: home, AMC_HOME: home, ANDROID_ADB_SERVER_PORT: String(await freePort()) };
+      const doctor = await runAmc(['doctor', '--adb-path', '/nonexistent/adb'], { env });
+      expect(doctor.code).toBe(1);
+      expect(doctor.stdout).toMatch(/^失败 {2}adb\s+找不到 \/nonexistent\/adb$/m);
+      expect(doctor.stdout).toMatch(/^正常 {2}设置\s+有效$/m);
+      expect(doctor.stdout).toMatch(/^失败 {2}adb 服务器\s/m);
+      expect(doctor.stdout).toContain('任务还不能运行：adb, adb 服务器。');
+      const json = await runAmc(['doctor', '--json', '--adb-path', '/nonexistent/adb'], { env });
+      expect(json.code).toBe(1);
+      const report = JSON.parse(json.stdout) as { canRun: boolean; checks: Array<{ check: string; status: string; detail: string }> };
+      expect(report.canRun).toBe(false);
+      expect(report.checks.find((row) => row.check === 'adb')).toMatchObject({ status: 'fail', detail: '/nonexistent/adb was not found' });
+      expect(report.checks.find((row) => row.check === 'settings')).toMatchObject({ status: 'ok', detail: 'valid' });
+    } finally {
+      await rm(home, { recursive: true, force: true });
+    }
   });
 });

@@ -86,7 +86,7 @@ describe('the window in Simplified Chinese', { timeout: 180_000 }, () => {
     expect(await cutWords(page)).toEqual([]);
     await saveScreenshot(page, 'zh-CN-history');
 
-    await page.getByRole('button', { name: '打开设置' }).click();
+    await page.locator('header').getByRole('button', { name: '打开设置' }).click();
     const drawer = page.getByRole('dialog', { name: '设置' });
     await drawer.getByRole('group', { name: '界面' }).waitFor();
     await drawer.getByLabel('使用 AI 规划器').waitFor();
@@ -107,11 +107,11 @@ describe('the window in Simplified Chinese', { timeout: 180_000 }, () => {
     expect(fromChinese).toContain(GOAL);
 
     // Settings → Language → English: the window's words change at once, nothing else does.
-    await page.getByRole('button', { name: '打开设置' }).click();
+    await page.locator('header').getByRole('button', { name: '打开设置' }).click();
     await page.getByLabel('语言').selectOption('en');
-    await page.getByRole('button', { name: '保存' }).click();
+    await page.getByRole('button', { name: '保存', exact: true }).click();
     await page.getByRole('heading', { name: 'Settings' }).waitFor();
-    await page.getByRole('button', { name: 'Close' }).click();
+    await page.getByRole('dialog', { name: 'Settings' }).getByRole('button', { name: 'Close', exact: true }).click();
     await page.getByRole('tab', { name: 'Current task' }).waitFor();
     expect(await page.evaluate(() => document.documentElement.lang)).toBe('en');
 

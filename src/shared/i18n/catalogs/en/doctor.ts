@@ -1,1 +1,24 @@
-export default {} as const;
+/** `amc doctor`'s words: each check's name as printed, its details and fixes, and the verdict. */
+export default {
+  mark: { ok: 'ok  ', warn: 'warn', fail: 'FAIL' },
+  check: { adb: 'adb', settings: 'settings', 'adb server': 'adb server', phones: 'phones', phone: 'phone {{serial}}', planner: 'planner', model: 'model' },
+  adbFound: '{{path}} found',
+  adbFoundVersion: '{{path}} found, version {{version}}',
+  adbMissing: '{{path}} was not found',
+  adbFailed: '{{path}} did not run: {{reason}}',
+  adbFix: 'Install Android platform tools (Debian/Ubuntu: apt-get install adb) or give its path with --adb-path.',
+  noPhone: 'no phone is connected',
+  noPhoneFix: 'Plug a phone in with USB debugging on, `amc connect HOST:PORT`, or start the demo phone (`amc virtual-device`, or "Start demo phone" in the app).',
+  phoneBusy: 'busy: driven by {{holder}}',
+  phoneReady: 'ready',
+  phoneReadyAbout: 'ready ({{about}})',
+  plannerOff: 'the AI planner is off: tasks only look at the screen',
+  plannerOffFix: 'Turn on the AI planner in Settings (`amc serve`) or set AI_PLANNER_ENABLED=true.',
+  modelFix: 'Fix it in Settings (`amc serve`), then run `amc doctor` again.',
+  settingsValid: 'valid',
+  settingsFix: 'Correct the value named above in Settings (`amc serve`) or in the environment.',
+  adbReachable: 'reachable at {{address}}',
+  adbServerFix: 'Start it with `adb start-server`, or check the adb server host and port in Settings.',
+  canRun: 'A task can run.',
+  cannotRun: 'A task cannot run yet: {{checks}}.',
+} as const;
