@@ -98,7 +98,7 @@ export function HistoryPanel() {
 
   const exportTask = async (id: string, format: 'json' | 'html') => {
     try {
-      const file = await bridge.call(format === 'json' ? 'history.exportJson' : 'history.exportHtml', { id });
+      const file = format === 'json' ? await bridge.call('history.exportJson', { id }) : await bridge.call('history.exportHtml', { id, language: words.language });
       downloadText(file.fileName, file.text, file.mediaType);
     } catch (error) {
       reportError(error);
