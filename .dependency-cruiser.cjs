@@ -1,11 +1,11 @@
 // Dependency direction (see openspec/project.md):
-//   shared -> device -> perception -> tools -> storage -> runtime -> app/ipc/web/mirror/cli -> shell (src/main/index.ts)
+//   shared -> device -> perception -> tools -> storage -> runtime -> replay -> app/ipc/web/mirror/cli -> shell (src/main/index.ts)
 // Paths are matched without a leading anchor so the rule fixtures in test/fixtures/layering are judged the same way.
 const layer = (name) => `(^|/)src/main/${name}/`;
 const later = (...names) => names.map(layer).join('|');
 
 // Each layer of main may import the layers before it, never the ones after it (nor the CLI).
-const mainLayers = ['device', 'perception', 'tools', 'storage', 'runtime', ['app', 'ipc', 'web', 'mirror']];
+const mainLayers = ['device', 'perception', 'tools', 'storage', 'runtime', 'replay', ['app', 'ipc', 'web', 'mirror']];
 const layerRules = mainLayers.slice(0, -1).map((name, index) => ({
   name: `${name}-layer-direction`,
   severity: 'error',
@@ -35,15 +35,28 @@ module.exports = {
       comment: 'The renderer talks to main only through the Bridge; it imports src/shared, itself and UI packages.',
       severity: 'error',
       from: { path: '(^|/)src/renderer/' },
-      to: { path: '(^|/)src/(main|preload|cli|control-plane|virtual-device)/' },
+      to: { path: '(^|/)src/(main|preload|cli|control-plane)/|(^|/)packages/demo-phone/' },
     },
     ...layerRules,
     {
       name: 'services-never-import-their-adapters',
-      comment: 'The CLI, the MCP server, eval and the fleet are adapters over the app (like the web host): main never imports them.',
+      comment: 'The CLI, the MCP server and eval are adapters over the app (like the web host): main never imports them.',
       severity: 'error',
       from: { path: '(^|/)src/main/' },
-      to: { path: '(^|/)src/(cli|mcp|eval|fleet)/' },
+      to: { path: '(^|/)src/(cli|mcp|eval)/' },
+    },
+    {
+      name: 'fleet-is-read-by-the-app-only',
+      comment: 'The fleet (queues on Redis) knows nothing of the app; only the app layer reads it (the Fleet view), never the runtime below.',
+      severity: 'error',
+      from: { path: '(^|/)src/fleet/' },
+      to: { path: '(^|/)src/(main|cli|mcp|eval|renderer)/' },
+    },
+    {
+      name: 'only-the-app-layer-reads-the-fleet',
+      severity: 'error',
+      from: { path: '(^|/)src/main/', pathNot: '(^|/)src/main/app/' },
+      to: { path: '(^|/)src/fleet/' },
     },
     {
       name: 'services-never-import-the-shell',
@@ -52,18 +65,25 @@ module.exports = {
       to: { path: '(^|/)src/main/index\\.ts$' },
     },
     {
-      name: 'virtual-device-is-standalone',
-      comment: 'The virtual device stands in for a phone: it shares only the contract with the app.',
+      name: 'demo-phone-is-standalone',
+      comment: 'The demo phone (packages/demo-phone) stands in for a phone: it imports nothing of the app.',
       severity: 'error',
-      from: { path: '(^|/)src/virtual-device/' },
-      to: { path: '(^|/)src/(main|renderer|preload|cli|control-plane)/' },
+      from: { path: '(^|/)packages/demo-phone/' },
+      to: { path: '(^|/)src/', pathNot: '(^|/)packages/demo-phone/' },
+    },
+    {
+      name: 'demo-phone-through-its-entry',
+      comment: "The app, eval, the CLI and the control plane use the demo phone through its package's public entry only.",
+      severity: 'error',
+      from: { path: '(^|/)src/', pathNot: '(^|/)packages/' },
+      to: { path: '(^|/)packages/demo-phone/', pathNot: '(^|/)packages/demo-phone/src/index\\.ts$' },
     },
     {
       name: 'control-plane-uses-only-provider-clients',
       comment: 'The control plane shares the provider clients with the runtime and nothing else of the app.',
       severity: 'error',
       from: { path: '(^|/)src/control-plane/' },
-      to: { path: '(^|/)src/(renderer|preload|cli|virtual-device)/|(^|/)src/main/(?!runtime/clients/)' },
+      to: { path: '(^|/)src/(renderer|preload|cli)/|(^|/)packages/demo-phone/|(^|/)src/main/(?!runtime/clients/)' },
     },
     {
       name: 'no-circular',

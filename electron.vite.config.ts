@@ -21,7 +21,11 @@ function contentSecurityPolicyMeta(): Plugin {
 export default defineConfig({
   main: {
     // The history worker is an entry of its own: task-loader.ts starts out/main/history-worker.js in a worker thread.
-    build: { rollupOptions: { input: { index: resolve('src/main/index.ts'), 'history-worker': resolve('src/main/storage/history-worker.ts') } } },
+    build: {
+      // The demo phone is a workspace package shipped as TypeScript source: bundled into main, not loaded at run time.
+      externalizeDeps: { exclude: ['@amc/demo-phone'] },
+      rollupOptions: { input: { index: resolve('src/main/index.ts'), 'history-worker': resolve('src/main/storage/history-worker.ts') } },
+    },
   },
   preload: {
     // Sandboxed preloads cannot be ES modules nor require packages: bundle everything but electron itself.

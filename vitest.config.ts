@@ -12,7 +12,8 @@ const parallelFiles = Math.max(2, Math.ceil(os.availableParallelism() * 1.5));
 export default defineConfig({
   plugins: [react()],
   test: {
-    include: ['test/**/*.test.{ts,tsx}'],
+    // The app's tests and each workspace package's own (npm test runs them all).
+    include: ['test/**/*.test.{ts,tsx}', 'packages/*/test/**/*.test.ts'],
     environment: 'node',
     // Generous, as files share the cores: a timeout only guards against a hang, it asserts nothing.
     testTimeout: 60_000,

@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import type { LatencyProfileName } from '../src/virtual-device/index';
+import type { LatencyProfileName } from '@amc/demo-phone';
 
 const run = promisify(execFile);
 const AMC = fileURLToPath(new URL('../bin/amc.mjs', import.meta.url));

@@ -149,7 +149,13 @@ export function nearestTitle(name, titles) {
 
 export function trace(rootDir) {
   const specFiles = filesUnder(path.join(rootDir, 'openspec', 'specs'), (file) => file.endsWith('spec.md'));
-  const titles = filesUnder(path.join(rootDir, 'test'), (file) => TEST_FILE.test(file)).flatMap((file) => testTitles(file));
+  // The app's tests and each workspace package's own.
+  const packagesDir = path.join(rootDir, 'packages');
+  const packages = existsSync(packagesDir) ? readdirSync(packagesDir).map((name) => path.join(packagesDir, name, 'test')) : [];
+  const titles = [path.join(rootDir, 'test'), ...packages]
+    .filter((dir) => existsSync(dir))
+    .flatMap((dir) => filesUnder(dir, (file) => TEST_FILE.test(file)))
+    .flatMap((file) => testTitles(file));
   const normalized = titles.map((test) => normalize(test.full));
   const all = specFiles.flatMap((file) => scenarios(file));
   const unnamed = all.filter((scenario) => !normalized.some((title) => title.includes(normalize(scenario.name))));

@@ -4,8 +4,7 @@
 import * as adbkitNamespace from '@devicefarmer/adbkit';
 import { PassThrough, type Duplex } from 'node:stream';
 import sharp from 'sharp';
-import { H264ScreenEncoder } from '../../src/virtual-device/h264/encoder';
-import { VirtualPhone } from '../../src/virtual-device/phone/phone';
+import { H264ScreenEncoder, VirtualPhone } from '@amc/demo-phone';
 import { startAdbHarness } from '../../test/support/adb-harness';
 import { readVideoPacket, StreamReader } from '../../test/virtual-device/scrcpy/stream-reader';
 import { median, percentile, type BenchCase, type BenchRow } from '../types';

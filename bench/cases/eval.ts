@@ -15,7 +15,7 @@ import { startAdbHarness } from '../../test/support/adb-harness';
 import { CLOSE, NEW_RUN, type ScriptedModelAddress } from '../scripted-model-thread';
 import { median, type BenchCase, type BenchRow } from '../types';
 
-function configFor(model: ScriptedModelAddress, sendScreenshot: boolean): RuntimeConfig {
+export function configFor(model: ScriptedModelAddress, sendScreenshot: boolean): RuntimeConfig {
   return {
     settings: SettingsSchema.parse(
       mergeSettings(defaultSettings(), {
@@ -29,7 +29,7 @@ function configFor(model: ScriptedModelAddress, sendScreenshot: boolean): Runtim
 }
 
 /** The scripted model on its thread; `newRun` resets its script between suite runs. */
-async function startScriptedModel() {
+export async function startScriptedModel() {
   const worker = new Worker(new URL('../scripted-model-thread.mjs', import.meta.url));
   const next = () => new Promise<unknown>((resolve, reject) => {
     worker.once('message', resolve);

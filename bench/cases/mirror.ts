@@ -9,7 +9,7 @@ import { createApp } from '../../src/main/app/create-app';
 import { AdbClient } from '../../src/main/device/adb-client';
 import { captureScreen, type CaptureMode } from '../../src/main/mirror/screen-capture';
 import { startWebHost } from '../../src/main/web/web-host';
-import type { LatencyProfileName } from '../../src/virtual-device/index';
+import type { LatencyProfileName } from '@amc/demo-phone';
 import { startAdbHarness } from '../../test/support/adb-harness';
 import { launchTestBrowser } from '../../test/support/browser';
 import { median, percentile, type BenchCase, type BenchRow } from '../types';

@@ -1,8 +1,6 @@
 import type { AdbClient } from '../main/device/adb-client';
 import { startDemoDevice } from '../main/app/device-service';
-import type { LatencyProfileName, VirtualDevice } from '../virtual-device/index';
-import type { PhoneFault } from '../virtual-device/phone/faults';
-import type { PhoneSeed, PhoneStateView } from '../virtual-device/phone/model';
+import type { LatencyProfileName, PhoneFault, PhoneSeed, PhoneStateView, VirtualDevice } from '@amc/demo-phone';
 
 const READY_TIMEOUT_MS = 15_000;
 

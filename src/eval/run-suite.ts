@@ -3,10 +3,10 @@ import { createHeadlessRunner, screenshotPolicyFor } from '../main/app/headless-
 import { buildPlanner } from '../main/runtime/build-planner';
 import type { RuntimeConfig } from '../main/runtime/config';
 import { presetSupervisor } from '../main/runtime/supervisor';
-import type { TaskHandle } from '../main/runtime/task-runner';
+import type { ConfiguredPlanner, TaskHandle } from '../main/runtime/task-runner';
 import type { ExecutorOptions } from '../main/tools/executor';
 import type { TaskRecord } from '../shared/task';
-import type { LatencyProfileName } from '../virtual-device/index';
+import type { LatencyProfileName } from '@amc/demo-phone';
 import { startEvalPhones, type EvalPhone } from './demo-phones';
 import { judgeRecord, type PhoneTask } from './tasks/index';
 
@@ -45,6 +45,8 @@ export interface SuiteOptions {
   signal?: AbortSignal;
   /** How text `input text` cannot type is typed (yadb, then ADBKeyBoard), as in `amc run`. */
   typing?: ExecutorOptions['typing'];
+  /** Each task's planner (default: the configured one, afresh per task), e.g. a replay of an earlier run. */
+  plannerFor?: (task: PhoneTask) => ConfiguredPlanner;
 }
 
 /**
@@ -58,7 +60,7 @@ export async function runSuite(options: SuiteOptions): Promise<EvalAttempt[]> {
   const workers = Math.max(1, Math.min(options.parallel, total));
   const { phones, close } = await startEvalPhones(options.adb, workers, options.profile);
   // One planner per task (a fresh conversation), built now so a configuration problem stops the suite before any task.
-  const plannerFor = () => buildPlanner(options.config);
+  const plannerFor = (task?: PhoneTask) => (task && options.plannerFor ? options.plannerFor(task) : buildPlanner(options.config));
   // The goals themselves ask for their sensitive actions (send, delete...): the suite says yes to them, as
   // `amc run --yes` would; any other question to a person goes unanswered and fails the task.
   const runner = createHeadlessRunner(options.adb, {
@@ -79,7 +81,7 @@ export async function runSuite(options: SuiteOptions): Promise<EvalAttempt[]> {
       const hostStart = performance.now();
       await phone.prepare(task.seed, task.faults);
       const label = options.repeat > 1 ? `${task.id}#${attempt}` : task.id;
-      const handle = await runner.start({ serial: phone.serial, goal: task.goal, ...(options.maxSteps && { maxSteps: options.maxSteps }) }, { planner: plannerFor() });
+      const handle = await runner.start({ serial: phone.serial, goal: task.goal, ...(options.maxSteps && { maxSteps: options.maxSteps }) }, { planner: plannerFor(task) });
       running.set(label, handle);
       progress();
       const taskStart = performance.now();

@@ -3,8 +3,9 @@
 import { randomUUID } from 'node:crypto';
 import { Queue, type Job, type JobsOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { FleetJobSchema, FleetResultSchema, FleetWorkerSchema, type FleetJob, type FleetJobInput, type FleetResult, type FleetWorkerInfo } from './job';
+import { FleetJobSchema, FleetResultSchema, FleetWorkerSchema, type FleetJob, type FleetJobInput, type FleetWorkerInfo } from './job';
 import { ANY_QUEUE, FLEET_PREFIX, phoneQueue, reachRedis } from './redis';
+import type { FleetOverview, JobState, JobView } from '../shared/fleet';
 import { HEARTBEAT_MS } from './worker';
 
 /** Every queue a job was ever sent to, so `amc fleet` finds the queues of phones whose worker is gone. */
@@ -24,26 +25,7 @@ export interface SubmittedJob {
   serial: string | null;
 }
 
-export type JobState = 'queued' | 'running' | 'finished' | 'failed' | 'interrupted';
-
-export interface JobView {
-  id: string;
-  queue: string;
-  goal: string;
-  launchId: string;
-  target: string;
-  state: JobState;
-  /** Why it failed or was interrupted, in plain words. */
-  reason: string | null;
-  result: FleetResult | null;
-  submittedAt: string;
-}
-
-export interface FleetOverview {
-  workers: Array<FleetWorkerInfo & { alive: boolean }>;
-  counts: Record<JobState, number>;
-  jobs: JobView[];
-}
+export type { FleetOverview, JobState, JobView } from '../shared/fleet';
 
 export interface ScheduleView {
   name: string;

@@ -1,7 +1,7 @@
 // What travels through Redis between `amc submit`, the workers and `amc fleet`: every payload is checked against
 // these schemas where it is read, as at every other boundary, since anyone who can write to the Redis can queue.
 import { z } from 'zod';
-import { RunTaskRequestSchema, TaskStatusSchema } from '../shared/task';
+import { RunTaskRequestSchema } from '../shared/task';
 
 /** Where a job runs: one named phone (its own queue), or the first free phone of any worker (the shared queue). */
 export const FleetTargetSchema = z.discriminatedUnion('kind', [
@@ -32,49 +32,7 @@ export const FleetJobSchema = z
 export type FleetJob = z.infer<typeof FleetJobSchema>;
 export type FleetJobInput = z.input<typeof FleetJobSchema>;
 
-/** What a finished job leaves in Redis: enough for the results table, without the screens (seed D5). */
-export const FleetResultSchema = z.object({
-  worker: z.string(),
-  serial: z.string(),
-  taskId: z.string(),
-  status: TaskStatusSchema,
-  /** False when the task was done but the runtime could not confirm it (nothing was acted on, or the check failed). */
-  verified: z.boolean(),
-  failureReason: z.string().nullable(),
-  result: z.string().nullable(),
-  steps: z.number().int().nonnegative(),
-  inputTokens: z.number().int().nonnegative(),
-  outputTokens: z.number().int().nonnegative(),
-  costUsd: z.number().nonnegative().nullable(),
-  /** When the task started on the phone (ms since the epoch). */
-  startedAt: z.number().nonnegative(),
-  durationMs: z.number().nonnegative(),
-  /** Workers that had started this job before and went away (their runs were interrupted). */
-  interruptedOn: z.array(z.string()).default([]),
-  /** For a scheduled job: how late it started against its planned time. */
-  lateMs: z.number().nonnegative().optional(),
-});
-export type FleetResult = z.infer<typeof FleetResultSchema>;
-
-/** A worker's phones as it last reported them. */
-export const FleetPhoneSchema = z.object({
-  serial: z.string(),
-  state: z.enum(['ready', 'busy', 'offline']),
-  /** The job it is running, when busy. */
-  jobId: z.string().nullable(),
-  groups: z.array(z.string()),
-});
-export type FleetPhone = z.infer<typeof FleetPhoneSchema>;
-
-export const FleetWorkerSchema = z.object({
-  name: z.string(),
-  host: z.string(),
-  pid: z.number().int(),
-  startedAt: z.iso.datetime(),
-  seenAt: z.iso.datetime(),
-  phones: z.array(FleetPhoneSchema),
-});
-export type FleetWorkerInfo = z.infer<typeof FleetWorkerSchema>;
+export { FleetPhoneSchema, FleetResultSchema, FleetWorkerSchema, type FleetPhone, type FleetResult, type FleetWorkerInfo } from '../shared/fleet';
 
 /** A job payload in plain words when it is refused: the first problem's field and what is wrong with it. */
 export function describeJobProblem(error: z.ZodError): string {

@@ -18,8 +18,8 @@ export interface FleetWorkerOptions {
   name?: string;
   /** The phones offered. */
   serials: string[];
-  /** Device groups these phones belong to (`amc submit --group NAME`). */
-  groups?: string[];
+  /** The device groups a phone belongs to (`amc submit --group NAME`); none when absent. */
+  groupsOf?(serial: string): string[];
   /** How many of its phones run jobs at once (default: all of them). */
   concurrency?: number;
   /** How long a job of a worker that stopped answering waits before the shared queue gives it to another (BullMQ's lock). */
@@ -206,7 +206,7 @@ export class FleetWorker {
     const phones: FleetPhone[] = [...this.phones.values()].map((phone) => {
       phone.ready = ready.has(phone.serial);
       const state = phone.busyWith !== null ? 'busy' : phone.ready ? 'ready' : 'offline';
-      return { serial: phone.serial, state, jobId: phone.busyWith, groups: this.options.groups ?? [] };
+      return { serial: phone.serial, state, jobId: phone.busyWith, groups: this.options.groupsOf?.(phone.serial) ?? [] };
     });
     const info: FleetWorkerInfo = { name: this.name, host: os.hostname(), pid: process.pid, startedAt: this.startedAt, seenAt: new Date().toISOString(), phones };
     await this.connection.hset(WORKERS_KEY, this.name, JSON.stringify(info));

@@ -5,7 +5,7 @@ import { actionWords } from '../shared/supervision-words';
 import type { TaskEvent } from '../shared/task';
 import type { AppServices } from '../main/app/create-app';
 import type { Observation } from '../main/perception/observer';
-import type { DeviceLockHold } from '../main/storage/device-lock';
+import { freeingWords, holderWords, type DeviceLockHold } from '../main/storage/device-lock';
 import { SupervisedActions } from '../main/runtime/supervised-action';
 import type { SupervisorPort } from '../main/runtime/supervisor';
 import { ACTION_TOOLS } from '../main/tools/registry';
@@ -105,11 +105,17 @@ export class AgentSession {
   }
 
   /** Hands the phone back (before a run_goal on it, on release_phone, when the agent leaves). */
-  async release(serial: string): Promise<boolean> {
+  async release(serial: string): Promise<string> {
     const hold = this.holds.get(serial);
     this.holds.delete(serial);
-    await hold?.release();
-    return hold !== undefined;
+    if (hold) {
+      await hold.release();
+      return `Released ${serial}.`;
+    }
+    // Not this session's to release: say who has it and how it comes free, so the agent does not wait on nothing.
+    const holder = await this.agent.locks.holder(serial);
+    if (!holder) return `Phone ${serial} is free: this session did not hold it, and nobody else does.`;
+    return `This session does not hold ${serial}, so it cannot release it: ${holderWords(holder)} drives it. ${freeingWords(holder)}`;
   }
 
   /** Hands every phone back (the agent left, or went quiet); the session may take them again later. */

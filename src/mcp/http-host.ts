@@ -43,15 +43,23 @@ function refuse(res: http.ServerResponse, status: number, message: string, heade
 
 class BodyTooLarge extends Error {}
 
+/**
+ * How much of an oversized body is read and thrown away before the 413: a client still sending when the answer
+ * comes and the connection closes sees a broken pipe instead of the 413. Beyond this, the connection is cut.
+ */
+const DISCARDED_BODY_BYTES = 16 * MAX_BODY_BYTES;
+
 async function readJson(req: http.IncomingMessage): Promise<unknown> {
   const chunks: Buffer[] = [];
   let size = 0;
-  if (Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES) throw new BodyTooLarge();
+  const declared = Number(req.headers['content-length'] ?? 0);
+  if (declared > DISCARDED_BODY_BYTES) throw new BodyTooLarge();
   for await (const chunk of req as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > MAX_BODY_BYTES) throw new BodyTooLarge();
-    chunks.push(chunk);
+    if (size > DISCARDED_BODY_BYTES) throw new BodyTooLarge();
+    if (size <= MAX_BODY_BYTES) chunks.push(chunk);
   }
+  if (size > MAX_BODY_BYTES || declared > MAX_BODY_BYTES) throw new BodyTooLarge();
   return JSON.parse(Buffer.concat(chunks).toString('utf8'));
 }
 

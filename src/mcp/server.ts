@@ -279,7 +279,7 @@ export function createMcpServer(
       inputSchema: { serial },
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
-    async ({ serial }) => text((await session.release(serial)) ? `Released ${serial}.` : `You did not hold ${serial}.`),
+    async ({ serial }) => text(await session.release(serial)),
   );
 
   server.registerTool(

@@ -3,6 +3,7 @@ import { DEFAULT_PRICE_TABLE, parsePriceTable } from './prices';
 import { DEFAULT_SCENE_TOKEN_BUDGET } from './scene';
 import { urlHasCredentials } from './redact';
 import { LANGUAGE_CHOICES } from './i18n/languages';
+import { parseDeviceGroups } from './device-groups';
 
 /**
  * Every setting and secret, declared once: its type and range, its default, the environment variable that
@@ -19,7 +20,7 @@ export const TYPING_METHODS = ['auto', 'yadb', 'adb-keyboard'] as const;
 export type TypingMethod = (typeof TYPING_METHODS)[number];
 
 /** The form's sections, in the order they are shown. */
-export const SETTING_SECTIONS = ['Interface', 'Planner', 'Cloud control plane', 'Direct access', 'Limits', 'Supervision', 'Screenshot', 'adb server', 'Phone helpers'] as const;
+export const SETTING_SECTIONS = ['Interface', 'Planner', 'Cloud control plane', 'Direct access', 'Limits', 'Supervision', 'Screenshot', 'adb server', 'Phone helpers', 'Fleet'] as const;
 export type SettingSection = (typeof SETTING_SECTIONS)[number];
 
 /** Who reads a setting: every task, the AI planner (any transport), or one transport / provider client. */
@@ -136,6 +137,24 @@ const priceTable = <G extends string, K extends string, const P extends Presenta
         if ('problems' in parsed) for (const problem of parsed.problems) context.addIssue({ code: 'custom', message: problem });
       })
       .default(DEFAULT_PRICE_TABLE),
+    p,
+  );
+
+/** Device groups (src/shared/device-groups.ts); their problems are reported as the setting's. */
+const deviceGroups = <G extends string, K extends string, const P extends Presentation>(group: G, key: K, p: P) =>
+  declare(
+    group,
+    key,
+    { kind: 'text' as const },
+    z
+      .string()
+      .trim()
+      .max(4000)
+      .superRefine((value, context) => {
+        const parsed = parseDeviceGroups(value);
+        if ('problems' in parsed) for (const problem of parsed.problems) context.addIssue({ code: 'custom', message: problem });
+      })
+      .default(''),
     p,
   );
 
@@ -294,12 +313,29 @@ export const SETTINGS_CATALOG = [
     env: 'TASK_LOOP_STOP_AFTER',
     appliesTo: AI,
   }),
+  toggle('aiPlanner', 'appNotes', true, {
+    label: 'Learn notes per app',
+    help: 'Off: completed tasks teach nothing new and the planner receives no notes (kept notes stay in Settings).',
+    helpOn: 'On: a completed task keeps a short note of how it reached its goal in each app (the names it tapped), and the planner receives the notes of the app in front.',
+    section: 'Planner',
+    env: 'AMC_APP_NOTES',
+    appliesTo: ['app'],
+  }),
   text('supervision', 'standingInstructions', { min: 0, max: 2000 }, '', {
     label: 'Standing instructions',
     help: 'Added to every task\u2019s prompt, apart from the goal, e.g. "My name is Ana. Accept permission pop-ups. Never buy anything."',
     placeholder: 'My name is Ana. Never buy anything.',
     whenEmpty: 'none',
     section: 'Supervision',
+    appliesTo: AI,
+  }),
+  toggle('aiPlanner', 'reuseRuns', true, {
+    label: 'Reuse successful runs',
+    help: 'Off: the model plans every step of every task.',
+    helpOn:
+      'On: a goal that succeeded before, started on the same app, follows that run\u2019s steps while each one finds its element and verifies, and calls the model only where the screen differs.',
+    section: 'Planner',
+    env: 'AI_PLANNER_REUSE_RUNS',
     appliesTo: AI,
   }),
   toggle('aiPlanner', 'sendScreenshot', true, {
@@ -410,6 +446,22 @@ export const SETTINGS_CATALOG = [
       appliesTo: ['app'],
     },
   ),
+  deviceGroups('fleet', 'deviceGroups', {
+    label: 'Device groups',
+    help: 'One group per entry, "name: serial serial", separated by ";", e.g. "lab: emulator-5554 127.0.0.1:5601". A launch on a group runs the goal on each of its phones; a fleet worker offers its phones in their groups.',
+    placeholder: 'lab: emulator-5554 127.0.0.1:5601',
+    whenEmpty: 'no groups',
+    section: 'Fleet',
+    env: 'AMC_DEVICE_GROUPS',
+    appliesTo: ['app'],
+  }),
+  // A secret: the address may carry Redis's password, so it never reaches a window or a log (only "set").
+  secret('AMC_FLEET_REDIS', {
+    label: 'Fleet Redis URL',
+    help: 'redis://[:PASSWORD@]HOST:PORT or rediss:// (TLS): the Redis your fleet\u2019s workers share; the Fleet view shows its workers, phones and jobs.',
+    section: 'Fleet',
+    appliesTo: ['app'],
+  }),
 ] as const;
 
 export type CatalogEntry = (typeof SETTINGS_CATALOG)[number];

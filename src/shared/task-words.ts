@@ -2,6 +2,7 @@ import { formatUsd } from './prices';
 import type { Verification } from './action';
 import { ENGLISH, type Words } from './i18n/translate';
 import type { PlannerInfo, TaskStatus } from './task';
+import type { StepSource } from './flow';
 
 /**
  * The words every surface (timeline, History, the HTML report, `amc run`) uses for how a task ended and how much
@@ -115,5 +116,15 @@ export function costWords(
 export function plannerWords(planner: Pick<PlannerInfo, 'kind' | 'provider' | 'model' | 'transport'>, words: Words = ENGLISH): string {
   const { t } = words;
   if (planner.kind === 'stub') return t('common:planner.builtIn');
-  return [t('common:planner.ai'), planner.provider, planner.model, planner.transport && t('common:planner.via', { transport: planner.transport })].filter(Boolean).join(' · ');
+  const ai = [t('common:planner.ai'), planner.provider, planner.model, planner.transport && t('common:planner.via', { transport: planner.transport })].filter(Boolean).join(' · ');
+  if (planner.kind === 'replay') return usesModel(planner) ? t('common:planner.replayWithModel', { ai }) : t('common:planner.replay');
+  return ai;
 }
+
+/** Whether a task's planner may call a model (an AI planner, or a replay with one to take over). */
+export function usesModel(planner: Pick<PlannerInfo, 'kind' | 'provider' | 'model' | 'transport'>): boolean {
+  return planner.kind === 'ai' || (planner.kind === 'replay' && Boolean(planner.provider ?? planner.model ?? planner.transport));
+}
+
+/** How the timeline and the terminal mark where a turn's step came from. */
+export const stepSourceWords = (source: StepSource, words: Words = ENGLISH): string => words.t(`common:stepSource.${source}`);

@@ -3,6 +3,7 @@ import { BoundsSchema, SceneSchema } from './scene';
 import { StepOutcomeSchema, VerificationSchema } from './action';
 import { TokenUsageSchema, ToolCallDecisionSchema } from './decision';
 import { CONFIRMATION_MODES } from './settings-catalog';
+import { STEP_SOURCES } from './flow';
 
 /**
  * A task: one goal carried out on one device, turn by turn (observe -> plan -> execute). The events below
@@ -24,12 +25,18 @@ export const PlannedStepSchema = ToolCallDecisionSchema.extend({
   usage: TokenUsageSchema.nullable().default(null),
   /** What this call cost in USD by the price table; null when the model has no price (or no call was made). */
   costUsd: z.number().nonnegative().nullable().default(null),
+  /**
+   * Where the step came from: the model, a replayed flow, the plan cache, or a flow step skipped because its outcome
+   * already held (recorded, not acted). History written before replay existed was all the model's.
+   */
+  source: z.enum(STEP_SOURCES).default('model'),
 });
 export type PlannedStep = z.infer<typeof PlannedStepSchema>;
 
 /** Which planner runs a task (shown next to the goal and stored with it). */
 export const PlannerInfoSchema = z.object({
-  kind: z.enum(['stub', 'ai']),
+  /** `replay`: a recorded flow carried out again (with a model's fields when one may take over). */
+  kind: z.enum(['stub', 'ai', 'replay']),
   provider: z.enum(['anthropic', 'openai']).optional(),
   transport: z.enum(['direct', 'cloud-proxy']).optional(),
   model: z.string().optional(),
@@ -164,6 +171,8 @@ export const TaskStartedEventSchema = z.object({
   /** Absent in tasks recorded before budgets existed. */
   limits: TaskLimitsSchema.optional(),
   supervision: TaskSupervisionSchema.optional(),
+  /** The launch this task is one of (one goal run on several phones at once); absent for a task run alone. */
+  launchId: z.string().optional(),
 });
 
 /** A turn began: the phone as the planner will see it. `step` counts turns from 1. */
@@ -328,6 +337,8 @@ export const TaskRecordSchema = z.object({
   verification: VerificationSchema.nullable().default(null),
   /** Sum of the turns' phases, for the summary line. */
   timings: z.object({ observeMs: ms, planMs: ms, executeMs: ms, totalMs: ms }),
+  /** The launch it was one of (one goal on several phones); null for a task run alone and for tasks recorded before launches. */
+  launchId: z.string().nullable().default(null),
 });
 export type TaskRecord = z.infer<typeof TaskRecordSchema>;
 
@@ -352,8 +363,13 @@ export const RunTaskRequestSchema = z.object({
     .min(1)
     .max(50)
     .optional(),
+  /** Set when the task is one of several started together on several phones (a launch): History groups them by it. */
+  launchId: z.string().trim().min(1).max(100).optional(),
 });
 export type RunTaskRequest = z.infer<typeof RunTaskRequestSchema>;
+
+/** The launch a task belongs to: its own when it ran alone (or was recorded before launches existed). */
+export const launchOf = (record: { id: string; launchId?: string | null }): string => record.launchId ?? record.id;
 
 /** Applies one event to a record: the one reducer UI, CLI and storage share. Returns a new record (`record` is left as it was). */
 export function applyTaskEvent(record: TaskRecord, event: TaskEvent): TaskRecord {
@@ -376,6 +392,7 @@ export function applyTaskEventInPlace(record: TaskRecord, event: TaskEvent): voi
       record.maxSteps = event.maxSteps;
       record.limits = event.limits ?? record.limits;
       record.supervision = event.supervision ?? record.supervision;
+      record.launchId = event.launchId ?? record.launchId;
       return;
     case 'step.observed':
       record.timings = { ...record.timings, observeMs: record.timings.observeMs + event.observeMs };
@@ -466,9 +483,10 @@ export function screenChangedByAction(record: Pick<TaskRecord, 'steps'>, step: n
 }
 
 /** A record before its first event. */
-export function newTaskRecord(init: { id: string; goal: string; serial: string; planner: PlannerInfo; maxSteps: number; createdAt: number }): TaskRecord {
+export function newTaskRecord(init: { id: string; goal: string; serial: string; planner: PlannerInfo; maxSteps: number; createdAt: number; launchId?: string | null }): TaskRecord {
   return {
     ...init,
+    launchId: init.launchId ?? null,
     status: 'pending',
     failureReason: null,
     result: null,

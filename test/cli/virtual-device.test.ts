@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { interrupt, runAmc, startAmc } from '../support/cli';
-import { startVirtualDevice } from '../../src/virtual-device/index';
+import { startVirtualDevice } from '@amc/demo-phone';
 
 describe('amc virtual-device', () => {
   it('Scenario: amc virtual-device prints both addresses on one line and stops cleanly on Ctrl-C', async () => {

@@ -1,5 +1,6 @@
 // The whole cloud-proxy path as a person runs it: `amc run` (a real host process, no provider key) on the
 // virtual device over the real adb server, deciding through the control plane, which calls the provider fake.
+import { MODEL_PLANS_EVERY_STEP } from '../support/planner-env';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -53,6 +54,7 @@ describe('end to end through the control plane', () => {
               // The host holds no provider key: the control plane does.
               ANTHROPIC_API_KEY: '',
               OPENAI_API_KEY: '',
+              ...MODEL_PLANS_EVERY_STEP,
             },
             timeoutMs: 90_000,
           },

@@ -1,5 +1,6 @@
 // A rolling failure as an operator would see it: two replicas behind a load balancer, `amc run` tasks going
 // through cloud-proxy, and one replica SIGKILLed while it holds a decision. Every task still completes.
+import { MODEL_PLANS_EVERY_STEP } from '../support/planner-env';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -84,6 +85,7 @@ describe('a replica killed mid-load', () => {
             CONTROL_PLANE_TOKEN: token,
             ANTHROPIC_API_KEY: '',
             OPENAI_API_KEY: '',
+            ...MODEL_PLANS_EVERY_STEP,
           },
           timeoutMs: 90_000,
         },

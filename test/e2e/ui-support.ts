@@ -11,6 +11,7 @@ import { startAdbHarness, type AdbHarness } from '../support/adb-harness';
 import type { TestBrowser } from '../support/browser';
 import { requireBuiltRenderer } from '../support/build';
 import { writeHelperStandIn } from '../support/helper-stand-in';
+import { MODEL_PLANS_EVERY_STEP } from '../support/planner-env';
 
 export const ARTIFACTS = path.resolve('test-artifacts');
 
@@ -85,6 +86,7 @@ export function anthropicFakeEnv(baseUrl: string, extra: NodeJS.ProcessEnv = {})
     AI_PLANNER_MODEL: 'claude-test',
     ANTHROPIC_API_KEY: FAKE_ANTHROPIC_KEY,
     ANTHROPIC_BASE_URL: baseUrl,
+    ...MODEL_PLANS_EVERY_STEP,
     ...extra,
   };
 }

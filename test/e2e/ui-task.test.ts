@@ -6,6 +6,7 @@ import type { Page } from 'playwright-core';
 import { FAKE_ANTHROPIC_KEY, findElement, finish, type FakePolicy } from '../fakes/index';
 import { ARTIFACTS, expandCard, openApp, saveScreenshot } from './ui-support';
 import { useAnthropicFake, useUiFixture } from '../support/ui-fixture';
+import { MODEL_PLANS_EVERY_STEP } from '../support/planner-env';
 
 const OPEN_CONTACTS = 'Open the contacts app';
 const KEEP_GOING = 'Keep pressing home until told to stop';
@@ -22,6 +23,7 @@ const ui = useUiFixture({
     AI_PLANNER_THINKING_BUDGET_TOKENS: '2048',
     ANTHROPIC_API_KEY: FAKE_ANTHROPIC_KEY,
     ANTHROPIC_BASE_URL: model.fake.url,
+    ...MODEL_PLANS_EVERY_STEP,
     // Some scripted models here press Home on purpose until stopped: the loop guard must not end them first.
     TASK_LOOP_WARN_AFTER: '20',
     TASK_LOOP_STOP_AFTER: '50',

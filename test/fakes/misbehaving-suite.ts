@@ -13,7 +13,7 @@ import { TaskRunner } from '../../src/main/runtime/task-runner';
 import { buildPlanner } from '../../src/main/runtime/build-planner';
 import type { SupervisorPort, SupervisorRequest } from '../../src/main/runtime/supervisor';
 import type { RuntimeConfig } from '../../src/main/runtime/config';
-import type { PhoneSeed, PhoneState } from '../../src/virtual-device/phone/model';
+import type { PhoneSeed, PhoneState } from '@amc/demo-phone';
 import type { AdbHarness } from '../support/adb-harness';
 import type { FakePolicy, ProviderFake } from './index';
 import {

@@ -10,7 +10,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { locksFolder } from '../../src/main/storage/device-lock';
-import type { PhoneStateView } from '../../src/virtual-device/phone/model';
+import type { PhoneStateView } from '@amc/demo-phone';
 import { startAdbHarness, type AdbHarness } from '../support/adb-harness';
 import { interrupt, runAmc, startAmc } from '../support/cli';
 import { isolatedEnv, startTestApp } from '../main/app/app-fixture';
@@ -50,6 +50,7 @@ async function connect(url: string, name: string, authorization = `Bearer ${TOKE
 }
 
 const textOf = (result: CallToolResult) => result.content.map((part) => (part.type === 'text' ? part.text : `[${part.type}]`)).join('\n');
+const release = async (client: Client) => (await client.callTool({ name: 'release_phone', arguments: { serial: harness.serial } })) as CallToolResult;
 const act = async (client: Client, tool: string, args: Record<string, unknown>) =>
   (await client.callTool({ name: 'act', arguments: { serial: harness.serial, tool, args } })) as CallToolResult;
 const heldLocks = async () => (await readdir(locksFolder(home)).catch(() => [])).filter((name) => name.endsWith('.lock'));
@@ -96,6 +97,17 @@ describe('amc mcp --http sessions', () => {
     const allowed = await act(other, 'press_key', { key: 'home' });
     expect(allowed.isError, textOf(allowed)).toBeFalsy();
     await other.callTool({ name: 'release_phone', arguments: { serial: harness.serial } });
+    expect(await heldLocks()).toEqual([]);
+  }, 60_000);
+
+  it('Scenario: Releasing a phone another agent holds says who holds it', async () => {
+    const holder = await connect(url, 'holding-agent');
+    expect((await act(holder, 'press_key', { key: 'home' })).isError).toBeFalsy();
+    const bystander = await connect(url, 'bystander-agent');
+    expect(textOf(await release(bystander))).toMatch(/^This session does not hold .+, so it cannot release it: an MCP agent \(holding-agent, session started \d\d:\d\d, process \d+\) drives it\. It is freed when the agent calls release_phone/);
+    expect(await heldLocks()).toHaveLength(1);
+    await release(holder);
+    expect(textOf(await release(bystander))).toMatch(/is free: this session did not hold it, and nobody else does/);
     expect(await heldLocks()).toEqual([]);
   }, 60_000);
 

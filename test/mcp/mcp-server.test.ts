@@ -10,7 +10,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { ElicitRequestSchema, type CallToolResult, type Progress } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SceneSchema, type Scene } from '../../src/shared/scene';
-import type { PhoneStateView } from '../../src/virtual-device/phone/model';
+import type { PhoneStateView } from '@amc/demo-phone';
 import { startAdbHarness, type AdbHarness } from '../support/adb-harness';
 import { amcBin, interrupt, runAmc, startAmc } from '../support/cli';
 import { finish, findElement, startAnthropicFake, type AnthropicFake, type FakePolicy } from '../fakes/index';

@@ -9,7 +9,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { PhoneStateView } from '../../src/virtual-device/phone/model';
+import type { PhoneStateView } from '@amc/demo-phone';
 import { startAdbHarness, type AdbHarness } from '../support/adb-harness';
 import { amcBin, interrupt, startAmc } from '../support/cli';
 import { finish, findElement, startAnthropicFake, type AnthropicFake, type FakePolicy } from '../fakes/index';

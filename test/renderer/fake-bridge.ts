@@ -1,4 +1,6 @@
+import { createElement, type ReactElement, type ReactNode } from 'react';
 import type { Bridge } from '../../src/renderer/src/bridge';
+import { BridgeContext } from '../../src/renderer/src/bridge-context';
 import { BridgeError } from '../../src/renderer/src/bridge';
 import type { EventName, EventPayload, FrameMeta, MethodInput, MethodName, MethodOutput } from '../../src/shared/contract';
 
@@ -58,4 +60,10 @@ export class FakeBridge implements Bridge {
   emitConnection(connected: boolean): void {
     this.connectionListeners.forEach((listener) => listener(connected));
   }
+}
+
+/** A wrapper for `render` giving components an in-memory Bridge (a method without a handler fails as unavailable). */
+export function withFakeBridge(handlers: Handlers = {}): (props: { children: ReactNode }) => ReactElement {
+  const bridge = new FakeBridge(handlers);
+  return ({ children }) => createElement(BridgeContext.Provider, { value: bridge }, children);
 }

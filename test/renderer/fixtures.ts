@@ -34,6 +34,7 @@ export function tapStep(overrides: Partial<StepRecord> = {}): StepRecord {
       thinking: 'The goal needs a new contact. e2 is the add button at the bottom right.',
       usage: { inputTokens: 1520, outputTokens: 64 },
       costUsd: null,
+      source: 'model',
     },
     outcome: { ok: true, attempts: 1, durationMs: 120, target: { x: 910, y: 2200, elementId: 'e2', label: 'Button "Add contact"' } },
     timings: { observeMs: 310, planMs: 1840, executeMs: 120 },

@@ -51,6 +51,7 @@ const planned = (step: number, rationale: string): TaskEvent => ({
   thinking: `thinking about step ${step}`,
   usage: { inputTokens: 100, outputTokens: 10 },
   costUsd: null,
+  source: 'model',
   planMs: 900,
 });
 
@@ -73,7 +74,7 @@ function appBackend(current: () => CurrentTask, extra: Handlers = {}) {
     'settings.get': () => ({
       settings: defaultSettings(),
       effective: defaultSettings(),
-      secrets: { ANTHROPIC_API_KEY: 'not set', OPENAI_API_KEY: 'not set', CONTROL_PLANE_TOKEN: 'not set' },
+      secrets: { ANTHROPIC_API_KEY: 'not set', OPENAI_API_KEY: 'not set', CONTROL_PLANE_TOKEN: 'not set', AMC_FLEET_REDIS: 'not set' },
       envOverrides: [],
       overriddenFields: {},
       folder: '/tmp/amc',

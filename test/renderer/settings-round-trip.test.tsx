@@ -15,6 +15,7 @@ import { SETTINGS_FIELDS } from '../../src/renderer/src/components/settings/fiel
 import { SettingsForm } from '../../src/renderer/src/components/settings/SettingsForm';
 import { useSettingsStore } from '../../src/renderer/src/store/settings-store';
 import type { Provider } from '../../src/shared/settings';
+import { deviceGroupsOf } from '../../src/shared/device-groups';
 import { SETTINGS_CATALOG, type CatalogEntry } from '../../src/shared/settings-catalog';
 import { routedApp, type RoutedApp } from './router-bridge';
 import { revealField } from './settings-visibility';
@@ -32,8 +33,10 @@ const TYPED: Record<Path, (provider: Provider) => { form: string | boolean; stor
   'aiPlanner.timeoutSeconds': () => ({ form: '42', stored: 42 }),
   'aiPlanner.thinkingBudgetTokens': () => ({ form: '2048', stored: 2048 }),
   'aiPlanner.maxSteps': () => ({ form: '17', stored: 17 }),
+  'aiPlanner.reuseRuns': () => ({ form: false, stored: false }),
   'aiPlanner.sendScreenshot': () => ({ form: false, stored: false }),
   'aiPlanner.screenshotLongEdge': () => ({ form: '1024', stored: 1024 }),
+  'aiPlanner.appNotes': () => ({ form: false, stored: false }),
   'perception.sceneTokenBudget': () => ({ form: '3500', stored: 3500 }),
   'secrets.ANTHROPIC_API_KEY': () => ({ form: 'sk-ant-round-trip', stored: 'sk-ant-round-trip' }),
   'secrets.OPENAI_API_KEY': () => ({ form: 'sk-openai-round-trip', stored: 'sk-openai-round-trip' }),
@@ -56,6 +59,8 @@ const TYPED: Record<Path, (provider: Provider) => { form: string | boolean; stor
   'helpers.yadbPath': () => ({ form: '/opt/yadb/yadb', stored: '/opt/yadb/yadb' }),
   'helpers.download': () => ({ form: false, stored: false }),
   'typing.method': () => ({ form: 'adb-keyboard', stored: 'adb-keyboard' }),
+  'fleet.deviceGroups': () => ({ form: ' lab: emulator-5554 127.0.0.1:5601 ', stored: 'lab: emulator-5554 127.0.0.1:5601' }),
+  'secrets.AMC_FLEET_REDIS': () => ({ form: 'redis://:round-trip-pass@127.0.0.1:6390', stored: 'redis://:round-trip-pass@127.0.0.1:6390' }),
 };
 
 interface Destinations {
@@ -78,9 +83,12 @@ const ARRIVES: Record<Path, (d: Destinations) => [unknown, unknown]> = {
   // Extended thinking is Anthropic's: the OpenAI client is built without it.
   'aiPlanner.thinkingBudgetTokens': ({ config, provider }) => [direct(config).thinkingBudgetTokens, provider === 'anthropic' ? 2048 : undefined],
   'aiPlanner.maxSteps': ({ config }) => [buildPlanner(config, fakeClient).maxSteps, 17],
+  // withPlanCache reads it for every AI task (src/main/replay/plan-cache.ts).
+  'aiPlanner.reuseRuns': ({ config }) => [config.settings.aiPlanner.reuseRuns, false],
   'aiPlanner.sendScreenshot': ({ config }) => [buildPlanner(config, fakeClient).planner.accepts.screenshot, false],
   'aiPlanner.screenshotLongEdge': ({ config }) => [aiPlannerSetup(config).screenshotLongEdge, 1024],
   'perception.sceneTokenBudget': ({ config }) => [policies(config).sceneTokenBudget, 3500],
+  'aiPlanner.appNotes': ({ config }) => [policies(config).appNotes, false],
   'secrets.ANTHROPIC_API_KEY': ({ config, provider }) => [direct(config).apiKey === 'sk-ant-round-trip', provider === 'anthropic'],
   'secrets.OPENAI_API_KEY': ({ config, provider }) => [direct(config).apiKey === 'sk-openai-round-trip', provider === 'openai'],
   'anthropic.baseURL': ({ config, provider }) => [direct(config).baseURL === 'http://127.0.0.1:9001', provider === 'anthropic'],
@@ -102,6 +110,8 @@ const ARRIVES: Record<Path, (d: Destinations) => [unknown, unknown]> = {
   'helpers.yadbPath': ({ config }) => [config.settings.helpers.yadbPath, '/opt/yadb/yadb'],
   'helpers.download': ({ config }) => [config.settings.helpers.download, false],
   'typing.method': ({ config }) => [config.settings.typing.method, 'adb-keyboard'],
+  'fleet.deviceGroups': ({ config }) => [deviceGroupsOf(config.settings.fleet.deviceGroups).get('lab'), ['emulator-5554', '127.0.0.1:5601']],
+  'secrets.AMC_FLEET_REDIS': ({ config }) => [config.secrets.AMC_FLEET_REDIS, 'redis://:round-trip-pass@127.0.0.1:6390'],
 };
 
 const policies = (config: RuntimeConfig) => buildPlanner(config, fakeClient).policies!;

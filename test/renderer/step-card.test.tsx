@@ -2,6 +2,7 @@
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { StepCard } from '../../src/renderer/src/components/timeline/StepCard';
+import { withFakeBridge } from './fake-bridge';
 import { TaskTimeline } from '../../src/renderer/src/components/timeline/TaskTimeline';
 import { cloudProxy, directAnthropic, finishedTask, tapStep } from './fixtures';
 import { joinLabelParts } from '../../src/shared/scene';
@@ -93,13 +94,13 @@ describe('timeline card', () => {
   });
 
   it('Scenario: A turn waiting for the person says "Waiting for you", not "Acting…"', () => {
-    const asking = tapStep({ step: 2, planned: { tool: 'tap', args: { element_id: 'e2' }, rationale: 'Send it.', thinking: null, usage: null, costUsd: null }, outcome: null });
+    const asking = tapStep({ step: 2, planned: { tool: 'tap', args: { element_id: 'e2' }, rationale: 'Send it.', thinking: null, usage: null, costUsd: null, source: 'model' }, outcome: null });
     const waiting = finishedTask([tapStep({ step: 1 }), asking], {
       status: 'running',
       result: null,
       pending: { at: 1, step: 2, requestId: 'r1', request: { kind: 'loop', description: 'tap {"element_id":"e2"} 4 times in a row' } },
     });
-    const { rerender } = render(<TaskTimeline task={waiting} />);
+    const { rerender } = render(<TaskTimeline task={waiting} />, { wrapper: withFakeBridge() });
     const card = screen.getByRole('article', { name: 'Step 2' });
     expect(within(card).getByTestId('step-phase').textContent).toBe('Waiting for you');
     expect(card.textContent).not.toContain('Acting…');
@@ -110,7 +111,7 @@ describe('timeline card', () => {
   });
 
   it('Scenario: The final card states the result or the failure reason in plain words', () => {
-    const { rerender } = render(<TaskTimeline task={finishedTask([tapStep()])} />);
+    const { rerender } = render(<TaskTimeline task={finishedTask([tapStep()])} />, { wrapper: withFakeBridge() });
     expect(screen.getByRole('article', { name: 'Done' }).textContent).toContain('Alice was added with number 555-0100.');
     expect(screen.getByTestId('task-result-summary').textContent).toBe('1 action in 1 turn · 12 s · 3,000 tokens in · 150 out');
     rerender(
@@ -150,7 +151,7 @@ describe('timeline card', () => {
   it('Scenario: A step whose action left the screen unchanged says so', () => {
     const first = tapStep({ step: 1 });
     const unchanged = tapStep({ step: 2, screenChanged: false });
-    const { rerender } = render(<TaskTimeline task={finishedTask([first, unchanged])} />);
+    const { rerender } = render(<TaskTimeline task={finishedTask([first, unchanged])} />, { wrapper: withFakeBridge() });
     const firstCard = screen.getByRole('article', { name: 'Step 1' });
     expect(within(firstCard).getByTestId('step-unchanged').textContent).toBe('The screen did not change after this action.');
     // The last turn's effect is not known yet: nothing is claimed about it.
@@ -162,11 +163,11 @@ describe('timeline card', () => {
   it('Scenario: A built-in planner run says it only looked and claims no change for looking', () => {
     const look = tapStep({
       step: 1,
-      planned: { tool: 'describe_screen', args: {}, rationale: null, thinking: null, usage: null, costUsd: null },
+      planned: { tool: 'describe_screen', args: {}, rationale: null, thinking: null, usage: null, costUsd: null, source: 'model' },
       outcome: { ok: true, attempts: 0, durationMs: 0 },
     });
     const last = tapStep({ step: 2, screenChanged: false, planned: null, outcome: null });
-    render(<TaskTimeline task={finishedTask([look, last], { planner: { kind: 'stub', exposesReasoning: false }, result: null })} />);
+    render(<TaskTimeline task={finishedTask([look, last], { planner: { kind: 'stub', exposesReasoning: false }, result: null })} />, { wrapper: withFakeBridge() });
     const card = screen.getByRole('article', { name: 'Step 1' });
     expect(within(card).getByTestId('step-outcome').textContent).toBe('✓ ok');
     expect(within(card).queryByTestId('step-unchanged')).toBeNull();

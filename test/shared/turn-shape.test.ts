@@ -25,12 +25,12 @@ const observed = (step: number): TaskEvent => ({ type: 'step.observed', taskId: 
 describe('one turn shape', () => {
   it("Scenario: A turn's plan keeps one shape from the model's decision to the step record", () => {
     // Every hop is the same type: a field added to the plan reaches the event and the record, or nothing compiles.
-    expectTypeOf<Omit<PlannedStep, 'usage' | 'costUsd'>>().toEqualTypeOf<Omit<ToolCallDecision, 'usage'>>();
+    expectTypeOf<Omit<PlannedStep, 'usage' | 'costUsd' | 'source'>>().toEqualTypeOf<Omit<ToolCallDecision, 'usage'>>();
     expectTypeOf<Omit<TaskEventOf<'step.planned'>, 'type' | 'taskId' | 'at' | 'step' | 'planMs'>>().toEqualTypeOf<PlannedStep>();
     expectTypeOf(plannedOf).returns.toEqualTypeOf<PlannedStep>();
     expectTypeOf<NonNullable<StepRecord['planned']>>().toEqualTypeOf<PlannedStep>();
 
-    const planned: PlannedStep = { ...decision, costUsd: 0.0042 };
+    const planned: PlannedStep = { ...decision, costUsd: 0.0042, source: 'model' };
     const event = StepPlannedEventSchema.parse({ type: 'step.planned', taskId: 't1', at: 2, step: 1, ...planned, planMs: 900 });
     const record = fold([observed(1), event]);
     expect(record.steps[0]!.planned).toEqual(planned);
@@ -40,9 +40,9 @@ describe('one turn shape', () => {
   it('Scenario: History written before per-turn cost reads with defaults', () => {
     const old = fold([observed(1)]);
     const stored = JSON.parse(JSON.stringify({ ...old, steps: [{ ...old.steps[0], planned: { tool: 'tap', args: {}, rationale: null, thinking: null, usage: null } }] }));
-    expect(TaskRecordSchema.parse(stored).steps[0]!.planned).toEqual({ tool: 'tap', args: {}, rationale: null, thinking: null, usage: null, costUsd: null });
-    const { costUsd: _costUsd, usage: _usage, ...oldPlan } = PlannedStepSchema.parse(decision);
-    expect(StepPlannedEventSchema.parse({ type: 'step.planned', taskId: 't1', at: 2, step: 1, ...oldPlan, planMs: 5 })).toMatchObject({ usage: null, costUsd: null });
+    expect(TaskRecordSchema.parse(stored).steps[0]!.planned).toEqual({ tool: 'tap', args: {}, rationale: null, thinking: null, usage: null, costUsd: null, source: 'model' });
+    const { costUsd: _costUsd, usage: _usage, source: _source, ...oldPlan } = PlannedStepSchema.parse(decision);
+    expect(StepPlannedEventSchema.parse({ type: 'step.planned', taskId: 't1', at: 2, step: 1, ...oldPlan, planMs: 5 })).toMatchObject({ usage: null, costUsd: null, source: 'model' });
   });
 
   it('Scenario: Usage and cost are summed once, by the record', async () => {

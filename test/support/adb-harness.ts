@@ -5,8 +5,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { callControlApi, type PhoneSeed, type PhoneState } from '../../src/virtual-device/control-client';
-import { startVirtualDevice, type VirtualDevice, type VirtualDeviceOptions } from '../../src/virtual-device/index';
+import { callControlApi, type PhoneSeed, type PhoneState, startVirtualDevice, type VirtualDevice, type VirtualDeviceOptions } from '@amc/demo-phone';
 
 export interface AdbResult {
   stdout: string;

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { FAKE_ANTHROPIC_KEY } from '../fakes/index';
 import type { AdbHarness } from './adb-harness';
+import { MODEL_PLANS_EVERY_STEP } from './planner-env';
 
 export const amcBin = path.resolve('bin/amc.mjs');
 
@@ -24,6 +25,7 @@ export function anthropicDirectEnv(harness: Pick<AdbHarness, 'adbPort' | 'env'>,
     AI_PLANNER_PROVIDER: 'anthropic',
     ANTHROPIC_API_KEY: FAKE_ANTHROPIC_KEY,
     ANTHROPIC_BASE_URL: baseURL,
+    ...MODEL_PLANS_EVERY_STEP,
     ...extra,
   };
 }

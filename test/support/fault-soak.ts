@@ -1,7 +1,7 @@
 // Fault soak: task after task on the virtual phone, each with a fault injected while it runs (every fault kind of
 // the control API, an adb server restart, a phone disconnect). Shared by the soak test and the hardening bench.
 import { readdir } from 'node:fs/promises';
-import { FAULT_KINDS } from '../../src/virtual-device/index';
+import { FAULT_KINDS } from '@amc/demo-phone';
 import { locksFolder } from '../../src/main/storage/device-lock';
 import { createTaskStore } from '../../src/main/storage/task-store';
 import type { TaskEvent } from '../../src/shared/task';

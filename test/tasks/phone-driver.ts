@@ -1,4 +1,4 @@
-import type { VirtualPhone } from '../../src/virtual-device/phone/phone';
+import type { VirtualPhone } from '@amc/demo-phone';
 
 /**
  * Drives a VirtualPhone through its shell only, the way an agent would: read `uiautomator dump`, pick a node,

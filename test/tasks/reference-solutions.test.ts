@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { USER_APP_PACKAGES } from '../../src/virtual-device/phone/model';
-import { VirtualPhone } from '../../src/virtual-device/phone/phone';
+import { USER_APP_PACKAGES, VirtualPhone } from '@amc/demo-phone';
 import { judgeRun, PHONE_TASKS, type PhoneTask } from '../../src/eval/tasks/index';
 import { PhoneDriver, type Selector } from './phone-driver';
 

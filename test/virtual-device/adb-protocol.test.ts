@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { AdbDeviceServer } from '../../src/virtual-device/adb/device-server';
-import type { AdbPhone } from '../../src/virtual-device/phone-contract';
-import { VirtualFileSystem } from '../../src/virtual-device/phone/file-system';
+import { AdbDeviceServer } from '../../packages/demo-phone/src/adb/device-server';
+import type { AdbPhone } from '../../packages/demo-phone/src/phone-contract';
+import { VirtualFileSystem } from '../../packages/demo-phone/src/phone/file-system';
 import { A, byteSum, RawAdbHost } from '../support/raw-adb-host';
 
 /** A stand-in phone whose commands exercise the transport: big output, a hang, a crash. */

@@ -1,8 +1,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startVirtualDevice, type VirtualDevice } from '../../src/virtual-device/index';
-import { callControlApi } from '../../src/virtual-device/control-client';
+import { startVirtualDevice, type VirtualDevice } from '../../packages/demo-phone/src/index';
+import { callControlApi } from '../../packages/demo-phone/src/control-client';
 import { launchTestBrowser } from '../support/browser';
 
 interface Reply<T = Record<string, unknown>> {

@@ -7,7 +7,7 @@ import { configuredPlannerFor, maxStepsOf, PLANNER_OPTIONS_USAGE, plannerOptions
 import type { PhoneTask } from '../../eval/tasks/index';
 
 const USAGE =
-  `amc eval [--list] [--tasks ID,APP,PREFIX*,...] [--parallel N] [--repeat K] [--json] [--out DIR] [--profile instant|realistic] ${PLANNER_OPTIONS_USAGE} ${ADB_OPTIONS_USAGE}\n` +
+  `amc eval [--list] [--tasks ID,APP,PREFIX*,...] [--parallel N] [--repeat K] [--replay] [--json] [--out DIR] [--profile instant|realistic] ${PLANNER_OPTIONS_USAGE} ${ADB_OPTIONS_USAGE}\n` +
   '       amc eval --compare A.json B.json';
 
 function wholeNumber(option: string, value: string | undefined, min: number, max: number, fallback: number): number {
@@ -79,6 +79,7 @@ export const evalCommand: CliCommand = {
         profile: { type: 'string' },
         compare: { type: 'boolean' },
         list: { type: 'boolean' },
+        replay: { type: 'boolean' },
         ...plannerOptions,
         ...adbOptions,
       },
@@ -150,8 +151,19 @@ export const evalCommand: CliCommand = {
       io.out(renderTable(report));
       io.out(reportLine);
     }
-    // A script (CI) reads the exit code: only a run in which every task passed is a pass.
+    let replaysPassed = true;
+    if (values.replay && !interrupt.signal.aborted) {
+      // Every success again, on fresh demo phones, without the model.
+      const { replaySuccesses } = await import('../../eval/replay-suite');
+      const round = await replaySuccesses({ config, adb, parallel, profile, ...(maxSteps && { maxSteps }), typing, signal: interrupt.signal }, attempts);
+      replaysPassed = round.passed === round.attempts.length;
+      const failed = round.attempts.filter((attempt) => !attempt.success).map((attempt) => `${attempt.task.id}: ${attempt.verdict}`);
+      const line = `Replayed without the model: ${round.passed} of ${round.attempts.length} successes passed again, ${round.modelCalls} model calls${failed.length ? `; failed: ${failed.join('; ')}` : ''}`;
+      if (values.json) io.err(line);
+      else io.out(line);
+    }
+    // A script (CI) reads the exit code: only a run in which every task passed (and, with --replay, every replay) is a pass.
     if (interrupt.signal.aborted) return ExitCode.cancelled;
-    return report.passed === tasks.length ? ExitCode.ok : ExitCode.failed;
+    return report.passed === tasks.length && replaysPassed ? ExitCode.ok : ExitCode.failed;
   },
 };

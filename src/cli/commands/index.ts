@@ -27,6 +27,14 @@ export const commands: readonly CommandEntry[] = [
     load: async () => (await import('./run')).runCommand,
   },
   {
+    name: 'replay',
+    load: async () => (await import('./replay')).replayCommand,
+  },
+  {
+    name: 'flow',
+    load: async () => (await import('./flow')).flowCommand,
+  },
+  {
     name: 'devices',
     load: async () => (await import('./devices')).devicesCommand,
   },
@@ -53,6 +61,10 @@ export const commands: readonly CommandEntry[] = [
   {
     name: 'act',
     load: async () => (await import('./act')).actCommand,
+  },
+  {
+    name: 'notes',
+    load: async () => (await import('./notes')).notesCommand,
   },
   {
     name: 'eval',

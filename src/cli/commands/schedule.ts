@@ -1,13 +1,14 @@
 import { ExitCode, UsageError, type CliCommand } from '../command';
 import { parseCommandArgs, wholeNumber } from '../args';
-import { fleetRedis, REDIS_USAGE, redisOption } from '../fleet-options';
+import { fleetRedis, REDIS_ENV, REDIS_USAGE, redisOption } from '../fleet-options';
 import { maxStepsOf } from '../planner-options';
 import { allowedAppsOf, presetAnswers, supervisionOptions } from '../supervision-options';
 
 const USAGE = [
-  `amc schedule add ${REDIS_USAGE} --name NAME (--cron "MIN HOUR DAY MONTH WEEKDAY" | --every SECONDS) --goal TEXT (--device SERIAL | --any) [--max-steps N] [--yes] [--answer TEXT]... [--allow-app PACKAGE]`,
-  `amc schedule list ${REDIS_USAGE} [--json]`,
-  `amc schedule remove ${REDIS_USAGE} NAME`,
+  `amc schedule add --name NAME --cron "MIN HOUR DAY MONTH WEEKDAY" --goal TEXT (--device SERIAL | --group NAME) [--max-steps N] [--allow-app APP]   (this machine's app fires it)`,
+  `amc schedule add ${REDIS_USAGE} --name NAME (--cron "MIN HOUR DAY MONTH WEEKDAY" | --every SECONDS) --goal TEXT (--device SERIAL | --any) [--max-steps N] [--yes] [--answer TEXT]... [--allow-app APP]`,
+  `amc schedule list [${REDIS_USAGE}] [--json]`,
+  `amc schedule remove [${REDIS_USAGE}] NAME`,
 ].join('\n       ');
 
 export const scheduleCommand: CliCommand = {
@@ -25,6 +26,7 @@ export const scheduleCommand: CliCommand = {
         every: { type: 'string' },
         goal: { type: 'string' },
         device: { type: 'string', short: 's' },
+        group: { type: 'string' },
         any: { type: 'boolean' },
         'max-steps': { type: 'string' },
         ...supervisionOptions,
@@ -32,6 +34,14 @@ export const scheduleCommand: CliCommand = {
       },
       action === 'remove',
     );
+    // Without a fleet address the schedules are this machine's, kept in the app's data folder.
+    if (values.redis === undefined && !process.env[REDIS_ENV]) {
+      const maxSteps = maxStepsOf(values);
+      const allowedApps = allowedAppsOf(values);
+      const { runLocalSchedule } = await import('../local-schedules');
+      return runLocalSchedule(action, values, positionals, { ...(maxSteps && { maxSteps }), ...(allowedApps && { allowedApps }) }, io);
+    }
+    if (values.group !== undefined) throw new UsageError('--group is for schedules on this machine; a fleet schedule runs on --device SERIAL or --any');
     const redis = await fleetRedis(values);
     const { FleetClient, FleetRequestError } = await import('../../fleet/client');
     const client = await FleetClient.open(redis);

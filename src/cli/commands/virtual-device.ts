@@ -28,7 +28,7 @@ export const virtualDeviceCommand: CliCommand = {
       io.err(`warning: the adb server treats port ${port} as an emulator, so the phone may be listed twice; prefer a port >= 5586`);
     }
 
-    const { startVirtualDevice } = await import('../../virtual-device/index');
+    const { startVirtualDevice } = await import('@amc/demo-phone');
     let device;
     try {
       device = await startVirtualDevice({

@@ -3,6 +3,7 @@ import { parseCommandArgs, wholeNumber } from '../args';
 import { ADB_OPTIONS_USAGE, adbForTask, adbOptions } from './devices';
 import { fleetRedis, REDIS_USAGE, redisOption } from '../fleet-options';
 import { configuredPlannerFor } from '../planner-options';
+import { deviceGroupsOf, groupsOfPhone } from '../../shared/device-groups';
 
 const USAGE = `amc worker ${REDIS_USAGE} [--name NAME] [--serial SERIAL]... [--group NAME]... [--concurrency N] [--lock-seconds N] ${ADB_OPTIONS_USAGE}`;
 
@@ -28,6 +29,9 @@ export const workerCommand: CliCommand = {
     const readySerials = async () => new Set((await adb.listDevices()).filter((device) => device.state === 'device').map((device) => device.serial));
     const serials = values.serial?.length ? [...new Set(values.serial)] : [...(await readySerials())];
     if (serials.length === 0) throw new UsageError('no phone is ready to offer (see `amc devices`); connect one or name them with --serial');
+    // --group puts every offered phone in the group; the Device groups setting names the groups of each phone.
+    const declaredGroups = deviceGroupsOf(config.settings.fleet.deviceGroups);
+    const groupsOf = (serial: string) => [...new Set([...(values.group ?? []), ...groupsOfPhone(declaredGroups, serial)])];
     const { fleetGoalRunner } = await import('../fleet-goal-runner');
     const { FleetWorker } = await import('../../fleet/worker');
     const { redisLabel } = await import('../../fleet/redis');
@@ -35,7 +39,7 @@ export const workerCommand: CliCommand = {
       redis,
       ...(values.name && { name: values.name }),
       serials,
-      groups: values.group ?? [],
+      groupsOf,
       ...(concurrency && { concurrency }),
       ...(lockSeconds && { lockDurationMs: lockSeconds * 1000 }),
       readySerials,
@@ -43,7 +47,8 @@ export const workerCommand: CliCommand = {
       say: io.out,
     });
     await worker.start();
-    io.out(`Worker ${worker.name} offers ${serials.join(', ')}${values.group?.length ? ` (groups: ${values.group.join(', ')})` : ''} on ${redisLabel(redis)}. Ctrl-C stops it.`);
+    const groupsLine = serials.filter((serial) => groupsOf(serial).length).map((serial) => `${serial}: ${groupsOf(serial).join(', ')}`);
+    io.out(`Worker ${worker.name} offers ${serials.join(', ')}${groupsLine.length ? ` (groups: ${groupsLine.join('; ')})` : ''} on ${redisLabel(redis)}. Ctrl-C stops it.`);
     // Ctrl-C or SIGTERM: running tasks are stopped (they end cancelled and say why), the worker leaves the fleet.
     await new Promise<void>((resolve) => {
       process.once('SIGINT', resolve);

@@ -1,5 +1,4 @@
-import type { PhoneFault } from '../../virtual-device/phone/faults';
-import type { PhoneSeed, PhoneStateView } from '../../virtual-device/phone/model';
+import type { PhoneFault, PhoneSeed, PhoneStateView } from '@amc/demo-phone';
 import { plainReason } from '../../shared/plain-words';
 import type { TaskRecord } from '../../shared/task';
 import { taskOutcomeWord } from '../../shared/task-words';

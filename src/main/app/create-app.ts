@@ -1,10 +1,10 @@
 import { defaultSettings, type Settings } from '../../shared/settings';
-import type { LatencyProfileName } from '../../virtual-device/index';
+import type { LatencyProfileName } from '@amc/demo-phone';
 import { EventHub } from '../ipc/event-hub';
 import { logError } from '../storage/error-log';
 import { createRouter, type MethodHandlers, type Router } from '../ipc/router';
 import type { HelperName } from '../device/helpers/catalog';
-import { MirrorPump } from '../mirror/mirror-pump';
+import { DeviceMirror } from '../mirror/device-mirror';
 import { VideoSource } from '../mirror/video-source';
 import { AdaptiveScreenGrabber } from '../mirror/screen-capture';
 import type { MirrorEncoding } from '../mirror/frame-encoder';
@@ -12,9 +12,12 @@ import { applyEnvironment, createConfigSource } from '../runtime/config';
 import { createDeviceLocks, type DeviceLocks } from '../storage/device-lock';
 import { createSecretStore, resolveAmcHome, type SecretCodec } from '../storage/settings-store';
 import { createTaskStore } from '../storage/task-store';
+import { createNotesStore } from '../storage/notes-store';
+import { notesHandlers } from './handlers/notes';
 import { DeviceService, adbServerOptions } from './device-service';
 import { appHandlers } from './handlers/app';
 import { deviceHandlers } from './handlers/devices';
+import { flowHandlers } from './handlers/flows';
 import { historyHandlers } from './handlers/history';
 import { mirrorHandlers } from './handlers/mirror';
 import { settingsHandlers } from './handlers/settings';
@@ -25,6 +28,11 @@ import { phoneHelpersFor } from './phone-typing';
 export type { ScreenshotPolicy } from './phone-access';
 import { SettingsService } from './settings-service';
 import { TaskService } from './task-service';
+import { createScheduleStore } from '../storage/schedule-store';
+import { LocalScheduler, type SchedulerClock } from './local-scheduler';
+import { scheduleHandlers } from './handlers/schedules';
+import { watchScheduleFile } from './schedules-watch';
+import { readFleetView } from './fleet-view';
 
 export interface AppOptions {
   /** How often main proves it is alive to every window. */
@@ -41,6 +49,8 @@ export interface AppOptions {
   mirrorEncoding?: Partial<MirrorEncoding>;
   /** Release addresses of the phone helpers instead of the official ones (tests use loopback servers). */
   helperDownloadUrls?: Partial<Record<HelperName, string>>;
+  /** The clock local schedules fire by (tests move it by hand). */
+  scheduleClock?: SchedulerClock;
 }
 
 /** The running services behind every transport (Electron window, web host) and the CLI. */
@@ -96,7 +106,7 @@ export async function createApp(options: AppOptions = {}): Promise<AppServices> 
 
   const helpers = phoneHelpersFor({ adb: () => devices.adb(), settings: effectiveSettings, home, downloadUrls: options.helperDownloadUrls });
   const grabber = new AdaptiveScreenGrabber(() => devices.adb());
-  const mirror = new MirrorPump({
+  const mirror = new DeviceMirror({
     events,
     grab: (serial, signal) => grabber.grab(serial, { signal }),
     encoding: options.mirrorEncoding,
@@ -107,6 +117,7 @@ export async function createApp(options: AppOptions = {}): Promise<AppServices> 
   });
   const phone = new PhoneAccess(() => devices.adb(), (serial, work) => mirror.yieldTo(serial, work), { typing: helpers.typing });
   const store = createTaskStore(home);
+  const notes = createNotesStore(home);
   const locks = createDeviceLocks(home);
   const tasks = new TaskService({
     events,
@@ -115,7 +126,25 @@ export async function createApp(options: AppOptions = {}): Promise<AppServices> 
     loadConfig: () => config.load(),
     checkDevice: (serial) => devices.checkReady(serial),
     deviceLock: locks,
+    // Settings' list of notes follows what tasks learn.
+    appNotes: {
+      notesFor: (app) => notes.notesFor(app),
+      keep: async (taskId, routes) => {
+        if ((await notes.keep(taskId, routes)).length) events.publish('notes.changed', { change: 'learned' });
+      },
+    },
   });
+
+  // Local schedules fire while this app runs; runs due while it was closed are noted as missed as it starts.
+  const scheduleStore = createScheduleStore(home);
+  const scheduler = new LocalScheduler({
+    store: scheduleStore,
+    ...(options.scheduleClock && { clock: options.scheduleClock }),
+    launch: ({ goal, phones, maxSteps, allowedApps }) => tasks.launch({ goal, phones, ...(maxSteps && { maxSteps }), ...(allowedApps && { allowedApps }) }),
+    changed: (overview) => events.publish('schedules.changed', overview),
+  });
+  const schedulesReady = scheduler.start().catch((error: unknown) => void logError(home, 'app', 'schedules.list', error));
+  const scheduleWatch = watchScheduleFile(scheduleStore.file, () => void scheduler.rearm().catch(() => undefined));
 
   const handlers: MethodHandlers = {
     ...appHandlers(),
@@ -123,7 +152,11 @@ export async function createApp(options: AppOptions = {}): Promise<AppServices> 
     ...mirrorHandlers(mirror),
     ...taskHandlers(tasks),
     ...historyHandlers(store, events),
+    ...flowHandlers(tasks, store),
     ...settingsHandlers(settings),
+    ...notesHandlers(notes, events),
+    ...scheduleHandlers(scheduler),
+    'fleet.overview': async () => readFleetView(await config.load()),
   };
 
   let seq = 0;
@@ -147,6 +180,9 @@ export async function createApp(options: AppOptions = {}): Promise<AppServices> 
     close() {
       closing ??= (async () => {
         clearInterval(heartbeat);
+        scheduleWatch?.close();
+        await schedulesReady;
+        await scheduler.stop();
         await mirror.close();
         await tasks.close();
         await store.close();

@@ -4,7 +4,7 @@ import { AdbClient } from '../device/adb-client';
 import type { AdbServerOptions } from '../device/adb-server';
 import { DeviceTracker } from '../device/device-tracker';
 import type { EventHub } from '../ipc/event-hub';
-import { startVirtualDevice, type LatencyProfileName, type VirtualDevice } from '../../virtual-device/index';
+import { startVirtualDevice, type LatencyProfileName, type VirtualDevice } from '@amc/demo-phone';
 
 export interface DeviceServiceOptions {
   events: Pick<EventHub, 'publish'>;

@@ -4,6 +4,7 @@ import type { RuntimeConfig } from '../runtime/config';
 import { TaskRunner, type ConfiguredPlanner, type DeviceLockPort, type SupervisorPort } from '../runtime/task-runner';
 import { Executor, type ExecutorOptions } from '../tools/executor';
 import type { ScreenshotPolicy } from './phone-access';
+import type { AppNotesPort } from '../runtime/notes/app-notes-port';
 
 /** A screenshot per turn only for a planner that takes one and settings that send it: otherwise no screencap is paid for. */
 export function screenshotPolicyFor(config: RuntimeConfig, configured: ConfiguredPlanner): ScreenshotPolicy {
@@ -14,12 +15,13 @@ export function screenshotPolicyFor(config: RuntimeConfig, configured: Configure
 /** A TaskRunner straight on one adb client, without the app around it: what `amc run` and `amc eval` drive phones with. */
 export function createHeadlessRunner(
   adb: AdbClient,
-  options: { screenshot: ScreenshotPolicy; deviceLock?: DeviceLockPort; supervisor?: SupervisorPort; typing?: ExecutorOptions['typing'] },
+  options: { screenshot: ScreenshotPolicy; deviceLock?: DeviceLockPort; supervisor?: SupervisorPort; typing?: ExecutorOptions['typing']; appNotes?: AppNotesPort },
 ): TaskRunner {
   return new TaskRunner({
     observer: new Observer(adb, { screenshot: options.screenshot }),
     executor: new Executor(adb, { ...(options.typing && { typing: options.typing }) }),
     ...(options.deviceLock && { deviceLock: options.deviceLock }),
     ...(options.supervisor && { supervisor: options.supervisor }),
+    ...(options.appNotes && { appNotes: options.appNotes }),
   });
 }

@@ -1,10 +1,18 @@
-import type { CurrentTask, RunTaskInput, TaskControlResult } from '../../shared/contract/tasks';
-import type { TaskEvent, TaskRecord } from '../../shared/task';
+import { randomUUID } from 'node:crypto';
+import type { CurrentTask, LaunchInput, LaunchStarted, ReplayTaskInput, RunTaskInput, TaskControlResult } from '../../shared/contract/tasks';
+import { deviceGroupsOf, phonesOfLaunch } from '../../shared/device-groups';
+import { launchRowOf, refusedRow } from '../../shared/launch';
+import type { RunTaskRequest, TaskEvent, TaskRecord } from '../../shared/task';
 import type { EventHub } from '../ipc/event-hub';
+import type { Flow } from '../../shared/flow';
+import { flowRunPlanner } from '../flows/flow-planner';
 import { buildPlanner } from '../runtime/build-planner';
 import { applyTaskOverrides, type RuntimeConfig } from '../runtime/config';
-import { APP_CLOSED_REASON, TaskRunner, type DeviceLockPort, type TaskHandle } from '../runtime/task-runner';
+import { APP_CLOSED_REASON, TaskRunner, type ConfiguredPlanner, type DeviceLockPort, type TaskHandle } from '../runtime/task-runner';
+import { ReplayRefused, replayPlannerFor } from '../replay/replay-task';
+import { withPlanCache } from '../replay/plan-cache';
 import type { DeviceLocks } from '../storage/device-lock';
+import type { AppNotesPort } from '../runtime/notes/app-notes-port';
 import type { TaskStore } from '../storage/task-store';
 import { screenshotPolicyFor } from './headless-runner';
 import type { PhoneAccess } from './phone-access';
@@ -20,6 +28,8 @@ export interface TaskServiceOptions {
   checkDevice: (serial: string) => Promise<void>;
   /** Keeps other processes (`amc run`, another window's host) off a phone while a task here drives it. */
   deviceLock?: DeviceLockPort & Partial<Pick<DeviceLocks, 'revokeAgent'>>;
+  /** Notes per app the tasks learn and read (when Settings turn them on). */
+  appNotes?: AppNotesPort;
   /** How long close() waits for stopped tasks to record their end. */
   closeTimeoutMs?: number;
 }
@@ -54,24 +64,71 @@ export class TaskService {
       plannerSource: async () => buildPlanner(await options.loadConfig()),
       ...(options.deviceLock && { deviceLock: options.deviceLock }),
       supervisor: this.desk,
+      ...(options.appNotes && { appNotes: options.appNotes }),
     });
     this.runner.on((event) => this.onEvent(event));
   }
 
-  async run(input: RunTaskInput): Promise<TaskRecord> {
+  async run(input: RunTaskInput & { launchId?: string }): Promise<TaskRecord> {
     const config = applyTaskOverrides(await this.options.loadConfig(), input.overrides ?? {});
     // Building the planner checks what it needs (keys, URLs): a ConfigError here means nothing started.
-    const configured = buildPlanner(config);
+    const configured = await withPlanCache(buildPlanner(config), input.goal, this.options.store, config.settings.aiPlanner.reuseRuns);
+    return this.start(input, config, configured);
+  }
+
+  /** A flow file's steps on a phone as a task (the flow's goal, its own planner: see flowRunPlanner). */
+  async runFlow(serial: string, flow: Flow): Promise<TaskRecord> {
+    const config = await this.options.loadConfig();
+    return this.start({ serial, goal: flow.goal }, config, flowRunPlanner(flow, config, buildPlanner(config)));
+  }
+
+  /** A finished task's recorded steps, carried out again as a new task (ReplayRefused when it cannot be replayed). */
+  async replay(input: ReplayTaskInput): Promise<TaskRecord> {
+    const record = await this.options.store.get(input.taskId);
+    if (!record) throw new ReplayRefused(`there is no task ${input.taskId} in history`);
+    const config = await this.options.loadConfig();
+    return this.start({ serial: input.serial, goal: record.goal }, config, replayPlannerFor(record, buildPlanner(config)));
+  }
+
+  private async start(input: RunTaskRequest, config: RuntimeConfig, configured: ConfiguredPlanner): Promise<TaskRecord> {
     await this.options.checkDevice(input.serial);
     this.options.phone.setScreenshotPolicy(input.serial, screenshotPolicyFor(config, configured));
     const handle = await this.runner.start(
-      { serial: input.serial, goal: input.goal, ...(input.maxSteps !== undefined && { maxSteps: input.maxSteps }) },
+      {
+        serial: input.serial,
+        goal: input.goal,
+        ...(input.maxSteps !== undefined && { maxSteps: input.maxSteps }),
+        ...(input.allowedApps && { allowedApps: input.allowedApps }),
+        ...(input.launchId && { launchId: input.launchId }),
+      },
       { planner: configured },
     );
     this.running.set(handle.id, { handle, serial: input.serial, holding: false, pauseRequested: false });
     this.order.push(handle.id);
     void handle.done.finally(() => this.forget(handle.id));
     return this.snapshot(handle.id) ?? (await handle.done);
+  }
+
+  /**
+   * One goal on several phones at once, each its own task under one launch id. A phone that cannot take it gets a
+   * failed row with the reason (in plain words) while the others run; only a launch with no phone at all is refused.
+   */
+  async launch(input: LaunchInput): Promise<LaunchStarted> {
+    const config = await this.options.loadConfig();
+    const serials =
+      input.phones.kind === 'serials' ? [...new Set(input.phones.serials)] : phonesOfLaunch({ group: input.phones.group }, [], deviceGroupsOf(config.settings.fleet.deviceGroups));
+    const launchId = randomUUID();
+    const { phones: _phones, ...task } = input;
+    const rows = await Promise.all(
+      serials.map(async (serial) => {
+        try {
+          return launchRowOf(await this.run({ ...task, serial, launchId }));
+        } catch (error) {
+          return refusedRow(serial, error instanceof Error ? error.message : String(error));
+        }
+      }),
+    );
+    return { launchId, goal: input.goal, rows };
   }
 
   async stop(taskId?: string, serial?: string): Promise<TaskControlResult> {

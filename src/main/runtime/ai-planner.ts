@@ -62,6 +62,7 @@ export function createAIPlanner(options: AIPlannerOptions): Planner {
         thinking: capped(decision.thinking, MODEL_TEXT_LIMITS.thinking),
         // The runner prices the call by the task's price table.
         costUsd: null,
+        source: 'model',
       };
       context.onDecision(step);
       if (!finishing) return [step];

@@ -2,6 +2,7 @@ import type { Scene } from '../../shared/scene';
 import type { StepOutcome } from '../../shared/action';
 import type { PlannedStep, PlannerInfo } from '../../shared/task';
 import type { TaskPolicies } from './task-policies';
+import type { AppNote } from '../../shared/app-notes';
 
 /** The screenshot of the current turn, as only the AI planner may receive it (Perception Boundary). */
 export interface PlannerScreenshot {
@@ -43,6 +44,11 @@ export interface PlanInput {
   allowedApps?: readonly string[];
   /** What the runtime tells the model this turn: a loop warning, a refused success claim, the person's resume note. */
   notices?: readonly string[];
+  /**
+   * Notes from earlier successful runs in the app in front (most relevant first, already within the notes' token
+   * budget) and how many of its notes did not fit; absent: none, or learning notes is off.
+   */
+  appNotes?: { app: string; notes: readonly Pick<AppNote, 'goal' | 'route'>[]; leftOut: number };
 }
 
 /** A model decision (the turn's plan with its usage), reported as soon as it is made, including finish_task (which is not a step). */

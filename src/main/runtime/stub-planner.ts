@@ -11,7 +11,7 @@ export function createStubPlanner(): Planner {
     accepts: { screenshot: false, history: false },
     async plan(input): Promise<PlannedStep[]> {
       if (input.step > 1) return [];
-      return [{ tool: 'describe_screen', args: {}, rationale: null, thinking: null, usage: null, costUsd: null }];
+      return [{ tool: 'describe_screen', args: {}, rationale: null, thinking: null, usage: null, costUsd: null, source: 'model' }];
     },
     goalReached: () => false,
   };

@@ -23,6 +23,8 @@ export interface TaskPolicies {
   standingInstructions: string;
   /** The most tokens each turn's Scene may take (see `buildScene`). */
   sceneTokenBudget: number;
+  /** Whether the task learns notes per app when it completes and its planner receives the notes of the app in front. */
+  appNotes: boolean;
 }
 
 export const DEFAULT_LOOP_THRESHOLDS: LoopThresholds = { warnAfter: 2, stopAfter: 3 };
@@ -37,11 +39,12 @@ export const DEFAULT_TASK_POLICIES: TaskPolicies = {
   loop: DEFAULT_LOOP_THRESHOLDS,
   standingInstructions: '',
   sceneTokenBudget: DEFAULT_SCENE_TOKEN_BUDGET,
+  appNotes: false,
 };
 
 /** The policies Settings give a task whose model is `model` (undefined: no model, e.g. the built-in planner). */
-export function taskPoliciesFrom(settings: Pick<Settings, 'budget' | 'supervision' | 'perception'>, model: string | undefined): TaskPolicies {
-  const { budget, supervision, perception } = settings;
+export function taskPoliciesFrom(settings: Pick<Settings, 'budget' | 'supervision' | 'perception' | 'aiPlanner'>, model: string | undefined): TaskPolicies {
+  const { budget, supervision, perception, aiPlanner } = settings;
   const table = parsePriceTable(budget.priceTable);
   return {
     maxTokens: budget.maxTokens,
@@ -52,5 +55,6 @@ export function taskPoliciesFrom(settings: Pick<Settings, 'budget' | 'supervisio
     loop: { warnAfter: supervision.loopWarnAfter, stopAfter: supervision.loopStopAfter },
     standingInstructions: supervision.standingInstructions,
     sceneTokenBudget: perception.sceneTokenBudget,
+    appNotes: aiPlanner.appNotes,
   };
 }

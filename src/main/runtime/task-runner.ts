@@ -27,6 +27,9 @@ import { FINISH_TASK } from './prompt';
 import { describeAction, endFor, SupervisedActions, type Ended, type ExecutorPort } from './supervised-action';
 import { noPersonPresent, type SupervisorPort } from './supervisor';
 import { DEFAULT_TASK_POLICIES, type TaskPolicies } from './task-policies';
+import type { AppNotesPort } from './notes/app-notes-port';
+import { learnRoutes } from './notes/learn-route';
+import { pickNotes } from './notes/pick-notes';
 
 export type { ConfiguredPlanner, PlannerSource } from './planner';
 export type { SupervisorDecision, SupervisorPort, SupervisorRequest } from './supervisor';
@@ -79,6 +82,8 @@ export interface TaskRunnerOptions {
   newTaskId?: () => string;
   /** The tools whose declared effects the policy, the allow-list and the outcome check read (default: the registry). */
   tools?: ToolCatalog;
+  /** Notes per app: learned from completed tasks, given to the planner (when the task's policies say so); absent: none. */
+  appNotes?: AppNotesPort;
 }
 
 /** A task that could not start (bad request, device busy). Nothing ran. */
@@ -220,7 +225,7 @@ export class TaskRunner {
     }
     const maxSteps = parsed.data.maxSteps ?? configured.maxSteps;
     const task: RunningTask = {
-      record: newTaskRecord({ id, goal, serial, planner: configured.planner.info, maxSteps, createdAt: this.now() }),
+      record: newTaskRecord({ id, goal, serial, planner: configured.planner.info, maxSteps, createdAt: this.now(), launchId: parsed.data.launchId ?? null }),
       controller: new AbortController(),
       paused: false,
       wake: null,
@@ -311,6 +316,8 @@ export class TaskRunner {
     // A lock that cannot be removed is replaced as stale by this process's next task.
     await task.release().catch(() => undefined);
     this.running.delete(task.record.id);
+    // Before anyone hears of the end: a person who marks the task wrong at once then forgets what it taught.
+    if (status === 'completed') await this.learn(task, { ...task.record, status, verification: verification ?? null });
     this.emit(task, {
       type: 'task.finished',
       taskId: task.record.id,
@@ -325,6 +332,24 @@ export class TaskRunner {
       durationMs: this.now() - run.startedAt,
     });
     return task.record;
+  }
+
+  /** Keeps what a completed task taught, before its end is reported; notes that cannot be written never fail the task. */
+  private async learn(task: RunningTask, finished: TaskRecord): Promise<void> {
+    const notes = this.options.appNotes;
+    if (!notes || !task.policies.appNotes) return;
+    const routes = learnRoutes(finished);
+    if (routes.length) await notes.keep(finished.id, routes).catch(() => undefined);
+  }
+
+  /** The notes of the app in front for this turn's prompt; unreadable notes leave the turn without them. */
+  private async notesFor(task: RunningTask, scene: Scene | null): Promise<PlanInput['appNotes']> {
+    const notes = this.options.appNotes;
+    const app = scene?.screen.package;
+    if (!notes || !app || !task.policies.appNotes) return undefined;
+    const kept = await notes.notesFor(app).catch(() => []);
+    const picked = pickNotes(kept, task.record.goal);
+    return picked.notes.length ? { app, notes: picked.notes, leftOut: picked.leftOut } : undefined;
   }
 
   /** Ends the task for an exception: failed with `<ErrorName>: <message>`, or cancelled when it came from Stop. */
@@ -373,6 +398,7 @@ export class TaskRunner {
       maxSteps,
       limits: { maxSteps, maxTokens: policies.maxTokens, maxCostUsd: policies.maxCostUsd, maxDurationMs: policies.maxDurationMs },
       supervision: { allowedApps: task.allowedApps ? [...task.allowedApps] : null, confirmation: policies.confirmation, standingInstructions: policies.standingInstructions },
+      ...(task.record.launchId && { launchId: task.record.launchId }),
     });
     if (policies.maxCostUsd !== null && policies.price === null && planner.info.kind === 'ai') {
       this.guardDecided(task, 0, {
@@ -485,6 +511,7 @@ export class TaskRunner {
     if (late) return late;
 
     // Plan: the screenshot and the history go only to a planner that declares it accepts them (D8).
+    const appNotes = await this.notesFor(task, observation.scene);
     const input: PlanInput = {
       goal,
       step: turn,
@@ -495,6 +522,7 @@ export class TaskRunner {
       ...(task.policies.standingInstructions ? { standingInstructions: task.policies.standingInstructions } : {}),
       ...(task.allowedApps ? { allowedApps: task.allowedApps } : {}),
       ...(run.notices.length ? { notices: run.notices.splice(0) } : {}),
+      ...(appNotes && { appNotes }),
     };
     const planStart = performance.now();
     const decisions: PlannerDecision[] = [];
@@ -519,8 +547,15 @@ export class TaskRunner {
     // The seed's short-circuit (D2/D3): an empty plan, or a planner saying the goal is reached, completes.
     if (!first || planner.goalReached(input)) return this.complete(task, run, turn, decision);
 
+    if (first.source === 'skipped') return this.skip(run, turn, first);
     if (first.tool === ASK_USER || first.tool === HAND_OVER) return this.personTool(task, run, turn, first);
     return this.act(task, run, turn, first, observation.scene);
+  }
+
+  /** A flow step whose outcome already holds ("Wi-Fi is already on"): recorded as done, and nothing reaches the phone. */
+  private skip(run: RunState, turn: number, step: PlannedStep): TurnEnd {
+    run.actions.record(turn, step, { ok: true, attempts: 0, durationMs: 0 }, 0);
+    return null;
   }
 
   /**

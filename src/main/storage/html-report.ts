@@ -208,7 +208,7 @@ ${supervisionHtml(record, words)}
 }
 
 /** A file name for downloads: the goal's first words and the task id, nothing a file system would reject. */
-export function reportFileName(record: TaskRecord, extension: 'html' | 'json'): string {
+export function reportFileName(record: TaskRecord, extension: 'html' | 'json' | 'yaml'): string {
   const words = record.goal.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 40).replace(/-+$/, '');
   return `amc-task-${words ? `${words}-` : ''}${record.id}.${extension}`;
 }

@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import type { TaskRecord } from '../../shared/task';
 import type { LoadReply, LoadRequest } from './history-worker';
 import { TASK_FILE_LIMITS, type TaskFileLimits, type TaskFileRead } from './task-file';
 
@@ -24,7 +25,13 @@ export class TaskFileError extends Error {
 
 let worker: Worker | null = null;
 let nextId = 0;
-const pending = new Map<number, { resolve: (result: TaskFileRead) => void; reject: (error: Error) => void }>();
+interface Waiting {
+  resolve(result: TaskFileRead): void;
+  reject(error: Error): void;
+  /** What the parts so far made: the head, then its steps as they come. */
+  read?: TaskFileRead;
+}
+const pending = new Map<number, Waiting>();
 
 function startWorker(): Worker {
   const fromSource = import.meta.url.endsWith('.ts');
@@ -37,11 +44,15 @@ function startWorker(): Worker {
   started.unref();
   started.on('message', (reply: LoadReply) => {
     const waiting = pending.get(reply.id);
+    if (!waiting) return;
+    if ('part' in reply) {
+      const taken = takePart(waiting, reply.part);
+      if (taken && reply.more) return started.postMessage({ id: reply.id, nextPart: true } satisfies LoadRequest);
+      // A part that is not JSON has rejected the load; the parts after it find nothing waiting.
+      if (taken) waiting.resolve(waiting.read!);
+    } else waiting.reject(new TaskFileError(reply.error, reply.code));
     pending.delete(reply.id);
     if (pending.size === 0) started.unref();
-    if (!waiting) return;
-    if ('json' in reply) waiting.resolve(JSON.parse(reply.json) as TaskFileRead);
-    else waiting.reject(new TaskFileError(reply.error, reply.code));
   });
   const fail = (error: Error) => {
     worker = null;
@@ -51,6 +62,18 @@ function startWorker(): Worker {
   started.on('error', fail);
   started.on('exit', (code) => fail(new Error(`the history reader stopped (exit code ${code})`)));
   return started;
+}
+
+/** Adds one part of the reply (the head first, then steps); false, after rejecting, when it is not JSON. */
+function takePart(waiting: Waiting, part: string): boolean {
+  try {
+    if (!waiting.read) waiting.read = JSON.parse(part) as TaskFileRead;
+    else if (waiting.read.kind === 'record') waiting.read.record.steps.push(...(JSON.parse(part) as TaskRecord['steps']));
+    return true;
+  } catch (error) {
+    waiting.reject(error as Error);
+    return false;
+  }
 }
 
 /** tsx's `tsx/esm/api` as a file URL, by its package's exports map (require.resolve would give the CommonJS one). */

@@ -132,6 +132,7 @@ export function createTaskStore(home: string, limits: TaskFileLimits = TASK_FILE
         goal: started.goal,
         serial: started.serial,
         planner: started.planner,
+        launchId: started.launchId ?? null,
         status: finished.status,
         failureReason: finished.failureReason,
         steps: finished.steps,
@@ -275,5 +276,6 @@ export function summaryOf(record: TaskRecord): TaskSummary {
     finishedAt: record.finishedAt,
     durationMs: record.timings.totalMs || (record.finishedAt && record.startedAt ? record.finishedAt - record.startedAt : 0),
     usage: record.usage,
+    launchId: record.launchId,
   };
 }

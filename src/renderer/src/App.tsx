@@ -7,6 +7,7 @@ import { Header } from './components/Header';
 import { Splitter } from './components/layout/Splitter';
 import { usePanelWidth } from './components/layout/use-panel-width';
 import { MainTabs } from './components/MainTabs';
+import { MissedRunsBanner } from './components/MissedRunsBanner';
 import { SetupChecklist } from './components/SetupChecklist';
 import { SettingsDrawer } from './components/settings/SettingsDrawer';
 import { GoalBox } from './components/task/GoalBox';
@@ -23,6 +24,7 @@ export function App() {
       <Header />
       <ConnectionBanner />
       <ErrorBanner />
+      <MissedRunsBanner />
       {/* The window does not scroll: the phone and the timeline each scroll in their own area. */}
       <main className="layout" style={{ '--device-panel-width': `${panel.width}px` } as CSSProperties}>
         <ErrorBoundary area={t('app:area.devices')}>

@@ -17,6 +17,8 @@ export const TaskSummarySchema = z.object({
   finishedAt: z.number().nullable(),
   durationMs: z.number().nonnegative(),
   usage: TokenUsageSchema,
+  /** The launch it was one of (one goal on several phones at once); null for a task run alone or recorded before launches. */
+  launchId: z.string().nullable().optional(),
 });
 export type TaskSummary = z.infer<typeof TaskSummarySchema>;
 
@@ -41,7 +43,7 @@ const reportRequest = taskId.extend({ language: z.enum(LANGUAGES).optional() }).
 /** A file the renderer offers as a download. */
 export const ExportedFileSchema = z.object({
   fileName: z.string(),
-  mediaType: z.enum(['application/json', 'text/html']),
+  mediaType: z.enum(['application/json', 'text/html', 'application/yaml']),
   text: z.string(),
 });
 export type ExportedFile = z.infer<typeof ExportedFileSchema>;

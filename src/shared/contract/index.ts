@@ -1,19 +1,27 @@
 import type { z } from 'zod';
 import { appEvents, appMethods } from './app';
 import { deviceEvents, deviceMethods } from './devices';
+import { flowMethods } from './flows';
 import { historyEvents, historyMethods } from './history';
 import { mirrorEvents, mirrorMethods } from './mirror';
+import { notesEvents, notesMethods } from './notes';
 import { settingsEvents, settingsMethods } from './settings';
 import { supervisionMethods } from './supervision';
 import { taskEvents, taskMethods } from './tasks';
+import { scheduleEvents, scheduleMethods } from './schedules';
+import { fleetMethods } from './fleet';
 
 export * from './define';
 export * from './app';
 export * from './devices';
 export * from './history';
+export * from './flows';
 export * from './mirror';
+export * from './notes';
 export * from './settings';
 export * from './tasks';
+export * from './schedules';
+export * from './fleet';
 export * from './supervision';
 export * from './frame';
 export * from './web-protocol';
@@ -26,7 +34,11 @@ export const methods = {
   ...taskMethods,
   ...supervisionMethods,
   ...historyMethods,
+  ...flowMethods,
   ...settingsMethods,
+  ...notesMethods,
+  ...scheduleMethods,
+  ...fleetMethods,
 };
 
 /** Every event main pushes to windows, one topic at a time (never the whole state). */
@@ -37,6 +49,8 @@ export const events = {
   ...taskEvents,
   ...historyEvents,
   ...settingsEvents,
+  ...notesEvents,
+  ...scheduleEvents,
 };
 
 export type Methods = typeof methods;

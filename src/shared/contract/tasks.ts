@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ProviderSchema, TransportSchema } from '../settings';
 import { RunTaskRequestSchema, TaskEventSchema, TaskRecordSchema, TaskStatusSchema } from '../task';
 import { defineEvents, defineMethods } from './define';
+import { LaunchPhonesSchema, LaunchRowSchema } from '../launch';
 
 /** Per-run choices that win over Settings for this one task. */
 export const TaskOverridesSchema = z
@@ -14,8 +15,33 @@ export const TaskOverridesSchema = z
   .strict();
 export type TaskOverrides = z.infer<typeof TaskOverridesSchema>;
 
-export const RunTaskInputSchema = RunTaskRequestSchema.extend({ overrides: TaskOverridesSchema.optional() }).strict();
+// A launch id is given by tasks.launch only: a window never makes up its own.
+export const RunTaskInputSchema = RunTaskRequestSchema.omit({ launchId: true }).extend({ overrides: TaskOverridesSchema.optional() }).strict();
 export type RunTaskInput = z.infer<typeof RunTaskInputSchema>;
+
+/** "Run again without the model": a successful task from history replayed on a phone (the model only where the screen differs, when the AI planner is on). */
+export const ReplayTaskInputSchema = z
+  .object({
+    taskId: z.string().trim().min(1).max(200),
+    serial: RunTaskRequestSchema.shape.serial,
+  })
+  .strict();
+export type ReplayTaskInput = z.infer<typeof ReplayTaskInputSchema>;
+/** One goal on several phones at once: the phones picked one by one, or a device group declared in Settings. */
+export const LaunchInputSchema = z
+  .object({
+    goal: RunTaskRequestSchema.shape.goal,
+    phones: LaunchPhonesSchema,
+    maxSteps: RunTaskRequestSchema.shape.maxSteps,
+    allowedApps: RunTaskRequestSchema.shape.allowedApps,
+    overrides: TaskOverridesSchema.optional(),
+  })
+  .strict();
+export type LaunchInput = z.infer<typeof LaunchInputSchema>;
+
+/** A launch as it started: its id and one row per phone (a task started, or the reason it could not). */
+export const LaunchStartedSchema = z.object({ launchId: z.string(), goal: z.string(), rows: z.array(LaunchRowSchema) });
+export type LaunchStarted = z.infer<typeof LaunchStartedSchema>;
 
 /** The running task (if any) as far as it has got, and whether it is paused: what a reloaded window re-attaches to. */
 export const CurrentTaskSchema = z.object({
@@ -50,6 +76,16 @@ export const taskMethods = defineMethods({
    * task per device at a time: a second run on a busy device is refused with a clear message.
    */
   'tasks.run': { input: RunTaskInputSchema, output: TaskRecordSchema },
+  /**
+   * Starts a new task with a finished task's goal that replays its recorded steps on the fresh screen, under the
+   * same supervision; refused in plain words when that task is not in history, did not succeed or did nothing.
+   */
+  'tasks.replay': { input: ReplayTaskInputSchema, output: TaskRecordSchema },
+  /**
+   * Starts the goal on every phone of the launch at once, each as its own task under one launch id; a phone that
+   * cannot take it (not connected, busy) gets a failed row with the reason while the others run.
+   */
+  'tasks.launch': { input: LaunchInputSchema, output: LaunchStartedSchema },
   /**
    * Cancels: the in-flight model call and adb command are aborted; the task ends `cancelled`. With `serial` and no
    * task of this app on that phone, an MCP agent's hold on it is released (its next action is refused).

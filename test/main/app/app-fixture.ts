@@ -7,6 +7,7 @@ import { createApp, type AppOptions, type AppServices } from '../../../src/main/
 import { startAdbHarness, type AdbHarness } from '../../support/adb-harness';
 import type { EventName, EventPayload, FrameMeta, MethodInput, MethodName, MethodOutput, RpcError } from '../../../src/shared/contract';
 import type { TaskEvent } from '../../../src/shared/task';
+import { MODEL_PLANS_EVERY_STEP } from '../../support/planner-env';
 
 export interface TestApp {
   app: AppServices;
@@ -28,7 +29,7 @@ export interface TestApp {
 /** The environment the app reads: only what the test gives it (never the developer's keys). */
 export function isolatedEnv(adbEnv: NodeJS.ProcessEnv, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   // No helper downloads: a machine with a network would otherwise fetch scrcpy-server and switch the mirror to video.
-  return { PATH: process.env.PATH, HOME: adbEnv.HOME, ANDROID_ADB_SERVER_PORT: adbEnv.ANDROID_ADB_SERVER_PORT, AMC_HELPER_DOWNLOAD: 'off', ...extra };
+  return { PATH: process.env.PATH, HOME: adbEnv.HOME, ANDROID_ADB_SERVER_PORT: adbEnv.ANDROID_ADB_SERVER_PORT, AMC_HELPER_DOWNLOAD: 'off', ...MODEL_PLANS_EVERY_STEP, ...extra };
 }
 
 export async function startTestApp(options: AppOptions & { home?: string } = {}): Promise<TestApp> {

@@ -88,7 +88,7 @@ describe('settings', () => {
     const app = await start();
     const secret = 'sk-test-0123456789-abcdef';
     const view = await app.call('settings.setSecret', { name: 'OPENAI_API_KEY', value: secret });
-    expect(view.secrets).toEqual({ ANTHROPIC_API_KEY: 'not set', OPENAI_API_KEY: 'set', CONTROL_PLANE_TOKEN: 'not set' });
+    expect(view.secrets).toEqual({ ANTHROPIC_API_KEY: 'not set', OPENAI_API_KEY: 'set', CONTROL_PLANE_TOKEN: 'not set', AMC_FLEET_REDIS: 'not set' });
     const mode = (await stat(path.join(app.home, 'secrets.json'))).mode & 0o777;
     expect(mode).toBe(0o600);
     await app.call('settings.get', {});

@@ -2,7 +2,7 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EventHub } from '../../../src/main/ipc/event-hub';
-import { MirrorPump } from '../../../src/main/mirror/mirror-pump';
+import { DeviceMirror } from '../../../src/main/mirror/device-mirror';
 import type { FrameMeta } from '../../../src/shared/contract';
 import type { TaskEvent } from '../../../src/shared/task';
 import type { AdbHarness } from '../../support/adb-harness';
@@ -34,7 +34,7 @@ describe('mirror and agent on one phone', () => {
     let captures = 0;
     let observing = false;
     let capturesStartedWhileObserving = 0;
-    const pump = new MirrorPump({
+    const pump = new DeviceMirror({
       events,
       idlePollMs: 20,
       grab: async () => {
@@ -64,7 +64,7 @@ describe('mirror and agent on one phone', () => {
       const otherEvents = new EventHub();
       const stopOther = otherEvents.subscribeFrames(() => undefined);
       let otherCaptures = 0;
-      const otherPump = new MirrorPump({ events: otherEvents, idlePollMs: 20, grab: async () => (otherCaptures++, await new Promise((resolve) => setTimeout(resolve, 2)), image) });
+      const otherPump = new DeviceMirror({ events: otherEvents, idlePollMs: 20, grab: async () => (otherCaptures++, await new Promise((resolve) => setTimeout(resolve, 2)), image) });
       otherPump.start('phone-3');
       await until(() => otherCaptures >= 5, 'five captures of another phone');
       stopOther();

@@ -66,7 +66,7 @@ describe.each(['anthropic', 'openai'] as const)('AI planner over %s direct', (pr
       { goal, step: 1, scene: wifiScene, sceneError: null },
       { signal: new AbortController().signal, onDecision: (d) => decisions.push(d) },
     );
-    expect(steps).toEqual([{ tool: 'tap', args: { element_id: 'e2' }, rationale: 'Tapping Wi-Fi.', thinking: null, usage: { inputTokens: expect.any(Number), outputTokens: expect.any(Number) }, costUsd: null }]);
+    expect(steps).toEqual([{ tool: 'tap', args: { element_id: 'e2' }, rationale: 'Tapping Wi-Fi.', thinking: null, usage: { inputTokens: expect.any(Number), outputTokens: expect.any(Number) }, costUsd: null, source: 'model' }]);
     expect(fake.bodies()).toHaveLength(1);
     expect(decisions).toHaveLength(1);
   });

@@ -117,7 +117,7 @@ describe('createConfigSource', () => {
     await source.secretStore.set('ANTHROPIC_API_KEY', 'sk-ant-stored-456');
     const view = await source.view();
     expect(SettingsViewSchema.parse(view)).toEqual(view);
-    expect(view.secrets).toEqual({ ANTHROPIC_API_KEY: 'set', OPENAI_API_KEY: 'set', CONTROL_PLANE_TOKEN: 'not set' });
+    expect(view.secrets).toEqual({ ANTHROPIC_API_KEY: 'set', OPENAI_API_KEY: 'set', CONTROL_PLANE_TOKEN: 'not set', AMC_FLEET_REDIS: 'not set' });
     expect(view.envOverrides).toEqual(['AI_PLANNER_MODEL', 'OPENAI_API_KEY']);
     expect(view.settings.aiPlanner.model).toBe('');
     expect(view.effective.aiPlanner.model).toBe('m-env');

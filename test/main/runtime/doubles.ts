@@ -80,6 +80,7 @@ export const step = (tool: string, args: Record<string, unknown> = {}, rationale
   thinking: null,
   usage: null,
   costUsd: null,
+  source: 'model',
 });
 
 export const never = <T>() => new Promise<T>(() => undefined);

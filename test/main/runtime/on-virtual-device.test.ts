@@ -21,7 +21,7 @@ import {
 } from '../../fakes/index';
 import { SUITE_SCRIPTS, launch, stepsPolicy } from '../../fakes/suite-agent';
 import { judgeRecord, PHONE_TASKS, taskById, type PhoneTask } from '../../../src/eval/tasks/index';
-import type { PhoneStateView } from '../../../src/virtual-device/phone/model';
+import type { PhoneStateView } from '@amc/demo-phone';
 
 let harness: AdbHarness;
 let adb: AdbClient;

@@ -40,7 +40,7 @@ const of = <T extends TaskEvent['type']>(events: TaskEvent[], type: T) => events
 function spendingPlanner(next: (turn: number) => PlannedStep | null) {
   return new ScriptedPlanner((input, context) => {
     const planned = next(input.step);
-    const decision = planned ?? { tool: 'finish_task', args: { success: true, reason: 'done' }, rationale: null, thinking: null, usage: null, costUsd: null };
+    const decision = planned ?? { tool: 'finish_task', args: { success: true, reason: 'done' }, rationale: null, thinking: null, usage: null, costUsd: null, source: 'model' as const };
     context.onDecision({ ...decision, usage });
     return planned ? [planned] : [];
   });

@@ -22,10 +22,10 @@ export function taskEvents(taskId: string, at = 1_700_000_000_000): TaskEvent[] 
       maxSteps: 10,
     },
     { type: 'step.observed', taskId, at: at + 10, step: 1, scene, sceneError: null, screenshot: { mediaType: 'image/jpeg', width: 540, height: 1200, bytes: 41234 }, screenChanged: null, observeMs: 80 },
-    { type: 'step.planned', taskId, at: at + 20, step: 1, tool: 'tap', args: { element_id: 'e2' }, rationale: 'The Wi-Fi row opens the Wi-Fi page.', thinking: 'I see a Wi-Fi row.', usage: { inputTokens: 1200, outputTokens: 40 }, costUsd: null, planMs: 900 },
+    { type: 'step.planned', taskId, at: at + 20, step: 1, tool: 'tap', args: { element_id: 'e2' }, rationale: 'The Wi-Fi row opens the Wi-Fi page.', thinking: 'I see a Wi-Fi row.', usage: { inputTokens: 1200, outputTokens: 40 }, costUsd: null, source: 'model', planMs: 900 },
     { type: 'step.executed', taskId, at: at + 30, step: 1, outcome: { ok: true, attempts: 1, durationMs: 35, target: { x: 540, y: 360, elementId: 'e2', label: 'Button "Wi-Fi"' } }, executeMs: 40 },
     { type: 'step.observed', taskId, at: at + 40, step: 2, scene, sceneError: null, screenshot: null, screenChanged: true, observeMs: 70 },
-    { type: 'step.planned', taskId, at: at + 50, step: 2, tool: 'finish_task', args: { success: true, reason: 'Wi-Fi is open' }, rationale: 'Done.', thinking: null, usage: { inputTokens: 1300, outputTokens: 30 }, costUsd: null, planMs: 800 },
+    { type: 'step.planned', taskId, at: at + 50, step: 2, tool: 'finish_task', args: { success: true, reason: 'Wi-Fi is open' }, rationale: 'Done.', thinking: null, usage: { inputTokens: 1300, outputTokens: 30 }, costUsd: null, source: 'model', planMs: 800 },
     { type: 'task.finished', taskId, at: at + 60, status: 'completed', failureReason: null, result: 'Wi-Fi is open', steps: 1, usage: { inputTokens: 2500, outputTokens: 70 }, durationMs: 1960 },
   ];
 }
@@ -34,7 +34,7 @@ export function taskEvents(taskId: string, at = 1_700_000_000_000): TaskEvent[] 
 function turnLines(taskId: string, step: number, at: number): string {
   const events: TaskEvent[] = [
     { type: 'step.observed', taskId, at, step, scene, sceneError: null, screenshot: null, screenChanged: step > 1, observeMs: 50 },
-    { type: 'step.planned', taskId, at, step, tool: 'swipe', args: { direction: 'up' }, rationale: `Turn ${step}: scroll on.`, thinking: null, usage: { inputTokens: 900, outputTokens: 20 }, costUsd: null, planMs: 300 },
+    { type: 'step.planned', taskId, at, step, tool: 'swipe', args: { direction: 'up' }, rationale: `Turn ${step}: scroll on.`, thinking: null, usage: { inputTokens: 900, outputTokens: 20 }, costUsd: null, source: 'model', planMs: 300 },
     { type: 'step.executed', taskId, at, step, outcome: { ok: true, attempts: 1, durationMs: 20 }, executeMs: 25 },
   ];
   return events.map((event) => `${JSON.stringify(event)}\n`).join('');

@@ -4,7 +4,7 @@ import { Observer } from '../../../src/main/perception/observer';
 import { Executor } from '../../../src/main/tools/executor';
 import type { StepOutcome } from '../../../src/shared/action';
 import type { Scene, SceneElement } from '../../../src/shared/scene';
-import type { PhoneState } from '../../../src/virtual-device/control-client';
+import type { PhoneState } from '@amc/demo-phone';
 import { startAdbHarness, type AdbHarness } from '../../support/adb-harness';
 
 let harness: AdbHarness;

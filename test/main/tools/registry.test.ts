@@ -9,7 +9,7 @@ import { ACTION_TOOL_NAMES, ACTION_TOOL_SPECS, ACTION_TOOLS, MODEL_TOOL_SPECS, t
 import { defineTool } from '../../../src/main/tools/tool';
 import type { StepOutcome } from '../../../src/shared/action';
 import type { Scene, SceneElement } from '../../../src/shared/scene';
-import type { PhoneStateView } from '../../../src/virtual-device/phone/phone';
+import type { PhoneStateView } from '@amc/demo-phone';
 import { startAdbHarness, type AdbHarness } from '../../support/adb-harness';
 
 let harness: AdbHarness;

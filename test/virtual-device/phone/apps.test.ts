@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { USER_APP_PACKAGES } from '../../../src/virtual-device/phone/model';
-import { VirtualPhone } from '../../../src/virtual-device/phone/phone';
+import { USER_APP_PACKAGES } from '../../../packages/demo-phone/src/phone/model';
+import { VirtualPhone } from '../../../packages/demo-phone/src/phone/phone';
 import { PhoneDriver } from '../../tasks/phone-driver';
 
 const APPS = [

@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { VirtualPhone } from '../../../src/virtual-device/phone/phone';
+import { VirtualPhone } from '../../../packages/demo-phone/src/phone/phone';
 import { centerOf, PhoneDriver } from '../../tasks/phone-driver';
 
 const signal = new AbortController().signal;

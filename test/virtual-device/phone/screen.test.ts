@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { VirtualPhone } from '../../../src/virtual-device/phone/phone';
-import { LIGHT_THEME } from '../../../src/virtual-device/phone/ui/theme';
+import { VirtualPhone } from '../../../packages/demo-phone/src/phone/phone';
+import { LIGHT_THEME } from '../../../packages/demo-phone/src/phone/ui/theme';
 import { centerOf, parseDump, PhoneDriver } from '../../tasks/phone-driver';
 
 const signal = new AbortController().signal;

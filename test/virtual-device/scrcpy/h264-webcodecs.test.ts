@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { H264ScreenEncoder } from '../../../src/virtual-device/h264/encoder';
+import { H264ScreenEncoder } from '../../../packages/demo-phone/src/h264/encoder';
 import { launchTestBrowser, type TestBrowser } from '../../support/browser';
 
 const WIDTH = 360;

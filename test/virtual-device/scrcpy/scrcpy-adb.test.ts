@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PassThrough, type Duplex } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LOADING_BAR } from '../../../src/virtual-device/phone/loading-bar';
+import { LOADING_BAR } from '../../../packages/demo-phone/src/phone/loading-bar';
 import { startAdbHarness, type AdbHarness } from '../../support/adb-harness';
 import { parseDump, centerOf } from '../../tasks/phone-driver';
 import { readVideoPacket, StreamReader, type VideoPacket } from './stream-reader';

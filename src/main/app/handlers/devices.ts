@@ -1,6 +1,6 @@
 import type { ToolCall } from '../../../shared/action';
 import type { MethodHandlers } from '../../ipc/router';
-import type { MirrorPump } from '../../mirror/mirror-pump';
+import type { DeviceMirror } from '../../mirror/device-mirror';
 import type { DeviceService } from '../device-service';
 import type { PhoneAccess } from '../phone-access';
 import { rotateScreen, takeScreenshot } from '../person-controls';
@@ -9,8 +9,8 @@ import type { TaskService } from '../task-service';
 /** A mirror swipe without a duration takes as long as adb's default `input swipe`. */
 const SWIPE_DEFAULT_MS = 300;
 
-export function deviceHandlers(devices: DeviceService, phone: PhoneAccess, tasks: TaskService, mirror: MirrorPump): MethodHandlers {
-  type VideoControl = NonNullable<ReturnType<MirrorPump['videoControl']>>;
+export function deviceHandlers(devices: DeviceService, phone: PhoneAccess, tasks: TaskService, mirror: DeviceMirror): MethodHandlers {
+  type VideoControl = NonNullable<ReturnType<DeviceMirror['videoControl']>>;
   /** A person's gesture on the mirror: refused while a task drives the phone, so the two never fight. */
   const refuseWhileAgentActs = (serial: string) => {
     const busy = tasks.busyReason(serial);

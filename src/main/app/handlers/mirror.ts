@@ -1,7 +1,7 @@
 import type { MethodHandlers } from '../../ipc/router';
-import type { MirrorPump } from '../../mirror/mirror-pump';
+import type { DeviceMirror } from '../../mirror/device-mirror';
 
-export const mirrorHandlers = (mirror: MirrorPump): MethodHandlers => ({
+export const mirrorHandlers = (mirror: DeviceMirror): MethodHandlers => ({
   'mirror.start': ({ serial, maxSize, decodesVideo }) => mirror.start(serial, { maxSize, decodesVideo }),
   'mirror.stop': () => mirror.stop(),
   'mirror.setVisible': ({ visible }) => mirror.setVisible(visible),

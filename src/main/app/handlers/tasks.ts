@@ -3,6 +3,8 @@ import type { TaskService } from '../task-service';
 
 export const taskHandlers = (tasks: TaskService): MethodHandlers => ({
   'tasks.run': (input) => tasks.run(input),
+  'tasks.replay': (input) => tasks.replay(input),
+  'tasks.launch': (input) => tasks.launch(input),
   'tasks.stop': ({ taskId, serial }) => tasks.stop(taskId, serial),
   'tasks.pause': ({ taskId }) => tasks.pause(taskId),
   'tasks.resume': ({ taskId, note }) => tasks.resume(taskId, note),

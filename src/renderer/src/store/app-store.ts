@@ -2,7 +2,7 @@ import { create } from 'zustand';
 import type { AppInfo, Heartbeat } from '../../../shared/contract';
 import { plainError } from '../lib/errors';
 
-export type MainView = 'task' | 'history';
+export type MainView = 'task' | 'launch' | 'history' | 'fleet';
 
 export interface AppState {
   info: AppInfo | null;

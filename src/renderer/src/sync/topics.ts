@@ -3,8 +3,10 @@ import { reportError } from '../store/app-store';
 import { useDevicesStore } from '../store/devices-store';
 import { useHistoryStore } from '../store/history-store';
 import { useMirrorStore } from '../store/mirror-store';
+import { useNotesStore } from '../store/notes-store';
 import { unsavedSettings, useSettingsStore } from '../store/settings-store';
 import { isRunning, useTaskStore } from '../store/task-store';
+import { useSchedulesStore } from '../store/schedules-store';
 
 /** One topic's link to main: `load` fetches its state (at start and after a reconnect), `listen` follows its events. */
 export interface TopicSync {
@@ -116,10 +118,28 @@ export function mirrorSync(bridge: Bridge): TopicSync {
   };
 }
 
+/** Notes per app: learned by tasks, edited and deleted in Settings, removed by marking a run as wrong. */
+export function notesSync(bridge: Bridge): TopicSync {
+  const load = async () => {
+    useNotesStore.getState().setListing(await bridge.call('notes.list', {}));
+  };
+  return { load, listen: () => bridge.on('notes.changed', () => load().catch(reportError)) };
+}
+
+export function schedulesSync(bridge: Bridge): TopicSync {
+  const { setOverview } = useSchedulesStore.getState();
+  return {
+    load: async () => setOverview(await bridge.call('schedules.list', {})),
+    listen: () => bridge.on('schedules.changed', setOverview),
+  };
+}
+
 export const allTopics = (bridge: Bridge): TopicSync[] => [
   devicesSync(bridge),
   taskSync(bridge),
   historySync(bridge),
   settingsSync(bridge),
   mirrorSync(bridge),
+  notesSync(bridge),
+  schedulesSync(bridge),
 ];

@@ -18,8 +18,10 @@ import { UsageMeter } from '../supervision/UsageMeter';
 import { TaskTimeline } from '../timeline/TaskTimeline';
 import { matchesFilter, modelOf, NO_FILTER, type HistoryFilter } from './history-filter';
 import { HistoryFilters } from './HistoryFilters';
+import { groupByLaunch } from './launch-groups';
 import { withLiveProgress } from './live-summary';
-import { useRunAgain } from './use-run-again';
+import { REPLAY_WORDS, replayable, useRunAgain } from './use-run-again';
+import { isAction } from '../../../../shared/action-words';
 
 /** ↑/↓ (and Home/End) move between the rows' goal buttons, Enter opens; "/" goes to the search box. */
 function onTableKeyDown(event: KeyboardEvent<HTMLTableElement>) {
@@ -91,14 +93,19 @@ export function HistoryPanel() {
   const now = useNow(!opened && (tasks ?? []).some((task) => isRunning(followed.get(task.id))));
   const names = useDevicesStore((s) => s.names);
   const [filter, setFilter] = useState<HistoryFilter>(NO_FILTER);
-  const { runAgain, notice } = useRunAgain();
+  const { runAgain, replay, notice } = useRunAgain();
   useSlashToSearch();
   const words = useWords();
   const { t } = words;
 
-  const exportTask = async (id: string, format: 'json' | 'html') => {
+  const exportTask = async (id: string, format: 'json' | 'html' | 'flow') => {
     try {
-      const file = format === 'json' ? await bridge.call('history.exportJson', { id }) : await bridge.call('history.exportHtml', { id, language: words.language });
+      const file =
+        format === 'json'
+          ? await bridge.call('history.exportJson', { id })
+          : format === 'html'
+            ? await bridge.call('history.exportHtml', { id, language: words.language })
+            : await bridge.call('flows.fromTask', { id });
       downloadText(file.fileName, file.text, file.mediaType);
     } catch (error) {
       reportError(error);
@@ -134,9 +141,19 @@ export function HistoryPanel() {
           <button type="button" className="button secondary" onClick={() => void exportTask(opened.id, 'html')}>
             {t('app:history.exportHtml')}
           </button>
+          {opened.status === 'completed' && (
+            <button type="button" className="button secondary" onClick={() => void exportTask(opened.id, 'flow')} title={t('app:history.saveFlowTitle')}>
+              {t('app:history.saveFlow')}
+            </button>
+          )}
           <button type="button" className="button secondary" onClick={() => void runAgain(opened)}>
             {t('app:history.runAgain')}
           </button>
+          {replayable(opened, opened.steps.filter(isAction).length) && (
+            <button type="button" className="button secondary" onClick={() => void replay(opened)} data-testid="replay-task">
+              {t(REPLAY_WORDS)}
+            </button>
+          )}
         </div>
         {notice && (
           <p className="banner warning" role="status" data-testid="run-again-notice">
@@ -160,6 +177,49 @@ export function HistoryPanel() {
     );
   }
   const shown = tasks.filter((task) => matchesFilter(task, filter));
+  const row = (task: TaskSummary, inLaunch: boolean) => (
+              <tr key={task.id} data-testid="history-row" data-task-id={task.id} className={inLaunch ? 'in-launch' : undefined}>
+                <td>
+                  <button type="button" className="button link history-open" onClick={() => void openTask(task.id)} aria-label={t('app:history.open', { goal: task.goal })} title={task.goal}>
+                    <span className="history-goal">{task.goal}</span>
+                  </button>
+                  {/* Phone, model and start under the goal: as columns they pushed the row's actions out of sight at 1280 px. */}
+                  <span className="history-meta">
+                    <span title={task.serial}>{nameOfSerial({ names }, task.serial)}</span> · <span data-testid="history-model">{modelOf(task.planner, words)}</span> ·{' '}
+                    <span className="history-started" data-testid="history-started">
+                      {formatTime(task.createdAt, words)}
+                    </span>
+                  </span>
+                </td>
+                <td>
+                  <span className={`status status-${taskOutcomeKind(task) === 'looked-only' ? 'neutral' : task.status}`} title={task.failureReason ? plainReason(task.failureReason) : taskOutcomeKind(task) === 'looked-only' ? lookedOnlyNote(words) : undefined}>
+                    {taskOutcomeWord(task, words)}
+                  </span>
+                </td>
+                <td>{task.steps}</td>
+                <td>{formatDuration(task.durationMs, undefined, words)}</td>
+                <td>{formatTokens(task.usage, words)}</td>
+                <td className="row-actions">
+                  <button type="button" className="button link" onClick={() => void runAgain(task)} aria-label={t('app:history.runAgainLabel', { goal: task.goal })}>
+                    {t('app:history.runAgain')}
+                  </button>
+                  {replayable(task, task.steps) && (
+                    <button type="button" className="button link" onClick={() => void replay(task)} aria-label={t('app:history.replayLabel', { goal: task.goal })}>
+                      {t('app:history.replayShort')}
+                    </button>
+                  )}
+                  <button type="button" className="button link" onClick={() => void exportTask(task.id, 'json')} aria-label={t('app:history.jsonLabel', { goal: task.goal })}>
+                    {t('app:history.json')}
+                  </button>
+                  <button type="button" className="button link" onClick={() => void exportTask(task.id, 'html')} aria-label={t('app:history.htmlLabel', { goal: task.goal })}>
+                    {t('app:history.html')}
+                  </button>
+                  <button type="button" className="button link danger" onClick={() => void remove(task)} aria-label={t('app:history.deleteLabel', { goal: task.goal })}>
+                    {t('app:history.delete')}
+                  </button>
+                </td>
+              </tr>
+  );
   return (
     <div className="history-list">
       <DamagedFiles files={damaged} words={words} />
@@ -192,47 +252,27 @@ export function HistoryPanel() {
             </tr>
           </thead>
           <tbody>
-            {shown.map((stored) => withLiveProgress(stored, followed.get(stored.id), now)).map((task) => (
-              <tr key={task.id} data-testid="history-row" data-task-id={task.id}>
-                <td>
-                  <button type="button" className="button link history-open" onClick={() => void openTask(task.id)} aria-label={t('app:history.open', { goal: task.goal })} title={task.goal}>
-                    <span className="history-goal">{task.goal}</span>
-                  </button>
-                  {/* Phone, model and start under the goal: as columns they pushed the row's actions out of sight at 1280 px. */}
-                  <span className="history-meta">
-                    <span title={task.serial}>{nameOfSerial({ names }, task.serial)}</span> · <span data-testid="history-model">{modelOf(task.planner, words)}</span> ·{' '}
-                    <span className="history-started" data-testid="history-started">
-                      {formatTime(task.createdAt, words)}
-                    </span>
-                  </span>
-                </td>
-                <td>
-                  <span className={`status status-${taskOutcomeKind(task) === 'looked-only' ? 'neutral' : task.status}`} title={task.failureReason ? plainReason(task.failureReason) : taskOutcomeKind(task) === 'looked-only' ? lookedOnlyNote(words) : undefined}>
-                    {taskOutcomeWord(task, words)}
-                  </span>
-                </td>
-                <td>{task.steps}</td>
-                <td>{formatDuration(task.durationMs, undefined, words)}</td>
-                <td>{formatTokens(task.usage, words)}</td>
-                <td className="row-actions">
-                  <button type="button" className="button link" onClick={() => void runAgain(task)} aria-label={t('app:history.runAgainLabel', { goal: task.goal })}>
-                    {t('app:history.runAgain')}
-                  </button>
-                  <button type="button" className="button link" onClick={() => void exportTask(task.id, 'json')} aria-label={t('app:history.jsonLabel', { goal: task.goal })}>
-                    {t('app:history.json')}
-                  </button>
-                  <button type="button" className="button link" onClick={() => void exportTask(task.id, 'html')} aria-label={t('app:history.htmlLabel', { goal: task.goal })}>
-                    {t('app:history.html')}
-                  </button>
-                  <button type="button" className="button link danger" onClick={() => void remove(task)} aria-label={t('app:history.deleteLabel', { goal: task.goal })}>
-                    {t('app:history.delete')}
-                  </button>
-                </td>
-              </tr>
-            ))}
+            {groupByLaunch(shown.map((stored) => withLiveProgress(stored, followed.get(stored.id), now))).flatMap((group) => [
+              ...(group.launchId ? [<LaunchHeaderRow key={`launch-${group.launchId}`} tasks={group.tasks} />] : []),
+              ...group.tasks.map((task) => row(task, group.launchId !== null)),
+            ])}
           </tbody>
         </table>
       )}
     </div>
+  );
+}
+
+/** The heading of one launch's tasks: the goal ran on several phones at once, and how many were done. */
+function LaunchHeaderRow({ tasks }: { tasks: TaskSummary[] }) {
+  const words = useWords();
+  const done = tasks.filter((task) => taskOutcomeKind(task) === 'done').length;
+  const started = Math.min(...tasks.map((task) => task.createdAt));
+  return (
+    <tr className="launch-group-row" data-testid="history-launch">
+      <th scope="rowgroup" colSpan={6}>
+        {words.t('app:history.launch', { count: tasks.length, done, time: formatTime(started, words) })}
+      </th>
+    </tr>
   );
 }

@@ -7,31 +7,48 @@ import { useAppStore } from '../../store/app-store';
 import { nameOfSerial, useDevicesStore } from '../../store/devices-store';
 import { useGoalStore } from '../../store/goal-store';
 import { startTask } from '../task/start-task';
+import { useTaskStore } from '../../store/task-store';
 
 /**
  * "Run again": the same goal on the same phone when it is connected and ready (then the Current task tab shows
- * it); otherwise the goal waits in the goal box and the notice says which phone is missing.
+ * it); otherwise the goal waits in the goal box and the notice says which phone is missing. "Run again without the
+ * model" replays the task's recorded steps there instead (the model only where the screen differs).
  */
 export function useRunAgain() {
   const bridge = useBridge();
   const [notice, setNotice] = useState<string | null>(null);
   const { t } = useWords();
-  const runAgain = async (task: Pick<TaskSummary, 'goal' | 'serial'>) => {
+  /** `missingKey`: the notice when the phone is not connected (its `{{phone}}` filled in). */
+  const onPhoneOf = async (task: Pick<TaskSummary, 'goal' | 'serial'>, missingKey: string, start: () => Promise<void>) => {
     setNotice(null);
-    useGoalStore.getState().setDraft(task.goal);
     const devices = useDevicesStore.getState();
     const phone = devices.list?.devices.find((device) => device.serial === task.serial);
     if (phone?.state !== 'device') {
-      setNotice(t('app:history.notConnected', { phone: nameOfSerial(devices, task.serial) }));
+      setNotice(t(missingKey, { phone: nameOfSerial(devices, task.serial) }));
       return;
     }
     try {
       devices.select(task.serial);
-      await startTask(bridge, task.serial, task.goal);
+      await start();
       useAppStore.getState().setView('task');
     } catch (error) {
       setNotice(plainError(error));
     }
   };
-  return { runAgain, notice };
+  const runAgain = (task: Pick<TaskSummary, 'goal' | 'serial'>) => {
+    useGoalStore.getState().setDraft(task.goal);
+    return onPhoneOf(task, 'app:history.notConnected', () => startTask(bridge, task.serial, task.goal));
+  };
+  const replay = (task: Pick<TaskSummary, 'id' | 'goal' | 'serial'>) =>
+    onPhoneOf(task, 'app:history.notConnectedReplay', async () => {
+      const record = await bridge.call('tasks.replay', { taskId: task.id, serial: task.serial });
+      useTaskStore.getState().attach(record.serial, { task: record, paused: false });
+    });
+  return { runAgain, replay, notice };
 }
+
+/** Whether a task can be replayed: it succeeded and acted on the phone (a replay repeats actions; the built-in planner only looks). */
+export const replayable = (task: Pick<TaskSummary, 'status' | 'planner'>, actions: number) => task.status === 'completed' && task.planner.kind !== 'stub' && actions > 0;
+
+/** The replay button's words (a message key): History and the result card say it alike. */
+export const REPLAY_WORDS = 'app:history.replay';

@@ -2,6 +2,7 @@ import { useEffect, useRef } from 'react';
 import { useWords } from '../../i18n/use-words';
 import { useAppStore } from '../../store/app-store';
 import { SettingsForm } from './SettingsForm';
+import { AppNotesSection } from '../notes/AppNotesSection';
 
 /** Settings slide in over the right edge; Escape or Close puts focus back where it was. */
 export function SettingsDrawer() {
@@ -40,6 +41,7 @@ export function SettingsDrawer() {
         </button>
       </div>
       <SettingsForm />
+      <AppNotesSection />
     </aside>
   );
 }

@@ -2,7 +2,7 @@ import { formatUsd } from '../../../../shared/prices';
 import { FINAL_STATUSES, type TaskRecord } from '../../../../shared/task';
 import { useWords } from '../../i18n/use-words';
 import { formatTokens } from '../../lib/format';
-import { costWords, formatCount } from '../../../../shared/task-words';
+import { costWords, formatCount, usesModel } from '../../../../shared/task-words';
 
 /**
  * Tokens and cost ("so far" while it runs) and the task's limits: cost only from the price table, never guessed for
@@ -11,7 +11,7 @@ import { costWords, formatCount } from '../../../../shared/task-words';
 export function UsageMeter({ task }: { task: TaskRecord }) {
   const words = useWords();
   const { t, locale } = words;
-  if (task.planner.kind !== 'ai') return null;
+  if (!usesModel(task.planner)) return null;
   const limits = task.limits;
   const cost = costWords(task, undefined, words);
   const caps = [

@@ -1,5 +1,8 @@
 import type { KeyboardEvent } from 'react';
 import { useWords } from '../../i18n/use-words';
+import { isAction } from '../../../../shared/action-words';
+import type { TaskRecord } from '../../../../shared/task';
+import { REPLAY_WORDS, replayable, useRunAgain } from '../history/use-run-again';
 import { nameOfSerial, useDevicesStore } from '../../store/devices-store';
 import { isRunning } from '../../store/task-store';
 import { PendingRequestPanel } from '../supervision/PendingRequestPanel';
@@ -21,6 +24,24 @@ function useSpaceToPause() {
     event.preventDefault();
     togglePause();
   };
+}
+
+/** "Run again without the model" under a finished task, and what stopped it when it could not start. */
+function ReplayButton({ task }: { task: TaskRecord }) {
+  const { replay, notice } = useRunAgain();
+  const { t } = useWords();
+  return (
+    <div className="task-replay">
+      <button type="button" className="button secondary" onClick={() => void replay(task)} data-testid="replay-task">
+        {t(REPLAY_WORDS)}
+      </button>
+      {notice && (
+        <p className="banner warning" role="status" data-testid="replay-notice">
+          {notice}
+        </p>
+      )}
+    </div>
+  );
 }
 
 /** The selected phone's running (or last) task, growing one card per turn; kept on screen if its phone vanishes. */
@@ -45,6 +66,7 @@ export function CurrentTask() {
       )}
       <UsageMeter task={entry.task} />
       <TaskTimeline task={entry.task} after={<TaskSupervision task={entry.task} />} />
+      {replayable(entry.task, entry.task.steps.filter(isAction).length) && <ReplayButton task={entry.task} />}
       <PendingRequestPanel task={entry.task} />
       {entry.paused && isRunning(entry.task) && <ResumeNote taskId={entry.task.id} />}
     </div>

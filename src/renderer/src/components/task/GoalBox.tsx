@@ -7,6 +7,7 @@ import { useSettingsStore } from '../../store/settings-store';
 import { AllowedAppsField } from '../supervision/AllowedAppsField';
 import { IncompleteNote } from '../settings/IncompleteNote';
 import { PlannerLabel } from '../timeline/PlannerLabel';
+import { FlowFileButton } from './FlowFileButton';
 import { RecentGoals } from './RecentGoals';
 import { openShortcutsHelp } from './ShortcutsHelp';
 import { useTaskControls } from './use-task-controls';
@@ -78,6 +79,7 @@ export function GoalBox() {
       <p id="goal-hint" className="visually-hidden">
         {t('app:goal.hint')}
       </p>
+      <FlowFileButton disabledReason={controls.phoneDisabledReason} />
       <RecentGoals phone={device ? recentGoalsKey(device) : undefined} />
       <AllowedAppsField />
       <p className="goal-meta muted">

@@ -41,17 +41,17 @@ export function useTaskControls() {
     }
   };
 
-  const runDisabledReason = !device
+  // Why nothing can start on the selected phone now (a goal or a flow file alike).
+  const phoneDisabledReason = !device
     ? t('app:goal.noPhone')
     : device.state !== 'device'
       ? t('app:goal.phoneNotReady')
       : busyHere
         ? t('app:goal.phoneBusy')
-        : !goal.trim()
-          ? t('app:goal.typeGoal')
-          : busy
-            ? t('app:goal.wait')
-            : null;
+        : busy
+          ? t('app:goal.wait')
+          : null;
+  const runDisabledReason = phoneDisabledReason ?? (!goal.trim() ? t('app:goal.typeGoal') : null);
 
   return {
     device,
@@ -59,6 +59,7 @@ export function useTaskControls() {
     running,
     paused,
     busy,
+    phoneDisabledReason,
     runDisabledReason,
     run: () => {
       if (runDisabledReason || !device) return;

@@ -1,9 +1,12 @@
 import type { Words } from '../../../../shared/i18n/translate';
 import type { PlannerInfo } from '../../../../shared/task';
+import { plannerWords } from '../../../../shared/task-words';
 import { useWords } from '../../i18n/use-words';
 
-export function plannerText(planner: PlannerInfo, { t }: Words): string {
+export function plannerText(planner: PlannerInfo, words: Words): string {
+  const { t } = words;
   if (planner.kind === 'stub') return t('app:timeline.plannerBuiltIn');
+  if (planner.kind === 'replay') return t('app:timeline.plannerReplay', { planner: plannerWords(planner, words) });
   return [t('app:timeline.plannerAi'), planner.provider, planner.model, planner.transport].filter(Boolean).join(' · ');
 }
 

@@ -4,7 +4,7 @@ import type { PlannerInfo, StepRecord } from '../../../../shared/task';
 import { useWords } from '../../i18n/use-words';
 
 import { withoutErrorName } from '../../lib/errors';
-import { formatDuration } from '../../../../shared/task-words';
+import { formatDuration, stepSourceWords } from '../../../../shared/task-words';
 import { formatArgs, formatTokens } from '../../lib/format';
 import { VerificationBadge } from '../supervision/VerificationBadge';
 import { SceneWireframe } from './SceneWireframe';
@@ -13,6 +13,8 @@ import { phaseWords, rationaleFirstLine, reasoningUnavailableReason, stepPhase, 
 interface Props {
   step: StepRecord;
   planner: PlannerInfo;
+  /** Mark where the step came from (replayed, skipped, the cache, the model): in a task whose steps are not all the model's. */
+  showSource?: boolean;
   /** Whether the task is still running (a card without an outcome is then in progress, not abandoned). */
   running: boolean;
   /** The step whose question, confirmation or hand-over waits for the person, if any. */
@@ -32,7 +34,7 @@ const ENDED_WORDS = { failed: 'app:step.endedFailed', cancelled: 'app:step.ended
  * One turn of a task: what the agent saw, why it acted, what it did and what happened. Closed, it is one line; a
  * click on that line opens it.
  */
-export function StepCard({ step, planner, running, waitingStep = null, changedScreen = null, endedHere = null, expanded = true, onToggle }: Props) {
+export function StepCard({ step, planner, showSource = false, running, waitingStep = null, changedScreen = null, endedHere = null, expanded = true, onToggle }: Props) {
   const phase = stepPhase(step, running, waitingStep);
   const planned = step.planned;
   const target = targetDescription(step);
@@ -64,6 +66,11 @@ export function StepCard({ step, planner, running, waitingStep = null, changedSc
         <span className="step-line" data-testid="step-summary">
           {planned ? stepSummary(step, words) : phase === 'done' ? t('app:step.noAction') : ''}
         </span>
+        {showSource && planned && (
+          <span className={`step-source source-${planned.source}`} data-testid="step-source">
+            {stepSourceWords(planned.source)}
+          </span>
+        )}
         {phase !== 'done' && (
           <span className={`step-phase phase-${phase}`} role="status" data-testid="step-phase">
             {phaseWords(phase, words)}

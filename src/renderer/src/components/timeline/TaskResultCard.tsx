@@ -6,6 +6,7 @@ import { useWords } from '../../i18n/use-words';
 import { formatTokens } from '../../lib/format';
 import { useAppStore } from '../../store/app-store';
 import { ReasonDetails } from './ReasonDetails';
+import { MarkWrongButton } from '../notes/MarkWrongButton';
 
 /** The closing card of a finished task: its result or why it did not get there, in plain words. */
 export function TaskResultCard({ task }: { task: TaskRecord }) {
@@ -39,6 +40,8 @@ export function TaskResultCard({ task }: { task: TaskRecord }) {
       <p className="muted" data-testid="task-result-summary">
         {stepCountsLabel(actions, task.steps.length, undefined, words)} · {formatDuration(task.timings.totalMs, undefined, words)} · {formatTokens(task.usage, words)}
       </p>
+      {/* A run that reached its goal may have taught notes per app: the person can take back what it taught. */}
+      {kind === 'done' && <MarkWrongButton key={task.id} taskId={task.id} />}
     </article>
   );
 }

@@ -6,7 +6,7 @@ import { PlannerLabel, plannerText } from './PlannerLabel';
 import { StepCard } from './StepCard';
 import { StepNav } from './StepNav';
 import { TaskResultCard } from './TaskResultCard';
-import { stepPhase } from './step-view';
+import { marksSources, stepPhase } from './step-view';
 import { FOLLOW_END_ATTRIBUTE, useFollowNewest } from './use-follow-newest';
 
 /** Which cards are open, per task: compact by default, opened by a click or a jump. */
@@ -75,6 +75,7 @@ export function TaskTimeline({ task, after }: { task: TaskRecord; after?: ReactN
                 <StepCard
                   step={step}
                   planner={task.planner}
+                  showSource={marksSources(task)}
                   running={running}
                   waitingStep={task.pending?.step ?? null}
                   changedScreen={screenChangedByAction(task, step.step)}

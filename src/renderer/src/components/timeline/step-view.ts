@@ -1,7 +1,8 @@
 import { stepPhrase, targetElement } from '../../../../shared/action-words';
 import type { Words } from '../../../../shared/i18n/translate';
 import { elementLabel, type Bounds } from '../../../../shared/scene';
-import type { PlannerInfo, StepRecord } from '../../../../shared/task';
+import type { PlannerInfo, StepRecord, TaskRecord } from '../../../../shared/task';
+import { usesModel } from '../../../../shared/task-words';
 
 /** Words for the element the action touched, e.g. `Button "Save"`, or null when it acted on no element. */
 export function targetDescription(step: StepRecord): string | null {
@@ -26,6 +27,7 @@ export function targetPoint(step: StepRecord): { x: number; y: number; bounds?: 
 /** Why a turn shows no rationale or thinking: told apart so "none given" never reads as "hidden". */
 export function reasoningUnavailableReason(planner: PlannerInfo, { t }: Words): string | null {
   if (planner.kind === 'stub') return t('app:timeline.noReasoningStub');
+  if (planner.kind === 'replay' && !usesModel(planner)) return t('app:timeline.noReasoningReplay');
   if (!planner.exposesReasoning) {
     return t(planner.transport === 'cloud-proxy' ? 'app:timeline.noReasoningProxy' : 'app:timeline.noReasoningTransport');
   }
@@ -57,4 +59,9 @@ export function stepSummary(step: StepRecord, words: Words): string {
 /** The first line of the model's reason for a turn, for a closed card (the open card shows all of it). */
 export function rationaleFirstLine(step: StepRecord): string | null {
   return step.planned?.rationale?.split('\n').find((line) => line.trim())?.trim() ?? null;
+}
+
+/** Whether a task's steps are marked with where they came from: a replay, or a task where some step was not the model's. */
+export function marksSources(task: Pick<TaskRecord, 'planner' | 'steps'>): boolean {
+  return task.planner.kind === 'replay' || task.steps.some((step) => step.planned && step.planned.source !== 'model');
 }

@@ -25,6 +25,8 @@ export default {
   command: {
     serve: 'serve the app UI in a browser on 127.0.0.1 (prints the URL with its access token)',
     run: 'carry out a goal on a device, printing each turn (action, rationale, thinking, outcome) and the result',
+    replay: 'carry out a successful task from history again on the fresh screen, without the model where the screen allows it',
+    flow: 'flow files (YAML): check one (problems with line numbers), run one on a phone (--junit for CI), export a finished task as one',
     devices: 'list the phones the adb server sees, with model, Android version, screen and what to do when not ready',
     doctor: 'check that a task can run: adb, the adb server, phones (with the fix for each), settings and the model',
     connect: 'connect to a phone over TCP/IP (wireless debugging or `adb tcpip`)',
@@ -32,6 +34,7 @@ export default {
     pair: 'pair with a phone for wireless debugging (Android 11+: "Pair device with pairing code")',
     observe: 'read the phone once: print the Scene exactly as the planner receives it, and the timings',
     act: 'run one action tool on the phone through the Executor (observes first so element ids resolve)',
+    notes: 'the notes per app the planner receives (learned from completed tasks): list them, or remove a wrong one',
     eval: 'measure the configured planner on the task suite, on demo phones of its own: a table, totals, an HTML report',
     mcp: 'serve the app to other agents over the Model Context Protocol (stdio, or Streamable HTTP on 127.0.0.1 with --http)',
     'virtual-device': 'run the simulated Android phone (reach it with `adb connect`, steer it through its HTTP control API)',
@@ -39,6 +42,6 @@ export default {
     worker: "offer this machine's phones to the fleet on Redis and run the goals sent to them, planned here with this machine's settings",
     submit: 'queue a goal on the fleet for one phone, every phone of a group, or the first free phone; --wait prints each outcome',
     fleet: 'the fleet on Redis: workers, their phones (ready, busy, offline) and the queued, running and finished jobs',
-    schedule: 'run a goal on the fleet on a schedule (cron or every N seconds): add, list, remove',
+    schedule: 'run a goal on a schedule (cron): on this machine, fired by the running app, or on the fleet with --redis: add, list, remove',
   },
 } as const;

@@ -28,6 +28,8 @@ export default {
   command: {
     serve: '在 127.0.0.1 上提供浏览器版界面（打印带访问令牌的地址）',
     run: '在设备上执行一个目标，打印每一轮（操作、理由、思考、结果）和最终结果',
+    replay: '在新的屏幕上再次执行历史中一个成功的任务，屏幕允许时不用模型',
+    flow: '流程文件（YAML）：检查一个（问题带行号），在手机上运行一个（--junit 用于 CI），把完成的任务导出为流程',
     devices: '列出 adb 服务器看到的手机：机型、Android 版本、屏幕，没就绪时该怎么办',
     doctor: '检查任务能否运行：adb、adb 服务器、手机（附每项的解决办法）、设置和模型',
     connect: '通过 TCP/IP 连接手机（无线调试或 `adb tcpip`）',
@@ -35,6 +37,7 @@ export default {
     pair: '与手机配对，用于无线调试（Android 11+：“使用配对码配对设备”）',
     observe: '读取一次手机：原样打印规划器收到的 Scene，以及耗时',
     act: '通过执行器在手机上执行一个操作工具（先观察，元素 id 才能解析）',
+    notes: '规划器收到的各应用笔记（从完成的任务中学到）：列出，或删除错误的一条',
     eval: '在任务集上评测当前设置的规划器，使用它自己的演示手机：一张表、合计和一份 HTML 报告',
     mcp: '通过模型上下文协议（Model Context Protocol）把应用提供给其他智能体（stdio，或加 --http 时在 127.0.0.1 上用 Streamable HTTP）',
     'virtual-device': '运行模拟的 Android 手机（用 `adb connect` 连接，通过它的 HTTP 控制 API 操控）',
@@ -42,6 +45,6 @@ export default {
     worker: '把这台电脑的手机提供给 Redis 上的设备队列，执行发给它们的目标，用这台电脑的设置规划',
     submit: '把一个目标排进设备队列：给一部手机、一组里的每部手机，或第一部空闲的手机；--wait 打印每个结果',
     fleet: 'Redis 上的设备队列：工作端、它们的手机（就绪、忙、离线），以及排队、进行中和已结束的任务',
-    schedule: '按计划在设备队列上运行目标（cron 或每 N 秒）：添加、列出、删除',
+    schedule: '按计划任务运行目标（cron）：在这台电脑上由运行中的应用触发，或加 --redis 在设备队列上：添加、列出、删除',
   },
 } as const satisfies CatalogOf<typeof en>;

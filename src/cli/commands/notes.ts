@@ -1,0 +1,35 @@
+import { ExitCode, UsageError, type CliCommand } from '../command';
+import { parseCommandArgs } from '../args';
+
+const USAGE = ['amc notes [list] [--app PACKAGE] [--json]', 'amc notes remove ID'].join('\n       ');
+
+/** The notes per app the planner receives (the same file as the app's Settings): read them, or remove a wrong one. */
+export const notesCommand: CliCommand = {
+  name: 'notes',
+  usage: USAGE,
+  async run(args, io) {
+    const [first, ...rest] = args;
+    const action = first === undefined || first.startsWith('-') ? 'list' : first;
+    if (action !== 'list' && action !== 'remove') throw new UsageError('say what to do: amc notes list or amc notes remove ID');
+    const given = action === first ? rest : args;
+    const { values, positionals } = parseCommandArgs(given, { app: { type: 'string' }, json: { type: 'boolean' } }, action === 'remove');
+    const { resolveAmcHome } = await import('../../main/storage/settings-store');
+    const { createNotesStore } = await import('../../main/storage/notes-store');
+    const notes = createNotesStore(resolveAmcHome(process.env));
+    if (action === 'remove') {
+      const id = positionals[0];
+      if (!id || positionals.length > 1) throw new UsageError('name one note to remove: amc notes remove ID (ids are in amc notes list)');
+      if (!(await notes.remove(id))) {
+        io.err(`amc notes: there is no note "${id}" (see amc notes list)`);
+        return ExitCode.failed;
+      }
+      io.out(`Removed the note ${id}.`);
+      return ExitCode.ok;
+    }
+    const listed = values.app ? await notes.notesFor(values.app) : await notes.list();
+    if (values.json) io.out(JSON.stringify(listed));
+    else if (listed.length === 0) io.out(values.app ? `No notes for ${values.app}.` : 'No notes yet: a task that completes leaves one per app it acted in.');
+    else for (const note of listed) io.out(`${note.id}  ${note.app}  ${note.goal}: ${note.route}${note.editedAt ? '  (edited)' : ''}`);
+    return ExitCode.ok;
+  },
+};

@@ -1,0 +1,40 @@
+import { UsageError, type CliCommand } from '../command';
+import { parseCommandArgs } from '../args';
+import { ADB_OPTIONS_USAGE, adbOptions } from './devices';
+import { PLANNER_OPTIONS_USAGE, plannerOptions } from '../planner-options';
+import { SUPERVISION_OPTIONS_USAGE, supervisionOptions } from '../supervision-options';
+import { runTaskAtTerminal } from '../task-at-terminal';
+
+const USAGE = `amc replay TASK_ID [-s SERIAL] ${PLANNER_OPTIONS_USAGE} ${SUPERVISION_OPTIONS_USAGE} [--json] ${ADB_OPTIONS_USAGE}`;
+
+/**
+ * `amc replay TASK_ID`: a successful task from history carried out again, step by step on the fresh screen, without
+ * the model where the screen allows it (the AI planner, when configured, takes over where it differs; `--planner
+ * stub` keeps the model out). The same supervision, output and exit codes as `amc run`.
+ */
+export const replayCommand: CliCommand = {
+  name: 'replay',
+  usage: USAGE,
+  async run(args, io) {
+    const { values, positionals } = parseCommandArgs(
+      args,
+      { serial: { type: 'string', short: 's' }, ...plannerOptions, ...supervisionOptions, json: { type: 'boolean' }, ...adbOptions },
+      true,
+    );
+    if (positionals.length !== 1 || !positionals[0]!.trim()) throw new UsageError('give exactly one task id (amc replay TASK_ID; History and `amc run --json` show task ids)');
+    const id = positionals[0]!.trim();
+    const { TaskStoreError } = await import('../../main/storage/task-store');
+    const { replayPlannerFor, ReplayRefused } = await import('../../main/replay/replay-task');
+    return runTaskAtTerminal('replay', values, io, async ({ configured, history }) => {
+      const record = await history.get(id).catch((error: unknown) => {
+        throw error instanceof TaskStoreError ? new UsageError(`task ${id} cannot be read from history: ${error.message}`) : error;
+      });
+      if (!record) throw new UsageError(`there is no task ${id} in history`);
+      try {
+        return { goal: record.goal, planner: replayPlannerFor(record, configured) };
+      } catch (error) {
+        throw error instanceof ReplayRefused ? new UsageError(error.message) : error;
+      }
+    });
+  },
+};

@@ -1,0 +1,122 @@
+// `amc run --all` / `--group NAME`: one goal on several local phones at once. Each phone gets its own task (own
+// lock, timeline and outcome, all under one launch id in history); the end is a results table, or one JSON line.
+import { randomUUID } from 'node:crypto';
+import { TASK_EXIT_CODES, UsageError, type CliIo } from './command';
+import type { AdbClient } from '../main/device/adb-client';
+import type { ConfiguredPlanner, TaskHandle } from '../main/runtime/task-runner';
+import type { RuntimeConfig } from '../main/runtime/config';
+import { deviceGroupsOf, LaunchTargetError, phonesOfLaunch, type LaunchTargets } from '../shared/device-groups';
+import { FINISHED_OUTCOME_WORDS, launchOutcome, launchRowOf, refusedRow, type LaunchRow } from '../shared/launch';
+import { formatCount, formatDuration } from '../shared/task-words';
+import { formatUsd } from '../shared/prices';
+import { terminalSupervisor } from './terminal-supervisor';
+import { supervisionPrinter } from './run-report';
+import { printEvent } from './task-events';
+
+export interface LaunchRequest {
+  targets: LaunchTargets;
+  goal: string;
+  maxSteps?: number;
+  allowedApps?: string[];
+  answers: string[];
+  yes: boolean;
+  json: boolean;
+}
+
+/** The phones of `targets` as this host's settings and adb server see them; a launch with no phone is a usage error. */
+async function launchPhones(adb: AdbClient, targets: LaunchTargets, config: RuntimeConfig): Promise<{ serials: string[]; ready: Set<string> }> {
+  const ready = new Set((await adb.listDevices()).filter((device) => device.state === 'device').map((device) => device.serial));
+  try {
+    return { serials: phonesOfLaunch(targets, [...ready], deviceGroupsOf(config.settings.fleet.deviceGroups)), ready };
+  } catch (error) {
+    if (error instanceof LaunchTargetError) throw new UsageError(error.message);
+    throw error;
+  }
+}
+
+/** The results table: one row per phone, then the reason of each phone that did not succeed. */
+export function launchTable(rows: readonly LaunchRow[]): string[] {
+  const header = ['Phone', 'Outcome', 'Steps', 'Tokens', 'Cost', 'Time'];
+  const cells = rows.map((row) => [
+    row.serial,
+    row.outcome ? FINISHED_OUTCOME_WORDS[row.outcome] : 'running',
+    formatCount(row.steps, 'en-US'),
+    formatCount(row.tokens, 'en-US'),
+    row.costUsd === null ? '—' : formatUsd(row.costUsd, 'en-US'),
+    formatDuration(row.durationMs, 'en-US'),
+  ]);
+  const widths = header.map((title, column) => Math.max(title.length, ...cells.map((line) => line[column]!.length)));
+  const line = (values: string[]) => values.map((value, column) => value.padEnd(widths[column]!)).join('  ').trimEnd();
+  const reasons = rows.filter((row) => row.outcome !== 'done' && row.reason).map((row) => `${row.serial}: ${row.reason}`);
+  return [line(header), ...cells.map(line), ...reasons];
+}
+
+/**
+ * Runs the launch and returns the exit code: 0 only when every phone's task was done; the phones' shared outcome's
+ * code when they all ended alike; otherwise 1. Nobody is asked at the terminal (several phones would ask at once):
+ * only --answer and --yes answer the agents, as for a fleet job.
+ */
+export async function runLaunch(request: LaunchRequest, io: CliIo, adb: AdbClient, config: RuntimeConfig, configured: ConfiguredPlanner): Promise<number> {
+  const { resolveAmcHome } = await import('../main/storage/settings-store');
+  const { createTaskStore } = await import('../main/storage/task-store');
+  const { createDeviceLocks } = await import('../main/storage/device-lock');
+  const { createHeadlessRunner, screenshotPolicyFor } = await import('../main/app/headless-runner');
+  const { phoneHelpersFor } = await import('../main/app/phone-typing');
+  const { APP_CLOSED_REASON, TaskStartError } = await import('../main/runtime/task-runner');
+
+  const { serials, ready } = await launchPhones(adb, request.targets, config);
+  const home = resolveAmcHome(process.env);
+  const { typing } = phoneHelpersFor({ adb: async () => adb, settings: async () => config.settings, home });
+  const runner = createHeadlessRunner(adb, { screenshot: screenshotPolicyFor(config, configured), deviceLock: createDeviceLocks(home), typing });
+  const launchId = randomUUID();
+  const serialOf = new Map<string, string>();
+  const printSupervision = supervisionPrinter(io);
+  runner.on((event) => {
+    if (request.json) return io.out(JSON.stringify(event));
+    const serial = serialOf.get(event.taskId) ?? (event.type === 'task.started' ? event.serial : '?');
+    const prefixed: CliIo = { out: (line) => io.out(`${serial}: ${line}`), err: (line) => io.err(`${serial}: ${line}`) };
+    printEvent(event, prefixed, configured.planner.info);
+    printSupervision(event);
+  });
+  const history = createTaskStore(home);
+  let historyProblem: string | undefined;
+  runner.on((event) => {
+    history.append(event).catch((error: unknown) => (historyProblem ??= error instanceof Error ? error.message : String(error)));
+  });
+  if (!request.json) io.out(`Launch ${launchId}: "${request.goal}" on ${serials.join(', ')}`);
+
+  const handles: TaskHandle[] = [];
+  const stopAll = (reason?: string) => handles.forEach((handle) => handle.stop(reason));
+  const stopByPerson = () => stopAll();
+  const shutDown = () => stopAll(APP_CLOSED_REASON);
+  process.once('SIGINT', stopByPerson);
+  process.once('SIGTERM', shutDown);
+  try {
+    const rows = await Promise.all(
+      serials.map(async (serial): Promise<LaunchRow> => {
+        // A group's phone that is not connected fails alone, before a task exists, with the reason.
+        if (!ready.has(serial)) return refusedRow(serial, `${serial} is not connected (see amc devices)`);
+        const supervisor = terminalSupervisor({ askLine: null, answers: request.answers, yes: request.yes, say: (line) => io.out(`${serial}: ${line}`) });
+        const task = { serial, goal: request.goal, launchId, ...(request.maxSteps && { maxSteps: request.maxSteps }), ...(request.allowedApps && { allowedApps: request.allowedApps }) };
+        let handle: TaskHandle;
+        try {
+          handle = await runner.start(task, { planner: configured, supervisor });
+        } catch (error) {
+          if (!(error instanceof TaskStartError)) throw error;
+          return refusedRow(serial, error.message);
+        }
+        serialOf.set(handle.id, serial);
+        handles.push(handle);
+        return launchRowOf(await handle.done);
+      }),
+    );
+    if (request.json) io.out(JSON.stringify({ type: 'launch.finished', launchId, results: rows }));
+    else for (const line of launchTable(rows)) io.out(line);
+    return TASK_EXIT_CODES[launchOutcome(rows)];
+  } finally {
+    process.off('SIGINT', stopByPerson);
+    process.off('SIGTERM', shutDown);
+    await history.close();
+    if (historyProblem) io.err(`amc run: the tasks were not all saved in history: ${historyProblem}`);
+  }
+}

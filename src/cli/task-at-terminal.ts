@@ -1,0 +1,154 @@
+import { ExitCode, TASK_EXIT_CODES, type CliIo } from './command';
+import { finishedOutcome, plannerWords, stepSourceWords } from '../shared/task-words';
+import { adbForTask, pickSerial } from './commands/devices';
+import { configuredPlannerFor, maxStepsOf, plannerOverrides } from './planner-options';
+import type { PlannerInfo, TaskEvent } from '../shared/task';
+import type { ConfiguredPlanner, TaskHandle } from '../main/runtime/task-runner';
+import type { RuntimeConfig } from '../main/runtime/config';
+import type { TaskStore } from '../main/storage/task-store';
+import { allowedAppsOf, presetAnswers } from './supervision-options';
+import { supervisionPrinter } from './run-report';
+import { terminalSupervisor } from './terminal-supervisor';
+import { terminalLines } from './terminal-line';
+import { finishedLine, outcomeLine } from './task-lines';
+import { planningSpinner } from './planning-spinner';
+
+/**
+ * One task on a phone from the terminal, as `amc run` and `amc replay` carry it out: the planner from the
+ * configuration (and the command), the person at the terminal (or answers given in advance), each turn printed (or
+ * JSON lines), the task kept in history, and the exit code of its outcome.
+ */
+
+/** The options every such command takes (planner, supervision, output, adb). */
+export interface TaskAtTerminalValues {
+  serial?: string;
+  json?: boolean;
+  planner?: string;
+  provider?: string;
+  transport?: string;
+  model?: string;
+  'max-steps'?: string;
+  yes?: boolean;
+  answer?: string[];
+  'allow-app'?: string[];
+  'adb-host'?: string;
+  'adb-port'?: string;
+  'adb-path'?: string;
+}
+
+/** What the command carries out: its goal and planner, given the planner the configuration builds and the history. */
+export type PrepareTask = (base: { config: RuntimeConfig; configured: ConfiguredPlanner; history: TaskStore }) => Promise<{ goal: string; planner: ConfiguredPlanner }>;
+
+const indent = (label: string, text: string) => `    ${label}: ${text.replace(/\s*\n\s*/g, '\n      ')}`;
+
+/** One human-readable block per event (turn by turn), as the task runs; `planner` is the one task.started named. */
+function printEvent(event: TaskEvent, io: CliIo, planner: PlannerInfo): void {
+  switch (event.type) {
+    case 'task.started': {
+      const p = event.planner;
+      const named = p.kind === 'stub' ? 'built-in (no AI)' : p.kind === 'replay' ? plannerWords(p) : `ai (${[p.provider, p.transport, p.model].filter(Boolean).join(', ')})`;
+      io.out(`Task ${event.taskId} on ${event.serial} — planner: ${named}, at most ${event.maxSteps} turns`);
+      io.out(`Goal: ${event.goal}`);
+      return;
+    }
+    case 'step.observed':
+      if (event.sceneError) io.out(`[${event.step}] screen could not be read: ${event.sceneError}`);
+      return;
+    case 'step.planned': {
+      const source = event.source === 'model' ? '' : ` (${stepSourceWords(event.source)})`;
+      io.out(`[${event.step}] ${event.tool} ${JSON.stringify(event.args)}${source}`);
+      if (event.rationale) io.out(indent('rationale', event.rationale));
+      if (event.thinking) io.out(indent('thinking', event.thinking));
+      return;
+    }
+    case 'step.executed':
+      io.out(outcomeLine(event.outcome));
+      return;
+    case 'task.paused':
+      io.out('Paused.');
+      return;
+    case 'task.resumed':
+      io.out('Resumed.');
+      return;
+    case 'task.finished':
+      io.out(finishedLine(event, planner));
+  }
+}
+
+export async function runTaskAtTerminal(command: string, values: TaskAtTerminalValues, io: CliIo, prepare: PrepareTask): Promise<number> {
+  const overrides = plannerOverrides(values);
+  const maxSteps = maxStepsOf(values);
+  const answers = presetAnswers(values);
+  const allowedApps = allowedAppsOf(values);
+
+  // Loaded lazily so `amc --help` stays fast.
+  const { resolveAmcHome } = await import('../main/storage/settings-store');
+  const { createTaskStore } = await import('../main/storage/task-store');
+  const { createDeviceLocks } = await import('../main/storage/device-lock');
+  const { config, configured: base } = await configuredPlannerFor(overrides);
+  const home = resolveAmcHome(process.env);
+  // The task goes into the same history the app shows; a history that cannot be written never stops the task.
+  const history = createTaskStore(home);
+  let task: Awaited<ReturnType<PrepareTask>>;
+  try {
+    task = await prepare({ config, configured: base, history });
+  } catch (error) {
+    await history.close();
+    throw error;
+  }
+  const configured = task.planner;
+
+  const { createHeadlessRunner, screenshotPolicyFor } = await import('../main/app/headless-runner');
+  const { APP_CLOSED_REASON, TaskStartError } = await import('../main/runtime/task-runner');
+  const adb = await adbForTask(values, config.settings);
+  // Before the task exists: an unknown serial never becomes a recorded, failed task.
+  const serial = await pickSerial(adb, values.serial);
+  // The same per-phone lock as the app's: a phone another task drives (the app, another `amc run`) is refused.
+  // A person at a terminal answers the agent; with --json (or without a terminal) only answers given in advance do.
+  let handle: TaskHandle | undefined;
+  const stopByPerson = () => handle?.stop();
+  const terminal = !values.json && process.stdin.isTTY && process.stdout.isTTY ? terminalLines(process.stdin, process.stdout, stopByPerson) : null;
+  const supervisor = terminalSupervisor({ askLine: terminal?.askLine ?? null, answers, yes: values.yes ?? false, say: (line) => io.out(line) });
+  const { phoneHelpersFor } = await import('../main/app/phone-typing');
+  const { typing } = phoneHelpersFor({ adb: async () => adb, settings: async () => config.settings, home });
+  const { createNotesStore } = await import('../main/storage/notes-store');
+  // The same notes per app as the app's: what this run teaches, the app's next task knows, and the other way round.
+  const runner = createHeadlessRunner(adb, { screenshot: screenshotPolicyFor(config, configured), deviceLock: createDeviceLocks(home), supervisor, typing, appNotes: createNotesStore(home) });
+  // On a terminal (never with --json or when piped) a spinner shows the model is still planning.
+  const spinner = !values.json && io.status && process.stdout.isTTY ? planningSpinner(io.status) : undefined;
+  if (spinner) runner.on((event) => spinner.onEvent(event));
+  const printSupervision = supervisionPrinter(io);
+  runner.on(values.json ? (event) => io.out(JSON.stringify(event)) : (event) => (printEvent(event, io, configured.planner.info), printSupervision(event)));
+  let historyProblem: string | undefined;
+  runner.on((event) => {
+    history.append(event).catch((error: unknown) => {
+      historyProblem ??= error instanceof Error ? error.message : String(error);
+    });
+  });
+
+  try {
+    const request = { serial, goal: task.goal, ...(maxSteps ? { maxSteps } : {}), ...(allowedApps ? { allowedApps } : {}) };
+    handle = await runner.start(request, { planner: configured });
+  } catch (error) {
+    // Nothing ran: the request itself was refused (a goal over the length limit, a phone another task drives).
+    if (!(error instanceof TaskStartError)) throw error;
+    io.err(`amc ${command}: ${error.message}`);
+    terminal?.close();
+    await history.close();
+    return ExitCode.usage;
+  }
+  // Ctrl-C is a person stopping the task; SIGTERM is the machine shutting the CLI down under it.
+  const shutDown = () => handle?.stop(APP_CLOSED_REASON);
+  process.once('SIGINT', stopByPerson);
+  process.once('SIGTERM', shutDown);
+  try {
+    return TASK_EXIT_CODES[finishedOutcome(await handle.done)];
+  } finally {
+    spinner?.stop();
+    process.off('SIGINT', stopByPerson);
+    process.off('SIGTERM', shutDown);
+    terminal?.close();
+    await history.close();
+    if (historyProblem) io.err(`amc ${command}: the task was not saved in history: ${historyProblem}`);
+  }
+}

@@ -1,0 +1,251 @@
+import { isMap, isNode, isPair, isScalar, LineCounter, parseDocument, type Document } from 'yaml';
+import { z } from 'zod';
+import { ActionStepSchema, FlowSchema, type ActionStep, type AskAi, type Flow, type FlowStep, type Locator } from '../../shared/flow';
+import { ACTION_TOOL_NAMES, ACTION_TOOLS } from '../tools/registry';
+import {
+  aimsAtPoint,
+  flowArgumentsSchema,
+  fileStepSchemas,
+  LOCATOR_FIELDS,
+  loneRequiredArgument,
+  STEP_FIELDS,
+  takesTarget,
+} from './flow-file-schema';
+import { issueWords, unionBranchIssues } from './flow-problems';
+import { fillVariables, referencedVariables, stringsWithPaths } from './flow-variables';
+
+/**
+ * A flow file (YAML) to a Flow and back. Reading checks everything a run would trip over later — the YAML, the
+ * schema, each tool's arguments, every `${variable}` — and says where, by line and column, in plain words.
+ */
+
+type Path = (string | number)[];
+
+export interface FlowProblem {
+  /** 1-based; absent for a problem outside the file (a `--var` the flow does not use). */
+  line?: number;
+  column?: number;
+  message: string;
+}
+
+export type FlowFileResult = { ok: true; flow: Flow } | { ok: false; problems: FlowProblem[] };
+
+export interface FlowFileOptions {
+  /** `--var name=value`: overrides the file's `vars`. */
+  vars?: Readonly<Record<string, string>>;
+}
+
+/** "line 7, column 5: …" */
+export function problemLine({ line, column, message }: FlowProblem): string {
+  return line === undefined ? message : `line ${line}, column ${column ?? 1}: ${message}`;
+}
+
+/** The flow file's problems, one line each, for an error message. */
+export class FlowFileError extends Error {
+  override name = 'FlowFileError';
+  constructor(
+    readonly problems: readonly FlowProblem[],
+    source = 'the flow file',
+  ) {
+    super(`${source} has ${problems.length === 1 ? 'a problem' : `${problems.length} problems`}:\n${problems.map((problem) => `  ${problemLine(problem)}`).join('\n')}`);
+  }
+}
+
+const isPlainMap = (value: unknown): value is Record<string, unknown> => Boolean(value) && typeof value === 'object' && !Array.isArray(value);
+const STEP_KINDS_WORDS = `a tool (${ACTION_TOOL_NAMES.join(', ')}), ai, assert or ask_ai`;
+
+/** Where a path points in the YAML: the deepest node that exists on it (a missing field points at its map). */
+function locate(doc: Document, counter: LineCounter, path: readonly PropertyKey[], key?: string): { line: number; column: number } {
+  let at: readonly PropertyKey[] = path;
+  let node: unknown = doc.getIn(at as Path, true);
+  while (!isNode(node) && at.length > 0) {
+    at = at.slice(0, -1);
+    node = at.length ? doc.getIn(at as Path, true) : doc.contents;
+  }
+  if (key !== undefined && isMap(node)) {
+    const pair = node.items.find((item) => isPair(item) && isScalar(item.key) && item.key.value === key);
+    if (pair && isNode(pair.key)) node = pair.key;
+  }
+  const offset = isNode(node) && node.range ? node.range[0] : 0;
+  const { line, col } = counter.linePos(offset);
+  return { line, column: col };
+}
+
+/** Which form a step is written in (a key of fileStepSchemas), or why it is none. */
+function stepForm(step: unknown): string | { problem: string } {
+  if (!isPlainMap(step)) return { problem: `a step is a map such as \`- tap: {text: "Wi-Fi"}\`; it can be ${STEP_KINDS_WORDS}` };
+  if ('tool' in step) return 'action';
+  const keys = Object.keys(step);
+  for (const kind of ['ai', 'assert', 'ask_ai']) if (keys.includes(kind)) return kind;
+  const tool = keys.find((key) => ACTION_TOOLS.has(key));
+  if (tool) return `tool:${tool}`;
+  return { problem: `${keys.length ? `\`${keys[0]}\` is not a kind of step: ` : 'an empty step: '}a step is ${STEP_KINDS_WORDS}` };
+}
+
+/** A short-form action step (`- tap: {text: "Wi-Fi"}`) as FlowSchema's step. */
+function actionFromShortForm(tool: string, value: unknown): ActionStep {
+  const lone = loneRequiredArgument(tool);
+  if (!isPlainMap(value)) return { tool, args: lone && value !== null ? { [lone]: value } : {} };
+  const argumentNames = Object.keys(flowArgumentsSchema(tool)?.shape ?? {});
+  const args: Record<string, unknown> = {};
+  const inlineTarget: Record<string, unknown> = {};
+  const fields: Partial<Pick<ActionStep, 'target' | 'before' | 'expect' | 'why'>> = {};
+  for (const [key, item] of Object.entries(value)) {
+    if (argumentNames.includes(key)) args[key] = item;
+    else if ((STEP_FIELDS as readonly string[]).includes(key)) Object.assign(fields, { [key]: item });
+    else if ((LOCATOR_FIELDS as string[]).includes(key)) inlineTarget[key] = item;
+  }
+  const target = Object.keys(inlineTarget).length ? (inlineTarget as Locator) : fields.target;
+  return { tool, args, ...fields, ...(target ? { target } : {}) };
+}
+
+/** An `ask_ai` as written (a bare question, or a map whose `into` means extract) as FlowSchema's step. */
+function askFromFileForm(value: unknown): { ask_ai: AskAi } {
+  if (typeof value === 'string') return { ask_ai: { question: value, kind: 'yes-no' } };
+  const ask = value as Omit<AskAi, 'kind'> & { kind?: AskAi['kind'] };
+  return { ask_ai: { ...ask, kind: ask.kind ?? (ask.into ? 'extract' : 'yes-no') } };
+}
+
+/** A step checked against its form's schema (so defaults are filled in), in FlowSchema's form. */
+function normalizedStep(form: string, step: Record<string, unknown>): FlowStep {
+  if (form.startsWith('tool:')) {
+    const tool = form.slice('tool:'.length);
+    return actionFromShortForm(tool, step[tool]);
+  }
+  if (form === 'ask_ai') return askFromFileForm(step.ask_ai);
+  return step as FlowStep;
+}
+
+/** What the checks of one step found, with source paths (the file's own form). */
+interface Found {
+  path: Path;
+  message: string;
+  key?: string;
+}
+
+function schemaProblems(schema: z.ZodType, value: unknown, base: Path, valueAt: (path: readonly PropertyKey[]) => unknown): Found[] {
+  const result = schema.safeParse(value);
+  if (result.success) return [];
+  const flat = result.error.issues.flatMap((issue) => {
+    const path = [...base, ...(issue.path as Path)];
+    return issue.code === 'invalid_union' ? unionBranchIssues(issue, path, valueAt(path)) : [{ issue, path }];
+  });
+  // A refinement ("a locator needs at least one of …") adds nothing where the same map already has a clearer problem.
+  const pathsWithOthers = new Set(flat.filter(({ issue }) => issue.code !== 'custom').map(({ path }) => JSON.stringify(path)));
+  return flat
+    .filter(({ issue, path }) => issue.code !== 'custom' || !pathsWithOthers.has(JSON.stringify(path)))
+    .map(({ issue, path }) => ({
+      path,
+      message: issueWords(issue, path, valueAt),
+      ...(issue.code === 'unrecognized_keys' ? { key: issue.keys[0] } : {}),
+    }));
+}
+
+/** A tool that aims at one point needs it: a target, or x and y. */
+function missingTarget(step: ActionStep): string | undefined {
+  if (!aimsAtPoint(step.tool) || step.target || (step.args.x !== undefined && step.args.y !== undefined)) return undefined;
+  return `\`${step.tool}\` needs a target (text, desc, resourceId, hint or row), or x and y`;
+}
+
+/** The checks a step's tool brings: it exists, its arguments fit its schema, it has what it acts on. */
+function toolProblems(step: ActionStep, form: string, base: Path, valueAt: (path: readonly PropertyKey[]) => unknown): Found[] {
+  if (!ACTION_TOOLS.has(step.tool)) return [{ path: [...base, 'tool'], message: `\`${step.tool}\` is not a tool; the tools are ${ACTION_TOOL_NAMES.join(', ')}` }];
+  const problems: Found[] = [];
+  if (form === 'action') problems.push(...schemaProblems(flowArgumentsSchema(step.tool)!, step.args, [...base, 'args'], valueAt));
+  // The short form's parts, put together, must still make FlowSchema's step (an inline target needs a field that names it).
+  else problems.push(...schemaProblems(ActionStepSchema, step, [], valueAt).map((problem) => ({ ...problem, path: [...base, step.tool] })));
+  if (step.target && !takesTarget(step.tool)) problems.push({ path: [...base, form === 'action' ? 'target' : step.tool], message: `\`${step.tool}\` does not act on an element, so it takes no target` });
+  const noTarget = missingTarget(step);
+  if (noTarget) problems.push({ path: form === 'action' ? base : [...base, step.tool], message: noTarget });
+  return problems;
+}
+
+/** Every `${name}` must have a value: from vars, --var, or an earlier ask_ai that extracts into it. */
+function variableProblems(raw: Record<string, unknown>, values: Readonly<Record<string, string>>, steps: readonly (FlowStep | undefined)[]): Found[] {
+  const problems: Found[] = [];
+  const extracted = new Set<string>();
+  const check = (value: unknown, base: Path) => {
+    for (const { path, text } of stringsWithPaths(value, base)) {
+      for (const name of referencedVariables(text)) {
+        if (Object.hasOwn(values, name) || extracted.has(name)) continue;
+        const later = steps.some((step) => step && 'ask_ai' in step && step.ask_ai.into === name);
+        problems.push({
+          path,
+          message: later
+            ? `\`\${${name}}\` is used before the ask_ai step that extracts it`
+            : `\`\${${name}}\` has no value: set it under \`vars:\` or give \`--var ${name}=VALUE\``,
+        });
+      }
+    }
+  };
+  check(raw.goal, ['goal']);
+  (Array.isArray(raw.steps) ? raw.steps : []).forEach((step: unknown, index) => {
+    check(step, ['steps', index]);
+    const normalized = steps[index];
+    if (normalized && 'ask_ai' in normalized && normalized.ask_ai.into) extracted.add(normalized.ask_ai.into);
+  });
+  return problems;
+}
+
+/** `--var` names the flow neither declares nor uses: almost always a typo, which would silently change nothing. */
+function unusedOverrides(raw: Record<string, unknown>, overrides: Readonly<Record<string, string>>, declared: readonly string[]): FlowProblem[] {
+  const used = new Set(stringsWithPaths([raw.goal, raw.steps]).flatMap(({ text }) => referencedVariables(text)));
+  return Object.keys(overrides)
+    .filter((name) => !declared.includes(name) && !used.has(name))
+    .map((name) => ({
+      message: `--var ${name}: this flow has no variable \`${name}\`${declared.length || used.size ? ` (its variables: ${[...new Set([...declared, ...used])].join(', ')})` : ''}`,
+    }));
+}
+
+/** Reads a flow file: the Flow with its variables filled in, or every problem found, each with its line and column. */
+export function parseFlowFile(text: string, options: FlowFileOptions = {}): FlowFileResult {
+  const counter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: counter, prettyErrors: false, uniqueKeys: true });
+  if (doc.errors.length) {
+    return {
+      ok: false,
+      problems: doc.errors.map((error) => {
+        const position = error.linePos?.[0] ?? counter.linePos(error.pos[0]);
+        return { line: position.line, column: position.col, message: `not valid YAML: ${error.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '')}` };
+      }),
+    };
+  }
+  const raw: unknown = doc.toJS();
+  if (!isPlainMap(raw)) return { ok: false, problems: [{ line: 1, column: 1, message: 'a flow file is a map with `goal:` and `steps:` (a list of steps)' }] };
+  const valueAt = (path: readonly PropertyKey[]) => path.reduce<unknown>((value, key) => (isPlainMap(value) || Array.isArray(value) ? (value as Record<PropertyKey, unknown>)[key] : undefined), raw);
+
+  // The flow's own fields; each step is checked in the form it is written in, below.
+  const found: Found[] = schemaProblems(FlowSchema.extend({ steps: z.array(z.unknown()).min(1) }), raw, [], valueAt);
+
+  const rawSteps: unknown[] = Array.isArray(raw.steps) ? raw.steps : [];
+  const schemas: Record<string, z.ZodType> = fileStepSchemas();
+  // By position; a step with problems of its own has none here (its variables are still checked).
+  const steps: (FlowStep | undefined)[] = [];
+  rawSteps.forEach((step, index) => {
+    const base: Path = ['steps', index];
+    const form = stepForm(step);
+    if (typeof form !== 'string') {
+      found.push({ path: base, message: form.problem });
+      return;
+    }
+    const problems = schemaProblems(schemas[form]!, step, base, valueAt);
+    found.push(...problems);
+    if (problems.length) return;
+    const normalized = normalizedStep(form, schemas[form]!.parse(step) as Record<string, unknown>);
+    if ('tool' in normalized) found.push(...toolProblems(normalized, form, base, valueAt));
+    steps[index] = normalized;
+  });
+
+  const declared = isPlainMap(raw.vars) ? Object.keys(raw.vars) : [];
+  const values = { ...(isPlainMap(raw.vars) ? (raw.vars as Record<string, string>) : {}), ...options.vars };
+  found.push(...variableProblems(raw, values, steps));
+  const outside = unusedOverrides(raw, options.vars ?? {}, declared);
+  if (found.length || outside.length) {
+    const located = found.map(({ path, message, key }) => ({ ...locate(doc, counter, path, key), message }));
+    return { ok: false, problems: [...located.sort((a, b) => a.line - b.line || a.column - b.column), ...outside] };
+  }
+
+  // The file's forms normalized; FlowSchema is the one judge of what a flow is.
+  const flow = FlowSchema.parse({ ...raw, steps });
+  return { ok: true, flow: { ...flow, goal: fillVariables(flow.goal, values), steps: fillVariables(flow.steps, values) } };
+}

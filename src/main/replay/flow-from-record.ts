@@ -1,0 +1,87 @@
+import { FlowSchema, type ActionStep, type ElementState, type ExpectedOutcome, type Flow, type FlowStep, type Locator } from '../../shared/flow';
+import type { Scene, SceneElement } from '../../shared/scene';
+import type { StepRecord, TaskRecord } from '../../shared/task';
+import { ACTION_TOOLS } from '../tools/registry';
+import type { ToolCatalog } from '../tools/tool';
+import { describeAction } from '../runtime/supervised-action';
+import { locatorFor, resolveLocator } from './locator';
+
+/**
+ * A finished task as a flow: one step per action that did something on the phone, each naming its element by a
+ * locator (the Scene's ids die with their turn), with the element's state before and what the runtime verified
+ * after. Looks and waits, failed or denied actions, the person's turns and gestures that changed nothing are left
+ * out: replaying them would only repeat what did not help. An action on an element that says nothing a locator could
+ * hold becomes a sub-goal for the model (`ai`): a replay never aims at a point it cannot name. Pure.
+ */
+
+/** The task took no action a replay could repeat. */
+export class NothingToReplay extends Error {
+  override name = 'NothingToReplay';
+}
+
+/** Arguments that aim at a point: replaced by the target's locator. */
+const POINT_ARGS = ['element_id', 'x', 'y'] as const;
+
+export function flowFromRecord(record: TaskRecord, tools: ToolCatalog = ACTION_TOOLS): Flow {
+  const steps = record.steps.flatMap((turn) => {
+    const step = actionStepOf(record, turn, tools);
+    return step ? [step] : [];
+  });
+  if (steps.length === 0) throw new NothingToReplay(`task ${record.id} ("${record.goal}") took no action on the phone that could be replayed`);
+  const app = record.steps.find((turn) => turn.scene?.screen.package)?.scene?.screen.package;
+  return FlowSchema.parse({ goal: record.goal, ...(app && { app }), recordedFrom: record.id, steps });
+}
+
+function actionStepOf(record: TaskRecord, turn: StepRecord, tools: ToolCatalog): FlowStep | null {
+  const { planned, outcome, scene } = turn;
+  if (!planned || !outcome?.ok || !tools.get(planned.tool)?.actsOnPhone) return null;
+  const verification = outcome.verification;
+  // A swipe or tap that left the screen as it was did nothing worth repeating.
+  if (verification?.check === 'screen-changed' && verification.status === 'not-verified') return null;
+  const after = record.steps.find((next) => next.step === turn.step + 1)?.scene ?? null;
+  const aimedId = typeof planned.args.element_id === 'string' ? planned.args.element_id : outcome.target?.elementId;
+  const element = aimedId ? scene?.elements.find((candidate) => candidate.id === aimedId) : undefined;
+  const target = element && scene ? locatorFor(scene, element) : null;
+  const aimed = aimedId !== undefined || planned.args.x !== undefined;
+  if (aimed && !target) return { ai: describeAction(planned.tool, withoutKeys(planned.args, POINT_ARGS), outcome.target?.label) };
+  const args = withoutKeys(planned.args, POINT_ARGS);
+  const before: ElementState | undefined = element?.checked === undefined ? undefined : { checked: element.checked };
+  const expect = expectedOutcome(planned.tool, planned.args, outcome, target, after, tools);
+  const step: ActionStep = {
+    tool: planned.tool,
+    args,
+    ...(target && { target }),
+    ...(before && { before }),
+    ...(expect && { expect }),
+    ...(planned.rationale && { why: planned.rationale }),
+  };
+  return step;
+}
+
+/** What was verified after the action, as a condition a later Scene can be checked against. */
+function expectedOutcome(
+  tool: string,
+  args: Record<string, unknown>,
+  outcome: NonNullable<StepRecord['outcome']>,
+  target: Locator | null,
+  after: Scene | null,
+  tools: ToolCatalog,
+): ExpectedOutcome | undefined {
+  const verification = outcome.verification;
+  if (verification?.status !== 'verified') return undefined;
+  if (verification.check === 'app-in-foreground' && outcome.app) return { app: outcome.app };
+  const now = target && after ? resolved(after, target) : undefined;
+  if (verification.check === 'checked-flipped' && now?.checked !== undefined) return { checked: now.checked };
+  const typed = tools.get(tool)?.effectsOf(args)?.typedText;
+  if (verification.check === 'text-in-field' && typed && now?.text !== undefined) return { fieldText: now.text };
+  return undefined;
+}
+
+function resolved(scene: Scene, locator: Locator): SceneElement | undefined {
+  const found = resolveLocator(scene, locator);
+  return found.kind === 'found' ? found.element : undefined;
+}
+
+function withoutKeys(args: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(args).filter(([key]) => !keys.includes(key)));
+}

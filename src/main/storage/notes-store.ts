@@ -1,0 +1,157 @@
+import { randomUUID } from 'node:crypto';
+import { readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { z } from 'zod';
+import { AppNoteSchema, type AppNote, type NoteEdit } from '../../shared/app-notes';
+import { writeFileAtomic } from './settings-store';
+
+/**
+ * Notes per app, in one JSON file beside the task history (`<home>/storage/app-notes.json`), replaced atomically on
+ * every change (readers see the old file or the new one, never half). A file that cannot be read is never
+ * overwritten: every change is refused with a plain reason until the person fixes or deletes it, and tasks go on
+ * without notes.
+ */
+export interface NotesStore {
+  readonly file: string;
+  /** Every note, newest first. A damaged file throws NotesFileError. */
+  list(): Promise<AppNote[]>;
+  /** The notes of one app (package), newest first. */
+  notesFor(app: string): Promise<AppNote[]>;
+  /**
+   * Keeps what task `taskId` taught: one note per app. A note learned earlier for the same goal in the same app is
+   * replaced; one the person edited is kept as the person left it, and the new route is not added.
+   */
+  keep(taskId: string, routes: readonly { app: string; goal: string; route: string }[]): Promise<AppNote[]>;
+  /** The person's change to a note's goal and route; NotesError when there is no such note. */
+  edit(change: NoteEdit): Promise<AppNote>;
+  /** Deletes a note; false when there was none with this id. */
+  remove(id: string): Promise<boolean>;
+  /** Removes every note task `taskId` taught (the person marked that run as wrong); returns them. */
+  forgetTask(taskId: string): Promise<AppNote[]>;
+}
+
+/** The notes file exists but cannot be used; it is left as it is. */
+export class NotesFileError extends Error {
+  override name = 'NotesFileError';
+}
+
+/** A change that cannot apply (no such note); nothing was written. */
+export class NotesError extends Error {
+  override name = 'NotesError';
+}
+
+export const NOTES_FILE = path.join('storage', 'app-notes.json');
+
+/**
+ * Bounds on what is kept: past `maxNotes` the oldest learned notes go first (the person's edits last), and a file
+ * larger than `maxFileBytes` is not read at all (500 notes take about 150 KB).
+ */
+export const NOTES_LIMITS: NotesLimits = { maxNotes: 1000, maxFileBytes: 4 * 1024 * 1024 };
+
+export interface NotesLimits {
+  maxNotes: number;
+  maxFileBytes: number;
+}
+
+const NotesFileSchema = z.object({ version: z.literal(1), notes: z.array(AppNoteSchema) });
+
+/** Goals that differ only in case, spacing or closing punctuation are the same goal. */
+const sameGoal = (a: string, b: string): boolean => {
+  const plain = (goal: string) => goal.toLowerCase().replace(/\s+/g, ' ').replace(/[\s.!?]+$/, '').trim();
+  return plain(a) === plain(b);
+};
+
+const newestFirst = (notes: readonly AppNote[]): AppNote[] => [...notes].sort((a, b) => b.createdAt - a.createdAt);
+
+/** Past the cap, learned notes go before edited ones, oldest first. */
+function withinCap(notes: AppNote[], maxNotes: number): AppNote[] {
+  if (notes.length <= maxNotes) return notes;
+  const dropOrder = [...notes].sort((a, b) => Number(a.editedAt !== null) - Number(b.editedAt !== null) || a.createdAt - b.createdAt);
+  const dropped = new Set(dropOrder.slice(0, notes.length - maxNotes));
+  return notes.filter((note) => !dropped.has(note));
+}
+
+export function createNotesStore(home: string, options: { now?: () => number; limits?: NotesLimits } = {}): NotesStore {
+  const file = path.join(home, NOTES_FILE);
+  const now = options.now ?? Date.now;
+  const limits = options.limits ?? NOTES_LIMITS;
+  /** The file as last read, reused while its size and time are unchanged (another process may write it too). */
+  let cached: { key: string; notes: AppNote[] } | null = null;
+  let tail: Promise<unknown> = Promise.resolve();
+  const queue = <T>(work: () => Promise<T>): Promise<T> => {
+    const run = tail.then(work, work);
+    tail = run.catch(() => undefined);
+    return run;
+  };
+
+  const damaged = (why: string) => new NotesFileError(`The notes file ${file} ${why}; fix or delete it. It was not changed, and tasks run without notes until then.`);
+
+  async function read(): Promise<AppNote[]> {
+    let info;
+    try {
+      info = await stat(file);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      throw damaged(`cannot be read (${(error as Error).message})`);
+    }
+    if (info.size > limits.maxFileBytes) throw damaged(`is larger than ${Math.round(limits.maxFileBytes / 1024)} KB`);
+    const key = `${info.size}:${info.mtimeMs}`;
+    if (cached?.key === key) return cached.notes;
+    let json: unknown;
+    try {
+      json = JSON.parse(await readFile(file, 'utf8'));
+    } catch (error) {
+      throw error instanceof SyntaxError ? damaged('is not valid JSON') : damaged(`cannot be read (${(error as Error).message})`);
+    }
+    const parsed = NotesFileSchema.safeParse(json);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw damaged(`is not a notes file (${issue ? `${issue.path.join('.') || 'the whole file'}: ${issue.message}` : 'unknown shape'})`);
+    }
+    cached = { key, notes: parsed.data.notes };
+    return parsed.data.notes;
+  }
+
+  /** Reads, changes and writes back in turn with every other change of this process. */
+  const change = <T>(apply: (notes: AppNote[]) => { notes: AppNote[]; result: T }): Promise<T> =>
+    queue(async () => {
+      const { notes, result } = apply([...(await read())]);
+      await writeFileAtomic(file, `${JSON.stringify({ version: 1, notes: withinCap(notes, limits.maxNotes) }, null, 1)}\n`, 0o600);
+      cached = null;
+      return result;
+    });
+
+  return {
+    file,
+    list: async () => newestFirst(await read()),
+    notesFor: async (app) => newestFirst((await read()).filter((note) => note.app === app)),
+    keep: (taskId, routes) =>
+      change((notes) => {
+        const kept: AppNote[] = [];
+        for (const route of routes) {
+          const same = notes.findIndex((note) => note.app === route.app && sameGoal(note.goal, route.goal));
+          if (same >= 0 && notes[same]!.editedAt !== null) continue;
+          const note: AppNote = { id: randomUUID(), ...route, taskId, createdAt: now(), editedAt: null };
+          if (same >= 0) notes.splice(same, 1);
+          notes.push(note);
+          kept.push(note);
+        }
+        return { notes, result: kept };
+      }),
+    edit: (edit) =>
+      change((notes) => {
+        const index = notes.findIndex((note) => note.id === edit.id);
+        if (index < 0) throw new NotesError(`There is no note "${edit.id}" (it may have been deleted).`);
+        const note: AppNote = { ...notes[index]!, goal: edit.goal, route: edit.route, editedAt: now() };
+        notes[index] = note;
+        return { notes, result: note };
+      }),
+    remove: (id) =>
+      change((notes) => {
+        const rest = notes.filter((note) => note.id !== id);
+        return { notes: rest, result: rest.length < notes.length };
+      }),
+    forgetTask: (taskId) =>
+      change((notes) => ({ notes: notes.filter((note) => note.taskId !== taskId), result: notes.filter((note) => note.taskId === taskId) })),
+  };
+}

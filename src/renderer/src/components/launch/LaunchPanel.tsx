@@ -1,0 +1,95 @@
+import { useMemo, useState } from 'react';
+import type { DeviceSummary } from '../../../../shared/device';
+import { deviceGroupsOf } from '../../../../shared/device-groups';
+import type { LaunchPhones } from '../../../../shared/launch';
+import { useBridge } from '../../bridge-context';
+import { reportError } from '../../store/app-store';
+import { phoneName, useDevicesStore } from '../../store/devices-store';
+import { useGoalStore } from '../../store/goal-store';
+import { useLaunchStore } from '../../store/launch-store';
+import { useSettingsStore } from '../../store/settings-store';
+import { allowedAppsOption } from '../supervision/AllowedAppsField';
+import { LaunchGrid } from './LaunchGrid';
+import { LaunchResults } from './LaunchResults';
+import { SchedulesSection } from './SchedulesSection';
+
+const NO_DEVICES: DeviceSummary[] = [];
+
+/**
+ * The goal above, on several phones at once: tick phones (or pick a device group from Settings), run, then watch
+ * every phone's screen in a grid and how each ended in the results table.
+ */
+export function LaunchPanel() {
+  const bridge = useBridge();
+  const devices = useDevicesStore((s) => s.list?.devices ?? NO_DEVICES);
+  const ready = devices.filter((device) => device.state === 'device');
+  const groupsText = useSettingsStore((s) => s.screen?.effective.fleet.deviceGroups ?? '');
+  const groups = useMemo(() => deviceGroupsOf(groupsText), [groupsText]);
+  const goal = useGoalStore((s) => s.draft).trim();
+  const { launch, picked, setLaunch, setPicked } = useLaunchStore();
+  const [group, setGroup] = useState('');
+  const [starting, setStarting] = useState(false);
+
+  const phones = group ? (groups.get(group) ?? []) : picked.filter((serial) => ready.some((device) => device.serial === serial));
+  const target: LaunchPhones | null = phones.length === 0 ? null : group ? { kind: 'group', group } : { kind: 'serials', serials: [...phones] };
+  const notReady = !goal ? 'Type the goal above first.' : phones.length === 0 ? 'Tick the phones to run it on, or pick a device group.' : null;
+  const toggle = (serial: string, on: boolean) => {
+    setGroup('');
+    setPicked(on ? [...new Set([...picked, serial])] : picked.filter((each) => each !== serial));
+  };
+  const pickGroup = (name: string) => {
+    setGroup(name);
+    setPicked([...(groups.get(name) ?? [])]);
+  };
+  const run = async () => {
+    setStarting(true);
+    try {
+      setLaunch(await bridge.call('tasks.launch', { goal, phones: target!, ...allowedAppsOption() }));
+    } catch (error) {
+      reportError(error);
+    } finally {
+      setStarting(false);
+    }
+  };
+
+  return (
+    <div className="launch-panel" data-testid="launch-panel">
+      <fieldset className="launch-picker">
+        <legend>Run the goal on these phones</legend>
+        {ready.length === 0 && <p className="muted">No phone is ready. Connect phones (or start demo phones) on the left.</p>}
+        <div className="launch-phones">
+          {ready.map((device) => (
+            <label key={device.serial} className="launch-phone" title={device.serial}>
+              <input type="checkbox" checked={picked.includes(device.serial)} onChange={(event) => toggle(device.serial, event.target.checked)} />
+              {phoneName(device)} <span className="launch-serial">{device.serial}</span>
+            </label>
+          ))}
+        </div>
+        <label className="launch-group">
+          Device group{' '}
+          <select value={group} onChange={(event) => (event.target.value ? pickGroup(event.target.value) : setGroup(''))}>
+            <option value="">{groups.size ? 'none: the phones ticked' : 'none declared (Settings → Fleet)'}</option>
+            {[...groups].map(([name, serials]) => (
+              <option key={name} value={name}>
+                {name} ({serials.length} {serials.length === 1 ? 'phone' : 'phones'})
+              </option>
+            ))}
+          </select>
+        </label>
+        <div className="launch-run">
+          <button type="button" className="button primary" disabled={notReady !== null || starting} onClick={() => void run()}>
+            {starting ? 'Starting…' : `Run on ${phones.length} ${phones.length === 1 ? 'phone' : 'phones'}`}
+          </button>
+          {notReady && <span className="muted small">{notReady}</span>}
+        </div>
+      </fieldset>
+      <SchedulesSection goal={goal} phones={target} />
+      {launch && (
+        <>
+          <LaunchResults launch={launch} />
+          <LaunchGrid launch={launch} />
+        </>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,89 @@
+import { useState } from 'react';
+import type { LaunchPhones } from '../../../../shared/launch';
+import { launchPhonesWords } from '../../../../shared/launch';
+import { useBridge } from '../../bridge-context';
+import { useWords } from '../../i18n/use-words';
+import { formatTime } from '../../lib/format';
+import { reportError } from '../../store/app-store';
+import { useSchedulesStore } from '../../store/schedules-store';
+
+/**
+ * The goal and phones above on a schedule ("0 8 * * *": every day at 08:00), and the schedules kept on this
+ * computer. They fire while the app is open; runs due while it is closed are reported when it next starts.
+ */
+export function SchedulesSection({ goal, phones }: { goal: string; phones: LaunchPhones | null }) {
+  const bridge = useBridge();
+  const overview = useSchedulesStore((s) => s.overview);
+  const setOverview = useSchedulesStore((s) => s.setOverview);
+  const [name, setName] = useState('');
+  const [cron, setCron] = useState('0 8 * * *');
+  const [problem, setProblem] = useState<string | null>(null);
+  const words = useWords();
+  const { t } = words;
+  const missing = !goal ? t('app:schedules.needGoal') : !phones ? t('app:schedules.needPhones') : !name.trim() ? t('app:schedules.needName') : null;
+
+  const add = async () => {
+    if (!phones) return;
+    try {
+      setOverview(await bridge.call('schedules.add', { name: name.trim(), cron: cron.trim(), goal, phones }));
+      setProblem(null);
+      setName('');
+    } catch (error) {
+      setProblem(error instanceof Error ? error.message : String(error));
+    }
+  };
+  const remove = async (scheduleName: string) => {
+    try {
+      setOverview(await bridge.call('schedules.remove', { name: scheduleName }));
+    } catch (error) {
+      reportError(error);
+    }
+  };
+
+  return (
+    <section className="schedules" aria-labelledby="schedules-title">
+      <h3 id="schedules-title" className="launch-heading">
+        {t('app:schedules.title')}
+      </h3>
+      <div className="schedule-form">
+        <label>
+          {t('app:schedules.name')} <input value={name} maxLength={100} placeholder={t('app:schedules.namePlaceholder')} onChange={(event) => setName(event.target.value)} />
+        </label>
+        <label>
+          {t('app:schedules.when')} <input value={cron} maxLength={100} onChange={(event) => setCron(event.target.value)} />
+        </label>
+        <button type="button" className="button secondary" disabled={missing !== null} onClick={() => void add()}>
+          {t('app:schedules.add')}
+        </button>
+        {missing && <span className="muted small">{missing}</span>}
+      </div>
+      {problem && (
+        <p className="field-problem" role="alert" data-testid="schedule-problem">
+          {problem}
+        </p>
+      )}
+      <p className="muted small">{t('app:schedules.hint')}</p>
+      {overview && overview.schedules.length > 0 && (
+        <ul className="schedule-list" data-testid="schedule-list">
+          {overview.schedules.map((schedule) => (
+            <li key={schedule.name} data-testid="schedule" data-name={schedule.name}>
+              <span className="schedule-text">
+                <strong>{schedule.name}</strong> ·{' '}
+                {t('app:schedules.line', {
+                  cron: schedule.cron,
+                  goal: schedule.goal,
+                  phones: launchPhonesWords(schedule.phones, words),
+                  next: schedule.nextRunAt ? formatTime(schedule.nextRunAt, words) : t('app:schedules.notPlanned'),
+                })}
+                {schedule.lastRun?.problems.length ? <span className="launch-reason">{t('app:schedules.lastRun', { problems: schedule.lastRun.problems.join('; ') })}</span> : null}
+              </span>
+              <button type="button" className="button link danger" onClick={() => void remove(schedule.name)} aria-label={t('app:schedules.removeLabel', { name: schedule.name })}>
+                {t('app:schedules.remove')}
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

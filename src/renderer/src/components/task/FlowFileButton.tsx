@@ -1,0 +1,61 @@
+import { useRef, useState, type ChangeEvent } from 'react';
+import { useBridge } from '../../bridge-context';
+import { plainError } from '../../lib/errors';
+import { selectedDevice, useDevicesStore } from '../../store/devices-store';
+import { useTaskStore } from '../../store/task-store';
+
+/** How a problem of a flow file reads: "line 7, column 5: …", as `amc flow check` prints it. */
+const problemLine = ({ line, column, message }: { line?: number | undefined; column?: number | undefined; message: string }) =>
+  line === undefined ? message : `line ${line}, column ${column ?? 1}: ${message}`;
+
+/**
+ * "Run a flow file…": the person picks a flow file (YAML) from their disk — the browser's own file picker, in the
+ * desktop window and in a browser tab alike — and it runs on the selected phone; a file with problems starts
+ * nothing and its problems are listed with their lines.
+ */
+export function FlowFileButton({ disabledReason }: { disabledReason: string | null }) {
+  const bridge = useBridge();
+  const input = useRef<HTMLInputElement>(null);
+  const device = useDevicesStore(selectedDevice);
+  const [problems, setProblems] = useState<{ file: string; lines: string[] } | null>(null);
+
+  const run = async (event: ChangeEvent<HTMLInputElement>) => {
+    const file = event.target.files?.[0];
+    // The same file may be picked again after it is fixed.
+    event.target.value = '';
+    if (!file || !device) return;
+    setProblems(null);
+    try {
+      const text = await file.text();
+      const checked = await bridge.call('flows.check', { text });
+      if (!checked.ok) {
+        setProblems({ file: file.name, lines: checked.problems.map(problemLine) });
+        return;
+      }
+      const record = await bridge.call('flows.run', { serial: device.serial, text });
+      const store = useTaskStore.getState();
+      if (store.bySerial[record.serial]?.task.id !== record.id) store.attach(record.serial, { task: record, paused: false });
+    } catch (error) {
+      setProblems({ file: file.name, lines: [plainError(error)] });
+    }
+  };
+
+  return (
+    <>
+      <button type="button" className="button secondary" disabled={disabledReason !== null} title={disabledReason ?? 'Run a flow file (YAML) on this phone'} onClick={() => input.current?.click()}>
+        Run a flow file…
+      </button>
+      <input ref={input} type="file" accept=".yaml,.yml,application/yaml,text/yaml" hidden onChange={(event) => void run(event)} data-testid="flow-file-input" aria-label="Flow file to run" />
+      {problems && (
+        <div className="banner warning" role="alert" data-testid="flow-file-problems">
+          <p>{problems.file} was not run:</p>
+          <ul>
+            {problems.lines.map((line) => (
+              <li key={line}>{line}</li>
+            ))}
+          </ul>
+        </div>
+      )}
+    </>
+  );
+}

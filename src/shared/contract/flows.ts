@@ -1,0 +1,32 @@
+import { z } from 'zod';
+import { TaskRecordSchema } from '../task';
+import { defineMethods } from './define';
+import { ExportedFileSchema } from './history';
+
+/** A flow file's text as the window read it from the person's disk (the window opens files, main checks them). */
+const flowText = z.string().min(1, 'the flow file is empty').max(1_000_000, 'a flow file is at most 1 MB');
+/** `${name}` values for this run, over the file's own `vars`. */
+const flowVars = z.record(z.string().max(100).regex(/^[A-Za-z_][A-Za-z0-9_]*$/), z.string().max(2000)).optional();
+
+export const FlowProblemSchema = z.object({ line: z.number().int().positive().optional(), column: z.number().int().positive().optional(), message: z.string() });
+export type FlowProblem = z.infer<typeof FlowProblemSchema>;
+
+/** What a checked flow file holds, or every problem with its line and column. */
+export const FlowCheckSchema = z.discriminatedUnion('ok', [
+  z.object({ ok: z.literal(true), goal: z.string(), steps: z.number().int().positive(), vars: z.array(z.string()) }),
+  z.object({ ok: z.literal(false), problems: z.array(FlowProblemSchema).min(1) }),
+]);
+export type FlowCheck = z.infer<typeof FlowCheckSchema>;
+
+export const flowMethods = defineMethods({
+  /** Reads a flow file's text as `amc flow check` does. */
+  'flows.check': { input: z.object({ text: flowText, vars: flowVars }).strict(), output: FlowCheckSchema },
+  /**
+   * Runs a flow file on a phone as a task (each action replayed on the element its locator finds; asserts judged in
+   * code; `ai` and `ask_ai` steps by the configured model); answers with the task's record at its start. A file
+   * with problems starts nothing: the error lists them.
+   */
+  'flows.run': { input: z.object({ serial: z.string().trim().min(1).max(300), text: flowText, vars: flowVars }).strict(), output: TaskRecordSchema },
+  /** A finished task as a flow file (YAML), to save and run again. */
+  'flows.fromTask': { input: z.object({ id: z.string().trim().min(1).max(200) }).strict(), output: ExportedFileSchema },
+});

@@ -1,0 +1,67 @@
+/**
+ * Device groups: named sets of phones, declared once as a Settings text (`lab: SERIAL SERIAL; desk: SERIAL`) and
+ * read by both uses: `amc run --group` / the app's launch (the local phones of the group) and `amc worker` (the
+ * groups each offered phone belongs to, for `amc submit --group`).
+ */
+
+export type DeviceGroups = ReadonlyMap<string, readonly string[]>;
+
+const GROUP_NAME = /^[\w.-]{1,100}$/;
+const ENTRY = /^([^:]+):(.*)$/s;
+
+/** The groups, or the problems with the text (each naming the entry and the expected form). */
+export function parseDeviceGroups(text: string): { groups: DeviceGroups } | { problems: string[] } {
+  const groups = new Map<string, string[]>();
+  const problems: string[] = [];
+  for (const raw of text.split(/[;\n]/)) {
+    const entry = raw.trim();
+    if (!entry) continue;
+    const match = ENTRY.exec(entry);
+    const name = match?.[1]?.trim() ?? '';
+    const serials = [...new Set((match?.[2] ?? '').split(/[\s,]+/).filter(Boolean))];
+    if (!match || !GROUP_NAME.test(name) || serials.length === 0) {
+      problems.push(`"${entry.slice(0, 60)}" is not "group: SERIAL SERIAL" (a name of letters, digits, dots, dashes or underscores, then its phones, e.g. "lab: emulator-5554 127.0.0.1:5601")`);
+      continue;
+    }
+    if (groups.has(name)) problems.push(`the group ${name} is declared twice`);
+    else groups.set(name, serials);
+  }
+  return problems.length ? { problems } : { groups };
+}
+
+/** The groups of a text already checked by the settings schema (a text with problems declares none). */
+export function deviceGroupsOf(text: string): DeviceGroups {
+  const parsed = parseDeviceGroups(text);
+  return 'groups' in parsed ? parsed.groups : new Map();
+}
+
+/** The groups a phone belongs to, in declaration order. */
+export function groupsOfPhone(groups: DeviceGroups, serial: string): string[] {
+  return [...groups].filter(([, serials]) => serials.includes(serial)).map(([name]) => name);
+}
+
+/** Which local phones one launch runs on: every ready phone, or a declared group's phones. */
+export type LaunchTargets = { all: true } | { group: string };
+
+export class LaunchTargetError extends Error {
+  override name = 'LaunchTargetError';
+}
+
+/**
+ * The phones of a launch, in a stable order. A group's phone that is not ready is still listed: its own task fails
+ * in plain words while the others run. Refused (LaunchTargetError) when there would be no phone at all.
+ */
+export function phonesOfLaunch(targets: LaunchTargets, readySerials: readonly string[], groups: DeviceGroups): string[] {
+  if ('all' in targets) {
+    if (readySerials.length === 0) throw new LaunchTargetError('no phone is ready (see amc devices): connect one first');
+    return [...readySerials].sort();
+  }
+  const members = groups.get(targets.group);
+  if (!members) {
+    const known = [...groups.keys()];
+    throw new LaunchTargetError(
+      `there is no device group named "${targets.group}"; ${known.length ? `the groups are ${known.join(', ')}` : 'no group is declared yet'} (Settings → Fleet → Device groups, or AMC_DEVICE_GROUPS)`,
+    );
+  }
+  return [...members];
+}

@@ -1,0 +1,78 @@
+// One goal launched on several phones at once: each phone's row in the results table, as the CLI, the app and its
+// History show it. A phone whose task never started (gone, held by another task) has a row too, with the reason.
+import { z } from 'zod';
+import { finishedOutcome, type FinishedOutcome } from './task-words';
+import { RunTaskRequestSchema, type TaskRecord } from './task';
+import { plainReason } from './plain-words';
+import { isAction } from './action-words';
+import { ENGLISH, type Words } from './i18n/translate';
+
+export const FINISHED_OUTCOMES = ['done', 'not-verified', 'looked-only', 'failed', 'stopped'] as const satisfies readonly FinishedOutcome[];
+
+/** The phones of a launch: picked one by one, or a device group declared in Settings. */
+export const LaunchPhonesSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('serials'), serials: z.array(RunTaskRequestSchema.shape.serial).min(1, 'pick at least one phone').max(50) }).strict(),
+  z.object({ kind: z.literal('group'), group: z.string().trim().min(1, 'pick a device group').max(100) }).strict(),
+]);
+export type LaunchPhones = z.infer<typeof LaunchPhonesSchema>;
+
+/** The phones in words: "lab (group)" or the serials. */
+export const launchPhonesWords = (phones: LaunchPhones, words: Words = ENGLISH): string =>
+  phones.kind === 'group' ? words.t('common:launch.group', { group: phones.group }) : phones.serials.join(', ');
+
+export const LaunchRowSchema = z.object({
+  serial: z.string(),
+  /** Null when no task started on the phone. */
+  taskId: z.string().nullable(),
+  /** Null while the task runs. */
+  outcome: z.enum(FINISHED_OUTCOMES).nullable(),
+  /** Why it failed or stopped, in plain words (or what the model said on success). */
+  reason: z.string().nullable(),
+  /** Actions carried out on the phone. */
+  steps: z.number().int().nonnegative(),
+  tokens: z.number().int().nonnegative(),
+  /** Null when the model has no price. */
+  costUsd: z.number().nonnegative().nullable(),
+  durationMs: z.number().nonnegative(),
+});
+export type LaunchRow = z.infer<typeof LaunchRowSchema>;
+
+/** A task's row, finished or still running. */
+export function launchRowOf(record: TaskRecord, now: number = Date.now()): LaunchRow {
+  const finished = record.status !== 'pending' && record.status !== 'running';
+  const started = record.startedAt ?? record.createdAt;
+  return {
+    serial: record.serial,
+    taskId: record.id,
+    outcome: finished ? finishedOutcome(record) : null,
+    reason: record.failureReason !== null ? plainReason(record.failureReason) : finished ? record.result : null,
+    // Actions carried out, as History counts them (not questions, hand-overs or denied actions).
+    steps: record.steps.filter(isAction).length,
+    tokens: record.usage.inputTokens + record.usage.outputTokens,
+    costUsd: record.costUsd,
+    durationMs: Math.max(0, (record.finishedAt ?? now) - started),
+  };
+}
+
+/** The row of a phone whose task could not start. */
+export function refusedRow(serial: string, reason: string): LaunchRow {
+  return { serial, taskId: null, outcome: 'failed', reason, steps: 0, tokens: 0, costUsd: null, durationMs: 0 };
+}
+
+/** A launch succeeded only when every phone's task was done (and not contradicted). */
+export const launchSucceeded = (rows: readonly LaunchRow[]): boolean => rows.length > 0 && rows.every((row) => row.outcome === 'done');
+
+/** The launch's outcome for whoever acts on it without reading it: the phones' shared outcome, or "failed" when they differ. */
+export function launchOutcome(rows: readonly LaunchRow[]): FinishedOutcome {
+  const outcomes = new Set(rows.map((row) => row.outcome ?? 'failed'));
+  return outcomes.size === 1 ? [...outcomes][0]! : 'failed';
+}
+
+/** A finished outcome as a results table shows it. */
+export const FINISHED_OUTCOME_WORDS: Record<FinishedOutcome, string> = {
+  done: 'done',
+  'not-verified': 'done, not verified',
+  'looked-only': 'looked only',
+  failed: 'failed',
+  stopped: 'stopped',
+};

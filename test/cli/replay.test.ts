@@ -1,0 +1,182 @@
+// `amc replay TASK_ID` against the virtual phone (real adb server, real adbkit) after `amc run` with a scripted model
+// through the real Anthropic SDK and the loopback fake: replayed without a model call, skipped where the outcome
+// already holds, following the locator or stopping where the screen changed, and still asking the person. Every
+// outcome is judged from the phone's own state (GET /state).
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TaskEventSchema, type TaskEvent, type TaskEventOf } from '../../src/shared/task';
+import { PHONE_TASKS } from '../../src/eval/tasks/index';
+import type { PhoneSeed } from '@amc/demo-phone';
+import { startAdbHarness, type AdbHarness } from '../support/adb-harness';
+import { anthropicDirectEnv, runAmc } from '../support/cli';
+import { finish, startAnthropicFake, type AnthropicFake, type FakePolicy } from '../fakes/index';
+import { stepsPolicy, SUITE_SCRIPTS } from '../fakes/suite-agent';
+
+let harness: AdbHarness;
+let fake: AnthropicFake;
+let home: string;
+let policy: FakePolicy = () => finish(true, 'idle');
+
+beforeAll(async () => {
+  harness = await startAdbHarness();
+  fake = await startAnthropicFake({ policy: (turn) => policy(turn) });
+  home = await mkdtemp(path.join(tmpdir(), 'amc-replay-'));
+}, 60_000);
+
+afterAll(async () => {
+  await fake?.close();
+  await harness?.stop();
+  if (home) await rm(home, { recursive: true, force: true });
+});
+
+const env = () => anthropicDirectEnv(harness, home, fake.url);
+const suiteTask = (id: string) => PHONE_TASKS.find((task) => task.id === id)!;
+const events = (stdout: string): TaskEvent[] =>
+  stdout
+    .trim()
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => TaskEventSchema.parse(JSON.parse(line)));
+const planned = (all: TaskEvent[]) => all.filter((event): event is TaskEventOf<'step.planned'> => event.type === 'step.planned');
+const contactNames = async () => (await harness.state()).contacts.map((contact) => contact.name).sort();
+
+/** Runs a suite task once with the scripted model (allowing its sensitive actions) and returns the recorded task's id. */
+async function recordRun(id: string): Promise<string> {
+  const task = suiteTask(id);
+  await harness.reset(task.seed);
+  policy = stepsPolicy(SUITE_SCRIPTS[id]!());
+  const run = await runAmc(['run', '-s', harness.serial, '--goal', task.goal, '--json', '--yes'], { env: env() });
+  expect(run.code, run.stderr).toBe(0);
+  const started = events(run.stdout).find((event) => event.type === 'task.started');
+  return started!.taskId;
+}
+
+async function replay(taskId: string, seed: PhoneSeed, extra: string[] = []) {
+  await harness.reset(seed);
+  const calls = fake.requests.length;
+  const result = await runAmc(['replay', taskId, '-s', harness.serial, '--json', ...extra], { env: env() });
+  return { ...result, events: events(result.stdout), modelCalls: fake.requests.length - calls };
+}
+
+describe('amc replay', { timeout: 120_000 }, () => {
+  let wifiOff: string;
+  let deleteCarol: string;
+
+  beforeAll(async () => {
+    wifiOff = await recordRun('settings-wifi-off');
+    deleteCarol = await recordRun('contacts-delete-carol');
+  }, 120_000);
+
+  it('Scenario: A successful run is replayed on a reset phone without the model', async () => {
+    const result = await replay(wifiOff, suiteTask('settings-wifi-off').seed!);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.modelCalls).toBe(0);
+    expect((await harness.state()).settings.wifi).toBe(false);
+    expect(result.events.find((event) => event.type === 'task.started')).toMatchObject({ planner: { kind: 'replay' } });
+    expect(planned(result.events).filter((step) => step.tool !== 'finish_task').map((step) => [step.tool, step.source])).toEqual([
+      ['launch_app', 'replayed'],
+      ['tap', 'replayed'],
+      ['tap', 'replayed'],
+    ]);
+  });
+
+  it('Scenario: A step whose outcome already holds is skipped, not undone', async () => {
+    const result = await replay(wifiOff, { settings: { wifi: false } });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.modelCalls).toBe(0);
+    // Nothing toggled Wi-Fi back on.
+    expect((await harness.state()).settings.wifi).toBe(false);
+    const skipped = planned(result.events).find((step) => step.source === 'skipped');
+    expect(skipped).toMatchObject({ tool: 'tap', rationale: "Skipped: already done ('Wi-Fi' is off)." });
+    const executed = result.events.find((event): event is TaskEventOf<'step.executed'> => event.type === 'step.executed' && event.step === skipped!.step);
+    expect(executed?.outcome.attempts).toBe(0);
+  });
+
+  it('Scenario: A replay follows the locator when the list order changed', async () => {
+    const reordered = [
+      { name: 'Carol Williams', phone: '+1 555-0103' },
+      { name: 'Aaron Abbott', phone: '+1 555-0100' },
+      { name: 'Bob Smith', phone: '+1 555-0102' },
+      { name: 'Alice Johnson', phone: '+1 555-0101' },
+    ];
+    const result = await replay(deleteCarol, { contacts: reordered, contactsPermission: 'granted' }, ['--yes']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.modelCalls).toBe(0);
+    expect(await contactNames()).toEqual(['Aaron Abbott', 'Alice Johnson', 'Bob Smith']);
+  });
+
+  it('Scenario: A replay without a model stops where a label changed and acts on nothing else', async () => {
+    const renamed = [
+      { name: 'Alice Johnson', phone: '+1 555-0101' },
+      { name: 'Bob Smith', phone: '+1 555-0102' },
+      { name: 'Caroline Williams', phone: '+1 555-0103' },
+    ];
+    const result = await replay(deleteCarol, { contacts: renamed, contactsPermission: 'granted' }, ['--yes', '--planner', 'stub']);
+    expect(result.code).toBe(1);
+    expect(result.modelCalls).toBe(0);
+    const finished = result.events.find((event) => event.type === 'task.finished');
+    expect(finished).toMatchObject({ status: 'failed' });
+    expect(finished?.type === 'task.finished' && finished.failureReason).toMatch(/^ReplayStopped: Step 2: no 'Carol Williams' on this screen; I see: .*Caroline Williams/);
+    expect(await contactNames()).toEqual(['Alice Johnson', 'Bob Smith', 'Caroline Williams']);
+  });
+
+  it('Scenario: A replay hands a step that diverged to the model, with the flow as a hint', async () => {
+    const renamed = [
+      { name: 'Alice Johnson', phone: '+1 555-0101' },
+      { name: 'Bob Smith', phone: '+1 555-0102' },
+      { name: 'Caroline Williams', phone: '+1 555-0103' },
+    ];
+    policy = () => finish(false, 'There is no contact named Carol Williams here.');
+    const result = await replay(deleteCarol, { contacts: renamed, contactsPermission: 'granted' }, ['--yes']);
+    expect(result.modelCalls).toBe(1);
+    expect(JSON.stringify(fake.requests.at(-1)!.body)).toContain("A recorded flow for this goal was followed until here and cannot go on: Step 2: no 'Carol Williams' on this screen");
+    expect(result.events.find((event) => event.type === 'task.finished')).toMatchObject({ status: 'failed', failureReason: 'TaskFailedError: There is no contact named Carol Williams here.' });
+    expect(await contactNames()).toEqual(['Alice Johnson', 'Bob Smith', 'Caroline Williams']);
+  });
+
+  it('Scenario: A sensitive step in a replay still asks the person', async () => {
+    // --json without --yes: nobody can answer the confirmation, so the delete never runs.
+    const result = await replay(deleteCarol, suiteTask('contacts-delete-carol').seed!);
+    expect(result.code).toBe(1);
+    const asked = result.events.find((event) => event.type === 'person.asked');
+    expect(asked?.type === 'person.asked' && asked.request.kind).toBe('confirmation');
+    expect(await contactNames()).toEqual(['Alice Johnson', 'Bob Smith', 'Carol Williams']);
+  });
+
+  it('refuses a task that is not in history, in plain words', async () => {
+    const result = await runAmc(['replay', 'no-such-task', '-s', harness.serial], { env: env() });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('there is no task no-such-task in history');
+  });
+});
+
+describe('the plan cache', { timeout: 120_000 }, () => {
+  it('Scenario: A second AI run of a goal follows the earlier successful run and calls the model only where needed', async () => {
+    const task = suiteTask('settings-dark-theme-on');
+    await recordRun('settings-dark-theme-on');
+    const firstCalls = fake.requests.length;
+    await harness.reset(task.seed);
+    policy = stepsPolicy(SUITE_SCRIPTS['settings-dark-theme-on']!());
+    const calls = fake.requests.length;
+    const second = await runAmc(['run', '-s', harness.serial, '--goal', ' switch the phone to the  dark theme', '--json', '--yes'], { env: { ...env(), AI_PLANNER_REUSE_RUNS: 'true' } });
+    expect(second.code, second.stderr).toBe(0);
+    expect((await harness.state()).settings.darkTheme).toBe(true);
+    // The first run needed a model call per step and one to finish; the second none: its end (the switch on) is checked in code.
+    expect(firstCalls).toBeGreaterThanOrEqual(4);
+    expect(fake.requests.length - calls).toBe(0);
+    expect(planned(events(second.stdout)).filter((step) => step.tool !== 'finish_task').map((step) => step.source)).toEqual(['cache', 'cache', 'cache']);
+  });
+
+  it('Scenario: With "Reuse successful runs" off, the model plans every step', async () => {
+    const task = suiteTask('settings-dark-theme-on');
+    await harness.reset(task.seed);
+    policy = stepsPolicy(SUITE_SCRIPTS['settings-dark-theme-on']!());
+    const calls = fake.requests.length;
+    const run = await runAmc(['run', '-s', harness.serial, '--goal', task.goal, '--json', '--yes'], { env: { ...env(), AI_PLANNER_REUSE_RUNS: 'false' } });
+    expect(run.code, run.stderr).toBe(0);
+    expect(fake.requests.length - calls).toBe(4);
+    expect(planned(events(run.stdout)).every((step) => step.source === 'model')).toBe(true);
+  });
+});

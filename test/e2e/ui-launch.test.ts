@@ -1,0 +1,164 @@
+// One goal on several phones from the app, in the browser at 1280x800: three demo phones on the app's adb server, the
+// AI planner talking to a scripted model through the real Anthropic SDK. Each phone's state (GET /state) proves how
+// its task ended; the results table, the grid and History must say the same, with nothing cut or scrolling sideways.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { callControlApi, startVirtualDevice, type PhoneState, type VirtualDevice } from '@amc/demo-phone';
+import { findElement, finish, type FakeReply, type FakeTurn } from '../fakes/index';
+import { useAnthropicFake, useUiFixture } from '../support/ui-fixture';
+import { anthropicFakeEnv, openApp, saveScreenshot } from './ui-support';
+import { runAmc } from '../support/cli';
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+
+/** A model that reads only the screen it is shown, so phones in parallel do not share a script. */
+function wifiModel(turn: FakeTurn): FakeReply {
+  const wifi = turn.scene?.elements.find((element) => /^Wi-Fi/.test(element.text ?? element.desc ?? '') && element.checked !== undefined);
+  if (wifi?.checked) return finish(true, 'Wi-Fi is on');
+  if (wifi) return { kind: 'call', tool: 'tap', args: { element_id: wifi.id }, text: 'Turning Wi-Fi on.' };
+  for (const label of [/^Network & internet/, /^Settings$/]) {
+    const element = findElement(turn.scene, label);
+    if (element) return { kind: 'call', tool: 'tap', args: { element_id: element.id }, text: `Opening ${element.text ?? element.desc}.` };
+  }
+  return { kind: 'call', tool: 'press_key', args: { key: 'home' }, text: 'Going home to find Settings.' };
+}
+
+const extras: VirtualDevice[] = [];
+beforeAll(async () => {
+  extras.push(await startVirtualDevice({ port: 0, controlPort: 0 }), await startVirtualDevice({ port: 0, controlPort: 0 }));
+});
+afterAll(async () => {
+  for (const extra of extras) await extra.close();
+});
+
+const model = useAnthropicFake(wifiModel);
+// The group "pair" is the two extra phones (declared before the app starts, as a person's environment would).
+const ui = useUiFixture({ env: () => anthropicFakeEnv(model.fake.url, { AMC_DEVICE_GROUPS: `pair: ${extras.map((extra) => extra.adbAddress).join(' ')}` }) });
+
+beforeAll(async () => {
+  for (const extra of extras) await ui.host.harness.adb(['connect', extra.adbAddress]);
+}, 30_000);
+
+const serials = () => [ui.host.harness.serial, ...extras.map((extra) => extra.adbAddress)];
+const stateOf = (serial: string): Promise<PhoneState> => {
+  const extra = extras.find((device) => device.adbAddress === serial);
+  return extra ? callControlApi(extra.controlUrl, 'GET /state') : ui.host.harness.state();
+};
+async function resetAll() {
+  await ui.host.harness.reset({ settings: { wifi: false } });
+  for (const extra of extras) await callControlApi(extra.controlUrl, 'POST /reset', { settings: { wifi: false } });
+}
+
+/** Nothing on the page scrolls sideways, and every element of `selector` lies inside the window. */
+async function fitsTheWindow(page: Page, selector: string) {
+  const sideways = await page.evaluate(() =>
+    [document.documentElement, ...document.querySelectorAll('*')].some((element) => {
+      const style = getComputedStyle(element);
+      const scrollable = element === document.documentElement || ['auto', 'scroll'].includes(style.overflowX);
+      return scrollable && element.scrollWidth > element.clientWidth + 1;
+    }),
+  );
+  expect(sideways).toBe(false);
+  for (const box of await page.locator(selector).evaluateAll((elements) => elements.map((element) => element.getBoundingClientRect().toJSON() as DOMRect))) {
+    expect(box.x).toBeGreaterThanOrEqual(0);
+    expect(box.x + box.width).toBeLessThanOrEqual(1280);
+  }
+}
+
+describe('one goal on several phones in the app', { timeout: 180_000 }, () => {
+  it('Scenario: The app runs one goal on the phones picked, with a grid of their screens and a results table', async () => {
+    await resetAll();
+    const { page, errors } = await openApp(ui.browser, ui.host);
+    await expect.poll(() => page.locator('[data-testid="device-row"]').count(), { timeout: 30_000 }).toBe(3);
+    await page.getByLabel('What should the phone do?').fill('Turn on Wi-Fi');
+    await page.getByRole('tab', { name: 'Several phones' }).click();
+    const panel = page.getByTestId('launch-panel');
+    for (const checkbox of await panel.getByRole('checkbox').all()) await checkbox.check();
+    await panel.getByRole('button', { name: 'Run on 3 phones' }).click();
+
+    await expect.poll(() => panel.getByTestId('launch-summary').textContent(), { timeout: 90_000 }).toBe('3 of 3 done');
+    const rows = panel.getByTestId('launch-row');
+    expect((await rows.evaluateAll((elements) => elements.map((element) => element.getAttribute('data-serial')))).sort()).toEqual(serials().sort());
+    for (const serial of serials()) {
+      const row = panel.locator(`[data-testid="launch-row"][data-serial="${serial}"]`);
+      expect(await row.getByTestId('launch-outcome').textContent()).toBe('done');
+      expect(Number(await row.getByRole('cell').nth(1).textContent())).toBeGreaterThanOrEqual(3);
+      expect((await stateOf(serial)).settings.wifi).toBe(true);
+    }
+    // Every phone's screen in the grid, as of its last step.
+    const cells = panel.getByTestId('launch-cell');
+    expect(await cells.count()).toBe(3);
+    await expect.poll(() => cells.locator('img').count(), { timeout: 30_000 }).toBe(3);
+    await fitsTheWindow(page, '[data-testid="launch-results"], [data-testid="launch-cell"], .launch-picker');
+    await saveScreenshot(page, 'launch-three-phones');
+
+    // History: the three tasks under one launch heading.
+    await page.getByRole('tab', { name: 'History' }).click();
+    const heading = page.getByTestId('history-launch').first();
+    await heading.waitFor();
+    expect(await heading.textContent()).toMatch(/^One goal on 3 phones · 3 of 3 done · /);
+    expect(await page.locator('tr.in-launch').count()).toBe(3);
+    await fitsTheWindow(page, '[data-testid="history-table"]');
+    await saveScreenshot(page, 'launch-history');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('Scenario: A device group picked in the app runs the goal on the group only', async () => {
+    await resetAll();
+    const { page, errors } = await openApp(ui.browser, ui.host);
+    await page.getByLabel('What should the phone do?').fill('Turn on Wi-Fi');
+    await page.getByRole('tab', { name: 'Several phones' }).click();
+    const panel = page.getByTestId('launch-panel');
+    await panel.getByLabel('Device group').selectOption('pair');
+    await panel.getByRole('button', { name: 'Run on 2 phones' }).click();
+    await expect.poll(() => panel.getByTestId('launch-summary').textContent(), { timeout: 90_000 }).toBe('2 of 2 done');
+    for (const extra of extras) expect((await stateOf(extra.adbAddress)).settings.wifi).toBe(true);
+    expect((await stateOf(ui.host.harness.serial)).settings.wifi).toBe(false);
+    expect(await panel.getByTestId('launch-row').count()).toBe(2);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('Scenario: A schedule is added, listed and removed in the app, and missed runs are reported when it starts', async () => {
+    const { page, errors } = await openApp(ui.browser, ui.host);
+    await page.getByLabel('What should the phone do?').fill('Turn on Wi-Fi');
+    await page.getByRole('tab', { name: 'Several phones' }).click();
+    const panel = page.getByTestId('launch-panel');
+    await panel.getByLabel('Device group').selectOption('pair');
+    await panel.getByLabel('Name').fill('morning');
+    await panel.getByLabel(/^When/).fill('0 25 * * *');
+    await panel.getByRole('button', { name: 'Add schedule' }).click();
+    expect(await panel.getByTestId('schedule-problem').textContent()).toMatch(/"0 25 \* \* \*" is not a cron pattern croner accepts/);
+    await panel.getByLabel(/^When/).fill('0 8 * * *');
+    await panel.getByRole('button', { name: 'Add schedule' }).click();
+    const listed = panel.locator('[data-testid="schedule"][data-name="morning"]');
+    await listed.waitFor();
+    expect(await listed.textContent()).toMatch(/^morning · 0 8 \* \* \* · “Turn on Wi-Fi” on the group pair · next .*8:00/);
+    // The CLI reads the same file.
+    const cli = await runAmc(['schedule', 'list'], { env: { AMC_HOME: ui.host.home } });
+    expect(cli.stdout).toMatch(/^morning: 0 8 \* \* \* — Turn on Wi-Fi on the group pair; next /m);
+    await fitsTheWindow(page, '.schedules');
+    await saveScreenshot(page, 'launch-schedules');
+    await listed.getByRole('button', { name: 'Remove the schedule morning' }).click();
+    await listed.waitFor({ state: 'detached' });
+
+    // A schedule whose mornings passed while the app was closed: the app says so as it starts, until dismissed.
+    const twoDaysAgo = Date.now() - 2 * 24 * 3600_000 - 3600_000;
+    const schedule = { name: 'early', cron: '0 8 * * *', goal: 'Turn on Wi-Fi', phones: { kind: 'group', group: 'pair' }, createdAt: twoDaysAgo, lastPlannedAt: twoDaysAgo, lastRun: null };
+    await page.close();
+    await writeFile(path.join(ui.host.home, 'schedules.json'), JSON.stringify({ schedules: [schedule], missed: [] }));
+    await ui.host.restart();
+    const again = await openApp(ui.browser, ui.host);
+    const banner = again.page.getByTestId('missed-runs');
+    await banner.waitFor();
+    expect(await banner.textContent()).toMatch(/^Missed while the app was closed: early \(“Turn on Wi-Fi”\) — [23] runs, /);
+    await fitsTheWindow(again.page, '[data-testid="missed-runs"]');
+    await saveScreenshot(again.page, 'launch-missed-runs');
+    await banner.getByRole('button', { name: 'Dismiss' }).click();
+    await banner.waitFor({ state: 'detached' });
+    expect(errors).toEqual([]);
+    expect(again.errors).toEqual([]);
+    await again.page.close();
+  });
+});

@@ -1,0 +1,147 @@
+// Flow files: YAML in the short forms a person writes, checked with line and column numbers, variables filled in,
+// written back so that they read as the same flow.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { FlowSchema, type Flow } from '../../../src/shared/flow';
+import { parseFlowFile, problemLine, type FlowFileOptions } from '../../../src/main/flows/flow-file';
+import { flowToYaml } from '../../../src/main/flows/flow-to-yaml';
+import { fillVariables } from '../../../src/main/flows/flow-variables';
+
+function read(text: string, options?: FlowFileOptions): Flow {
+  const result = parseFlowFile(text, options);
+  if (!result.ok) throw new Error(result.problems.map(problemLine).join('\n'));
+  return result.flow;
+}
+
+function problems(text: string, options?: FlowFileOptions): string[] {
+  const result = parseFlowFile(text, options);
+  if (result.ok) throw new Error('the file was accepted');
+  return result.problems.map(problemLine);
+}
+
+const SHORT_FORMS = `goal: Look up the weather in \${city}
+app: com.android.settings
+vars:
+  city: Paris
+steps:
+  - launch_app: Settings
+  - tap: {text: "Wi-Fi", type: switch, before: {checked: false}, expect: {checked: true}}
+  - type_text: {target: {resourceId: search_bar}, text: "\${city}", submit: true}
+  - ask_ai: {question: "Which code does the screen show?", into: code}
+  - type_text: "\${code}"
+  - ask_ai: Is Wi-Fi on?
+  - assert: {visible: "\${city}", unchecked: {row: Bluetooth}}
+  - ai: Turn on Bluetooth
+  - tool: long_press
+    target: {desc: More options}
+  - wait: 1.5
+  - swipe: {direction: up}
+`;
+
+describe('flow files', () => {
+  it('Scenario: A flow file in short forms reads as the flow it means', () => {
+    const flow = read(SHORT_FORMS);
+    expect(FlowSchema.parse(flow)).toEqual(flow);
+    expect(flow.goal).toBe('Look up the weather in Paris');
+    expect(flow.steps).toEqual([
+      { tool: 'launch_app', args: { app: 'Settings' } },
+      { tool: 'tap', args: {}, target: { text: 'Wi-Fi', type: 'switch' }, before: { checked: false }, expect: { checked: true } },
+      { tool: 'type_text', args: { text: 'Paris', submit: true }, target: { resourceId: 'search_bar' } },
+      { ask_ai: { question: 'Which code does the screen show?', kind: 'extract', into: 'code' } },
+      // Filled in while the flow runs, from the answer of the ask_ai step before it.
+      { tool: 'type_text', args: { text: '${code}' } },
+      { ask_ai: { question: 'Is Wi-Fi on?', kind: 'yes-no' } },
+      { assert: { visible: 'Paris', unchecked: { row: 'Bluetooth' } } },
+      { ai: 'Turn on Bluetooth' },
+      { tool: 'long_press', args: {}, target: { desc: 'More options' } },
+      { tool: 'wait', args: { seconds: 1.5 } },
+      { tool: 'swipe', args: { direction: 'up' } },
+    ]);
+    expect(fillVariables(flow.steps[4], { code: '4711' })).toEqual({ tool: 'type_text', args: { text: '4711' } });
+  });
+
+  it('Scenario: A broken flow file is refused with the line and column of each problem', () => {
+    expect(problems('goal: x\nsteps:\n  - tap: {text: "Wi-Fi"\n  - ai: next\n')).toEqual([
+      'line 4, column 3: not valid YAML: Flow map in block collection must be sufficiently indented and end with a }',
+    ]);
+    const file = [
+      'goal: Turn on Wi-Fi', //                         1
+      'steps:', //                                      2
+      '  - launch_app: Settings', //                    3
+      '  - tap: {type: switch}', //                     4
+      '  - tapp: {text: Wi-Fi}', //                     5
+      '  - tap: {text: Wi-Fi, element_id: e3}', //      6
+      '  - long_press: {}', //                          7
+      '  - assert: {visble: Connected}', //             8
+      '  - wait: a while', //                           9
+      '  - tool: tapp', //                              10
+      '  - press_key: sideways', //                     11
+      '  - ask_ai: {question: Code?, kind: yes-no, into: code}', // 12
+      'colour: blue', //                                13
+    ].join('\n');
+    expect(problems(file)).toEqual([
+      'line 4, column 10: a locator needs at least one of resourceId, text, desc, hint or row',
+      'line 5, column 5: `tapp` is not a kind of step: a step is a tool (tap, long_press, swipe, type_text, press_key, launch_app, open_url, wait, describe_screen), ai, assert or ask_ai',
+      "line 6, column 24: `element_id` names an element of one turn's screen only; give a target instead (text, desc, resourceId, hint or row)",
+      'line 7, column 17: `long_press` needs a target (text, desc, resourceId, hint or row), or x and y',
+      'line 8, column 14: `visble` is not a field of `assert`',
+      'line 9, column 11: `wait` should be a number',
+      'line 10, column 11: `tapp` is not a tool; the tools are tap, long_press, swipe, type_text, press_key, launch_app, open_url, wait, describe_screen',
+      'line 11, column 16: `press_key` must be one of `back`, `home`, `enter`, `recents`, `delete`, `forward_delete`, `tab`, `escape` … (26 in all)',
+      'line 12, column 51: `into` keeps an extracted answer: it goes with kind: extract, not yes-no',
+      'line 13, column 1: `colour` is not a field of a flow',
+    ]);
+    expect(problems('steps: []\n')).toEqual(['line 1, column 1: `goal` is missing (text)', 'line 1, column 8: `steps` needs at least 1 item']);
+    expect(problems('- just a list\n')).toEqual(['line 1, column 1: a flow file is a map with `goal:` and `steps:` (a list of steps)']);
+  });
+
+  it('Scenario: Variables come from vars and --var, and one without a value is refused', () => {
+    const file = 'goal: Greet ${name}\nvars:\n  name: Ana\nsteps:\n  - type_text: {text: "Hello ${name}"}\n';
+    expect(read(file).steps[0]).toEqual({ tool: 'type_text', args: { text: 'Hello Ana' } });
+    expect(read(file, { vars: { name: 'Bo' } })).toMatchObject({ goal: 'Greet Bo', steps: [{ args: { text: 'Hello Bo' } }] });
+    // A name used but not declared takes its value from --var.
+    expect(read('goal: g\nsteps:\n  - type_text: "${pin}"\n', { vars: { pin: '1234' } }).steps[0]).toEqual({ tool: 'type_text', args: { text: '1234' } });
+    expect(problems('goal: g\nsteps:\n  - ai: x\n  - type_text: "${pin}"\n')).toEqual([
+      'line 4, column 16: `${pin}` has no value: set it under `vars:` or give `--var pin=VALUE`',
+    ]);
+    expect(problems(file, { vars: { nmae: 'Bo' } })).toEqual(['--var nmae: this flow has no variable `nmae` (its variables: name)']);
+    expect(problems('goal: g\nsteps:\n  - type_text: "${code}"\n  - ask_ai: {question: Code?, into: code}\n')).toEqual([
+      'line 3, column 16: `${code}` is used before the ask_ai step that extracts it',
+    ]);
+  });
+
+  it('Scenario: A flow written back as YAML reads back as the same flow', () => {
+    const flow = read(SHORT_FORMS);
+    const recorded: Flow = {
+      ...flow,
+      recordedFrom: 'task-1',
+      steps: [
+        ...flow.steps,
+        { tool: 'tap', args: {}, target: { row: 'Wi-Fi', type: 'switch', nth: 0 }, before: { checked: false }, why: 'The Wi-Fi switch is off; tapping it turns Wi-Fi on, which is what the goal asks for.' },
+        { tool: 'tap', args: { x: 10, y: 20 } },
+        { tool: 'describe_screen', args: {} },
+      ],
+    };
+    const yaml = flowToYaml(recorded);
+    expect(yaml).toContain('  - tap: { text: Wi-Fi, type: switch, before: { checked: false }, expect: { checked: true } }\n');
+    expect(yaml).toContain('  - launch_app: Settings\n');
+    expect(yaml).toContain('  - ask_ai: Is Wi-Fi on?\n');
+    // type_text's own `text` argument keeps its target apart.
+    expect(yaml).toContain('  - type_text: { target: { resourceId: search_bar }, text: Paris, submit: true }\n');
+    expect(yaml).toMatch(/^# An Agentic Mobile Control flow/);
+    expect(read(yaml)).toEqual(recorded);
+  });
+});
+
+describe("the README's flow file example", () => {
+  it('reads as a flow, with its variable filled in', () => {
+    const readme = readFileSync(path.resolve(__dirname, '../../../README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('## Flow files'));
+    const example = /```yaml\n([\s\S]*?)```/.exec(section)?.[1];
+    expect(example).toBeDefined();
+    const flow = read(example!, { vars: { title: 'Bananas' } });
+    expect(flow.goal).toBe('Write the note Bananas');
+    expect(flow.steps).toHaveLength(8);
+  });
+});

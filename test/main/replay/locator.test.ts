@@ -1,0 +1,107 @@
+// Locators against the 35 real uiautomator dumps (test/fixtures/real-dumps) read as the Observer reads them: every
+// element a locator can name is found again, alone; what is missing or ambiguous is said, never guessed.
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { buildScene } from '../../../src/main/perception/scene-builder';
+import { screenFacts } from '../../../src/main/perception/screen-facts';
+import { parseUiHierarchy } from '../../../src/main/perception/ui-hierarchy';
+import { describeLocator, locatorFor, resolveLocator } from '../../../src/main/replay/locator';
+import { LocatorSchema } from '../../../src/shared/flow';
+import { joinLabelParts, type Scene, type SceneElement } from '../../../src/shared/scene';
+
+const folder = new URL('../../fixtures/real-dumps/', import.meta.url);
+const dumps: Array<{ name: string }> = JSON.parse(readFileSync(new URL('sources.json', folder), 'utf8'));
+const sceneOf = (name: string): Scene => {
+  const hierarchy = parseUiHierarchy(readFileSync(new URL(`${name}.xml`, folder), 'utf8'));
+  return buildScene(hierarchy, screenFacts(hierarchy, '', null), { tokenBudget: Infinity });
+};
+
+const screen = { width: 1080, height: 2400, orientation: 'portrait' as const, package: 'com.android.settings', keyboardShown: false };
+const element = (id: number, fields: Partial<SceneElement>): SceneElement => ({ id: `e${id}`, type: 'LinearLayout', bounds: [0, id * 200, 1080, id * 200 + 200], clickable: true, ...fields });
+const network = (wifi: boolean, order: 'usual' | 'swapped' = 'usual'): Scene => {
+  const rows = [
+    element(2, { text: joinLabelParts(['Wi-Fi', wifi ? 'Connected to AndroidWifi' : 'Off']), checked: wifi }),
+    element(3, { text: joinLabelParts(['Airplane mode', 'Off']), checked: false }),
+  ];
+  const ordered = order === 'usual' ? rows : [...rows].reverse();
+  return { screen, elements: [element(1, { type: 'ImageButton', desc: 'Navigate up' }), ...ordered.map((row, index) => ({ ...row, id: `e${index + 2}` }))] };
+};
+
+describe('locators on real screens', () => {
+  it('Scenario: A locator recorded on a screen finds its element again on that screen', () => {
+    let located = 0;
+    for (const { name } of dumps) {
+      const scene = sceneOf(name);
+      for (const target of scene.elements.filter((candidate) => !candidate.covered)) {
+        const locator = locatorFor(scene, target);
+        if (!locator) continue;
+        located += 1;
+        expect(LocatorSchema.safeParse(locator).success, `${name} ${target.id}`).toBe(true);
+        const resolved = resolveLocator(scene, locator);
+        expect(resolved, `${name} ${target.id}: ${JSON.stringify(locator)}`).toEqual({ kind: 'found', element: target });
+      }
+    }
+    // Most elements of 35 real screens can be named (the rest are unlabelled containers and images).
+    expect(located).toBeGreaterThan(800);
+  });
+
+  it('keeps only the fields that tell the element apart', () => {
+    const scene = network(true);
+    expect(locatorFor(scene, scene.elements[1]!)).toEqual({ app: 'com.android.settings', text: 'Wi-Fi' });
+    expect(locatorFor(scene, scene.elements[0]!)).toEqual({ app: 'com.android.settings', desc: 'Navigate up' });
+  });
+
+  it('names a repeated row control by its row (a real WhatsApp chat list)', () => {
+    const scene = sceneOf('whatsapp-pt');
+    const photo = scene.elements.find((candidate) => candidate.resourceId === 'contact_photo' && candidate.row === 'Amor Pim💍')!;
+    const locator = locatorFor(scene, photo)!;
+    expect(locator.nth).toBeUndefined();
+    expect(resolveLocator(scene, locator)).toEqual({ kind: 'found', element: photo });
+  });
+
+  it('never names a text field by what was typed into it', () => {
+    const field = element(2, { type: 'EditText', editable: true, text: 'hello', hint: 'Message' });
+    const scene: Scene = { screen, elements: [element(1, { text: 'Send' }), field] };
+    const locator = locatorFor(scene, field)!;
+    expect(locator).toEqual({ app: 'com.android.settings', hint: 'Message' });
+    expect(resolveLocator({ screen, elements: [{ ...field, text: 'other text' }] }, locator).kind).toBe('found');
+  });
+
+  it('Scenario: A locator survives a changed summary line and a changed list order', () => {
+    const recorded = network(false);
+    const locator = locatorFor(recorded, recorded.elements[1]!)!;
+    const later = network(true, 'swapped');
+    const resolved = resolveLocator(later, locator);
+    expect(resolved.kind === 'found' && resolved.element.text).toBe(joinLabelParts(['Wi-Fi', 'Connected to AndroidWifi']));
+  });
+
+  it('Scenario: A missing element is reported with what is on screen', () => {
+    const renamed: Scene = { screen, elements: [element(1, { text: 'Network & internet' }), element(2, { text: 'Bluetooth' }), element(3, { text: 'WLAN' })] };
+    const resolved = resolveLocator(renamed, { app: 'com.android.settings', text: 'Wi-Fi' });
+    expect(resolved).toEqual({ kind: 'missing', reason: "no 'Wi-Fi' on this screen; I see: Network & internet, Bluetooth, WLAN" });
+    const elsewhere = resolveLocator({ ...renamed, screen: { ...screen, package: 'com.android.launcher3' } }, { app: 'com.android.settings', text: 'Wi-Fi' });
+    expect(elsewhere).toEqual({ kind: 'missing', reason: "com.android.settings is not in front (com.android.launcher3 is), so there is no 'Wi-Fi' to act on" });
+  });
+
+  it('Scenario: Several matching elements are never guessed between', () => {
+    const twice: Scene = { screen, elements: [element(1, { text: 'Add star', row: 'Buy milk' }), element(2, { text: 'Add star', row: 'Call mom' })] };
+    const resolved = resolveLocator(twice, { text: 'Add star' });
+    expect(resolved.kind).toBe('ambiguous');
+    expect(resolved.kind === 'ambiguous' && resolved.reason).toBe("2 elements match 'Add star' (Buy milk, Call mom), and the flow does not say which");
+    // The row tells them apart, as the recording kept it.
+    expect(locatorFor(twice, twice.elements[1]!)).toEqual({ app: 'com.android.settings', row: 'Call mom' });
+  });
+
+  it('does not resolve to an element under a dialog', () => {
+    const covered: Scene = { screen, elements: [element(1, { text: 'Wi-Fi', covered: true, clickable: undefined }), element(2, { text: 'OK', window: 'dialog' })] };
+    const resolved = resolveLocator(covered, { text: 'Wi-Fi' });
+    expect(resolved).toEqual({ kind: 'missing', reason: "'Wi-Fi' is under a dialog or pop-up; I see: OK" });
+  });
+
+  it('says a locator in plain words', () => {
+    expect(describeLocator({ text: 'Send', type: 'Button' })).toBe("'Send' button");
+    expect(describeLocator({ hint: 'To', type: 'text-field' })).toBe("the field 'To'");
+    expect(describeLocator({ desc: 'Add star', row: 'Buy milk' })).toBe("'Add star' in the row 'Buy milk'");
+    expect(describeLocator({ row: 'Buy milk', type: 'CheckBox' })).toBe("CheckBox in the row 'Buy milk'");
+  });
+});

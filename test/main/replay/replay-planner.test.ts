@@ -1,0 +1,141 @@
+// The replay planner inside the real TaskRunner (its one supervised action path), with in-memory observer and
+// executor: a flow's `ai` sub-goals go to the model until it says done, `assert` and `ask_ai` steps go to the
+// injected FlowChecks, `${variables}` fill in, and a recorded task becomes a flow without Scene ids.
+import { describe, expect, it } from 'vitest';
+import { createReplayPlanner } from '../../../src/main/replay/replay-planner';
+import { flowFromRecord, NothingToReplay } from '../../../src/main/replay/flow-from-record';
+import type { FlowChecks } from '../../../src/main/replay/flow-checks';
+import { TaskRunner } from '../../../src/main/runtime/task-runner';
+import { FlowSchema, type Flow } from '../../../src/shared/flow';
+import { newTaskRecord, type TaskRecord } from '../../../src/shared/task';
+import type { Scene } from '../../../src/shared/scene';
+import { FakeExecutor, FakeObserver, ScriptedPlanner, sceneWith, step } from '../runtime/doubles';
+
+const notesScene = (note: string): Scene => ({
+  screen: { width: 1080, height: 2400, orientation: 'portrait', package: 'com.example.notes', keyboardShown: false },
+  elements: [
+    { id: 'e1', type: 'EditText', hint: 'Title', editable: true, bounds: [0, 100, 1080, 200], ...(note && { text: note }) },
+    { id: 'e2', type: 'Button', text: 'Save', bounds: [0, 300, 1080, 400], clickable: true },
+  ],
+});
+
+const checks = (log: string[]): FlowChecks => ({
+  assert: (scene, assertion) => {
+    log.push(`assert ${JSON.stringify(assertion)}`);
+    const shown = scene.elements.some((element) => element.text === assertion.visible);
+    return shown ? { holds: true, fact: `"${assertion.visible}" is on screen` } : { holds: false, reason: `no "${assertion.visible}" on screen` };
+  },
+  ask: async (_scene, askAi) => {
+    log.push(`ask ${askAi.question}`);
+    return { kind: 'extract', value: 'Milk', usage: { inputTokens: 100, outputTokens: 5 } };
+  },
+});
+
+async function runFlow(flow: Flow, scenes: Scene[], model?: ScriptedPlanner, log: string[] = []) {
+  const executor = new FakeExecutor();
+  const planner = createReplayPlanner({ flow, source: 'replayed', checks: checks(log), ...(model && { model }) });
+  const runner = new TaskRunner({ observer: new FakeObserver(scenes), executor, plannerSource: async () => ({ planner, maxSteps: 10 }) });
+  const record = await runner.run({ serial: 'phone', goal: flow.goal });
+  return { record, executor, log };
+}
+
+describe('the replay planner', () => {
+  it('Scenario: A flow asks the model a question and uses its answer in a later step', async () => {
+    const flow = FlowSchema.parse({
+      goal: 'Write down what to buy',
+      steps: [{ ask_ai: { question: 'What is missing from the fridge?', kind: 'extract', into: 'item' } }, { tool: 'type_text', args: { text: 'Buy ${item}' }, target: { hint: 'Title' } }, { assert: { visible: 'Save' } }],
+    });
+    const { record, executor, log } = await runFlow(flow, [notesScene(''), notesScene('Buy Milk')]);
+    expect(record.status).toBe('completed');
+    expect(executor.calls.map(({ call }) => call)).toEqual([{ name: 'type_text', args: { text: 'Buy Milk', element_id: 'e1' } }]);
+    expect(log).toEqual(['ask What is missing from the fridge?', 'assert {"visible":"Save"}']);
+    // The question's tokens are the turn's, on the step it led to.
+    expect(record.usage).toEqual({ inputTokens: 100, outputTokens: 5 });
+    expect(record.result).toBe('every step of the flow is done; checked: "Save" is on screen');
+  });
+
+  it('Scenario: A failed check fails the flow with the step and the reason', async () => {
+    const flow = FlowSchema.parse({ goal: 'Check', steps: [{ assert: { visible: 'Saved' } }] });
+    const { record, executor } = await runFlow(flow, [notesScene('')]);
+    expect(record.status).toBe('failed');
+    expect(record.failureReason).toBe('TaskFailedError: Step 1: the check failed: no "Saved" on screen');
+    expect(executor.calls).toEqual([]);
+  });
+
+  it('Scenario: An ai step is a sub-goal the model reaches before the flow goes on', async () => {
+    let turn = 0;
+    const model = new ScriptedPlanner((input, context) => {
+      turn += 1;
+      const planned = turn === 1 ? step('tap', { element_id: 'e1' }, 'Open it.') : step('finish_task', { success: true, reason: 'opened' });
+      context.onDecision({ ...planned, usage: { inputTokens: 10, outputTokens: 1 } });
+      return turn === 1 ? [planned] : [];
+    });
+    const flow = FlowSchema.parse({ goal: 'Open and save', steps: [{ ai: 'Open the note' }, { tool: 'tap', target: { text: 'Save' } }] });
+    const { record, executor } = await runFlow(flow, [sceneWith('Note'), sceneWith('Save'), sceneWith('Saved')], model);
+    expect(record.status).toBe('completed');
+    expect(model.inputs.map((input) => input.goal)).toEqual(['Open the note', 'Open the note']);
+    expect(executor.calls.map(({ call }) => call)).toEqual([
+      { name: 'tap', args: { element_id: 'e1' } },
+      { name: 'tap', args: { element_id: 'e1' } },
+    ]);
+    expect(record.steps.map((turnRecord) => turnRecord.planned?.source)).toEqual(['model', 'replayed', 'replayed']);
+    expect(record.steps.map((turnRecord) => turnRecord.planned?.tool)).toEqual(['tap', 'tap', 'finish_task']);
+    // The sub-goal's closing call is counted on the step that followed it.
+    expect(record.usage).toEqual({ inputTokens: 20, outputTokens: 2 });
+  });
+
+  it('stops at an ai step when no model is set up', async () => {
+    const flow = FlowSchema.parse({ goal: 'Needs a model', steps: [{ ai: 'Find the cheapest flight' }] });
+    const { record } = await runFlow(flow, [sceneWith('Home')]);
+    expect(record.failureReason).toBe('ReplayStopped: Step 1: this step is a goal for the model ("Find the cheapest flight"), and no AI planner is set up');
+  });
+
+  it('never taps a recorded point it cannot name', async () => {
+    const flow = FlowSchema.parse({ goal: 'Tap somewhere', steps: [{ tool: 'tap', args: { x: 10, y: 10 } }] });
+    const { record, executor } = await runFlow(flow, [sceneWith('Home')]);
+    expect(record.failureReason).toBe("ReplayStopped: Step 1: Tap at (10, 10) names no element, and a replay does not act on a point it cannot name");
+    expect(executor.calls).toEqual([]);
+  });
+});
+
+describe('a task record as a flow', () => {
+  const scene: Scene = {
+    screen: { width: 1080, height: 2400, orientation: 'portrait', package: 'com.android.settings', keyboardShown: false },
+    elements: [{ id: 'e3', type: 'LinearLayout', text: 'Wi-Fi | Off', bounds: [0, 252, 1080, 452], clickable: true, checked: false }],
+  };
+  const after: Scene = { ...scene, elements: [{ ...scene.elements[0]!, text: 'Wi-Fi | On', checked: true }] };
+  const record = (): TaskRecord => ({
+    ...newTaskRecord({ id: 't1', goal: 'Turn on Wi-Fi', serial: 'p', planner: { kind: 'ai', exposesReasoning: true }, maxSteps: 5, createdAt: 0 }),
+    status: 'completed',
+    steps: [
+      { step: 1, scene, sceneError: null, screenshot: null, screenChanged: null, planned: { ...step('describe_screen'), rationale: 'Look.' }, outcome: { ok: true, attempts: 0, durationMs: 0 }, timings: { observeMs: 1, planMs: 1, executeMs: 0 } },
+      {
+        step: 2,
+        scene,
+        sceneError: null,
+        screenshot: null,
+        screenChanged: false,
+        planned: step('tap', { element_id: 'e3' }, 'The Wi-Fi row.'),
+        outcome: { ok: true, attempts: 1, durationMs: 5, target: { x: 540, y: 352, elementId: 'e3' }, verification: { status: 'verified', check: 'checked-flipped', fact: 'on' } },
+        timings: { observeMs: 1, planMs: 1, executeMs: 5 },
+      },
+      { step: 3, scene: after, sceneError: null, screenshot: null, screenChanged: true, planned: null, outcome: null, timings: { observeMs: 1, planMs: null, executeMs: null } },
+    ],
+  });
+
+  it('Scenario: A finished task becomes a flow of located, checked steps', () => {
+    expect(flowFromRecord(record())).toEqual({
+      version: 1,
+      goal: 'Turn on Wi-Fi',
+      app: 'com.android.settings',
+      vars: {},
+      recordedFrom: 't1',
+      steps: [{ tool: 'tap', args: {}, target: { app: 'com.android.settings', text: 'Wi-Fi' }, before: { checked: false }, expect: { checked: true }, why: 'The Wi-Fi row.' }],
+    });
+  });
+
+  it('refuses a task that did nothing on the phone', () => {
+    const looked = { ...record(), steps: record().steps.slice(0, 1) };
+    expect(() => flowFromRecord(looked)).toThrow(NothingToReplay);
+  });
+});
