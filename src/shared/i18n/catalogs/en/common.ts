@@ -20,6 +20,7 @@ export default {
   costUnknown: 'unknown (the model is not in the price table)',
   planner: { builtIn: 'built-in planner (no AI)', ai: 'AI planner', via: 'via {{transport}}' , replay: 'replay of a recorded run (no AI)', replayWithModel: 'replay of a recorded run; where the screen differs: {{ai}}' },
   stepSource: { model: 'planned by the model', replayed: 'replayed', cache: 'from the cache', skipped: 'skipped: already done' },
+  launch: { group: 'the group {{group}}' },
   decider: { runtime: 'the runtime', policy: 'the policy', person: 'the person', preset: 'an answer given in advance', 'no-one-present': 'no one present' },
   request: {
     question: 'The agent asked: {{question}}',

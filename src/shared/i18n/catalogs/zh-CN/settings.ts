@@ -13,6 +13,7 @@ export default {
     Screenshot: '截图',
     'adb server': 'adb 服务器',
     'Phone helpers': '手机辅助程序',
+    Fleet: '设备队列',
   },
   field: {
     interface: {
@@ -37,6 +38,16 @@ export default {
           'cloud-proxy': '云代理只返回选中的操作：看不到模型的理由和思考。',
           direct: '在这台电脑上用你的密钥调用服务商；能看到模型的理由和思考。',
         },
+      },
+      appNotes: {
+        label: '学习应用笔记',
+        help: '关闭：完成的任务不再学到新东西，规划器不收到笔记（已有的笔记仍在设置里）。',
+        helpOn: '打开：完成的任务在每个应用里留下一条简短笔记，记下它怎样达到目标（点按过的名称）；规划器收到前台应用的笔记。',
+      },
+      reuseRuns: {
+        label: '复用成功的运行',
+        help: '关闭：每个任务的每一步都由模型规划。',
+        helpOn: '打开：以前成功过、在同一应用上开始的目标，按那次运行的步骤回放，只要每步都找到元素并通过验证；只有屏幕不同时才调用模型。',
       },
       timeoutSeconds: { label: '每次决策的超时', unit: '秒' },
       thinkingBudgetTokens: { label: '扩展思考预算', unit: 'token', help: '留空则关闭扩展思考；否则为 1,024 到 32,000。' },
@@ -88,6 +99,18 @@ export default {
       ANTHROPIC_API_KEY: { label: 'Anthropic API 密钥' },
       OPENAI_API_KEY: { label: 'OpenAI API 密钥' },
       CONTROL_PLANE_TOKEN: { label: '控制平面令牌' },
+      AMC_FLEET_REDIS: {
+        label: '设备队列的 Redis URL',
+        help: 'redis://[:PASSWORD@]HOST:PORT 或 rediss://（TLS）：设备队列的工作端共用的 Redis；“设备队列”视图显示它的工作端、手机和任务。',
+      },
+    },
+    fleet: {
+      deviceGroups: {
+        label: '设备组',
+        help: '每条一个设备组，写成“名称: 序列号 序列号”，用“;”分开，例如“lab: emulator-5554 127.0.0.1:5601”。在设备组上启动时，目标在组里的每部手机上运行；设备队列的工作端按组提供它的手机。',
+        placeholder: 'lab: emulator-5554 127.0.0.1:5601',
+        whenEmpty: '没有设备组',
+      },
     },
     anthropic: { baseURL: { label: 'Anthropic 基础 URL', placeholder: 'https://api.anthropic.com', whenEmpty: '服务商的公共地址' } },
     openai: {
