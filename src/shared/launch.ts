@@ -69,10 +69,4 @@ export function launchOutcome(rows: readonly LaunchRow[]): FinishedOutcome {
 }
 
 /** A finished outcome as a results table shows it. */
-export const FINISHED_OUTCOME_WORDS: Record<FinishedOutcome, string> = {
-  done: 'done',
-  'not-verified': 'done, not verified',
-  'looked-only': 'looked only',
-  failed: 'failed',
-  stopped: 'stopped',
-};
+export const finishedOutcomeWords = (outcome: FinishedOutcome, words: Words = ENGLISH): string => words.t(`common:finishedOutcome.${outcome}`);

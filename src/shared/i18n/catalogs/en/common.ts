@@ -21,6 +21,7 @@ export default {
   planner: { builtIn: 'built-in planner (no AI)', ai: 'AI planner', via: 'via {{transport}}' , replay: 'replay of a recorded run (no AI)', replayWithModel: 'replay of a recorded run; where the screen differs: {{ai}}' },
   stepSource: { model: 'planned by the model', replayed: 'replayed', cache: 'from the cache', skipped: 'skipped: already done' },
   launch: { group: 'the group {{group}}' },
+  finishedOutcome: { done: 'done', 'not-verified': 'done, not verified', 'looked-only': 'looked only', failed: 'failed', stopped: 'stopped' },
   decider: { runtime: 'the runtime', policy: 'the policy', person: 'the person', preset: 'an answer given in advance', 'no-one-present': 'no one present' },
   request: {
     question: 'The agent asked: {{question}}',

@@ -22,6 +22,7 @@ export default {
   planner: { builtIn: '内置规划器（无 AI）', ai: 'AI 规划器', via: '经 {{transport}}' , replay: '回放已记录的运行（无 AI）', replayWithModel: '回放已记录的运行；屏幕不同时：{{ai}}' },
   stepSource: { model: '由模型规划', replayed: '已回放', cache: '来自缓存', skipped: '已跳过：已完成' },
   launch: { group: '设备组 {{group}}' },
+  finishedOutcome: { done: '完成', 'not-verified': '完成，未验证', 'looked-only': '只查看了屏幕', failed: '失败', stopped: '已停止' },
   decider: { runtime: '运行时', policy: '策略', person: '你', preset: '预先给出的回答', 'no-one-present': '无人在场' },
   request: {
     question: '智能体提问：{{question}}',
