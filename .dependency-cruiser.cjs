@@ -25,10 +25,10 @@ module.exports = {
     },
     {
       name: 'shared-is-pure',
-      comment: 'src/shared is the contract: it imports only itself and zod (no Node, no DOM, no app code).',
+      comment: 'src/shared is the contract: it imports only itself, zod and i18next (the message catalogs); no Node, no DOM, no app code.',
       severity: 'error',
       from: { path: '(^|/)src/shared/' },
-      to: { pathNot: '(^|/)src/shared/|node_modules/zod/|(^|/)package\\.json$' },
+      to: { pathNot: '(^|/)src/shared/|node_modules/(zod|i18next)/|(^|/)package\\.json$' },
     },
     {
       name: 'renderer-imports-only-shared',

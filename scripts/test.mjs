@@ -16,6 +16,7 @@ const prerequisites = [
   { what: `Chromium at ${chromiumPath} (set AMC_CHROMIUM_PATH to use another)`, found: () => isExecutable(chromiumPath), apt: 'chromium' },
   { what: 'redis-server (the control plane\'s shared store)', found: () => spawnSync('redis-server', ['--version'], { stdio: 'ignore' }).status === 0, apt: 'redis-server' },
   { what: 'ffmpeg (the tests decode the demo phone\'s H.264 video with it)', found: () => spawnSync('ffmpeg', ['-version'], { stdio: 'ignore' }).status === 0, apt: 'ffmpeg' },
+  { what: 'a font with Chinese characters (the Chinese interface is laid out in Chromium)', found: () => /\S/.test(spawnSync('fc-list', [':lang=zh'], { encoding: 'utf8' }).stdout ?? ''), apt: 'fonts-wqy-microhei' },
 ];
 
 function isExecutable(file) {
@@ -34,7 +35,7 @@ if (missing.length > 0) {
   console.error(`\nInstall with:\n  sudo apt-get install -y ${missing.map((prerequisite) => prerequisite.apt).join(' ')}\n`);
   process.exit(1);
 }
-console.log('✓ prerequisites (adb, Chromium, redis-server, ffmpeg)');
+console.log('✓ prerequisites (adb, Chromium, redis-server, ffmpeg, a Chinese font)');
 // ---- end of prerequisites ----
 
 /** Every other gate reads only the sources (the Electron review reads the build too, so it comes after it). */

@@ -1,6 +1,7 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { UsageError } from './command';
 import { closestWord } from './did-you-mean';
+import { terminalWords } from './terminal-words';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 
@@ -26,6 +27,7 @@ function withDeclaredCase(args: string[], options: Options): string[] {
 
 /** Our own words for what node's parser refuses (its messages talk about its API, not about this command). */
 function usageProblem(args: string[], options: Options, allowPositionals: boolean): string | undefined {
+  const { t } = terminalWords();
   const shortNames = new Map(Object.entries(options).flatMap(([name, option]) => (option.short ? [[option.short, name] as const] : [])));
   for (let index = 0; index < args.length; index++) {
     const arg = args[index]!;
@@ -38,21 +40,22 @@ function usageProblem(args: string[], options: Options, allowPositionals: boolea
       name = given!;
       if (!(name in options)) {
         const meant = closestWord(name, Object.keys(options));
-        return `unknown option --${name}${meant ? ` (did you mean --${meant}?)` : ''}; this command takes ${optionList(options)}`;
+        const words = { name, meant, options: optionList(options) };
+        return t(meant ? 'cli:args.unknownOptionMeant' : 'cli:args.unknownOption', words);
       }
     } else if (arg.startsWith('-') && arg.length > 1 && !/^-\d/.test(arg)) {
       name = shortNames.get(arg.slice(1, 2));
-      if (name === undefined) return `unknown option ${arg.slice(0, 2)}; this command takes ${optionList(options)}`;
+      if (name === undefined) return t('cli:args.unknownShort', { option: arg.slice(0, 2), options: optionList(options) });
       inlineValue = arg.length > 2;
     } else {
-      if (!allowPositionals) return `unexpected argument "${arg}"; values go after their option, e.g. --goal "${arg}"`;
+      if (!allowPositionals) return t('cli:args.unexpected', { arg });
       continue;
     }
     const option = options[name]!;
-    if (option.type === 'boolean' && inlineValue && arg.startsWith('--')) return `--${name} is a switch and takes no value`;
+    if (option.type === 'boolean' && inlineValue && arg.startsWith('--')) return t('cli:args.isSwitch', { name });
     if (option.type === 'string' && !inlineValue) {
       const next = args[index + 1];
-      if (next === undefined || (next.startsWith('-') && next.length > 1 && !/^-\d/.test(next))) return `--${name} needs a value`;
+      if (next === undefined || (next.startsWith('-') && next.length > 1 && !/^-\d/.test(next))) return t('cli:args.needsValue', { name });
       index++;
     }
   }
@@ -97,7 +100,7 @@ export function parsePort(value: string | undefined, optionName: string): number
   if (value === undefined) return undefined;
   const port = Number(value);
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    throw new UsageError(`${optionName} must be a whole number from 0 to 65535, got "${value}"`);
+    throw new UsageError(terminalWords().t('cli:args.port', { option: optionName, value }));
   }
   return port;
 }
@@ -106,6 +109,6 @@ export function parsePort(value: string | undefined, optionName: string): number
 export function wholeNumber(value: string | undefined, option: string, min: number, max: number): number | undefined {
   if (value === undefined) return undefined;
   const number = Number(value);
-  if (!Number.isInteger(number) || number < min || number > max) throw new UsageError(`${option} must be a whole number from ${min} to ${max}, got "${value}"`);
+  if (!Number.isInteger(number) || number < min || number > max) throw new UsageError(terminalWords().t('cli:args.wholeNumber', { option, min, max, value }));
   return number;
 }

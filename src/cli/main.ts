@@ -1,9 +1,10 @@
-import { commands } from './commands/index';
+import { commands, summaryOf } from './commands/index';
 import { ConfigurationError, ExitCode, UsageError, type CliIo } from './command';
 import { appVersion } from '../shared/app-info';
 import { plainReason } from '../shared/plain-words';
 import { redactSecrets } from '../shared/redact';
 import { closestWord } from './did-you-mean';
+import { terminalWords } from './terminal-words';
 
 const consoleIo: CliIo = {
   out: (line) => process.stdout.write(`${line}\n`),
@@ -32,18 +33,19 @@ function endQuietlyWhenThePipeCloses(stream: NodeJS.WriteStream): void {
 }
 
 export function helpText(): string {
+  const { t } = terminalWords();
   const width = Math.max(...commands.map((c) => c.name.length));
   return [
-    'amc — Agentic Mobile Control',
+    t('cli:help.title'),
     '',
-    'Usage: amc <command> [options]',
+    t('cli:help.usage'),
     '',
-    'Commands:',
-    ...commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
+    t('cli:help.commands'),
+    ...commands.map((c) => `  ${c.name.padEnd(width)}  ${summaryOf(c.name)}`),
     '',
-    'Options:',
-    '  -h, --help     show this help (or `amc <command> --help`)',
-    '  -v, --version  print the version',
+    t('cli:help.options'),
+    t('cli:help.helpOption'),
+    t('cli:help.versionOption'),
   ].join('\n');
 }
 
@@ -53,6 +55,7 @@ export async function main(argv: string[], terminal: CliIo = consoleIo): Promise
     endQuietlyWhenThePipeCloses(process.stderr);
   }
   const io = redacting(terminal);
+  const { t } = terminalWords();
   const [first, ...rest] = argv;
   if (first === undefined || first === '-h' || first === '--help' || first === 'help') {
     io.out(helpText());
@@ -65,13 +68,13 @@ export async function main(argv: string[], terminal: CliIo = consoleIo): Promise
   const entry = commands.find((c) => c.name === first);
   if (!entry) {
     const meant = closestWord(first, commands.map((c) => c.name));
-    io.err(`amc: unknown command "${first}"${meant ? ` (did you mean \`amc ${meant}\`?)` : ''}. Run \`amc --help\` for the list.`);
+    io.err(meant ? t('cli:unknownCommandMeant', { name: first, meant }) : t('cli:unknownCommand', { name: first }));
     return ExitCode.usage;
   }
   const command = await entry.load();
   if (rest.includes('-h') || rest.includes('--help')) {
     const more = command.moreHelp ? `\n\n${await command.moreHelp()}` : '';
-    io.out(`Usage: ${command.usage}\n\n${entry.summary}${more}`);
+    io.out(`${t('cli:usage', { usage: command.usage })}\n\n${summaryOf(entry.name)}${more}`);
     return ExitCode.ok;
   }
   try {
@@ -82,14 +85,15 @@ export async function main(argv: string[], terminal: CliIo = consoleIo): Promise
       return ExitCode.usage;
     }
     if (error instanceof UsageError) {
-      io.err(`amc ${command.name}: ${error.message}\nUsage: ${command.usage}`);
+      io.err(`amc ${command.name}: ${error.message}\n${t('cli:usage', { usage: command.usage })}`);
       return ExitCode.usage;
     }
     // Plain words on the terminal; the error's class and stack trace in the log for a bug report.
     const { resolveAmcHome } = await import('../main/storage/settings-store');
     const { logError } = await import('../main/storage/error-log');
     const logged = await logError(resolveAmcHome(process.env), 'cli', `amc ${command.name}`, error);
-    io.err(`amc ${command.name}: ${plainReason(error instanceof Error ? error.message : String(error))}${logged ? ` (details: ${logged})` : ''}`);
+    const reason = plainReason(error instanceof Error ? error.message : String(error));
+    io.err(`amc ${command.name}: ${logged ? t('cli:details', { reason, file: logged }) : reason}`);
     return ExitCode.failed;
   }
 }

@@ -6,7 +6,7 @@ import type { AdbClient } from '../main/device/adb-client';
 import type { ConfiguredPlanner, TaskHandle } from '../main/runtime/task-runner';
 import type { RuntimeConfig } from '../main/runtime/config';
 import { deviceGroupsOf, LaunchTargetError, phonesOfLaunch, type LaunchTargets } from '../shared/device-groups';
-import { FINISHED_OUTCOME_WORDS, launchOutcome, launchRowOf, refusedRow, type LaunchRow } from '../shared/launch';
+import { finishedOutcomeWords, launchOutcome, launchRowOf, refusedRow, type LaunchRow } from '../shared/launch';
 import { formatCount, formatDuration } from '../shared/task-words';
 import { formatUsd } from '../shared/prices';
 import { terminalSupervisor } from './terminal-supervisor';
@@ -39,7 +39,7 @@ export function launchTable(rows: readonly LaunchRow[]): string[] {
   const header = ['Phone', 'Outcome', 'Steps', 'Tokens', 'Cost', 'Time'];
   const cells = rows.map((row) => [
     row.serial,
-    row.outcome ? FINISHED_OUTCOME_WORDS[row.outcome] : 'running',
+    row.outcome ? finishedOutcomeWords(row.outcome) : 'running',
     formatCount(row.steps, 'en-US'),
     formatCount(row.tokens, 'en-US'),
     row.costUsd === null ? '—' : formatUsd(row.costUsd, 'en-US'),

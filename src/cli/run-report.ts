@@ -1,5 +1,5 @@
 import { formatUsd } from '../shared/prices';
-import { DECIDER_WORDS, replyWords } from '../shared/supervision-words';
+import { deciderWords, replyWords } from '../shared/supervision-words';
 import type { TaskEvent } from '../shared/task';
 import { formatCount } from '../shared/task-words';
 import type { CliIo } from './command';
@@ -31,10 +31,10 @@ export function supervisionPrinter(io: Pick<CliIo, 'out'>): (event: TaskEvent) =
         return;
       }
       case 'guard.decided':
-        io.out(`    guard (${event.guard}, ${event.decision}, by ${DECIDER_WORDS[event.by]}): ${event.message}`);
+        io.out(`    guard (${event.guard}, ${event.decision}, by ${deciderWords(event.by)}): ${event.message}`);
         return;
       case 'person.answered':
-        io.out(`    -> ${replyWords(event.reply)} (by ${DECIDER_WORDS[event.by]})`);
+        io.out(`    -> ${replyWords(event.reply)} (by ${deciderWords(event.by)})`);
         return;
       case 'task.resumed':
         if (event.note) io.out(`    note for the agent: ${event.note}`);

@@ -1,6 +1,6 @@
 import { attemptsLabel, type StepOutcome } from '../shared/action';
 import type { PlannerInfo, TaskEventOf } from '../shared/task';
-import { countOf, finishedOutcome, formatDuration, LOOKED_ONLY_NOTE, tokensLabel } from '../shared/task-words';
+import { countOf, finishedOutcome, formatDuration, lookedOnlyNote, tokensLabel } from '../shared/task-words';
 import { plainReason } from '../shared/plain-words';
 
 /** `amc run`'s words for a turn's outcome and the task's end: the app's vocabulary (see shared/task-words). */
@@ -15,7 +15,7 @@ export function finishedLine(event: TaskEventOf<'task.finished'>, planner: Pick<
   const totals = `${countOf(event.steps, 'action')}, ${formatDuration(event.durationMs)}, ${tokensLabel(event.usage)}`;
   switch (finishedOutcome({ ...event, planner })) {
     case 'looked-only':
-      return `${LOOKED_ONLY_NOTE} (${totals}). Turn it on in Settings (amc serve) or run with --planner ai.`;
+      return `${lookedOnlyNote()} (${totals}). Turn it on in Settings (amc serve) or run with --planner ai.`;
     case 'done':
       return `Done (${totals})${event.result ? `: ${event.result}` : ''}`;
     case 'not-verified':

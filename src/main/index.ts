@@ -46,7 +46,7 @@ function guardWebContents(contents: WebContents): void {
 function createWindow(services: AppServices): BrowserWindow {
   // Electronegativity exceptions: the scanner cannot see options built by a function. mainWindowOptions sets
   // contextIsolation, sandbox and disableBlinkFeatures 'Auxclick'; shell-policy.test.ts asserts each one.
-  const options = mainWindowOptions(path.join(here, '../preload/index.cjs'));
+  const options = mainWindowOptions(path.join(here, '../preload/index.cjs'), app.getLocale());
   const window = new BrowserWindow(options); // eng-disable CONTEXT_ISOLATION_JS_CHECK SANDBOX_JS_CHECK AUXCLICK_JS_CHECK
   window.once('ready-to-show', () => window.show());
 

@@ -9,6 +9,7 @@ import { freeingWords, holderWords, type DeviceLockHold } from '../main/storage/
 import { SupervisedActions } from '../main/runtime/supervised-action';
 import type { SupervisorPort } from '../main/runtime/supervisor';
 import { ACTION_TOOLS } from '../main/tools/registry';
+import { ENGLISH, type Words } from '../shared/i18n/translate';
 
 /** An action the confirmation setting holds for the person's yes, in words, and how to ask for it. */
 export interface ConfirmationAsk {
@@ -31,6 +32,8 @@ export interface AgentIdentity {
   startedAt: number;
   /** How long the session lasts without a request (its phones are free then at the latest); null: as long as it is connected. */
   idleTimeoutMs: number | null;
+  /** The language of what the person is asked and of the errors the agent gets (English when not given). */
+  words?: Words;
 }
 
 /**
@@ -85,14 +88,15 @@ export class AgentSession {
     const scene = this.lastScene.get(serial) ?? null;
     const step = (this.steps.get(serial) ?? 0) + 1;
     this.steps.set(serial, step);
-    const person = askingThrough(confirmation);
+    const words = this.identity.words ?? ENGLISH;
+    const person = askingThrough(confirmation, words);
     const actions = new SupervisedActions(
       { executor: this.agent.phone.executorPort, tools: ACTION_TOOLS },
       { taskId: `mcp-agent-${this.identity.id}`, serial, signal, supervisor: person.supervisor, allowedApps: null, confirmation: () => confirmation.mode, emit: this.onEvent, now: Date.now },
     );
     const result = await actions.act(step, { tool: call.name, args: call.args, rationale: null }, scene);
     if (result.kind === 'ended') throw person.failure ?? new Error(result.reason);
-    if (result.kind === 'denied') throw new Error(`Not done, the person did not say yes to ${person.question}.`);
+    if (result.kind === 'denied') throw new Error(words.t('mcp:notAllowed', { question: person.question }));
     if (!result.outcome.ok) return result.outcome;
     const after = (await this.look(serial, { screenshot: false, signal })).scene;
     const screenChanged = scene && after ? sceneFingerprint(scene) !== sceneFingerprint(after) : null;
@@ -136,7 +140,7 @@ export class AgentSession {
     if (held) {
       this.holds.delete(serial);
       await held.release();
-      throw new Error(`Not done: the person took phone ${serial} back (Stop in the app). Your next action takes it again if nobody else drives it.`);
+      throw new Error((this.identity.words ?? ENGLISH).t('mcp:takenBack', { serial }));
     }
     const { id, startedAt, idleTimeoutMs } = this.identity;
     const hold = await this.agent.locks.acquire(serial, {
@@ -153,14 +157,14 @@ export class AgentSession {
  * The agent's person as a supervisor: a confirmation becomes the MCP client's question (yes allows this action
  * once); a client that cannot ask fails the action with its own words.
  */
-function askingThrough(confirmation: Omit<ConfirmationAsk, 'question'>): { supervisor: SupervisorPort; question: string; failure?: Error } {
+function askingThrough(confirmation: Omit<ConfirmationAsk, 'question'>, words: Words): { supervisor: SupervisorPort; question: string; failure?: Error } {
   const person: { supervisor: SupervisorPort; question: string; failure?: Error } = {
     question: '',
     supervisor: {
       async ask({ request }) {
         if (request.kind !== 'confirmation') return { reply: { kind: 'unanswered', reason: 'an agent is asked only about actions' }, by: 'no-one-present' };
-        const on = request.target?.label ? ` on ${request.target.label}` : '';
-        person.question = `${actionWords(request.tool, request.args)}${on}: ${request.reasons.join('; ')}`;
+        const asked = { action: actionWords(request.tool, request.args, undefined, words), target: request.target?.label, reasons: request.reasons.join('; ') };
+        person.question = words.t(asked.target ? 'mcp:questionOn' : 'mcp:question', asked);
         try {
           return (await confirmation.ask(person.question)) ? { reply: { kind: 'allow', scope: 'once' }, by: 'person' } : { reply: { kind: 'deny' }, by: 'person' };
         } catch (error) {

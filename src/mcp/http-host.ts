@@ -6,6 +6,7 @@ import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { AppServices } from '../main/app/create-app';
 import { createMcpServer } from './server';
 import { DEFAULT_IDLE_TIMEOUT_MS, SessionLiveness } from './session-liveness';
+import type { Words } from '../shared/i18n/translate';
 
 const HOST = '127.0.0.1';
 const MAX_BODY_BYTES = 1024 * 1024;
@@ -76,7 +77,10 @@ interface Session {
  * its client is gone (its GET stream closed, no request in flight), and the session ends after
  * `idleTimeoutMs` without a request, so an agent that vanished without DELETE keeps neither phone nor memory.
  */
-export async function startMcpHttpHost(app: AppServices, options: { port?: number; token?: string; idleTimeoutMs?: number } = {}): Promise<McpHttpHost> {
+export async function startMcpHttpHost(
+  app: AppServices,
+  options: { port?: number; token?: string; idleTimeoutMs?: number; words?: Words } = {},
+): Promise<McpHttpHost> {
   const token = options.token ?? randomBytes(24).toString('base64url');
   const idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
   const sessions = new Map<string, Session>();
@@ -90,7 +94,7 @@ export async function startMcpHttpHost(app: AppServices, options: { port?: numbe
 
   const openSession = async (): Promise<Session> => {
     const id = randomUUID();
-    const { server: mcp, session } = createMcpServer(app, { sessionId: id, idleTimeoutMs });
+    const { server: mcp, session } = createMcpServer(app, { sessionId: id, idleTimeoutMs, ...(options.words && { words: options.words }) });
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => id,
       onsessioninitialized: (sessionId) => void sessions.set(sessionId, entry),

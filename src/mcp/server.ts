@@ -9,11 +9,12 @@ import { formatUsd } from '../shared/prices';
 import { sceneToJson } from '../shared/scene';
 import { actionWords } from '../shared/supervision-words';
 import type { PlannerInfo, TaskEvent, TaskEventOf } from '../shared/task';
-import { capitalized, countOf, finishedOutcome, OUTCOME_WORDS, plannerWords, taskOutcomeWord, tokensLabel, type FinishedOutcome } from '../shared/task-words';
+import { capitalized, countOf, finishedOutcome, outcomeWord, plannerWords, taskOutcomeWord, tokensLabel, type FinishedOutcome } from '../shared/task-words';
 import type { AppServices } from '../main/app/create-app';
 import { ACTION_TOOL_NAMES, ACTION_TOOLS } from '../main/tools/registry';
 import { AGENT_SCREENSHOT_LONG_EDGE, AgentSession } from './agent-session';
 import { redactSecrets } from '../shared/redact';
+import { ENGLISH, type Words } from '../shared/i18n/translate';
 
 /** The router's answer, or its plain-words reason as the tool's error (the same words as the app and the CLI). */
 async function call<M extends MethodName>(app: AppServices, method: M, input: unknown): Promise<MethodOutput<M>> {
@@ -70,7 +71,7 @@ const describedOverrides = Object.fromEntries(
 
 function progressMessage(event: Extract<TaskEvent, { type: 'step.planned' | 'step.executed' }>): string {
   if (event.type === 'step.planned') return `step ${event.step}: ${actionWords(event.tool, event.args)}${event.rationale ? ` — ${event.rationale}` : ''}`;
-  return `step ${event.step}: ${event.outcome.ok ? OUTCOME_WORDS.done : `${OUTCOME_WORDS.failed}: ${plainReason(event.outcome.error ?? 'unknown reason')}`}`;
+  return `step ${event.step}: ${event.outcome.ok ? outcomeWord('done') : `${outcomeWord('failed')}: ${plainReason(event.outcome.error ?? 'unknown reason')}`}`;
 }
 
 /**
@@ -109,13 +110,20 @@ function clientLabel(name: string | undefined): string {
  * and plain-words errors. The agent acts as the planner here (observe/act), or hands a whole goal to the
  * app's configured planner (run_goal).
  */
-export function createMcpServer(app: AppServices, options: { sessionId: string; idleTimeoutMs: number | null }): { server: McpServer; session: AgentSession } {
+/** `words`: the language of the server's own messages to the person and its errors (English when not given). */
+export function createMcpServer(
+  app: AppServices,
+  options: { sessionId: string; idleTimeoutMs: number | null; words?: Words },
+): { server: McpServer; session: AgentSession } {
+  const words = options.words ?? ENGLISH;
+  const { t } = words;
   const server = new McpServer({ name: appName, version: appVersion }, { capabilities: { logging: {} } });
   const session = new AgentSession(app.agent, {
     id: options.sessionId,
     client: () => clientLabel(server.server.getClientVersion()?.name),
     startedAt: Date.now(),
     idleTimeoutMs: options.idleTimeoutMs,
+    words,
   });
 
   /**
@@ -124,12 +132,9 @@ export function createMcpServer(app: AppServices, options: { sessionId: string; 
    */
   const askPerson = async (question: string, signal: AbortSignal): Promise<boolean> => {
     if (!server.server.getClientCapabilities()?.elicitation) {
-      throw new Error(
-        `Not done: ${question}. Settings ask for a person's yes before it, and this MCP client cannot ask its person (no elicitation support). ` +
-          'Let the person do it on the phone, or change Settings → Confirm actions.',
-      );
+      throw new Error(t('mcp:cannotAsk', { question }));
     }
-    const answer = await server.server.elicitInput({ mode: 'form', message: `Allow this action on the phone? ${question}`, requestedSchema: { type: 'object', properties: {} } }, { signal });
+    const answer = await server.server.elicitInput({ mode: 'form', message: t('mcp:allowOnPhone', { question }), requestedSchema: { type: 'object', properties: {} } }, { signal });
     return answer.action === 'accept';
   };
 
@@ -157,7 +162,7 @@ export function createMcpServer(app: AppServices, options: { sessionId: string; 
 
   const observeOnce = async (serial: string, screenshot: boolean, signal: AbortSignal) => {
     const observation = await session.observe(serial, { screenshot, signal });
-    if (!observation.scene) throw new Error(`The screen could not be read: ${plainReason(observation.sceneError ?? 'unknown reason')}`);
+    if (!observation.scene) throw new Error(t('mcp:unreadable', { reason: plainReason(observation.sceneError ?? t('mcp:unknownReason')) }));
     return { ...observation, scene: observation.scene };
   };
 
@@ -195,7 +200,7 @@ export function createMcpServer(app: AppServices, options: { sessionId: string; 
     },
     async ({ serial }, extra) => {
       const { screenshot, screenshotError } = await observeOnce(serial, true, extra.signal);
-      if (!screenshot) throw new Error(plainReason(screenshotError ?? 'No screenshot: unknown reason'));
+      if (!screenshot) throw new Error(plainReason(screenshotError ?? t('mcp:noScreenshot')));
       return { content: [{ type: 'image', data: Buffer.from(screenshot.bytes).toString('base64'), mimeType: screenshot.mediaType }] };
     },
   );
@@ -232,7 +237,7 @@ export function createMcpServer(app: AppServices, options: { sessionId: string; 
   const runAction = async (serial: string, tool: string, args: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult> => {
     const mode = (await call(app, 'settings.get', {})).effective.supervision.confirmation;
     const outcome = await session.act(serial, { name: tool, args }, { signal, confirmation: { mode, ask: (question) => askPerson(question, signal) } });
-    if (!outcome.ok) throw new Error(plainReason(outcome.error ?? `${tool} failed`));
+    if (!outcome.ok) throw new Error(plainReason(outcome.error ?? t('mcp:toolFailed', { tool })));
     return json(outcome);
   };
 

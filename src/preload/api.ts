@@ -10,6 +10,8 @@ import {
 
 /** What the preload exposes as `window.amc`. Mirrors the contract; nothing else crosses the bridge. */
 export interface PreloadApi {
+  /** The system's locale as Electron reports it (e.g. `zh-CN`), or null when the shell did not pass one. */
+  readonly locale: string | null;
   call(method: string, input: unknown): Promise<RpcResult<unknown>>;
   on(event: string, listener: (payload: unknown) => void): () => void;
   onFrame(listener: (meta: FrameMeta, bytes: Uint8Array) => void): () => void;
@@ -17,8 +19,15 @@ export interface PreloadApi {
 
 type IpcLike = Pick<IpcRenderer, 'invoke' | 'on' | 'removeListener'>;
 
-export function buildPreloadApi(ipc: IpcLike): PreloadApi {
+/** The value of the shell's `--amc-locale=` argument (the prefix is the shell's LOCALE_ARGUMENT). */
+export function localeFromArguments(argv: readonly string[]): string | null {
+  const value = argv.find((argument) => argument.startsWith('--amc-locale='))?.slice('--amc-locale='.length).trim();
+  return value ? value : null;
+}
+
+export function buildPreloadApi(ipc: IpcLike, argv: readonly string[] = []): PreloadApi {
   return {
+    locale: localeFromArguments(argv),
     call(method, input) {
       if (!isMethodName(method)) {
         return Promise.resolve({ ok: false, error: { code: 'unknown_method', message: `Unknown method "${String(method)}".` } });

@@ -1,18 +1,20 @@
 import type { StepOutcome } from './action';
+import { ENGLISH, type Words } from './i18n/translate';
 import { elementName, nameInLabel, type SceneElement } from './scene';
 import type { StepRecord } from './task';
 
 /**
  * Actions in a person's words ("Tap 'Network & internet'", "Opened Settings"), one wording for the timeline, the
  * guards' messages, the confirmation card, the HTML report and the terminal. The tool names and arguments stay
- * available in a step's details; these lines are for reading.
+ * available in a step's details; these lines are for reading. English (catalog area `common`, `action.*`) unless
+ * given another language's `words`: the guards' messages, which the model hears, are always English.
  */
 
 /** The tools through which the model reaches the person, not the phone (the runtime answers them). */
 export const ASK_USER = 'ask_user';
 export const HAND_OVER = 'hand_over';
 
-/** The outcome of an action the person said no to (what the model hears). */
+/** The outcome of an action the person said no to (what the model hears and the record keeps: never translated). */
 export const DENIED = 'the person denied this action';
 
 /** Whether the person said no to this step's action: neither a failure of the agent nor an action taken. */
@@ -25,19 +27,8 @@ export function isAction(step: { planned: { tool: string } | null; outcome: Step
 }
 
 type Mood = 'do' | 'done';
-const VERBS: Record<string, Record<Mood, string>> = {
-  tap: { do: 'Tap', done: 'Tapped' },
-  long_press: { do: 'Long-press', done: 'Long-pressed' },
-  swipe: { do: 'Swipe', done: 'Swiped' },
-  type_text: { do: 'Type', done: 'Typed' },
-  press_key: { do: 'Press', done: 'Pressed' },
-  launch_app: { do: 'Open', done: 'Opened' },
-  wait: { do: 'Wait', done: 'Waited' },
-  describe_screen: { do: 'Look at the screen', done: 'Looked at the screen' },
-  finish_task: { do: 'Finish', done: 'Finished' },
-  [ASK_USER]: { do: 'Ask', done: 'Asked' },
-  [HAND_OVER]: { do: 'Hand the phone over', done: 'Handed the phone over' },
-};
+/** The tools with words of their own; any other is shown with its arguments. */
+const WORDED_TOOLS = new Set(['tap', 'long_press', 'swipe', 'type_text', 'press_key', 'launch_app', 'wait', 'describe_screen', 'finish_task', ASK_USER, HAND_OVER]);
 
 const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
@@ -53,36 +44,44 @@ const keyWords = (key: string) => {
  * "Press Back", "Open Settings"; `done` for what already happened ("Opened Settings"). `target` is the element's
  * name as a person reads it (see `elementName`). An unknown tool is shown with its arguments.
  */
-export function actionPhrase(tool: string, args: Record<string, unknown>, target?: string | null, mood: Mood = 'do'): string {
-  const verb = VERBS[tool]?.[mood];
-  if (!verb) return `${tool} ${clip(JSON.stringify(args), 120)}`;
-  const on = target ? `'${clip(target, 60)}'` : undefined;
+export function actionPhrase(tool: string, args: Record<string, unknown>, target?: string | null, mood: Mood = 'do', words: Words = ENGLISH): string {
+  if (!WORDED_TOOLS.has(tool)) return `${tool} ${clip(JSON.stringify(args), 120)}`;
+  const { t } = words;
+  const verb = t(`common:action.verb.${tool}.${mood}`);
+  const on = target ? t('common:action.target', { name: clip(target, 60) }) : undefined;
   switch (tool) {
     case 'tap':
-    case 'long_press':
-      return [verb, on ?? (point(args.x, args.y) && `at ${point(args.x, args.y)}`)].filter(Boolean).join(' ');
+    case 'long_press': {
+      const at = point(args.x, args.y);
+      return [verb, on ?? (at && t('common:action.at', { point: at }))].filter(Boolean).join(' ');
+    }
     case 'swipe': {
       const from = point(args.from_x, args.from_y);
       const to = point(args.to_x, args.to_y);
-      const way = text(args.direction) ?? (from && to ? `from ${from} to ${to}` : undefined);
-      return [verb, way, on && `on ${on}`].filter(Boolean).join(' ');
+      const way = text(args.direction) ?? (from && to ? t('common:action.fromTo', { from, to }) : undefined);
+      return [verb, way, on && t('common:action.on', { target: on })].filter(Boolean).join(' ');
     }
     case 'type_text':
-      return [verb, `"${clip(text(args.text) ?? '', 60)}"`, on && `into ${on}`, args.submit === true && (mood === 'do' ? 'and press Enter' : 'and pressed Enter')]
+      return [
+        verb,
+        t('common:action.text', { text: clip(text(args.text) ?? '', 60) }),
+        on && t('common:action.into', { target: on }),
+        args.submit === true && t(`common:action.pressEnter.${mood}`),
+      ]
         .filter(Boolean)
         .join(' ');
     case 'press_key':
-      return `${verb} ${keyWords(text(args.key) ?? 'a key')}`;
+      return `${verb} ${keyWords(text(args.key) ?? t('common:action.aKey'))}`;
     case 'launch_app':
-      return `${verb} ${text(args.app) ?? text(args.package) ?? 'an app'}`;
+      return `${verb} ${text(args.app) ?? text(args.package) ?? t('common:action.anApp')}`;
     case 'wait':
-      return typeof args.seconds === 'number' ? `${verb} ${args.seconds} s` : verb;
+      return typeof args.seconds === 'number' ? t('common:action.seconds', { verb, seconds: args.seconds }) : verb;
     case 'finish_task':
-      return args.success === false ? `${verb}: the goal cannot be reached` : `${verb}: the goal is reached`;
+      return t(args.success === false ? 'common:action.unreachable' : 'common:action.reached', { verb });
     case ASK_USER:
-      return `${verb} "${clip(text(args.question) ?? '', 120)}"`;
+      return t('common:action.ask', { verb, question: t('common:action.text', { text: clip(text(args.question) ?? '', 120) }) });
     case HAND_OVER:
-      return text(args.reason) ? `${verb}: ${clip(text(args.reason)!, 120)}` : verb;
+      return text(args.reason) ? t('common:action.because', { verb, reason: clip(text(args.reason)!, 120) }) : verb;
     default:
       return verb;
   }
@@ -97,10 +96,10 @@ export function targetElement(step: Pick<StepRecord, 'scene' | 'planned' | 'outc
 }
 
 /** A recorded turn's action as a person says it ("Tap 'Network & internet'"); null before the planner chose one. */
-export function stepPhrase(step: Pick<StepRecord, 'scene' | 'planned' | 'outcome'>): string | null {
+export function stepPhrase(step: Pick<StepRecord, 'scene' | 'planned' | 'outcome'>, words: Words = ENGLISH): string | null {
   if (!step.planned) return null;
   const element = targetElement(step);
   const label = step.outcome?.target?.label;
   const target = element ? elementName(element) : label === undefined ? undefined : (nameInLabel(label) ?? label);
-  return actionPhrase(step.planned.tool, step.planned.args, target);
+  return actionPhrase(step.planned.tool, step.planned.args, target, 'do', words);
 }

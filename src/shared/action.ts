@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ENGLISH, type Words } from './i18n/translate';
 
 /** One tool call as the planner chose it: the tool's name and its raw (not yet validated) arguments. */
 export const ToolCallSchema = z.object({
@@ -64,8 +65,8 @@ export function sentToPhone(outcome: StepOutcome): boolean {
  * commands it took) or that sent nothing (a look at the screen); "3 attempts" when a command had to be sent again;
  * an action refused before it reached the phone says so instead of "0 attempts".
  */
-export function attemptsLabel(outcome: StepOutcome): string | null {
-  if (outcome.attempts === 0) return outcome.ok ? null : 'not sent to the phone';
+export function attemptsLabel(outcome: StepOutcome, words: Words = ENGLISH): string | null {
+  if (outcome.attempts === 0) return outcome.ok ? null : words.t('common:attempts.notSent');
   const retries = outcome.retries ?? 0;
-  return retries > 0 ? `${retries + 1} attempts` : null;
+  return retries > 0 ? words.t('common:attempts.count', { count: retries + 1 }) : null;
 }

@@ -5,6 +5,7 @@ import { finishedOutcome, type FinishedOutcome } from './task-words';
 import { RunTaskRequestSchema, type TaskRecord } from './task';
 import { plainReason } from './plain-words';
 import { isAction } from './action-words';
+import { ENGLISH, type Words } from './i18n/translate';
 
 export const FINISHED_OUTCOMES = ['done', 'not-verified', 'looked-only', 'failed', 'stopped'] as const satisfies readonly FinishedOutcome[];
 
@@ -16,7 +17,8 @@ export const LaunchPhonesSchema = z.discriminatedUnion('kind', [
 export type LaunchPhones = z.infer<typeof LaunchPhonesSchema>;
 
 /** The phones in words: "lab (group)" or the serials. */
-export const launchPhonesWords = (phones: LaunchPhones): string => (phones.kind === 'group' ? `the group ${phones.group}` : phones.serials.join(', '));
+export const launchPhonesWords = (phones: LaunchPhones, words: Words = ENGLISH): string =>
+  phones.kind === 'group' ? words.t('common:launch.group', { group: phones.group }) : phones.serials.join(', ');
 
 export const LaunchRowSchema = z.object({
   serial: z.string(),
@@ -67,10 +69,4 @@ export function launchOutcome(rows: readonly LaunchRow[]): FinishedOutcome {
 }
 
 /** A finished outcome as a results table shows it. */
-export const FINISHED_OUTCOME_WORDS: Record<FinishedOutcome, string> = {
-  done: 'done',
-  'not-verified': 'done, not verified',
-  'looked-only': 'looked only',
-  failed: 'failed',
-  stopped: 'stopped',
-};
+export const finishedOutcomeWords = (outcome: FinishedOutcome, words: Words = ENGLISH): string => words.t(`common:finishedOutcome.${outcome}`);

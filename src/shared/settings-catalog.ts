@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { DEFAULT_PRICE_TABLE, parsePriceTable } from './prices';
 import { DEFAULT_SCENE_TOKEN_BUDGET } from './scene';
 import { urlHasCredentials } from './redact';
+import { LANGUAGE_CHOICES } from './i18n/languages';
 import { parseDeviceGroups } from './device-groups';
 
 /**
@@ -19,7 +20,7 @@ export const TYPING_METHODS = ['auto', 'yadb', 'adb-keyboard'] as const;
 export type TypingMethod = (typeof TYPING_METHODS)[number];
 
 /** The form's sections, in the order they are shown. */
-export const SETTING_SECTIONS = ['Planner', 'Cloud control plane', 'Direct access', 'Limits', 'Supervision', 'Screenshot', 'adb server', 'Phone helpers', 'Fleet'] as const;
+export const SETTING_SECTIONS = ['Interface', 'Planner', 'Cloud control plane', 'Direct access', 'Limits', 'Supervision', 'Screenshot', 'adb server', 'Phone helpers', 'Fleet'] as const;
 export type SettingSection = (typeof SETTING_SECTIONS)[number];
 
 /** Who reads a setting: every task, the AI planner (any transport), or one transport / provider client. */
@@ -180,6 +181,13 @@ const AI = ['ai-planner'] as const;
 const DIRECT = ['anthropic', 'openai'] as const;
 
 export const SETTINGS_CATALOG = [
+  choice('interface', 'language', LANGUAGE_CHOICES, 'system', { system: 'Follow the system', en: 'English', 'zh-CN': '简体中文 (Simplified Chinese)' }, {
+    label: 'Language',
+    help: 'The words of this window, the CLI and the report. What the model receives stays in English.',
+    section: 'Interface',
+    env: 'AMC_LANGUAGE',
+    appliesTo: ['app'],
+  }),
   toggle('aiPlanner', 'enabled', false, {
     label: 'Use the AI planner',
     help: 'Off: the built-in planner runs tasks and no model is called.',

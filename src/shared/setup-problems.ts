@@ -1,5 +1,6 @@
 import { SETTINGS_CATALOG, type SettingUse } from './settings-catalog';
 import type { SecretName, Settings } from './settings';
+import { ENGLISH, type Words } from './i18n/translate';
 
 /** Something the enabled AI planner still needs, naming the Settings field (and the variable only when one overrides it). */
 export interface SetupProblem {
@@ -51,8 +52,20 @@ export function aiPlannerSetupProblems(
     });
 }
 
+/** A problem's words in a language: the field's label, what is wrong ("is empty"), and its section. */
+export function setupProblemParts(problem: SetupProblem, words: Words = ENGLISH): { label: string; problem: string; section: string } {
+  const { t } = words;
+  return {
+    label: t(`settings:field.${problem.field}.label`),
+    problem: t(problem.problem === 'is not set' ? 'common:setupProblem.unset' : 'common:setupProblem.empty'),
+    section: t(`settings:section.${problem.section}`),
+  };
+}
+
 /** "Control-plane token is not set (Settings → Cloud control plane)". */
-export function describeSetupProblem(problem: SetupProblem): string {
-  const where = `Settings → ${problem.section}`;
-  return `${problem.label} ${problem.problem} (${where}${problem.overriddenBy ? `; ${problem.overriddenBy} overrides it` : ''})`;
+export function describeSetupProblem(problem: SetupProblem, words: Words = ENGLISH): string {
+  const parts = setupProblemParts(problem, words);
+  return problem.overriddenBy
+    ? words.t('common:setupProblem.lineOverridden', { ...parts, variable: problem.overriddenBy })
+    : words.t('common:setupProblem.line', parts);
 }

@@ -1,53 +1,54 @@
 import { actionPhrase } from './action-words';
+import { ENGLISH, type Words } from './i18n/translate';
 import { nameInLabel } from './scene';
 import type { Decider, PersonReply, PersonRequest, SupervisionEntry } from './task';
 
 /**
  * The supervision log in words, one wording for the live timeline, History, the HTML report and the CLI: what
- * was asked or decided, and by whom.
+ * was asked or decided, and by whom. English unless given another language's `words` (catalog area `common`);
+ * what was recorded (the question, the reasons, a guard's message) is quoted as it was recorded.
  */
 
-export const DECIDER_WORDS: Record<Decider, string> = {
-  runtime: 'the runtime',
-  policy: 'the policy',
-  person: 'the person',
-  preset: 'an answer given in advance',
-  'no-one-present': 'no one present',
-};
+export const deciderWords = (by: Decider, words: Words = ENGLISH): string => words.t(`common:decider.${by}`);
 
 /** An action as one line in a person's words ("Tap 'Send'"); `targetLabel` as the executor or policy recorded it. */
-export const actionWords = (tool: string, args: Record<string, unknown>, targetLabel?: string): string =>
-  actionPhrase(tool, args, targetLabel === undefined ? undefined : (nameInLabel(targetLabel) ?? targetLabel));
+export const actionWords = (tool: string, args: Record<string, unknown>, targetLabel?: string, words: Words = ENGLISH): string =>
+  actionPhrase(tool, args, targetLabel === undefined ? undefined : (nameInLabel(targetLabel) ?? targetLabel), 'do', words);
 
 const lowerFirst = (text: string) => text.charAt(0).toLowerCase() + text.slice(1);
 
-export function requestWords(request: PersonRequest): string {
+export function requestWords(request: PersonRequest, words: Words = ENGLISH): string {
+  const { t } = words;
   switch (request.kind) {
     case 'question':
-      return `The agent asked: ${request.question}`;
+      return t('common:request.question', { question: request.question });
     case 'confirmation':
-      return `Confirmation asked to ${lowerFirst(actionWords(request.tool, request.args, request.target?.label))}: ${request.reasons.join('; ')}`;
+      return t('common:request.confirmation', {
+        action: lowerFirst(actionWords(request.tool, request.args, request.target?.label, words)),
+        reasons: request.reasons.join('; '),
+      });
     case 'hand-over':
-      return `The agent handed the phone over: ${request.reason}`;
+      return t('common:request.hand-over', { reason: request.reason });
     case 'loop':
-      return `Loop: ${request.description}`;
+      return t('common:request.loop', { description: request.description });
   }
 }
 
-export function replyWords(reply: PersonReply): string {
+export function replyWords(reply: PersonReply, words: Words = ENGLISH): string {
+  const { t } = words;
   switch (reply.kind) {
     case 'answer':
-      return `Answered: ${reply.text}`;
+      return t('common:reply.answer', { text: reply.text });
     case 'allow':
-      return reply.scope === 'task' ? 'Allowed for the rest of this task' : 'Allowed';
+      return t(reply.scope === 'task' ? 'common:reply.allowTask' : 'common:reply.allow');
     case 'deny':
-      return 'Denied';
+      return t('common:reply.deny');
     case 'continue':
-      return reply.note ? `Continue, with the note: ${reply.note}` : 'Continue';
+      return reply.note ? t('common:reply.continueNote', { note: reply.note }) : t('common:reply.continue');
     case 'stop':
-      return 'Stop';
+      return t('common:reply.stop');
     case 'unanswered':
-      return `Unanswered: ${reply.reason}`;
+      return t('common:reply.unanswered', { reason: reply.reason });
   }
 }
 
@@ -61,17 +62,24 @@ export interface SupervisionLine {
 }
 
 /** One line per entry of a task's supervision log, in order. */
-export function supervisionLines(log: readonly SupervisionEntry[]): SupervisionLine[] {
+export function supervisionLines(log: readonly SupervisionEntry[], words: Words = ENGLISH): SupervisionLine[] {
+  const { t } = words;
   return log.map((entry): SupervisionLine => {
     switch (entry.type) {
       case 'guard.decided':
-        return { at: entry.at, step: entry.step, kind: 'guard', text: `Guard (${entry.guard}, ${entry.decision}): ${entry.message}`, by: DECIDER_WORDS[entry.by] };
+        return {
+          at: entry.at,
+          step: entry.step,
+          kind: 'guard',
+          text: t('common:guard', { guard: entry.guard, decision: entry.decision, message: entry.message }),
+          by: deciderWords(entry.by, words),
+        };
       case 'person.asked':
-        return { at: entry.at, step: entry.step, kind: 'asked', text: requestWords(entry.request), by: null };
+        return { at: entry.at, step: entry.step, kind: 'asked', text: requestWords(entry.request, words), by: null };
       case 'person.answered':
-        return { at: entry.at, step: entry.step, kind: 'answered', text: replyWords(entry.reply), by: DECIDER_WORDS[entry.by] };
+        return { at: entry.at, step: entry.step, kind: 'answered', text: replyWords(entry.reply, words), by: deciderWords(entry.by, words) };
       case 'task.resumed':
-        return { at: entry.at, step: entry.step, kind: 'note', text: `Resumed with a note for the agent: ${entry.note ?? ''}`, by: DECIDER_WORDS.person };
+        return { at: entry.at, step: entry.step, kind: 'note', text: t('common:resumed', { note: entry.note ?? '' }), by: deciderWords('person', words) };
     }
   });
 }

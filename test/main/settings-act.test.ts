@@ -30,6 +30,7 @@ import { Executor } from '../../src/main/tools/executor';
 import type { Scene } from '../../src/shared/scene';
 import { defaultSettings, mergeSettings, SettingsSchema, type Settings, type SettingsPatch } from '../../src/shared/settings';
 import { SETTINGS_CATALOG, type CatalogEntry } from '../../src/shared/settings-catalog';
+import { chooseLanguage } from '../../src/shared/i18n/languages';
 import type { TaskEvent, TaskRecord } from '../../src/shared/task';
 import type { ConfiguredPlanner } from '../../src/main/runtime/planner';
 import { finish, startProviderFake, type FakePolicy, type FakeProvider, type FakeReply, type FakeTurn, type ProviderFake } from '../fakes/index';
@@ -212,6 +213,12 @@ const tapTheFirstElement: FakePolicy = (turn) =>
 
 /** Per setting: what it changes, checked by changing it. */
 const ACTS: Record<Path, () => Promise<void>> = {
+  'interface.language': async () => {
+    // The window's language (the renderer's language store chooses the same way): the setting wins over the system's.
+    const windowLanguage = (settings: Settings) => chooseLanguage(settings.interface.language, ['en-US']);
+    expect(windowLanguage(settingsWith({ interface: { language: 'zh-CN' } }))).toBe('zh-CN');
+    expect(windowLanguage(settingsWith({ interface: { language: 'system' } }))).toBe('en');
+  },
   'aiPlanner.enabled': async () => {
     await runTask(configWith({ aiPlanner: { enabled: false } }));
     expect(turns).toHaveLength(0);

@@ -34,7 +34,7 @@ describe('preload', () => {
   it('Scenario: Nothing else is exposed', async () => {
     const ipc = fakeIpc();
     const api = buildPreloadApi(ipc as never);
-    expect(Object.keys(api).sort()).toEqual(['call', 'on', 'onFrame']);
+    expect(Object.keys(api).sort()).toEqual(['call', 'locale', 'on', 'onFrame']);
     const refused = await api.call('ipcRenderer.send', {});
     expect(refused).toEqual({ ok: false, error: { code: 'unknown_method', message: 'Unknown method "ipcRenderer.send".' } });
     expect(ipc.invoke).not.toHaveBeenCalled();

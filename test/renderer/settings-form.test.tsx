@@ -153,14 +153,14 @@ describe('settings form', () => {
     await renderForm(await settingsBackend());
     // Off (the default): nothing of the AI planner; what every task and the phone's helpers use stays.
     expect(shownFields()).toEqual([
-      'aiPlanner.enabled', 'aiPlanner.appNotes', 'aiPlanner.maxSteps', 'budget.maxMinutes', 'supervision.confirmation', 'perception.sceneTokenBudget',
+      'interface.language', 'aiPlanner.enabled', 'aiPlanner.appNotes', 'aiPlanner.maxSteps', 'budget.maxMinutes', 'supervision.confirmation', 'perception.sceneTokenBudget',
       'adb.host', 'adb.port', 'helpers.videoMirror', 'helpers.scrcpyServerPath', 'helpers.yadbPath', 'helpers.download', 'typing.method',
       'fleet.deviceGroups', 'secrets.AMC_FLEET_REDIS',
     ]);
     fireEvent.click(screen.getByLabelText('Use the AI planner'));
     // On, cloud proxy (the default transport): the control plane's fields, no provider keys.
     expect(shownFields()).toEqual([
-      'aiPlanner.enabled', 'aiPlanner.provider', 'aiPlanner.model', 'aiPlanner.transport', 'aiPlanner.appNotes', 'aiPlanner.reuseRuns',
+      'interface.language', 'aiPlanner.enabled', 'aiPlanner.provider', 'aiPlanner.model', 'aiPlanner.transport', 'aiPlanner.appNotes', 'aiPlanner.reuseRuns',
       'controlPlane.url', 'secrets.CONTROL_PLANE_TOKEN',
       'aiPlanner.timeoutSeconds', 'aiPlanner.maxSteps',
       'budget.maxTokens', 'budget.maxCostCents', 'budget.maxMinutes', 'budget.priceTable',

@@ -24,6 +24,8 @@ type Path = CatalogEntry['path'];
 
 /** What the person types (or ticks) per setting, and the value that must be stored. */
 const TYPED: Record<Path, (provider: Provider) => { form: string | boolean; stored: unknown }> = {
+  // English, not the default "system": the form stays in the words the rest of this test looks for.
+  'interface.language': () => ({ form: 'en', stored: 'en' }),
   'aiPlanner.enabled': () => ({ form: true, stored: true }),
   'aiPlanner.provider': (provider) => ({ form: provider, stored: provider }),
   'aiPlanner.model': (provider) => ({ form: ` ${provider}-round-trip-model `, stored: `${provider}-round-trip-model` }),
@@ -72,6 +74,7 @@ interface Destinations {
  * Each returns [where it arrived, what it must be there].
  */
 const ARRIVES: Record<Path, (d: Destinations) => [unknown, unknown]> = {
+  'interface.language': ({ config }) => [config.settings.interface.language, 'en'],
   'aiPlanner.enabled': ({ config }) => [buildPlanner(config, fakeClient).planner.info.kind, 'ai'],
   'aiPlanner.provider': ({ config, provider }) => [direct(config).provider, provider],
   'aiPlanner.model': ({ config, provider }) => [direct(config).model, `${provider}-round-trip-model`],

@@ -11,13 +11,17 @@ export interface TestBrowser {
 
 const CHROMIUM_PATH = process.env.AMC_CHROMIUM_PATH ?? '/usr/bin/chromium';
 
-/** Debian's headless Chromium with a fresh profile and no background traffic (this machine has no network). */
-export async function launchTestBrowser(viewport = { width: 1280, height: 800 }): Promise<TestBrowser> {
+/**
+ * Debian's headless Chromium with a fresh profile and no background traffic (this machine has no network); `locale`
+ * is the browser's language (navigator.language), Chromium's own when not given.
+ */
+export async function launchTestBrowser(viewport = { width: 1280, height: 800 }, locale?: string): Promise<TestBrowser> {
   const userDataDir = await mkdtemp(path.join(os.tmpdir(), 'amc-chromium-'));
   const context = await chromium.launchPersistentContext(userDataDir, {
     executablePath: CHROMIUM_PATH,
     headless: true,
     viewport,
+    ...(locale && { locale }),
     args: [
       '--no-sandbox',
       '--disable-gpu',

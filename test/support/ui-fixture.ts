@@ -21,6 +21,8 @@ interface UiFixtureOptions {
   video?: boolean;
   /** False when the file launches its own browsers (at other window sizes). */
   browser?: boolean;
+  /** The browser's language (e.g. `zh-CN`); Chromium's own when not given. */
+  locale?: string;
 }
 
 /** Reads a part started in beforeAll; a test that runs without it (its start failed) fails with this. */
@@ -37,7 +39,7 @@ export function useUiFixture(options: UiFixtureOptions = {}): UiFixture {
     const env = typeof options.env === 'function' ? options.env() : (options.env ?? {});
     const starts = await Promise.allSettled([
       (options.video ? startVideoUiHost() : startUiHost(env)).then((running) => (host = running)),
-      options.browser === false ? null : launchTestBrowser().then((launched) => (browser = launched)),
+      options.browser === false ? null : launchTestBrowser(undefined, options.locale).then((launched) => (browser = launched)),
     ]);
     const failed = starts.find((start) => start.status === 'rejected');
     if (failed) throw failed.reason;

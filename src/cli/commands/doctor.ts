@@ -5,29 +5,31 @@ import { parseCommandArgs } from '../args';
 import { EXTRA_DOCTOR_CHECKS, type DoctorRow } from '../doctor-checks';
 import { ADB_OPTIONS_USAGE, adbForTask, adbOptions } from './devices';
 import { plainReason } from '../../shared/plain-words';
+import { ENGLISH, type Words } from '../../shared/i18n/translate';
+import { terminalWords } from '../terminal-words';
 import type { RuntimeConfig } from '../../main/runtime/config';
 import type { AdbClient } from '../../main/device/adb-client';
 
 const run = promisify(execFile);
 const message = (error: unknown) => plainReason(error instanceof Error ? error.message : String(error));
 
-async function adbVersionRow(adbPath: string): Promise<DoctorRow> {
+async function adbVersionRow(adbPath: string, { t }: Words): Promise<DoctorRow> {
   try {
     const { stdout } = await run(adbPath, ['version'], { timeout: 10_000 });
     const version = /version ([\d.]+)/i.exec(stdout)?.[1];
-    return { check: 'adb', status: 'ok', detail: `${adbPath} found${version ? `, version ${version}` : ''}` };
+    return { check: 'adb', status: 'ok', detail: version ? t('doctor:adbFoundVersion', { path: adbPath, version }) : t('doctor:adbFound', { path: adbPath }) };
   } catch (error) {
     const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
     return {
       check: 'adb',
       status: 'fail',
-      detail: missing ? `${adbPath} was not found` : `${adbPath} did not run: ${message(error)}`,
-      fix: 'Install Android platform tools (Debian/Ubuntu: apt-get install adb) or give its path with --adb-path.',
+      detail: missing ? t('doctor:adbMissing', { path: adbPath }) : t('doctor:adbFailed', { path: adbPath, reason: message(error) }),
+      fix: t('doctor:adbFix'),
     };
   }
 }
 
-async function phoneRows(adb: AdbClient): Promise<{ rows: DoctorRow[]; ready: string[] }> {
+async function phoneRows(adb: AdbClient, { t }: Words): Promise<{ rows: DoctorRow[]; ready: string[] }> {
   const { describeDevice } = await import('../../main/device/device-info');
   const { createDeviceLocks, freeingWords, holderWords } = await import('../../main/storage/device-lock');
   const { resolveAmcHome } = await import('../../main/storage/settings-store');
@@ -35,7 +37,7 @@ async function phoneRows(adb: AdbClient): Promise<{ rows: DoctorRow[]; ready: st
   const entries = await adb.listDevices({ timeoutMs: 10_000 });
   if (entries.length === 0) {
     return {
-      rows: [{ check: 'phones', status: 'fail', detail: 'no phone is connected', fix: 'Plug a phone in with USB debugging on, `amc connect HOST:PORT`, or start the demo phone (`amc virtual-device`, or "Start demo phone" in the app).' }],
+      rows: [{ check: 'phones', status: 'fail', detail: t('doctor:noPhone'), fix: t('doctor:noPhoneFix') }],
       ready: [],
     };
   }
@@ -46,33 +48,43 @@ async function phoneRows(adb: AdbClient): Promise<{ rows: DoctorRow[]; ready: st
     const holder = holders[index];
     if (device.state === 'device' && holder) {
       // Connected, but a task cannot take it until its holder lets go.
-      return { check: `phone ${device.serial}`, status: 'warn', detail: `busy: driven by ${holderWords(holder)}`, fix: freeingWords(holder) };
+      return { check: `phone ${device.serial}`, status: 'warn', detail: t('doctor:phoneBusy', { holder: holderWords(holder) }), fix: freeingWords(holder) };
     }
     return device.state === 'device'
-      ? { check: `phone ${device.serial}`, status: 'ok', detail: `ready${about ? ` (${about})` : ''}` }
+      ? { check: `phone ${device.serial}`, status: 'ok', detail: about ? t('doctor:phoneReadyAbout', { about }) : t('doctor:phoneReady') }
       : { check: `phone ${device.serial}`, status: 'fail', detail: device.state, ...(device.hint && { fix: device.hint }) };
   });
   return { rows, ready: devices.filter((device) => device.state === 'device').map((device) => device.serial) };
 }
 
-async function modelRow(config: RuntimeConfig): Promise<DoctorRow> {
+async function modelRow(config: RuntimeConfig, { t }: Words): Promise<DoctorRow> {
   if (!config.settings.aiPlanner.enabled) {
-    return { check: 'planner', status: 'warn', detail: 'the AI planner is off: tasks only look at the screen', fix: 'Turn on the AI planner in Settings (`amc serve`) or set AI_PLANNER_ENABLED=true.' };
+    return { check: 'planner', status: 'warn', detail: t('doctor:plannerOff'), fix: t('doctor:plannerOffFix') };
   }
   const { testConnection } = await import('../../main/app/connection-check');
   const report = await testConnection(config);
   return report.result === 'ok'
     ? { check: 'model', status: 'ok', detail: `${report.target}: ${report.message}` }
-    : { check: 'model', status: 'fail', detail: `${report.target}: ${report.message}`, fix: 'Fix it in Settings (`amc serve`), then run `amc doctor` again.' };
+    : { check: 'model', status: 'fail', detail: `${report.target}: ${report.message}`, fix: t('doctor:modelFix') };
 }
 
-function print(rows: DoctorRow[], io: CliIo): void {
-  const mark = { ok: 'ok  ', warn: 'warn', fail: 'FAIL' } as const;
-  const width = Math.max(...rows.map((row) => row.check.length));
-  for (const row of rows) {
-    io.out(`${mark[row.status]}  ${row.check.padEnd(width)}  ${row.detail}`);
+/** A check's name as printed; the rows keep the English one (`--json`, and which checks block). */
+function checkLabel(check: string, { t }: Words): string {
+  if (check.startsWith('phone ')) return t('doctor:check.phone', { serial: check.slice('phone '.length) });
+  return t(`doctor:check.${check}`, { defaultValue: check });
+}
+
+/** Columns line up in a terminal, where a Chinese character takes two columns. */
+const columns = (text: string) => [...text].reduce((width, char) => width + (/[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]/.test(char) ? 2 : 1), 0);
+
+function print(rows: DoctorRow[], io: CliIo, words: Words): void {
+  const labels = rows.map((row) => checkLabel(row.check, words));
+  const width = Math.max(...labels.map(columns));
+  rows.forEach((row, index) => {
+    const label = labels[index]!;
+    io.out(`${words.t(`doctor:mark.${row.status}`)}  ${label}${' '.repeat(width - columns(label))}  ${row.detail}`);
     if (row.fix) io.out(`${' '.repeat(width + 8)}-> ${row.fix}`);
-  }
+  });
 }
 
 export const doctorCommand: CliCommand = {
@@ -80,6 +92,9 @@ export const doctorCommand: CliCommand = {
   usage: `amc doctor [--json] ${ADB_OPTIONS_USAGE}`,
   async run(args, io) {
     const { values } = parseCommandArgs(args, { json: { type: 'boolean' }, ...adbOptions });
+    // `--json` is for scripts: English whatever the terminal's language.
+    const words = values.json ? ENGLISH : terminalWords();
+    const { t } = words;
     const { createConfigSource } = await import('../../main/runtime/config');
     const { defaultSettings } = await import('../../shared/settings');
     const rows: DoctorRow[] = [];
@@ -87,25 +102,25 @@ export const doctorCommand: CliCommand = {
     let config: RuntimeConfig | null = null;
     try {
       config = await createConfigSource().load();
-      rows.push({ check: 'settings', status: 'ok', detail: 'valid' });
+      rows.push({ check: 'settings', status: 'ok', detail: t('doctor:settingsValid') });
     } catch (error) {
-      rows.push({ check: 'settings', status: 'fail', detail: message(error), fix: 'Correct the value named above in Settings (`amc serve`) or in the environment.' });
+      rows.push({ check: 'settings', status: 'fail', detail: message(error), fix: t('doctor:settingsFix') });
     }
     const settings = config?.settings ?? defaultSettings();
-    rows.unshift(await adbVersionRow(values['adb-path'] ?? 'adb'));
+    rows.unshift(await adbVersionRow(values['adb-path'] ?? 'adb', words));
 
     let adb: AdbClient | null = null;
     let ready: string[] = [];
     try {
       adb = await adbForTask(values, settings);
-      rows.push({ check: 'adb server', status: 'ok', detail: `reachable at ${adb.address}` });
-      const phones = await phoneRows(adb);
+      rows.push({ check: 'adb server', status: 'ok', detail: t('doctor:adbReachable', { address: adb.address }) });
+      const phones = await phoneRows(adb, words);
       rows.push(...phones.rows);
       ready = phones.ready;
     } catch (error) {
-      rows.push({ check: 'adb server', status: 'fail', detail: message(error), fix: 'Start it with `adb start-server`, or check the adb server host and port in Settings.' });
+      rows.push({ check: 'adb server', status: 'fail', detail: message(error), fix: t('doctor:adbServerFix') });
     }
-    if (config) rows.push(await modelRow(config));
+    if (config) rows.push(await modelRow(config, words));
     const controller = new AbortController();
     for (const check of EXTRA_DOCTOR_CHECKS) rows.push(...(await check({ adb, readySerials: ready, signal: controller.signal })));
 
@@ -114,8 +129,8 @@ export const doctorCommand: CliCommand = {
     const canRun = blocking.length === 0;
     if (values.json) io.out(JSON.stringify({ canRun, checks: rows }, null, 2));
     else {
-      print(rows, io);
-      io.out(canRun ? 'A task can run.' : `A task cannot run yet: ${blocking.map((row) => row.check).join(', ')}.`);
+      print(rows, io, words);
+      io.out(canRun ? t('doctor:canRun') : t('doctor:cannotRun', { checks: blocking.map((row) => checkLabel(row.check, words)).join(', ') }));
     }
     return canRun ? ExitCode.ok : ExitCode.failed;
   },

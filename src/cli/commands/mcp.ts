@@ -38,7 +38,8 @@ export const mcpCommand: CliCommand = {
     try {
       if (values.http) {
         const { startMcpHttpHost } = await import('../../mcp/http-host');
-        const host = await startMcpHttpHost(app, { port, ...(token?.success && { token: token.data }), ...(idleTimeoutMs !== undefined && { idleTimeoutMs }) });
+        const { terminalWords } = await import('../terminal-words');
+        const host = await startMcpHttpHost(app, { port, words: terminalWords(), ...(token?.success && { token: token.data }), ...(idleTimeoutMs !== undefined && { idleTimeoutMs }) });
         io.out(`MCP server (Streamable HTTP) at ${host.url}`);
         io.out(token?.success ? 'Bearer token: the one in AMC_MCP_TOKEN.' : `Bearer token: ${host.token}`);
         io.out(`A session silent for ${(idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS) / 1000} s ends and frees its phone (--idle-timeout).`);
@@ -49,7 +50,8 @@ export const mcpCommand: CliCommand = {
         // stdout carries the protocol: nothing else may be printed there.
         const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
         const { createMcpServer } = await import('../../mcp/server');
-        const { server, session } = createMcpServer(app, { sessionId: randomUUID(), idleTimeoutMs: null });
+        const { terminalWords } = await import('../terminal-words');
+        const { server, session } = createMcpServer(app, { sessionId: randomUUID(), idleTimeoutMs: null, words: terminalWords() });
         const transport = new StdioServerTransport();
         const closed = new Promise<void>((resolve) => {
           transport.onclose = resolve;

@@ -60,7 +60,8 @@ function parseEnvValue(entry: EnvEntry, raw: string): { value: unknown } | { pro
       return flag === undefined ? { problem: `${entry.env} must be one of true, false, 1, 0, yes, no ${got}` } : { value: flag };
     }
     case 'choice': {
-      const chosen = entry.choices.find((candidate) => candidate === value.toLowerCase());
+      // Case-blind: a language is written `zh-CN` as often as `zh-cn`.
+      const chosen = entry.choices.find((candidate) => candidate.toLowerCase() === value.toLowerCase());
       return chosen === undefined ? { problem: `${entry.env} must be one of ${entry.choices.join(', ')} ${got}` } : { value: chosen };
     }
     case 'url': {

@@ -12,8 +12,14 @@ export const DOCUMENTATION_HOSTS: readonly string[] = [
 /** How long after a click or key press a request to open a link still counts as the person's own. */
 export const USER_GESTURE_WINDOW_MS = 1000;
 
-/** The main window's options: the renderer is sandboxed, isolated from the preload, and has no Node. */
-export function mainWindowOptions(preloadPath: string) {
+/** How the system's locale reaches the preload (a sandboxed preload cannot ask Electron for it). */
+export const LOCALE_ARGUMENT = '--amc-locale=';
+
+/**
+ * The main window's options: the renderer is sandboxed, isolated from the preload, and has no Node. `locale` is
+ * Electron's (app.getLocale()); the window's words follow it unless Settings chooses a language.
+ */
+export function mainWindowOptions(preloadPath: string, locale = '') {
   return {
     width: 1440,
     height: 900,
@@ -36,6 +42,7 @@ export function mainWindowOptions(preloadPath: string) {
       spellcheck: false,
       // A middle click would otherwise open a link in a new window, bypassing the click handlers.
       disableBlinkFeatures: 'Auxclick',
+      additionalArguments: [`${LOCALE_ARGUMENT}${locale}`] as string[],
     },
   } as const;
 }

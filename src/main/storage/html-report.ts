@@ -6,9 +6,10 @@ import { isAction, isDenied, stepPhrase } from '../../shared/action-words';
 import { supervisionLines } from '../../shared/supervision-words';
 import { screenChangedByAction, type StepRecord, type TaskRecord } from '../../shared/task';
 import { plainReason } from '../../shared/plain-words';
-import { costWords, countOf, formatDuration, LOOKED_ONLY_HINT, LOOKED_ONLY_NOTE, plannerWords, stepCountsLabel, taskOutcomeKind, taskOutcomeWord, tokensLabel } from '../../shared/task-words';
+import { costWords, countOf, formatDuration, lookedOnlyHint, lookedOnlyNote, plannerWords, stepCountsLabel, taskOutcomeKind, taskOutcomeWord, tokensLabel } from '../../shared/task-words';
 import { toolActsOnPhone } from '../tools/registry';
 import { redactSecrets } from '../../shared/redact';
+import { ENGLISH, type Words } from '../../shared/i18n/translate';
 
 /**
  * One self-contained HTML file per task: inline CSS and inline SVG only, no scripts, no links, no external
@@ -24,16 +25,16 @@ export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]!);
 }
 
-const ms = (value: number | null) => formatDuration(value);
+const ms = (value: number | null, words: Words) => formatDuration(value, undefined, words);
 const when = (at: number | null) => (at === null ? '—' : new Date(at).toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC'));
 
-function argsText(args: Record<string, unknown>): string {
+function argsText(args: Record<string, unknown>, { t }: Words): string {
   const entries = Object.entries(args);
-  return entries.length ? entries.map(([key, value]) => `${key}=${JSON.stringify(value)}`).join(', ') : 'no arguments';
+  return entries.length ? entries.map(([key, value]) => `${key}=${JSON.stringify(value)}`).join(', ') : t('report:noArguments');
 }
 
 /** The wireframe of a turn's Scene: one box per element, its text, and the action's target marked. */
-export function sceneWireframe(scene: Scene, target: StepTarget | undefined): string {
+export function sceneWireframe(scene: Scene, target: StepTarget | undefined, words: Words = ENGLISH): string {
   const { width, height } = scene.screen;
   const font = Math.max(12, Math.round(width / 36));
   const boxes = scene.elements
@@ -52,37 +53,39 @@ export function sceneWireframe(scene: Scene, target: StepTarget | undefined): st
   const marker = target
     ? `<circle class="tap" cx="${target.x}" cy="${target.y}" r="${font * 1.2}"/><circle class="tap-dot" cx="${target.x}" cy="${target.y}" r="${font / 3}"/>`
     : '';
-  return `<svg class="wire" viewBox="0 0 ${width} ${height}" role="img" aria-label="Wireframe of the screen">` +
+  return `<svg class="wire" viewBox="0 0 ${width} ${height}" role="img" aria-label="${escapeHtml(words.t('report:wireframe'))}">` +
     `<rect class="screen" x="0" y="0" width="${width}" height="${height}"/>${boxes}${marker}</svg>`;
 }
 
-function outcomeHtml(step: StepRecord): string {
-  if (!step.outcome) return '<span class="muted">nothing executed</span>';
+function outcomeHtml(step: StepRecord, words: Words): string {
+  const { t } = words;
+  if (!step.outcome) return `<span class="muted">${t('report:nothingExecuted')}</span>`;
   const { outcome } = step;
-  if (isDenied(outcome)) return '<span class="muted">denied by the person</span> (not run)';
-  const attempts = attemptsLabel(outcome);
-  const details = [attempts, outcome.ok ? ms(outcome.durationMs) : null].filter(Boolean).join(' · ');
+  if (isDenied(outcome)) return `<span class="muted">${t('report:deniedByPerson')}</span>${t('report:notRun')}`;
+  const attempts = attemptsLabel(outcome, words);
+  const details = [attempts, outcome.ok ? ms(outcome.durationMs, words) : null].filter(Boolean).join(' · ');
   return outcome.ok
-    ? `<span class="ok">ok</span>${details ? ` · ${details}` : ''}`
-    : `<span class="err">error</span>: ${escapeHtml(plainReason(outcome.error ?? 'unknown error'))}${details ? ` · ${details}` : ''}`;
+    ? `<span class="ok">${t('report:ok')}</span>${details ? ` · ${details}` : ''}`
+    : `<span class="err">${t('report:error')}</span>: ${escapeHtml(plainReason(outcome.error ?? t('report:unknownError')))}${details ? ` · ${details}` : ''}`;
 }
 
-function reasoningHtml(label: string, text: string | null, exposes: boolean): string {
+function reasoningHtml(label: string, text: string | null, exposes: boolean, { t }: Words): string {
   const body = text
     ? `<pre>${escapeHtml(text)}</pre>`
-    : `<p class="muted">${exposes ? 'none given' : 'not available with this planner/transport'}</p>`;
+    : `<p class="muted">${t(exposes ? 'report:noneGiven' : 'report:notAvailable')}</p>`;
   return `<details${text ? ' open' : ''}><summary>${label}</summary>${body}</details>`;
 }
 
-function verificationHtml(verification: Verification): string {
+function verificationHtml(verification: Verification, { t }: Words): string {
   return verification.status === 'verified'
-    ? `<span class="ok">verified</span>: ${escapeHtml(verification.fact)}`
-    : `<span class="err">not verified</span>: ${escapeHtml(verification.fact)}`;
+    ? `<span class="ok">${t('report:verified')}</span>: ${escapeHtml(verification.fact)}`
+    : `<span class="err">${t('report:notVerified')}</span>: ${escapeHtml(verification.fact)}`;
 }
 
 /** Every question, answer, hand-over, confirmation and guard decision, with who decided and when. */
-function supervisionHtml(record: TaskRecord): string {
-  const lines = supervisionLines(record.supervisionLog);
+function supervisionHtml(record: TaskRecord, words: Words): string {
+  const { t } = words;
+  const lines = supervisionLines(record.supervisionLog, words);
   if (lines.length === 0) return '';
   const rows = lines
     .map(
@@ -90,42 +93,45 @@ function supervisionHtml(record: TaskRecord): string {
         `<tr class="sup-${line.kind}"><td>${line.step}</td><td>${when(line.at)}</td><td>${escapeHtml(line.text)}</td><td>${line.by ? escapeHtml(line.by) : '—'}</td></tr>`,
     )
     .join('\n');
-  return `<section class="supervision"><h2>Questions, decisions and guards</h2>
-<table><tr><th>Step</th><th>When</th><th>What</th><th>Decided by</th></tr>
+  return `<section class="supervision"><h2>${t('report:supervisionTitle')}</h2>
+<table><tr><th>${t('report:step')}</th><th>${t('report:when')}</th><th>${t('report:what')}</th><th>${t('report:decidedBy')}</th></tr>
 ${rows}
 </table></section>`;
 }
 
-function changedLabel(changed: boolean | null): string {
-  return changed === null ? '—' : changed ? 'yes' : '<span class="err">no</span>';
+function changedLabel(changed: boolean | null, { t }: Words): string {
+  return changed === null ? '—' : changed ? t('report:yes') : `<span class="err">${t('report:no')}</span>`;
 }
 
-function stepHtml(step: StepRecord, record: TaskRecord): string {
+function stepHtml(step: StepRecord, record: TaskRecord, words: Words): string {
+  const { t } = words;
   const planned = step.planned;
-  const phrase = stepPhrase(step);
-  const action = phrase ? escapeHtml(phrase) : '<span class="muted">no action</span>';
-  const call = planned ? `<p class="muted"><code>${escapeHtml(planned.tool)}(${escapeHtml(argsText(planned.args))})</code></p>` : '';
+  const phrase = stepPhrase(step, words);
+  const action = phrase ? escapeHtml(phrase) : `<span class="muted">${t('report:noAction')}</span>`;
+  const call = planned ? `<p class="muted"><code>${escapeHtml(planned.tool)}(${escapeHtml(argsText(planned.args, words))})</code></p>` : '';
   const target = step.outcome?.target;
-  const targetLine = target ? `<p class="muted">target: ${escapeHtml(target.label ?? target.elementId ?? '')} at (${target.x}, ${target.y})</p>` : '';
-  const tokens = planned?.usage ? tokensLabel(planned.usage) : '—';
+  const targetLine = target
+    ? `<p class="muted">${escapeHtml(t('report:target', { label: target.label ?? target.elementId ?? '', x: target.x, y: target.y }))}</p>`
+    : '';
+  const tokens = planned?.usage ? tokensLabel(planned.usage, undefined, words) : '—';
   const wire = step.scene
-    ? sceneWireframe(step.scene, target)
-    : `<p class="err">${escapeHtml(step.sceneError ?? 'No Scene this turn.')}</p>`;
+    ? sceneWireframe(step.scene, target, words)
+    : `<p class="err">${escapeHtml(step.sceneError ?? t('report:noScene'))}</p>`;
   const screen = step.scene
     ? `${escapeHtml(step.scene.screen.package)}${step.scene.screen.activity ? escapeHtml(` ${step.scene.screen.activity}`) : ''}`
     : '';
   return `<section class="turn">
 <div class="wire-box">${wire}<p class="muted">${screen}</p></div>
 <div class="detail">
-<h2>Step ${step.step}: ${action}</h2>${call}${targetLine}
-${reasoningHtml('Rationale', planned?.rationale ?? null, record.planner.exposesReasoning)}
-${reasoningHtml('Thinking', planned?.thinking ?? null, record.planner.exposesReasoning)}
+<h2>${t('report:stepTitle', { step: step.step, action })}</h2>${call}${targetLine}
+${reasoningHtml(t('report:rationale'), planned?.rationale ?? null, record.planner.exposesReasoning, words)}
+${reasoningHtml(t('report:thinking'), planned?.thinking ?? null, record.planner.exposesReasoning, words)}
 <table>
-<tr><th>Outcome</th><td>${outcomeHtml(step)}</td></tr>
-<tr><th>Timings</th><td>observe ${ms(step.timings.observeMs)} · plan ${ms(step.timings.planMs)} · act ${ms(step.timings.executeMs)}</td></tr>
-<tr><th>Tokens</th><td>${tokens}${planned?.costUsd != null ? ` · ${formatUsd(planned.costUsd)}` : ''}</td></tr>
-${step.outcome?.verification ? `<tr><th>Checked</th><td>${verificationHtml(step.outcome.verification)}</td></tr>` : ''}
-${planned && toolActsOnPhone(planned.tool) ? `<tr><th>Screen changed by it</th><td>${changedLabel(screenChangedByAction(record, step.step))}</td></tr>` : ''}
+<tr><th>${t('report:outcome')}</th><td>${outcomeHtml(step, words)}</td></tr>
+<tr><th>${t('report:timings')}</th><td>${t('report:timingsLine', { observe: ms(step.timings.observeMs, words), plan: ms(step.timings.planMs, words), act: ms(step.timings.executeMs, words) })}</td></tr>
+<tr><th>${t('report:tokens')}</th><td>${tokens}${planned?.costUsd != null ? ` · ${formatUsd(planned.costUsd, words.locale)}` : ''}</td></tr>
+${step.outcome?.verification ? `<tr><th>${t('report:checked')}</th><td>${verificationHtml(step.outcome.verification, words)}</td></tr>` : ''}
+${planned && toolActsOnPhone(planned.tool) ? `<tr><th>${t('report:screenChanged')}</th><td>${changedLabel(screenChangedByAction(record, step.step), words)}</td></tr>` : ''}
 </table>
 </div>
 </section>`;
@@ -151,47 +157,51 @@ table{border-collapse:collapse;margin-top:6px}th{text-align:left;color:var(--mut
 @media (max-width:700px){.turn{grid-template-columns:1fr}}
 `;
 
-/** The report for one task as a complete HTML document; reports are shared, so it passes the redaction step. */
-export function renderTaskReport(record: TaskRecord): string {
-  return redactSecrets(reportHtml(record));
+/**
+ * The report for one task as a complete HTML document, in `words`' language (what was recorded, such as the goal,
+ * the model's words and failure reasons, stays as recorded); reports are shared, so it passes the redaction step.
+ */
+export function renderTaskReport(record: TaskRecord, words: Words = ENGLISH): string {
+  return redactSecrets(reportHtml(record, words));
 }
 
-function reportHtml(record: TaskRecord): string {
+function reportHtml(record: TaskRecord, words: Words): string {
+  const { t } = words;
   const kind = taskOutcomeKind(record);
   const status = kind === 'done' ? 'ok' : kind === 'failed' ? 'err' : 'muted';
-  const outcome = kind === 'looked-only' ? `${LOOKED_ONLY_NOTE}. ${LOOKED_ONLY_HINT}` : record.failureReason ? plainReason(record.failureReason) : record.result;
+  const outcome = kind === 'looked-only' ? `${lookedOnlyNote(words)}. ${lookedOnlyHint(words)}` : record.failureReason ? plainReason(record.failureReason) : record.result;
   const actions = record.steps.filter(isAction).length;
-  const t = record.timings;
+  const timings = record.timings;
   return `<!doctype html>
-<html lang="en">
+<html lang="${words.language}">
 <head>
 <meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="${REPORT_CSP}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(`Task report: ${record.goal}`)}</title>
+<title>${escapeHtml(t('report:title', { goal: record.goal }))}</title>
 <style>${STYLE}</style>
 </head>
 <body>
 <header class="summary">
 <h1>${escapeHtml(record.goal)}</h1>
 <dl>
-<dt>Status</dt><dd><span class="${status}">${escapeHtml(taskOutcomeWord(record))}</span>${outcome ? ` — ${escapeHtml(outcome)}` : ''}</dd>
-<dt>Device</dt><dd>${escapeHtml(record.serial)}</dd>
-<dt>Planner</dt><dd>${escapeHtml(plannerWords(record.planner))}</dd>
-<dt>Steps</dt><dd>${stepCountsLabel(actions, record.steps.length)} (at most ${countOf(record.maxSteps, 'turn')})</dd>
-<dt>Started</dt><dd>${when(record.startedAt ?? record.createdAt)}</dd>
-<dt>Duration</dt><dd>${ms(t.totalMs)} (observe ${ms(t.observeMs)}, plan ${ms(t.planMs)}, act ${ms(t.executeMs)})</dd>
-<dt>Tokens</dt><dd>${tokensLabel(record.usage)}</dd>
-<dt>Cost</dt><dd>${costWords(record) ?? 'none (no model call was made)'}</dd>
-${record.verification ? `<dt>Outcome checked</dt><dd>${verificationHtml(record.verification)}</dd>` : ''}
-<dt>Task id</dt><dd>${escapeHtml(record.id)}</dd>
+<dt>${t('report:status')}</dt><dd><span class="${status}">${escapeHtml(taskOutcomeWord(record, words))}</span>${outcome ? ` — ${escapeHtml(outcome)}` : ''}</dd>
+<dt>${t('report:device')}</dt><dd>${escapeHtml(record.serial)}</dd>
+<dt>${t('report:planner')}</dt><dd>${escapeHtml(plannerWords(record.planner, words))}</dd>
+<dt>${t('report:steps')}</dt><dd>${t('report:stepsLine', { counts: stepCountsLabel(actions, record.steps.length, undefined, words), max: countOf(record.maxSteps, 'turn', undefined, words) })}</dd>
+<dt>${t('report:started')}</dt><dd>${when(record.startedAt ?? record.createdAt)}</dd>
+<dt>${t('report:duration')}</dt><dd>${t('report:durationLine', { total: ms(timings.totalMs, words), observe: ms(timings.observeMs, words), plan: ms(timings.planMs, words), act: ms(timings.executeMs, words) })}</dd>
+<dt>${t('report:tokens')}</dt><dd>${tokensLabel(record.usage, undefined, words)}</dd>
+<dt>${t('report:cost')}</dt><dd>${costWords(record, undefined, words) ?? t('report:noCost')}</dd>
+${record.verification ? `<dt>${t('report:outcomeChecked')}</dt><dd>${verificationHtml(record.verification, words)}</dd>` : ''}
+<dt>${t('report:taskId')}</dt><dd>${escapeHtml(record.id)}</dd>
 </dl>
 </header>
 <main>
-${record.steps.map((step) => stepHtml(step, record)).join('\n') || '<p class="muted">No turns were recorded.</p>'}
-${supervisionHtml(record)}
+${record.steps.map((step) => stepHtml(step, record, words)).join('\n') || `<p class="muted">${t('report:noTurns')}</p>`}
+${supervisionHtml(record, words)}
 </main>
-<footer class="muted"><p>${escapeHtml(`${appName} ${appVersion}`)} · generated ${when(Date.now())}</p></footer>
+<footer class="muted"><p>${escapeHtml(t('report:generated', { app: `${appName} ${appVersion}`, when: when(Date.now()) }))}</p></footer>
 </body>
 </html>
 `;

@@ -12,11 +12,13 @@ import { SetupChecklist } from './components/SetupChecklist';
 import { SettingsDrawer } from './components/settings/SettingsDrawer';
 import { GoalBox } from './components/task/GoalBox';
 import { ShortcutsHelp } from './components/task/ShortcutsHelp';
+import { useWords } from './i18n/use-words';
 import { useAppConnection } from './use-app-connection';
 
 export function App() {
   useAppConnection();
   const panel = usePanelWidth();
+  const { t } = useWords();
   return (
     <div className="app">
       <Header />
@@ -25,23 +27,23 @@ export function App() {
       <MissedRunsBanner />
       {/* The window does not scroll: the phone and the timeline each scroll in their own area. */}
       <main className="layout" style={{ '--device-panel-width': `${panel.width}px` } as CSSProperties}>
-        <ErrorBoundary area="the devices">
+        <ErrorBoundary area={t('app:area.devices')}>
           <DevicePanel />
         </ErrorBoundary>
         <Splitter width={panel.width} onResize={panel.resize} onReset={panel.reset} />
         <div className="work">
-          <ErrorBoundary area="the setup checklist">
+          <ErrorBoundary area={t('app:area.setup')}>
             <SetupChecklist />
           </ErrorBoundary>
-          <ErrorBoundary area="the goal box">
+          <ErrorBoundary area={t('app:area.goal')}>
             <GoalBox />
           </ErrorBoundary>
-          <ErrorBoundary area="the timeline">
+          <ErrorBoundary area={t('app:area.timeline')}>
             <MainTabs />
           </ErrorBoundary>
         </div>
       </main>
-      <ErrorBoundary area="the settings">
+      <ErrorBoundary area={t('app:area.settings')}>
         <SettingsDrawer />
       </ErrorBoundary>
       <ShortcutsHelp />

@@ -3,6 +3,7 @@ import { createRoot } from 'react-dom/client';
 import { App } from './App';
 import { connectBridge } from './bridge';
 import { BridgeContext } from './bridge-context';
+import { LanguageProvider } from './i18n/LanguageProvider';
 import './styles.css';
 
 const root = document.getElementById('root');
@@ -10,7 +11,9 @@ if (!root) throw new Error('index.html has no #root element');
 createRoot(root).render(
   <StrictMode>
     <BridgeContext.Provider value={connectBridge()}>
-      <App />
+      <LanguageProvider>
+        <App />
+      </LanguageProvider>
     </BridgeContext.Provider>
   </StrictMode>,
 );

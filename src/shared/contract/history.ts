@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { TokenUsageSchema } from '../decision';
 import { PlannerInfoSchema, TaskRecordSchema, TaskStatusSchema } from '../task';
 import { defineEvents, defineMethods, NoInput } from './define';
+import { LANGUAGES } from '../i18n/languages';
 
 /** One line of the history list. */
 export const TaskSummarySchema = z.object({
@@ -36,6 +37,8 @@ export const HistoryListingSchema = z.object({ tasks: z.array(TaskSummarySchema)
 export type HistoryListing = z.infer<typeof HistoryListingSchema>;
 
 const taskId = z.object({ id: z.string().trim().min(1).max(200) }).strict();
+/** A report is written in the language of the window that asks for it (English when it does not say). */
+const reportRequest = taskId.extend({ language: z.enum(LANGUAGES).optional() }).strict();
 
 /** A file the renderer offers as a download. */
 export const ExportedFileSchema = z.object({
@@ -52,7 +55,7 @@ export const historyMethods = defineMethods({
   'history.delete': { input: taskId, output: z.object({ id: z.string(), deleted: z.boolean() }) },
   'history.exportJson': { input: taskId, output: ExportedFileSchema },
   /** One self-contained HTML report (inline CSS and SVG, no external requests). */
-  'history.exportHtml': { input: taskId, output: ExportedFileSchema },
+  'history.exportHtml': { input: reportRequest, output: ExportedFileSchema },
 });
 
 export const historyEvents = defineEvents({

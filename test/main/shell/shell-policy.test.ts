@@ -34,6 +34,8 @@ describe('shell policy', () => {
       navigateOnDragDrop: false,
       spellcheck: false,
       disableBlinkFeatures: 'Auxclick',
+      // Electron's locale for the window's language (none given here); the preload reads it, nothing else.
+      additionalArguments: ['--amc-locale='],
     });
   });
 

@@ -3,6 +3,7 @@ import type { EventHub } from '../../ipc/event-hub';
 import type { MethodHandlers } from '../../ipc/router';
 import { renderTaskReport, reportFileName } from '../../storage/html-report';
 import type { TaskStore } from '../../storage/task-store';
+import { wordsFor } from '../../../shared/i18n/translate';
 
 export function historyHandlers(store: TaskStore, events: Pick<EventHub, 'publish'>): MethodHandlers {
   const find = async (id: string): Promise<TaskRecord> => {
@@ -22,9 +23,9 @@ export function historyHandlers(store: TaskStore, events: Pick<EventHub, 'publis
       const record = await find(id);
       return { fileName: reportFileName(record, 'json'), mediaType: 'application/json', text: `${JSON.stringify(record, null, 2)}\n` };
     },
-    'history.exportHtml': async ({ id }) => {
+    'history.exportHtml': async ({ id, language }) => {
       const record = await find(id);
-      return { fileName: reportFileName(record, 'html'), mediaType: 'text/html', text: renderTaskReport(record) };
+      return { fileName: reportFileName(record, 'html'), mediaType: 'text/html', text: renderTaskReport(record, wordsFor(language ?? 'en')) };
     },
   };
 }

@@ -3,6 +3,8 @@ import { BridgeError, type Bridge } from './bridge';
 
 /** Shape of `window.amc`, exposed by the preload (src/preload/api.ts). */
 export interface PreloadGlobal {
+  /** Electron's locale, passed by the shell. */
+  readonly locale: string | null;
   call(method: string, input: unknown): Promise<RpcResult<unknown>>;
   on(event: string, listener: (payload: unknown) => void): () => void;
   onFrame(listener: (meta: never, bytes: Uint8Array) => void): () => void;

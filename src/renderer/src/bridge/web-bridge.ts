@@ -7,6 +7,7 @@ import {
   type MethodOutput,
   type RpcResult,
 } from '../../../shared/contract';
+import { currentWords } from '../i18n/language-store';
 import { BridgeError, type Bridge } from './bridge';
 
 interface Pending {
@@ -57,7 +58,7 @@ export function createWebBridge(wsUrl: string): Bridge {
     socket.addEventListener('close', () => {
       setConnected(false);
       for (const [id, waiter] of pending) {
-        waiter.reject(new BridgeError({ code: 'unavailable', message: 'Lost the connection to the app. Retrying…' }));
+        waiter.reject(new BridgeError({ code: 'unavailable', message: currentWords().t('app:connection.droppedRetrying') }));
         pending.delete(id);
       }
       setTimeout(connect, RECONNECT_DELAY_MS);

@@ -1,3 +1,4 @@
+import { useWords } from '../i18n/use-words';
 import { useAppStore } from '../store/app-store';
 
 /** "configuration problems:\n  - a\n  - b" (main's ConfigError) as a heading and its items. */
@@ -10,6 +11,7 @@ export function ErrorBanner() {
   const error = useAppStore((s) => s.error);
   const setError = useAppStore((s) => s.setError);
   const openSettings = useAppStore((s) => s.toggleSettings);
+  const { t } = useWords();
   if (!error) return null;
   const { lead, items } = splitList(error);
   // A problem that names a Settings field comes with the way there.
@@ -28,11 +30,11 @@ export function ErrorBanner() {
       </div>
       {aboutSettings && (
         <button type="button" className="button secondary" onClick={() => openSettings(true)}>
-          Open Settings
+          {t('app:common.openSettings')}
         </button>
       )}
-      <button type="button" className="button link" onClick={() => setError(null)} aria-label="Dismiss the message">
-        Dismiss
+      <button type="button" className="button link" onClick={() => setError(null)} aria-label={t('app:common.dismissLabel')}>
+        {t('app:common.dismiss')}
       </button>
     </div>
   );

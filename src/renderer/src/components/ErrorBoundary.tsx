@@ -1,4 +1,5 @@
 import { Component, type ErrorInfo, type ReactNode } from 'react';
+import { currentWords } from '../i18n/language-store';
 
 interface Props {
   /** What this part of the window is, for the message ("the timeline"). */
@@ -23,13 +24,13 @@ export class ErrorBoundary extends Component<Props, { error: Error | null }> {
 
   override render() {
     if (!this.state.error) return this.props.children;
+    // A class cannot use the words hook; the language store says the same.
+    const { t } = currentWords();
     return (
       <div className="panel area-error" role="alert" data-testid="area-error">
-        <p>
-          Something went wrong while showing {this.props.area}: {this.state.error.message}
-        </p>
+        <p>{t('app:area.failed', { area: this.props.area, message: this.state.error.message })}</p>
         <button type="button" className="button secondary" onClick={() => this.setState({ error: null })}>
-          Try again
+          {t('app:area.retry')}
         </button>
       </div>
     );

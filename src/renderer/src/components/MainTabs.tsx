@@ -1,23 +1,26 @@
+import { useWords } from '../i18n/use-words';
 import { useAppStore, type MainView } from '../store/app-store';
 import { HistoryPanel } from './history/HistoryPanel';
 import { CurrentTask } from './task/CurrentTask';
 import { LaunchPanel } from './launch/LaunchPanel';
 import { FleetPanel } from './fleet/FleetPanel';
 
+/** Each tab's label and its panel's heading (message keys). */
 const TABS: Array<{ view: MainView; label: string; heading: string }> = [
-  { view: 'task', label: 'Current task', heading: 'Timeline' },
-  { view: 'launch', label: 'Several phones', heading: 'One goal on several phones' },
-  { view: 'history', label: 'History', heading: 'History' },
-  { view: 'fleet', label: 'Fleet', heading: 'Fleet' },
+  { view: 'task', label: 'app:tabs.task', heading: 'app:tabs.timeline' },
+  { view: 'launch', label: 'app:tabs.launch', heading: 'app:tabs.launchHeading' },
+  { view: 'history', label: 'app:tabs.history', heading: 'app:tabs.history' },
+  { view: 'fleet', label: 'app:tabs.fleet', heading: 'app:tabs.fleet' },
 ];
 
 /** The current task's timeline, a goal on several phones, and the history of past tasks, one at a time (arrow keys move between tabs). */
 export function MainTabs() {
   const view = useAppStore((s) => s.view);
   const setView = useAppStore((s) => s.setView);
+  const { t } = useWords();
   return (
     <section className="panel main-tabs">
-      <div role="tablist" aria-label="Task views" className="tabs">
+      <div role="tablist" aria-label={t('app:tabs.label')} className="tabs">
         {TABS.map((tab, index) => (
           <button
             key={tab.view}
@@ -36,12 +39,12 @@ export function MainTabs() {
               document.getElementById(`tab-${next.view}`)?.focus();
             }}
           >
-            {tab.label}
+            {t(tab.label)}
           </button>
         ))}
       </div>
       <div role="tabpanel" id={`panel-${view}`} aria-labelledby={`tab-${view}`} className="tab-panel">
-        <h2 className="panel-title">{TABS.find((tab) => tab.view === view)!.heading}</h2>
+        <h2 className="panel-title">{t(TABS.find((tab) => tab.view === view)!.heading)}</h2>
         {view === 'task' ? <CurrentTask /> : view === 'launch' ? <LaunchPanel /> : view === 'fleet' ? <FleetPanel /> : <HistoryPanel />}
       </div>
     </section>

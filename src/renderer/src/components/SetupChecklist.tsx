@@ -1,3 +1,4 @@
+import { useWords } from '../i18n/use-words';
 import { useAppStore } from '../store/app-store';
 import { useDevicesStore } from '../store/devices-store';
 import { useSettingsStore } from '../store/settings-store';
@@ -30,11 +31,13 @@ export function SetupChecklist() {
   const { starting, startDemo, message: demoMessage } = useStartDemo();
   const { testing, test } = useConnectionTest();
   const taskRunning = isRunning(useShownTask().entry?.task);
+  const words = useWords();
+  const { t } = words;
   if (!list || !screen) return null;
 
   const ready = list.devices.some((device) => device.state === 'device');
   const enabled = screen.effective.aiPlanner.enabled;
-  const incomplete = incompleteLabel(incompleteSetup(screen));
+  const incomplete = incompleteLabel(incompleteSetup(screen), words);
   // Cloud proxy stays the default; a person who has a provider key gets the direct fields filled in to save.
   const chooseOwnKey = () => {
     const { setValue } = useSettingsStore.getState();
@@ -47,34 +50,34 @@ export function SetupChecklist() {
     {
       id: 'adb',
       done: list.problem === null,
-      title: 'adb server found',
-      detail: list.problem ?? `at ${list.adbServer}`,
+      title: t('app:setup.adbTitle'),
+      detail: list.problem ?? t('app:setup.adbAt', { address: list.adbServer }),
     },
     {
       id: 'phone',
       done: ready,
-      title: 'A phone ready',
-      detail: ready ? 'ready for tasks' : demoMessage && !demoMessage.ok ? demoMessage.text : 'Connect a phone with USB debugging on, or try the demo phone.',
-      ...(!ready && { action: { label: starting ? 'Starting…' : 'Start demo phone', run: startDemo, busy: starting } }),
+      title: t('app:setup.phoneTitle'),
+      detail: ready ? t('app:setup.phoneReady') : demoMessage && !demoMessage.ok ? demoMessage.text : t('app:setup.phoneHint'),
+      ...(!ready && { action: { label: starting ? t('app:setup.starting') : t('app:setup.startDemo'), run: startDemo, busy: starting } }),
     },
     {
       id: 'model',
       done: enabled && !incomplete && tested?.result === 'ok',
-      title: 'Model configured and tested',
+      title: t('app:setup.modelTitle'),
       detail: !enabled
-        ? 'The AI planner is off: tasks only look at the screen.'
+        ? t('app:setup.plannerOff')
         : incomplete
-          ? `AI planner ${incomplete}.`
+          ? t('app:setup.plannerIncomplete', { what: incomplete })
           : tested
             ? tested.message
-            : 'Not tested yet.',
+            : t('app:setup.notTested'),
       action:
         !enabled || incomplete
-          ? { label: 'Open Settings', run: () => openSettings(true) }
+          ? { label: t('app:common.openSettings'), run: () => openSettings(true) }
           : tested?.result === 'ok'
             ? undefined
-            : { label: testing ? 'Testing…' : 'Test connection', run: test, busy: testing },
-      ...((!enabled || !direct) && tested?.result !== 'ok' && { shortcut: { label: 'I have an API key', run: chooseOwnKey } }),
+            : { label: testing ? t('app:setup.testing') : t('app:setup.testConnection'), run: test, busy: testing },
+      ...((!enabled || !direct) && tested?.result !== 'ok' && { shortcut: { label: t('app:setup.haveKey'), run: chooseOwnKey } }),
     },
   ];
   if (items.every((item) => item.done)) return null;
@@ -84,9 +87,9 @@ export function SetupChecklist() {
     // person last chose, nothing else does.
     <details key={taskRunning ? 'folded' : 'open'} open={!taskRunning} className="panel setup-checklist" data-testid="setup-checklist">
       <summary>
-        <h2 className="panel-title">Getting started</h2>
+        <h2 className="panel-title">{t('app:setup.heading')}</h2>
         <span className="muted small" data-testid="setup-progress">
-          {done} of {items.length} done
+          {t('app:setup.progress', { done, total: items.length })}
         </span>
       </summary>
       <ul>
@@ -95,7 +98,7 @@ export function SetupChecklist() {
             <span className="check" aria-hidden="true">{item.done ? '✓' : '○'}</span>
             <span>
               <strong>{item.title}</strong>
-              <span className="visually-hidden">{item.done ? ' (done)' : ' (to do)'}</span> — <span className="muted">{item.detail}</span>
+              <span className="visually-hidden">{item.done ? t('app:setup.doneHidden') : t('app:setup.todoHidden')}</span> — <span className="muted">{item.detail}</span>
             </span>
             {item.action && (
               <button type="button" className="button secondary" disabled={item.action.busy} onClick={() => void item.action!.run()}>

@@ -1,11 +1,12 @@
 import { plainReason } from '../../../shared/plain-words';
 import { BridgeError } from '../bridge';
+import { currentWords } from '../i18n/language-store';
 
 /** Turns anything a bridge call can throw into one sentence a person can act on. */
 export function plainError(error: unknown): string {
   if (error instanceof BridgeError) {
     const { code, message, issues } = error.rpcError;
-    if (code === 'invalid_input' && issues?.length) return `That input was not accepted: ${issues.join('; ')}.`;
+    if (code === 'invalid_input' && issues?.length) return currentWords().t('app:common.inputRefused', { issues: issues.join('; ') });
     if (code === 'unavailable') return message;
     return plainReason(message);
   }

@@ -1,13 +1,15 @@
 import type { TokenUsage } from '../../../shared/decision';
+import type { Words } from '../../../shared/i18n/translate';
 import { tokensLabel } from '../../../shared/task-words';
 
-export function formatTokens(usage: TokenUsage | null | undefined): string {
-  return usage ? tokensLabel(usage) : '—';
+export function formatTokens(usage: TokenUsage | null | undefined, words: Words): string {
+  return usage ? tokensLabel(usage, undefined, words) : words.t('common:unknown');
 }
 
-export function formatTime(at: number | null | undefined): string {
-  if (at == null) return '—';
-  return new Date(at).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+/** A moment in the window's locale (the browser's own in English, Chinese dates in Chinese). */
+export function formatTime(at: number | null | undefined, words: Words): string {
+  if (at == null) return words.t('common:unknown');
+  return new Date(at).toLocaleString(words.locale, { dateStyle: 'medium', timeStyle: 'short' });
 }
 
 /** `key=value` pairs with strings quoted, for one line of a timeline card. */

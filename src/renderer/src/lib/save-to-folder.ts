@@ -1,3 +1,4 @@
+import type { Words } from '../../../shared/i18n/translate';
 import { downloadBlob } from './download';
 
 /** The parts of the File System Access API used here (Chromium and Electron have it; other browsers do not). */
@@ -21,17 +22,17 @@ export function forgetFolder(): void {
 
 /**
  * Writes a file into the folder the person picks (asked once per window; the picker itself reopens where it was
- * last time), or, where the browser cannot write to folders, offers it as a download. Answers where it went.
+ * last time), or, where the browser cannot write to folders, offers it as a download. Answers where it went, in `words`.
  */
-export async function saveToFolder(fileName: string, blob: Blob): Promise<string> {
+export async function saveToFolder(fileName: string, blob: Blob, { t }: Words): Promise<string> {
   const pick = folderPicker();
   if (!pick) {
     downloadBlob(fileName, blob);
-    return `${fileName} (downloaded)`;
+    return t('app:mirror.downloaded', { file: fileName });
   }
   chosenFolder ??= await pick({ id: 'amc-screenshots', mode: 'readwrite' });
   const writable = await (await chosenFolder.getFileHandle(fileName, { create: true })).createWritable();
   await writable.write(blob);
   await writable.close();
-  return `${fileName} in the folder "${chosenFolder.name}"`;
+  return t('app:mirror.inFolder', { file: fileName, folder: chosenFolder.name });
 }

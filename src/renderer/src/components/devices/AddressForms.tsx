@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { useBridge } from '../../bridge-context';
+import { useWords } from '../../i18n/use-words';
 import { plainError } from '../../lib/errors';
 import { useDevicesStore } from '../../store/devices-store';
 
@@ -35,18 +36,19 @@ export function ConnectForm() {
   const bridge = useBridge();
   const [address, setAddress] = useState('');
   const { busy, message, run } = useRequest();
+  const { t } = useWords();
   const submit = (event: FormEvent) => {
     event.preventDefault();
     void run(async () => {
       const { serial } = await bridge.call('devices.connect', { address });
       useDevicesStore.getState().select(serial);
       setAddress('');
-      return `Connected to ${serial}.`;
+      return t('app:devices.connected', { serial });
     });
   };
   return (
-    <form className="inline-form" onSubmit={submit} aria-label="Connect over the network">
-      <label htmlFor="connect-address">Connect by address</label>
+    <form className="inline-form" onSubmit={submit} aria-label={t('app:devices.connectLabel')}>
+      <label htmlFor="connect-address">{t('app:devices.connectAddress')}</label>
       <div className="form-row">
         <input
           id="connect-address"
@@ -57,7 +59,7 @@ export function ConnectForm() {
           spellCheck={false}
         />
         <button type="submit" className="button secondary" disabled={busy || !address.trim()}>
-          {busy ? 'Connecting…' : 'Connect'}
+          {busy ? t('app:devices.connecting') : t('app:devices.connect')}
         </button>
       </div>
       <Result message={message} id="connect-result" />
@@ -71,22 +73,23 @@ export function PairForm() {
   const [address, setAddress] = useState('');
   const [code, setCode] = useState('');
   const { busy, message, run } = useRequest();
+  const { t } = useWords();
   const submit = (event: FormEvent) => {
     event.preventDefault();
     void run(async () => {
       const answer = await bridge.call('devices.pair', { address, code });
       setCode('');
-      return `${answer.message} Now connect with the address shown under "Wireless debugging".`;
+      return t('app:devices.paired', { message: answer.message });
     });
   };
   return (
     <details className="pair">
-      <summary>Pair over Wi-Fi (Android 11+)</summary>
-      <form className="inline-form" onSubmit={submit} aria-label="Pair over Wi-Fi">
-        <p className="muted small">On the phone: Developer options → Wireless debugging → Pair device with pairing code.</p>
-        <label htmlFor="pair-address">Pairing address</label>
+      <summary>{t('app:devices.pairSummary')}</summary>
+      <form className="inline-form" onSubmit={submit} aria-label={t('app:devices.pairLabel')}>
+        <p className="muted small">{t('app:devices.pairHowTo')}</p>
+        <label htmlFor="pair-address">{t('app:devices.pairAddress')}</label>
         <input id="pair-address" placeholder="192.168.1.20:37099" value={address} onChange={(event) => setAddress(event.target.value)} spellCheck={false} />
-        <label htmlFor="pair-code">Pairing code</label>
+        <label htmlFor="pair-code">{t('app:devices.pairCode')}</label>
         <div className="form-row">
           <input
             id="pair-code"
@@ -97,7 +100,7 @@ export function PairForm() {
             onChange={(event) => setCode(event.target.value)}
           />
           <button type="submit" className="button secondary" disabled={busy || !address.trim() || !code.trim()}>
-            {busy ? 'Pairing…' : 'Pair'}
+            {busy ? t('app:devices.pairing') : t('app:devices.pair')}
           </button>
         </div>
         <Result message={message} id="pair-result" />

@@ -1,35 +1,18 @@
 import type { DeviceState, DeviceSummary } from '../../../../shared/device';
 import { useBridge } from '../../bridge-context';
+import { useWords } from '../../i18n/use-words';
 import { reportError } from '../../store/app-store';
 import { phoneName, useDevicesStore } from '../../store/devices-store';
 
-/** What to do about a phone that is listed but not usable, when main gave no hint of its own. */
-const STATE_HINTS: Partial<Record<DeviceState, string>> = {
-  unauthorized: 'Unlock the phone and accept the "Allow USB debugging?" prompt.',
-  offline: 'The phone is not answering. Reconnect the cable or restart USB debugging.',
-  authorizing: 'Waiting for the phone to accept this computer…',
-  connecting: 'Connecting…',
-  'no-permissions': 'This computer may not access the phone over USB (check the udev rules).',
-};
-
-const STATE_WORDS: Record<DeviceState, string> = {
-  device: 'ready',
-  offline: 'offline',
-  unauthorized: 'not authorized',
-  authorizing: 'authorizing',
-  connecting: 'connecting',
-  'no-permissions': 'no permission',
-  bootloader: 'in bootloader',
-  recovery: 'in recovery',
-  sideload: 'in sideload',
-  unknown: 'unknown state',
-};
+/** The states with a hint of ours for a phone that is listed but not usable, when main gave none of its own. */
+const HINTED_STATES: ReadonlySet<DeviceState> = new Set(['unauthorized', 'offline', 'authorizing', 'connecting', 'no-permissions']);
 
 export function DeviceList() {
   const list = useDevicesStore((s) => s.list);
   const selected = useDevicesStore((s) => s.selectedSerial);
   const select = useDevicesStore((s) => s.select);
-  if (!list) return <p className="muted">Looking for phones…</p>;
+  const { t } = useWords();
+  if (!list) return <p className="muted">{t('app:devices.looking')}</p>;
   return (
     <>
       {list.problem && (
@@ -39,10 +22,10 @@ export function DeviceList() {
       )}
       {list.devices.length === 0 ? (
         <p className="empty" data-testid="devices-empty">
-          No phone connected yet. Plug one in with USB debugging on, connect over Wi-Fi, or start the demo phone.
+          {t('app:devices.empty')}
         </p>
       ) : (
-        <ul className="device-list" aria-label="Phones">
+        <ul className="device-list" aria-label={t('app:devices.listLabel')}>
           {list.devices.map((device) => (
             <DeviceRow key={device.serial} device={device} selected={device.serial === selected} onSelect={() => select(device.serial)} />
           ))}
@@ -54,16 +37,18 @@ export function DeviceList() {
 
 function DeviceRow({ device, selected, onSelect }: { device: DeviceSummary; selected: boolean; onSelect(): void }) {
   const bridge = useBridge();
-  const hint = device.state === 'device' ? null : (device.hint ?? STATE_HINTS[device.state] ?? null);
+  const { t } = useWords();
+  const ownHint = HINTED_STATES.has(device.state) ? t(`app:devices.hint.${device.state}`) : null;
+  const hint = device.state === 'device' ? null : (device.hint ?? ownHint);
   return (
     <li className={`device-row${selected ? ' is-selected' : ''}`} data-testid="device-row" data-serial={device.serial}>
       <button type="button" className="device-select" aria-pressed={selected} onClick={onSelect}>
-        <span className="device-model">{(device.name ?? device.model) ? phoneName(device) : 'Unknown phone'}</span>
+        <span className="device-model">{(device.name ?? device.model) ? phoneName(device) : t('app:devices.unknownPhone')}</span>
         <span className="device-meta">
           <code>{device.serial}</code> · <span className="badge">{device.connection.toUpperCase()}</span>
-          {device.androidVersion && <> · Android {device.androidVersion}</>}
+          {device.androidVersion && t('app:devices.android', { version: device.androidVersion })}
         </span>
-        <span className={`device-state state-${device.state}`}>{STATE_WORDS[device.state]}</span>
+        <span className={`device-state state-${device.state}`}>{t(`app:devices.state.${device.state}`)}</span>
       </button>
       {hint && (
         <p className="device-hint" data-testid="device-hint">
@@ -74,10 +59,10 @@ function DeviceRow({ device, selected, onSelect }: { device: DeviceSummary; sele
         <button
           type="button"
           className="button link"
-          aria-label={`Disconnect ${device.serial}`}
+          aria-label={t('app:devices.disconnectLabel', { serial: device.serial })}
           onClick={() => bridge.call('devices.disconnect', { serial: device.serial }).catch(reportError)}
         >
-          Disconnect
+          {t('app:devices.disconnect')}
         </button>
       )}
     </li>

@@ -1,3 +1,4 @@
+import { useWords } from '../../i18n/use-words';
 import { nameOfSerial, selectedDevice, useDevicesStore } from '../../store/devices-store';
 import { ConnectForm, PairForm } from './AddressForms';
 import { DeviceList } from './DeviceList';
@@ -9,14 +10,15 @@ export function DevicePanel() {
   const device = useDevicesStore(selectedDevice);
   const vanished = useDevicesStore((s) => (s.vanishedSerial ? nameOfSerial(s, s.vanishedSerial) : null));
   const demo = useStartDemo();
+  const { t } = useWords();
   return (
     <section className="panel device-panel" aria-labelledby="devices-title">
       {/* Wide (the splitter dragged out), the phone takes the whole height and the rest moves beside it. */}
       <div className="device-panel-inner">
       <div className="panel-header">
-        <h2 id="devices-title">Devices</h2>
+        <h2 id="devices-title">{t('app:devices.title')}</h2>
         <button type="button" className="button secondary" onClick={() => void demo.startDemo()} disabled={demo.starting}>
-          {demo.starting ? 'Starting…' : demo.label}
+          {demo.starting ? t('app:devices.starting') : demo.label}
         </button>
       </div>
       {demo.message && (
@@ -26,19 +28,19 @@ export function DevicePanel() {
       )}
       {vanished && (
         <p className="banner warning" role="alert" data-testid="selected-phone-gone">
-          The phone you selected ({vanished}) is no longer connected. Pick a phone to run goals on.
+          {t('app:devices.selectedGone', { phone: vanished })}
         </p>
       )}
       <DeviceList />
       {device?.state === 'device' ? (
         <Mirror key={device.serial} device={device} />
       ) : (
-        <div className="mirror-placeholder" aria-label="Phone mirror">
-          <span>{device ? 'The phone is not ready yet (see above).' : 'The selected phone’s screen appears here.'}</span>
+        <div className="mirror-placeholder" aria-label={t('app:devices.mirrorLabel')}>
+          <span>{device ? t('app:devices.notReady') : t('app:devices.screenHere')}</span>
         </div>
       )}
       <details className="add-phone">
-        <summary>Connect a phone over the network</summary>
+        <summary>{t('app:devices.addPhone')}</summary>
         <ConnectForm />
         <PairForm />
       </details>

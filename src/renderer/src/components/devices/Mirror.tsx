@@ -2,6 +2,7 @@ import { useEffect, useMemo, useRef, useState, type CompositionEvent, type FormE
 import { handsPhoneOver } from '../../../../shared/contract';
 import type { DeviceSummary } from '../../../../shared/device';
 import { useBridge } from '../../bridge-context';
+import { useWords } from '../../i18n/use-words';
 import { reportError } from '../../store/app-store';
 import { useMirrorStore } from '../../store/mirror-store';
 import { entryFor, isRunning, useTaskStore } from '../../store/task-store';
@@ -36,6 +37,7 @@ export function Mirror({ device }: { device: DeviceSummary }) {
   const agentActive = isRunning(entry?.task);
   const personHasControl = !agentActive || entry?.paused === true || handsPhoneOver(entry?.task.pending?.request);
   useMirrorFrames(canvas, device.serial);
+  const { t } = useWords();
 
   useEffect(() => {
     if (device.state !== 'device') return;
@@ -122,7 +124,7 @@ export function Mirror({ device }: { device: DeviceSummary }) {
               className="mirror-canvas"
               data-testid="mirror-canvas"
               data-seq={painted?.seq ?? ''}
-              aria-label={`Live screen of ${device.name ?? device.model ?? device.serial}${personHasControl ? '. Click to tap, drag to swipe, then type.' : ''}`}
+              aria-label={t(personHasControl ? 'app:mirror.liveScreenControl' : 'app:mirror.liveScreen', { phone: device.name ?? device.model ?? device.serial })}
               role="img"
               onPointerDown={onPointerDown}
               onPointerUp={onPointerUp}
@@ -131,7 +133,7 @@ export function Mirror({ device }: { device: DeviceSummary }) {
             <textarea
               ref={keyboard}
               className="mirror-keyboard"
-              aria-label="Type on the phone"
+              aria-label={t('app:mirror.typeLabel')}
               data-testid="mirror-keyboard"
               autoComplete="off"
               autoCorrect="off"
@@ -141,7 +143,7 @@ export function Mirror({ device }: { device: DeviceSummary }) {
               onInput={takeText}
               onCompositionEnd={takeText}
             />
-            {!painted && <p className="mirror-waiting muted">Waiting for the phone’s screen…</p>}
+            {!painted && <p className="mirror-waiting muted">{t('app:mirror.waiting')}</p>}
             {size && target && (
               <svg className="mirror-overlay" viewBox={`0 0 ${size.width} ${size.height}`} preserveAspectRatio="none" aria-hidden="true">
                 <circle className="mirror-target" data-testid="mirror-target" cx={target.x} cy={target.y} r={Math.max(size.width, size.height) / 40} />
@@ -153,8 +155,8 @@ export function Mirror({ device }: { device: DeviceSummary }) {
       </div>
       <p className="mirror-control muted" data-testid="mirror-control">
         {personHasControl
-          ? 'You have control: click to tap, drag to swipe; once clicked, typing goes to the phone.'
-          : 'The agent is in control. Pause the task to use the phone yourself.'}
+          ? t('app:mirror.youControl')
+          : t('app:mirror.agentControls')}
       </p>
       {screenshot.result && (
         <p className={screenshot.result.ok ? 'form-ok small' : 'field-problem'} role={screenshot.result.ok ? 'status' : 'alert'} data-testid="screenshot-result">
@@ -170,7 +172,7 @@ export function Mirror({ device }: { device: DeviceSummary }) {
                   screenshot.clear();
                 }}
               >
-                Choose another folder
+                {t('app:mirror.otherFolder')}
               </button>
             </>
           )}

@@ -1,15 +1,10 @@
 import type { MirrorKey } from '../../../../shared/contract';
 import { useBridge } from '../../bridge-context';
+import { useWords } from '../../i18n/use-words';
 import { reportError } from '../../store/app-store';
 
-const KEY_BUTTONS: Array<{ key: MirrorKey; label: string; short: string }> = [
-  { key: 'back', label: 'Back', short: 'Back' },
-  { key: 'home', label: 'Home', short: 'Home' },
-  { key: 'recents', label: 'Recents', short: 'Recents' },
-  { key: 'volume_up', label: 'Volume up', short: 'Vol +' },
-  { key: 'volume_down', label: 'Volume down', short: 'Vol −' },
-  { key: 'power', label: 'Power', short: 'Power' },
-];
+/** The keys beside the mirror, in order; each has a name (`app:mirror.key.*`) and a short form for the button. */
+const KEY_BUTTONS: readonly MirrorKey[] = ['back', 'home', 'recents', 'volume_up', 'volume_down', 'power'];
 
 interface Props {
   serial: string;
@@ -23,18 +18,27 @@ export function MirrorControls({ serial, personHasControl, saving, onSaveScreens
   const bridge = useBridge();
   const pressKey = (key: MirrorKey) => bridge.call('devices.pressKey', { serial, key }).catch(reportError);
   const rotate = () => bridge.call('devices.rotate', { serial }).catch(reportError);
+  const { t } = useWords();
   return (
-    <div className="mirror-keys" role="group" aria-label="Phone keys">
-      {KEY_BUTTONS.map(({ key, label, short }) => (
-        <button key={key} type="button" className="button secondary icon" disabled={!personHasControl} onClick={() => void pressKey(key)} aria-label={label} title={label}>
-          <span aria-hidden="true">{short}</span>
+    <div className="mirror-keys" role="group" aria-label={t('app:mirror.keysLabel')}>
+      {KEY_BUTTONS.map((key) => (
+        <button
+          key={key}
+          type="button"
+          className="button secondary icon"
+          disabled={!personHasControl}
+          onClick={() => void pressKey(key)}
+          aria-label={t(`app:mirror.key.${key}`)}
+          title={t(`app:mirror.key.${key}`)}
+        >
+          <span aria-hidden="true">{t(`app:mirror.short.${key}`)}</span>
         </button>
       ))}
-      <button type="button" className="button secondary icon" disabled={!personHasControl} onClick={() => void rotate()} aria-label="Rotate" title="Rotate (turns auto-rotate off)">
-        <span aria-hidden="true">Rotate</span>
+      <button type="button" className="button secondary icon" disabled={!personHasControl} onClick={() => void rotate()} aria-label={t('app:mirror.rotateLabel')} title={t('app:mirror.rotateTitle')}>
+        <span aria-hidden="true">{t('app:mirror.rotate')}</span>
       </button>
-      <button type="button" className="button secondary icon" disabled={saving} onClick={onSaveScreenshot} aria-label="Save screenshot" title="Save a screenshot of the phone (PNG)">
-        <span aria-hidden="true">Capture</span>
+      <button type="button" className="button secondary icon" disabled={saving} onClick={onSaveScreenshot} aria-label={t('app:mirror.captureLabel')} title={t('app:mirror.captureTitle')}>
+        <span aria-hidden="true">{t('app:mirror.capture')}</span>
       </button>
     </div>
   );

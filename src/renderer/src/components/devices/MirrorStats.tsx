@@ -1,27 +1,29 @@
 import type { MirrorStatus } from '../../../../shared/contract';
 import { useMirrorStore } from '../../store/mirror-store';
+import { useWords } from '../../i18n/use-words';
 import { Diagnostics } from '../Diagnostics';
 
 /** Which path the picture takes and, for screenshots, why and what to change to get video. */
 function MirrorSource({ status }: { status: MirrorStatus | null }) {
+  const { t } = useWords();
   if (!status || status.state === 'stopped') return null;
   if (status.source === 'video') {
     return (
       <span className="muted mirror-source" data-testid="mirror-source" data-source="video">
-        Video (scrcpy)
+        {t('app:mirror.video')}
       </span>
     );
   }
   if (!status.fallbackReason) return null;
-  const whole = `Screenshots, not video: ${status.fallbackReason}.${status.fallbackFix ? ` Fix: ${status.fallbackFix}` : ''}`;
+  const reason = t('app:mirror.fallback', { reason: status.fallbackReason });
+  const fix = status.fallbackFix ? t('app:mirror.fallbackFix', { fix: status.fallbackFix }) : '';
   // Beside the phone the lines wrap whole (a cut-off reason hid the fix); under a small phone, the title has it all.
   return (
-    <span className="muted mirror-source" data-testid="mirror-source" data-source="screenshots" title={whole}>
-      Screenshots, not video: {status.fallbackReason}.
+    <span className="muted mirror-source" data-testid="mirror-source" data-source="screenshots" title={`${reason}${fix}`}>
+      {reason}
       {status.fallbackFix && (
         <span className="mirror-source-fix" data-testid="mirror-source-fix">
-          {' Fix: '}
-          {status.fallbackFix}
+          {fix}
         </span>
       )}
     </span>
@@ -36,12 +38,13 @@ export function MirrorStats({ serial }: { serial: string }) {
   const status = useMirrorStore((s) => (s.status?.serial === serial ? s.status : null));
   const fps = useMirrorStore((s) => s.paintedFps);
   const painted = useMirrorStore((s) => (s.painted?.serial === serial ? s.painted : null));
+  const { t } = useWords();
   const note =
     status?.error ??
     (status?.pausedBecause === 'hidden'
-      ? 'Paused while the window is hidden.'
+      ? t('app:mirror.hiddenPause')
       : status?.state === 'stopped'
-        ? 'The mirror is stopped.'
+        ? t('app:mirror.stopped')
         : null);
   // A div: the Diagnostics disclosure inside may not sit in a paragraph.
   return (
@@ -53,10 +56,10 @@ export function MirrorStats({ serial }: { serial: string }) {
       role="status"
     >
       {note && <span className={status?.error ? 'bad' : 'muted'}>{note} </span>}
-      <Diagnostics label="Mirror diagnostics">
-        <span data-testid="mirror-fps">{fps > 0 ? `${fps.toFixed(1)} fps` : 'no frames yet'}</span>
-        {painted && <span title="From the start of the capture to the picture on screen"> · {Math.round(painted.latencyMs)} ms behind</span>}
-        {status?.captureMs != null && <span> · capture {Math.round(status.captureMs)} ms</span>}
+      <Diagnostics label={t('app:mirror.diagnostics')}>
+        <span data-testid="mirror-fps">{fps > 0 ? t('app:mirror.fps', { fps: fps.toFixed(1) }) : t('app:mirror.noFrames')}</span>
+        {painted && <span title={t('app:mirror.lagTitle')}>{t('app:mirror.lag', { ms: Math.round(painted.latencyMs) })}</span>}
+        {status?.captureMs != null && <span>{t('app:mirror.captureMs', { ms: Math.round(status.captureMs) })}</span>}
       </Diagnostics>
       <MirrorSource status={status} />
     </div>

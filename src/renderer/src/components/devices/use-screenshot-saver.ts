@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { useBridge } from '../../bridge-context';
+import { useWords } from '../../i18n/use-words';
 import { plainError } from '../../lib/errors';
 import { saveToFolder } from '../../lib/save-to-folder';
 
@@ -10,13 +11,14 @@ export function useScreenshotSaver(serial: string) {
   const bridge = useBridge();
   const [result, setResult] = useState<{ ok: boolean; text: string } | null>(null);
   const [saving, setSaving] = useState(false);
+  const words = useWords();
   const save = async () => {
     setSaving(true);
     setResult(null);
     try {
       const file = await bridge.call('devices.screenshot', { serial });
-      const where = await saveToFolder(file.fileName, new Blob([fromBase64(file.base64)], { type: file.mediaType }));
-      setResult({ ok: true, text: `Saved ${where}.` });
+      const where = await saveToFolder(file.fileName, new Blob([fromBase64(file.base64)], { type: file.mediaType }), words);
+      setResult({ ok: true, text: words.t('app:mirror.saved', { where }) });
     } catch (error) {
       // Closing the folder picker is a change of mind, not a failure.
       if (!(error instanceof DOMException && error.name === 'AbortError')) setResult({ ok: false, text: plainError(error) });

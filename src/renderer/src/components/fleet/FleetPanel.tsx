@@ -3,6 +3,8 @@ import type { FleetViewResult } from '../../../../shared/contract';
 import type { JobView } from '../../../../shared/fleet';
 import { formatCount, formatDuration } from '../../../../shared/task-words';
 import { useBridge } from '../../bridge-context';
+import type { Words } from '../../../../shared/i18n/translate';
+import { useWords } from '../../i18n/use-words';
 import { useAppStore } from '../../store/app-store';
 
 /** How often the view reads the fleet again while it is open (workers report every 2 s). */
@@ -13,6 +15,8 @@ export function FleetPanel() {
   const bridge = useBridge();
   const [view, setView] = useState<FleetViewResult | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
+  const words = useWords();
+  const { t } = words;
   useEffect(() => {
     let stopped = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -35,15 +39,15 @@ export function FleetPanel() {
   }, [bridge]);
 
   if (failure) return <p className="field-problem" role="alert">{failure}</p>;
-  if (!view) return <p className="muted">Reading the fleet…</p>;
+  if (!view) return <p className="muted">{t('app:fleet.reading')}</p>;
   if (view.kind === 'not-set') {
     return (
       <p className="empty" data-testid="fleet-not-set">
-        No fleet yet. Set the Fleet Redis URL in{' '}
+        {t('app:fleet.notSetBefore')}{' '}
         <button type="button" className="button link" onClick={() => useAppStore.getState().toggleSettings(true)}>
-          Settings
+          {t('app:fleet.settings')}
         </button>{' '}
-        (Fleet) to see the workers, their phones and jobs of <code>amc worker</code> and <code>amc submit</code>.
+        {t('app:fleet.notSetAfter', { worker: 'amc worker', submit: 'amc submit' })}
       </p>
     );
   }
@@ -60,21 +64,24 @@ export function FleetPanel() {
   return (
     <div className="fleet-panel" data-testid="fleet-panel">
       <p className="muted small">
-        Redis <span data-testid="fleet-address">{view.address}</span> · jobs: <span data-testid="fleet-counts">{counts.queued ?? 0} queued, {counts.running ?? 0} running, {counts.finished ?? 0} finished, {counts.failed ?? 0} failed, {counts.interrupted ?? 0} interrupted</span>
+        {t('app:fleet.redis')} <span data-testid="fleet-address">{view.address}</span> · {t('app:fleet.jobs')}{' '}
+        <span data-testid="fleet-counts">
+          {t('app:fleet.counts', { queued: counts.queued ?? 0, running: counts.running ?? 0, finished: counts.finished ?? 0, failed: counts.failed ?? 0, interrupted: counts.interrupted ?? 0 })}
+        </span>
       </p>
-      {overview.workers.length === 0 && <p className="empty">No worker has joined this fleet (start one with amc worker).</p>}
+      {overview.workers.length === 0 && <p className="empty">{t('app:fleet.noWorker')}</p>}
       <ul className="fleet-workers">
         {overview.workers.map((worker) => (
           <li key={worker.name} data-testid="fleet-worker" data-name={worker.name}>
-            <strong>{worker.name}</strong> on {worker.host}
-            {!worker.alive && <span className="status status-failed"> — gone (no report for a while)</span>}
+            <strong>{worker.name}</strong> {t('app:fleet.on', { host: worker.host })}
+            {!worker.alive && <span className="status status-failed"> {t('app:fleet.gone')}</span>}
             <ul className="fleet-phones">
               {worker.phones.map((phone) => {
                 const state = worker.alive ? phone.state : 'offline';
                 return (
                   <li key={phone.serial} data-testid="fleet-phone" data-serial={phone.serial}>
-                    {phone.serial} · <span className={`fleet-state fleet-${state}`} data-testid="fleet-phone-state">{state}</span>
-                    {phone.groups.length > 0 && <span className="muted"> · groups: {phone.groups.join(', ')}</span>}
+                    {phone.serial} · <span className={`fleet-state fleet-${state}`} data-testid="fleet-phone-state">{t(`app:fleet.phoneState.${state}`)}</span>
+                    {phone.groups.length > 0 && <span className="muted"> · {t('app:fleet.groups', { groups: phone.groups.join(', ') })}</span>}
                   </li>
                 );
               })}
@@ -86,10 +93,10 @@ export function FleetPanel() {
         <table className="history-table" data-testid="fleet-jobs">
           <thead>
             <tr>
-              <th scope="col">Goal</th>
-              <th scope="col">State</th>
-              <th scope="col">Phone</th>
-              <th scope="col">Result</th>
+              <th scope="col">{t('app:fleet.col.goal')}</th>
+              <th scope="col">{t('app:fleet.col.state')}</th>
+              <th scope="col">{t('app:fleet.col.phone')}</th>
+              <th scope="col">{t('app:fleet.col.result')}</th>
             </tr>
           </thead>
           <tbody>
@@ -98,11 +105,11 @@ export function FleetPanel() {
                 <td className="fleet-goal">{job.goal}</td>
                 <td>
                   <span className={`status status-${job.state === 'finished' ? 'completed' : job.state === 'interrupted' ? 'cancelled' : job.state}`} data-testid="fleet-job-state">
-                    {job.state}
+                    {t(`app:fleet.jobState.${job.state}`)}
                   </span>
                 </td>
                 <td className="fleet-goal">{job.result?.serial ?? job.target}</td>
-                <td className="fleet-goal">{resultWords(job)}</td>
+                <td className="fleet-goal">{resultWords(job, words)}</td>
               </tr>
             ))}
           </tbody>
@@ -113,10 +120,19 @@ export function FleetPanel() {
 }
 
 /** A job's end in the words `amc fleet` uses: outcome, steps, tokens, time, worker, and where it was interrupted before. */
-function resultWords(job: JobView): string {
+function resultWords(job: JobView, words: Words): string {
+  const { t, locale } = words;
   const result = job.result;
   if (!result) return job.reason ?? '';
-  const outcome = result.status === 'completed' ? (result.verified ? 'done' : 'done, not verified') : result.status;
-  const interrupted = result.interruptedOn.length ? `; interrupted before on ${result.interruptedOn.join(', ')}` : '';
-  return `${outcome}${result.failureReason ? ` — ${result.failureReason}` : ''} (${formatCount(result.steps)} steps, ${formatCount(result.inputTokens + result.outputTokens)} tokens, ${formatDuration(result.durationMs)}, on ${result.worker}${interrupted})`;
+  const outcome = result.status === 'completed' ? t(result.verified ? 'common:finishedOutcome.done' : 'common:finishedOutcome.not-verified') : result.status;
+  const interrupted = result.interruptedOn.length ? t('app:fleet.interruptedBefore', { phones: result.interruptedOn.join(', ') }) : '';
+  return t('app:fleet.result', {
+    outcome,
+    reason: result.failureReason ? ` — ${result.failureReason}` : '',
+    steps: formatCount(result.steps, locale),
+    tokens: formatCount(result.inputTokens + result.outputTokens, locale),
+    duration: formatDuration(result.durationMs, undefined, words),
+    worker: result.worker,
+    interrupted,
+  });
 }

@@ -1,7 +1,9 @@
 import type { TaskSummary } from '../../../../shared/contract';
 import { nameOfSerial, useDevicesStore } from '../../store/devices-store';
 import { isFiltered, NO_FILTER, type HistoryFilter } from './history-filter';
-import { STATUS_WORDS } from './status-words';
+import { statusWord } from './status-words';
+import { useWords } from '../../i18n/use-words';
+
 
 interface Props {
   tasks: TaskSummary[];
@@ -15,45 +17,47 @@ export function HistoryFilters({ tasks, filter, onChange, shown }: Props) {
   const names = useDevicesStore((s) => s.names);
   const serials = [...new Set(tasks.map((task) => task.serial))];
   const set = (change: Partial<HistoryFilter>) => onChange({ ...filter, ...change });
+  const words = useWords();
+  const { t } = words;
   return (
-    <div className="history-filters" role="search" aria-label="Find past tasks">
+    <div className="history-filters" role="search" aria-label={t('app:history.findLabel')}>
       <input
         id="history-search"
         type="search"
-        placeholder="Search goals ( / )"
-        aria-label="Search goals"
+        placeholder={t('app:history.searchPlaceholder')}
+        aria-label={t('app:history.searchLabel')}
         aria-keyshortcuts="/"
         value={filter.text}
         onChange={(event) => set({ text: event.target.value })}
       />
-      <select aria-label="Status" value={filter.status} onChange={(event) => set({ status: event.target.value as HistoryFilter['status'] })}>
-        <option value="any">Any status</option>
+      <select aria-label={t('app:history.status')} value={filter.status} onChange={(event) => set({ status: event.target.value as HistoryFilter['status'] })}>
+        <option value="any">{t('app:history.anyStatus')}</option>
         {(['completed', 'failed', 'cancelled', 'running'] as const).map((status) => (
           <option key={status} value={status}>
-            {STATUS_WORDS[status]}
+            {statusWord(status, words)}
           </option>
         ))}
       </select>
-      <select aria-label="Phone" value={filter.serial} onChange={(event) => set({ serial: event.target.value })}>
-        <option value="any">Any phone</option>
+      <select aria-label={t('app:history.phone')} value={filter.serial} onChange={(event) => set({ serial: event.target.value })}>
+        <option value="any">{t('app:history.anyPhone')}</option>
         {serials.map((serial) => (
           <option key={serial} value={serial}>
             {nameOfSerial({ names }, serial)}
           </option>
         ))}
       </select>
-      <select aria-label="Planner" value={filter.planner} onChange={(event) => set({ planner: event.target.value as HistoryFilter['planner'] })}>
-        <option value="any">Any planner</option>
-        <option value="ai">AI planner</option>
-        <option value="stub">Built-in planner</option>
+      <select aria-label={t('app:history.planner')} value={filter.planner} onChange={(event) => set({ planner: event.target.value as HistoryFilter['planner'] })}>
+        <option value="any">{t('app:history.anyPlanner')}</option>
+        <option value="ai">{t('app:history.aiPlanner')}</option>
+        <option value="stub">{t('app:history.builtInPlanner')}</option>
       </select>
       {isFiltered(filter) && (
         <>
           <span className="muted small" role="status" data-testid="history-count">
-            {shown} of {tasks.length}
+            {t('app:history.count', { shown, total: tasks.length })}
           </span>
           <button type="button" className="button link" onClick={() => onChange(NO_FILTER)}>
-            Clear
+            {t('app:history.clear')}
           </button>
         </>
       )}

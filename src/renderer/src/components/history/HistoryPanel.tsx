@@ -4,7 +4,10 @@ import type { TaskRecord } from '../../../../shared/task';
 import { useBridge } from '../../bridge-context';
 import { downloadText } from '../../lib/download';
 import { plainReason } from '../../../../shared/plain-words';
-import { formatDuration, LOOKED_ONLY_NOTE, taskOutcomeKind, taskOutcomeWord } from '../../../../shared/task-words';
+import type { Words } from '../../../../shared/i18n/translate';
+import { formatDuration, lookedOnlyNote, taskOutcomeKind, taskOutcomeWord } from '../../../../shared/task-words';
+import { useWords } from '../../i18n/use-words';
+
 import { formatTime, formatTokens } from '../../lib/format';
 import { reportError } from '../../store/app-store';
 import { nameOfSerial, useDevicesStore } from '../../store/devices-store';
@@ -57,13 +60,12 @@ function useNow(active: boolean): number {
 }
 
 /** History files that could not be read: never hidden, each with what to do. */
-function DamagedFiles({ files }: { files: DamagedHistoryFile[] }) {
+function DamagedFiles({ files, words }: { files: DamagedHistoryFile[]; words: Words }) {
   if (files.length === 0) return null;
+  const { t } = words;
   return (
-    <section className="banner warning damaged-files" role="status" aria-label="Damaged history files" data-testid="history-damaged">
-      <p>
-        {files.length === 1 ? 'One history file' : `${files.length} history files`} could not be read:
-      </p>
+    <section className="banner warning damaged-files" role="status" aria-label={t('app:history.damagedLabel')} data-testid="history-damaged">
+      <p>{t('app:history.damaged', { count: files.length })}</p>
       <ul>
         {files.map((file) => (
           <li key={file.fileName}>
@@ -92,17 +94,24 @@ export function HistoryPanel() {
   const [filter, setFilter] = useState<HistoryFilter>(NO_FILTER);
   const { runAgain, replay, notice } = useRunAgain();
   useSlashToSearch();
+  const words = useWords();
+  const { t } = words;
 
   const exportTask = async (id: string, format: 'json' | 'html' | 'flow') => {
     try {
-      const file = await bridge.call(format === 'json' ? 'history.exportJson' : format === 'html' ? 'history.exportHtml' : 'flows.fromTask', { id });
+      const file =
+        format === 'json'
+          ? await bridge.call('history.exportJson', { id })
+          : format === 'html'
+            ? await bridge.call('history.exportHtml', { id, language: words.language })
+            : await bridge.call('flows.fromTask', { id });
       downloadText(file.fileName, file.text, file.mediaType);
     } catch (error) {
       reportError(error);
     }
   };
   const remove = async (task: TaskSummary) => {
-    if (!window.confirm(`Delete the task "${task.goal}" and its timeline?`)) return;
+    if (!window.confirm(t('app:history.confirmDelete', { goal: task.goal }))) return;
     try {
       await bridge.call('history.delete', { id: task.id });
       if (useHistoryStore.getState().opened?.id === task.id) open(null);
@@ -123,21 +132,21 @@ export function HistoryPanel() {
       <div className="history-detail" data-testid="history-detail">
         <div className="history-toolbar">
           <button type="button" className="button secondary" onClick={() => open(null)}>
-            ← All tasks
+            {t('app:history.allTasks')}
           </button>
           <button type="button" className="button secondary" onClick={() => void exportTask(opened.id, 'json')}>
-            Export JSON
+            {t('app:history.exportJson')}
           </button>
           <button type="button" className="button secondary" onClick={() => void exportTask(opened.id, 'html')}>
-            Export HTML report
+            {t('app:history.exportHtml')}
           </button>
           {opened.status === 'completed' && (
-            <button type="button" className="button secondary" onClick={() => void exportTask(opened.id, 'flow')} title="A flow file (YAML) to read, edit and run again">
-              Save as flow
+            <button type="button" className="button secondary" onClick={() => void exportTask(opened.id, 'flow')} title={t('app:history.saveFlowTitle')}>
+              {t('app:history.saveFlow')}
             </button>
           )}
           <button type="button" className="button secondary" onClick={() => void runAgain(opened)}>
-            Run again
+            {t('app:history.runAgain')}
           </button>
         </div>
         {notice && (
@@ -150,12 +159,14 @@ export function HistoryPanel() {
       </div>
     );
   }
-  if (!tasks) return <p className="muted">Loading history…</p>;
+  if (!tasks) return <p className="muted">{t('app:history.loading')}</p>;
   if (tasks.length === 0) {
     return (
       <>
-        <DamagedFiles files={damaged} />
-        <p className="empty" data-testid="history-empty">No tasks yet. Tasks you run are kept here.</p>
+        <DamagedFiles files={damaged} words={words} />
+        <p className="empty" data-testid="history-empty">
+          {t('app:history.empty')}
+        </p>
       </>
     );
   }
@@ -163,49 +174,49 @@ export function HistoryPanel() {
   const row = (task: TaskSummary, inLaunch: boolean) => (
               <tr key={task.id} data-testid="history-row" data-task-id={task.id} className={inLaunch ? 'in-launch' : undefined}>
                 <td>
-                  <button type="button" className="button link history-open" onClick={() => void openTask(task.id)} aria-label={`Open "${task.goal}"`} title={task.goal}>
+                  <button type="button" className="button link history-open" onClick={() => void openTask(task.id)} aria-label={t('app:history.open', { goal: task.goal })} title={task.goal}>
                     <span className="history-goal">{task.goal}</span>
                   </button>
                   {/* Phone, model and start under the goal: as columns they pushed the row's actions out of sight at 1280 px. */}
                   <span className="history-meta">
-                    <span title={task.serial}>{nameOfSerial({ names }, task.serial)}</span> · <span data-testid="history-model">{modelOf(task.planner)}</span> ·{' '}
+                    <span title={task.serial}>{nameOfSerial({ names }, task.serial)}</span> · <span data-testid="history-model">{modelOf(task.planner, words)}</span> ·{' '}
                     <span className="history-started" data-testid="history-started">
-                      {formatTime(task.createdAt)}
+                      {formatTime(task.createdAt, words)}
                     </span>
                   </span>
                 </td>
                 <td>
-                  <span className={`status status-${taskOutcomeKind(task) === 'looked-only' ? 'neutral' : task.status}`} title={task.failureReason ? plainReason(task.failureReason) : taskOutcomeKind(task) === 'looked-only' ? LOOKED_ONLY_NOTE : undefined}>
-                    {taskOutcomeWord(task)}
+                  <span className={`status status-${taskOutcomeKind(task) === 'looked-only' ? 'neutral' : task.status}`} title={task.failureReason ? plainReason(task.failureReason) : taskOutcomeKind(task) === 'looked-only' ? lookedOnlyNote(words) : undefined}>
+                    {taskOutcomeWord(task, words)}
                   </span>
                 </td>
                 <td>{task.steps}</td>
-                <td>{formatDuration(task.durationMs)}</td>
-                <td>{formatTokens(task.usage)}</td>
+                <td>{formatDuration(task.durationMs, undefined, words)}</td>
+                <td>{formatTokens(task.usage, words)}</td>
                 <td className="row-actions">
-                  <button type="button" className="button link" onClick={() => void runAgain(task)} aria-label={`Run "${task.goal}" again`}>
-                    Run again
+                  <button type="button" className="button link" onClick={() => void runAgain(task)} aria-label={t('app:history.runAgainLabel', { goal: task.goal })}>
+                    {t('app:history.runAgain')}
                   </button>
                   {replayable(task, task.steps) && (
-                    <button type="button" className="button link" onClick={() => void replay(task)} aria-label={`${REPLAY_WORDS}: "${task.goal}"`}>
-                      Replay
+                    <button type="button" className="button link" onClick={() => void replay(task)} aria-label={t('app:history.replayLabel', { goal: task.goal })}>
+                      {t('app:history.replayShort')}
                     </button>
                   )}
-                  <button type="button" className="button link" onClick={() => void exportTask(task.id, 'json')} aria-label={`Export "${task.goal}" as JSON`}>
-                    JSON
+                  <button type="button" className="button link" onClick={() => void exportTask(task.id, 'json')} aria-label={t('app:history.jsonLabel', { goal: task.goal })}>
+                    {t('app:history.json')}
                   </button>
-                  <button type="button" className="button link" onClick={() => void exportTask(task.id, 'html')} aria-label={`Export "${task.goal}" as HTML report`}>
-                    HTML
+                  <button type="button" className="button link" onClick={() => void exportTask(task.id, 'html')} aria-label={t('app:history.htmlLabel', { goal: task.goal })}>
+                    {t('app:history.html')}
                   </button>
-                  <button type="button" className="button link danger" onClick={() => void remove(task)} aria-label={`Delete "${task.goal}"`}>
-                    Delete
+                  <button type="button" className="button link danger" onClick={() => void remove(task)} aria-label={t('app:history.deleteLabel', { goal: task.goal })}>
+                    {t('app:history.delete')}
                   </button>
                 </td>
               </tr>
   );
   return (
     <div className="history-list">
-      <DamagedFiles files={damaged} />
+      <DamagedFiles files={damaged} words={words} />
       <HistoryFilters tasks={tasks} filter={filter} onChange={setFilter} shown={shown.length} />
       {notice && (
         <p className="banner warning" role="status" data-testid="run-again-notice">
@@ -214,20 +225,23 @@ export function HistoryPanel() {
       )}
       {shown.length === 0 ? (
         <p className="empty" data-testid="history-no-match">
-          No past task matches. <button type="button" className="button link" onClick={() => setFilter(NO_FILTER)}>Show all</button>
+          {t('app:history.noMatch')}{' '}
+          <button type="button" className="button link" onClick={() => setFilter(NO_FILTER)}>
+            {t('app:history.showAll')}
+          </button>
         </p>
       ) : (
         <table className="history-table" data-testid="history-table" onKeyDown={onTableKeyDown}>
-          <caption className="visually-hidden">Past tasks, newest first. Up and down arrows move between tasks, Enter opens one.</caption>
+          <caption className="visually-hidden">{t('app:history.caption')}</caption>
           <thead>
             <tr>
-              <th scope="col">Goal</th>
-              <th scope="col">Status</th>
-              <th scope="col">Steps</th>
-              <th scope="col">Duration</th>
-              <th scope="col">Tokens</th>
+              <th scope="col">{t('app:history.goal')}</th>
+              <th scope="col">{t('app:history.status')}</th>
+              <th scope="col">{t('app:history.steps')}</th>
+              <th scope="col">{t('app:history.duration')}</th>
+              <th scope="col">{t('app:history.tokens')}</th>
               <th scope="col">
-                <span className="visually-hidden">Actions</span>
+                <span className="visually-hidden">{t('app:history.actions')}</span>
               </th>
             </tr>
           </thead>
@@ -245,12 +259,13 @@ export function HistoryPanel() {
 
 /** The heading of one launch's tasks: the goal ran on several phones at once, and how many were done. */
 function LaunchHeaderRow({ tasks }: { tasks: TaskSummary[] }) {
+  const words = useWords();
   const done = tasks.filter((task) => taskOutcomeKind(task) === 'done').length;
   const started = Math.min(...tasks.map((task) => task.createdAt));
   return (
     <tr className="launch-group-row" data-testid="history-launch">
       <th scope="rowgroup" colSpan={6}>
-        One goal on {tasks.length} {tasks.length === 1 ? 'phone' : 'phones'} · {done} of {tasks.length} done · {formatTime(started)}
+        {words.t('app:history.launch', { count: tasks.length, done, time: formatTime(started, words) })}
       </th>
     </tr>
   );

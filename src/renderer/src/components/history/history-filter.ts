@@ -1,4 +1,5 @@
 import type { TaskSummary } from '../../../../shared/contract';
+import type { Words } from '../../../../shared/i18n/translate';
 import type { PlannerInfo, TaskStatus } from '../../../../shared/task';
 
 export interface HistoryFilter {
@@ -12,7 +13,8 @@ export interface HistoryFilter {
 export const NO_FILTER: HistoryFilter = { text: '', status: 'any', serial: 'any', planner: 'any' };
 
 /** The model that planned, in words: the built-in planner has none. */
-export const modelOf = (planner: PlannerInfo): string => (planner.kind === 'ai' ? (planner.model ?? `${planner.provider ?? 'AI'} default`) : 'built-in planner');
+export const modelOf = (planner: PlannerInfo, { t }: Words): string =>
+  planner.kind === 'ai' ? (planner.model ?? t('app:history.modelDefault', { provider: planner.provider ?? 'AI' })) : t('app:history.builtIn');
 
 /**
  * Text as a search compares it: any case, accents aside, and without the hyphens, spaces and dots people spell

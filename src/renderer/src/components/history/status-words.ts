@@ -1,11 +1,8 @@
+import type { Words } from '../../../../shared/i18n/translate';
 import type { TaskStatus } from '../../../../shared/task';
-import { OUTCOME_WORDS } from '../../../../shared/task-words';
+import { outcomeWord, type TaskOutcomeKind } from '../../../../shared/task-words';
 
-/** The History filter's words for each stored status, taken from the one vocabulary the app, report and CLI share. */
-export const STATUS_WORDS: Record<TaskStatus, string> = {
-  pending: OUTCOME_WORDS.pending,
-  running: OUTCOME_WORDS.running,
-  completed: OUTCOME_WORDS.done,
-  failed: OUTCOME_WORDS.failed,
-  cancelled: OUTCOME_WORDS.stopped,
-};
+const OUTCOME_OF_STATUS: Record<TaskStatus, TaskOutcomeKind> = { pending: 'pending', running: 'running', completed: 'done', failed: 'failed', cancelled: 'stopped' };
+
+/** The History filter's words for a stored status, taken from the one vocabulary the app, report and CLI share. */
+export const statusWord = (status: TaskStatus, words: Words): string => outcomeWord(OUTCOME_OF_STATUS[status], words);

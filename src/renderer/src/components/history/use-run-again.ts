@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { TaskSummary } from '../../../../shared/contract';
 import { useBridge } from '../../bridge-context';
+import { useWords } from '../../i18n/use-words';
 import { plainError } from '../../lib/errors';
 import { useAppStore } from '../../store/app-store';
 import { nameOfSerial, useDevicesStore } from '../../store/devices-store';
@@ -16,12 +17,14 @@ import { useTaskStore } from '../../store/task-store';
 export function useRunAgain() {
   const bridge = useBridge();
   const [notice, setNotice] = useState<string | null>(null);
-  const onPhoneOf = async (task: Pick<TaskSummary, 'goal' | 'serial'>, missing: string, start: () => Promise<void>) => {
+  const { t } = useWords();
+  /** `missingKey`: the notice when the phone is not connected (its `{{phone}}` filled in). */
+  const onPhoneOf = async (task: Pick<TaskSummary, 'goal' | 'serial'>, missingKey: string, start: () => Promise<void>) => {
     setNotice(null);
     const devices = useDevicesStore.getState();
     const phone = devices.list?.devices.find((device) => device.serial === task.serial);
     if (phone?.state !== 'device') {
-      setNotice(`${nameOfSerial(devices, task.serial)} is not connected, so ${missing}.`);
+      setNotice(t(missingKey, { phone: nameOfSerial(devices, task.serial) }));
       return;
     }
     try {
@@ -34,10 +37,10 @@ export function useRunAgain() {
   };
   const runAgain = (task: Pick<TaskSummary, 'goal' | 'serial'>) => {
     useGoalStore.getState().setDraft(task.goal);
-    return onPhoneOf(task, 'the goal is in the goal box: pick a phone and press Run', () => startTask(bridge, task.serial, task.goal));
+    return onPhoneOf(task, 'app:history.notConnected', () => startTask(bridge, task.serial, task.goal));
   };
   const replay = (task: Pick<TaskSummary, 'id' | 'goal' | 'serial'>) =>
-    onPhoneOf(task, 'the task cannot be replayed now: connect it and try again', async () => {
+    onPhoneOf(task, 'app:history.notConnectedReplay', async () => {
       const record = await bridge.call('tasks.replay', { taskId: task.id, serial: task.serial });
       useTaskStore.getState().attach(record.serial, { task: record, paused: false });
     });
@@ -47,4 +50,5 @@ export function useRunAgain() {
 /** Whether a task can be replayed: it succeeded and acted on the phone (a replay repeats actions; the built-in planner only looks). */
 export const replayable = (task: Pick<TaskSummary, 'status' | 'planner'>, actions: number) => task.status === 'completed' && task.planner.kind !== 'stub' && actions > 0;
 
-export const REPLAY_WORDS = 'Run again without the model';
+/** The replay button's words (a message key): History and the result card say it alike. */
+export const REPLAY_WORDS = 'app:history.replay';

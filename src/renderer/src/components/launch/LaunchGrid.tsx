@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { LaunchStarted } from '../../../../shared/contract';
-import { FINISHED_OUTCOME_WORDS, type LaunchRow } from '../../../../shared/launch';
+import { finishedOutcomeWords, type LaunchRow } from '../../../../shared/launch';
+import { useWords } from '../../i18n/use-words';
 import { useBridge } from '../../bridge-context';
 import { nameOfSerial, useDevicesStore } from '../../store/devices-store';
 import { useLaunchRows } from './use-launch-rows';
@@ -12,8 +13,9 @@ import { useLaunchRows } from './use-launch-rows';
  */
 export function LaunchGrid({ launch }: { launch: LaunchStarted }) {
   const rows = useLaunchRows(launch);
+  const { t } = useWords();
   return (
-    <ul className="launch-grid" aria-label="The launch's phones" data-testid="launch-grid">
+    <ul className="launch-grid" aria-label={t('app:launch.gridLabel')} data-testid="launch-grid">
       {rows.map((row) => (
         <PhoneCell key={row.serial} row={row} />
       ))}
@@ -24,15 +26,17 @@ export function LaunchGrid({ launch }: { launch: LaunchStarted }) {
 function PhoneCell({ row }: { row: LaunchRow }) {
   const name = useDevicesStore((s) => nameOfSerial(s, row.serial));
   const select = useDevicesStore((s) => s.select);
+  const words = useWords();
+  const { t } = words;
   const screen = useLatestScreen(row.serial, `${row.steps}/${row.outcome ?? 'running'}`, row.taskId !== null);
   return (
     <li className="launch-cell" data-testid="launch-cell" data-serial={row.serial}>
-      <button type="button" className="launch-cell-button" onClick={() => select(row.serial)} title={`Show ${name} in the live mirror`}>
+      <button type="button" className="launch-cell-button" onClick={() => select(row.serial)} title={t('app:launch.showInMirror', { name })}>
         <span className="launch-cell-name">
           {name} <span className="launch-serial">{row.serial}</span>
         </span>
-        {screen ? <img src={screen} alt={`${name}'s screen`} /> : <span className="launch-cell-empty muted">No screen</span>}
-        <span className="launch-cell-state">{row.outcome ? FINISHED_OUTCOME_WORDS[row.outcome] : `running, step ${row.steps}`}</span>
+        {screen ? <img src={screen} alt={t('app:launch.screenOf', { name })} /> : <span className="launch-cell-empty muted">{t('app:launch.noScreen')}</span>}
+        <span className="launch-cell-state">{row.outcome ? finishedOutcomeWords(row.outcome, words) : t('app:launch.runningStep', { step: row.steps })}</span>
       </button>
     </li>
   );

@@ -3,6 +3,7 @@ import type { DeviceSummary } from '../../../../shared/device';
 import { deviceGroupsOf } from '../../../../shared/device-groups';
 import type { LaunchPhones } from '../../../../shared/launch';
 import { useBridge } from '../../bridge-context';
+import { useWords } from '../../i18n/use-words';
 import { reportError } from '../../store/app-store';
 import { phoneName, useDevicesStore } from '../../store/devices-store';
 import { useGoalStore } from '../../store/goal-store';
@@ -32,7 +33,8 @@ export function LaunchPanel() {
 
   const phones = group ? (groups.get(group) ?? []) : picked.filter((serial) => ready.some((device) => device.serial === serial));
   const target: LaunchPhones | null = phones.length === 0 ? null : group ? { kind: 'group', group } : { kind: 'serials', serials: [...phones] };
-  const notReady = !goal ? 'Type the goal above first.' : phones.length === 0 ? 'Tick the phones to run it on, or pick a device group.' : null;
+  const { t } = useWords();
+  const notReady = !goal ? t('app:schedules.needGoal') : phones.length === 0 ? t('app:launch.needPhones') : null;
   const toggle = (serial: string, on: boolean) => {
     setGroup('');
     setPicked(on ? [...new Set([...picked, serial])] : picked.filter((each) => each !== serial));
@@ -55,8 +57,8 @@ export function LaunchPanel() {
   return (
     <div className="launch-panel" data-testid="launch-panel">
       <fieldset className="launch-picker">
-        <legend>Run the goal on these phones</legend>
-        {ready.length === 0 && <p className="muted">No phone is ready. Connect phones (or start demo phones) on the left.</p>}
+        <legend>{t('app:launch.legend')}</legend>
+        {ready.length === 0 && <p className="muted">{t('app:launch.noPhoneReady')}</p>}
         <div className="launch-phones">
           {ready.map((device) => (
             <label key={device.serial} className="launch-phone" title={device.serial}>
@@ -66,19 +68,19 @@ export function LaunchPanel() {
           ))}
         </div>
         <label className="launch-group">
-          Device group{' '}
+          {t('app:launch.group')}{' '}
           <select value={group} onChange={(event) => (event.target.value ? pickGroup(event.target.value) : setGroup(''))}>
-            <option value="">{groups.size ? 'none: the phones ticked' : 'none declared (Settings → Fleet)'}</option>
+            <option value="">{groups.size ? t('app:launch.groupNone') : t('app:launch.groupNoneDeclared')}</option>
             {[...groups].map(([name, serials]) => (
               <option key={name} value={name}>
-                {name} ({serials.length} {serials.length === 1 ? 'phone' : 'phones'})
+                {t('app:launch.groupOption', { name, count: serials.length })}
               </option>
             ))}
           </select>
         </label>
         <div className="launch-run">
           <button type="button" className="button primary" disabled={notReady !== null || starting} onClick={() => void run()}>
-            {starting ? 'Starting…' : `Run on ${phones.length} ${phones.length === 1 ? 'phone' : 'phones'}`}
+            {starting ? t('app:launch.starting') : t('app:launch.runOn', { count: phones.length })}
           </button>
           {notReady && <span className="muted small">{notReady}</span>}
         </div>

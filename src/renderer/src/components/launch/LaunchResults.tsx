@@ -1,5 +1,6 @@
 import type { LaunchStarted } from '../../../../shared/contract';
-import { FINISHED_OUTCOME_WORDS } from '../../../../shared/launch';
+import { finishedOutcomeWords } from '../../../../shared/launch';
+import { useWords } from '../../i18n/use-words';
 import { formatUsd } from '../../../../shared/prices';
 import { formatCount, formatDuration } from '../../../../shared/task-words';
 import { nameOfSerial, useDevicesStore } from '../../store/devices-store';
@@ -9,22 +10,24 @@ import { useLaunchRows } from './use-launch-rows';
 export function LaunchResults({ launch }: { launch: LaunchStarted }) {
   const rows = useLaunchRows(launch);
   const names = useDevicesStore((s) => s.names);
+  const words = useWords();
+  const { t, locale } = words;
   const done = rows.filter((row) => row.outcome === 'done').length;
   const ended = rows.filter((row) => row.outcome !== null).length;
   return (
-    <section className="launch-results" aria-label="Results">
+    <section className="launch-results" aria-label={t('app:launch.results')}>
       <h3 className="launch-heading">
-        “{launch.goal}” — <span data-testid="launch-summary">{ended < rows.length ? `${ended} of ${rows.length} finished` : `${done} of ${rows.length} done`}</span>
+        “{launch.goal}” — <span data-testid="launch-summary">{ended < rows.length ? t('app:launch.finishedOf', { ended, total: rows.length }) : t('app:launch.doneOf', { done, total: rows.length })}</span>
       </h3>
       <table className="history-table" data-testid="launch-results">
         <thead>
           <tr>
-            <th scope="col">Phone</th>
-            <th scope="col">Outcome</th>
-            <th scope="col">Steps</th>
-            <th scope="col">Tokens</th>
-            <th scope="col">Cost</th>
-            <th scope="col">Time</th>
+            <th scope="col">{t('app:launch.col.phone')}</th>
+            <th scope="col">{t('app:launch.col.outcome')}</th>
+            <th scope="col">{t('app:launch.col.steps')}</th>
+            <th scope="col">{t('app:launch.col.tokens')}</th>
+            <th scope="col">{t('app:launch.col.cost')}</th>
+            <th scope="col">{t('app:launch.col.time')}</th>
           </tr>
         </thead>
         <tbody>
@@ -36,14 +39,14 @@ export function LaunchResults({ launch }: { launch: LaunchStarted }) {
               </th>
               <td>
                 <span className={`status status-${row.outcome === 'done' ? 'completed' : row.outcome === 'stopped' ? 'cancelled' : (row.outcome ?? 'running')}`} data-testid="launch-outcome">
-                  {row.outcome ? FINISHED_OUTCOME_WORDS[row.outcome] : 'running'}
+                  {row.outcome ? finishedOutcomeWords(row.outcome, words) : t('common:outcome.running')}
                 </span>
                 {row.outcome !== 'done' && row.outcome !== null && row.reason && <span className="launch-reason">{row.reason}</span>}
               </td>
-              <td>{formatCount(row.steps)}</td>
-              <td>{formatCount(row.tokens)}</td>
-              <td>{row.costUsd === null ? '—' : formatUsd(row.costUsd)}</td>
-              <td>{formatDuration(row.durationMs)}</td>
+              <td>{formatCount(row.steps, locale)}</td>
+              <td>{formatCount(row.tokens, locale)}</td>
+              <td>{row.costUsd === null ? t('common:unknown') : formatUsd(row.costUsd, locale)}</td>
+              <td>{formatDuration(row.durationMs, undefined, words)}</td>
             </tr>
           ))}
         </tbody>

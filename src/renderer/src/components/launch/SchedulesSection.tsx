@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { LaunchPhones } from '../../../../shared/launch';
 import { launchPhonesWords } from '../../../../shared/launch';
 import { useBridge } from '../../bridge-context';
+import { useWords } from '../../i18n/use-words';
 import { formatTime } from '../../lib/format';
 import { reportError } from '../../store/app-store';
 import { useSchedulesStore } from '../../store/schedules-store';
@@ -17,7 +18,9 @@ export function SchedulesSection({ goal, phones }: { goal: string; phones: Launc
   const [name, setName] = useState('');
   const [cron, setCron] = useState('0 8 * * *');
   const [problem, setProblem] = useState<string | null>(null);
-  const missing = !goal ? 'Type the goal above first.' : !phones ? 'Tick the phones or pick a device group above.' : !name.trim() ? 'Give the schedule a name.' : null;
+  const words = useWords();
+  const { t } = words;
+  const missing = !goal ? t('app:schedules.needGoal') : !phones ? t('app:schedules.needPhones') : !name.trim() ? t('app:schedules.needName') : null;
 
   const add = async () => {
     if (!phones) return;
@@ -40,17 +43,17 @@ export function SchedulesSection({ goal, phones }: { goal: string; phones: Launc
   return (
     <section className="schedules" aria-labelledby="schedules-title">
       <h3 id="schedules-title" className="launch-heading">
-        Schedules
+        {t('app:schedules.title')}
       </h3>
       <div className="schedule-form">
         <label>
-          Name <input value={name} maxLength={100} placeholder="morning" onChange={(event) => setName(event.target.value)} />
+          {t('app:schedules.name')} <input value={name} maxLength={100} placeholder={t('app:schedules.namePlaceholder')} onChange={(event) => setName(event.target.value)} />
         </label>
         <label>
-          When (cron: minute hour day month weekday) <input value={cron} maxLength={100} onChange={(event) => setCron(event.target.value)} />
+          {t('app:schedules.when')} <input value={cron} maxLength={100} onChange={(event) => setCron(event.target.value)} />
         </label>
         <button type="button" className="button secondary" disabled={missing !== null} onClick={() => void add()}>
-          Add schedule
+          {t('app:schedules.add')}
         </button>
         {missing && <span className="muted small">{missing}</span>}
       </div>
@@ -59,17 +62,23 @@ export function SchedulesSection({ goal, phones }: { goal: string; phones: Launc
           {problem}
         </p>
       )}
-      <p className="muted small">“0 8 * * *” is every day at 08:00. Schedules run while this app is open; runs due while it is closed are reported when it starts.</p>
+      <p className="muted small">{t('app:schedules.hint')}</p>
       {overview && overview.schedules.length > 0 && (
         <ul className="schedule-list" data-testid="schedule-list">
           {overview.schedules.map((schedule) => (
             <li key={schedule.name} data-testid="schedule" data-name={schedule.name}>
               <span className="schedule-text">
-                <strong>{schedule.name}</strong> · {schedule.cron} · “{schedule.goal}” on {launchPhonesWords(schedule.phones)} · next {schedule.nextRunAt ? formatTime(schedule.nextRunAt) : 'not planned'}
-                {schedule.lastRun?.problems.length ? <span className="launch-reason">Last run: {schedule.lastRun.problems.join('; ')}</span> : null}
+                <strong>{schedule.name}</strong> ·{' '}
+                {t('app:schedules.line', {
+                  cron: schedule.cron,
+                  goal: schedule.goal,
+                  phones: launchPhonesWords(schedule.phones, words),
+                  next: schedule.nextRunAt ? formatTime(schedule.nextRunAt, words) : t('app:schedules.notPlanned'),
+                })}
+                {schedule.lastRun?.problems.length ? <span className="launch-reason">{t('app:schedules.lastRun', { problems: schedule.lastRun.problems.join('; ') })}</span> : null}
               </span>
-              <button type="button" className="button link danger" onClick={() => void remove(schedule.name)} aria-label={`Remove the schedule ${schedule.name}`}>
-                Remove
+              <button type="button" className="button link danger" onClick={() => void remove(schedule.name)} aria-label={t('app:schedules.removeLabel', { name: schedule.name })}>
+                {t('app:schedules.remove')}
               </button>
             </li>
           ))}

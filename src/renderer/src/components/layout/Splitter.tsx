@@ -1,4 +1,5 @@
 import { useRef, type KeyboardEvent, type PointerEvent } from 'react';
+import { useWords } from '../../i18n/use-words';
 import { PANEL_WIDTH } from './use-panel-width';
 
 const STEP_PX = 40;
@@ -16,6 +17,7 @@ interface Props {
  */
 export function Splitter({ width, onResize, onReset }: Props) {
   const drag = useRef<{ startX: number; startWidth: number } | null>(null);
+  const { t } = useWords();
   const onPointerDown = (event: PointerEvent<HTMLDivElement>) => {
     if (event.button !== 0) return;
     event.currentTarget.setPointerCapture?.(event.pointerId);
@@ -35,12 +37,12 @@ export function Splitter({ width, onResize, onReset }: Props) {
       className="splitter"
       role="separator"
       aria-orientation="vertical"
-      aria-label="Phone size: drag, or use the arrow keys"
+      aria-label={t('app:mirror.splitterLabel')}
       aria-valuemin={PANEL_WIDTH.min}
       aria-valuemax={PANEL_WIDTH.max}
       aria-valuenow={width}
       tabIndex={0}
-      title="Drag to resize the phone (double-click: default size)"
+      title={t('app:mirror.splitterTitle')}
       data-testid="splitter"
       onPointerDown={onPointerDown}
       onPointerMove={onPointerMove}

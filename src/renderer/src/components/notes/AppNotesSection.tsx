@@ -3,6 +3,7 @@ import { noteLine, NOTE_LIMITS, type AppNote } from '../../../../shared/app-note
 import { useBridge } from '../../bridge-context';
 import { reportError } from '../../store/app-store';
 import { useNotesStore } from '../../store/notes-store';
+import { useWords } from '../../i18n/use-words';
 import { formatTime } from '../../lib/format';
 import { plainError } from '../../lib/errors';
 
@@ -11,6 +12,8 @@ function NoteItem({ note }: { note: AppNote }) {
   const bridge = useBridge();
   const [draft, setDraft] = useState<{ goal: string; route: string } | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
+  const words = useWords();
+  const { t } = words;
 
   const save = async () => {
     if (!draft) return;
@@ -23,7 +26,7 @@ function NoteItem({ note }: { note: AppNote }) {
     }
   };
   const remove = async () => {
-    if (!window.confirm(`Delete the note "${noteLine(note)}"?`)) return;
+    if (!window.confirm(t('app:notes.confirmDelete', { note: noteLine(note) }))) return;
     await bridge.call('notes.delete', { id: note.id }).catch(reportError);
   };
 
@@ -31,11 +34,11 @@ function NoteItem({ note }: { note: AppNote }) {
     return (
       <li className="app-note editing" data-testid="app-note">
         <label>
-          Goal
+          {t('app:notes.goal')}
           <input value={draft.goal} maxLength={NOTE_LIMITS.goalChars} onChange={(event) => setDraft({ ...draft, goal: event.target.value })} />
         </label>
         <label>
-          Route
+          {t('app:notes.route')}
           <input value={draft.route} maxLength={NOTE_LIMITS.routeChars} onChange={(event) => setDraft({ ...draft, route: event.target.value })} />
         </label>
         {problem && (
@@ -45,10 +48,10 @@ function NoteItem({ note }: { note: AppNote }) {
         )}
         <div className="row-actions">
           <button type="button" className="button primary" onClick={() => void save()}>
-            Save note
+            {t('app:notes.save')}
           </button>
           <button type="button" className="button secondary" onClick={() => setDraft(null)}>
-            Cancel
+            {t('app:notes.cancel')}
           </button>
         </div>
       </li>
@@ -58,14 +61,14 @@ function NoteItem({ note }: { note: AppNote }) {
     <li className="app-note" data-testid="app-note" data-note-id={note.id}>
       <span className="app-note-line">{noteLine(note)}</span>
       <span className="muted app-note-meta">
-        {note.editedAt ? `edited ${formatTime(note.editedAt)}` : `learned ${formatTime(note.createdAt)}`}
+        {note.editedAt ? t('app:notes.edited', { time: formatTime(note.editedAt, words) }) : t('app:notes.learned', { time: formatTime(note.createdAt, words) })}
       </span>
       <span className="row-actions">
-        <button type="button" className="button link" onClick={() => setDraft({ goal: note.goal, route: note.route })} aria-label={`Edit the note "${note.goal}"`}>
-          Edit
+        <button type="button" className="button link" onClick={() => setDraft({ goal: note.goal, route: note.route })} aria-label={t('app:notes.editLabel', { goal: note.goal })}>
+          {t('app:notes.edit')}
         </button>
-        <button type="button" className="button link danger" onClick={() => void remove()} aria-label={`Delete the note "${note.goal}"`}>
-          Delete
+        <button type="button" className="button link danger" onClick={() => void remove()} aria-label={t('app:notes.deleteLabel', { goal: note.goal })}>
+          {t('app:notes.delete')}
         </button>
       </span>
     </li>
@@ -75,21 +78,19 @@ function NoteItem({ note }: { note: AppNote }) {
 /** The notes per app the planner receives, grouped by app, for the person to read, correct or delete. */
 export function AppNotesSection() {
   const listing = useNotesStore((s) => s.listing);
+  const { t } = useWords();
   const byApp = new Map<string, AppNote[]>();
   for (const note of listing?.notes ?? []) byApp.set(note.app, [...(byApp.get(note.app) ?? []), note]);
   return (
     <section className="app-notes" aria-labelledby="app-notes-title" data-testid="app-notes">
-      <h3 id="app-notes-title">Notes per app</h3>
-      <p className="muted">
-        How earlier successful tasks reached their goals, one note per app. The planner receives the notes of the app in front; correct or delete any that is
-        wrong, or mark a task as wrong in History.
-      </p>
+      <h3 id="app-notes-title">{t('app:notes.title')}</h3>
+      <p className="muted">{t('app:notes.intro')}</p>
       {listing?.problem && (
         <p className="banner warning" role="alert">
           {listing.problem}
         </p>
       )}
-      {listing && !listing.problem && byApp.size === 0 && <p className="empty">No notes yet. A task that completes leaves one.</p>}
+      {listing && !listing.problem && byApp.size === 0 && <p className="empty">{t('app:notes.empty')}</p>}
       {[...byApp].map(([app, notes]) => (
         <div key={app} className="app-notes-group">
           <h4>{app}</h4>

@@ -1,18 +1,20 @@
 import { useState } from 'react';
 import { useBridge } from '../../bridge-context';
+import { useWords } from '../../i18n/use-words';
 import { reportError } from '../../store/app-store';
 
 /** "Mark as wrong" on a task that reached its goal: the notes it taught go, so no later task follows its route. */
 export function MarkWrongButton({ taskId }: { taskId: string }) {
   const bridge = useBridge();
   const [said, setSaid] = useState<string | null>(null);
+  const { t } = useWords();
   const mark = async () => {
     try {
       const { removed } = await bridge.call('notes.markRunWrong', { taskId });
       setSaid(
         removed.length
-          ? `Marked as wrong: removed ${removed.length === 1 ? 'the note' : `${removed.length} notes`} it taught (${removed.map((note) => note.route).join('; ')}).`
-          : 'Marked as wrong: it had taught no notes.',
+          ? t('app:notes.markedWrong', { count: removed.length, routes: removed.map((note) => note.route).join('; ') })
+          : t('app:notes.markedWrongNone'),
       );
     } catch (error) {
       reportError(error);
@@ -21,7 +23,7 @@ export function MarkWrongButton({ taskId }: { taskId: string }) {
   return (
     <span className="mark-wrong">
       <button type="button" className="button secondary" onClick={() => void mark()} disabled={said !== null}>
-        Mark as wrong
+        {t('app:notes.markWrong')}
       </button>
       {said && (
         <span className="muted" role="status" data-testid="mark-wrong-result">

@@ -1,3 +1,4 @@
+import { useWords } from '../../i18n/use-words';
 import { useAppStore } from '../../store/app-store';
 import { useSettingsStore } from '../../store/settings-store';
 import { incompleteLabel, incompleteSetup } from './setup-state';
@@ -6,14 +7,16 @@ import { incompleteLabel, incompleteSetup } from './setup-state';
 export function IncompleteNote() {
   const screen = useSettingsStore((s) => s.screen);
   const openSettings = useAppStore((s) => s.toggleSettings);
-  const label = incompleteLabel(incompleteSetup(screen));
+  const words = useWords();
+  const { t } = words;
+  const label = incompleteLabel(incompleteSetup(screen), words);
   if (!label) return null;
   return (
     <span className="incomplete-note" data-testid="goal-incomplete">
       {' '}
-      · <span className="warning-text">AI planner {label}</span>{' '}
+      · <span className="warning-text">{t('app:settings.incompleteNote', { what: label })}</span>{' '}
       <button type="button" className="button link" onClick={() => openSettings(true)}>
-        Open Settings
+        {t('app:common.openSettings')}
       </button>
     </span>
   );

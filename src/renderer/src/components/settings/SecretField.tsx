@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { SettingsScreen } from '../../../../shared/contract';
 import type { SecretName } from '../../../../shared/settings';
 import { useBridge } from '../../bridge-context';
+import { useWords } from '../../i18n/use-words';
 import { plainError } from '../../lib/errors';
 import { useSettingsStore } from '../../store/settings-store';
 import { OverrideNote } from './OverrideNote';
@@ -16,6 +17,7 @@ export function SecretField({ name, label, screen }: { name: SecretName; label: 
   const draft = useSettingsStore((s) => s.typedSecrets[name] ?? '');
   const setDraft = (value: string) => useSettingsStore.getState().setTypedSecret(name, value);
   const [busy, setBusy] = useState(false);
+  const { t } = useWords();
   const [problem, setProblem] = useState<string | null>(null);
   const state = screen.secrets[name] ?? 'not set';
   const id = `secret-${name}`;
@@ -38,8 +40,8 @@ export function SecretField({ name, label, screen }: { name: SecretName; label: 
   return (
     <div className="setting-field kind-secret" data-field={`secrets.${name}`}>
       <label htmlFor={id}>
-        {label} <span className={`secret-state ${state === 'set' ? 'is-set' : 'is-unset'}`} data-testid={`secret-state-${name}`}>{state}</span>
-        {draft.trim() && <span className="muted small"> · typed, stored when you press Save</span>}
+        {label} <span className={`secret-state ${state === 'set' ? 'is-set' : 'is-unset'}`} data-testid={`secret-state-${name}`}>{state === 'set' ? t('app:secret.set') : t('app:secret.notSet')}</span>
+        {draft.trim() && <span className="muted small">{t('app:secret.typed')}</span>}
       </label>
       <div className="secret-row">
         <input
@@ -47,7 +49,7 @@ export function SecretField({ name, label, screen }: { name: SecretName; label: 
           type="password"
           autoComplete="off"
           spellCheck={false}
-          placeholder={state === 'set' ? 'Type a new value to replace it' : 'Paste the value'}
+          placeholder={state === 'set' ? t('app:secret.replacePlaceholder') : t('app:secret.pastePlaceholder')}
           value={draft}
           onChange={(event) => setDraft(event.target.value)}
           onKeyDown={(event) => {
@@ -63,12 +65,12 @@ export function SecretField({ name, label, screen }: { name: SecretName; label: 
           className="button secondary"
           disabled={busy || !draft.trim()}
           onClick={() => void update(draft)}
-          aria-label={`${state === 'set' ? 'Replace' : 'Set'} ${label}`}
+          aria-label={state === 'set' ? t('app:secret.replaceLabel', { label }) : t('app:secret.setLabel', { label })}
         >
-          {state === 'set' ? 'Replace' : 'Set'}
+          {state === 'set' ? t('app:secret.replace') : t('app:secret.setButton')}
         </button>
-        <button type="button" className="button secondary" disabled={busy || state !== 'set'} onClick={() => void update(null)} aria-label={`Clear ${label}`}>
-          Clear
+        <button type="button" className="button secondary" disabled={busy || state !== 'set'} onClick={() => void update(null)} aria-label={t('app:secret.clearLabel', { label })}>
+          {t('app:secret.clear')}
         </button>
       </div>
       {problem && (

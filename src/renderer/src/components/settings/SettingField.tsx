@@ -1,5 +1,6 @@
 import type { SettingsScreen } from '../../../../shared/contract';
 import { DEFAULT_MODELS, type Provider } from '../../../../shared/settings';
+import { useWords } from '../../i18n/use-words';
 import { useSettingsStore } from '../../store/settings-store';
 import { displayValue, type FieldSpec } from './fields';
 import { OverrideNote } from './OverrideNote';
@@ -12,6 +13,7 @@ export function SettingField({ field, screen }: { field: Exclude<FieldSpec, { ki
   const problem = useSettingsStore((s) => s.problems[field.path]);
   const setValue = useSettingsStore((s) => s.setValue);
   const id = inputId(field.path);
+  const words = useWords();
   const provider = useSettingsStore((s) => s.values['aiPlanner.provider']);
   const help = (field.kind === 'select' && field.helpPerChoice?.[String(value)]) || (field.kind === 'toggle' && value === true && field.helpOn) || field.help;
   const override = screen.overriddenFields[field.path];
@@ -38,7 +40,7 @@ export function SettingField({ field, screen }: { field: Exclude<FieldSpec, { ki
         : field.kind === 'text'
           ? field.placeholder
           : field.nullable
-            ? 'off'
+            ? words.t('app:settings.off')
             : undefined;
     input = (
       <input
@@ -68,7 +70,7 @@ export function SettingField({ field, screen }: { field: Exclude<FieldSpec, { ki
           {help}
         </p>
       )}
-      {override && <OverrideNote id={`${id}-override`} variable={override} inEffect={displayValue(screen.effective, field.path)} />}
+      {override && <OverrideNote id={`${id}-override`} variable={override} inEffect={displayValue(screen.effective, field.path, words)} />}
     </div>
   );
 }

@@ -1,4 +1,5 @@
 import { useEffect, useRef } from 'react';
+import { useWords } from '../../i18n/use-words';
 import { useAppStore } from '../../store/app-store';
 import { SettingsForm } from './SettingsForm';
 import { AppNotesSection } from '../notes/AppNotesSection';
@@ -8,6 +9,7 @@ export function SettingsDrawer() {
   const open = useAppStore((s) => s.settingsOpen);
   const toggleSettings = useAppStore((s) => s.toggleSettings);
   const heading = useRef<HTMLHeadingElement>(null);
+  const { t } = useWords();
   useEffect(() => {
     if (!open) return;
     const previous = document.activeElement as HTMLElement | null;
@@ -32,10 +34,10 @@ export function SettingsDrawer() {
     >
       <div className="drawer-header">
         <h2 id="settings-title" tabIndex={-1} ref={heading}>
-          Settings
+          {t('app:settings.heading')}
         </h2>
         <button type="button" className="button secondary" onClick={() => toggleSettings(false)}>
-          Close
+          {t('app:common.close')}
         </button>
       </div>
       <SettingsForm />

@@ -1,7 +1,8 @@
+import { useWords } from '../../i18n/use-words';
 import { useSettingsStore } from '../../store/settings-store';
 import { SecretField } from './SecretField';
 import { SettingField } from './SettingField';
-import { fieldIsShown, SETTINGS_FIELDS, SETTINGS_SECTIONS } from './fields';
+import { fieldIsShown, SETTINGS_FIELDS, settingsSections } from './fields';
 import { SetupProblems } from './SetupProblems';
 import { TestConnection } from './TestConnection';
 import { useSettingsForm } from './use-settings-form';
@@ -19,11 +20,13 @@ export function SettingsForm() {
   const discardEdits = useSettingsStore((s) => s.discardEdits);
   const values = useSettingsStore((s) => s.values);
   const { changed, save } = useSettingsForm();
-  if (!screen) return <p className="muted">Loading settings…</p>;
+  const words = useWords();
+  const { t } = words;
+  if (!screen) return <p className="muted">{t('app:settings.loading')}</p>;
   return (
     <form
       className="settings-form"
-      aria-label="Settings form"
+      aria-label={t('app:settings.formLabel')}
       onSubmit={(event) => {
         event.preventDefault();
         void save();
@@ -35,10 +38,10 @@ export function SettingsForm() {
         </p>
       )}
       <SetupProblems />
-      {SETTINGS_SECTIONS.map((section) => ({ ...section, fields: section.fields.filter((field) => fieldIsShown(field, values)) }))
+      {settingsSections(words).map((section) => ({ ...section, fields: section.fields.filter((field) => fieldIsShown(field, values)) }))
         .filter((section) => section.fields.length > 0)
         .map((section) => (
-          <fieldset key={section.title} data-section={section.title}>
+          <fieldset key={section.id} data-section={section.id}>
             <legend>{section.title}</legend>
             {section.fields.map((field) =>
               field.kind === 'secret' ? (
@@ -48,8 +51,8 @@ export function SettingsForm() {
               ),
             )}
             {/* Each way to reach a model is tested from its own fields: the control plane's, or one provider's. */}
-            {section.title === 'Cloud control plane' && <TestConnection target={{ transport: 'cloud-proxy' }} name="the cloud proxy" />}
-            {section.title === 'Direct access' && (
+            {section.id === 'Cloud control plane' && <TestConnection target={{ transport: 'cloud-proxy' }} name={t('app:settings.cloudProxy')} />}
+            {section.id === 'Direct access' && (
               <TestConnection
                 key={String(values['aiPlanner.provider'])}
                 target={{ transport: 'direct', provider: values['aiPlanner.provider'] === 'openai' ? 'openai' : 'anthropic' }}
@@ -67,22 +70,22 @@ export function SettingsForm() {
           </ul>
         )}
         <button type="submit" className="button primary" disabled={changed === 0 || hasProblems || status === 'saving' || status === 'checking'}>
-          {status === 'saving' ? 'Saving…' : 'Save'}
+          {status === 'saving' ? t('app:settings.saving') : t('app:settings.save')}
         </button>
         <button type="button" className="button secondary" disabled={changed === 0} onClick={discardEdits}>
-          Discard changes
+          {t('app:settings.discard')}
         </button>
         <span className="settings-status" role="status" data-testid="settings-status">
           {status === 'saved'
-            ? 'Saved. The next task uses these settings.'
+            ? t('app:settings.saved')
             : status === 'checking'
-              ? 'Checking…'
+              ? t('app:settings.checking')
               : changed > 0
-                ? `${changed} unsaved change${changed === 1 ? '' : 's'}`
+                ? t('app:settings.unsaved', { count: changed })
                 : ''}
         </span>
       </div>
-      <p className="muted small">Stored in {screen.folder}</p>
+      <p className="muted small">{t('app:settings.storedIn', { folder: screen.folder })}</p>
       <p className="muted small" data-testid="key-storage">
         {screen.keyStorage}
       </p>

@@ -1,4 +1,5 @@
 import { describeSetupProblem } from '../../../../shared/setup-problems';
+import { useWords } from '../../i18n/use-words';
 import { useAppStore } from '../../store/app-store';
 import { useSettingsStore } from '../../store/settings-store';
 import { incompleteSetup } from './setup-state';
@@ -11,20 +12,21 @@ export function SetupProblems({ withOpenSettings = false }: { withOpenSettings?:
   const screen = useSettingsStore((s) => s.screen);
   const openSettings = useAppStore((s) => s.toggleSettings);
   const problems = incompleteSetup(screen);
+  const words = useWords();
   if (problems.length === 0) return null;
   return (
     <div className="banner warning setup-problems" role="status" data-testid="setup-problems">
-      <p>The AI planner is on but incomplete; a task cannot start until these are set:</p>
+      <p>{words.t('app:settings.incompleteIntro')}</p>
       <ul>
         {problems.map((problem) => (
           <li key={problem.field} data-field={problem.field}>
-            {describeSetupProblem(problem)}
+            {describeSetupProblem(problem, words)}
           </li>
         ))}
       </ul>
       {withOpenSettings && (
         <button type="button" className="button secondary" onClick={() => openSettings(true)}>
-          Open Settings
+          {words.t('app:common.openSettings')}
         </button>
       )}
     </div>

@@ -1,3 +1,4 @@
+import { useWords } from '../../i18n/use-words';
 import { useConnectionTest, type ConnectionTarget } from './use-connection-test';
 
 /**
@@ -6,12 +7,13 @@ import { useConnectionTest, type ConnectionTarget } from './use-connection-test'
  */
 export function TestConnection({ target, name }: { target: ConnectionTarget; name: string }) {
   const { testing, unsaved, report, test } = useConnectionTest(target);
+  const { t } = useWords();
   return (
     <div className="test-connection" data-testid="test-connection" data-target={target.transport === 'cloud-proxy' ? 'cloud-proxy' : target.provider}>
       <button type="button" className="button secondary" onClick={() => void test()} disabled={testing}>
-        {testing ? `Testing ${name}…` : `Test connection to ${name}`}
+        {testing ? t('app:settings.testing', { name }) : t('app:settings.testConnection', { name })}
       </button>
-      {unsaved && <span className="muted small" data-testid="tests-unsaved"> Tests what you typed, not saved yet.</span>}
+      {unsaved && <span className="muted small" data-testid="tests-unsaved">{t('app:settings.testsUnsaved')}</span>}
       {report && !testing && (
         <p className={`connection-result result-${report.result}`} role="status" data-testid="connection-result" data-result={report.result}>
           {report.result === 'ok' ? '✓ ' : '✗ '}

@@ -2,7 +2,9 @@ import type { SettingsDraft, SettingsProblem } from '../../../../shared/contract
 import { type Settings } from '../../../../shared/settings';
 import { SETTING_SECTIONS, SETTINGS_CATALOG, type CatalogEntry, type Presentation, type SecretEntry, type SettingUse } from '../../../../shared/settings-catalog';
 import { activeUses } from '../../../../shared/setup-problems';
+import { ENGLISH, type Words } from '../../../../shared/i18n/translate';
 import { formatCount } from '../../../../shared/task-words';
+import { currentWords } from '../../i18n/language-store';
 
 export type FieldValue = string | boolean;
 
@@ -28,23 +30,31 @@ export type FieldSpec = Base &
   );
 
 export interface FieldSection {
+  /** The catalog's section name (stable, for code and tests); `title` is its words. */
+  id: string;
   title: string;
   fields: FieldSpec[];
 }
 
-const rangeHelp = ({ min, max }: { min: number; max: number }) => `${formatCount(min)} to ${formatCount(max)}`;
+const rangeHelp = ({ min, max }: { min: number; max: number }, { t, locale }: Words) =>
+  t('app:settings.range', { min: formatCount(min, locale), max: formatCount(max, locale) });
 
-/** How the form shows one catalog entry. */
-function fieldOf(entry: CatalogEntry): FieldSpec {
+/**
+ * How the form shows one catalog entry, in a language: the catalog declares which words a setting has, the
+ * `settings` area holds them (English taken from the catalog itself).
+ */
+function fieldOf(entry: CatalogEntry, { t }: Words): FieldSpec {
   const shown: Presentation = entry;
+  const says = (part: string) => t(`settings:field.${entry.path}.${part}`);
+  const label = says('label');
   const base: Base = {
     path: entry.path,
-    label: shown.unit ? `${shown.label} (${shown.unit})` : shown.label,
-    ...(shown.help && { help: shown.help }),
-    ...(shown.helpOn && { helpOn: shown.helpOn }),
+    label: shown.unit ? t('app:settings.withUnit', { label, unit: says('unit') }) : label,
+    ...(shown.help && { help: says('help') }),
+    ...(shown.helpOn && { helpOn: says('helpOn') }),
     appliesTo: shown.appliesTo,
   };
-  const placeholder = shown.placeholder ? { placeholder: shown.placeholder } : {};
+  const placeholder = shown.placeholder ? { placeholder: says('placeholder') } : {};
   switch (entry.kind) {
     case 'toggle':
       return { ...base, kind: 'toggle' };
@@ -52,8 +62,10 @@ function fieldOf(entry: CatalogEntry): FieldSpec {
       return {
         ...base,
         kind: 'select',
-        options: entry.choices.map((value) => [value, (entry.choiceLabels as Record<string, string>)[value] ?? value] as const),
-        ...(entry.helpPerChoice && { helpPerChoice: entry.helpPerChoice }),
+        options: entry.choices.map((value) => [value, says(`choice.${value}`)] as const),
+        ...(entry.helpPerChoice && {
+          helpPerChoice: Object.fromEntries(Object.keys(entry.helpPerChoice).map((value) => [value, says(`helpFor.${value}`)])),
+        }),
       };
     case 'text':
       return { ...base, kind: 'text', ...placeholder };
@@ -66,11 +78,21 @@ function fieldOf(entry: CatalogEntry): FieldSpec {
   }
 }
 
-/** The form: the catalog's sections in order, each with its settings in catalog order. */
-export const SETTINGS_SECTIONS: FieldSection[] = SETTING_SECTIONS.map((title) => ({
-  title,
-  fields: SETTINGS_CATALOG.filter((entry) => entry.section === title).map(fieldOf),
-}));
+const sectionsByLanguage = new Map<string, FieldSection[]>();
+
+/** The form in a language: the catalog's sections in order, each with its settings in catalog order. */
+export function settingsSections(words: Words): FieldSection[] {
+  let sections = sectionsByLanguage.get(words.language);
+  if (!sections) {
+    sections = SETTING_SECTIONS.map((id) => ({
+      id,
+      title: words.t(`settings:section.${id}`),
+      fields: SETTINGS_CATALOG.filter((entry) => entry.section === id).map((entry) => fieldOf(entry, words)),
+    }));
+    sectionsByLanguage.set(words.language, sections);
+  }
+  return sections;
+}
 
 /**
  * Whether the form shows a field for the choices as typed (not yet saved): the AI planner's fields only while it is
@@ -85,7 +107,8 @@ export function fieldIsShown(field: Pick<FieldSpec, 'appliesTo'>, values: Record
   return field.appliesTo.some((use) => uses.has(use));
 }
 
-export const SETTINGS_FIELDS: FieldSpec[] = SETTINGS_SECTIONS.flatMap((section) => section.fields);
+/** Every field (their paths and kinds are the same in every language). */
+export const SETTINGS_FIELDS: FieldSpec[] = settingsSections(ENGLISH).flatMap((section) => section.fields);
 const EDITABLE_FIELDS = SETTINGS_FIELDS.filter((field) => field.kind !== 'secret');
 
 function readPath(settings: Settings, path: string): unknown {
@@ -106,8 +129,10 @@ export function valuesFromSettings(settings: Settings): Record<string, FieldValu
 /** A whole number in the field's range, or the reason it is not one (checked here so the message names the range). */
 function parseNumber(field: Extract<FieldSpec, { kind: 'number' }>, raw: string): { value: number | null } | { problem: string } {
   const text = raw.trim();
-  if (text === '') return field.nullable ? { value: null } : { problem: `enter a whole number from ${rangeHelp(field.range)}` };
-  if (!/^-?\d+$/.test(text)) return { problem: `enter a whole number from ${rangeHelp(field.range)}` };
+  const words = currentWords();
+  const problem = () => ({ problem: words.t('app:settings.wholeNumber', { range: rangeHelp(field.range, words) }) });
+  if (text === '') return field.nullable ? { value: null } : problem();
+  if (!/^-?\d+$/.test(text)) return problem();
   return { value: Number(text) };
 }
 
@@ -143,9 +168,9 @@ export function draftFromValues(
 }
 
 /** Shows a value as the field would, e.g. for "in effect: …" next to an environment override. */
-export function displayValue(settings: Settings, path: string): string {
+export function displayValue(settings: Settings, path: string, { t }: Words): string {
   const value = readPath(settings, path);
-  if (typeof value === 'boolean') return value ? 'on' : 'off';
-  if (value == null || value === '') return '(empty)';
+  if (typeof value === 'boolean') return t(value ? 'app:settings.on' : 'app:settings.off');
+  if (value == null || value === '') return t('app:settings.empty');
   return String(value);
 }

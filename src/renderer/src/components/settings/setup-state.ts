@@ -1,5 +1,6 @@
 import type { SettingsScreen } from '../../../../shared/contract';
-import { aiPlannerSetupProblems, type SetupProblem } from '../../../../shared/setup-problems';
+import type { Words } from '../../../../shared/i18n/translate';
+import { aiPlannerSetupProblems, setupProblemParts, type SetupProblem } from '../../../../shared/setup-problems';
 
 /** What the saved, enabled AI planner still lacks (empty when it is off or ready), from what main reports. */
 export function incompleteSetup(screen: SettingsScreen | null): SetupProblem[] {
@@ -8,6 +9,8 @@ export function incompleteSetup(screen: SettingsScreen | null): SetupProblem[] {
 }
 
 /** "incomplete: Control-plane URL, Control-plane token" — the short form next to the goal box. */
-export function incompleteLabel(problems: SetupProblem[]): string | null {
-  return problems.length ? `incomplete: ${problems.map((problem) => `${problem.label} ${problem.problem}`).join(', ')}` : null;
+export function incompleteLabel(problems: SetupProblem[], words: Words): string | null {
+  if (!problems.length) return null;
+  const list = problems.map((problem) => words.t('app:settings.problemShort', setupProblemParts(problem, words))).join(', ');
+  return words.t('app:settings.incomplete', { list });
 }

@@ -1,4 +1,6 @@
 import { create } from 'zustand';
+import { useWords } from '../../i18n/use-words';
+
 
 /** The goal box's per-task scope: the apps (names or packages) the next task may use (empty: any app). */
 const useAllowedApps = create<{ text: string; set(text: string): void }>()((set) => ({ text: '', set: (text) => set({ text }) }));
@@ -16,15 +18,16 @@ export function allowedAppsOption(): { allowedApps?: string[] } {
 /** An option of the goal box: the apps this task may launch and act in; main checks each name. */
 export function AllowedAppsField() {
   const { text, set } = useAllowedApps();
+  const { t } = useWords();
   return (
     <details className="goal-options">
-      <summary>Options</summary>
-      <label htmlFor="allowed-apps">Only these apps (app names or package names, separated by commas; empty: any app)</label>
+      <summary>{t('app:supervision.options')}</summary>
+      <label htmlFor="allowed-apps">{t('app:supervision.allowedApps')}</label>
       <input
         id="allowed-apps"
         value={text}
         maxLength={2000}
-        placeholder="e.g. Contacts, Messages"
+        placeholder={t('app:supervision.allowedAppsPlaceholder')}
         onChange={(event) => set(event.target.value)}
       />
     </details>

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { Scene } from '../../../../shared/scene';
 import type { GivenReply, PersonRequestOf } from '../../../../shared/contract';
 import { actionWords } from '../../../../shared/supervision-words';
+import { useWords } from '../../i18n/use-words';
 import { formatArgs } from '../../lib/format';
 import { SceneWireframe } from '../timeline/SceneWireframe';
 
@@ -26,6 +27,8 @@ type Decision = keyof typeof DECISIONS;
 /** A sensitive action held before it runs: what it is, where it lands, why the model wants it; the person decides. */
 export function ConfirmationCard({ requestId, step, request, scene, onReply }: Props) {
   const [sending, setSending] = useState(false);
+  const words = useWords();
+  const { t } = words;
   const decide = async (decision: Decision) => {
     setSending(true);
     try {
@@ -38,34 +41,34 @@ export function ConfirmationCard({ requestId, step, request, scene, onReply }: P
   const args = Object.keys(request.args).length > 0 ? `(${formatArgs(request.args)})` : '';
   return (
     <article className="supervision-card confirmation" aria-labelledby={`confirm-${requestId}`} data-testid="confirmation-card">
-      <h3 id={`confirm-${requestId}`}>Allow this action?</h3>
+      <h3 id={`confirm-${requestId}`}>{t('app:supervision.allowQuestion')}</h3>
       <div className="supervision-body">
         <div className="supervision-text">
           <p data-testid="confirmation-action">
-            <strong>{actionWords(request.tool, request.args, targetLabel)}</strong>{' '}
+            <strong>{actionWords(request.tool, request.args, targetLabel, words)}</strong>{' '}
             <code className="tool-args muted">
               {request.tool}
               {args}
             </code>
           </p>
           <p className="muted" data-testid="confirmation-why">
-            Held because: {request.reasons.join('; ')}
+            {t('app:supervision.heldBecause', { reasons: request.reasons.join('; ') })}
           </p>
           <p data-testid="confirmation-rationale">
-            {request.rationale ? <>The model says: {request.rationale}</> : <span className="muted">The model gave no rationale.</span>}
+            {request.rationale ? t('app:supervision.modelSays', { rationale: request.rationale }) : <span className="muted">{t('app:supervision.noRationale')}</span>}
           </p>
           <div className="supervision-actions">
             <button type="button" className="button primary" disabled={sending} onClick={() => void decide('allow')}>
-              Allow
+              {t('app:supervision.allow')}
             </button>
-            <button type="button" className="button danger" disabled={sending} onClick={() => void decide('deny')} title="Keep this action from the phone; the agent goes on">
-              Deny
+            <button type="button" className="button danger" disabled={sending} onClick={() => void decide('deny')} title={t('app:supervision.denyTitle')}>
+              {t('app:supervision.deny')}
             </button>
-            <button type="button" className="button danger" disabled={sending} onClick={() => void decide('deny-and-stop')} title="Keep this action from the phone and end the task">
-              Deny and stop
+            <button type="button" className="button danger" disabled={sending} onClick={() => void decide('deny-and-stop')} title={t('app:supervision.denyStopTitle')}>
+              {t('app:supervision.denyStop')}
             </button>
             <button type="button" className="button secondary" disabled={sending} onClick={() => void decide('allow-for-task')}>
-              Allow for the rest of this task
+              {t('app:supervision.allowTask')}
             </button>
           </div>
         </div>
@@ -73,7 +76,7 @@ export function ConfirmationCard({ requestId, step, request, scene, onReply }: P
           <SceneWireframe
             scene={scene}
             targetId={request.target?.elementId}
-            title={`Screen at step ${step}${targetLabel ? `, target ${targetLabel}` : ''}`}
+            title={targetLabel ? t('app:step.screenAtTarget', { step, target: targetLabel }) : t('app:step.screenAt', { step })}
           />
         )}
       </div>

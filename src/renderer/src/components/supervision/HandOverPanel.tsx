@@ -1,5 +1,7 @@
 import { useState } from 'react';
 import type { GivenReply, PersonRequestOf } from '../../../../shared/contract';
+import { useWords } from '../../i18n/use-words';
+
 
 interface Props {
   requestId: string;
@@ -7,9 +9,10 @@ interface Props {
   onReply(reply: GivenReply): Promise<void>;
 }
 
+/** Each kind's title, button and hint (message keys). */
 const WORDS = {
-  'hand-over': { title: 'Your turn on the phone', go: 'Done, continue', hint: 'The mirror is yours: use the phone, then let the agent go on.' },
-  loop: { title: 'The agent seems stuck', go: 'Continue', hint: 'You may fix things on the phone through the mirror before it goes on.' },
+  'hand-over': { title: 'app:supervision.handOverTitle', go: 'app:supervision.handOverGo', hint: 'app:supervision.handOverHint' },
+  loop: { title: 'app:supervision.loopTitle', go: 'app:supervision.loopGo', hint: 'app:supervision.loopHint' },
 } as const;
 
 /**
@@ -19,7 +22,8 @@ const WORDS = {
 export function HandOverPanel({ requestId, request, onReply }: Props) {
   const [note, setNote] = useState('');
   const [sending, setSending] = useState(false);
-  const words = WORDS[request.kind];
+  const keys = WORDS[request.kind];
+  const { t } = useWords();
   const decide = async (decision: 'continue' | 'stop') => {
     setSending(true);
     try {
@@ -33,8 +37,8 @@ export function HandOverPanel({ requestId, request, onReply }: Props) {
     <article className="supervision-card hand-over" aria-labelledby={`handover-${requestId}`} data-testid="hand-over-panel">
       {/* The title and the hint share a line, so the steps above keep their room in a small window. */}
       <header className="supervision-head">
-        <h3 id={`handover-${requestId}`}>{words.title}</h3>
-        <span className="muted small">{words.hint}</span>
+        <h3 id={`handover-${requestId}`}>{t(keys.title)}</h3>
+        <span className="muted small">{t(keys.hint)}</span>
       </header>
       <p className="supervision-text" data-testid="hand-over-reason">
         {request.kind === 'hand-over' ? request.reason : request.description}
@@ -42,22 +46,22 @@ export function HandOverPanel({ requestId, request, onReply }: Props) {
       {/* The note and the buttons share a line, so the whole card fits the room a small window leaves it. */}
       <div className="supervision-reply">
         <div className="supervision-note">
-          <label htmlFor={`note-${requestId}`}>Note for the agent (optional)</label>
+          <label htmlFor={`note-${requestId}`}>{t('app:supervision.noteLabel')}</label>
           <input
             id={`note-${requestId}`}
             type="text"
             maxLength={2000}
             value={note}
-            placeholder="e.g. I logged in"
+            placeholder={t('app:supervision.notePlaceholder')}
             onChange={(event) => setNote(event.target.value)}
           />
         </div>
         <div className="supervision-actions">
           <button type="button" className="button primary" disabled={sending} onClick={() => void decide('continue')}>
-            {words.go}
+            {t(keys.go)}
           </button>
           <button type="button" className="button danger" disabled={sending} onClick={() => void decide('stop')}>
-            Stop
+            {t('app:supervision.stop')}
           </button>
         </div>
       </div>

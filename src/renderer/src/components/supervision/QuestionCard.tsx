@@ -1,5 +1,7 @@
 import { useState, type FormEvent, type KeyboardEvent } from 'react';
 import type { GivenReply, PersonRequestOf } from '../../../../shared/contract';
+import { useWords } from '../../i18n/use-words';
+
 
 interface Props {
   requestId: string;
@@ -11,6 +13,7 @@ interface Props {
 export function QuestionCard({ requestId, request, onReply }: Props) {
   const [answer, setAnswer] = useState('');
   const [sending, setSending] = useState(false);
+  const { t } = useWords();
   const send = async () => {
     const text = answer.trim();
     if (!text || sending) return;
@@ -33,12 +36,12 @@ export function QuestionCard({ requestId, request, onReply }: Props) {
   };
   return (
     <article className="supervision-card question" aria-labelledby={`question-${requestId}`} data-testid="question-card">
-      <h3 id={`question-${requestId}`}>The agent asks</h3>
+      <h3 id={`question-${requestId}`}>{t('app:supervision.asks')}</h3>
       <p className="supervision-text" data-testid="question-text">
         {request.question}
       </p>
       <form onSubmit={onSubmit} className="supervision-form">
-        <label htmlFor={`answer-${requestId}`}>Your answer</label>
+        <label htmlFor={`answer-${requestId}`}>{t('app:supervision.yourAnswer')}</label>
         <textarea
           id={`answer-${requestId}`}
           rows={2}
@@ -50,7 +53,7 @@ export function QuestionCard({ requestId, request, onReply }: Props) {
         />
         <div className="supervision-actions">
           <button type="submit" className="button primary" disabled={sending || !answer.trim()}>
-            Send answer
+            {t('app:supervision.sendAnswer')}
           </button>
         </div>
       </form>

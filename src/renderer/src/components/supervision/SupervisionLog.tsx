@@ -1,5 +1,6 @@
 import { supervisionLines } from '../../../../shared/supervision-words';
 import type { TaskRecord } from '../../../../shared/task';
+import { useWords } from '../../i18n/use-words';
 import { formatTime } from '../../lib/format';
 
 /**
@@ -7,19 +8,21 @@ import { formatTime } from '../../lib/format';
  * when: the same list live and in History.
  */
 export function SupervisionLog({ task }: { task: TaskRecord }) {
-  const lines = supervisionLines(task.supervisionLog);
+  const words = useWords();
+  const { t } = words;
+  const lines = supervisionLines(task.supervisionLog, words);
   if (lines.length === 0) return null;
   return (
-    <section className="supervision-log" aria-label="Supervision" data-testid="supervision-log">
-      <h3>Questions, decisions and guards</h3>
+    <section className="supervision-log" aria-label={t('app:supervision.logLabel')} data-testid="supervision-log">
+      <h3>{t('app:supervision.logTitle')}</h3>
       <ol>
         {lines.map((line, index) => (
           <li key={index} className={`supervision-line ${line.kind}`} data-testid="supervision-line" data-kind={line.kind}>
             <span className="muted">
-              Step {line.step} · {formatTime(line.at)}
+              {t('app:supervision.logStep', { step: line.step, time: formatTime(line.at, words) })}
             </span>{' '}
             <span className="supervision-line-text">{line.text}</span>
-            {line.by && <span className="muted"> — decided by {line.by}</span>}
+            {line.by && <span className="muted">{t('app:supervision.decidedBy', { by: line.by })}</span>}
           </li>
         ))}
       </ol>

@@ -1,4 +1,5 @@
 import type { KeyboardEvent } from 'react';
+import { useWords } from '../../i18n/use-words';
 import { nameOfSerial, useDevicesStore } from '../../store/devices-store';
 import { isRunning } from '../../store/task-store';
 import { PendingRequestPanel } from '../supervision/PendingRequestPanel';
@@ -27,10 +28,11 @@ export function CurrentTask() {
   const { entry, phoneGone } = useShownTask();
   const phone = useDevicesStore((s) => (entry ? nameOfSerial(s, entry.task.serial) : ''));
   const onKeyDown = useSpaceToPause();
+  const { t } = useWords();
   if (!entry) {
     return (
       <p className="empty" data-testid="timeline-empty">
-        Each turn of a task appears here: what the agent saw, why it acted, and what happened.
+        {t('app:task.empty')}
       </p>
     );
   }
@@ -38,7 +40,7 @@ export function CurrentTask() {
     <div className="current-task" onKeyDown={onKeyDown}>
       {phoneGone && (
         <p className="banner warning" role="status" data-testid="phone-gone">
-          The phone {phone} is no longer connected. Connect it again to go on using it.
+          {t('app:task.phoneGone', { phone })}
         </p>
       )}
       <UsageMeter task={entry.task} />

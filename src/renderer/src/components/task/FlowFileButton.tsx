@@ -1,12 +1,14 @@
 import { useRef, useState, type ChangeEvent } from 'react';
 import { useBridge } from '../../bridge-context';
+import type { Words } from '../../../../shared/i18n/translate';
+import { useWords } from '../../i18n/use-words';
 import { plainError } from '../../lib/errors';
 import { selectedDevice, useDevicesStore } from '../../store/devices-store';
 import { useTaskStore } from '../../store/task-store';
 
 /** How a problem of a flow file reads: "line 7, column 5: …", as `amc flow check` prints it. */
-const problemLine = ({ line, column, message }: { line?: number | undefined; column?: number | undefined; message: string }) =>
-  line === undefined ? message : `line ${line}, column ${column ?? 1}: ${message}`;
+const problemLine = ({ line, column, message }: { line?: number | undefined; column?: number | undefined; message: string }, { t }: Words) =>
+  line === undefined ? message : t('app:flow.problemAt', { line, column: column ?? 1, message });
 
 /**
  * "Flow file…" (runs one): the person picks a flow file (YAML) from their disk — the browser's own file picker, in the
@@ -18,6 +20,8 @@ export function FlowFileButton({ disabledReason }: { disabledReason: string | nu
   const input = useRef<HTMLInputElement>(null);
   const device = useDevicesStore(selectedDevice);
   const [problems, setProblems] = useState<{ file: string; lines: string[] } | null>(null);
+  const words = useWords();
+  const { t } = words;
 
   const run = async (event: ChangeEvent<HTMLInputElement>) => {
     const file = event.target.files?.[0];
@@ -29,7 +33,7 @@ export function FlowFileButton({ disabledReason }: { disabledReason: string | nu
       const text = await file.text();
       const checked = await bridge.call('flows.check', { text });
       if (!checked.ok) {
-        setProblems({ file: file.name, lines: checked.problems.map(problemLine) });
+        setProblems({ file: file.name, lines: checked.problems.map((problem) => problemLine(problem, words)) });
         return;
       }
       const record = await bridge.call('flows.run', { serial: device.serial, text });
@@ -42,13 +46,13 @@ export function FlowFileButton({ disabledReason }: { disabledReason: string | nu
 
   return (
     <>
-      <button type="button" className="button link flow-file-button" disabled={disabledReason !== null} title={disabledReason ?? 'Run a flow file (YAML) on this phone'} onClick={() => input.current?.click()}>
-        Flow file…
+      <button type="button" className="button link flow-file-button" disabled={disabledReason !== null} title={disabledReason ?? t('app:flow.runTitle')} onClick={() => input.current?.click()}>
+        {t('app:flow.run')}
       </button>
-      <input ref={input} type="file" accept=".yaml,.yml,application/yaml,text/yaml" hidden onChange={(event) => void run(event)} data-testid="flow-file-input" aria-label="Flow file to run" />
+      <input ref={input} type="file" accept=".yaml,.yml,application/yaml,text/yaml" hidden onChange={(event) => void run(event)} data-testid="flow-file-input" aria-label={t('app:flow.inputLabel')} />
       {problems && (
         <div className="banner warning" role="alert" data-testid="flow-file-problems">
-          <p>{problems.file} was not run:</p>
+          <p>{t('app:flow.notRun', { file: problems.file })}</p>
           <ul>
             {problems.lines.map((line) => (
               <li key={line}>{line}</li>

@@ -1,6 +1,7 @@
 import type { FormEvent, KeyboardEvent } from 'react';
 import type { PlannerInfo } from '../../../../shared/task';
 import { DEFAULT_MODELS } from '../../../../shared/settings';
+import { useWords } from '../../i18n/use-words';
 import { recentGoalsKey, useGoalStore } from '../../store/goal-store';
 import { useSettingsStore } from '../../store/settings-store';
 import { AllowedAppsField } from '../supervision/AllowedAppsField';
@@ -33,6 +34,7 @@ export function GoalBox() {
   const controls = useTaskControls();
   const { device, task, running, paused, busy, runDisabledReason } = controls;
   const preview = usePlannerPreview();
+  const { t } = useWords();
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -45,11 +47,11 @@ export function GoalBox() {
   };
 
   return (
-    <form className="goal-box" onSubmit={submit} aria-label="Goal">
+    <form className="goal-box" onSubmit={submit} aria-label={t('app:goal.formLabel')}>
       <div className="goal-label-row">
-        <label htmlFor="goal-input">What should the phone do?</label>
+        <label htmlFor="goal-input">{t('app:goal.question')}</label>
         <button type="button" className="button link small" onClick={openShortcutsHelp} aria-keyshortcuts="?">
-          Keyboard shortcuts (?)
+          {t('app:goal.shortcuts')}
         </button>
       </div>
       <div className="goal-row">
@@ -58,24 +60,24 @@ export function GoalBox() {
           value={goal}
           onChange={(event) => setGoal(event.target.value)}
           onKeyDown={onKeyDown}
-          placeholder="e.g. Add Alice, 555-0100, to contacts"
+          placeholder={t('app:goal.placeholder')}
           maxLength={2000}
           rows={Math.min(6, Math.max(1, goal.split('\n').length))}
           aria-describedby="goal-hint"
           aria-keyshortcuts="Enter Control+Enter Meta+Enter"
         />
-        <button type="submit" className="button primary" disabled={runDisabledReason !== null} title={runDisabledReason ?? 'Run (Enter)'}>
-          Run
+        <button type="submit" className="button primary" disabled={runDisabledReason !== null} title={runDisabledReason ?? t('app:goal.runTitle')}>
+          {t('app:goal.run')}
         </button>
-        <button type="button" className="button secondary" disabled={!running || busy} onClick={controls.togglePause} title="Pause or resume (Space on the timeline)">
-          {paused ? 'Resume' : 'Pause'}
+        <button type="button" className="button secondary" disabled={!running || busy} onClick={controls.togglePause} title={t('app:goal.pauseTitle')}>
+          {paused ? t('app:goal.resume') : t('app:goal.pause')}
         </button>
-        <button type="button" className="button danger" disabled={!controls.canStop} onClick={controls.stop} title="Stop (Esc)">
-          Stop
+        <button type="button" className="button danger" disabled={!controls.canStop} onClick={controls.stop} title={t('app:goal.stopTitle')}>
+          {t('app:goal.stop')}
         </button>
       </div>
       <p id="goal-hint" className="visually-hidden">
-        Enter runs the goal; Shift+Enter starts a new line.
+        {t('app:goal.hint')}
       </p>
       {/* One line for both: a row of its own would take the timeline's height at 1280x800. */}
       <div className="goal-extras">
@@ -88,10 +90,15 @@ export function GoalBox() {
         {running && task && (
           <span data-testid="task-state">
             {' '}
-            · {paused ? 'paused — you have control of the phone' : `running, step ${task.steps.length} of at most ${task.maxSteps}`}
+            · {paused ? t('app:goal.paused') : t('app:goal.runningStep', { step: task.steps.length, max: task.maxSteps })}
           </span>
         )}
-        {!device && <span>{preview ? ' · ' : ''}Choose or start a phone to run a goal.</span>}
+        {!device && (
+          <span>
+            {preview ? ' · ' : ''}
+            {t('app:goal.choosePhone')}
+          </span>
+        )}
         <IncompleteNote />
       </p>
     </form>

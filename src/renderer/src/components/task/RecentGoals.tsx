@@ -1,3 +1,4 @@
+import { useWords } from '../../i18n/use-words';
 import { recentGoalsOf, useGoalStore } from '../../store/goal-store';
 
 /** The goals run on this phone lately (newest first): pick one to put it in the goal box, or remove it. */
@@ -5,11 +6,12 @@ export function RecentGoals({ phone }: { phone: string | undefined }) {
   const goals = useGoalStore(recentGoalsOf(phone));
   const setDraft = useGoalStore((s) => s.setDraft);
   const forget = useGoalStore((s) => s.forget);
+  const { t } = useWords();
   if (!phone || goals.length === 0) return null;
   return (
     <details className="recent-goals">
-      <summary>Recent goals on this phone ({goals.length})</summary>
-      <ul aria-label="Recent goals">
+      <summary>{t('app:goal.recent', { count: goals.length })}</summary>
+      <ul aria-label={t('app:goal.recentLabel')}>
         {goals.map((goal) => (
           <li key={goal}>
             <button
@@ -23,7 +25,7 @@ export function RecentGoals({ phone }: { phone: string | undefined }) {
             >
               {goal}
             </button>
-            <button type="button" className="button link danger" aria-label={`Remove "${goal}" from recent goals`} onClick={() => forget(phone, goal)}>
+            <button type="button" className="button link danger" aria-label={t('app:goal.forget', { goal })} onClick={() => forget(phone, goal)}>
               ×
             </button>
           </li>

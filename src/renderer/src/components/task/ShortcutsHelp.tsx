@@ -1,23 +1,27 @@
 import { useEffect, useRef } from 'react';
 import { create } from 'zustand';
+import { currentWords } from '../../i18n/language-store';
+import { useWords } from '../../i18n/use-words';
 import { useAppStore } from '../../store/app-store';
 import { useTaskControls } from './use-task-controls';
 
 const useHelpStore = create<{ open: boolean }>()(() => ({ open: false }));
 export const openShortcutsHelp = (): void => useHelpStore.setState({ open: true });
 
+/** Each shortcut's keys (as printed on them, or a message key when they need words) and what it does (a message key). */
 const SHORTCUTS: Array<[keys: string, what: string]> = [
-  ['Enter', 'Run the goal (in the goal box)'],
-  ['Shift+Enter', 'New line in the goal box'],
-  ['Ctrl+Enter / ⌘+Enter', 'Run the goal, wherever the focus is'],
-  ['Esc', 'Stop the running task (asks first)'],
-  ['Space', 'Pause or resume, when the timeline has the focus'],
-  ['↑ ↓ Enter', 'Move through History and open a task'],
-  ['/', 'Search History (on the History tab)'],
-  ['Typing on the phone', 'Click the phone first: letters, Enter and Backspace go to it'],
-  ['← → on the divider', 'Make the phone smaller or larger'],
-  ['?', 'This list'],
+  ['Enter', 'app:shortcuts.run'],
+  ['Shift+Enter', 'app:shortcuts.newLine'],
+  ['Ctrl+Enter / ⌘+Enter', 'app:shortcuts.runAnywhere'],
+  ['Esc', 'app:shortcuts.stop'],
+  ['Space', 'app:shortcuts.pause'],
+  ['↑ ↓ Enter', 'app:shortcuts.history'],
+  ['/', 'app:shortcuts.search'],
+  ['app:shortcuts.typingKeys', 'app:shortcuts.typing'],
+  ['app:shortcuts.dividerKeys', 'app:shortcuts.resize'],
+  ['?', 'app:shortcuts.list'],
 ];
+const keysWords = (keys: string, t: (key: string) => string) => (keys.startsWith('app:') ? t(keys) : keys);
 
 /** Where a key is text being typed, not a shortcut. */
 export const isTypingTarget = (target: EventTarget | null): boolean =>
@@ -25,7 +29,8 @@ export const isTypingTarget = (target: EventTarget | null): boolean =>
 
 /** Asks before stopping: a stopped task cannot be resumed. */
 export function confirmStop(goal: string | undefined): boolean {
-  return window.confirm(`Stop the task${goal ? ` "${goal}"` : ''}? It cannot be resumed.`);
+  const { t } = currentWords();
+  return window.confirm(goal ? t('app:task.confirmStopGoal', { goal }) : t('app:task.confirmStop'));
 }
 
 /** Ctrl/Cmd+Enter runs, Esc stops (after asking), ? opens this list, anywhere on the page. */
@@ -59,6 +64,7 @@ export function ShortcutsHelp() {
   useGlobalShortcuts();
   const open = useHelpStore((s) => s.open);
   const dialog = useRef<HTMLDialogElement>(null);
+  const { t } = useWords();
   useEffect(() => {
     const element = dialog.current;
     if (!element) return;
@@ -67,22 +73,22 @@ export function ShortcutsHelp() {
   }, [open]);
   return (
     <dialog ref={dialog} className="shortcuts-help" aria-labelledby="shortcuts-title" onClose={() => useHelpStore.setState({ open: false })}>
-      <h2 id="shortcuts-title">Keyboard shortcuts</h2>
+      <h2 id="shortcuts-title">{t('app:shortcuts.title')}</h2>
       <table>
         <tbody>
           {SHORTCUTS.map(([keys, what]) => (
             <tr key={keys}>
               <th scope="row">
-                <kbd>{keys}</kbd>
+                <kbd>{keysWords(keys, t)}</kbd>
               </th>
-              <td>{what}</td>
+              <td>{t(what)}</td>
             </tr>
           ))}
         </tbody>
       </table>
       <form method="dialog">
         <button type="submit" className="button secondary">
-          Close
+          {t('app:common.close')}
         </button>
       </form>
     </dialog>

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { useBridge } from '../../bridge-context';
+import { useWords } from '../../i18n/use-words';
 import { reportError } from '../../store/app-store';
 import { selectedDevice, useDevicesStore } from '../../store/devices-store';
 import { useGoalStore } from '../../store/goal-store';
@@ -27,6 +28,7 @@ export function useTaskControls() {
   const task = entry?.task;
   const running = isRunning(task);
   const paused = running && entry?.paused === true;
+  const { t } = useWords();
 
   const act = async (action: () => Promise<unknown>) => {
     setBusy(true);
@@ -41,15 +43,15 @@ export function useTaskControls() {
 
   // Why nothing can start on the selected phone now (a goal or a flow file alike).
   const phoneDisabledReason = !device
-    ? 'Choose a phone first'
+    ? t('app:goal.noPhone')
     : device.state !== 'device'
-      ? 'The phone is not ready'
+      ? t('app:goal.phoneNotReady')
       : busyHere
-        ? 'A task is running on this phone'
+        ? t('app:goal.phoneBusy')
         : busy
-          ? 'Wait a moment'
+          ? t('app:goal.wait')
           : null;
-  const runDisabledReason = phoneDisabledReason ?? (!goal.trim() ? 'Type a goal first' : null);
+  const runDisabledReason = phoneDisabledReason ?? (!goal.trim() ? t('app:goal.typeGoal') : null);
 
   return {
     device,

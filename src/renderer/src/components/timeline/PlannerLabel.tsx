@@ -1,16 +1,20 @@
+import type { Words } from '../../../../shared/i18n/translate';
 import type { PlannerInfo } from '../../../../shared/task';
 import { plannerWords } from '../../../../shared/task-words';
+import { useWords } from '../../i18n/use-words';
 
-export function plannerText(planner: PlannerInfo): string {
-  if (planner.kind === 'stub') return 'Planner: built-in (no AI)';
-  if (planner.kind === 'replay') return `Planner: ${plannerWords(planner)}`;
-  return ['Planner: AI', planner.provider, planner.model, planner.transport].filter(Boolean).join(' · ');
+export function plannerText(planner: PlannerInfo, words: Words): string {
+  const { t } = words;
+  if (planner.kind === 'stub') return t('app:timeline.plannerBuiltIn');
+  if (planner.kind === 'replay') return t('app:timeline.plannerReplay', { planner: plannerWords(planner, words) });
+  return [t('app:timeline.plannerAi'), planner.provider, planner.model, planner.transport].filter(Boolean).join(' · ');
 }
 
 export function PlannerLabel({ planner }: { planner: PlannerInfo }) {
+  const words = useWords();
   return (
     <span className="planner-label" data-testid="planner-label">
-      {plannerText(planner)}
+      {plannerText(planner, words)}
     </span>
   );
 }

@@ -1,13 +1,15 @@
 import type { TaskRecord } from '../../../../shared/task';
+import { useWords } from '../../i18n/use-words';
 import { REPLAY_WORDS, useRunAgain } from '../history/use-run-again';
 
 /** "Run again without the model" on a finished task's result card, and what stopped it when it could not start. */
 export function ReplayButton({ task }: { task: TaskRecord }) {
   const { replay, notice } = useRunAgain();
+  const { t } = useWords();
   return (
     <>
       <button type="button" className="button secondary" onClick={() => void replay(task)} data-testid="replay-task">
-        {REPLAY_WORDS}
+        {t(REPLAY_WORDS)}
       </button>
       {notice && (
         <p className="banner warning result-notice" role="status" data-testid="replay-notice">

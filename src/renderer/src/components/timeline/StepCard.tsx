@@ -1,12 +1,14 @@
 import { attemptsLabel, sentToPhone } from '../../../../shared/action';
 import { isDenied, targetElement } from '../../../../shared/action-words';
 import type { PlannerInfo, StepRecord } from '../../../../shared/task';
+import { useWords } from '../../i18n/use-words';
+
 import { withoutErrorName } from '../../lib/errors';
 import { formatDuration, stepSourceWords } from '../../../../shared/task-words';
 import { formatArgs, formatTokens } from '../../lib/format';
 import { VerificationBadge } from '../supervision/VerificationBadge';
 import { SceneWireframe } from './SceneWireframe';
-import { PHASE_WORDS, rationaleFirstLine, reasoningUnavailableReason, stepPhase, stepSummary, targetDescription, targetPoint } from './step-view';
+import { phaseWords, rationaleFirstLine, reasoningUnavailableReason, stepPhase, stepSummary, targetDescription, targetPoint } from './step-view';
 
 interface Props {
   step: StepRecord;
@@ -26,10 +28,7 @@ interface Props {
   onToggle?(): void;
 }
 
-const ENDED_WORDS = {
-  failed: 'The task failed before an action was chosen in this turn (the reason is below).',
-  cancelled: 'The task was stopped before an action was chosen in this turn.',
-} as const;
+const ENDED_WORDS = { failed: 'app:step.endedFailed', cancelled: 'app:step.endedCancelled' } as const;
 
 /**
  * One turn of a task: what the agent saw, why it acted, what it did and what happened. Closed, it is one line; a
@@ -39,7 +38,9 @@ export function StepCard({ step, planner, showSource = false, running, waitingSt
   const phase = stepPhase(step, running, waitingStep);
   const planned = step.planned;
   const target = targetDescription(step);
-  const unavailable = reasoningUnavailableReason(planner);
+  const words = useWords();
+  const { t } = words;
+  const unavailable = reasoningUnavailableReason(planner, words);
   const bodyId = `step-${step.step}-body`;
   return (
     <article
@@ -56,14 +57,14 @@ export function StepCard({ step, planner, showSource = false, running, waitingSt
               <span className="step-caret" aria-hidden="true">
                 {expanded ? '▾' : '▸'}
               </span>
-              Step {step.step}
+              {t('app:step.step', { step: step.step })}
             </button>
           ) : (
-            `Step ${step.step}`
+            t('app:step.step', { step: step.step })
           )}
         </h3>
         <span className="step-line" data-testid="step-summary">
-          {planned ? stepSummary(step) : phase === 'done' ? 'no action' : ''}
+          {planned ? stepSummary(step, words) : phase === 'done' ? t('app:step.noAction') : ''}
         </span>
         {showSource && planned && (
           <span className={`step-source source-${planned.source}`} data-testid="step-source">
@@ -72,7 +73,7 @@ export function StepCard({ step, planner, showSource = false, running, waitingSt
         )}
         {phase !== 'done' && (
           <span className={`step-phase phase-${phase}`} role="status" data-testid="step-phase">
-            {PHASE_WORDS[phase]}
+            {phaseWords(phase, words)}
           </span>
         )}
         <Outcome step={step} />
@@ -88,64 +89,67 @@ export function StepCard({ step, planner, showSource = false, running, waitingSt
             <p className="step-action" data-testid="step-action">
               <code className="tool-name">{planned.tool}</code>
               {Object.keys(planned.args).length > 0 && <code className="tool-args">({formatArgs(planned.args)})</code>}
-              {target && <span className="step-target"> on {target}</span>}
+              {target && <span className="step-target">{t('app:step.on', { target })}</span>}
             </p>
           ) : (
-            phase === 'done' && <p className="muted">{endedHere ? ENDED_WORDS[endedHere] : 'No action was chosen in this turn.'}</p>
+            phase === 'done' && <p className="muted">{t(endedHere ? ENDED_WORDS[endedHere] : 'app:step.noActionChosen')}</p>
           )}
           {step.outcome && isDenied(step.outcome) && (
             <p className="step-denied" data-testid="step-denied">
-              You denied this action, so it did not run; the agent was told and went on.
+              {t('app:step.denied')}
             </p>
           )}
           {step.outcome && !step.outcome.ok && !isDenied(step.outcome) && (
             <p className="step-error" data-testid="step-error">
-              {step.outcome.error ? withoutErrorName(step.outcome.error) : 'The action failed.'}
+              {step.outcome.error ? withoutErrorName(step.outcome.error) : t('app:step.failed')}
             </p>
           )}
           {step.outcome?.ok && sentToPhone(step.outcome) && changedScreen === false && planned && (
             <p className="step-warning" data-testid="step-unchanged">
-              The screen did not change after this action.
+              {t('app:step.unchanged')}
             </p>
           )}
           <VerificationBadge verification={step.outcome?.verification} />
-          {step.sceneError && <p className="step-warning">The screen could not be read: {step.sceneError}</p>}
+          {step.sceneError && <p className="step-warning">{t('app:step.sceneError', { error: step.sceneError })}</p>}
           {planned && (
             <>
-              <section className="step-rationale" aria-label="Rationale">
-                <h4>Rationale</h4>
+              <section className="step-rationale" aria-label={t('app:step.rationale')}>
+                <h4>{t('app:step.rationale')}</h4>
                 {planned.rationale ? (
                   <p data-testid="step-rationale">{planned.rationale}</p>
                 ) : (
-                  <p className="muted">{unavailable ?? 'The model gave no rationale in this turn.'}</p>
+                  <p className="muted">{unavailable ?? t('app:step.noRationale')}</p>
                 )}
               </section>
               <details className="step-thinking" data-testid="step-thinking">
-                <summary>Thinking{planned.thinking ? '' : unavailable ? ' — not available' : ' — none'}</summary>
+                <summary>
+                  {t('app:step.thinking')}
+                  {planned.thinking ? '' : unavailable ? t('app:step.thinkingUnavailable') : t('app:step.thinkingNone')}
+                </summary>
                 {planned.thinking ? (
                   <p className="thinking-text">{planned.thinking}</p>
                 ) : (
-                  <p className="muted">{unavailable ?? 'The model did not think aloud in this turn (extended thinking is off or it chose not to).'}</p>
+                  <p className="muted">{unavailable ?? t('app:step.noThinking')}</p>
                 )}
               </details>
             </>
           )}
           <dl className="step-metrics" data-testid="step-metrics">
             <div>
-              <dt>Observe</dt>
-              <dd>{formatDuration(step.timings.observeMs)}</dd>
+              <dt>{t('app:step.observe')}</dt>
+              <dd>{formatDuration(step.timings.observeMs, undefined, words)}</dd>
             </div>
             <div>
-              <dt>Plan</dt>
-              <dd>{formatDuration(step.timings.planMs)}</dd>
+              <dt>{t('app:step.plan')}</dt>
+              <dd>{formatDuration(step.timings.planMs, undefined, words)}</dd>
             </div>
             <div>
-              <dt>Act</dt>
-              <dd>{formatDuration(step.timings.executeMs)}</dd>
+              <dt>{t('app:step.act')}</dt>
+              <dd>{formatDuration(step.timings.executeMs, undefined, words)}</dd>
             </div>
             <div>
-              <dt>Tokens</dt>
-              <dd>{formatTokens(planned?.usage)}</dd>
+              <dt>{t('app:step.tokens')}</dt>
+              <dd>{formatTokens(planned?.usage, words)}</dd>
             </div>
           </dl>
         </div>
@@ -154,7 +158,7 @@ export function StepCard({ step, planner, showSource = false, running, waitingSt
             scene={step.scene}
             targetId={targetElement(step)?.id}
             point={targetPoint(step)}
-            title={`Screen at step ${step.step}${target ? `, target ${target}` : ''}`}
+            title={target ? t('app:step.screenAtTarget', { step: step.step, target }) : t('app:step.screenAt', { step: step.step })}
           />
         )}
       </div>
@@ -163,19 +167,21 @@ export function StepCard({ step, planner, showSource = false, running, waitingSt
 }
 
 function Outcome({ step }: { step: StepRecord }) {
+  const words = useWords();
+  const { t } = words;
   const outcome = step.outcome;
   if (!outcome) return null;
   if (isDenied(outcome)) {
     return (
       <span className="outcome denied" data-testid="step-outcome">
-        ⊘ denied by you
+        {t('app:step.deniedByYou')}
       </span>
     );
   }
-  const attempts = attemptsLabel(outcome);
+  const attempts = attemptsLabel(outcome, words);
   return (
     <span className={`outcome ${outcome.ok ? 'ok' : 'error'}`} data-testid="step-outcome">
-      {outcome.ok ? '✓ ok' : '✗ error'}
+      {outcome.ok ? t('app:step.ok') : t('app:step.error')}
       {attempts && ` · ${attempts}`}
     </span>
   );

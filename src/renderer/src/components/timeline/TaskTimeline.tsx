@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { screenChangedByAction, type TaskRecord } from '../../../../shared/task';
+import { useWords } from '../../i18n/use-words';
 import { nameOfSerial, useDevicesStore } from '../../store/devices-store';
 import { PlannerLabel, plannerText } from './PlannerLabel';
 import { StepCard } from './StepCard';
@@ -33,6 +34,8 @@ export function TaskTimeline({ task, after }: { task: TaskRecord; after?: ReactN
   const running = task.status === 'running' || task.status === 'pending';
   const phone = useDevicesStore((s) => nameOfSerial(s, task.serial));
   const area = useRef<HTMLDivElement>(null);
+  const words = useWords();
+  const { t } = words;
   const last = task.steps.at(-1);
   const { following, onScroll, onWheel, jumpToLatest } = useFollowNewest(
     area,
@@ -52,8 +55,8 @@ export function TaskTimeline({ task, after }: { task: TaskRecord; after?: ReactN
 
   return (
     <div className="task-timeline" data-testid="task-timeline" data-task-id={task.id}>
-      <p className="task-goal" title={`Goal: ${task.goal} · on ${phone} · ${plannerText(task.planner)}`}>
-        <span className="muted">Goal:</span> {task.goal} <span className="muted">· on {phone} · </span>
+      <p className="task-goal" title={t('app:timeline.goalTitle', { goal: task.goal, phone, planner: plannerText(task.planner, words) })}>
+        <span className="muted">{t('app:timeline.goal')}</span> {task.goal} <span className="muted">{t('app:timeline.onPhone', { phone })}</span>
         <PlannerLabel planner={task.planner} />
       </p>
       <StepNav
@@ -63,10 +66,10 @@ export function TaskTimeline({ task, after }: { task: TaskRecord; after?: ReactN
           setJumpTarget(step);
         }}
       />
-      <div className="timeline-scroll" ref={area} onScroll={onScroll} onWheel={onWheel} tabIndex={0} aria-label="Steps of this task" data-testid="timeline-scroll">
+      <div className="timeline-scroll" ref={area} onScroll={onScroll} onWheel={onWheel} tabIndex={0} aria-label={t('app:timeline.stepsLabel')} data-testid="timeline-scroll">
         {/* What is followed: the steps and the result; the log of decisions below is there to scroll to. */}
         <div {...{ [FOLLOW_END_ATTRIBUTE]: '' }}>
-          <ol className="step-list" aria-label="Steps">
+          <ol className="step-list" aria-label={t('app:timeline.steps')}>
             {task.steps.map((step, index) => (
               <li key={step.step}>
                 <StepCard
@@ -83,14 +86,14 @@ export function TaskTimeline({ task, after }: { task: TaskRecord; after?: ReactN
               </li>
             ))}
           </ol>
-          {running && task.steps.length === 0 && <p className="muted">Looking at the phone…</p>}
+          {running && task.steps.length === 0 && <p className="muted">{t('app:timeline.looking')}</p>}
           <TaskResultCard task={task} />
         </div>
         {after}
       </div>
       {!following && (
         <button type="button" className="button primary jump-latest" onClick={jumpToLatest}>
-          Jump to latest ↓
+          {t('app:timeline.jumpLatest')}
         </button>
       )}
     </div>

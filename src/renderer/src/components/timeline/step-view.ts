@@ -1,4 +1,5 @@
 import { stepPhrase, targetElement } from '../../../../shared/action-words';
+import type { Words } from '../../../../shared/i18n/translate';
 import { elementLabel, type Bounds } from '../../../../shared/scene';
 import type { PlannerInfo, StepRecord, TaskRecord } from '../../../../shared/task';
 import { usesModel } from '../../../../shared/task-words';
@@ -24,13 +25,11 @@ export function targetPoint(step: StepRecord): { x: number; y: number; bounds?: 
 }
 
 /** Why a turn shows no rationale or thinking: told apart so "none given" never reads as "hidden". */
-export function reasoningUnavailableReason(planner: PlannerInfo): string | null {
-  if (planner.kind === 'stub') return 'Not available: the built-in planner follows fixed rules and does not reason in words.';
-  if (planner.kind === 'replay' && !usesModel(planner)) return 'Not available: a replay follows its recorded steps and does not reason in words.';
+export function reasoningUnavailableReason(planner: PlannerInfo, { t }: Words): string | null {
+  if (planner.kind === 'stub') return t('app:timeline.noReasoningStub');
+  if (planner.kind === 'replay' && !usesModel(planner)) return t('app:timeline.noReasoningReplay');
   if (!planner.exposesReasoning) {
-    return planner.transport === 'cloud-proxy'
-      ? 'Not available: the cloud-proxy transport returns only the chosen action, not the model\u2019s text or thinking.'
-      : 'Not available: this planner\u2019s transport does not expose the model\u2019s text or thinking.';
+    return t(planner.transport === 'cloud-proxy' ? 'app:timeline.noReasoningProxy' : 'app:timeline.noReasoningTransport');
   }
   return null;
 }
@@ -38,7 +37,7 @@ export function reasoningUnavailableReason(planner: PlannerInfo): string | null 
 export type StepPhase = 'planning' | 'acting' | 'waiting' | 'done';
 
 /** What a live card says it is doing. */
-export const PHASE_WORDS: Record<Exclude<StepPhase, 'done'>, string> = { planning: 'Planning…', acting: 'Acting…', waiting: 'Waiting for you' };
+export const phaseWords = (phase: Exclude<StepPhase, 'done'>, { t }: Words): string => t(`app:timeline.phase.${phase}`);
 
 /**
  * How far a turn has got: a live card says what it is waiting for. `waitingStep` is the turn whose question,
@@ -53,8 +52,8 @@ export function stepPhase(step: StepRecord, taskRunning: boolean, waitingStep: n
 }
 
 /** One line for a turn as a person says it: what it did and to what, e.g. `Tap 'Network & internet'`, `Press Home`. */
-export function stepSummary(step: StepRecord): string {
-  return stepPhrase(step) ?? 'no action yet';
+export function stepSummary(step: StepRecord, words: Words): string {
+  return stepPhrase(step, words) ?? words.t('app:timeline.noActionYet');
 }
 
 /** The first line of the model's reason for a turn, for a closed card (the open card shows all of it). */

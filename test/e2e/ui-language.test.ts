@@ -1,0 +1,128 @@
+// The window in Simplified Chinese, in real Chromium at 1280x800: it follows the browser's language, the main
+// screens fit without sideways scrolling and with no word cut off, Settings → Language switches it, and the model
+// receives the same request (the goal as typed, the prompt in English) whatever the window's language.
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { finish } from '../fakes/index';
+import type { AnthropicFake } from '../fakes/anthropic-fake';
+import { anthropicFakeEnv, saveScreenshot, selectPhone } from './ui-support';
+import { useAnthropicFake, useUiFixture } from '../support/ui-fixture';
+
+const model = useAnthropicFake(() => finish(true, '已完成。'));
+const ui = useUiFixture({ env: () => anthropicFakeEnv(model.fake.url), locale: 'zh-CN' });
+
+const GOAL = '打开设置，告诉我 Wi-Fi 的名称';
+
+beforeEach(async () => {
+  await ui.host.harness.reset();
+});
+
+/** Opens the app and waits until it is connected (in Chinese) and has listed the phones. */
+async function openInChinese(): Promise<{ page: Page; errors: string[] }> {
+  const page = await ui.browser.context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  await page.goto(ui.host.app.url);
+  await page.getByText('已连接（web）').waitFor();
+  await page.getByRole('list', { name: '手机' }).waitFor();
+  return { page, errors };
+}
+
+/** Whether the page or any scroll area in it can be scrolled sideways. */
+const scrollsSideways = (page: Page) =>
+  page.evaluate(() =>
+    [document.documentElement, ...document.querySelectorAll('*')].some((element) => {
+      const style = getComputedStyle(element);
+      const scrollable = element === document.documentElement || ['auto', 'scroll'].includes(style.overflowX);
+      return scrollable && element.scrollWidth > element.clientWidth + 1;
+    }),
+  );
+
+/** Buttons, tabs, labels and headings on screen whose words do not fit their box (cut off or spilling out). */
+const cutWords = (page: Page) =>
+  page.evaluate(() =>
+    [...document.querySelectorAll('button, [role="tab"], label, legend, summary, h1, h2, h3, th')]
+      .filter((element) => {
+        const box = element.getBoundingClientRect();
+        if (box.width === 0 || box.height === 0 || element.closest('.visually-hidden')) return false;
+        return element.scrollWidth > element.clientWidth + 1 || box.right > window.innerWidth + 1;
+      })
+      .map((element) => element.textContent?.trim()),
+  );
+
+/** The decision requests of the task that started after `before` requests, without the screenshots (pixels, not words). */
+function firstRequestAfter(fake: AnthropicFake, before: number): string {
+  const body = fake.bodies()[before];
+  if (!body) throw new Error('the model received no request for the task');
+  return JSON.stringify(body, (key, value: unknown) => (key === 'source' ? '(image)' : value));
+}
+
+async function runGoal(page: Page, label: string) {
+  const input = page.getByLabel(label);
+  await input.fill(GOAL);
+  await input.press('Enter');
+}
+
+describe('the window in Simplified Chinese', { timeout: 180_000 }, () => {
+  it("Scenario: The window follows the browser's language and fits 1280x800 in Chinese", async () => {
+    const { page, errors } = await openInChinese();
+    await page.setViewportSize({ width: 1280, height: 800 });
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe('zh-CN');
+    await page.getByRole('heading', { name: '设备' }).waitFor();
+    await page.getByRole('tab', { name: '当前任务' }).waitFor();
+    await selectPhone(page, ui.host.harness.serial);
+    await runGoal(page, '要手机做什么？');
+    await page.getByRole('article', { name: '完成' }).waitFor({ timeout: 60_000 });
+    await expect.poll(() => page.getByTestId('task-result-summary').textContent()).toMatch(/^1 轮，0 个操作 · .* · 输入 [\d,]+ token · 输出 [\d,]+$/);
+    expect(await scrollsSideways(page)).toBe(false);
+    expect(await cutWords(page)).toEqual([]);
+    await saveScreenshot(page, 'zh-CN-timeline');
+
+    await page.getByRole('tab', { name: '历史' }).click();
+    const row = page.getByTestId('history-row').first();
+    await row.getByRole('button', { name: `再次运行“${GOAL}”` }).waitFor();
+    await expect.poll(() => row.locator('.status').textContent()).toBe('完成');
+    expect(await scrollsSideways(page)).toBe(false);
+    expect(await cutWords(page)).toEqual([]);
+    await saveScreenshot(page, 'zh-CN-history');
+
+    await page.locator('header').getByRole('button', { name: '打开设置' }).click();
+    const drawer = page.getByRole('dialog', { name: '设置' });
+    await drawer.getByRole('group', { name: '界面' }).waitFor();
+    await drawer.getByLabel('使用 AI 规划器').waitFor();
+    expect(await scrollsSideways(page)).toBe(false);
+    expect(await cutWords(page)).toEqual([]);
+    await saveScreenshot(page, 'zh-CN-settings');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('Scenario: A goal typed in Chinese reaches the model unchanged, and the request is the same in either language', async () => {
+    const { page, errors } = await openInChinese();
+    await selectPhone(page, ui.host.harness.serial);
+    const chineseAt = model.fake.bodies().length;
+    await runGoal(page, '要手机做什么？');
+    await page.getByRole('article', { name: '完成' }).waitFor({ timeout: 60_000 });
+    const fromChinese = firstRequestAfter(model.fake, chineseAt);
+    expect(fromChinese).toContain(GOAL);
+
+    // Settings → Language → English: the window's words change at once, nothing else does.
+    await page.locator('header').getByRole('button', { name: '打开设置' }).click();
+    await page.getByLabel('语言').selectOption('en');
+    await page.getByRole('button', { name: '保存', exact: true }).click();
+    await page.getByRole('heading', { name: 'Settings' }).waitFor();
+    await page.getByRole('dialog', { name: 'Settings' }).getByRole('button', { name: 'Close', exact: true }).click();
+    await page.getByRole('tab', { name: 'Current task' }).waitFor();
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe('en');
+
+    await page.reload();
+    await page.getByText('Connected via web').waitFor();
+    await selectPhone(page, ui.host.harness.serial);
+    const englishAt = model.fake.bodies().length;
+    await runGoal(page, 'What should the phone do?');
+    await page.getByRole('article', { name: 'Done' }).waitFor({ timeout: 60_000 });
+    expect(firstRequestAfter(model.fake, englishAt)).toBe(fromChinese);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+});
