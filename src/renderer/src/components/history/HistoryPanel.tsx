@@ -20,7 +20,7 @@ import { matchesFilter, modelOf, NO_FILTER, type HistoryFilter } from './history
 import { HistoryFilters } from './HistoryFilters';
 import { groupByLaunch } from './launch-groups';
 import { withLiveProgress } from './live-summary';
-import { REPLAY_WORDS, replayable, useRunAgain } from './use-run-again';
+import { replayable, useRunAgain } from './use-run-again';
 
 /** ↑/↓ (and Home/End) move between the rows' goal buttons, Enter opens; "/" goes to the search box. */
 function onTableKeyDown(event: KeyboardEvent<HTMLTableElement>) {
