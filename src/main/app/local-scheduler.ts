@@ -87,13 +87,23 @@ export class LocalScheduler {
     return this.rearm();
   }
 
+  /** Rearms in turn: two overlapping rearms (a file change while a request rearms) would each leave a timer behind. */
+  private rearming: Promise<unknown> = Promise.resolve();
+
   /** Reads the file again (another process, `amc schedule`, changed it) and waits for the next planned run. */
-  async rearm(): Promise<SchedulesOverview> {
+  rearm(): Promise<SchedulesOverview> {
+    const rearmed = this.rearming.then(() => this.rearmNow());
+    this.rearming = rearmed.catch(() => undefined);
+    return rearmed;
+  }
+
+  private async rearmNow(): Promise<SchedulesOverview> {
     await this.firing;
+    const overview = overviewOf(await this.options.store.load(), this.clock.now());
+    // The time is read after the file: a moment that passed while it loaded is still due (waited 0 ms), not skipped.
+    const now = this.clock.now();
     if (this.timer !== null) this.clock.clearTimeout(this.timer);
     this.timer = null;
-    const now = this.clock.now();
-    const overview = overviewOf(await this.options.store.load(), now);
     this.options.changed?.(overview);
     if (this.stopped) return overview;
     const next = Math.min(...overview.schedules.map((schedule) => schedule.nextRunAt ?? Infinity));

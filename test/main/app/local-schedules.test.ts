@@ -21,6 +21,8 @@ class HandClock implements SchedulerClock {
   setTimeout = (fire: () => void, ms: number) => {
     const timer = { at: this.at + ms, fire };
     this.timers.add(timer);
+    // As a real timer does, one already due fires on its own, without the hand moving.
+    if (ms <= 0) setImmediate(() => this.timers.delete(timer) && fire());
     return timer;
   };
   clearTimeout = (timer: unknown) => void this.timers.delete(timer as { at: number; fire: () => void });
