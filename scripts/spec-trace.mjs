@@ -149,12 +149,9 @@ export function nearestTitle(name, titles) {
 
 export function trace(rootDir) {
   const specFiles = filesUnder(path.join(rootDir, 'openspec', 'specs'), (file) => file.endsWith('spec.md'));
-  // The app's tests and each workspace package's own.
-  const packagesDir = path.join(rootDir, 'packages');
-  const packages = existsSync(packagesDir) ? readdirSync(packagesDir).map((name) => path.join(packagesDir, name, 'test')) : [];
-  const titles = [path.join(rootDir, 'test'), ...packages]
-    .filter((dir) => existsSync(dir))
-    .flatMap((dir) => filesUnder(dir, (file) => TEST_FILE.test(file)))
+  // Only the app's test/ folder: a Scenario is the product's promise, so its test lives where the product is tested
+  // (a workspace package keeps its own unit tests, not the Scenarios).
+  const titles = filesUnder(path.join(rootDir, 'test'), (file) => TEST_FILE.test(file))
     .flatMap((file) => testTitles(file));
   const normalized = titles.map((test) => normalize(test.full));
   const all = specFiles.flatMap((file) => scenarios(file));

@@ -1,11 +1,11 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { VirtualPhone } from '../../src/phone/phone';
-import { SCREEN_HEIGHT, SCREEN_WIDTH } from '../../src/phone/properties';
-import type { PhoneUi } from '../../src/phone/ui/phone-ui';
-import type { Rect } from '../../src/phone/ui/view';
-import { drawWindows, renderPng, renderRgba, type Drawing } from '../../src/phone/ui/render';
-import { textMarkup } from '../../src/phone/ui/text-tiles';
+import { VirtualPhone } from '../../../packages/demo-phone/src/phone/phone';
+import { SCREEN_HEIGHT, SCREEN_WIDTH } from '../../../packages/demo-phone/src/phone/properties';
+import type { PhoneUi } from '../../../packages/demo-phone/src/phone/ui/phone-ui';
+import type { Rect } from '../../../packages/demo-phone/src/phone/ui/view';
+import { drawWindows, renderPng, renderRgba, type Drawing } from '../../../packages/demo-phone/src/phone/ui/render';
+import { textMarkup } from '../../../packages/demo-phone/src/phone/ui/text-tiles';
 
 const signal = new AbortController().signal;
 

@@ -1,7 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { VirtualFileSystem } from '../../src/phone/file-system';
-import { VirtualPhone } from '../../src/phone/phone';
-import { parseCommandLine, ShellSyntaxError, type SimpleCommand, type Word } from '../../src/phone/shell/parse';
+import { VirtualPhone } from '../../../packages/demo-phone/src/phone/phone';
 
 const signal = new AbortController().signal;
 
@@ -57,18 +55,6 @@ describe('phone shell', () => {
     expect(piped.stdout.toString()).toBe('in');
   });
 
-  it('parses pipelines, connectors and redirections into a list', () => {
-    const items = parseCommandLine('a 1 | b 2>/dev/null && c > f || d');
-    const simple = (command: unknown): SimpleCommand => command as SimpleCommand;
-    const lit = (text: string): Word => [{ literal: text }];
-    expect(items.map((item) => item.connector)).toEqual([';', '&&', '||']);
-    expect(items[0]?.pipeline.commands.map((command) => simple(command).words)).toEqual([[lit('a'), lit('1')], [lit('b')]]);
-    expect(items[0]?.pipeline.commands[1]?.redirects).toEqual([{ fd: 2, kind: 'out', target: lit('/dev/null') }]);
-    expect(items[1]?.pipeline.commands[0]?.redirects).toEqual([{ fd: 1, kind: 'out', target: lit('f') }]);
-    expect(() => parseCommandLine('&& a')).toThrow(ShellSyntaxError);
-    expect(() => parseCommandLine('a |')).toThrow(ShellSyntaxError);
-  });
-
   it('Scenario: File commands use the real error texts and read-only areas', async () => {
     const phone = new VirtualPhone();
     expect(await run(phone, 'ls /sdcard/nope')).toEqual({ stdout: '', stderr: 'ls: /sdcard/nope: No such file or directory\n', exitCode: 1 });
@@ -79,25 +65,5 @@ describe('phone shell', () => {
     expect((await run(phone, 'ls -l /data/local/tmp/a/b')).stdout).toMatch(/^total \d+\n-rw-rw-rw-\s+1 shell shell\s+3 \d{4}-\d\d-\d\d \d\d:\d\d f\n$/);
     expect((await run(phone, 'rm -r /data/local/tmp/a && ls /data/local/tmp')).stdout).toBe('');
     expect((await run(phone, 'cat /sdcard')).stderr).toBe('cat: /sdcard: Is a directory\n');
-  });
-});
-
-describe('VirtualFileSystem', () => {
-  it('keeps files with mode, size and mtime and reports errno codes', () => {
-    const fs = new VirtualFileSystem();
-    fs.write('/sdcard/Download/x.bin', Buffer.from([1, 2, 3]), 0o100644, 1_700_000_000);
-    expect(fs.stat('/sdcard/Download/x.bin')).toEqual({ name: 'x.bin', mode: 0o100644, size: 3, mtimeSeconds: 1_700_000_000, isDirectory: false });
-    expect(fs.stat('/sdcard/Download')?.isDirectory).toBe(true);
-    expect(fs.list('/sdcard')?.map((entry) => entry.name)).toEqual(['Download']);
-    expect([...fs.read('/sdcard/Download/x.bin')]).toEqual([1, 2, 3]);
-    expect(fs.stat('/data/local/tmp')?.mode).toBe(0o040771);
-    expect(() => fs.read('/sdcard/none')).toThrow(expect.objectContaining({ code: 'ENOENT' }));
-    expect(() => fs.read('/sdcard')).toThrow(expect.objectContaining({ code: 'EISDIR' }));
-    expect(() => fs.write('/system/x', Buffer.alloc(1))).toThrow(expect.objectContaining({ code: 'EACCES' }));
-    expect(() => fs.write('/sdcard/Download/x.bin/y', Buffer.alloc(1))).toThrow(expect.objectContaining({ code: 'ENOTDIR' }));
-    expect(fs.list('/sdcard/Download/x.bin')).toBeUndefined();
-    fs.remove('/sdcard/Download/x.bin');
-    expect(fs.stat('/sdcard/Download/x.bin')).toBeUndefined();
-    expect(() => fs.remove('/system')).toThrow(expect.objectContaining({ code: 'EACCES' }));
   });
 });

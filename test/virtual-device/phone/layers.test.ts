@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { VirtualPhone } from '../../src/phone/phone';
+import { VirtualPhone } from '../../../packages/demo-phone/src/phone/phone';
 
 const signal = new AbortController().signal;
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { ackClipboardDeviceMessage, clipboardDeviceMessage, ControlMessageParser, ControlProtocolError } from '../../src/phone/scrcpy/control-messages';
-import { parseScrcpyOptions, ScrcpyOptionError, socketName, videoSize } from '../../src/phone/scrcpy/options';
-import { deviceMeta } from '../../src/phone/scrcpy/server';
-import { codecMeta, frameHeader } from '../../src/phone/scrcpy/video-stream';
+import { ackClipboardDeviceMessage, clipboardDeviceMessage, ControlMessageParser, ControlProtocolError } from '../../../packages/demo-phone/src/phone/scrcpy/control-messages';
+import { parseScrcpyOptions, ScrcpyOptionError, socketName, videoSize } from '../../../packages/demo-phone/src/phone/scrcpy/options';
+import { deviceMeta } from '../../../packages/demo-phone/src/phone/scrcpy/server';
+import { codecMeta, frameHeader } from '../../../packages/demo-phone/src/phone/scrcpy/video-stream';
 
 // Byte sequences as scrcpy 3.3.3's client writes them (big-endian, see its control_msg.c).
 const TOUCH_DOWN = Buffer.from('0200' + 'fffffffffffffffe' + '00000064' + '0000012c' + '0168' + '0320' + 'ffff' + '00000001' + '00000001', 'hex');

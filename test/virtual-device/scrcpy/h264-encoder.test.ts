@@ -3,10 +3,10 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { annexBNalUnit } from '../../src/h264/bit-writer';
-import { H264ScreenEncoder } from '../../src/h264/encoder';
-import { levelFor } from '../../src/h264/levels';
-import { rgbaToI420 } from '../../src/h264/yuv';
+import { annexBNalUnit } from '../../../packages/demo-phone/src/h264/bit-writer';
+import { H264ScreenEncoder } from '../../../packages/demo-phone/src/h264/encoder';
+import { levelFor } from '../../../packages/demo-phone/src/h264/levels';
+import { rgbaToI420 } from '../../../packages/demo-phone/src/h264/yuv';
 
 /** A test pattern: gradients, a moving bar, and the extremes black and white. */
 function pattern(width: number, height: number, frame: number): Uint8Array {
