@@ -1,11 +1,11 @@
 // Dependency direction (see openspec/project.md):
-//   shared -> device -> perception -> tools -> storage -> runtime -> replay -> app/ipc/web/mirror/cli -> shell (src/main/index.ts)
+//   shared -> device -> perception -> tools -> storage -> runtime -> replay -> flows -> app/ipc/web/mirror/cli -> shell (src/main/index.ts)
 // Paths are matched without a leading anchor so the rule fixtures in test/fixtures/layering are judged the same way.
 const layer = (name) => `(^|/)src/main/${name}/`;
 const later = (...names) => names.map(layer).join('|');
 
 // Each layer of main may import the layers before it, never the ones after it (nor the CLI).
-const mainLayers = ['device', 'perception', 'tools', 'storage', 'runtime', 'replay', ['app', 'ipc', 'web', 'mirror']];
+const mainLayers = ['device', 'perception', 'tools', 'storage', 'runtime', 'replay', 'flows', ['app', 'ipc', 'web', 'mirror']];
 const layerRules = mainLayers.slice(0, -1).map((name, index) => ({
   name: `${name}-layer-direction`,
   severity: 'error',

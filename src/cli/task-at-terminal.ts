@@ -1,8 +1,7 @@
 import { ExitCode, TASK_EXIT_CODES, type CliIo } from './command';
-import { finishedOutcome, plannerWords, stepSourceWords } from '../shared/task-words';
+import { finishedOutcome } from '../shared/task-words';
 import { adbForTask, pickSerial } from './commands/devices';
 import { configuredPlannerFor, maxStepsOf, plannerOverrides } from './planner-options';
-import type { PlannerInfo, TaskEvent } from '../shared/task';
 import type { ConfiguredPlanner, TaskHandle } from '../main/runtime/task-runner';
 import type { RuntimeConfig } from '../main/runtime/config';
 import type { TaskStore } from '../main/storage/task-store';
@@ -10,7 +9,7 @@ import { allowedAppsOf, presetAnswers } from './supervision-options';
 import { supervisionPrinter } from './run-report';
 import { terminalSupervisor } from './terminal-supervisor';
 import { terminalLines } from './terminal-line';
-import { finishedLine, outcomeLine } from './task-lines';
+import { printEvent } from './task-events';
 import { planningSpinner } from './planning-spinner';
 
 /**
@@ -38,42 +37,6 @@ export interface TaskAtTerminalValues {
 
 /** What the command carries out: its goal and planner, given the planner the configuration builds and the history. */
 export type PrepareTask = (base: { config: RuntimeConfig; configured: ConfiguredPlanner; history: TaskStore }) => Promise<{ goal: string; planner: ConfiguredPlanner }>;
-
-const indent = (label: string, text: string) => `    ${label}: ${text.replace(/\s*\n\s*/g, '\n      ')}`;
-
-/** One human-readable block per event (turn by turn), as the task runs; `planner` is the one task.started named. */
-function printEvent(event: TaskEvent, io: CliIo, planner: PlannerInfo): void {
-  switch (event.type) {
-    case 'task.started': {
-      const p = event.planner;
-      const named = p.kind === 'stub' ? 'built-in (no AI)' : p.kind === 'replay' ? plannerWords(p) : `ai (${[p.provider, p.transport, p.model].filter(Boolean).join(', ')})`;
-      io.out(`Task ${event.taskId} on ${event.serial} — planner: ${named}, at most ${event.maxSteps} turns`);
-      io.out(`Goal: ${event.goal}`);
-      return;
-    }
-    case 'step.observed':
-      if (event.sceneError) io.out(`[${event.step}] screen could not be read: ${event.sceneError}`);
-      return;
-    case 'step.planned': {
-      const source = event.source === 'model' ? '' : ` (${stepSourceWords(event.source)})`;
-      io.out(`[${event.step}] ${event.tool} ${JSON.stringify(event.args)}${source}`);
-      if (event.rationale) io.out(indent('rationale', event.rationale));
-      if (event.thinking) io.out(indent('thinking', event.thinking));
-      return;
-    }
-    case 'step.executed':
-      io.out(outcomeLine(event.outcome));
-      return;
-    case 'task.paused':
-      io.out('Paused.');
-      return;
-    case 'task.resumed':
-      io.out('Resumed.');
-      return;
-    case 'task.finished':
-      io.out(finishedLine(event, planner));
-  }
-}
 
 export async function runTaskAtTerminal(command: string, values: TaskAtTerminalValues, io: CliIo, prepare: PrepareTask): Promise<number> {
   const overrides = plannerOverrides(values);

@@ -2,6 +2,7 @@
 import type { CliIo } from './command';
 import type { PlannerInfo, TaskEvent } from '../shared/task';
 import { finishedLine, outcomeLine } from './task-lines';
+import { plannerWords, stepSourceWords } from '../shared/task-words';
 
 const indent = (label: string, text: string) => `    ${label}: ${text.replace(/\s*\n\s*/g, '\n      ')}`;
 
@@ -10,7 +11,7 @@ export function printEvent(event: TaskEvent, io: CliIo, planner: PlannerInfo): v
   switch (event.type) {
     case 'task.started': {
       const p = event.planner;
-      const named = p.kind === 'stub' ? 'built-in (no AI)' : `ai (${[p.provider, p.transport, p.model].filter(Boolean).join(', ')})`;
+      const named = p.kind === 'stub' ? 'built-in (no AI)' : p.kind === 'replay' ? plannerWords(p) : `ai (${[p.provider, p.transport, p.model].filter(Boolean).join(', ')})`;
       io.out(`Task ${event.taskId} on ${event.serial} — planner: ${named}, at most ${event.maxSteps} turns`);
       io.out(`Goal: ${event.goal}`);
       return;
@@ -19,7 +20,8 @@ export function printEvent(event: TaskEvent, io: CliIo, planner: PlannerInfo): v
       if (event.sceneError) io.out(`[${event.step}] screen could not be read: ${event.sceneError}`);
       return;
     case 'step.planned': {
-      io.out(`[${event.step}] ${event.tool} ${JSON.stringify(event.args)}`);
+      const source = event.source === 'model' ? '' : ` (${stepSourceWords(event.source)})`;
+      io.out(`[${event.step}] ${event.tool} ${JSON.stringify(event.args)}${source}`);
       if (event.rationale) io.out(indent('rationale', event.rationale));
       if (event.thinking) io.out(indent('thinking', event.thinking));
       return;
@@ -37,4 +39,3 @@ export function printEvent(event: TaskEvent, io: CliIo, planner: PlannerInfo): v
       io.out(finishedLine(event, planner));
   }
 }
-

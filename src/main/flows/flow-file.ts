@@ -12,7 +12,7 @@ import {
   takesTarget,
 } from './flow-file-schema';
 import { issueWords, unionBranchIssues } from './flow-problems';
-import { fillVariables, referencedVariables, stringsWithPaths } from './flow-variables';
+import { fillVariables, referencedVariables, stringsWithPaths } from '../replay/flow-variables';
 
 /**
  * A flow file (YAML) to a Flow and back. Reading checks everything a run would trip over later — the YAML, the

@@ -9,6 +9,7 @@ import { ACTION_TOOLS } from '../tools/registry';
 import type { ToolCatalog } from '../tools/tool';
 import type { FlowChecks } from './flow-checks';
 import { describeLocator, resolveLocator } from './locator';
+import { fillVariables } from './flow-variables';
 
 /**
  * A flow as a planner: each turn it takes the next step of the flow and grounds it in the turn's fresh Scene, so the
@@ -102,7 +103,7 @@ class ReplayPlanner implements Planner {
     const { steps } = this.options.flow;
     while (this.next < steps.length) {
       const index = this.next;
-      const outcome = await this.runStep(index, withVars(steps[index]!, this.vars), input, input.scene, context);
+      const outcome = await this.runStep(index, fillVariables(steps[index]!, this.vars), input, input.scene, context);
       if (outcome === 'next') {
         this.next += 1;
         continue;
@@ -262,15 +263,4 @@ function stepHint(step: FlowStep): string {
   if ('ai' in step) return step.ai;
   if ('assert' in step) return `check ${JSON.stringify(step.assert)}`;
   return `answer "${step.ask_ai.question}"`;
-}
-
-/** `${name}` replaced by its value in every string of the step (a name without a value stays as written). */
-function withVars<T extends FlowStep>(step: T, vars: Readonly<Record<string, string>>): T {
-  const fill = (value: unknown): unknown => {
-    if (typeof value === 'string') return value.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (whole, name: string) => vars[name] ?? whole);
-    if (Array.isArray(value)) return value.map(fill);
-    if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, fill(inner)]));
-    return value;
-  };
-  return fill(step) as T;
 }

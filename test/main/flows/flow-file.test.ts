@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { FlowSchema, type Flow } from '../../../src/shared/flow';
 import { parseFlowFile, problemLine, type FlowFileOptions } from '../../../src/main/flows/flow-file';
 import { flowToYaml } from '../../../src/main/flows/flow-to-yaml';
-import { fillVariables } from '../../../src/main/flows/flow-variables';
+import { fillVariables } from '../../../src/main/replay/flow-variables';
 
 function read(text: string, options?: FlowFileOptions): Flow {
   const result = parseFlowFile(text, options);
