@@ -8,27 +8,13 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { callControlApi, startVirtualDevice, type PhoneState, type VirtualDevice } from '@amc/demo-phone';
 import { createTaskStore } from '../../src/main/storage/task-store';
 import { LaunchRowSchema } from '../../src/shared/launch';
-import { findElement, finish, startAnthropicFake, type AnthropicFake, type FakeReply, type FakeTurn } from '../fakes/index';
+import { startAnthropicFake, type AnthropicFake, wifiOnModel, slowedModel } from '../fakes/index';
 import { startAdbHarness, type AdbHarness } from '../support/adb-harness';
 import { anthropicDirectEnv, runAmc, startAmc } from '../support/cli';
 
 const GOAL = 'Turn on Wi-Fi';
 
-/** A model that reads only the screen it is shown, so phones in parallel do not share a script. */
 let replyDelayMs = 0;
-function wifiModel(turn: FakeTurn): FakeReply {
-  const reply = ((): FakeReply => {
-    const wifi = turn.scene?.elements.find((element) => /^Wi-Fi/.test(element.text ?? element.desc ?? '') && element.checked !== undefined);
-    if (wifi?.checked) return finish(true, 'Wi-Fi is on');
-    if (wifi) return { kind: 'call', tool: 'tap', args: { element_id: wifi.id }, text: 'Turning Wi-Fi on.' };
-    for (const label of [/^Network & internet/, /^Settings$/]) {
-      const element = findElement(turn.scene, label);
-      if (element) return { kind: 'call', tool: 'tap', args: { element_id: element.id }, text: `Opening ${element.text ?? element.desc}.` };
-    }
-    return { kind: 'call', tool: 'press_key', args: { key: 'home' }, text: 'Going home to find Settings.' };
-  })();
-  return replyDelayMs > 0 ? { kind: 'delay', ms: replyDelayMs, then: reply } : reply;
-}
 
 let harness: AdbHarness;
 let extras: VirtualDevice[] = [];
@@ -48,7 +34,7 @@ beforeAll(async () => {
   harness = await startAdbHarness();
   extras = [await startVirtualDevice({ port: 0, controlPort: 0 }), await startVirtualDevice({ port: 0, controlPort: 0 })];
   for (const extra of extras) await harness.adb(['connect', extra.adbAddress]);
-  fake = await startAnthropicFake({ policy: wifiModel });
+  fake = await startAnthropicFake({ policy: slowedModel(wifiOnModel, () => replyDelayMs) });
   home = await mkdtemp(path.join(os.tmpdir(), 'amc-launch-home-'));
 }, 60_000);
 

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { FleetClient } from '../../src/fleet/client';
 import { connectRedis } from '../../src/fleet/redis';
-import { findElement, finish, type FakeReply, type FakeTurn } from '../fakes/index';
+import { wifiOnModel, slowedModel } from '../fakes/index';
 import { amcBin, anthropicDirectEnv, childEnv } from '../support/cli';
 import { startTestRedis, type TestRedis } from '../support/redis-server';
 import { useAnthropicFake, useUiFixture } from '../support/ui-fixture';
@@ -17,19 +17,6 @@ import { openApp, saveScreenshot } from './ui-support';
 
 const PASSWORD = 'hunter2-fleet-secret';
 let replyDelayMs = 0;
-function wifiModel(turn: FakeTurn): FakeReply {
-  const reply = ((): FakeReply => {
-    const wifi = turn.scene?.elements.find((element) => /^Wi-Fi/.test(element.text ?? element.desc ?? '') && element.checked !== undefined);
-    if (wifi?.checked) return finish(true, 'Wi-Fi is on');
-    if (wifi) return { kind: 'call', tool: 'tap', args: { element_id: wifi.id }, text: 'Turning Wi-Fi on.' };
-    for (const label of [/^Network & internet/, /^Settings$/]) {
-      const element = findElement(turn.scene, label);
-      if (element) return { kind: 'call', tool: 'tap', args: { element_id: element.id }, text: `Opening ${element.text ?? element.desc}.` };
-    }
-    return { kind: 'call', tool: 'press_key', args: { key: 'home' }, text: 'Going home to find Settings.' };
-  })();
-  return replyDelayMs > 0 ? { kind: 'delay', ms: replyDelayMs, then: reply } : reply;
-}
 
 let redis: TestRedis;
 const redisUrl = () => `redis://:${PASSWORD}@127.0.0.1:${redis.port}`;
@@ -43,7 +30,7 @@ afterAll(async () => {
   await redis?.dispose();
 });
 
-const model = useAnthropicFake(wifiModel);
+const model = useAnthropicFake(slowedModel(wifiOnModel, () => replyDelayMs));
 // The Redis address (with its password) reaches the app as the AMC_FLEET_REDIS secret, from the environment.
 const ui = useUiFixture({ env: () => ({ AMC_FLEET_REDIS: redisUrl() }) });
 

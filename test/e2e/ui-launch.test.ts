@@ -4,24 +4,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { callControlApi, startVirtualDevice, type PhoneState, type VirtualDevice } from '@amc/demo-phone';
-import { findElement, finish, type FakeReply, type FakeTurn } from '../fakes/index';
+import { wifiOnModel } from '../fakes/index';
 import { useAnthropicFake, useUiFixture } from '../support/ui-fixture';
 import { anthropicFakeEnv, openApp, saveScreenshot } from './ui-support';
 import { runAmc } from '../support/cli';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
-/** A model that reads only the screen it is shown, so phones in parallel do not share a script. */
-function wifiModel(turn: FakeTurn): FakeReply {
-  const wifi = turn.scene?.elements.find((element) => /^Wi-Fi/.test(element.text ?? element.desc ?? '') && element.checked !== undefined);
-  if (wifi?.checked) return finish(true, 'Wi-Fi is on');
-  if (wifi) return { kind: 'call', tool: 'tap', args: { element_id: wifi.id }, text: 'Turning Wi-Fi on.' };
-  for (const label of [/^Network & internet/, /^Settings$/]) {
-    const element = findElement(turn.scene, label);
-    if (element) return { kind: 'call', tool: 'tap', args: { element_id: element.id }, text: `Opening ${element.text ?? element.desc}.` };
-  }
-  return { kind: 'call', tool: 'press_key', args: { key: 'home' }, text: 'Going home to find Settings.' };
-}
 
 const extras: VirtualDevice[] = [];
 beforeAll(async () => {
@@ -31,7 +20,7 @@ afterAll(async () => {
   for (const extra of extras) await extra.close();
 });
 
-const model = useAnthropicFake(wifiModel);
+const model = useAnthropicFake(wifiOnModel);
 // The group "pair" is the two extra phones (declared before the app starts, as a person's environment would).
 const ui = useUiFixture({ env: () => anthropicFakeEnv(model.fake.url, { AMC_DEVICE_GROUPS: `pair: ${extras.map((extra) => extra.adbAddress).join(' ')}` }) });
 

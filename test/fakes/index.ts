@@ -27,3 +27,4 @@ export async function startProviderFake(provider: FakeProvider, policy: FakePoli
   const fake = await startOpenAIFake({ policy });
   return { ...fake, provider, apiKey: FAKE_OPENAI_KEY };
 }
+export { slowedModel, wifiOnModel } from './wifi-model';

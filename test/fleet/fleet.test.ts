@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FleetClient, type FleetOverview } from '../../src/fleet/client';
 import { connectRedis, FLEET_PREFIX, phoneQueue } from '../../src/fleet/redis';
 import { callControlApi, type PhoneState, startVirtualDevice, type VirtualDevice } from '@amc/demo-phone';
-import { findElement, finish, startAnthropicFake, type AnthropicFake, type FakeReply, type FakeTurn } from '../fakes/index';
+import { startAnthropicFake, type AnthropicFake, wifiOnModel, slowedModel } from '../fakes/index';
 import { startAdbHarness, type AdbHarness } from '../support/adb-harness';
 import { amcBin, anthropicDirectEnv, childEnv, runAmc } from '../support/cli';
 import { startTestRedis, type TestRedis } from '../support/redis-server';
@@ -19,24 +19,7 @@ const GOAL = 'Turn on Wi-Fi';
 /** A worker's lock, short so a killed worker's job moves on within the test. */
 const LOCK_SECONDS = 3;
 
-/**
- * A model that reads only the screen it is shown, so phones in parallel do not share a script: open Settings, then
- * Network & internet, then turn Wi-Fi on, then say so. Each answer can be slowed, to keep a task running a while.
- */
 let replyDelayMs = 0;
-function wifiModel(turn: FakeTurn): FakeReply {
-  const reply = ((): FakeReply => {
-    const wifi = turn.scene?.elements.find((element) => /^Wi-Fi/.test(element.text ?? element.desc ?? '') && element.checked !== undefined);
-    if (wifi?.checked) return finish(true, 'Wi-Fi is on');
-    if (wifi) return { kind: 'call', tool: 'tap', args: { element_id: wifi.id }, text: 'Turning Wi-Fi on.' };
-    for (const label of [/^Network & internet/, /^Settings$/]) {
-      const element = findElement(turn.scene, label);
-      if (element) return { kind: 'call', tool: 'tap', args: { element_id: element.id }, text: `Opening ${element.text ?? element.desc}.` };
-    }
-    return { kind: 'call', tool: 'press_key', args: { key: 'home' }, text: 'Going home to find Settings.' };
-  })();
-  return replyDelayMs > 0 ? { kind: 'delay', ms: replyDelayMs, then: reply } : reply;
-}
 
 interface Host {
   name: string;
@@ -103,7 +86,7 @@ const hostOf = (serial: string) => hosts.find((host) => host.serials.includes(se
 
 beforeAll(async () => {
   redis = await startTestRedis();
-  fake = await startAnthropicFake({ policy: wifiModel });
+  fake = await startAnthropicFake({ policy: slowedModel(wifiOnModel, () => replyDelayMs) });
   hosts.push(await startHost('host-a'), await startHost('host-b'));
   await Promise.all(hosts.map(startWorker));
   client = await FleetClient.open(new URL(redisUrl()));

@@ -4,49 +4,15 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { SchedulerClock } from '../../../src/main/app/local-scheduler';
-import { findElement, finish, startAnthropicFake, type AnthropicFake, type FakeReply, type FakeTurn } from '../../fakes/index';
+import { startAnthropicFake, type AnthropicFake, wifiOnModel } from '../../fakes/index';
 import { startAdbHarness, type AdbHarness } from '../../support/adb-harness';
 import { anthropicDirectEnv, runAmc } from '../../support/cli';
 import { isolatedEnv, removeHome, startTestApp, until, type TestApp } from './app-fixture';
 import type { SchedulesOverview } from '../../../src/shared/schedule';
 import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
+import { HandClock } from '../../support/hand-clock';
 
-/** Time the test moves by hand; timers fire when it passes their moment. */
-class HandClock implements SchedulerClock {
-  private timers = new Set<{ at: number; fire: () => void }>();
-  constructor(private at: number) {}
-  now = () => this.at;
-  setTimeout = (fire: () => void, ms: number) => {
-    const timer = { at: this.at + ms, fire };
-    this.timers.add(timer);
-    // As a real timer does, one already due fires on its own, without the hand moving.
-    if (ms <= 0) setImmediate(() => this.timers.delete(timer) && fire());
-    return timer;
-  };
-  clearTimeout = (timer: unknown) => void this.timers.delete(timer as { at: number; fire: () => void });
-  /** Moves to `at`, firing every timer due by then. */
-  moveTo(at: number): void {
-    this.at = at;
-    for (const timer of [...this.timers].filter((each) => each.at <= at)) {
-      this.timers.delete(timer);
-      timer.fire();
-    }
-  }
-  pending = () => this.timers.size;
-}
-
-function wifiModel(turn: FakeTurn): FakeReply {
-  const wifi = turn.scene?.elements.find((element) => /^Wi-Fi/.test(element.text ?? element.desc ?? '') && element.checked !== undefined);
-  if (wifi?.checked) return finish(true, 'Wi-Fi is on');
-  if (wifi) return { kind: 'call', tool: 'tap', args: { element_id: wifi.id }, text: 'Turning Wi-Fi on.' };
-  for (const label of [/^Network & internet/, /^Settings$/]) {
-    const element = findElement(turn.scene, label);
-    if (element) return { kind: 'call', tool: 'tap', args: { element_id: element.id }, text: `Opening ${element.text ?? element.desc}.` };
-  }
-  return { kind: 'call', tool: 'press_key', args: { key: 'home' }, text: 'Going home to find Settings.' };
-}
 
 /** Waits for a schedules.changed event published after the first `seen` events that matches. */
 async function schedulesChangedAfter(app: TestApp, seen: number, match: (overview: SchedulesOverview) => boolean): Promise<void> {
@@ -65,7 +31,7 @@ const appEnv = () => isolatedEnv(harness.env, anthropicDirectEnv(harness, home, 
 
 beforeAll(async () => {
   harness = await startAdbHarness();
-  fake = await startAnthropicFake({ policy: wifiModel });
+  fake = await startAnthropicFake({ policy: wifiOnModel });
 }, 60_000);
 
 afterAll(async () => {
