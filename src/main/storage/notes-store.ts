@@ -3,6 +3,7 @@ import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { AppNoteSchema, type AppNote, type NoteEdit } from '../../shared/app-notes';
+import { withFileLock } from './file-lock';
 import { writeFileAtomic } from './settings-store';
 
 /**
@@ -112,14 +113,18 @@ export function createNotesStore(home: string, options: { now?: () => number; li
     return parsed.data.notes;
   }
 
-  /** Reads, changes and writes back in turn with every other change of this process. */
+  /** Reads, changes and writes back in turn with every other change of this process and, by the lock, of others. */
   const change = <T>(apply: (notes: AppNote[]) => { notes: AppNote[]; result: T }): Promise<T> =>
-    queue(async () => {
-      const { notes, result } = apply([...(await read())]);
-      await writeFileAtomic(file, `${JSON.stringify({ version: 1, notes: withinCap(notes, limits.maxNotes) }, null, 1)}\n`, 0o600);
-      cached = null;
-      return result;
-    });
+    queue(() =>
+      withFileLock(file, async () => {
+        // Another process may have written within the same size and time: a change reads the file itself.
+        cached = null;
+        const { notes, result } = apply([...(await read())]);
+        await writeFileAtomic(file, `${JSON.stringify({ version: 1, notes: withinCap(notes, limits.maxNotes) }, null, 1)}\n`, 0o600);
+        cached = null;
+        return result;
+      }),
+    );
 
   return {
     file,

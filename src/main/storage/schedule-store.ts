@@ -1,8 +1,10 @@
 // The local schedules file (schedules.json in the app's data folder): read by the running app's scheduler and written
-// by it and by `amc schedule` (without --redis). Every write replaces the file whole (atomic rename).
+// by it and by `amc schedule` (without --redis). Every write replaces the file whole (atomic rename), under the file's
+// lock, so a change another process makes at the same moment is not lost.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ScheduleFileSchema, type ScheduleFile } from '../../shared/schedule';
+import { withFileLock } from './file-lock';
 import { writeFileAtomic } from './settings-store';
 
 export const SCHEDULES_FILE = 'schedules.json';
@@ -48,11 +50,13 @@ export function createScheduleStore(home: string): ScheduleStore {
     file,
     load,
     update(change) {
-      const next = queue.then(async () => {
-        const written = ScheduleFileSchema.parse(change(await load()));
-        await writeFileAtomic(file, `${JSON.stringify(written, null, 2)}\n`);
-        return written;
-      });
+      const next = queue.then(() =>
+        withFileLock(file, async () => {
+          const written = ScheduleFileSchema.parse(change(await load()));
+          await writeFileAtomic(file, `${JSON.stringify(written, null, 2)}\n`);
+          return written;
+        }),
+      );
       queue = next.catch(() => undefined);
       return next;
     },
