@@ -55,7 +55,7 @@ export const MUTATIONS = [
   },
   {
     name: 'accept a second tool call',
-    file: 'src/main/runtime/clients/tool-call-checks.ts',
+    file: 'packages/provider-clients/src/tool-call-checks.ts',
     search: '  if (calls.length > 1) {',
     replace: '  if (calls.length > 99) {',
     tests: ['test/main/runtime/clients.test.ts'],

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DEFAULT_PRICE_TABLE, parsePriceTable } from './prices';
 import { DEFAULT_SCENE_TOKEN_BUDGET } from './scene';
-import { urlHasCredentials } from './redact';
+import { urlHasCredentials } from '@amc/provider-clients/contract';
 import { LANGUAGE_CHOICES } from './i18n/languages';
 import { parseDeviceGroups } from './device-groups';
 
