@@ -3,9 +3,10 @@
 // Paths are matched without a leading anchor so the rule fixtures in test/fixtures/layering are judged the same way.
 const layer = (name) => `(^|/)src/main/${name}/`;
 const later = (...names) => names.map(layer).join('|');
-// The provider clients' pure entry and the modules it is made of: the decision contract, redaction, reply words.
+// The provider clients' pure entry and the modules it is made of: the decision contract, the client options,
+// redaction, reply words.
 const providerContract = '(^|/)packages/provider-clients/src/contract\\.ts$';
-const providerContractModules = '(^|/)packages/provider-clients/src/(contract|decision|redact|reply-words)\\.ts$';
+const providerContractModules = '(^|/)packages/provider-clients/src/(contract|decision|client-options|redact|reply-words)\\.ts$';
 
 // Each layer of main may import the layers before it, never the ones after it (nor the CLI).
 const mainLayers = ['device', 'perception', 'tools', 'storage', 'runtime', 'replay', ['app', 'ipc', 'web', 'mirror']];

@@ -1,10 +1,10 @@
-import { htmlPageStart, summariseBody, withoutStackFrames } from '@amc/provider-clients/contract';
-
 /**
  * Reasons as a person reads them. Main records failures as `<ErrorName>: <message>` (seed D7 keeps that in the
  * task record); every surface shows them through `plainReason`, which drops the class name and anything that
- * looks like a stack trace, and says "an HTML page" instead of quoting one.
+ * looks like a stack trace, and says "an HTML page" instead of quoting one (the page and the stack frames are
+ * recognised as the provider clients recognise them in a reply).
  */
+import { htmlPageStart, summariseBody, withoutStackFrames } from '@amc/provider-clients/contract';
 
 /** A leading class name: `AdbError: `, `ToolCallUnavailable: `, `TypeError: `, `Error: `. */
 const CLASS_NAME_PREFIX = /^(?:(?:[A-Z][a-z0-9]+){2,}|Error|[A-Z][a-z]+Error): /;

@@ -10,7 +10,7 @@ import { registerSecret } from './redact';
 
 export * from './contract';
 export { createCloudProxyClient, CONTROL_PLANE_DECISION_PATH, type CloudProxyClientOptions } from './cloud-proxy-client';
-export { MIN_THINKING_BUDGET_TOKENS, type ProviderClientOptions } from './client-options';
+export type { ProviderClientOptions } from './client-options';
 
 async function sdkClient(options: ProviderClientOptions): Promise<ToolCallingClient> {
   switch (options.provider) {
