@@ -3,6 +3,10 @@
 // Paths are matched without a leading anchor so the rule fixtures in test/fixtures/layering are judged the same way.
 const layer = (name) => `(^|/)src/main/${name}/`;
 const later = (...names) => names.map(layer).join('|');
+// The provider clients' pure entry and the modules it is made of: the decision contract, the client options,
+// redaction, reply words.
+const providerContract = '(^|/)packages/provider-clients/src/contract\\.ts$';
+const providerContractModules = '(^|/)packages/provider-clients/src/(contract|decision|client-options|redact|reply-words)\\.ts$';
 
 // Each layer of main may import the layers before it, never the ones after it (nor the CLI).
 const mainLayers = ['device', 'perception', 'tools', 'storage', 'runtime', 'replay', 'flows', ['app', 'ipc', 'web', 'mirror']];
@@ -25,17 +29,19 @@ module.exports = {
     },
     {
       name: 'shared-is-pure',
-      comment: 'src/shared is the contract: it imports only itself, zod and i18next (the message catalogs); no Node, no DOM, no app code.',
+      comment:
+        'src/shared is the contract: it imports only itself, zod, i18next (the message catalogs) and the provider clients\' ' +
+        'pure entry (the decision contract, the redaction step); no Node, no DOM, no app code.',
       severity: 'error',
       from: { path: '(^|/)src/shared/' },
-      to: { pathNot: '(^|/)src/shared/|node_modules/(zod|i18next)/|(^|/)package\\.json$' },
+      to: { pathNot: `(^|/)src/shared/|node_modules/(zod|i18next)/|(^|/)package\\.json$|${providerContract}` },
     },
     {
       name: 'renderer-imports-only-shared',
-      comment: 'The renderer talks to main only through the Bridge; it imports src/shared, itself and UI packages.',
+      comment: "The renderer talks to main only through the Bridge; it imports src/shared, itself, UI packages and the provider clients' pure entry.",
       severity: 'error',
       from: { path: '(^|/)src/renderer/' },
-      to: { path: '(^|/)src/(main|preload|cli|control-plane)/|(^|/)packages/demo-phone/' },
+      to: { path: '(^|/)src/(main|preload|cli|control-plane)/|(^|/)packages/demo-phone/|(^|/)packages/provider-clients/', pathNot: providerContract },
     },
     ...layerRules,
     {
@@ -79,11 +85,32 @@ module.exports = {
       to: { path: '(^|/)packages/demo-phone/', pathNot: '(^|/)packages/demo-phone/src/index\\.ts$' },
     },
     {
-      name: 'control-plane-uses-only-provider-clients',
-      comment: 'The control plane shares the provider clients with the runtime and nothing else of the app.',
+      name: 'provider-clients-are-standalone',
+      comment: 'The provider clients (packages/provider-clients) serve the app and the control plane: they import nothing of either.',
+      severity: 'error',
+      from: { path: '(^|/)packages/provider-clients/' },
+      to: { path: '(^|/)src/|(^|/)packages/demo-phone/', pathNot: '(^|/)packages/provider-clients/' },
+    },
+    {
+      name: 'provider-clients-through-their-entries',
+      comment: "The app and the control plane use the provider clients through the package's public entries only (index.ts, contract.ts).",
+      severity: 'error',
+      from: { path: '(^|/)src/', pathNot: '(^|/)packages/' },
+      to: { path: '(^|/)packages/provider-clients/', pathNot: `(^|/)packages/provider-clients/src/index\\.ts$|${providerContract}` },
+    },
+    {
+      name: 'provider-contract-is-pure',
+      comment: 'The pure entry (what src/shared and the renderer import) reaches zod and nothing else: no provider SDK, no Node.',
+      severity: 'error',
+      from: { path: providerContractModules },
+      to: { pathNot: `${providerContractModules}|node_modules/zod/` },
+    },
+    {
+      name: 'control-plane-is-not-the-app',
+      comment: 'The control plane shares the provider clients and src/shared with the app and nothing else of it.',
       severity: 'error',
       from: { path: '(^|/)src/control-plane/' },
-      to: { path: '(^|/)src/(renderer|preload|cli)/|(^|/)packages/demo-phone/|(^|/)src/main/(?!runtime/clients/)' },
+      to: { path: '(^|/)src/(main|renderer|preload|cli|mcp|eval|fleet)/|(^|/)packages/demo-phone/' },
     },
     {
       name: 'no-circular',

@@ -22,8 +22,9 @@ export default defineConfig({
   main: {
     // The history worker is an entry of its own: task-loader.ts starts out/main/history-worker.js in a worker thread.
     build: {
-      // The demo phone is a workspace package shipped as TypeScript source: bundled into main, not loaded at run time.
-      externalizeDeps: { exclude: ['@amc/demo-phone'] },
+      // The workspace packages ship as TypeScript source: bundled into main, not loaded at run time. (The provider
+      // SDKs they import stay external, as the root's dependencies, so a direct client still loads its SDK lazily.)
+      externalizeDeps: { exclude: ['@amc/demo-phone', '@amc/provider-clients'] },
       rollupOptions: { input: { index: resolve('src/main/index.ts'), 'history-worker': resolve('src/main/storage/history-worker.ts') } },
     },
   },

@@ -1,14 +1,15 @@
 #!/usr/bin/env node
 // Does the suite notice a real bug? Applies deliberate one-line bugs, one at a time, each to its own temporary
-// copy of the repository (tracked and new files, node_modules linked), runs only the tests that should catch
-// it, and reports how many were caught. Not part of `npm test`: run it by hand or through `npm run bench`.
+// copy of the repository (tracked and new files, node_modules linked, the workspace packages to the copy's own),
+// runs only the tests that should catch it, and reports how many were caught. Not part of `npm test`: run it by
+// hand or through `npm run bench`.
 //
 //   node scripts/mutation-check.mjs [--only NAME[,NAME]] [--json] [--list]
 //
 // A mutation is (file, exact search text, replacement). When the text is not in the file (exactly once), the
 // mutation is reported as "could not apply" and counts neither way: re-target it after a refactor.
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync, mkdirSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -55,7 +56,7 @@ export const MUTATIONS = [
   },
   {
     name: 'accept a second tool call',
-    file: 'src/main/runtime/clients/tool-call-checks.ts',
+    file: 'packages/provider-clients/src/tool-call-checks.ts',
     search: '  if (calls.length > 1) {',
     replace: '  if (calls.length > 99) {',
     tests: ['test/main/runtime/clients.test.ts'],
@@ -87,8 +88,39 @@ function copyOfProject(files) {
       // A file listed by git but deleted in the working tree: the copy goes without it, like the tree.
     }
   }
-  symlinkSync(path.join(root, 'node_modules'), path.join(copy, 'node_modules'), 'dir');
+  linkDependencies(copy);
   return copy;
+}
+
+/**
+ * The copy's node_modules: a link to each of the repository's installed packages, except the workspace packages
+ * (packages/*), which point at the copy's own, so a mutation inside one of them is what the tests load.
+ */
+function linkDependencies(copy) {
+  const modules = path.join(copy, 'node_modules');
+  const workspaces = readdirSync(path.join(copy, 'packages')).map((folder) => ({
+    folder: path.join(copy, 'packages', folder),
+    name: JSON.parse(readFileSync(path.join(copy, 'packages', folder, 'package.json'), 'utf8')).name,
+  }));
+  const scopes = new Set(workspaces.map((workspace) => workspace.name.split('/')[0]));
+  mkdirSync(modules);
+  for (const entry of readdirSync(path.join(root, 'node_modules'))) {
+    if (scopes.has(entry)) {
+      // A scope the workspaces share with installed packages keeps those packages too.
+      mkdirSync(path.join(modules, entry));
+      for (const inScope of readdirSync(path.join(root, 'node_modules', entry))) {
+        symlinkSync(path.join(root, 'node_modules', entry, inScope), path.join(modules, entry, inScope), 'dir');
+      }
+    } else {
+      symlinkSync(path.join(root, 'node_modules', entry), path.join(modules, entry), 'dir');
+    }
+  }
+  for (const workspace of workspaces) {
+    const link = path.join(modules, workspace.name);
+    rmSync(link, { force: true });
+    mkdirSync(path.dirname(link), { recursive: true });
+    symlinkSync(workspace.folder, link, 'dir');
+  }
 }
 
 function runTests(copy, mutation) {

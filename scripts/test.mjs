@@ -46,6 +46,7 @@ const checks = [
   { title: 'typecheck (web)', command: bin('tsc'), args: ['-p', 'tsconfig.web.json', '--noEmit'] },
   { title: 'typecheck (tests)', command: bin('tsc'), args: ['-p', 'tsconfig.test.json', '--noEmit'] },
   { title: 'typecheck (demo phone package)', command: bin('tsc'), args: ['-p', 'packages/demo-phone/tsconfig.json', '--noEmit'] },
+  { title: 'typecheck (provider clients package)', command: bin('tsc'), args: ['-p', 'packages/provider-clients/tsconfig.json', '--noEmit'] },
   { title: 'lint', command: bin('eslint'), args: ['.'] },
   { title: 'dependency direction', command: bin('depcruise'), args: ['src', '--config', '.dependency-cruiser.cjs'] },
   { title: 'openspec scenarios named in tests', command: process.execPath, args: [path.join(root, 'scripts', 'spec-trace.mjs'), '--strict'] },

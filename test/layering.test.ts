@@ -20,4 +20,11 @@ describe('dependency direction', () => {
     expect(output).toContain('electron-only-in-shell-and-preload');
   });
 
+  it('the provider clients are reached through their entries only, and the renderer through the pure one', () => {
+    const { code, output } = depcruise('test/fixtures/layering');
+    expect(code).not.toBe(0);
+    expect(output).toMatch(/provider-clients-through-their-entries: \S*reaches-into-provider-clients\.ts → packages\/provider-clients\/src\/tool-call-checks\.ts/);
+    expect(output).toMatch(/renderer-imports-only-shared: \S*uses-provider-sdks\.ts → packages\/provider-clients\/src\/index\.ts/);
+  });
+
 });

@@ -12,9 +12,14 @@ import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { createToken } from '../../src/control-plane/token-store';
-import { CONTROL_PLANE_DECISION_PATH, createCloudProxyClient } from '../../src/main/runtime/clients/cloud-proxy-client';
-import { createProviderClient } from '../../src/main/runtime/clients/index';
-import type { DecisionRequest, ProviderName, ToolCallingClient } from '../../src/shared/decision';
+import {
+  CONTROL_PLANE_DECISION_PATH,
+  createCloudProxyClient,
+  createProviderClient,
+  type DecisionRequest,
+  type ProviderName,
+  type ToolCallingClient,
+} from '@amc/provider-clients';
 import { RedisStore } from '../../src/control-plane/redis-store';
 import { sequencePolicy, startProviderFake } from '../../test/fakes/index';
 import { startTestRedis } from '../../test/support/redis-server';

@@ -2,7 +2,7 @@ import { commands, summaryOf } from './commands/index';
 import { ConfigurationError, ExitCode, UsageError, type CliIo } from './command';
 import { appVersion } from '../shared/app-info';
 import { plainReason } from '../shared/plain-words';
-import { redactSecrets } from '../shared/redact';
+import { redactSecrets } from '@amc/provider-clients';
 import { closestWord } from './did-you-mean';
 import { terminalWords } from './terminal-words';
 

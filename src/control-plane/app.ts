@@ -3,7 +3,7 @@ import type { HttpBindings } from '@hono/node-server';
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import type { ContentfulStatusCode, UnofficialStatusCode } from 'hono/utils/http-status';
 import { bodyLimit } from 'hono/body-limit';
-import { DecisionRequestSchema, type ProxyDecisionResponse } from '../shared/decision';
+import { DecisionRequestSchema, type ProxyDecisionResponse } from '@amc/provider-clients';
 import { addressKey, tokenIdKey, type AuthFailureGuard } from './auth-failures';
 import { ApiError, errorBody } from './errors';
 import type { InFlightDecisions } from './in-flight';

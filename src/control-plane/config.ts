@@ -1,7 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import type { ProviderName } from '../shared/decision';
+import type { ProviderName } from '@amc/provider-clients';
 import { DEFAULT_MODELS } from '../shared/settings';
 import { QuotasSchema, type Quotas, type RateLimit } from './limits';
 import { PricingSchema, type Pricing } from './pricing';

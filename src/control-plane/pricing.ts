@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { TokenUsage } from '../shared/decision';
+import type { TokenUsage } from '@amc/provider-clients';
 
 /** USD per million input and output tokens, by model name. */
 export const PricingSchema = z.record(

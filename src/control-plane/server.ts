@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Server } from 'node:http';
 import { createAdaptorServer } from '@hono/node-server';
-import { createProviderClient } from '../main/runtime/clients/index';
+import { createProviderClient } from '@amc/provider-clients';
 import { createControlPlaneApp } from './app';
 import { AuthFailureGuard } from './auth-failures';
 import type { ControlPlaneConfig, ProviderKeys } from './config';

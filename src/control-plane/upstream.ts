@@ -1,11 +1,17 @@
-import { ToolCallUnavailable, type DecisionRequest, type ProviderName, type ToolCallDecision, type ToolCallingClient } from '../shared/decision';
+import {
+  redactSecrets,
+  ToolCallUnavailable,
+  type DecisionRequest,
+  type ProviderClientOptions,
+  type ProviderName,
+  type ToolCallDecision,
+  type ToolCallingClient,
+} from '@amc/provider-clients';
 import { ApiError } from './errors';
 import { DEFAULT_MODELS } from '../shared/settings';
 import type { ControlPlaneConfig, ProviderKeys } from './config';
 import type { TokenRecord } from './token-store';
-import type { ProviderClientOptions } from '../main/runtime/clients/client-options';
 import { createBufferedFetch } from './buffered-fetch';
-import { redactSecrets } from '../shared/redact';
 
 /** What the service needs to build a provider client: the runtime's client options, without extended thinking. */
 export type ProviderClientSettings = Omit<ProviderClientOptions, 'thinkingBudgetTokens'>;

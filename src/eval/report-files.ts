@@ -1,5 +1,5 @@
 import { mkdir, writeFile } from 'node:fs/promises';
-import { redactSecrets } from '../shared/redact';
+import { redactSecrets } from '@amc/provider-clients';
 import path from 'node:path';
 import { renderTaskReport } from '../main/storage/html-report';
 import { renderEvalHtml } from './render';

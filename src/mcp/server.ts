@@ -13,7 +13,7 @@ import { capitalized, countOf, finishedOutcome, outcomeWord, plannerWords, taskO
 import type { AppServices } from '../main/app/create-app';
 import { ACTION_TOOL_NAMES, ACTION_TOOLS } from '../main/tools/registry';
 import { AGENT_SCREENSHOT_LONG_EDGE, AgentSession } from './agent-session';
-import { redactSecrets } from '../shared/redact';
+import { redactSecrets } from '@amc/provider-clients';
 import { ENGLISH, type Words } from '../shared/i18n/translate';
 
 /** The router's answer, or its plain-words reason as the tool's error (the same words as the app and the CLI). */

@@ -1,4 +1,4 @@
-import type { TokenUsage } from './decision';
+import type { TokenUsage } from '@amc/provider-clients/contract';
 
 /**
  * The price table: what a model's tokens cost, in US dollars per million input and output tokens. It is a

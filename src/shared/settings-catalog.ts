@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DEFAULT_PRICE_TABLE, parsePriceTable } from './prices';
 import { DEFAULT_SCENE_TOKEN_BUDGET } from './scene';
-import { urlHasCredentials } from './redact';
+import { MIN_THINKING_BUDGET_TOKENS, urlHasCredentials } from '@amc/provider-clients/contract';
 import { LANGUAGE_CHOICES } from './i18n/languages';
 import { parseDeviceGroups } from './device-groups';
 
@@ -164,7 +164,7 @@ export type ConfirmationMode = (typeof CONFIRMATION_MODES)[number];
 
 export const LIMITS = {
   timeoutSeconds: { min: 1, max: 600 },
-  thinkingBudgetTokens: { min: 1024, max: 32_000 },
+  thinkingBudgetTokens: { min: MIN_THINKING_BUDGET_TOKENS, max: 32_000 },
   maxSteps: { min: 1, max: 500 },
   screenshotLongEdge: { min: 256, max: 2048 },
   adbPort: { min: 1, max: 65535 },

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { BoundsSchema, SceneSchema } from './scene';
 import { StepOutcomeSchema, VerificationSchema } from './action';
-import { TokenUsageSchema, ToolCallDecisionSchema } from './decision';
+import { TokenUsageSchema, ToolCallDecisionSchema } from '@amc/provider-clients/contract';
 import { CONFIRMATION_MODES } from './settings-catalog';
 import { STEP_SOURCES } from './flow';
 

@@ -1,8 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createCloudProxyClient } from '../../src/main/runtime/clients/cloud-proxy-client';
-import type { DecisionRequest } from '../../src/shared/decision';
+import { createCloudProxyClient, type DecisionRequest } from '@amc/provider-clients';
 import { failureOf } from '../support/tool-call-failure';
 import { sequencePolicy, type FakeReply } from '../fakes/index';
 import { decisionRequest, startTestControlPlane, type TestControlPlane } from './support';

@@ -8,7 +8,7 @@ import { createJsonLogger } from '../../src/control-plane/logger';
 import { createToken, revokeToken } from '../../src/control-plane/token-store';
 import { startControlPlane, type RunningControlPlane } from '../../src/control-plane/server';
 import type { ProviderClientFactory } from '../../src/control-plane/upstream';
-import type { DecisionRequest } from '../../src/shared/decision';
+import type { DecisionRequest } from '@amc/provider-clients';
 import { startProviderFake, type FakePolicy, type FakeProvider, type ProviderFake } from '../fakes/index';
 
 export interface TestControlPlane {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { htmlPageIn, plainReason, summariseBody } from '../../src/shared/plain-words';
+import { htmlPageIn, summariseBody } from '@amc/provider-clients';
+import { plainReason } from '../../src/shared/plain-words';
 import { attemptsLabel } from '../../src/shared/action';
 import { stepCountsLabel, taskOutcomeKind, taskOutcomeWord } from '../../src/shared/task-words';
 

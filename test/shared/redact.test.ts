@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { redactSecrets, registerSecret } from '../../src/shared/redact';
+import { redactSecrets, registerSecret } from '@amc/provider-clients';
 
 describe('the redaction step', () => {
   it('Scenario: Configured keys and anything shaped like a key or a URL password are redacted', () => {

@@ -1,7 +1,7 @@
 // One turn shape: the model's decision, the planner's step, the step.planned event and the step record's plan are
 // one type (the compiler checks every hop), older history reads with defaults, and usage and cost are summed once.
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import type { ToolCallDecision } from '../../src/shared/decision';
+import type { ToolCallDecision } from '@amc/provider-clients';
 import {
   PlannedStepSchema,
   StepPlannedEventSchema,

@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { ToolCallUnavailable } from '../../src/shared/decision';
+import { ToolCallUnavailable } from '@amc/provider-clients';
 
 /** Awaits a decision that must fail, and returns its ToolCallUnavailable for the test to inspect. */
 export async function failureOf(promise: Promise<unknown>): Promise<ToolCallUnavailable> {

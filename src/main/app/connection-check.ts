@@ -1,6 +1,5 @@
 import type { ConnectionReport } from '../../shared/connection-report';
-import { ToolCallUnavailable, type DecisionRequest, type ToolCallingClient } from '../../shared/decision';
-import { htmlPageIn, summariseBody } from '../../shared/plain-words';
+import { htmlPageIn, summariseBody, ToolCallUnavailable, type DecisionRequest, type ToolCallingClient } from '@amc/provider-clients';
 import { buildToolCallingClient } from '../runtime/build-planner';
 import { aiPlannerSetup, missingForAiPlanner, type RuntimeConfig } from '../runtime/config';
 import { capitalized, formatCount } from '../../shared/task-words';

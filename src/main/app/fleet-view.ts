@@ -1,7 +1,7 @@
 // The app's Fleet view: what `amc fleet` prints, read from the Redis set in Settings (the AMC_FLEET_REDIS secret).
 // The address is shown without its password; a problem is told in plain words, never with the password.
 import type { FleetViewResult } from '../../shared/contract/fleet';
-import { redactSecrets } from '../../shared/redact';
+import { redactSecrets } from '@amc/provider-clients';
 import type { RuntimeConfig } from '../runtime/config';
 
 export async function readFleetView(config: RuntimeConfig): Promise<FleetViewResult> {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ToolCallUnavailable, type DecisionRequest, type DecisionToolSpec, type ToolCallingClient } from '../../shared/decision';
+import { ToolCallUnavailable, type DecisionRequest, type DecisionToolSpec, type ToolCallingClient } from '@amc/provider-clients';
 import type { AskAi } from '../../shared/flow';
 import { sceneToJson, type Scene } from '../../shared/scene';
 import { withoutTags } from '../runtime/history';

@@ -1,4 +1,4 @@
-import type { ToolCallingClient } from '../../shared/decision';
+import type { ToolCallingClient } from '@amc/provider-clients';
 import type { FlowChecks } from '../replay/flow-checks';
 import { askModel } from './ask-ai';
 import { checkAssertion } from './scene-assertions';

@@ -1,4 +1,4 @@
-import { redactSecrets } from '../../shared/redact';
+import { redactSecrets } from '@amc/provider-clients';
 import type { FlowRunReport } from './flow-run-report';
 
 /**

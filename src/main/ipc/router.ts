@@ -8,7 +8,7 @@ import {
   type RpcError,
   type RpcResult,
 } from '../../shared/contract';
-import { redactSecrets } from '../../shared/redact';
+import { redactSecrets } from '@amc/provider-clients';
 
 /** Who is calling: handlers may answer differently per transport (e.g. app.info). */
 export interface CallContext {

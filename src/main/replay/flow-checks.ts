@@ -1,5 +1,5 @@
 import type { AskAi, Assertion } from '../../shared/flow';
-import type { TokenUsage } from '../../shared/decision';
+import type { TokenUsage } from '@amc/provider-clients';
 import type { Scene } from '../../shared/scene';
 
 /**

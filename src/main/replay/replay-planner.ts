@@ -1,5 +1,5 @@
 import { isActionStep, type ActionStep, type Flow, type FlowStep } from '../../shared/flow';
-import type { TokenUsage } from '../../shared/decision';
+import type { TokenUsage } from '@amc/provider-clients';
 import type { Scene, SceneElement } from '../../shared/scene';
 import type { PlannedStep, PlannerInfo } from '../../shared/task';
 import { TaskFailedError, type PlanContext, type PlanInput, type Planner, type PlannerDecision } from '../runtime/planner';

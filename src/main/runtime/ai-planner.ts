@@ -1,4 +1,4 @@
-import { ToolCallUnavailable, type DecisionToolSpec, type ToolCallingClient } from '../../shared/decision';
+import { ToolCallUnavailable, type DecisionToolSpec, type ToolCallingClient } from '@amc/provider-clients';
 import type { PlannedStep, PlannerInfo } from '../../shared/task';
 import { TaskFailedError, type PlanContext, type PlanInput, type Planner } from './planner';
 import { buildDecisionRequest, FINISH_TASK, type PromptOptions } from './prompt';

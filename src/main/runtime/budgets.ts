@@ -1,4 +1,4 @@
-import type { TokenUsage } from '../../shared/decision';
+import type { TokenUsage } from '@amc/provider-clients';
 import { costOf, formatUsd } from '../../shared/prices';
 import type { GuardFinding } from '../../shared/task';
 import type { TaskPolicies } from './task-policies';

@@ -1,28 +1,17 @@
-import type { ToolCallingClient } from '../../shared/decision';
+import {
+  createCloudProxyClient,
+  createProviderClient,
+  type CloudProxyClientOptions,
+  type ProviderClientOptions,
+  type ToolCallingClient,
+} from '@amc/provider-clients';
 import { MODEL_TOOL_SPECS } from '../tools/registry';
 import { createAIPlanner } from './ai-planner';
-import type { ProviderClientOptions } from './clients/index';
-import { createCloudProxyClient, type CloudProxyClientOptions } from './clients/cloud-proxy-client';
 import { aiPlannerSetup, createConfigSource, ConfigError, missingForAiPlanner, type ConfigSource, type RuntimeConfig } from './config';
 import { createStubPlanner } from './stub-planner';
 import type { ConfiguredPlanner, PlannerSource } from './planner';
 import { PERSON_TOOL_SPECS } from '../tools/person-tools';
 import { taskPoliciesFrom } from './task-policies';
-
-/**
- * A direct client whose provider SDK is imported on its first decision, not when the runtime loads: a task
- * with the AI planner disabled, or on the cloud-proxy transport, never loads @anthropic-ai/sdk or openai.
- */
-function lazyProviderClient(options: ProviderClientOptions): ToolCallingClient {
-  let client: Promise<ToolCallingClient> | undefined;
-  return {
-    provider: options.provider,
-    async decide(request, context) {
-      client ??= import('./clients/index').then((clients) => clients.createProviderClient(options));
-      return (await client).decide(request, context);
-    },
-  };
-}
 
 /** What the AI planner's client is built from, per transport: the settings as the client takes them. */
 export type ClientOptions =
@@ -53,11 +42,12 @@ export function clientOptions(config: RuntimeConfig): ClientOptions {
 
 /**
  * The AI planner's tool-calling client for the configured transport: cloud-proxy (the default) sends the
- * decision to the control plane and builds no provider SDK; direct builds the provider's client locally.
+ * decision to the control plane and builds no provider SDK; direct builds the provider's client locally, whose
+ * SDK loads on its first decision (a task with the AI planner disabled never loads @anthropic-ai/sdk or openai).
  */
 export function buildToolCallingClient(config: RuntimeConfig): ToolCallingClient {
   const built = clientOptions(config);
-  return built.transport === 'cloud-proxy' ? createCloudProxyClient(built.options) : lazyProviderClient(built.options);
+  return built.transport === 'cloud-proxy' ? createCloudProxyClient(built.options) : createProviderClient(built.options);
 }
 
 /** The stub planner unless the AI planner is enabled (seed D6), with the configured step budget. */

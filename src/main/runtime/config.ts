@@ -1,4 +1,4 @@
-import { registerSecret, urlHasCredentials } from '../../shared/redact';
+import { registerSecret, urlHasCredentials } from '@amc/provider-clients';
 import { urlProblem, SETTINGS_CATALOG, type CatalogEntry } from '../../shared/settings-catalog';
 import { aiPlannerSetupProblems, describeSetupProblem } from '../../shared/setup-problems';
 import {

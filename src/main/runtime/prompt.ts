@@ -1,4 +1,4 @@
-import type { DecisionMessage, DecisionRequest, DecisionToolSpec } from '../../shared/decision';
+import type { DecisionMessage, DecisionRequest, DecisionToolSpec } from '@amc/provider-clients';
 import { sceneToJson, type Scene } from '../../shared/scene';
 import { renderHistory, withoutTags, type HistoryLimits, DEFAULT_HISTORY_LIMITS } from './history';
 import type { PlanInput } from './planner';

@@ -1,6 +1,6 @@
 import { appendFile, mkdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { redactSecrets } from '../../shared/redact';
+import { redactSecrets } from '@amc/provider-clients';
 
 /**
  * The technical side of a failure (error class, stack trace) goes to `<data folder>/logs/<name>.log` instead of the

@@ -8,7 +8,7 @@ import { screenChangedByAction, type StepRecord, type TaskRecord } from '../../s
 import { plainReason } from '../../shared/plain-words';
 import { costWords, countOf, formatDuration, lookedOnlyHint, lookedOnlyNote, plannerWords, stepCountsLabel, taskOutcomeKind, taskOutcomeWord, tokensLabel } from '../../shared/task-words';
 import { toolActsOnPhone } from '../tools/registry';
-import { redactSecrets } from '../../shared/redact';
+import { redactSecrets } from '@amc/provider-clients';
 import { ENGLISH, type Words } from '../../shared/i18n/translate';
 
 /**

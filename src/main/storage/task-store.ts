@@ -2,7 +2,7 @@ import { link, mkdir, open, readdir, rm, stat, type FileHandle } from 'node:fs/p
 import path from 'node:path';
 import { isAction } from '../../shared/action-words';
 import { writeSyncedSibling } from './synced-file';
-import { redactSecrets } from '../../shared/redact';
+import { redactSecrets } from '@amc/provider-clients';
 import type { DamagedHistoryFile, HistoryListing, TaskSummary } from '../../shared/contract/history';
 import { FINAL_STATUSES, TaskEventSchema, type TaskEvent, type TaskRecord } from '../../shared/task';
 import { parseEvent, sizeProblem, TASK_FILE_LIMITS, turnsProblem, type TaskFileLimits } from './task-file';

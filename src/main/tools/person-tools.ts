@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { DecisionToolSpec } from '../../shared/decision';
+import type { DecisionToolSpec } from '@amc/provider-clients';
 import { ASK_USER, HAND_OVER } from '../../shared/action-words';
 import { toolInputSchema } from './tool';
 

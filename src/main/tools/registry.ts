@@ -1,4 +1,4 @@
-import type { DecisionToolSpec } from '../../shared/decision';
+import type { DecisionToolSpec } from '@amc/provider-clients';
 import { pressKey } from './actions/keys';
 import { launchApp } from './actions/launch-app';
 import { openUrl } from './actions/open-url';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { StepTarget } from '../../shared/action';
-import type { DecisionToolSpec } from '../../shared/decision';
+import type { DecisionToolSpec } from '@amc/provider-clients';
 import type { Scene } from '../../shared/scene';
 import type { TypingMethod } from '../../shared/settings-catalog';
 import type { HelperOnPhone } from '../device/helpers/phone-helpers';

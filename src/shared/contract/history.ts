@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { TokenUsageSchema } from '../decision';
+import { TokenUsageSchema } from '@amc/provider-clients/contract';
 import { PlannerInfoSchema, TaskRecordSchema, TaskStatusSchema } from '../task';
 import { defineEvents, defineMethods, NoInput } from './define';
 import { LANGUAGES } from '../i18n/languages';

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SceneSchema, type Scene } from '../../../src/shared/scene';
-import { createProviderClient } from '../../../src/main/runtime/clients/index';
+import { createProviderClient } from '@amc/provider-clients';
 import { ASK_NEEDS_A_MODEL, createFlowChecks } from '../../../src/main/flows/flow-checks';
 import { findElement, startProviderFake, type FakePolicy, type FakeProvider, type FakeServer } from '../../fakes/index';
 

@@ -2,12 +2,11 @@
 // cloud-proxy; the phone side is the in-memory doubles (the virtual device runs in the e2e file).
 import { afterEach, describe, expect, it } from 'vitest';
 import { defaultSettings, mergeSettings, SettingsSchema, type SettingsPatch } from '../../../src/shared/settings';
-import type { DecisionRequest } from '../../../src/shared/decision';
 import { buildPlanner, buildToolCallingClient } from '../../../src/main/runtime/build-planner';
 import { ConfigError, type RuntimeConfig } from '../../../src/main/runtime/config';
 import { TaskRunner } from '../../../src/main/runtime/task-runner';
 import { createAIPlanner } from '../../../src/main/runtime/ai-planner';
-import { createProviderClient } from '../../../src/main/runtime/clients/index';
+import { createProviderClient, type DecisionRequest } from '@amc/provider-clients';
 import { ACTION_TOOL_SPECS } from '../../../src/main/tools/registry';
 import type { SecretValues } from '../../../src/main/storage/settings-store';
 import {

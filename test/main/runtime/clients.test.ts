@@ -1,10 +1,8 @@
 // The direct tool-calling clients with the real SDKs against the loopback provider fakes.
 import { afterEach, describe, expect, it } from 'vitest';
 import Anthropic from '@anthropic-ai/sdk';
-import type { DecisionRequest } from '../../../src/shared/decision';
 import { failureOf } from '../../support/tool-call-failure';
-import { createProviderClient } from '../../../src/main/runtime/clients/index';
-import { CALL_A_TOOL_NOW } from '../../../src/main/runtime/clients/anthropic-client';
+import { createProviderClient, type DecisionRequest } from '@amc/provider-clients';
 import {
   FAKE_ANTHROPIC_KEY,
   finish,
@@ -38,6 +36,9 @@ const request: DecisionRequest = {
     { name: 'finish_task', description: 'Finish', inputSchema: { type: 'object', properties: { success: { type: 'boolean' }, reason: { type: 'string' } }, required: ['success', 'reason'] } },
   ],
 };
+
+/** The heart of the corrective instruction the Anthropic client sends after a text-only reply. */
+const CALL_A_TOOL_NOW = 'Call exactly one tool now';
 
 const tapE1: FakeReply = { kind: 'call', tool: 'tap', args: { element_id: 'e1' }, text: 'Settings is on screen; tapping it.' };
 
@@ -258,7 +259,7 @@ describe('Anthropic direct client: the real API shape', () => {
     const bodies = fake.bodies() as Array<{ messages: Array<{ role: string; content: Array<{ type: string; text?: string }> }> }>;
     expect(bodies).toHaveLength(2);
     expect(bodies[1]!.messages.map((m) => m.role)).toEqual(['user']);
-    expect(bodies[1]!.messages[0]!.content.at(-1)).toEqual({ type: 'text', text: CALL_A_TOOL_NOW });
+    expect(bodies[1]!.messages[0]!.content.at(-1)).toEqual({ type: 'text', text: expect.stringContaining(CALL_A_TOOL_NOW) });
   });
 
   it('Scenario: Anthropic thinking is never combined with a forced tool choice', async () => {

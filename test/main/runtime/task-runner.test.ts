@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createDeviceLocks, locksFolder } from '../../../src/main/storage/device-lock';
-import { ToolCallUnavailable } from '../../../src/shared/decision';
+import { ToolCallUnavailable } from '@amc/provider-clients';
 import { TaskEventSchema, TaskRecordSchema, type TaskEvent } from '../../../src/shared/task';
 import { TaskRunner, TaskStartError, type ConfiguredPlanner } from '../../../src/main/runtime/task-runner';
 import { TaskFailedError, type Planner } from '../../../src/main/runtime/planner';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { TypeTextArgsSchema } from '../../../src/main/tools/actions/type-text';
 import { WaitArgsSchema } from '../../../src/main/tools/actions/observe';
 import { ACTION_TOOL_SPECS } from '../../../src/main/tools/registry';
-import { DecisionToolSpecSchema } from '../../../src/shared/decision';
+import { DecisionToolSpecSchema } from '@amc/provider-clients';
 
 describe('action tool specs', () => {
   it('Scenario: Every action tool is offered to the model as a JSON Schema object', () => {

@@ -1,4 +1,4 @@
-import type { TokenUsage } from '../../../shared/decision';
+import type { TokenUsage } from '@amc/provider-clients/contract';
 import type { Words } from '../../../shared/i18n/translate';
 import { tokensLabel } from '../../../shared/task-words';
 

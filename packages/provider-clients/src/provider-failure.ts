@@ -1,7 +1,7 @@
-import { ToolCallUnavailable } from '../../../shared/decision';
+import { ToolCallUnavailable } from './decision';
 import type { CallDeadline } from './call-deadline';
-import { summariseBody } from '../../../shared/plain-words';
-import { redactSecrets } from '../../../shared/redact';
+import { summariseBody } from './reply-words';
+import { redactSecrets } from './redact';
 
 /** What the two SDKs' errors have in common, read without depending on either SDK's classes here. */
 export interface SdkFailure {

@@ -6,19 +6,18 @@ import {
   type TokenUsage,
   type ToolCallDecision,
   type ToolCallingClient,
-} from '../../../shared/decision';
-import type { ProviderClientOptions } from './client-options';
+} from './decision';
+import { checkThinkingBudget, type ProviderClientOptions } from './client-options';
 import { startCallDeadline, type CallDeadline } from './call-deadline';
 import { describeFailure, type ProviderLabel, type SdkFailure } from './provider-failure';
 import { singleOfferedCall, type RawToolCall } from './tool-call-checks';
 
-export const DEFAULT_ANTHROPIC_BASE_URL = 'https://api.anthropic.com';
+const DEFAULT_ANTHROPIC_BASE_URL = 'https://api.anthropic.com';
 /** Output room for the rationale and the call, on top of any thinking budget. */
 const DEFAULT_OUTPUT_TOKENS = 1024;
-export const MIN_THINKING_BUDGET_TOKENS = 1024;
 
 /** Sent once when the model answers with text only, as the API allows under tool_choice "auto". */
-export const CALL_A_TOOL_NOW =
+const CALL_A_TOOL_NOW =
   'You answered without calling a tool. Call exactly one tool now: an action tool, or finish_task if the goal is done or cannot be done.';
 
 /** The provider options without the provider (one declaration: ProviderClientOptions). */
@@ -91,9 +90,7 @@ function sdkFailure(error: unknown): SdkFailure | undefined {
  */
 export function createAnthropicClient(options: AnthropicClientOptions): ToolCallingClient {
   const budget = options.thinkingBudgetTokens;
-  if (budget !== undefined && (!Number.isInteger(budget) || budget < MIN_THINKING_BUDGET_TOKENS)) {
-    throw new RangeError(`thinking budget must be an integer >= ${MIN_THINKING_BUDGET_TOKENS} tokens, got ${budget}`);
-  }
+  checkThinkingBudget(budget);
   const baseURL = options.baseURL ?? DEFAULT_ANTHROPIC_BASE_URL;
   const sdk = new Anthropic({ apiKey: options.apiKey, baseURL, timeout: options.timeoutMs, maxRetries: 0, ...(options.fetch ? { fetch: options.fetch } : {}) });
   const label: ProviderLabel = { name: 'Anthropic', baseURL, apiKey: options.apiKey, keyHint: 'the Anthropic API key in Settings → Direct access (or ANTHROPIC_API_KEY where that is set)' };

@@ -1,4 +1,4 @@
-import { ToolCallUnavailable, type DecisionRequest, type ToolCallDecision } from '../../../shared/decision';
+import { ToolCallUnavailable, type DecisionRequest, type ToolCallDecision } from './decision';
 
 /** The one tool call of a reply, as both providers describe it after their own parsing. */
 export interface RawToolCall {

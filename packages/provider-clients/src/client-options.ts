@@ -1,4 +1,7 @@
-import type { ProviderName } from '../../../shared/decision';
+import type { ProviderName } from './decision';
+
+/** Anthropic's minimum for extended thinking. */
+export const MIN_THINKING_BUDGET_TOKENS = 1024;
 
 /**
  * What a direct provider client is built from: the one declaration the Anthropic and OpenAI clients and the control
@@ -12,8 +15,15 @@ export interface ProviderClientOptions {
   model: string;
   /** Budget of one decide() call, corrective follow-up included. */
   timeoutMs: number;
-  /** Anthropic extended thinking (>= 1024); ignored by OpenAI, whose reasoning is the model's own. */
+  /** Anthropic extended thinking (>= MIN_THINKING_BUDGET_TOKENS); ignored by OpenAI, whose reasoning is the model's own. */
   thinkingBudgetTokens?: number | undefined;
   /** The SDK's transport (its documented `fetch` option); defaults to the built-in fetch. */
   fetch?: typeof globalThis.fetch | undefined;
+}
+
+/** A thinking budget the API would refuse is refused when the client is built, before any call. */
+export function checkThinkingBudget(budget: number | undefined): void {
+  if (budget !== undefined && (!Number.isInteger(budget) || budget < MIN_THINKING_BUDGET_TOKENS)) {
+    throw new RangeError(`thinking budget must be an integer >= ${MIN_THINKING_BUDGET_TOKENS} tokens, got ${budget}`);
+  }
 }

@@ -4,8 +4,8 @@ import {
   type ToolCallDecision,
   type ToolCallFailureKind,
   type ToolCallingClient,
-} from '../../../shared/decision';
-import { summariseBody } from '../../../shared/plain-words';
+} from './decision';
+import { summariseBody } from './reply-words';
 import { startCallDeadline, type CallDeadline } from './call-deadline';
 import { singleOfferedCall } from './tool-call-checks';
 

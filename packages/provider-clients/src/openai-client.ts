@@ -5,13 +5,13 @@ import {
   type DecisionRequest,
   type ToolCallDecision,
   type ToolCallingClient,
-} from '../../../shared/decision';
+} from './decision';
 import { startCallDeadline } from './call-deadline';
 import type { ProviderClientOptions } from './client-options';
 import { describeFailure, type ProviderLabel, type SdkFailure } from './provider-failure';
 import { singleOfferedCall, type RawToolCall } from './tool-call-checks';
 
-export const DEFAULT_OPENAI_BASE_URL = 'https://api.openai.com/v1';
+const DEFAULT_OPENAI_BASE_URL = 'https://api.openai.com/v1';
 
 /** OpenAI's reasoning is the model's own: no thinking budget. */
 export type OpenAIClientOptions = Omit<ProviderClientOptions, 'provider' | 'thinkingBudgetTokens'>;
