@@ -18,10 +18,21 @@ function lazyProviderClient(options: ProviderClientOptions): ToolCallingClient {
   return {
     provider: options.provider,
     async decide(request, context) {
-      client ??= import('./clients/index').then((clients) => clients.createProviderClient(options));
+      client ??= loadProviderClients().then((clients) => clients.createProviderClient(options));
       return (await client).decide(request, context);
     },
   };
+}
+
+const loadProviderClients = () => import('./clients/index');
+
+/**
+ * Loads the provider SDK the configured AI planner talks through directly, so that the first decision of a process
+ * that runs many tasks (a fleet worker) does not wait 2-5 s for it. Nothing is loaded for the stub planner or the
+ * cloud-proxy transport, and nothing is sent.
+ */
+export async function preloadPlannerClient(config: RuntimeConfig): Promise<void> {
+  if (config.settings.aiPlanner.enabled && aiPlannerSetup(config).transport === 'direct') await loadProviderClients();
 }
 
 /** What the AI planner's client is built from, per transport: the settings as the client takes them. */
