@@ -5,17 +5,22 @@ import type { RunGoal } from '../fleet/worker';
 import { configuredPlannerFor } from './planner-options';
 import { terminalSupervisor } from './terminal-supervisor';
 
-/** A RunGoal on `adb`'s phones; a phone another task holds is refused in plain words, and nothing runs. */
-export async function fleetGoalRunner(adb: AdbClient, say: (line: string) => void): Promise<RunGoal> {
+/**
+ * A RunGoal on `adb`'s phones; a phone another task holds is refused in plain words, and nothing runs. What the first
+ * turn on the `offered` phones needs is loaded now, not while the first job waits.
+ */
+export async function fleetGoalRunner(adb: AdbClient, say: (line: string) => void, offered: readonly string[]): Promise<RunGoal> {
   const { resolveAmcHome } = await import('../main/storage/settings-store');
   const { createTaskStore } = await import('../main/storage/task-store');
   const { createDeviceLocks } = await import('../main/storage/device-lock');
   const { createHeadlessRunner, screenshotPolicyFor } = await import('../main/app/headless-runner');
   const { phoneHelpersFor } = await import('../main/app/phone-typing');
   const { APP_CLOSED_REASON } = await import('../main/runtime/task-runner');
+  const { warmUpFirstTurn } = await import('../main/app/first-turn-warm-up');
   const home = resolveAmcHome(process.env);
   // Checked once at start: a worker whose settings cannot run a task says so before it takes any job.
-  await configuredPlannerFor({});
+  const atStart = await configuredPlannerFor({});
+  await warmUpFirstTurn(atStart.config, atStart.configured, offered);
   const history = createTaskStore(home);
   const deviceLock = createDeviceLocks(home);
 

@@ -12,13 +12,24 @@ export * from './contract';
 export { createCloudProxyClient, CONTROL_PLANE_DECISION_PATH, type CloudProxyClientOptions } from './cloud-proxy-client';
 export type { ProviderClientOptions } from './client-options';
 
+const loadAnthropicClient = () => import('./anthropic-client');
+const loadOpenAIClient = () => import('./openai-client');
+
 async function sdkClient(options: ProviderClientOptions): Promise<ToolCallingClient> {
   switch (options.provider) {
     case 'anthropic':
-      return (await import('./anthropic-client')).createAnthropicClient(options);
+      return (await loadAnthropicClient()).createAnthropicClient(options);
     case 'openai':
-      return (await import('./openai-client')).createOpenAIClient(options);
+      return (await loadOpenAIClient()).createOpenAIClient(options);
   }
+}
+
+/**
+ * Imports one provider's SDK now, so that the first decision of a process that runs many tasks (a fleet worker) does
+ * not wait the 2-5 s the import takes. Nothing is sent.
+ */
+export async function preloadProviderSdk(provider: ProviderClientOptions['provider']): Promise<void> {
+  await (provider === 'anthropic' ? loadAnthropicClient() : loadOpenAIClient());
 }
 
 /**

@@ -43,7 +43,7 @@ export const workerCommand: CliCommand = {
       ...(concurrency && { concurrency }),
       ...(lockSeconds && { lockDurationMs: lockSeconds * 1000 }),
       readySerials,
-      runGoal: await fleetGoalRunner(adb, io.out),
+      runGoal: await fleetGoalRunner(adb, io.out, serials),
       say: io.out,
     });
     await worker.start();

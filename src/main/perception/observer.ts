@@ -142,8 +142,7 @@ export class Observer {
     timings: ObservationTimings,
   ): Promise<EncodedScreenshot | { error: string }> {
     const start = performance.now();
-    const mode = this.options.screencap ?? 'auto';
-    const raw = mode === 'raw' || (mode === 'auto' && prefersRawScreencap(serial));
+    const raw = takesRawScreencaps(serial, this.options.screencap);
     const options = { signal, timeoutMs: this.options.screenshotTimeoutMs ?? 10_000 };
     const into = this.frameBuffers.pop() ?? Buffer.alloc(0);
     let output = into;
@@ -267,8 +266,9 @@ function isPhoneUnreachable(error: unknown): boolean {
   return error instanceof AdbError && UNREACHABLE_KINDS.has(error.kind);
 }
 
-function prefersRawScreencap(serial: string): boolean {
-  return connectionOf(serial) === 'usb' || /^emulator-\d+$/.test(serial);
+/** Whether `serial`'s screenshots come as raw pixels; otherwise as `screencap -p`, decoded in the PNG worker. */
+export function takesRawScreencaps(serial: string, mode: ObserverOptions['screencap'] = 'auto'): boolean {
+  return mode === 'raw' || (mode === 'auto' && (connectionOf(serial) === 'usb' || /^emulator-\d+$/.test(serial)));
 }
 
 /** A catch handler that lets aborts through and turns other failures into a fallback value. */

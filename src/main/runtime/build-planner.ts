@@ -1,6 +1,7 @@
 import {
   createCloudProxyClient,
   createProviderClient,
+  preloadProviderSdk,
   type CloudProxyClientOptions,
   type ProviderClientOptions,
   type ToolCallingClient,
@@ -12,6 +13,16 @@ import { createStubPlanner } from './stub-planner';
 import type { ConfiguredPlanner, PlannerSource } from './planner';
 import { PERSON_TOOL_SPECS } from '../tools/person-tools';
 import { taskPoliciesFrom } from './task-policies';
+
+/**
+ * Loads the provider SDK the configured AI planner talks through directly, so that the first decision of a process
+ * that runs many tasks (a fleet worker) does not wait 2-5 s for it. Nothing is loaded for the stub planner or the
+ * cloud-proxy transport, and nothing is sent.
+ */
+export async function preloadPlannerClient(config: RuntimeConfig): Promise<void> {
+  const setup = aiPlannerSetup(config);
+  if (config.settings.aiPlanner.enabled && setup.transport === 'direct') await preloadProviderSdk(setup.provider);
+}
 
 /** What the AI planner's client is built from, per transport: the settings as the client takes them. */
 export type ClientOptions =
