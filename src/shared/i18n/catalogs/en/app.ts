@@ -482,6 +482,8 @@ export default {
     col: { goal: "Goal", state: "State", phone: "Phone", result: "Result" },
     interruptedBefore: "; interrupted before on {{phones}}",
     result: "{{outcome}}{{reason}} ({{steps}} steps, {{tokens}} tokens, {{duration}}, on {{worker}}{{interrupted}})",
+    flowJob: "flow {{name}}",
+    flowSteps: "; {{passed}} of {{count}} flow steps passed",
   },
   flow: {
     run: "Flow file…",

@@ -478,6 +478,8 @@ export default {
     col: { goal: "目标", state: "状态", phone: "手机", result: "结果" },
     interruptedBefore: "；之前在 {{phones}} 上中断",
     result: "{{outcome}}{{reason}}（{{steps}} 步，{{tokens}} token，{{duration}}，在 {{worker}} 上{{interrupted}}）",
+    flowJob: "流程 {{name}}",
+    flowSteps: "；流程 {{count}} 步中通过 {{passed}} 步",
   },
   flow: {
     run: "流程文件…",
