@@ -110,6 +110,7 @@ export default {
     shortcuts: "Keyboard shortcuts (?)",
     placeholder: "e.g. Add Alice, 555-0100, to contacts",
     runTitle: "Run (Enter)",
+    runOnTitle: "Run a flow file (YAML) on the phones picked, at once",
     run: "Run",
     pauseTitle: "Pause or resume (Space on the timeline)",
     resume: "Resume",

@@ -112,6 +112,7 @@ export default {
     shortcuts: "键盘快捷键 (?)",
     placeholder: "例如：把 Alice（555-0100）加到通讯录",
     runTitle: "运行 (Enter)",
+    runOnTitle: "在选中的手机上同时运行一个流程文件（YAML）",
     run: "运行",
     pauseTitle: "暂停或继续（在时间线上按空格）",
     resume: "继续",
