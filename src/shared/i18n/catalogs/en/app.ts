@@ -110,7 +110,6 @@ export default {
     shortcuts: "Keyboard shortcuts (?)",
     placeholder: "e.g. Add Alice, 555-0100, to contacts",
     runTitle: "Run (Enter)",
-    runOnTitle: "Run a flow file (YAML) on the phones picked, at once",
     run: "Run",
     pauseTitle: "Pause or resume (Space on the timeline)",
     resume: "Resume",
@@ -489,6 +488,7 @@ export default {
   flow: {
     run: "Flow file…",
     runTitle: "Run a flow file (YAML) on this phone",
+    runOnTitle: "Run a flow file (YAML) on the phones picked, at once",
     inputLabel: "Flow file to run",
     notRun: "{{file}} was not run:",
     problemAt: "line {{line}}, column {{column}}: {{message}}",

@@ -112,7 +112,6 @@ export default {
     shortcuts: "键盘快捷键 (?)",
     placeholder: "例如：把 Alice（555-0100）加到通讯录",
     runTitle: "运行 (Enter)",
-    runOnTitle: "在选中的手机上同时运行一个流程文件（YAML）",
     run: "运行",
     pauseTitle: "暂停或继续（在时间线上按空格）",
     resume: "继续",
@@ -485,6 +484,7 @@ export default {
   flow: {
     run: "流程文件…",
     runTitle: "在这部手机上运行一个流程文件（YAML）",
+    runOnTitle: "在选中的手机上同时运行一个流程文件（YAML）",
     inputLabel: "要运行的流程文件",
     notRun: "{{file}} 没有运行：",
     problemAt: "第 {{line}} 行，第 {{column}} 列：{{message}}",
