@@ -7,7 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { callControlApi, startVirtualDevice, type PhoneState, type VirtualDevice } from '@amc/demo-phone';
 import { createTaskStore } from '../../src/main/storage/task-store';
 import { startAdbHarness, type AdbHarness } from '../support/adb-harness';
-import { runAmc } from '../support/cli';
+import { runAmc, startAmc } from '../support/cli';
 
 
 let harness: AdbHarness;
@@ -125,5 +125,31 @@ describe('amc flow run on several phones', { timeout: 120_000 }, () => {
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('line 3, column 10: a locator needs at least one of resourceId, text, desc, hint or row');
     for (const serial of serials()) expect((await stateOf(serial)).foreground).toBe('com.android.launcher3');
+  });
+
+  // Last: it takes a phone away for good.
+  it('Scenario: A phone that vanishes mid-flow fails only its own run, at the step it could not take', async () => {
+    const file = path.join(dir, 'slow-note.yaml');
+    await writeFile(file, NEW_NOTE.replace('  - tap: {desc: New note}\n', '  - wait: {seconds: 3}\n  - tap: {desc: New note}\n'));
+    const run = startAmc(['flow', 'run', file, '--all', '--yes', '--json'], /"type":"flow\.launch\.finished"/, { env: env() });
+    // Every phone has opened Notes and is waiting: then the third phone goes away.
+    await expect.poll(async () => (await Promise.all(serials().map(stateOf))).every((state) => state.foreground === 'com.amc.notes'), { timeout: 60_000 }).toBe(true);
+    const gone = extras[1]!;
+    await gone.close();
+    const { child, output } = await run;
+    await new Promise((resolve) => (child.exitCode === null ? child.once('exit', resolve) : resolve(null)));
+    expect(child.exitCode).toBe(1);
+    const ended = finishedLine(output().split('\n').filter((line) => line.startsWith('{')).join('\n'));
+    const vanished = ended.phones.find((phone) => phone.row.serial === gone.adbAddress)!;
+    expect(vanished.passed).toBe(false);
+    expect(vanished.row.outcome).toBe('failed');
+    expect(vanished.steps[0]!.status).toBe('passed');
+    const failed = vanished.steps.find((step) => step.status === 'failed')!;
+    expect(failed.detail).toMatch(/is offline: it is not answering adb right now/);
+    expect(vanished.steps.at(-1)!.status).toBe('not-run');
+    for (const phone of ended.phones.filter((each) => each.row.serial !== gone.adbAddress)) {
+      expect(phone.passed).toBe(true);
+      expect((await stateOf(phone.row.serial)).notes.map((note) => note.title)).toContain('Groceries');
+    }
   });
 });
