@@ -3,7 +3,7 @@ import { parseCommandArgs, wholeNumber } from '../args';
 import { fleetRedis, REDIS_ENV, REDIS_USAGE, redisOption } from '../fleet-options';
 import { maxStepsOf } from '../planner-options';
 import { allowedAppsOf, presetAnswers, supervisionOptions } from '../supervision-options';
-import { BrokenFlowFile, WORK_USAGE, workOf, workOptions } from '../fleet-work';
+import { BrokenFlowFile, WORK_USAGE, workOf, workOptions, type Work } from '../fleet-work';
 import { workWords } from '../../shared/fleet';
 
 /** Said in the help and when a flow is scheduled: what is kept is the flow as it is now, not the file. */
@@ -41,7 +41,7 @@ export const scheduleCommand: CliCommand = {
       action === 'remove',
     );
     // What an added schedule runs, read (and a flow file checked) before anything is kept: a broken file keeps nothing.
-    let work = null;
+    let work: Work | null = null;
     if (action === 'add') {
       try {
         work = await workOf(values);
@@ -51,7 +51,9 @@ export const scheduleCommand: CliCommand = {
         return ExitCode.usage;
       }
     }
-    const flowNote = () => work?.flow && io.out(FLOW_KEPT_NOTE);
+    const flowNote = () => {
+      if (work?.flow) io.out(FLOW_KEPT_NOTE);
+    };
     // Without a fleet address the schedules are this machine's, kept in the app's data folder.
     if (values.redis === undefined && !process.env[REDIS_ENV]) {
       const maxSteps = maxStepsOf(values);
