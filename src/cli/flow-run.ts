@@ -7,32 +7,26 @@ import { PLANNER_OPTIONS_USAGE, plannerOptions } from './planner-options';
 import { SUPERVISION_OPTIONS_USAGE, supervisionOptions } from './supervision-options';
 import { runTaskAtTerminal } from './task-at-terminal';
 import { FLOW_VAR_USAGE, flowFileArgument, flowVarOption, flowVarsOf, readFlowFile } from './flow-files';
-import type { FlowStepResult } from '../main/flows/flow-run-report';
+import { printFlowSteps } from './flow-steps';
+import { LAUNCH_TARGETS_USAGE, launchTargetOptions, launchTargetsOf } from './launch-targets';
 
-export const FLOW_RUN_USAGE = `amc flow run FILE [-s SERIAL] ${FLOW_VAR_USAGE} [--json] [--junit FILE] ${SUPERVISION_OPTIONS_USAGE} ${PLANNER_OPTIONS_USAGE} ${ADB_OPTIONS_USAGE}`;
-
-const STATUS_WORDS: Record<FlowStepResult['status'], string> = { passed: 'passed ', failed: 'FAILED ', 'not-run': 'not run' };
-
-/** The end of a run at a terminal: a line per step with what it found, and the verdict. */
-function printSteps(io: CliIo, file: string, steps: readonly FlowStepResult[]): void {
-  const passed = steps.filter((step) => step.status === 'passed').length;
-  io.out(`Flow ${file}: ${passed} of ${steps.length} ${steps.length === 1 ? 'step' : 'steps'} passed`);
-  for (const step of steps) io.out(`  ${STATUS_WORDS[step.status]}  ${step.index + 1}. ${step.label}${step.detail ? ` — ${step.detail}` : ''}`);
-}
+export const FLOW_RUN_USAGE = `amc flow run FILE ${LAUNCH_TARGETS_USAGE} ${FLOW_VAR_USAGE} [--json] [--junit FILE] ${SUPERVISION_OPTIONS_USAGE} ${PLANNER_OPTIONS_USAGE} ${ADB_OPTIONS_USAGE}`;
 
 /**
  * `amc flow run FILE`: the flow's steps on a phone, as `amc run` carries out a goal (the same supervision, history
  * and exit codes), each action replayed on the element its locator finds on the fresh screen; asserts judged in
- * code, `ask_ai` and `ai` steps answered by the configured model. Exit 0 only when every step passed.
+ * code, `ask_ai` and `ai` steps answered by the configured model. Exit 0 only when every step passed. With --all or
+ * --group NAME it runs on several phones at once (flow-launch.ts): exit 0 only when every phone passed every step.
  */
 export async function runFlowFile(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommandArgs(
     args,
-    { serial: { type: 'string', short: 's' }, ...flowVarOption, json: { type: 'boolean' }, junit: { type: 'string' }, ...supervisionOptions, ...plannerOptions, ...adbOptions },
+    { ...launchTargetOptions, ...flowVarOption, json: { type: 'boolean' }, junit: { type: 'string' }, ...supervisionOptions, ...plannerOptions, ...adbOptions },
     true,
   );
   const file = flowFileArgument(positionals, FLOW_RUN_USAGE);
   if (values.junit !== undefined && !values.junit.trim()) throw new UsageError('--junit needs a file name, e.g. --junit flow-results.xml');
+  const targets = launchTargetsOf(values);
   const vars = flowVarsOf(values);
   const { FlowFileError } = await import('../main/flows/flow-file');
   let flow;
@@ -45,6 +39,11 @@ export async function runFlowFile(args: string[], io: CliIo): Promise<number> {
     return ExitCode.usage;
   }
 
+  if (targets) {
+    const { runFlowLaunch } = await import('./flow-launch');
+    return runFlowLaunch({ targets, file, flow, ...(values.junit && { junit: values.junit }) }, values, io);
+  }
+
   // Loaded lazily so `amc --help` stays fast.
   const { createFlowRunRecorder } = await import('../main/flows/flow-run-recorder');
   const { flowRunPlanner } = await import('../main/flows/flow-planner');
@@ -55,7 +54,7 @@ export async function runFlowFile(args: string[], io: CliIo): Promise<number> {
   const steps = recorder.results(code === ExitCode.ok ? { completed: true } : { completed: false, reason: code === ExitCode.cancelled ? 'the run was stopped' : 'the run did not finish' });
   const passed = steps.every((step) => step.status === 'passed');
   if (values.json) io.out(JSON.stringify({ type: 'flow.finished', file, passed, steps }));
-  else printSteps(io, file, steps);
+  else printFlowSteps(io, `Flow ${file}`, steps);
   if (values.junit) {
     const { junitXml } = await import('../main/flows/junit-report');
     const name = path.basename(file).replace(/\.ya?ml$/i, '');

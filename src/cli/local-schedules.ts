@@ -4,16 +4,21 @@
 import { ExitCode, UsageError, type CliIo } from './command';
 import type { LaunchPhones } from '../shared/launch';
 import { launchPhonesWords } from '../shared/launch';
-import type { SchedulesOverview } from '../shared/schedule';
+import type { LocalSchedule, SchedulesOverview } from '../shared/schedule';
+import { workWords } from '../shared/fleet';
+import type { Work } from './fleet-work';
 
 export const LOCAL_SCHEDULE_NOTE = 'It runs while the app is open (its window or amc serve); runs due while it is closed are reported as missed when it next starts.';
+
+/** A schedule's goal, or "flow NAME". */
+const scheduleWork = (schedule: Pick<LocalSchedule, 'goal' | 'flow'>) => workWords({ goal: schedule.goal, flow: schedule.flow?.name ?? null });
 
 const when = (at: number | null) => (at === null ? 'not planned' : new Date(at).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' }));
 
 export function printSchedules(io: CliIo, overview: SchedulesOverview): void {
   if (overview.schedules.length === 0) io.out('No schedules.');
   for (const schedule of overview.schedules) {
-    io.out(`${schedule.name}: ${schedule.cron} — ${schedule.goal} on ${launchPhonesWords(schedule.phones)}; next ${when(schedule.nextRunAt)}`);
+    io.out(`${schedule.name}: ${schedule.cron} — ${scheduleWork(schedule)} on ${launchPhonesWords(schedule.phones)}; next ${when(schedule.nextRunAt)}`);
     const run = schedule.lastRun;
     if (run) io.out(`  last run ${when(run.firedAt)}${run.problems.length ? `: ${run.problems.join('; ')}` : ''}`);
   }
@@ -27,7 +32,6 @@ export interface LocalScheduleValues {
   name?: string;
   cron?: string;
   every?: string;
-  goal?: string;
   device?: string;
   group?: string;
   any?: boolean;
@@ -52,7 +56,7 @@ export async function runLocalSchedule(
   action: 'add' | 'list' | 'remove',
   values: LocalScheduleValues,
   positionals: string[],
-  task: { maxSteps?: number; allowedApps?: string[] },
+  task: Partial<Work> & { maxSteps?: number; allowedApps?: string[] },
   io: CliIo,
 ): Promise<number> {
   const { resolveAmcHome } = await import('../main/storage/settings-store');
@@ -83,7 +87,7 @@ export async function runLocalSchedule(
   if (values.yes || values.answer?.length) {
     throw new UsageError('--yes and --answer are for fleet schedules; on this machine the app asks you in its window');
   }
-  const parsed = ScheduleRequestSchema.safeParse({ name: values.name, cron: values.cron ?? '', goal: values.goal ?? '', phones: phonesOf(values), ...task });
+  const parsed = ScheduleRequestSchema.safeParse({ name: values.name, cron: values.cron ?? '', goal: '', phones: phonesOf(values), ...task });
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     throw new UsageError(`--${String(issue.path[0] ?? 'name')}: ${issue.message}`);
@@ -95,7 +99,7 @@ export async function runLocalSchedule(
     throw error;
   }
   const added = (await show()).schedules.find((schedule) => schedule.name === parsed.data.name)!;
-  io.out(`Schedule "${added.name}": ${added.cron} — ${added.goal} on ${launchPhonesWords(added.phones)}; next ${when(added.nextRunAt)}.`);
+  io.out(`Schedule "${added.name}": ${added.cron} — ${scheduleWork(added)} on ${launchPhonesWords(added.phones)}; next ${when(added.nextRunAt)}.`);
   io.out(LOCAL_SCHEDULE_NOTE);
   return ExitCode.ok;
 }

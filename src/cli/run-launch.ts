@@ -14,6 +14,8 @@ import { supervisionPrinter } from './run-report';
 import { printEvent } from './task-events';
 
 export interface LaunchRequest {
+  /** The command, as its messages name it (`run`, `flow run`). */
+  command: string;
   targets: LaunchTargets;
   goal: string;
   maxSteps?: number;
@@ -21,6 +23,13 @@ export interface LaunchRequest {
   answers: string[];
   yes: boolean;
   json: boolean;
+  /** The planner of each phone's task (a flow run watches each phone's run on its own); the configured one when absent. */
+  plannerFor?(serial: string): ConfiguredPlanner;
+}
+
+export interface LaunchEnded {
+  launchId: string;
+  rows: LaunchRow[];
 }
 
 /** The phones of `targets` as this host's settings and adb server see them; a launch with no phone is a usage error. */
@@ -53,10 +62,21 @@ export function launchTable(rows: readonly LaunchRow[]): string[] {
 
 /**
  * Runs the launch and returns the exit code: 0 only when every phone's task was done; the phones' shared outcome's
- * code when they all ended alike; otherwise 1. Nobody is asked at the terminal (several phones would ask at once):
- * only --answer and --yes answer the agents, as for a fleet job.
+ * code when they all ended alike; otherwise 1.
  */
 export async function runLaunch(request: LaunchRequest, io: CliIo, adb: AdbClient, config: RuntimeConfig, configured: ConfiguredPlanner): Promise<number> {
+  const { launchId, rows } = await launchTasks(request, io, adb, config, configured);
+  if (request.json) io.out(JSON.stringify({ type: 'launch.finished', launchId, results: rows }));
+  else for (const line of launchTable(rows)) io.out(line);
+  return TASK_EXIT_CODES[launchOutcome(rows)];
+}
+
+/**
+ * Runs one task per phone of the launch, each turn printed with its phone's name (or as JSON lines), and resolves
+ * with a row per phone once all have ended. Nobody is asked at the terminal (several phones would ask at once): only
+ * --answer and --yes answer the agents, as for a fleet job.
+ */
+export async function launchTasks(request: LaunchRequest, io: CliIo, adb: AdbClient, config: RuntimeConfig, configured: ConfiguredPlanner): Promise<LaunchEnded> {
   const { resolveAmcHome } = await import('../main/storage/settings-store');
   const { createTaskStore } = await import('../main/storage/task-store');
   const { createDeviceLocks } = await import('../main/storage/device-lock');
@@ -100,7 +120,7 @@ export async function runLaunch(request: LaunchRequest, io: CliIo, adb: AdbClien
         const task = { serial, goal: request.goal, launchId, ...(request.maxSteps && { maxSteps: request.maxSteps }), ...(request.allowedApps && { allowedApps: request.allowedApps }) };
         let handle: TaskHandle;
         try {
-          handle = await runner.start(task, { planner: configured, supervisor });
+          handle = await runner.start(task, { planner: request.plannerFor?.(serial) ?? configured, supervisor });
         } catch (error) {
           if (!(error instanceof TaskStartError)) throw error;
           return refusedRow(serial, error.message);
@@ -110,13 +130,11 @@ export async function runLaunch(request: LaunchRequest, io: CliIo, adb: AdbClien
         return launchRowOf(await handle.done);
       }),
     );
-    if (request.json) io.out(JSON.stringify({ type: 'launch.finished', launchId, results: rows }));
-    else for (const line of launchTable(rows)) io.out(line);
-    return TASK_EXIT_CODES[launchOutcome(rows)];
+    return { launchId, rows };
   } finally {
     process.off('SIGINT', stopByPerson);
     process.off('SIGTERM', shutDown);
     await history.close();
-    if (historyProblem) io.err(`amc run: the tasks were not all saved in history: ${historyProblem}`);
+    if (historyProblem) io.err(`amc ${request.command}: the tasks were not all saved in history: ${historyProblem}`);
   }
 }

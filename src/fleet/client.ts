@@ -32,6 +32,8 @@ export interface ScheduleView {
   /** A cron pattern, or every N seconds. */
   when: string;
   goal: string;
+  /** The flow's name, for a schedule of a flow (its content was kept when the schedule was added). */
+  flow: string | null;
   target: string;
   nextRunAt: string | null;
 }
@@ -92,7 +94,7 @@ export class FleetClient {
       const data = FleetJobSchema.parse({ ...job, target: serial ? { kind: 'device', serial } : { kind: 'any' }, launchId, submittedAt, ...(group && { group }) });
       await this.connection.sadd(QUEUES_KEY, queue);
       // Ids unique across queues (BullMQ numbers each queue from 1): the launch, then the job's place in it.
-      const added = await this.queue(queue).add('goal', data, { ...jobOptions(), jobId: `${launchId.slice(0, 8)}-${index + 1}` });
+      const added = await this.queue(queue).add(data.flow ? 'flow' : 'goal', data, { ...jobOptions(), jobId: `${launchId.slice(0, 8)}-${index + 1}` });
       submitted.push({ id: added.id!, queue, serial });
     }
     return submitted;
@@ -114,6 +116,7 @@ export class FleetClient {
       id: job.id!,
       queue: queueName,
       goal: data.success ? data.data.goal : '(not a fleet job)',
+      flow: data.success ? (data.data.flow?.name ?? null) : null,
       launchId: data.success ? data.data.launchId : '',
       target: data.success ? (data.data.target.kind === 'device' ? data.data.target.serial : 'any free phone') : '',
       state: finished ? 'finished' : state === 'failed' ? (stalled ? 'interrupted' : 'failed') : state === 'active' ? 'running' : 'queued',
@@ -192,7 +195,7 @@ export class FleetClient {
     await this.connection.sadd(QUEUES_KEY, queue);
     const repeat = 'cron' in when ? { pattern: when.cron } : { every: when.everySeconds * 1000 };
     try {
-      await this.queue(queue).upsertJobScheduler(name, repeat, { name: 'goal', data, opts: jobOptions() });
+      await this.queue(queue).upsertJobScheduler(name, repeat, { name: data.flow ? 'flow' : 'goal', data, opts: jobOptions() });
     } catch (error) {
       throw new FleetRequestError(`the schedule was refused: ${error instanceof Error ? error.message : String(error)}`);
     }
@@ -208,6 +211,7 @@ export class FleetClient {
           name: scheduler.key,
           when: scheduler.pattern ?? `every ${Math.round(Number(scheduler.every ?? 0) / 1000)} s`,
           goal: data.success ? data.data.goal : '(not a fleet job)',
+          flow: data.success ? (data.data.flow?.name ?? null) : null,
           target: data.success ? (data.data.target.kind === 'device' ? data.data.target.serial : 'any free phone') : '',
           nextRunAt: scheduler.next ? new Date(scheduler.next).toISOString() : null,
         });

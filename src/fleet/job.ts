@@ -2,6 +2,7 @@
 // these schemas where it is read, as at every other boundary, since anyone who can write to the Redis can queue.
 import { z } from 'zod';
 import { RunTaskRequestSchema } from '../shared/task';
+import { NamedFlowSchema } from '../shared/flow';
 
 /** Where a job runs: one named phone (its own queue), or the first free phone of any worker (the shared queue). */
 export const FleetTargetSchema = z.discriminatedUnion('kind', [
@@ -13,6 +14,11 @@ export type FleetTarget = z.infer<typeof FleetTargetSchema>;
 export const FleetJobSchema = z
   .object({
     goal: RunTaskRequestSchema.shape.goal,
+    /**
+     * A flow job's flow, its variables filled in: the content travels, never a path the worker would read from its
+     * own disk. Its goal is the job's goal.
+     */
+    flow: NamedFlowSchema.optional(),
     target: FleetTargetSchema,
     maxSteps: RunTaskRequestSchema.shape.maxSteps,
     allowedApps: RunTaskRequestSchema.shape.allowedApps,
@@ -28,7 +34,8 @@ export const FleetJobSchema = z
     schedule: z.string().max(100).optional(),
     submittedAt: z.iso.datetime(),
   })
-  .strict();
+  .strict()
+  .refine((job) => !job.flow || job.flow.content.goal === job.goal, { path: ['goal'], message: "a flow job's goal must be its flow's goal" });
 export type FleetJob = z.infer<typeof FleetJobSchema>;
 export type FleetJobInput = z.input<typeof FleetJobSchema>;
 

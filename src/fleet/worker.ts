@@ -6,11 +6,19 @@ import os from 'node:os';
 import { DelayedError, Queue, UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { TaskRecord } from '../shared/task';
+import type { FlowStepResult } from '../shared/flow';
 import { describeJobProblem, FleetJobSchema, type FleetJob, type FleetPhone, type FleetResult, type FleetWorkerInfo } from './job';
+import { workWords } from '../shared/fleet';
 import { ANY_QUEUE, connectRedis, FLEET_PREFIX, phoneQueue, reachRedis, WORKERS_KEY } from './redis';
 
-/** Runs one goal on one phone with this host's settings; resolves with the finished task, whatever its outcome. */
-export type RunGoal = (job: FleetJob, serial: string, signal: AbortSignal) => Promise<TaskRecord>;
+/** How a job's task ended: the finished task and, for a flow job, how each of its steps went. */
+export interface JobRun {
+  record: TaskRecord;
+  flowSteps?: FlowStepResult[];
+}
+
+/** Runs one job (a goal, or a flow) on one phone with this host's settings; resolves once the task ended, whatever its outcome. */
+export type RunJob = (job: FleetJob, serial: string, signal: AbortSignal) => Promise<JobRun>;
 
 export interface FleetWorkerOptions {
   redis: URL;
@@ -26,7 +34,9 @@ export interface FleetWorkerOptions {
   lockDurationMs?: number;
   /** Which phones the adb server sees as ready now. */
   readySerials(): Promise<Set<string>>;
-  runGoal: RunGoal;
+  runJob: RunJob;
+  /** Why this host refuses a job its schema lets through (a flow step its tools cannot carry out), or null. */
+  refuse?(job: FleetJob): string | null;
   /** One line per job started and ended, for the terminal. */
   say?(line: string): void;
 }
@@ -44,7 +54,7 @@ interface StartedEntry {
 }
 
 /** The summary a finished task leaves in Redis. */
-export function resultOf(record: TaskRecord, worker: string, interruptedOn: string[], lateMs: number | undefined): FleetResult {
+export function resultOf({ record, flowSteps }: JobRun, worker: string, interruptedOn: string[], lateMs: number | undefined): FleetResult {
   const started = record.startedAt ?? record.createdAt;
   const finished = record.finishedAt ?? Date.now();
   return {
@@ -64,6 +74,7 @@ export function resultOf(record: TaskRecord, worker: string, interruptedOn: stri
     durationMs: Math.max(0, finished - started),
     interruptedOn,
     ...(lateMs !== undefined && { lateMs }),
+    ...(flowSteps && { flowSteps }),
   };
 }
 
@@ -143,6 +154,8 @@ export class FleetWorker {
     const parsed = FleetJobSchema.safeParse(job.data);
     if (!parsed.success) throw new UnrecoverableError(`the job was refused: ${describeJobProblem(parsed.error)}`);
     const data = parsed.data;
+    const refused = this.options.refuse?.(data);
+    if (refused) throw new UnrecoverableError(`the job was refused: ${refused}`);
     const target = data.target;
     if (from === 'own' && (target.kind !== 'device' || target.serial !== serial)) {
       throw new UnrecoverableError(`the job was refused: it names ${target.kind === 'device' ? target.serial : 'any phone'}, and this queue is ${serial}'s`);
@@ -171,9 +184,9 @@ export class FleetWorker {
       await job.log(JSON.stringify(started));
       const planned = job.timestamp + (job.opts.delay ?? 0);
       const lateMs = data.schedule ? Math.max(0, Date.now() - planned) : undefined;
-      this.options.say?.(`${serial}: job ${job.id} started — ${data.goal}`);
-      const record = await this.options.runGoal(data, serial, controller.signal);
-      const result = resultOf(record, this.name, interruptedOn, lateMs);
+      this.options.say?.(`${serial}: job ${job.id} started — ${workWords({ goal: data.goal, flow: data.flow?.name ?? null })}`);
+      const run = await this.options.runJob(data, serial, controller.signal);
+      const result = resultOf(run, this.name, interruptedOn, lateMs);
       this.options.say?.(`${serial}: job ${job.id} ${result.status}${result.failureReason ? ` — ${result.failureReason}` : ''}`);
       return result;
     } finally {

@@ -2,6 +2,7 @@
 // Fleet view shows it. The job payloads themselves are the fleet's own (src/fleet/job.ts).
 import { z } from 'zod';
 import { TaskStatusSchema } from './task';
+import { FlowStepResultSchema } from './flow';
 
 /** What a finished job leaves in Redis: enough for the results table, without the screens (seed D5). */
 export const FleetResultSchema = z.object({
@@ -24,6 +25,8 @@ export const FleetResultSchema = z.object({
   interruptedOn: z.array(z.string()).default([]),
   /** For a scheduled job: how late it started against its planned time. */
   lateMs: z.number().nonnegative().optional(),
+  /** For a flow job: how each of the flow's steps went. */
+  flowSteps: z.array(FlowStepResultSchema).optional(),
 });
 export type FleetResult = z.infer<typeof FleetResultSchema>;
 
@@ -55,6 +58,8 @@ export const JobViewSchema = z.object({
   id: z.string(),
   queue: z.string(),
   goal: z.string(),
+  /** The flow's name, for a flow job. */
+  flow: z.string().nullable(),
   launchId: z.string(),
   target: z.string(),
   state: JobStateSchema,
@@ -71,3 +76,10 @@ export const FleetOverviewSchema = z.object({
   jobs: z.array(JobViewSchema),
 });
 export type FleetOverview = z.infer<typeof FleetOverviewSchema>;
+
+/** What a job (or a schedule) carries out, in words: its goal, or "flow NAME". */
+export const workWords = (job: { goal: string; flow: string | null }): string => (job.flow === null ? job.goal : `flow ${job.flow}`);
+
+/** A job succeeded when its task was done and the runtime could confirm it, and a flow job's every step passed. */
+export const jobSucceeded = (result: FleetResult | null): boolean =>
+  result?.status === 'completed' && result.verified && (result.flowSteps ?? []).every((step) => step.status === 'passed');

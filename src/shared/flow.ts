@@ -131,3 +131,34 @@ export const STEP_SOURCES = ['model', 'replayed', 'cache', 'skipped'] as const;
 export type StepSource = (typeof STEP_SOURCES)[number];
 
 export const isActionStep = (step: FlowStep): step is ActionStep => 'tool' in step;
+
+/** How a step of a flow run went; `not-run`: an earlier step failed or the run stopped before it. */
+export const FLOW_STEP_STATUSES = ['passed', 'failed', 'not-run'] as const;
+export const FLOW_STEP_KINDS = ['action', 'ai', 'assert', 'ask_ai'] as const;
+
+/** One step of a flow run, as `amc flow run` prints it, its JUnit report carries it and a fleet job's result keeps it. */
+export const FlowStepResultSchema = z.object({
+  /** 0-based position in the flow's steps. */
+  index: z.number().int().nonnegative(),
+  kind: z.enum(FLOW_STEP_KINDS),
+  /** The step as the file writes it, on one line (`tap: { text: Wi-Fi }`). */
+  label: z.string(),
+  status: z.enum(FLOW_STEP_STATUSES),
+  /** What happened in plain words: the fact an assert found, why a step failed, "skipped: already done". */
+  detail: z.string(),
+  durationMs: z.number().nonnegative(),
+});
+export type FlowStepResult = z.infer<typeof FlowStepResultSchema>;
+
+/** A flow run passes only when every one of its steps (asserts and questions included) passed. */
+export const flowPassed = (steps: readonly FlowStepResult[]): boolean => steps.every((step) => step.status === 'passed');
+
+/** A flow as a job or a schedule carries it: its content (variables filled in), and the name of the file it came from. */
+export const NamedFlowSchema = z
+  .object({
+    /** The file's name without its folder and extension (`new-note` for flows/new-note.yaml). */
+    name: z.string().trim().min(1).max(200),
+    content: FlowSchema,
+  })
+  .strict();
+export type NamedFlow = z.infer<typeof NamedFlowSchema>;

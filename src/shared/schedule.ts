@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { LaunchPhonesSchema } from './launch';
 import { RunTaskRequestSchema } from './task';
+import { NamedFlowSchema } from './flow';
 
 export const SCHEDULE_NAME = /^[\w.-]{1,100}$/;
 export const ScheduleNameSchema = z.string().trim().max(100).regex(SCHEDULE_NAME, 'must be 1 to 100 letters, digits, dots, dashes or underscores');
@@ -15,6 +16,11 @@ export const ScheduleRequestSchema = z
     /** Five fields (minute hour day month weekday), the computer's local time: "0 8 * * *" is every day at 08:00. */
     cron: z.string().trim().min(1, 'say when, e.g. "0 8 * * *" for every day at 08:00').max(100),
     goal: RunTaskRequestSchema.shape.goal,
+    /**
+     * A schedule of a flow: the flow's content as it was when the schedule was added (its goal is the schedule's), so
+     * editing or deleting the file later changes nothing scheduled.
+     */
+    flow: NamedFlowSchema.optional(),
     phones: LaunchPhonesSchema,
     maxSteps: RunTaskRequestSchema.shape.maxSteps,
     allowedApps: RunTaskRequestSchema.shape.allowedApps,

@@ -8,7 +8,8 @@ import { wifiOnModel } from '../fakes/index';
 import { useAnthropicFake, useUiFixture } from '../support/ui-fixture';
 import { anthropicFakeEnv, openApp, saveScreenshot } from './ui-support';
 import { runAmc } from '../support/cli';
-import { writeFile } from 'node:fs/promises';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 
 
@@ -105,6 +106,42 @@ describe('one goal on several phones in the app', { timeout: 180_000 }, () => {
     for (const extra of extras) expect((await stateOf(extra.adbAddress)).settings.wifi).toBe(true);
     expect((await stateOf(ui.host.harness.serial)).settings.wifi).toBe(false);
     expect(await panel.getByTestId('launch-row').count()).toBe(2);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('Scenario: The app runs a flow file on the phones picked, each its own task, and a broken file starts nothing', async () => {
+    await resetAll();
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'amc-ui-launch-flow-'));
+    const file = path.join(dir, 'plums.flow.yaml');
+    await writeFile(
+      file,
+      'goal: Write the note Plums\nsteps:\n  - launch_app: Notes\n  - tap: {desc: New note}\n  - type_text: {target: {resourceId: note_title}, text: Plums}\n  - press_key: back\n  - tap: {text: Save}\n  - assert: {visible: Plums}\n',
+    );
+    const { page, errors } = await openApp(ui.browser, ui.host);
+    await expect.poll(() => page.locator('[data-testid="device-row"]').count(), { timeout: 30_000 }).toBe(3);
+    await page.getByRole('tab', { name: 'Several phones' }).click();
+    const panel = page.getByTestId('launch-panel');
+    await panel.getByLabel('Device group').selectOption('pair');
+    const calls = model.fake.requests.length;
+    // No goal typed: a flow file needs only the phones.
+    await panel.getByTestId('flow-file-input').setInputFiles(file);
+    await expect.poll(() => panel.getByTestId('launch-summary').textContent(), { timeout: 90_000 }).toBe('2 of 2 done');
+    expect(await panel.getByTestId('launch-row').count()).toBe(2);
+    for (const extra of extras) expect((await stateOf(extra.adbAddress)).notes.map((note) => note.title)).toContain('Plums');
+    expect((await stateOf(ui.host.harness.serial)).notes.map((note) => note.title)).not.toContain('Plums');
+    // The flow's steps were replayed: the model was never asked.
+    expect(model.fake.requests.length).toBe(calls);
+    await fitsTheWindow(page, '[data-testid="launch-results"], .launch-picker');
+
+    const broken = path.join(dir, 'broken.flow.yaml');
+    await writeFile(broken, 'goal: Write a note\nsteps:\n  - launch_app: Notes\n  - tap: {}\n');
+    for (const extra of extras) await callControlApi(extra.controlUrl, 'POST /reset', {});
+    await panel.getByTestId('flow-file-input').setInputFiles(broken);
+    const problems = panel.getByTestId('flow-file-problems');
+    await problems.waitFor();
+    expect(await problems.textContent()).toMatch(/broken\.flow\.yaml was not run:.*line 4, column 10: /);
+    for (const extra of extras) expect((await stateOf(extra.adbAddress)).foreground).toBe('com.android.launcher3');
     expect(errors).toEqual([]);
     await page.close();
   });

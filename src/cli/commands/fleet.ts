@@ -1,7 +1,8 @@
 import { ExitCode, type CliCommand } from '../command';
 import { parseCommandArgs } from '../args';
 import { fleetRedis, REDIS_USAGE, redisOption } from '../fleet-options';
-import { jobLine } from './submit';
+import { jobLines } from './submit';
+import { workWords } from '../../shared/fleet';
 
 const USAGE = `amc fleet ${REDIS_USAGE} [--json]`;
 
@@ -30,8 +31,12 @@ export const fleetCommand: CliCommand = {
       const { counts } = overview;
       io.out(`Jobs: ${counts.queued} queued, ${counts.running} running, ${counts.finished} finished, ${counts.failed} failed, ${counts.interrupted} interrupted`);
       for (const job of overview.jobs) {
-        if (job.state === 'queued' || job.state === 'running') io.out(`  ${job.state}: ${job.goal} — ${job.target} (job ${job.id})`);
-        else io.out(`  ${jobLine(job)} — ${job.goal}`);
+        if (job.state === 'queued' || job.state === 'running') io.out(`  ${job.state}: ${workWords(job)} — ${job.target} (job ${job.id})`);
+        else {
+          const [line, ...steps] = jobLines(job);
+          io.out(`  ${line} — ${workWords(job)}`);
+          for (const step of steps) io.out(step);
+        }
       }
       return ExitCode.ok;
     } finally {

@@ -4,19 +4,10 @@ import { ADB_OPTIONS_USAGE, adbForTask, adbOptions } from './devices';
 import { configuredPlannerFor, maxStepsOf, PLANNER_OPTIONS_USAGE, plannerOptions, plannerOverrides } from '../planner-options';
 import { allowedAppsOf, presetAnswers, SUPERVISION_OPTIONS_USAGE, supervisionOptions } from '../supervision-options';
 import { runTaskAtTerminal } from '../task-at-terminal';
+import { LAUNCH_TARGETS_USAGE, launchTargetOptions, launchTargetsOf } from '../launch-targets';
 import type { LaunchTargets } from '../../shared/device-groups';
 
-const USAGE = `amc run [-s SERIAL | --all | --group NAME] --goal TEXT ${PLANNER_OPTIONS_USAGE} ${SUPERVISION_OPTIONS_USAGE} [--json] ${ADB_OPTIONS_USAGE}`;
-
-/** Several phones at once (--all or --group NAME), or null for one phone (-s SERIAL or the only one). */
-function launchTargetsOf(values: { serial?: string; all?: boolean; group?: string }): LaunchTargets | null {
-  const given = [values.serial !== undefined, values.all === true, values.group !== undefined].filter(Boolean).length;
-  if (given > 1) throw new UsageError('name the phones with one of -s SERIAL, --all or --group NAME');
-  if (values.all) return { all: true };
-  if (values.group === undefined) return null;
-  if (!values.group.trim()) throw new UsageError('--group needs the name of a device group (Settings → Fleet → Device groups)');
-  return { group: values.group.trim() };
-}
+const USAGE = `amc run ${LAUNCH_TARGETS_USAGE} --goal TEXT ${PLANNER_OPTIONS_USAGE} ${SUPERVISION_OPTIONS_USAGE} [--json] ${ADB_OPTIONS_USAGE}`;
 
 type RunValues = Parameters<typeof plannerOverrides>[0] & Parameters<typeof allowedAppsOf>[0] & Parameters<typeof adbForTask>[0] & { yes?: boolean; json?: boolean };
 
@@ -27,7 +18,7 @@ async function launchAtTerminal(targets: LaunchTargets, goal: string, values: Ru
   const { config, configured } = await configuredPlannerFor(plannerOverrides(values));
   const adb = await adbForTask(values, config.settings);
   const { runLaunch } = await import('../run-launch');
-  const launch = { targets, goal, answers: presetAnswers(values), yes: values.yes ?? false, json: values.json ?? false, ...(maxSteps && { maxSteps }), ...(allowedApps && { allowedApps }) };
+  const launch = { command: 'run', targets, goal, answers: presetAnswers(values), yes: values.yes ?? false, json: values.json ?? false, ...(maxSteps && { maxSteps }), ...(allowedApps && { allowedApps }) };
   return runLaunch(launch, io, adb, config, configured);
 }
 
@@ -36,9 +27,7 @@ export const runCommand: CliCommand = {
   usage: USAGE,
   async run(args, io) {
     const { values } = parseCommandArgs(args, {
-      serial: { type: 'string', short: 's' },
-      all: { type: 'boolean' },
-      group: { type: 'string' },
+      ...launchTargetOptions,
       goal: { type: 'string' },
       ...plannerOptions,
       ...supervisionOptions,

@@ -3,23 +3,35 @@ import { parseCommandArgs } from '../args';
 import { destinationOf, destinationOptions, DESTINATION_USAGE, fleetRedis, REDIS_USAGE, redisOption } from '../fleet-options';
 import { maxStepsOf } from '../planner-options';
 import { allowedAppsOf, presetAnswers, SUPERVISION_OPTIONS_USAGE, supervisionOptions } from '../supervision-options';
+import { BrokenFlowFile, WORK_USAGE, workOf, workOptions } from '../fleet-work';
+import { flowStepLines, stepsPassedWords } from '../flow-steps';
+import { jobSucceeded } from '../../shared/fleet';
 import type { JobView } from '../../fleet/client';
 
-const USAGE = `amc submit ${REDIS_USAGE} --goal TEXT ${DESTINATION_USAGE} [--max-steps N] ${SUPERVISION_OPTIONS_USAGE} [--wait] [--json]`;
+const USAGE = `amc submit ${REDIS_USAGE} ${WORK_USAGE} ${DESTINATION_USAGE} [--max-steps N] ${SUPERVISION_OPTIONS_USAGE} [--wait] [--json]`;
 
-/** One line per ended job: the phone, its outcome and what it cost. */
-export function jobLine(view: JobView): string {
+/** A job's task outcome in words; a flow job's says how many of its steps passed. */
+function outcomeWords(result: NonNullable<JobView['result']>): string {
+  const outcome = result.status === 'completed' ? (result.verified ? 'done' : 'done, not verified') : result.status;
+  return result.flowSteps ? `${outcome}, ${stepsPassedWords(result.flowSteps)}` : outcome;
+}
+
+/** One line per ended job: the phone, its outcome and what it cost; a flow job's step verdicts follow it, one a line. */
+export function jobLines(view: JobView): string[] {
+  const steps = view.result?.flowSteps;
+  return [jobLine(view), ...(steps ? flowStepLines(steps, '    ') : [])];
+}
+
+function jobLine(view: JobView): string {
   const result = view.result;
   if (!result) return `${view.target}: ${view.state} — ${view.reason ?? 'no result'} (job ${view.id})`;
-  const outcome = result.status === 'completed' ? (result.verified ? 'done' : 'done, not verified') : result.status;
+  const outcome = outcomeWords(result);
   const cost = result.costUsd === null ? '' : `, $${result.costUsd.toFixed(4)}`;
   const interrupted = result.interruptedOn.length ? `; interrupted before on ${result.interruptedOn.join(', ')}` : '';
   const why = result.failureReason ? ` — ${result.failureReason}` : '';
   return `${result.serial}: ${outcome}${why} (${result.steps} steps, ${result.inputTokens + result.outputTokens} tokens${cost}, ${(result.durationMs / 1000).toFixed(1)} s, on ${result.worker}${interrupted}; job ${view.id})`;
 }
 
-/** A job succeeded when its task was done and the runtime could confirm it (a look only, or a bare claim, is not). */
-const succeeded = (view: JobView) => view.result?.status === 'completed' && view.result.verified;
 
 function printQueued(io: CliIo, json: boolean, jobs: Array<{ id: string; serial: string | null }>): void {
   for (const job of jobs) {
@@ -34,22 +46,30 @@ export const submitCommand: CliCommand = {
   async run(args, io) {
     const { values } = parseCommandArgs(args, {
       ...redisOption,
-      goal: { type: 'string' },
+      ...workOptions,
       ...destinationOptions,
       'max-steps': { type: 'string' },
       ...supervisionOptions,
       wait: { type: 'boolean' },
       json: { type: 'boolean' },
     });
-    if (!values.goal?.trim()) throw new UsageError('--goal TEXT is required');
     const destination = destinationOf(values);
+    let work;
+    try {
+      work = await workOf(values);
+    } catch (error) {
+      // A broken flow file is refused as `amc flow check` refuses it, before the fleet is even reached: nothing is queued.
+      if (!(error instanceof BrokenFlowFile)) throw error;
+      io.err(`amc submit: ${error.message}`);
+      return ExitCode.usage;
+    }
     const redis = await fleetRedis(values);
     const maxSteps = maxStepsOf(values);
     const allowedApps = allowedAppsOf(values);
     const { FleetClient, FleetRequestError } = await import('../../fleet/client');
     const client = await FleetClient.open(redis);
     try {
-      const job = { goal: values.goal.trim(), yes: values.yes ?? false, answers: presetAnswers(values), ...(maxSteps && { maxSteps }), ...(allowedApps && { allowedApps }) };
+      const job = { ...work, yes: values.yes ?? false, answers: presetAnswers(values), ...(maxSteps && { maxSteps }), ...(allowedApps && { allowedApps }) };
       let jobs;
       try {
         jobs = await client.submit(job, destination);
@@ -64,12 +84,12 @@ export const submitCommand: CliCommand = {
       const interrupt = () => controller.abort();
       process.once('SIGINT', interrupt);
       try {
-        const ended = await client.wait(jobs, (view) => io.out(values.json ? JSON.stringify({ type: 'job.ended', ...view }) : jobLine(view)), { signal: controller.signal });
+        const ended = await client.wait(jobs, (view) => (values.json ? io.out(JSON.stringify({ type: 'job.ended', ...view })) : jobLines(view).forEach((line) => io.out(line))), { signal: controller.signal });
         if (controller.signal.aborted) {
           io.err('Stopped waiting; the jobs go on (see amc fleet).');
           return ExitCode.cancelled;
         }
-        const passed = ended.filter(succeeded).length;
+        const passed = ended.filter((view) => jobSucceeded(view.result)).length;
         if (!values.json) io.out(`${passed} of ${jobs.length} succeeded.`);
         return passed === jobs.length ? ExitCode.ok : ExitCode.failed;
       } finally {

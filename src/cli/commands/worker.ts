@@ -32,7 +32,7 @@ export const workerCommand: CliCommand = {
     // --group puts every offered phone in the group; the Device groups setting names the groups of each phone.
     const declaredGroups = deviceGroupsOf(config.settings.fleet.deviceGroups);
     const groupsOf = (serial: string) => [...new Set([...(values.group ?? []), ...groupsOfPhone(declaredGroups, serial)])];
-    const { fleetGoalRunner } = await import('../fleet-goal-runner');
+    const { fleetJobRunner, jobRefusal } = await import('../fleet-job-runner');
     const { FleetWorker } = await import('../../fleet/worker');
     const { redisLabel } = await import('../../fleet/redis');
     const worker = new FleetWorker({
@@ -43,7 +43,8 @@ export const workerCommand: CliCommand = {
       ...(concurrency && { concurrency }),
       ...(lockSeconds && { lockDurationMs: lockSeconds * 1000 }),
       readySerials,
-      runGoal: await fleetGoalRunner(adb, io.out, serials),
+      runJob: await fleetJobRunner(adb, io.out, serials),
+      refuse: await jobRefusal(),
       say: io.out,
     });
     await worker.start();

@@ -140,7 +140,8 @@ export async function createApp(options: AppOptions = {}): Promise<AppServices> 
   const scheduler = new LocalScheduler({
     store: scheduleStore,
     ...(options.scheduleClock && { clock: options.scheduleClock }),
-    launch: ({ goal, phones, maxSteps, allowedApps }) => tasks.launch({ goal, phones, ...(maxSteps && { maxSteps }), ...(allowedApps && { allowedApps }) }),
+    launch: ({ goal, flow, phones, maxSteps, allowedApps }) =>
+      flow ? tasks.launchFlow(phones, flow.content) : tasks.launch({ goal, phones, ...(maxSteps && { maxSteps }), ...(allowedApps && { allowedApps }) }),
     changed: (overview) => events.publish('schedules.changed', overview),
   });
   const schedulesReady = scheduler.start().catch((error: unknown) => void logError(home, 'app', 'schedules.list', error));

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { CurrentTask, LaunchInput, LaunchStarted, ReplayTaskInput, RunTaskInput, TaskControlResult } from '../../shared/contract/tasks';
 import { deviceGroupsOf, phonesOfLaunch } from '../../shared/device-groups';
-import { launchRowOf, refusedRow } from '../../shared/launch';
+import { launchRowOf, refusedRow, type LaunchPhones } from '../../shared/launch';
 import type { RunTaskRequest, TaskEvent, TaskRecord } from '../../shared/task';
 import type { EventHub } from '../ipc/event-hub';
 import type { Flow } from '../../shared/flow';
@@ -77,9 +77,9 @@ export class TaskService {
   }
 
   /** A flow file's steps on a phone as a task (the flow's goal, its own planner: see flowRunPlanner). */
-  async runFlow(serial: string, flow: Flow): Promise<TaskRecord> {
+  async runFlow(serial: string, flow: Flow, launchId?: string): Promise<TaskRecord> {
     const config = await this.options.loadConfig();
-    return this.start({ serial, goal: flow.goal }, config, flowRunPlanner(flow, config, buildPlanner(config)));
+    return this.start({ serial, goal: flow.goal, ...(launchId && { launchId }) }, config, flowRunPlanner(flow, config, buildPlanner(config)));
   }
 
   /** A finished task's recorded steps, carried out again as a new task (ReplayRefused when it cannot be replayed). */
@@ -114,21 +114,29 @@ export class TaskService {
    * failed row with the reason (in plain words) while the others run; only a launch with no phone at all is refused.
    */
   async launch(input: LaunchInput): Promise<LaunchStarted> {
+    const { phones, ...task } = input;
+    return this.launchOn(phones, input.goal, (serial, launchId) => this.run({ ...task, serial, launchId }));
+  }
+
+  /** A flow on several phones at once, each its own task under one launch id (a schedule of a flow fires this). */
+  async launchFlow(phones: LaunchPhones, flow: Flow): Promise<LaunchStarted> {
+    return this.launchOn(phones, flow.goal, (serial, launchId) => this.runFlow(serial, flow, launchId));
+  }
+
+  private async launchOn(phones: LaunchPhones, goal: string, startOn: (serial: string, launchId: string) => Promise<TaskRecord>): Promise<LaunchStarted> {
     const config = await this.options.loadConfig();
-    const serials =
-      input.phones.kind === 'serials' ? [...new Set(input.phones.serials)] : phonesOfLaunch({ group: input.phones.group }, [], deviceGroupsOf(config.settings.fleet.deviceGroups));
+    const serials = phones.kind === 'serials' ? [...new Set(phones.serials)] : phonesOfLaunch({ group: phones.group }, [], deviceGroupsOf(config.settings.fleet.deviceGroups));
     const launchId = randomUUID();
-    const { phones: _phones, ...task } = input;
     const rows = await Promise.all(
       serials.map(async (serial) => {
         try {
-          return launchRowOf(await this.run({ ...task, serial, launchId }));
+          return launchRowOf(await startOn(serial, launchId));
         } catch (error) {
           return refusedRow(serial, error instanceof Error ? error.message : String(error));
         }
       }),
     );
-    return { launchId, goal: input.goal, rows };
+    return { launchId, goal, rows };
   }
 
   async stop(taskId?: string, serial?: string): Promise<TaskControlResult> {

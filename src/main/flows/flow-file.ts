@@ -249,3 +249,16 @@ export function parseFlowFile(text: string, options: FlowFileOptions = {}): Flow
   const flow = FlowSchema.parse({ ...raw, steps });
   return { ok: true, flow: { ...flow, goal: fillVariables(flow.goal, values), steps: fillVariables(flow.steps, values) } };
 }
+
+/**
+ * The checks a file's steps get beyond FlowSchema (each tool exists and its arguments fit, every `${variable}` has a
+ * value), for a flow that comes as data instead of a file: a fleet job's payload. Each problem names its step.
+ */
+export function flowProblems(flow: Flow): string[] {
+  const valueAt = (path: readonly PropertyKey[]) => path.reduce<unknown>((value, key) => (isPlainMap(value) || Array.isArray(value) ? (value as Record<PropertyKey, unknown>)[key] : undefined), flow);
+  const found = [
+    ...flow.steps.flatMap((step, index) => ('tool' in step ? toolProblems(step, 'action', ['steps', index], valueAt) : [])),
+    ...variableProblems(flow, flow.vars, flow.steps),
+  ];
+  return found.map(({ path, message }) => (path[0] === 'steps' && typeof path[1] === 'number' ? `step ${path[1] + 1}: ${message}` : message));
+}

@@ -1,6 +1,7 @@
 import type { StepOutcome } from '../../shared/action';
 import type { Flow, StepSource } from '../../shared/flow';
 import { plainReason } from '../../shared/plain-words';
+import type { FinishedOutcome } from '../../shared/task-words';
 import type { FlowChecks } from '../replay/flow-checks';
 import type { Planner, PlannerDecision } from '../runtime/planner';
 import { FINISH_TASK } from '../runtime/prompt';
@@ -31,6 +32,12 @@ interface TurnEvidence {
 
 /** How the run ended, as the command knows it: completed, or the reason it did not. */
 export type FlowRunEnd = { completed: true } | { completed: false; reason: string };
+
+/** A finished task's end as its flow's steps read it: done, or why not (the task's own reason when it has one). */
+export function flowRunEndOf(outcome: FinishedOutcome, failureReason: string | null): FlowRunEnd {
+  if (outcome === 'done') return { completed: true };
+  return { completed: false, reason: failureReason ?? (outcome === 'stopped' ? 'the run was stopped' : 'the run did not finish') };
+}
 
 const FLOW_SOURCES: ReadonlySet<StepSource> = new Set(['replayed', 'skipped', 'cache']);
 

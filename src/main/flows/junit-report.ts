@@ -23,10 +23,14 @@ function xmlText(text: string): string {
 
 const seconds = (ms: number) => (ms / 1000).toFixed(3);
 
-export function junitXml(report: FlowRunReport): string {
-  const failures = report.steps.filter((step) => step.status === 'failed').length;
-  const skipped = report.steps.filter((step) => step.status === 'not-run').length;
-  const counts = `tests="${report.steps.length}" failures="${failures}" errors="0" skipped="${skipped}" time="${seconds(report.durationMs)}"`;
+/** The counts a testsuite (or the whole report) carries. */
+function countsOf(steps: readonly FlowRunReport['steps'][number][], durationMs: number): string {
+  const failures = steps.filter((step) => step.status === 'failed').length;
+  const skipped = steps.filter((step) => step.status === 'not-run').length;
+  return `tests="${steps.length}" failures="${failures}" errors="0" skipped="${skipped}" time="${seconds(durationMs)}"`;
+}
+
+function testsuite(report: FlowRunReport): string[] {
   const className = xmlText(`flow.${report.name}`);
   const cases = report.steps.map((step) => {
     const open = `    <testcase classname="${className}" name="${xmlText(`step ${step.index + 1}: ${step.label}`)}" time="${seconds(step.durationMs)}"`;
@@ -40,15 +44,18 @@ export function junitXml(report: FlowRunReport): string {
     }
   });
   return [
-    '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="amc flow" ${counts}>`,
-    `  <testsuite name="${xmlText(report.name)}" ${counts} timestamp="${report.startedAt.replace(/\.\d+Z$/, '')}">`,
+    `  <testsuite name="${xmlText(report.name)}" ${countsOf(report.steps, report.durationMs)} timestamp="${report.startedAt.replace(/\.\d+Z$/, '')}">`,
     '    <properties>',
     `      <property name="goal" value="${xmlText(report.goal)}"/>`,
     '    </properties>',
     ...cases,
     '  </testsuite>',
-    '</testsuites>',
-    '',
-  ].join('\n');
+  ];
+}
+
+/** One testsuite per run (a flow run on several phones gives one per phone, each named after its phone). */
+export function junitXml(...reports: FlowRunReport[]): string {
+  const steps = reports.flatMap((report) => report.steps);
+  const durationMs = Math.max(0, ...reports.map((report) => report.durationMs));
+  return ['<?xml version="1.0" encoding="UTF-8"?>', `<testsuites name="amc flow" ${countsOf(steps, durationMs)}>`, ...reports.flatMap(testsuite), '</testsuites>', ''].join('\n');
 }

@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { TaskRecordSchema } from '../task';
 import { defineMethods } from './define';
 import { ExportedFileSchema } from './history';
+import { LaunchPhonesSchema } from '../launch';
+import { LaunchStartedSchema } from './tasks';
 
 /** A flow file's text as the window read it from the person's disk (the window opens files, main checks them). */
 const flowText = z.string().min(1, 'the flow file is empty').max(1_000_000, 'a flow file is at most 1 MB');
@@ -27,6 +29,11 @@ export const flowMethods = defineMethods({
    * with problems starts nothing: the error lists them.
    */
   'flows.run': { input: z.object({ serial: z.string().trim().min(1).max(300), text: flowText, vars: flowVars }).strict(), output: TaskRecordSchema },
+  /**
+   * Runs a flow file on several phones at once (the phones picked, or a device group), each its own task under one
+   * launch id, as `amc flow run FILE --all` does; answers as tasks.launch does. A file with problems starts nothing.
+   */
+  'flows.launch': { input: z.object({ phones: LaunchPhonesSchema, text: flowText, vars: flowVars }).strict(), output: LaunchStartedSchema },
   /** A finished task as a flow file (YAML), to save and run again. */
   'flows.fromTask': { input: z.object({ id: z.string().trim().min(1).max(200) }).strict(), output: ExportedFileSchema },
 });

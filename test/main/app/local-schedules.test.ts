@@ -1,7 +1,7 @@
 // Schedules without Redis in the running app (createApp on a real adb server and demo phone, the AI planner talking
 // to a scripted model through the real Anthropic SDK), on a clock the test moves by hand: no test waits for real time
 // to pass. What the phone shows afterwards (GET /state) proves the scheduled goal ran.
-import { writeFile } from 'node:fs/promises';
+import { unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startAnthropicFake, type AnthropicFake, wifiOnModel } from '../../fakes/index';
@@ -126,5 +126,35 @@ describe('schedules in the running app', { timeout: 120_000 }, () => {
     await schedulesChangedAfter(app, seen, (overview) => overview.schedules.length === 0);
     expect(clock.pending()).toBe(0);
     expect((await runAmc(['schedule', 'remove', 'wifi'], { env })).code).toBe(1);
+  });
+
+  it("Scenario: A schedule of a flow on this machine keeps the flow's content and runs it on its phone when due", async () => {
+    const clock = new HandClock(local(7, 0));
+    app = await startTestApp({ env: appEnv(), home, scheduleClock: clock });
+    const env = { AMC_HOME: home };
+    const file = path.join(home, 'morning-note.yaml');
+    await writeFile(file, 'goal: Write the note ${title}\nvars:\n  title: Groceries\nsteps:\n  - launch_app: Notes\n  - tap: {desc: New note}\n  - type_text: {target: {resourceId: note_title}, text: "${title}"}\n  - press_key: back\n  - tap: {text: Save}\n  - assert: {visible: "${title}"}\n');
+    const added = await runAmc(['schedule', 'add', '--name', 'note', '--cron', '30 7 * * *', '--flow', file, '--var', 'title=Quinces', '--device', harness.serial], { env });
+    expect(added.code, added.stderr).toBe(0);
+    expect(added.stdout).toMatch(new RegExp(`^Schedule "note": 30 7 \\* \\* \\* — flow morning-note on ${harness.serial.replace(/\./g, '\\.')}; next `, 'm'));
+    expect(added.stdout).toContain("editing or deleting the file later changes nothing scheduled");
+    await app.waitForEvent('schedules.changed', (overview) => overview.schedules.some((schedule) => schedule.name === 'note'));
+    // The file goes away before the run: the schedule runs the flow it kept.
+    await unlink(file);
+    expect((await runAmc(['schedule', 'list'], { env })).stdout).toMatch(/^note: 30 7 \* \* \* — flow morning-note on /m);
+    const asked = fake.requests.length;
+    // The CLI added it at the computer's real time: its first run is the next 07:30 after that.
+    const planned = (await app.call('schedules.list', {})).schedules.find((schedule) => schedule.name === 'note')!.nextRunAt!;
+    expect(new Date(planned).getHours() * 60 + new Date(planned).getMinutes()).toBe(7 * 60 + 30);
+    clock.moveTo(planned);
+    const fired = await app.waitForEvent('schedules.changed', (overview) => Boolean(overview.schedules.find((schedule) => schedule.name === 'note')?.lastRun));
+    const run = fired.schedules.find((schedule) => schedule.name === 'note')!.lastRun!;
+    expect(run.problems).toEqual([]);
+    const started = await app.waitForEvent('task.event', (event) => event.type === 'task.started' && event.launchId === run.launchId);
+    const finished = await app.waitForTaskEvent(started.taskId, 'task.finished', 60_000);
+    expect(finished).toMatchObject({ status: 'completed' });
+    expect((await harness.state()).notes.map((note) => note.title)).toContain('Quinces');
+    // The flow replayed its steps: the model was never asked.
+    expect(fake.requests.length).toBe(asked);
   });
 });

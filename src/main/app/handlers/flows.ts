@@ -22,6 +22,7 @@ export function flowHandlers(tasks: TaskService, store: TaskStore): MethodHandle
   return {
     'flows.check': ({ text, vars }) => check(text, vars),
     'flows.run': ({ serial, text, vars }) => tasks.runFlow(serial, flowOf(text, vars)),
+    'flows.launch': ({ phones, text, vars }) => tasks.launchFlow(phones, flowOf(text, vars)),
     'flows.fromTask': async ({ id }) => {
       const record = await store.get(id);
       if (!record) throw new Error(`No task "${id}" in history (it may have been deleted).`);

@@ -102,7 +102,7 @@ export function FleetPanel() {
           <tbody>
             {overview.jobs.map((job) => (
               <tr key={`${job.queue}/${job.id}`} data-testid="fleet-job" data-job-id={job.id}>
-                <td className="fleet-goal">{job.goal}</td>
+                <td className="fleet-goal">{job.flow === null ? job.goal : t('app:fleet.flowJob', { name: job.flow })}</td>
                 <td>
                   <span className={`status status-${job.state === 'finished' ? 'completed' : job.state === 'interrupted' ? 'cancelled' : job.state}`} data-testid="fleet-job-state">
                     {t(`app:fleet.jobState.${job.state}`)}
@@ -126,6 +126,8 @@ function resultWords(job: JobView, words: Words): string {
   if (!result) return job.reason ?? '';
   const outcome = result.status === 'completed' ? t(result.verified ? 'common:finishedOutcome.done' : 'common:finishedOutcome.not-verified') : result.status;
   const interrupted = result.interruptedOn.length ? t('app:fleet.interruptedBefore', { phones: result.interruptedOn.join(', ') }) : '';
+  const steps = result.flowSteps;
+  const flowSteps = steps ? t('app:fleet.flowSteps', { passed: steps.filter((step) => step.status === 'passed').length, count: steps.length }) : '';
   return t('app:fleet.result', {
     outcome,
     reason: result.failureReason ? ` — ${result.failureReason}` : '',
@@ -133,6 +135,6 @@ function resultWords(job: JobView, words: Words): string {
     tokens: formatCount(result.inputTokens + result.outputTokens, locale),
     duration: formatDuration(result.durationMs, undefined, words),
     worker: result.worker,
-    interrupted,
+    interrupted: interrupted + flowSteps,
   });
 }

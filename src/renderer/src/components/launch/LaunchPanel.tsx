@@ -10,6 +10,7 @@ import { useGoalStore } from '../../store/goal-store';
 import { useLaunchStore } from '../../store/launch-store';
 import { useSettingsStore } from '../../store/settings-store';
 import { allowedAppsOption } from '../supervision/AllowedAppsField';
+import { FlowFileButton } from '../task/FlowFileButton';
 import { LaunchGrid } from './LaunchGrid';
 import { LaunchResults } from './LaunchResults';
 import { SchedulesSection } from './SchedulesSection';
@@ -43,6 +44,8 @@ export function LaunchPanel() {
     setGroup(name);
     setPicked([...(groups.get(name) ?? [])]);
   };
+  // A flow file on the phones picked: the same results table and grid as a goal's launch.
+  const runFlow = async (text: string) => setLaunch(await bridge.call('flows.launch', { phones: target!, text }));
   const run = async () => {
     setStarting(true);
     try {
@@ -82,6 +85,7 @@ export function LaunchPanel() {
           <button type="button" className="button primary" disabled={notReady !== null || starting} onClick={() => void run()}>
             {starting ? t('app:launch.starting') : t('app:launch.runOn', { count: phones.length })}
           </button>
+          <FlowFileButton disabledReason={phones.length === 0 ? t('app:launch.needPhones') : null} title={t('app:flow.runOnTitle')} run={runFlow} />
           {notReady && <span className="muted small">{notReady}</span>}
         </div>
       </fieldset>

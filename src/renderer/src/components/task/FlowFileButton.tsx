@@ -3,8 +3,6 @@ import { useBridge } from '../../bridge-context';
 import type { Words } from '../../../../shared/i18n/translate';
 import { useWords } from '../../i18n/use-words';
 import { plainError } from '../../lib/errors';
-import { selectedDevice, useDevicesStore } from '../../store/devices-store';
-import { useTaskStore } from '../../store/task-store';
 
 /** How a problem of a flow file reads: "line 7, column 5: …", as `amc flow check` prints it. */
 const problemLine = ({ line, column, message }: { line?: number | undefined; column?: number | undefined; message: string }, { t }: Words) =>
@@ -12,13 +10,12 @@ const problemLine = ({ line, column, message }: { line?: number | undefined; col
 
 /**
  * "Flow file…" (runs one): the person picks a flow file (YAML) from their disk — the browser's own file picker, in the
- * desktop window and in a browser tab alike — and it runs on the selected phone; a file with problems starts
- * nothing and its problems are listed with their lines.
+ * desktop window and in a browser tab alike — main checks it, and `run` starts it (on the selected phone, or on the
+ * phones picked in Several phones); a file with problems starts nothing and its problems are listed with their lines.
  */
-export function FlowFileButton({ disabledReason }: { disabledReason: string | null }) {
+export function FlowFileButton({ disabledReason, title, run: start }: { disabledReason: string | null; title: string; run(text: string): Promise<void> }) {
   const bridge = useBridge();
   const input = useRef<HTMLInputElement>(null);
-  const device = useDevicesStore(selectedDevice);
   const [problems, setProblems] = useState<{ file: string; lines: string[] } | null>(null);
   const words = useWords();
   const { t } = words;
@@ -27,7 +24,7 @@ export function FlowFileButton({ disabledReason }: { disabledReason: string | nu
     const file = event.target.files?.[0];
     // The same file may be picked again after it is fixed.
     event.target.value = '';
-    if (!file || !device) return;
+    if (!file) return;
     setProblems(null);
     try {
       const text = await file.text();
@@ -36,9 +33,7 @@ export function FlowFileButton({ disabledReason }: { disabledReason: string | nu
         setProblems({ file: file.name, lines: checked.problems.map((problem) => problemLine(problem, words)) });
         return;
       }
-      const record = await bridge.call('flows.run', { serial: device.serial, text });
-      const store = useTaskStore.getState();
-      if (store.bySerial[record.serial]?.task.id !== record.id) store.attach(record.serial, { task: record, paused: false });
+      await start(text);
     } catch (error) {
       setProblems({ file: file.name, lines: [plainError(error)] });
     }
@@ -46,7 +41,7 @@ export function FlowFileButton({ disabledReason }: { disabledReason: string | nu
 
   return (
     <>
-      <button type="button" className="button link flow-file-button" disabled={disabledReason !== null} title={disabledReason ?? t('app:flow.runTitle')} onClick={() => input.current?.click()}>
+      <button type="button" className="button link flow-file-button" disabled={disabledReason !== null} title={disabledReason ?? title} onClick={() => input.current?.click()}>
         {t('app:flow.run')}
       </button>
       <input ref={input} type="file" accept=".yaml,.yml,application/yaml,text/yaml" hidden onChange={(event) => void run(event)} data-testid="flow-file-input" aria-label={t('app:flow.inputLabel')} />

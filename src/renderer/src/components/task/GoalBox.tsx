@@ -2,6 +2,8 @@ import type { FormEvent, KeyboardEvent } from 'react';
 import type { PlannerInfo } from '../../../../shared/task';
 import { DEFAULT_MODELS } from '../../../../shared/settings';
 import { useWords } from '../../i18n/use-words';
+import { useBridge } from '../../bridge-context';
+import { useTaskStore } from '../../store/task-store';
 import { recentGoalsKey, useGoalStore } from '../../store/goal-store';
 import { useSettingsStore } from '../../store/settings-store';
 import { AllowedAppsField } from '../supervision/AllowedAppsField';
@@ -35,6 +37,14 @@ export function GoalBox() {
   const { device, task, running, paused, busy, runDisabledReason } = controls;
   const preview = usePlannerPreview();
   const { t } = useWords();
+  const bridge = useBridge();
+  // A flow file on the selected phone: its task shows here as a goal's does.
+  const runFlow = async (text: string) => {
+    if (!device) return;
+    const record = await bridge.call('flows.run', { serial: device.serial, text });
+    const store = useTaskStore.getState();
+    if (store.bySerial[record.serial]?.task.id !== record.id) store.attach(record.serial, { task: record, paused: false });
+  };
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -82,7 +92,7 @@ export function GoalBox() {
       {/* One line for both: a row of its own would take the timeline's height at 1280x800. */}
       <div className="goal-extras">
         <RecentGoals phone={device ? recentGoalsKey(device) : undefined} />
-        <FlowFileButton disabledReason={controls.phoneDisabledReason} />
+        <FlowFileButton disabledReason={controls.phoneDisabledReason} title={t('app:flow.runTitle')} run={runFlow} />
       </div>
       <AllowedAppsField />
       <p className="goal-meta muted">

@@ -482,10 +482,13 @@ export default {
     col: { goal: "Goal", state: "State", phone: "Phone", result: "Result" },
     interruptedBefore: "; interrupted before on {{phones}}",
     result: "{{outcome}}{{reason}} ({{steps}} steps, {{tokens}} tokens, {{duration}}, on {{worker}}{{interrupted}})",
+    flowJob: "flow {{name}}",
+    flowSteps: "; {{passed}} of {{count}} flow steps passed",
   },
   flow: {
     run: "Flow file…",
     runTitle: "Run a flow file (YAML) on this phone",
+    runOnTitle: "Run a flow file (YAML) on the phones picked, at once",
     inputLabel: "Flow file to run",
     notRun: "{{file}} was not run:",
     problemAt: "line {{line}}, column {{column}}: {{message}}",

@@ -478,10 +478,13 @@ export default {
     col: { goal: "目标", state: "状态", phone: "手机", result: "结果" },
     interruptedBefore: "；之前在 {{phones}} 上中断",
     result: "{{outcome}}{{reason}}（{{steps}} 步，{{tokens}} token，{{duration}}，在 {{worker}} 上{{interrupted}}）",
+    flowJob: "流程 {{name}}",
+    flowSteps: "；流程 {{count}} 步中通过 {{passed}} 步",
   },
   flow: {
     run: "流程文件…",
     runTitle: "在这部手机上运行一个流程文件（YAML）",
+    runOnTitle: "在选中的手机上同时运行一个流程文件（YAML）",
     inputLabel: "要运行的流程文件",
     notRun: "{{file}} 没有运行：",
     problemAt: "第 {{line}} 行，第 {{column}} 列：{{message}}",

@@ -1,0 +1,62 @@
+// How a fleet worker carries out a job on one of its phones: a goal as `amc run` would, a flow as `amc flow run` would,
+// with this host's settings and keys, the same per-phone lock and the same history, and nobody at a terminal (only the
+// job's answers and --yes).
+import type { AdbClient } from '../main/device/adb-client';
+import type { FleetJob } from '../fleet/job';
+import type { RunJob } from '../fleet/worker';
+import { finishedOutcome } from '../shared/task-words';
+import { configuredPlannerFor } from './planner-options';
+import { terminalSupervisor } from './terminal-supervisor';
+
+/**
+ * A RunJob on `adb`'s phones; a phone another task holds is refused in plain words, and nothing runs. What the first
+ * turn on the `offered` phones needs is loaded now, not while the first job waits.
+ */
+export async function fleetJobRunner(adb: AdbClient, say: (line: string) => void, offered: readonly string[]): Promise<RunJob> {
+  const { resolveAmcHome } = await import('../main/storage/settings-store');
+  const { createTaskStore } = await import('../main/storage/task-store');
+  const { createDeviceLocks } = await import('../main/storage/device-lock');
+  const { createHeadlessRunner, screenshotPolicyFor } = await import('../main/app/headless-runner');
+  const { phoneHelpersFor } = await import('../main/app/phone-typing');
+  const { APP_CLOSED_REASON } = await import('../main/runtime/task-runner');
+  const { createFlowRunRecorder, flowRunEndOf } = await import('../main/flows/flow-run-recorder');
+  const { flowRunPlanner } = await import('../main/flows/flow-planner');
+  const { warmUpFirstTurn } = await import('../main/app/first-turn-warm-up');
+  const home = resolveAmcHome(process.env);
+  // Checked once at start: a worker whose settings cannot run a task says so before it takes any job.
+  const atStart = await configuredPlannerFor({});
+  await warmUpFirstTurn(atStart.config, atStart.configured, offered);
+  const history = createTaskStore(home);
+  const deviceLock = createDeviceLocks(home);
+
+  return async (job, serial, signal) => {
+    const { config, configured } = await configuredPlannerFor({});
+    // A flow job runs its flow's steps (the model only for its ai and ask_ai steps), watched step by step for the result.
+    const flow = job.flow?.content;
+    const recorder = flow && createFlowRunRecorder(flow);
+    const planner = flow ? flowRunPlanner(flow, config, configured, recorder) : configured;
+    const supervisor = terminalSupervisor({ askLine: null, answers: job.answers, yes: job.yes, say: (line) => say(`${serial}: ${line}`) });
+    const { typing } = phoneHelpersFor({ adb: async () => adb, settings: async () => config.settings, home });
+    const runner = createHeadlessRunner(adb, { screenshot: screenshotPolicyFor(config, planner), deviceLock, supervisor, typing });
+    runner.on((event) => void history.append(event).catch(() => undefined));
+    const request = { serial, goal: job.goal, ...(job.maxSteps && { maxSteps: job.maxSteps }), ...(job.allowedApps && { allowedApps: job.allowedApps }) };
+    const handle = await runner.start(request, { planner });
+    const stop = () => handle.stop(APP_CLOSED_REASON);
+    signal.addEventListener('abort', stop, { once: true });
+    try {
+      const record = await handle.done;
+      return { record, ...(recorder && { flowSteps: recorder.results(flowRunEndOf(finishedOutcome(record), record.failureReason)) }) };
+    } finally {
+      signal.removeEventListener('abort', stop);
+    }
+  };
+}
+
+/** Why this host refuses a job: a flow whose steps its tools cannot carry out (a hand-written payload), in plain words. */
+export async function jobRefusal(): Promise<(job: FleetJob) => string | null> {
+  const { flowProblems } = await import('../main/flows/flow-file');
+  return (job) => {
+    const problems = job.flow ? flowProblems(job.flow.content) : [];
+    return problems.length ? `its flow ${problems.length === 1 ? 'has a problem' : `has ${problems.length} problems`}: ${problems.join('; ')}` : null;
+  };
+}

@@ -1,0 +1,89 @@
+// `amc flow run FILE --all` / `--group NAME`: one flow on several local phones at once, as `amc run --all` carries out
+// a goal (one task per phone, each with its own lock and outcome, under one launch id), each phone's run watched on
+// its own so the end shows every phone's step verdicts.
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { ExitCode, TASK_EXIT_CODES, type CliIo } from './command';
+import { adbForTask } from './commands/devices';
+import { configuredPlannerFor, maxStepsOf, plannerOverrides } from './planner-options';
+import { allowedAppsOf, presetAnswers } from './supervision-options';
+import type { TaskAtTerminalValues } from './task-at-terminal';
+import type { Flow } from '../shared/flow';
+import type { LaunchTargets } from '../shared/device-groups';
+import { launchOutcome, type LaunchRow } from '../shared/launch';
+import type { FlowStepResult } from '../main/flows/flow-run-report';
+import type { FlowRunRecorder } from '../main/flows/flow-run-recorder';
+import { printFlowSteps } from './flow-steps';
+
+export interface FlowLaunch {
+  targets: LaunchTargets;
+  file: string;
+  flow: Flow;
+  junit?: string;
+}
+
+/** One phone's part: its launch row and how each of the flow's steps went there. */
+export interface FlowLaunchPhone {
+  row: LaunchRow;
+  passed: boolean;
+  steps: FlowStepResult[];
+}
+
+/** Exit 0 only when every phone passed every step; otherwise the phones' shared outcome's code, or 1. */
+export async function runFlowLaunch(launch: FlowLaunch, values: TaskAtTerminalValues, io: CliIo): Promise<number> {
+  const { flow, file } = launch;
+  const maxSteps = maxStepsOf(values);
+  const allowedApps = allowedAppsOf(values);
+  const { config, configured } = await configuredPlannerFor(plannerOverrides(values));
+  const adb = await adbForTask(values, config.settings);
+  const { launchTasks, launchTable } = await import('./run-launch');
+  const { createFlowRunRecorder, flowRunEndOf } = await import('../main/flows/flow-run-recorder');
+  const { flowRunPlanner } = await import('../main/flows/flow-planner');
+  const { flowPassed } = await import('../main/flows/flow-run-report');
+
+  const recorders = new Map<string, FlowRunRecorder>();
+  const plannerFor = (serial: string) => {
+    const recorder = createFlowRunRecorder(flow);
+    recorders.set(serial, recorder);
+    return flowRunPlanner(flow, config, configured, recorder);
+  };
+  const startedAt = new Date();
+  const request = {
+    command: 'flow run',
+    targets: launch.targets,
+    goal: flow.goal,
+    answers: presetAnswers(values),
+    yes: values.yes ?? false,
+    json: values.json ?? false,
+    plannerFor,
+    ...(maxSteps && { maxSteps }),
+    ...(allowedApps && { allowedApps }),
+  };
+  const { launchId, rows } = await launchTasks(request, io, adb, config, configured);
+
+  const phones = rows.map((row): FlowLaunchPhone => {
+    const end = flowRunEndOf(row.outcome ?? 'failed', row.outcome === 'failed' || row.outcome === 'stopped' ? row.reason : null);
+    // A phone whose task never started has no recorder: its first step carries why, the others did not run.
+    const steps = (recorders.get(row.serial) ?? createFlowRunRecorder(flow)).results(end);
+    return { row, passed: row.outcome === 'done' && flowPassed(steps), steps };
+  });
+  const passed = phones.filter((phone) => phone.passed).length;
+  if (values.json) io.out(JSON.stringify({ type: 'flow.launch.finished', file, launchId, passed: passed === phones.length, phones }));
+  else {
+    for (const line of launchTable(rows)) io.out(line);
+    for (const phone of phones) printFlowSteps(io, `Flow ${file} on ${phone.row.serial}`, phone.steps);
+    io.out(`${passed} of ${phones.length} ${phones.length === 1 ? 'phone' : 'phones'} passed every step.`);
+  }
+  if (launch.junit) {
+    const { junitXml } = await import('../main/flows/junit-report');
+    const name = path.basename(file).replace(/\.ya?ml$/i, '');
+    const durationMs = Date.now() - startedAt.getTime();
+    // One testsuite per phone, named after it, so a CI page shows which phone failed which step.
+    const reports = phones.map((phone) => ({ name: `${name} on ${phone.row.serial}`, goal: flow.goal, startedAt: startedAt.toISOString(), durationMs: phone.row.durationMs || durationMs, steps: phone.steps }));
+    await writeFile(launch.junit, junitXml(...reports));
+  }
+  if (passed === phones.length) return ExitCode.ok;
+  const code = TASK_EXIT_CODES[launchOutcome(rows)];
+  // Every task done, yet a step failed somewhere (the model finished the goal after it): the flow still failed.
+  return code === ExitCode.ok ? ExitCode.failed : code;
+}
