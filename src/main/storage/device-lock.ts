@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { link, mkdir, readFile, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
+import { isProcessAlive } from './file-lock';
 import { writeSyncedSibling } from './synced-file';
 
 /** An MCP agent that holds a phone between its actions (no task of the app's runs then). */
@@ -64,16 +65,6 @@ export function lockFileName(serial: string): string {
 
 export function locksFolder(home: string): string {
   return path.join(home, 'storage', 'locks');
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: the process exists but belongs to someone else.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 function parseOwner(text: string): DeviceLockOwner | null {
@@ -165,7 +156,7 @@ export function createDeviceLocks(home: string, options: { now?: () => number } 
   const liveLock = async (file: string): Promise<{ text: string; owner: DeviceLockOwner } | null> => {
     const text = await readLock(file);
     const owner = text === null ? null : parseOwner(text);
-    if (!text || !owner || !isAlive(owner.pid)) return null;
+    if (!text || !owner || !isProcessAlive(owner.pid)) return null;
     if (owner.pid === process.pid && !heldHere.has(file)) return null;
     return { text, owner };
   };
@@ -206,7 +197,7 @@ export function createDeviceLocks(home: string, options: { now?: () => number } 
         if (found === null) continue;
         const holder = parseOwner(found);
         const leftByUs = holder?.pid === process.pid && !heldHere.has(file);
-        if (holder && isAlive(holder.pid) && !leftByUs) throw new DeviceBusyError(busyMessage(serial, holder));
+        if (holder && isProcessAlive(holder.pid) && !leftByUs) throw new DeviceBusyError(busyMessage(serial, holder));
         await removeStale(file, found);
       }
       throw new DeviceBusyError(`Phone ${serial} is being claimed by several tasks at once; try again in a moment.`);

@@ -50,17 +50,19 @@ async function isAbandoned(lock: string): Promise<boolean> {
     if (Date.now() - info.mtimeMs > ABANDONED_AFTER_MS) return true;
     const pid = Number(text);
     // An empty file is one being written this instant: not abandoned.
-    return Number.isInteger(pid) && pid > 0 && !isAlive(pid);
+    return Number.isInteger(pid) && pid > 0 && !isProcessAlive(pid);
   } catch {
     return false;
   }
 }
 
-function isAlive(pid: number): boolean {
+/** Whether a process of this pid runs on this machine (any user's). */
+export function isProcessAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
   } catch (error) {
+    // EPERM: the process exists but belongs to someone else.
     return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
