@@ -30,6 +30,7 @@ import { DEFAULT_TASK_POLICIES, type TaskPolicies } from './task-policies';
 import type { AppNotesPort } from './notes/app-notes-port';
 import { learnRoutes } from './notes/learn-route';
 import { pickNotes } from './notes/pick-notes';
+import { say } from '../../shared/said';
 
 export type { ConfiguredPlanner, PlannerSource } from './planner';
 export type { SupervisorDecision, SupervisorPort, SupervisorRequest } from './supervisor';
@@ -566,9 +567,9 @@ export class TaskRunner {
     const result = typeof decision?.args.reason === 'string' ? decision.args.reason : null;
     const claimed = decision?.tool === FINISH_TASK && decision.args.success === true;
     if (!claimed || executedSteps(task.record) > 0) return this.finish(task, run, 'completed', null, result);
-    const fact = 'no action was taken in this task, so nothing confirms the goal was reached';
-    this.guardDecided(task, turn, { guard: 'completion', finding: 'no-action-taken', decision: 'allow', message: `success claimed, but ${fact}: completed as not verified`, by: 'runtime' });
-    return this.finish(task, run, 'completed', null, result, { status: 'not-verified', check: 'action-taken', fact });
+    const fact = say('verify.noAction');
+    this.guardDecided(task, turn, { guard: 'completion', finding: 'no-action-taken', decision: 'allow', message: `success claimed, but ${fact.text}: completed as not verified`, by: 'runtime' });
+    return this.finish(task, run, 'completed', null, result, { status: 'not-verified', check: 'action-taken', fact: fact.text, said: fact.said });
   }
 
   /** What the loop guard remembers of a recorded turn. */

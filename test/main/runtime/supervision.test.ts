@@ -181,7 +181,7 @@ describe('verified outcomes', () => {
       [1, 'verified', 'EditText "Running late" shows "Running late"'],
       [2, 'not-verified', 'the screen did not change'],
     ]);
-    expect(record.steps[0]!.outcome?.verification).toEqual({ status: 'verified', check: 'text-in-field', fact: 'EditText "Running late" shows "Running late"' });
+    expect(record.steps[0]!.outcome?.verification).toMatchObject({ status: 'verified', check: 'text-in-field', fact: 'EditText "Running late" shows "Running late"' });
     expect(planner.inputs[1]!.history![0]!.outcome.verification?.status).toBe('verified');
   });
 
@@ -191,7 +191,7 @@ describe('verified outcomes', () => {
     const record = await runner.run(request);
     expect(record.status).toBe('completed');
     expect(planner.inputs).toHaveLength(1);
-    expect(record.verification).toEqual({ status: 'not-verified', check: 'action-taken', fact: 'no action was taken in this task, so nothing confirms the goal was reached' });
+    expect(record.verification).toEqual({ status: 'not-verified', check: 'action-taken', fact: 'no action was taken in this task, so nothing confirms the goal was reached', said: { code: 'verify.noAction', values: {} } });
     expect(of(events, 'guard.decided')[0]).toMatchObject({ guard: 'completion', finding: 'no-action-taken', by: 'runtime' });
   });
 });

@@ -1,4 +1,5 @@
 import type { DeviceState, DeviceSummary } from '../../../../shared/device';
+import { wordSaid } from '../../../../shared/said';
 import { useBridge } from '../../bridge-context';
 import { useWords } from '../../i18n/use-words';
 import { reportError } from '../../store/app-store';
@@ -37,9 +38,10 @@ export function DeviceList() {
 
 function DeviceRow({ device, selected, onSelect }: { device: DeviceSummary; selected: boolean; onSelect(): void }) {
   const bridge = useBridge();
-  const { t } = useWords();
+  const words = useWords();
+  const { t } = words;
   const ownHint = HINTED_STATES.has(device.state) ? t(`app:devices.hint.${device.state}`) : null;
-  const hint = device.state === 'device' ? null : (device.hint ?? ownHint);
+  const hint = device.state === 'device' ? null : device.hint ? wordSaid(device.hint, device.hintSaid, words) : ownHint;
   return (
     <li className={`device-row${selected ? ' is-selected' : ''}`} data-testid="device-row" data-serial={device.serial}>
       <button type="button" className="device-select" aria-pressed={selected} onClick={onSelect}>

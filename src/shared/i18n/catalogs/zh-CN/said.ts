@@ -1,0 +1,54 @@
+import type { CatalogOf } from '../catalog-shape';
+import type en from '../en/said';
+
+/** 主进程对人说的话，按代码（src/shared/said.ts）。 */
+export default {
+  helper: {
+    unreadable: '设置中的 {{name}} 路径（{{path}}）无法读取',
+    downloadsOff: '没有安装 {{helper}}，而且设置里关闭了下载',
+    downloadsOffOtherCopies: '没有安装 {{helper}}（{{others}} 不是 {{helper}}），而且设置里关闭了下载',
+    downloadRefused: '{{helper}} 的下载被拒绝（HTTP {{status}}）',
+    downloadRefusedOtherCopies: '{{helper}} 的下载被拒绝（HTTP {{status}}）（{{others}} 不是 {{helper}}）',
+    downloadFailed: '{{helper}} 下载失败（{{why}}）',
+    downloadFailedOtherCopies: '{{helper}} 下载失败（{{why}}）（{{others}} 不是 {{helper}}）',
+    checksumMismatch: '下载的 {{helper}} 文件与固定的 SHA-256 不符，已丢弃',
+    fixUnreadable: '检查 设置 \u2192 {{fileSection}} 中的“{{fileSetting}}”。',
+    fixDownloadsOff: '在 设置 \u2192 {{fileSection}} 中打开“{{downloadSetting}}”，或者填写“{{fileSetting}}”。',
+    fixDownloadFailed: '下载 {{helper}}（{{url}}），然后在 设置 \u2192 {{fileSection}} 中填写“{{fileSetting}}”。',
+  },
+  video: {
+    cannotDecode: '这个窗口无法解码视频',
+    fixCannotDecode: '打开应用，或者在 http://127.0.0.1 打开这个页面（那里可以用 WebCodecs 解码视频）。',
+    off: '设置里关闭了视频镜像',
+    fixOff: '在 设置 \u2192 {{videoSection}} 中打开“{{videoSetting}}”。',
+    displayKeptChanging: '视频还没显示出来，屏幕就已连续变化了 {{times}} 次',
+  },
+  verify: {
+    noAction: '这个任务没有执行任何操作，所以无法确认目标已经达成',
+    screenChanged: '屏幕变了',
+    screenUnchanged: '屏幕没有变化',
+    screenUnreadable: '操作之后读不到屏幕',
+    appInFront: '{{app}} 在前台',
+    otherAppInFront: '在前台的是 {{front}}，不是 {{app}}',
+    noAppInFront: '前台没有应用，不是 {{app}}',
+    switchNowOn: '{{element}} 现在是开启的',
+    switchNowOff: '{{element}} 现在是关闭的',
+    switchStillOn: '{{element}} 仍然是开启的',
+    switchStillOff: '{{element}} 仍然是关闭的',
+    fieldShows: '{{element}} 显示 {{text}}',
+    fieldChanged: '{{element}} 变成了 {{text}}',
+    fieldShowsOther: '{{element}} 显示 {{text}}，而不是 {{typed}}',
+  },
+  deviceState: {
+    unauthorized: '解锁手机，在“允许 USB 调试吗？”提示中点按“允许”（勾选“一律允许使用这台计算机进行调试”）。',
+    authorizing: '手机还在授权这台计算机：解锁手机，如果出现提示就点按“允许”。',
+    offlineWireless:
+      '手机没有响应。确认它在同一个网络里并打开了无线调试，然后断开并重新连接 {{serial}}（在应用里，或者用 `amc disconnect` 和 `amc connect {{serial}}`）。',
+    offlineUsb: '手机没有响应。拔下 USB 线再插上（或者运行 `adb reconnect`），并解锁手机。',
+    connecting: 'adb 还在连接手机，稍等一下。',
+    noPermissions:
+      '这个计算机用户无权打开 USB 设备。在 Linux 上安装 Android 的 udev 规则（例如 android-sdk-platform-tools-common 包），把自己加入 plugdev 组，然后重新插上手机。',
+    otherMode: '手机处于 {{mode}} 模式。把它重启进 Android 系统后才能控制。',
+    unexpected: 'adb 报告这部手机的状态不正常。重新连接它；如果没用，重启 adb 服务器（`adb kill-server`）。',
+  },
+} as const satisfies CatalogOf<typeof en>;
