@@ -29,14 +29,15 @@ export interface Saying {
 }
 
 /**
- * Values named `…Setting` hold a setting's path (`helpers.download`) and values named `…Section` a Settings
- * section: both are shown in the Settings form's own words of the language.
+ * Values named `…Setting` hold a setting's path (`helpers.download`), `…Section` a Settings section, and `…Code`
+ * another message's code (without values): each is shown in the language's own words.
  */
 function valuesIn(values: SaidValues, words: Words): SaidValues {
   return Object.fromEntries(
     Object.entries(values).map(([name, value]) => {
       if (name.endsWith('Setting')) return [name, words.t(`settings:field.${value}.label`)];
       if (name.endsWith('Section')) return [name, words.t(`settings:section.${value}`)];
+      if (name.endsWith('Code') && isKnownCode(String(value))) return [name, words.t(`said:${value}`)];
       return [name, value];
     }),
   );

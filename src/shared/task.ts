@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { BoundsSchema, SceneSchema } from './scene';
 import { StepOutcomeSchema, VerificationSchema } from './action';
+import { SaidSchema } from './said';
 import { TokenUsageSchema, ToolCallDecisionSchema } from './decision';
 import { CONFIRMATION_MODES } from './settings-catalog';
 import { STEP_SOURCES } from './flow';
@@ -232,6 +233,8 @@ export const GuardDecidedEventSchema = z.object({
   decision: z.enum(GUARD_DECISIONS),
   /** Plain words, e.g. `launch_app {"app":"Settings"} 3 times in a row and the screen did not change`. */
   message: z.string().min(1),
+  /** The message's code, for a window in another language (absent in records written before it). */
+  said: SaidSchema.optional(),
   by: DeciderSchema,
 });
 

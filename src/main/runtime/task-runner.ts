@@ -568,7 +568,8 @@ export class TaskRunner {
     const claimed = decision?.tool === FINISH_TASK && decision.args.success === true;
     if (!claimed || executedSteps(task.record) > 0) return this.finish(task, run, 'completed', null, result);
     const fact = say('verify.noAction');
-    this.guardDecided(task, turn, { guard: 'completion', finding: 'no-action-taken', decision: 'allow', message: `success claimed, but ${fact.text}: completed as not verified`, by: 'runtime' });
+    const message = say('guard.successWithoutAction', { factCode: fact.said.code });
+    this.guardDecided(task, turn, { guard: 'completion', finding: 'no-action-taken', decision: 'allow', message: message.text, said: message.said, by: 'runtime' });
     return this.finish(task, run, 'completed', null, result, { status: 'not-verified', check: 'action-taken', fact: fact.text, said: fact.said });
   }
 

@@ -40,6 +40,9 @@ export default {
     fieldChanged: '{{element}} changed to {{text}}',
     fieldShowsOther: '{{element}} shows {{text}}, not {{typed}}',
   },
+guard: {
+    successWithoutAction: 'success claimed, but {{factCode}}: completed as not verified',
+  },
   deviceState: {
     unauthorized: "Unlock the phone and accept the 'Allow USB debugging?' prompt (tick 'Always allow from this computer').",
     authorizing: 'The phone is still authorising this computer: unlock it and accept the prompt if one is shown.',

@@ -39,6 +39,9 @@ export default {
     fieldChanged: '{{element}} 变成了 {{text}}',
     fieldShowsOther: '{{element}} 显示 {{text}}，而不是 {{typed}}',
   },
+guard: {
+    successWithoutAction: '模型说目标已达成，但{{factCode}}：任务记为完成但未核实',
+  },
   deviceState: {
     unauthorized: '解锁手机，在“允许 USB 调试吗？”提示中点按“允许”（勾选“一律允许使用这台计算机进行调试”）。',
     authorizing: '手机还在授权这台计算机：解锁手机，如果出现提示就点按“允许”。',
