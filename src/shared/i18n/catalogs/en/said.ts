@@ -43,6 +43,17 @@ export default {
 guard: {
     successWithoutAction: 'success claimed, but {{factCode}}: completed as not verified',
   },
+  connection: {
+    wrongKey: 'The key or token was refused: {{said}}',
+    rateLimited: 'Rate limited: {{said}}',
+    unreachable: 'Unreachable: {{said}}',
+    unknownModel: 'Unknown model or wrong URL: {{said}}',
+    okModel: 'OK: {{model}} answered in {{ms}} ms.',
+    okControlPlane: 'OK: the control plane answered (it chooses the model) in {{ms}} ms.',
+    notAUrl: 'The {{urlSetting}} "{{url}}" is not a URL.',
+    healthCheckFailed: "The control plane's health check answered HTTP {{status}}: {{said}}",
+    controlPlaneUnreachable: 'Unreachable: the control plane at {{origin}} did not answer ({{cause}}); check the {{urlSetting}}.',
+  },
   deviceState: {
     unauthorized: "Unlock the phone and accept the 'Allow USB debugging?' prompt (tick 'Always allow from this computer').",
     authorizing: 'The phone is still authorising this computer: unlock it and accept the prompt if one is shown.',

@@ -42,6 +42,17 @@ export default {
 guard: {
     successWithoutAction: '模型说目标已达成，但{{factCode}}：任务记为完成但未核实',
   },
+  connection: {
+    wrongKey: '密钥或令牌被拒绝：{{said}}',
+    rateLimited: '请求太频繁，被限流了：{{said}}',
+    unreachable: '连接不上：{{said}}',
+    unknownModel: '模型未知或 URL 有误：{{said}}',
+    okModel: '正常：{{model}} 在 {{ms}} 毫秒内回答了。',
+    okControlPlane: '正常：控制平面在 {{ms}} 毫秒内回答了（模型由它选择）。',
+    notAUrl: '{{urlSetting}}“{{url}}”不是有效的 URL。',
+    healthCheckFailed: '控制平面的健康检查返回了 HTTP {{status}}：{{said}}',
+    controlPlaneUnreachable: '连接不上：{{origin}} 的控制平面没有回答（{{cause}}）；检查{{urlSetting}}。',
+  },
   deviceState: {
     unauthorized: '解锁手机，在“允许 USB 调试吗？”提示中点按“允许”（勾选“一律允许使用这台计算机进行调试”）。',
     authorizing: '手机还在授权这台计算机：解锁手机，如果出现提示就点按“允许”。',
