@@ -15,9 +15,11 @@ export const SaidSchema = z.object({
 });
 export type Said = z.infer<typeof SaidSchema>;
 
+/** A plural's forms (`steps_one`, `steps_other`) are one message, worded by its `count` value. */
+type Singular<Key extends string> = Key extends `${infer Base}_${'one' | 'other'}` ? Base : Key;
 /** `group.message` for every message of the English `said` catalog. */
 type CodesOf<Tree, Prefix extends string = ''> = {
-  [Key in keyof Tree & string]: Tree[Key] extends string ? `${Prefix}${Key}` : CodesOf<Tree[Key], `${Prefix}${Key}.`>;
+  [Key in keyof Tree & string]: Tree[Key] extends string ? `${Prefix}${Singular<Key>}` : CodesOf<Tree[Key], `${Prefix}${Key}.`>;
 }[keyof Tree & string];
 export type SaidCode = CodesOf<typeof SAID>;
 export type SaidValues = Record<string, string | number>;
@@ -57,8 +59,11 @@ export function say(code: SaidCode, values: SaidValues = {}): Saying {
 export function isKnownCode(code: string): code is SaidCode {
   let node: unknown = CATALOGS.en.said;
   for (const part of code.split('.')) {
-    if (typeof node !== 'object' || node === null || !Object.hasOwn(node, part)) return false;
-    node = (node as Record<string, unknown>)[part];
+    if (typeof node !== 'object' || node === null) return false;
+    // A plural is known by its `_other` form.
+    const key = Object.hasOwn(node, part) ? part : `${part}_other`;
+    if (!Object.hasOwn(node, key)) return false;
+    node = (node as Record<string, unknown>)[key];
   }
   return typeof node === 'string';
 }

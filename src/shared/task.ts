@@ -262,6 +262,8 @@ export const TaskFinishedEventSchema = z.object({
   status: z.enum(['completed', 'failed', 'cancelled']),
   /** `<ErrorName>: <message>` or the model's reason, when failed; why it stopped, when cancelled. */
   failureReason: z.string().nullable(),
+  /** The failure reason's code, for a window in another language (absent in records written before it). */
+  failureSaid: SaidSchema.optional(),
   /** The model's closing words on success (e.g. the answer to a question about the screen). */
   result: z.string().nullable(),
   steps: z.number().int().nonnegative(),
@@ -320,6 +322,8 @@ export const TaskRecordSchema = z.object({
   serial: z.string(),
   status: TaskStatusSchema,
   failureReason: z.string().nullable(),
+  /** The failure reason's code, for a window in another language (absent in records written before it). */
+  failureSaid: SaidSchema.optional(),
   result: z.string().nullable(),
   planner: PlannerInfoSchema,
   maxSteps: z.number().int().positive(),
@@ -446,6 +450,7 @@ export function applyTaskEventInPlace(record: TaskRecord, event: TaskEvent): voi
     case 'task.finished':
       record.status = event.status;
       record.failureReason = event.failureReason;
+      if (event.failureSaid) record.failureSaid = event.failureSaid;
       record.result = event.result;
       // Usage and cost were summed turn by turn above; the event's totals are for its listeners.
       record.verification = event.verification ?? null;

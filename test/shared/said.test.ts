@@ -12,11 +12,13 @@ import { MirrorStatusSchema } from '../../src/shared/contract/mirror';
 import { isKnownCode, say, SaidSchema, wordSaid, type SaidCode } from '../../src/shared/said';
 import { stateHintSaying } from '../../src/main/device/device-info';
 
-/** The codes where they are declared: every message of the English `said` catalog. */
+/** The codes where they are declared: every message of the English `said` catalog (a plural's forms are one). */
 function codesIn(tree: object, prefix = ''): string[] {
-  return Object.entries(tree).flatMap(([key, value]) => (typeof value === 'string' ? [`${prefix}${key}`] : codesIn(value as object, `${prefix}${key}.`)));
+  return Object.entries(tree).flatMap(([key, value]) =>
+    typeof value === 'string' ? [`${prefix}${key.replace(/_(one|other)$/, '')}`] : codesIn(value as object, `${prefix}${key}.`),
+  );
 }
-const CODES = codesIn(CATALOGS.en.said) as SaidCode[];
+const CODES = [...new Set(codesIn(CATALOGS.en.said))] as SaidCode[];
 
 function sourcesOf(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
@@ -26,8 +28,8 @@ function sourcesOf(dir: string): string[] {
 
 const chinese = wordsFor('zh-CN');
 const english = wordsFor('en');
-/** Names that stay as they are in Chinese (a Linux group, the udev rules). */
-const NAMES = new Set(["plugdev", "udev"]);
+/** Words that stay as they are in Chinese (a Linux group, the udev rules, the "token" the interface uses). */
+const NAMES = new Set(["plugdev", "udev", "token"]);
 /** English words in a text, leaving out commands in backquotes, addresses and hyphenated names (android-sdk-…). */
 const englishWords = (text: string) => text.replace(/\{\{\w+\}\}|`[^`]*`|https?:\/\/\S+|\w+(?:-\w+)+/g, "").match(/\b[a-z]{4,}\b/g)?.filter((word) => !NAMES.has(word)) ?? [];
 
@@ -39,11 +41,13 @@ describe('what main says, in the window language', () => {
       expect(isKnownCode(code), code).toBe(true);
       for (const language of LANGUAGES) {
         const key = `said:${code}`;
-        expect(wordsFor(language).t(key), `${language} ${code}`).not.toBe(code);
-        expect(wordsFor(language).t(key), `${language} ${code}`).not.toBe(key);
+        // A count, for the plurals; other messages ignore it.
+        const text = wordsFor(language).t(key, { count: 2 });
+        expect(text, `${language} ${code}`).not.toBe(code);
+        expect(text, `${language} ${code}`).not.toBe(key);
       }
       // Chinese words of their own, not the English sentence.
-      expect(englishWords(chinese.t(`said:${code}`)), code).toEqual([]);
+      expect(englishWords(chinese.t(`said:${code}`, { count: 2 })), code).toEqual([]);
       // Said somewhere in main: whole, or as the start of a code built there (`helper.${code}OtherCopies`).
       const group = code.split('.')[0]!;
       const named = main.includes(`'${code}'`) || main.includes(`\`${group}.\${`) || main.includes(`\`${code.replace(/OtherCopies$/, '')}`);
@@ -61,6 +65,10 @@ describe('what main says, in the window language', () => {
     const noAction = say('verify.noAction');
     expect(noAction.text).toBe('no action was taken in this task, so nothing confirms the goal was reached');
     expect(wordSaid(noAction.text, noAction.said, chinese)).toBe('这个任务没有执行任何操作，所以无法确认目标已经达成');
+
+    const steps = say('budget.steps', { count: 1 });
+    expect(steps.text).toBe('reached the maximum of 1 step without finishing the goal');
+    expect(wordSaid(steps.text, steps.said, chinese)).toBe('已到 1 步的上限，目标还没达成');
 
     const offline = stateHintSaying('offline', '192.168.1.20:5555')!;
     expect(offline.text).toMatch(/amc connect 192\.168\.1\.20:5555/);

@@ -159,7 +159,7 @@ describe('budgets and prices', () => {
     expect(budgetExceeded({ ...state, steps: 30 }, 30, none)?.finding).toBe('steps');
     expect(budgetExceeded({ ...state, usage: { inputTokens: 900, outputTokens: 0 }, lastCall: { inputTokens: 200, outputTokens: 0 } }, 30, { ...none, maxTokens: 1000 })?.finding).toBe('tokens');
     expect(budgetExceeded({ ...state, usage: { inputTokens: 700, outputTokens: 0 }, lastCall: { inputTokens: 200, outputTokens: 0 } }, 30, { ...none, maxTokens: 1000 })).toBeNull();
-    expect(budgetExceeded({ ...state, agentMs: 90_000 }, 30, { ...none, maxDurationMs: 60_000 })?.reason).toBe('time budget reached: the agent worked 1.5 min of its 1 min');
+    expect(budgetExceeded({ ...state, agentMs: 90_000 }, 30, { ...none, maxDurationMs: 60_000 })?.reason.text).toBe('time budget reached: the agent worked 1.5 min of its 1 min');
     // Without a price, the cost budget cannot apply.
     expect(budgetExceeded({ ...state, costUsd: null, lastCall: { inputTokens: 1e6, outputTokens: 0 } }, 30, { ...none, maxCostUsd: 0.01 })).toBeNull();
   });

@@ -10,6 +10,8 @@ import { presetSupervisor, type SupervisorPort, type SupervisorRequest } from '.
 import { DEFAULT_TASK_POLICIES, type TaskPolicies } from '../../../src/main/runtime/task-policies';
 import type { Planner } from '../../../src/main/runtime/planner';
 import { FakeExecutor, FakeObserver, ScriptedPlanner, sceneWith, step } from './doubles';
+import { wordsFor } from '../../../src/shared/i18n/translate';
+import { wordSaid } from '../../../src/shared/said';
 
 /** A person who answers from a script (one reply per request, the last repeating) and records what was asked. */
 class ScriptedPerson implements SupervisorPort {
@@ -103,6 +105,25 @@ describe('loop and stall guard', () => {
     expect(record.status).toBe('completed');
     expect(person.asked).toHaveLength(1);
     expect(planner.inputs[3]!.notices).toContain('The person saw you looping and said: "The app is slow today, keep trying"');
+  });
+});
+
+describe('failure reasons in the window language', () => {
+  it("Scenario: A task's failure reason carries its code, and a window in Chinese words it", async () => {
+    const chinese = wordsFor('zh-CN');
+    const spent = await runnerWith(spendingPlanner(() => step('swipe', { direction: 'up' })), { observer: changingScenes(), policies: { maxTokens: 5000 } }).runner.run(request);
+    expect(spent.failureSaid).toEqual({ code: 'budget.tokensWouldPass', values: { used: '4,400', max: '5,000' } });
+    expect(wordSaid(spent.failureReason!, spent.failureSaid, chinese)).toBe('token 预算已用完：已用 4,400 / 5,000 token（下一次调用模型就会超出）');
+
+    const person = new ScriptedPerson([{ kind: 'stop' }]);
+    const stopped = await runnerWith(spendingPlanner(() => step('launch_app', { app: 'Settings' })), { supervisor: person, policies: { loop: { warnAfter: 2, stopAfter: 3 } } }).runner.run(request);
+    expect(stopped.status).toBe('cancelled');
+    expect(stopped.failureReason).toBe('stopped by the user');
+    expect(wordSaid(stopped.failureReason!, stopped.failureSaid, chinese)).toBe('你停止了任务');
+    // A reason the runtime did not word keeps its English (and has no code).
+    const unanswered = await runnerWith(spendingPlanner(() => step('launch_app', { app: 'Settings' })), { policies: { loop: { warnAfter: 2, stopAfter: 3 } } }).runner.run(request);
+    expect(unanswered.failureSaid).toBeUndefined();
+    expect(wordSaid(unanswered.failureReason!, unanswered.failureSaid, chinese)).toMatch(/^stopped a loop: /);
   });
 });
 

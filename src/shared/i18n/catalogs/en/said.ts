@@ -54,6 +54,18 @@ guard: {
     healthCheckFailed: "The control plane's health check answered HTTP {{status}}: {{said}}",
     controlPlaneUnreachable: 'Unreachable: the control plane at {{origin}} did not answer ({{cause}}); check the {{urlSetting}}.',
   },
+  budget: {
+    steps_one: 'reached the maximum of {{count}} step without finishing the goal',
+    steps_other: 'reached the maximum of {{count}} steps without finishing the goal',
+    tokensReached: 'token budget reached: {{used}} of {{max}} tokens used (reached)',
+    tokensWouldPass: 'token budget reached: {{used}} of {{max}} tokens used (the next model call would pass it)',
+    costReached: 'cost budget reached: {{used}} of {{max}} spent (reached)',
+    costWouldPass: 'cost budget reached: {{used}} of {{max}} spent (the next model call would pass it)',
+    time: 'time budget reached: the agent worked {{worked}} min of its {{max}} min',
+  },
+  stop: {
+    byPerson: 'stopped by the user',
+  },
   deviceState: {
     unauthorized: "Unlock the phone and accept the 'Allow USB debugging?' prompt (tick 'Always allow from this computer').",
     authorizing: 'The phone is still authorising this computer: unlock it and accept the prompt if one is shown.',

@@ -53,6 +53,17 @@ guard: {
     healthCheckFailed: '控制平面的健康检查返回了 HTTP {{status}}：{{said}}',
     controlPlaneUnreachable: '连接不上：{{origin}} 的控制平面没有回答（{{cause}}）；检查{{urlSetting}}。',
   },
+  budget: {
+    steps_other: '已到 {{count}} 步的上限，目标还没达成',
+    tokensReached: 'token 预算已用完：已用 {{used}} / {{max}} token（已达到上限）',
+    tokensWouldPass: 'token 预算已用完：已用 {{used}} / {{max}} token（下一次调用模型就会超出）',
+    costReached: '费用预算已用完：已花 {{used}} / {{max}}（已达到上限）',
+    costWouldPass: '费用预算已用完：已花 {{used}} / {{max}}（下一次调用模型就会超出）',
+    time: '时间预算已用完：智能体已工作 {{worked}} 分钟，上限 {{max}} 分钟',
+  },
+  stop: {
+    byPerson: '你停止了任务',
+  },
   deviceState: {
     unauthorized: '解锁手机，在“允许 USB 调试吗？”提示中点按“允许”（勾选“一律允许使用这台计算机进行调试”）。',
     authorizing: '手机还在授权这台计算机：解锁手机，如果出现提示就点按“允许”。',
