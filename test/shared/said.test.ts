@@ -11,6 +11,7 @@ import { VerificationSchema } from '../../src/shared/action';
 import { MirrorStatusSchema } from '../../src/shared/contract/mirror';
 import { isKnownCode, say, SaidSchema, wordSaid, type SaidCode } from '../../src/shared/said';
 import { stateHintSaying } from '../../src/main/device/device-info';
+import { adbMissingError } from '../../src/main/device/adb-server';
 
 /** The codes where they are declared: every message of the English `said` catalog (a plural's forms are one). */
 function codesIn(tree: object, prefix = ''): string[] {
@@ -69,6 +70,10 @@ describe('what main says, in the window language', () => {
     const steps = say('budget.steps', { count: 1 });
     expect(steps.text).toBe('reached the maximum of 1 step without finishing the goal');
     expect(wordSaid(steps.text, steps.said, chinese)).toBe('已到 1 步的上限，目标还没达成');
+
+    const adbMissing = adbMissingError('/opt/adb');
+    expect(adbMissing.message).toMatch(/^The adb program was not found \("\/opt\/adb"\)\. Install Android platform-tools \(Debian\/Ubuntu: `sudo apt install adb`/);
+    expect(wordSaid(adbMissing.message, adbMissing.said, chinese)).toMatch(/^找不到 adb 程序（“\/opt\/adb”）。安装 Android platform-tools/);
 
     const offline = stateHintSaying('offline', '192.168.1.20:5555')!;
     expect(offline.text).toMatch(/amc connect 192\.168\.1\.20:5555/);

@@ -52,7 +52,7 @@ export function SetupChecklist() {
       id: 'adb',
       done: list.problem === null,
       title: t('app:setup.adbTitle'),
-      detail: list.problem ?? t('app:setup.adbAt', { address: list.adbServer }),
+      detail: list.problem ? wordSaid(list.problem, list.problemSaid, words) : t('app:setup.adbAt', { address: list.adbServer }),
     },
     {
       id: 'phone',

@@ -12,13 +12,14 @@ export function DeviceList() {
   const list = useDevicesStore((s) => s.list);
   const selected = useDevicesStore((s) => s.selectedSerial);
   const select = useDevicesStore((s) => s.select);
-  const { t } = useWords();
+  const words = useWords();
+  const { t } = words;
   if (!list) return <p className="muted">{t('app:devices.looking')}</p>;
   return (
     <>
       {list.problem && (
         <p className="banner warning" role="alert" data-testid="devices-problem">
-          {list.problem}
+          {wordSaid(list.problem, list.problemSaid, words)}
         </p>
       )}
       {list.devices.length === 0 ? (

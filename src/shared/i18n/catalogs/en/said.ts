@@ -66,6 +66,17 @@ guard: {
   stop: {
     byPerson: 'stopped by the user',
   },
+  adb: {
+    missing:
+      'The adb program was not found ("{{adbPath}}"). Install Android platform-tools (Debian/Ubuntu: `sudo apt install adb`, macOS: `brew install android-platform-tools`, Windows: https://developer.android.com/tools/releases/platform-tools) or point --adb-path at it.',
+    noLocalServer: 'No adb server answers at {{where}}. Start it with `adb -P {{port}} start-server`.',
+    noRemoteServer: 'No adb server answers at {{where}}. Check that the other machine runs `adb -a -P {{port}} nodaemon server` and that this machine can reach it.',
+    notAServerAnswered:
+      'Something listens at {{where}}, but it is not an adb server (it answered "{{answer}}"). The adb host and port name the adb server (port 5037 unless ANDROID_ADB_SERVER_PORT says otherwise), not a phone: reach a phone over the network by connecting to its address (Connect by address in the app, or `amc connect HOST:PORT`).',
+    notAServerSilent:
+      'Something listens at {{where}}, but it is not an adb server (it did not answer the adb handshake). The adb host and port name the adb server (port 5037 unless ANDROID_ADB_SERVER_PORT says otherwise), not a phone: reach a phone over the network by connecting to its address (Connect by address in the app, or `amc connect HOST:PORT`).',
+    serverLost: 'Lost the adb server: {{error}}. Reconnecting…',
+  },
   deviceState: {
     unauthorized: "Unlock the phone and accept the 'Allow USB debugging?' prompt (tick 'Always allow from this computer').",
     authorizing: 'The phone is still authorising this computer: unlock it and accept the prompt if one is shown.',

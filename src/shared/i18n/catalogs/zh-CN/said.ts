@@ -64,6 +64,17 @@ guard: {
   stop: {
     byPerson: '你停止了任务',
   },
+  adb: {
+    missing:
+      '找不到 adb 程序（“{{adbPath}}”）。安装 Android platform-tools（Debian/Ubuntu：`sudo apt install adb`，macOS：`brew install android-platform-tools`，Windows：https://developer.android.com/tools/releases/platform-tools），或者用 --adb-path 指向它。',
+    noLocalServer: '{{where}} 上没有 adb 服务器回应。用 `adb -P {{port}} start-server` 启动它。',
+    noRemoteServer: '{{where}} 上没有 adb 服务器回应。确认另一台计算机在运行 `adb -a -P {{port}} nodaemon server`，并且这台计算机能访问它。',
+    notAServerAnswered:
+      '{{where}} 上有程序在监听，但它不是 adb 服务器（它回答了“{{answer}}”）。adb 主机和端口指的是 adb 服务器（端口是 5037，除非 ANDROID_ADB_SERVER_PORT 指定了别的），不是手机：要通过网络连接手机，请连接手机的地址（在应用里用“按地址连接”，或者 `amc connect HOST:PORT`）。',
+    notAServerSilent:
+      '{{where}} 上有程序在监听，但它不是 adb 服务器（它没有回应 adb 握手）。adb 主机和端口指的是 adb 服务器（端口是 5037，除非 ANDROID_ADB_SERVER_PORT 指定了别的），不是手机：要通过网络连接手机，请连接手机的地址（在应用里用“按地址连接”，或者 `amc connect HOST:PORT`）。',
+    serverLost: '与 adb 服务器的连接断了：{{error}}。正在重新连接…',
+  },
   deviceState: {
     unauthorized: '解锁手机，在“允许 USB 调试吗？”提示中点按“允许”（勾选“一律允许使用这台计算机进行调试”）。',
     authorizing: '手机还在授权这台计算机：解锁手机，如果出现提示就点按“允许”。',
