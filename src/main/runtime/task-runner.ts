@@ -620,7 +620,7 @@ export class TaskRunner {
   private countFailure(task: RunningTask, run: RunState, outcome: StepOutcome): Promise<TaskRecord> | null {
     run.failuresInARow = outcome.ok ? 0 : run.failuresInARow + 1;
     if (run.failuresInARow >= this.maxConsecutiveFailures) {
-      return this.finish(task, run, 'failed', `${run.failuresInARow} actions in a row failed; the last one: ${outcome.error ?? 'unknown error'}`);
+      return this.finish(task, run, 'failed', say('stop.failuresInARow', { failures: run.failuresInARow, error: outcome.error ?? 'unknown error' }));
     }
     return null;
   }

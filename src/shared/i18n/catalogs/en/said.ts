@@ -65,6 +65,7 @@ guard: {
   },
   stop: {
     byPerson: 'stopped by the user',
+    failuresInARow: '{{failures}} actions in a row failed; the last one: {{error}}',
   },
   adb: {
     missing:

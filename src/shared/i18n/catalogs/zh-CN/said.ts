@@ -63,6 +63,7 @@ guard: {
   },
   stop: {
     byPerson: '你停止了任务',
+    failuresInARow: '连续 {{failures}} 个操作失败；最后一个：{{error}}',
   },
   adb: {
     missing:
