@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SaidSchema } from './said';
 import { ENGLISH, type Words } from './i18n/translate';
 
 /** One tool call as the planner chose it: the tool's name and its raw (not yet validated) arguments. */
@@ -27,6 +28,8 @@ export const VerificationSchema = z.object({
   check: z.enum(['text-in-field', 'checked-flipped', 'app-in-foreground', 'screen-changed', 'action-taken']),
   /** The fact in plain words, e.g. `the field "To" shows "555-0142"`, or why it could not be confirmed. */
   fact: z.string().min(1),
+  /** The fact's code, for a window in another language (absent in records written before it). */
+  said: SaidSchema.optional(),
 });
 
 /**

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SaidSchema } from './said';
 
 /**
  * adb transport states, normalised (`no permissions (...)` -> `no-permissions`); anything adb reports that
@@ -28,6 +29,8 @@ export const DeviceSummarySchema = z.object({
   state: DeviceStateSchema,
   /** What the person must do, in plain words, when the phone is not usable yet (e.g. unauthorized). */
   hint: z.string().optional(),
+  /** The hint's code, for a window in another language. */
+  hintSaid: SaidSchema.optional(),
   model: z.string().optional(),
   /** What the app calls the phone where the model does not tell phones apart (e.g. "Demo phone 2"). */
   name: z.string().optional(),

@@ -1,5 +1,6 @@
 import { actionPhrase } from './action-words';
 import { ENGLISH, type Words } from './i18n/translate';
+import { wordSaid } from './said';
 import { nameInLabel } from './scene';
 import type { Decider, PersonReply, PersonRequest, SupervisionEntry } from './task';
 
@@ -71,7 +72,7 @@ export function supervisionLines(log: readonly SupervisionEntry[], words: Words 
           at: entry.at,
           step: entry.step,
           kind: 'guard',
-          text: t('common:guard', { guard: entry.guard, decision: entry.decision, message: entry.message }),
+          text: t('common:guard', { guard: entry.guard, decision: entry.decision, message: wordSaid(entry.message, entry.said, words) }),
           by: deciderWords(entry.by, words),
         };
       case 'person.asked':

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { BoundsSchema, SceneSchema } from './scene';
 import { StepOutcomeSchema, VerificationSchema } from './action';
+import { SaidSchema } from './said';
 import { TokenUsageSchema, ToolCallDecisionSchema } from '@amc/provider-clients/contract';
 import { CONFIRMATION_MODES } from './settings-catalog';
 import { STEP_SOURCES } from './flow';
@@ -232,6 +233,8 @@ export const GuardDecidedEventSchema = z.object({
   decision: z.enum(GUARD_DECISIONS),
   /** Plain words, e.g. `launch_app {"app":"Settings"} 3 times in a row and the screen did not change`. */
   message: z.string().min(1),
+  /** The message's code, for a window in another language (absent in records written before it). */
+  said: SaidSchema.optional(),
   by: DeciderSchema,
 });
 
@@ -259,6 +262,8 @@ export const TaskFinishedEventSchema = z.object({
   status: z.enum(['completed', 'failed', 'cancelled']),
   /** `<ErrorName>: <message>` or the model's reason, when failed; why it stopped, when cancelled. */
   failureReason: z.string().nullable(),
+  /** The failure reason's code, for a window in another language (absent in records written before it). */
+  failureSaid: SaidSchema.optional(),
   /** The model's closing words on success (e.g. the answer to a question about the screen). */
   result: z.string().nullable(),
   steps: z.number().int().nonnegative(),
@@ -317,6 +322,8 @@ export const TaskRecordSchema = z.object({
   serial: z.string(),
   status: TaskStatusSchema,
   failureReason: z.string().nullable(),
+  /** The failure reason's code, for a window in another language (absent in records written before it). */
+  failureSaid: SaidSchema.optional(),
   result: z.string().nullable(),
   planner: PlannerInfoSchema,
   maxSteps: z.number().int().positive(),
@@ -443,6 +450,7 @@ export function applyTaskEventInPlace(record: TaskRecord, event: TaskEvent): voi
     case 'task.finished':
       record.status = event.status;
       record.failureReason = event.failureReason;
+      if (event.failureSaid) record.failureSaid = event.failureSaid;
       record.result = event.result;
       // Usage and cost were summed turn by turn above; the event's totals are for its listeners.
       record.verification = event.verification ?? null;

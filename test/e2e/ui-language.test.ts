@@ -3,6 +3,7 @@
 // receives the same request (the goal as typed, the prompt in English) whatever the window's language.
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
+import { CATALOGS } from '../../src/shared/i18n/catalogs';
 import { finish } from '../fakes/index';
 import type { AnthropicFake } from '../fakes/anthropic-fake';
 import { anthropicFakeEnv, saveScreenshot, selectPhone } from './ui-support';
@@ -50,6 +51,18 @@ const cutWords = (page: Page) =>
       .map((element) => element.textContent?.trim()),
   );
 
+/**
+ * The English sentences of what main says about the mirror and verification, cut at their placeholders: none of
+ * these pieces may be on screen in Chinese.
+ */
+const ENGLISH_SENTENCES = [...Object.values(CATALOGS.en.said.helper), ...Object.values(CATALOGS.en.said.video), ...Object.values(CATALOGS.en.said.verify)]
+  .flatMap((message) => message.split(/\{\{\w+\}\}/))
+  .map((piece) => piece.trim())
+  .filter((piece) => piece.split(' ').length >= 3);
+
+/** The pieces of English sentences in a text. */
+const englishIn = (text: string | null) => ENGLISH_SENTENCES.filter((sentence) => text?.includes(sentence));
+
 /** The decision requests of the task that started after `before` requests, without the screenshots (pixels, not words). */
 function firstRequestAfter(fake: AnthropicFake, before: number): string {
   const body = fake.bodies()[before];
@@ -74,6 +87,13 @@ describe('the window in Simplified Chinese', { timeout: 180_000 }, () => {
     await runGoal(page, '要手机做什么？');
     await page.getByRole('article', { name: '完成' }).waitFor({ timeout: 60_000 });
     await expect.poll(() => page.getByTestId('task-result-summary').textContent()).toMatch(/^1 轮，0 个操作 · .* · 输入 [\d,]+ token · 输出 [\d,]+$/);
+    // What main says — why the mirror shows screenshots and what to change, the note on an unverified success — is in Chinese.
+    const mirrorSource = page.getByTestId('mirror-source');
+    await expect.poll(() => mirrorSource.textContent()).toContain('没有安装 scrcpy-server 3.3.3，而且设置里关闭了下载');
+    expect(await mirrorSource.textContent()).toContain('在 设置 → 手机辅助程序 中打开“下载缺少的辅助程序”');
+    const verification = page.getByTestId('verification');
+    expect(await verification.textContent()).toBe('未核实：这个任务没有执行任何操作，所以无法确认目标已经达成');
+    expect(englishIn(await page.locator('body').innerText())).toEqual([]);
     expect(await scrollsSideways(page)).toBe(false);
     expect(await cutWords(page)).toEqual([]);
     await saveScreenshot(page, 'zh-CN-timeline');

@@ -2,6 +2,7 @@ import type { ConnectionReport } from '../../shared/connection-report';
 import { htmlPageIn, summariseBody, ToolCallUnavailable, type DecisionRequest, type ToolCallingClient } from '@amc/provider-clients';
 import { buildToolCallingClient } from '../runtime/build-planner';
 import { aiPlannerSetup, missingForAiPlanner, type RuntimeConfig } from '../runtime/config';
+import { say, type Saying } from '../../shared/said';
 import { capitalized, formatCount } from '../../shared/task-words';
 
 /**
@@ -40,7 +41,12 @@ function describeTarget(config: RuntimeConfig): string {
   return `${setup.provider === 'anthropic' ? 'Anthropic' : 'OpenAI-compatible server'} direct`;
 }
 
-function classify(error: unknown): Pick<ConnectionReport, 'result' | 'message'> {
+type Found = Pick<ConnectionReport, 'result' | 'message' | 'said'>;
+
+/** A result main words itself: the English message with its code. */
+const found = (result: ConnectionReport['result'], message: Saying): Found => ({ result, message: message.text, said: message.said });
+
+function classify(error: unknown): Found {
   const text = error instanceof Error ? error.message : String(error);
   const kind = error instanceof ToolCallUnavailable ? error.kind : undefined;
   const page = htmlPageIn(text);
@@ -51,26 +57,27 @@ function classify(error: unknown): Pick<ConnectionReport, 'result' | 'message'> 
   const said = summariseBody(text);
   switch (kind) {
     case 'auth':
-      return { result: 'wrong-key', message: `The key or token was refused: ${said}` };
+      return found('wrong-key', say('connection.wrongKey', { said }));
     case 'rate-limited':
-      return { result: 'rate-limited', message: `Rate limited: ${said}` };
+      return found('rate-limited', say('connection.rateLimited', { said }));
     case 'unreachable':
     case 'timeout':
-      return { result: 'unreachable', message: `Unreachable: ${said}` };
+      return found('unreachable', say('connection.unreachable', { said }));
     case 'rejected':
-      if (/\b404\b|model/i.test(text)) return { result: 'unknown-model', message: `Unknown model or wrong URL: ${said}` };
+      if (/\b404\b|model/i.test(text)) return found('unknown-model', say('connection.unknownModel', { said }));
       break;
     default:
   }
   return { result: 'failed', message: said };
 }
 
-async function checkHealth(baseUrl: string, doFetch: typeof fetch, signal?: AbortSignal): Promise<Pick<ConnectionReport, 'result' | 'message'> | null> {
+async function checkHealth(baseUrl: string, doFetch: typeof fetch, signal?: AbortSignal): Promise<Found | null> {
+  const urlSetting = 'controlPlane.url';
   let url: URL;
   try {
     url = new URL('/healthz', baseUrl);
   } catch {
-    return { result: 'not-configured', message: `The Control-plane URL "${baseUrl}" is not a URL.` };
+    return found('not-configured', say('connection.notAUrl', { urlSetting, url: baseUrl }));
   }
   const timeout = AbortSignal.timeout(HEALTH_TIMEOUT_MS);
   try {
@@ -78,11 +85,11 @@ async function checkHealth(baseUrl: string, doFetch: typeof fetch, signal?: Abor
     const body = await response.text();
     const page = htmlPageIn(body);
     if (page) return { result: 'html-page', message: `The control plane's address answered with ${page}, not the control plane's API: check the Control-plane URL and any proxy or captive portal in the way.` };
-    if (!response.ok) return { result: 'failed', message: `The control plane's health check answered HTTP ${response.status}: ${summariseBody(body, 160)}` };
+    if (!response.ok) return found('failed', say('connection.healthCheckFailed', { status: response.status, said: summariseBody(body, 160) }));
     return null;
   } catch (error) {
     const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : error instanceof Error ? error.message : String(error);
-    return { result: 'unreachable', message: `Unreachable: the control plane at ${url.origin} did not answer (${cause}); check the Control-plane URL.` };
+    return found('unreachable', say('connection.controlPlaneUnreachable', { origin: url.origin, cause, urlSetting }));
   }
 }
 
@@ -91,7 +98,7 @@ export async function testConnection(config: RuntimeConfig, options: CheckOption
   const setup = aiPlannerSetup(enabled);
   const target = describeTarget(enabled);
   const model = setup.transport === 'direct' ? setup.model : (enabled.settings.aiPlanner.model || null);
-  const report = (found: Pick<ConnectionReport, 'result' | 'message'>, latencyMs: number | null = null): ConnectionReport => ({ ...found, model, latencyMs, target });
+  const report = (outcome: Found, latencyMs: number | null = null): ConnectionReport => ({ ...outcome, model, latencyMs, target });
   const missing = missingForAiPlanner(enabled);
   if (missing.length) return report({ result: 'not-configured', message: missing.join('; ') });
   if (setup.transport === 'cloud-proxy') {
@@ -106,6 +113,6 @@ export async function testConnection(config: RuntimeConfig, options: CheckOption
     if (!(error instanceof ToolCallUnavailable && error.kind && ANSWERED_KINDS.has(error.kind))) return report(classify(error));
   }
   const latencyMs = Math.round(performance.now() - started);
-  const who = model ? `${model} answered` : 'the control plane answered (it chooses the model)';
-  return report({ result: 'ok', message: `OK: ${who} in ${formatCount(latencyMs)} ms.` }, latencyMs);
+  const ms = formatCount(latencyMs);
+  return report(found('ok', model ? say('connection.okModel', { model, ms }) : say('connection.okControlPlane', { ms })), latencyMs);
 }

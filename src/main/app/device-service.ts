@@ -1,6 +1,8 @@
 import type { DeviceList } from '../../shared/contract/devices';
 import type { Settings } from '../../shared/settings';
+import { say, type Saying } from '../../shared/said';
 import { AdbClient } from '../device/adb-client';
+import { AdbError } from '../device/errors';
 import type { AdbServerOptions } from '../device/adb-server';
 import { DeviceTracker } from '../device/device-tracker';
 import type { EventHub } from '../ipc/event-hub';
@@ -26,6 +28,10 @@ const DEMO_READY_TIMEOUT_MS = 15_000;
 
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
+/** The list's problem in English, with its code when it was worded by one. */
+const problemFields = (problem: Saying | string | null): Pick<DeviceList, 'problem' | 'problemSaid'> =>
+  problem === null || typeof problem === 'string' ? { problem } : { problem: problem.text, problemSaid: problem.said };
+
 /** The adb server address from the effective settings (ANDROID_ADB_SERVER_PORT already applied to the port). */
 export function adbServerOptions(settings: Settings, env: NodeJS.ProcessEnv): AdbServerOptions {
   return { host: settings.adb.host, port: settings.adb.port, env };
@@ -50,7 +56,7 @@ export async function startDemoDevice(profile: LatencyProfileName = 'instant'): 
 export class DeviceService {
   private adbClient: AdbClient | undefined;
   private tracker: DeviceTracker | undefined;
-  private problem: string | null = null;
+  private problem: Saying | string | null = null;
   private connecting: Promise<void> | undefined;
   private address: AdbServerOptions | undefined;
   /** The demo phones this app started, in order; their names tell them apart ("Demo phone", "Demo phone 2"). */
@@ -76,7 +82,7 @@ export class DeviceService {
   /** The adb client, connecting first when needed; throws the plain-words problem when adb cannot be used. */
   async adb(): Promise<AdbClient> {
     await this.ensureConnected();
-    if (!this.adbClient) throw new Error(this.problem ?? 'adb is not available.');
+    if (!this.adbClient) throw new Error(problemFields(this.problem).problem ?? 'adb is not available.');
     return this.adbClient;
   }
 
@@ -148,7 +154,7 @@ export class DeviceService {
     return {
       devices: (this.tracker?.list() ?? []).map((device) => (names.has(device.serial) ? { ...device, name: names.get(device.serial) } : device)),
       adbServer: this.adbClient?.address ?? `${this.address?.host ?? '127.0.0.1'}:${this.address?.port ?? this.options.env.ANDROID_ADB_SERVER_PORT ?? 5037}`,
-      problem: this.problem,
+      ...problemFields(this.problem),
     };
   }
 
@@ -173,7 +179,7 @@ export class DeviceService {
         const tracker = new DeviceTracker(adb);
         tracker.onChange((_devices, change) => {
           if (this.tracker !== tracker) return;
-          this.problem = change.kind === 'server-lost' ? `Lost the adb server: ${change.error}. Reconnecting…` : null;
+          this.problem = change.kind === 'server-lost' ? say('adb.serverLost', { error: change.error }) : null;
           this.publish();
         });
         await tracker.start();
@@ -185,7 +191,7 @@ export class DeviceService {
         this.tracker = tracker;
         this.problem = null;
       } catch (error) {
-        this.problem = message(error);
+        this.problem = error instanceof AdbError && error.said ? { text: error.message, said: error.said } : message(error);
         throw error;
       } finally {
         this.connecting = undefined;

@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import net from 'node:net';
+import { say } from '../../shared/said';
 import { AdbError } from './errors';
 
 export const DEFAULT_ADB_PORT = 5037;
@@ -94,31 +95,17 @@ export function runAdbBinary(
 }
 
 export function adbMissingError(adbPath: string, cause?: unknown): AdbError {
-  return new AdbError(
-    `The adb program was not found ("${adbPath}"). Install Android platform-tools ` +
-      '(Debian/Ubuntu: `sudo apt install adb`, macOS: `brew install android-platform-tools`, Windows: ' +
-      'https://developer.android.com/tools/releases/platform-tools) or point --adb-path at it.',
-    'adb-missing',
-    { cause },
-  );
+  return new AdbError(say('adb.missing', { adbPath }), 'adb-missing', { cause });
 }
 
 export function serverUnreachableError(address: AdbServerAddress, cause?: unknown): AdbError {
-  const where = `${address.host}:${address.port}`;
-  const fix = address.local
-    ? `Start it with \`adb -P ${address.port} start-server\`.`
-    : `Check that the other machine runs \`adb -a -P ${address.port} nodaemon server\` and that this machine can reach it.`;
-  return new AdbError(`No adb server answers at ${where}. ${fix}`, 'server-unreachable', { cause });
+  const values = { where: `${address.host}:${address.port}`, port: address.port };
+  return new AdbError(say(address.local ? 'adb.noLocalServer' : 'adb.noRemoteServer', values), 'server-unreachable', { cause });
 }
 
 export function notAnAdbServerError(address: AdbServerAddress, answer: string): AdbError {
-  const said = answer ? `it answered "${answer}"` : 'it did not answer the adb handshake';
-  return new AdbError(
-    `Something listens at ${address.host}:${address.port}, but it is not an adb server (${said}). The adb host and ` +
-      `port name the adb server (port 5037 unless ANDROID_ADB_SERVER_PORT says otherwise), not a phone: reach a ` +
-      'phone over the network by connecting to its address (Connect by address in the app, or `amc connect HOST:PORT`).',
-    'server-unreachable',
-  );
+  const where = `${address.host}:${address.port}`;
+  return new AdbError(answer ? say('adb.notAServerAnswered', { where, answer }) : say('adb.notAServerSilent', { where }), 'server-unreachable');
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { DeviceState, DeviceSummary } from '../../shared/device';
+import { say, type Saying } from '../../shared/said';
 import type { AdbCallOptions, AdbClient } from './adb-client';
 import { isAbortError } from './errors';
 
@@ -14,31 +15,32 @@ export function normaliseState(raw: string): DeviceState {
   return known.includes(raw as DeviceState) ? (raw as DeviceState) : 'unknown';
 }
 
-/** What the person must do for a phone in this state, in plain words (undefined when it is ready). */
-export function stateHint(state: DeviceState, serial: string): string | undefined {
-  const wireless = connectionOf(serial) === 'tcp';
+/** What the person must do for a phone in this state, in plain words with its code (undefined when it is ready). */
+export function stateHintSaying(state: DeviceState, serial: string): Saying | undefined {
   switch (state) {
     case 'device':
       return undefined;
     case 'unauthorized':
-      return "Unlock the phone and accept the 'Allow USB debugging?' prompt (tick 'Always allow from this computer').";
     case 'authorizing':
-      return 'The phone is still authorising this computer: unlock it and accept the prompt if one is shown.';
-    case 'offline':
-      return wireless
-        ? `The phone is not answering. Check it is on the same network with wireless debugging on, then disconnect and connect ${serial} again (in the app, or \`amc disconnect\` and \`amc connect ${serial}\`).`
-        : 'The phone is not answering. Unplug and reconnect the USB cable (or run `adb reconnect`), and unlock the phone.';
     case 'connecting':
-      return 'adb is still connecting to the phone; wait a moment.';
+      return say(`deviceState.${state}`);
+    case 'offline':
+      return connectionOf(serial) === 'tcp' ? say('deviceState.offlineWireless', { serial }) : say('deviceState.offlineUsb');
     case 'no-permissions':
-      return 'This computer user may not open the USB device. On Linux install udev rules for Android (e.g. the android-sdk-platform-tools-common package), add yourself to the plugdev group and replug the phone.';
+      return say('deviceState.noPermissions');
     case 'bootloader':
     case 'recovery':
     case 'sideload':
-      return `The phone is in ${state} mode. Reboot it into Android to control it.`;
+      return say('deviceState.otherMode', { mode: state });
     default:
-      return 'adb reports an unexpected state for this phone. Reconnect it; if that does not help, restart the adb server (`adb kill-server`).';
+      return say('deviceState.unexpected');
   }
+}
+
+/** A phone summary's hint fields for this state (none when it is ready). */
+export function hintFields(state: DeviceState, serial: string): Pick<DeviceSummary, 'hint' | 'hintSaid'> {
+  const hint = stateHintSaying(state, serial);
+  return hint ? { hint: hint.text, hintSaid: hint.said } : {};
 }
 
 /** Model, Android version and screen of a connected (`device` state) phone. Missing facts stay undefined. */
@@ -76,8 +78,7 @@ export async function describeDevice(
   options: AdbCallOptions = {},
 ): Promise<DeviceSummary> {
   const state = normaliseState(rawState);
-  const hint = stateHint(state, serial);
-  const base: DeviceSummary = { serial, state, connection: connectionOf(serial), ...(hint && { hint }) };
+  const base: DeviceSummary = { serial, state, connection: connectionOf(serial), ...hintFields(state, serial) };
   return state === 'device' ? { ...base, ...(await readDeviceDetails(adb, serial, options)) } : base;
 }
 

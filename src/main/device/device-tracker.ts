@@ -1,7 +1,7 @@
 import type { DeviceSummary } from '../../shared/device';
 import type { AdbClient, AdbDeviceTracker } from './adb-client';
 import type { AdbkitDevice } from './adbkit';
-import { connectionOf, normaliseState, readDeviceDetails, stateHint } from './device-info';
+import { connectionOf, hintFields, normaliseState, readDeviceDetails } from './device-info';
 import { isAbortError } from './errors';
 
 export type DeviceChange =
@@ -108,9 +108,8 @@ export class DeviceTracker {
     const state = normaliseState(rawState);
     const previous = this.devices.get(serial);
     if (previous?.state === state) return;
-    const hint = stateHint(state, serial);
     const keep = previous && state === 'device' ? { model: previous.model, androidVersion: previous.androidVersion, screen: previous.screen } : {};
-    const summary: DeviceSummary = { ...dropUndefined(keep), serial, state, connection: connectionOf(serial), ...(hint && { hint }) };
+    const summary: DeviceSummary = { ...dropUndefined(keep), serial, state, connection: connectionOf(serial), ...hintFields(state, serial) };
     this.devices.set(serial, summary);
     this.emit({ kind: previous ? 'state' : 'added', serial });
     if (state === 'device') void this.loadDetails(serial);

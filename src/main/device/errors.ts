@@ -1,3 +1,5 @@
+import type { Said, Saying } from '../../shared/said';
+
 /** Why an adb operation failed, in categories the callers act on (retry, tell the person, give up). */
 export type AdbErrorKind =
   /** The `adb` binary is not installed (or not at the configured path). */
@@ -21,12 +23,15 @@ const retryableKinds: ReadonlySet<AdbErrorKind> = new Set(['device-not-found', '
 
 export class AdbError extends Error {
   override name = 'AdbError';
+  /** The message's code, when it was worded by code (for a window in another language). */
+  readonly said: Said | undefined;
   constructor(
-    message: string,
+    message: string | Saying,
     readonly kind: AdbErrorKind,
     options?: { cause?: unknown },
   ) {
-    super(message, options);
+    super(typeof message === 'string' ? message : message.text, options);
+    this.said = typeof message === 'string' ? undefined : message.said;
   }
 
   /** True when retrying cannot repeat an action (nothing was sent) and the failure may be temporary. */

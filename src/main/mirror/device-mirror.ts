@@ -101,6 +101,7 @@ export class DeviceMirror {
       source: this.video?.live ? 'video' : 'screenshots',
       fallbackReason: fallback?.reason ?? null,
       fallbackFix: fallback?.fix ?? null,
+      fallbackSaid: fallback?.said ?? null,
     };
   }
 

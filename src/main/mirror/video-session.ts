@@ -1,4 +1,5 @@
 import type { FrameMeta } from '../../shared/contract/frame';
+import { say, type Said, type Saying } from '../../shared/said';
 import { settingInForm } from '../../shared/settings-catalog';
 import { isAbortError } from '../device/errors';
 import { move, type VideoSessionState } from './video-session-state';
@@ -37,7 +38,16 @@ export interface VideoFallback {
   reason: string;
   /** What the person can change to get video, when a setting can. */
   fix: string | null;
+  /** The codes of the reason and the fix, when main worded them (an error from elsewhere has none). */
+  said?: { reason: Said; fix: Said | null };
 }
+
+/** A fallback main words itself: the English text, with the codes for a window in another language. */
+const fallbackOf = (reason: Saying, fix: Saying | null): VideoFallback => ({
+  reason: reason.text,
+  fix: fix?.text ?? null,
+  said: { reason: reason.said, fix: fix?.said ?? null },
+});
 
 const DEFAULT_MAX_RESTARTS = 3;
 
@@ -139,13 +149,12 @@ export class VideoSession {
     const generation = this.generation;
     const stillCurrent = () => this.generation === generation;
     if (!this.view.decodesVideo) {
-      this.fellBack({ reason: 'this window cannot decode video', fix: 'Open the app, or this page at http://127.0.0.1 (WebCodecs decodes video there).' });
+      this.fellBack(fallbackOf(say('video.cannotDecode'), say('video.fixCannotDecode')));
       return;
     }
     if (!(await this.options.enabled())) {
       if (!stillCurrent()) return;
-      const videoMirror = settingInForm('helpers', 'videoMirror');
-      this.fellBack({ reason: 'the video mirror is off in Settings', fix: `Turn on "${videoMirror.label}" in Settings \u2192 ${videoMirror.section}.` });
+      this.fellBack(fallbackOf(say('video.off'), say('video.fixOff', { videoSetting: 'helpers.videoMirror', videoSection: settingInForm('helpers', 'videoMirror').section })));
       return;
     }
     try {
@@ -165,7 +174,9 @@ export class VideoSession {
       if (stillCurrent()) this.stream = stream;
       else stream.stop();
     } catch (error) {
-      if (stillCurrent() && !isAbortError(error)) this.fellBack({ reason: message(error), fix: error instanceof VideoUnavailableError ? error.fix : null });
+      if (stillCurrent() && !isAbortError(error)) {
+        this.fellBack(error instanceof VideoUnavailableError ? { reason: error.message, fix: error.fix, said: error.said } : { reason: message(error), fix: null });
+      }
     }
   }
 
@@ -192,7 +203,7 @@ export class VideoSession {
     this.restartsInARow += 1;
     const limit = this.options.maxRestarts ?? DEFAULT_MAX_RESTARTS;
     if (this.restartsInARow > limit) {
-      this.fellBack({ reason: `the display changed ${this.restartsInARow} times in a row before the video could show it`, fix: null });
+      this.fellBack(fallbackOf(say('video.displayKeptChanging', { times: this.restartsInARow }), null));
       return;
     }
     this.enter('restarting');

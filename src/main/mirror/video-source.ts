@@ -1,5 +1,6 @@
 import type { MirrorKey } from '../../shared/contract/devices';
 import type { FrameMeta } from '../../shared/contract/frame';
+import type { Said } from '../../shared/said';
 import { KEY_CODES } from '../tools/actions/keys';
 import type { AdbClient } from '../device/adb-client';
 import { parseWmSize } from '../device/device-info';
@@ -141,6 +142,8 @@ export class VideoUnavailableError extends Error {
   constructor(
     reason: string,
     readonly fix: string,
+    /** The codes of the reason and the fix, for a window in another language. */
+    readonly said: { reason: Said; fix: Said },
   ) {
     super(reason);
     this.name = 'VideoUnavailableError';
@@ -156,7 +159,7 @@ export class VideoSource {
    */
   async start(serial: string, maxSize: number, handlers: VideoRunHandlers, signal: AbortSignal): Promise<VideoRun> {
     const server = await this.options.server();
-    if (!server.available) throw new VideoUnavailableError(server.reason, server.fix);
+    if (!server.available) throw new VideoUnavailableError(server.reason, server.fix, server.said);
     const adb = await this.options.adb();
     const natural = parseWmSize(await adb.shell(serial, 'wm size', { signal, timeoutMs: 5000 }));
     const session = await ScrcpySession.start({ adb, serial, server: server.bytes, maxSize, signal });

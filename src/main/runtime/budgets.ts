@@ -1,6 +1,7 @@
 import type { TokenUsage } from '@amc/provider-clients';
 import { costOf, formatUsd } from '../../shared/prices';
 import type { GuardFinding } from '../../shared/task';
+import { say, type Saying } from '../../shared/said';
 import type { TaskPolicies } from './task-policies';
 
 /**
@@ -23,8 +24,8 @@ export interface BudgetState {
 
 export interface BudgetExceeded {
   finding: Extract<GuardFinding, 'steps' | 'tokens' | 'cost' | 'time'>;
-  /** The task's failure reason, naming the budget. */
-  reason: string;
+  /** The task's failure reason, naming the budget, with its code. */
+  reason: Saying;
 }
 
 const tokens = (usage: TokenUsage) => usage.inputTokens + usage.outputTokens;
@@ -32,31 +33,30 @@ const count = (n: number) => n.toLocaleString('en-US');
 
 function minutes(ms: number): string {
   const total = ms / 60_000;
-  return `${Number.isInteger(total) ? total : total.toFixed(1)} min`;
+  return Number.isInteger(total) ? String(total) : total.toFixed(1);
 }
 
 export function budgetExceeded(state: BudgetState, maxSteps: number, policies: Pick<TaskPolicies, 'maxTokens' | 'maxCostUsd' | 'maxDurationMs' | 'price'>): BudgetExceeded | null {
   if (state.steps >= maxSteps) {
-    return { finding: 'steps', reason: `reached the maximum of ${maxSteps} step${maxSteps === 1 ? '' : 's'} without finishing the goal` };
+    return { finding: 'steps', reason: say('budget.steps', { count: maxSteps }) };
   }
   const { maxTokens, maxCostUsd, maxDurationMs, price } = policies;
   if (maxTokens !== null) {
     const used = tokens(state.usage);
     const next = state.lastCall ? tokens(state.lastCall) : 0;
     if (used >= maxTokens || used + next > maxTokens) {
-      const why = used >= maxTokens ? 'reached' : 'the next model call would pass it';
-      return { finding: 'tokens', reason: `token budget reached: ${count(used)} of ${count(maxTokens)} tokens used (${why})` };
+      return { finding: 'tokens', reason: say(used >= maxTokens ? 'budget.tokensReached' : 'budget.tokensWouldPass', { used: count(used), max: count(maxTokens) }) };
     }
   }
   if (maxCostUsd !== null && price !== null && state.costUsd !== null) {
     const next = state.lastCall ? costOf(state.lastCall, price) : 0;
     if (state.costUsd >= maxCostUsd || state.costUsd + next > maxCostUsd) {
-      const why = state.costUsd >= maxCostUsd ? 'reached' : 'the next model call would pass it';
-      return { finding: 'cost', reason: `cost budget reached: ${formatUsd(state.costUsd)} of ${formatUsd(maxCostUsd)} spent (${why})` };
+      const values = { used: formatUsd(state.costUsd), max: formatUsd(maxCostUsd) };
+      return { finding: 'cost', reason: say(state.costUsd >= maxCostUsd ? 'budget.costReached' : 'budget.costWouldPass', values) };
     }
   }
   if (maxDurationMs !== null && state.agentMs >= maxDurationMs) {
-    return { finding: 'time', reason: `time budget reached: the agent worked ${minutes(state.agentMs)} of its ${minutes(maxDurationMs)}` };
+    return { finding: 'time', reason: say('budget.time', { worked: minutes(state.agentMs), max: minutes(maxDurationMs) }) };
   }
   return null;
 }

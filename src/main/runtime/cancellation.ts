@@ -1,3 +1,5 @@
+import { say } from '../../shared/said';
+
 /** How a task's work stops: a person's Stop or the app closing aborts one signal, and everything waiting on it ends. */
 
 /** The reason given to stop(), carried by the aborted signal. */
@@ -5,7 +7,9 @@ export class Cancelled extends Error {
   override name = 'Cancelled';
 }
 
-export const STOPPED = 'stopped by the user';
+/** The reason of a person's Stop, with its code for a window in another language. */
+export const STOPPED_SAYING = say('stop.byPerson');
+export const STOPPED = STOPPED_SAYING.text;
 
 /** The reason given to stop(), as the aborted signal carries it. */
 export function stopReasonOf(signal: AbortSignal): string {

@@ -19,7 +19,7 @@ import type { ToolCatalog } from '../tools/tool';
 import { ASK_USER, AskUserArgsSchema, HAND_OVER, HandOverArgsSchema } from '../tools/person-tools';
 import { budgetExceeded } from './budgets';
 import { plannerSourceFrom } from './build-planner';
-import { abortable, Cancelled, failureReasonOf, STOPPED, stopReasonOf } from './cancellation';
+import { abortable, Cancelled, failureReasonOf, STOPPED, STOPPED_SAYING, stopReasonOf } from './cancellation';
 import { turnsOf } from './history';
 import { LoopWatch, loopWarning } from './loop-guard';
 import type { ConfiguredPlanner, PlanInput, Planner, PlannerDecision, PlannerScreenshot, PlannerSource } from './planner';
@@ -30,6 +30,7 @@ import { DEFAULT_TASK_POLICIES, type TaskPolicies } from './task-policies';
 import type { AppNotesPort } from './notes/app-notes-port';
 import { learnRoutes } from './notes/learn-route';
 import { pickNotes } from './notes/pick-notes';
+import { say, type Said, type Saying } from '../../shared/said';
 
 export type { ConfiguredPlanner, PlannerSource } from './planner';
 export type { SupervisorDecision, SupervisorPort, SupervisorRequest } from './supervisor';
@@ -156,6 +157,12 @@ type TurnEnd = TaskRecord | null;
 
 /** Turns that acted (or asked, or had their action denied): what the step budget counts. */
 const executedSteps = (record: TaskRecord) => record.steps.filter((step) => step.outcome).length;
+
+/** A task's failure reason in English for the record, with its code when the runtime worded it (a Stop included). */
+function failureFields(failure: string | Saying | null): { failureReason: string | null; failureSaid?: Said } {
+  if (failure === null || typeof failure === 'string') return { failureReason: failure, ...(failure === STOPPED && { failureSaid: STOPPED_SAYING.said }) };
+  return { failureReason: failure.text, failureSaid: failure.said };
+}
 
 /**
  * Runs tasks: observe -> plan -> execute, re-observing every turn, until the planner finishes, a budget runs out,
@@ -310,7 +317,7 @@ export class TaskRunner {
     run.loops.restart();
   }
 
-  private async finish(task: RunningTask, run: RunState, status: 'completed' | 'failed' | 'cancelled', failureReason: string | null, result: string | null = null, verification?: Verification): Promise<TaskRecord> {
+  private async finish(task: RunningTask, run: RunState, status: 'completed' | 'failed' | 'cancelled', failure: string | Saying | null, result: string | null = null, verification?: Verification): Promise<TaskRecord> {
     // The device is free (here and for other processes) before anyone hears of the end, so a listener may
     // start the next task at once.
     // A lock that cannot be removed is replaced as stale by this process's next task.
@@ -323,7 +330,7 @@ export class TaskRunner {
       taskId: task.record.id,
       at: this.now(),
       status,
-      failureReason,
+      ...failureFields(failure),
       result,
       steps: executedSteps(task.record),
       usage: task.record.usage,
@@ -430,7 +437,7 @@ export class TaskRunner {
       task.policies,
     );
     if (!exceeded) return null;
-    this.guardDecided(task, run.turn, { guard: 'budget', finding: exceeded.finding, decision: 'stop', message: exceeded.reason, by: 'runtime' });
+    this.guardDecided(task, run.turn, { guard: 'budget', finding: exceeded.finding, decision: 'stop', message: exceeded.reason.text, said: exceeded.reason.said, by: 'runtime' });
     return this.finish(task, run, 'failed', exceeded.reason);
   }
 
@@ -566,9 +573,10 @@ export class TaskRunner {
     const result = typeof decision?.args.reason === 'string' ? decision.args.reason : null;
     const claimed = decision?.tool === FINISH_TASK && decision.args.success === true;
     if (!claimed || executedSteps(task.record) > 0) return this.finish(task, run, 'completed', null, result);
-    const fact = 'no action was taken in this task, so nothing confirms the goal was reached';
-    this.guardDecided(task, turn, { guard: 'completion', finding: 'no-action-taken', decision: 'allow', message: `success claimed, but ${fact}: completed as not verified`, by: 'runtime' });
-    return this.finish(task, run, 'completed', null, result, { status: 'not-verified', check: 'action-taken', fact });
+    const fact = say('verify.noAction');
+    const message = say('guard.successWithoutAction', { factCode: fact.said.code });
+    this.guardDecided(task, turn, { guard: 'completion', finding: 'no-action-taken', decision: 'allow', message: message.text, said: message.said, by: 'runtime' });
+    return this.finish(task, run, 'completed', null, result, { status: 'not-verified', check: 'action-taken', fact: fact.text, said: fact.said });
   }
 
   /** What the loop guard remembers of a recorded turn. */
@@ -612,7 +620,7 @@ export class TaskRunner {
   private countFailure(task: RunningTask, run: RunState, outcome: StepOutcome): Promise<TaskRecord> | null {
     run.failuresInARow = outcome.ok ? 0 : run.failuresInARow + 1;
     if (run.failuresInARow >= this.maxConsecutiveFailures) {
-      return this.finish(task, run, 'failed', `${run.failuresInARow} actions in a row failed; the last one: ${outcome.error ?? 'unknown error'}`);
+      return this.finish(task, run, 'failed', say('stop.failuresInARow', { failures: run.failuresInARow, error: outcome.error ?? 'unknown error' }));
     }
     return null;
   }

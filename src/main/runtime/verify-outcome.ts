@@ -1,4 +1,5 @@
 import type { StepOutcome, Verification } from '../../shared/action';
+import { say, type Saying } from '../../shared/said';
 import { elementLabel, type Scene, type SceneElement } from '../../shared/scene';
 import { ACTION_TOOLS } from '../tools/registry';
 import type { CallEffects, ToolCatalog } from '../tools/tool';
@@ -21,8 +22,8 @@ export interface VerifyInput {
   tools?: ToolCatalog;
 }
 
-const verified = (check: Verification['check'], fact: string): Verification => ({ status: 'verified', check, fact });
-const notVerified = (check: Verification['check'], fact: string): Verification => ({ status: 'not-verified', check, fact });
+const verified = (check: Verification['check'], fact: Saying): Verification => ({ status: 'verified', check, fact: fact.text, said: fact.said });
+const notVerified = (check: Verification['check'], fact: Saying): Verification => ({ status: 'not-verified', check, fact: fact.text, said: fact.said });
 
 const flat = (text: string | undefined) => (text ?? '').replace(/\s+/g, ' ').trim();
 const shown = (text: string | undefined) => {
@@ -54,7 +55,7 @@ function sameElement(element: SceneElement, after: Scene): SceneElement | undefi
 
 function screenChange(input: VerifyInput): Verification | null {
   if (input.screenChanged === null) return null;
-  return input.screenChanged ? verified('screen-changed', 'the screen changed') : notVerified('screen-changed', 'the screen did not change');
+  return input.screenChanged ? verified('screen-changed', say('verify.screenChanged')) : notVerified('screen-changed', say('verify.screenUnchanged'));
 }
 
 function verifyTyping(input: VerifyInput, effects: CallEffects, after: Scene): Verification | null {
@@ -63,19 +64,18 @@ function verifyTyping(input: VerifyInput, effects: CallEffects, after: Scene): V
   const now = field ? sameElement(field, after) : after.elements.find((element) => element.editable && element.focused);
   if (!now) return screenChange(input);
   const label = elementLabel(now);
-  if (flat(now.text).includes(flat(typed))) return verified('text-in-field', `${label} shows ${shown(now.text)}`);
+  if (flat(now.text).includes(flat(typed))) return verified('text-in-field', say('verify.fieldShows', { element: label, text: shown(now.text) }));
   // A password field shows dots, an input filter may reformat: a changed field is the best evidence there is.
-  if (field && flat(now.text) !== flat(field.text)) return verified('text-in-field', `${label} changed to ${shown(now.text)}`);
-  return notVerified('text-in-field', `${label} shows ${shown(now.text)}, not ${shown(typed)}`);
+  if (field && flat(now.text) !== flat(field.text)) return verified('text-in-field', say('verify.fieldChanged', { element: label, text: shown(now.text) }));
+  return notVerified('text-in-field', say('verify.fieldShowsOther', { element: label, text: shown(now.text), typed: shown(typed) }));
 }
 
 function verifyToggle(field: SceneElement, after: Scene, input: VerifyInput): Verification | null {
   const now = sameElement(field, after);
   if (now?.checked === undefined) return screenChange(input);
-  const state = now.checked ? 'on' : 'off';
-  return now.checked !== field.checked
-    ? verified('checked-flipped', `${elementLabel(now)} is now ${state}`)
-    : notVerified('checked-flipped', `${elementLabel(now)} is still ${state}`);
+  const element = { element: elementLabel(now) };
+  if (now.checked !== field.checked) return verified('checked-flipped', say(now.checked ? 'verify.switchNowOn' : 'verify.switchNowOff', element));
+  return notVerified('checked-flipped', say(now.checked ? 'verify.switchStillOn' : 'verify.switchStillOff', element));
 }
 
 /** The check for one executed action; null when there is nothing to check (a failed or look-only action). */
@@ -83,12 +83,11 @@ export function verifyAction(input: VerifyInput): Verification | null {
   const effects = (input.tools ?? ACTION_TOOLS).get(input.tool)?.effectsOf(input.args);
   if (!input.outcome.ok || !effects?.verifies) return null;
   const after = input.after;
-  if (!after) return notVerified('screen-changed', 'the screen could not be read after the action');
+  if (!after) return notVerified('screen-changed', say('verify.screenUnreadable'));
   if (effects.verifies === 'app-in-foreground' && input.outcome.app) {
     const app = input.outcome.app;
-    return after.screen.package === app
-      ? verified('app-in-foreground', `${app} is in the foreground`)
-      : notVerified('app-in-foreground', `${after.screen.package || 'no app'} is in the foreground, not ${app}`);
+    if (after.screen.package === app) return verified('app-in-foreground', say('verify.appInFront', { app }));
+    return notVerified('app-in-foreground', after.screen.package ? say('verify.otherAppInFront', { front: after.screen.package, app }) : say('verify.noAppInFront', { app }));
   }
   if (effects.verifies === 'text-in-field') return verifyTyping(input, effects, after);
   const target = aimedAt(input, effects);

@@ -135,6 +135,7 @@ export function createTaskStore(home: string, limits: TaskFileLimits = TASK_FILE
         launchId: started.launchId ?? null,
         status: finished.status,
         failureReason: finished.failureReason,
+        ...(finished.failureSaid && { failureSaid: finished.failureSaid }),
         steps: finished.steps,
         createdAt: started.at,
         finishedAt: finished.at,
@@ -270,6 +271,7 @@ export function summaryOf(record: TaskRecord): TaskSummary {
     planner: record.planner,
     status: record.status,
     failureReason: record.failureReason,
+    ...(record.failureSaid && { failureSaid: record.failureSaid }),
     // Actions carried out (not questions, hand-overs or denied actions).
     steps: record.steps.filter(isAction).length,
     createdAt: record.createdAt,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SaidSchema } from '../said';
 import { DeviceSummarySchema } from '../device';
 import { defineEvents, defineMethods, NoInput } from './define';
 
@@ -9,6 +10,8 @@ export const DeviceListSchema = z.object({
   adbServer: z.string(),
   /** A plain-words problem with adb itself (null when the list is live and complete). */
   problem: z.string().nullable(),
+  /** The problem's code, for a window in another language. */
+  problemSaid: SaidSchema.optional(),
 });
 export type DeviceList = z.infer<typeof DeviceListSchema>;
 

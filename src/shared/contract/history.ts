@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { TokenUsageSchema } from '@amc/provider-clients/contract';
 import { PlannerInfoSchema, TaskRecordSchema, TaskStatusSchema } from '../task';
+import { SaidSchema } from '../said';
 import { defineEvents, defineMethods, NoInput } from './define';
 import { LANGUAGES } from '../i18n/languages';
 
@@ -11,6 +12,8 @@ export const TaskSummarySchema = z.object({
   serial: z.string(),
   status: TaskStatusSchema,
   failureReason: z.string().nullable(),
+  /** The failure reason's code, for a window in another language (absent in records written before it). */
+  failureSaid: SaidSchema.optional(),
   planner: PlannerInfoSchema,
   steps: z.number().int().nonnegative(),
   createdAt: z.number(),

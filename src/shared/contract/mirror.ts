@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineEvents, defineMethods, NoInput } from './define';
+import { SaidSchema } from '../said';
 import { FrameMetaSchema } from './frame';
 
 export const MIRROR_STATES = ['stopped', 'running', 'paused', 'error'] as const;
@@ -27,6 +28,8 @@ export const MirrorStatusSchema = z.object({
   fallbackReason: z.string().nullable().optional(),
   /** What to change to get video, when a setting can ("Turn on \"Download missing helpers\" in Settings …"). */
   fallbackFix: z.string().nullable().optional(),
+  /** The codes of the reason and the fix, when main worded them: the window says them in its language. */
+  fallbackSaid: z.object({ reason: SaidSchema, fix: SaidSchema.nullable() }).nullable().optional(),
 });
 export type MirrorStatus = z.infer<typeof MirrorStatusSchema>;
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AdbClient } from '../../../src/main/device/adb-client';
-import { connectionOf, normaliseState, stateHint } from '../../../src/main/device/device-info';
+import { connectionOf, normaliseState, stateHintSaying } from '../../../src/main/device/device-info';
 import { DeviceTracker, type DeviceChange } from '../../../src/main/device/device-tracker';
 import type { DeviceSummary } from '../../../src/shared/device';
 import { startAdbHarness, type AdbHarness } from '../../support/adb-harness';
@@ -72,6 +72,8 @@ describe('live device list', () => {
     await expect(adb.connectDevice('127.0.0.1:1')).rejects.toThrow(/Could not connect to 127.0.0.1:1/);
   });
 });
+
+const stateHint = (state: Parameters<typeof stateHintSaying>[0], serial: string) => stateHintSaying(state, serial)?.text;
 
 describe('device states in plain words', () => {
   it('Scenario: An unauthorized phone tells the person what to do', () => {

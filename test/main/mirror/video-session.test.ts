@@ -160,7 +160,7 @@ describe('video session', () => {
     expect(session.state).toBe('restarting');
     starts[2]!.ended('the display changed', true);
     expect(session.state).toBe('fell-back');
-    expect(session.fallback).toEqual({ reason: 'the display changed 3 times in a row before the video could show it', fix: null });
+    expect(session.fallback).toEqual({ reason: 'the display changed 3 times in a row before the video could show it', fix: null, said: { reason: { code: 'video.displayKeptChanging', values: { times: 3 } }, fix: null } });
     // A gesture waiting for the restart goes on at once.
     await restartEnded;
     expect(starts).toHaveLength(3);
@@ -172,7 +172,7 @@ describe('video session', () => {
     const off = watchedSession({ source, enabled: async () => false });
     off.session.start('phone-1', { maxSize: 800, decodesVideo: true });
     await until(() => off.session.state === 'fell-back', 5_000, 'the fallback');
-    expect(off.session.fallback).toEqual({ reason: 'the video mirror is off in Settings', fix: expect.stringMatching(/^Turn on ".+" in Settings/) });
+    expect(off.session.fallback).toMatchObject({ reason: 'the video mirror is off in Settings', fix: expect.stringMatching(/^Turn on ".+" in Settings/) });
 
     const blind = watchedSession({ source });
     blind.session.start('phone-1', { maxSize: 800, decodesVideo: false });

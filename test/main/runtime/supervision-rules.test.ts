@@ -104,16 +104,16 @@ describe('verified outcomes', () => {
     const before = sceneOf('com.android.messaging', field);
     const typed = sceneOf('com.android.messaging', { ...field, id: 'e3', text: '555-0142' });
     const input = { tool: 'type_text', args: { text: '555-0142', element_id: 'e1' }, outcome: ok, before, screenChanged: true };
-    expect(verifyAction({ ...input, after: typed })).toEqual({ status: 'verified', check: 'text-in-field', fact: 'EditText "555-0142" shows "555-0142"' });
-    expect(verifyAction({ ...input, after: before, screenChanged: false })).toEqual({ status: 'not-verified', check: 'text-in-field', fact: 'EditText "recipient" shows nothing, not "555-0142"' });
+    expect(verifyAction({ ...input, after: typed })).toMatchObject({ status: 'verified', check: 'text-in-field', fact: 'EditText "555-0142" shows "555-0142"' });
+    expect(verifyAction({ ...input, after: before, screenChanged: false })).toMatchObject({ status: 'not-verified', check: 'text-in-field', fact: 'EditText "recipient" shows nothing, not "555-0142"' });
   });
 
   it('Scenario: A toggled switch is verified flipped', () => {
     const wifi = el(1, { type: 'Switch', text: 'Wi-Fi', resourceId: 'switch_widget', checked: true });
     const before = sceneOf('com.android.settings', wifi);
     const input = { tool: 'tap', args: { element_id: 'e1' }, outcome: { ...ok, target: { x: 1, y: 1, elementId: 'e1' } }, before, screenChanged: true };
-    expect(verifyAction({ ...input, after: sceneOf('com.android.settings', { ...wifi, checked: false }) })).toEqual({ status: 'verified', check: 'checked-flipped', fact: 'Switch "Wi-Fi" is now off' });
-    expect(verifyAction({ ...input, after: before, screenChanged: false })).toEqual({ status: 'not-verified', check: 'checked-flipped', fact: 'Switch "Wi-Fi" is still on' });
+    expect(verifyAction({ ...input, after: sceneOf('com.android.settings', { ...wifi, checked: false }) })).toMatchObject({ status: 'verified', check: 'checked-flipped', fact: 'Switch "Wi-Fi" is now off' });
+    expect(verifyAction({ ...input, after: before, screenChanged: false })).toMatchObject({ status: 'not-verified', check: 'checked-flipped', fact: 'Switch "Wi-Fi" is still on' });
   });
 
   it('Scenario: A launched app is verified in the foreground', () => {
@@ -125,8 +125,8 @@ describe('verified outcomes', () => {
   it('Scenario: A tap that changes nothing is not verified', () => {
     const scene = sceneOf('com.example', el(1, { text: 'OK' }));
     const input = { tool: 'tap', args: { element_id: 'e1' }, outcome: ok, before: scene, after: scene };
-    expect(verifyAction({ ...input, screenChanged: false })).toEqual({ status: 'not-verified', check: 'screen-changed', fact: 'the screen did not change' });
-    expect(verifyAction({ ...input, screenChanged: true })).toEqual({ status: 'verified', check: 'screen-changed', fact: 'the screen changed' });
+    expect(verifyAction({ ...input, screenChanged: false })).toMatchObject({ status: 'not-verified', check: 'screen-changed', fact: 'the screen did not change' });
+    expect(verifyAction({ ...input, screenChanged: true })).toMatchObject({ status: 'verified', check: 'screen-changed', fact: 'the screen changed' });
     // Failed actions and looks are not verified at all.
     expect(verifyAction({ ...input, outcome: { ok: false, error: 'x', attempts: 0, durationMs: 0 }, screenChanged: false })).toBeNull();
     expect(verifyAction({ ...input, tool: 'wait', screenChanged: false })).toBeNull();
@@ -159,7 +159,7 @@ describe('budgets and prices', () => {
     expect(budgetExceeded({ ...state, steps: 30 }, 30, none)?.finding).toBe('steps');
     expect(budgetExceeded({ ...state, usage: { inputTokens: 900, outputTokens: 0 }, lastCall: { inputTokens: 200, outputTokens: 0 } }, 30, { ...none, maxTokens: 1000 })?.finding).toBe('tokens');
     expect(budgetExceeded({ ...state, usage: { inputTokens: 700, outputTokens: 0 }, lastCall: { inputTokens: 200, outputTokens: 0 } }, 30, { ...none, maxTokens: 1000 })).toBeNull();
-    expect(budgetExceeded({ ...state, agentMs: 90_000 }, 30, { ...none, maxDurationMs: 60_000 })?.reason).toBe('time budget reached: the agent worked 1.5 min of its 1 min');
+    expect(budgetExceeded({ ...state, agentMs: 90_000 }, 30, { ...none, maxDurationMs: 60_000 })?.reason.text).toBe('time budget reached: the agent worked 1.5 min of its 1 min');
     // Without a price, the cost budget cannot apply.
     expect(budgetExceeded({ ...state, costUsd: null, lastCall: { inputTokens: 1e6, outputTokens: 0 } }, 30, { ...none, maxCostUsd: 0.01 })).toBeNull();
   });

@@ -10,6 +10,8 @@ import { presetSupervisor, type SupervisorPort, type SupervisorRequest } from '.
 import { DEFAULT_TASK_POLICIES, type TaskPolicies } from '../../../src/main/runtime/task-policies';
 import type { Planner } from '../../../src/main/runtime/planner';
 import { FakeExecutor, FakeObserver, ScriptedPlanner, sceneWith, step } from './doubles';
+import { wordsFor } from '../../../src/shared/i18n/translate';
+import { wordSaid } from '../../../src/shared/said';
 
 /** A person who answers from a script (one reply per request, the last repeating) and records what was asked. */
 class ScriptedPerson implements SupervisorPort {
@@ -106,6 +108,25 @@ describe('loop and stall guard', () => {
   });
 });
 
+describe('failure reasons in the window language', () => {
+  it("Scenario: A task's failure reason carries its code, and a window in Chinese words it", async () => {
+    const chinese = wordsFor('zh-CN');
+    const spent = await runnerWith(spendingPlanner(() => step('swipe', { direction: 'up' })), { observer: changingScenes(), policies: { maxTokens: 5000 } }).runner.run(request);
+    expect(spent.failureSaid).toEqual({ code: 'budget.tokensWouldPass', values: { used: '4,400', max: '5,000' } });
+    expect(wordSaid(spent.failureReason!, spent.failureSaid, chinese)).toBe('token 预算已用完：已用 4,400 / 5,000 token（下一次调用模型就会超出）');
+
+    const person = new ScriptedPerson([{ kind: 'stop' }]);
+    const stopped = await runnerWith(spendingPlanner(() => step('launch_app', { app: 'Settings' })), { supervisor: person, policies: { loop: { warnAfter: 2, stopAfter: 3 } } }).runner.run(request);
+    expect(stopped.status).toBe('cancelled');
+    expect(stopped.failureReason).toBe('stopped by the user');
+    expect(wordSaid(stopped.failureReason!, stopped.failureSaid, chinese)).toBe('你停止了任务');
+    // A reason the runtime did not word keeps its English (and has no code).
+    const unanswered = await runnerWith(spendingPlanner(() => step('launch_app', { app: 'Settings' })), { policies: { loop: { warnAfter: 2, stopAfter: 3 } } }).runner.run(request);
+    expect(unanswered.failureSaid).toBeUndefined();
+    expect(wordSaid(unanswered.failureReason!, unanswered.failureSaid, chinese)).toMatch(/^stopped a loop: /);
+  });
+});
+
 describe('budgets', () => {
   it('Scenario: The token budget stops a task with no extra model call', async () => {
     const planner = spendingPlanner(() => step('swipe', { direction: 'up' }));
@@ -181,7 +202,7 @@ describe('verified outcomes', () => {
       [1, 'verified', 'EditText "Running late" shows "Running late"'],
       [2, 'not-verified', 'the screen did not change'],
     ]);
-    expect(record.steps[0]!.outcome?.verification).toEqual({ status: 'verified', check: 'text-in-field', fact: 'EditText "Running late" shows "Running late"' });
+    expect(record.steps[0]!.outcome?.verification).toMatchObject({ status: 'verified', check: 'text-in-field', fact: 'EditText "Running late" shows "Running late"' });
     expect(planner.inputs[1]!.history![0]!.outcome.verification?.status).toBe('verified');
   });
 
@@ -191,7 +212,7 @@ describe('verified outcomes', () => {
     const record = await runner.run(request);
     expect(record.status).toBe('completed');
     expect(planner.inputs).toHaveLength(1);
-    expect(record.verification).toEqual({ status: 'not-verified', check: 'action-taken', fact: 'no action was taken in this task, so nothing confirms the goal was reached' });
+    expect(record.verification).toEqual({ status: 'not-verified', check: 'action-taken', fact: 'no action was taken in this task, so nothing confirms the goal was reached', said: { code: 'verify.noAction', values: {} } });
     expect(of(events, 'guard.decided')[0]).toMatchObject({ guard: 'completion', finding: 'no-action-taken', by: 'runtime' });
   });
 });

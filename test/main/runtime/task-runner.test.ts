@@ -150,6 +150,8 @@ describe('TaskRunner', () => {
     const record = await runner.run(request);
     expect(record.status).toBe('failed');
     expect(record.failureReason).toBe('3 actions in a row failed; the last one: adb: device not found');
+    // A window in another language words it by its code; the phone's own error stays as it came.
+    expect(record.failureSaid).toEqual({ code: 'stop.failuresInARow', values: { failures: 3, error: 'adb: device not found' } });
     expect(executor.calls).toHaveLength(3);
   });
 

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { say, type Said, type Saying } from '../../../shared/said';
 import { settingInForm } from '../../../shared/settings-catalog';
 import type { HelperFacts } from './catalog';
 
@@ -13,7 +14,10 @@ export type HelperResolution =
    * `reason` is one short clause in plain words, e.g. "the download was refused (ECONNREFUSED)"; `fix` says what
    * the person can set to have the helper, since every refusal here is a matter of configuration.
    */
-  | { available: false; reason: string; fix: string };
+  | { available: false; reason: string; fix: string; said: { reason: Said; fix: Said } };
+
+/** A refusal: the English words, and their codes for a window in another language. */
+const refused = (reason: Saying, fix: Saying): HelperResolution => ({ available: false, reason: reason.text, fix: fix.text, said: { reason: reason.said, fix: fix.said } });
 
 export interface ProvisionOptions {
   /** The helper's path from Settings (empty: not set). Taken as the person gave it, without a checksum. */
@@ -51,12 +55,11 @@ async function readIfPresent(file: string): Promise<Buffer | null> {
 }
 
 /** What gets the helper when it could not be found, in the Settings form's words: every refusal here is configuration. */
-function fixFor(helper: HelperFacts, why: 'unreadable' | 'downloads-off' | 'download-failed'): string {
-  const file = settingInForm('helpers', helper.pathSetting);
-  const where = `Settings \u2192 ${file.section}`;
-  if (why === 'unreadable') return `Check "${file.label}" in ${where}.`;
-  if (why === 'downloads-off') return `In ${where}, turn on "${settingInForm('helpers', 'download').label}" or set "${file.label}".`;
-  return `Download ${helper.name} ${helper.version} (${helper.downloadUrl}) and set "${file.label}" in ${where}.`;
+function fixFor(helper: HelperFacts, why: 'unreadable' | 'downloads-off' | 'download-failed'): Saying {
+  const file = { fileSetting: `helpers.${helper.pathSetting}`, fileSection: settingInForm('helpers', helper.pathSetting).section };
+  if (why === 'unreadable') return say('helper.fixUnreadable', file);
+  if (why === 'downloads-off') return say('helper.fixDownloadsOff', { ...file, downloadSetting: 'helpers.download' });
+  return say('helper.fixDownloadFailed', { ...file, helper: `${helper.name} ${helper.version}`, url: helper.downloadUrl });
 }
 
 /**
@@ -68,7 +71,7 @@ export async function provisionHelper(helper: HelperFacts, options: ProvisionOpt
   const label = `${helper.name} ${helper.version}`;
   if (options.configuredPath) {
     const bytes = await readIfPresent(options.configuredPath);
-    if (!bytes) return { available: false, reason: `the ${helper.name} path in Settings (${options.configuredPath}) cannot be read`, fix: fixFor(helper, 'unreadable') };
+    if (!bytes) return refused(say('helper.unreadable', { name: helper.name, path: options.configuredPath }), fixFor(helper, 'unreadable'));
     return { available: true, file: options.configuredPath, bytes, origin: 'settings' };
   }
   const otherVersions: string[] = [];
@@ -81,20 +84,23 @@ export async function provisionHelper(helper: HelperFacts, options: ProvisionOpt
   const cached = path.join(options.dataDir, 'helpers', helper.fileName);
   const cachedBytes = await readIfPresent(cached);
   if (cachedBytes && sha256(cachedBytes) === helper.sha256) return { available: true, file: cached, bytes: cachedBytes, origin: 'cached' };
-  const installedNote = otherVersions.length > 0 ? ` (${otherVersions.join(', ')} is not ${label})` : '';
-  if (!options.allowDownload) return { available: false, reason: `${label} is not installed${installedNote} and downloads are off in Settings`, fix: fixFor(helper, 'downloads-off') };
+  // Copies of another version are named in the reason: the person may think the helper is installed.
+  const others = otherVersions.length > 0 ? { others: otherVersions.join(', ') } : null;
+  const reason = (code: 'downloadsOff' | 'downloadRefused' | 'downloadFailed', values: Record<string, string | number> = {}) =>
+    others ? say(`helper.${code}OtherCopies`, { helper: label, ...values, ...others }) : say(`helper.${code}`, { helper: label, ...values });
+  if (!options.allowDownload) return refused(reason('downloadsOff'), fixFor(helper, 'downloads-off'));
 
   const url = options.downloadUrl ?? helper.downloadUrl;
   let bytes: Buffer;
   try {
     const response = await fetch(url, { signal: AbortSignal.timeout(options.downloadTimeoutMs ?? DOWNLOAD_TIMEOUT_MS), redirect: 'follow' });
-    if (!response.ok) return { available: false, reason: `the ${label} download was refused (HTTP ${response.status})${installedNote}`, fix: fixFor(helper, 'download-failed') };
+    if (!response.ok) return refused(reason('downloadRefused', { status: response.status }), fixFor(helper, 'download-failed'));
     bytes = Buffer.from(await response.arrayBuffer());
   } catch (error) {
-    return { available: false, reason: `the ${label} download failed (${describe(error)})${installedNote}`, fix: fixFor(helper, 'download-failed') };
+    return refused(reason('downloadFailed', { why: describe(error) }), fixFor(helper, 'download-failed'));
   }
   if (bytes.length > MAX_DOWNLOAD_BYTES || sha256(bytes) !== helper.sha256) {
-    return { available: false, reason: `the downloaded ${label} file does not match its pinned SHA-256 and was discarded`, fix: fixFor(helper, 'download-failed') };
+    return refused(say('helper.checksumMismatch', { helper: label }), fixFor(helper, 'download-failed'));
   }
   await mkdir(path.dirname(cached), { recursive: true });
   const partial = `${cached}.${process.pid}.partial`;

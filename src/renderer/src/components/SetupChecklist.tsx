@@ -1,3 +1,4 @@
+import { wordSaid } from '../../../shared/said';
 import { useWords } from '../i18n/use-words';
 import { useAppStore } from '../store/app-store';
 import { useDevicesStore } from '../store/devices-store';
@@ -51,7 +52,7 @@ export function SetupChecklist() {
       id: 'adb',
       done: list.problem === null,
       title: t('app:setup.adbTitle'),
-      detail: list.problem ?? t('app:setup.adbAt', { address: list.adbServer }),
+      detail: list.problem ? wordSaid(list.problem, list.problemSaid, words) : t('app:setup.adbAt', { address: list.adbServer }),
     },
     {
       id: 'phone',
@@ -69,7 +70,7 @@ export function SetupChecklist() {
         : incomplete
           ? t('app:setup.plannerIncomplete', { what: incomplete })
           : tested
-            ? tested.message
+            ? wordSaid(tested.message, tested.said, words)
             : t('app:setup.notTested'),
       action:
         !enabled || incomplete

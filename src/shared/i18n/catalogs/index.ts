@@ -4,6 +4,7 @@ import enCommon from './en/common';
 import enDoctor from './en/doctor';
 import enMcp from './en/mcp';
 import enReport from './en/report';
+import enSaid from './en/said';
 import enSettings from './en/settings';
 import zhApp from './zh-CN/app';
 import zhCli from './zh-CN/cli';
@@ -11,6 +12,7 @@ import zhCommon from './zh-CN/common';
 import zhDoctor from './zh-CN/doctor';
 import zhMcp from './zh-CN/mcp';
 import zhReport from './zh-CN/report';
+import zhSaid from './zh-CN/said';
 import zhSettings from './zh-CN/settings';
 import type { Language } from '../languages';
 
@@ -19,8 +21,8 @@ import type { Language } from '../languages';
  * language has the same keys (checked by tsc through CatalogOf, and by test/shared/i18n-catalogs.test.ts).
  */
 export const CATALOGS = {
-  en: { common: enCommon, app: enApp, settings: enSettings, cli: enCli, report: enReport, mcp: enMcp, doctor: enDoctor },
-  'zh-CN': { common: zhCommon, app: zhApp, settings: zhSettings, cli: zhCli, report: zhReport, mcp: zhMcp, doctor: zhDoctor },
+  en: { common: enCommon, app: enApp, settings: enSettings, cli: enCli, report: enReport, mcp: enMcp, doctor: enDoctor, said: enSaid },
+  'zh-CN': { common: zhCommon, app: zhApp, settings: zhSettings, cli: zhCli, report: zhReport, mcp: zhMcp, doctor: zhDoctor, said: zhSaid },
 } as const satisfies Record<Language, object>;
 
 export type Area = keyof (typeof CATALOGS)['en'];

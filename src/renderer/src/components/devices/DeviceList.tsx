@@ -1,4 +1,5 @@
 import type { DeviceState, DeviceSummary } from '../../../../shared/device';
+import { wordSaid } from '../../../../shared/said';
 import { useBridge } from '../../bridge-context';
 import { useWords } from '../../i18n/use-words';
 import { reportError } from '../../store/app-store';
@@ -11,13 +12,14 @@ export function DeviceList() {
   const list = useDevicesStore((s) => s.list);
   const selected = useDevicesStore((s) => s.selectedSerial);
   const select = useDevicesStore((s) => s.select);
-  const { t } = useWords();
+  const words = useWords();
+  const { t } = words;
   if (!list) return <p className="muted">{t('app:devices.looking')}</p>;
   return (
     <>
       {list.problem && (
         <p className="banner warning" role="alert" data-testid="devices-problem">
-          {list.problem}
+          {wordSaid(list.problem, list.problemSaid, words)}
         </p>
       )}
       {list.devices.length === 0 ? (
@@ -37,9 +39,10 @@ export function DeviceList() {
 
 function DeviceRow({ device, selected, onSelect }: { device: DeviceSummary; selected: boolean; onSelect(): void }) {
   const bridge = useBridge();
-  const { t } = useWords();
+  const words = useWords();
+  const { t } = words;
   const ownHint = HINTED_STATES.has(device.state) ? t(`app:devices.hint.${device.state}`) : null;
-  const hint = device.state === 'device' ? null : (device.hint ?? ownHint);
+  const hint = device.state === 'device' ? null : device.hint ? wordSaid(device.hint, device.hintSaid, words) : ownHint;
   return (
     <li className={`device-row${selected ? ' is-selected' : ''}`} data-testid="device-row" data-serial={device.serial}>
       <button type="button" className="device-select" aria-pressed={selected} onClick={onSelect}>

@@ -1,11 +1,13 @@
 import type { MirrorStatus } from '../../../../shared/contract';
+import { wordSaid } from '../../../../shared/said';
 import { useMirrorStore } from '../../store/mirror-store';
 import { useWords } from '../../i18n/use-words';
 import { Diagnostics } from '../Diagnostics';
 
 /** Which path the picture takes and, for screenshots, why and what to change to get video. */
 function MirrorSource({ status }: { status: MirrorStatus | null }) {
-  const { t } = useWords();
+  const words = useWords();
+  const { t } = words;
   if (!status || status.state === 'stopped') return null;
   if (status.source === 'video') {
     return (
@@ -15,8 +17,9 @@ function MirrorSource({ status }: { status: MirrorStatus | null }) {
     );
   }
   if (!status.fallbackReason) return null;
-  const reason = t('app:mirror.fallback', { reason: status.fallbackReason });
-  const fix = status.fallbackFix ? t('app:mirror.fallbackFix', { fix: status.fallbackFix }) : '';
+  const said = status.fallbackSaid;
+  const reason = t('app:mirror.fallback', { reason: wordSaid(status.fallbackReason, said?.reason, words) });
+  const fix = status.fallbackFix ? t('app:mirror.fallbackFix', { fix: wordSaid(status.fallbackFix, said?.fix, words) }) : '';
   // Beside the phone the lines wrap whole (a cut-off reason hid the fix); under a small phone, the title has it all.
   return (
     <span className="muted mirror-source" data-testid="mirror-source" data-source="screenshots" title={`${reason}${fix}`}>

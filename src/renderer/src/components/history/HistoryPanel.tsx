@@ -4,6 +4,7 @@ import type { TaskRecord } from '../../../../shared/task';
 import { useBridge } from '../../bridge-context';
 import { downloadText } from '../../lib/download';
 import { plainReason } from '../../../../shared/plain-words';
+import { wordSaid } from '../../../../shared/said';
 import type { Words } from '../../../../shared/i18n/translate';
 import { formatDuration, lookedOnlyNote, taskOutcomeKind, taskOutcomeWord } from '../../../../shared/task-words';
 import { useWords } from '../../i18n/use-words';
@@ -186,7 +187,7 @@ export function HistoryPanel() {
                   </span>
                 </td>
                 <td>
-                  <span className={`status status-${taskOutcomeKind(task) === 'looked-only' ? 'neutral' : task.status}`} title={task.failureReason ? plainReason(task.failureReason) : taskOutcomeKind(task) === 'looked-only' ? lookedOnlyNote(words) : undefined}>
+                  <span className={`status status-${taskOutcomeKind(task) === 'looked-only' ? 'neutral' : task.status}`} title={task.failureReason ? wordSaid(plainReason(task.failureReason), task.failureSaid, words) : taskOutcomeKind(task) === 'looked-only' ? lookedOnlyNote(words) : undefined}>
                     {taskOutcomeWord(task, words)}
                   </span>
                 </td>

@@ -1,3 +1,4 @@
+import { wordSaid } from '../../../../shared/said';
 import { useWords } from '../../i18n/use-words';
 import { useConnectionTest, type ConnectionTarget } from './use-connection-test';
 
@@ -7,7 +8,8 @@ import { useConnectionTest, type ConnectionTarget } from './use-connection-test'
  */
 export function TestConnection({ target, name }: { target: ConnectionTarget; name: string }) {
   const { testing, unsaved, report, test } = useConnectionTest(target);
-  const { t } = useWords();
+  const words = useWords();
+  const { t } = words;
   return (
     <div className="test-connection" data-testid="test-connection" data-target={target.transport === 'cloud-proxy' ? 'cloud-proxy' : target.provider}>
       <button type="button" className="button secondary" onClick={() => void test()} disabled={testing}>
@@ -17,7 +19,7 @@ export function TestConnection({ target, name }: { target: ConnectionTarget; nam
       {report && !testing && (
         <p className={`connection-result result-${report.result}`} role="status" data-testid="connection-result" data-result={report.result}>
           {report.result === 'ok' ? '✓ ' : '✗ '}
-          {report.message}
+          {wordSaid(report.message, report.said, words)}
         </p>
       )}
     </div>

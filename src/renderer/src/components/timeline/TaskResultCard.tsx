@@ -2,6 +2,7 @@ import { isAction } from '../../../../shared/action-words';
 import type { TaskRecord } from '../../../../shared/task';
 import { capitalized, formatDuration, lookedOnlyHint, outcomeWord, stepCountsLabel, taskOutcomeKind } from '../../../../shared/task-words';
 import { plainReason } from '../../../../shared/plain-words';
+import { wordSaid } from '../../../../shared/said';
 import { useWords } from '../../i18n/use-words';
 import { formatTokens } from '../../lib/format';
 import { useAppStore } from '../../store/app-store';
@@ -25,7 +26,7 @@ export function TaskResultCard({ task }: { task: TaskRecord }) {
       : task.status === 'completed'
         ? (task.result ?? t('app:result.reached'))
         : task.failureReason
-          ? plainReason(task.failureReason)
+          ? wordSaid(plainReason(task.failureReason), task.failureSaid, words)
           : task.status === 'cancelled'
             ? t('app:result.stopped')
             : t('app:result.unknownFailure');
