@@ -110,7 +110,11 @@ export class LocalScheduler {
     if (Number.isFinite(next)) {
       this.timer = this.clock.setTimeout(() => {
         this.timer = null;
-        this.firing = this.fireDue().catch((error: unknown) => console.error(`A schedule could not fire: ${error instanceof Error ? error.message : String(error)}`));
+        // After any firing under way: a timer armed from the file as it was before that firing wrote its run finds
+        // nothing due then, instead of starting the same run a second time.
+        this.firing = this.firing
+          .then(() => this.fireDue())
+          .catch((error: unknown) => console.error(`A schedule could not fire: ${error instanceof Error ? error.message : String(error)}`));
         void this.firing.then(() => this.rearm());
       }, Math.min(Math.max(0, next - now), LONGEST_WAIT_MS));
     }

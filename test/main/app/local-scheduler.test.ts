@@ -46,4 +46,44 @@ describe('local scheduler', () => {
     expect(overview.schedules[0]).toMatchObject({ lastRun: { plannedAt: local(8, 0), launchId: 'launch-1' }, nextRunAt: new Date(2026, 11, 5, 8, 0).getTime() });
     await scheduler.stop();
   });
+
+  it('a moment that passes while a rearm reads the file fires its goal once, not again from the stale read', async () => {
+    home = await mkdtemp(path.join(os.tmpdir(), 'amc-scheduler-'));
+    const clock = new HandClock(local(7, 58));
+    const store = createScheduleStore(home);
+    let duringLoad: (() => void) | null = null;
+    const launched: string[] = [];
+    const scheduler = new LocalScheduler({
+      // The real file, with a hook run while a read is under way (as the clock may reach 08:00 during any read).
+      store: {
+        ...store,
+        load: async () => {
+          const file = await store.load();
+          const hook = duringLoad;
+          duringLoad = null;
+          hook?.();
+          return file;
+        },
+      },
+      clock,
+      launch: async (schedule): Promise<LaunchStarted> => {
+        launched.push(schedule.name);
+        // A launch takes a while (it checks the phone): long enough for a second timer to fire if one was armed.
+        await new Promise((resolve) => setTimeout(resolve, 30));
+        return { launchId: `launch-${launched.length}`, goal: schedule.goal, rows: [] };
+      },
+    });
+    await scheduler.start();
+    await scheduler.add({ name: 'morning', cron: '0 8 * * *', goal: 'Turn on Wi-Fi', phones: { kind: 'serials', serials: ['phone-1'] } });
+
+    // A change of the file is noticed: its rearm reads the file, and 08:00 comes while it does.
+    duringLoad = () => clock.moveTo(local(8, 0));
+    await scheduler.rearm();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await scheduler.rearm();
+
+    expect(launched).toEqual(['morning']);
+    expect((await scheduler.overview()).schedules[0]).toMatchObject({ lastRun: { plannedAt: local(8, 0), launchId: 'launch-1', problems: [] } });
+    await scheduler.stop();
+  });
 });
