@@ -8,7 +8,13 @@ import { z } from 'zod';
  * (`ai`), a check on the Scene (`assert`) and a question to the model about the Scene (`ask_ai`).
  */
 
-const text = z.string().min(1);
+/** A flow crosses process boundaries (a schedule, a fleet job, the window): every string in it is bounded. */
+const FLOW_TEXT_MAX = 4000;
+const text = z.string().min(1).max(FLOW_TEXT_MAX);
+const note = z.string().max(FLOW_TEXT_MAX);
+/** A `${name}` variable's name and value, as a flow file, `--var` and the window give them. */
+export const FlowVarNameSchema = z.string().max(100).regex(/^[A-Za-z_][A-Za-z0-9_]*$/);
+export const FlowVarValueSchema = z.string().max(2000);
 
 /**
  * How to find an element again on a fresh Scene: the fields it had when it was acted on. Resolution needs every
@@ -49,7 +55,7 @@ export const ExpectedOutcomeSchema = z
     /** This app is in front. */
     app: text.optional(),
     /** The field (the step's target) shows this text. */
-    fieldText: z.string().optional(),
+    fieldText: note.optional(),
   })
   .strict();
 export type ExpectedOutcome = z.infer<typeof ExpectedOutcomeSchema>;
@@ -60,12 +66,12 @@ export const ActionStepSchema = z
     /** The tool, as the registry names it (`tap`, `type_text`, `launch_app`, `press_key`, `swipe`, `wait`…). */
     tool: text,
     /** The call's arguments without `element_id` (and without x/y when the target has a locator). */
-    args: z.record(z.string(), z.unknown()).default({}),
+    args: z.record(z.string().max(100), z.unknown()).default({}),
     target: LocatorSchema.optional(),
     before: ElementStateSchema.optional(),
     expect: ExpectedOutcomeSchema.optional(),
     /** Why the step was taken (the model's rationale when recorded), shown in the timeline. */
-    why: z.string().optional(),
+    why: note.optional(),
   })
   .strict();
 export type ActionStep = z.infer<typeof ActionStepSchema>;
@@ -94,7 +100,7 @@ export const AskAiSchema = z
     question: text,
     /** `yes-no` fails the flow on "no"; `extract` keeps the answer in `into`. */
     kind: z.enum(['yes-no', 'extract']).default('yes-no'),
-    into: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/).optional(),
+    into: FlowVarNameSchema.optional(),
   })
   .strict();
 export type AskAi = z.infer<typeof AskAiSchema>;
@@ -118,9 +124,9 @@ export const FlowSchema = z
     /** The app the flow starts in (package), when it was recorded in one. */
     app: text.optional(),
     /** Default values of `${name}` variables; `--var name=value` overrides them. */
-    vars: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/), z.string()).default({}),
+    vars: z.record(FlowVarNameSchema, FlowVarValueSchema).default({}),
     /** The task it was recorded from, when it was. */
-    recordedFrom: z.string().optional(),
+    recordedFrom: z.string().max(200).optional(),
     steps: z.array(FlowStepSchema).min(1),
   })
   .strict();

@@ -4,11 +4,12 @@ import { defineMethods } from './define';
 import { ExportedFileSchema } from './history';
 import { LaunchPhonesSchema } from '../launch';
 import { LaunchStartedSchema } from './tasks';
+import { FlowVarNameSchema, FlowVarValueSchema } from '../flow';
 
 /** A flow file's text as the window read it from the person's disk (the window opens files, main checks them). */
 const flowText = z.string().min(1, 'the flow file is empty').max(1_000_000, 'a flow file is at most 1 MB');
 /** `${name}` values for this run, over the file's own `vars`. */
-const flowVars = z.record(z.string().max(100).regex(/^[A-Za-z_][A-Za-z0-9_]*$/), z.string().max(2000)).optional();
+const flowVars = z.record(FlowVarNameSchema, FlowVarValueSchema).optional();
 
 export const FlowProblemSchema = z.object({ line: z.number().int().positive().optional(), column: z.number().int().positive().optional(), message: z.string() });
 export type FlowProblem = z.infer<typeof FlowProblemSchema>;
