@@ -49,7 +49,8 @@ export class LocalScheduler {
   start(): Promise<void> {
     const started = (async () => {
       const now = this.clock.now();
-      await this.options.store.update((file) => accountMissed(file, now));
+      // Written only when runs were missed: a data folder without schedules stays without a schedules file.
+      if (runsWereMissed(await this.options.store.load(), now)) await this.options.store.update((file) => accountMissed(file, now));
       await this.rearm();
     })();
     this.ready = started.catch(() => undefined);
@@ -187,6 +188,10 @@ export async function removeSchedule(store: ScheduleStore, name: string): Promis
 function previousOf(schedule: LocalSchedule, plannedAt: number): number {
   const passed = runsBetween(schedule.cron, schedule.lastPlannedAt ?? schedule.createdAt, plannedAt - 1);
   return passed.last ?? plannedAt;
+}
+
+function runsWereMissed(file: ScheduleFile, now: number): boolean {
+  return file.schedules.some((schedule) => runsBetween(schedule.cron, schedule.lastPlannedAt ?? schedule.createdAt, now).count > 0);
 }
 
 /** Runs planned between each schedule's last accounted run and `now`, when the app was not there to fire them. */

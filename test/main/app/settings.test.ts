@@ -6,10 +6,10 @@ import { removeHome, startTestApp, type TestApp } from './app-fixture';
 
 const apps: TestApp[] = [];
 afterEach(async () => {
-  for (const app of apps.splice(0)) {
-    await app.close();
-    await removeHome(app.home);
-  }
+  // Every app first: two of them may share a data folder, which goes only once neither writes to it.
+  const closing = apps.splice(0);
+  for (const app of closing) await app.close();
+  for (const home of new Set(closing.map((app) => app.home))) await removeHome(home);
 });
 
 async function start(env: NodeJS.ProcessEnv = {}): Promise<TestApp> {
