@@ -60,6 +60,8 @@ export class BatchedLimits implements LimitsStore {
   private readonly quotaBound = new Map<string, boolean>();
   private readonly unsentUsage = new Map<string, UnsentUsage>();
   private usageTimer: NodeJS.Timeout | null = null;
+  /** Batches on their way to the store: closing waits for them, or closing the store would drop them mid-write. */
+  private readonly sending = new Set<Promise<unknown>>();
 
   constructor(private readonly store: LeasableLimits) {}
 
@@ -107,6 +109,7 @@ export class BatchedLimits implements LimitsStore {
       await this.giveBack(tokenId, lease);
     }
     await this.sendUsage();
+    await Promise.allSettled([...this.sending]);
     await this.store.close();
   }
 
@@ -158,6 +161,12 @@ export class BatchedLimits implements LimitsStore {
     this.usageTimer = null;
     const batches = [...this.unsentUsage.values()];
     this.unsentUsage.clear();
-    await Promise.all(batches.map(({ tokenId, delta, at }) => this.store.record(tokenId, delta, at)));
+    const sending = Promise.all(batches.map(({ tokenId, delta, at }) => this.store.record(tokenId, delta, at)));
+    this.sending.add(sending);
+    try {
+      await sending;
+    } finally {
+      this.sending.delete(sending);
+    }
   }
 }

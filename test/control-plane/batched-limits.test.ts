@@ -1,7 +1,7 @@
 // Workers asking a shared store (the cluster primary's memory, or a real redis-server) for their limits in batches:
 // leases from one bucket, idle leases given back, usage of tokens without quotas added up.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BatchedLimits, leaseSize } from '../../src/control-plane/batched-limits';
+import { BatchedLimits, leaseSize, USAGE_BATCH_MS } from '../../src/control-plane/batched-limits';
 import type { LeasableLimits, LimitPolicy, UsageDelta } from '../../src/control-plane/limits';
 import { MemoryLimits } from '../../src/control-plane/memory-limits';
 import { RedisStore } from '../../src/control-plane/redis-store';
@@ -132,4 +132,29 @@ describe('leases from a shared bucket', () => {
       });
     });
   }
+
+  it('a batch already on its way when the worker closes is written before the store closes', async () => {
+    const redisStore = new RedisStore(redis.url);
+    await redisStore.connected();
+    // The real Redis store, each write held back a while, as on a busy machine or a slow network.
+    const slowWrites: LeasableLimits = Object.assign(Object.create(redisStore) as RedisStore, {
+      record: async (tokenId: string, delta: UsageDelta, now?: number) => {
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        return redisStore.record(tokenId, delta, now);
+      },
+    });
+    const worker = new BatchedLimits(slowWrites);
+    const token = freshToken();
+    for (let i = 0; i < 3; i++) {
+      expect((await worker.admit(token, rateOnly(64))).allowed).toBe(true);
+      await worker.record(token, oneDecision);
+    }
+    // The batch timer fires and its write starts; the worker is closed while that write is under way.
+    await new Promise((resolve) => setTimeout(resolve, USAGE_BATCH_MS + 50));
+    await worker.close();
+    const reader = new RedisStore(redis.url);
+    await reader.connected();
+    expect(await decisionsIn(reader, token)).toBe(3);
+    await reader.close();
+  });
 });
