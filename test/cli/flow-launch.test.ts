@@ -131,12 +131,16 @@ describe('amc flow run on several phones', { timeout: 120_000 }, () => {
   it('Scenario: A phone that vanishes mid-flow fails only its own run, at the step it could not take', async () => {
     const file = path.join(dir, 'slow-note.yaml');
     await writeFile(file, NEW_NOTE.replace('  - tap: {desc: New note}\n', '  - wait: {seconds: 3}\n  - tap: {desc: New note}\n'));
-    const run = startAmc(['flow', 'run', file, '--all', '--yes', '--json'], /"type":"flow\.launch\.finished"/, { env: env() });
-    // Every phone has opened Notes and is waiting: then the third phone goes away.
-    await expect.poll(async () => (await Promise.all(serials().map(stateOf))).every((state) => state.foreground === 'com.amc.notes'), { timeout: 60_000 }).toBe(true);
     const gone = extras[1]!;
+    const { child, output } = await startAmc(['flow', 'run', file, '--all', '--yes', '--json'], /"tool":"wait"/, { env: env() });
+    // The third phone's first step has passed (its outcome checked: the wait step is planned), then it goes away.
+    const events = () => output().split('\n').filter((line) => line.startsWith('{"type":')).map((line) => JSON.parse(line) as { type: string; taskId?: string; serial?: string; tool?: string });
+    const waiting = () => {
+      const taskId = events().find((event) => event.type === 'task.started' && event.serial === gone.adbAddress)?.taskId;
+      return events().some((event) => event.type === 'step.planned' && event.taskId === taskId && event.tool === 'wait');
+    };
+    await expect.poll(waiting, { timeout: 60_000 }).toBe(true);
     await gone.close();
-    const { child, output } = await run;
     await new Promise((resolve) => (child.exitCode === null ? child.once('exit', resolve) : resolve(null)));
     expect(child.exitCode).toBe(1);
     const ended = finishedLine(output().split('\n').filter((line) => line.startsWith('{')).join('\n'));
