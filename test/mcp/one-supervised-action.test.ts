@@ -85,7 +85,7 @@ describe('one supervised action', () => {
       const network = (await session.observe(harness.serial, { screenshot: false })).scene?.elements.find((element) => element.text?.startsWith(NETWORK));
       expect(network).toBeDefined();
       const tapped = await session.act(harness.serial, { name: 'tap', args: { element_id: network!.id } }, { confirmation });
-      expect(tapped.verification).toEqual({ status: 'verified', check: 'screen-changed', fact: 'the screen changed' });
+      expect(tapped.verification).toEqual({ status: 'verified', check: 'screen-changed', fact: 'the screen changed', said: { code: 'verify.screenChanged', values: {} } });
     } finally {
       await session.releaseAll();
     }
