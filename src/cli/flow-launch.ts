@@ -1,8 +1,6 @@
 // `amc flow run FILE --all` / `--group NAME`: one flow on several local phones at once, as `amc run --all` carries out
 // a goal (one task per phone, each with its own lock and outcome, under one launch id), each phone's run watched on
 // its own so the end shows every phone's step verdicts.
-import { writeFile } from 'node:fs/promises';
-import path from 'node:path';
 import { ExitCode, TASK_EXIT_CODES, type CliIo } from './command';
 import { adbForTask } from './commands/devices';
 import { configuredPlannerFor, maxStepsOf, plannerOverrides } from './planner-options';
@@ -13,7 +11,7 @@ import type { LaunchTargets } from '../shared/device-groups';
 import { launchOutcome, type LaunchRow } from '../shared/launch';
 import type { FlowStepResult } from '../main/flows/flow-run-report';
 import type { FlowRunRecorder } from '../main/flows/flow-run-recorder';
-import { printFlowSteps } from './flow-steps';
+import { printFlowSteps, writeJunitReport } from './flow-steps';
 
 export interface FlowLaunch {
   targets: LaunchTargets;
@@ -75,12 +73,10 @@ export async function runFlowLaunch(launch: FlowLaunch, values: TaskAtTerminalVa
     io.out(`${passed} of ${phones.length} ${phones.length === 1 ? 'phone' : 'phones'} passed every step.`);
   }
   if (launch.junit) {
-    const { junitXml } = await import('../main/flows/junit-report');
-    const name = path.basename(file).replace(/\.ya?ml$/i, '');
     const durationMs = Date.now() - startedAt.getTime();
     // One testsuite per phone, named after it, so a CI page shows which phone failed which step.
-    const reports = phones.map((phone) => ({ name: `${name} on ${phone.row.serial}`, goal: flow.goal, startedAt: startedAt.toISOString(), durationMs: phone.row.durationMs || durationMs, steps: phone.steps }));
-    await writeFile(launch.junit, junitXml(...reports));
+    const reports = phones.map((phone) => ({ suffix: `on ${phone.row.serial}`, goal: flow.goal, startedAt: startedAt.toISOString(), durationMs: phone.row.durationMs || durationMs, steps: phone.steps }));
+    await writeJunitReport(launch.junit, file, reports);
   }
   if (passed === phones.length) return ExitCode.ok;
   const code = TASK_EXIT_CODES[launchOutcome(rows)];

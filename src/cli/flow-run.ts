@@ -1,5 +1,3 @@
-import { writeFile } from 'node:fs/promises';
-import path from 'node:path';
 import { ExitCode, UsageError, type CliIo } from './command';
 import { parseCommandArgs } from './args';
 import { ADB_OPTIONS_USAGE, adbOptions } from './commands/devices';
@@ -7,7 +5,8 @@ import { PLANNER_OPTIONS_USAGE, plannerOptions } from './planner-options';
 import { SUPERVISION_OPTIONS_USAGE, supervisionOptions } from './supervision-options';
 import { runTaskAtTerminal } from './task-at-terminal';
 import { FLOW_VAR_USAGE, flowFileArgument, flowVarOption, flowVarsOf, readFlowFile } from './flow-files';
-import { printFlowSteps } from './flow-steps';
+import { printFlowSteps, writeJunitReport } from './flow-steps';
+import { flowPassed } from '../shared/flow';
 import { LAUNCH_TARGETS_USAGE, launchTargetOptions, launchTargetsOf } from './launch-targets';
 
 export const FLOW_RUN_USAGE = `amc flow run FILE ${LAUNCH_TARGETS_USAGE} ${FLOW_VAR_USAGE} [--json] [--junit FILE] ${SUPERVISION_OPTIONS_USAGE} ${PLANNER_OPTIONS_USAGE} ${ADB_OPTIONS_USAGE}`;
@@ -52,14 +51,10 @@ export async function runFlowFile(args: string[], io: CliIo): Promise<number> {
   const code = await runTaskAtTerminal('flow run', values, io, async ({ config, configured }) => ({ goal: flow.goal, planner: flowRunPlanner(flow, config, configured, recorder) }));
 
   const steps = recorder.results(code === ExitCode.ok ? { completed: true } : { completed: false, reason: code === ExitCode.cancelled ? 'the run was stopped' : 'the run did not finish' });
-  const passed = steps.every((step) => step.status === 'passed');
+  const passed = flowPassed(steps);
   if (values.json) io.out(JSON.stringify({ type: 'flow.finished', file, passed, steps }));
   else printFlowSteps(io, `Flow ${file}`, steps);
-  if (values.junit) {
-    const { junitXml } = await import('../main/flows/junit-report');
-    const name = path.basename(file).replace(/\.ya?ml$/i, '');
-    await writeFile(values.junit, junitXml({ name, goal: flow.goal, startedAt: startedAt.toISOString(), durationMs: Date.now() - startedAt.getTime(), steps }));
-  }
+  if (values.junit) await writeJunitReport(values.junit, file, [{ goal: flow.goal, startedAt: startedAt.toISOString(), durationMs: Date.now() - startedAt.getTime(), steps }]);
   // The task's own code says how it ended; a flow whose model finished the goal after a step failed still failed.
   return code === ExitCode.ok && !passed ? ExitCode.failed : code;
 }

@@ -1,7 +1,10 @@
 // A flow run's step verdicts as a terminal shows them: `amc flow run` (one phone or several), `amc submit --wait`
 // and `amc fleet` for flow jobs.
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import type { CliIo } from './command';
 import type { FlowStepResult } from '../shared/flow';
+import type { FlowRunReport } from '../main/flows/flow-run-report';
 
 const STATUS_WORDS: Record<FlowStepResult['status'], string> = { passed: 'passed ', failed: 'FAILED ', 'not-run': 'not run' };
 
@@ -20,4 +23,11 @@ export function flowStepLines(steps: readonly FlowStepResult[], indent = '  '): 
 export function printFlowSteps(io: CliIo, title: string, steps: readonly FlowStepResult[]): void {
   io.out(`${title}: ${stepsPassedWords(steps)}`);
   for (const line of flowStepLines(steps)) io.out(line);
+}
+
+/** `--junit FILE`: one testsuite per run, each named after the flow file (and its phone, given `suffix`). */
+export async function writeJunitReport(target: string, flowFile: string, reports: ReadonlyArray<Omit<FlowRunReport, 'name'> & { suffix?: string }>): Promise<void> {
+  const { junitXml } = await import('../main/flows/junit-report');
+  const name = path.basename(flowFile).replace(/\.ya?ml$/i, '');
+  await writeFile(target, junitXml(...reports.map(({ suffix, ...report }) => ({ ...report, name: suffix ? `${name} ${suffix}` : name }))));
 }
