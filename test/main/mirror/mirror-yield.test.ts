@@ -110,8 +110,6 @@ describe('mirror and agent on one phone, through the app', () => {
       const started = await app.call('tasks.run', { serial: harness.serial, goal: 'Describe the screen' });
       const finished = await app.waitForTaskEvent(started.id, 'task.finished', 60_000);
       expect(finished.status).toBe('completed');
-      const framesAtEnd = frames.length;
-      await eventually(() => frames.length > framesAtEnd + 1, 30_000, 'mirror frames after the task');
 
       const observations = app.events
         .filter((e) => e.name === 'task.event' && (e.payload as TaskEvent).taskId === started.id && (e.payload as TaskEvent).type === 'step.observed')
@@ -126,8 +124,9 @@ describe('mirror and agent on one phone, through the app', () => {
       const held = spans.map((span) => ({ from: span.from + runnerMarginMs, to: span.to - runnerMarginMs }));
       const startedInside = frames.filter((frame) => held.some((span) => frame.capturedAt > span.from && frame.capturedAt < span.to));
       expect(startedInside.map((f) => f.capturedAt), JSON.stringify({ spans, captures: frames.map((f) => f.capturedAt) })).toEqual([]);
-      // The mirror ran throughout: frames were captured between and after the observations.
-      expect(frames.some((frame) => frame.capturedAt > spans[1]!.to)).toBe(true);
+      // The mirror ran throughout: it captures again after the last observation. A capture may start as the phone is
+      // released, before the runner stamps the observation, so count on time rather than on the next frames.
+      await eventually(() => frames.some((frame) => frame.capturedAt > spans[1]!.to), 30_000, 'a mirror frame captured after the task');
     } finally {
       stopViewing();
       await app.call('mirror.stop', {});
