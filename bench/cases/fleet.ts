@@ -88,12 +88,17 @@ async function launchSeconds(client: FleetClient): Promise<{ seconds: number; co
   };
 }
 
+/** How long a phone is left alone to count as idle: its worker looks at an unchanged phone every 6 s at most, and reads a changed one in about 2.3 s. */
+const IDLE_MS = 10_000;
+
 /**
  * From `submit` on an idle fleet until the task starts on its phone, and until the phone has left its home screen
- * (the first tap landed: the phone's screen was read, the model asked, the tap sent).
+ * (the first tap landed: the phone's screen was read, the model asked, the tap sent). `idleMs`: how long the phone
+ * was left alone after its screen last changed; 0 is a job that arrives just as the screen changed.
  */
-async function submitToFirstAction(client: FleetClient, host: Host): Promise<{ toStart: number; toAction: number }> {
+async function submitToFirstAction(client: FleetClient, host: Host, idleMs: number): Promise<{ toStart: number; toAction: number }> {
   await host.harness.reset();
+  await new Promise((resolve) => setTimeout(resolve, idleMs));
   const submittedAt = Date.now();
   const [job] = await client.submit({ goal: 'Open Settings' }, { device: host.harness.serial });
   while ((await host.harness.state()).foreground === LAUNCHER) await new Promise((resolve) => setTimeout(resolve, 10));
@@ -123,8 +128,10 @@ const fleetBench: BenchCase = {
       await resetPhones(hosts);
       const four = await launchSeconds(client);
       const firsts: Array<{ toStart: number; toAction: number }> = [];
-      for (let round = 0; round < 5; round++) firsts.push(await submitToFirstAction(client, hosts[round % 2]!));
+      for (let round = 0; round < 5; round++) firsts.push(await submitToFirstAction(client, hosts[round % 2]!, IDLE_MS));
       const firstActions = firsts.map((first) => first.toAction);
+      const justChanged: number[] = [];
+      for (let round = 0; round < 5; round++) justChanged.push((await submitToFirstAction(client, hosts[round % 2]!, 0)).toAction);
 
       // A schedule every second for a few runs: how late each started against its planned time.
       await resetPhones(hosts);
@@ -144,9 +151,11 @@ const fleetBench: BenchCase = {
         { case: NAME, metric: 'goals completed (1 phone + 4 phones)', value: one.completed + four.completed, unit: `of ${2 * GOALS}` },
         { case: NAME, metric: 'phones that took a goal in the 4-phone launch', value: four.phones, unit: 'of 4' },
         { case: NAME, metric: 'submit -> the task starts on its phone, idle fleet (median of 5)', value: median(firsts.map((first) => first.toStart)), unit: 'ms' },
-        // The first action waits for one read of the screen: 1.5-1.9 s of uiautomator on the realistic profile.
-        { case: NAME, metric: 'submit -> first action on an idle fleet (median of 5)', value: median(firstActions), unit: 'ms', goal: '< 1000 ms' },
-        { case: NAME, metric: 'submit -> first action (slowest of 5)', value: Math.max(...firstActions), unit: 'ms' },
+        // The worker read the idle phone's layout ahead: the first turn waits for a screenshot (0.3-0.5 s), not a dump.
+        { case: NAME, metric: `submit -> first action on an idle fleet (phone left ${IDLE_MS / 1000} s; median of 5)`, value: median(firstActions), unit: 'ms', goal: '< 1000 ms' },
+        { case: NAME, metric: 'submit -> first action on an idle fleet (slowest of 5)', value: Math.max(...firstActions), unit: 'ms' },
+        // Nothing read ahead holds: the first turn waits for a dump, 1.1-1.9 s of uiautomator on the realistic profile.
+        { case: NAME, metric: 'submit -> first action just after the screen changed (median of 5)', value: median(justChanged), unit: 'ms' },
         { case: NAME, metric: 'schedule every 1 s: start lateness (median)', value: median(late), unit: 'ms' },
         { case: NAME, metric: 'schedule every 1 s: start lateness (slowest)', value: late.length ? Math.max(...late) : Number.NaN, unit: 'ms' },
       ] satisfies BenchRow[];

@@ -8,11 +8,23 @@ import { finishedOutcome } from '../shared/task-words';
 import { configuredPlannerFor } from './planner-options';
 import { terminalSupervisor } from './terminal-supervisor';
 
+export interface FleetJobRunner {
+  runJob: RunJob;
+  /** Stops reading the idle phones. */
+  close(): Promise<void>;
+}
+
 /**
  * A RunJob on `adb`'s phones; a phone another task holds is refused in plain words, and nothing runs. What the first
- * turn on the `offered` phones needs is loaded now, not while the first job waits.
+ * turn on the `offered` phones needs is loaded now, not while the first job waits; with `readIdlePhones`, the screens
+ * of the phones waiting for a job are read meanwhile too (see idle-readings.ts).
  */
-export async function fleetJobRunner(adb: AdbClient, say: (line: string) => void, offered: readonly string[]): Promise<RunJob> {
+export async function fleetJobRunner(
+  adb: AdbClient,
+  say: (line: string) => void,
+  offered: readonly string[],
+  { readIdlePhones }: { readIdlePhones: boolean },
+): Promise<FleetJobRunner> {
   const { resolveAmcHome } = await import('../main/storage/settings-store');
   const { createTaskStore } = await import('../main/storage/task-store');
   const { createDeviceLocks } = await import('../main/storage/device-lock');
@@ -22,14 +34,18 @@ export async function fleetJobRunner(adb: AdbClient, say: (line: string) => void
   const { createFlowRunRecorder, flowRunEndOf } = await import('../main/flows/flow-run-recorder');
   const { flowRunPlanner } = await import('../main/flows/flow-planner');
   const { warmUpFirstTurn } = await import('../main/app/first-turn-warm-up');
+  const { Observer } = await import('../main/perception/observer');
+  const { IdleReadings } = await import('../main/perception/idle-readings');
   const home = resolveAmcHome(process.env);
   // Checked once at start: a worker whose settings cannot run a task says so before it takes any job.
   const atStart = await configuredPlannerFor({});
   await warmUpFirstTurn(atStart.config, atStart.configured, offered);
   const history = createTaskStore(home);
   const deviceLock = createDeviceLocks(home);
+  const readings = readIdlePhones ? new IdleReadings(new Observer(adb, { screenshot: false }), { isFree: async (serial) => (await deviceLock.holder(serial)) === null }) : null;
+  readings?.watch(offered);
 
-  return async (job, serial, signal) => {
+  const runJob: RunJob = async (job, serial, signal) => {
     const { config, configured } = await configuredPlannerFor({});
     // A flow job runs its flow's steps (the model only for its ai and ask_ai steps), watched step by step for the result.
     const flow = job.flow?.content;
@@ -37,19 +53,25 @@ export async function fleetJobRunner(adb: AdbClient, say: (line: string) => void
     const planner = flow ? flowRunPlanner(flow, config, configured, recorder) : configured;
     const supervisor = terminalSupervisor({ askLine: null, answers: job.answers, yes: job.yes, say: (line) => say(`${serial}: ${line}`) });
     const { typing } = phoneHelpersFor({ adb: async () => adb, settings: async () => config.settings, home });
-    const runner = createHeadlessRunner(adb, { screenshot: screenshotPolicyFor(config, planner), deviceLock, supervisor, typing });
+    const runner = createHeadlessRunner(adb, { screenshot: screenshotPolicyFor(config, planner), deviceLock, supervisor, typing, ...(readings && { readings }) });
     runner.on((event) => void history.append(event).catch(() => undefined));
     const request = { serial, goal: job.goal, ...(job.maxSteps && { maxSteps: job.maxSteps }), ...(job.allowedApps && { allowedApps: job.allowedApps }) };
-    const handle = await runner.start(request, { planner });
-    const stop = () => handle.stop(APP_CLOSED_REASON);
-    signal.addEventListener('abort', stop, { once: true });
+    const release = (await readings?.hold(serial)) ?? (() => undefined);
     try {
-      const record = await handle.done;
-      return { record, ...(recorder && { flowSteps: recorder.results(flowRunEndOf(finishedOutcome(record), record.failureReason)) }) };
+      const handle = await runner.start(request, { planner });
+      const stop = () => handle.stop(APP_CLOSED_REASON);
+      signal.addEventListener('abort', stop, { once: true });
+      try {
+        const record = await handle.done;
+        return { record, ...(recorder && { flowSteps: recorder.results(flowRunEndOf(finishedOutcome(record), record.failureReason)) }) };
+      } finally {
+        signal.removeEventListener('abort', stop);
+      }
     } finally {
-      signal.removeEventListener('abort', stop);
+      release();
     }
   };
+  return { runJob, close: async () => readings?.close() };
 }
 
 /** Why this host refuses a job: a flow whose steps its tools cannot carry out (a hand-written payload), in plain words. */

@@ -5,7 +5,7 @@ import { fleetRedis, REDIS_USAGE, redisOption } from '../fleet-options';
 import { configuredPlannerFor } from '../planner-options';
 import { deviceGroupsOf, groupsOfPhone } from '../../shared/device-groups';
 
-const USAGE = `amc worker ${REDIS_USAGE} [--name NAME] [--serial SERIAL]... [--group NAME]... [--concurrency N] [--lock-seconds N] ${ADB_OPTIONS_USAGE}`;
+const USAGE = `amc worker ${REDIS_USAGE} [--name NAME] [--serial SERIAL]... [--group NAME]... [--concurrency N] [--lock-seconds N] [--no-idle-reading] ${ADB_OPTIONS_USAGE}`;
 
 export const workerCommand: CliCommand = {
   name: 'worker',
@@ -18,6 +18,8 @@ export const workerCommand: CliCommand = {
       group: { type: 'string', multiple: true },
       concurrency: { type: 'string' },
       'lock-seconds': { type: 'string' },
+      // Idle phones are read ahead of their next job (a screencap every 2-6 s each); this spares their battery instead.
+      'no-idle-reading': { type: 'boolean' },
       ...adbOptions,
     });
     const redis = await fleetRedis(values);
@@ -35,28 +37,33 @@ export const workerCommand: CliCommand = {
     const { fleetJobRunner, jobRefusal } = await import('../fleet-job-runner');
     const { FleetWorker } = await import('../../fleet/worker');
     const { redisLabel } = await import('../../fleet/redis');
-    const worker = new FleetWorker({
-      redis,
-      ...(values.name && { name: values.name }),
-      serials,
-      groupsOf,
-      ...(concurrency && { concurrency }),
-      ...(lockSeconds && { lockDurationMs: lockSeconds * 1000 }),
-      readySerials,
-      runJob: await fleetJobRunner(adb, io.out, serials),
-      refuse: await jobRefusal(),
-      say: io.out,
-    });
-    await worker.start();
-    const groupsLine = serials.filter((serial) => groupsOf(serial).length).map((serial) => `${serial}: ${groupsOf(serial).join(', ')}`);
-    io.out(`Worker ${worker.name} offers ${serials.join(', ')}${groupsLine.length ? ` (groups: ${groupsLine.join('; ')})` : ''} on ${redisLabel(redis)}. Ctrl-C stops it.`);
-    // Ctrl-C or SIGTERM: running tasks are stopped (they end cancelled and say why), the worker leaves the fleet.
-    await new Promise<void>((resolve) => {
-      process.once('SIGINT', resolve);
-      process.once('SIGTERM', resolve);
-    });
-    io.out('Stopping: running tasks are stopped and the worker leaves the fleet.');
-    await worker.close();
+    const jobs = await fleetJobRunner(adb, io.out, serials, { readIdlePhones: !values['no-idle-reading'] });
+    try {
+      const worker = new FleetWorker({
+        redis,
+        ...(values.name && { name: values.name }),
+        serials,
+        groupsOf,
+        ...(concurrency && { concurrency }),
+        ...(lockSeconds && { lockDurationMs: lockSeconds * 1000 }),
+        readySerials,
+        runJob: jobs.runJob,
+        refuse: await jobRefusal(),
+        say: io.out,
+      });
+      await worker.start();
+      const groupsLine = serials.filter((serial) => groupsOf(serial).length).map((serial) => `${serial}: ${groupsOf(serial).join(', ')}`);
+      io.out(`Worker ${worker.name} offers ${serials.join(', ')}${groupsLine.length ? ` (groups: ${groupsLine.join('; ')})` : ''} on ${redisLabel(redis)}. Ctrl-C stops it.`);
+      // Ctrl-C or SIGTERM: running tasks are stopped (they end cancelled and say why), the worker leaves the fleet.
+      await new Promise<void>((resolve) => {
+        process.once('SIGINT', resolve);
+        process.once('SIGTERM', resolve);
+      });
+      io.out('Stopping: running tasks are stopped and the worker leaves the fleet.');
+      await worker.close();
+    } finally {
+      await jobs.close();
+    }
     return ExitCode.ok;
   },
 };

@@ -1,5 +1,5 @@
 import type { AdbClient } from '../device/adb-client';
-import { Observer } from '../perception/observer';
+import { Observer, type ReadingSource } from '../perception/observer';
 import type { RuntimeConfig } from '../runtime/config';
 import { TaskRunner, type ConfiguredPlanner, type DeviceLockPort, type SupervisorPort } from '../runtime/task-runner';
 import { Executor, type ExecutorOptions } from '../tools/executor';
@@ -15,10 +15,17 @@ export function screenshotPolicyFor(config: RuntimeConfig, configured: Configure
 /** A TaskRunner straight on one adb client, without the app around it: what `amc run` and `amc eval` drive phones with. */
 export function createHeadlessRunner(
   adb: AdbClient,
-  options: { screenshot: ScreenshotPolicy; deviceLock?: DeviceLockPort; supervisor?: SupervisorPort; typing?: ExecutorOptions['typing']; appNotes?: AppNotesPort },
+  options: {
+    screenshot: ScreenshotPolicy;
+    deviceLock?: DeviceLockPort;
+    supervisor?: SupervisorPort;
+    typing?: ExecutorOptions['typing'];
+    appNotes?: AppNotesPort;
+    readings?: ReadingSource;
+  },
 ): TaskRunner {
   return new TaskRunner({
-    observer: new Observer(adb, { screenshot: options.screenshot }),
+    observer: new Observer(adb, { screenshot: options.screenshot, ...(options.readings && { readings: options.readings }) }),
     executor: new Executor(adb, { ...(options.typing && { typing: options.typing }) }),
     ...(options.deviceLock && { deviceLock: options.deviceLock }),
     ...(options.supervisor && { supervisor: options.supervisor }),

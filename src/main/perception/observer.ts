@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { DumpSource, Scene } from '../../shared/scene';
 import type { AdbClient } from '../device/adb-client';
 import { connectionOf, parseWmSize } from '../device/device-info';
@@ -32,6 +33,22 @@ export interface ObserverOptions {
   retrySettleMs?: number;
   /** Where yadb is on the phone (pushed there for typing); its layout dump is the way round a screen that never goes idle. */
   yadbDevicePath?: string;
+  /** Readings made while a phone waited (see idle-readings.ts): the first observation of a screen still showing one uses it. */
+  readings?: ReadingSource;
+}
+
+/**
+ * A phone's UI layout read while it waited, with the fingerprint of its screen: the layout still holds while a fresh
+ * screenshot has the same fingerprint, and the 1-2 s `uiautomator dump` can be spared.
+ */
+export interface ScreenReading {
+  fingerprint: string;
+  layout: { read: UiHierarchy; source: DumpSource };
+}
+
+export interface ReadingSource {
+  /** The reading of `serial` made while it waited, handed out once. */
+  take(serial: string): ScreenReading | undefined;
 }
 
 export interface ObserveOptions {
@@ -44,6 +61,8 @@ export interface ObservationTimings {
   totalMs: number;
   screenshotMs?: number;
   dumpMs?: number;
+  /** The layout came from the reading made while the phone waited: no dump was waited for. */
+  layoutReadAhead?: boolean;
 }
 
 /**
@@ -110,8 +129,12 @@ export class Observer {
     throwIfAborted(signal);
     const start = performance.now();
     const timings: ObservationTimings = { totalMs: 0 };
-    const screenshotTask = this.encoding ? this.captureScreenshot(serial, this.encoding, signal, timings) : undefined;
-    const hierarchyTask = this.dumpWithRetry(serial, signal, timings);
+    const ahead = this.options.readings?.take(serial);
+    let fingerprint: ((print: string) => void) | undefined;
+    const printed = ahead && new Promise<string>((resolve) => (fingerprint = resolve));
+    const screenshotTask = this.encoding ? this.captureScreenshot(serial, this.encoding, signal, timings, fingerprint) : undefined;
+    if (printed && !screenshotTask) void this.screenFingerprint(serial, signal).then(fingerprint, () => fingerprint!(''));
+    const hierarchyTask = ahead && printed ? this.layoutUnlessUnchanged(serial, ahead, printed, signal, timings) : this.dumpWithRetry(serial, signal, timings);
     const factsTask = this.shellText(serial, FACTS_COMMAND, { signal, timeoutMs: 10_000 }).catch(rethrowAbort(() => ''));
     const sizeTask = this.screenSizeSource(serial, signal);
 
@@ -135,25 +158,80 @@ export class Observer {
     return observation;
   }
 
+  /**
+   * The layout of the reading made while the phone waited when a fresh screenshot shows the same screen; otherwise a
+   * dump, after the screenshot: a dump begun alongside would slow the screencap on the phone in the usual case, to
+   * spare a screencap's time in the rare one.
+   */
+  private async layoutUnlessUnchanged(
+    serial: string,
+    ahead: ScreenReading,
+    printed: Promise<string>,
+    signal: AbortSignal | undefined,
+    timings: ObservationTimings,
+  ): Promise<{ read: UiHierarchy; source: DumpSource } | { error: string }> {
+    if ((await printed) !== ahead.fingerprint) return this.dumpWithRetry(serial, signal, timings);
+    timings.layoutReadAhead = true;
+    return ahead.layout;
+  }
+
+  /** The fingerprint of what the phone shows now (one screencap, not decoded). */
+  async screenFingerprint(serial: string, signal?: AbortSignal): Promise<string> {
+    const into = this.frameBuffers.pop() ?? Buffer.alloc(0);
+    let output = into;
+    try {
+      output = await this.screencap(serial, into, signal);
+      return fingerprintOf(output);
+    } finally {
+      this.frameBuffers.push(output.buffer === into.buffer ? into : output);
+    }
+  }
+
+  /**
+   * The phone's layout with the fingerprint of its screen, for a later observation to use (see ReadingSource): null
+   * when the layout could not be read or the screen changed while it was read (the fingerprints before and after differ).
+   */
+  async readAhead(serial: string, signal?: AbortSignal): Promise<ScreenReading | null> {
+    const before = await this.screenFingerprint(serial, signal);
+    let read: UiHierarchy;
+    try {
+      read = await this.dump(serial, signal);
+    } catch (error) {
+      if (isAbortError(error) || isPhoneUnreachable(error)) throw error;
+      return null;
+    }
+    const after = await this.screenFingerprint(serial, signal);
+    return before === after ? { fingerprint: after, layout: { read, source: 'uiautomator' } } : null;
+  }
+
+  private screencap(serial: string, into: Buffer, signal: AbortSignal | undefined): Promise<Buffer> {
+    const options = { signal, timeoutMs: this.options.screenshotTimeoutMs ?? 10_000 };
+    return takesRawScreencaps(serial, this.options.screencap) ? this.adb.execInto(serial, 'screencap', into, options) : this.adb.shellInto(serial, 'screencap -p', into, options);
+  }
+
   private async captureScreenshot(
     serial: string,
     encoding: ScreenshotEncoding,
     signal: AbortSignal | undefined,
     timings: ObservationTimings,
+    fingerprint?: (print: string) => void,
   ): Promise<EncodedScreenshot | { error: string }> {
     const start = performance.now();
     const raw = takesRawScreencaps(serial, this.options.screencap);
-    const options = { signal, timeoutMs: this.options.screenshotTimeoutMs ?? 10_000 };
     const into = this.frameBuffers.pop() ?? Buffer.alloc(0);
     let output = into;
     if (!raw) warmUpPngWorker();
     try {
-      output = raw ? await this.adb.execInto(serial, 'screencap', into, options) : await this.adb.shellInto(serial, 'screencap -p', into, options);
+      output = await this.screencap(serial, into, signal);
+      // Before encoding: a raw frame's pixels are rewritten in place.
+      fingerprint?.(fingerprintOf(output));
       return await encodeScreenshot(raw ? rawFrameFromScreencap(output) : { png: pngFromScreencap(output) }, encoding);
     } catch (error) {
       if (isAbortError(error)) throw error;
       return { error: `No screenshot: ${message(error)}` };
     } finally {
+      // No fingerprint when the screencap failed: the layout is read afresh.
+      fingerprint?.('');
       // The buffer received into, or the larger one made when the capture did not fit, serves the next capture.
       this.frameBuffers.push(output.buffer === into.buffer ? into : output);
       timings.screenshotMs = elapsed(start);
@@ -269,6 +347,11 @@ function isPhoneUnreachable(error: unknown): boolean {
 /** Whether `serial`'s screenshots come as raw pixels; otherwise as `screencap -p`, decoded in the PNG worker. */
 export function takesRawScreencaps(serial: string, mode: ObserverOptions['screencap'] = 'auto'): boolean {
   return mode === 'raw' || (mode === 'auto' && (connectionOf(serial) === 'usb' || /^emulator-\d+$/.test(serial)));
+}
+
+/** Same bytes from the phone's screencap, same screen. */
+function fingerprintOf(screencap: Buffer): string {
+  return createHash('sha1').update(screencap).digest('base64');
 }
 
 /** A catch handler that lets aborts through and turns other failures into a fallback value. */
