@@ -1,47 +1,72 @@
 // The fleet on a real redis-server: how much more a launch of 12 goals for "any free phone" gets done with four demo
-// phones (realistic profile) on two `amc worker` processes than with one phone, how long an idle fleet takes from
+// phones (realistic profile, each in a process of its own) on two `amc worker` processes than with one phone, how long an idle fleet takes from
 // `submit` to the first action on a phone, and how late a schedule's runs start. The model is the loopback fake
 // through the real Anthropic SDK, answering at once: the figures are the fleet's and the phones', not a model's.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { FleetClient } from '../../src/fleet/client';
-import { callControlApi, startVirtualDevice, type VirtualDevice } from '@amc/demo-phone';
+import { promisify } from 'node:util';
+import { callControlApi } from '@amc/demo-phone';
 import { findElement, finish, startAnthropicFake, type FakeReply, type FakeTurn } from '../../test/fakes/index';
-import { startAdbHarness, type AdbHarness } from '../../test/support/adb-harness';
 import { amcBin, anthropicDirectEnv, childEnv } from '../../test/support/cli';
 import { startTestRedis } from '../../test/support/redis-server';
+import { startDemoPhoneProcess, type DemoPhoneProcess } from '../demo-phone-process';
 import { median, type BenchCase, type BenchRow } from '../types';
 
-const NAME = 'fleet (realistic phones, 2 workers)';
+const run = promisify(execFile);
+
+const NAME = 'fleet (realistic phones in their own processes, 2 workers)';
 const GOALS = 12;
 /** The demo phone's home screen app. */
 const LAUNCHER = 'com.android.launcher3';
 
-/** Opens Settings from wherever the phone is, then says so: two model calls and one tap per goal. */
-function openSettings(turn: FakeTurn): FakeReply {
-  if (turn.scene?.screen.package === 'com.android.settings') return finish(true, 'Settings is open');
+const GOAL = 'Open Settings, then go home';
+/** A schedule's goal: one look and an answer, so that its runs never wait for a phone and only the scheduler is timed. */
+const TICK_GOAL = 'Say what the screen shows';
+const OPENING = 'Opening Settings.';
+const GOING_HOME = 'Going home.';
+
+/**
+ * Opens Settings, goes back home, then says so: three model calls, a tap and a key per goal, whichever phone runs it,
+ * and the phone is left as it was found, so each goal of a launch is the same work.
+ */
+function openSettingsAndReturn(turn: FakeTurn): FakeReply {
+  if (turn.goal === TICK_GOAL) return finish(true, 'The home screen');
+  if (turn.scene?.screen.package === 'com.android.settings') return { kind: 'call', tool: 'press_key', args: { key: 'home' }, text: GOING_HOME };
+  if (turn.allText.includes(OPENING) && turn.allText.includes(GOING_HOME)) return finish(true, 'Settings was opened and the phone is home again');
   const icon = findElement(turn.scene, /^Settings$/);
-  if (icon) return { kind: 'call', tool: 'tap', args: { element_id: icon.id }, text: 'Opening Settings.' };
-  return { kind: 'call', tool: 'press_key', args: { key: 'home' }, text: 'Going home.' };
+  if (icon) return { kind: 'call', tool: 'tap', args: { element_id: icon.id }, text: OPENING };
+  return { kind: 'call', tool: 'press_key', args: { key: 'home' }, text: 'Finding the home screen.' };
 }
 
+/** A host: two demo phones, each in a process of its own (a phone's rendering is not the host's work), on one adb server. */
 interface Host {
-  harness: AdbHarness;
-  extra: VirtualDevice;
+  phones: [DemoPhoneProcess, DemoPhoneProcess];
   home: string;
 }
 
 async function startHost(): Promise<Host> {
-  const harness = await startAdbHarness({ profile: 'realistic' });
-  const extra = await startVirtualDevice({ port: 0, controlPort: 0, profile: 'realistic' });
-  await harness.adb(['connect', extra.adbAddress]);
-  return { harness, extra, home: await mkdtemp(path.join(os.tmpdir(), 'amc-bench-fleet-')) };
+  const phones: [DemoPhoneProcess, DemoPhoneProcess] = [await startDemoPhoneProcess('realistic'), await startDemoPhoneProcess('realistic')];
+  const [first, second] = phones;
+  // The second phone moves to the first one's adb server, which the host's worker uses.
+  await run('adb', ['disconnect', second.serial], { env: second.env });
+  await run('adb', ['connect', second.serial], { env: first.env });
+  await run('adb', ['-s', second.serial, 'wait-for-device'], { env: first.env, timeout: 15_000 });
+  return { phones, home: await mkdtemp(path.join(os.tmpdir(), 'amc-bench-fleet-')) };
 }
 
+async function stopHost(host: Host): Promise<void> {
+  for (const phone of host.phones) await phone.stop();
+  await rm(host.home, { recursive: true, force: true });
+}
+
+const resetPhone = (phone: DemoPhoneProcess) => callControlApi(phone.controlUrl, 'POST /reset', {});
+
 async function startWorker(host: Host, redisUrl: string, modelUrl: string, name: string, serials: string[]): Promise<ChildProcess> {
-  const env = childEnv(anthropicDirectEnv(host.harness, host.home, modelUrl));
+  const [first] = host.phones;
+  const env = childEnv(anthropicDirectEnv({ adbPort: Number(first.env.ANDROID_ADB_SERVER_PORT), env: first.env }, host.home, modelUrl));
   const args = [amcBin, 'worker', '--redis', redisUrl, '--name', name, ...serials.flatMap((serial) => ['--serial', serial])];
   const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'inherit'] });
   let output = '';
@@ -69,17 +94,14 @@ async function stopWorkers(workers: ChildProcess[]): Promise<void> {
 }
 
 async function resetPhones(hosts: Host[]): Promise<void> {
-  for (const host of hosts) {
-    await host.harness.reset();
-    await callControlApi(host.extra.controlUrl, 'POST /reset', {});
-  }
+  for (const host of hosts) for (const phone of host.phones) await resetPhone(phone);
 }
 
 /** Seconds from queuing `GOALS` goals for any free phone until the last one ended. */
 async function launchSeconds(client: FleetClient): Promise<{ seconds: number; completed: number; phones: number }> {
   const started = performance.now();
   const jobs = [];
-  for (let index = 0; index < GOALS; index++) jobs.push(...(await client.submit({ goal: 'Open Settings' }, { any: true })));
+  for (let index = 0; index < GOALS; index++) jobs.push(...(await client.submit({ goal: GOAL }, { any: true })));
   const ended = await client.wait(jobs, () => undefined, { pollMs: 50 });
   return {
     seconds: (performance.now() - started) / 1000,
@@ -96,12 +118,12 @@ const IDLE_MS = 10_000;
  * (the first tap landed: the phone's screen was read, the model asked, the tap sent). `idleMs`: how long the phone
  * was left alone after its screen last changed; 0 is a job that arrives just as the screen changed.
  */
-async function submitToFirstAction(client: FleetClient, host: Host, idleMs: number): Promise<{ toStart: number; toAction: number }> {
-  await host.harness.reset();
+async function submitToFirstAction(client: FleetClient, phone: DemoPhoneProcess, idleMs: number): Promise<{ toStart: number; toAction: number }> {
+  await resetPhone(phone);
   await new Promise((resolve) => setTimeout(resolve, idleMs));
   const submittedAt = Date.now();
-  const [job] = await client.submit({ goal: 'Open Settings' }, { device: host.harness.serial });
-  while ((await host.harness.state()).foreground === LAUNCHER) await new Promise((resolve) => setTimeout(resolve, 10));
+  const [job] = await client.submit({ goal: GOAL }, { device: phone.serial });
+  while ((await callControlApi(phone.controlUrl, 'GET /state')).foreground === LAUNCHER) await new Promise((resolve) => setTimeout(resolve, 10));
   const toAction = Date.now() - submittedAt;
   const [ended] = await client.wait([job!], () => undefined, { pollMs: 50 });
   return { toStart: ended!.result!.startedAt - submittedAt, toAction };
@@ -111,31 +133,31 @@ const fleetBench: BenchCase = {
   name: 'fleet',
   async run() {
     const redis = await startTestRedis();
-    const model = await startAnthropicFake({ policy: openSettings });
+    const model = await startAnthropicFake({ policy: openSettingsAndReturn });
     const hosts = [await startHost(), await startHost()];
     const redisUrl = `redis://127.0.0.1:${redis.port}`;
     const client = await FleetClient.open(new URL(redisUrl));
     const workers: ChildProcess[] = [];
     try {
       // One phone: one worker offering one phone.
-      workers.push(await startWorker(hosts[0]!, redisUrl, model.url, 'one-phone', [hosts[0]!.harness.serial]));
+      workers.push(await startWorker(hosts[0]!, redisUrl, model.url, 'one-phone', [hosts[0]!.phones[0].serial]));
       await resetPhones(hosts);
       const one = await launchSeconds(client);
       await stopWorkers(workers.splice(0));
 
       // Four phones: two workers, two phones each.
-      for (const [index, host] of hosts.entries()) workers.push(await startWorker(host, redisUrl, model.url, `host-${index + 1}`, [host.harness.serial, host.extra.adbAddress]));
+      for (const [index, host] of hosts.entries()) workers.push(await startWorker(host, redisUrl, model.url, `host-${index + 1}`, host.phones.map((phone) => phone.serial)));
       await resetPhones(hosts);
       const four = await launchSeconds(client);
       const firsts: Array<{ toStart: number; toAction: number }> = [];
-      for (let round = 0; round < 5; round++) firsts.push(await submitToFirstAction(client, hosts[round % 2]!, IDLE_MS));
+      for (let round = 0; round < 5; round++) firsts.push(await submitToFirstAction(client, hosts[round % 2]!.phones[0], IDLE_MS));
       const firstActions = firsts.map((first) => first.toAction);
       const justChanged: number[] = [];
-      for (let round = 0; round < 5; round++) justChanged.push((await submitToFirstAction(client, hosts[round % 2]!, 0)).toAction);
+      for (let round = 0; round < 5; round++) justChanged.push((await submitToFirstAction(client, hosts[round % 2]!.phones[0], 0)).toAction);
 
       // A schedule every second for a few runs: how late each started against its planned time.
       await resetPhones(hosts);
-      await client.addSchedule('bench-tick', { everySeconds: 1 }, { goal: 'Open Settings' }, { any: true });
+      await client.addSchedule('bench-tick', { everySeconds: 1 }, { goal: TICK_GOAL }, { any: true });
       let late: number[] = [];
       for (const deadline = Date.now() + 30_000; late.length < 6 && Date.now() < deadline; ) {
         await new Promise((resolve) => setTimeout(resolve, 250));
@@ -162,11 +184,7 @@ const fleetBench: BenchCase = {
     } finally {
       await stopWorkers(workers);
       await client.close();
-      for (const host of hosts) {
-        await host.extra.close();
-        await host.harness.stop();
-        await rm(host.home, { recursive: true, force: true });
-      }
+      for (const host of hosts) await stopHost(host);
       await model.close();
       await redis.stop();
     }
