@@ -114,6 +114,24 @@ export const FlowStepSchema = z.union([
 ]);
 export type FlowStep = z.infer<typeof FlowStepSchema>;
 
+/**
+ * The answer a question task finished with, and where on its last screen the answer was read: a replay reads the
+ * same place again and answers with what it shows now, never with what it showed then.
+ */
+export const FlowAnswerSchema = z
+  .object({
+    /** The answer as recorded ("This phone runs Android 14."). */
+    text,
+    /** The element it was read from. */
+    from: LocatorSchema,
+    /** Which part of that element's label ("14" of "Android version | 14"), counted from 0. */
+    part: z.number().int().nonnegative().default(0),
+    /** What that part said when recorded: the words of `text` that a replay puts the part's new words in place of. */
+    read: text,
+  })
+  .strict();
+export type FlowAnswer = z.infer<typeof FlowAnswerSchema>;
+
 export const FLOW_VERSION = 1;
 
 export const FlowSchema = z
@@ -128,6 +146,7 @@ export const FlowSchema = z
     /** The task it was recorded from, when it was. */
     recordedFrom: z.string().max(200).optional(),
     steps: z.array(FlowStepSchema).min(1),
+    answer: FlowAnswerSchema.optional(),
   })
   .strict();
 export type Flow = z.infer<typeof FlowSchema>;

@@ -54,6 +54,7 @@ export function flowToYaml(flow: Flow): string {
     ...(Object.keys(flow.vars).length ? { vars: flow.vars } : {}),
     ...(flow.recordedFrom ? { recordedFrom: flow.recordedFrom } : {}),
     steps: flow.steps.map(fileForm),
+    ...(flow.answer ? { answer: flow.answer } : {}),
   });
   document.commentBefore = HEADER;
   const steps = document.get('steps', true);

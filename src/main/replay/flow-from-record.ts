@@ -4,6 +4,7 @@ import type { StepRecord, TaskRecord } from '../../shared/task';
 import { ACTION_TOOLS } from '../tools/registry';
 import type { ToolCatalog } from '../tools/tool';
 import { describeAction } from '../runtime/supervised-action';
+import { answerOf } from './flow-answer';
 import { locatorFor, resolveLocator } from './locator';
 
 /**
@@ -11,7 +12,8 @@ import { locatorFor, resolveLocator } from './locator';
  * locator (the Scene's ids die with their turn), with the element's state before and what the runtime verified
  * after. Looks and waits, failed or denied actions, the person's turns and gestures that changed nothing are left
  * out: replaying them would only repeat what did not help. An action on an element that says nothing a locator could
- * hold becomes a sub-goal for the model (`ai`): a replay never aims at a point it cannot name. Pure.
+ * hold becomes a sub-goal for the model (`ai`): a replay never aims at a point it cannot name. A question's answer keeps
+ * where it was read (flow-answer.ts). Pure.
  */
 
 /** The task took no action a replay could repeat. */
@@ -29,7 +31,8 @@ export function flowFromRecord(record: TaskRecord, tools: ToolCatalog = ACTION_T
   });
   if (steps.length === 0) throw new NothingToReplay(`task ${record.id} ("${record.goal}") took no action on the phone that could be replayed`);
   const app = record.steps.find((turn) => turn.scene?.screen.package)?.scene?.screen.package;
-  return FlowSchema.parse({ goal: record.goal, ...(app && { app }), recordedFrom: record.id, steps });
+  const answer = answerOf(record);
+  return FlowSchema.parse({ goal: record.goal, ...(app && { app }), recordedFrom: record.id, steps, ...(answer && { answer }) });
 }
 
 function actionStepOf(record: TaskRecord, turn: StepRecord, tools: ToolCatalog): FlowStep | null {

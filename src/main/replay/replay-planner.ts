@@ -8,6 +8,7 @@ import { describeAction } from '../runtime/supervised-action';
 import { ACTION_TOOLS } from '../tools/registry';
 import type { ToolCatalog } from '../tools/tool';
 import type { FlowChecks } from './flow-checks';
+import { answerNow } from './flow-answer';
 import { describeLocator, resolveLocator } from './locator';
 import { fillVariables } from './flow-variables';
 
@@ -118,7 +119,15 @@ class ReplayPlanner implements Planner {
       return this.askModel({ ...input, notices: [...(input.notices ?? []), notice] }, context, input.goal);
     }
     const checked = this.confirmed.length ? `; checked: ${this.confirmed.join('; ')}` : '';
-    context.onDecision({ ...this.planned(FINISH_TASK, { success: true, reason: `every step of the flow is done${checked}` }, null), usage: this.spent });
+    let reason = `every step of the flow is done${checked}`;
+    const answer = this.options.flow.answer;
+    if (answer) {
+      // A question: answered with what this screen shows where the recorded run read its answer.
+      const read = answerNow(answer, input.scene);
+      if ('problem' in read && this.options.model) return this.diverge(`the answer cannot be read again: ${read.problem}`, input, context);
+      reason = 'text' in read ? `${read.text} (read on this screen from ${describeLocator(answer.from)}; ${reason})` : `${reason}; ${read.problem}`;
+    }
+    context.onDecision({ ...this.planned(FINISH_TASK, { success: true, reason }, null), usage: this.spent });
     return [];
   }
 

@@ -139,3 +139,57 @@ describe('a task record as a flow', () => {
     expect(() => flowFromRecord(looked)).toThrow(NothingToReplay);
   });
 });
+
+describe('a question replayed', () => {
+  const aboutPhone = (version: string | null): Scene => ({
+    screen: { width: 1080, height: 2400, orientation: 'portrait', package: 'com.android.settings', keyboardShown: false },
+    elements: [
+      { id: 'e1', type: 'TextView', text: 'About phone', bounds: [0, 0, 1080, 90] },
+      ...(version ? [{ id: 'e2', type: 'LinearLayout', text: `Android version | ${version}`, bounds: [0, 100, 1080, 190] as [number, number, number, number], clickable: true as const }] : []),
+      { id: 'e3', type: 'LinearLayout', text: 'Model | Pixel 8', bounds: [0, 200, 1080, 290], clickable: true as const },
+    ],
+  });
+  const home = () => sceneWith('Settings', 'Clock');
+
+  /** A task that opens Settings and answers from the About phone screen, as a model did it. */
+  async function recordedQuestion(): Promise<TaskRecord> {
+    let turn = 0;
+    const model = new ScriptedPlanner((_input, context) => {
+      turn += 1;
+      const planned = turn === 1 ? step('tap', { element_id: 'e1' }, 'Open Settings.') : step('finish_task', { success: true, reason: 'This phone runs Android 14.' });
+      context.onDecision(planned);
+      return turn === 1 ? [planned] : [];
+    });
+    const runner = new TaskRunner({ observer: new FakeObserver([home(), aboutPhone('14')]), executor: new FakeExecutor(), plannerSource: async () => ({ planner: model, maxSteps: 10 }) });
+    return runner.run({ serial: 'phone', goal: 'What Android version is this phone running?' });
+  }
+
+  it('Scenario: A replayed question answers with what its own phone shows where the answer was read', async () => {
+    const recorded = await recordedQuestion();
+    expect(recorded.status).toBe('completed');
+    const flow = flowFromRecord(recorded);
+    expect(flow.answer).toEqual({ text: 'This phone runs Android 14.', from: { app: 'com.android.settings', text: 'Android version' }, part: 1, read: '14' });
+
+    const { record } = await runFlow(flow, [home(), aboutPhone('15')]);
+    expect(record.status).toBe('completed');
+    expect(record.result).toMatch(/^This phone runs Android 15\. \(read on this screen from /);
+    expect(record.result).not.toMatch(/\b14\b/);
+  });
+
+  it('Scenario: A replayed question whose answer is not on the screen never gives the recorded answer', async () => {
+    const flow = flowFromRecord(await recordedQuestion());
+    const { record } = await runFlow(flow, [home(), aboutPhone(null)]);
+    expect(record.result).not.toMatch(/\b14\b/);
+    expect(record.result).toMatch(/the answer was read from .*Android version/);
+
+    // With a model set up, the model answers from the screen instead.
+    const model = new ScriptedPlanner((input, context) => {
+      const planned = step('finish_task', { success: true, reason: `I see ${input.scene?.elements.length} rows and no Android version.` });
+      context.onDecision(planned);
+      return [];
+    });
+    const withModel = await runFlow(flow, [home(), aboutPhone(null)], model);
+    expect(withModel.record.result).toBe('I see 2 rows and no Android version.');
+    expect(model.inputs.at(-1)?.notices?.join(' ')).toMatch(/the answer cannot be read again/);
+  });
+});
