@@ -60,6 +60,13 @@ export async function startDemoPhoneProcess(profile: LatencyProfileName): Promis
   }
 }
 
+/** Moves `phone` from its own adb server to the one of `env` (several phones on one host's server). */
+export async function moveToAdbServer(phone: DemoPhoneProcess, env: NodeJS.ProcessEnv): Promise<void> {
+  await run('adb', ['disconnect', phone.serial], { env: phone.env });
+  await run('adb', ['connect', phone.serial], { env });
+  await run('adb', ['-s', phone.serial, 'wait-for-device'], { env, timeout: 15_000 });
+}
+
 function readyLine(child: ChildProcess): Promise<RegExpExecArray> {
   return new Promise((resolve, reject) => {
     let output = '';

@@ -2,20 +2,18 @@
 // phones (realistic profile, each in a process of its own) on two `amc worker` processes than with one phone, how long an idle fleet takes from
 // `submit` to the first action on a phone, and how late a schedule's runs start. The model is the loopback fake
 // through the real Anthropic SDK, answering at once: the figures are the fleet's and the phones', not a model's.
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { FleetClient } from '../../src/fleet/client';
-import { promisify } from 'node:util';
 import { callControlApi } from '@amc/demo-phone';
 import { findElement, finish, startAnthropicFake, type FakeReply, type FakeTurn } from '../../test/fakes/index';
 import { amcBin, anthropicDirectEnv, childEnv } from '../../test/support/cli';
 import { startTestRedis } from '../../test/support/redis-server';
-import { startDemoPhoneProcess, type DemoPhoneProcess } from '../demo-phone-process';
+import { moveToAdbServer, startDemoPhoneProcess, type DemoPhoneProcess } from '../demo-phone-process';
 import { median, type BenchCase, type BenchRow } from '../types';
 
-const run = promisify(execFile);
 
 const NAME = 'fleet (realistic phones in their own processes, 2 workers)';
 const GOALS = 12;
@@ -51,9 +49,7 @@ async function startHost(): Promise<Host> {
   const phones: [DemoPhoneProcess, DemoPhoneProcess] = [await startDemoPhoneProcess('realistic'), await startDemoPhoneProcess('realistic')];
   const [first, second] = phones;
   // The second phone moves to the first one's adb server, which the host's worker uses.
-  await run('adb', ['disconnect', second.serial], { env: second.env });
-  await run('adb', ['connect', second.serial], { env: first.env });
-  await run('adb', ['-s', second.serial, 'wait-for-device'], { env: first.env, timeout: 15_000 });
+  await moveToAdbServer(second, first.env);
   return { phones, home: await mkdtemp(path.join(os.tmpdir(), 'amc-bench-fleet-')) };
 }
 

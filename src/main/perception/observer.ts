@@ -131,9 +131,11 @@ export class Observer {
     const timings: ObservationTimings = { totalMs: 0 };
     const ahead = this.options.readings?.take(serial);
     let fingerprint: ((print: string) => void) | undefined;
-    const printed = ahead && new Promise<string>((resolve) => (fingerprint = resolve));
+    let printed: Promise<string> | undefined;
+    if (ahead && this.encoding) printed = new Promise<string>((resolve) => (fingerprint = resolve));
+    // No screenshot for the planner: one screencap only to compare with the reading.
+    else if (ahead) printed = this.screenFingerprint(serial, signal).catch(rethrowAbort(() => ''));
     const screenshotTask = this.encoding ? this.captureScreenshot(serial, this.encoding, signal, timings, fingerprint) : undefined;
-    if (printed && !screenshotTask) void this.screenFingerprint(serial, signal).then(fingerprint, () => fingerprint!(''));
     const hierarchyTask = ahead && printed ? this.layoutUnlessUnchanged(serial, ahead, printed, signal, timings) : this.dumpWithRetry(serial, signal, timings);
     const factsTask = this.shellText(serial, FACTS_COMMAND, { signal, timeoutMs: 10_000 }).catch(rethrowAbort(() => ''));
     const sizeTask = this.screenSizeSource(serial, signal);
