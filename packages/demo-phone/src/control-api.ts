@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { z } from 'zod';
 import { PHONE_FAULT_KINDS, type PhoneFaultKind } from './phone/faults';
 import type { LatencyProfileName } from './phone/latency';
-import type { PhoneState } from './phone/model';
+import { USER_APP_PACKAGES, type PhoneState } from './phone/model';
 import type { ControllablePhone } from './phone-contract';
 
 /** The transport-level fault the adb side owns; every other fault belongs to the phone. */
@@ -13,6 +13,8 @@ export type FaultKind = (typeof FAULT_KINDS)[number];
 export const FaultRequestSchema = z.object({ kind: z.enum(FAULT_KINDS) }).strict();
 export const ProfileRequestSchema = z.object({ profile: z.enum(['instant', 'realistic']) }).strict();
 export const LoadingBarRequestSchema = z.object({ running: z.boolean() }).strict();
+/** An app to bring to the front, or none for the home screen. */
+export const ForegroundRequestSchema = z.object({ package: z.enum(USER_APP_PACKAGES).optional() }).strict();
 
 /** What the control API needs of the adb endpoint. */
 export interface ConnectionFaults {
@@ -62,6 +64,7 @@ export interface ControlReplies {
   'GET /profile': { profile: LatencyProfileName };
   'POST /profile': { profile: LatencyProfileName };
   'POST /loading-bar': { running: boolean };
+  'POST /foreground': { foreground: string };
 }
 export type ControlRoute = keyof ControlReplies;
 type RouteTable = { [Route in ControlRoute]: (body: unknown) => ControlReplies[Route] };
@@ -107,6 +110,12 @@ export async function startControlApi(options: ControlApiOptions, port: number, 
     'POST /loading-bar': (body) => {
       phone.setLoadingBar(parseBody(LoadingBarRequestSchema, body).running);
       return { running: phone.loadingBar };
+    },
+    // An app switch that leaves everything else as it is (a reset also ends the phone's helpers, a mirror's server
+    // among them), timed from the request: for measuring how fast a change reaches a mirror.
+    'POST /foreground': (body) => {
+      phone.bringToFront(parseBody(ForegroundRequestSchema, body).package);
+      return { foreground: phone.state().foreground };
     },
   };
   const routes = routesByPath(table);

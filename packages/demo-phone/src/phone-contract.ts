@@ -107,4 +107,6 @@ export interface ControllablePhone extends AdbPhone {
   /** The loading bar redrawn every frame (loading-bar.ts), and whether it runs. */
   setLoadingBar(running: boolean): void;
   readonly loadingBar: boolean;
+  /** Brings `pkg` to the front as its launcher icon does, or shows the home screen; nothing else changes. */
+  bringToFront(pkg: string | undefined): void;
 }

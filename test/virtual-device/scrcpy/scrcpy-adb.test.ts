@@ -149,6 +149,24 @@ describe('demo phone speaks scrcpy 3.3.3 through the real adb server', () => {
     return execFileSync('ffmpeg', ['-v', 'error', '-xerror', '-i', file, '-f', 'rawvideo', '-pix_fmt', 'yuv420p', '-'], { maxBuffer: 64 * 1024 * 1024 });
   }
 
+  /**
+   * Reads frames until one shows another picture than `before` (on a busy machine one may come first that repeats the
+   * screen as it was); the change comes as delta frames over the key frame.
+   */
+  async function expectPictureChange(session: Session, before: VideoPacket): Promise<void> {
+    const frameBytes = session.size.width * session.size.height * 1.5;
+    const deltas: VideoPacket[] = [];
+    let changed = false;
+    while (!changed && deltas.length < 10) {
+      deltas.push(await frameWhere(session, () => true));
+      const decoded = decode(session.config, [before, ...deltas]);
+      expect(decoded.length).toBe((1 + deltas.length) * frameBytes);
+      changed = !decoded.subarray(0, frameBytes).equals(decoded.subarray(deltas.length * frameBytes));
+    }
+    expect(changed).toBe(true);
+    expect(deltas.every((frame) => !frame.keyFrame)).toBe(true);
+  }
+
   it('Scenario: A pushed scrcpy server streams the screen as H.264 on localabstract sockets', async () => {
     const session = await startSession('max_size=800');
     expect(session.deviceName).toBe('AMC_Virtual_Phone');
@@ -247,19 +265,22 @@ describe('demo phone speaks scrcpy 3.3.3 through the real adb server', () => {
     const before = await frameWhere(session, () => true);
     await harness.shell('am start -n com.android.settings/.Settings');
     expect(before.keyFrame).toBe(true);
-    // Frames until one shows another picture (on a busy machine one may come first that repeats the screen as it
-    // was); the change comes as delta frames over the key frame.
-    const frameBytes = session.size.width * session.size.height * 1.5;
-    const deltas: VideoPacket[] = [];
-    let changed = false;
-    while (!changed && deltas.length < 10) {
-      deltas.push(await frameWhere(session, () => true));
-      const decoded = decode(session.config, [before, ...deltas]);
-      expect(decoded.length).toBe((1 + deltas.length) * frameBytes);
-      changed = !decoded.subarray(0, frameBytes).equals(decoded.subarray(deltas.length * frameBytes));
-    }
-    expect(changed).toBe(true);
-    expect(deltas.every((frame) => !frame.keyFrame)).toBe(true);
+    await expectPictureChange(session, before);
+    close(session);
+    await session.shellOutput.waitForEnd();
+  });
+
+  it('Scenario: An app switch through the control API reaches a running video', async () => {
+    await harness.reset();
+    const session = await startSession('max_size=400');
+    const before = await frameWhere(session, () => true);
+    expect(before.keyFrame).toBe(true);
+    expect((await harness.control('/foreground', { body: { package: 'com.example.nope' } })).status).toBe(400);
+    const switched = await harness.control('/foreground', { body: { package: 'com.android.settings' } });
+    expect(switched.body).toEqual({ foreground: 'com.android.settings' });
+    // Unlike a reset, the switch leaves the server running: the same session shows the new picture.
+    await expectPictureChange(session, before);
+    expect((await harness.control('/foreground', { body: {} })).body).toEqual({ foreground: 'com.android.launcher3' });
     close(session);
     await session.shellOutput.waitForEnd();
   });

@@ -152,6 +152,11 @@ export class VirtualPhone {
     this.loadingBarRunning = running;
   }
 
+  bringToFront(pkg: string | undefined): void {
+    if (pkg) this.ui.startApp(pkg);
+    else this.ui.goHome();
+  }
+
   get loadingBar(): boolean {
     return this.loadingBarRunning;
   }
