@@ -12,7 +12,7 @@ import { defaultSettings, mergeSettings, SettingsSchema } from '../../src/shared
 import { runSuite } from '../../src/eval/run-suite';
 import { PHONE_TASKS } from '../../src/eval/tasks/index';
 import { startAdbHarness } from '../../test/support/adb-harness';
-import { CLOSE, NEW_RUN, type ScriptedModelAddress } from '../scripted-model-thread';
+import { CLOSE, NEW_RUN, type NewRun, type ScriptedModelAddress } from '../scripted-model-thread';
 import { median, type BenchCase, type BenchRow } from '../types';
 
 export function configFor(model: ScriptedModelAddress, sendScreenshot: boolean): RuntimeConfig {
@@ -38,9 +38,10 @@ export async function startScriptedModel() {
   const address = (await next()) as ScriptedModelAddress;
   return {
     address,
-    async newRun() {
+    /** Forgets the last run's conversations; `answerDelayMs` holds each answer back as a real model's inference does. */
+    async newRun(answerDelayMs = 0) {
       const done = next();
-      worker.postMessage(NEW_RUN);
+      worker.postMessage({ kind: NEW_RUN, answerDelayMs } satisfies NewRun);
       await done;
     },
     async close() {
