@@ -14,7 +14,7 @@ export type LoadRequest = { id: number; file: string; taskId: string; limits: Ta
 export type LoadReply = { id: number; part: string; more: boolean } | { id: number; error: string; code?: string };
 
 /** About how many characters of steps one part holds: a few milliseconds of parsing. */
-const PART_CHARS = 256 * 1024;
+const PART_CHARS = 512 * 1024;
 
 function replyParts(result: TaskFileRead): string[] {
   if (result.kind !== 'record') return [JSON.stringify(result)];
