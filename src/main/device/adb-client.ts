@@ -12,6 +12,7 @@ import {
 import { readInto } from './read-into';
 import { syncPushStream, type PushSource } from './sync-chunks';
 import { AbortError, AdbError, throwIfAborted } from './errors';
+import { say } from '../../shared/said';
 
 /** Options every adb call accepts. */
 export interface AdbCallOptions {
@@ -310,31 +311,14 @@ export class AdbClient {
     const text = failureText(error);
     const device = serial ?? 'the device';
     if (/device '.*' not found|device not found/i.test(text)) {
-      return new AdbError(
-        `No device "${device}" is connected to the adb server at ${this.address}. The device list (or \`amc devices\`) ` +
-          'shows the connected phones; plug the phone in again or connect to its address.',
-        'device-not-found',
-        { cause: error },
-      );
+      return new AdbError(say('adb.notConnected', { device, address: this.address }), 'device-not-found', { cause: error });
     }
-    if (/unauthorized/i.test(text)) {
-      return new AdbError(
-        `${device} has not authorised this computer. Unlock the phone and accept the "Allow USB debugging?" prompt.`,
-        'device-unauthorized',
-        { cause: error },
-      );
-    }
+    if (/unauthorized/i.test(text)) return new AdbError(say('adb.notAuthorised', { device }), 'device-unauthorized', { cause: error });
     if (/offline|still authorizing|still connecting/i.test(text)) {
-      return new AdbError(`${device} is ${text.replace(/^device /, '')}: it is not answering adb right now.`, 'device-offline', {
-        cause: error,
-      });
+      return new AdbError(say('adb.notAnswering', { device, state: text.replace(/^device /, '') }), 'device-offline', { cause: error });
     }
     if (code === 'ECONNRESET' || code === 'EPIPE' || /premature end|closed/i.test(text)) {
-      return new AdbError(
-        `The connection to ${device} dropped during ${label}. Check that the phone is still connected and listed as ready (the device list, or \`amc devices\`).`,
-        'connection-dropped',
-        { cause: error },
-      );
+      return new AdbError(say('adb.connectionDropped', { device, operation: label }), 'connection-dropped', { cause: error });
     }
     return new AdbError(`${label}${serial ? ` on ${serial}` : ''} failed: ${text}`, 'command-failed', { cause: error });
   }

@@ -1,4 +1,4 @@
-import { say } from '../../shared/said';
+import { say, type Said, type Saying } from '../../shared/said';
 
 /** How a task's work stops: a person's Stop or the app closing aborts one signal, and everything waiting on it ends. */
 
@@ -42,4 +42,11 @@ export function abortable<T>(work: Promise<T>, signal: AbortSignal): Promise<T> 
 export function failureReasonOf(error: unknown): string {
   if (error instanceof Error) return `${error.name}: ${error.message}`;
   return `Error: ${String(error)}`;
+}
+
+/** A task's failure from an error: its D7 reason, with the message's code when the error was worded by one (AdbError). */
+export function failureOf(error: unknown): string | Saying {
+  const text = failureReasonOf(error);
+  const said = error instanceof Error ? (error as { said?: Said }).said : undefined;
+  return said ? { text, said } : text;
 }

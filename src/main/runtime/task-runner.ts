@@ -19,7 +19,7 @@ import type { ToolCatalog } from '../tools/tool';
 import { ASK_USER, AskUserArgsSchema, HAND_OVER, HandOverArgsSchema } from '../tools/person-tools';
 import { budgetExceeded } from './budgets';
 import { plannerSourceFrom } from './build-planner';
-import { abortable, Cancelled, failureReasonOf, STOPPED, STOPPED_SAYING, stopReasonOf } from './cancellation';
+import { abortable, Cancelled, failureOf, STOPPED, STOPPED_SAYING, stopReasonOf } from './cancellation';
 import { turnsOf } from './history';
 import { LoopWatch, loopWarning } from './loop-guard';
 import type { ConfiguredPlanner, PlanInput, Planner, PlannerDecision, PlannerScreenshot, PlannerSource } from './planner';
@@ -362,7 +362,7 @@ export class TaskRunner {
   /** Ends the task for an exception: failed with `<ErrorName>: <message>`, or cancelled when it came from Stop. */
   private fail(task: RunningTask, run: RunState, error: unknown): Promise<TaskRecord> {
     if (task.controller.signal.aborted) return this.finish(task, run, 'cancelled', stopReasonOf(task.controller.signal));
-    return this.finish(task, run, 'failed', failureReasonOf(error));
+    return this.finish(task, run, 'failed', failureOf(error));
   }
 
   private end(task: RunningTask, run: RunState, ended: Ended): Promise<TaskRecord> {

@@ -3,6 +3,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { defaultSettings, mergeSettings, SettingsSchema, type SettingsPatch } from '../../../src/shared/settings';
 import { AdbClient } from '../../../src/main/device/adb-client';
+import { wordSaid } from '../../../src/shared/said';
+import { wordsFor } from '../../../src/shared/i18n/translate';
 import { Observer } from '../../../src/main/perception/observer';
 import { Executor } from '../../../src/main/tools/executor';
 import { TaskRunner } from '../../../src/main/runtime/task-runner';
@@ -181,6 +183,9 @@ describe('a phone that goes away', () => {
       const record = await runnerFor(() => configFor('anthropic'), false).run({ serial: harness.serial, goal: 'Open the Notes app' });
       expect(record.status).toBe('failed');
       expect(record.failureReason).toMatch(/^AdbError: No device "127\.0\.0\.1:\d+" is connected/);
+      // A window in Chinese words it in Chinese.
+      expect(record.failureSaid?.code).toBe('adb.notConnected');
+      expect(wordSaid(record.failureReason!, record.failureSaid, wordsFor('zh-CN'))).toMatch(/ 上的 adb 服务器没有连接设备“127\.0\.0\.1:\d+”。/);
       // The next observation ended the task: the model was not asked to plan blind.
       expect(fake.requests.length).toBe(before + 1);
     } finally {

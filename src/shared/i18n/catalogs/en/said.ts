@@ -77,6 +77,12 @@ guard: {
     notAServerSilent:
       'Something listens at {{where}}, but it is not an adb server (it did not answer the adb handshake). The adb host and port name the adb server (port 5037 unless ANDROID_ADB_SERVER_PORT says otherwise), not a phone: reach a phone over the network by connecting to its address (Connect by address in the app, or `amc connect HOST:PORT`).',
     serverLost: 'Lost the adb server: {{error}}. Reconnecting…',
+    notConnected:
+      'No device "{{device}}" is connected to the adb server at {{address}}. The device list (or `amc devices`) shows the connected phones; plug the phone in again or connect to its address.',
+    notAuthorised: '{{device}} has not authorised this computer. Unlock the phone and accept the "Allow USB debugging?" prompt.',
+    notAnswering: '{{device}} is {{state}}: it is not answering adb right now.',
+    connectionDropped:
+      'The connection to {{device}} dropped during {{operation}}. Check that the phone is still connected and listed as ready (the device list, or `amc devices`).',
   },
   deviceState: {
     unauthorized: "Unlock the phone and accept the 'Allow USB debugging?' prompt (tick 'Always allow from this computer').",

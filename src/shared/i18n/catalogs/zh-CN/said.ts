@@ -75,6 +75,10 @@ guard: {
     notAServerSilent:
       '{{where}} 上有程序在监听，但它不是 adb 服务器（它没有回应 adb 握手）。adb 主机和端口指的是 adb 服务器（端口是 5037，除非 ANDROID_ADB_SERVER_PORT 指定了别的），不是手机：要通过网络连接手机，请连接手机的地址（在应用里用“按地址连接”，或者 `amc connect HOST:PORT`）。',
     serverLost: '与 adb 服务器的连接断了：{{error}}。正在重新连接…',
+    notConnected: '{{address}} 上的 adb 服务器没有连接设备“{{device}}”。设备列表（或 `amc devices`）列出已连接的手机；重新插上手机，或者连接它的地址。',
+    notAuthorised: '{{device}} 还没有授权这台计算机。解锁手机，在“允许 USB 调试吗？”提示中点按“允许”。',
+    notAnswering: '{{device}} 处于 {{state}} 状态：它现在不响应 adb。',
+    connectionDropped: '在{{operation}}时与 {{device}} 的连接断了。确认手机仍然连着，并且在设备列表（或 `amc devices`）里显示为就绪。',
   },
   deviceState: {
     unauthorized: '解锁手机，在“允许 USB 调试吗？”提示中点按“允许”（勾选“一律允许使用这台计算机进行调试”）。',
