@@ -173,7 +173,18 @@ describe('one goal on several phones in the app', { timeout: 180_000 }, () => {
     const twoDaysAgo = Date.now() - 2 * 24 * 3600_000 - 3600_000;
     const schedule = { name: 'early', cron: '0 8 * * *', goal: 'Turn on Wi-Fi', phones: { kind: 'group', group: 'pair' }, createdAt: twoDaysAgo, lastPlannedAt: twoDaysAgo, lastRun: null };
     await page.close();
-    await writeFile(path.join(ui.host.home, 'schedules.json'), JSON.stringify({ schedules: [schedule], missed: [] }));
+    // A schedule of a flow (as `amc schedule add --flow` keeps it) is listed by the flow's name, as the CLI says it.
+    const flowSchedule = {
+      name: 'wifi-flow',
+      cron: '30 9 * * *',
+      goal: 'Turn on Wi-Fi',
+      flow: { name: 'wifi-on', content: { goal: 'Turn on Wi-Fi', steps: [{ tool: 'launch_app', args: { app: 'Settings' } }] } },
+      phones: { kind: 'group', group: 'pair' },
+      createdAt: Date.now(),
+      lastPlannedAt: Date.now(),
+      lastRun: null,
+    };
+    await writeFile(path.join(ui.host.home, 'schedules.json'), JSON.stringify({ schedules: [schedule, flowSchedule], missed: [] }));
     await ui.host.restart();
     const again = await openApp(ui.browser, ui.host);
     const banner = again.page.getByTestId('missed-runs');
@@ -183,6 +194,10 @@ describe('one goal on several phones in the app', { timeout: 180_000 }, () => {
     await saveScreenshot(again.page, 'launch-missed-runs');
     await banner.getByRole('button', { name: 'Dismiss' }).click();
     await banner.waitFor({ state: 'detached' });
+    await again.page.getByRole('tab', { name: 'Several phones' }).click();
+    const flowListed = again.page.locator('[data-testid="schedule"][data-name="wifi-flow"]');
+    await flowListed.waitFor();
+    expect(await flowListed.textContent()).toMatch(/^wifi-flow · 30 9 \* \* \* · flow wifi-on on the group pair · next /);
     expect(errors).toEqual([]);
     expect(again.errors).toEqual([]);
     await again.page.close();

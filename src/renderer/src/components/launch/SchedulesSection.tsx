@@ -1,11 +1,14 @@
 import { useState } from 'react';
 import type { LaunchPhones } from '../../../../shared/launch';
+import type { SchedulesOverview } from '../../../../shared/schedule';
 import { launchPhonesWords } from '../../../../shared/launch';
 import { useBridge } from '../../bridge-context';
 import { useWords } from '../../i18n/use-words';
 import { formatTime } from '../../lib/format';
 import { reportError } from '../../store/app-store';
 import { useSchedulesStore } from '../../store/schedules-store';
+
+type ListedSchedule = SchedulesOverview['schedules'][number];
 
 /**
  * The goal and phones above on a schedule ("0 8 * * *": every day at 08:00), and the schedules kept on this
@@ -31,6 +34,15 @@ export function SchedulesSection({ goal, phones }: { goal: string; phones: Launc
     } catch (error) {
       setProblem(error instanceof Error ? error.message : String(error));
     }
+  };
+  /** When it runs, what (a goal, or a flow by its name as the CLI says it) and on which phones. */
+  const scheduleLine = (schedule: ListedSchedule) => {
+    const values = {
+      cron: schedule.cron,
+      phones: launchPhonesWords(schedule.phones, words),
+      next: schedule.nextRunAt ? formatTime(schedule.nextRunAt, words) : t('app:schedules.notPlanned'),
+    };
+    return schedule.flow ? t('app:schedules.flowLine', { ...values, flow: schedule.flow.name }) : t('app:schedules.line', { ...values, goal: schedule.goal });
   };
   const remove = async (scheduleName: string) => {
     try {
@@ -69,12 +81,7 @@ export function SchedulesSection({ goal, phones }: { goal: string; phones: Launc
             <li key={schedule.name} data-testid="schedule" data-name={schedule.name}>
               <span className="schedule-text">
                 <strong>{schedule.name}</strong> ·{' '}
-                {t('app:schedules.line', {
-                  cron: schedule.cron,
-                  goal: schedule.goal,
-                  phones: launchPhonesWords(schedule.phones, words),
-                  next: schedule.nextRunAt ? formatTime(schedule.nextRunAt, words) : t('app:schedules.notPlanned'),
-                })}
+                {scheduleLine(schedule)}
                 {schedule.lastRun?.problems.length ? <span className="launch-reason">{t('app:schedules.lastRun', { problems: schedule.lastRun.problems.join('; ') })}</span> : null}
               </span>
               <button type="button" className="button link danger" onClick={() => void remove(schedule.name)} aria-label={t('app:schedules.removeLabel', { name: schedule.name })}>

@@ -412,6 +412,7 @@ export default {
     needName: "Give the schedule a name.",
     hint: "“0 8 * * *” is every day at 08:00. Schedules run while this app is open; runs due while it is closed are reported when it starts.",
     line: "{{cron}} · “{{goal}}” on {{phones}} · next {{next}}",
+    flowLine: "{{cron}} · flow {{flow}} on {{phones}} · next {{next}}",
     notPlanned: "not planned",
     lastRun: "Last run: {{problems}}",
     remove: "Remove",

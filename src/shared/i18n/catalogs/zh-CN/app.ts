@@ -412,6 +412,7 @@ export default {
     needName: "给计划任务起个名称。",
     hint: "“0 8 * * *”表示每天 08:00。计划任务在这个应用打开时运行；应用关闭期间到期的运行会在下次启动时告诉你。",
     line: "{{cron}} · “{{goal}}”在 {{phones}} 上 · 下次 {{next}}",
+    flowLine: "{{cron}} · 流程 {{flow}} 在 {{phones}} 上 · 下次 {{next}}",
     notPlanned: "未安排",
     lastRun: "上次运行：{{problems}}",
     remove: "删除",
