@@ -128,8 +128,10 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   });
 
   server.on('upgrade', (req, socket, head) => {
-    // A client that resets during the handshake must not take the host down.
-    socket.on('error', (error) => logConnectionProblem('handshake', error));
+    // A client that resets during the handshake must not take the host down. The socket stays the connection's
+    // after the upgrade: its errors then are the open connection's.
+    let upgraded = false;
+    socket.on('error', (error) => logConnectionProblem(upgraded ? 'open' : 'handshake', error));
     const url = new URL(req.url ?? '/', `http://${HOST}:${port}`);
     const refuse = (status: number, reason: string) => {
       socket.end(`HTTP/1.1 ${status} ${reason}\r\nconnection: close\r\ncontent-length: 0\r\n\r\n`);
@@ -137,7 +139,10 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     if (url.pathname !== '/ws' || !allowedHosts.has(req.headers.host ?? '')) return refuse(404, 'Not Found');
     if (!allowedOrigins.has(req.headers.origin ?? '')) return refuse(403, 'Forbidden');
     if (!tokensMatch(token, url.searchParams.get('token'))) return refuse(401, 'Unauthorized');
-    wss.handleUpgrade(req, socket, head, (ws) => attachClient(ws, options, limits));
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      upgraded = true;
+      attachClient(ws, options, limits);
+    });
   });
 
   return {
@@ -157,7 +162,11 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   };
 }
 
+/** A window closed, reloaded or lost its network while its connection was in use: what windows do, not a problem. */
+const WINDOW_GONE: ReadonlySet<string> = new Set(['ECONNRESET', 'EPIPE']);
+
 function logConnectionProblem(stage: string, error: Error): void {
+  if (WINDOW_GONE.has((error as NodeJS.ErrnoException).code ?? '')) return;
   console.warn(`Web host: a window's connection failed (${stage}): ${error.message}`);
 }
 

@@ -3,7 +3,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import { createRouter } from '../../../src/main/ipc/router';
 import { EventHub } from '../../../src/main/ipc/event-hub';
@@ -145,6 +145,25 @@ describe('web host hardening', () => {
     const finished = await app.waitForTaskEvent(taskId, 'task.finished', 30_000);
     expect(finished).toMatchObject({ status: 'completed', failureReason: null });
     expect((await harness.control<{ foreground: string }>('/state')).body.foreground).toBe('com.android.settings');
+  });
+
+  it('a window that goes away mid-connection (a reset) leaves no warning, and the host serves on', async () => {
+    const warnings: string[] = [];
+    const warn = vi.spyOn(console, 'warn').mockImplementation((...args: unknown[]) => void warnings.push(args.join(' ')));
+    try {
+      for (let round = 0; round < 5; round++) {
+        const window = await openRaw();
+        // The host is sending the mirror's frames when the window's side resets: a write fails with EPIPE or ECONNRESET.
+        window.send(OPCODE.text, JSON.stringify({ id: 1, method: 'mirror.start', input: { serial: harness.serial } }));
+        await new Promise((resolve) => setTimeout(resolve, 400));
+        window.socket.resetAndDestroy();
+        await window.closed;
+      }
+      expect(await call('app.ping', { nonce: 'after-resets' })).toMatchObject({ ok: true, value: { nonce: 'after-resets' } });
+      expect(warnings.filter((line) => line.startsWith('Web host:'))).toEqual([]);
+    } finally {
+      warn.mockRestore();
+    }
   });
 
   it('Scenario: A thousand fuzzed frames leave the host serving and the task finishing', async () => {
