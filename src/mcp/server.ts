@@ -3,7 +3,7 @@ import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/
 import { z } from 'zod';
 import { appName, appVersion } from '../shared/app-info';
 import type { MethodName, MethodOutput, TaskOverrides } from '../shared/contract';
-import { TaskOverridesSchema } from '../shared/contract';
+import { HISTORY_PAGE_TURNS, TaskOverridesSchema } from '../shared/contract';
 import { plainReason } from '../shared/plain-words';
 import { formatUsd } from '../shared/prices';
 import { sceneToJson } from '../shared/scene';
@@ -361,11 +361,24 @@ export function createMcpServer(
     'task_status',
     {
       title: 'Task status',
-      description: 'A task as far as it has got (its turns, status, result): the given task, else the one running on `serial` (or the latest started).',
-      inputSchema: { task_id: z.string().trim().min(1).max(200).optional().describe('A task id from run_goal or task_history'), serial: serial.optional() },
+      description:
+        'A task as far as it has got (its turns, status, result): the given task, else the one running on `serial` (or the latest started). ' +
+        `A task from history comes with its latest ${HISTORY_PAGE_TURNS} turns; when it has more, \`page\` says how many, and \`from_turn\` reads earlier ones a page at a time.`,
+      inputSchema: {
+        task_id: z.string().trim().min(1).max(200).optional().describe('A task id from run_goal or task_history'),
+        serial: serial.optional(),
+        from_turn: z
+          .number()
+          .int()
+          .min(0)
+          .max(1_000_000)
+          .optional()
+          .describe(`With task_id: the turns after this many (0: from the first), at most ${HISTORY_PAGE_TURNS}, instead of the whole task`),
+      },
       annotations: READS,
     },
-    async ({ task_id, serial }) => {
+    async ({ task_id, serial, from_turn }) => {
+      if (task_id && from_turn !== undefined) return json(await call(app, 'history.turns', { id: task_id, from: from_turn }));
       if (task_id) return json(await call(app, 'history.get', { id: task_id }));
       return json(await call(app, 'tasks.current', serial ? { serial } : {}));
     },
@@ -401,7 +414,11 @@ export function createMcpServer(
     'task',
     new ResourceTemplate('amc://tasks/{id}', { list: () => listTasks('', 'application/json') }),
     { description: 'One task from history, every turn included (Scene, action, rationale, outcome), as JSON.', mimeType: 'application/json' },
-    async (uri, { id }) => jsonResource(uri, await call(app, 'history.get', { id: taskId(id) })),
+    // The app's JSON download: the whole record (history.get gives a long task's latest page).
+    async (uri, { id }) => {
+      const whole = await call(app, 'history.exportJson', { id: taskId(id) });
+      return { contents: [{ uri: uri.href, mimeType: whole.mediaType, text: redactSecrets(whole.text) }] };
+    },
   );
 
   server.registerResource(

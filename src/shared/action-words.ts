@@ -1,7 +1,7 @@
 import type { StepOutcome } from './action';
 import { ENGLISH, type Words } from './i18n/translate';
 import { elementName, nameInLabel, type SceneElement } from './scene';
-import type { StepRecord } from './task';
+import type { StepRecord, TaskRecord } from './task';
 
 /**
  * Actions in a person's words ("Tap 'Network & internet'", "Opened Settings"), one wording for the timeline, the
@@ -24,6 +24,12 @@ export const isDenied = (outcome: Pick<StepOutcome, 'ok' | 'error'>): boolean =>
 export function isAction(step: { planned: { tool: string } | null; outcome: StepOutcome | null }): boolean {
   if (!step.outcome || !step.planned) return false;
   return step.planned.tool !== ASK_USER && step.planned.tool !== HAND_OVER && !isDenied(step.outcome);
+}
+
+/** A task's turns and actions, all of them, also when its record holds only a page of its turns. */
+export function turnTotals(record: Pick<TaskRecord, 'steps' | 'page'>): { turns: number; actions: number } {
+  if (record.page) return { turns: record.page.turnCount, actions: record.page.actionCount };
+  return { turns: record.steps.length, actions: record.steps.filter(isAction).length };
 }
 
 type Mood = 'do' | 'done';

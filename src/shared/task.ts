@@ -315,6 +315,17 @@ export type SupervisionEntry = z.infer<typeof SupervisionEntrySchema>;
 export const PendingRequestSchema = PersonAskedEventSchema.omit({ type: true, taskId: true });
 export type PendingRequest = z.infer<typeof PendingRequestSchema>;
 
+/**
+ * Which turns a record read from history holds when it holds not all of them (a long task is read a page at a time):
+ * its `steps` are turns `from + 1 …` of `turnCount`, and `actionCount` counts the actions of every turn.
+ */
+export const TurnPageSchema = z.object({
+  from: z.number().int().nonnegative(),
+  turnCount: z.number().int().nonnegative(),
+  actionCount: z.number().int().nonnegative(),
+});
+export type TurnPage = z.infer<typeof TurnPageSchema>;
+
 /** The whole task, as history stores it. */
 export const TaskRecordSchema = z.object({
   id: z.string().min(1),
@@ -346,6 +357,8 @@ export const TaskRecordSchema = z.object({
   timings: z.object({ observeMs: ms, planMs: ms, executeMs: ms, totalMs: ms }),
   /** The launch it was one of (one goal on several phones); null for a task run alone and for tasks recorded before launches. */
   launchId: z.string().nullable().default(null),
+  /** Absent: `steps` holds every turn. Set on a long task read from history, whose `steps` are its latest page. */
+  page: TurnPageSchema.optional(),
 });
 export type TaskRecord = z.infer<typeof TaskRecordSchema>;
 

@@ -1,15 +1,26 @@
+import { stat } from 'node:fs/promises';
 import { parentPort } from 'node:worker_threads';
+import { isAction } from '../../shared/action-words';
 import { readTaskFile, type TaskFileLimits, type TaskFileRead } from './task-file';
 
-/** The history worker's entry: reads and folds task files off the app's main thread (see task-loader.ts). */
-export type LoadRequest = { id: number; file: string; taskId: string; limits: TaskFileLimits } | { id: number; nextPart: true };
+/**
+ * The history worker's entry: reads and folds task files off the app's main thread (see task-loader.ts). A load
+ * asks for the whole record, or with `turns` for one page of its turns (`from: null`: the latest ones).
+ */
+export interface TurnsWanted {
+  from: number | null;
+  count: number;
+}
+export type LoadRequest =
+  | { id: number; file: string; taskId: string; limits: TaskFileLimits; turns?: TurnsWanted }
+  | { id: number; nextPart: true };
 
 /**
  * The result travels as JSON texts: a string crosses threads as a copy of its bytes, and parsing is several times
- * quicker for the main thread than taking the same record as a structured clone. A record comes in parts (its
+ * quicker for the main thread than taking the same record as a structured clone. A whole record comes in parts (its
  * head, then its steps a few hundred KB at a time; `more` until the last), each sent when the main thread asks for
  * the next, so it takes and parses a long record between its other work instead of in one long pause (the
- * bench's stall row). Sent all at once, a port hands every queued message over in one go.
+ * bench's stall row). Sent all at once, a port hands every queued message over in one go. A page is one part.
  */
 export type LoadReply = { id: number; part: string; more: boolean } | { id: number; error: string; code?: string };
 
@@ -37,6 +48,45 @@ function replyParts(result: TaskFileRead): string[] {
   return parts;
 }
 
+/** The record with only the wanted turns, and which ones those are of how many. */
+function pageOf(result: TaskFileRead, wanted: TurnsWanted): TaskFileRead {
+  if (result.kind !== 'record') return result;
+  const { record } = result;
+  const turnCount = record.steps.length;
+  const from = Math.min(wanted.from ?? Math.max(0, turnCount - wanted.count), turnCount);
+  const steps = record.steps.slice(from, from + wanted.count);
+  // A page that holds every turn is the whole record, as a short task always is.
+  if (steps.length === turnCount) return { kind: 'record', record: { ...record, steps } };
+  return { kind: 'record', record: { ...record, steps, page: { from, turnCount, actionCount: record.steps.filter(isAction).length } } };
+}
+
+/**
+ * The records folded last, kept while their files stay as they were: a window reading a long task page by page
+ * folds its file once. Two: the task in view and the one before it.
+ */
+const FOLDED_KEPT = 2;
+interface Folded {
+  key: string;
+  read: TaskFileRead;
+}
+const folded = new Map<string, Folded>();
+
+async function foldedRead(file: string, taskId: string, limits: TaskFileLimits): Promise<TaskFileRead> {
+  const facts = await stat(file).catch((error: unknown) => {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  });
+  if (!facts) return { kind: 'missing' };
+  // A file that grew, shrank or was rewritten since it was folded is folded again.
+  const key = JSON.stringify([taskId, facts.size, facts.mtimeMs, limits.maxBytes, limits.maxTurns]);
+  const kept = folded.get(file);
+  folded.delete(file);
+  const read = kept?.key === key ? kept.read : await readTaskFile(file, taskId, limits);
+  folded.set(file, { key, read });
+  for (const oldest of folded.keys()) if (folded.size > FOLDED_KEPT) folded.delete(oldest);
+  return read;
+}
+
 /** Parts of each load that the main thread has not asked for yet. */
 const unsent = new Map<number, string[]>();
 
@@ -50,9 +100,9 @@ function sendPart(id: number): void {
 
 parentPort?.on('message', (request: LoadRequest) => {
   if ('nextPart' in request) return sendPart(request.id);
-  readTaskFile(request.file, request.taskId, request.limits).then(
+  foldedRead(request.file, request.taskId, request.limits).then(
     (result: TaskFileRead) => {
-      unsent.set(request.id, replyParts(result));
+      unsent.set(request.id, request.turns ? [JSON.stringify(pageOf(result, request.turns))] : replyParts(result));
       sendPart(request.id);
     },
     (error: unknown) => {

@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { TaskRecord } from '../../shared/task';
-import type { LoadReply, LoadRequest } from './history-worker';
+import type { LoadReply, LoadRequest, TurnsWanted } from './history-worker';
 import { TASK_FILE_LIMITS, type TaskFileLimits, type TaskFileRead } from './task-file';
 
 /**
@@ -84,14 +84,17 @@ function tsxEsmApi(): string {
   return new URL(exports['./esm/api']!.import.default, pathToFileURL(manifest)).href;
 }
 
-/** The task's record from its file, read in the history worker; or why the file is not one. */
-export function loadTaskFile(file: string, taskId: string, limits: TaskFileLimits = TASK_FILE_LIMITS): Promise<TaskFileRead> {
+/**
+ * The task's record from its file, read in the history worker; or why the file is not one. With `turns`, the record
+ * holds only those turns and its `page` says which they are (absent when they are all of them).
+ */
+export function loadTaskFile(file: string, taskId: string, limits: TaskFileLimits = TASK_FILE_LIMITS, turns?: TurnsWanted): Promise<TaskFileRead> {
   worker ??= startWorker();
   const running = worker;
   running.ref();
   const id = nextId++;
   return new Promise<TaskFileRead>((resolve, reject) => {
     pending.set(id, { resolve, reject });
-    running.postMessage({ id, file, taskId, limits } satisfies LoadRequest);
+    running.postMessage({ id, file, taskId, limits, ...(turns && { turns }) } satisfies LoadRequest);
   });
 }

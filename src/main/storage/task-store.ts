@@ -1,12 +1,13 @@
 import { link, mkdir, open, readdir, rm, stat, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
-import { isAction } from '../../shared/action-words';
+import { turnTotals } from '../../shared/action-words';
 import { writeSyncedSibling } from './synced-file';
 import { redactSecrets } from '@amc/provider-clients';
 import type { DamagedHistoryFile, HistoryListing, TaskSummary } from '../../shared/contract/history';
 import { FINAL_STATUSES, TaskEventSchema, type TaskEvent, type TaskRecord } from '../../shared/task';
 import { parseEvent, sizeProblem, TASK_FILE_LIMITS, turnsProblem, type TaskFileLimits } from './task-file';
 import { loadTaskFile } from './task-loader';
+import type { TurnsWanted } from './history-worker';
 
 /**
  * Task history: one JSON Lines file per task under `<home>/storage/tasks/`, one line per task event, each
@@ -25,6 +26,8 @@ export interface TaskStore {
   list(): Promise<HistoryListing>;
   /** The task's full record, or undefined when there is none with this id; a damaged file is a TaskStoreError saying why. */
   get(id: string): Promise<TaskRecord | undefined>;
+  /** As `get`, with only the wanted turns (`from: null`: the latest); its `page` says which, when not all of them. */
+  page(id: string, turns: TurnsWanted): Promise<TaskRecord | undefined>;
   /** Removes a finished task. Refuses (TaskStoreError) while the task is still being written. */
   delete(id: string): Promise<boolean>;
   /** Flushes and closes the files of tasks still being written. */
@@ -91,9 +94,9 @@ export function createTaskStore(home: string, limits: TaskFileLimits = TASK_FILE
     return open(file, 'a');
   }
 
-  /** The whole record, read in the history worker; a task no longer being written that did not finish was interrupted. */
-  async function readRecord(id: string): Promise<TaskRecord | undefined> {
-    const read = await loadTaskFile(fileOf(id), id, limits);
+  /** The record (or a page of it), read in the history worker; a task no longer being written that did not finish was interrupted. */
+  async function readRecord(id: string, turns?: TurnsWanted): Promise<TaskRecord | undefined> {
+    const read = await loadTaskFile(fileOf(id), id, limits, turns);
     if (read.kind === 'missing') return undefined;
     if (read.kind === 'damaged') throw new DamagedTaskFile(read.problem);
     const { record } = read;
@@ -150,6 +153,19 @@ export function createTaskStore(home: string, limits: TaskFileLimits = TASK_FILE
       throw error;
     });
     return record && summaryOf(record);
+  }
+
+  /** A record for a reader: a damaged file is a TaskStoreError that says why and what to do. */
+  async function readShown(id: string, turns?: TurnsWanted): Promise<TaskRecord | undefined> {
+    checkId(id);
+    try {
+      return await readRecord(id, turns);
+    } catch (error) {
+      if (error instanceof DamagedTaskFile) {
+        throw new TaskStoreError(`The task "${id}" cannot be shown: ${error.message}. Move or delete ${fileOf(id)}; it was left untouched.`);
+      }
+      throw error;
+    }
   }
 
   return {
@@ -216,17 +232,8 @@ export function createTaskStore(home: string, limits: TaskFileLimits = TASK_FILE
       return { tasks, damaged };
     },
 
-    async get(id) {
-      checkId(id);
-      try {
-        return await readRecord(id);
-      } catch (error) {
-        if (error instanceof DamagedTaskFile) {
-          throw new TaskStoreError(`The task "${id}" cannot be shown: ${error.message}. Move or delete ${fileOf(id)}; it was left untouched.`);
-        }
-        throw error;
-      }
-    },
+    get: (id) => readShown(id),
+    page: (id, turns) => readShown(id, turns),
 
     async delete(id) {
       checkId(id);
@@ -273,7 +280,7 @@ export function summaryOf(record: TaskRecord): TaskSummary {
     failureReason: record.failureReason,
     ...(record.failureSaid && { failureSaid: record.failureSaid }),
     // Actions carried out (not questions, hand-overs or denied actions).
-    steps: record.steps.filter(isAction).length,
+    steps: turnTotals(record).actions,
     createdAt: record.createdAt,
     finishedAt: record.finishedAt,
     durationMs: record.timings.totalMs || (record.finishedAt && record.startedAt ? record.finishedAt - record.startedAt : 0),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { TokenUsageSchema } from '@amc/provider-clients/contract';
-import { PlannerInfoSchema, TaskRecordSchema, TaskStatusSchema } from '../task';
+import { PlannerInfoSchema, StepRecordSchema, TaskRecordSchema, TaskStatusSchema } from '../task';
 import { SaidSchema } from '../said';
 import { defineEvents, defineMethods, NoInput } from './define';
 import { LANGUAGES } from '../i18n/languages';
@@ -51,10 +51,31 @@ export const ExportedFileSchema = z.object({
 });
 export type ExportedFile = z.infer<typeof ExportedFileSchema>;
 
+/**
+ * The most turns one answer of `history.get` or `history.turns` carries: a window shows a dozen at a time, and a
+ * long task (thousands of turns) is read a page at a time instead of being built whole on the app's main thread.
+ */
+export const HISTORY_PAGE_TURNS = 200;
+
+/** Turns `from + 1 … from + count` of a task in history (`from` counts the turns before them). */
+const turnsRequest = taskId
+  .extend({
+    from: z.number().int().nonnegative().max(1_000_000),
+    count: z.number().int().min(1).max(HISTORY_PAGE_TURNS).default(HISTORY_PAGE_TURNS),
+  })
+  .strict();
+
+/** A page of a task's turns; `turnCount` is how many the task has now (fewer steps than asked: the end was reached). */
+export const TurnsReplySchema = z.object({ id: z.string(), from: z.number().int().nonnegative(), turnCount: z.number().int().nonnegative(), steps: z.array(StepRecordSchema) });
+export type TurnsReply = z.infer<typeof TurnsReplySchema>;
+
 export const historyMethods = defineMethods({
   /** Newest first. */
   'history.list': { input: NoInput, output: HistoryListingSchema },
+  /** The task with its latest turns (at most HISTORY_PAGE_TURNS; `page` says how many it has when that is not all). */
   'history.get': { input: taskId, output: TaskRecordSchema },
+  /** Earlier (or any) turns of a task, a page at a time. */
+  'history.turns': { input: turnsRequest, output: TurnsReplySchema },
   'history.delete': { input: taskId, output: z.object({ id: z.string(), deleted: z.boolean() }) },
   'history.exportJson': { input: taskId, output: ExportedFileSchema },
   /** One self-contained HTML report (inline CSS and SVG, no external requests). */

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MAX_TASK_TURNS } from '../../../src/main/storage/task-file';
 import { TASKS_FOLDER } from '../../../src/main/storage/task-store';
+import { HISTORY_PAGE_TURNS } from '../../../src/shared/contract';
 import { taskEvents, turnBytes, writeLongTask } from '../storage/task-fixtures';
 import { removeHome, startTestApp, type TestApp } from './app-fixture';
 
@@ -62,7 +63,7 @@ describe('history limits', () => {
     expect(await app.call('app.ping', { nonce: 'after' })).toMatchObject({ nonce: 'after' });
   }, 120_000);
 
-  it('Scenario: A long task within the limits loads whole, off the main thread', async () => {
+  it('Scenario: A long task within the limits opens at its latest turns, off the main thread, and reads back every turn a page at a time', async () => {
     const app = await startTestApp({ env: { PATH: process.env.PATH } });
     apps.push(app);
     const folder = path.join(app.home, TASKS_FOLDER);
@@ -70,10 +71,31 @@ describe('history limits', () => {
     await writeTaskFile(folder, 'long', MAX_TASK_TURNS, { finished: true });
     const record = app.call('history.get', { id: 'long' });
     expect(await app.call('app.ping', { nonce: 'while-loading' })).toMatchObject({ nonce: 'while-loading' });
-    const loaded = await record;
-    expect(loaded.steps).toHaveLength(MAX_TASK_TURNS);
-    expect(loaded.steps.every((step, index) => step.step === index + 1 && step.planned?.tool === 'swipe' && step.outcome?.ok)).toBe(true);
-    expect(loaded.timings.planMs).toBe(300 * MAX_TASK_TURNS);
+    const opened = await record;
+    // The latest page, and how many turns and actions the task has in all.
+    expect(opened.page).toEqual({ from: MAX_TASK_TURNS - HISTORY_PAGE_TURNS, turnCount: MAX_TASK_TURNS, actionCount: MAX_TASK_TURNS });
+    expect(opened.steps.map((step) => step.step)).toEqual(Array.from({ length: HISTORY_PAGE_TURNS }, (_, index) => MAX_TASK_TURNS - HISTORY_PAGE_TURNS + index + 1));
+    // The summary is folded from every turn, not from the page.
+    expect(opened.timings.planMs).toBe(300 * MAX_TASK_TURNS);
+
+    // Page by page from the first turn, every turn comes back once, in order, with its action and outcome.
+    const steps = [];
+    for (let from = 0; from < MAX_TASK_TURNS; from += HISTORY_PAGE_TURNS) {
+      const page = await app.call('history.turns', { id: 'long', from });
+      expect(page).toMatchObject({ id: 'long', from, turnCount: MAX_TASK_TURNS });
+      steps.push(...page.steps);
+    }
+    expect(steps).toHaveLength(MAX_TASK_TURNS);
+    expect(steps.every((step, index) => step.step === index + 1 && step.planned?.tool === 'swipe' && step.outcome?.ok)).toBe(true);
+    // Past the end: no turns, and where the end is.
+    expect(await app.call('history.turns', { id: 'long', from: MAX_TASK_TURNS + 5 })).toEqual({ id: 'long', from: MAX_TASK_TURNS, turnCount: MAX_TASK_TURNS, steps: [] });
+    // A page larger than a page, or a negative start, is refused before any file is read.
+    expect((await app.fail('history.turns', { id: 'long', from: 0, count: HISTORY_PAGE_TURNS + 1 })).message).toMatch(/count/);
+    expect((await app.fail('history.turns', { id: 'long', from: -1 })).message).toMatch(/from/);
+    // What needs every turn (the JSON download) still gets them all.
+    const whole = JSON.parse((await app.call('history.exportJson', { id: 'long' })).text) as { steps: unknown[]; page?: unknown };
+    expect(whole.steps).toHaveLength(MAX_TASK_TURNS);
+    expect(whole.page).toBeUndefined();
     expect((await app.call('history.list', {})).tasks).toMatchObject([{ id: 'long', steps: MAX_TASK_TURNS, status: 'completed' }]);
-  }, 60_000);
+  }, 90_000);
 });

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { foldTaskText, type TaskFileLimits, type TaskFileRead } from '../../../src/main/storage/task-file';
 import { loadTaskFile } from '../../../src/main/storage/task-loader';
 import type { TaskEvent } from '../../../src/shared/task';
+import { isAction } from '../../../src/shared/action-words';
 import { writeLongTask } from './task-fixtures';
 
 /** The record made by folding the whole file in order on this thread. */
@@ -60,6 +61,39 @@ describe('loading a task file through the history worker', () => {
     const file = await longTask('too-many.jsonl', 3000);
     const loaded = await loadTaskFile(file, 'long', { maxBytes: Number.POSITIVE_INFINITY, maxTurns: 2500 });
     expect(loaded).toEqual({ kind: 'damaged', problem: 'it holds more than 2,500 turns, more than any task can take' });
+  });
+
+  it('a page of turns (the latest, one from the middle, one past the end) holds the whole fold\'s turns there and says how many there are', async () => {
+    const file = await longTask('pages.jsonl', 1000);
+    const whole = await foldWhole(file, 'long', UNLIMITED);
+    if (whole.kind !== 'record') throw new Error(`not a record: ${whole.kind}`);
+    const { steps, ...head } = whole.record;
+    const actionCount = steps.filter(isAction).length;
+    expect(actionCount).toBeGreaterThan(0);
+
+    const latest = await loadTaskFile(file, 'long', UNLIMITED, { from: null, count: 200 });
+    expect(latest).toEqual({ kind: 'record', record: { ...head, steps: steps.slice(800), page: { from: 800, turnCount: 1000, actionCount } } });
+    const middle = await loadTaskFile(file, 'long', UNLIMITED, { from: 437, count: 150 });
+    expect(middle).toEqual({ kind: 'record', record: { ...head, steps: steps.slice(437, 587), page: { from: 437, turnCount: 1000, actionCount } } });
+    const past = await loadTaskFile(file, 'long', UNLIMITED, { from: 5000, count: 200 });
+    expect(past.kind === 'record' && past.record.steps).toEqual([]);
+    expect(past.kind === 'record' && past.record.page).toEqual({ from: 1000, turnCount: 1000, actionCount });
+    // A page that holds every turn is the whole record, with no page.
+    const short = await longTask('short.jsonl', 12);
+    expect(await loadTaskFile(short, 'long', UNLIMITED, { from: null, count: 200 })).toEqual(await foldWhole(short, 'long', UNLIMITED));
+  });
+
+  it('Scenario: A history task file that changes between two pages is folded again', async () => {
+    const file = await longTask('changing.jsonl', 600);
+    const before = await loadTaskFile(file, 'long', UNLIMITED, { from: 0, count: 10 });
+    expect(before.kind === 'record' && before.record.steps[0]!.outcome?.verification?.fact).not.toBe('verified between pages');
+    await appendFile(file, `${JSON.stringify({ type: 'step.verified', taskId: 'long', at: 1_800_000_000_000, step: 1, verification: { status: 'verified', check: 'action-taken', fact: 'verified between pages' } } satisfies TaskEvent)}\n`);
+    const after = await loadTaskFile(file, 'long', UNLIMITED, { from: 0, count: 10 });
+    expect(after.kind === 'record' && after.record.steps[0]!.outcome?.verification?.fact).toBe('verified between pages');
+    expect(after).toEqual(await foldWhole(file, 'long', UNLIMITED).then((read) => read.kind === 'record' ? { kind: 'record', record: { ...read.record, steps: read.record.steps.slice(0, 10), page: { from: 0, turnCount: 600, actionCount: read.record.steps.filter(isAction).length } } } : read));
+    // Gone since: missing, not the record kept from before.
+    await rm(file);
+    expect(await loadTaskFile(file, 'long', UNLIMITED, { from: 0, count: 10 })).toEqual({ kind: 'missing' });
   });
 
   it('a file that is gone reads as missing, and one too large as damaged without being read', async () => {

@@ -4,16 +4,23 @@ import type { MethodHandlers } from '../../ipc/router';
 import { renderTaskReport, reportFileName } from '../../storage/html-report';
 import type { TaskStore } from '../../storage/task-store';
 import { wordsFor } from '../../../shared/i18n/translate';
+import { HISTORY_PAGE_TURNS } from '../../../shared/contract/history';
+
+const found = (id: string, record: TaskRecord | undefined): TaskRecord => {
+  if (!record) throw new Error(`No task "${id}" in history (it may have been deleted).`);
+  return record;
+};
 
 export function historyHandlers(store: TaskStore, events: Pick<EventHub, 'publish'>): MethodHandlers {
-  const find = async (id: string): Promise<TaskRecord> => {
-    const record = await store.get(id);
-    if (!record) throw new Error(`No task "${id}" in history (it may have been deleted).`);
-    return record;
-  };
+  /** The whole record, for what needs every turn (a download, a report); the window and MCP read pages. */
+  const find = async (id: string): Promise<TaskRecord> => found(id, await store.get(id));
   return {
     'history.list': () => store.list(),
-    'history.get': ({ id }) => find(id),
+    'history.get': async ({ id }) => found(id, await store.page(id, { from: null, count: HISTORY_PAGE_TURNS })),
+    'history.turns': async ({ id, from, count }) => {
+      const { steps, page } = found(id, await store.page(id, { from, count }));
+      return { id, from: page?.from ?? Math.min(from, steps.length), turnCount: page?.turnCount ?? steps.length, steps };
+    },
     'history.delete': async ({ id }) => {
       const deleted = await store.delete(id);
       if (deleted) events.publish('history.changed', { id, change: 'deleted' });

@@ -1,4 +1,4 @@
-import { isAction } from '../../../../shared/action-words';
+import { turnTotals } from '../../../../shared/action-words';
 import type { TaskRecord } from '../../../../shared/task';
 import { capitalized, formatDuration, lookedOnlyHint, outcomeWord, stepCountsLabel, taskOutcomeKind } from '../../../../shared/task-words';
 import { plainReason } from '../../../../shared/plain-words';
@@ -18,7 +18,7 @@ export function TaskResultCard({ task }: { task: TaskRecord }) {
   const { t } = words;
   if (task.status !== 'completed' && task.status !== 'failed' && task.status !== 'cancelled') return null;
   const kind = taskOutcomeKind(task);
-  const actions = task.steps.filter(isAction).length;
+  const { turns, actions } = turnTotals(task);
   const heading = kind === 'looked-only' ? t('app:result.lookedOnly') : capitalized(outcomeWord(kind, words));
   const text =
     kind === 'looked-only'
@@ -41,7 +41,7 @@ export function TaskResultCard({ task }: { task: TaskRecord }) {
       )}
       {task.failureReason && <ReasonDetails reason={task.failureReason} />}
       <p className="muted" data-testid="task-result-summary">
-        {stepCountsLabel(actions, task.steps.length, undefined, words)} · {formatDuration(task.timings.totalMs, undefined, words)} · {formatTokens(task.usage, words)}
+        {stepCountsLabel(actions, turns, undefined, words)} · {formatDuration(task.timings.totalMs, undefined, words)} · {formatTokens(task.usage, words)}
       </p>
       {/* One row: a run that acted can be run again without the model; one that reached its goal may have taught
           notes per app, which the person can take back. */}

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { screenChangedByAction, type TaskRecord } from '../../../../shared/task';
 import { useWords } from '../../i18n/use-words';
 import { nameOfSerial, useDevicesStore } from '../../store/devices-store';
+import { EarlierTurns } from './EarlierTurns';
 import { PlannerLabel, plannerText } from './PlannerLabel';
 import { StepCard } from './StepCard';
 import { StepNav } from './StepNav';
@@ -69,6 +70,7 @@ export function TaskTimeline({ task, after }: { task: TaskRecord; after?: ReactN
       <div className="timeline-scroll" ref={area} onScroll={onScroll} onWheel={onWheel} tabIndex={0} aria-label={t('app:timeline.stepsLabel')} data-testid="timeline-scroll">
         {/* What is followed: the steps and the result; the log of decisions below is there to scroll to. */}
         <div {...{ [FOLLOW_END_ATTRIBUTE]: '' }}>
+          <EarlierTurns task={task} area={area} />
           <ol className="step-list" aria-label={t('app:timeline.steps')}>
             {task.steps.map((step, index) => (
               <li key={step.step}>
