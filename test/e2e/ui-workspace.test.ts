@@ -1,11 +1,16 @@
 // The working layout in the browser: the phone stays in view while a long task's timeline scrolls in its own
 // area, the mirror is enlarged and remembered, compact cards open on click, the goal box and its shortcuts,
 // and History's search, filters and "Run again".
+import { mkdir, open } from 'node:fs/promises';
+import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { finish, type FakePolicy } from '../fakes/index';
 import { expandCard, anthropicFakeEnv, fullyInViewport, openApp, saveScreenshot, stepCard } from './ui-support';
 import { useAnthropicFake, useUiFixture } from '../support/ui-fixture';
+import { TASKS_FOLDER } from '../../src/main/storage/task-store';
+import { HISTORY_PAGE_TURNS } from '../../src/shared/contract';
+import { writeLongTask } from '../main/storage/task-fixtures';
 
 const nothingToDo: FakePolicy = () => finish(true, 'nothing to do');
 
@@ -247,6 +252,50 @@ describe('the workspace in the browser', { timeout: 180_000 }, () => {
     await page.getByRole('article', { name: 'Stopped' }).waitFor({ timeout: 20_000 });
     expect(errors).toEqual([]);
     await page.close();
+  });
+
+  it("Scenario: A long task's timeline reads its earlier turns on request without moving the view", async () => {
+    const folder = path.join(ui.host.home, TASKS_FOLDER);
+    await mkdir(folder, { recursive: true });
+    const handle = await open(path.join(folder, 'long-history.jsonl'), 'w');
+    try {
+      await writeLongTask(async (chunk) => void (await handle.write(chunk)), 'long-history', 450, { finished: true });
+    } finally {
+      await handle.close();
+    }
+    const { page, errors } = await openApp(ui.browser, ui.host);
+    await page.getByRole('tab', { name: 'History' }).click();
+    await page.getByRole('button', { name: 'Open "Open Wi-Fi settings"' }).click();
+
+    const cards = page.getByTestId('step-card');
+    const earlier = page.getByTestId('earlier-turns');
+    await expect.poll(() => cards.count()).toBe(HISTORY_PAGE_TURNS);
+    expect(await earlier.locator('p').first().textContent()).toBe('Turns 1–250 of 450 are not shown yet.');
+    expect(await cards.first().getAttribute('data-step')).toBe('251');
+    // The result card counts every turn, not only those shown.
+    expect(await page.getByTestId('task-result-summary').textContent()).toMatch(/450/);
+
+    /** Where a turn's card sits in the timeline's view, in pixels from its top. */
+    const offsetOf = (step: number) =>
+      page.evaluate((n) => {
+        const area = document.querySelector('[data-testid="timeline-scroll"]')!.getBoundingClientRect();
+        return document.querySelector(`[data-testid="step-card"][data-step="${n}"]`)!.getBoundingClientRect().top - area.top;
+      }, step);
+    for (const [first, next, shown] of [
+      [251, 51, 400],
+      [51, 1, 450],
+    ] as const) {
+      await page.getByTestId('timeline-scroll').evaluate((area) => (area.scrollTop = 0));
+      const before = await offsetOf(first);
+      if (first === 251) await saveScreenshot(page, 'history-earlier-turns');
+      await earlier.getByRole('button').click();
+      await expect.poll(() => cards.count()).toBe(shown);
+      expect(await cards.first().getAttribute('data-step')).toBe(String(next));
+      // The turn that was at the top of the view is still where it was.
+      expect(Math.abs((await offsetOf(first)) - before)).toBeLessThanOrEqual(2);
+    }
+    expect(await earlier.count()).toBe(0);
+    expect(errors).toEqual([]);
   });
 
   it('Scenario: History is searched and filtered, names the model and the phone, and runs a task again', async () => {

@@ -1,4 +1,4 @@
-import { readFile, stat } from 'node:fs/promises';
+import { open, type FileHandle } from 'node:fs/promises';
 import { LIMITS } from '../../shared/settings-catalog';
 import { TaskEventSchema, applyTaskEventInPlace, newTaskRecord, type TaskEvent, type TaskRecord } from '../../shared/task';
 
@@ -37,42 +37,96 @@ export function turnsProblem(turns: number, limits: TaskFileLimits = TASK_FILE_L
   return turns > limits.maxTurns ? `it holds more than ${limits.maxTurns.toLocaleString('en-US')} turns, more than any task can take` : null;
 }
 
+/** How much of a task file one read takes: the next is read (on libuv's threads) while this one is folded. */
+export const READ_CHUNK_BYTES = 1024 * 1024;
+const NEWLINE = 0x0a;
+
 /** The task's record from its file, or why the file is not one. */
 export async function readTaskFile(file: string, id: string, limits: TaskFileLimits = TASK_FILE_LIMITS): Promise<TaskFileRead> {
-  let text: string;
+  let handle: FileHandle;
   try {
-    const tooLarge = sizeProblem((await stat(file)).size, limits);
-    if (tooLarge) return { kind: 'damaged', problem: tooLarge };
-    text = await readFile(file, 'utf8');
+    handle = await open(file, 'r');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'missing' };
     throw error;
   }
-  return foldTaskText(text, id, limits);
+  let reading: Promise<{ bytesRead: number; buffer: Buffer }> | undefined;
+  try {
+    const tooLarge = sizeProblem((await handle.stat()).size, limits);
+    if (tooLarge) return { kind: 'damaged', problem: tooLarge };
+    const fold = new TaskFold(id, limits);
+    // Lines are cut from the bytes and decoded one at a time: no copy of the whole file as one string. Each read
+    // fills a buffer of its own, so the start of a line not ended yet is kept as a view into it.
+    let unended: Buffer[] = [];
+    reading = handle.read(Buffer.allocUnsafe(READ_CHUNK_BYTES), 0, READ_CHUNK_BYTES, null);
+    for (;;) {
+      const { bytesRead, buffer } = await reading;
+      if (bytesRead === 0) break;
+      reading = handle.read(Buffer.allocUnsafe(READ_CHUNK_BYTES), 0, READ_CHUNK_BYTES, null);
+      const chunk = buffer.subarray(0, bytesRead);
+      let start = 0;
+      for (let newline = chunk.indexOf(NEWLINE); newline !== -1; newline = chunk.indexOf(NEWLINE, start)) {
+        const line = unended.length ? Buffer.concat([...unended, chunk.subarray(0, newline)]).toString('utf8') : chunk.toString('utf8', start, newline);
+        unended = [];
+        if (!fold.add(line)) return fold.result();
+        start = newline + 1;
+      }
+      if (start < chunk.length) unended.push(chunk.subarray(start));
+    }
+    if (unended.length) fold.add(Buffer.concat(unended).toString('utf8'));
+    return fold.result();
+  } finally {
+    // The reads run ahead by one: the one still under way (after a damaged line) ends before the file closes.
+    await reading?.catch(() => undefined);
+    await handle.close();
+  }
 }
 
 /** Folds a task file's text, line by line, without splitting it into an array first. */
 export function foldTaskText(text: string, id: string, limits: TaskFileLimits = TASK_FILE_LIMITS): TaskFileRead {
-  let record: TaskRecord | undefined;
-  let turns = 0;
+  const fold = new TaskFold(id, limits);
   for (let start = 0; start < text.length; ) {
     const newline = text.indexOf('\n', start);
     const end = newline === -1 ? text.length : newline;
-    const event = parseEvent(text.slice(start, end));
+    if (!fold.add(text.slice(start, end))) break;
     start = end + 1;
-    if (!event || event.taskId !== id) continue;
-    if (event.type === 'task.started') {
-      record ??= newTaskRecord({ id, goal: event.goal, serial: event.serial, planner: event.planner, maxSteps: event.maxSteps, createdAt: event.at });
-    }
-    if (!record) continue;
-    if (event.type === 'step.observed') {
-      turns += 1;
-      const tooMany = turnsProblem(turns, limits);
-      if (tooMany) return { kind: 'damaged', problem: tooMany };
-    }
-    applyTaskEventInPlace(record, event);
   }
-  return record ? { kind: 'record', record } : { kind: 'damaged', problem: 'it does not start with a task.started line, so it is not a task record' };
+  return fold.result();
+}
+
+/** A task's record made of its file's lines in order; it stops taking them once the file is found damaged. */
+class TaskFold {
+  private record: TaskRecord | undefined;
+  private turns = 0;
+  private problem: string | null = null;
+
+  constructor(
+    private readonly id: string,
+    private readonly limits: TaskFileLimits,
+  ) {}
+
+  /** Takes one line (a torn or foreign one is skipped); false once the file is damaged. */
+  add(line: string): boolean {
+    const event = parseEvent(line);
+    if (!event || event.taskId !== this.id) return true;
+    const { id } = this;
+    if (event.type === 'task.started') {
+      this.record ??= newTaskRecord({ id, goal: event.goal, serial: event.serial, planner: event.planner, maxSteps: event.maxSteps, createdAt: event.at });
+    }
+    if (!this.record) return true;
+    if (event.type === 'step.observed') {
+      this.turns += 1;
+      this.problem = turnsProblem(this.turns, this.limits);
+      if (this.problem) return false;
+    }
+    applyTaskEventInPlace(this.record, event);
+    return true;
+  }
+
+  result(): TaskFileRead {
+    if (this.problem) return { kind: 'damaged', problem: this.problem };
+    return this.record ? { kind: 'record', record: this.record } : { kind: 'damaged', problem: 'it does not start with a task.started line, so it is not a task record' };
+  }
 }
 
 /** One line of a task file; undefined for a torn or foreign line. */

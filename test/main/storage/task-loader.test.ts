@@ -2,7 +2,7 @@ import { appendFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { foldTaskText, type TaskFileLimits, type TaskFileRead } from '../../../src/main/storage/task-file';
+import { foldTaskText, READ_CHUNK_BYTES, type TaskFileLimits, type TaskFileRead } from '../../../src/main/storage/task-file';
 import { loadTaskFile } from '../../../src/main/storage/task-loader';
 import type { TaskEvent } from '../../../src/shared/task';
 import { isAction } from '../../../src/shared/action-words';
@@ -94,6 +94,29 @@ describe('loading a task file through the history worker', () => {
     // Gone since: missing, not the record kept from before.
     await rm(file);
     expect(await loadTaskFile(file, 'long', UNLIMITED, { from: 0, count: 10 })).toEqual({ kind: 'missing' });
+  });
+
+  it('lines cut by the reads inside a character, and a line longer than two reads, read back as a fold of the whole text', async () => {
+    let text = '';
+    await writeLongTask(async (chunk) => void (text += chunk), 'long', 900, { finished: true });
+    // Every rationale in Chinese and an emoji (3 and 4 bytes a character), so the reads' edges fall inside characters.
+    text = text.replace(/"rationale":"Turn (\d+): scroll on\."/g, (_, step: string) => `"rationale":"第 ${step} 步：${'向上滑动，继续查找设置项。'.repeat(20)}🙂"`);
+    // A foreign line of 2.5 MB (another task's), kept whole across the reads it spans and then skipped.
+    const foreign = `${JSON.stringify({ type: 'step.planned', taskId: 'other', pad: '长'.repeat(900_000) })}\n`;
+    const at = text.indexOf('\n', text.length / 2) + 1;
+    text = text.slice(0, at) + foreign + text.slice(at);
+    // Shift the bytes until the first read's edge falls inside a character (a continuation byte, 10xxxxxx).
+    let bytes = Buffer.from(text);
+    for (let pad = 1; (bytes[READ_CHUNK_BYTES]! & 0xc0) !== 0x80; pad += 1) bytes = Buffer.from(text.replace('"goal":"', `"goal":"${' '.repeat(pad)}`));
+    const file = path.join(dir, 'multibyte.jsonl');
+    await writeFile(file, bytes);
+    expect(bytes.length).toBeGreaterThan(4 * READ_CHUNK_BYTES);
+
+    const loaded = await loadTaskFile(file, 'long', UNLIMITED);
+    expect(loaded).toEqual(foldTaskText(bytes.toString('utf8'), 'long', UNLIMITED));
+    if (loaded.kind !== 'record') throw new Error(`not a record: ${loaded.kind}`);
+    expect(loaded.record.steps).toHaveLength(900);
+    expect(loaded.record.steps.every((step) => step.planned?.rationale.endsWith('继续查找设置项。🙂'))).toBe(true);
   });
 
   it('a file that is gone reads as missing, and one too large as damaged without being read', async () => {
