@@ -1,6 +1,6 @@
 // `amc mcp` as another agent uses it: a real child process, the official MCP SDK's Client over stdio and over
 // Streamable HTTP, the real adb server and the virtual device, and the loopback provider fake for run_goal.
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, open, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { ChildProcess } from 'node:child_process';
@@ -16,6 +16,8 @@ import { amcBin, interrupt, runAmc, startAmc } from '../support/cli';
 import { finish, findElement, startAnthropicFake, type AnthropicFake, type FakePolicy } from '../fakes/index';
 import { directAnthropicEnv } from '../support/planner-env';
 import { SUITE_SCRIPTS, stepsPolicy } from '../fakes/suite-agent';
+import { TASKS_FOLDER } from '../../src/main/storage/task-store';
+import { writeLongTask } from '../main/storage/task-fixtures';
 
 let harness: AdbHarness;
 let fake: AnthropicFake;
@@ -211,6 +213,38 @@ describe.each(['stdio', 'http'] as const)('amc mcp over %s', (kind) => {
       .poll(async () => (JSON.parse(textOf(await tool(agent, 'task_history', { limit: 1 }))) as { tasks: Array<{ goal: string; status: string }> }).tasks[0], { timeout: 20_000 })
       .toMatchObject({ goal: 'Open the Notes app', status: 'cancelled' });
   }, 90_000);
+
+  it('Scenario: A long task is read over MCP a page at a time', async () => {
+    const id = `long-mcp-${kind}`;
+    const folder = path.join(home, TASKS_FOLDER);
+    await mkdir(folder, { recursive: true });
+    const handle = await open(path.join(folder, `${id}.jsonl`), 'w');
+    try {
+      await writeLongTask(async (chunk) => void (await handle.write(chunk)), id, 450, { finished: true });
+    } finally {
+      await handle.close();
+    }
+    type Page = { steps: { step: number }[]; page?: { from: number; turnCount: number; actionCount: number }; from?: number; turnCount?: number };
+    const read = async (args: Record<string, unknown>) => {
+      const result = await tool(agent, 'task_status', { task_id: id, ...args });
+      expect(result.isError, textOf(result)).toBeFalsy();
+      return JSON.parse(textOf(result)) as Page;
+    };
+    const latest = await read({});
+    expect(latest.page).toEqual({ from: 250, turnCount: 450, actionCount: 450 });
+    expect(latest.steps.map((step) => step.step)).toEqual(Array.from({ length: 200 }, (_, index) => 251 + index));
+    const first = await read({ from_turn: 0 });
+    expect(first).toMatchObject({ from: 0, turnCount: 450 });
+    expect(first.steps.map((step) => step.step)).toEqual(Array.from({ length: 200 }, (_, index) => index + 1));
+    expect((await read({ from_turn: 400 })).steps.map((step) => step.step)).toEqual(Array.from({ length: 50 }, (_, index) => 401 + index));
+    const refused = await tool(agent, 'task_status', { task_id: id, from_turn: -1 });
+    expect(refused.isError).toBe(true);
+    // The task's resource stays whole: every turn.
+    const resource = await agent.readResource({ uri: `amc://tasks/${id}` });
+    const whole = JSON.parse((resource.contents[0] as { text: string }).text) as Page;
+    expect(whole.steps).toHaveLength(450);
+    expect(whole.page).toBeUndefined();
+  });
 
   it('Scenario: The device lock refuses a second agent', async () => {
     const second = await connect(kind);
