@@ -1,7 +1,7 @@
-import { stat } from 'node:fs/promises';
 import { parentPort } from 'node:worker_threads';
 import { isAction } from '../../shared/action-words';
-import { readTaskFile, type TaskFileLimits, type TaskFileRead } from './task-file';
+import { FoldedRecords } from './folded-records';
+import type { TaskFileLimits, TaskFileRead } from './task-file';
 
 /**
  * The history worker's entry: reads and folds task files off the app's main thread (see task-loader.ts). A load
@@ -60,32 +60,8 @@ function pageOf(result: TaskFileRead, wanted: TurnsWanted): TaskFileRead {
   return { kind: 'record', record: { ...record, steps, page: { from, turnCount, actionCount: record.steps.filter(isAction).length } } };
 }
 
-/**
- * The records folded last, kept while their files stay as they were: a window reading a long task page by page
- * folds its file once. Two: the task in view and the one before it.
- */
-const FOLDED_KEPT = 2;
-interface Folded {
-  key: string;
-  read: TaskFileRead;
-}
-const folded = new Map<string, Folded>();
-
-async function foldedRead(file: string, taskId: string, limits: TaskFileLimits): Promise<TaskFileRead> {
-  const facts = await stat(file).catch((error: unknown) => {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw error;
-  });
-  if (!facts) return { kind: 'missing' };
-  // A file that grew, shrank or was rewritten since it was folded is folded again.
-  const key = JSON.stringify([taskId, facts.size, facts.mtimeMs, limits.maxBytes, limits.maxTurns]);
-  const kept = folded.get(file);
-  folded.delete(file);
-  const read = kept?.key === key ? kept.read : await readTaskFile(file, taskId, limits);
-  folded.set(file, { key, read });
-  for (const oldest of folded.keys()) if (folded.size > FOLDED_KEPT) folded.delete(oldest);
-  return read;
-}
+/** Two records (the task in view and the one before it), let go after two minutes without a read. */
+const folded = new FoldedRecords({ size: 2, idleMs: 120_000 });
 
 /** Parts of each load that the main thread has not asked for yet. */
 const unsent = new Map<number, string[]>();
@@ -100,7 +76,7 @@ function sendPart(id: number): void {
 
 parentPort?.on('message', (request: LoadRequest) => {
   if ('nextPart' in request) return sendPart(request.id);
-  foldedRead(request.file, request.taskId, request.limits).then(
+  folded.read(request.file, request.taskId, request.limits).then(
     (result: TaskFileRead) => {
       unsent.set(request.id, request.turns ? [JSON.stringify(pageOf(result, request.turns))] : replyParts(result));
       sendPart(request.id);

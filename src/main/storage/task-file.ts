@@ -58,10 +58,15 @@ export async function readTaskFile(file: string, id: string, limits: TaskFileLim
     // Lines are cut from the bytes and decoded one at a time: no copy of the whole file as one string. Each read
     // fills a buffer of its own, so the start of a line not ended yet is kept as a view into it.
     let unended: Buffer[] = [];
+    let bytesSoFar = 0;
     reading = handle.read(Buffer.allocUnsafe(READ_CHUNK_BYTES), 0, READ_CHUNK_BYTES, null);
     for (;;) {
       const { bytesRead, buffer } = await reading;
       if (bytesRead === 0) break;
+      // A file that grows past the limit while it is read (or a device that never ends) is not read further.
+      bytesSoFar += bytesRead;
+      const grown = sizeProblem(bytesSoFar, limits);
+      if (grown) return { kind: 'damaged', problem: grown };
       reading = handle.read(Buffer.allocUnsafe(READ_CHUNK_BYTES), 0, READ_CHUNK_BYTES, null);
       const chunk = buffer.subarray(0, bytesRead);
       let start = 0;

@@ -1,4 +1,4 @@
-import { appendFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { appendFile, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -117,6 +117,13 @@ describe('loading a task file through the history worker', () => {
     if (loaded.kind !== 'record') throw new Error(`not a record: ${loaded.kind}`);
     expect(loaded.record.steps).toHaveLength(900);
     expect(loaded.record.steps.every((step) => step.planned?.rationale?.endsWith('继续查找设置项。🙂'))).toBe(true);
+  });
+
+  it('a file that never ends (a link to /dev/zero, whose size reads 0) is damaged once it passes the size limit', async () => {
+    const file = path.join(dir, 'endless.jsonl');
+    await symlink('/dev/zero', file);
+    const loaded = await loadTaskFile(file, 'long', { maxBytes: 5 * 1024 * 1024, maxTurns: Number.POSITIVE_INFINITY });
+    expect(loaded.kind === 'damaged' && loaded.problem).toMatch(/^it is \d+ MB, larger than any task record \(at most 5 MB\)/);
   });
 
   it('a file that is gone reads as missing, and one too large as damaged without being read', async () => {
