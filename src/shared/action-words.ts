@@ -1,4 +1,4 @@
-import type { StepOutcome } from './action';
+import { isSwipeDirection, type StepOutcome } from './action';
 import { ENGLISH, type Words } from './i18n/translate';
 import { elementName, nameInLabel, type SceneElement } from './scene';
 import type { StepRecord, TaskRecord } from './task';
@@ -64,7 +64,14 @@ export function actionPhrase(tool: string, args: Record<string, unknown>, target
     case 'swipe': {
       const from = point(args.from_x, args.from_y);
       const to = point(args.to_x, args.to_y);
-      const way = text(args.direction) ?? (from && to ? t('common:action.fromTo', { from, to }) : undefined);
+      const direction = text(args.direction);
+      const way = direction
+        ? isSwipeDirection(direction)
+          ? t(`common:action.direction.${direction}`)
+          : direction
+        : from && to
+          ? t('common:action.fromTo', { from, to })
+          : undefined;
       return [verb, way, on && t('common:action.on', { target: on })].filter(Boolean).join(' ');
     }
     case 'type_text':

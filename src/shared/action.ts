@@ -2,6 +2,11 @@ import { z } from 'zod';
 import { SaidSchema } from './said';
 import { ENGLISH, type Words } from './i18n/translate';
 
+/** The ways `swipe` goes by name (the tool's argument; the timeline words each in the window's language). */
+export const SWIPE_DIRECTIONS = ['up', 'down', 'left', 'right'] as const;
+export type SwipeDirection = (typeof SWIPE_DIRECTIONS)[number];
+export const isSwipeDirection = (value: string): value is SwipeDirection => (SWIPE_DIRECTIONS as readonly string[]).includes(value);
+
 /** One tool call as the planner chose it: the tool's name and its raw (not yet validated) arguments. */
 export const ToolCallSchema = z.object({
   name: z.string().min(1),

@@ -1,6 +1,8 @@
 // The window in Simplified Chinese, in real Chromium at 1280x800: it follows the browser's language, the main
 // screens fit without sideways scrolling and with no word cut off, Settings → Language switches it, and the model
 // receives the same request (the goal as typed, the prompt in English) whatever the window's language.
+import { mkdir, open } from 'node:fs/promises';
+import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { CATALOGS } from '../../src/shared/i18n/catalogs';
@@ -8,6 +10,8 @@ import { finish } from '../fakes/index';
 import type { AnthropicFake } from '../fakes/anthropic-fake';
 import { anthropicFakeEnv, saveScreenshot, selectPhone } from './ui-support';
 import { useAnthropicFake, useUiFixture } from '../support/ui-fixture';
+import { TASKS_FOLDER } from '../../src/main/storage/task-store';
+import { writeLongTask } from '../main/storage/task-fixtures';
 
 const model = useAnthropicFake(() => finish(true, '已完成。'));
 const ui = useUiFixture({ env: () => anthropicFakeEnv(model.fake.url), locale: 'zh-CN' });
@@ -113,6 +117,37 @@ describe('the window in Simplified Chinese', { timeout: 180_000 }, () => {
     expect(await scrollsSideways(page)).toBe(false);
     expect(await cutWords(page)).toEqual([]);
     await saveScreenshot(page, 'zh-CN-settings');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it("a long task's earlier turns are offered and read in Chinese, the box's words inside it", async () => {
+    const folder = path.join(ui.host.home, TASKS_FOLDER);
+    await mkdir(folder, { recursive: true });
+    const handle = await open(path.join(folder, 'long-zh.jsonl'), 'w');
+    try {
+      await writeLongTask(async (chunk) => void (await handle.write(chunk)), 'long-zh', 450, { finished: true });
+    } finally {
+      await handle.close();
+    }
+    const { page, errors } = await openInChinese();
+    await page.getByRole('tab', { name: '历史' }).click();
+    await page.getByRole('button', { name: '打开“Open Wi-Fi settings”' }).click();
+    const earlier = page.getByTestId('earlier-turns');
+    expect(await earlier.locator('p').first().textContent()).toBe('第 1–250 步（共 450 步）尚未显示。');
+    await page.getByTestId('timeline-scroll').evaluate((area) => (area.scrollTop = 0));
+    // The box's words fit inside it (the step strip above scrolls sideways by design, so the page-wide check does not apply).
+    const spilling = await earlier.evaluate((box) =>
+      [...box.querySelectorAll('p, button')]
+        .filter((element) => element.scrollWidth > element.clientWidth + 1 || element.getBoundingClientRect().right > box.getBoundingClientRect().right + 1)
+        .map((element) => element.textContent),
+    );
+    expect(spilling).toEqual([]);
+    await saveScreenshot(page, 'zh-CN-earlier-turns');
+    await earlier.getByRole('button', { name: '显示前 200 步' }).click();
+    await expect.poll(() => page.getByTestId('step-card').count()).toBe(400);
+    expect(await earlier.locator('p').first().textContent()).toBe('第 1–50 步（共 450 步）尚未显示。');
+    expect(await earlier.getByRole('button').textContent()).toBe('显示前 50 步');
     expect(errors).toEqual([]);
     await page.close();
   });

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { actionPhrase } from '../../src/shared/action-words';
 import { supervisionLines } from '../../src/shared/supervision-words';
 import { nameInLabel } from '../../src/shared/scene';
+import { wordsFor } from '../../src/shared/i18n/translate';
 
 describe('actions in words', () => {
   it('Scenario: Actions and guards read as a person says them, with no widget class or JSON', () => {
@@ -18,5 +19,13 @@ describe('actions in words', () => {
     ]);
     expect(line!.text).toBe('Confirmation asked to tap \'Send\': it taps "Send"');
     expect(line!.text).not.toMatch(/[{}]|Button/);
+  });
+
+  it("a swipe's direction is worded in the window's language; one the tool does not name stays as given", () => {
+    const chinese = wordsFor('zh-CN');
+    expect(actionPhrase('swipe', { direction: 'up' }, undefined, 'do', chinese)).toBe('滑动 向上');
+    expect(actionPhrase('swipe', { direction: 'left' }, undefined, 'done', chinese)).toBe('滑动了 向左');
+    expect(actionPhrase('swipe', { direction: 'down' })).toBe('Swipe down');
+    expect(actionPhrase('swipe', { direction: 'sideways' }, undefined, 'do', chinese)).toBe('滑动 sideways');
   });
 });

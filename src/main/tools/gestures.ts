@@ -1,7 +1,6 @@
+import type { SwipeDirection } from '../../shared/action';
 import type { Bounds } from '../../shared/scene';
 
-export const SWIPE_DIRECTIONS = ['up', 'down', 'left', 'right'] as const;
-export type SwipeDirection = (typeof SWIPE_DIRECTIONS)[number];
 export interface Point {
   x: number;
   y: number;

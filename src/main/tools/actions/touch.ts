@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { elementLabel, type Bounds, type SceneElement } from '../../../shared/scene';
-import { SWIPE_DIRECTIONS, swipeInRegion, type Point } from '../gestures';
+import { SWIPE_DIRECTIONS } from '../../../shared/action';
+import { swipeInRegion, type Point } from '../gestures';
 import { checkOnScreen, findElement } from '../scene-targets';
 import { defineTool, InvalidCall } from '../tool';
 import { coordinate, elementId, GROUNDING, pointArgs } from './arguments';

@@ -58,6 +58,7 @@ export default {
     target: "'{{name}}'",
     text: '"{{text}}"',
     at: 'at {{point}}',
+    direction: { up: 'up', down: 'down', left: 'left', right: 'right' },
     fromTo: 'from {{from}} to {{to}}',
     on: 'on {{target}}',
     into: 'into {{target}}',

@@ -59,6 +59,7 @@ export default {
     target: '“{{name}}”',
     text: '“{{text}}”',
     at: '位置 {{point}}',
+    direction: { up: '向上', down: '向下', left: '向左', right: '向右' },
     fromTo: '从 {{from}} 到 {{to}}',
     on: '在 {{target}} 上',
     into: '到 {{target}}',
