@@ -1,4 +1,5 @@
 import { say, type Said, type Saying } from '../../shared/said';
+import { providerFailureSaid } from './provider-failure-said';
 
 /** How a task's work stops: a person's Stop or the app closing aborts one signal, and everything waiting on it ends. */
 
@@ -44,9 +45,12 @@ export function failureReasonOf(error: unknown): string {
   return `Error: ${String(error)}`;
 }
 
-/** A task's failure from an error: its D7 reason, with the message's code when the error was worded by one (AdbError). */
+/**
+ * A task's failure from an error: its D7 reason, with a message code when the error was worded by one (AdbError) or
+ * is a failed model call.
+ */
 export function failureOf(error: unknown): string | Saying {
   const text = failureReasonOf(error);
-  const said = error instanceof Error ? (error as { said?: Said }).said : undefined;
+  const said = (error instanceof Error ? (error as { said?: Said }).said : undefined) ?? providerFailureSaid(error);
   return said ? { text, said } : text;
 }

@@ -123,16 +123,16 @@ describe.each(['anthropic', 'openai'] as const)('on the virtual device over %s d
     expect(record.failureReason).toBe('TaskFailedError: There is no Calculator app on this phone');
   });
 
-  const failures: Array<{ name: string; reply: FakeReply; reason: RegExp; apiKey?: string; timeoutSeconds?: number; thinking?: boolean }> = [
-    { name: '401', reply: finish(true, 'unused'), apiKey: 'sk-wrong', reason: /rejected the API key \(HTTP 401\)/ },
-    { name: '429', reply: { kind: 'http-error', status: 429, retryAfterSeconds: 20 }, reason: /rate limited .*retry after 20 s/ },
-    { name: '500', reply: { kind: 'http-error', status: 500 }, reason: /server error \(HTTP 500\)/ },
-    { name: 'timeout', reply: { kind: 'hang' }, timeoutSeconds: 1, reason: /did not answer within 1 s \(timeout\)/ },
-    { name: 'malformed arguments', reply: { kind: 'raw-arguments', tool: 'tap', raw: '{"element_id": ' }, reason: provider === 'openai' ? /malformed arguments for "tap"/ : /arguments of "tap" are not a JSON object/ },
-    { name: 'unknown tool', reply: { kind: 'call', tool: 'format_phone', args: {} }, reason: /unknown tool "format_phone"/ },
-    { name: 'two tool calls', reply: { kind: 'calls', calls: [{ tool: 'tap', args: { element_id: 'e1' } }, { tool: 'tap', args: { element_id: 'e2' } }] }, reason: /called 2 tools in one turn/ },
+  const failures: Array<{ name: string; reply: FakeReply; reason: RegExp; code: string; chinese: string; apiKey?: string; timeoutSeconds?: number; thinking?: boolean }> = [
+    { name: '401', reply: finish(true, 'unused'), apiKey: 'sk-wrong', reason: /rejected the API key \(HTTP 401\)/, code: 'provider.auth', chinese: '模型服务商拒绝了密钥：' },
+    { name: '429', reply: { kind: 'http-error', status: 429, retryAfterSeconds: 20 }, reason: /rate limited .*retry after 20 s/, code: 'provider.rateLimited', chinese: '模型服务商正在限流：' },
+    { name: '500', reply: { kind: 'http-error', status: 500 }, reason: /server error \(HTTP 500\)/, code: 'provider.serverError', chinese: '模型服务商出现服务器错误：' },
+    { name: 'timeout', reply: { kind: 'hang' }, timeoutSeconds: 1, reason: /did not answer within 1 s \(timeout\)/, code: 'provider.timeout', chinese: '模型没有及时回答：' },
+    { name: 'malformed arguments', reply: { kind: 'raw-arguments', tool: 'tap', raw: '{"element_id": ' }, reason: provider === 'openai' ? /malformed arguments for "tap"/ : /arguments of "tap" are not a JSON object/, code: 'provider.unusableReply', chinese: '模型的回答无法使用：' },
+    { name: 'unknown tool', reply: { kind: 'call', tool: 'format_phone', args: {} }, reason: /unknown tool "format_phone"/, code: 'provider.unusableReply', chinese: '模型的回答无法使用：' },
+    { name: 'two tool calls', reply: { kind: 'calls', calls: [{ tool: 'tap', args: { element_id: 'e1' } }, { tool: 'tap', args: { element_id: 'e2' } }] }, reason: /called 2 tools in one turn/, code: 'provider.unusableReply', chinese: '模型的回答无法使用：' },
     // With thinking on, Anthropic's follow-up cannot force the call, so a model that keeps talking fails.
-    { name: 'no tool call', reply: { kind: 'text', text: 'I would rather chat.' }, thinking: true, reason: /model answered without calling a tool/ },
+    { name: 'no tool call', reply: { kind: 'text', text: 'I would rather chat.' }, thinking: true, reason: /model answered without calling a tool/, code: 'provider.unusableReply', chinese: '模型的回答无法使用：' },
   ];
 
   it.each(failures)('Scenario: Provider failures end the task failed and leave the runner ready ($name)', async (failure) => {
@@ -146,6 +146,11 @@ describe.each(['anthropic', 'openai'] as const)('on the virtual device over %s d
     expect(failed.failureReason).toMatch(/^ToolCallUnavailable: /);
     expect(failed.failureReason).toMatch(failure.reason);
     expect(failed.failureReason).not.toContain(FAKE_ANTHROPIC_KEY);
+    // A Chinese window leads with its own words, then gives the provider's (English) words as they were.
+    expect(failed.failureSaid?.code).toBe(failure.code);
+    const chinese = wordSaid(failed.failureReason!, failed.failureSaid, wordsFor('zh-CN'));
+    expect(chinese.startsWith(failure.chinese)).toBe(true);
+    expect(chinese).toMatch(failure.reason);
     // Ready for the next task on the same device.
     apiKey = undefined;
     policy = openNotes();

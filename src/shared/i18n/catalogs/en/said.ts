@@ -54,6 +54,15 @@ guard: {
     healthCheckFailed: "The control plane's health check answered HTTP {{status}}: {{said}}",
     controlPlaneUnreachable: 'Unreachable: the control plane at {{origin}} did not answer ({{cause}}); check the {{urlSetting}}.',
   },
+  provider: {
+    auth: 'The model provider refused the key: {{said}}',
+    rateLimited: 'The model provider is limiting requests: {{said}}',
+    timeout: 'The model did not answer in time: {{said}}',
+    unreachable: 'The model provider could not be reached: {{said}}',
+    serverError: 'The model provider had a server error: {{said}}',
+    rejected: 'The model provider refused the request: {{said}}',
+    unusableReply: "The model's reply could not be used: {{said}}",
+  },
   budget: {
     steps_one: 'reached the maximum of {{count}} step without finishing the goal',
     steps_other: 'reached the maximum of {{count}} steps without finishing the goal',

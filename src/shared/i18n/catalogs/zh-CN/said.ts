@@ -53,6 +53,15 @@ guard: {
     healthCheckFailed: '控制平面的健康检查返回了 HTTP {{status}}：{{said}}',
     controlPlaneUnreachable: '连接不上：{{origin}} 的控制平面没有回答（{{cause}}）；检查{{urlSetting}}。',
   },
+  provider: {
+    auth: '模型服务商拒绝了密钥：{{said}}',
+    rateLimited: '模型服务商正在限流：{{said}}',
+    timeout: '模型没有及时回答：{{said}}',
+    unreachable: '连接不上模型服务商：{{said}}',
+    serverError: '模型服务商出现服务器错误：{{said}}',
+    rejected: '模型服务商拒绝了请求：{{said}}',
+    unusableReply: '模型的回答无法使用：{{said}}',
+  },
   budget: {
     steps_other: '已到 {{count}} 步的上限，目标还没达成',
     tokensReached: 'token 预算已用完：已用 {{used}} / {{max}} token（已达到上限）',
