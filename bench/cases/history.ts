@@ -6,12 +6,12 @@
 // - the whole record, as a download or a replay needs it.
 // Before each opening and each whole read the file is touched, so it is folded again as on a first read. The limits
 // are lifted here to time the fold itself: in the app a file of more than 5,000 turns is listed as damaged.
-import { mkdtemp, open, rm, stat, utimes } from 'node:fs/promises';
+import { mkdtemp, rm, stat, utimes } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { loadTaskFile } from '../../src/main/storage/task-loader';
 import { HISTORY_PAGE_TURNS } from '../../src/shared/contract';
-import { writeLongTask } from '../../test/main/storage/task-fixtures';
+import { writeLongTaskFile } from '../../test/main/storage/task-fixtures';
 import { median, type BenchCase, type BenchRow } from '../types';
 
 const SIZES = [1_000, 8_000, 80_000];
@@ -19,14 +19,7 @@ const SIZES = [1_000, 8_000, 80_000];
 const ROUNDS = 3;
 const UNLIMITED = { maxBytes: Number.POSITIVE_INFINITY, maxTurns: Number.POSITIVE_INFINITY };
 
-async function writeTask(file: string, turns: number): Promise<void> {
-  const handle = await open(file, 'w');
-  try {
-    await writeLongTask(async (chunk) => void (await handle.write(chunk)), 'bench', turns, { finished: true });
-  } finally {
-    await handle.close();
-  }
-}
+const writeTask = (file: string, turns: number) => writeLongTaskFile(file, 'bench', turns, { finished: true });
 
 /** The longest gap between ticks of a 5 ms timer while `work` runs: how long the event loop was held. */
 async function longestStall<T>(work: () => Promise<T>): Promise<{ result: T; ms: number; stallMs: number }> {

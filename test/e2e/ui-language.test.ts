@@ -1,7 +1,6 @@
 // The window in Simplified Chinese, in real Chromium at 1280x800: it follows the browser's language, the main
 // screens fit without sideways scrolling and with no word cut off, Settings → Language switches it, and the model
 // receives the same request (the goal as typed, the prompt in English) whatever the window's language.
-import { mkdir, open } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -11,7 +10,7 @@ import type { AnthropicFake } from '../fakes/anthropic-fake';
 import { anthropicFakeEnv, saveScreenshot, selectPhone } from './ui-support';
 import { useAnthropicFake, useUiFixture } from '../support/ui-fixture';
 import { TASKS_FOLDER } from '../../src/main/storage/task-store';
-import { writeLongTask } from '../main/storage/task-fixtures';
+import { writeLongTaskFile } from '../main/storage/task-fixtures';
 
 const model = useAnthropicFake(() => finish(true, '已完成。'));
 const ui = useUiFixture({ env: () => anthropicFakeEnv(model.fake.url), locale: 'zh-CN' });
@@ -122,14 +121,7 @@ describe('the window in Simplified Chinese', { timeout: 180_000 }, () => {
   });
 
   it("a long task's earlier turns are offered and read in Chinese, the box's words inside it", async () => {
-    const folder = path.join(ui.host.home, TASKS_FOLDER);
-    await mkdir(folder, { recursive: true });
-    const handle = await open(path.join(folder, 'long-zh.jsonl'), 'w');
-    try {
-      await writeLongTask(async (chunk) => void (await handle.write(chunk)), 'long-zh', 450, { finished: true });
-    } finally {
-      await handle.close();
-    }
+    await writeLongTaskFile(path.join(ui.host.home, TASKS_FOLDER, 'long-zh.jsonl'), 'long-zh', 450, { finished: true });
     const { page, errors } = await openInChinese();
     await page.getByRole('tab', { name: '历史' }).click();
     await page.getByRole('button', { name: '打开“Open Wi-Fi settings”' }).click();

@@ -1,7 +1,6 @@
 // The working layout in the browser: the phone stays in view while a long task's timeline scrolls in its own
 // area, the mirror is enlarged and remembered, compact cards open on click, the goal box and its shortcuts,
 // and History's search, filters and "Run again".
-import { mkdir, open } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -10,7 +9,7 @@ import { expandCard, anthropicFakeEnv, fullyInViewport, openApp, saveScreenshot,
 import { useAnthropicFake, useUiFixture } from '../support/ui-fixture';
 import { TASKS_FOLDER } from '../../src/main/storage/task-store';
 import { HISTORY_PAGE_TURNS } from '../../src/shared/contract';
-import { writeLongTask } from '../main/storage/task-fixtures';
+import { writeLongTaskFile } from '../main/storage/task-fixtures';
 
 const nothingToDo: FakePolicy = () => finish(true, 'nothing to do');
 
@@ -255,14 +254,7 @@ describe('the workspace in the browser', { timeout: 180_000 }, () => {
   });
 
   it("Scenario: A long task's timeline reads its earlier turns on request without moving the view", async () => {
-    const folder = path.join(ui.host.home, TASKS_FOLDER);
-    await mkdir(folder, { recursive: true });
-    const handle = await open(path.join(folder, 'long-history.jsonl'), 'w');
-    try {
-      await writeLongTask(async (chunk) => void (await handle.write(chunk)), 'long-history', 450, { finished: true });
-    } finally {
-      await handle.close();
-    }
+    await writeLongTaskFile(path.join(ui.host.home, TASKS_FOLDER, 'long-history.jsonl'), 'long-history', 450, { finished: true });
     const { page, errors } = await openApp(ui.browser, ui.host);
     await page.getByRole('tab', { name: 'History' }).click();
     await page.getByRole('button', { name: 'Open "Open Wi-Fi settings"' }).click();

@@ -1,6 +1,6 @@
 // `amc mcp` as another agent uses it: a real child process, the official MCP SDK's Client over stdio and over
 // Streamable HTTP, the real adb server and the virtual device, and the loopback provider fake for run_goal.
-import { mkdir, mkdtemp, open, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { ChildProcess } from 'node:child_process';
@@ -17,7 +17,7 @@ import { finish, findElement, startAnthropicFake, type AnthropicFake, type FakeP
 import { directAnthropicEnv } from '../support/planner-env';
 import { SUITE_SCRIPTS, stepsPolicy } from '../fakes/suite-agent';
 import { TASKS_FOLDER } from '../../src/main/storage/task-store';
-import { writeLongTask } from '../main/storage/task-fixtures';
+import { writeLongTaskFile } from '../main/storage/task-fixtures';
 
 let harness: AdbHarness;
 let fake: AnthropicFake;
@@ -216,14 +216,7 @@ describe.each(['stdio', 'http'] as const)('amc mcp over %s', (kind) => {
 
   it('Scenario: A long task is read over MCP a page at a time', async () => {
     const id = `long-mcp-${kind}`;
-    const folder = path.join(home, TASKS_FOLDER);
-    await mkdir(folder, { recursive: true });
-    const handle = await open(path.join(folder, `${id}.jsonl`), 'w');
-    try {
-      await writeLongTask(async (chunk) => void (await handle.write(chunk)), id, 450, { finished: true });
-    } finally {
-      await handle.close();
-    }
+    await writeLongTaskFile(path.join(home, TASKS_FOLDER, `${id}.jsonl`), id, 450, { finished: true });
     type Page = { steps: { step: number }[]; page?: { from: number; turnCount: number; actionCount: number }; from?: number; turnCount?: number };
     const read = async (args: Record<string, unknown>) => {
       const result = await tool(agent, 'task_status', { task_id: id, ...args });

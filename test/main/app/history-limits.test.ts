@@ -1,12 +1,12 @@
 // History files that no task could have written (copied in, hand-edited, grown without end) next to normal ones:
 // the app keeps answering, lists every task, and names what is wrong with the odd files.
-import { mkdir, open, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MAX_TASK_TURNS } from '../../../src/main/storage/task-file';
 import { TASKS_FOLDER } from '../../../src/main/storage/task-store';
 import { HISTORY_PAGE_TURNS } from '../../../src/shared/contract';
-import { taskEvents, turnBytes, writeLongTask } from '../storage/task-fixtures';
+import { taskEvents, turnBytes, writeLongTaskFile } from '../storage/task-fixtures';
 import { removeHome, startTestApp, type TestApp } from './app-fixture';
 
 const apps: TestApp[] = [];
@@ -17,14 +17,7 @@ afterEach(async () => {
   }
 });
 
-async function writeTaskFile(folder: string, id: string, turns: number, options: { finished?: boolean } = {}): Promise<void> {
-  const handle = await open(path.join(folder, `${id}.jsonl`), 'w');
-  try {
-    await writeLongTask(async (chunk) => void (await handle.write(chunk)), id, turns, options);
-  } finally {
-    await handle.close();
-  }
-}
+const writeTaskFile = (folder: string, id: string, turns: number, options: { finished?: boolean } = {}) => writeLongTaskFile(path.join(folder, `${id}.jsonl`), id, turns, options);
 
 /** Resolves with the answer, or rejects when none came in `ms` (a bound far above any answer of a responsive app). */
 function within<T>(ms: number, what: string, promise: Promise<T>): Promise<T> {

@@ -1,3 +1,5 @@
+import { mkdir, open } from 'node:fs/promises';
+import path from 'node:path';
 import type { Scene } from '../../../src/shared/scene';
 import type { TaskEvent } from '../../../src/shared/task';
 
@@ -58,6 +60,17 @@ export async function writeLongTask(write: (chunk: string) => Promise<void>, tas
   }
   const finished: TaskEvent = { type: 'task.finished', taskId, at: at + turns + 1, status: 'completed', failureReason: null, result: 'done', steps: turns, usage: { inputTokens: 900 * turns, outputTokens: 20 * turns }, durationMs: 375 * turns };
   await write(chunk + (options.finished ? `${JSON.stringify(finished)}\n` : ''));
+}
+
+/** Writes a long task's file at `file` (its folder made when missing), a chunk at a time. */
+export async function writeLongTaskFile(file: string, taskId: string, turns: number, options: { finished?: boolean } = {}): Promise<void> {
+  await mkdir(path.dirname(file), { recursive: true });
+  const handle = await open(file, 'w');
+  try {
+    await writeLongTask(async (chunk) => void (await handle.write(chunk)), taskId, turns, options);
+  } finally {
+    await handle.close();
+  }
 }
 
 /** The size of one turn's lines in a long task file (to size files by bytes). */
