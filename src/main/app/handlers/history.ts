@@ -19,7 +19,8 @@ export function historyHandlers(store: TaskStore, events: Pick<EventHub, 'publis
     'history.get': async ({ id }) => found(id, await store.page(id, { from: null, count: HISTORY_PAGE_TURNS })),
     'history.turns': async ({ id, from, count }) => {
       const { steps, page } = found(id, await store.page(id, { from, count }));
-      return { id, from: page?.from ?? Math.min(from, steps.length), turnCount: page?.turnCount ?? steps.length, steps };
+      // No page: the record is whole, so its turns start at the first.
+      return { id, from: page?.from ?? 0, turnCount: page?.turnCount ?? steps.length, steps };
     },
     'history.delete': async ({ id }) => {
       const deleted = await store.delete(id);

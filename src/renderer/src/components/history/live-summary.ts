@@ -1,4 +1,4 @@
-import { isAction } from '../../../../shared/action-words';
+import { turnTotals } from '../../../../shared/action-words';
 import type { TaskSummary } from '../../../../shared/contract';
 import type { TaskRecord } from '../../../../shared/task';
 import { isRunning } from '../../store/task-store';
@@ -15,7 +15,7 @@ export function withLiveProgress(summary: TaskSummary, live: TaskRecord | undefi
     status: live.status,
     failureReason: live.failureReason,
     // Actions carried out, counted as the stored summary counts them.
-    steps: live.steps.filter(isAction).length,
+    steps: turnTotals(live).actions,
     usage: live.usage,
     finishedAt: live.finishedAt,
     durationMs: live.timings.totalMs || elapsed,
