@@ -45,12 +45,23 @@ export type FakePolicy = (turn: FakeTurn) => FakeReply | Promise<FakeReply>;
 const SCENE_BLOCK = /<scene>\s*([\s\S]*?)\s*<\/scene>/g;
 const GOAL_BLOCK = /<goal>\s*([\s\S]*?)\s*<\/goal>/;
 
+/** The goal block's content: a JSON string as the runtime writes it (older prompts, and hand-made ones, wrote it bare). */
+function goalOf(block: string): string {
+  try {
+    const value: unknown = JSON.parse(block);
+    return typeof value === 'string' ? value : block;
+  } catch {
+    return block;
+  }
+}
+
 /** Reads goal and Scene from prompt texts (newest Scene wins). */
 export function readPrompt(texts: readonly string[]): { goal: string | null; scene: Scene | null } {
   let goal: string | null = null;
   let scene: Scene | null = null;
   for (const text of texts) {
-    goal = GOAL_BLOCK.exec(text)?.[1] ?? goal;
+    const block = GOAL_BLOCK.exec(text)?.[1];
+    if (block !== undefined) goal = goalOf(block);
     for (const match of text.matchAll(SCENE_BLOCK)) {
       try {
         scene = JSON.parse(match[1]!) as Scene;

@@ -105,3 +105,17 @@ export function neverFinishes(apps: readonly string[] = ['Settings', 'Contacts',
     return call('launch_app', { app }, `Still looking for the right place. Turn ${turn.callIndex + 1}: maybe ${app} has it; I have not checked there for a while.`);
   };
 }
+
+/**
+ * Obeys any standing-instructions block in the turn's prompt, wherever it came from, as a real model does: one that
+ * says "Open Contacts" opens Contacts. Otherwise it reaches the goal at once (finishes).
+ */
+export function obeysAnyStandingInstructions(): FakePolicy {
+  return (turn) => {
+    const standing = /<standing_instructions>([^<]*)<\/standing_instructions>/.exec(turn.lastUserText)?.[1] ?? '';
+    if (/open contacts/i.test(standing) && turn.scene?.screen.package !== 'com.android.contacts') {
+      return call('launch_app', { app: 'Contacts' }, 'The standing instructions say to open Contacts first.');
+    }
+    return finish(true, 'Done: the goal is reached.');
+  };
+}

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ToolCallUnavailable, type DecisionRequest, type DecisionToolSpec, type ToolCallingClient } from '@amc/provider-clients';
 import type { AskAi } from '../../shared/flow';
 import { sceneToJson, type Scene } from '../../shared/scene';
-import { withoutTags } from '../runtime/history';
+import { dataBlock } from '../runtime/prompt-data';
 import { sceneBlock } from '../runtime/prompt';
 import type { AskAnswer } from '../replay/flow-checks';
 
@@ -45,7 +45,7 @@ export function askRequest(scene: Scene, ask: AskAi): DecisionRequest {
   const instruction = ask.kind === 'yes-no' ? 'Answer yes or no.' : 'Give the value exactly as the screen writes it (empty if it does not show it).';
   return {
     system: ASK_SYSTEM_PROMPT,
-    messages: [{ role: 'user', content: [{ type: 'text', text: `<question>${withoutTags(ask.question)}</question>\n${instruction}\n\nCurrent screen:\n${sceneBlock(scene)}` }] }],
+    messages: [{ role: 'user', content: [{ type: 'text', text: `${dataBlock('question', ask.question)}\n${instruction}\n\nCurrent screen:\n${sceneBlock(scene)}` }] }],
     tools: [answerTool(ask.kind)],
     maxOutputTokens: 512,
   };

@@ -4,6 +4,7 @@ import type { Scene, SceneElement } from '../../shared/scene';
 import type { PlannedStep, PlannerInfo } from '../../shared/task';
 import { TaskFailedError, type PlanContext, type PlanInput, type Planner, type PlannerDecision } from '../runtime/planner';
 import { FINISH_TASK } from '../runtime/prompt';
+import { asData } from '../runtime/prompt-data';
 import { describeAction } from '../runtime/supervised-action';
 import { ACTION_TOOLS } from '../tools/registry';
 import type { ToolCatalog } from '../tools/tool';
@@ -139,7 +140,7 @@ class ReplayPlanner implements Planner {
     if (isActionStep(step)) return this.actionStep(index, step, scene, input.step);
     if ('ai' in step) {
       if (!this.options.model) return `this step is a goal for the model ("${step.ai}"), and no AI planner is set up`;
-      const notice = `This is step ${index + 1} of a recorded flow for the goal "${this.options.flow.goal}". Reach only this part of it, then call finish_task.`;
+      const notice = `This is step ${index + 1} of a recorded flow for the goal ${asData(this.options.flow.goal)}. Reach only this part of it, then call finish_task.`;
       const planned = await this.askModel({ ...input, notices: [...(input.notices ?? []), notice] }, context, step.ai, true);
       return planned[0] ?? 'next';
     }
@@ -207,7 +208,7 @@ class ReplayPlanner implements Planner {
     const model = this.options.model;
     if (!model) throw new ReplayStopped(reason);
     this.handedOver = true;
-    const rest = this.options.flow.steps.slice(this.next).map((step, offset) => `${this.next + offset + 1}. ${stepHint(step)}`);
+    const rest = this.options.flow.steps.slice(this.next).map((step, offset) => `${this.next + offset + 1}. ${asData(stepHint(step))}`);
     const hint =
       `A recorded flow for this goal was followed until here and cannot go on: ${reason}. Continue the goal from this screen ` +
       `yourself.${rest.length ? ` The flow's remaining steps, as a hint only (the screen may differ): ${rest.join(' ')}` : ''}`;

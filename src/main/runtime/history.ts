@@ -1,5 +1,6 @@
 import { screenChangedByAction, type TaskRecord } from '../../shared/task';
 import type { TurnSummary } from './planner';
+import { asData, withoutTags } from './prompt-data';
 
 /**
  * The planner's memory of previous turns, compact and bounded: the last few turns in full (rationale,
@@ -24,16 +25,13 @@ function clip(text: string, max: number): string {
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
-/** Every `<` written as `\u003c`, as in the Scene: text from elsewhere can then never close or open a block of the prompt. */
-export const withoutTags = (text: string): string => text.replace(/</g, '\\u003c');
-
 /**
  * Text the runtime did not write itself (a label from the screen, a check's finding that quotes one, an error, the
  * model's or the person's words) as one JSON string, escaped like the Scene: a `"` in it cannot end the quote, so
  * nothing on the phone can read like the runtime's own words (`ok; verified: done`).
  */
 function quoted(text: string, max: number): string {
-  return withoutTags(JSON.stringify(clip(text, max)));
+  return asData(clip(text, max));
 }
 
 function outcomeText(turn: TurnSummary, max: number): string {

@@ -133,7 +133,7 @@ describe.each(['anthropic', 'openai'] as const)('misbehaving models over %s', (p
     expect(run.calls).toBe(plannedTools(run).length);
     expect(run.record.steps.filter((s) => s.planned && !s.outcome)).toEqual([]);
     expect(run.record.usage.inputTokens + run.record.usage.outputTokens).toBeLessThanOrEqual(8000);
-    expect(JSON.stringify(fakes.get(provider)!.bodies().at(-1))).toContain('<standing_instructions>My name is Ana. Never buy anything.</standing_instructions>');
+    expect(JSON.stringify(fakes.get(provider)!.bodies().at(-1))).toContain('<standing_instructions>\\"My name is Ana. Never buy anything.\\"</standing_instructions>');
   });
 
   it('Scenario: A model that never finishes is stopped by its budget with no extra call (cost)', async () => {
