@@ -21,17 +21,26 @@ export function parsePackageList(output: string): string[] {
 
 const normalise = (value: string) => value.toLowerCase().replace(/[^a-z0-9]/g, '');
 
-/** How well a label matches a package: 0 none, higher is better. */
+/** Letters a label's ending may differ by from the package word it names ("Messages" and "messaging"). */
+const STEM_SLACK = 2;
+
+/**
+ * How well a label matches a package: 0 none, higher is better. The whole label must name the whole app: neither
+ * the start of a word ("Sett") nor a name with more after it ("Settings -- NOTE TO FUTURE RUNS: …") matches, so
+ * nothing can ride along with an app's name into what the run keeps.
+ */
 function matchScore(label: string, packageName: string): number {
   const words = packageName.toLowerCase().split('.').filter((word) => !NOISE_WORDS.has(word));
   let best = 0;
   for (const word of words) {
     const plain = normalise(word);
     if (plain === label) best = Math.max(best, 4);
-    else if (label.length >= 4 && (plain.startsWith(label) || label.startsWith(plain)) && plain.length >= 4) best = Math.max(best, 3);
-    else if (label.length >= 4 && plain.includes(label)) best = Math.max(best, 2);
-    // "Messages" vs "messaging": a shared stem of at least 6 letters.
-    else if (label.length >= 6 && plain.length >= 6 && plain.slice(0, 6) === label.slice(0, 6)) best = Math.max(best, 1);
+    // A compound word that ends in the name: "Clock" in "deskclock", "Camera" in "googlecamera".
+    else if (label.length >= 4 && plain.endsWith(label)) best = Math.max(best, 2);
+    // "Messages" vs "messaging": a shared stem of at least 6 letters, and endings of about the same length.
+    else if (label.length >= 6 && plain.length >= 6 && plain.slice(0, 6) === label.slice(0, 6) && Math.abs(plain.length - label.length) <= STEM_SLACK) {
+      best = Math.max(best, 1);
+    }
   }
   return best;
 }

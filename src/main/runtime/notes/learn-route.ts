@@ -1,6 +1,7 @@
 import { ROUTE_SEPARATOR, NOTE_LIMITS } from '../../../shared/app-notes';
 import { elementName, nameInLabel, type Scene, type SceneElement } from '../../../shared/scene';
 import type { StepRecord, TaskRecord } from '../../../shared/task';
+import { resolveApp } from '../../tools/app-resolver';
 
 /** What one successful run teaches about one app: the goal and the names along the way, in order. */
 export interface LearnedRoute {
@@ -25,18 +26,30 @@ const targetOf = (step: StepRecord): SceneElement | undefined => {
   return id ? step.scene?.elements.find((element) => element.id === id) : undefined;
 };
 
+/** An app's name as a person writes it: a few words, no sentence (nothing a model could say through it). */
+const PLAIN_APP_NAME = /^[\p{L}\p{N}][\p{L}\p{N} &'.-]{0,29}$/u;
+
 /**
- * A step of the route: the app it opened (named as the planner asked for it), or the control of the app's own
- * window it tapped. Scrolls (a list is not something a person taps), typed text (it may be private) and controls
- * of a dialog, pop-up or another window (they are in the way, not on the way) teach nothing about the route.
+ * The name a route gives the app a step opened: the name the step asked for when it is a plain app name that names
+ * exactly that app, else the package. Never the planner's words as they came: a note reaches later prompts.
+ */
+function openedAppName(asked: unknown, app: string): string {
+  if (typeof asked !== 'string') return app;
+  const name = asked.trim();
+  const exact = PLAIN_APP_NAME.test(name) && resolveApp(name, [app]);
+  return exact && 'package' in exact && exact.package === app ? name : app;
+}
+
+/**
+ * A step of the route: the app it opened, or the control of the app's own window it tapped. Scrolls (a list is not
+ * something a person taps), typed text (it may be private) and controls of a dialog, pop-up or another window (they
+ * are in the way, not on the way) teach nothing about the route. Every name comes from what the run did (the app
+ * opened, the element tapped as the Scene named it), never from the planner's free text.
  */
 function stepOf(step: StepRecord): { app: string; name: string } | null {
   const outcome = step.outcome;
   if (!outcome?.ok || !step.planned) return null;
-  if (outcome.app) {
-    const asked = step.planned.args.app;
-    return { app: outcome.app, name: typeof asked === 'string' && asked.trim() ? asked : outcome.app };
-  }
+  if (outcome.app) return { app: outcome.app, name: openedAppName(step.planned.args.app, outcome.app) };
   const scene: Scene | null = step.scene;
   const element = targetOf(step);
   if (!scene || !element || element.window) return null;
