@@ -60,6 +60,9 @@ export const ExpectedOutcomeSchema = z
   .strict();
 export type ExpectedOutcome = z.infer<typeof ExpectedOutcomeSchema>;
 
+/** How long a step may wait for the screen to show what it needs, in milliseconds (default 17 s; 7 s for an optional step). */
+export const StepTimeoutSchema = z.number().int().min(0).max(600_000);
+
 /** A recorded action: a tool call whose element is named by a locator instead of a Scene id. */
 export const ActionStepSchema = z
   .object({
@@ -72,6 +75,8 @@ export const ActionStepSchema = z
     expect: ExpectedOutcomeSchema.optional(),
     /** Why the step was taken (the model's rationale when recorded), shown in the timeline. */
     why: note.optional(),
+    /** How long the step's target may take to appear (ms). */
+    timeout: StepTimeoutSchema.optional(),
   })
   .strict();
 export type ActionStep = z.infer<typeof ActionStepSchema>;
@@ -105,12 +110,27 @@ export const AskAiSchema = z
   .strict();
 export type AskAi = z.infer<typeof AskAiSchema>;
 
+export const WaitUntilSchema = z
+  .object({
+    visible: text.optional(),
+    not_visible: text.optional(),
+    timeout: StepTimeoutSchema.optional(),
+  })
+  .strict()
+  .refine((wait) => (wait.visible === undefined) !== (wait.not_visible === undefined), { message: 'wait_until needs one of visible or not_visible' });
+export type WaitUntil = z.infer<typeof WaitUntilSchema>;
+
 export const FlowStepSchema = z.union([
   ActionStepSchema,
   /** A sub-goal the planner reaches with the model, as an AI task would. */
   z.object({ ai: text }).strict(),
-  z.object({ assert: AssertionSchema }).strict(),
+  /** A condition that must hold, waited for up to `timeout` ms. */
+  z.object({ assert: AssertionSchema, timeout: StepTimeoutSchema.optional() }).strict(),
   z.object({ ask_ai: AskAiSchema }).strict(),
+  /** Waits until the screen shows (or no longer shows) a text, up to `timeout` ms; fails when it does not. */
+  z.object({ wait_until: WaitUntilSchema }).strict(),
+  /** Waits until the screen stops changing (two equal reads), up to `timeout` ms; never fails. */
+  z.object({ wait_for_settle: z.object({ timeout: StepTimeoutSchema.optional() }).strict().nullable() }).strict(),
 ]);
 export type FlowStep = z.infer<typeof FlowStepSchema>;
 
@@ -159,7 +179,7 @@ export const isActionStep = (step: FlowStep): step is ActionStep => 'tool' in st
 
 /** How a step of a flow run went; `not-run`: an earlier step failed or the run stopped before it. */
 export const FLOW_STEP_STATUSES = ['passed', 'failed', 'not-run'] as const;
-export const FLOW_STEP_KINDS = ['action', 'ai', 'assert', 'ask_ai'] as const;
+export const FLOW_STEP_KINDS = ['action', 'ai', 'assert', 'ask_ai', 'wait'] as const;
 
 /** One step of a flow run, as `amc flow run` prints it, its JUnit report carries it and a fleet job's result keeps it. */
 export const FlowStepResultSchema = z.object({

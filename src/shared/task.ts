@@ -414,8 +414,11 @@ export function applyTaskEventInPlace(record: TaskRecord, event: TaskEvent): voi
       record.supervision = event.supervision ?? record.supervision;
       record.launchId = event.launchId ?? record.launchId;
       return;
-    case 'step.observed':
+    case 'step.observed': {
       record.timings = { ...record.timings, observeMs: record.timings.observeMs + event.observeMs };
+      // A turn that looked again before planning (a flow step waiting for its element) keeps its latest look.
+      const last = record.steps.at(-1);
+      if (last?.step === event.step && last.planned === null) record.steps.pop();
       record.steps.push({
         step: event.step,
         scene: event.scene,
@@ -427,6 +430,7 @@ export function applyTaskEventInPlace(record: TaskRecord, event: TaskEvent): voi
         timings: { observeMs: event.observeMs, planMs: null, executeMs: null },
       });
       return;
+    }
     case 'step.planned':
       if (event.usage) {
         record.usage = { inputTokens: record.usage.inputTokens + event.usage.inputTokens, outputTokens: record.usage.outputTokens + event.usage.outputTokens };

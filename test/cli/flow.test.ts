@@ -88,16 +88,16 @@ describe('amc flow run', () => {
   });
 
   it('Scenario: A failing assert fails the run with exit code 1 and a JUnit failure', async () => {
-    const file = await flowFile('still-there.yaml', `${NEW_NOTE}  - assert: {absent: Shopping list}\n  - tap: {text: Groceries}\n`);
+    const file = await flowFile('still-there.yaml', `${NEW_NOTE}  - assert: {absent: Shopping list}\n    timeout: 1500\n  - tap: {text: Groceries}\n`);
     const junit = path.join(dir, 'still-there.xml');
     const result = await runAmc(['flow', 'run', file, '-s', harness.serial, '--yes', '--junit', junit], { env: aiOff() });
     expect(result.code).toBe(1);
     expect(result.stdout).toContain(`Flow ${file}: 7 of 9 steps passed`);
-    expect(result.stdout).toMatch(/FAILED +8\. assert: \{ absent: Shopping list \} — "Shopping list" is on screen/);
+    expect(result.stdout).toMatch(/FAILED +8\. assert: \{ absent: Shopping list \}, timeout: 1500 — "Shopping list" is on screen .* \(after waiting 1\.\d s for the screen\)/);
     expect(result.stdout).toContain('not run  9. tap: { text: Groceries }');
     const xml = await readFile(junit, 'utf8');
     expect(xml).toContain('tests="9" failures="1" errors="0" skipped="1"');
-    expect(xml).toMatch(/<testcase classname="flow\.still-there" name="step 8: assert: \{ absent: Shopping list \}" time="[\d.]+">\n\s*<failure message="&quot;Shopping list&quot; is on screen[^"]*" type="AssertionFailed">/);
+    expect(xml).toMatch(/<testcase classname="flow\.still-there" name="step 8: assert: \{ absent: Shopping list \}, timeout: 1500" time="[\d.]+">\n\s*<failure message="&quot;Shopping list&quot; is on screen[^"]*" type="AssertionFailed">/);
     expect(xml).toMatch(/name="step 9: tap: \{ text: Groceries \}" time="[\d.]+">\n\s*<skipped message="not run: an earlier step did not pass"\/>/);
     // The steps before it ran: the note is saved, and the step after it did not (still on the list).
     const state = await phone();
@@ -107,10 +107,10 @@ describe('amc flow run', () => {
 
   it('Scenario: A flow whose element is gone stops with a plain reason and taps nothing', async () => {
     await harness.control('/reset', { body: { notes: [{ title: 'Ideas', body: 'Learn to play the guitar' }] } });
-    const file = await flowFile('open-list.yaml', 'goal: Open the shopping list\nsteps:\n  - launch_app: Notes\n  - tap: {text: Shopping list}\n  - tap: {desc: Navigate up}\n');
+    const file = await flowFile('open-list.yaml', 'goal: Open the shopping list\nsteps:\n  - launch_app: Notes\n  - tap: {text: Shopping list, timeout: 1500}\n  - tap: {desc: Navigate up}\n');
     const result = await runAmc(['flow', 'run', file, '-s', harness.serial, '--yes'], { env: aiOff() });
     expect(result.code).toBe(1);
-    expect(result.stdout).toMatch(/FAILED +2\. tap: \{ text: Shopping list \} — no 'Shopping list' on this screen; I see: Ideas/);
+    expect(result.stdout).toMatch(/FAILED +2\. tap: \{ text: Shopping list, timeout: 1500 \} — no 'Shopping list' on this screen; I see: Ideas.* \(after waiting 1\.\d s for the screen\)/);
     expect(result.stdout).toContain('not run  3. tap: { desc: Navigate up }');
     // Nothing else was tapped: the list is as it was, and no note was opened.
     const state = await phone();

@@ -39,6 +39,10 @@ export class PhoneAccess {
       const observer = await this.observerFor(this.policyBySerial.get(serial) ?? false);
       return this.aroundObserve(serial, () => observer.observe(serial, options));
     },
+    screenFingerprint: async (serial, signal) => {
+      const observer = await this.observerFor(this.policyBySerial.get(serial) ?? false);
+      return this.aroundObserve(serial, () => observer.screenFingerprint(serial, signal));
+    },
   };
 
   readonly executorPort: ExecutorPort = {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ActionStepSchema, AskAiSchema, AssertionSchema, ElementStateSchema, ExpectedOutcomeSchema, FlowSchema, LocatorSchema } from '../../shared/flow';
+import { ActionStepSchema, AskAiSchema, AssertionSchema, ElementStateSchema, ExpectedOutcomeSchema, FlowSchema, LocatorSchema, StepTimeoutSchema, WaitUntilSchema } from '../../shared/flow';
 import { ACTION_TOOL_NAMES, ACTION_TOOLS } from '../tools/registry';
 
 /**
@@ -14,7 +14,7 @@ import { ACTION_TOOL_NAMES, ACTION_TOOLS } from '../tools/registry';
  */
 
 /** The fields of an action step besides its tool and arguments, written beside the arguments in the short form. */
-export const STEP_FIELDS = ['target', 'before', 'expect', 'why'] as const;
+export const STEP_FIELDS = ['target', 'before', 'expect', 'why', 'timeout'] as const;
 export const LOCATOR_FIELDS = Object.keys(LocatorSchema.shape) as (keyof typeof LocatorSchema.shape)[];
 
 /** A flow never names an element by a Scene id: ids are renumbered every turn, so a target locator stands for it. */
@@ -75,6 +75,7 @@ export function shortStepBodySchema(toolName: string): z.ZodObject {
     before: ElementStateSchema.optional(),
     expect: ExpectedOutcomeSchema.optional(),
     why: stepShape.why,
+    timeout: stepShape.timeout,
   });
 }
 
@@ -101,8 +102,10 @@ export const AskAiFileSchema = z.union([
 export const fileStepSchemas = () => ({
   action: ActionStepSchema,
   ai: z.strictObject({ ai: z.string().min(1).describe('A sub-goal the planner reaches with the model.') }),
-  assert: z.strictObject({ assert: AssertionSchema }),
+  assert: z.strictObject({ assert: AssertionSchema, timeout: StepTimeoutSchema.optional() }),
   ask_ai: z.strictObject({ ask_ai: AskAiFileSchema }),
+  wait_until: z.strictObject({ wait_until: WaitUntilSchema }),
+  wait_for_settle: z.strictObject({ wait_for_settle: z.strictObject({ timeout: StepTimeoutSchema.optional() }).nullable() }),
   ...Object.fromEntries(ACTION_TOOL_NAMES.map((name) => [`tool:${name}`, shortStepSchema(name)])),
 });
 

@@ -52,7 +52,9 @@ export class FlowFileError extends Error {
 }
 
 const isPlainMap = (value: unknown): value is Record<string, unknown> => Boolean(value) && typeof value === 'object' && !Array.isArray(value);
-const STEP_KINDS_WORDS = `a tool (${ACTION_TOOL_NAMES.join(', ')}), ai, assert or ask_ai`;
+/** The steps that are not a tool, by the key that names them. */
+const WRITTEN_STEP_KINDS = ['ai', 'assert', 'ask_ai', 'wait_until', 'wait_for_settle'] as const;
+const STEP_KINDS_WORDS = `a tool (${ACTION_TOOL_NAMES.join(', ')}), ${WRITTEN_STEP_KINDS.slice(0, -1).join(', ')} or ${WRITTEN_STEP_KINDS.at(-1)}`;
 
 /** Where a path points in the YAML: the deepest node that exists on it (a missing field points at its map). */
 function locate(doc: Document, counter: LineCounter, path: readonly PropertyKey[], key?: string): { line: number; column: number } {
@@ -76,7 +78,7 @@ function stepForm(step: unknown): string | { problem: string } {
   if (!isPlainMap(step)) return { problem: `a step is a map such as \`- tap: {text: "Wi-Fi"}\`; it can be ${STEP_KINDS_WORDS}` };
   if ('tool' in step) return 'action';
   const keys = Object.keys(step);
-  for (const kind of ['ai', 'assert', 'ask_ai']) if (keys.includes(kind)) return kind;
+  for (const kind of WRITTEN_STEP_KINDS) if (keys.includes(kind)) return kind;
   const tool = keys.find((key) => ACTION_TOOLS.has(key));
   if (tool) return `tool:${tool}`;
   return { problem: `${keys.length ? `\`${keys[0]}\` is not a kind of step: ` : 'an empty step: '}a step is ${STEP_KINDS_WORDS}` };
@@ -89,7 +91,7 @@ function actionFromShortForm(tool: string, value: unknown): ActionStep {
   const argumentNames = Object.keys(flowArgumentsSchema(tool)?.shape ?? {});
   const args: Record<string, unknown> = {};
   const inlineTarget: Record<string, unknown> = {};
-  const fields: Partial<Pick<ActionStep, 'target' | 'before' | 'expect' | 'why'>> = {};
+  const fields: Partial<Pick<ActionStep, (typeof STEP_FIELDS)[number]>> = {};
   for (const [key, item] of Object.entries(value)) {
     if (argumentNames.includes(key)) args[key] = item;
     else if ((STEP_FIELDS as readonly string[]).includes(key)) Object.assign(fields, { [key]: item });

@@ -8,14 +8,23 @@ import type { FlowRunRecorder } from './flow-run-recorder';
 
 /**
  * The planner of a flow run, from the one the configuration builds: the flow's steps replayed on the fresh Scene of
- * each turn, asserts judged in code, and the configured model (when the AI planner is on) for `ai` and `ask_ai`
- * steps and where the screen leaves the flow. With the AI planner off no model is called (seed D6): such steps stop
- * the run and say why. `recorder` watches the run for a per-step report (the CLI's).
+ * each turn (each lookup and check waiting for the screen, each turn's screen read once it settled), asserts judged
+ * in code, and the configured model (when the AI planner is on) for `ai` and `ask_ai` steps. With the AI planner off
+ * no model is called (seed D6): such steps stop the run and say why. `recorder` hears each step's result.
  */
 export function flowRunPlanner(flow: Flow, config: RuntimeConfig, configured: ConfiguredPlanner, recorder?: FlowRunRecorder): ConfiguredPlanner {
   const model = configured.planner.info.kind === 'ai' ? configured.planner : undefined;
   const checks = createFlowChecks({ client: model ? buildToolCallingClient(config) : null });
-  const planner = createReplayPlanner({ flow, source: 'replayed', checks: recorder ? recorder.checks(checks) : checks, ...(model && { model }) });
+  // A step that does not match fails the run there, with what it looked for and what the screen shows: the model
+  // answers `ai` and `ask_ai` steps only, and never carries on in the flow's place.
+  const planner = createReplayPlanner({
+    flow,
+    source: 'replayed',
+    checks,
+    onDivergence: 'fail',
+    ...(model && { model }),
+    ...(recorder && { onStep: recorder.onStep }),
+  });
   // Every step may take a turn of its own, and one more confirms the end.
   return { ...configured, planner: recorder ? recorder.planner(planner) : planner, maxSteps: Math.max(configured.maxSteps, flow.steps.length + 1) };
 }

@@ -6,7 +6,13 @@ export { FLOW_STEP_STATUSES, flowPassed, type FlowStepResult } from '../../share
 export type FlowStepStatus = FlowStepResult['status'];
 export type FlowStepKind = FlowStepResult['kind'];
 
-export const flowStepKind = (step: FlowStep): FlowStepKind => ('tool' in step ? 'action' : 'ai' in step ? 'ai' : 'assert' in step ? 'assert' : 'ask_ai');
+export function flowStepKind(step: FlowStep): FlowStepKind {
+  if ('tool' in step) return 'action';
+  if ('ai' in step) return 'ai';
+  if ('assert' in step) return 'assert';
+  if ('ask_ai' in step) return 'ask_ai';
+  return 'wait';
+}
 
 export interface FlowRunReport {
   /** The flow's name: its file's name without the extension. */

@@ -19,7 +19,7 @@ function shortAction(step: ActionStep): Record<string, unknown> {
   const lone = loneRequiredArgument(step.tool);
   const argumentNames = Object.keys(step.args);
   const onlyLone = lone !== undefined && argumentNames.length === 1 && argumentNames[0] === lone;
-  if (onlyLone && !step.target && !step.before && !step.expect && step.why === undefined) return { [step.tool]: step.args[lone] };
+  if (onlyLone && !step.target && !step.before && !step.expect && step.why === undefined && step.timeout === undefined) return { [step.tool]: step.args[lone] };
   const shape = flowArgumentShape(step.tool);
   // A locator field that is also an argument (type_text's `text`) would be read as the argument: keep such a target apart.
   const inline = step.target && takesTarget(step.tool) && !LOCATOR_FIELDS.some((field) => shape && field in shape);
@@ -29,6 +29,7 @@ function shortAction(step: ActionStep): Record<string, unknown> {
     ...(step.before ? { before: step.before } : {}),
     ...(step.expect ? { expect: step.expect } : {}),
     ...(step.why !== undefined ? { why: step.why } : {}),
+    ...(step.timeout !== undefined ? { timeout: step.timeout } : {}),
   };
   return { [step.tool]: body };
 }

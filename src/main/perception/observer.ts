@@ -55,6 +55,12 @@ export interface ObserveOptions {
   signal?: AbortSignal;
   /** The most tokens the Scene may take (Settings: `perception.sceneTokenBudget`); see `buildScene`. */
   sceneTokenBudget?: number;
+  /**
+   * Read the layout on a settled screen: between two equal screen fingerprints (the first taken while the layout is
+   * read, the second after), read again while they differ, up to SETTLE_READS layout reads. Costs one screencap more
+   * than a plain observation on a still screen, and never a fixed sleep.
+   */
+  settle?: boolean;
 }
 
 export interface ObservationTimings {
@@ -76,6 +82,8 @@ export interface Observation {
   screenshot?: EncodedScreenshot;
   /** Why there is no screenshot (not an error: the Scene alone is enough to go on). */
   screenshotError?: string;
+  /** The screen's fingerprint (see `screenFingerprint`) when the layout was read on it, for a later look to compare with. */
+  fingerprint?: string;
   timings: ObservationTimings;
 }
 
@@ -89,6 +97,11 @@ const YADB_FIRST_TURNS = 4;
 const YADB_LAYOUT_FILE = '/data/local/tmp/amc_layout.xml';
 const yadbLayoutCommand = (devicePath: string) =>
   `app_process -Djava.class.path=${devicePath} /data/local/tmp com.ysbing.yadb.Main -layout ${YADB_LAYOUT_FILE} && cat ${YADB_LAYOUT_FILE}`;
+/**
+ * Layout reads a settling observation makes at most before it takes the last one as it is: a screen that keeps moving
+ * (a loading bar, a video) does not hold a flow up; Maestro gives up its settle wait after ten 200 ms polls likewise.
+ */
+const SETTLE_READS = 4;
 const FACTS_COMMAND = "dumpsys window | grep -E 'mCurrentFocus|mFocusedApp'; dumpsys input_method | grep mInputShown";
 
 const elapsed = (start: number) => Math.round((performance.now() - start) * 10) / 10;
@@ -125,18 +138,23 @@ export class Observer {
    * Rejects with AbortError when aborted, and with the AdbError when the phone cannot be reached at all
    * (not found, offline, unauthorised, no adb server); an unreadable screen is `sceneError` instead.
    */
-  async observe(serial: string, { signal, sceneTokenBudget }: ObserveOptions = {}): Promise<Observation> {
+  async observe(serial: string, { signal, sceneTokenBudget, settle }: ObserveOptions = {}): Promise<Observation> {
     throwIfAborted(signal);
     const start = performance.now();
     const timings: ObservationTimings = { totalMs: 0 };
     const ahead = this.options.readings?.take(serial);
     let fingerprint: ((print: string) => void) | undefined;
     let printed: Promise<string> | undefined;
-    if (ahead && this.encoding) printed = new Promise<string>((resolve) => (fingerprint = resolve));
-    // No screenshot for the planner: one screencap only to compare with the reading.
-    else if (ahead) printed = this.screenFingerprint(serial, signal).catch(rethrowAbort(() => ''));
+    if ((ahead || settle) && this.encoding) printed = new Promise<string>((resolve) => (fingerprint = resolve));
+    // No screenshot for the planner: one screencap only to compare with the reading (or the layout read after it).
+    else if (ahead || settle) printed = this.screenFingerprint(serial, signal).catch(rethrowAbort(() => ''));
     const screenshotTask = this.encoding ? this.captureScreenshot(serial, this.encoding, signal, timings, fingerprint) : undefined;
-    const hierarchyTask = ahead && printed ? this.layoutUnlessUnchanged(serial, ahead, printed, signal, timings) : this.dumpWithRetry(serial, signal, timings);
+    const hierarchyTask =
+      ahead && printed
+        ? this.layoutUnlessUnchanged(serial, ahead, printed, signal, timings)
+        : settle && printed
+          ? this.settledLayout(serial, printed, signal, timings)
+          : this.dumpWithRetry(serial, signal, timings);
     const factsTask = this.shellText(serial, FACTS_COMMAND, { signal, timeoutMs: 10_000 }).catch(rethrowAbort(() => ''));
     const sizeTask = this.screenSizeSource(serial, signal);
 
@@ -150,6 +168,8 @@ export class Observer {
     const observation: Observation = { scene: null, timings };
     if (screenshot && 'bytes' in screenshot) observation.screenshot = screenshot;
     else if (screenshot) observation.screenshotError = screenshot.error;
+    const print = 'fingerprint' in hierarchy ? hierarchy.fingerprint : undefined;
+    if (typeof print === 'string') observation.fingerprint = print;
     if ('error' in hierarchy) observation.sceneError = hierarchy.error;
     else {
       const facts = screenFacts(hierarchy.read, factsOutput, sizeSource);
@@ -175,6 +195,27 @@ export class Observer {
     if ((await printed) !== ahead.fingerprint) return this.dumpWithRetry(serial, signal, timings);
     timings.layoutReadAhead = true;
     return ahead.layout;
+  }
+
+  /**
+   * The layout read between two equal fingerprints of the screen: `before` is taken while the layout is read, the next
+   * after it; while they differ the screen was moving, and the layout is read again (the last fingerprint standing as
+   * the next `before`). A failed screencap ('') cannot tell: the layout stands as read.
+   */
+  private async settledLayout(
+    serial: string,
+    before: Promise<string>,
+    signal: AbortSignal | undefined,
+    timings: ObservationTimings,
+  ): Promise<({ read: UiHierarchy; source: DumpSource } | { error: string }) & { fingerprint?: string }> {
+    let previous = before;
+    for (let reads = 1; ; reads++) {
+      const [print, layout] = await Promise.all([previous, this.dumpWithRetry(serial, signal, timings)]);
+      if ('error' in layout) return layout;
+      const after = await this.screenFingerprint(serial, signal).catch(rethrowAbort(() => ''));
+      if (!print || !after || print === after || reads >= SETTLE_READS) return { ...layout, ...(after && { fingerprint: after }) };
+      previous = Promise.resolve(after);
+    }
   }
 
   /** The fingerprint of what the phone shows now (one screencap, not decoded). */

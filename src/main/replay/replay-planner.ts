@@ -1,4 +1,4 @@
-import { isActionStep, type ActionStep, type Flow, type FlowStep } from '../../shared/flow';
+import { isActionStep, type ActionStep, type Flow, type FlowStep, type WaitUntil } from '../../shared/flow';
 import type { TokenUsage } from '@amc/provider-clients';
 import type { Scene, SceneElement } from '../../shared/scene';
 import type { PlannedStep, PlannerInfo } from '../../shared/task';
@@ -39,6 +39,27 @@ export interface ReplayPlannerOptions {
   /** Values of `${name}` in the flow's steps (over the flow's own `vars`). */
   vars?: Readonly<Record<string, string>>;
   tools?: ToolCatalog;
+  /**
+   * Whether a step's lookup or check waits for the screen to show what it needs (see waitingTimeoutMs); default: a
+   * replay's steps do, the plan cache's do not (a screen that left the cached run goes to the model at once).
+   */
+  waits?: boolean;
+  /**
+   * Where the screen leaves the flow: `model` hands the rest of the goal to the model (when there is one); `fail`
+   * fails the run at that step with what was looked for and what the screen shows (a CI run: `amc flow run`).
+   */
+  onDivergence?: 'model' | 'fail';
+  /** Hears how each step went, as soon as it is known (a flow run's per-step report). */
+  onStep?(index: number, status: 'passed' | 'failed', detail: string): void;
+}
+
+/** How long a lookup or a check waits for the screen by default, as Maestro's do: 17 s, and 7 s for an optional step. */
+export const LOOKUP_TIMEOUT_MS = 17_000;
+export const OPTIONAL_LOOKUP_TIMEOUT_MS = 7_000;
+
+/** A written step that fails: the flow stops at it (no model takes over). */
+export class FlowStepFailed extends Error {
+  override name = 'FlowStepFailed';
 }
 
 /** The flow step a replayed turn carried out, until the next turn tells whether it did what it did before. */
@@ -47,6 +68,12 @@ interface Pending {
   turn: number;
   words: string;
 }
+
+/** What a recorded action finds on a Scene: done already, an element (or no element) to act on, or why not (and whether waiting may help). */
+type Lookup =
+  | { kind: 'done'; words: string }
+  | { kind: 'act'; element: SceneElement | undefined }
+  | { kind: 'miss'; reason: string; wait: boolean };
 
 const stepWords = (index: number) => `Step ${index + 1}`;
 const addUsage = (a: TokenUsage | null, b: TokenUsage | null): TokenUsage | null =>
@@ -59,6 +86,7 @@ export function createReplayPlanner(options: ReplayPlannerOptions): Planner {
 class ReplayPlanner implements Planner {
   readonly info: PlannerInfo;
   readonly accepts;
+  private readonly waits: boolean;
   private readonly tools: ToolCatalog;
   private readonly vars: Record<string, string>;
   private next = 0;
@@ -72,12 +100,16 @@ class ReplayPlanner implements Planner {
   /** Whether the flow's last step so far has an outcome the runtime checks in code (a switch's state, an app, a field). */
   private endChecked = false;
   private started = false;
+  /** This turn's latest look at the screen (a waiting step may have looked again). */
+  private scene: Scene | null = null;
 
   constructor(private readonly options: ReplayPlannerOptions) {
     const model = options.model;
     this.info = model ? { ...model.info, kind: options.source === 'cache' ? 'ai' : 'replay' } : { kind: 'replay', exposesReasoning: false };
     // History tells whether the last replayed step went through; a screenshot is only for the model.
-    this.accepts = { screenshot: model?.accepts.screenshot ?? false, history: true };
+    // A replay's steps wait for the screen, and read it once it settled (two equal reads around the layout read).
+    this.waits = options.waits ?? options.source === 'replayed';
+    this.accepts = { screenshot: model?.accepts.screenshot ?? false, history: true, settledScreen: this.waits };
     this.tools = options.tools ?? ACTION_TOOLS;
     this.vars = { ...options.flow.vars, ...options.vars };
   }
@@ -103,9 +135,10 @@ class ReplayPlanner implements Planner {
     if (diverged) return this.diverge(diverged, input, context);
     if (!input.scene) return this.diverge(`the screen could not be read (${input.sceneError ?? 'no Scene'})`, input, context);
     const { steps } = this.options.flow;
+    this.scene = input.scene;
     while (this.next < steps.length) {
       const index = this.next;
-      const outcome = await this.runStep(index, fillVariables(steps[index]!, this.vars), input, input.scene, context);
+      const outcome = await this.runStep(index, fillVariables(steps[index]!, this.vars), input, context);
       if (outcome === 'next') {
         this.next += 1;
         continue;
@@ -136,52 +169,141 @@ class ReplayPlanner implements Planner {
    * One flow step on this turn's Scene: a step to plan, `next` when it needs no action here (a check that held, a
    * finished sub-goal), or why the flow cannot go on.
    */
-  private async runStep(index: number, step: FlowStep, input: PlanInput, scene: Scene, context: PlanContext): Promise<PlannedStep | 'next' | string> {
-    if (isActionStep(step)) return this.actionStep(index, step, scene, input.step);
+  private async runStep(index: number, step: FlowStep, input: PlanInput, context: PlanContext): Promise<PlannedStep | 'next' | string> {
+    if (isActionStep(step)) return this.actionStep(index, step, input.step, context);
     if ('ai' in step) {
       if (!this.options.model) return `this step is a goal for the model ("${step.ai}"), and no AI planner is set up`;
       const notice = `This is step ${index + 1} of a recorded flow for the goal ${asData(this.options.flow.goal)}. Reach only this part of it, then call finish_task.`;
       const planned = await this.askModel({ ...input, notices: [...(input.notices ?? []), notice] }, context, step.ai, true);
-      return planned[0] ?? 'next';
+      if (planned[0]) return planned[0];
+      this.options.onStep?.(index, 'passed', 'the model reached this sub-goal');
+      return 'next';
     }
     const checks = this.options.checks;
     if (!checks) return 'this step is a check on the screen, and this run has no way to check it';
     if ('assert' in step) {
-      const result = checks.assert(scene, step.assert);
-      if (!result.holds) throw new TaskFailedError(`${stepWords(index)}: the check failed: ${result.reason}`);
-      this.confirmed.push(result.fact);
+      const result = await this.waitFor<string>((scene) => {
+        const checked = checks.assert(scene, step.assert);
+        return checked.holds ? { found: checked.fact } : { missing: checked.reason };
+      }, step.timeout ?? LOOKUP_TIMEOUT_MS, context);
+      if ('missing' in result) {
+        this.options.onStep?.(index, 'failed', `${result.missing}${this.waitedWords(result.waitedMs)}`);
+        throw new TaskFailedError(`${stepWords(index)}: the check failed: ${result.missing}${this.waitedWords(result.waitedMs)}`);
+      }
+      this.options.onStep?.(index, 'passed', result.found);
+      this.confirmed.push(result.found);
       this.endChecked = true;
       return 'next';
     }
+    if ('wait_until' in step) return this.waitUntil(index, step.wait_until, checks, context);
+    if ('wait_for_settle' in step) {
+      const waitedMs = await this.settle(step.wait_for_settle?.timeout ?? LOOKUP_TIMEOUT_MS, context);
+      this.options.onStep?.(index, 'passed', `the screen settled${this.waitedWords(waitedMs)}`);
+      return 'next';
+    }
+    const scene = this.scene!;
     const answer = await checks.ask(scene, step.ask_ai, context.signal);
     this.spent = addUsage(this.spent, answer.usage);
     if (answer.kind === 'yes-no') {
+      this.options.onStep?.(index, answer.yes ? 'passed' : 'failed', `${answer.yes ? 'yes' : 'no'}: ${answer.why}`);
       if (!answer.yes) throw new TaskFailedError(`${stepWords(index)}: asked "${step.ask_ai.question}", the model said no: ${answer.why}`);
       this.confirmed.push(`"${step.ask_ai.question}": yes`);
-    } else if (step.ask_ai.into) this.vars[step.ask_ai.into] = answer.value;
+    } else {
+      this.options.onStep?.(index, 'passed', step.ask_ai.into ? `${step.ask_ai.into} = "${answer.value}"` : `"${answer.value}"`);
+      if (step.ask_ai.into) this.vars[step.ask_ai.into] = answer.value;
+    }
     return 'next';
   }
 
-  /** A recorded action on this Scene: skipped when its outcome holds, planned on the element its locator finds, else why not. */
-  private actionStep(index: number, step: ActionStep, scene: Scene, turn: number): PlannedStep | string {
+  /**
+   * A recorded action on the screen: skipped when its outcome holds, planned on the element its locator finds (looking
+   * again while the screen changes, until the step's timeout), else why not. The action itself is never retried.
+   */
+  private async actionStep(index: number, step: ActionStep, turn: number, context: PlanContext): Promise<PlannedStep | string> {
     const words = describeAction(step.tool, step.args, step.target && describeLocator(step.target));
-    const found = step.target ? resolveLocator(scene, step.target) : null;
-    const element = found?.kind === 'found' ? found.element : undefined;
-    const done = outcomeHolds(step, scene, element);
     this.endChecked = step.expect !== undefined;
-    if (done) {
+    const result = await this.waitFor<Exclude<Lookup, { kind: 'miss' }>>((scene) => {
+      const lookup = this.lookup(step, words, scene);
+      return lookup.kind === 'miss' ? { missing: lookup.reason, wait: lookup.wait } : { found: lookup };
+    }, step.timeout ?? LOOKUP_TIMEOUT_MS, context);
+    if ('missing' in result) return `${result.missing}${this.waitedWords(result.waitedMs)}`;
+    const lookup = result.found;
+    if (lookup.kind === 'done') {
       this.next += 1;
-      return this.planned(step.tool, step.args, `Skipped: already done (${done}).`, 'skipped');
+      this.options.onStep?.(index, 'passed', `skipped: already done (${lookup.words})`);
+      return this.planned(step.tool, step.args, `Skipped: already done (${lookup.words}).`, 'skipped');
     }
-    if (found && found.kind !== 'found') return found.reason;
-    if (!step.target && this.aimsAtElement(step)) return `${words} names no element, and a replay does not act on a point it cannot name`;
-    if (element && step.before?.checked !== undefined && element.checked !== step.before.checked) {
-      return `${describeLocator(step.target!)} is ${onOff(element.checked)}, not ${onOff(step.before.checked)} as when the flow was recorded`;
-    }
+    const element = lookup.kind === 'act' ? lookup.element : undefined;
     this.pending = { index, turn, words };
     this.next += 1;
     const args = element ? { ...step.args, element_id: element.id } : step.args;
     return this.planned(step.tool, args, step.why ?? `${words} (${stepWords(index).toLowerCase()} of the flow)`, this.options.source);
+  }
+
+  /** What a recorded action finds on one Scene. */
+  private lookup(step: ActionStep, words: string, scene: Scene): Lookup {
+    const found = step.target ? resolveLocator(scene, step.target) : null;
+    const element = found?.kind === 'found' ? found.element : undefined;
+    const done = outcomeHolds(step, scene, element);
+    if (done) return { kind: 'done', words: done };
+    if (found && found.kind !== 'found') return { kind: 'miss', reason: found.reason, wait: true };
+    if (!step.target && this.aimsAtElement(step)) return { kind: 'miss', reason: `${words} names no element, and a replay does not act on a point it cannot name`, wait: false };
+    if (element && step.before?.checked !== undefined && element.checked !== step.before.checked) {
+      return { kind: 'miss', reason: `${describeLocator(step.target!)} is ${onOff(element.checked)}, not ${onOff(step.before.checked)} as when the flow was recorded`, wait: true };
+    }
+    return { kind: 'act', element };
+  }
+
+  /**
+   * Judges the turn's screen with `look`, and while it misses, the next screen that differs from it (the runner looks
+   * again: a cheap fingerprint, a layout read only when it changed), until `timeoutMs` has passed. Never a fixed sleep.
+   */
+  private async waitFor<T>(
+    look: (scene: Scene) => { found: T } | { missing: string; wait?: boolean },
+    timeoutMs: number,
+    context: PlanContext,
+  ): Promise<{ found: T } | { missing: string; waitedMs: number }> {
+    const started = Date.now();
+    const until = started + timeoutMs;
+    for (;;) {
+      const seen = look(this.scene!);
+      if ('found' in seen) return seen;
+      const waits = this.waits && context.lookAgain && seen.wait !== false;
+      const fresh = waits ? await context.lookAgain!(until) : null;
+      if (!fresh) return { missing: seen.missing, waitedMs: waits ? Date.now() - started : 0 };
+      this.scene = fresh;
+    }
+  }
+
+  /** `wait_until`: the screen shows (or stops showing) a text within the timeout, or the step fails. */
+  private async waitUntil(index: number, wait: WaitUntil, checks: FlowChecks, context: PlanContext): Promise<'next'> {
+    const assertion = wait.visible !== undefined ? { visible: wait.visible } : { absent: wait.not_visible! };
+    const result = await this.waitFor<string>((scene) => {
+      const checked = checks.assert(scene, assertion);
+      return checked.holds ? { found: checked.fact } : { missing: checked.reason };
+    }, wait.timeout ?? LOOKUP_TIMEOUT_MS, context);
+    if ('missing' in result) {
+      this.options.onStep?.(index, 'failed', `${result.missing}${this.waitedWords(result.waitedMs)}`);
+      throw new FlowStepFailed(`${stepWords(index)}: waited in vain: ${result.missing}${this.waitedWords(result.waitedMs)}`);
+    }
+    this.options.onStep?.(index, 'passed', result.found);
+    return 'next';
+  }
+
+  /** Looks again until the screen stays the same for one look (two equal reads) or `timeoutMs` passed; the time it took. */
+  private async settle(timeoutMs: number, context: PlanContext): Promise<number> {
+    const started = Date.now();
+    const until = started + timeoutMs;
+    while (context.lookAgain && Date.now() < until) {
+      const changed = await context.lookAgain(Math.min(until, Date.now() + 1));
+      if (!changed) break;
+      this.scene = changed;
+    }
+    return Date.now() - started;
+  }
+
+  private waitedWords(waitedMs: number): string {
+    return waitedMs > 0 ? ` (after waiting ${(waitedMs / 1000).toFixed(1)} s for the screen)` : '';
   }
 
   /** Whether the tool aims at an element and this call gives it none (a tap without a target, not a swipe with a direction). */
@@ -198,14 +320,19 @@ class ReplayPlanner implements Planner {
     const turn = input.history?.find((summary) => summary.step === pending.turn);
     if (!turn) return null;
     const { outcome } = turn;
-    if (!outcome.ok) return `${stepWords(pending.index)}: ${pending.words} did not go through (${outcome.error ?? 'unknown error'})`;
-    if (outcome.verification?.status === 'not-verified') return `${stepWords(pending.index)}: ${pending.words}, but ${outcome.verification.fact}`;
-    return null;
+    const failed = !outcome.ok
+      ? `${pending.words} did not go through (${outcome.error ?? 'unknown error'})`
+      : outcome.verification?.status === 'not-verified'
+        ? `${pending.words}, but ${outcome.verification.fact}`
+        : null;
+    this.options.onStep?.(pending.index, failed ? 'failed' : 'passed', failed ?? outcome.verification?.fact ?? 'done');
+    return failed && `${stepWords(pending.index)}: ${failed}`;
   }
 
   /** The screen left the flow: the model takes the rest (with the flow as a hint), or the replay stops with the reason. */
   private async diverge(reason: string, input: PlanInput, context: PlanContext): Promise<PlannedStep[]> {
     const model = this.options.model;
+    if (this.options.onDivergence === 'fail') throw new FlowStepFailed(reason);
     if (!model) throw new ReplayStopped(reason);
     this.handedOver = true;
     const rest = this.options.flow.steps.slice(this.next).map((step, offset) => `${this.next + offset + 1}. ${asData(stepHint(step))}`);
@@ -272,5 +399,7 @@ function stepHint(step: FlowStep): string {
   if (isActionStep(step)) return describeAction(step.tool, step.args, step.target && describeLocator(step.target));
   if ('ai' in step) return step.ai;
   if ('assert' in step) return `check ${JSON.stringify(step.assert)}`;
+  if ('wait_until' in step) return `wait until ${JSON.stringify(step.wait_until)}`;
+  if ('wait_for_settle' in step) return 'wait for the screen to settle';
   return `answer "${step.ask_ai.question}"`;
 }

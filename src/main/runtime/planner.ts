@@ -58,6 +58,12 @@ export interface PlanContext {
   /** Aborts the in-flight decision call (Stop). */
   signal: AbortSignal;
   onDecision(decision: PlannerDecision): void;
+  /**
+   * Looks at the phone again within this turn, for a planner that waits for the screen (a flow's lookup or check): the
+   * fresh Scene once the screen differs from the last look (a cheap screen fingerprint is compared first, the layout is
+   * read only when it changed), or null when `until` (epoch ms) came first. The turn then acts on the fresh Scene.
+   */
+  lookAgain?(until: number): Promise<Scene | null>;
 }
 
 /** What a planner can use beyond goal and Scene (seed D8, as an explicit declaration). */
@@ -65,6 +71,11 @@ export interface PlannerCapabilities {
   screenshot: boolean;
   /** The compact history of previous turns (this project's cross-step "world" state). */
   history: boolean;
+  /**
+   * Each turn's Scene read on a settled screen: the layout read between two equal screen fingerprints (read again
+   * while they differ). A flow's written steps want it; a model reads a moving screen well enough and saves the time.
+   */
+  settledScreen?: boolean;
 }
 
 export interface Planner {

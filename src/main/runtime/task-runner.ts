@@ -20,6 +20,7 @@ import { ASK_USER, AskUserArgsSchema, HAND_OVER, HandOverArgsSchema } from '../t
 import { budgetExceeded } from './budgets';
 import { plannerSourceFrom } from './build-planner';
 import { abortable, Cancelled, failureOf, STOPPED, STOPPED_SAYING, stopReasonOf } from './cancellation';
+import { sleep } from '../device/errors';
 import { turnsOf } from './history';
 import { LoopWatch, loopWarning } from './loop-guard';
 import type { ConfiguredPlanner, PlanInput, Planner, PlannerDecision, PlannerScreenshot, PlannerSource } from './planner';
@@ -45,11 +46,18 @@ export interface ObservationLike {
   sceneError?: string;
   /** Only ever handed to a planner that accepts it; never stored or emitted. */
   screenshot?: PlannerScreenshot;
+  /** The screen's cheap fingerprint when the layout was read on it (see `screenFingerprint`). */
+  fingerprint?: string;
 }
 
 export interface ObserverPort {
-  observe(serial: string, options: { signal?: AbortSignal; sceneTokenBudget?: number }): Promise<ObservationLike>;
+  observe(serial: string, options: { signal?: AbortSignal; sceneTokenBudget?: number; settle?: boolean }): Promise<ObservationLike>;
+  /** What the screen shows now as a short string (one screencap, hashed): cheaper than a layout read; absent: unknown. */
+  screenFingerprint?(serial: string, signal?: AbortSignal): Promise<string>;
 }
+
+/** The least time between two looks of a waiting step: a phone that answers a screencap at once is not asked in a hot loop. */
+const LOOK_AGAIN_PACE_MS = 100;
 
 /**
  * What the runner needs to keep other processes (the app, another `amc run`) off a phone while a task drives
@@ -477,25 +485,31 @@ export class TaskRunner {
     // Observe (an exception fails the task: D7).
     const observeStart = performance.now();
     let observation: ObservationLike;
+    const observeOptions = { signal, sceneTokenBudget: task.policies.sceneTokenBudget, settle: planner.accepts.settledScreen === true };
     try {
-      observation = await abortable(this.options.observer.observe(serial, { signal, sceneTokenBudget: task.policies.sceneTokenBudget }), signal);
+      observation = await abortable(this.options.observer.observe(serial, observeOptions), signal);
     } catch (error) {
       return this.fail(task, run, error);
     }
-    const sceneKey = observation.scene ? sceneFingerprint(observation.scene) : null;
+    const observed = (seen: ObservationLike, observeMs: number) => {
+      const shot = seen.screenshot;
+      const key = seen.scene ? sceneFingerprint(seen.scene) : null;
+      this.emit(task, {
+        type: 'step.observed',
+        taskId,
+        at: this.now(),
+        step: turn,
+        scene: seen.scene,
+        sceneError: seen.sceneError ?? null,
+        screenshot: shot ? { mediaType: shot.mediaType, width: shot.width, height: shot.height, bytes: shot.bytes.byteLength } : null,
+        screenChanged: key !== null && run.previousScene !== null ? key !== run.previousScene : null,
+        observeMs,
+      });
+      return key;
+    };
+    const sceneKey = observed(observation, performance.now() - observeStart);
     const screenChanged = sceneKey !== null && run.previousScene !== null ? sceneKey !== run.previousScene : null;
     const shot = observation.screenshot;
-    this.emit(task, {
-      type: 'step.observed',
-      taskId,
-      at: this.now(),
-      step: turn,
-      scene: observation.scene,
-      sceneError: observation.sceneError ?? null,
-      screenshot: shot ? { mediaType: shot.mediaType, width: shot.width, height: shot.height, bytes: shot.bytes.byteLength } : null,
-      screenChanged,
-      observeMs: performance.now() - observeStart,
-    });
     run.loops.observed(sceneKey, screenChanged, task.record.steps.findLast((s) => s.outcome)?.step === turn - 1);
     run.previousScene = sceneKey ?? run.previousScene;
     let settled;
@@ -539,9 +553,17 @@ export class TaskRunner {
       const costUsd = planned.usage && price ? costOf(planned.usage, price) : null;
       this.emit(task, { type: 'step.planned', taskId, at: this.now(), step: turn, ...planned, costUsd, planMs: performance.now() - planStart });
     };
+    // A planner that waits for the screen looks again within the turn; the turn then acts on the latest look.
+    const lookAgain = async (until: number): Promise<Scene | null> => {
+      const fresh = await this.lookAgain(serial, observation, until, observeOptions);
+      if (!fresh) return null;
+      observation = fresh.observation;
+      run.previousScene = observed(fresh.observation, fresh.observeMs) ?? run.previousScene;
+      return fresh.observation.scene;
+    };
     let steps: PlannedStep[];
     try {
-      steps = await abortable(planner.plan(input, { signal, onDecision: (d) => decisions.push(d) }), signal);
+      steps = await abortable(planner.plan(input, { signal, onDecision: (d) => decisions.push(d), lookAgain }), signal);
     } catch (error) {
       const decision = decisions.at(-1);
       if (decision && !signal.aborted) reportPlanned(decision);
@@ -557,6 +579,41 @@ export class TaskRunner {
     if (first.source === 'skipped') return this.skip(run, turn, first);
     if (first.tool === ASK_USER || first.tool === HAND_OVER) return this.personTool(task, run, turn, first);
     return this.act(task, run, turn, first, observation.scene);
+  }
+
+  /**
+   * The next look at the phone whose screen differs from `last` (by the cheap fingerprint when the observer has one,
+   * else by the Scene), or null once `until` passed. Looks are at least LOOK_AGAIN_PACE_MS apart.
+   */
+  private async lookAgain(
+    serial: string,
+    last: ObservationLike,
+    until: number,
+    options: { signal: AbortSignal; sceneTokenBudget?: number; settle: boolean },
+  ): Promise<{ observation: ObservationLike; observeMs: number } | null> {
+    const observer = this.options.observer;
+    let lastPrint = last.fingerprint;
+    const lastScene = last.scene ? sceneFingerprint(last.scene) : null;
+    while (this.now() < until) {
+      const started = performance.now();
+      const print = observer.screenFingerprint
+        ? await abortable(observer.screenFingerprint(serial, options.signal), options.signal).catch((error: unknown) => {
+            if (options.signal.aborted) throw error;
+            return undefined;
+          })
+        : undefined;
+      if (print === undefined || print !== lastPrint) {
+        lastPrint = print;
+        const observeStart = performance.now();
+        const observation = await abortable(observer.observe(serial, options), options.signal);
+        lastPrint = observation.fingerprint ?? print;
+        const key = observation.scene ? sceneFingerprint(observation.scene) : null;
+        if (key !== null && key !== lastScene) return { observation, observeMs: performance.now() - observeStart };
+      }
+      const rest = LOOK_AGAIN_PACE_MS - (performance.now() - started);
+      if (rest > 0) await sleep(rest, options.signal);
+    }
+    return null;
   }
 
   /** A flow step whose outcome already holds ("Wi-Fi is already on"): recorded as done, and nothing reaches the phone. */
@@ -579,8 +636,15 @@ export class TaskRunner {
     return this.finish(task, run, 'completed', null, result, { status: 'not-verified', check: 'action-taken', fact: fact.text, said: fact.said });
   }
 
-  /** What the loop guard remembers of a recorded turn. */
+  /**
+   * What the loop guard remembers of a recorded turn. A step a person wrote (a flow's, replayed or skipped) is not the
+   * model's doing: three written `wait` steps in a row are not a loop, and the watch starts afresh after one.
+   */
   private guard(run: RunState, step: PlannedStep, outcome: StepOutcome): void {
+    if (step.source === 'replayed' || step.source === 'skipped') {
+      run.loops.restart();
+      return;
+    }
     const label = outcome.target?.label;
     run.loops.acted(step.tool, step.args, label, describeAction(step.tool, step.args, label, 'done'));
   }

@@ -119,7 +119,8 @@ class TaskFold {
       this.record ??= newTaskRecord({ id, goal: event.goal, serial: event.serial, planner: event.planner, maxSteps: event.maxSteps, createdAt: event.at });
     }
     if (!this.record) return true;
-    if (event.type === 'step.observed') {
+    // A turn that looked again (a flow step waiting) is still one turn.
+    if (event.type === 'step.observed' && this.record.steps.at(-1)?.step !== event.step) {
       this.turns += 1;
       this.problem = turnsProblem(this.turns, this.limits);
       if (this.problem) return false;

@@ -55,10 +55,10 @@ describe('the replay planner', () => {
   });
 
   it('Scenario: A failed check fails the flow with the step and the reason', async () => {
-    const flow = FlowSchema.parse({ goal: 'Check', steps: [{ assert: { visible: 'Saved' } }] });
+    const flow = FlowSchema.parse({ goal: 'Check', steps: [{ assert: { visible: 'Saved' }, timeout: 300 }] });
     const { record, executor } = await runFlow(flow, [notesScene('')]);
     expect(record.status).toBe('failed');
-    expect(record.failureReason).toBe('TaskFailedError: Step 1: the check failed: no "Saved" on screen');
+    expect(record.failureReason).toMatch(/^TaskFailedError: Step 1: the check failed: no "Saved" on screen \(after waiting 0\.\d s for the screen\)$/);
     expect(executor.calls).toEqual([]);
   });
 

@@ -65,8 +65,9 @@ export const useTaskStore = create<TaskState>()((set, get) => ({
     const serial = findSerial(bySerial, event.taskId);
     if (!serial) return false;
     const entry = bySerial[serial]!;
-    // A turn already present came with the snapshot from tasks.current: applying it again would add it twice.
-    if (event.type === 'step.observed' && entry.task.steps.some((step) => step.step === event.step)) return true;
+    // A turn already planned came with the snapshot from tasks.current: applying its look again would undo its plan.
+    // (A turn that looks again before planning, a flow step waiting for its element, replaces its look.)
+    if (event.type === 'step.observed' && entry.task.steps.some((step) => step.step === event.step && step.planned !== null)) return true;
     const paused =
       event.type === 'task.paused' ? true : event.type === 'task.resumed' || event.type === 'task.finished' ? false : entry.paused;
     set({ bySerial: { ...bySerial, [serial]: { task: applyTaskEvent(entry.task, event), paused } } });

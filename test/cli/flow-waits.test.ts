@@ -1,0 +1,139 @@
+// `amc flow run` as a CI job runs it: a child process against the real adb server and the demo phone (and, where the
+// AI planner is on, a scripted model behind the real Anthropic SDK). Lookups and checks wait for the screen; a step
+// that does not match fails there and says what it looked for and what the screen shows; the history, the HTML
+// report, the JUnit file and the exit code agree. What happened is read back with GET /state.
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startAdbHarness, type AdbHarness } from '../support/adb-harness';
+import { anthropicDirectEnv, runAmc } from '../support/cli';
+import { finish, startAnthropicFake, type AnthropicFake } from '../fakes/index';
+import { applyTaskEvent, newTaskRecord, type TaskEvent, type TaskEventOf, type TaskRecord } from '../../src/shared/task';
+import { renderTaskReport } from '../../src/main/storage/html-report';
+import { TASKS_FOLDER } from '../../src/main/storage/task-store';
+
+let harness: AdbHarness;
+let fake: AnthropicFake;
+let home: string;
+let dir: string;
+
+beforeAll(async () => {
+  harness = await startAdbHarness();
+  // A model that would happily carry on in the flow's place: it must never be asked.
+  fake = await startAnthropicFake({ policy: () => finish(true, 'I did it my way') });
+  home = await mkdtemp(path.join(tmpdir(), 'amc-flow-waits-home-'));
+  dir = await mkdtemp(path.join(tmpdir(), 'amc-flow-waits-files-'));
+}, 60_000);
+
+afterAll(async () => {
+  await fake?.close();
+  await harness?.stop();
+  for (const folder of [home, dir]) if (folder) await rm(folder, { recursive: true, force: true });
+});
+
+beforeEach(async () => {
+  await harness.control('/reset', { body: {} });
+  fake.requests.length = 0;
+});
+
+const aiOn = () => anthropicDirectEnv(harness, home, fake.url);
+const aiOff = () => ({ ANDROID_ADB_SERVER_PORT: String(harness.adbPort), HOME: harness.env.HOME, AMC_HOME: home });
+
+async function flowFile(name: string, text: string): Promise<string> {
+  const file = path.join(dir, name);
+  await writeFile(file, text);
+  return file;
+}
+
+/** The most recent task of this home, folded from its file as History reads it. */
+async function lastTask(): Promise<TaskRecord> {
+  const folder = path.join(home, TASKS_FOLDER);
+  const files = await readdir(folder);
+  const records = await Promise.all(
+    files.map(async (file) => {
+      const events = (await readFile(path.join(folder, file), 'utf8'))
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as TaskEvent);
+      const started = events[0] as TaskEventOf<'task.started'>;
+      const first = newTaskRecord({ id: started.taskId, goal: started.goal, serial: started.serial, planner: started.planner, maxSteps: started.maxSteps, createdAt: started.at });
+      return events.reduce((record, event) => applyTaskEvent(record, event), first);
+    }),
+  );
+  return records.sort((a, b) => b.createdAt - a.createdAt)[0]!;
+}
+
+async function untilForeground(pkg: string): Promise<void> {
+  for (let tries = 0; tries < 300; tries++) {
+    if ((await harness.state()).foreground === pkg) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error(`${pkg} never came to the front`);
+}
+
+describe('amc flow run waits for the screen', () => {
+  it('Scenario: A step waits for a dialog that appears a second late', async () => {
+    const file = await flowFile('late-dialog.yaml', 'goal: Dismiss the battery warning\nsteps:\n  - launch_app: Notes\n  - tap: {text: OK}\n  - assert: {absent: Battery is low}\n');
+    const run = runAmc(['flow', 'run', file, '-s', harness.serial, '--yes'], { env: aiOff() });
+    // The dialog shows a second after Notes is in front, as a permission or a warning does after an app's first frame.
+    await untilForeground('com.amc.notes');
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    await harness.control('/faults', { body: { kind: 'popup-dialog' } });
+    const result = await run;
+    expect(result.stdout).toMatch(/passed +2\. tap: \{ text: OK \}/);
+    expect(result.code).toBe(0);
+    // The dialog was tapped away: no fault is left on the phone.
+    expect((await harness.control<{ faults: unknown[] }>('/faults')).body.faults).toEqual([]);
+  });
+
+  it('Scenario: Written wait steps are not a loop', async () => {
+    const file = await flowFile('three-waits.yaml', 'goal: Wait three times\nsteps:\n  - launch_app: Notes\n  - wait: 0.2\n  - wait: 0.2\n  - wait: 0.2\n  - wait: 0.2\n  - assert: {app: com.amc.notes}\n');
+    const result = await runAmc(['flow', 'run', file, '-s', harness.serial], { env: aiOff() });
+    expect(result.stdout).toContain(`Flow ${file}: 6 of 6 steps passed`);
+    expect(result.stdout).not.toContain('loop');
+    expect(result.code).toBe(0);
+  });
+
+  it('Scenario: wait_until and wait_for_settle wait for the screen and fail with what it showed', async () => {
+    const file = await flowFile(
+      'wait-until.yaml',
+      'goal: Open Notes and wait\nsteps:\n  - launch_app: Notes\n  - wait_for_settle:\n  - wait_until: {visible: Shopping list}\n  - wait_until: {visible: Meeting notes, timeout: 1200}\n  - tap: {text: Ideas}\n',
+    );
+    const result = await runAmc(['flow', 'run', file, '-s', harness.serial], { env: aiOff() });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(/passed +2\. wait_for_settle: .* — the screen settled/);
+    expect(result.stdout).toMatch(/passed +3\. wait_until: \{ visible: Shopping list \} — "Shopping list" is on screen/);
+    expect(result.stdout).toMatch(/FAILED +4\. wait_until: \{ visible: Meeting notes, timeout: 1200 \} — no "Meeting notes" on screen; it shows .*"Shopping list".* \(after waiting 1\.\d s for the screen\)/);
+    expect(result.stdout).toContain('not run  5. tap: { text: Ideas }');
+    // The tap after the failed wait never happened: Notes still shows its list.
+    expect((await harness.state()).activity).toMatch(/NotesActivity$/);
+  });
+});
+
+describe('amc flow run fails honestly', () => {
+  it('Scenario: A step that does not match fails the run even with the AI planner on, and the model is not asked', async () => {
+    await harness.control('/reset', { body: { notes: [{ title: 'Ideas', body: 'Learn to play the guitar' }] } });
+    const junit = path.join(dir, 'honest.xml');
+    const file = await flowFile(
+      'honest.yaml',
+      'goal: Open the shopping list\nsteps:\n  - launch_app: Notes\n  - tap: {text: Shopping list, timeout: 1500}\n  - assert: {visible: Milk}\n',
+    );
+    const result = await runAmc(['flow', 'run', file, '-s', harness.serial, '--yes', '--junit', junit], { env: aiOn() });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(/FAILED +2\. tap: \{ text: Shopping list, timeout: 1500 \} — no 'Shopping list' on this screen; I see: Ideas/);
+    expect(result.stdout).toContain('not run  3. assert: { visible: Milk }');
+    // The model never carried on in the flow's place.
+    expect(fake.requests).toHaveLength(0);
+    expect((await harness.state()).notes).toEqual([{ title: 'Ideas', body: 'Learn to play the guitar' }]);
+    // History, the HTML report and the JUnit file say the same as the exit code.
+    const record = await lastTask();
+    expect(record.status).toBe('failed');
+    expect(record.failureReason).toMatch(/Step 2: no 'Shopping list' on this screen/);
+    const html = renderTaskReport(record);
+    expect(html).toMatch(/<dd><span class="err">/);
+    const xml = await readFile(junit, 'utf8');
+    expect(xml).toMatch(/<failure message="no &apos;Shopping list&apos; on this screen; I see: Ideas[^"]*"/);
+    expect(xml).not.toContain('the screen differed from the flow');
+  });
+});
