@@ -9,7 +9,7 @@ import { z } from 'zod';
  */
 
 /** A flow crosses process boundaries (a schedule, a fleet job, the window): every string in it is bounded. */
-const FLOW_TEXT_MAX = 4000;
+export const FLOW_TEXT_MAX = 4000;
 const text = z.string().min(1).max(FLOW_TEXT_MAX);
 const note = z.string().max(FLOW_TEXT_MAX);
 /** A `${name}` variable's name and value, as a flow file, `--var` and the window give them. */

@@ -94,13 +94,18 @@ export const ScreenFactsSchema = z.object({
   /** Foreground activity (short form when it is inside `package`, e.g. `.Settings`), when known. */
   activity: z.string().optional(),
   keyboardShown: z.boolean(),
+  /**
+   * Present when a modal window is in front (a dialog, a bottom sheet on a scrim, a system dialog): what it says
+   * first, e.g. its title. Everything beneath it is `covered`: only the dialog's own elements can be acted on.
+   */
+  dialog: z.string().min(1).optional(),
   /** Time, battery, network and notifications from the status bar, when one was on screen. */
   status: StatusBarSchema.optional(),
 });
 
 /**
  * The default most tokens a Scene may take (Settings: `perception.sceneTokenBudget`). Of 35 real screens
- * (test/fixtures/real-dumps) 34 take 130-2,160 whole and fit, a 112-element tablet panel takes 3,390; at 2,000 three
+ * (../shared/real-dumps/from-project) 34 take 130-2,160 whole and fit, a 112-element tablet panel takes 3,390; at 2,000 three
  * of them were cut. 3,000 keeps ordinary screens whole at about two screenshots' worth of tokens per turn, and
  * a WebView page or a large tablet screen, which would take several thousand every turn, is folded and cut.
  */
@@ -181,6 +186,23 @@ export function labelParts(text: string): string[] {
   }
   parts.push(current);
   return parts;
+}
+
+/** An element taking at least this share of the screen is a surface to draw on, not a control to aim at. */
+const SURFACE_SHARE = 0.5;
+const boundsArea = ([left, top, right, bottom]: Bounds) => Math.max(0, right - left) * Math.max(0, bottom - top);
+
+/**
+ * Whether the screen has no usable UI tree: the app draws everything itself (a game, a canvas, a Flutter app without
+ * semantics), so the app's elements are only surfaces covering most of the screen (or there are none at all while
+ * an app is in front). Nothing on it can be named by an element id: the screenshot is all there is to aim by.
+ */
+export function hasNoUsableTree(scene: Scene): boolean {
+  if (scene.screen.dialog || !scene.screen.package) return false;
+  const appElements = scene.elements.filter((element) => element.window !== 'system' && !element.covered);
+  if (appElements.length === 0) return scene.elements.length === 0;
+  const screenArea = scene.screen.width * scene.screen.height;
+  return appElements.every((element) => boundsArea(element.bounds) >= screenArea * SURFACE_SHARE);
 }
 
 /** The centre of an element's bounds, in device pixels. */

@@ -30,6 +30,7 @@ interface ContentBlock {
   tool_use_id?: string;
   thinking?: string;
   signature?: string;
+  source?: { type: string; media_type?: string; data?: string };
 }
 
 interface MessagesBody {
@@ -142,22 +143,24 @@ function invalidRequest(body: MessagesBody): string | null {
   return null;
 }
 
-function textsOf(body: MessagesBody): { all: string[]; lastUser: string; hasImage: boolean } {
+function textsOf(body: MessagesBody): { all: string[]; lastUser: string; hasImage: boolean; image?: Buffer } {
   const all: string[] = [];
   let lastUser = '';
   let hasImage = false;
+  let image: Buffer | undefined;
   for (const message of body.messages ?? []) {
     const parts = blocksOf(message.content);
     const text = parts.filter((p) => p.type === 'text').map((p) => p.text ?? '').join('\n');
     hasImage ||= parts.some((p) => p.type === 'image');
+    for (const part of parts) if (part.type === 'image' && part.source?.data) image = Buffer.from(part.source.data, 'base64');
     all.push(text);
     if (message.role === 'user') lastUser = text;
   }
-  return { all, lastUser, hasImage };
+  return { all, lastUser, hasImage, ...(image && { image }) };
 }
 
 function turnOf(body: MessagesBody, callIndex: number): FakeTurn {
-  const { all, lastUser, hasImage } = textsOf(body);
+  const { all, lastUser, hasImage, image } = textsOf(body);
   const system = typeof body.system === 'string' ? body.system : (body.system ?? []).map((b) => b.text ?? '').join('\n');
   return {
     provider: 'anthropic',
@@ -168,6 +171,7 @@ function turnOf(body: MessagesBody, callIndex: number): FakeTurn {
     lastUserText: lastUser,
     allText: all.join('\n'),
     hasImage,
+    ...(image && { image }),
     toolNames: (body.tools ?? []).map((t) => t.name),
     forcedTool: body.tool_choice?.type === 'any' || body.tool_choice?.type === 'tool',
     thinkingEnabled: body.thinking?.type === 'enabled',

@@ -23,6 +23,8 @@ export interface FakeTurn {
   /** All text of every message, joined (history, reflection...). */
   allText: string;
   hasImage: boolean;
+  /** The bytes of the last image sent (a screenshot), as the model would see it. */
+  image?: Buffer;
   toolNames: string[];
   /** Anthropic: tool_choice "any"/"tool"; OpenAI: "required". */
   forcedTool: boolean;

@@ -101,10 +101,12 @@ function turnOf(body: ChatBody, callIndex: number): FakeTurn {
   let system = '';
   let lastUser = '';
   let hasImage = false;
+  let image: Buffer | undefined;
   for (const message of body.messages ?? []) {
     const parts: Part[] = typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : (message.content ?? []);
     const text = parts.filter((p) => p.type === 'text').map((p) => p.text ?? '').join('\n');
     hasImage ||= parts.some((p) => p.type === 'image_url' && p.image_url?.url.startsWith('data:image/'));
+    for (const part of parts) if (part.type === 'image_url' && part.image_url?.url.startsWith('data:image/')) image = Buffer.from(part.image_url.url.slice(part.image_url.url.indexOf(',') + 1), 'base64');
     if (message.role === 'system') system = text;
     else all.push(text);
     if (message.role === 'user') lastUser = text;
@@ -118,6 +120,7 @@ function turnOf(body: ChatBody, callIndex: number): FakeTurn {
     lastUserText: lastUser,
     allText: all.join('\n'),
     hasImage,
+    ...(image && { image }),
     toolNames: (body.tools ?? []).map((t) => t.function.name),
     forcedTool: body.tool_choice === 'required' || typeof body.tool_choice === 'object',
     thinkingEnabled: false,

@@ -13,7 +13,10 @@ export const partsOf = (element: SceneElement) => (element.text ? labelParts(ele
 const contains = (outer: readonly number[], inner: readonly number[]) =>
   outer[0]! <= inner[0]! && outer[1]! <= inner[1]! && outer[2]! >= inner[2]! && outer[3]! >= inner[3]!;
 
-/** Every node a person could see, with whether it is part of the status bar (keyboards left out). */
+/**
+ * Every node a person could see, with whether it is part of the status bar (keyboards left out). Each node is judged
+ * by its own bounds: the children of a zero-size or off-screen container (as WebViews report them) can be on screen.
+ */
 export function visibleNodes(hierarchy: UiHierarchy, scene: Scene): Array<{ node: UiNode; statusBar: boolean; bounds: number[] }> {
   const { width, height } = scene.screen;
   const found: Array<{ node: UiNode; statusBar: boolean; bounds: number[] }> = [];
@@ -21,9 +24,9 @@ export function visibleNodes(hierarchy: UiHierarchy, scene: Scene): Array<{ node
     if (!node.visible) return;
     const [left, top, right, bottom] = node.bounds;
     const bounds = [Math.max(0, left), Math.max(0, top), Math.min(width, right), Math.min(height, bottom)];
-    if (bounds[2]! <= bounds[0]! || bounds[3]! <= bounds[1]!) return;
-    const statusBar = inStatusBar || (systemWindow && isStatusBarNode(node, height));
-    found.push({ node, statusBar, bounds });
+    const onScreen = bounds[2]! > bounds[0]! && bounds[3]! > bounds[1]!;
+    const statusBar = inStatusBar || (onScreen && systemWindow && isStatusBarNode(node, height));
+    if (onScreen) found.push({ node, statusBar, bounds });
     for (const child of node.children) walk(child, statusBar, systemWindow);
   };
   for (const root of hierarchy.roots) {
@@ -43,15 +46,20 @@ export function expectActionableNodesRepresented(hierarchy: UiHierarchy, full: S
   }
 }
 
-/** Every visible text and description that says something is said by an element, or by the status bar's facts. */
+const overlaps = (a: readonly number[], b: readonly number[]) => a[0]! < b[2]! && b[0]! < a[2]! && a[1]! < b[3]! && b[1]! < a[3]!;
+const labelsOf = (element: SceneElement) => [...partsOf(element), element.desc, element.hint].filter((label): label is string => !!label);
+
+/**
+ * Every visible text and description that says something is said where a person reads it: by an element whose
+ * bounds overlap the node's, or by the status bar's facts.
+ */
 export function expectLabelsKept(hierarchy: UiHierarchy, full: Scene): void {
-  const said = [...full.elements.flatMap((element) => [...partsOf(element), element.desc, element.hint]), ...Object.values(full.screen.status ?? {}).flat().map(String)].filter(
-    (label): label is string => !!label,
-  );
-  for (const { node, statusBar } of visibleNodes(hierarchy, full)) {
+  const status = Object.values(full.screen.status ?? {}).flat().map(String);
+  for (const { node, statusBar, bounds } of visibleNodes(hierarchy, full)) {
     if (statusBar) continue;
+    const said = [...full.elements.filter((element) => overlaps(element.bounds, bounds)).flatMap(labelsOf), ...status];
     for (const label of [node.text, node.contentDesc].map(cleanLabel).filter(Boolean)) {
-      expect(said.some((line) => saysAlready(line, label)), `"${label}"`).toBe(true);
+      expect(said.some((line) => saysAlready(line, label)), `"${label}" at ${bounds.join()}`).toBe(true);
     }
   }
 }

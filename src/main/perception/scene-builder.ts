@@ -13,7 +13,7 @@ import { childLabels, cleanLabel, saysAlready, shortClassName, shortResourceId, 
 import { fitToBudget, estimateTokens, type RepeatInfo } from './scene-budget';
 import { isStatusBarNode, readStatusBar } from './status-bar';
 import type { UiHierarchy, UiNode } from './ui-hierarchy';
-import { windowRoles } from './windows';
+import { modalWindows, windowRoles } from './windows';
 
 export { isKeyboardPackage } from './windows';
 
@@ -73,6 +73,7 @@ function clip([left, top, right, bottom]: Bounds, width: number, height: number)
   return clipped[2] > clipped[0] && clipped[3] > clipped[1] ? clipped : null;
 }
 
+const overlaps = (a: Bounds, b: Bounds) => a[0] < b[2] && b[0] < a[2] && a[1] < b[3] && b[1] < a[3];
 const sameBounds = (a: Bounds, b: Bounds) => a[0] === b[0] && a[1] === b[1] && a[2] === b[2] && a[3] === b[3];
 const isActionable = (node: UiNode) =>
   node.clickable || node.longClickable || node.scrollable || node.checkable || editableClass.test(node.className);
@@ -177,27 +178,40 @@ export function buildScene(hierarchy: UiHierarchy, facts: ScreenFacts, options: 
   const screenArea = screen.width * screen.height;
 
   let rows = 0;
-  const visit = (original: UiNode, owner: Draft | null, place: Place, inList: boolean, row: Row | null) => {
+  /**
+   * `lent` is the label of a collapsed ancestor (zero-size or off screen, as WebView and Chrome report many
+   * containers) that the first unlabeled elements beneath it take.
+   */
+  const visit = (original: UiNode, owner: Draft | null, place: Place, inList: boolean, row: Row | null, lent?: string) => {
     if (!original.visible) return;
     const node = mergeSameBoundsChild(original);
     const bounds = clip(node.bounds, screen.width, screen.height);
-    if (!bounds) return;
+    // A node is judged by its own bounds: the children of a collapsed container can still be on screen.
+    if (!bounds) {
+      const label = cleanLabel(node.contentDesc) || cleanLabel(node.text) || lent;
+      for (const child of node.children) visit(child, owner, place, node.scrollable, node.scrollable ? { id: ++rows } : row, label);
+      return;
+    }
     if (place.window === 'system' && !place.statusBar && isStatusBarNode(node, screen.height)) {
       screen.status = { ...screen.status, ...readStatusBar(node) };
       return visit(original, owner, { ...place, statusBar: true }, inList, row);
     }
     const text = cleanLabel(node.text);
-    const desc = cleanLabel(node.contentDesc);
+    const ownDesc = cleanLabel(node.contentDesc);
     const hint = cleanLabel(node.hint);
     const editable = editableClass.test(node.className);
     const actionable = isActionable(node);
+    const takesLent = lent !== undefined && actionable && !text && !ownDesc && !hint;
+    const desc = takesLent ? lent : ownDesc;
     const area = (bounds[2] - bounds[0]) * (bounds[3] - bounds[1]);
     const visitChildren = (nextOwner: Draft | null) => {
-      for (const child of node.children) visit(child, nextOwner, place, node.scrollable, node.scrollable ? { id: ++rows } : row);
+      const passOn = takesLent || text || desc ? undefined : lent;
+      for (const child of node.children) visit(child, nextOwner, place, node.scrollable, node.scrollable ? { id: ++rows } : row, passOn);
     };
 
     if (place.statusBar && !actionable) return visitChildren(null);
-    if (!actionable && owner?.absorbsText && (text || desc)) {
+    // A label drawn outside its row (a tab's caption below the tab's reported bounds) stays where a person reads it.
+    if (!actionable && owner?.absorbsText && (text || desc) && overlaps(owner.element.bounds, bounds)) {
       addFoldedLabels(owner, text, desc);
       return visitChildren(owner);
     }
@@ -253,7 +267,11 @@ export function buildScene(hierarchy: UiHierarchy, facts: ScreenFacts, options: 
   if (screen.status && Object.keys(screen.status).length === 0) delete screen.status;
 
   const elements = drafts.map(finish);
-  markCovered(drafts, hierarchy.roots.map((root, index) => (roles[index] === 'dialog' || roles[index] === 'popup' ? root.bounds : null)));
+  const modal = modalWindows(hierarchy.roots, roles);
+  const fullScreen: Bounds = [0, 0, screen.width, screen.height];
+  markCovered(drafts, hierarchy.roots.map((root, index) => (modal[index] ? fullScreen : roles[index] === 'dialog' || roles[index] === 'popup' ? root.bounds : null)));
+  const dialog = dialogInFront(drafts, modal);
+  if (dialog) screen.dialog = dialog;
   const repeats = markRepeats(drafts);
   const budget = options.tokenBudget ?? DEFAULT_SCENE_TOKEN_BUDGET;
   const fixedTokens = estimateTokens(sceneToJson({ screen, elementsLeftOut: elements.length, elements: [] }));
@@ -283,6 +301,23 @@ function markCovered(drafts: readonly Draft[], overlays: ReadonlyArray<Bounds | 
     for (const action of ['clickable', 'longClickable', 'scrollable', 'editable', 'focused'] as const) delete element[action];
     delete element.unlabeled;
   }
+}
+
+/** A dialog's title is this long at most in `screen.dialog`: enough to tell which dialog it is. */
+const MAX_DIALOG_TITLE_CHARS = 80;
+
+/**
+ * What the topmost modal window says first (its title, else its message, else its first button), for
+ * `screen.dialog`: the planner and a failed flow step name the dialog in front by it.
+ */
+function dialogInFront(drafts: readonly Draft[], modal: readonly boolean[]): string | undefined {
+  const top = modal.lastIndexOf(true);
+  if (top < 0) return undefined;
+  const inDialog = drafts.filter((draft) => draft.windowIndex === top);
+  const title = inDialog.find(({ element }) => /title/i.test(element.resourceId ?? '') && element.text) ?? inDialog.find(({ element }) => !element.clickable && (element.text || element.desc)) ?? inDialog.find(({ element }) => element.text || element.desc);
+  const said = title ? firstLabel(title.element) : undefined;
+  if (!said) return 'untitled';
+  return said.length > MAX_DIALOG_TITLE_CHARS ? `${said.slice(0, MAX_DIALOG_TITLE_CHARS - 1)}…` : said;
 }
 
 /** What an element says first: its text's first part, else its description. */

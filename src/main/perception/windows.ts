@@ -27,19 +27,43 @@ export function windowRoles(roots: readonly UiNode[], screen: { width: number; h
   const screenArea = screen.width * screen.height;
   const isApp = (root: UiNode) => root.packageName !== SYSTEM_UI_PACKAGE && !isKeyboardPackage(root.packageName);
   const largest = (candidates: UiNode[]) => candidates.reduce<UiNode | undefined>((best, root) => (!best || area(root.bounds) > area(best.bounds) ? root : best), undefined);
-  const apps = roots.filter(isApp);
+  // A window with a scrim over the whole screen (a bottom sheet) is never the main window, however large it is.
+  const apps = roots.filter((root) => isApp(root) && !(roots.length > 1 && hasScrim(root)));
   const main = largest(apps.filter((root) => root.packageName === screen.package)) ?? largest(apps);
   const mainArea = main ? area(main.bounds) : 0;
   const mainPackage = main?.packageName;
 
   return roots.map((root) => {
     if (isKeyboardPackage(root.packageName)) return 'keyboard';
-    if (root.packageName === SYSTEM_UI_PACKAGE) return isStatusBarWindow(root, screen.height) ? 'status-bar' : 'system';
+    if (root.packageName === SYSTEM_UI_PACKAGE) {
+      if (isStatusBarWindow(root, screen.height)) return 'status-bar';
+      return main && hasDialogParts(root) && area(root.bounds) < screenArea * MIN_MAIN_WINDOW_SHARE ? 'dialog' : 'system';
+    }
+    if (main && root !== main && hasScrim(root)) return 'dialog';
     if (root.packageName !== mainPackage) return hasDialogParts(root) && area(root.bounds) < mainArea ? 'dialog' : 'other-app';
     const rootArea = area(root.bounds);
     if (rootArea >= mainArea && mainArea >= screenArea * MIN_MAIN_WINDOW_SHARE) return 'app';
     return isPopup(root) ? 'popup' : 'dialog';
   });
+}
+
+/**
+ * Which windows are modal: nothing beneath them can be tapped, wherever it lies (a tap outside a dialog closes it or
+ * is swallowed). A dialog is modal when it shows a dialog's parts or lies on a scrim (a bottom sheet); any other
+ * small window of the app (a toast, a floating tip) covers only what lies under it, like a popup.
+ */
+export function modalWindows(roots: readonly UiNode[], roles: readonly WindowRole[]): boolean[] {
+  return roots.map((root, index) => roles[index] === 'dialog' && (hasDialogParts(root) || hasScrim(root)));
+}
+
+/**
+ * A scrim: the dimmed area around a modal sheet that closes it when tapped (Material's `touch_outside` beside
+ * `design_bottom_sheet`, or Compose's "Close sheet"), spread over the screen so that nothing beneath takes a tap.
+ */
+export function hasScrim(node: UiNode, depth = 0): boolean {
+  if (/:id\/(?:touch_outside|design_bottom_sheet)$/.test(node.resourceId)) return true;
+  if (/^(?:close sheet|dismiss)$/i.test(node.contentDesc.trim()) && node.clickable) return true;
+  return depth < 6 && node.children.some((child) => hasScrim(child, depth + 1));
 }
 
 /**

@@ -9,10 +9,25 @@ import { describeLocator, locatorFor, resolveLocator } from './locator';
  * that place shows on its own phone. Pure.
  */
 
-const escapeRegExp = (value: string) => value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-/** `part` standing whole in a text: "14" in "Android 14", not in "140". */
-const whole = (part: string) => new RegExp(`(^|[^\\p{L}\\p{N}])${escapeRegExp(part)}($|[^\\p{L}\\p{N}])`, 'iu');
-const standsIn = (part: string, text: string) => whole(part).test(text);
+const letterOrDigit = /[\p{L}\p{N}]/u;
+/** Lower case letter by letter, keeping every index (a letter whose lower case is longer, such as "İ", stays). */
+const caseless = (text: string) => text.replace(/[\s\S]/gu, (char) => (char.toLowerCase().length === char.length ? char.toLowerCase() : char));
+/**
+ * `part` standing whole in a text: "14" in "Android 14", not in "140". Searched for, not compiled into a pattern: a
+ * label can be a pasted log of thousands of characters.
+ */
+function wholeAt(part: string, text: string): number {
+  const haystack = caseless(text);
+  const needle = caseless(part);
+  if (!needle) return -1;
+  for (let at = haystack.indexOf(needle); at >= 0; at = haystack.indexOf(needle, at + 1)) {
+    const before = haystack[at - 1];
+    const after = haystack[at + needle.length];
+    if ((before === undefined || !letterOrDigit.test(before)) && (after === undefined || !letterOrDigit.test(after))) return at;
+  }
+  return -1;
+}
+const standsIn = (part: string, text: string) => wholeAt(part, text) >= 0;
 /** A label's parts; a field's text is its content, one part (nothing folds into a field). */
 const partsOf = (text: string, editable: boolean | undefined) => (editable ? [text] : labelParts(text));
 
@@ -42,6 +57,7 @@ export function answerNow(answer: FlowAnswer, scene: Scene): { text: string } | 
   if (found.kind !== 'found') return { problem: `the answer was read from ${describeLocator(answer.from)}: ${found.reason}` };
   const now = found.element.text === undefined ? undefined : partsOf(found.element.text, found.element.editable)[answer.part]?.trim();
   if (!now) return { problem: `${describeLocator(answer.from)} no longer shows the part the answer was read from` };
-  if (!standsIn(answer.read, answer.text)) return { text: now };
-  return { text: answer.text.replace(whole(answer.read), (_match, before: string, after: string) => `${before}${now}${after}`) };
+  const at = wholeAt(answer.read, answer.text);
+  if (at < 0) return { text: now };
+  return { text: `${answer.text.slice(0, at)}${now}${answer.text.slice(at + answer.read.length)}` };
 }

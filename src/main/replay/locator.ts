@@ -1,4 +1,4 @@
-import type { Locator } from '../../shared/flow';
+import { FLOW_TEXT_MAX, type Locator } from '../../shared/flow';
 import { elementName, labelParts, type Scene, type SceneElement } from '../../shared/scene';
 
 /**
@@ -62,7 +62,8 @@ const actionable = (element: SceneElement) => !element.covered;
  * element cannot be found again without guessing.
  */
 export function locatorFor(scene: Scene, element: SceneElement): Locator | null {
-  const present = NAMING_FIELDS.filter((field) => fieldOf(element, field) !== undefined);
+  // A giant label (a pasted log in a chat) is no name a flow can hold.
+  const present = NAMING_FIELDS.filter((field) => (fieldOf(element, field)?.length ?? FLOW_TEXT_MAX + 1) <= FLOW_TEXT_MAX);
   if (!present.some((field) => field !== 'type')) return null;
   const candidates = scene.elements.filter(actionable);
   const base = { app: scene.screen.package || undefined };
@@ -110,8 +111,10 @@ const NAMES_SHOWN = 8;
  */
 export function resolveLocator(scene: Scene, locator: Locator): Resolution {
   const what = describeLocator(locator);
+  const dialog = scene.screen.dialog === undefined ? undefined : `a dialog '${scene.screen.dialog}' is in front`;
   if (locator.app && scene.screen.package !== locator.app) {
-    return { kind: 'missing', reason: `${locator.app} is not in front (${scene.screen.package || 'no app'} is), so there is no ${what} to act on` };
+    const inFront = dialog ? `${dialog} (${scene.screen.package})` : `${locator.app} is not in front (${scene.screen.package || 'no app'} is)`;
+    return { kind: 'missing', reason: `${inFront}, so there is no ${what} to act on` };
   }
   const all = scene.elements.filter((element) => matches(element, locator));
   const found = all.filter(actionable);
@@ -122,9 +125,11 @@ export function resolveLocator(scene: Scene, locator: Locator): Resolution {
     return { kind: 'ambiguous', reason: `${found.length} elements match ${what} (${which.join(', ')}), and the flow does not say which`, candidates: found };
   }
   if (found.length > 0) return { kind: 'missing', reason: `only ${found.length} of ${what} on this screen, not the recorded ${locator.nth! + 1}; I see: ${namesOnScreen(scene)}` };
+  if (all.length > 0 && dialog) return { kind: 'missing', reason: `${dialog}: ${what} lies behind it and cannot be reached; I see: ${namesOnScreen(scene)}` };
   if (all.length > 0) return { kind: 'missing', reason: `${what} is under a dialog or pop-up; I see: ${namesOnScreen(scene)}` };
   const cut = scene.elementsLeftOut ? ` (${scene.elementsLeftOut} elements were left out of this Scene to fit its budget)` : '';
-  return { kind: 'missing', reason: `no ${what} on this screen${cut}; I see: ${namesOnScreen(scene)}` };
+  const inFront = dialog ? ` (${dialog})` : '';
+  return { kind: 'missing', reason: `no ${what} on this screen${inFront}${cut}; I see: ${namesOnScreen(scene)}` };
 }
 
 /** A locator in a person's words: `'Wi-Fi'`, `'Send' button`, `'Add star' in the row 'Buy milk'`, `the field 'To'`. */

@@ -1,7 +1,9 @@
 import { ToolCallUnavailable, type DecisionToolSpec, type ToolCallingClient } from '@amc/provider-clients';
 import type { PlannedStep, PlannerInfo } from '../../shared/task';
 import { TaskFailedError, type PlanContext, type PlanInput, type Planner } from './planner';
+import { hasNoUsableTree } from '../../shared/scene';
 import { buildDecisionRequest, FINISH_TASK, type PromptOptions } from './prompt';
+import { argumentsInDevicePixels, COORDINATE_CONVENTIONS } from './screen-coordinates';
 
 export interface AIPlannerOptions {
   client: ToolCallingClient;
@@ -47,17 +49,21 @@ function finishArguments(args: Record<string, unknown>): { success: boolean; rea
 export function createAIPlanner(options: AIPlannerOptions): Planner {
   const actionTools = options.actionTools.filter((tool) => tool.name !== FINISH_TASK);
   const sendScreenshot = options.sendScreenshot ?? true;
+  const coordinates = COORDINATE_CONVENTIONS[options.client.provider];
   return {
     info: { kind: 'ai', ...options.info, exposesReasoning: options.client.provider !== 'cloud-proxy' },
     accepts: { screenshot: sendScreenshot, history: true },
     async plan(input: PlanInput, context: PlanContext): Promise<PlannedStep[]> {
-      const request = buildDecisionRequest(input, actionTools, options.prompt);
+      const request = buildDecisionRequest(input, actionTools, { ...options.prompt, coordinates });
       const decision = await options.client.decide(request, { signal: context.signal });
       const { reason } = decision.args;
       const finishing = decision.tool === FINISH_TASK;
+      // On a screen with no usable UI tree the model aimed by the screenshot, in its provider's convention.
+      const aimedByImage = !finishing && input.screenshot && input.scene && hasNoUsableTree(input.scene);
+      const args = aimedByImage ? argumentsInDevicePixels(decision.args, coordinates, input.screenshot!, input.scene!.screen) : decision.args;
       const step: PlannedStep = {
         ...decision,
-        args: finishing && typeof reason === 'string' ? { ...decision.args, reason: capped(reason, MODEL_TEXT_LIMITS.reason) } : decision.args,
+        args: finishing && typeof reason === 'string' ? { ...args, reason: capped(reason, MODEL_TEXT_LIMITS.reason) } : args,
         rationale: capped(decision.rationale, MODEL_TEXT_LIMITS.rationale),
         thinking: capped(decision.thinking, MODEL_TEXT_LIMITS.thinking),
         // The runner prices the call by the task's price table.

@@ -1,8 +1,8 @@
-// A question's answer kept in a flow, on the 35 real uiautomator dumps (test/fixtures/real-dumps) read as the
+// A question's answer kept in a flow, on the 105 real uiautomator dumps (../shared/real-dumps) read as the
 // Observer reads them: RTL and CJK labels, merged rows, numbers with units. Every label part an answer quotes is
 // found, read again on the same screen as it was, and read anew when that place shows something else.
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { readRealDump, realDumps } from '../../support/real-dumps';
 import { buildScene } from '../../../src/main/perception/scene-builder';
 import { screenFacts } from '../../../src/main/perception/screen-facts';
 import { parseUiHierarchy } from '../../../src/main/perception/ui-hierarchy';
@@ -12,10 +12,10 @@ import { joinLabelParts, labelParts, type Scene } from '../../../src/shared/scen
 import { newTaskRecord, type TaskRecord } from '../../../src/shared/task';
 import { step } from '../runtime/doubles';
 
-const folder = new URL('../../fixtures/real-dumps/', import.meta.url);
-const dumps: Array<{ name: string }> = JSON.parse(readFileSync(new URL('sources.json', folder), 'utf8'));
+const dumps = realDumps().map((dump) => ({ name: `${dump.set}/${dump.name}`, xml: readRealDump(dump) }));
+const xmlOf = new Map(dumps.map((dump) => [dump.name, dump.xml]));
 const sceneOf = (name: string): Scene => {
-  const hierarchy = parseUiHierarchy(readFileSync(new URL(`${name}.xml`, folder), 'utf8'));
+  const hierarchy = parseUiHierarchy(xmlOf.get(name)!);
   return buildScene(hierarchy, screenFacts(hierarchy, '', null), { tokenBudget: Infinity });
 };
 

@@ -1,7 +1,7 @@
-// Locators against the 35 real uiautomator dumps (test/fixtures/real-dumps) read as the Observer reads them: every
+// Locators against the 105 real uiautomator dumps (../shared/real-dumps) read as the Observer reads them: every
 // element a locator can name is found again, alone; what is missing or ambiguous is said, never guessed.
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { readRealDump, realDumps } from '../../support/real-dumps';
 import { buildScene } from '../../../src/main/perception/scene-builder';
 import { screenFacts } from '../../../src/main/perception/screen-facts';
 import { parseUiHierarchy } from '../../../src/main/perception/ui-hierarchy';
@@ -9,10 +9,10 @@ import { describeLocator, locatorFor, resolveLocator } from '../../../src/main/r
 import { LocatorSchema } from '../../../src/shared/flow';
 import { joinLabelParts, type Scene, type SceneElement } from '../../../src/shared/scene';
 
-const folder = new URL('../../fixtures/real-dumps/', import.meta.url);
-const dumps: Array<{ name: string }> = JSON.parse(readFileSync(new URL('sources.json', folder), 'utf8'));
+const dumps = realDumps().map((dump) => ({ name: `${dump.set}/${dump.name}`, xml: readRealDump(dump) }));
+const xmlOf = new Map(dumps.map((dump) => [dump.name, dump.xml]));
 const sceneOf = (name: string): Scene => {
-  const hierarchy = parseUiHierarchy(readFileSync(new URL(`${name}.xml`, folder), 'utf8'));
+  const hierarchy = parseUiHierarchy(xmlOf.get(name)!);
   return buildScene(hierarchy, screenFacts(hierarchy, '', null), { tokenBudget: Infinity });
 };
 
@@ -52,7 +52,7 @@ describe('locators on real screens', () => {
   });
 
   it('names a repeated row control by its row (a real WhatsApp chat list)', () => {
-    const scene = sceneOf('whatsapp-pt');
+    const scene = sceneOf('from-project/whatsapp-pt');
     const photo = scene.elements.find((candidate) => candidate.resourceId === 'contact_photo' && candidate.row === 'Amor Pim💍')!;
     const locator = locatorFor(scene, photo)!;
     expect(locator.nth).toBeUndefined();
