@@ -98,6 +98,28 @@ describe('locators on real screens', () => {
     expect(resolved).toEqual({ kind: 'missing', reason: "'Wi-Fi' is under a dialog or pop-up; I see: OK" });
   });
 
+  it('Scenario: A step whose target is behind a dialog fails naming the dialog', () => {
+    const withDialog = (elements: SceneElement[], package_ = screen.package): Scene => ({ screen: { ...screen, package: package_, dialog: 'Allow Contacts to access your location?' }, elements });
+    const behind = withDialog([element(1, { text: 'Wi-Fi', covered: true, clickable: undefined }), element(2, { text: 'Allow', window: 'dialog' })]);
+    expect(resolveLocator(behind, { text: 'Wi-Fi' })).toEqual({
+      kind: 'missing',
+      reason: "a dialog 'Allow Contacts to access your location?' is in front: 'Wi-Fi' lies behind it and cannot be reached; I see: Allow",
+    });
+    // A system dialog's own package is in front: the step says which dialog, not only which package.
+    const system = withDialog([element(1, { text: 'Allow', window: 'dialog' })], 'com.google.android.permissioncontroller');
+    expect(resolveLocator(system, { app: 'com.android.settings', text: 'Wi-Fi' })).toEqual({
+      kind: 'missing',
+      reason: "a dialog 'Allow Contacts to access your location?' is in front (com.google.android.permissioncontroller), so there is no 'Wi-Fi' to act on",
+    });
+    // A dialog-only dump holds nothing of the app beneath: the step still names the dialog.
+    expect(resolveLocator(withDialog([element(1, { text: 'Allow', window: 'dialog' })]), { text: 'Wi-Fi' })).toMatchObject({
+      kind: 'missing',
+      reason: expect.stringContaining("no 'Wi-Fi' on this screen (a dialog 'Allow Contacts to access your location?' is in front)"),
+    });
+    // The dialog's own buttons are found as usual.
+    expect(resolveLocator(behind, { text: 'Allow' })).toMatchObject({ kind: 'found' });
+  });
+
   it('says a locator in plain words', () => {
     expect(describeLocator({ text: 'Send', type: 'Button' })).toBe("'Send' button");
     expect(describeLocator({ hint: 'To', type: 'text-field' })).toBe("the field 'To'");
