@@ -91,10 +91,11 @@ export const actCommand: CliCommand = {
     const { Observer } = await import('../../main/perception/observer');
     const { Executor } = await import('../../main/tools/executor');
     const { typingOfThisMachine } = await import('../../main/app/phone-typing');
-    const executor = new Executor(adb, { typing: typingOfThisMachine(adb) });
+    const typing = typingOfThisMachine(adb);
+    const executor = new Executor(adb, { typing });
     try {
       const outcome = await withInterrupt(async (signal) => {
-        const observation = await new Observer(adb, { screenshot: false }).observe(serial, { signal });
+        const observation = await new Observer(adb, { screenshot: false, helpers: typing.helpers }).observe(serial, { signal });
         if (!observation.scene) io.err(`warning: ${observation.sceneError}`);
         return executor.execute({ name: spec.name, args: toolArgs }, { serial, scene: observation.scene, signal });
       });

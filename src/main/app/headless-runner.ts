@@ -25,7 +25,12 @@ export function createHeadlessRunner(
   },
 ): TaskRunner {
   return new TaskRunner({
-    observer: new Observer(adb, { screenshot: options.screenshot, ...(options.readings && { readings: options.readings }) }),
+    observer: new Observer(adb, {
+      screenshot: options.screenshot,
+      ...(options.readings && { readings: options.readings }),
+      // The helpers that push yadb for typing also push it for a screen that never goes idle.
+      ...(options.typing && { helpers: options.typing.helpers }),
+    }),
     executor: new Executor(adb, { ...(options.typing && { typing: options.typing }) }),
     ...(options.deviceLock && { deviceLock: options.deviceLock }),
     ...(options.supervisor && { supervisor: options.supervisor }),

@@ -85,7 +85,9 @@ export class PhoneAccess {
     const key = policyKey(policy);
     let observer = this.observers.get(key);
     if (!observer) {
-      observer = new Observer(adb, { screenshot: policy === false ? false : { longEdge: policy.longEdge } });
+      // The helpers that push yadb for typing also push it for a screen that never goes idle.
+      const helpers = this.executorOptions.typing?.helpers;
+      observer = new Observer(adb, { screenshot: policy === false ? false : { longEdge: policy.longEdge }, ...(helpers && { helpers }) });
       this.observers.set(key, observer);
     }
     return observer;

@@ -4,6 +4,7 @@ import type { AdbClient } from '../device/adb-client';
 import { connectionOf, parseWmSize } from '../device/device-info';
 import { AdbError, isAbortError, sleep, throwIfAborted, type AdbErrorKind } from '../device/errors';
 import { HELPERS } from '../device/helpers/catalog';
+import type { PhoneHelpers } from '../device/helpers/phone-helpers';
 import { buildScene } from './scene-builder';
 import { parseDisplayInfo, screenFacts, type DisplaySize, type ScreenSizeSource } from './screen-facts';
 import {
@@ -33,6 +34,12 @@ export interface ObserverOptions {
   retrySettleMs?: number;
   /** Where yadb is on the phone (pushed there for typing); its layout dump is the way round a screen that never goes idle. */
   yadbDevicePath?: string;
+  /**
+   * The phone helpers of this process: when uiautomator cannot read a screen that never goes idle, yadb is pushed
+   * (once per phone) before its layout dump is tried, so a phone yadb was never pushed to is read too. Without them,
+   * only a yadb already on the phone is tried.
+   */
+  helpers?: Pick<PhoneHelpers, 'ensure'>;
   /** Readings made while a phone waited (see idle-readings.ts): the first observation of a screen still showing one uses it. */
   readings?: ReadingSource;
 }
@@ -311,24 +318,44 @@ export class Observer {
         unreachable = isPhoneUnreachable(error);
       }
       // A dropped connection is not a screen that never goes idle: only the retry after a settle can help it.
-      const viaYadb = unreachable ? undefined : await this.yadbDump(serial, signal);
-      if (viaYadb) {
-        this.yadbFirst.set(serial, YADB_FIRST_TURNS);
-        return { read: viaYadb, source: 'yadb' };
+      let yadbSaid = 'yadb is not on the phone';
+      if (!unreachable) {
+        const onPhone = await this.yadbOnPhone(serial, signal);
+        if (onPhone.ready) {
+          const viaYadb = await this.yadbDump(serial, signal, onPhone.devicePath);
+          if (viaYadb) {
+            this.yadbFirst.set(serial, YADB_FIRST_TURNS);
+            return { read: viaYadb, source: 'yadb' };
+          }
+          yadbSaid = "yadb's layout dump failed too";
+        } else yadbSaid = onPhone.reason;
       }
       await sleep(this.options.retrySettleMs ?? 300, signal);
-      return { read: await this.dump(serial, signal), source: 'uiautomator' };
+      try {
+        return { read: await this.dump(serial, signal), source: 'uiautomator' };
+      } catch (error) {
+        if (isAbortError(error) || isPhoneUnreachable(error)) throw error;
+        throw new Error(`${message(error)}; ${yadbSaid}`);
+      }
     } catch (error) {
       if (isAbortError(error) || isPhoneUnreachable(error)) throw error;
-      return { error: `The screen's UI could not be read (uiautomator dump failed twice, and yadb's layout dump too or yadb is not on the phone): ${message(error)}` };
+      return { error: `The screen's UI could not be read (uiautomator dump failed twice, and yadb could not read it either): ${message(error)}` };
     } finally {
       timings.dumpMs = elapsed(start);
     }
   }
 
+  /**
+   * yadb on the phone: pushed there by the phone helpers when this process has them (a phone it was never pushed to,
+   * a fresh phone), else wherever it was put before.
+   */
+  private async yadbOnPhone(serial: string, signal: AbortSignal | undefined): Promise<{ ready: true; devicePath: string } | { ready: false; reason: string }> {
+    if (!this.options.helpers) return { ready: true, devicePath: this.options.yadbDevicePath ?? HELPERS.yadb.devicePath };
+    return this.options.helpers.ensure(serial, 'yadb', signal);
+  }
+
   /** yadb's layout dump, or undefined when yadb is not on the phone or could not read the screen. */
-  private async yadbDump(serial: string, signal: AbortSignal | undefined): Promise<UiHierarchy | undefined> {
-    const devicePath = this.options.yadbDevicePath ?? HELPERS.yadb.devicePath;
+  private async yadbDump(serial: string, signal: AbortSignal | undefined, devicePath = this.options.yadbDevicePath ?? HELPERS.yadb.devicePath): Promise<UiHierarchy | undefined> {
     try {
       const output = await this.shellText(serial, yadbLayoutCommand(devicePath), { signal, timeoutMs: this.options.dumpTimeoutMs ?? 20_000 });
       return parseUiHierarchy(output);

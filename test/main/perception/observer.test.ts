@@ -1,8 +1,11 @@
-import { writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AdbClient } from '../../../src/main/device/adb-client';
+import { HelperProvider } from '../../../src/main/device/helpers/helper-provider';
+import { PhoneHelpers } from '../../../src/main/device/helpers/phone-helpers';
 import { Observer } from '../../../src/main/perception/observer';
 import { estimateTokens } from '../../../src/main/perception/scene-budget';
 import { ConfigError, resolveRuntimeConfig } from '../../../src/main/runtime/config';
@@ -10,6 +13,7 @@ import { taskPoliciesFrom } from '../../../src/main/runtime/task-policies';
 import { boundsCenter, sceneToJson, type Scene, type SceneElement } from '../../../src/shared/scene';
 import { defaultSettings } from '../../../src/shared/settings';
 import { startAdbHarness, type AdbHarness } from '../../support/adb-harness';
+import { writeHelperStandIn } from '../../support/helper-stand-in';
 
 let harness: AdbHarness;
 let adb: AdbClient;
@@ -142,6 +146,29 @@ describe('Observer against the virtual device', () => {
     await harness.control('/faults', { body: { kind: 'idle-state-error' } });
     expect((await ownObserver.observe(harness.serial)).scene?.dump).toBe('yadb');
     expect((await harness.control<{ faults: unknown[] }>('/faults')).body.faults).toHaveLength(1);
+  });
+
+  it('Scenario: The first read of an animated screen on a fresh phone pushes yadb and gives a Scene', async () => {
+    // A fresh phone: the reset emptied /data/local/tmp, nothing was ever pushed to it, and its loading bar runs.
+    expect((await harness.shell('ls /data/local/tmp/yadb')).stderr + (await harness.shell('ls /data/local/tmp/yadb')).stdout).toMatch(/No such file/);
+    await harness.control('/loading-bar', { body: { running: true } });
+    const home = mkdtempSync(join(tmpdir(), 'amc-yadb-'));
+    const yadbFile = await writeHelperStandIn('yadb', join(home, 'yadb-v1.1.1'));
+    const helpersWith = (yadbPath: string) =>
+      new PhoneHelpers(async () => adb, new HelperProvider({ settings: async () => ({ scrcpyServerPath: '', yadbPath, download: false }), dataDir: home }));
+
+    const observation = await new Observer(adb, { screenshot: false, helpers: helpersWith(yadbFile) }).observe(harness.serial);
+    expect(observation.sceneError).toBeUndefined();
+    expect(observation.scene).toMatchObject({ dump: 'yadb', screen: { package: 'com.android.launcher3' } });
+    expect(find(observation.scene!, 'Settings')).toMatchObject({ clickable: true });
+    expect((await harness.shell('ls -l /data/local/tmp/yadb')).stdout).toContain('14431');
+
+    // Neither can read it: no yadb on this machine and downloads off. The person reads both reasons.
+    await harness.control('/reset', { method: 'POST' });
+    await harness.control('/loading-bar', { body: { running: true } });
+    const blind = await new Observer(adb, { screenshot: false, helpers: helpersWith(''), retrySettleMs: 10 }).observe(harness.serial);
+    expect(blind.scene).toBeNull();
+    expect(blind.sceneError).toMatch(/^The screen's UI could not be read \(uiautomator dump failed twice, and yadb could not read it either\): .*could not get idle state.*; yadb 1\.1\.1 .*download/s);
   });
 
   it('Scenario: An unreachable phone fails the observation', async () => {
