@@ -1,12 +1,29 @@
 // How a fleet worker carries out a job on one of its phones: a goal as `amc run` would, a flow as `amc flow run` would,
 // with this host's settings and keys, the same per-phone lock and the same history, and nobody at a terminal (only the
-// job's answers and --yes).
+// job's answers, and its --yes where this host's owner lets jobs approve sensitive actions).
 import type { AdbClient } from '../main/device/adb-client';
 import type { FleetJob } from '../fleet/job';
 import type { RunJob } from '../fleet/worker';
+import type { SupervisorPort } from '../main/runtime/supervisor';
 import { finishedOutcome } from '../shared/task-words';
+import { shownText } from '../shared/shown-text';
 import { configuredPlannerFor } from './planner-options';
 import { terminalSupervisor } from './terminal-supervisor';
+
+/** Why a fleet job's sensitive action was refused: its own `yes` counts only where this host's owner allows it. */
+export const NOT_PRE_APPROVED =
+  "no one on this fleet worker can approve it, and this worker does not let jobs approve sensitive actions in advance (its owner allows that in Settings → Fleet, or with AMC_FLEET_JOBS_MAY_PRE_APPROVE=true)";
+
+/** A job's person: its preset answers; a sensitive action approved only when the job asks and the host allows it. */
+export function jobSupervisor(job: FleetJob, mayPreApprove: boolean, say: (line: string) => void): SupervisorPort {
+  const preset = terminalSupervisor({ askLine: null, answers: job.answers, yes: job.yes && mayPreApprove, say });
+  return {
+    async ask(request, context) {
+      if (request.request.kind === 'confirmation' && !(job.yes && mayPreApprove)) return { reply: { kind: 'unanswered', reason: NOT_PRE_APPROVED }, by: 'no-one-present' };
+      return preset.ask(request, context);
+    },
+  };
+}
 
 export interface FleetJobRunner {
   runJob: RunJob;
@@ -51,7 +68,9 @@ export async function fleetJobRunner(
     const flow = job.flow?.content;
     const recorder = flow && createFlowRunRecorder(flow);
     const planner = flow ? flowRunPlanner(flow, config, configured, recorder) : configured;
-    const supervisor = terminalSupervisor({ askLine: null, answers: job.answers, yes: job.yes, say: (line) => say(`${serial}: ${line}`) });
+    // What the task says on the worker's terminal may quote the job (its answers) or the screen: each line escaped.
+    const sayLines = (text: string) => text.split('\n').forEach((line) => say(`${serial}: ${shownText(line)}`));
+    const supervisor = jobSupervisor(job, config.settings.fleet.jobsMayPreApprove, sayLines);
     const { typing } = phoneHelpersFor({ adb: async () => adb, settings: async () => config.settings, home });
     const runner = createHeadlessRunner(adb, { screenshot: screenshotPolicyFor(config, planner), deviceLock, supervisor, typing, ...(readings && { readings }) });
     runner.on((event) => void history.append(event).catch(() => undefined));

@@ -4,16 +4,23 @@ import { randomUUID } from 'node:crypto';
 import { Queue, type Job, type JobsOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { FleetJobSchema, FleetResultSchema, FleetWorkerSchema, type FleetJob, type FleetJobInput, type FleetWorkerInfo } from './job';
-import { ANY_QUEUE, FLEET_PREFIX, phoneQueue, reachRedis } from './redis';
-import type { FleetOverview, JobState, JobView } from '../shared/fleet';
-import { HEARTBEAT_MS } from './worker';
+import { ANY_QUEUE, FLEET_PREFIX, phoneQueue, QUEUES_KEY, reachRedis, WORKER_ALIVE_MS, WORKERS_KEY, workerAliveKey } from './redis';
+import { JOB_STATES, type FleetOverview, type JobState, type JobView } from '../shared/fleet';
+import { shownText, shownTexts } from '../shared/shown-text';
 
-/** Every queue a job was ever sent to, so `amc fleet` finds the queues of phones whose worker is gone. */
-const QUEUES_KEY = `${FLEET_PREFIX}:queues`;
 /** How long finished jobs and their results stay in Redis. */
 export const RESULT_RETENTION_SECONDS = 7 * 24 * 3600;
-/** A worker silent for this long is gone; its phones count as offline. */
-const WORKER_GONE_MS = 3 * HEARTBEAT_MS;
+/** A worker gone (or dated ahead of now) for this long is dropped from the list of workers. */
+const GONE_WORKER_LISTED_MS = 3600_000;
+/** How many jobs of one state are read from a queue at a time, so counts stay right however many jobs a queue holds. */
+const PAGE = 500;
+/** BullMQ's job states as `amc fleet` counts them (a stalled or dead-worker job is told apart later, job by job). */
+const STATE_OF_TYPE = { active: 'running', waiting: 'queued', delayed: 'queued', prioritized: 'queued', 'waiting-children': 'queued', completed: 'finished', failed: 'failed' } as const;
+type ListedType = keyof typeof STATE_OF_TYPE;
+/** The shortest time between two firings of a fleet schedule: every job of a fleet costs a phone and a model's turns. */
+export const SCHEDULE_MIN_SECONDS = 60;
+/** How long `--wait` lets a job wait for a phone no live worker offers before it says so. */
+const UNOFFERED_GRACE_MS = 6_000;
 
 /** Who runs a submission: one named phone, every live phone of a group, or the first free phone. */
 export type Destination = { device: string } | { group: string } | { any: true };
@@ -42,6 +49,24 @@ export class FleetRequestError extends Error {
   override name = 'FleetRequestError';
 }
 
+export interface WaitOptions {
+  pollMs?: number;
+  signal?: AbortSignal;
+  /** How long to wait at most; a job still queued or running then ends the wait with that said. */
+  timeoutMs?: number;
+  /** Told once when the fleet's Redis stops answering, and once when it answers again. */
+  onRedisProblem?(line: string): void;
+}
+
+/** Why a cron pattern would fire a fleet schedule more than once a minute, or null (a sixth field counts seconds). */
+export function cronTooOften(pattern: string): string | null {
+  const fields = pattern.trim().split(/\s+/);
+  if (fields.length === 5) return null;
+  if (fields.length === 6 && /^\d{1,2}$/.test(fields[0]!)) return null;
+  if (fields.length === 6) return `a fleet schedule runs at most once a minute; "${pattern}" has a seconds field ("${fields[0]}") that fires more often: use five fields (MIN HOUR DAY MONTH WEEKDAY), or one second such as 0`;
+  return `a cron pattern has five fields (MIN HOUR DAY MONTH WEEKDAY), e.g. "0 7 * * *"; "${pattern}" has ${fields.length}`;
+}
+
 export class FleetClient {
   private readonly queues = new Map<string, Queue>();
 
@@ -59,19 +84,34 @@ export class FleetClient {
 
   private queue(name: string): Queue {
     let queue = this.queues.get(name);
-    if (!queue) this.queues.set(name, (queue = new Queue(name, { connection: this.connection, prefix: FLEET_PREFIX })));
+    if (!queue) {
+      this.queues.set(name, (queue = new Queue(name, { connection: this.connection, prefix: FLEET_PREFIX })));
+      // Without a listener BullMQ prints each connection error with its stack; the commands' own failures say it once.
+      queue.on('error', () => undefined);
+    }
     return queue;
   }
 
-  /** The workers as they last reported, with whether each is still alive. */
+  /**
+   * The workers as they last reported, with whether each is still alive: alive only while its own heartbeat key has
+   * not expired (Redis times it, so neither a skewed clock nor a forged or future `seenAt` keeps a worker alive). An
+   * entry gone for an hour, or dated ahead of now by as much, is dropped.
+   */
   async workers(): Promise<Array<FleetWorkerInfo & { alive: boolean }>> {
-    const entries = await this.connection.hgetall(`${FLEET_PREFIX}:workers`);
+    const entries = await this.connection.hgetall(WORKERS_KEY);
     const now = Date.now();
-    return Object.values(entries).flatMap((text) => {
+    const workers: Array<FleetWorkerInfo & { alive: boolean }> = [];
+    for (const [field, text] of Object.entries(entries)) {
       const parsed = FleetWorkerSchema.safeParse(safeJson(text));
-      if (!parsed.success) return [];
-      return [{ ...parsed.data, alive: now - Date.parse(parsed.data.seenAt) < WORKER_GONE_MS }];
-    });
+      const ttl = parsed.success ? await this.connection.pttl(workerAliveKey(parsed.data.name)) : -2;
+      const alive = parsed.success && field === parsed.data.name && ttl > 0 && ttl <= WORKER_ALIVE_MS;
+      if (!alive && (!parsed.success || Math.abs(now - Date.parse(parsed.data.seenAt)) > GONE_WORKER_LISTED_MS)) {
+        await this.connection.hdel(WORKERS_KEY, field);
+        continue;
+      }
+      if (parsed.success) workers.push(shownTexts({ ...parsed.data, alive }));
+    }
+    return workers;
   }
 
   /** The queue (and phone) each job of a submission goes to; a group is the live phones that belong to it now. */
@@ -106,9 +146,10 @@ export class FleetClient {
     return job ? this.viewOf(queueName, job) : null;
   }
 
-  private async viewOf(queueName: string, job: Job): Promise<JobView> {
+  /** The job as shown: every text in it from Redis escaped (shownText). `listedAs`: its state as a listing found it. */
+  private async viewOf(queueName: string, job: Job, listedAs?: ListedType): Promise<JobView> {
     const data = FleetJobSchema.safeParse(job.data);
-    const state = await job.getState();
+    const state = listedAs ?? (await job.getState());
     const result = FleetResultSchema.safeParse(job.returnvalue);
     const finished = state === 'completed' && result.success;
     const stalled = job.failedReason?.includes('stalled') ?? false;
@@ -119,56 +160,137 @@ export class FleetClient {
       flow: data.success ? (data.data.flow?.name ?? null) : null,
       launchId: data.success ? data.data.launchId : '',
       target: data.success ? (data.data.target.kind === 'device' ? data.data.target.serial : 'any free phone') : '',
-      state: finished ? 'finished' : state === 'failed' ? (stalled ? 'interrupted' : 'failed') : state === 'active' ? 'running' : 'queued',
-      reason: state === 'failed' ? (stalled ? 'its worker went away while it ran' : (job.failedReason ?? null)) : null,
+      state: finished ? 'finished' : state === 'failed' || state === 'completed' ? (stalled ? 'interrupted' : 'failed') : state === 'active' ? 'running' : 'queued',
+      reason: state === 'failed' ? (stalled ? 'its worker went away while it ran' : (job.failedReason ?? null)) : state === 'completed' && !finished ? 'it ended without a result a fleet job leaves' : null,
       result: finished ? result.data : null,
       submittedAt: data.success ? data.data.submittedAt : new Date(job.timestamp).toISOString(),
     };
-    return view;
+    return shownTexts(view);
   }
 
-  /** Resolves when every job has finished, failed or been interrupted, calling `onEnd` for each as it ends. */
-  async wait(jobs: SubmittedJob[], onEnd: (view: JobView) => void, options: { pollMs?: number; signal?: AbortSignal } = {}): Promise<JobView[]> {
+  /**
+   * Resolves when every job has ended, calling `onEnd` for each as it ends. A job also ends the wait, with why, when it
+   * is gone from Redis (a restart that kept no data), when no live worker has offered its phone for a while, or when
+   * `timeoutMs` passes; those stay as they are in the fleet.
+   */
+  async wait(jobs: SubmittedJob[], onEnd: (view: JobView) => void, options: WaitOptions = {}): Promise<JobView[]> {
     const ended = new Map<string, JobView>();
-    while (ended.size < jobs.length) {
-      if (options.signal?.aborted) break;
-      for (const job of jobs) {
-        const key = `${job.queue}/${job.id}`;
-        if (ended.has(key)) continue;
-        const view = await this.view(job.queue, job.id);
-        if (view && view.state !== 'queued' && view.state !== 'running') {
-          ended.set(key, view);
-          onEnd(view);
+    const lastSeen = new Map<string, JobView>();
+    const unofferedSince = new Map<string, number>();
+    const deadline = options.timeoutMs === undefined ? Number.POSITIVE_INFINITY : Date.now() + options.timeoutMs;
+    let redisDown = false;
+    const end = (key: string, view: JobView) => {
+      if (ended.has(key)) return;
+      ended.set(key, view);
+      onEnd(view);
+    };
+    // One look at a time: a look held up by a Redis that does not answer goes on while the wait tells why.
+    let looking: Promise<void> | null = null;
+    while (ended.size < jobs.length && !options.signal?.aborted) {
+      if (Date.now() >= deadline) {
+        for (const job of jobs) {
+          const key = `${job.queue}/${job.id}`;
+          if (ended.has(key)) continue;
+          const seen = lastSeen.get(key) ?? placeholderView(job, 'queued');
+          end(key, { ...seen, reason: `still ${seen.state} after ${Math.round(options.timeoutMs! / 1000)} s, the time given to wait; it goes on (see amc fleet)` });
         }
+        break;
+      }
+      looking ??= this.look(jobs, ended, lastSeen, unofferedSince, end).finally(() => (looking = null));
+      const looked = await withinMs(looking, Math.max(1, Math.min(5_000, deadline - Date.now())));
+      if (looked === TIMED_OUT && !redisDown && Date.now() < deadline) {
+        redisDown = true;
+        options.onRedisProblem?.(`the fleet's Redis does not answer; still waiting for it (Ctrl-C stops waiting)`);
+      } else if (looked !== TIMED_OUT && redisDown) {
+        redisDown = false;
+        options.onRedisProblem?.(`the fleet's Redis answers again`);
       }
       if (ended.size < jobs.length) await sleep(options.pollMs ?? 250);
     }
     return [...ended.values()];
   }
 
-  /** Workers, their phones, and the jobs of every queue (newest first, at most `limit`). */
+  /** One look at every job not ended yet (see wait). */
+  private async look(
+    jobs: SubmittedJob[],
+    ended: Map<string, JobView>,
+    lastSeen: Map<string, JobView>,
+    unofferedSince: Map<string, number>,
+    end: (key: string, view: JobView) => void,
+  ): Promise<void> {
+    let offered: Set<string> | null = null;
+    for (const job of jobs) {
+      const key = `${job.queue}/${job.id}`;
+      if (ended.has(key)) continue;
+      const view = await this.view(job.queue, job.id);
+      if (!view) {
+        end(key, { ...(lastSeen.get(key) ?? placeholderView(job, 'failed')), state: 'failed', reason: 'the job is gone from the fleet\'s Redis (restarted without keeping its data, or the job was removed); it may not have run' });
+        continue;
+      }
+      lastSeen.set(key, view);
+      if (view.state !== 'queued' && view.state !== 'running') {
+        end(key, view);
+        continue;
+      }
+      if (view.state !== 'queued') {
+        unofferedSince.delete(key);
+        continue;
+      }
+      offered ??= await this.offeredPhones();
+      const isOffered = job.serial === null ? offered.size > 0 : offered.has(job.serial);
+      if (isOffered) unofferedSince.delete(key);
+      else if (!unofferedSince.has(key)) unofferedSince.set(key, Date.now());
+      else if (Date.now() - unofferedSince.get(key)! >= UNOFFERED_GRACE_MS) {
+        const phone = job.serial === null ? 'any phone' : shownText(job.serial);
+        end(key, { ...view, reason: `no live worker offers ${phone}; the job stays queued until one does (see amc fleet)` });
+      }
+    }
+  }
+
+  /** The serials the live workers offer now. */
+  private async offeredPhones(): Promise<Set<string>> {
+    return new Set((await this.workers()).filter((worker) => worker.alive).flatMap((worker) => worker.phones.map((phone) => phone.serial)));
+  }
+
+  /** Workers, their phones, and the jobs of every queue (newest first, at most `limit`), every job counted. */
   async overview(limit = 50): Promise<FleetOverview> {
     const workers = await this.workers();
     const alive = new Set(workers.filter((worker) => worker.alive).map((worker) => worker.name));
-    const queueNames = await this.connection.smembers(QUEUES_KEY);
+    const listed: Array<{ queue: string; job: Job; type: ListedType }> = [];
+    for (const name of await this.connection.smembers(QUEUES_KEY)) listed.push(...(await this.allJobs(name)));
+    // Every job counts; only the newest `limit` are looked at closely (a failed one may be a stalled one).
+    listed.sort((a, b) => b.job.timestamp - a.job.timestamp);
+    const counts = Object.fromEntries(JOB_STATES.map((state) => [state, 0])) as Record<JobState, number>;
     const jobs: JobView[] = [];
-    for (const name of queueNames) {
-      const found = await this.queue(name).getJobs(['active', 'waiting', 'delayed', 'prioritized', 'completed', 'failed'], 0, limit - 1);
-      for (const job of found) {
-        const view = await this.viewOf(name, job);
-        // A running job whose worker no longer reports: interrupted, until BullMQ's stalled check moves it on.
-        if (view.state === 'running' && !(await this.runningOnLiveWorker(name, job, alive))) {
-          view.state = 'interrupted';
-          view.reason = 'its worker went away while it ran';
-        }
-        jobs.push(view);
+    for (const [index, { queue, job, type }] of listed.entries()) {
+      if (index >= limit) {
+        counts[type === 'failed' && job.failedReason?.includes('stalled') ? 'interrupted' : STATE_OF_TYPE[type]] += 1;
+        continue;
       }
+      const view = await this.viewOf(queue, job, type);
+      // A running job whose worker no longer reports: interrupted, until BullMQ's stalled check moves it on.
+      if (view.state === 'running' && !(await this.runningOnLiveWorker(queue, job, alive))) {
+        view.state = 'interrupted';
+        view.reason = 'its worker went away while it ran';
+      }
+      counts[view.state] += 1;
+      jobs.push(view);
     }
     jobs.sort((a, b) => b.submittedAt.localeCompare(a.submittedAt));
-    const shown = jobs.slice(0, limit);
-    const counts: Record<JobState, number> = { queued: 0, running: 0, finished: 0, failed: 0, interrupted: 0 };
-    for (const job of jobs) counts[job.state] += 1;
-    return { workers, counts, jobs: shown };
+    return { workers, counts, jobs };
+  }
+
+  /** Every job of a queue, a page at a time per state (a job that moved between pages is kept once). */
+  private async allJobs(name: string): Promise<Array<{ queue: string; job: Job; type: ListedType }>> {
+    const found = new Map<string, { queue: string; job: Job; type: ListedType }>();
+    for (const type of Object.keys(STATE_OF_TYPE) as ListedType[]) {
+      for (let start = 0; ; start += PAGE) {
+        const page = (await this.queue(name).getJobs([type], start, start + PAGE - 1)) as Array<Job | undefined>;
+        for (const job of page) if (job?.id && !found.has(job.id)) found.set(job.id, { queue: name, job, type });
+        if (page.length < PAGE) break;
+      }
+    }
+    return [...found.values()];
   }
 
   private async runningOnLiveWorker(queueName: string, job: Job, alive: Set<string>): Promise<boolean> {
@@ -184,6 +306,8 @@ export class FleetClient {
     job: Omit<FleetJobInput, 'target' | 'launchId' | 'submittedAt' | 'schedule'>,
     destination: { device: string } | { any: true },
   ): Promise<ScheduleView> {
+    const tooOften = 'cron' in when ? cronTooOften(when.cron) : when.everySeconds < SCHEDULE_MIN_SECONDS ? `a fleet schedule runs at most once a minute: give --every ${SCHEDULE_MIN_SECONDS} or more seconds` : null;
+    if (tooOften) throw new FleetRequestError(tooOften);
     const [{ queue, serial }] = (await this.destinations(destination)) as [{ queue: string; serial: string | null }];
     const data: FleetJob = FleetJobSchema.parse({
       ...job,
@@ -207,14 +331,14 @@ export class FleetClient {
     for (const name of await this.connection.smembers(QUEUES_KEY)) {
       for (const scheduler of await this.queue(name).getJobSchedulers()) {
         const data = FleetJobSchema.safeParse(scheduler.template?.data);
-        views.push({
+        views.push(shownTexts({
           name: scheduler.key,
           when: scheduler.pattern ?? `every ${Math.round(Number(scheduler.every ?? 0) / 1000)} s`,
           goal: data.success ? data.data.goal : '(not a fleet job)',
           flow: data.success ? (data.data.flow?.name ?? null) : null,
           target: data.success ? (data.data.target.kind === 'device' ? data.data.target.serial : 'any free phone') : '',
           nextRunAt: scheduler.next ? new Date(scheduler.next).toISOString() : null,
-        });
+        }));
       }
     }
     return views.sort((a, b) => a.name.localeCompare(b.name));
@@ -237,6 +361,22 @@ function safeJson(text: string): unknown {
     return JSON.parse(text);
   } catch {
     return null;
+  }
+}
+
+/** A job that `wait` has not seen yet, as shown when it ends the wait. */
+function placeholderView(job: SubmittedJob, state: JobState): JobView {
+  return { id: shownText(job.id), queue: job.queue, goal: '', flow: null, launchId: '', target: job.serial === null ? 'any free phone' : shownText(job.serial), state, reason: null, result: null, submittedAt: '' };
+}
+
+const TIMED_OUT = Symbol('timed out');
+/** The work's end, or TIMED_OUT after `ms` (the work goes on; its next look starts after it). */
+async function withinMs(work: Promise<void>, ms: number): Promise<void | typeof TIMED_OUT> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([work, new Promise<typeof TIMED_OUT>((resolve) => (timer = setTimeout(() => resolve(TIMED_OUT), ms)))]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 

@@ -8,6 +8,16 @@ export const FLEET_PREFIX = 'amc:fleet';
 export const ANY_QUEUE = 'any';
 /** Where workers report themselves (one hash field per worker). */
 export const WORKERS_KEY = `${FLEET_PREFIX}:workers`;
+/** Every queue a job was sent to or a worker takes jobs from, so `amc fleet` lists every job a worker may run. */
+export const QUEUES_KEY = `${FLEET_PREFIX}:queues`;
+/** How often a worker reports itself. */
+export const HEARTBEAT_MS = 2_000;
+/** A worker's heartbeat key lives this long: a worker silent for three reports is gone, its phones offline. */
+export const WORKER_ALIVE_MS = 3 * HEARTBEAT_MS;
+/** Set by a worker at each report with WORKER_ALIVE_MS to live: Redis, not a clock in a payload, says it is alive. */
+export const workerAliveKey = (name: string): string => `${FLEET_PREFIX}:alive:${name}`;
+/** Held by the worker running a job on the phone, so a phone two workers offer runs one job at a time. */
+export const phoneClaimKey = (serial: string): string => `${FLEET_PREFIX}:phone:${serial}`;
 
 /** A phone's own queue. BullMQ refuses ':' in queue names, and serials such as 127.0.0.1:5601 carry one. */
 export function phoneQueue(serial: string): string {

@@ -9,7 +9,8 @@ import type { TaskRecord } from '../shared/task';
 import type { FlowStepResult } from '../shared/flow';
 import { describeJobProblem, FleetJobSchema, type FleetJob, type FleetPhone, type FleetResult, type FleetWorkerInfo } from './job';
 import { workWords } from '../shared/fleet';
-import { ANY_QUEUE, connectRedis, FLEET_PREFIX, phoneQueue, reachRedis, WORKERS_KEY } from './redis';
+import { shownText } from '../shared/shown-text';
+import { ANY_QUEUE, connectRedis, FLEET_PREFIX, HEARTBEAT_MS, phoneClaimKey, phoneQueue, QUEUES_KEY, reachRedis, redisLabel, WORKER_ALIVE_MS, workerAliveKey, WORKERS_KEY } from './redis';
 
 /** How a job's task ended: the finished task and, for a flow job, how each of its steps went. */
 export interface JobRun {
@@ -41,8 +42,6 @@ export interface FleetWorkerOptions {
   say?(line: string): void;
 }
 
-/** How often the worker reports itself; `amc fleet` counts a worker silent for three reports as gone. */
-export const HEARTBEAT_MS = 2_000;
 /** An `any` job picked by a phone that cannot take it goes back for this long, for another phone to take. */
 const HAND_BACK_MS = 250;
 
@@ -78,6 +77,10 @@ export function resultOf({ record, flowSteps }: JobRun, worker: string, interrup
   };
 }
 
+/** Sets a key's time to live, or deletes it, only while it still holds this worker's value (another's claim stays). */
+const RENEW_IF_MINE = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) end return 0`;
+const DELETE_IF_MINE = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0`;
+
 class Phone {
   busyWith: string | null = null;
   ready = true;
@@ -98,26 +101,44 @@ export class FleetWorker {
   private heartbeat: NodeJS.Timeout | null = null;
   private readonly startedAt = new Date().toISOString();
   private closed = false;
+  private readonly lockDuration: number;
+  /** Whether the fleet's Redis stopped answering: said once, and once more when it answers again. */
+  private redisDown = false;
 
   constructor(private readonly options: FleetWorkerOptions) {
     this.name = options.name ?? `${os.hostname()}-${process.pid}`;
     this.connection = connectRedis(options.redis);
+    this.lockDuration = options.lockDurationMs ?? 30_000;
+    this.connection.on('ready', () => {
+      if (!this.redisDown) return;
+      this.redisDown = false;
+      this.options.say?.(`fleet: the Redis at ${redisLabel(this.options.redis)} answers again; taking jobs`);
+    });
+  }
+
+  /** One plain line while the fleet's Redis is away, however many of its connections fail and retry. */
+  private redisProblem(error: Error): void {
+    if (this.closed || this.redisDown) return;
+    this.redisDown = true;
+    const why = (error as NodeJS.ErrnoException).code ?? error.message;
+    this.options.say?.(`fleet: the Redis at ${redisLabel(this.options.redis)} does not answer (${shownText(why)}); jobs wait until it is back`);
   }
 
   /** Starts taking jobs for every offered phone and reporting itself; refused in plain words when Redis does not answer. */
   async start(): Promise<void> {
     (await reachRedis(this.options.redis)).disconnect();
-    const lockDuration = this.options.lockDurationMs ?? 30_000;
+    const lockDuration = this.lockDuration;
     // A lock not renewed for lockDuration means its worker is gone; the check for such jobs runs as often.
     const workerOptions = { connection: this.connection, prefix: FLEET_PREFIX, concurrency: 1, lockDuration, stalledInterval: lockDuration, autorun: false };
     for (const serial of this.options.serials) {
       // A phone's own job cannot go to another phone: a stalled one ends (interrupted) instead of running again.
       const own = new Worker(phoneQueue(serial), (job, token) => this.process(serial, 'own', job, token), { ...workerOptions, maxStalledCount: 0 });
       const shared = new Worker(ANY_QUEUE, (job, token) => this.process(serial, 'shared', job, token), { ...workerOptions, maxStalledCount: 1 });
-      for (const worker of [own, shared]) worker.on('error', (error) => this.tell(`fleet: ${error.message}`));
+      for (const worker of [own, shared]) worker.on('error', (error) => this.redisProblem(error));
       this.phones.set(serial, new Phone(serial, own, shared));
     }
     await this.report();
+    this.connection.on('error', (error: Error) => this.redisProblem(error));
     this.heartbeat = setInterval(() => void this.report().catch(() => undefined), HEARTBEAT_MS);
     for (const phone of this.phones.values()) {
       void phone.own.run();
@@ -135,15 +156,8 @@ export class FleetWorker {
     await Promise.all([...this.phones.values()].flatMap((phone) => [phone.own.close(), phone.shared.close()]));
     await Promise.all([...this.queues.values()].map((queue) => queue.close()));
     await this.connection.hdel(WORKERS_KEY, this.name).catch(() => undefined);
+    await this.connection.del(workerAliveKey(this.name)).catch(() => undefined);
     await this.connection.quit().catch(() => undefined);
-  }
-
-  /** Says a problem once until another one comes (a Redis that went away fails every retry the same way). */
-  private lastTold = '';
-  private tell(line: string): void {
-    if (line === this.lastTold) return;
-    this.lastTold = line;
-    this.options.say?.(line);
   }
 
   private busyCount(): number {
@@ -172,6 +186,12 @@ export class FleetWorker {
       if (!phone.ready) throw new Error(`${serial} is not ready on ${this.name}`);
       while (phone.busyWith !== null || this.busyCount() >= (this.options.concurrency ?? this.phones.size)) await sleep(HAND_BACK_MS);
     }
+    if (!(await this.claim(serial))) {
+      // Another worker offers this phone too and runs a job on it now (or another job of this one just took it): the
+      // job waits its turn in the queue instead of failing.
+      await job.moveToDelayed(Date.now() + HAND_BACK_MS, token);
+      throw new DelayedError();
+    }
     phone.busyWith = job.id ?? null;
     // While a phone runs its own job it takes none of the shared ones.
     if (from === 'own') phone.shared.pause(true);
@@ -184,12 +204,13 @@ export class FleetWorker {
       await job.log(JSON.stringify(started));
       const planned = job.timestamp + (job.opts.delay ?? 0);
       const lateMs = data.schedule ? Math.max(0, Date.now() - planned) : undefined;
-      this.options.say?.(`${serial}: job ${job.id} started — ${workWords({ goal: data.goal, flow: data.flow?.name ?? null })}`);
+      this.options.say?.(`${serial}: job ${shownText(job.id ?? '')} started — ${shownText(workWords({ goal: data.goal, flow: data.flow?.name ?? null }))}`);
       const run = await this.options.runJob(data, serial, controller.signal);
       const result = resultOf(run, this.name, interruptedOn, lateMs);
-      this.options.say?.(`${serial}: job ${job.id} ${result.status}${result.failureReason ? ` — ${result.failureReason}` : ''}`);
+      this.options.say?.(`${serial}: job ${shownText(job.id ?? '')} ${result.status}${result.failureReason ? ` — ${shownText(result.failureReason)}` : ''}`);
       return result;
     } finally {
+      await this.connection.eval(DELETE_IF_MINE, 1, phoneClaimKey(serial), this.claimValue(serial)).catch(() => undefined);
       this.running.delete(serial);
       phone.busyWith = null;
       if (from === 'own' && !this.closed) phone.shared.resume();
@@ -197,10 +218,23 @@ export class FleetWorker {
     }
   }
 
+  private claimValue(serial: string): string {
+    return `${this.name}\n${serial}`;
+  }
+
+  /** Claims the phone across the fleet for a job (for as long as a job's lock lasts, renewed with each report). */
+  private async claim(serial: string): Promise<boolean> {
+    return (await this.connection.set(phoneClaimKey(serial), this.claimValue(serial), 'PX', this.lockDuration, 'NX')) === 'OK';
+  }
+
   /** Workers that started this job before this run and never finished it. */
   private async earlierStarts(queueName: string, job: Job): Promise<string[]> {
     let queue = this.queues.get(queueName);
-    if (!queue) this.queues.set(queueName, (queue = new Queue(queueName, { connection: this.connection, prefix: FLEET_PREFIX })));
+    if (!queue) {
+      this.queues.set(queueName, (queue = new Queue(queueName, { connection: this.connection, prefix: FLEET_PREFIX })));
+      // Without a listener BullMQ prints every connection error with its stack; the workers' events say it once.
+      queue.on('error', () => undefined);
+    }
     const { logs } = await queue.getJobLogs(job.id!);
     return logs.flatMap((line) => {
       try {
@@ -223,6 +257,12 @@ export class FleetWorker {
     });
     const info: FleetWorkerInfo = { name: this.name, host: os.hostname(), pid: process.pid, startedAt: this.startedAt, seenAt: new Date().toISOString(), phones };
     await this.connection.hset(WORKERS_KEY, this.name, JSON.stringify(info));
+    await this.connection.set(workerAliveKey(this.name), '1', 'PX', WORKER_ALIVE_MS);
+    // The queues it takes jobs from are listed, so a job put straight into one shows in `amc fleet` too.
+    await this.connection.sadd(QUEUES_KEY, ANY_QUEUE, ...this.options.serials.map(phoneQueue));
+    for (const phone of this.phones.values()) {
+      if (phone.busyWith !== null) await this.connection.eval(RENEW_IF_MINE, 1, phoneClaimKey(phone.serial), this.claimValue(phone.serial), this.lockDuration);
+    }
   }
 }
 

@@ -455,6 +455,16 @@ export const SETTINGS_CATALOG = [
     env: 'AMC_DEVICE_GROUPS',
     appliesTo: ['app'],
   }),
+  // Off by default: anyone who can write to the fleet's Redis can queue a job, so a job's own `yes` approves nothing
+  // unless this machine's owner says jobs may.
+  toggle('fleet', 'jobsMayPreApprove', false, {
+    label: 'Fleet jobs may approve sensitive actions',
+    help: 'A fleet job that asks to approve sensitive actions in advance (amc submit --yes) still has each one refused on this machine\u2019s phones: the job fails and says why.',
+    helpOn: 'A fleet job sent with --yes approves the sensitive actions it takes on this machine\u2019s phones (deleting, sending, paying) without anyone asked.',
+    section: 'Fleet',
+    env: 'AMC_FLEET_JOBS_MAY_PRE_APPROVE',
+    appliesTo: ['app'],
+  }),
   // A secret: the address may carry Redis's password, so it never reaches a window or a log (only "set").
   secret('AMC_FLEET_REDIS', {
     label: 'Fleet Redis URL',

@@ -174,13 +174,13 @@ describe('flows on the fleet', { timeout: 180_000 }, () => {
 
   it("Scenario: A fleet schedule of a flow keeps the flow's content, runs it each time it is due, and is listed as flow NAME", async () => {
     const file = await flowFile('nightly-note.yaml', NEW_NOTE);
-    const added = await runAmc(['schedule', 'add', '--redis', redisUrl(), '--name', 'nightly', '--every', '2', '--flow', file, '--var', 'title=Figs', '--device', extra.adbAddress, '--yes']);
+    const added = await runAmc(['schedule', 'add', '--redis', redisUrl(), '--name', 'nightly', '--every', '60', '--flow', file, '--var', 'title=Figs', '--device', extra.adbAddress, '--yes']);
     expect(added.code, added.stderr).toBe(0);
-    expect(added.stdout).toMatch(new RegExp(`^Schedule "nightly": every 2 s — flow nightly-note on ${extra.adbAddress.replace(/\./g, '\\.')}; next `, 'm'));
+    expect(added.stdout).toMatch(new RegExp(`^Schedule "nightly": every 60 s — flow nightly-note on ${extra.adbAddress.replace(/\./g, '\\.')}; next `, 'm'));
     expect(added.stdout).toContain("A schedule keeps the flow's content as it is when added: editing or deleting the file later changes nothing scheduled");
     // The file is gone before the first run: what runs is what was kept.
     await unlink(file);
-    expect((await runAmc(['schedule', 'list', '--redis', redisUrl()])).stdout).toMatch(/^nightly: every 2 s — flow nightly-note on /m);
+    expect((await runAmc(['schedule', 'list', '--redis', redisUrl()])).stdout).toMatch(/^nightly: every 60 s — flow nightly-note on /m);
     const runs = async () => (await client.overview(200)).jobs.filter((view) => view.launchId === 'schedule:nightly' && view.state === 'finished');
     try {
       await expect.poll(async () => (await runs()).length, { timeout: 60_000 }).toBeGreaterThanOrEqual(1);
@@ -192,7 +192,7 @@ describe('flows on the fleet', { timeout: 180_000 }, () => {
       expect((await runAmc(['schedule', 'remove', '--redis', redisUrl(), 'nightly'])).code).toBe(0);
     }
     const broken = await flowFile('broken-nightly.yaml', 'goal: x\nsteps:\n  - tap: {type: Button}\n');
-    const refused = await runAmc(['schedule', 'add', '--redis', redisUrl(), '--name', 'broken', '--every', '2', '--flow', broken, '--any']);
+    const refused = await runAmc(['schedule', 'add', '--redis', redisUrl(), '--name', 'broken', '--every', '60', '--flow', broken, '--any']);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('line 3, column 10: a locator needs at least one of resourceId, text, desc, hint or row');
     expect((await runAmc(['schedule', 'list', '--redis', redisUrl()])).stdout).toBe('No schedules.\n');

@@ -24,6 +24,7 @@ import { createNotesStore } from '../../src/main/storage/notes-store';
 import { createTaskStore } from '../../src/main/storage/task-store';
 import { withPlanCache } from '../../src/main/replay/plan-cache';
 import { readFleetView } from '../../src/main/app/fleet-view';
+import { jobSupervisor } from '../../src/cli/fleet-job-runner';
 import { deviceGroupsOf, phonesOfLaunch } from '../../src/shared/device-groups';
 import { TaskRunner } from '../../src/main/runtime/task-runner';
 import { Executor } from '../../src/main/tools/executor';
@@ -428,6 +429,19 @@ const ACTS: Record<Path, () => Promise<void>> = {
     const groups = deviceGroupsOf(configWith({ fleet: { deviceGroups: `lab: ${harness.serial}; desk: emulator-5554` } }).settings.fleet.deviceGroups);
     expect(phonesOfLaunch({ group: 'lab' }, [harness.serial], groups)).toEqual([harness.serial]);
     expect(() => phonesOfLaunch({ group: 'lab' }, [harness.serial], deviceGroupsOf(configWith().settings.fleet.deviceGroups))).toThrow(/lab/);
+  },
+  'fleet.jobsMayPreApprove': async () => {
+    // A fleet job sent with --yes, at a sensitive tap: its yes counts only where this machine's owner allows it.
+    const job = { goal: 'Delete Carol', target: { kind: 'any' as const }, yes: true, answers: [], launchId: 'acts', submittedAt: new Date().toISOString() };
+    const held: SupervisorRequest = {
+      taskId: 't',
+      requestId: 'r',
+      step: 1,
+      request: { kind: 'confirmation', tool: 'tap', args: {}, rationale: null, reasons: ['it taps "Delete" (delete)'], target: null },
+    };
+    const replyWith = async (settings: Settings) => (await jobSupervisor(job, settings.fleet.jobsMayPreApprove, () => undefined).ask(held, { signal: new AbortController().signal })).reply;
+    expect(await replyWith(settingsWith({}))).toMatchObject({ kind: 'unanswered', reason: expect.stringMatching(/does not let jobs approve sensitive actions in advance/) });
+    expect(await replyWith(settingsWith({ fleet: { jobsMayPreApprove: true } }))).toEqual({ kind: 'allow', scope: 'once' });
   },
   'secrets.AMC_FLEET_REDIS': async () => {
     expect(await readFleetView(configWith())).toEqual({ kind: 'not-set' });

@@ -1,5 +1,5 @@
 import { ExitCode, UsageError, type CliCommand, type CliIo } from '../command';
-import { parseCommandArgs } from '../args';
+import { parseCommandArgs, wholeNumber } from '../args';
 import { destinationOf, destinationOptions, DESTINATION_USAGE, fleetRedis, REDIS_USAGE, redisOption } from '../fleet-options';
 import { maxStepsOf } from '../planner-options';
 import { allowedAppsOf, presetAnswers, SUPERVISION_OPTIONS_USAGE, supervisionOptions } from '../supervision-options';
@@ -8,7 +8,7 @@ import { flowStepLines, stepsPassedWords } from '../flow-steps';
 import { jobSucceeded } from '../../shared/fleet';
 import type { JobView } from '../../fleet/client';
 
-const USAGE = `amc submit ${REDIS_USAGE} ${WORK_USAGE} ${DESTINATION_USAGE} [--max-steps N] ${SUPERVISION_OPTIONS_USAGE} [--wait] [--json]`;
+const USAGE = `amc submit ${REDIS_USAGE} ${WORK_USAGE} ${DESTINATION_USAGE} [--max-steps N] ${SUPERVISION_OPTIONS_USAGE} [--wait [--timeout SECONDS]] [--json]`;
 
 /** A job's task outcome in words; a flow job's says how many of its steps passed. */
 function outcomeWords(result: NonNullable<JobView['result']>): string {
@@ -51,9 +51,12 @@ export const submitCommand: CliCommand = {
       'max-steps': { type: 'string' },
       ...supervisionOptions,
       wait: { type: 'boolean' },
+      timeout: { type: 'string' },
       json: { type: 'boolean' },
     });
     const destination = destinationOf(values);
+    const timeoutSeconds = wholeNumber(values.timeout, '--timeout', 1, 7 * 24 * 3600);
+    if (timeoutSeconds !== undefined && !values.wait) throw new UsageError('--timeout limits how long --wait waits: give it with --wait');
     let work;
     try {
       work = await workOf(values);
@@ -84,7 +87,11 @@ export const submitCommand: CliCommand = {
       const interrupt = () => controller.abort();
       process.once('SIGINT', interrupt);
       try {
-        const ended = await client.wait(jobs, (view) => (values.json ? io.out(JSON.stringify({ type: 'job.ended', ...view })) : jobLines(view).forEach((line) => io.out(line))), { signal: controller.signal });
+        const ended = await client.wait(jobs, (view) => (values.json ? io.out(JSON.stringify({ type: 'job.ended', ...view })) : jobLines(view).forEach((line) => io.out(line))), {
+          signal: controller.signal,
+          ...(timeoutSeconds !== undefined && { timeoutMs: timeoutSeconds * 1000 }),
+          onRedisProblem: (line) => io.err(`amc submit: ${line}`),
+        });
         if (controller.signal.aborted) {
           io.err('Stopped waiting; the jobs go on (see amc fleet).');
           return ExitCode.cancelled;

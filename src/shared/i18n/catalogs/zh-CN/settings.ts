@@ -111,6 +111,11 @@ export default {
         placeholder: 'lab: emulator-5554 127.0.0.1:5601',
         whenEmpty: '没有设备组',
       },
+      jobsMayPreApprove: {
+        label: '设备队列任务可预先批准敏感操作',
+        help: '设备队列任务即使要求预先批准敏感操作（amc submit --yes），在这台电脑的手机上每个敏感操作仍被拒绝：任务失败并说明原因。',
+        helpOn: '带 --yes 发来的设备队列任务，在这台电脑的手机上执行敏感操作（删除、发送、付款）时不再询问任何人。',
+      },
     },
     anthropic: { baseURL: { label: 'Anthropic 基础 URL', placeholder: 'https://api.anthropic.com', whenEmpty: '服务商的公共地址' } },
     openai: {
