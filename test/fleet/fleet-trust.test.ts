@@ -177,7 +177,7 @@ describe('a fleet that trusts nothing it reads from Redis', { timeout: 180_000 }
 
   it('Scenario: submit --wait ends with a clear reason for a phone nobody offers and for a timeout', async () => {
     const nobody = await runAmc(['submit', '--redis', redisUrl(), '--goal', 'Turn on Wi-Fi', '--device', '10.9.9.9:5555', '--wait'], { timeoutMs: 60_000 });
-    expect(nobody.code).toBe(1);
+    expect(nobody.code, nobody.stdout + nobody.stderr).toBe(1);
     expect(nobody.stdout).toMatch(/^10\.9\.9\.9:5555: queued — no live worker offers 10\.9\.9\.9:5555; the job stays queued until one does \(see amc fleet\)/m);
     expect(nobody.stdout).toMatch(/0 of 1 succeeded/);
 
@@ -185,7 +185,7 @@ describe('a fleet that trusts nothing it reads from Redis', { timeout: 180_000 }
     await raw.set(phoneClaimKey(harness.serial), 'someone else', 'PX', 60_000);
     try {
       const timedOut = await runAmc(['submit', '--redis', redisUrl(), '--goal', 'Turn on Wi-Fi', '--device', harness.serial, '--wait', '--timeout', '3'], { timeoutMs: 60_000 });
-      expect(timedOut.code).toBe(1);
+      expect(timedOut.code, timedOut.stdout + timedOut.stderr).toBe(1);
       expect(timedOut.stdout).toMatch(/: queued — still queued after 3 s, the time given to wait; it goes on \(see amc fleet\)/);
       expect((await runAmc(['submit', '--redis', redisUrl(), '--goal', 'x', '--any', '--timeout', '3'])).stderr).toMatch(/--timeout limits how long --wait waits: give it with --wait/);
     } finally {
