@@ -122,32 +122,42 @@ export class LocalScheduler {
     return overview;
   }
 
-  /** Starts every schedule whose next run is due; older planned runs passed by meanwhile (the computer slept) are missed. */
+  /**
+   * Starts every schedule whose next run is due; older planned runs passed by meanwhile (the computer slept) are
+   * missed. Several app processes (a window and `amc serve`) may run on one data folder: a due run is claimed under
+   * the schedules file's lock (its planned time written as accounted for) before it is started, so the process that
+   * claims it alone starts it, and the others find it no longer due.
+   */
   private async fireDue(): Promise<void> {
     const now = this.clock.now();
-    const file = await this.options.store.load();
-    const due = file.schedules.filter((schedule) => {
-      const next = nextRunAfter(schedule.cron, schedule.lastPlannedAt ?? schedule.createdAt);
-      return next !== null && next <= now;
-    });
-    if (due.length === 0) return;
-    const runs = new Map<string, { plannedAt: number; result: LaunchStarted | Error }>();
-    await Promise.all(
-      due.map(async (schedule) => {
-        const passed = runsBetween(schedule.cron, schedule.lastPlannedAt ?? schedule.createdAt, now);
-        const result = await this.options.launch(schedule).catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))));
-        runs.set(schedule.name, { plannedAt: passed.last ?? now, result });
-      }),
-    );
+    if (!(await this.options.store.load()).schedules.some((schedule) => isDue(schedule, now))) return;
+    const claimed = new Map<string, { schedule: LocalSchedule; plannedAt: number }>();
     await this.options.store.update((current) => {
       const missed = [...current.missed];
       const schedules = current.schedules.map((schedule) => {
-        const run = runs.get(schedule.name);
-        if (!run) return schedule;
+        if (!isDue(schedule, now)) return schedule;
         const passed = runsBetween(schedule.cron, schedule.lastPlannedAt ?? schedule.createdAt, now);
         if (passed.count > 1 && passed.first !== null) {
           missed.push({ name: schedule.name, goal: schedule.goal, count: passed.count - 1, first: passed.first, last: previousOf(schedule, passed.last!), noticedAt: now });
         }
+        claimed.set(schedule.name, { schedule, plannedAt: passed.last ?? now });
+        return { ...schedule, lastPlannedAt: now };
+      });
+      return { ...current, schedules, missed };
+    });
+    if (claimed.size === 0) return;
+    const runs = new Map<string, { plannedAt: number; result: LaunchStarted | Error }>();
+    await Promise.all(
+      [...claimed.values()].map(async ({ schedule, plannedAt }) => {
+        const result = await this.options.launch(schedule).catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))));
+        runs.set(schedule.name, { plannedAt, result });
+      }),
+    );
+    await this.options.store.update((current) => ({
+      ...current,
+      schedules: current.schedules.map((schedule) => {
+        const run = runs.get(schedule.name);
+        if (!run) return schedule;
         const { result } = run;
         const lastRun =
           result instanceof Error
@@ -158,11 +168,16 @@ export class LocalScheduler {
                 launchId: result.launchId,
                 problems: result.rows.filter((row) => row.taskId === null).map((row) => `${row.serial}: ${row.reason ?? 'did not start'}`),
               };
-        return { ...schedule, lastPlannedAt: now, lastRun };
-      });
-      return { ...current, schedules, missed };
-    });
+        return { ...schedule, lastRun };
+      }),
+    }));
   }
+}
+
+/** Whether a schedule's next planned run is at or before `now` (not yet accounted for). */
+function isDue(schedule: LocalSchedule, now: number): boolean {
+  const next = nextRunAfter(schedule.cron, schedule.lastPlannedAt ?? schedule.createdAt);
+  return next !== null && next <= now;
 }
 
 /** Adds a schedule (replacing one of the same name) whose first run is the first planned time after `now`; a pattern croner refuses throws ScheduleTimeError. */

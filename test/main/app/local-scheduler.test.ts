@@ -86,4 +86,37 @@ describe('local scheduler', () => {
     expect((await scheduler.overview()).schedules[0]).toMatchObject({ lastRun: { plannedAt: local(8, 0), launchId: 'launch-1', problems: [] } });
     await scheduler.stop();
   });
+
+  it('Scenario: A schedule due in two running app processes fires once', async () => {
+    home = await mkdtemp(path.join(os.tmpdir(), 'amc-scheduler-'));
+    const launched: string[] = [];
+    // Two app processes on one data folder (a window and `amc serve`): each its own store, clock and timer.
+    const processes = ['window', 'serve'].map((name) => {
+      const clock = new HandClock(local(7, 58));
+      const scheduler = new LocalScheduler({
+        store: createScheduleStore(home),
+        clock,
+        launch: async (schedule): Promise<LaunchStarted> => {
+          launched.push(`${schedule.name} by ${name}`);
+          await new Promise((resolve) => setTimeout(resolve, 30));
+          return { launchId: `launch-${name}`, goal: schedule.goal, rows: [] };
+        },
+      });
+      return { clock, scheduler };
+    });
+    for (const { scheduler } of processes) await scheduler.start();
+    await processes[0]!.scheduler.add({ name: 'morning', cron: '0 8 * * *', goal: 'Turn on Wi-Fi', phones: { kind: 'serials', serials: ['phone-1'] } });
+    // The other process notices the changed file, as its watcher would.
+    await processes[1]!.scheduler.rearm();
+
+    for (const { clock } of processes) clock.moveTo(local(8, 0));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    for (const { scheduler } of processes) await scheduler.rearm();
+
+    expect(launched).toHaveLength(1);
+    expect(launched[0]).toMatch(/^morning by /);
+    const [overview] = await Promise.all(processes.map(({ scheduler }) => scheduler.overview()));
+    expect(overview!.schedules[0]).toMatchObject({ lastRun: { plannedAt: local(8, 0), problems: [] } });
+    for (const { scheduler } of processes) await scheduler.stop();
+  });
 });
