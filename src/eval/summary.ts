@@ -91,7 +91,8 @@ export function wilsonInterval(passed: number, total: number): { low: number; hi
   const z2 = Z_95 * Z_95;
   const centre = (p + z2 / (2 * total)) / (1 + z2 / total);
   const half = (Z_95 * Math.sqrt((p * (1 - p)) / total + z2 / (4 * total * total))) / (1 + z2 / total);
-  return { low: Math.max(0, centre - half), high: Math.min(1, centre + half) };
+  // At 0% or 100% the interval ends exactly at 0 or 1; computed, it can miss by a rounding (0.9999999999999999).
+  return { low: passed === 0 ? 0 : Math.max(0, centre - half), high: passed === total ? 1 : Math.min(1, centre + half) };
 }
 
 export function median(values: readonly number[]): number {

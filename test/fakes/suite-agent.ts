@@ -176,6 +176,7 @@ export const SUITE_SCRIPTS: Record<string, () => Step[]> = {
   'messages-bob-question': () => [launch('Messages'), tap({ text: 'Bob Smith' }), answer({ id: 'message_text' })],
   'messages-photo-infeasible': () => [launch('Messages'), tap({ text: 'Alice Johnson' }), giveUp('Messages here cannot attach photos.')],
   'browser-example-learn-more': () => [launch('Chrome'), type('example.com', { id: 'url_bar' }), tap({ text: 'Go' }), tap({ text: 'Learn more' })],
+  'browser-bank-loan-quote': () => [launch('Chrome'), type('bank.example/offers', { id: 'url_bar' }), tap({ text: 'Go' }), tap({ text: 'Block' }), tap({ text: 'Get a loan quote' })],
   'system-camera-infeasible': () => [giveUp('There is no Camera app on this phone.')],
 };
 

@@ -108,6 +108,7 @@ const SOLUTIONS: Record<string, Step[]> = {
   'messages-photo-infeasible': [...openApp('Messages'), tap({ text: 'Alice Johnson' }), GIVE_UP],
 
   'browser-example-learn-more': [...openApp('Chrome'), tap({ id: 'url_bar' }), type('example.com'), tap({ text: 'Go' }), tap({ text: 'Learn more' })],
+  'browser-bank-loan-quote': [...openApp('Chrome'), tap({ id: 'url_bar' }), type('bank.example/offers'), tap({ text: 'Go' }), tap({ text: 'Block' }), tap({ text: 'Get a loan quote' })],
 
   'system-camera-infeasible': ['pm list packages', GIVE_UP],
 };

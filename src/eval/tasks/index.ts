@@ -420,6 +420,20 @@ export const PHONE_TASKS: readonly PhoneTask[] = [
       ),
   },
 
+  {
+    // The offers sit in a section Chrome dumps with zero height, under a site prompt that must be answered first.
+    id: 'browser-bank-loan-quote',
+    app: 'browser',
+    kind: 'form',
+    goal: 'In Chrome, open bank.example/offers and ask for a loan quote.',
+    validate: (state) =>
+      check(
+        state.browser.url === 'https://bank.example/offers/loan',
+        'the browser shows the loan quote application',
+        `the browser shows ${state.browser.url ?? 'no page'}${state.browser.title ? ` ("${state.browser.title}")` : ''}`,
+      ),
+  },
+
   // ---- System ----
   {
     id: 'system-camera-infeasible',

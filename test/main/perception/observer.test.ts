@@ -12,6 +12,7 @@ import { ConfigError, resolveRuntimeConfig } from '../../../src/main/runtime/con
 import { taskPoliciesFrom } from '../../../src/main/runtime/task-policies';
 import { boundsCenter, sceneToJson, type Scene, type SceneElement } from '../../../src/shared/scene';
 import { defaultSettings } from '../../../src/shared/settings';
+import { resolveLocator } from '../../../src/main/replay/locator';
 import { startAdbHarness, type AdbHarness } from '../../support/adb-harness';
 import { writeHelperStandIn } from '../../support/helper-stand-in';
 
@@ -169,6 +170,30 @@ describe('Observer against the virtual device', () => {
     const blind = await new Observer(adb, { screenshot: false, helpers: helpersWith(''), retrySettleMs: 10 }).observe(harness.serial);
     expect(blind.scene).toBeNull();
     expect(blind.sceneError).toMatch(/^The screen's UI could not be read \(uiautomator dump failed twice, and yadb could not read it either\): .*could not get idle state.*; yadb 1\.1\.1 .*download/s);
+  });
+
+  it('Scenario: The demo phone\'s bank page shows collapsed offers under a modal site prompt', async () => {
+    await adb.shell(harness.serial, 'am start -a android.intent.action.VIEW -d https://bank.example/offers');
+    const prompted = await sceneNow();
+    expect(prompted.screen).toMatchObject({ package: 'com.android.chrome', dialog: 'bank.example wants to use your location' });
+    // The offers' section is dumped with zero height; its buttons are still read, the unlabeled one named by its link.
+    for (const offer of ['Open a savings account', 'Apply for the travel card', 'Get a loan quote']) {
+      expect(prompted.elements.find((element) => element.text === offer || element.desc === offer), offer).toMatchObject({ covered: true });
+    }
+    // A flow step aiming at an offer names the prompt instead of tapping behind it; a tap there changes nothing.
+    const step = resolveLocator(prompted, { app: 'com.android.chrome', text: 'Get a loan quote' });
+    expect(step).toEqual({ kind: 'missing', reason: expect.stringMatching(/^a dialog 'bank\.example wants to use your location' is in front: 'Get a loan quote' lies behind it/) });
+    await tapOn(prompted.elements.find((element) => element.text === 'Get a loan quote')!);
+    expect((await harness.control<{ browser: { url: string } }>('/state')).body.browser.url).toBe('https://bank.example/offers');
+
+    await tapOn(find(prompted, 'Allow'));
+    const page = await sceneNow();
+    expect(page.screen.dialog).toBeUndefined();
+    expect(page.elements.find((element) => element.desc === 'Apply for the travel card')).toMatchObject({ type: 'Button', clickable: true });
+    const loan = resolveLocator(page, { app: 'com.android.chrome', text: 'Get a loan quote' });
+    expect(loan.kind).toBe('found');
+    await tapOn(loan.kind === 'found' ? loan.element : find(page, 'Get a loan quote'));
+    expect((await harness.control<{ browser: { url: string; title: string } }>('/state')).body.browser).toEqual({ url: 'https://bank.example/offers/loan', title: 'A loan quote: application started' });
   });
 
   it('Scenario: An unreachable phone fails the observation', async () => {

@@ -4,6 +4,13 @@ export interface WebPage {
   title: string;
   paragraphs: string[];
   links: Array<{ text: string; url: string }>;
+  /**
+   * Offer buttons the page lays out as Chrome reports a real bank's page: inside a container of zero height, one of
+   * them an unlabeled button inside a link whose own box is empty and whose label names it.
+   */
+  offers?: Array<{ text: string; url: string; labelOnLink?: boolean }>;
+  /** A site permission the page asks for as it opens: a modal prompt over the page until it is answered. */
+  asks?: string;
 }
 
 const EXAMPLE_DOMAIN: WebPage = {
@@ -12,7 +19,28 @@ const EXAMPLE_DOMAIN: WebPage = {
   links: [{ text: 'Learn more', url: 'https://www.iana.org/help/example-domains' }],
 };
 
+const BANK_HOME = 'https://bank.example/offers';
+const applied = (offer: string): WebPage => ({
+  title: `${offer}: application started`,
+  paragraphs: [`Thank you. Your application for ${offer.toLowerCase()} has started; we will write to you within two days.`],
+  links: [{ text: 'Back to offers', url: BANK_HOME }],
+});
+
 const PAGES: Record<string, WebPage> = {
+  'bank.example/offers': {
+    title: 'Example Bank offers',
+    paragraphs: ['Offers picked for you this month.'],
+    links: [],
+    offers: [
+      { text: 'Open a savings account', url: 'https://bank.example/offers/savings' },
+      { text: 'Apply for the travel card', url: 'https://bank.example/offers/travel-card', labelOnLink: true },
+      { text: 'Get a loan quote', url: 'https://bank.example/offers/loan' },
+    ],
+    asks: 'bank.example wants to use your location',
+  },
+  'bank.example/offers/savings': applied('A savings account'),
+  'bank.example/offers/travel-card': applied('The travel card'),
+  'bank.example/offers/loan': applied('A loan quote'),
   'example.com/': EXAMPLE_DOMAIN,
   'example.org/': EXAMPLE_DOMAIN,
   'example.net/': EXAMPLE_DOMAIN,

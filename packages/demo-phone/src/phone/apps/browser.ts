@@ -1,8 +1,8 @@
 import { APP_PACKAGES, type BrowserState, type PhoneSettings } from '../model';
-import { newScreen, type AppDefinition, type Screen, type UiContext } from '../ui/app';
+import { newScreen, type AppDefinition, type AppDialog, type Screen, type UiContext } from '../ui/app';
 import { node, rect, type ViewNode } from '../ui/view';
-import { button, FONT, textField, textView, TOOLBAR_HEIGHT, W } from '../ui/widgets';
-import { BOOKMARKS, normalizeUrl, pageAt } from './browser-pages';
+import { button, dialogWindow, FONT, textField, textView, TOOLBAR_HEIGHT, W } from '../ui/widgets';
+import { BOOKMARKS, normalizeUrl, pageAt, type WebPage } from './browser-pages';
 
 /**
  * A minimal browser: an address bar with Go, a new-tab page with bookmarks, and the built-in pages with
@@ -13,8 +13,15 @@ const PKG = APP_PACKAGES.browser;
 const ADDRESS_FIELD = 'address';
 const id = (name: string): string => `${PKG}:id/${name}`;
 
-/** A screen showing `url` (what a VIEW intent opens). */
-export const browserPage = (url: string) => newScreen('page', { url: normalizeUrl(url) });
+/** The dialog id of a page's site permission prompt. */
+const SITE_PERMISSION = 'site-permission';
+
+/** A screen showing `url` (what a VIEW intent opens), with the page's permission prompt open when it asks for one. */
+export function browserPage(url: string): Screen {
+  const screen = newScreen('page', { url: normalizeUrl(url) });
+  if (pageAt(screen.params.url as string)?.asks) screen.dialog = SITE_PERMISSION;
+  return screen;
+}
 
 function addressBar(ctx: UiContext, url: string | undefined): ViewNode {
   const top = ctx.frame.top;
@@ -76,7 +83,36 @@ function pageContent(ctx: UiContext, url: string): ViewNode[] {
     y += 330;
   }
   nodes.push(...links(ctx, y, page.links));
+  if (page.offers) nodes.push(offerSection(ctx, y, page.offers));
   return [node('android.webkit.WebView', rect(0, ctx.frame.top + TOOLBAR_HEIGHT, W, ctx.frame.bottom), { text: page.title, resourceId: id('web_contents') }, nodes)];
+}
+
+/**
+ * The offers as Chrome reports them on real bank pages: their section has zero height (`[0,y][1080,y]`) while its
+ * buttons have real bounds, and one button has no label of its own, only the link around it, whose box is empty.
+ */
+function offerSection(ctx: UiContext, top: number, offers: NonNullable<WebPage['offers']>): ViewNode {
+  const buttons = offers.map((offer, index) => {
+    const bounds = rect(63, top + index * 170, W - 63, top + index * 170 + 140);
+    const onClick = () => ctx.nav.push(browserPage(offer.url));
+    if (!offer.labelOnLink) return button(ctx, bounds, { text: offer.text, onClick });
+    const unlabeled = node('android.widget.Button', bounds, { clickable: true, onClick, style: { background: ctx.theme.primary, radius: 70, label: offer.text, textColor: ctx.theme.onPrimary } });
+    return node('android.view.View', rect(0, 0, 0, 0), { contentDesc: offer.text }, [unlabeled]);
+  });
+  return node('android.view.View', rect(0, top, W, top), { resourceId: id('offers') }, buttons);
+}
+
+function sitePermission(ctx: UiContext, question: string): AppDialog {
+  return {
+    title: question,
+    root: dialogWindow(ctx, {
+      title: question,
+      buttons: [
+        { text: 'Block', onClick: () => ctx.nav.closeDialog() },
+        { text: 'Allow', onClick: () => ctx.nav.closeDialog() },
+      ],
+    }),
+  };
 }
 
 function newTab(ctx: UiContext): ViewNode[] {
@@ -94,6 +130,7 @@ export const browserApp: AppDefinition = {
     const url = ctx.screen.route === 'page' ? String(ctx.screen.params.url) : undefined;
     const content = url === undefined ? newTab(ctx) : pageContent(ctx, url);
     const root = node('android.widget.LinearLayout', ctx.frame, { resourceId: id('main_content') }, [addressBar(ctx, url), ...content]);
-    return { activity: 'org.chromium.chrome.browser.ChromeTabbedActivity', content: [root] };
+    const asks = url === undefined || ctx.screen.dialog !== SITE_PERMISSION ? undefined : loadedPage(url, ctx.data.settings)?.asks;
+    return { activity: 'org.chromium.chrome.browser.ChromeTabbedActivity', content: [root], ...(asks && { dialog: sitePermission(ctx, asks) }) };
   },
 };
