@@ -7,24 +7,27 @@ import { launchPhonesWords } from '../shared/launch';
 import type { LocalSchedule, SchedulesOverview } from '../shared/schedule';
 import { workWords } from '../shared/fleet';
 import type { Work } from './fleet-work';
-
-export const LOCAL_SCHEDULE_NOTE = 'It runs while the app is open (its window or amc serve); runs due while it is closed are reported as missed when it next starts.';
+import { terminalWords } from './terminal-words';
+import { nameProblem } from '../shared/names';
+import { wordSaid } from '../shared/said';
+import type { Words } from '../shared/i18n/translate';
 
 /** A schedule's goal, or "flow NAME". */
-const scheduleWork = (schedule: Pick<LocalSchedule, 'goal' | 'flow'>) => workWords({ goal: schedule.goal, flow: schedule.flow?.name ?? null });
+const scheduleWork = (schedule: Pick<LocalSchedule, 'goal' | 'flow'>, words: Words) => workWords({ goal: schedule.goal, flow: schedule.flow?.name ?? null }, words);
 
-const when = (at: number | null) => (at === null ? 'not planned' : new Date(at).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' }));
+const when = (at: number | null, words: Words) =>
+  at === null ? words.t('cli:schedule.notPlanned') : new Date(at).toLocaleString(words.locale ?? 'en-US', { dateStyle: 'medium', timeStyle: 'short' });
 
-export function printSchedules(io: CliIo, overview: SchedulesOverview): void {
-  if (overview.schedules.length === 0) io.out('No schedules.');
+export function printSchedules(io: CliIo, overview: SchedulesOverview, words: Words = terminalWords()): void {
+  const { t } = words;
+  if (overview.schedules.length === 0) io.out(t('cli:schedule.none'));
   for (const schedule of overview.schedules) {
-    io.out(`${schedule.name}: ${schedule.cron} — ${scheduleWork(schedule)} on ${launchPhonesWords(schedule.phones)}; next ${when(schedule.nextRunAt)}`);
+    io.out(t('cli:schedule.line', { name: schedule.name, when: schedule.cron, work: scheduleWork(schedule, words), target: launchPhonesWords(schedule.phones, words), next: when(schedule.nextRunAt, words) }));
     const run = schedule.lastRun;
-    if (run) io.out(`  last run ${when(run.firedAt)}${run.problems.length ? `: ${run.problems.join('; ')}` : ''}`);
+    if (run) io.out(run.problems.length ? t('cli:schedule.lastRunProblems', { at: when(run.firedAt, words), problems: run.problems.join('; ') }) : t('cli:schedule.lastRun', { at: when(run.firedAt, words) }));
   }
   for (const missed of overview.missed) {
-    const span = missed.count === 1 ? `at ${when(missed.first)}` : `from ${when(missed.first)} to ${when(missed.last)}`;
-    io.out(`Missed while the app was closed: ${missed.name} — ${missed.count} ${missed.count === 1 ? 'run' : 'runs'} ${span}`);
+    io.out(t('cli:schedule.missed', { name: missed.name, count: missed.count, first: when(missed.first, words), last: when(missed.last, words) }));
   }
 }
 
@@ -77,16 +80,18 @@ export async function runLocalSchedule(
     const name = positionals[0];
     if (!name || positionals.length > 1) throw new UsageError('name one schedule to remove: amc schedule remove NAME');
     if (!(await removeSchedule(store, name))) {
-      io.err(`amc schedule: there is no schedule named "${name}" (see amc schedule list)`);
+      io.err(`amc schedule: ${terminalWords().t('cli:schedule.noSuch', { name })}`);
       return ExitCode.failed;
     }
-    io.out(`Removed the schedule "${name}".`);
+    io.out(terminalWords().t('cli:schedule.removed', { name }));
     return ExitCode.ok;
   }
   if (values.every !== undefined) throw new UsageError('--every is for fleet schedules (give --redis URL); on this machine say when with --cron, e.g. --cron "0 8 * * *"');
   if (values.yes || values.answer?.length) {
     throw new UsageError('--yes and --answer are for fleet schedules; on this machine the app asks you in its window');
   }
+  const problem = nameProblem(values.name ?? '');
+  if (problem) throw new UsageError(`--name: ${terminalWords().t(`common:name.${problem}`)}`);
   const parsed = ScheduleRequestSchema.safeParse({ name: values.name, cron: values.cron ?? '', goal: '', phones: phonesOf(values), ...task });
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
@@ -95,11 +100,12 @@ export async function runLocalSchedule(
   try {
     await addSchedule(store, parsed.data, Date.now());
   } catch (error) {
-    if (error instanceof ScheduleTimeError) throw new UsageError(`--cron: ${error.message}`);
+    if (error instanceof ScheduleTimeError) throw new UsageError(`--cron: ${wordSaid(error.message, error.said, terminalWords())}`);
     throw error;
   }
   const added = (await show()).schedules.find((schedule) => schedule.name === parsed.data.name)!;
-  io.out(`Schedule "${added.name}": ${added.cron} — ${scheduleWork(added)} on ${launchPhonesWords(added.phones)}; next ${when(added.nextRunAt)}.`);
-  io.out(LOCAL_SCHEDULE_NOTE);
+  const words = terminalWords();
+  io.out(words.t('cli:schedule.added', { name: added.name, when: added.cron, work: scheduleWork(added, words), target: launchPhonesWords(added.phones, words), next: when(added.nextRunAt, words) }));
+  io.out(words.t('cli:schedule.localNote'));
   return ExitCode.ok;
 }

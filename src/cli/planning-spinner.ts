@@ -1,4 +1,5 @@
 import type { TaskEvent } from '../shared/task';
+import { ENGLISH, type Words } from '../shared/i18n/translate';
 
 const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 const TICK_MS = 100;
@@ -8,7 +9,7 @@ const TICK_MS = 100;
  * writer, which exists only when stderr is a terminal). Listen to events with it before anything prints, so the
  * line is cleared before the turn's own lines appear.
  */
-export function planningSpinner(status: (line: string | null) => void, now: () => number = Date.now): { onEvent(event: TaskEvent): void; stop(): void } {
+export function planningSpinner(status: (line: string | null) => void, now: () => number = Date.now, words: Words = ENGLISH): { onEvent(event: TaskEvent): void; stop(): void } {
   let timer: NodeJS.Timeout | undefined;
   const stop = () => {
     if (timer === undefined) return;
@@ -21,8 +22,8 @@ export function planningSpinner(status: (line: string | null) => void, now: () =
     const since = now();
     let frame = 0;
     const draw = () => {
-      const seconds = ((now() - since) / 1000).toLocaleString(undefined, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
-      status(`${FRAMES[frame++ % FRAMES.length]} planning step ${step}… ${seconds} s`);
+      const seconds = ((now() - since) / 1000).toLocaleString(words.locale, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+      status(`${FRAMES[frame++ % FRAMES.length]} ${words.t('cli:run.planning', { step, seconds })}`);
     };
     draw();
     timer = setInterval(draw, TICK_MS);

@@ -12,6 +12,7 @@ import { formatUsd } from '../shared/prices';
 import { terminalSupervisor } from './terminal-supervisor';
 import { supervisionPrinter } from './run-report';
 import { printEvent } from './task-events';
+import { terminalWords } from './terminal-words';
 
 export interface LaunchRequest {
   /** The command, as its messages name it (`run`, `flow run`). */
@@ -36,7 +37,7 @@ export interface LaunchEnded {
 async function launchPhones(adb: AdbClient, targets: LaunchTargets, config: RuntimeConfig): Promise<{ serials: string[]; ready: Set<string> }> {
   const ready = new Set((await adb.listDevices()).filter((device) => device.state === 'device').map((device) => device.serial));
   try {
-    return { serials: phonesOfLaunch(targets, [...ready], deviceGroupsOf(config.settings.fleet.deviceGroups)), ready };
+    return { serials: phonesOfLaunch(targets, [...ready], deviceGroupsOf(config.settings.fleet.deviceGroups), terminalWords()), ready };
   } catch (error) {
     if (error instanceof LaunchTargetError) throw new UsageError(error.message);
     throw error;
@@ -90,12 +91,13 @@ export async function launchTasks(request: LaunchRequest, io: CliIo, adb: AdbCli
   const runner = createHeadlessRunner(adb, { screenshot: screenshotPolicyFor(config, configured), deviceLock: createDeviceLocks(home), typing });
   const launchId = randomUUID();
   const serialOf = new Map<string, string>();
-  const printSupervision = supervisionPrinter(io);
+  const words = terminalWords();
+  const printSupervision = supervisionPrinter(io, words);
   runner.on((event) => {
     if (request.json) return io.out(JSON.stringify(event));
     const serial = serialOf.get(event.taskId) ?? (event.type === 'task.started' ? event.serial : '?');
     const prefixed: CliIo = { out: (line) => io.out(`${serial}: ${line}`), err: (line) => io.err(`${serial}: ${line}`) };
-    printEvent(event, prefixed, configured.planner.info);
+    printEvent(event, prefixed, configured.planner.info, words);
     printSupervision(event);
   });
   const history = createTaskStore(home);
@@ -103,7 +105,7 @@ export async function launchTasks(request: LaunchRequest, io: CliIo, adb: AdbCli
   runner.on((event) => {
     history.append(event).catch((error: unknown) => (historyProblem ??= error instanceof Error ? error.message : String(error)));
   });
-  if (!request.json) io.out(`Launch ${launchId}: "${request.goal}" on ${serials.join(', ')}`);
+  if (!request.json) io.out(words.t('cli:run.launch', { launchId, goal: request.goal, serials: serials.join(', ') }));
 
   const handles: TaskHandle[] = [];
   const stopAll = (reason?: string) => handles.forEach((handle) => handle.stop(reason));
@@ -115,8 +117,8 @@ export async function launchTasks(request: LaunchRequest, io: CliIo, adb: AdbCli
     const rows = await Promise.all(
       serials.map(async (serial): Promise<LaunchRow> => {
         // A group's phone that is not connected fails alone, before a task exists, with the reason.
-        if (!ready.has(serial)) return refusedRow(serial, `${serial} is not connected (see amc devices)`);
-        const supervisor = terminalSupervisor({ askLine: null, answers: request.answers, yes: request.yes, say: (line) => io.out(`${serial}: ${line}`) });
+        if (!ready.has(serial)) return refusedRow(serial, words.t('cli:run.notConnected', { serial }));
+        const supervisor = terminalSupervisor({ askLine: null, answers: request.answers, yes: request.yes, say: (line) => io.out(`${serial}: ${line}`), words });
         const task = { serial, goal: request.goal, launchId, ...(request.maxSteps && { maxSteps: request.maxSteps }), ...(request.allowedApps && { allowedApps: request.allowedApps }) };
         let handle: TaskHandle;
         try {

@@ -11,6 +11,7 @@ import { terminalSupervisor } from './terminal-supervisor';
 import { terminalLines } from './terminal-line';
 import { printEvent } from './task-events';
 import { planningSpinner } from './planning-spinner';
+import { terminalWords } from './terminal-words';
 
 /**
  * One task on a phone from the terminal, as `amc run` and `amc replay` carry it out: the planner from the
@@ -71,17 +72,18 @@ export async function runTaskAtTerminal(command: string, values: TaskAtTerminalV
   let handle: TaskHandle | undefined;
   const stopByPerson = () => handle?.stop();
   const terminal = !values.json && process.stdin.isTTY && process.stdout.isTTY ? terminalLines(process.stdin, process.stdout, stopByPerson) : null;
-  const supervisor = terminalSupervisor({ askLine: terminal?.askLine ?? null, answers, yes: values.yes ?? false, say: (line) => io.out(line) });
+  const words = terminalWords();
+  const supervisor = terminalSupervisor({ askLine: terminal?.askLine ?? null, answers, yes: values.yes ?? false, say: (line) => io.out(line), words });
   const { phoneHelpersFor } = await import('../main/app/phone-typing');
   const { typing } = phoneHelpersFor({ adb: async () => adb, settings: async () => config.settings, home });
   const { createNotesStore } = await import('../main/storage/notes-store');
   // The same notes per app as the app's: what this run teaches, the app's next task knows, and the other way round.
   const runner = createHeadlessRunner(adb, { screenshot: screenshotPolicyFor(config, configured), deviceLock: createDeviceLocks(home), supervisor, typing, appNotes: createNotesStore(home) });
   // On a terminal (never with --json or when piped) a spinner shows the model is still planning.
-  const spinner = !values.json && io.status && process.stdout.isTTY ? planningSpinner(io.status) : undefined;
+  const spinner = !values.json && io.status && process.stdout.isTTY ? planningSpinner(io.status, Date.now, words) : undefined;
   if (spinner) runner.on((event) => spinner.onEvent(event));
-  const printSupervision = supervisionPrinter(io);
-  runner.on(values.json ? (event) => io.out(JSON.stringify(event)) : (event) => (printEvent(event, io, configured.planner.info), printSupervision(event)));
+  const printSupervision = supervisionPrinter(io, words);
+  runner.on(values.json ? (event) => io.out(JSON.stringify(event)) : (event) => (printEvent(event, io, configured.planner.info, words), printSupervision(event)));
   let historyProblem: string | undefined;
   runner.on((event) => {
     history.append(event).catch((error: unknown) => {
@@ -112,6 +114,6 @@ export async function runTaskAtTerminal(command: string, values: TaskAtTerminalV
     process.off('SIGTERM', shutDown);
     terminal?.close();
     await history.close();
-    if (historyProblem) io.err(`amc ${command}: the task was not saved in history: ${historyProblem}`);
+    if (historyProblem) io.err(`amc ${command}: ${words.t('cli:run.notSaved', { problem: historyProblem })}`);
   }
 }

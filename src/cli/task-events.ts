@@ -3,39 +3,43 @@ import type { CliIo } from './command';
 import type { PlannerInfo, TaskEvent } from '../shared/task';
 import { finishedLine, outcomeLine } from './task-lines';
 import { plannerWords, stepSourceWords } from '../shared/task-words';
+import { ENGLISH, type Words } from '../shared/i18n/translate';
 
 const indent = (label: string, text: string) => `    ${label}: ${text.replace(/\s*\n\s*/g, '\n      ')}`;
 
 /** One human-readable block per event (turn by turn), as the task runs; `planner` is the one task.started named. */
-export function printEvent(event: TaskEvent, io: CliIo, planner: PlannerInfo): void {
+export function printEvent(event: TaskEvent, io: CliIo, planner: PlannerInfo, words: Words = ENGLISH): void {
+  const { t } = words;
   switch (event.type) {
     case 'task.started': {
       const p = event.planner;
-      const named = p.kind === 'stub' ? 'built-in (no AI)' : p.kind === 'replay' ? plannerWords(p) : `ai (${[p.provider, p.transport, p.model].filter(Boolean).join(', ')})`;
-      io.out(`Task ${event.taskId} on ${event.serial} — planner: ${named}, at most ${event.maxSteps} turns`);
-      io.out(`Goal: ${event.goal}`);
+      const named =
+        p.kind === 'stub' ? t('cli:run.plannerBuiltIn') : p.kind === 'replay' ? plannerWords(p, words) : t('cli:run.plannerAi', { details: [p.provider, p.transport && t(`common:transport.${p.transport}`), p.model].filter(Boolean).join(t('common:listSeparator')) });
+      io.out(t('cli:run.started', { taskId: event.taskId, serial: event.serial, planner: named, maxSteps: event.maxSteps }));
+      io.out(t('cli:run.goal', { goal: event.goal }));
       return;
     }
     case 'step.observed':
-      if (event.sceneError) io.out(`[${event.step}] screen could not be read: ${event.sceneError}`);
+      if (event.sceneError) io.out(t('cli:run.sceneError', { step: event.step, error: event.sceneError }));
       return;
     case 'step.planned': {
-      const source = event.source === 'model' ? '' : ` (${stepSourceWords(event.source)})`;
+      const source = event.source === 'model' ? '' : ` (${stepSourceWords(event.source, words)})`;
       io.out(`[${event.step}] ${event.tool} ${JSON.stringify(event.args)}${source}`);
-      if (event.rationale) io.out(indent('rationale', event.rationale));
-      if (event.thinking) io.out(indent('thinking', event.thinking));
+      if (event.rationale) io.out(indent(t('cli:run.rationale'), event.rationale));
+      if (event.thinking) io.out(indent(t('cli:run.thinking'), event.thinking));
       return;
     }
     case 'step.executed':
-      io.out(outcomeLine(event.outcome));
+      io.out(outcomeLine(event.outcome, words));
       return;
     case 'task.paused':
-      io.out('Paused.');
+      io.out(t('cli:run.paused'));
       return;
     case 'task.resumed':
-      io.out('Resumed.');
+      io.out(t('cli:run.resumed'));
       return;
     case 'task.finished':
-      io.out(finishedLine(event, planner));
+      io.out(finishedLine(event, planner, words));
   }
 }
+

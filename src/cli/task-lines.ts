@@ -2,27 +2,36 @@ import { attemptsLabel, type StepOutcome } from '../shared/action';
 import type { PlannerInfo, TaskEventOf } from '../shared/task';
 import { countOf, finishedOutcome, formatDuration, lookedOnlyNote, tokensLabel } from '../shared/task-words';
 import { plainReason } from '../shared/plain-words';
+import { ENGLISH, type Words } from '../shared/i18n/translate';
+import { wordSaid } from '../shared/said';
 
-/** `amc run`'s words for a turn's outcome and the task's end: the app's vocabulary (see shared/task-words). */
+/** `amc run`'s words for a turn's outcome and the task's end: the app's vocabulary (see shared/task-words), in the terminal's language. */
 
-export function outcomeLine(outcome: StepOutcome): string {
-  const where = outcome.target?.label ? ` on ${outcome.target.label}` : '';
-  const details = [attemptsLabel(outcome), outcome.ok ? formatDuration(outcome.durationMs) : null].filter(Boolean).join(', ');
-  return outcome.ok ? `    -> ok${where} (${details})` : `    -> error: ${plainReason(outcome.error ?? 'unknown')}${details ? ` (${details})` : ''}`;
+export function outcomeLine(outcome: StepOutcome, words: Words = ENGLISH): string {
+  const { t } = words;
+  const details = [attemptsLabel(outcome, words), outcome.ok ? formatDuration(outcome.durationMs, undefined, words) : null].filter(Boolean).join(t('common:listSeparator'));
+  if (outcome.ok) return `    -> ${outcome.target?.label ? t('cli:run.okOn', { target: outcome.target.label }) : t('cli:run.ok')} (${details})`;
+  return `    -> ${t('cli:run.error', { reason: plainReason(outcome.error ?? t('cli:run.unknownReason')) })}${details ? ` (${details})` : ''}`;
 }
 
-export function finishedLine(event: TaskEventOf<'task.finished'>, planner: Pick<PlannerInfo, 'kind'>): string {
-  const totals = `${countOf(event.steps, 'action')}, ${formatDuration(event.durationMs)}, ${tokensLabel(event.usage)}`;
+export function finishedLine(event: TaskEventOf<'task.finished'>, planner: Pick<PlannerInfo, 'kind'>, words: Words = ENGLISH): string {
+  const { t } = words;
+  const totals = [countOf(event.steps, 'action', undefined, words), formatDuration(event.durationMs, undefined, words), tokensLabel(event.usage, undefined, words)].join(t('common:listSeparator'));
+  const reason = () => (event.failureReason ? wordSaid(plainReason(event.failureReason), event.failureSaid, words) : null);
   switch (finishedOutcome({ ...event, planner })) {
     case 'looked-only':
-      return `${lookedOnlyNote()} (${totals}). Turn it on in Settings (amc serve) or run with --planner ai.`;
+      return t('cli:run.lookedOnly', { note: lookedOnlyNote(words), totals });
     case 'done':
-      return `Done (${totals})${event.result ? `: ${event.result}` : ''}`;
-    case 'not-verified':
-      return `Done, not verified: ${event.verification?.fact} (${totals})${event.result ? `. The model said: ${event.result}` : ''}`;
+      return event.result ? t('cli:run.doneResult', { totals, result: event.result }) : t('cli:run.done', { totals });
+    case 'not-verified': {
+      const fact = event.verification ? wordSaid(event.verification.fact, event.verification.said, words) : '';
+      return event.result ? t('cli:run.notVerifiedResult', { fact, totals, result: event.result }) : t('cli:run.notVerified', { fact, totals });
+    }
     case 'failed':
-      return `Failed (${totals}): ${plainReason(event.failureReason ?? 'unknown reason')}`;
-    case 'stopped':
-      return `Stopped (${totals})${event.failureReason ? `: ${plainReason(event.failureReason)}` : '.'}`;
+      return t('cli:run.failed', { totals, reason: reason() ?? t('cli:run.unknownReason') });
+    case 'stopped': {
+      const why = reason();
+      return why ? t('cli:run.stoppedReason', { totals, reason: why }) : t('cli:run.stopped', { totals });
+    }
   }
 }

@@ -1,6 +1,7 @@
 import type { SupervisorDecision, SupervisorPort, SupervisorRequest } from '../main/runtime/supervisor';
 import type { PersonRequest } from '../shared/task';
-import { actionWords } from '../shared/supervision-words';
+import { actionWords, confirmationReasons, loopDescription } from '../shared/supervision-words';
+import { ENGLISH, type Words } from '../shared/i18n/translate';
 
 /** Reads one line typed by the person; resolves null when input ended (Ctrl-D) or `signal` aborted. */
 export type AskLine = (prompt: string, signal: AbortSignal) => Promise<string | null>;
@@ -14,6 +15,8 @@ export interface TerminalSupervisorOptions {
   yes: boolean;
   /** Where the prompts' context goes (the question, why an action is held). */
   say(line: string): void;
+  /** The terminal's language for what is printed and asked (English by default). */
+  words?: Words;
 }
 
 /** Why nobody could answer, and how to answer in advance: the runtime puts it after what was asked in the failed task's reason. */
@@ -39,6 +42,8 @@ function withoutTerminal(request: PersonRequest): SupervisorDecision {
  */
 export function terminalSupervisor(options: TerminalSupervisorOptions): SupervisorPort {
   const answers = [...options.answers];
+  const words = options.words ?? ENGLISH;
+  const { t } = words;
   /** Asks until the line is one of `choices` (by first letter or whole word); null when input ended. */
   const choose = async <C extends string>(prompt: string, choices: readonly C[], signal: AbortSignal, empty?: C): Promise<C | null> => {
     for (;;) {
@@ -48,7 +53,7 @@ export function terminalSupervisor(options: TerminalSupervisorOptions): Supervis
       if (!typed && empty) return empty;
       const match = choices.find((choice) => choice === typed || choice.startsWith(typed[0] ?? '\u0000'));
       if (typed && match) return match;
-      options.say(`Please type one of: ${choices.join(', ')}.`);
+      options.say(t('cli:ask.typeOneOf', { choices: choices.join(', ') }));
     }
   };
 
@@ -56,7 +61,7 @@ export function terminalSupervisor(options: TerminalSupervisorOptions): Supervis
     async ask({ request }: SupervisorRequest, { signal }): Promise<SupervisorDecision> {
       if (request.kind === 'question' && answers.length > 0) {
         const text = answers.shift()!;
-        options.say(`The agent asks: ${request.question}\n  answered from --answer: ${text}`);
+        options.say(`${t('cli:ask.agentAsks', { question: request.question })}\n${t('cli:ask.answeredInAdvance', { text })}`);
         return { reply: { kind: 'answer', text }, by: 'preset' };
       }
       if (request.kind === 'confirmation' && options.yes) return { reply: { kind: 'allow', scope: 'once' }, by: 'preset' };
@@ -64,18 +69,18 @@ export function terminalSupervisor(options: TerminalSupervisorOptions): Supervis
       const ended = unanswered('input ended before an answer was given');
       switch (request.kind) {
         case 'question': {
-          options.say(`The agent asks: ${request.question}`);
+          options.say(t('cli:ask.agentAsks', { question: request.question }));
           for (;;) {
-            const line = await options.askLine('Your answer: ', signal);
+            const line = await options.askLine(t('cli:ask.yourAnswer'), signal);
             if (line === null) return ended;
             if (line.trim()) return { reply: { kind: 'answer', text: line.trim().slice(0, 2000) }, by: 'person' };
           }
         }
         case 'confirmation': {
-          options.say(`The agent wants to: ${actionWords(request.tool, request.args, request.target?.label)}`);
-          options.say(`  held because: ${request.reasons.join('; ')}`);
-          if (request.rationale) options.say(`  the model says: ${request.rationale}`);
-          const choice = await choose('Allow? [y]es / [n]o / [a]ll for the rest of this task / [s]top: ', ['yes', 'no', 'all', 'stop'] as const, signal);
+          options.say(t('cli:ask.wantsTo', { action: actionWords(request.tool, request.args, request.target?.label, words) }));
+          options.say(t('cli:ask.heldBecause', { reasons: confirmationReasons(request, words) }));
+          if (request.rationale) options.say(t('cli:ask.modelSays', { rationale: request.rationale }));
+          const choice = await choose(t('cli:ask.allow'), ['yes', 'no', 'all', 'stop'] as const, signal);
           if (choice === null) return ended;
           if (choice === 'stop') return { reply: { kind: 'stop' }, by: 'person' };
           if (choice === 'no') return { reply: { kind: 'deny' }, by: 'person' };
@@ -83,11 +88,11 @@ export function terminalSupervisor(options: TerminalSupervisorOptions): Supervis
         }
         case 'hand-over':
         case 'loop': {
-          options.say(request.kind === 'hand-over' ? `Your turn on the phone: ${request.reason}` : `The agent seems stuck: ${request.description}`);
-          const line = await options.askLine('Press Enter to let the agent continue (type a note for it first if you like), or type "stop": ', signal);
+          options.say(request.kind === 'hand-over' ? t('cli:ask.yourTurn', { reason: request.reason }) : t('cli:ask.stuck', { description: loopDescription(request, words) }));
+          const line = await options.askLine(t('cli:ask.continue'), signal);
           if (line === null) return ended;
           const note = line.trim();
-          if (note.toLowerCase() === 'stop') return { reply: { kind: 'stop' }, by: 'person' };
+          if (note.toLowerCase() === 'stop' || note === t('cli:ask.stopWord')) return { reply: { kind: 'stop' }, by: 'person' };
           return { reply: { kind: 'continue', ...(note && { note: note.slice(0, 2000) }) }, by: 'person' };
         }
       }

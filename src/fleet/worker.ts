@@ -2,6 +2,7 @@
 // its own settings and keys. Per phone, one BullMQ worker takes the jobs queued for that phone and one takes jobs any
 // free phone may run; a phone runs one job at a time. A job of a worker that vanished is run again elsewhere by
 // BullMQ's stalled-job check (shared queue) or, for a phone's own queue, ends as interrupted.
+import { ENGLISH } from '../shared/i18n/translate';
 import os from 'node:os';
 import { DelayedError, Queue, UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
@@ -204,7 +205,7 @@ export class FleetWorker {
       await job.log(JSON.stringify(started));
       const planned = job.timestamp + (job.opts.delay ?? 0);
       const lateMs = data.schedule ? Math.max(0, Date.now() - planned) : undefined;
-      this.options.say?.(`${serial}: job ${shownText(job.id ?? '')} started — ${shownText(workWords({ goal: data.goal, flow: data.flow?.name ?? null }))}`);
+      this.options.say?.(`${serial}: job ${shownText(job.id ?? '')} started — ${shownText(workWords({ goal: data.goal, flow: data.flow?.name ?? null }, ENGLISH))}`);
       const run = await this.options.runJob(data, serial, controller.signal);
       const result = resultOf(run, this.name, interruptedOn, lateMs);
       this.options.say?.(`${serial}: job ${shownText(job.id ?? '')} ${result.status}${result.failureReason ? ` — ${shownText(result.failureReason)}` : ''}`);

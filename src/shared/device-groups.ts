@@ -4,9 +4,11 @@
  * groups each offered phone belongs to, for `amc submit --group`).
  */
 
+import type { Words } from './i18n/words';
+import { nameProblem } from './names';
+
 export type DeviceGroups = ReadonlyMap<string, readonly string[]>;
 
-const GROUP_NAME = /^[\w.-]{1,100}$/;
 const ENTRY = /^([^:]+):(.*)$/s;
 
 /** The groups, or the problems with the text (each naming the entry and the expected form). */
@@ -19,8 +21,8 @@ export function parseDeviceGroups(text: string): { groups: DeviceGroups } | { pr
     const match = ENTRY.exec(entry);
     const name = match?.[1]?.trim() ?? '';
     const serials = [...new Set((match?.[2] ?? '').split(/[\s,]+/).filter(Boolean))];
-    if (!match || !GROUP_NAME.test(name) || serials.length === 0) {
-      problems.push(`"${entry.slice(0, 60)}" is not "group: SERIAL SERIAL" (a name of letters, digits, dots, dashes or underscores, then its phones, e.g. "lab: emulator-5554 127.0.0.1:5601")`);
+    if (!match || nameProblem(name) !== null || serials.length === 0) {
+      problems.push(`"${entry.slice(0, 60)}" is not "group: SERIAL SERIAL" (a name of letters, digits, spaces, dots, dashes or underscores, then its phones, e.g. "lab: emulator-5554 127.0.0.1:5601")`);
       continue;
     }
     if (groups.has(name)) problems.push(`the group ${name} is declared twice`);
@@ -51,16 +53,16 @@ export class LaunchTargetError extends Error {
  * The phones of a launch, in a stable order. A group's phone that is not ready is still listed: its own task fails
  * in plain words while the others run. Refused (LaunchTargetError) when there would be no phone at all.
  */
-export function phonesOfLaunch(targets: LaunchTargets, readySerials: readonly string[], groups: DeviceGroups): string[] {
+export function phonesOfLaunch(targets: LaunchTargets, readySerials: readonly string[], groups: DeviceGroups, words: Words): string[] {
   if ('all' in targets) {
-    if (readySerials.length === 0) throw new LaunchTargetError('no phone is ready (see amc devices): connect one first');
+    if (readySerials.length === 0) throw new LaunchTargetError(words.t('cli:devices.noneReady'));
     return [...readySerials].sort();
   }
   const members = groups.get(targets.group);
   if (!members) {
     const known = [...groups.keys()];
     throw new LaunchTargetError(
-      `there is no device group named "${targets.group}"; ${known.length ? `the groups are ${known.join(', ')}` : 'no group is declared yet'} (Settings → Fleet → Device groups, or AMC_DEVICE_GROUPS)`,
+      known.length ? words.t('cli:devices.noSuchGroup', { group: targets.group, groups: known.join(', ') }) : words.t('cli:devices.noGroups', { group: targets.group }),
     );
   }
   return [...members];

@@ -34,6 +34,8 @@ export const DeviceSummarySchema = z.object({
   model: z.string().optional(),
   /** What the app calls the phone where the model does not tell phones apart (e.g. "Demo phone 2"). */
   name: z.string().optional(),
+  /** The name's code, for a window in another language ("演示手机 2"). */
+  nameSaid: SaidSchema.optional(),
   /** e.g. `14` (ro.build.version.release). */
   androidVersion: z.string().optional(),
   /** Natural (portrait) size in pixels from `wm size`, and density from `wm density`. */

@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { TaskStatusSchema } from './task';
 import { FlowStepResultSchema } from './flow';
+import type { Words } from './i18n/words';
 
 /** What a finished job leaves in Redis: enough for the results table, without the screens (seed D5). */
 export const FleetResultSchema = z.object({
@@ -78,7 +79,8 @@ export const FleetOverviewSchema = z.object({
 export type FleetOverview = z.infer<typeof FleetOverviewSchema>;
 
 /** What a job (or a schedule) carries out, in words: its goal, or "flow NAME". */
-export const workWords = (job: { goal: string; flow: string | null }): string => (job.flow === null ? job.goal : `flow ${job.flow}`);
+export const workWords = (job: { goal: string; flow: string | null }, words: Words): string =>
+  job.flow === null ? job.goal : words.t('cli:schedule.flow', { name: job.flow });
 
 /** A job succeeded when its task was done and the runtime could confirm it, and a flow job's every step passed. */
 export const jobSucceeded = (result: FleetResult | null): boolean =>

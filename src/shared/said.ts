@@ -31,8 +31,9 @@ export interface Saying {
 }
 
 /**
- * Values named `…Setting` hold a setting's path (`helpers.download`), `…Section` a Settings section, and `…Code`
- * another message's code (without values): each is shown in the language's own words.
+ * Values named `…Setting` hold a setting's path (`helpers.download`), `…Section` a Settings section, `…Code`
+ * another message's code (without values), and `…Said` a JSON list of messages with their values (`[{"code":…,"values":{…}}]`, joined by "; "): each is shown
+ * in the language's own words.
  */
 function valuesIn(values: SaidValues, words: Words): SaidValues {
   return Object.fromEntries(
@@ -40,10 +41,27 @@ function valuesIn(values: SaidValues, words: Words): SaidValues {
       if (name.endsWith('Setting')) return [name, words.t(`settings:field.${value}.label`)];
       if (name.endsWith('Section')) return [name, words.t(`settings:section.${value}`)];
       if (name.endsWith('Code') && isKnownCode(String(value))) return [name, words.t(`said:${value}`)];
+      if (name.endsWith('Said')) return [name, saidListIn(String(value), words)];
       return [name, value];
     }),
   );
 }
+
+/** A `…Said` value: each message worded, in order; a value that is not such a list stays as it is. */
+function saidListIn(json: string, words: Words): string {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(json);
+  } catch {
+    return json;
+  }
+  const list = z.array(SaidSchema).safeParse(parsed);
+  if (!list.success) return json;
+  return list.data.map((said) => (isKnownCode(said.code) ? wordCode(said.code, said.values, words) : said.code)).join('; ');
+}
+
+/** Several messages as one `…Said` value. */
+export const saidList = (said: readonly Said[]): string => JSON.stringify(said);
 
 /** Words a code in a language (English by default). */
 export function wordCode(code: SaidCode, values: SaidValues = {}, words: Words = ENGLISH): string {

@@ -5,9 +5,19 @@ import { z } from 'zod';
 import { LaunchPhonesSchema } from './launch';
 import { RunTaskRequestSchema } from './task';
 import { NamedFlowSchema } from './flow';
+import { nameProblem, type NameProblem } from './names';
+// The English catalog itself, not the translator: this schema is loaded while the catalogs are.
+import COMMON from './i18n/catalogs/en/common';
 
-export const SCHEDULE_NAME = /^[\w.-]{1,100}$/;
-export const ScheduleNameSchema = z.string().trim().max(100).regex(SCHEDULE_NAME, 'must be 1 to 100 letters, digits, dots, dashes or underscores');
+const wordsOfName = (problem: NameProblem) => COMMON.name[problem];
+
+export const ScheduleNameSchema = z
+  .string()
+  .trim()
+  .superRefine((name, context) => {
+    const problem = nameProblem(name);
+    if (problem) context.addIssue({ code: 'custom', message: wordsOfName(problem) });
+  });
 
 /** What a person gives to add a schedule. The cron pattern is checked where it is read (main), by the cron library. */
 export const ScheduleRequestSchema = z

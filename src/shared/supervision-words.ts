@@ -1,6 +1,6 @@
 import { actionPhrase } from './action-words';
 import { ENGLISH, type Words } from './i18n/translate';
-import { wordSaid } from './said';
+import { wordSaid, type Said } from './said';
 import { nameInLabel } from './scene';
 import type { Decider, PersonReply, PersonRequest, SupervisionEntry } from './task';
 
@@ -18,6 +18,30 @@ export const actionWords = (tool: string, args: Record<string, unknown>, targetL
 
 const lowerFirst = (text: string) => text.charAt(0).toLowerCase() + text.slice(1);
 
+/** Why a confirmation was asked, in the window's language where the reasons carry their codes. */
+export function confirmationReasons(request: Extract<PersonRequest, { kind: 'confirmation' }>, words: Words = ENGLISH): string {
+  return request.reasons.map((reason, index) => wordSaid(reason, request.reasonsSaid?.[index], words)).join('; ');
+}
+
+/** What the loop guard saw, in the window's language where it carries its code. */
+export const loopDescription = (request: Extract<PersonRequest, { kind: 'loop' }>, words: Words = ENGLISH): string => wordSaid(request.description, request.descriptionSaid, words);
+
+/** An action as a guard's message carries it, to be worded in the reader's language (the `action` value). */
+export const actionCall = (tool: string, args: Record<string, unknown>, targetLabel: string | undefined): string => JSON.stringify({ tool, args, targetLabel });
+
+/** A guard's message in the reader's language: its code, with an `actionCall` value worded as an action. */
+export function guardMessage(entry: { message: string; said?: Said | undefined }, words: Words = ENGLISH): string {
+  const call = entry.said?.values.actionCall;
+  if (typeof call !== 'string') return wordSaid(entry.message, entry.said, words);
+  try {
+    const { tool, args, targetLabel } = JSON.parse(call) as { tool: string; args: Record<string, unknown>; targetLabel?: string };
+    const { actionCall: _call, ...values } = entry.said!.values;
+    return wordSaid(entry.message, { code: entry.said!.code, values: { ...values, action: actionWords(tool, args, targetLabel, words) } }, words);
+  } catch {
+    return entry.message;
+  }
+}
+
 export function requestWords(request: PersonRequest, words: Words = ENGLISH): string {
   const { t } = words;
   switch (request.kind) {
@@ -26,12 +50,12 @@ export function requestWords(request: PersonRequest, words: Words = ENGLISH): st
     case 'confirmation':
       return t('common:request.confirmation', {
         action: lowerFirst(actionWords(request.tool, request.args, request.target?.label, words)),
-        reasons: request.reasons.join('; '),
+        reasons: confirmationReasons(request, words),
       });
     case 'hand-over':
       return t('common:request.hand-over', { reason: request.reason });
     case 'loop':
-      return t('common:request.loop', { description: request.description });
+      return t('common:request.loop', { description: loopDescription(request, words) });
   }
 }
 
@@ -72,7 +96,7 @@ export function supervisionLines(log: readonly SupervisionEntry[], words: Words 
           at: entry.at,
           step: entry.step,
           kind: 'guard',
-          text: t('common:guard', { guard: entry.guard, decision: entry.decision, message: wordSaid(entry.message, entry.said, words) }),
+          text: t('common:guard', { guard: t(`common:guardName.${entry.guard}`), decision: t(`common:guardDecision.${entry.decision}`), message: guardMessage(entry, words) }),
           by: deciderWords(entry.by, words),
         };
       case 'person.asked':

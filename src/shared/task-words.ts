@@ -116,7 +116,7 @@ export function costWords(
 export function plannerWords(planner: Pick<PlannerInfo, 'kind' | 'provider' | 'model' | 'transport'>, words: Words = ENGLISH): string {
   const { t } = words;
   if (planner.kind === 'stub') return t('common:planner.builtIn');
-  const ai = [t('common:planner.ai'), planner.provider, planner.model, planner.transport && t('common:planner.via', { transport: planner.transport })].filter(Boolean).join(' · ');
+  const ai = [t('common:planner.ai'), planner.provider, planner.model, planner.transport && t('common:planner.via', { transport: t(`common:transport.${planner.transport}`) })].filter(Boolean).join(' · ');
   if (planner.kind === 'replay') return usesModel(planner) ? t('common:planner.replayWithModel', { ai }) : t('common:planner.replay');
   return ai;
 }

@@ -98,12 +98,14 @@ export const PersonRequestSchema = z.discriminatedUnion('kind', [
     rationale: z.string().nullable(),
     /** Why it needs a yes, in plain words (e.g. `it taps "Send SMS" (send)`). */
     reasons: z.array(z.string().min(1)).min(1),
+    /** The reasons' codes, in the same order, for a window in another language (absent in older records). */
+    reasonsSaid: z.array(SaidSchema).optional(),
     target: z.object({ elementId: z.string().optional(), label: z.string().optional(), bounds: BoundsSchema.optional() }).nullable(),
   }),
   /** The model's hand_over(reason): the person takes the phone (log in, captcha, password, payment). */
   z.object({ kind: z.literal('hand-over'), reason: z.string().min(1) }),
   /** The loop guard: the agent keeps looping after a warning; go on or stop? */
-  z.object({ kind: z.literal('loop'), description: z.string().min(1) }),
+  z.object({ kind: z.literal('loop'), description: z.string().min(1), descriptionSaid: SaidSchema.optional() }),
 ]);
 export type PersonRequest = z.infer<typeof PersonRequestSchema>;
 export type PersonRequestKind = PersonRequest['kind'];

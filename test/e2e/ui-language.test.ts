@@ -11,6 +11,7 @@ import { anthropicFakeEnv, saveScreenshot, selectPhone } from './ui-support';
 import { useAnthropicFake, useUiFixture } from '../support/ui-fixture';
 import { TASKS_FOLDER } from '../../src/main/storage/task-store';
 import { writeLongTaskFile } from '../main/storage/task-fixtures';
+import { personLanguageNote } from '../../src/main/runtime/prompt';
 
 const model = useAnthropicFake(() => finish(true, '已完成。'));
 const ui = useUiFixture({ env: () => anthropicFakeEnv(model.fake.url), locale: 'zh-CN' });
@@ -144,7 +145,7 @@ describe('the window in Simplified Chinese', { timeout: 180_000 }, () => {
     await page.close();
   });
 
-  it('Scenario: A goal typed in Chinese reaches the model unchanged, and the request is the same in either language', async () => {
+  it('Scenario: A goal typed in Chinese reaches the model unchanged, and the request differs only by the line naming the language', async () => {
     const { page, errors } = await openInChinese();
     await selectPhone(page, ui.host.harness.serial);
     const chineseAt = model.fake.bodies().length;
@@ -152,6 +153,9 @@ describe('the window in Simplified Chinese', { timeout: 180_000 }, () => {
     await page.getByRole('article', { name: '完成' }).waitFor({ timeout: 60_000 });
     const fromChinese = firstRequestAfter(model.fake, chineseAt);
     expect(fromChinese).toContain(GOAL);
+    // The model is told the person reads Chinese: its questions and finish_task reasons come in Chinese.
+    const languageLine = JSON.stringify(`\n\n${personLanguageNote('zh-CN')}`).slice(1, -1);
+    expect(fromChinese).toContain(languageLine);
 
     // Settings → Language → English: the window's words change at once, nothing else does.
     await page.locator('header').getByRole('button', { name: '打开设置' }).click();
@@ -168,7 +172,7 @@ describe('the window in Simplified Chinese', { timeout: 180_000 }, () => {
     const englishAt = model.fake.bodies().length;
     await runGoal(page, 'What should the phone do?');
     await page.getByRole('article', { name: 'Done' }).waitFor({ timeout: 60_000 });
-    expect(firstRequestAfter(model.fake, englishAt)).toBe(fromChinese);
+    expect(firstRequestAfter(model.fake, englishAt)).toBe(fromChinese.replace(languageLine, ''));
     expect(errors).toEqual([]);
     await page.close();
   });

@@ -17,6 +17,7 @@ import { phoneHelpersFor } from '../../src/main/app/phone-typing';
 import { AdbClient } from '../../src/main/device/adb-client';
 import { Observer } from '../../src/main/perception/observer';
 import { buildPlanner } from '../../src/main/runtime/build-planner';
+import { ENGLISH } from '../../src/shared/i18n/translate';
 import type { RuntimeConfig } from '../../src/main/runtime/config';
 import { noPersonPresent, presetSupervisor, type SupervisorPort, type SupervisorRequest } from '../../src/main/runtime/supervisor';
 import type { AppNotesPort } from '../../src/main/runtime/notes/app-notes-port';
@@ -427,8 +428,8 @@ const ACTS: Record<Path, () => Promise<void>> = {
   },
   'fleet.deviceGroups': async () => {
     const groups = deviceGroupsOf(configWith({ fleet: { deviceGroups: `lab: ${harness.serial}; desk: emulator-5554` } }).settings.fleet.deviceGroups);
-    expect(phonesOfLaunch({ group: 'lab' }, [harness.serial], groups)).toEqual([harness.serial]);
-    expect(() => phonesOfLaunch({ group: 'lab' }, [harness.serial], deviceGroupsOf(configWith().settings.fleet.deviceGroups))).toThrow(/lab/);
+    expect(phonesOfLaunch({ group: 'lab' }, [harness.serial], groups, ENGLISH)).toEqual([harness.serial]);
+    expect(() => phonesOfLaunch({ group: 'lab' }, [harness.serial], deviceGroupsOf(configWith().settings.fleet.deviceGroups), ENGLISH)).toThrow(/lab/);
   },
   'fleet.jobsMayPreApprove': async () => {
     // A fleet job sent with --yes, at a sensitive tap: its yes counts only where this machine's owner allows it.

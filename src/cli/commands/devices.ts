@@ -4,6 +4,9 @@ import { parseCommandArgs, parsePort } from '../args';
 import type { AdbClient } from '../../main/device/adb-client';
 import type { DeviceSummary } from '../../shared/device';
 import type { Settings } from '../../shared/settings';
+import { terminalWords } from '../terminal-words';
+import type { Words } from '../../shared/i18n/translate';
+import { wordSaid } from '../../shared/said';
 
 /** adb server options shared by the device commands (devices, connect, disconnect, pair, observe, act). */
 export const adbOptions = {
@@ -51,17 +54,18 @@ export async function addressArgument(target: string): Promise<string> {
  * or no choice to make, is a usage error (exit code 2) before anything runs or is recorded.
  */
 export async function pickSerial(adb: AdbClient, requested: string | undefined): Promise<string> {
+  const { t } = terminalWords();
   const explicit = requested?.trim() || process.env.ANDROID_SERIAL?.trim();
   const listed = await adb.listDevices();
   const usable = listed.filter((device) => device.state === 'device');
   if (explicit) {
     if (listed.some((device) => device.serial === explicit)) return explicit;
-    const known = listed.length ? `; it knows ${listed.map((d) => d.serial).join(', ')}` : '';
-    throw new UsageError(`No device "${explicit}" is connected to the adb server at ${adb.address}${known} (see \`amc devices\`)`);
+    const known = listed.length ? t('cli:devices.knows', { serials: listed.map((d) => d.serial).join(', ') }) : '';
+    throw new UsageError(t('cli:devices.unknownSerial', { serial: explicit, address: adb.address, known }));
   }
   if (usable.length === 1) return usable[0]!.serial;
-  if (usable.length === 0) throw new UsageError('no phone is ready (see `amc devices`); connect one, start the demo phone (`amc virtual-device`), or pass -s SERIAL');
-  throw new UsageError(`several phones are ready (${usable.map((d) => d.serial).join(', ')}); choose one with -s SERIAL`);
+  if (usable.length === 0) throw new UsageError(t('cli:devices.noneReady'));
+  throw new UsageError(t('cli:devices.severalReady', { serials: usable.map((d) => d.serial).join(', ') }));
 }
 
 /** An AbortSignal that fires on Ctrl-C while `work` runs. */
@@ -76,15 +80,18 @@ export async function withInterrupt<T>(work: (signal: AbortSignal) => Promise<T>
   }
 }
 
-function describeLine(device: DeviceSummary): string {
+function describeLine(device: DeviceSummary, words: Words): string {
+  const { t } = words;
+  const state = device.state === 'device' || device.state === 'offline' || device.state === 'unauthorized' ? t(`cli:devices.state.${device.state}`) : device.state;
   const facts = [
-    device.state,
+    state,
     device.model,
     device.androidVersion && `Android ${device.androidVersion}`,
     device.screen && `${device.screen.width}x${device.screen.height}${device.screen.density ? ` @${device.screen.density}dpi` : ''}`,
     device.connection.toUpperCase(),
   ].filter(Boolean);
-  return `${device.serial}  ${facts.join(', ')}${device.hint ? `\n    -> ${device.hint}` : ''}`;
+  const hint = device.hint ? wordSaid(device.hint, device.hintSaid, words) : null;
+  return `${device.serial}  ${facts.join(', ')}${hint ? `\n    -> ${hint}` : ''}`;
 }
 
 export const devicesCommand: CliCommand = {
@@ -101,9 +108,9 @@ export const devicesCommand: CliCommand = {
       const helpers = await helpersOfReadyPhones(adb, devices);
       io.out(JSON.stringify(devices.map((device) => ({ ...device, ...(helpers.has(device.serial) && { helpers: helpers.get(device.serial) }) })), null, 2));
     } else if (devices.length === 0) {
-      io.out(`No devices at the adb server ${adb.address}. Plug a phone in with USB debugging on, or \`amc connect HOST:PORT\`.`);
+      io.out(terminalWords().t('cli:devices.none', { address: adb.address }));
     } else {
-      for (const device of devices) io.out(describeLine(device));
+      for (const device of devices) io.out(describeLine(device, terminalWords()));
     }
     return 0;
   },

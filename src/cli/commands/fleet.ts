@@ -1,3 +1,4 @@
+import { ENGLISH } from '../../shared/i18n/translate';
 import { ExitCode, type CliCommand } from '../command';
 import { parseCommandArgs } from '../args';
 import { fleetRedis, REDIS_USAGE, redisOption } from '../fleet-options';
@@ -31,10 +32,10 @@ export const fleetCommand: CliCommand = {
       const { counts } = overview;
       io.out(`Jobs: ${counts.queued} queued, ${counts.running} running, ${counts.finished} finished, ${counts.failed} failed, ${counts.interrupted} interrupted`);
       for (const job of overview.jobs) {
-        if (job.state === 'queued' || job.state === 'running') io.out(`  ${job.state}: ${workWords(job)} — ${job.target} (job ${job.id})`);
+        if (job.state === 'queued' || job.state === 'running') io.out(`  ${job.state}: ${workWords(job, ENGLISH)} — ${job.target} (job ${job.id})`);
         else {
           const [line, ...steps] = jobLines(job);
-          io.out(`  ${line} — ${workWords(job)}`);
+          io.out(`  ${line} — ${workWords(job, ENGLISH)}`);
           for (const step of steps) io.out(step);
         }
       }

@@ -3,6 +3,7 @@ import { parseCommandArgs } from '../args';
 import { FLOW_VAR_USAGE, flowFileArgument, flowVarOption, flowVarsOf, readFlowFile } from '../flow-files';
 import { FLOW_RUN_USAGE, runFlowFile } from '../flow-run';
 import { exportFlow, FLOW_EXPORT_USAGE } from '../flow-export';
+import { terminalWords } from '../terminal-words';
 
 const CHECK_USAGE = `amc flow check FILE ${FLOW_VAR_USAGE}`;
 
@@ -14,7 +15,8 @@ async function check(args: string[], io: CliIo): Promise<number> {
   try {
     const flow = await readFlowFile(file, flowVarsOf(values));
     const vars = Object.keys(flow.vars);
-    io.out(`${file}: ok — ${flow.steps.length} ${flow.steps.length === 1 ? 'step' : 'steps'}, goal "${flow.goal}"${vars.length ? `, variables ${vars.join(', ')}` : ''}`);
+    const { t } = terminalWords();
+    io.out(`${t('cli:flowCheck.ok', { file, count: flow.steps.length, goal: flow.goal })}${vars.length ? t('cli:flowCheck.variables', { names: vars.join(', ') }) : ''}`);
     return ExitCode.ok;
   } catch (error) {
     if (!(error instanceof FlowFileError)) throw error;

@@ -5,6 +5,8 @@ import { maxStepsOf } from '../planner-options';
 import { allowedAppsOf, presetAnswers, supervisionOptions } from '../supervision-options';
 import { BrokenFlowFile, WORK_USAGE, workOf, workOptions, type Work } from '../fleet-work';
 import { workWords } from '../../shared/fleet';
+import { terminalWords } from '../terminal-words';
+import { nameProblem } from '../../shared/names';
 
 /** Said in the help and when a flow is scheduled: what is kept is the flow as it is now, not the file. */
 const FLOW_KEPT_NOTE = "A schedule keeps the flow's content as it is when added: editing or deleting the file later changes nothing scheduled (add it again to take the new version).";
@@ -21,6 +23,7 @@ export const scheduleCommand: CliCommand = {
   name: 'schedule',
   usage: USAGE,
   async run(args, io) {
+    const words = terminalWords();
     const [action, ...rest] = args;
     if (action !== 'add' && action !== 'list' && action !== 'remove') throw new UsageError('say what to do: amc schedule add, list or remove');
     const { values, positionals } = parseCommandArgs(
@@ -52,7 +55,7 @@ export const scheduleCommand: CliCommand = {
       }
     }
     const flowNote = () => {
-      if (work?.flow) io.out(FLOW_KEPT_NOTE);
+      if (work?.flow) io.out(words.t('cli:schedule.flowKept'));
     };
     // Without a fleet address the schedules are this machine's, kept in the app's data folder.
     if (values.redis === undefined && !process.env[REDIS_ENV]) {
@@ -71,22 +74,23 @@ export const scheduleCommand: CliCommand = {
       if (action === 'list') {
         const schedules = await client.schedules();
         if (values.json) io.out(JSON.stringify(schedules));
-        else if (schedules.length === 0) io.out('No schedules.');
-        else for (const s of schedules) io.out(`${s.name}: ${s.when} — ${workWords(s)} on ${s.target}; next ${s.nextRunAt ?? 'not planned'}`);
+        else if (schedules.length === 0) io.out(words.t('cli:schedule.none'));
+        else for (const s of schedules) io.out(words.t('cli:schedule.line', { name: s.name, when: s.when, work: workWords(s, words), target: s.target, next: s.nextRunAt ?? words.t('cli:schedule.notPlanned') }));
         return ExitCode.ok;
       }
       if (action === 'remove') {
         const name = positionals[0];
         if (!name || positionals.length > 1) throw new UsageError('name one schedule to remove: amc schedule remove NAME');
         if (!(await client.removeSchedule(name))) {
-          io.err(`amc schedule: there is no schedule named "${name}" (see amc schedule list)`);
+          io.err(`amc schedule: ${words.t('cli:schedule.noSuch', { name })}`);
           return ExitCode.failed;
         }
-        io.out(`Removed the schedule "${name}".`);
+        io.out(words.t('cli:schedule.removed', { name }));
         return ExitCode.ok;
       }
       const name = values.name?.trim();
-      if (!name || !/^[\w.-]{1,100}$/.test(name)) throw new UsageError('--name must be 1 to 100 letters, digits, dots, dashes or underscores');
+      const problem = nameProblem(values.name ?? '');
+      if (!name || problem) throw new UsageError(`--name: ${words.t(`common:name.${problem ?? 'empty'}`)}`);
       if ((values.cron === undefined) === (values.every === undefined)) throw new UsageError('give when with exactly one of --cron "MIN HOUR DAY MONTH WEEKDAY" or --every SECONDS');
       if ((values.device === undefined) === (values.any !== true)) throw new UsageError('name where it runs with exactly one of --device SERIAL or --any');
       const everySeconds = wholeNumber(values.every, '--every', 1, 366 * 24 * 3600);
@@ -96,7 +100,7 @@ export const scheduleCommand: CliCommand = {
       const job = { ...work!, yes: values.yes ?? false, answers: presetAnswers(values), ...(maxSteps && { maxSteps }), ...(allowedApps && { allowedApps }) };
       try {
         const schedule = await client.addSchedule(name, when, job, values.device !== undefined ? { device: values.device.trim() } : { any: true });
-        io.out(`Schedule "${schedule.name}": ${schedule.when} — ${workWords(schedule)} on ${schedule.target}; next ${schedule.nextRunAt ?? 'not planned'}.`);
+        io.out(words.t('cli:schedule.added', { name: schedule.name, when: schedule.when, work: workWords(schedule, words), target: schedule.target, next: schedule.nextRunAt ?? words.t('cli:schedule.notPlanned') }));
         flowNote();
         return ExitCode.ok;
       } catch (error) {

@@ -1,5 +1,6 @@
 import type { CliCommand } from '../command';
 import { parseCommandArgs, parsePort } from '../args';
+import { terminalWords } from '../terminal-words';
 
 export const serveCommand: CliCommand = {
   name: 'serve',
@@ -9,8 +10,9 @@ export const serveCommand: CliCommand = {
     const port = parsePort(values.port, '--port') ?? 0;
     const { startWebApp } = await import('../../main/app/start-web-app');
     const app = await startWebApp({ port });
-    io.out(`Agentic Mobile Control is serving at ${app.url}`);
-    io.out('Open that address in a browser (it carries this launch\'s access token). Press Ctrl-C to stop.');
+    const { t } = terminalWords();
+    io.out(t('cli:serve.serving', { url: app.url }));
+    io.out(t('cli:serve.open'));
     await app.closed;
     return 0;
   },

@@ -4,6 +4,7 @@ import { ADB_OPTIONS_USAGE, adbForTask, adbOptions } from './devices';
 import { fleetRedis, REDIS_USAGE, redisOption } from '../fleet-options';
 import { configuredPlannerFor } from '../planner-options';
 import { deviceGroupsOf, groupsOfPhone } from '../../shared/device-groups';
+import { terminalWords } from '../terminal-words';
 
 const USAGE = `amc worker ${REDIS_USAGE} [--name NAME] [--serial SERIAL]... [--group NAME]... [--concurrency N] [--lock-seconds N] [--no-idle-reading] ${ADB_OPTIONS_USAGE}`;
 
@@ -30,7 +31,7 @@ export const workerCommand: CliCommand = {
     const adb = await adbForTask(values, config.settings);
     const readySerials = async () => new Set((await adb.listDevices()).filter((device) => device.state === 'device').map((device) => device.serial));
     const serials = values.serial?.length ? [...new Set(values.serial)] : [...(await readySerials())];
-    if (serials.length === 0) throw new UsageError('no phone is ready to offer (see `amc devices`); connect one or name them with --serial');
+    if (serials.length === 0) throw new UsageError(terminalWords().t('cli:devices.noneToOffer'));
     // --group puts every offered phone in the group; the Device groups setting names the groups of each phone.
     const declaredGroups = deviceGroupsOf(config.settings.fleet.deviceGroups);
     const groupsOf = (serial: string) => [...new Set([...(values.group ?? []), ...groupsOfPhone(declaredGroups, serial)])];

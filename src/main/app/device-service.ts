@@ -1,5 +1,6 @@
 import type { DeviceList } from '../../shared/contract/devices';
 import type { Settings } from '../../shared/settings';
+import type { DeviceSummary } from '../../shared/device';
 import { say, type Saying } from '../../shared/said';
 import { AdbClient } from '../device/adb-client';
 import { AdbError } from '../device/errors';
@@ -60,7 +61,7 @@ export class DeviceService {
   private connecting: Promise<void> | undefined;
   private address: AdbServerOptions | undefined;
   /** The demo phones this app started, in order; their names tell them apart ("Demo phone", "Demo phone 2"). */
-  private readonly demos: Array<{ device: VirtualDevice; name: string }> = [];
+  private readonly demos: Array<{ device: VirtualDevice; name: Saying }> = [];
   private demoStarting: Promise<DemoPhone> | undefined;
   private readonly demoProfile: LatencyProfileName;
   private closed = false;
@@ -151,8 +152,12 @@ export class DeviceService {
 
   private snapshot(): DeviceList {
     const names = new Map(this.demos.map(({ device, name }) => [device.adbAddress, name]));
+    const named = (device: DeviceSummary): DeviceSummary => {
+      const name = names.get(device.serial);
+      return name ? { ...device, name: name.text, nameSaid: name.said } : device;
+    };
     return {
-      devices: (this.tracker?.list() ?? []).map((device) => (names.has(device.serial) ? { ...device, name: names.get(device.serial) } : device)),
+      devices: (this.tracker?.list() ?? []).map(named),
       adbServer: this.adbClient?.address ?? `${this.address?.host ?? '127.0.0.1'}:${this.address?.port ?? this.options.env.ANDROID_ADB_SERVER_PORT ?? 5037}`,
       ...problemFields(this.problem),
     };
@@ -203,10 +208,10 @@ export class DeviceService {
 
   private async launchDemo(): Promise<DemoPhone> {
     const device = await startDemoDevice(this.demoProfile);
-    const name = this.demos.length === 0 ? 'Demo phone' : `Demo phone ${this.demos.length + 1}`;
+    const name = this.demos.length === 0 ? say('phoneName.demo') : say('phoneName.demoNumbered', { number: this.demos.length + 1 });
     this.demos.push({ device, name });
     await this.connectDemo(device.adbAddress);
-    return { serial: device.adbAddress, name };
+    return { serial: device.adbAddress, name: name.text };
   }
 
   private async connectDemo(serial: string): Promise<void> {

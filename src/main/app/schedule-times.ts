@@ -1,20 +1,27 @@
 // When a local schedule runs: its cron pattern, read by croner in the computer's local time.
 import { Cron } from 'croner';
+import { say, type Said, type Saying } from '../../shared/said';
 
+/** A pattern that is not a schedule: its English message, and its code for the window (IPC passes `said` on). */
 export class ScheduleTimeError extends Error {
   override name = 'ScheduleTimeError';
+  readonly said: Said;
+  constructor({ text, said }: Saying) {
+    super(text);
+    this.said = said;
+  }
 }
 
 /** Five fields only (minute hour day month weekday), as people write cron; croner's seconds field is not offered. */
 export function checkCron(pattern: string): Cron {
   const fields = pattern.trim().split(/\s+/);
   if (fields.length !== 5) {
-    throw new ScheduleTimeError(`"${pattern}" is not a cron pattern of five fields (minute hour day month weekday), e.g. "0 8 * * *" for every day at 08:00`);
+    throw new ScheduleTimeError(say('schedule.cronFields', { pattern }));
   }
   try {
     return new Cron(pattern, { paused: true });
   } catch (error) {
-    throw new ScheduleTimeError(`"${pattern}" is not a cron pattern croner accepts: ${error instanceof Error ? error.message : String(error)}`);
+    throw new ScheduleTimeError(say('schedule.cronRefused', { pattern, why: error instanceof Error ? error.message : String(error) }));
   }
 }
 

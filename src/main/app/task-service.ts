@@ -1,3 +1,4 @@
+import { ENGLISH } from '../../shared/i18n/translate';
 import { randomUUID } from 'node:crypto';
 import type { CurrentTask, LaunchInput, LaunchStarted, ReplayTaskInput, RunTaskInput, TaskControlResult } from '../../shared/contract/tasks';
 import { deviceGroupsOf, phonesOfLaunch } from '../../shared/device-groups';
@@ -72,7 +73,7 @@ export class TaskService {
   async run(input: RunTaskInput & { launchId?: string }): Promise<TaskRecord> {
     const config = applyTaskOverrides(await this.options.loadConfig(), input.overrides ?? {});
     // Building the planner checks what it needs (keys, URLs): a ConfigError here means nothing started.
-    const configured = await withPlanCache(buildPlanner(config), input.goal, this.options.store, config.settings.aiPlanner.reuseRuns);
+    const configured = await withPlanCache(buildPlanner(config, undefined, input.language), input.goal, this.options.store, config.settings.aiPlanner.reuseRuns);
     return this.start(input, config, configured);
   }
 
@@ -125,7 +126,7 @@ export class TaskService {
 
   private async launchOn(phones: LaunchPhones, goal: string, startOn: (serial: string, launchId: string) => Promise<TaskRecord>): Promise<LaunchStarted> {
     const config = await this.options.loadConfig();
-    const serials = phones.kind === 'serials' ? [...new Set(phones.serials)] : phonesOfLaunch({ group: phones.group }, [], deviceGroupsOf(config.settings.fleet.deviceGroups));
+    const serials = phones.kind === 'serials' ? [...new Set(phones.serials)] : phonesOfLaunch({ group: phones.group }, [], deviceGroupsOf(config.settings.fleet.deviceGroups), ENGLISH);
     const launchId = randomUUID();
     const rows = await Promise.all(
       serials.map(async (serial) => {

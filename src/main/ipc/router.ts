@@ -9,6 +9,7 @@ import {
   type RpcResult,
 } from '../../shared/contract';
 import { redactSecrets } from '@amc/provider-clients';
+import { SaidSchema } from '../../shared/said';
 
 /** Who is calling: handlers may answer differently per transport (e.g. app.info). */
 export interface CallContext {
@@ -61,7 +62,8 @@ export function createRouter(handlers: MethodHandlers, onFailure: (method: Metho
         // The stack goes to the log (onFailure); the window gets the message, shown there in plain words.
         onFailure(method, error);
         const message = redactSecrets(error instanceof Error ? `${error.name}: ${error.message}` : String(error));
-        return failure({ code: 'failed', message });
+        const said = SaidSchema.safeParse((error as { said?: unknown } | null)?.said);
+        return failure({ code: 'failed', message, ...(said.success && { said: said.data }) });
       }
     },
   };

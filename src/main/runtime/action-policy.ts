@@ -6,6 +6,7 @@ import { ACTION_TOOLS } from '../tools/registry';
 import { elementAt } from '../tools/scene-targets';
 import type { CallEffects, ToolCatalog } from '../tools/tool';
 import { isAllowedApp } from '../tools/app-resolver';
+import { say, type Said, type SaidCode, type Saying } from '../../shared/said';
 
 /**
  * The sensitive-action policy: before an action runs, whether it needs the person's yes. Pure: it reads the call,
@@ -16,7 +17,22 @@ type ConfirmationTarget = Extract<PersonRequest, { kind: 'confirmation' }>['targ
 
 export type PolicyVerdict =
   | { decision: 'allow' }
-  | { decision: 'confirm'; finding: Extract<GuardFinding, 'sensitive-action' | 'every-action' | 'outside-allowed-apps'>; reasons: string[]; target: ConfirmationTarget };
+  | {
+      decision: 'confirm';
+      finding: Extract<GuardFinding, 'sensitive-action' | 'every-action' | 'outside-allowed-apps'>;
+      /** In English for the records, with their codes for a window in another language. */
+      reasons: string[];
+      reasonsSaid: Said[];
+      target: ConfirmationTarget;
+    };
+
+const confirm = (finding: Extract<PolicyVerdict, { decision: 'confirm' }>['finding'], sayings: Saying[], target: ConfirmationTarget): PolicyVerdict => ({
+  decision: 'confirm',
+  finding,
+  reasons: sayings.map((saying) => saying.text),
+  reasonsSaid: sayings.map((saying) => saying.said),
+  target,
+});
 
 export interface PolicyInput {
   call: ToolCall;
@@ -100,18 +116,28 @@ function sendButtonOn(scene: Scene | null): SceneElement | undefined {
   return scene?.elements.find((element) => [element.text, element.desc, element.resourceId].some((label) => label && /^(send|发送)$/.test(sensitiveWordIn(label) ?? '')));
 }
 
-function sensitiveReasons(call: ToolCall, effects: CallEffects, element: SceneElement | undefined, scene: Scene | null): string[] {
-  const reasons: string[] = [];
-  if (effects.alwaysSensitive) reasons.push(`${call.name} always needs a yes`);
+/** How a reason names what a touch does to its element ("taps"), in the reader's language. */
+const VERB_CODES: Partial<Record<string, SaidCode>> = { tap: 'policy.verb.tap', long_press: 'policy.verb.long_press', swipe: 'policy.verb.swipe' };
+
+function sensitiveReasons(call: ToolCall, effects: CallEffects, element: SceneElement | undefined, scene: Scene | null): Saying[] {
+  const reasons: Saying[] = [];
+  if (effects.alwaysSensitive) reasons.push(say('policy.alwaysSensitive', { tool: call.name }));
   if (element && effects.target === 'element') {
     const labels = [element.text, element.desc, element.resourceId, element.unlabeled].filter((label): label is string => !!label);
     const word = labels.map(sensitiveWordIn).find((found) => found !== null);
-    if (word) reasons.push(`it ${effects.verb} ${elementLabel(element)} (${word})`);
+    if (word) {
+      const verbCode = VERB_CODES[call.name];
+      reasons.push(
+        verbCode
+          ? say('policy.sensitiveElement', { verbCode, element: elementLabel(element), word })
+          : say('policy.sensitiveElementTool', { tool: call.name, element: elementLabel(element), word }),
+      );
+    }
   }
-  if (effects.target === 'text-field' && element?.password) reasons.push(`it types into a password field (${elementLabel(element)})`);
-  if (effects.typedText !== null && CARD_NUMBER.test(effects.typedText)) reasons.push('it types what looks like a card number');
+  if (effects.target === 'text-field' && element?.password) reasons.push(say('policy.passwordField', { element: elementLabel(element) }));
+  if (effects.typedText !== null && CARD_NUMBER.test(effects.typedText)) reasons.push(say('policy.cardNumber'));
   const send = effects.pressesEnter ? sendButtonOn(scene) : undefined;
-  if (send) reasons.push(`it presses Enter, which may send, next to ${elementLabel(send)}`);
+  if (send) reasons.push(say('policy.enterMaySend', { element: elementLabel(send) }));
   return reasons;
 }
 
@@ -123,13 +149,13 @@ export function decideAction(input: PolicyInput): PolicyVerdict {
   if (!effects || effects.target === 'nothing') return { decision: 'allow' };
   const element = targetOf(call, effects, scene);
   const target: ConfirmationTarget = element ? { elementId: element.id, label: elementLabel(element), bounds: element.bounds } : null;
-  if (mode === 'every') return { decision: 'confirm', finding: 'every-action', reasons: ['step mode: every action waits for your yes'], target };
+  if (mode === 'every') return confirm('every-action', [say('policy.stepMode')], target);
   const foreground = scene?.screen.package;
   // A call that opens an app is held to the allow-list by the app it opens (the Executor refuses others before
   // anything opens); any other call acting inside an app outside the list is asked about.
   if (foreground && !effects.opensApp && !inTaskScope(foreground, allowedApps)) {
-    return { decision: 'confirm', finding: 'outside-allowed-apps', reasons: [`it acts in ${foreground}, which is not among this task's allowed apps`], target };
+    return confirm('outside-allowed-apps', [say('policy.outsideAllowedApps', { app: foreground })], target);
   }
   const reasons = sensitiveReasons(call, effects, element, scene);
-  return reasons.length ? { decision: 'confirm', finding: 'sensitive-action', reasons, target } : { decision: 'allow' };
+  return reasons.length ? confirm('sensitive-action', reasons, target) : { decision: 'allow' };
 }

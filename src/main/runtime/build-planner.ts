@@ -13,6 +13,7 @@ import { createStubPlanner } from './stub-planner';
 import type { ConfiguredPlanner, PlannerSource } from './planner';
 import { PERSON_TOOL_SPECS } from '../tools/person-tools';
 import { taskPoliciesFrom } from './task-policies';
+import { chooseLanguage, type Language } from '../../shared/i18n/languages';
 
 /**
  * Loads the provider SDK the configured AI planner talks through directly, so that the first decision of a process
@@ -62,7 +63,7 @@ export function buildToolCallingClient(config: RuntimeConfig): ToolCallingClient
 }
 
 /** The stub planner unless the AI planner is enabled (seed D6), with the configured step budget. */
-export function buildPlanner(config: RuntimeConfig, client?: ToolCallingClient): ConfiguredPlanner {
+export function buildPlanner(config: RuntimeConfig, client?: ToolCallingClient, personLanguage?: Language): ConfiguredPlanner {
   const maxSteps = config.settings.aiPlanner.maxSteps;
   if (!config.settings.aiPlanner.enabled) return { planner: createStubPlanner(), maxSteps, policies: taskPoliciesFrom(config.settings, undefined) };
   const setup = aiPlannerSetup(config);
@@ -73,7 +74,11 @@ export function buildPlanner(config: RuntimeConfig, client?: ToolCallingClient):
     info: { provider: setup.provider, transport: setup.transport, model: setup.transport === 'direct' ? setup.model : explicitModel },
     sendScreenshot: setup.sendScreenshot,
     // The control plane chooses provider and model; the configured ones travel as a hint.
-    prompt: setup.transport === 'cloud-proxy' ? { modelHint: { provider: setup.provider, ...(explicitModel ? { model: explicitModel } : {}) } } : {},
+    prompt: {
+      // The window says which language it shows; elsewhere (the CLI, MCP, schedules) the Language setting or the system's.
+      personLanguage: personLanguage ?? chooseLanguage(config.settings.interface.language, [process.env.LC_ALL, process.env.LC_MESSAGES, process.env.LANG]),
+      ...(setup.transport === 'cloud-proxy' && { modelHint: { provider: setup.provider, ...(explicitModel ? { model: explicitModel } : {}) } }),
+    },
   });
   // Through the cloud proxy the control plane may pick another model: only an explicitly configured one is priced.
   const pricedModel = setup.transport === 'direct' ? setup.model : explicitModel;

@@ -1,4 +1,5 @@
 import type { LoopThresholds } from './task-policies';
+import { say, type Said } from '../../shared/said';
 
 /**
  * The loop and stall guard: from the turns so far, whether the agent repeats an action that changes nothing or
@@ -21,6 +22,8 @@ export interface LoopFinding {
   count: number;
   /** Plain words for the model, the person and the failure reason. */
   description: string;
+  /** The description's code, for a window in another language. */
+  descriptionSaid: Said;
 }
 
 /** The stable key of an action: element ids are renumbered every turn, so the target's label stands for them. */
@@ -59,17 +62,14 @@ export function findLoop(turns: readonly GuardedTurn[], screens: readonly (strin
   const threshold = Math.min(thresholds.warnAfter, thresholds.stopAfter);
   const repeated = repeats(turns);
   if (repeated >= threshold) {
-    const times = repeated === 1 ? 'once' : `${repeated} times in a row`;
-    return { kind: 'repeat', count: repeated, description: `${turns.at(-1)!.actionText} ${times} and the screen did not change` };
+    const { text, said } = say('loop.repeat', { action: turns.at(-1)!.actionText, count: repeated });
+    return { kind: 'repeat', count: repeated, description: text, descriptionSaid: said };
   }
   const alternated = alternations(screens);
   if (alternated >= threshold) {
     const recent = turns.slice(-Math.min(turns.length, 2)).map((turn) => turn.actionText);
-    return {
-      kind: 'alternation',
-      count: alternated,
-      description: `going back and forth between the same two screens for ${alternated + 1} turns (last actions: ${recent.join(', then ')})`,
-    };
+    const { text, said } = say('loop.alternation', { turns: alternated + 1, actions: recent.join(', then ') });
+    return { kind: 'alternation', count: alternated, description: text, descriptionSaid: said };
   }
   return null;
 }

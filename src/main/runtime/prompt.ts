@@ -5,6 +5,7 @@ import { asData, dataBlock, withoutTags } from './prompt-data';
 import { conventionWords, type CoordinateConvention } from './screen-coordinates';
 import type { PlanInput } from './planner';
 import type { AppNote } from '../../shared/app-notes';
+import { LANGUAGE_NAMES_IN_ENGLISH, type Language } from '../../shared/i18n/languages';
 
 export const FINISH_TASK = 'finish_task';
 
@@ -50,6 +51,13 @@ export interface PromptOptions {
   modelHint?: DecisionRequest['modelHint'];
   /** How this model gives a point on a screen with no usable UI tree (see screen-coordinates.ts); default image pixels. */
   coordinates?: CoordinateConvention;
+  /** The language the person reads: their questions, hand-overs and finish_task reasons are written in it. */
+  personLanguage?: Language;
+}
+
+/** The one line of the prompt that depends on the person: which language what they read is written in. */
+export function personLanguageNote(language: Language): string {
+  return `The person reads ${LANGUAGE_NAMES_IN_ENGLISH[language]}: write ask_user questions, hand_over reasons and finish_task reasons in that language. Everything else (tool names, element ids, your reasoning) stays as described above.`;
 }
 
 function screenshotNote(input: PlanInput, coordinates: CoordinateConvention): string | null {
@@ -147,7 +155,7 @@ export function buildDecisionRequest(input: PlanInput, actionTools: readonly Dec
     content.push({ type: 'image', mediaType: input.screenshot.mediaType, data: Buffer.from(input.screenshot.bytes).toString('base64') });
   }
   return {
-    system: SYSTEM_PROMPT,
+    system: options.personLanguage && options.personLanguage !== 'en' ? `${SYSTEM_PROMPT}\n\n${personLanguageNote(options.personLanguage)}` : SYSTEM_PROMPT,
     messages: [{ role: 'user', content }],
     tools: [...actionTools, FINISH_TASK_SPEC],
     ...(options.maxOutputTokens ? { maxOutputTokens: options.maxOutputTokens } : {}),

@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { StepOutcome, ToolCall, Verification } from '../../shared/action';
 import { nameInLabel, type Scene } from '../../shared/scene';
 import { actionPhrase, DENIED } from '../../shared/action-words';
+import { actionCall } from '../../shared/supervision-words';
+import { say, saidList } from '../../shared/said';
 import type { ConfirmationMode } from '../../shared/settings-catalog';
 import { PersonReplySchema, replyFits, type PersonReply, type PersonRequest, type PlannedStep, type TaskEvent } from '../../shared/task';
 import { GO_BACK } from '../tools/actions/keys';
@@ -187,16 +189,17 @@ export class SupervisedActions {
     const verdict = decideAction({ call: { name: planned.tool, args: planned.args }, scene, mode: this.scope.confirmation(), allowedApps: this.scope.allowedApps, tools: this.ports.tools });
     if (verdict.decision === 'allow') return 'run';
     const action = describeAction(planned.tool, planned.args, verdict.target?.label);
+    const call = actionCall(planned.tool, planned.args, verdict.target?.label);
     const decided = { type: 'guard.decided' as const, taskId, step };
     if (this.allowAll) {
-      this.scope.emit({ ...decided, at: now(), guard: 'policy', finding: 'allowed-for-task', decision: 'allow', message: `${action}: the person allowed every action for the rest of this task`, by: 'preset' });
+      this.scope.emit({ ...decided, at: now(), guard: 'policy', finding: 'allowed-for-task', decision: 'allow', message: `${action}: the person allowed every action for the rest of this task`, said: say('policy.allowedForTask', { actionCall: call }).said, by: 'preset' });
       return 'run';
     }
     const guard = verdict.finding === 'outside-allowed-apps' ? 'scope' : 'policy';
-    this.scope.emit({ ...decided, at: now(), guard, finding: verdict.finding, decision: 'ask', message: `${action} needs a yes: ${verdict.reasons.join('; ')}`, by: 'policy' });
+    this.scope.emit({ ...decided, at: now(), guard, finding: verdict.finding, decision: 'ask', message: `${action} needs a yes: ${verdict.reasons.join('; ')}`, said: say('policy.needsYes', { actionCall: call, reasonsSaid: saidList(verdict.reasonsSaid) }).said, by: 'policy' });
     let reply: PersonReply;
     try {
-      ({ reply } = await this.ask(step, { kind: 'confirmation', tool: planned.tool, args: planned.args, rationale: planned.rationale, reasons: verdict.reasons, target: verdict.target }));
+      ({ reply } = await this.ask(step, { kind: 'confirmation', tool: planned.tool, args: planned.args, rationale: planned.rationale, reasons: verdict.reasons, reasonsSaid: verdict.reasonsSaid, target: verdict.target }));
     } catch {
       return { kind: 'ended', status: 'cancelled', reason: stopReasonOf(this.scope.signal) };
     }

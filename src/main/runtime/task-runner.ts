@@ -458,12 +458,12 @@ export class TaskRunner {
     if (!loop) return null;
     const { finding } = loop;
     if (loop.decision === 'warn') {
-      if (loop.firstWarning) this.guardDecided(task, step, { guard: 'loop', finding: finding.kind, decision: 'warn', message: finding.description, by: 'runtime' });
+      if (loop.firstWarning) this.guardDecided(task, step, { guard: 'loop', finding: finding.kind, decision: 'warn', message: finding.description, said: finding.descriptionSaid, by: 'runtime' });
       run.notices.push(loopWarning(finding));
       return null;
     }
-    this.guardDecided(task, step, { guard: 'loop', finding: finding.kind, decision: 'ask', message: finding.description, by: 'runtime' });
-    const { reply } = await run.actions.ask(step, { kind: 'loop', description: finding.description });
+    this.guardDecided(task, step, { guard: 'loop', finding: finding.kind, decision: 'ask', message: finding.description, said: finding.descriptionSaid, by: 'runtime' });
+    const { reply } = await run.actions.ask(step, { kind: 'loop', description: finding.description, descriptionSaid: finding.descriptionSaid });
     const ended = endFor(reply, (why) => `stopped a loop: ${finding.description}; ${why}`);
     if (ended) return this.end(task, run, ended);
     run.loops.restart();

@@ -6,6 +6,7 @@ import { isAction, isDenied, stepPhrase } from '../../shared/action-words';
 import { supervisionLines } from '../../shared/supervision-words';
 import { screenChangedByAction, type StepRecord, type TaskRecord } from '../../shared/task';
 import { plainReason } from '../../shared/plain-words';
+import { wordSaid } from '../../shared/said';
 import { costWords, countOf, formatDuration, lookedOnlyHint, lookedOnlyNote, plannerWords, stepCountsLabel, taskOutcomeKind, taskOutcomeWord, tokensLabel } from '../../shared/task-words';
 import { toolActsOnPhone } from '../tools/registry';
 import { redactSecrets } from '@amc/provider-clients';
@@ -76,10 +77,11 @@ function reasoningHtml(label: string, text: string | null, exposes: boolean, { t
   return `<details${text ? ' open' : ''}><summary>${label}</summary>${body}</details>`;
 }
 
-function verificationHtml(verification: Verification, { t }: Words): string {
+function verificationHtml(verification: Verification, words: Words): string {
+  const { t } = words;
   return verification.status === 'verified'
-    ? `<span class="ok">${t('report:verified')}</span>: ${escapeHtml(verification.fact)}`
-    : `<span class="err">${t('report:notVerified')}</span>: ${escapeHtml(verification.fact)}`;
+    ? `<span class="ok">${t('report:verified')}</span>: ${escapeHtml(wordSaid(verification.fact, verification.said, words))}`
+    : `<span class="err">${t('report:notVerified')}</span>: ${escapeHtml(wordSaid(verification.fact, verification.said, words))}`;
 }
 
 /** Every question, answer, hand-over, confirmation and guard decision, with who decided and when. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SaidSchema } from '../said';
 
 /** A request/response pair crossing the process boundary: main validates `input`, the caller trusts `output`. */
 export interface MethodDefinition<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> {
@@ -18,6 +19,8 @@ export const RpcErrorSchema = z.object({
   message: z.string(),
   /** One line per invalid field, e.g. "goal: must not be empty". */
   issues: z.array(z.string()).optional(),
+  /** The message's code, for a window in another language (errors that carry one). */
+  said: SaidSchema.optional(),
 });
 export type RpcErrorCode = z.infer<typeof RpcErrorCodeSchema>;
 export type RpcError = z.infer<typeof RpcErrorSchema>;

@@ -3,6 +3,7 @@ import { ProviderSchema, TransportSchema } from '../settings';
 import { RunTaskRequestSchema, TaskEventSchema, TaskRecordSchema, TaskStatusSchema } from '../task';
 import { defineEvents, defineMethods } from './define';
 import { LaunchPhonesSchema, LaunchRowSchema } from '../launch';
+import { LANGUAGES } from '../i18n/languages';
 
 /** Per-run choices that win over Settings for this one task. */
 export const TaskOverridesSchema = z
@@ -16,7 +17,9 @@ export const TaskOverridesSchema = z
 export type TaskOverrides = z.infer<typeof TaskOverridesSchema>;
 
 // A launch id is given by tasks.launch only: a window never makes up its own.
-export const RunTaskInputSchema = RunTaskRequestSchema.omit({ launchId: true }).extend({ overrides: TaskOverridesSchema.optional() }).strict();
+/** The language the person reads the window in: the model asks and explains in it (the rest of the prompt stays English). */
+const ReaderLanguageSchema = z.enum(LANGUAGES).optional();
+export const RunTaskInputSchema = RunTaskRequestSchema.omit({ launchId: true }).extend({ overrides: TaskOverridesSchema.optional(), language: ReaderLanguageSchema }).strict();
 export type RunTaskInput = z.infer<typeof RunTaskInputSchema>;
 
 /** "Run again without the model": a successful task from history replayed on a phone (the model only where the screen differs, when the AI planner is on). */
@@ -35,6 +38,7 @@ export const LaunchInputSchema = z
     maxSteps: RunTaskRequestSchema.shape.maxSteps,
     allowedApps: RunTaskRequestSchema.shape.allowedApps,
     overrides: TaskOverridesSchema.optional(),
+    language: ReaderLanguageSchema,
   })
   .strict();
 export type LaunchInput = z.infer<typeof LaunchInputSchema>;

@@ -7,6 +7,9 @@
 export const LANGUAGES = ['en', 'zh-CN'] as const;
 export type Language = (typeof LANGUAGES)[number];
 
+/** Each language named in English, for the model's prompt (which stays English). */
+export const LANGUAGE_NAMES_IN_ENGLISH: Record<Language, string> = { en: 'English', 'zh-CN': 'Simplified Chinese (zh-CN)' };
+
 /** The Settings choice: follow the system, or one language. */
 export const LANGUAGE_CHOICES = ['system', ...LANGUAGES] as const;
 export type LanguageChoice = (typeof LANGUAGE_CHOICES)[number];

@@ -1,17 +1,10 @@
 import i18next, { type i18n } from 'i18next';
 import { CATALOGS, AREAS } from './catalogs';
 import { numberLocaleOf, type Language } from './languages';
+import type { Words } from './words';
 
-/** A message by its key (`area:path.to.key`), with its `{{placeholders}}` filled in. */
-export type Translate = (key: string, values?: Record<string, unknown>) => string;
+export type { Translate, Words } from './words';
 
-/** What every surface needs to word something in one language: its messages and the locale for numbers and dates. */
-export interface Words {
-  language: Language;
-  /** For Intl: undefined means the runtime's own (the machine's or the browser's) locale. */
-  locale: string | undefined;
-  t: Translate;
-}
 
 function instanceFor(language: Language): i18n {
   const instance = i18next.createInstance();

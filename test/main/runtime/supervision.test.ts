@@ -93,7 +93,11 @@ describe('loop and stall guard', () => {
     expect(record.failureReason).toBe('stopped a loop: Opened Settings 3 times in a row and the screen did not change; no person is present to answer');
     // Three actions, then the fourth observation finds the loop: no fourth model call.
     expect(planner.inputs).toHaveLength(3);
-    expect(of(events, 'person.asked')[0]!.request).toEqual({ kind: 'loop', description: 'Opened Settings 3 times in a row and the screen did not change' });
+    expect(of(events, 'person.asked')[0]!.request).toEqual({
+      kind: 'loop',
+      description: 'Opened Settings 3 times in a row and the screen did not change',
+      descriptionSaid: { code: 'loop.repeat', values: { action: 'Opened Settings', count: 3 } },
+    });
     expect(of(events, 'person.answered')[0]).toMatchObject({ by: 'no-one-present', reply: { kind: 'unanswered' } });
   });
 

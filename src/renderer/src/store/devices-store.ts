@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import type { DeviceList } from '../../../shared/contract';
 import type { DeviceSummary } from '../../../shared/device';
+import type { Words } from '../../../shared/i18n/translate';
+import { wordSaid } from '../../../shared/said';
 import { create } from 'zustand';
 import { readStored, writeStored } from '../lib/local-store';
 
@@ -22,7 +24,8 @@ export interface DevicesState {
 }
 
 /** What the app calls a phone: its app-given name (demo phones), else its model, else its serial. */
-export const phoneName = (device: Pick<DeviceSummary, 'serial' | 'name' | 'model'>): string => device.name ?? device.model ?? device.serial;
+export const phoneName = (device: Pick<DeviceSummary, 'serial' | 'name' | 'nameSaid' | 'model'>, words?: Words): string =>
+  (device.name && words ? wordSaid(device.name, device.nameSaid, words) : device.name) ?? device.model ?? device.serial;
 
 function rememberNames(known: Record<string, string>, devices: DeviceSummary[]): Record<string, string> {
   const named = devices.filter((device) => device.name ?? device.model);

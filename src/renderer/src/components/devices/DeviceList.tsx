@@ -46,7 +46,7 @@ function DeviceRow({ device, selected, onSelect }: { device: DeviceSummary; sele
   return (
     <li className={`device-row${selected ? ' is-selected' : ''}`} data-testid="device-row" data-serial={device.serial}>
       <button type="button" className="device-select" aria-pressed={selected} onClick={onSelect}>
-        <span className="device-model">{(device.name ?? device.model) ? phoneName(device) : t('app:devices.unknownPhone')}</span>
+        <span className="device-model">{(device.name ?? device.model) ? phoneName(device, words) : t('app:devices.unknownPhone')}</span>
         <span className="device-meta">
           <code>{device.serial}</code> · <span className="badge">{device.connection.toUpperCase()}</span>
           {device.androidVersion && t('app:devices.android', { version: device.androidVersion })}

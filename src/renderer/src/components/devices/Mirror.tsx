@@ -3,6 +3,7 @@ import { handsPhoneOver } from '../../../../shared/contract';
 import type { DeviceSummary } from '../../../../shared/device';
 import { useBridge } from '../../bridge-context';
 import { useWords } from '../../i18n/use-words';
+import { phoneName } from '../../store/devices-store';
 import { reportError } from '../../store/app-store';
 import { useMirrorStore } from '../../store/mirror-store';
 import { entryFor, isRunning, useTaskStore } from '../../store/task-store';
@@ -37,7 +38,8 @@ export function Mirror({ device }: { device: DeviceSummary }) {
   const agentActive = isRunning(entry?.task);
   const personHasControl = !agentActive || entry?.paused === true || handsPhoneOver(entry?.task.pending?.request);
   useMirrorFrames(canvas, device.serial);
-  const { t } = useWords();
+  const words = useWords();
+  const { t } = words;
 
   useEffect(() => {
     if (device.state !== 'device') return;
@@ -124,7 +126,7 @@ export function Mirror({ device }: { device: DeviceSummary }) {
               className="mirror-canvas"
               data-testid="mirror-canvas"
               data-seq={painted?.seq ?? ''}
-              aria-label={t(personHasControl ? 'app:mirror.liveScreenControl' : 'app:mirror.liveScreen', { phone: device.name ?? device.model ?? device.serial })}
+              aria-label={t(personHasControl ? 'app:mirror.liveScreenControl' : 'app:mirror.liveScreen', { phone: phoneName(device, words) })}
               role="img"
               onPointerDown={onPointerDown}
               onPointerUp={onPointerUp}

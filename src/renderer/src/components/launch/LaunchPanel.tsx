@@ -34,7 +34,8 @@ export function LaunchPanel() {
 
   const phones = group ? (groups.get(group) ?? []) : picked.filter((serial) => ready.some((device) => device.serial === serial));
   const target: LaunchPhones | null = phones.length === 0 ? null : group ? { kind: 'group', group } : { kind: 'serials', serials: [...phones] };
-  const { t } = useWords();
+  const words = useWords();
+  const { t } = words;
   const notReady = !goal ? t('app:schedules.needGoal') : phones.length === 0 ? t('app:launch.needPhones') : null;
   const toggle = (serial: string, on: boolean) => {
     setGroup('');
@@ -49,7 +50,7 @@ export function LaunchPanel() {
   const run = async () => {
     setStarting(true);
     try {
-      setLaunch(await bridge.call('tasks.launch', { goal, phones: target!, ...allowedAppsOption() }));
+      setLaunch(await bridge.call('tasks.launch', { goal, phones: target!, ...allowedAppsOption(), language: words.language }));
     } catch (error) {
       reportError(error);
     } finally {
@@ -66,7 +67,7 @@ export function LaunchPanel() {
           {ready.map((device) => (
             <label key={device.serial} className="launch-phone" title={device.serial}>
               <input type="checkbox" checked={picked.includes(device.serial)} onChange={(event) => toggle(device.serial, event.target.checked)} />
-              {phoneName(device)} <span className="launch-serial">{device.serial}</span>
+              {phoneName(device, words)} <span className="launch-serial">{device.serial}</span>
             </label>
           ))}
         </div>

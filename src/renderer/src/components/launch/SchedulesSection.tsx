@@ -7,6 +7,9 @@ import { useWords } from '../../i18n/use-words';
 import { formatTime } from '../../lib/format';
 import { reportError } from '../../store/app-store';
 import { useSchedulesStore } from '../../store/schedules-store';
+import { NAME_MAX_LENGTH, nameProblem } from '../../../../shared/names';
+import { wordSaid } from '../../../../shared/said';
+import { BridgeError } from '../../bridge/bridge';
 
 type ListedSchedule = SchedulesOverview['schedules'][number];
 
@@ -23,6 +26,9 @@ export function SchedulesSection({ goal, phones }: { goal: string; phones: Launc
   const [problem, setProblem] = useState<string | null>(null);
   const words = useWords();
   const { t } = words;
+  // The name is checked as it is typed, in the window's words; an empty one only says what is still missing.
+  const nameIssue = name.trim() ? nameProblem(name) : null;
+  const cronIssue = cron.trim().split(/\s+/).length === 5 ? null : t('said:schedule.cronFields', { pattern: cron.trim() });
   const missing = !goal ? t('app:schedules.needGoal') : !phones ? t('app:schedules.needPhones') : !name.trim() ? t('app:schedules.needName') : null;
 
   const add = async () => {
@@ -32,7 +38,8 @@ export function SchedulesSection({ goal, phones }: { goal: string; phones: Launc
       setProblem(null);
       setName('');
     } catch (error) {
-      setProblem(error instanceof Error ? error.message : String(error));
+      // Main's refusal in the window's words when it carries a code (a cron pattern croner refuses).
+      setProblem(error instanceof BridgeError ? wordSaid(error.message, error.rpcError.said, words) : error instanceof Error ? error.message : String(error));
     }
   };
   /** When it runs, what (a goal, or a flow by its name as the CLI says it) and on which phones. */
@@ -59,15 +66,33 @@ export function SchedulesSection({ goal, phones }: { goal: string; phones: Launc
       </h3>
       <div className="schedule-form">
         <label>
-          {t('app:schedules.name')} <input value={name} maxLength={100} placeholder={t('app:schedules.namePlaceholder')} onChange={(event) => setName(event.target.value)} />
+          {t('app:schedules.name')}{' '}
+          <input
+            value={name}
+            maxLength={NAME_MAX_LENGTH}
+            placeholder={t('app:schedules.namePlaceholder')}
+            aria-invalid={nameIssue !== null}
+            aria-describedby={nameIssue ? 'schedule-name-problem' : undefined}
+            onChange={(event) => setName(event.target.value)}
+          />
         </label>
         <label>
           {t('app:schedules.when')} <input value={cron} maxLength={100} onChange={(event) => setCron(event.target.value)} />
         </label>
-        <button type="button" className="button secondary" disabled={missing !== null} onClick={() => void add()}>
+        <button type="button" className="button secondary" disabled={missing !== null || nameIssue !== null || cronIssue !== null} onClick={() => void add()}>
           {t('app:schedules.add')}
         </button>
-        {missing && <span className="muted small">{missing}</span>}
+        {nameIssue ? (
+          <span className="field-problem small" id="schedule-name-problem" role="alert" data-testid="schedule-name-problem">
+            {t(`common:name.${nameIssue}`)}
+          </span>
+        ) : cronIssue ? (
+          <span className="field-problem small" role="alert" data-testid="schedule-cron-problem">
+            {cronIssue}
+          </span>
+        ) : (
+          missing && <span className="muted small">{missing}</span>
+        )}
       </div>
       {problem && (
         <p className="field-problem" role="alert" data-testid="schedule-problem">

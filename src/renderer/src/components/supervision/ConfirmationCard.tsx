@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { Scene } from '../../../../shared/scene';
 import type { GivenReply, PersonRequestOf } from '../../../../shared/contract';
-import { actionWords } from '../../../../shared/supervision-words';
+import { actionWords, confirmationReasons } from '../../../../shared/supervision-words';
 import { useWords } from '../../i18n/use-words';
 import { formatArgs } from '../../lib/format';
 import { SceneWireframe } from '../timeline/SceneWireframe';
@@ -52,7 +52,7 @@ export function ConfirmationCard({ requestId, step, request, scene, onReply }: P
             </code>
           </p>
           <p className="muted" data-testid="confirmation-why">
-            {t('app:supervision.heldBecause', { reasons: request.reasons.join('; ') })}
+            {t('app:supervision.heldBecause', { reasons: confirmationReasons(request, words) })}
           </p>
           <p data-testid="confirmation-rationale">
             {request.rationale ? t('app:supervision.modelSays', { rationale: request.rationale }) : <span className="muted">{t('app:supervision.noRationale')}</span>}

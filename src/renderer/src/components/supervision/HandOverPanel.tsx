@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { GivenReply, PersonRequestOf } from '../../../../shared/contract';
 import { useWords } from '../../i18n/use-words';
+import { loopDescription } from '../../../../shared/supervision-words';
 
 
 interface Props {
@@ -23,7 +24,8 @@ export function HandOverPanel({ requestId, request, onReply }: Props) {
   const [note, setNote] = useState('');
   const [sending, setSending] = useState(false);
   const keys = WORDS[request.kind];
-  const { t } = useWords();
+  const words = useWords();
+  const { t } = words;
   const decide = async (decision: 'continue' | 'stop') => {
     setSending(true);
     try {
@@ -41,7 +43,7 @@ export function HandOverPanel({ requestId, request, onReply }: Props) {
         <span className="muted small">{t(keys.hint)}</span>
       </header>
       <p className="supervision-text" data-testid="hand-over-reason">
-        {request.kind === 'hand-over' ? request.reason : request.description}
+        {request.kind === 'hand-over' ? request.reason : loopDescription(request, words)}
       </p>
       {/* The note and the buttons share a line, so the whole card fits the room a small window leaves it. */}
       <div className="supervision-reply">

@@ -3,10 +3,11 @@ import type { RunTaskRequest } from '../../../../shared/task';
 import { useDevicesStore } from '../../store/devices-store';
 import { recentGoalsKey, useGoalStore } from '../../store/goal-store';
 import { useTaskStore } from '../../store/task-store';
+import { useLanguageStore } from '../../i18n/language-store';
 
 /** Starts a goal on a phone, shows it as that phone's task, and keeps it among the phone's recent goals. */
 export async function startTask(bridge: Bridge, serial: string, goal: string, scope: Pick<RunTaskRequest, 'allowedApps'> = {}): Promise<void> {
-  const record = await bridge.call('tasks.run', { serial, goal, ...scope });
+  const record = await bridge.call('tasks.run', { serial, goal, ...scope, language: useLanguageStore.getState().language });
   // The events may already have created it; the answer is the same task at an earlier moment.
   const store = useTaskStore.getState();
   if (store.bySerial[record.serial]?.task.id !== record.id) store.attach(record.serial, { task: record, paused: false });

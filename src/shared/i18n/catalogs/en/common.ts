@@ -19,6 +19,14 @@ export default {
   tokens: '{{input}} tokens in · {{output}} out',
   costUnknown: 'unknown (the model is not in the price table)',
   planner: { builtIn: 'built-in planner (no AI)', ai: 'AI planner', via: 'via {{transport}}' , replay: 'replay of a recorded run (no AI)', replayWithModel: 'replay of a recorded run; where the screen differs: {{ai}}' },
+  transport: { direct: 'direct', 'cloud-proxy': 'cloud-proxy' },
+  name: {
+    empty: 'give it a name',
+    tooLong: 'a name has at most 100 characters',
+    characters: 'a name starts with a letter or a digit and has only letters, digits, spaces, dots, dashes or underscores',
+  },
+  /** Between the items of a list in a sentence. */
+  listSeparator: ', ',
   stepSource: { model: 'planned by the model', replayed: 'replayed', cache: 'from the cache', skipped: 'skipped: already done' },
   launch: { group: 'the group {{group}}' },
   finishedOutcome: { done: 'done', 'not-verified': 'done, not verified', 'looked-only': 'looked only', failed: 'failed', stopped: 'stopped' },
@@ -39,6 +47,8 @@ export default {
     stop: 'Stop',
     unanswered: 'Unanswered: {{reason}}',
   },
+  guardName: { loop: 'loop', budget: 'budget', policy: 'policy', scope: 'scope', completion: 'completion' },
+  guardDecision: { warn: 'warn', ask: 'ask', allow: 'allow', stop: 'stop' },
   guard: 'Guard ({{guard}}, {{decision}}): {{message}}',
   resumed: 'Resumed with a note for the agent: {{note}}',
   action: {

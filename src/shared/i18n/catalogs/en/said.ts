@@ -93,6 +93,29 @@ guard: {
     connectionDropped:
       'The connection to {{device}} dropped during {{operation}}. Check that the phone is still connected and listed as ready (the device list, or `amc devices`).',
   },
+  policy: {
+    needsYes: '{{action}} needs a yes: {{reasonsSaid}}',
+    allowedForTask: '{{action}}: the person allowed every action for the rest of this task',
+    alwaysSensitive: '{{tool}} always needs a yes',
+    verb: { tap: 'taps', long_press: 'long-presses', swipe: 'swipes on' },
+    sensitiveElement: 'it {{verbCode}} {{element}} ({{word}})',
+    sensitiveElementTool: 'it uses {{tool}} on {{element}} ({{word}})',
+    passwordField: 'it types into a password field ({{element}})',
+    cardNumber: 'it types what looks like a card number',
+    enterMaySend: 'it presses Enter, which may send, next to {{element}}',
+    stepMode: 'step mode: every action waits for your yes',
+    outsideAllowedApps: "it acts in {{app}}, which is not among this task's allowed apps",
+  },
+  loop: {
+    repeat_one: '{{action}} once and the screen did not change',
+    repeat_other: '{{action}} {{count}} times in a row and the screen did not change',
+    alternation: 'going back and forth between the same two screens for {{turns}} turns (last actions: {{actions}})',
+  },
+  schedule: {
+    cronFields: '"{{pattern}}" is not a cron pattern of five fields (minute hour day month weekday), e.g. "0 8 * * *" for every day at 08:00',
+    cronRefused: '"{{pattern}}" is not a cron pattern croner accepts: {{why}}',
+  },
+  phoneName: { demo: 'Demo phone', demoNumbered: 'Demo phone {{number}}' },
   deviceState: {
     unauthorized: "Unlock the phone and accept the 'Allow USB debugging?' prompt (tick 'Always allow from this computer').",
     authorizing: 'The phone is still authorising this computer: unlock it and accept the prompt if one is shown.',

@@ -20,6 +20,13 @@ export default {
   tokens: '输入 {{input}} token · 输出 {{output}}',
   costUnknown: '未知（价格表里没有这个模型）',
   planner: { builtIn: '内置规划器（无 AI）', ai: 'AI 规划器', via: '经 {{transport}}' , replay: '回放已记录的运行（无 AI）', replayWithModel: '回放已记录的运行；屏幕不同时：{{ai}}' },
+  transport: { direct: '直连', 'cloud-proxy': '云代理' },
+  name: {
+    empty: '请起一个名字',
+    tooLong: '名字最多 100 个字符',
+    characters: '名字以文字或数字开头，只能包含文字、数字、空格、点、短横线或下划线',
+  },
+  listSeparator: '，',
   stepSource: { model: '由模型规划', replayed: '已回放', cache: '来自缓存', skipped: '已跳过：已完成' },
   launch: { group: '设备组 {{group}}' },
   finishedOutcome: { done: '完成', 'not-verified': '完成，未验证', 'looked-only': '只查看了屏幕', failed: '失败', stopped: '已停止' },
@@ -40,6 +47,8 @@ export default {
     stop: '停止',
     unanswered: '未回答：{{reason}}',
   },
+  guardName: { loop: '循环', budget: '预算', policy: '策略', scope: '范围', completion: '完成检查' },
+  guardDecision: { warn: '警告', ask: '询问', allow: '允许', stop: '停止' },
   guard: '检查（{{guard}}，{{decision}}）：{{message}}',
   resumed: '已继续，给智能体的附言：{{note}}',
   action: {

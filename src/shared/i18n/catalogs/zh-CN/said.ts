@@ -89,6 +89,28 @@ guard: {
     notAnswering: '{{device}} 处于 {{state}} 状态：它现在不响应 adb。',
     connectionDropped: '在{{operation}}时与 {{device}} 的连接断了。确认手机仍然连着，并且在设备列表（或 `amc devices`）里显示为就绪。',
   },
+  policy: {
+    needsYes: '{{action}} 需要你的同意：{{reasonsSaid}}',
+    allowedForTask: '{{action}}：你已允许本任务剩下的所有操作',
+    alwaysSensitive: '{{tool}} 每次都需要你的同意',
+    verb: { tap: '点按', long_press: '长按', swipe: '滑动' },
+    sensitiveElement: '它要{{verbCode}} {{element}}（{{word}}）',
+    sensitiveElementTool: '它要对 {{element}} 使用 {{tool}}（{{word}}）',
+    passwordField: '它要在密码框里输入（{{element}}）',
+    cardNumber: '它要输入像是银行卡号的内容',
+    enterMaySend: '它要按回车，在 {{element}} 旁边可能会发送',
+    stepMode: '逐步模式：每个操作都等你同意',
+    outsideAllowedApps: '它要在 {{app}} 里操作，这个应用不在本任务允许的应用里',
+  },
+  loop: {
+    repeat_other: '{{action}} 连续 {{count}} 次，屏幕没有变化',
+    alternation: '在同样两个屏幕之间来回 {{turns}} 轮（最近的操作：{{actions}}）',
+  },
+  schedule: {
+    cronFields: '“{{pattern}}”不是五段的定时表达式（分 时 日 月 星期），例如“0 8 * * *”表示每天 08:00',
+    cronRefused: '“{{pattern}}”不是有效的定时表达式：{{why}}',
+  },
+  phoneName: { demo: '演示手机', demoNumbered: '演示手机 {{number}}' },
   deviceState: {
     unauthorized: '解锁手机，在“允许 USB 调试吗？”提示中点按“允许”（勾选“一律允许使用这台计算机进行调试”）。',
     authorizing: '手机还在授权这台计算机：解锁手机，如果出现提示就点按“允许”。',

@@ -1,0 +1,17 @@
+/**
+ * The names a person gives (schedules, device groups): any letters of any script (早上, morning wifi), digits,
+ * spaces, dots, dashes and underscores, starting with a letter or a digit, up to 100 characters. A group's name
+ * stops at the ":" that starts its phones, and ";" separates groups, so neither can be part of a name.
+ */
+const NAME = /^[\p{L}\p{N}][\p{L}\p{M}\p{N} ._-]*$/u;
+export const NAME_MAX_LENGTH = 100;
+
+/** What is wrong with a name (after trimming), as a key of the catalogs' `common:name` words; null when it is fine. */
+export type NameProblem = 'empty' | 'tooLong' | 'characters';
+
+export function nameProblem(name: string): NameProblem | null {
+  const trimmed = name.trim();
+  if (!trimmed) return 'empty';
+  if (trimmed.length > NAME_MAX_LENGTH) return 'tooLong';
+  return NAME.test(trimmed) ? null : 'characters';
+}
