@@ -17,8 +17,29 @@ export const FlowVarNameSchema = z.string().max(100).regex(/^[A-Za-z_][A-Za-z0-9
 export const FlowVarValueSchema = z.string().max(2000);
 
 /**
+ * What told an element apart from others its naming fields also match (two rows "Ann Lee"), recorded only then and
+ * only when it singled the element out: never its place among them, which a reordered list changes. Every fact given
+ * must hold on the element a replay acts on.
+ */
+export const DistinguishingFactsSchema = z
+  .object({
+    /** The other parts of its label, after the first: a row's other texts ("+1 555-0222"). */
+    otherTexts: z.array(text).min(1).max(8).optional(),
+    /** Its checked state (a switch or checkbox). */
+    checked: z.boolean().optional(),
+    /** It follows this name: the nearest named element before it in reading order that the naming fields do not match (a section's header). */
+    follows: text.optional(),
+    /** It precedes this name: the nearest such element after it. */
+    precedes: text.optional(),
+  })
+  .strict()
+  .refine((facts) => Object.keys(facts).length > 0, { message: 'distinguishedBy needs at least one fact' });
+export type DistinguishingFacts = z.infer<typeof DistinguishingFactsSchema>;
+
+/**
  * How to find an element again on a fresh Scene: the fields it had when it was acted on. Resolution needs every
- * field given here to match; `nth` picks among several matches in screen order (0: the first).
+ * field given here to match, and where they match several elements, `distinguishedBy` to single one out: position
+ * alone never decides.
  */
 export const LocatorSchema = z
   .object({
@@ -32,7 +53,7 @@ export const LocatorSchema = z
     type: text.optional(),
     /** The label of the row (list item) the element sits in, for a switch or a button that has none of its own. */
     row: text.optional(),
-    nth: z.number().int().nonnegative().optional(),
+    distinguishedBy: DistinguishingFactsSchema.optional(),
   })
   .strict()
   .refine((locator) => Boolean(locator.resourceId ?? locator.text ?? locator.desc ?? locator.hint ?? locator.row), {

@@ -11,7 +11,8 @@ import { PHONE_TASKS } from '../../src/eval/tasks/index';
 import type { PhoneSeed } from '@amc/demo-phone';
 import { startAdbHarness, type AdbHarness } from '../support/adb-harness';
 import { anthropicDirectEnv, runAmc } from '../support/cli';
-import { finish, startAnthropicFake, type AnthropicFake, type FakePolicy } from '../fakes/index';
+import { finish, findElement, startAnthropicFake, type AnthropicFake, type FakePolicy } from '../fakes/index';
+import { labelParts } from '../../src/shared/scene';
 import { stepsPolicy, SUITE_SCRIPTS } from '../fakes/suite-agent';
 
 let harness: AdbHarness;
@@ -149,6 +150,55 @@ describe('amc replay', { timeout: 120_000 }, () => {
     const result = await runAmc(['replay', 'no-such-task', '-s', harness.serial], { env: env() });
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('there is no task no-such-task in history');
+  });
+});
+
+/** Two contacts of one name: the list shows only the names, so nothing but their order tells the rows apart. */
+const ANN_0222 = { name: 'Ann Lee', phone: '+1 555-0222' };
+const ANN_0111 = { name: 'Ann Lee', phone: '+1 555-0111' };
+const BOB = { name: 'Bob Smith', phone: '+1 555-0102' };
+
+/**
+ * The model deletes the Ann Lee whose number ends in 0222: it opens the rows one by one until the details show that
+ * number, deletes it, and reports it as "the second Ann Lee" (which it was on this phone).
+ */
+function deletesAnnLee0222(): FakePolicy {
+  let opened = 0;
+  return (turn) => {
+    const scene = turn.scene;
+    if (scene?.screen.package !== 'com.android.contacts') return { kind: 'call', tool: 'launch_app', args: { app: 'Contacts' }, text: 'Opening Contacts.' };
+    const confirm = scene.elements.find((element) => element.window === 'dialog' && element.text === 'Delete');
+    if (confirm) return { kind: 'call', tool: 'tap', args: { element_id: confirm.id }, text: 'Confirming the delete.' };
+    const details = findElement(scene, /^\+1 555-0\d{3}$/);
+    if (details) {
+      if (details.text === ANN_0222.phone) return { kind: 'call', tool: 'tap', args: { element_id: findElement(scene, 'Delete')!.id }, text: 'This is the Ann Lee ending 0222: deleting it.' };
+      return { kind: 'call', tool: 'press_key', args: { key: 'back' }, text: 'Not this one; back to the list.' };
+    }
+    const rows = scene.elements.filter((element) => element.clickable && element.text !== undefined && labelParts(element.text)[0] === 'Ann Lee');
+    if (opened >= rows.length) return finish(true, 'Deleted the second Ann Lee (+1 555-0222).');
+    return { kind: 'call', tool: 'tap', args: { element_id: rows[opened++]!.id }, text: 'Opening an Ann Lee to see the number.' };
+  };
+}
+
+describe('look-alike rows', { timeout: 120_000 }, () => {
+  it('Scenario: A replay on a reordered list of look-alike rows never deletes the other one nor repeats the old answer', async () => {
+    await harness.reset({ contacts: [ANN_0111, ANN_0222, BOB], contactsPermission: 'granted' });
+    policy = deletesAnnLee0222();
+    const recorded = await runAmc(['run', '-s', harness.serial, '--goal', 'Delete the Ann Lee ending 0222', '--json', '--yes'], { env: env() });
+    expect(recorded.code, recorded.stderr).toBe(0);
+    expect((await harness.state()).contacts).toEqual([ANN_0111, BOB]);
+    const taskId = events(recorded.stdout).find((event) => event.type === 'task.started')!.taskId;
+
+    // The same two names, the other way round: the 0222 one is now first.
+    const result = await replay(taskId, { contacts: [ANN_0222, ANN_0111, BOB], contactsPermission: 'granted' }, ['--yes', '--planner', 'stub']);
+    expect(result.code).toBe(1);
+    expect(result.modelCalls).toBe(0);
+    const finished = result.events.find((event) => event.type === 'task.finished');
+    expect(finished).toMatchObject({ status: 'failed', result: null });
+    expect(finished?.type === 'task.finished' && finished.failureReason).toBe(`ReplayStopped: Step 2: this step is a goal for the model ("Tap 'Ann Lee'"), and no AI planner is set up`);
+    expect(result.stdout).not.toContain('0222)');
+    // Nobody was deleted: both Ann Lees are still there, in their order.
+    expect((await harness.state()).contacts).toEqual([ANN_0222, ANN_0111, BOB]);
   });
 });
 

@@ -1,11 +1,12 @@
-import { FLOW_TEXT_MAX, type Locator } from '../../shared/flow';
+import { FLOW_TEXT_MAX, type DistinguishingFacts, type Locator } from '../../shared/flow';
 import { elementName, labelParts, type Scene, type SceneElement } from '../../shared/scene';
 
 /**
  * Locators: how a replay finds the element a recorded step acted on, on a fresh Scene (whose ids mean nothing from
  * one turn to the next). A locator keeps the fewest fields that told the element apart on the Scene it was recorded
- * on; resolving it needs every field to match, and never picks among several matches by itself (a replay that
- * guessed could tap the wrong contact). Pure.
+ * on; resolving it needs every field to match, and never picks among several matches by their place (a replay that
+ * guessed could tap the wrong contact): only facts recorded about the element itself (its other texts, its checked
+ * state, the names around it that are not its look-alikes) may single one out. Pure.
  */
 
 /** The `type` a locator gives any editable field, whatever its class (`EditText`, `AutoCompleteTextView`…). */
@@ -57,8 +58,9 @@ const actionable = (element: SceneElement) => !element.covered;
 
 /**
  * The smallest locator that finds `element` alone on `scene`: the app, plus the fewest naming fields (preferring
- * text, then description, placeholder, resource id, row, type), plus `nth` when even all of them match several.
- * Null when the element says nothing a locator could hold (no text, description, placeholder, id or row): such an
+ * text, then description, placeholder, resource id, row, type); when even all of them match several, plus the fewest
+ * facts that single it out among them. Null when the element says nothing a locator could hold (no text,
+ * description, placeholder, id or row), or when nothing recorded about it tells it from its look-alikes: such an
  * element cannot be found again without guessing.
  */
 export function locatorFor(scene: Scene, element: SceneElement): Locator | null {
@@ -72,42 +74,100 @@ export function locatorFor(scene: Scene, element: SceneElement): Locator | null 
     for (const field of fields) locator[field] = fieldOf(element, field);
     return locator;
   };
-  for (const fields of subsetsBySize(present)) {
-    // `type` alone names nothing a person would recognise (and the schema refuses it).
-    if (fields.every((field) => field === 'type')) continue;
-    const locator = build(fields);
-    const found = candidates.filter((candidate) => matches(candidate, locator));
-    if (found.length === 1 && found[0] === element) return withoutEmpty(locator);
+  // `type` alone names nothing a person would recognise (and the schema refuses it).
+  const namings = subsetsBySize(present).filter((fields) => fields.some((field) => field !== 'type'));
+  const matching = (locator: Locator) => candidates.filter((candidate) => matches(candidate, locator));
+  for (const fields of namings) {
+    const found = matching(build(fields));
+    if (found.length === 1 && found[0] === element) return withoutEmpty(build(fields));
   }
-  // Even every field matches several (the same control twice, no row to tell them apart): its place among them.
-  const locator = build(present);
-  return withoutEmpty({ ...locator, nth: candidates.filter((candidate) => matches(candidate, locator)).indexOf(element) });
+  // Every field matches several (the same name twice): the fewest fields that match just those, plus what the
+  // element itself shows or the names around it.
+  const alike = matching(build(present));
+  const locator = build(namings.find((fields) => matching(build(fields)).length === alike.length) ?? present);
+  const facts = factsOf(scene, element, alike);
+  for (const kept of subsetsBySize(Object.keys(facts) as FactName[])) {
+    const distinguishedBy = pick(facts, kept);
+    if (alike.filter((candidate) => factsHold(scene, candidate, alike, distinguishedBy)).length === 1) return withoutEmpty({ ...locator, distinguishedBy });
+  }
+  return null;
+}
+
+type FactName = keyof DistinguishingFacts;
+
+/** The parts of a label after its name: a row's other texts. */
+const otherTextsOf = (element: SceneElement): string[] =>
+  element.editable || element.text === undefined ? [] : labelParts(element.text).slice(1).map(flat).filter((part) => part && part.length <= FLOW_TEXT_MAX);
+
+/** The name of the nearest element from `index` on in `step` direction that is not one of `alike` (and is not system UI). */
+function neighbourName(scene: Scene, index: number, step: 1 | -1, alike: readonly SceneElement[]): string | undefined {
+  for (let at = index + step; at >= 0 && at < scene.elements.length; at += step) {
+    const other = scene.elements[at]!;
+    if (alike.includes(other) || other.window === 'system' || other.covered) continue;
+    const name = elementName(other);
+    if (name?.trim()) return flat(name).length <= FLOW_TEXT_MAX ? flat(name) : undefined;
+  }
+  return undefined;
+}
+
+/** Every fact about `element` that a locator may keep, in the order it prefers them (what the element itself shows first). */
+function factsOf(scene: Scene, element: SceneElement, alike: readonly SceneElement[]): DistinguishingFacts {
+  const index = scene.elements.indexOf(element);
+  const otherTexts = otherTextsOf(element);
+  const facts: DistinguishingFacts = {
+    ...(otherTexts.length && { otherTexts: otherTexts.slice(0, 8) }),
+    ...(element.checked !== undefined && { checked: element.checked }),
+    follows: neighbourName(scene, index, -1, alike),
+    precedes: neighbourName(scene, index, 1, alike),
+  };
+  return withoutEmpty(facts);
+}
+
+const pick = (facts: DistinguishingFacts, names: readonly FactName[]): DistinguishingFacts =>
+  Object.fromEntries(names.map((name) => [name, facts[name]])) as DistinguishingFacts;
+
+/** Whether `candidate`, one of `alike` on `scene`, shows every fact given. */
+function factsHold(scene: Scene, candidate: SceneElement, alike: readonly SceneElement[], facts: DistinguishingFacts): boolean {
+  const index = scene.elements.indexOf(candidate);
+  const otherTexts = otherTextsOf(candidate);
+  if (facts.otherTexts && !facts.otherTexts.every((wanted) => otherTexts.some((part) => same(part, wanted)))) return false;
+  if (facts.checked !== undefined && candidate.checked !== facts.checked) return false;
+  const near = (wanted: string | undefined, step: 1 | -1) => {
+    if (wanted === undefined) return true;
+    const name = neighbourName(scene, index, step, alike);
+    return name !== undefined && same(name, wanted);
+  };
+  return near(facts.follows, -1) && near(facts.precedes, 1);
 }
 
 /** Every non-empty subset of `fields`, smallest first, each in the order of `fields` (so earlier fields win ties). */
-function subsetsBySize(fields: readonly NamingField[]): NamingField[][] {
-  const subsets: NamingField[][] = [];
+function subsetsBySize<Field>(fields: readonly Field[]): Field[][] {
+  const subsets: Field[][] = [];
   for (let mask = 1; mask < 1 << fields.length; mask++) subsets.push(fields.filter((_, index) => mask & (1 << index)));
-  const rank = (subset: NamingField[]) => subset.reduce((sum, field) => sum * 8 + fields.indexOf(field) + 1, 0);
+  const rank = (subset: Field[]) => subset.reduce((sum, field) => sum * 8 + fields.indexOf(field) + 1, 0);
   return subsets.sort((a, b) => a.length - b.length || rank(a) - rank(b));
 }
 
-function withoutEmpty(locator: Locator): Locator {
-  return Object.fromEntries(Object.entries(locator).filter(([, value]) => value !== undefined)) as Locator;
+function withoutEmpty<Fields extends object>(fields: Fields): Fields {
+  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) as Fields;
 }
 
 export type Resolution =
-  | { kind: 'found'; element: SceneElement }
+  /** `singledOutAmong`: how many elements the naming fields matched, when the recorded facts singled this one out. */
+  | { kind: 'found'; element: SceneElement; singledOutAmong?: number }
   | { kind: 'missing'; reason: string }
   | { kind: 'ambiguous'; reason: string; candidates: SceneElement[] };
 
 /** How many names "I see: …" lists before it says how many more there are. */
 const NAMES_SHOWN = 8;
 
+const namesOf = (elements: readonly SceneElement[]) => elements.map((candidate) => candidate.row ?? elementName(candidate) ?? candidate.id).slice(0, NAMES_SHOWN).join(', ');
+
 /**
  * The element `locator` names on `scene`, or why there is none to act on: missing (the app is not in front, nothing
- * matches, or what matches lies under a dialog), or ambiguous (several match and the locator does not say which).
- * The reason says what is on screen instead, so a person can tell what changed.
+ * matches, what matches lies under a dialog, or none of the look-alikes shows what was recorded about it), or
+ * ambiguous (several match and nothing recorded singles one out). The reason says what is on screen instead, so a
+ * person can tell what changed.
  */
 export function resolveLocator(scene: Scene, locator: Locator): Resolution {
   const what = describeLocator(locator);
@@ -118,13 +178,17 @@ export function resolveLocator(scene: Scene, locator: Locator): Resolution {
   }
   const all = scene.elements.filter((element) => matches(element, locator));
   const found = all.filter(actionable);
-  const element = locator.nth === undefined ? (found.length === 1 ? found[0] : undefined) : found[locator.nth];
-  if (element) return { kind: 'found', element };
-  if (found.length > 1 && locator.nth === undefined) {
-    const which = found.map((candidate) => candidate.row ?? elementName(candidate) ?? candidate.id).slice(0, NAMES_SHOWN);
-    return { kind: 'ambiguous', reason: `${found.length} elements match ${what} (${which.join(', ')}), and the flow does not say which`, candidates: found };
+  const facts = locator.distinguishedBy;
+  const singled = facts ? found.filter((candidate) => factsHold(scene, candidate, found, facts)) : found;
+  if (singled.length === 1) return { kind: 'found', element: singled[0]!, ...(found.length > 1 && { singledOutAmong: found.length }) };
+  if (singled.length > 1) {
+    const why = facts ? 'and what the flow recorded about it does not single one out' : 'and the flow does not say which';
+    return { kind: 'ambiguous', reason: `${singled.length} elements match ${what} (${namesOf(singled)}), ${why}`, candidates: singled };
   }
-  if (found.length > 0) return { kind: 'missing', reason: `only ${found.length} of ${what} on this screen, not the recorded ${locator.nth! + 1}; I see: ${namesOnScreen(scene)}` };
+  if (found.length > 0) {
+    const named = describeLocator({ ...locator, distinguishedBy: undefined });
+    return { kind: 'missing', reason: `no ${what} on this screen, only ${found.length} other ${named}; I see: ${namesOnScreen(scene)}` };
+  }
   if (all.length > 0 && dialog) return { kind: 'missing', reason: `${dialog}: ${what} lies behind it and cannot be reached; I see: ${namesOnScreen(scene)}` };
   if (all.length > 0) return { kind: 'missing', reason: `${what} is under a dialog or pop-up; I see: ${namesOnScreen(scene)}` };
   const cut = scene.elementsLeftOut ? ` (${scene.elementsLeftOut} elements were left out of this Scene to fit its budget)` : '';
@@ -132,15 +196,24 @@ export function resolveLocator(scene: Scene, locator: Locator): Resolution {
   return { kind: 'missing', reason: `no ${what} on this screen${inFront}${cut}; I see: ${namesOnScreen(scene)}` };
 }
 
-/** A locator in a person's words: `'Wi-Fi'`, `'Send' button`, `'Add star' in the row 'Buy milk'`, `the field 'To'`. */
+/** What the facts say, as words after a name: ` showing '+1 555-0222'`, ` (on)`, ` after 'Work'`. */
+function factsWords(facts: DistinguishingFacts): string {
+  const words: string[] = [];
+  if (facts.otherTexts) words.push(`showing ${facts.otherTexts.map((part) => `'${part}'`).join(' and ')}`);
+  if (facts.checked !== undefined) words.push(facts.checked ? '(on)' : '(off)');
+  if (facts.follows !== undefined) words.push(`after '${facts.follows}'`);
+  if (facts.precedes !== undefined) words.push(`before '${facts.precedes}'`);
+  return words.length ? ` ${words.join(' ')}` : '';
+}
+
+/** A locator in a person's words: `'Wi-Fi'`, `'Send' button`, `'Add star' in the row 'Buy milk'`, `the field 'To'`, `'Ann Lee' showing '0222'`. */
 export function describeLocator(locator: Locator): string {
   const name = locator.text ?? locator.desc ?? locator.hint ?? locator.resourceId;
   const kind = locator.type === TEXT_FIELD_TYPE ? 'field' : locator.type;
   const named = name ? `'${name}'` : `${kind ?? 'element'} in the row '${locator.row}'`;
   const typed = name && kind ? (kind === 'field' ? `the field ${named}` : `${named} ${kind.toLowerCase()}`) : named;
   const row = name && locator.row ? ` in the row '${locator.row}'` : '';
-  const position = locator.nth !== undefined ? ` (match ${locator.nth + 1})` : '';
-  return `${typed}${row}${position}`;
+  return `${typed}${row}${locator.distinguishedBy ? factsWords(locator.distinguishedBy) : ''}`;
 }
 
 /** What a person would name on the screen, in reading order, the ones that can be acted on first. */

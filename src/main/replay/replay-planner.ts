@@ -6,10 +6,11 @@ import { TaskFailedError, type PlanContext, type PlanInput, type Planner, type P
 import { FINISH_TASK } from '../runtime/prompt';
 import { asData } from '../runtime/prompt-data';
 import { describeAction } from '../runtime/supervised-action';
+import { decideAction } from '../runtime/action-policy';
 import { ACTION_TOOLS } from '../tools/registry';
 import type { ToolCatalog } from '../tools/tool';
 import type { FlowChecks } from './flow-checks';
-import { answerNow } from './flow-answer';
+import { answerNow, asksQuestion } from './flow-answer';
 import { describeLocator, resolveLocator } from './locator';
 import { fillVariables } from './flow-variables';
 
@@ -154,7 +155,8 @@ class ReplayPlanner implements Planner {
     }
     const checked = this.confirmed.length ? `; checked: ${this.confirmed.join('; ')}` : '';
     let reason = `every step of the flow is done${checked}`;
-    const answer = this.options.flow.answer;
+    // Only a question's answer is said again: for any other goal the recorded words would report another run.
+    const answer = asksQuestion(this.options.flow.goal) ? this.options.flow.answer : undefined;
     if (answer) {
       // A question: answered with what this screen shows where the recorded run read its answer.
       const read = answerNow(answer, input.scene);
@@ -247,6 +249,10 @@ class ReplayPlanner implements Planner {
     const done = outcomeHolds(step, scene, element);
     if (done) return { kind: 'done', words: done };
     if (found && found.kind !== 'found') return { kind: 'miss', reason: found.reason, wait: true };
+    if (found?.singledOutAmong && this.sensitive(step, scene, found.element)) {
+      const alike = describeLocator({ ...step.target!, distinguishedBy: undefined });
+      return { kind: 'miss', reason: `${found.singledOutAmong} elements match ${alike}, and a sensitive step is never taken on one of several look-alikes`, wait: false };
+    }
     if (!step.target && this.aimsAtElement(step)) return { kind: 'miss', reason: `${words} names no element, and a replay does not act on a point it cannot name`, wait: false };
     if (element && step.before?.checked !== undefined && element.checked !== step.before.checked) {
       return { kind: 'miss', reason: `${describeLocator(step.target!)} is ${onOff(element.checked)}, not ${onOff(step.before.checked)} as when the flow was recorded`, wait: true };
@@ -304,6 +310,12 @@ class ReplayPlanner implements Planner {
 
   private waitedWords(waitedMs: number): string {
     return waitedMs > 0 ? ` (after waiting ${(waitedMs / 1000).toFixed(1)} s for the screen)` : '';
+  }
+
+  /** Whether the step on `element` is one the sensitive-action policy asks a person about (deleting, sending, paying…). */
+  private sensitive(step: ActionStep, scene: Scene, element: SceneElement): boolean {
+    const call = { name: step.tool, args: { ...step.args, element_id: element.id } };
+    return decideAction({ call, scene, mode: 'sensitive', allowedApps: null, tools: this.tools }).decision === 'confirm';
   }
 
   /** Whether the tool aims at an element and this call gives it none (a tap without a target, not a swipe with a direction). */

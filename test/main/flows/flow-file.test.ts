@@ -118,7 +118,7 @@ describe('flow files', () => {
       recordedFrom: 'task-1',
       steps: [
         ...flow.steps,
-        { tool: 'tap', args: {}, target: { row: 'Wi-Fi', type: 'switch', nth: 0 }, before: { checked: false }, why: 'The Wi-Fi switch is off; tapping it turns Wi-Fi on, which is what the goal asks for.' },
+        { tool: 'tap', args: {}, target: { row: 'Wi-Fi', type: 'switch', distinguishedBy: { checked: false, follows: 'Connections' } }, before: { checked: false }, why: 'The Wi-Fi switch is off; tapping it turns Wi-Fi on, which is what the goal asks for.' },
         { tool: 'tap', args: { x: 10, y: 20 } },
         { tool: 'describe_screen', args: {} },
       ],

@@ -38,7 +38,9 @@ describe('locators on real screens', () => {
         located += 1;
         expect(LocatorSchema.safeParse(locator).success, `${name} ${target.id}`).toBe(true);
         const resolved = resolveLocator(scene, locator);
-        expect(resolved, `${name} ${target.id}: ${JSON.stringify(locator)}`).toEqual({ kind: 'found', element: target });
+        expect(resolved.kind === 'found' && resolved.element, `${name} ${target.id}: ${JSON.stringify(locator)}`).toBe(target);
+        // Found among look-alikes only by the facts recorded about it, never by its place among them.
+        if (resolved.kind === 'found' && resolved.singledOutAmong) expect(locator.distinguishedBy).toBeDefined();
       }
     }
     // Most elements of 35 real screens can be named (the rest are unlabelled containers and images).
@@ -55,7 +57,7 @@ describe('locators on real screens', () => {
     const scene = sceneOf('from-project/whatsapp-pt');
     const photo = scene.elements.find((candidate) => candidate.resourceId === 'contact_photo' && candidate.row === 'Amor Pim💍')!;
     const locator = locatorFor(scene, photo)!;
-    expect(locator.nth).toBeUndefined();
+    expect(locator.distinguishedBy).toBeUndefined();
     expect(resolveLocator(scene, locator)).toEqual({ kind: 'found', element: photo });
   });
 
@@ -126,4 +128,57 @@ describe('locators on real screens', () => {
     expect(describeLocator({ desc: 'Add star', row: 'Buy milk' })).toBe("'Add star' in the row 'Buy milk'");
     expect(describeLocator({ row: 'Buy milk', type: 'CheckBox' })).toBe("CheckBox in the row 'Buy milk'");
   });
+
+  describe('look-alikes', () => {
+    const contacts = (...rows: Array<[string, string]>): Scene => ({
+      screen: { ...screen, package: 'com.android.contacts' },
+      elements: [element(1, { type: 'TextView', text: 'Contacts', clickable: undefined }), ...rows.map(([name, phone], index) => element(index + 2, { text: joinLabelParts([name, phone]) }))],
+    });
+
+    it('Scenario: Look-alike rows are told apart by their other texts, whatever their order', () => {
+      const recorded = contacts(['Ann Lee', '+1 555-0111'], ['Ann Lee', '+1 555-0222'], ['Bob Smith', '+1 555-0102']);
+      const locator = locatorFor(recorded, recorded.elements[2]!)!;
+      expect(locator).toEqual({ app: 'com.android.contacts', text: 'Ann Lee', distinguishedBy: { otherTexts: ['+1 555-0222'] } });
+      expect(describeLocator(locator)).toBe("'Ann Lee' showing '+1 555-0222'");
+      const reordered = contacts(['Ann Lee', '+1 555-0222'], ['Ann Lee', '+1 555-0111'], ['Bob Smith', '+1 555-0102']);
+      const resolved = resolveLocator(reordered, locator);
+      expect(resolved).toEqual({ kind: 'found', element: reordered.elements[1], singledOutAmong: 2 });
+      // Once the 0222 row is gone, the other Ann Lee is never taken for it.
+      const without = contacts(['Ann Lee', '+1 555-0111'], ['Bob Smith', '+1 555-0102']);
+      expect(resolveLocator(without, locator)).toEqual({
+        kind: 'missing',
+        reason: "no 'Ann Lee' showing '+1 555-0222' on this screen, only 1 other 'Ann Lee'; I see: Ann Lee, Bob Smith, Contacts",
+      });
+    });
+
+    it('Scenario: Look-alikes that nothing but their place tells apart get no locator', () => {
+      const recorded = contacts(['Ann Lee', ''], ['Ann Lee', ''], ['Bob Smith', '']);
+      // Each Ann Lee follows "Contacts" and precedes "Bob Smith" once the other look-alike is passed over: no fact but position.
+      expect(locatorFor(recorded, recorded.elements[1]!)).toBeNull();
+      expect(locatorFor(recorded, recorded.elements[2]!)).toBeNull();
+      // A locator without facts never picks one of several.
+      expect(resolveLocator(recorded, { text: 'Ann Lee' })).toMatchObject({ kind: 'ambiguous' });
+    });
+
+    it('Scenario: Look-alike switches are told apart by their state or the header above them', () => {
+      const sync = (work: boolean, personal: boolean, order: 'usual' | 'swapped' = 'usual'): Scene => {
+        const sections = [
+          [element(2, { type: 'TextView', text: 'Work', clickable: undefined }), element(3, { type: 'Switch', desc: 'Sync', checked: work })],
+          [element(4, { type: 'TextView', text: 'Personal', clickable: undefined }), element(5, { type: 'Switch', desc: 'Sync', checked: personal })],
+        ];
+        const ordered = order === 'usual' ? sections : [...sections].reverse();
+        return { screen, elements: ordered.flat().map((item, index) => ({ ...item, id: `e${index + 1}` })) };
+      };
+      const recorded = sync(true, false);
+      const byState = locatorFor(recorded, recorded.elements[3]!)!;
+      expect(byState.distinguishedBy).toEqual({ checked: false });
+      const bothOff = sync(false, false);
+      const bySection = locatorFor(bothOff, bothOff.elements[3]!)!;
+      expect(bySection.distinguishedBy).toEqual({ follows: 'Personal' });
+      const swapped = sync(false, false, 'swapped');
+      const found = resolveLocator(swapped, bySection);
+      expect(found.kind === 'found' && found.element.id).toBe('e2');
+    });
+  });
 });
+

@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { createReplayPlanner } from '../../../src/main/replay/replay-planner';
 import { flowFromRecord, NothingToReplay } from '../../../src/main/replay/flow-from-record';
+import { asksQuestion } from '../../../src/main/replay/flow-answer';
 import type { FlowChecks } from '../../../src/main/replay/flow-checks';
 import { TaskRunner } from '../../../src/main/runtime/task-runner';
 import { FlowSchema, type Flow } from '../../../src/shared/flow';
@@ -52,6 +53,28 @@ describe('the replay planner', () => {
     // The question's tokens are the turn's, on the step it led to.
     expect(record.usage).toEqual({ inputTokens: 100, outputTokens: 5 });
     expect(record.result).toBe('every step of the flow is done; checked: "Save" is on screen');
+  });
+
+  it('Scenario: A sensitive step never acts on one of several look-alikes, however they are told apart', async () => {
+    const notes: Scene = {
+      screen: { width: 1080, height: 2400, orientation: 'portrait', package: 'com.example.notes', keyboardShown: false },
+      elements: [
+        { id: 'e1', type: 'TextView', text: 'Old draft', bounds: [0, 100, 800, 200] },
+        { id: 'e2', type: 'ImageButton', desc: 'Delete', bounds: [800, 100, 1080, 200], clickable: true },
+        { id: 'e3', type: 'TextView', text: 'Groceries', bounds: [0, 300, 800, 400] },
+        { id: 'e4', type: 'ImageButton', desc: 'Delete', bounds: [800, 300, 1080, 400], clickable: true },
+      ],
+    };
+    const flow = FlowSchema.parse({ goal: 'Delete the old draft', steps: [{ tool: 'tap', target: { desc: 'Delete', distinguishedBy: { follows: 'Old draft' } } }] });
+    const { record, executor } = await runFlow(flow, [notes]);
+    expect(record.status).toBe('failed');
+    expect(record.failureReason).toBe("ReplayStopped: Step 1: 2 elements match 'Delete', and a sensitive step is never taken on one of several look-alikes");
+    expect(executor.calls).toEqual([]);
+    // A step that is not sensitive does act on the one its facts single out.
+    const open = FlowSchema.parse({ goal: 'Open the draft', steps: [{ tool: 'tap', target: { text: 'Open', distinguishedBy: { follows: 'Groceries' } } }] });
+    const opening: Scene = { ...notes, elements: notes.elements.map((element) => (element.desc === 'Delete' ? { ...element, desc: undefined, text: 'Open' } : element)) };
+    const opened = await runFlow(open, [opening, opening]);
+    expect(opened.executor.calls.map(({ call }) => call)).toEqual([{ name: 'tap', args: { element_id: 'e4' } }]);
   });
 
   it('Scenario: A failed check fails the flow with the step and the reason', async () => {
@@ -152,7 +175,7 @@ describe('a question replayed', () => {
   const home = () => sceneWith('Settings', 'Clock');
 
   /** A task that opens Settings and answers from the About phone screen, as a model did it. */
-  async function recordedQuestion(): Promise<TaskRecord> {
+  async function recordedQuestion(goal = 'What Android version is this phone running?'): Promise<TaskRecord> {
     let turn = 0;
     const model = new ScriptedPlanner((_input, context) => {
       turn += 1;
@@ -161,8 +184,23 @@ describe('a question replayed', () => {
       return turn === 1 ? [planned] : [];
     });
     const runner = new TaskRunner({ observer: new FakeObserver([home(), aboutPhone('14')]), executor: new FakeExecutor(), plannerSource: async () => ({ planner: model, maxSteps: 10 }) });
-    return runner.run({ serial: 'phone', goal: 'What Android version is this phone running?' });
+    return runner.run({ serial: 'phone', goal });
   }
+
+  it('Scenario: Only a goal that asked a question keeps an answer, and only such a replay says one', async () => {
+    // The same run under a goal that asks for something to be done: its closing words are no answer to keep.
+    const done = flowFromRecord(await recordedQuestion('Open the About phone page'));
+    expect(done.answer).toBeUndefined();
+    // A flow that carries one anyway (a hand-written file) says only what it did.
+    const asked = flowFromRecord(await recordedQuestion());
+    const { record } = await runFlow({ ...asked, goal: 'Open the About phone page' }, [home(), aboutPhone('15')]);
+    expect(record.status).toBe('completed');
+    expect(record.result).toBe('every step of the flow is done');
+    for (const goal of ['What Android version is this phone running?', 'How many eggs does my pancake recipe need?', 'Is Wi-Fi on', 'Tell me the build number', '这部手机是什么版本？']) {
+      expect(asksQuestion(goal), goal).toBe(true);
+    }
+    for (const goal of ['Delete the Ann Lee ending 0222', 'Turn on Bluetooth.', 'Send the message "What time?" to Bob']) expect(asksQuestion(goal), goal).toBe(false);
+  });
 
   it('Scenario: A replayed question answers with what its own phone shows where the answer was read', async () => {
     const recorded = await recordedQuestion();
