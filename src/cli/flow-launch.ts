@@ -18,6 +18,8 @@ export interface FlowLaunch {
   file: string;
   flow: Flow;
   junit?: string;
+  /** `--heal`: a step that does not match is repaired by the model (see flowRunPlanner). */
+  heal?: boolean;
 }
 
 /** One phone's part: its launch row and how each of the flow's steps went there. */
@@ -43,7 +45,7 @@ export async function runFlowLaunch(launch: FlowLaunch, values: TaskAtTerminalVa
   const plannerFor = (serial: string) => {
     const recorder = createFlowRunRecorder(flow);
     recorders.set(serial, recorder);
-    return flowRunPlanner(flow, config, configured, recorder);
+    return flowRunPlanner(flow, config, configured, recorder, { heal: launch.heal === true });
   };
   const startedAt = new Date();
   const request = {
@@ -75,7 +77,7 @@ export async function runFlowLaunch(launch: FlowLaunch, values: TaskAtTerminalVa
   if (launch.junit) {
     const durationMs = Date.now() - startedAt.getTime();
     // One testsuite per phone, named after it, so a CI page shows which phone failed which step.
-    const reports = phones.map((phone) => ({ suffix: `on ${phone.row.serial}`, goal: flow.goal, startedAt: startedAt.toISOString(), durationMs: phone.row.durationMs || durationMs, steps: phone.steps }));
+    const reports = phones.map((phone) => ({ device: phone.row.serial, goal: flow.goal, startedAt: startedAt.toISOString(), durationMs: phone.row.durationMs || durationMs, steps: phone.steps }));
     await writeJunitReport(launch.junit, file, reports);
   }
   if (passed === phones.length) return ExitCode.ok;

@@ -5,6 +5,7 @@ import { configuredPlannerFor, maxStepsOf, plannerOverrides } from './planner-op
 import type { ConfiguredPlanner, TaskHandle } from '../main/runtime/task-runner';
 import type { RuntimeConfig } from '../main/runtime/config';
 import type { TaskStore } from '../main/storage/task-store';
+import type { TaskRecord } from '../shared/task';
 import { allowedAppsOf, presetAnswers } from './supervision-options';
 import { supervisionPrinter } from './run-report';
 import { terminalSupervisor } from './terminal-supervisor';
@@ -37,7 +38,12 @@ export interface TaskAtTerminalValues {
 }
 
 /** What the command carries out: its goal and planner, given the planner the configuration builds and the history. */
-export type PrepareTask = (base: { config: RuntimeConfig; configured: ConfiguredPlanner; history: TaskStore }) => Promise<{ goal: string; planner: ConfiguredPlanner }>;
+export type PrepareTask = (base: { config: RuntimeConfig; configured: ConfiguredPlanner; history: TaskStore }) => Promise<{
+  goal: string;
+  planner: ConfiguredPlanner;
+  /** Hears the finished task's record (a flow run reads its reason and the model's turns from it). */
+  finished?: (record: TaskRecord) => void;
+}>;
 
 export async function runTaskAtTerminal(command: string, values: TaskAtTerminalValues, io: CliIo, prepare: PrepareTask): Promise<number> {
   const overrides = plannerOverrides(values);
@@ -107,7 +113,9 @@ export async function runTaskAtTerminal(command: string, values: TaskAtTerminalV
   process.once('SIGINT', stopByPerson);
   process.once('SIGTERM', shutDown);
   try {
-    return TASK_EXIT_CODES[finishedOutcome(await handle.done)];
+    const record = await handle.done;
+    task.finished?.(record);
+    return TASK_EXIT_CODES[finishedOutcome(record)];
   } finally {
     spinner?.stop();
     process.off('SIGINT', stopByPerson);

@@ -198,8 +198,12 @@ export type StepSource = (typeof STEP_SOURCES)[number];
 
 export const isActionStep = (step: FlowStep): step is ActionStep => 'tool' in step;
 
-/** How a step of a flow run went; `not-run`: an earlier step failed or the run stopped before it. */
-export const FLOW_STEP_STATUSES = ['passed', 'failed', 'not-run'] as const;
+/**
+ * How a step of a flow run went; `healed`: it did not match, and the model carried out what it meant (`--heal`);
+ * `not-run`: an earlier step failed or the run stopped before it.
+ */
+export const FLOW_STEP_STATUSES = ['passed', 'healed', 'failed', 'not-run'] as const;
+export type FlowStepStatus = (typeof FLOW_STEP_STATUSES)[number];
 export const FLOW_STEP_KINDS = ['action', 'ai', 'assert', 'ask_ai', 'wait'] as const;
 
 /** One step of a flow run, as `amc flow run` prints it, its JUnit report carries it and a fleet job's result keeps it. */
@@ -216,8 +220,8 @@ export const FlowStepResultSchema = z.object({
 });
 export type FlowStepResult = z.infer<typeof FlowStepResultSchema>;
 
-/** A flow run passes only when every one of its steps (asserts and questions included) passed. */
-export const flowPassed = (steps: readonly FlowStepResult[]): boolean => steps.every((step) => step.status === 'passed');
+/** A flow run passes only when every one of its steps (asserts and questions included) passed, or was healed when asked to. */
+export const flowPassed = (steps: readonly FlowStepResult[]): boolean => steps.every((step) => step.status === 'passed' || step.status === 'healed');
 
 /** A flow as a job or a schedule carries it: its content (variables filled in), and the name of the file it came from. */
 export const NamedFlowSchema = z

@@ -8,20 +8,21 @@ import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startAdbHarness, type AdbHarness } from '../support/adb-harness';
 import { anthropicDirectEnv, runAmc } from '../support/cli';
-import { finish, startAnthropicFake, type AnthropicFake } from '../fakes/index';
+import { finish, scriptedPolicy, startAnthropicFake, tapLabel, type AnthropicFake, type FakePolicy } from '../fakes/index';
 import { applyTaskEvent, newTaskRecord, type TaskEvent, type TaskEventOf, type TaskRecord } from '../../src/shared/task';
 import { renderTaskReport } from '../../src/main/storage/html-report';
 import { TASKS_FOLDER } from '../../src/main/storage/task-store';
 
 let harness: AdbHarness;
 let fake: AnthropicFake;
+// A model that would happily carry on in the flow's place: unless a test says otherwise, it must never be asked.
+let policy: FakePolicy = () => finish(true, 'I did it my way');
 let home: string;
 let dir: string;
 
 beforeAll(async () => {
   harness = await startAdbHarness();
-  // A model that would happily carry on in the flow's place: it must never be asked.
-  fake = await startAnthropicFake({ policy: () => finish(true, 'I did it my way') });
+  fake = await startAnthropicFake({ policy: (turn) => policy(turn) });
   home = await mkdtemp(path.join(tmpdir(), 'amc-flow-waits-home-'));
   dir = await mkdtemp(path.join(tmpdir(), 'amc-flow-waits-files-'));
 }, 60_000);
@@ -35,6 +36,7 @@ afterAll(async () => {
 beforeEach(async () => {
   await harness.control('/reset', { body: {} });
   fake.requests.length = 0;
+  policy = () => finish(true, 'I did it my way');
 });
 
 const aiOn = () => anthropicDirectEnv(harness, home, fake.url);
@@ -135,5 +137,80 @@ describe('amc flow run fails honestly', () => {
     const xml = await readFile(junit, 'utf8');
     expect(xml).toMatch(/<failure message="no &apos;Shopping list&apos; on this screen; I see: Ideas[^"]*"/);
     expect(xml).not.toContain('the screen differed from the flow');
+  });
+
+  it('Scenario: --junit writes into a folder that does not exist yet, and a flow that fails its check writes an error', async () => {
+    const good = await flowFile('open-notes.yaml', 'goal: Open Notes\nsteps:\n  - launch_app: Notes\n  - assert: {visible: Shopping list}\n');
+    const junit = path.join(dir, 'reports', 'nightly', 'notes.xml');
+    const passing = await runAmc(['flow', 'run', good, '-s', harness.serial, '--junit', junit], { env: aiOff() });
+    expect(passing.stderr).toBe('');
+    expect(passing.code).toBe(0);
+    expect(await readFile(junit, 'utf8')).toContain('<testsuite name="open-notes" tests="2" failures="0" errors="0" skipped="0"');
+    const broken = await flowFile('broken.yaml', 'goal: Open Notes\nsteps:\n  - launch_app: Notes\n  - tap: {type: Button}\n');
+    const errorJunit = path.join(dir, 'reports', 'check', 'broken.xml');
+    const refused = await runAmc(['flow', 'run', broken, '-s', harness.serial, '--junit', errorJunit], { env: aiOff() });
+    expect(refused.code).toBe(2);
+    const xml = await readFile(errorJunit, 'utf8');
+    expect(xml).toContain('tests="1" failures="0" errors="1" skipped="0"');
+    expect(xml).toMatch(/<error message="[^"]*line 4, column 10: a locator needs at least one of resourceId, text, desc, hint or row" type="FlowFileProblem">/);
+  });
+
+});
+
+const RENAMED = 'goal: Open the shopping list\nsteps:\n  # the list was renamed since this was written\n  - launch_app: Notes\n  - tap: {text: Shoping list, timeout: 1000}\n  - assert: {visible: "Milk, eggs"}\n';
+
+describe('amc flow run --heal and amc flow heal', () => {
+  it('Scenario: --heal lets the model repair the one step that does not match, marked healed', async () => {
+    policy = scriptedPolicy([tapLabel(/^Shopping list/)]);
+    const junit = path.join(dir, 'healed.xml');
+    const file = await flowFile('renamed.yaml', RENAMED);
+    const result = await runAmc(['flow', 'run', file, '-s', harness.serial, '--heal', '--junit', junit], { env: aiOn() });
+    expect(result.stdout).toContain(`Flow ${file}: 3 of 3 steps passed (1 healed by the model)`);
+    expect(result.stdout).toMatch(/HEALED +2\. tap: \{ text: Shoping list, timeout: 1000 \} — repaired by the model in 1 action \(no 'Shoping list' on this screen/);
+    expect(result.code).toBe(0);
+    // One model turn to tap, one to say the step is done: never more, and the flow's own steps around it stayed the flow's.
+    expect(fake.requests).toHaveLength(2);
+    expect((await harness.state()).activity).not.toMatch(/NotesActivity$/);
+    const xml = await readFile(junit, 'utf8');
+    expect(xml).toMatch(/name="step 2: tap: \{ text: Shoping list, timeout: 1000 \}" time="[\d.]+">\n\s*<properties>\n\s*<property name="amc.healed" value="true"\/>/);
+    expect(xml).toContain('failures="0" errors="0"');
+  });
+
+  it('Scenario: A model that keeps acting does not heal a step past three actions', async () => {
+    // It taps the first row again and again and never says the step is done.
+    policy = (turn) => {
+      const row = turn.scene?.elements.find((element) => element.clickable && element.text);
+      return row ? { kind: 'call', tool: 'tap', args: { element_id: row.id }, text: 'Trying again.' } : finish(false, 'nothing to tap');
+    };
+    const file = await flowFile('stubborn.yaml', RENAMED);
+    const result = await runAmc(['flow', 'run', file, '-s', harness.serial, '--heal', '--yes'], { env: aiOn() });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(/FAILED +2\. tap: \{ text: Shoping list, timeout: 1000 \} — no 'Shoping list' on this screen.*the model did not repair it in 3 actions/);
+    expect(result.stdout).toContain('not run  3.');
+    expect(fake.requests).toHaveLength(3);
+  });
+
+  it('Scenario: amc flow heal writes the repaired flow beside the file and prints the difference', async () => {
+    policy = scriptedPolicy([tapLabel(/^Shopping list/)]);
+    const file = await flowFile('to-heal.yaml', RENAMED);
+    const result = await runAmc(['flow', 'heal', file, '-s', harness.serial], { env: aiOn() });
+    expect(result.code).toBe(0);
+    const healedFile = path.join(dir, 'to-heal.healed.yaml');
+    expect(result.stdout).toContain(`Healed flow written to ${healedFile}`);
+    expect(result.stdout).toContain('-   - tap: {text: Shoping list, timeout: 1000}');
+    expect(result.stdout).toMatch(/\+ {3}- tap: \{ app: com\.amc\.notes, text: Shopping list \}/);
+    const healed = await readFile(healedFile, 'utf8');
+    // The person's comment and the other steps are as written; the file the person wrote is untouched.
+    expect(healed).toContain('# the list was renamed since this was written');
+    expect(healed).toContain("# healed: step 2 was `tap: {text: Shoping list, timeout: 1000}`; repaired by the model in 1 action (no 'Shoping list' on this screen");
+    expect(healed).toContain('  - assert: {visible: "Milk, eggs"}\n');
+    expect(await readFile(file, 'utf8')).toBe(RENAMED);
+    // The healed file runs as it is, with the AI planner off.
+    await harness.control('/reset', { body: {} });
+    fake.requests.length = 0;
+    const again = await runAmc(['flow', 'run', healedFile, '-s', harness.serial], { env: aiOff() });
+    expect(again.stdout).toContain('3 of 3 steps passed');
+    expect(again.code).toBe(0);
+    expect(fake.requests).toHaveLength(0);
   });
 });

@@ -1,7 +1,7 @@
 import { ExitCode, UsageError, type CliCommand, type CliIo } from '../command';
 import { parseCommandArgs } from '../args';
 import { FLOW_VAR_USAGE, flowFileArgument, flowVarOption, flowVarsOf, readFlowFile } from '../flow-files';
-import { FLOW_RUN_USAGE, runFlowFile } from '../flow-run';
+import { FLOW_HEAL_USAGE, FLOW_RUN_USAGE, healFlowFile, runFlowFile } from '../flow-run';
 import { exportFlow, FLOW_EXPORT_USAGE } from '../flow-export';
 import { terminalWords } from '../terminal-words';
 
@@ -28,6 +28,7 @@ async function check(args: string[], io: CliIo): Promise<number> {
 const SUBCOMMANDS: Record<string, { usage: string; run(args: string[], io: CliIo): Promise<number> }> = {
   run: { usage: FLOW_RUN_USAGE, run: runFlowFile },
   check: { usage: CHECK_USAGE, run: check },
+  heal: { usage: FLOW_HEAL_USAGE, run: healFlowFile },
   export: { usage: FLOW_EXPORT_USAGE, run: exportFlow },
 };
 

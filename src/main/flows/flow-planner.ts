@@ -12,16 +12,17 @@ import type { FlowRunRecorder } from './flow-run-recorder';
  * in code, and the configured model (when the AI planner is on) for `ai` and `ask_ai` steps. With the AI planner off
  * no model is called (seed D6): such steps stop the run and say why. `recorder` hears each step's result.
  */
-export function flowRunPlanner(flow: Flow, config: RuntimeConfig, configured: ConfiguredPlanner, recorder?: FlowRunRecorder): ConfiguredPlanner {
+export function flowRunPlanner(flow: Flow, config: RuntimeConfig, configured: ConfiguredPlanner, recorder?: FlowRunRecorder, { heal = false }: { heal?: boolean } = {}): ConfiguredPlanner {
   const model = configured.planner.info.kind === 'ai' ? configured.planner : undefined;
   const checks = createFlowChecks({ client: model ? buildToolCallingClient(config) : null });
   // A step that does not match fails the run there, with what it looked for and what the screen shows: the model
-  // answers `ai` and `ask_ai` steps only, and never carries on in the flow's place.
+  // answers `ai` and `ask_ai` steps only, and never carries on in the flow's place; with `heal` (asked for, and a
+  // model set up) it carries out that one step's meaning in a few supervised actions, and the flow goes on.
   const planner = createReplayPlanner({
     flow,
     source: 'replayed',
     checks,
-    onDivergence: 'fail',
+    onDivergence: heal && model ? 'heal' : 'fail',
     ...(model && { model }),
     ...(recorder && { onStep: recorder.onStep }),
   });

@@ -1,4 +1,4 @@
-import type { Flow } from '../../shared/flow';
+import type { Flow, FlowStepStatus } from '../../shared/flow';
 import { plainReason } from '../../shared/plain-words';
 import type { FinishedOutcome } from '../../shared/task-words';
 import type { Planner } from '../runtime/planner';
@@ -26,18 +26,21 @@ export function flowRunEndOf(outcome: FinishedOutcome, failureReason: string | n
 const withoutStepNumber = (reason: string, index: number) => reason.replace(new RegExp(`^(\\w+: )?Step ${index + 1}: `), '');
 
 interface Reported {
-  status: 'passed' | 'failed';
+  status: FlowStepStatus;
   detail: string;
   at: number;
+  healedOn?: readonly number[];
 }
 
 export interface FlowRunRecorder {
   /** The run's planner, watched for the reason it fails with. */
   planner(inner: Planner): Planner;
   /** What the replay planner calls with each step's result (ReplayPlannerOptions.onStep). */
-  onStep(index: number, status: 'passed' | 'failed', detail: string): void;
+  onStep(index: number, status: FlowStepStatus, detail: string, healedOn?: readonly number[]): void;
   /** The steps' results once the run has ended. */
   results(end: FlowRunEnd): FlowStepResult[];
+  /** The healed steps (by index), each with the turns the model acted on in its place (`amc flow heal`). */
+  healed(): ReadonlyMap<number, readonly number[]>;
 }
 
 export function createFlowRunRecorder(flow: Flow, now: () => number = Date.now): FlowRunRecorder {
@@ -58,7 +61,8 @@ export function createFlowRunRecorder(flow: Flow, now: () => number = Date.now):
         }
       },
     }),
-    onStep: (index, status, detail) => reported.set(index, { status, detail, at: now() }),
+    onStep: (index, status, detail, healedOn) => reported.set(index, { status, detail, at: now(), ...(healedOn && { healedOn }) }),
+    healed: () => new Map([...reported].flatMap(([index, report]) => (report.healedOn ? [[index, report.healedOn] as const] : []))),
     results: (end) => {
       const reason = end.completed ? null : plainReason(thrown ?? end.reason);
       return stepResults(flow, reported, reason, started, now());
@@ -85,7 +89,7 @@ function stepResults(flow: Flow, reported: ReadonlyMap<number, Reported>, reason
       stopped = true;
       return { ...base, status: 'failed', detail: withoutStepNumber(reason!, index), durationMs };
     }
-    if (report.status === 'failed') stopped = true;
+    if (report.status === 'failed' || report.status === 'not-run') stopped = true;
     return { ...base, status: report.status, detail: report.detail, durationMs };
   });
 }

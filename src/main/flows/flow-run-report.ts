@@ -17,6 +17,8 @@ export function flowStepKind(step: FlowStep): FlowStepKind {
 export interface FlowRunReport {
   /** The flow's name: its file's name without the extension. */
   name: string;
+  /** The phone it ran on, when the run was one of several (`--all`, `--group`). */
+  device?: string;
   goal: string;
   /** ISO 8601. */
   startedAt: string;

@@ -34,7 +34,8 @@ function shortAction(step: ActionStep): Record<string, unknown> {
   return { [step.tool]: body };
 }
 
-function fileForm(step: FlowStep): Record<string, unknown> {
+/** A step as a flow file writes it (its short form where it has one). */
+export function fileForm(step: FlowStep): Record<string, unknown> {
   if ('tool' in step) return shape(step);
   if ('ask_ai' in step) {
     const { question, kind, into } = step.ask_ai;

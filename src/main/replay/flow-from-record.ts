@@ -35,7 +35,8 @@ export function flowFromRecord(record: TaskRecord, tools: ToolCatalog = ACTION_T
   return FlowSchema.parse({ goal: record.goal, ...(app && { app }), recordedFrom: record.id, steps, ...(answer && { answer }) });
 }
 
-function actionStepOf(record: TaskRecord, turn: StepRecord, tools: ToolCatalog): FlowStep | null {
+/** One turn of a record as a flow step, or null when it did nothing a replay could repeat (see flowFromRecord). */
+export function actionStepOf(record: TaskRecord, turn: StepRecord, tools: ToolCatalog = ACTION_TOOLS): FlowStep | null {
   const { planned, outcome, scene } = turn;
   if (!planned || !outcome?.ok || !tools.get(planned.tool)?.actsOnPhone) return null;
   const verification = outcome.verification;

@@ -1,4 +1,4 @@
-import { isActionStep, type ActionStep, type Flow, type FlowStep, type WaitUntil } from '../../shared/flow';
+import { isActionStep, type ActionStep, type Flow, type FlowStep, type FlowStepStatus, type WaitUntil } from '../../shared/flow';
 import type { TokenUsage } from '@amc/provider-clients';
 import type { Scene, SceneElement } from '../../shared/scene';
 import type { PlannedStep, PlannerInfo } from '../../shared/task';
@@ -49,10 +49,16 @@ export interface ReplayPlannerOptions {
    * Where the screen leaves the flow: `model` hands the rest of the goal to the model (when there is one); `fail`
    * fails the run at that step with what was looked for and what the screen shows (a CI run: `amc flow run`).
    */
-  onDivergence?: 'model' | 'fail';
-  /** Hears how each step went, as soon as it is known (a flow run's per-step report). */
-  onStep?(index: number, status: 'passed' | 'failed', detail: string): void;
+  onDivergence?: 'model' | 'fail' | 'heal';
+  /**
+   * Hears how each step went, as soon as it is known (a flow run's per-step report); a healed step comes with the turns
+   * the model acted on in its place.
+   */
+  onStep?(index: number, status: FlowStepStatus, detail: string, healedOn?: readonly number[]): void;
 }
+
+/** `heal`: an action step whose element does not match is given to the model for at most this many actions. */
+export const HEAL_TURNS = 3;
 
 /** How long a lookup or a check waits for the screen by default, as Maestro's do: 17 s, and 7 s for an optional step. */
 export const LOOKUP_TIMEOUT_MS = 17_000;
@@ -101,6 +107,8 @@ class ReplayPlanner implements Planner {
   /** Whether the flow's last step so far has an outcome the runtime checks in code (a switch's state, an app, a field). */
   private endChecked = false;
   private started = false;
+  /** The step the model is repairing (`heal`): why it did not match, and the turns the model acted on so far. */
+  private healing: { index: number; reason: string; turns: number[] } | null = null;
   /** This turn's latest look at the screen (a waiting step may have looked again). */
   private scene: Scene | null = null;
 
@@ -137,11 +145,22 @@ class ReplayPlanner implements Planner {
     if (!input.scene) return this.diverge(`the screen could not be read (${input.sceneError ?? 'no Scene'})`, input, context);
     const { steps } = this.options.flow;
     this.scene = input.scene;
+    if (this.healing) {
+      const repairing = await this.heal(input, context);
+      if (repairing) return repairing;
+    }
     while (this.next < steps.length) {
       const index = this.next;
-      const outcome = await this.runStep(index, fillVariables(steps[index]!, this.vars), input, context);
+      const step = fillVariables(steps[index]!, this.vars);
+      const outcome = await this.runStep(index, step, input, context);
       if (outcome === 'next') {
         this.next += 1;
+        continue;
+      }
+      if (typeof outcome === 'string' && this.options.onDivergence === 'heal' && this.options.model && isActionStep(step)) {
+        this.healing = { index, reason: outcome, turns: [] };
+        const repairing = await this.heal(input, context);
+        if (repairing) return repairing;
         continue;
       }
       if (typeof outcome === 'string') return this.diverge(`${stepWords(index)}: ${outcome}`, input, context);
@@ -339,6 +358,32 @@ class ReplayPlanner implements Planner {
         : null;
     this.options.onStep?.(pending.index, failed ? 'failed' : 'passed', failed ?? outcome.verification?.fact ?? 'done');
     return failed && `${stepWords(pending.index)}: ${failed}`;
+  }
+
+  /**
+   * `heal`: the model carries out what the step meant, on this screen, under the same supervision, in at most HEAL_TURNS
+   * actions; its finish_task marks the step healed and the flow goes on after it (null: go on). The model saying it
+   * cannot, or running out of actions, fails the step.
+   */
+  private async heal(input: PlanInput, context: PlanContext): Promise<PlannedStep[] | null> {
+    const healing = this.healing!;
+    const { index, reason, turns } = healing;
+    const step = fillVariables(this.options.flow.steps[index]!, this.vars);
+    if (turns.length >= HEAL_TURNS) throw new FlowStepFailed(`${stepWords(index)}: ${reason}; the model did not repair it in ${HEAL_TURNS} actions`);
+    const notice =
+      `Step ${index + 1} of a flow written for the goal ${asData(this.options.flow.goal)} does not match this screen: ${asData(reason)}. ` +
+      `Carry out only what that step meant to do, in at most ${HEAL_TURNS - turns.length} more actions, then call finish_task with success=true; ` +
+      'call finish_task with success=false if it cannot be done on this screen.';
+    const planned = await this.askModel({ ...input, notices: [...(input.notices ?? []), notice] }, context, `Repair flow step ${index + 1}: ${stepHint(step)}`, true);
+    if (planned[0]) {
+      turns.push(input.step);
+      return this.report(planned[0], context);
+    }
+    this.healing = null;
+    this.next = index + 1;
+    const actions = `${turns.length} ${turns.length === 1 ? 'action' : 'actions'}`;
+    this.options.onStep?.(index, 'healed', `repaired by the model in ${actions} (${reason})`, turns);
+    return null;
   }
 
   /** The screen left the flow: the model takes the rest (with the flow as a hint), or the replay stops with the reason. */
