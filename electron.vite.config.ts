@@ -20,12 +20,13 @@ function contentSecurityPolicyMeta(): Plugin {
 
 export default defineConfig({
   main: {
-    // The history worker is an entry of its own: task-loader.ts starts out/main/history-worker.js in a worker thread.
+    // The history worker and the flow checker are entries of their own: task-loader.ts and flow-checker.ts start
+    // out/main/history-worker.js and out/main/flow-check-worker.js in worker threads.
     build: {
       // The workspace packages ship as TypeScript source: bundled into main, not loaded at run time. (The provider
       // SDKs they import stay external, as the root's dependencies, so a direct client still loads its SDK lazily.)
       externalizeDeps: { exclude: ['@amc/demo-phone', '@amc/provider-clients'] },
-      rollupOptions: { input: { index: resolve('src/main/index.ts'), 'history-worker': resolve('src/main/storage/history-worker.ts') } },
+      rollupOptions: { input: { index: resolve('src/main/index.ts'), 'history-worker': resolve('src/main/storage/history-worker.ts'), 'flow-check-worker': resolve('src/main/flows/flow-check-worker.ts') } },
     },
   },
   preload: {

@@ -1,8 +1,8 @@
-import { readFile } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
 import { UsageError } from './command';
-import type { Flow } from '../shared/flow';
+import { FLOW_FILE_MAX_BYTES, objectNameProblem, type Flow } from '../shared/flow';
 import { VARIABLE_NAME } from '../main/flows/flow-file-schema';
-import { FlowFileError, parseFlowFile } from '../main/flows/flow-file';
+import { FlowFileError, flowFileTooBig, parseFlowFile } from '../main/flows/flow-file';
 
 /** `--var name=value`, repeatable: the flow's variables given on the command line. */
 export const flowVarOption = { var: { type: 'string', multiple: true } } as const;
@@ -15,10 +15,24 @@ export function flowVarsOf(values: { var?: string[] }): Record<string, string> {
     const split = given.indexOf('=');
     const name = split < 0 ? given : given.slice(0, split);
     if (split < 0 || !VARIABLE_NAME.test(name)) throw new UsageError(`--var takes NAME=VALUE (a name of letters, digits and _), e.g. --var city=Paris; got "${given}"`);
+    const reserved = objectNameProblem(name);
+    if (reserved) throw new UsageError(`--var ${reserved}`);
     if (Object.hasOwn(vars, name)) throw new UsageError(`--var ${name} is given twice`);
     vars[name] = given.slice(split + 1);
   }
   return vars;
+}
+
+/** The file's text, refused before it is read whole when it is larger than a flow file may be. */
+async function readBounded(file: string): Promise<string> {
+  const handle = await open(file, 'r');
+  try {
+    const { size } = await handle.stat();
+    if (size > FLOW_FILE_MAX_BYTES) throw new FlowFileError([{ message: flowFileTooBig(size) }], file);
+    return await handle.readFile('utf8');
+  } finally {
+    await handle.close();
+  }
 }
 
 /** The flow file's path: the one positional argument. */
@@ -31,8 +45,9 @@ export function flowFileArgument(positionals: readonly string[], usage: string):
 export async function readFlowFile(file: string, vars: Readonly<Record<string, string>>): Promise<Flow> {
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    text = await readBounded(file);
   } catch (error) {
+    if (error instanceof FlowFileError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
     const why = code === 'ENOENT' ? 'there is no such file' : code === 'EISDIR' ? 'it is a folder' : code === 'EACCES' ? 'it may not be read' : (error as Error).message;
     throw new FlowFileError([{ message: `it cannot be read: ${why}` }], file);

@@ -12,8 +12,30 @@ import { z } from 'zod';
 export const FLOW_TEXT_MAX = 4000;
 const text = z.string().min(1).max(FLOW_TEXT_MAX);
 const note = z.string().max(FLOW_TEXT_MAX);
+/** A flow file is at most this many bytes: bigger ones are refused before they are read whole. */
+export const FLOW_FILE_MAX_BYTES = 1_000_000;
+/** A flow has at most this many steps (a recorded task of the longest kind has a few hundred). */
+export const FLOW_MAX_STEPS = 2_000;
+/** A flow file nests at most this many levels (a step's target's field is five levels deep). */
+export const FLOW_MAX_DEPTH = 20;
+
+/**
+ * Names every JavaScript object already answers to (`__proto__`, `constructor`, `toString`…): as a variable's name,
+ * a lookup or an assignment by it would reach the object's machinery instead of a value.
+ */
+const OBJECT_NAMES = new Set([...Object.getOwnPropertyNames(Object.prototype), 'prototype']);
+export const objectNameProblem = (name: string): string | null =>
+  OBJECT_NAMES.has(name) ? `\`${name}\` is a name every JavaScript object already has, so it cannot name a variable; pick another name` : null;
+
 /** A `${name}` variable's name and value, as a flow file, `--var` and the window give them. */
-export const FlowVarNameSchema = z.string().max(100).regex(/^[A-Za-z_][A-Za-z0-9_]*$/);
+export const FlowVarNameSchema = z
+  .string()
+  .max(100)
+  .regex(/^[A-Za-z_][A-Za-z0-9_]*$/)
+  .superRefine((name, context) => {
+    const problem = objectNameProblem(name);
+    if (problem) context.addIssue({ code: 'custom', message: problem });
+  });
 export const FlowVarValueSchema = z.string().max(2000);
 
 /**
@@ -186,7 +208,7 @@ export const FlowSchema = z
     vars: z.record(FlowVarNameSchema, FlowVarValueSchema).default({}),
     /** The task it was recorded from, when it was. */
     recordedFrom: z.string().max(200).optional(),
-    steps: z.array(FlowStepSchema).min(1),
+    steps: z.array(FlowStepSchema).min(1).max(FLOW_MAX_STEPS),
     answer: FlowAnswerSchema.optional(),
   })
   .strict();

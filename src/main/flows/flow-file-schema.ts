@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ActionStepSchema, AskAiSchema, AssertionSchema, ElementStateSchema, ExpectedOutcomeSchema, FlowSchema, LocatorSchema, StepTimeoutSchema, WaitUntilSchema } from '../../shared/flow';
+import { ActionStepSchema, AskAiSchema, AssertionSchema, ElementStateSchema, ExpectedOutcomeSchema, FLOW_TEXT_MAX, FlowSchema, LocatorSchema, StepTimeoutSchema, WaitUntilSchema } from '../../shared/flow';
 import { ACTION_TOOL_NAMES, ACTION_TOOLS } from '../tools/registry';
 
 /**
@@ -101,7 +101,7 @@ export const AskAiFileSchema = z.union([
 /** Every form a step of a flow file may take; FlowStepSchema's own forms are all among them. */
 export const fileStepSchemas = () => ({
   action: ActionStepSchema,
-  ai: z.strictObject({ ai: z.string().min(1).describe('A sub-goal the planner reaches with the model.') }),
+  ai: z.strictObject({ ai: z.string().min(1).max(FLOW_TEXT_MAX).describe('A sub-goal the planner reaches with the model.') }),
   assert: z.strictObject({ assert: AssertionSchema, timeout: StepTimeoutSchema.optional() }),
   ask_ai: z.strictObject({ ask_ai: AskAiFileSchema }),
   wait_until: z.strictObject({ wait_until: WaitUntilSchema }),

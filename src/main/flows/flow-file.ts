@@ -1,6 +1,6 @@
 import { isMap, isNode, isPair, isScalar, LineCounter, parseDocument, type Document } from 'yaml';
 import { z } from 'zod';
-import { ActionStepSchema, FlowSchema, type ActionStep, type AskAi, type Flow, type FlowStep, type Locator } from '../../shared/flow';
+import { ActionStepSchema, FLOW_FILE_MAX_BYTES, FLOW_MAX_DEPTH, FLOW_MAX_STEPS, FlowSchema, objectNameProblem, type ActionStep, type AskAi, type Flow, type FlowStep, type Locator } from '../../shared/flow';
 import { ACTION_TOOL_NAMES, ACTION_TOOLS } from '../tools/registry';
 import {
   aimsAtPoint,
@@ -199,25 +199,74 @@ function unusedOverrides(raw: Record<string, unknown>, overrides: Readonly<Recor
     }));
 }
 
-/** Reads a flow file: the Flow with its variables filled in, or every problem found, each with its line and column. */
-export function parseFlowFile(text: string, options: FlowFileOptions = {}): FlowFileResult {
+/** Why a file of `bytes` is refused as a flow file. */
+export function flowFileTooBig(bytes: number): string {
+  return `it is ${(bytes / 1_000_000).toFixed(1)} MB, and a flow file is at most ${FLOW_FILE_MAX_BYTES / 1_000_000} MB`;
+}
+
+const TOO_DEEP = `it nests deeper than a flow file may (at most ${FLOW_MAX_DEPTH} levels)`;
+
+/** How deep a value nests, counted up to one more than a flow may (so a hostile file costs no more than that). */
+function depthOf(value: unknown, depth = 0): number {
+  if (depth > FLOW_MAX_DEPTH || !value || typeof value !== 'object') return depth;
+  let deepest = depth;
+  for (const item of Array.isArray(value) ? value : Object.values(value)) deepest = Math.max(deepest, depthOf(item, depth + 1));
+  return deepest;
+}
+
+/** The YAML read into a document and plain data, or the problems that stopped it (located where the reader stopped). */
+function readYaml(text: string): { doc: Document; counter: LineCounter; raw: unknown } | { problems: FlowProblem[] } {
   const counter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: counter, prettyErrors: false, uniqueKeys: true });
+  let doc: Document;
+  try {
+    doc = parseDocument(text, { lineCounter: counter, prettyErrors: false, uniqueKeys: true });
+  } catch (error) {
+    // The reader recurses per level: a file nested thousands deep ends it before any check could.
+    if (error instanceof RangeError) return { problems: [{ line: 1, column: 1, message: TOO_DEEP }] };
+    throw error;
+  }
   if (doc.errors.length) {
     return {
-      ok: false,
       problems: doc.errors.map((error) => {
         const position = error.linePos?.[0] ?? counter.linePos(error.pos[0]);
-        return { line: position.line, column: position.col, message: `not valid YAML: ${error.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '')}` };
+        const message = /call stack/i.test(error.message) ? TOO_DEEP : `not valid YAML: ${error.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '')}`;
+        return { line: position.line, column: position.col, message };
       }),
     };
   }
-  const raw: unknown = doc.toJS();
+  try {
+    return { doc, counter, raw: doc.toJS() };
+  } catch (error) {
+    if (error instanceof RangeError) return { problems: [{ line: 1, column: 1, message: TOO_DEEP }] };
+    // Aliases that would expand beyond the reader's limit (a YAML bomb), in its words.
+    return { problems: [{ line: 1, column: 1, message: `not valid YAML: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}` }] };
+  }
+}
+
+/**
+ * Reads a flow file: the Flow with its variables filled in, or every problem found, each with its line and column.
+ * The file is bounded before anything else: its size, how deep it nests and how many steps it has.
+ */
+export function parseFlowFile(text: string, options: FlowFileOptions = {}): FlowFileResult {
+  const bytes = Buffer.byteLength(text, 'utf8');
+  if (bytes > FLOW_FILE_MAX_BYTES) return { ok: false, problems: [{ message: flowFileTooBig(bytes) }] };
+  const read = readYaml(text);
+  if ('problems' in read) return { ok: false, problems: read.problems };
+  const { doc, counter, raw } = read;
   if (!isPlainMap(raw)) return { ok: false, problems: [{ line: 1, column: 1, message: 'a flow file is a map with `goal:` and `steps:` (a list of steps)' }] };
+  if (depthOf(raw) > FLOW_MAX_DEPTH) return { ok: false, problems: [{ line: 1, column: 1, message: TOO_DEEP }] };
+  if (Array.isArray(raw.steps) && raw.steps.length > FLOW_MAX_STEPS) {
+    return { ok: false, problems: [{ ...locate(doc, counter, ['steps']), message: `it has ${raw.steps.length} steps, and a flow has at most ${FLOW_MAX_STEPS}` }] };
+  }
   const valueAt = (path: readonly PropertyKey[]) => path.reduce<unknown>((value, key) => (isPlainMap(value) || Array.isArray(value) ? (value as Record<PropertyKey, unknown>)[key] : undefined), raw);
 
   // The flow's own fields; each step is checked in the form it is written in, below.
   const found: Found[] = schemaProblems(FlowSchema.extend({ steps: z.array(z.unknown()).min(1) }), raw, [], valueAt);
+  // zod's record passes over a `__proto__` key without a word (it keeps it out of what it returns): named here.
+  for (const name of isPlainMap(raw.vars) ? Object.keys(raw.vars) : []) {
+    const problem = objectNameProblem(name);
+    if (problem && !found.some((each) => each.message.includes(problem))) found.push({ path: ['vars'], key: name, message: problem });
+  }
 
   const rawSteps: unknown[] = Array.isArray(raw.steps) ? raw.steps : [];
   const schemas: Record<string, z.ZodType> = fileStepSchemas();
@@ -247,8 +296,14 @@ export function parseFlowFile(text: string, options: FlowFileOptions = {}): Flow
     return { ok: false, problems: [...located.sort((a, b) => a.line - b.line || a.column - b.column), ...outside] };
   }
 
-  // The file's forms normalized; FlowSchema is the one judge of what a flow is.
-  const flow = FlowSchema.parse({ ...raw, steps });
+  // The file's forms normalized; FlowSchema is the one judge of what a flow is. What it still finds is worded and
+  // located as every other problem (the step's path is the file's, down to the step), never a library's own report.
+  const judged = FlowSchema.safeParse({ ...raw, steps });
+  if (!judged.success) {
+    const problems = schemaProblems(FlowSchema, { ...raw, steps }, [], valueAt).map(({ path, message, key }) => ({ ...locate(doc, counter, path, key), message }));
+    return { ok: false, problems: problems.length ? problems : [{ line: 1, column: 1, message: 'the flow is not one a run can carry out' }] };
+  }
+  const flow = judged.data;
   return { ok: true, flow: { ...flow, goal: fillVariables(flow.goal, values), steps: fillVariables(flow.steps, values) } };
 }
 

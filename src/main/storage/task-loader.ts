@@ -1,6 +1,5 @@
-import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startModuleWorker } from './module-worker';
 import type { TaskRecord } from '../../shared/task';
 import type { LoadReply, LoadRequest, TurnsWanted } from './history-worker';
 import { TASK_FILE_LIMITS, type TaskFileLimits, type TaskFileRead } from './task-file';
@@ -10,8 +9,7 @@ import { TASK_FILE_LIMITS, type TaskFileLimits, type TaskFileRead } from './task
  * app's event loop (the window, the mirror and every other call keep being answered). The worker is started on
  * first use and does not keep the process alive while idle.
  *
- * From source (tsx, Vitest) the worker runs history-worker.ts through tsx; in the built app it runs the bundle's
- * history-worker.js (an entry of its own in electron.vite.config.ts).
+ * The worker runs history-worker.ts (from source, through tsx) or the bundle's history-worker.js (module-worker.ts).
  */
 export class TaskFileError extends Error {
   override name = 'TaskFileError';
@@ -34,13 +32,7 @@ interface Waiting {
 const pending = new Map<number, Waiting>();
 
 function startWorker(): Worker {
-  const fromSource = import.meta.url.endsWith('.ts');
-  const entry = new URL(fromSource ? './history-worker.ts' : './history-worker.js', import.meta.url);
-  // From source, the worker registers tsx (as bin/amc.mjs does) before it imports the TypeScript entry.
-  const tsx = fromSource ? tsxEsmApi() : null;
-  const started = tsx
-    ? new Worker(`import(${JSON.stringify(tsx)}).then(({ register }) => { register(); return import(${JSON.stringify(entry.href)}); });`, { eval: true })
-    : new Worker(entry);
+  const started = startModuleWorker(import.meta.url, 'history-worker');
   started.unref();
   started.on('message', (reply: LoadReply) => {
     const waiting = pending.get(reply.id);
@@ -74,14 +66,6 @@ function takePart(waiting: Waiting, part: string): boolean {
     waiting.reject(error as Error);
     return false;
   }
-}
-
-/** tsx's `tsx/esm/api` as a file URL, by its package's exports map (require.resolve would give the CommonJS one). */
-function tsxEsmApi(): string {
-  const require = createRequire(import.meta.url);
-  const manifest = require.resolve('tsx/package.json');
-  const { exports } = require(manifest) as { exports: Record<string, { import: { default: string } }> };
-  return new URL(exports['./esm/api']!.import.default, pathToFileURL(manifest)).href;
 }
 
 /**

@@ -4,10 +4,10 @@ import { defineMethods } from './define';
 import { ExportedFileSchema } from './history';
 import { LaunchPhonesSchema } from '../launch';
 import { LaunchStartedSchema } from './tasks';
-import { FlowVarNameSchema, FlowVarValueSchema } from '../flow';
+import { FLOW_FILE_MAX_BYTES, FlowVarNameSchema, FlowVarValueSchema } from '../flow';
 
 /** A flow file's text as the window read it from the person's disk (the window opens files, main checks them). */
-const flowText = z.string().min(1, 'the flow file is empty').max(1_000_000, 'a flow file is at most 1 MB');
+const flowText = z.string().min(1, 'the flow file is empty').max(FLOW_FILE_MAX_BYTES, 'a flow file is at most 1 MB');
 /** `${name}` values for this run, over the file's own `vars`. */
 const flowVars = z.record(FlowVarNameSchema, FlowVarValueSchema).optional();
 
