@@ -1,8 +1,11 @@
-import type { Scene, SceneElement } from '../../shared/scene';
+import { elementLabel, type Scene, type SceneElement } from '../../shared/scene';
 import type { Point } from './gestures';
 import { InvalidCall, type ScreenSize } from './tool';
 
-/** The Scene element with this id, or a clear error naming the ids that exist this turn. */
+/**
+ * The Scene element with this id that an action can reach, or a clear error: naming the ids that exist this turn, or
+ * the dialog in front of an element it covers.
+ */
 export function findElement(id: string, scene: Scene | null): SceneElement {
   if (!scene) {
     throw new InvalidCall(`There is no Scene this turn, so element id ${id} cannot be resolved; use x and y instead.`);
@@ -12,7 +15,14 @@ export function findElement(id: string, scene: Scene | null): SceneElement {
     const range = scene.elements.length ? `e1 to e${scene.elements.length}` : 'none';
     throw new InvalidCall(`There is no element ${id} in this turn's Scene (ids: ${range}). Ids change every turn.`);
   }
+  if (element.covered) throw new InvalidCall(coveredWords(element, scene));
   return element;
+}
+
+/** Why an element under a dialog is not acted on: a tap there lands on the dialog (or closes it), never on the element. */
+function coveredWords(element: SceneElement, scene: Scene): string {
+  const inFront = scene.screen.dialog === undefined ? 'a dialog or pop-up' : `the dialog '${scene.screen.dialog}'`;
+  return `${element.id} (${elementLabel(element)}) is behind ${inFront}: a tap there would land on it, not on ${element.id}. Answer or close it first.`;
 }
 
 export function checkOnScreen(point: Point, screen: ScreenSize): void {

@@ -41,6 +41,35 @@ describe('Executor validation', () => {
     expect(runner.sent).toEqual([]);
   });
 
+  it('Scenario: An element behind a dialog is not acted on, and the refusal names the dialog', async () => {
+    const runner = recordingRunner();
+    const executor = new Executor(runner);
+    const behind: Scene = {
+      screen: { ...scene.screen, dialog: 'Reset app preferences?' },
+      elements: [
+        { id: 'e1', type: 'LinearLayout', text: 'Wi-Fi', bounds: [0, 300, 1080, 470], covered: true },
+        { id: 'e2', type: 'EditText', text: 'Search', bounds: [0, 500, 1080, 600], covered: true },
+        { id: 'e3', type: 'RecyclerView', bounds: [0, 250, 1080, 2337], covered: true },
+        { id: 'e4', type: 'Button', text: 'Reset apps', bounds: [600, 1300, 900, 1400], clickable: true, window: 'dialog' },
+      ],
+    };
+    const calls = [
+      { name: 'tap', args: { element_id: 'e1' } },
+      { name: 'long_press', args: { element_id: 'e1' } },
+      { name: 'type_text', args: { element_id: 'e2', text: 'wifi' } },
+      { name: 'swipe', args: { direction: 'up', element_id: 'e3' } },
+    ];
+    for (const call of calls) {
+      const outcome = await executor.execute(call, { ...context, scene: behind });
+      expect(outcome, call.name).toMatchObject({ ok: false, attempts: 0 });
+      expect(outcome.error, call.name).toMatch(/^e\d \(.*\) is behind the dialog 'Reset app preferences\?': a tap there would land on it/);
+    }
+    expect(runner.sent).toEqual([]);
+    // The dialog's own button is tapped as usual.
+    expect(await executor.execute({ name: 'tap', args: { element_id: 'e4' } }, { ...context, scene: behind })).toMatchObject({ ok: true });
+    expect(runner.sent).toEqual(['input tap 750 1350']);
+  });
+
   it('Scenario: A point outside the screen is rejected without touching the phone', async () => {
     const runner = recordingRunner();
     const executor = new Executor(runner);
