@@ -35,7 +35,7 @@ describe('amc act typing', { timeout: 60_000 }, () => {
     await focusNameField();
     const imeBefore = (await harness.state()).ime.current;
     const result = await runAmc(['act', '-s', harness.serial, 'type_text', '--text', HOSTILE], {
-      env: { ...harness.env, YADB_PATH: yadb, AMC_HELPER_DOWNLOAD: 'off' },
+      env: { ...harness.env, YADB_PATH: yadb, AMC_HELPER_DOWNLOAD: 'off', AMC_PHONE_HELPERS_DIR: '' },
     });
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
@@ -47,7 +47,7 @@ describe('amc act typing', { timeout: 60_000 }, () => {
 
   it('Scenario: amc act without yadb or ADBKeyBoard fails clearly and types nothing', async () => {
     await focusNameField();
-    const result = await runAmc(['act', '-s', harness.serial, 'type_text', '--text', '李雷'], { env: { ...harness.env, AMC_HELPER_DOWNLOAD: 'off' } });
+    const result = await runAmc(['act', '-s', harness.serial, 'type_text', '--text', '李雷'], { env: { ...harness.env, AMC_HELPER_DOWNLOAD: 'off', AMC_PHONE_HELPERS_DIR: '' } });
     expect(result.code).not.toBe(0);
     expect(result.stderr).toMatch(/ADBKeyBoard/);
     expect(result.stderr).toMatch(/yadb/);

@@ -38,7 +38,7 @@ describe('amc device commands', () => {
     try {
       const server = path.join(dir, 'scrcpy-server');
       await writeHelperStandIn('scrcpy-server', server);
-      const result = await runAmc(['devices', '--json'], { env: { ...harness.env, SCRCPY_SERVER_PATH: server, AMC_HELPER_DOWNLOAD: 'off' } });
+      const result = await runAmc(['devices', '--json'], { env: { ...harness.env, SCRCPY_SERVER_PATH: server, AMC_HELPER_DOWNLOAD: 'off', AMC_PHONE_HELPERS_DIR: '' } });
       expect(result.code).toBe(0);
       const [device] = JSON.parse(result.stdout) as Array<{ helpers: Record<string, { usable: boolean; detail: string }> }>;
       expect(device!.helpers).toEqual({

@@ -32,8 +32,9 @@ export interface UiHost {
 export async function startUiHost(extraEnv: NodeJS.ProcessEnv = {}): Promise<UiHost> {
   const harness = await startAdbHarness();
   const home = await mkdtemp(path.join(os.tmpdir(), 'amc-ui-home-'));
-  // No helper downloads: with a network the mirror would switch to video where a test expects screenshots.
-  const env = { PATH: process.env.PATH, HOME: harness.env.HOME, ANDROID_ADB_SERVER_PORT: harness.env.ANDROID_ADB_SERVER_PORT, AMC_HELPER_DOWNLOAD: 'off', ...extraEnv };
+  // No helpers unless the test gives them (neither the shipped copies nor downloads): the mirror would switch to
+  // video where a test expects screenshots.
+  const env = { PATH: process.env.PATH, HOME: harness.env.HOME, ANDROID_ADB_SERVER_PORT: harness.env.ANDROID_ADB_SERVER_PORT, AMC_HELPER_DOWNLOAD: 'off', AMC_PHONE_HELPERS_DIR: '', ...extraEnv };
   const start = (address?: { port: number; token: string }) =>
     startWebApp({ rendererDir: requireBuiltRenderer(), env, home, heartbeatMs: 1000, ...address });
   const host: UiHost = {

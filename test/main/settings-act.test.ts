@@ -173,7 +173,7 @@ async function phonesListed(settings: Settings): Promise<string[]> {
 /** Types `text` into a new note with the app's typing for `settings`; returns the error, or null when typed. */
 async function typeWith(settings: Settings, text: string, downloadUrl?: string): Promise<string | null> {
   const home = await mkdtemp(path.join(dir, 'home-'));
-  const helpers = phoneHelpersFor({ adb: async () => adb, settings: async () => settings, home, downloadUrls: { yadb: downloadUrl ?? 'http://127.0.0.1:9/yadb' } });
+  const helpers = phoneHelpersFor({ adb: async () => adb, settings: async () => settings, home, downloadUrls: { yadb: downloadUrl ?? 'http://127.0.0.1:9/yadb' }, env: { AMC_PHONE_HELPERS_DIR: '' } });
   const executor = new Executor(adb, { initialBackoffMs: 20, typing: helpers.typing });
   const observer = new Observer(adb, { screenshot: false });
   const scene = async (): Promise<Scene> => (await observer.observe(harness.serial)).scene!;

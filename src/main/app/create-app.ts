@@ -100,11 +100,20 @@ export async function createApp(options: AppOptions = {}): Promise<AppServices> 
     demoProfile: options.demoProfile,
     initialAddress: async () => adbServerOptions(await effectiveSettings(), env),
   });
+  /** The settings the mirror is made from (helper files, downloads, video on or off): a change restarts it. */
+  const mirrorKey = ({ helpers }: Settings) => JSON.stringify([helpers.scrcpyServerPath, helpers.download, helpers.videoMirror]);
+  let mirroredWith: string | null = null;
+  void effectiveSettings().then((effective) => (mirroredWith ??= mirrorKey(effective)));
   const settings = new SettingsService(config, events, env, () => {
-    void effectiveSettings().then((effective) => devices.configure(adbServerOptions(effective, env)));
+    void effectiveSettings().then((effective) => {
+      devices.configure(adbServerOptions(effective, env));
+      const key = mirrorKey(effective);
+      if (mirroredWith !== null && key !== mirroredWith) mirror.restart();
+      mirroredWith = key;
+    });
   });
 
-  const helpers = phoneHelpersFor({ adb: () => devices.adb(), settings: effectiveSettings, home, downloadUrls: options.helperDownloadUrls });
+  const helpers = phoneHelpersFor({ adb: () => devices.adb(), settings: effectiveSettings, home, downloadUrls: options.helperDownloadUrls, env });
   const grabber = new AdaptiveScreenGrabber(() => devices.adb());
   const mirror = new DeviceMirror({
     events,

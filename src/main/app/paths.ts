@@ -15,3 +15,13 @@ export function projectRoot(): string {
 
 /** Where electron-vite writes the built renderer. */
 export const rendererBuildDir = (): string => path.join(projectRoot(), 'out', 'renderer');
+
+/**
+ * Where the build puts the pinned phone helpers (scripts/fetch-phone-helpers.mjs), checked by their sums when read.
+ * `AMC_PHONE_HELPERS_DIR` names another folder (a packager's), or none when empty (a package shipped without them).
+ */
+export function shippedHelpersDir(env: NodeJS.ProcessEnv = process.env): string | null {
+  const given = env.AMC_PHONE_HELPERS_DIR;
+  if (given !== undefined) return given.trim() || null;
+  return path.join(projectRoot(), 'resources', 'phone-helpers');
+}

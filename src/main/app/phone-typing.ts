@@ -5,6 +5,7 @@ import { HelperProvider } from '../device/helpers/helper-provider';
 import { PhoneHelpers } from '../device/helpers/phone-helpers';
 import { phoneHelperReport, type PhoneHelperReport } from '../device/helpers/helper-report';
 import { createConfigSource } from '../runtime/config';
+import { shippedHelpersDir } from './paths';
 import { resolveAmcHome } from '../storage/settings-store';
 import type { ExecutorOptions } from '../tools/executor';
 
@@ -14,10 +15,13 @@ export function phoneHelpersFor(options: {
   settings: () => Promise<Settings>;
   home: string;
   downloadUrls?: Partial<Record<HelperName, string>> | undefined;
+  /** The environment naming the shipped copies' folder (AMC_PHONE_HELPERS_DIR); default process.env. */
+  env?: NodeJS.ProcessEnv | undefined;
 }): { provider: HelperProvider; onPhone: PhoneHelpers; typing: NonNullable<ExecutorOptions['typing']> } {
   const provider = new HelperProvider({
     settings: async () => (await options.settings()).helpers,
     dataDir: options.home,
+    shippedDir: shippedHelpersDir(options.env),
     downloadUrls: options.downloadUrls,
   });
   const onPhone = new PhoneHelpers(options.adb, provider);
@@ -28,7 +32,7 @@ export function phoneHelpersFor(options: {
 function helpersOfThisMachine(adb: AdbClient, env: NodeJS.ProcessEnv): ReturnType<typeof phoneHelpersFor> {
   const home = resolveAmcHome(env);
   const settings = async () => (await createConfigSource({ env, home }).load()).settings;
-  return phoneHelpersFor({ adb: async () => adb, settings, home });
+  return phoneHelpersFor({ adb: async () => adb, settings, home, env });
 }
 
 /** The Executor's typing for `amc act`: yadb, then ADBKeyBoard, as this machine's Settings say, like the app's. */

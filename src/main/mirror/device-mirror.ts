@@ -37,6 +37,8 @@ export class DeviceMirror {
   private readonly screenshots: ScreenshotPump;
   private readonly video: VideoSession | null;
   private serial: string | null = null;
+  /** How the mirrored phone is viewed (as the last start gave it), for a restart. */
+  private view: { maxSize?: number | undefined; decodesVideo?: boolean | undefined } = {};
   private visible = true;
   private captureError: string | null = null;
   private lastFrame: FrameMeta | null = null;
@@ -116,6 +118,7 @@ export class DeviceMirror {
     }
     this.halt();
     this.serial = serial;
+    this.view = view;
     this.lastFrame = null;
     this.screenshots.start(serial);
     this.video?.start(serial, { maxSize: view.maxSize ?? DEFAULT_VIDEO_MAX_SIZE, decodesVideo: view.decodesVideo ?? true });
@@ -124,6 +127,17 @@ export class DeviceMirror {
     this.statusTimer = setInterval(() => this.publishStatus(this.status().state !== 'running'), this.options.statusIntervalMs ?? 1000);
     this.statusTimer.unref();
     return this.publishStatus();
+  }
+
+  /**
+   * Starts the mirrored phone's mirror afresh, as it was viewed: a helper or a mirror setting changed, so video is
+   * tried again at once rather than when the phone is next selected. Nothing when no phone is mirrored.
+   */
+  restart(): MirrorStatus {
+    const serial = this.serial;
+    if (serial === null) return this.status();
+    this.serial = null;
+    return this.start(serial, this.view);
   }
 
   stop(): MirrorStatus {

@@ -28,8 +28,9 @@ export interface TestApp {
 
 /** The environment the app reads: only what the test gives it (never the developer's keys). */
 export function isolatedEnv(adbEnv: NodeJS.ProcessEnv, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
-  // No helper downloads: a machine with a network would otherwise fetch scrcpy-server and switch the mirror to video.
-  return { PATH: process.env.PATH, HOME: adbEnv.HOME, ANDROID_ADB_SERVER_PORT: adbEnv.ANDROID_ADB_SERVER_PORT, AMC_HELPER_DOWNLOAD: 'off', ...MODEL_PLANS_EVERY_STEP, ...extra };
+  // No helpers unless a test gives them: neither the shipped copies nor downloads (a machine with a network would
+  // otherwise fetch scrcpy-server), or the mirror would switch to video and typing to yadb.
+  return { PATH: process.env.PATH, HOME: adbEnv.HOME, ANDROID_ADB_SERVER_PORT: adbEnv.ANDROID_ADB_SERVER_PORT, AMC_HELPER_DOWNLOAD: 'off', AMC_PHONE_HELPERS_DIR: '', ...MODEL_PLANS_EVERY_STEP, ...extra };
 }
 
 export async function startTestApp(options: AppOptions & { home?: string } = {}): Promise<TestApp> {

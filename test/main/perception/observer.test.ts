@@ -156,7 +156,7 @@ describe('Observer against the virtual device', () => {
     const home = mkdtempSync(join(tmpdir(), 'amc-yadb-'));
     const yadbFile = await writeHelperStandIn('yadb', join(home, 'yadb-v1.1.1'));
     const helpersWith = (yadbPath: string) =>
-      new PhoneHelpers(async () => adb, new HelperProvider({ settings: async () => ({ scrcpyServerPath: '', yadbPath, download: false }), dataDir: home }));
+      new PhoneHelpers(async () => adb, new HelperProvider({ settings: async () => ({ scrcpyServerPath: '', yadbPath, download: false }), dataDir: home, shippedDir: null }));
 
     const observation = await new Observer(adb, { screenshot: false, helpers: helpersWith(yadbFile) }).observe(harness.serial);
     expect(observation.sceneError).toBeUndefined();

@@ -44,7 +44,7 @@ afterAll(async () => {
 /** An Executor whose typing uses yadb from `yadbPath` ('' = not configured, and the download is refused). */
 function executorWith(yadbPath: string, method: TypingMethod = 'auto'): Executor {
   const settings: HelperSettings = { scrcpyServerPath: '', yadbPath, download: true };
-  const provider = new HelperProvider({ settings: async () => settings, dataDir: dir, downloadUrls: { yadb: refusedUrl } });
+  const provider = new HelperProvider({ settings: async () => settings, dataDir: dir, shippedDir: null, downloadUrls: { yadb: refusedUrl } });
   return new Executor(adb, { initialBackoffMs: 20, typing: { method: async () => method, helpers: new PhoneHelpers(async () => adb, provider) } });
 }
 

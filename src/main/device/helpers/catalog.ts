@@ -1,7 +1,10 @@
+import PINS from '../../../../resources/phone-helpers/pins.json';
+
 /**
- * The helper programs the app pushes to a phone and runs with `app_process`, pinned to one release each.
- * The SHA-256 sums are the official release files' (scrcpy's doc/build.md lists the server's; yadb's is the
- * v1.1.1 file as peers ship it): a file with another sum is another build, and is refused.
+ * The helper programs the app pushes to a phone and runs with `app_process`, pinned to one release each. The
+ * version, SHA-256 and file name are declared once, in resources/phone-helpers/pins.json (which the build's fetch
+ * script reads too). The sums are the official release files' (scrcpy's doc/build.md lists the server's; yadb's is
+ * the v1.1.1 file as peers ship it): a file with another sum is another build, and is refused.
  */
 export const HELPER_NAMES = ['scrcpy-server', 'yadb'] as const;
 export type HelperName = (typeof HELPER_NAMES)[number];
@@ -23,13 +26,18 @@ export interface HelperFacts {
   installedAt(platform: NodeJS.Platform, env: NodeJS.ProcessEnv): string[];
 }
 
+/** A helper's pinned facts from pins.json. */
+function pinned(name: HelperName): Pick<HelperFacts, 'version' | 'sha256' | 'fileName'> {
+  const pin = PINS.helpers.find((helper) => helper.name === name);
+  if (!pin) throw new Error(`resources/phone-helpers/pins.json does not pin ${name}`);
+  return { version: pin.version, sha256: pin.sha256, fileName: pin.fileName };
+}
+
 export const SCRCPY_SERVER: HelperFacts = {
   name: 'scrcpy-server',
-  version: '3.3.3',
+  ...pinned('scrcpy-server'),
   purpose: 'the video mirror',
   downloadUrl: 'https://github.com/Genymobile/scrcpy/releases/download/v3.3.3/scrcpy-server-v3.3.3',
-  sha256: '7e70323ba7f259649dd4acce97ac4fefbae8102b2c6d91e2e7be613fd5354be0',
-  fileName: 'scrcpy-server-v3.3.3',
   devicePath: '/data/local/tmp/scrcpy-server-amc.jar',
   pathSetting: 'scrcpyServerPath',
   installedAt(platform, env) {
@@ -48,13 +56,11 @@ export const SCRCPY_SERVER: HelperFacts = {
 
 export const YADB: HelperFacts = {
   name: 'yadb',
-  version: '1.1.1',
+  ...pinned('yadb'),
   purpose: 'typing any text without a keyboard app',
   // The file in the repository at the release's tag (yadb has no release assets): tag v1.1.1 (commit eb2ca6ad)
   // holds this 14,431-byte file, the one @midscene/android 1.7.3 ships; the pinned sum rejects any other build.
   downloadUrl: 'https://raw.githubusercontent.com/ysbing/YADB/v1.1.1/yadb',
-  sha256: 'f41051ecd55b2b41f86baa93556594d4d6de0cb34ce9c77a6faa69306b9a6541',
-  fileName: 'yadb-v1.1.1',
   devicePath: '/data/local/tmp/yadb',
   pathSetting: 'yadbPath',
   // No package manager ships yadb: a Settings path or the download.

@@ -1,12 +1,15 @@
 import { HELPERS, type HelperFacts, type HelperName } from './catalog';
 import { provisionHelper, type HelperResolution } from './provision';
 
+
 /** What the Settings say about helpers (the "Phone helpers" section). */
 export type HelperSettings = Record<HelperFacts['pathSetting'], string> & { download: boolean };
 
 export interface HelperProviderOptions {
   settings: () => Promise<HelperSettings>;
   dataDir: string;
+  /** The folder of the copies shipped with the app (resources/phone-helpers); null: none. */
+  shippedDir: string | null;
   /** Release addresses to use instead of the official ones (tests point them at loopback servers). */
   downloadUrls?: Partial<Record<HelperName, string>>;
   /** How long a refusal stands before provisioning is tried again. */
@@ -14,6 +17,7 @@ export interface HelperProviderOptions {
 }
 
 const RETRY_AFTER_MS = 5 * 60_000;
+
 
 /**
  * The helpers for the whole process: each is provisioned once (a download at most once) and a refusal is
@@ -38,6 +42,7 @@ export class HelperProvider {
     const result = provisionHelper(HELPERS[name], {
       configuredPath,
       dataDir: this.options.dataDir,
+      shippedDir: this.options.shippedDir,
       allowDownload: settings.download,
       downloadUrl: this.options.downloadUrls?.[name],
     });

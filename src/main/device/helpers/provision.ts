@@ -6,7 +6,7 @@ import { settingInForm } from '../../../shared/settings-catalog';
 import type { HelperFacts } from './catalog';
 
 /** Where a helper file came from, in the order they are tried. */
-export type HelperOrigin = 'settings' | 'installed' | 'cached' | 'downloaded';
+export type HelperOrigin = 'settings' | 'shipped' | 'installed' | 'cached' | 'downloaded';
 
 export type HelperResolution =
   | { available: true; file: string; bytes: Buffer; origin: HelperOrigin }
@@ -24,6 +24,8 @@ export interface ProvisionOptions {
   configuredPath: string;
   /** The data folder; downloads are cached under `<dataDir>/helpers/`. */
   dataDir: string;
+  /** The folder of the copies shipped with the app (resources/phone-helpers); null: none shipped. */
+  shippedDir: string | null;
   /** False stops the first-use download (installed and cached copies are still used). */
   allowDownload: boolean;
   /** Where a package manager may have put the file; default: the helper's usual places on this OS. */
@@ -63,8 +65,8 @@ function fixFor(helper: HelperFacts, why: 'unreadable' | 'downloads-off' | 'down
 }
 
 /**
- * Finds a helper file: the Settings path, an installation of the pinned version on this machine, the copy
- * cached by an earlier download, or a first-use download of the official release verified against its pinned
+ * Finds a helper file: the Settings path, the copy shipped with the app, an installation of the pinned version on
+ * this machine, the copy cached by an earlier download, or a first-use download of the official release verified against its pinned
  * SHA-256. A refusal says why in one clause, so the caller can name it next to the fallback it runs.
  */
 export async function provisionHelper(helper: HelperFacts, options: ProvisionOptions): Promise<HelperResolution> {
@@ -75,6 +77,13 @@ export async function provisionHelper(helper: HelperFacts, options: ProvisionOpt
     return { available: true, file: options.configuredPath, bytes, origin: 'settings' };
   }
   const otherVersions: string[] = [];
+  // The copy shipped with the app, checked against its pinned sum every time it is read: a changed file is not used.
+  if (options.shippedDir) {
+    const shipped = path.join(options.shippedDir, helper.fileName);
+    const bytes = await readIfPresent(shipped);
+    if (bytes && sha256(bytes) === helper.sha256) return { available: true, file: shipped, bytes, origin: 'shipped' };
+    if (bytes) otherVersions.push(shipped);
+  }
   for (const candidate of options.installedPaths ?? helper.installedAt(process.platform, process.env)) {
     const bytes = await readIfPresent(candidate);
     if (!bytes) continue;

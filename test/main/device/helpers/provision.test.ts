@@ -6,6 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HELPERS, SCRCPY_SERVER, type HelperFacts } from '../../../../src/main/device/helpers/catalog';
 import { provisionHelper, sha256, type ProvisionOptions } from '../../../../src/main/device/helpers/provision';
+import { shippedHelpersDir } from '../../../../src/main/app/paths';
 
 /** The fix a failed download gives: the release's address and the Settings entry that takes the file. */
 const DOWNLOAD_IT_YOURSELF = `Download scrcpy-server 3.3.3 (${SCRCPY_SERVER.downloadUrl}) and set "scrcpy-server 3.3.3 file" in Settings \u2192 Phone helpers.`;
@@ -38,6 +39,7 @@ afterAll(async () => {
 const options = (dataDir: string, extra: Partial<ProvisionOptions> = {}): ProvisionOptions => ({
   configuredPath: '',
   dataDir,
+  shippedDir: null,
   allowDownload: true,
   installedPaths: [],
   downloadUrl: `${base}/release`,
@@ -74,6 +76,44 @@ describe('helper provisioning', () => {
       reason: expect.stringMatching(/path in Settings .*nope\) cannot be read/),
       fix: 'Check "scrcpy-server 3.3.3 file" in Settings \u2192 Phone helpers.',
     });
+  });
+
+  it('Scenario: The copy shipped with the app is used with no network, and a changed one is refused', async () => {
+    const shippedDir = path.join(dir, 'shipped');
+    await mkdir(shippedDir, { recursive: true });
+    await writeFile(path.join(shippedDir, helper.fileName), release);
+    const before = requests;
+    // Downloads allowed, but the shipped copy comes first: nothing is fetched.
+    const found = await provisionHelper(helper, options(path.join(dir, 'shipped-data'), { shippedDir }));
+    expect(found).toMatchObject({ available: true, origin: 'shipped', file: path.join(shippedDir, helper.fileName) });
+    expect(requests - before).toBe(0);
+    // A shipped file changed after the build is not used: it is named, and the pinned release is fetched instead.
+    await writeFile(path.join(shippedDir, helper.fileName), 'a file changed after the build');
+    const refused = await provisionHelper(helper, options(path.join(dir, 'shipped-data-2'), { shippedDir, allowDownload: false }));
+    expect(refused).toMatchObject({
+      available: false,
+      reason: `scrcpy-server 3.3.3 is not installed (${path.join(shippedDir, helper.fileName)} is not scrcpy-server 3.3.3) and downloads are off in Settings`,
+    });
+    const downloaded = await provisionHelper(helper, options(path.join(dir, 'shipped-data-3'), { shippedDir }));
+    expect(downloaded).toMatchObject({ available: true, origin: 'downloaded' });
+    expect(requests - before).toBe(1);
+  });
+
+  it('Scenario: The pinned helpers ship with the package, verified by their SHA-256', async () => {
+    // Put there by the build (scripts/fetch-phone-helpers.mjs) from the npm package that ships the genuine files.
+    for (const facts of Object.values(HELPERS)) {
+      const bytes = await readFile(path.join(shippedHelpersDir({})!, facts.fileName));
+      expect(sha256(bytes), facts.name).toBe(facts.sha256);
+    }
+    const server = await readFile(path.join(shippedHelpersDir({})!, SCRCPY_SERVER.fileName));
+    expect(server.length).toBe(90_164);
+    expect(server.subarray(0, 4).toString('latin1')).toBe('PK\u0003\u0004');
+    // The licences travel with them: Apache-2.0 for scrcpy-server, LGPL-3.0 with a source note for yadb.
+    const notice = await readFile(path.join(shippedHelpersDir({})!, 'NOTICE.md'), 'utf8');
+    expect(notice).toMatch(/scrcpy-server 3\.3\.3[\s\S]*Apache License, Version 2\.0/);
+    expect(notice).toMatch(/yadb 1\.1\.1[\s\S]*LGPL-3\.0[\s\S]*github\.com\/ysbing\/YADB/);
+    expect(await readFile(path.join(shippedHelpersDir({})!, 'LICENSE-scrcpy-server.txt'), 'utf8')).toContain('Apache License');
+    expect(await readFile(path.join(shippedHelpersDir({})!, 'LICENSE-yadb.txt'), 'utf8')).toContain('GNU LESSER GENERAL PUBLIC LICENSE');
   });
 
   it('uses an installation of the pinned version and names one of another version', async () => {

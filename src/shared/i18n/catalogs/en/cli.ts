@@ -102,7 +102,7 @@ export default {
     noneReady: 'no phone is ready (see `amc devices`); connect one, start the demo phone (`amc virtual-device`), or pass -s SERIAL',
     severalReady: 'several phones are ready ({{serials}}); choose one with -s SERIAL',
     noneToOffer: 'no phone is ready to offer (see `amc devices`); connect one or name them with --serial',
-    state: { device: 'ready', offline: 'offline', unauthorized: 'unauthorized', other: '{{state}}' },
+    state: { device: 'device', offline: 'offline', unauthorized: 'unauthorized' },
   },
   flowCheck: {
     ok_one: '{{file}}: ok — {{count}} step, goal "{{goal}}"',

@@ -104,7 +104,7 @@ export default {
     noneReady: '没有就绪的手机（见 `amc devices`）：连接一部，启动演示手机（`amc virtual-device`），或用 -s 序列号 指定',
     severalReady: '有几部手机就绪（{{serials}}）：用 -s 序列号 选一部',
     noneToOffer: '没有可提供的就绪手机（见 `amc devices`）：连接一部，或用 --serial 指定',
-    state: { device: '就绪', offline: '离线', unauthorized: '未授权', other: '{{state}}' },
+    state: { device: '就绪', offline: '离线', unauthorized: '未授权' },
   },
   flowCheck: {
     ok_other: '{{file}}：没有问题 — {{count}} 步，目标“{{goal}}”',

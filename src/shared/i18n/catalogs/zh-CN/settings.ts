@@ -132,13 +132,13 @@ export default {
       videoMirror: { label: '视频镜像（scrcpy）', help: '有 scrcpy-server 3.3.3 时用视频镜像手机；关闭或没有时，镜像显示截图。' },
       scrcpyServerPath: {
         label: 'scrcpy-server 3.3.3 文件',
-        help: '3.3.3 版 scrcpy-server 文件的路径。留空：用已安装的 scrcpy 3.3.3，否则下载一次并按固定的 SHA-256 校验。',
-        whenEmpty: '已安装的 scrcpy 3.3.3，否则用校验过的下载',
+        help: '3.3.3 版 scrcpy-server 文件的路径。留空：用应用自带的副本，否则用已安装的 scrcpy 3.3.3，再否则下载一次；都按固定的 SHA-256 校验。',
+        whenEmpty: '自带的副本，否则已安装的 scrcpy 3.3.3，再否则用校验过的下载',
       },
       yadbPath: {
         label: 'yadb 1.1.1 文件',
-        help: 'yadb 文件的路径，有了它不用键盘应用也能输入任何语言。留空：下载一次并按固定的 SHA-256 校验。',
-        whenEmpty: '校验过的下载',
+        help: 'yadb 文件的路径，有了它不用键盘应用也能输入任何语言。留空：用应用自带的副本，否则下载一次；都按固定的 SHA-256 校验。',
+        whenEmpty: '自带的副本，否则用校验过的下载',
       },
       download: { label: '下载缺少的辅助程序', help: '从官方发布处下载一次缺少的辅助程序，保存在数据文件夹里；SHA-256 不符的文件会被丢弃。' },
     },
