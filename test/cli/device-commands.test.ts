@@ -78,6 +78,25 @@ describe('amc device commands', () => {
     expect(json.screenshot.bytes).toBeGreaterThan(1000);
   });
 
+  it('Scenario: amc observe reads an animated screen on a fresh phone through yadb, set with YADB_PATH', async () => {
+    // The phone was never given yadb (a reset empties /data/local/tmp) and its loading bar keeps uiautomator busy.
+    await harness.control('/reset', { method: 'POST' });
+    await harness.control('/loading-bar', { body: { running: true } });
+    try {
+      const home = await mkdtemp(path.join(tmpdir(), 'amc-observe-yadb-'));
+      const yadb = await writeHelperStandIn('yadb', path.join(home, 'yadb-v1.1.1'));
+      const env = { ...harness.env, AMC_HOME: home, YADB_PATH: yadb, AMC_HELPER_DOWNLOAD: 'off' };
+      const result = await runAmc(['observe', '-s', harness.serial, '--json'], { env });
+      expect(result.stderr).toBe('');
+      const { scene } = JSON.parse(result.stdout) as { scene: Scene };
+      expect(scene).toMatchObject({ dump: 'yadb', screen: { package: 'com.android.launcher3' } });
+      expect(scene.elements.some((element) => element.text === 'Settings' && element.clickable)).toBe(true);
+      await rm(home, { recursive: true, force: true });
+    } finally {
+      await harness.control('/reset', { method: 'POST' });
+    }
+  });
+
   it('Scenario: amc act runs one tool through the Executor', async () => {
     const observed = JSON.parse((await amc('observe', '--json')).stdout) as { scene: Scene };
     const clock = observed.scene.elements.find((e) => e.text === 'Clock')!;
