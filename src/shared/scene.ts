@@ -61,8 +61,9 @@ export const SceneElementSchema = z.object({
    */
   row: z.string().min(1).optional(),
   /**
-   * Present (true) when a dialog or popup lies over the element: it cannot be tapped until that window is closed,
-   * so it carries no action flags (clickable, editable, ...), only what it says.
+   * Present (true) when the element cannot be reached: a modal dialog is in front (`screen.dialog`; everything of the
+   * app beneath it is covered, wherever it lies), or a popup lies over it. It carries no action flags (clickable,
+   * editable, ...), only what it says, and an action naming it is refused.
    */
   covered: flag,
 });
