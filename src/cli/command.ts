@@ -1,4 +1,4 @@
-import type { FinishedOutcome } from '../shared/task-words';
+import type { TaskVerdict } from '../shared/verdict';
 
 /** One `amc` subcommand. Commands parse their own arguments and return the process exit code. */
 export interface CliCommand {
@@ -25,11 +25,13 @@ export interface CliIo {
 export const ExitCode = { ok: 0, failed: 1, usage: 2, lookedOnly: 3, notVerified: 4, cancelled: 130 } as const;
 
 /** A finished task's exit code: only a goal carried out and not contradicted is 0, so a script never takes "looked only" for a pass. */
-export const TASK_EXIT_CODES: Record<FinishedOutcome, number> = {
+export const TASK_EXIT_CODES: Record<TaskVerdict, number> = {
   done: ExitCode.ok,
   failed: ExitCode.failed,
+  // Nobody chose to stop it: it did not get there, as a failure did not.
+  interrupted: ExitCode.failed,
   'looked-only': ExitCode.lookedOnly,
-  'not-verified': ExitCode.notVerified,
+  'done-not-verified': ExitCode.notVerified,
   stopped: ExitCode.cancelled,
 };
 

@@ -5,7 +5,7 @@ import type { AdbClient } from '../main/device/adb-client';
 import type { FleetJob } from '../fleet/job';
 import type { RunJob } from '../fleet/worker';
 import type { SupervisorPort } from '../main/runtime/supervisor';
-import { finishedOutcome } from '../shared/task-words';
+import { finishedVerdict } from '../shared/verdict';
 import { shownText } from '../shared/shown-text';
 import { configuredPlannerFor } from './planner-options';
 import { terminalSupervisor } from './terminal-supervisor';
@@ -82,7 +82,7 @@ export async function fleetJobRunner(
       signal.addEventListener('abort', stop, { once: true });
       try {
         const record = await handle.done;
-        return { record, ...(recorder && { flowSteps: recorder.results(flowRunEndOf(finishedOutcome(record), record.failureReason)) }) };
+        return { record, ...(recorder && { flowSteps: recorder.results(flowRunEndOf(finishedVerdict(record), record.failureReason)) }) };
       } finally {
         signal.removeEventListener('abort', stop);
       }

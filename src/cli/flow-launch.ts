@@ -62,7 +62,7 @@ export async function runFlowLaunch(launch: FlowLaunch, values: TaskAtTerminalVa
   const { launchId, rows } = await launchTasks(request, io, adb, config, configured);
 
   const phones = rows.map((row): FlowLaunchPhone => {
-    const end = flowRunEndOf(row.outcome ?? 'failed', row.outcome === 'failed' || row.outcome === 'stopped' ? row.reason : null);
+    const end = flowRunEndOf(row.outcome ?? 'failed', row.outcome === 'done' || row.outcome === 'done-not-verified' ? null : row.reason);
     // A phone whose task never started has no recorder: its first step carries why, the others did not run.
     const steps = (recorders.get(row.serial) ?? createFlowRunRecorder(flow)).results(end);
     return { row, passed: row.outcome === 'done' && flowPassed(steps), steps };

@@ -9,6 +9,7 @@ import { printFlowSteps, writeJunitCheckError, writeJunitReport } from './flow-s
 import { flowPassed, type FlowStepResult } from '../shared/flow';
 import type { TaskRecord } from '../shared/task';
 import { readFile, writeFile } from 'node:fs/promises';
+import { finishedVerdict } from '../shared/verdict';
 import { LAUNCH_TARGETS_USAGE, launchTargetOptions, launchTargetsOf } from './launch-targets';
 
 export const FLOW_RUN_USAGE = `amc flow run FILE ${LAUNCH_TARGETS_USAGE} ${FLOW_VAR_USAGE} [--heal] [--json] [--junit FILE] ${SUPERVISION_OPTIONS_USAGE} ${PLANNER_OPTIONS_USAGE} ${ADB_OPTIONS_USAGE}`;
@@ -65,7 +66,6 @@ async function runFlow(args: string[], io: CliIo, mode: 'run' | 'heal'): Promise
   // Loaded lazily so `amc --help` stays fast.
   const { createFlowRunRecorder, flowRunEndOf } = await import('../main/flows/flow-run-recorder');
   const { flowRunPlanner } = await import('../main/flows/flow-planner');
-  const { finishedOutcome } = await import('../shared/task-words');
   const recorder = createFlowRunRecorder(flow);
   const startedAt = new Date();
   let record: TaskRecord | undefined;
@@ -75,7 +75,7 @@ async function runFlow(args: string[], io: CliIo, mode: 'run' | 'heal'): Promise
   });
 
   // The task's own end (its reason: a refused action, a stop) is the reason of the step it ended on.
-  const steps = recorder.results(record ? flowRunEndOf(finishedOutcome(record), record.failureReason) : { completed: false, reason: 'the run did not start' });
+  const steps = recorder.results(record ? flowRunEndOf(finishedVerdict(record), record.failureReason) : { completed: false, reason: 'the run did not start' });
   const passed = flowPassed(steps);
   if (values.json) io.out(JSON.stringify({ type: 'flow.finished', file, passed, steps }));
   else printFlowSteps(io, `Flow ${file}`, steps);

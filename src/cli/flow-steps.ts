@@ -3,21 +3,27 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { CliIo } from './command';
-import type { FlowStepResult } from '../shared/flow';
+import { stepsPassed, type FlowStepResult, type FlowStepStatus } from '../shared/flow';
 import type { FlowRunReport } from '../main/flows/flow-run-report';
 
-const STATUS_WORDS: Record<FlowStepResult['status'], string> = { passed: 'passed ', healed: 'HEALED ', failed: 'FAILED ', 'not-run': 'not run' };
+const STATUS_WORDS: Record<FlowStepStatus, string> = { passed: 'passed ', healed: 'HEALED ', failed: 'FAILED ', 'skipped-already-done': 'skipped', 'not-run': 'not run' };
+const STATUS_WIDTH = Math.max(...Object.values(STATUS_WORDS).map((word) => word.length));
 
-/** "7 of 9 steps passed", "9 of 9 steps passed (1 healed by the model)" */
+/** "7 of 9 steps passed (1 failed, 1 not run)", "9 of 9 steps passed (1 healed by the model)": healed and already done steps pass. */
 export function stepsPassedWords(steps: readonly FlowStepResult[]): string {
-  const healed = steps.filter((step) => step.status === 'healed').length;
-  const passed = steps.filter((step) => step.status === 'passed').length + healed;
-  return `${passed} of ${steps.length} ${steps.length === 1 ? 'step' : 'steps'} passed${healed ? ` (${healed} healed by the model)` : ''}`;
+  const count = (status: FlowStepStatus) => steps.filter((step) => step.status === status).length;
+  const apart = [
+    [count('healed'), 'healed by the model'],
+    [count('failed'), 'failed'],
+    [count('not-run'), 'not run'],
+  ] as const;
+  const rest = apart.filter(([n]) => n > 0).map(([n, words]) => `${n} ${words}`).join(', ');
+  return `${stepsPassed(steps)} of ${steps.length} ${steps.length === 1 ? 'step' : 'steps'} passed${rest ? ` (${rest})` : ''}`;
 }
 
 /** One line per step with what it found. */
 export function flowStepLines(steps: readonly FlowStepResult[], indent = '  '): string[] {
-  return steps.map((step) => `${indent}${STATUS_WORDS[step.status]}  ${step.index + 1}. ${step.label}${step.detail ? ` — ${step.detail}` : ''}`);
+  return steps.map((step) => `${indent}${STATUS_WORDS[step.status].padEnd(STATUS_WIDTH)}  ${step.index + 1}. ${step.label}${step.detail ? ` — ${step.detail}` : ''}`);
 }
 
 /** A title with the count of steps passed, then a line per step. */

@@ -1,5 +1,5 @@
 import { ExitCode, TASK_EXIT_CODES, type CliIo } from './command';
-import { finishedOutcome } from '../shared/task-words';
+import { finishedVerdict } from '../shared/verdict';
 import { adbForTask, pickSerial } from './commands/devices';
 import { configuredPlannerFor, maxStepsOf, plannerOverrides } from './planner-options';
 import type { ConfiguredPlanner, TaskHandle } from '../main/runtime/task-runner';
@@ -115,7 +115,7 @@ export async function runTaskAtTerminal(command: string, values: TaskAtTerminalV
   try {
     const record = await handle.done;
     task.finished?.(record);
-    return TASK_EXIT_CODES[finishedOutcome(record)];
+    return TASK_EXIT_CODES[finishedVerdict(record)];
   } finally {
     spinner?.stop();
     process.off('SIGINT', stopByPerson);

@@ -1,6 +1,7 @@
 import { attemptsLabel, type StepOutcome } from '../shared/action';
 import type { PlannerInfo, TaskEventOf } from '../shared/task';
-import { countOf, finishedOutcome, formatDuration, lookedOnlyNote, tokensLabel } from '../shared/task-words';
+import { countOf, formatDuration, lookedOnlyNote, tokensLabel } from '../shared/task-words';
+import { finishedVerdict } from '../shared/verdict';
 import { plainReason } from '../shared/plain-words';
 import { ENGLISH, type Words } from '../shared/i18n/translate';
 import { wordSaid } from '../shared/said';
@@ -18,12 +19,12 @@ export function finishedLine(event: TaskEventOf<'task.finished'>, planner: Pick<
   const { t } = words;
   const totals = [countOf(event.steps, 'action', undefined, words), formatDuration(event.durationMs, undefined, words), tokensLabel(event.usage, undefined, words)].join(t('common:listSeparator'));
   const reason = () => (event.failureReason ? wordSaid(plainReason(event.failureReason), event.failureSaid, words) : null);
-  switch (finishedOutcome({ ...event, planner })) {
+  switch (finishedVerdict({ ...event, planner })) {
     case 'looked-only':
       return t('cli:run.lookedOnly', { note: lookedOnlyNote(words), totals });
     case 'done':
       return event.result ? t('cli:run.doneResult', { totals, result: event.result }) : t('cli:run.done', { totals });
-    case 'not-verified': {
+    case 'done-not-verified': {
       const fact = event.verification ? wordSaid(event.verification.fact, event.verification.said, words) : '';
       return event.result ? t('cli:run.notVerifiedResult', { fact, totals, result: event.result }) : t('cli:run.notVerified', { fact, totals });
     }
@@ -33,5 +34,7 @@ export function finishedLine(event: TaskEventOf<'task.finished'>, planner: Pick<
       const why = reason();
       return why ? t('cli:run.stoppedReason', { totals, reason: why }) : t('cli:run.stopped', { totals });
     }
+    case 'interrupted':
+      return t('cli:run.interrupted', { totals, reason: reason() ?? t('cli:run.unknownReason') });
   }
 }

@@ -5,7 +5,7 @@ import { Queue, type Job, type JobsOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { FleetJobSchema, FleetResultSchema, FleetWorkerSchema, type FleetJob, type FleetJobInput, type FleetWorkerInfo } from './job';
 import { ANY_QUEUE, FLEET_PREFIX, phoneQueue, QUEUES_KEY, reachRedis, WORKER_ALIVE_MS, WORKERS_KEY, workerAliveKey } from './redis';
-import { JOB_STATES, type FleetOverview, type JobState, type JobView } from '../shared/fleet';
+import { jobCounts, jobVerdict, type FleetOverview, type JobView } from '../shared/fleet';
 import { shownText, shownTexts } from '../shared/shown-text';
 
 /** How long finished jobs and their results stay in Redis. */
@@ -153,7 +153,7 @@ export class FleetClient {
     const result = FleetResultSchema.safeParse(job.returnvalue);
     const finished = state === 'completed' && result.success;
     const stalled = job.failedReason?.includes('stalled') ?? false;
-    const view: JobView = {
+    const view: Omit<JobView, 'verdict'> = {
       id: job.id!,
       queue: queueName,
       goal: data.success ? data.data.goal : '(not a fleet job)',
@@ -165,7 +165,7 @@ export class FleetClient {
       result: finished ? result.data : null,
       submittedAt: data.success ? data.data.submittedAt : new Date(job.timestamp).toISOString(),
     };
-    return shownTexts(view);
+    return shownTexts({ ...view, verdict: jobVerdict(view) });
   }
 
   /**
@@ -260,24 +260,20 @@ export class FleetClient {
     for (const name of await this.connection.smembers(QUEUES_KEY)) listed.push(...(await this.allJobs(name)));
     // Every job counts; only the newest `limit` are looked at closely (a failed one may be a stalled one).
     listed.sort((a, b) => b.job.timestamp - a.job.timestamp);
-    const counts = Object.fromEntries(JOB_STATES.map((state) => [state, 0])) as Record<JobState, number>;
-    const jobs: JobView[] = [];
+    const views: JobView[] = [];
     for (const [index, { queue, job, type }] of listed.entries()) {
-      if (index >= limit) {
-        counts[type === 'failed' && job.failedReason?.includes('stalled') ? 'interrupted' : STATE_OF_TYPE[type]] += 1;
-        continue;
-      }
       const view = await this.viewOf(queue, job, type);
+      views.push(view);
       // A running job whose worker no longer reports: interrupted, until BullMQ's stalled check moves it on.
-      if (view.state === 'running' && !(await this.runningOnLiveWorker(queue, job, alive))) {
+      if (index < limit && view.state === 'running' && !(await this.runningOnLiveWorker(queue, job, alive))) {
         view.state = 'interrupted';
+        view.verdict = 'interrupted';
         view.reason = 'its worker went away while it ran';
       }
-      counts[view.state] += 1;
-      jobs.push(view);
     }
-    jobs.sort((a, b) => b.submittedAt.localeCompare(a.submittedAt));
-    return { workers, counts, jobs };
+    const jobs = views.slice(0, limit).sort((a, b) => b.submittedAt.localeCompare(a.submittedAt));
+    // Every job counts, by verdict (failed, not verified and interrupted apart).
+    return { workers, counts: jobCounts(views), jobs };
   }
 
   /** Every job of a queue, a page at a time per state (a job that moved between pages is kept once). */

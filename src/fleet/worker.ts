@@ -3,6 +3,8 @@
 // free phone may run; a phone runs one job at a time. A job of a worker that vanished is run again elsewhere by
 // BullMQ's stalled-job check (shared queue) or, for a phone's own queue, ends as interrupted.
 import { ENGLISH } from '../shared/i18n/translate';
+import { finishedVerdict } from '../shared/verdict';
+import { turnTotals } from '../shared/action-words';
 import os from 'node:os';
 import { DelayedError, Queue, UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
@@ -62,11 +64,10 @@ export function resultOf({ record, flowSteps }: JobRun, worker: string, interrup
     serial: record.serial,
     taskId: record.id,
     status: record.status,
-    // A task that finished without acting (or that the runtime could not confirm) carries a not-verified mark.
-    verified: record.status === 'completed' && record.verification?.status !== 'not-verified',
+    verdict: finishedVerdict(record),
     failureReason: record.failureReason,
     result: record.result,
-    steps: record.steps.length,
+    steps: turnTotals(record).actions,
     inputTokens: record.usage.inputTokens,
     outputTokens: record.usage.outputTokens,
     costUsd: record.costUsd,

@@ -9,7 +9,8 @@ import { formatUsd } from '../shared/prices';
 import { sceneToJson } from '../shared/scene';
 import { actionWords } from '../shared/supervision-words';
 import type { PlannerInfo, TaskEvent, TaskEventOf } from '../shared/task';
-import { capitalized, countOf, finishedOutcome, outcomeWord, plannerWords, taskOutcomeWord, tokensLabel, type FinishedOutcome } from '../shared/task-words';
+import { capitalized, countOf, outcomeWord, plannerWords, tokensLabel } from '../shared/task-words';
+import { finishedVerdict, taskVerdict, type TaskVerdict } from '../shared/verdict';
 import type { AppServices } from '../main/app/create-app';
 import { ACTION_TOOL_NAMES, ACTION_TOOLS } from '../main/tools/registry';
 import { AGENT_SCREENSHOT_LONG_EDGE, AgentSession } from './agent-session';
@@ -78,24 +79,22 @@ function progressMessage(event: Extract<TaskEvent, { type: 'step.planned' | 'ste
  * run_goal's `status` per outcome: only "completed" means the goal was carried out, so an agent that reads the
  * status alone never takes a look at the screen, or a success claimed with no action, for a pass.
  */
-const RUN_GOAL_STATUS: Record<FinishedOutcome, string> = {
+const RUN_GOAL_STATUS: Record<TaskVerdict, string> = {
   done: 'completed',
-  'not-verified': 'not_verified',
+  'done-not-verified': 'not_verified',
   'looked-only': 'looked_only',
   failed: 'failed',
   stopped: 'cancelled',
+  interrupted: 'interrupted',
 };
 
-const outcomeWords = (outcome: FinishedOutcome, event: TaskEventOf<'task.finished'>, planner: PlannerInfo) =>
-  outcome === 'not-verified' ? 'done, not verified' : taskOutcomeWord({ status: event.status, planner });
-
 /** How a run_goal ended, in the words `amc run` and the app use: "Done (3 actions, 12 in · 3 out tokens): ...". */
-function finishedWords(event: TaskEventOf<'task.finished'>, planner: PlannerInfo, outcome: FinishedOutcome): string {
+function finishedWords(event: TaskEventOf<'task.finished'>, planner: PlannerInfo, outcome: TaskVerdict): string {
   const cost = event.costUsd == null ? '' : `, ${formatUsd(event.costUsd)}`;
   const totals = `${countOf(event.steps, 'action')}, ${tokensLabel(event.usage)}${cost}, ${plannerWords(planner)}`;
   const said = event.status === 'completed' ? event.result : event.failureReason && plainReason(event.failureReason);
-  const words = outcome === 'not-verified' ? [event.verification?.fact, said && `the model said: ${said}`].filter(Boolean).join('; ') : said;
-  return `${capitalized(outcomeWords(outcome, event, planner))} (${totals})${words ? `: ${words}` : ''}`;
+  const words = outcome === 'done-not-verified' ? [event.verification?.fact, said && `the model said: ${said}`].filter(Boolean).join('; ') : said;
+  return `${capitalized(outcomeWord(outcome))} (${totals})${words ? `: ${words}` : ''}`;
 }
 
 /** The client's self-given name, made safe to show in another program's refusal (printable, short). */
@@ -327,11 +326,12 @@ export function createMcpServer(
             if (event.type === 'task.finished') {
               extra.signal.removeEventListener('abort', stop);
               const { steps, result, failureReason, usage, costUsd, durationMs } = event;
-              const outcome = finishedOutcome({ ...event, planner: started.planner });
+              const outcome = finishedVerdict({ ...event, planner: started.planner });
               const answer = {
                 taskId: started.id,
                 status: RUN_GOAL_STATUS[outcome],
-                outcome: outcomeWords(outcome, event, started.planner),
+                verdict: outcome,
+                outcome: outcomeWord(outcome),
                 summary: finishedWords(event, started.planner, outcome),
                 steps,
                 result,
@@ -378,9 +378,14 @@ export function createMcpServer(
       annotations: READS,
     },
     async ({ task_id, serial, from_turn }) => {
+      // The verdict beside the record: how the task ended in the one vocabulary every reader shares (null while it runs).
       if (task_id && from_turn !== undefined) return json(await call(app, 'history.turns', { id: task_id, from: from_turn }));
-      if (task_id) return json(await call(app, 'history.get', { id: task_id }));
-      return json(await call(app, 'tasks.current', serial ? { serial } : {}));
+      if (task_id) {
+        const task = await call(app, 'history.get', { id: task_id });
+        return json({ ...task, verdict: taskVerdict(task) });
+      }
+      const current = await call(app, 'tasks.current', serial ? { serial } : {});
+      return json({ ...current, verdict: current.task && taskVerdict(current.task) });
     },
   );
 

@@ -20,10 +20,15 @@ export const DENIED = 'the person denied this action';
 /** Whether the person said no to this step's action: neither a failure of the agent nor an action taken. */
 export const isDenied = (outcome: Pick<StepOutcome, 'ok' | 'error'>): boolean => !outcome.ok && outcome.error === DENIED;
 
-/** Whether a recorded turn is an action (on the phone, or a look): not a question, a hand-over or a denied action. */
+/** A pause the model asks for: time passes, nothing is done. */
+export const WAIT = 'wait';
+/** The turns that are not actions even when they have an outcome. */
+const NOT_ACTIONS: ReadonlySet<string> = new Set([ASK_USER, HAND_OVER, WAIT]);
+
+/** Whether a recorded turn is an action (on the phone, or a look): not a question, a hand-over, a wait or a denied action. */
 export function isAction(step: { planned: { tool: string } | null; outcome: StepOutcome | null }): boolean {
   if (!step.outcome || !step.planned) return false;
-  return step.planned.tool !== ASK_USER && step.planned.tool !== HAND_OVER && !isDenied(step.outcome);
+  return !NOT_ACTIONS.has(step.planned.tool) && !isDenied(step.outcome);
 }
 
 /** A task's turns and actions, all of them, also when its record holds only a page of its turns. */
@@ -34,7 +39,7 @@ export function turnTotals(record: Pick<TaskRecord, 'steps' | 'page'>): { turns:
 
 type Mood = 'do' | 'done';
 /** The tools with words of their own; any other is shown with its arguments. */
-const WORDED_TOOLS = new Set(['tap', 'long_press', 'swipe', 'type_text', 'press_key', 'launch_app', 'wait', 'describe_screen', 'finish_task', ASK_USER, HAND_OVER]);
+const WORDED_TOOLS = new Set(['tap', 'long_press', 'swipe', 'type_text', 'press_key', 'launch_app', WAIT, 'describe_screen', 'finish_task', ASK_USER, HAND_OVER]);
 
 const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 const text = (value: unknown) => (typeof value === 'string' ? value : undefined);

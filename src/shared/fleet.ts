@@ -2,8 +2,11 @@
 // Fleet view shows it. The job payloads themselves are the fleet's own (src/fleet/job.ts).
 import { z } from 'zod';
 import { TaskStatusSchema } from './task';
-import { FlowStepResultSchema } from './flow';
+import { FlowStepResultSchema, flowPassed } from './flow';
+import { TASK_VERDICTS, type TaskVerdict } from './verdict';
 import type { Words } from './i18n/words';
+import { ENGLISH } from './i18n/translate';
+import { formatCount } from './task-words';
 
 /** What a finished job leaves in Redis: enough for the results table, without the screens (seed D5). */
 export const FleetResultSchema = z.object({
@@ -11,10 +14,11 @@ export const FleetResultSchema = z.object({
   serial: z.string(),
   taskId: z.string(),
   status: TaskStatusSchema,
-  /** False when the task was done but the runtime could not confirm it (nothing was acted on, or the check failed). */
-  verified: z.boolean(),
+  /** How the task ended (shared/verdict.ts); a flow job's steps may still fail a `done` task (see `jobVerdict`). */
+  verdict: z.enum(TASK_VERDICTS),
   failureReason: z.string().nullable(),
   result: z.string().nullable(),
+  /** Actions taken. */
   steps: z.number().int().nonnegative(),
   inputTokens: z.number().int().nonnegative(),
   outputTokens: z.number().int().nonnegative(),
@@ -64,6 +68,8 @@ export const JobViewSchema = z.object({
   launchId: z.string(),
   target: z.string(),
   state: JobStateSchema,
+  /** How it ended (`jobVerdict`); null while it waits or runs. */
+  verdict: z.enum(TASK_VERDICTS).nullable(),
   /** Why it failed or was interrupted, in plain words. */
   reason: z.string().nullable(),
   result: FleetResultSchema.nullable(),
@@ -71,9 +77,13 @@ export const JobViewSchema = z.object({
 });
 export type JobView = z.infer<typeof JobViewSchema>;
 
+/** What `amc fleet` counts: jobs waiting or running, and the ended ones by verdict (failed, not verified, interrupted apart). */
+export const JOB_COUNTS = ['queued', 'running', ...TASK_VERDICTS] as const;
+export type JobCount = (typeof JOB_COUNTS)[number];
+
 export const FleetOverviewSchema = z.object({
   workers: z.array(FleetWorkerSchema.extend({ alive: z.boolean() })),
-  counts: z.record(JobStateSchema, z.number().int().nonnegative()),
+  counts: z.record(z.enum(JOB_COUNTS), z.number().int().nonnegative()),
   jobs: z.array(JobViewSchema),
 });
 export type FleetOverview = z.infer<typeof FleetOverviewSchema>;
@@ -82,6 +92,31 @@ export type FleetOverview = z.infer<typeof FleetOverviewSchema>;
 export const workWords = (job: { goal: string; flow: string | null }, words: Words): string =>
   job.flow === null ? job.goal : words.t('cli:schedule.flow', { name: job.flow });
 
-/** A job succeeded when its task was done and the runtime could confirm it, and a flow job's every step passed. */
-export const jobSucceeded = (result: FleetResult | null): boolean =>
-  result?.status === 'completed' && result.verified && (result.flowSteps ?? []).every((step) => step.status === 'passed');
+/**
+ * A job's verdict: its task's, except that a flow job whose task was done failed when any step did not pass; a job
+ * that ended without a result failed, or was interrupted (its worker went away). Null while it waits or runs.
+ */
+export function jobVerdict(view: Pick<JobView, 'state' | 'result'>): TaskVerdict | null {
+  if (view.state === 'interrupted') return 'interrupted';
+  const { result } = view;
+  if (!result) return view.state === 'failed' ? 'failed' : null;
+  if (result.verdict === 'done' && result.flowSteps && !flowPassed(result.flowSteps)) return 'failed';
+  return result.verdict;
+}
+
+/** Counts of jobs by what `amc fleet` tells apart. */
+export function jobCounts(views: ReadonlyArray<Pick<JobView, 'state' | 'result'>>): Record<JobCount, number> {
+  const counts = Object.fromEntries(JOB_COUNTS.map((count) => [count, 0])) as Record<JobCount, number>;
+  for (const view of views) {
+    const verdict = jobVerdict(view);
+    counts[verdict ?? (view.state === 'queued' ? 'queued' : 'running')] += 1;
+  }
+  return counts;
+}
+
+/** The counts in words, every verdict apart: "0 queued, 1 running, 5 done, 1 not verified, 4 failed, …". */
+export const jobCountWords = (counts: Record<JobCount, number>, words: Words = ENGLISH): string =>
+  JOB_COUNTS.map((count) => words.t(`common:jobCount.${count}`, { value: formatCount(counts[count], words.locale) })).join(words.t('common:listSeparator'));
+
+/** A job succeeded only when its verdict is done. */
+export const jobSucceeded = (view: Pick<JobView, 'state' | 'result'>): boolean => jobVerdict(view) === 'done';

@@ -221,11 +221,14 @@ export type StepSource = (typeof STEP_SOURCES)[number];
 export const isActionStep = (step: FlowStep): step is ActionStep => 'tool' in step;
 
 /**
- * How a step of a flow run went; `healed`: it did not match, and the model carried out what it meant (`--heal`);
- * `not-run`: an earlier step failed or the run stopped before it.
+ * How a step of a flow run went: `passed` (carried out and checked, or a check that held), `failed`, `healed` (it did
+ * not match, and the model carried out what it meant: `--heal`), `skipped-already-done` (its outcome already held on
+ * the screen, so nothing was done), `not-run` (an earlier step failed, the run stopped, or the run ended before it).
  */
-export const FLOW_STEP_STATUSES = ['passed', 'healed', 'failed', 'not-run'] as const;
+export const FLOW_STEP_STATUSES = ['passed', 'failed', 'healed', 'skipped-already-done', 'not-run'] as const;
 export type FlowStepStatus = (typeof FLOW_STEP_STATUSES)[number];
+/** The statuses a run passes with: a healed step passes (when healing was asked for), and says so. */
+export const PASSING_STEP_STATUSES: readonly FlowStepStatus[] = ['passed', 'healed', 'skipped-already-done'];
 export const FLOW_STEP_KINDS = ['action', 'ai', 'assert', 'ask_ai', 'wait'] as const;
 
 /** One step of a flow run, as `amc flow run` prints it, its JUnit report carries it and a fleet job's result keeps it. */
@@ -242,8 +245,10 @@ export const FlowStepResultSchema = z.object({
 });
 export type FlowStepResult = z.infer<typeof FlowStepResultSchema>;
 
-/** A flow run passes only when every one of its steps (asserts and questions included) passed, or was healed when asked to. */
-export const flowPassed = (steps: readonly FlowStepResult[]): boolean => steps.every((step) => step.status === 'passed' || step.status === 'healed');
+/** A flow run passes only when every one of its steps (asserts and questions included) passed (or was healed or already done). */
+export const flowPassed = (steps: readonly FlowStepResult[]): boolean => steps.every((step) => PASSING_STEP_STATUSES.includes(step.status));
+/** How many steps passed (healed and skipped ones included). */
+export const stepsPassed = (steps: readonly FlowStepResult[]): number => steps.filter((step) => PASSING_STEP_STATUSES.includes(step.status)).length;
 
 /** A flow as a job or a schedule carries it: its content (variables filled in), and the name of the file it came from. */
 export const NamedFlowSchema = z

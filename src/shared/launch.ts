@@ -1,13 +1,12 @@
 // One goal launched on several phones at once: each phone's row in the results table, as the CLI, the app and its
 // History show it. A phone whose task never started (gone, held by another task) has a row too, with the reason.
 import { z } from 'zod';
-import { finishedOutcome, type FinishedOutcome } from './task-words';
+import { outcomeWord } from './task-words';
+import { finishedVerdict, TASK_VERDICTS, type TaskVerdict } from './verdict';
 import { RunTaskRequestSchema, type TaskRecord } from './task';
 import { plainReason } from './plain-words';
 import { isAction } from './action-words';
 import { ENGLISH, type Words } from './i18n/translate';
-
-export const FINISHED_OUTCOMES = ['done', 'not-verified', 'looked-only', 'failed', 'stopped'] as const satisfies readonly FinishedOutcome[];
 
 /** The phones of a launch: picked one by one, or a device group declared in Settings. */
 export const LaunchPhonesSchema = z.discriminatedUnion('kind', [
@@ -25,7 +24,7 @@ export const LaunchRowSchema = z.object({
   /** Null when no task started on the phone. */
   taskId: z.string().nullable(),
   /** Null while the task runs. */
-  outcome: z.enum(FINISHED_OUTCOMES).nullable(),
+  outcome: z.enum(TASK_VERDICTS).nullable(),
   /** Why it failed or stopped, in plain words (or what the model said on success). */
   reason: z.string().nullable(),
   /** Actions carried out on the phone. */
@@ -44,7 +43,7 @@ export function launchRowOf(record: TaskRecord, now: number = Date.now()): Launc
   return {
     serial: record.serial,
     taskId: record.id,
-    outcome: finished ? finishedOutcome(record) : null,
+    outcome: finished ? finishedVerdict(record) : null,
     reason: record.failureReason !== null ? plainReason(record.failureReason) : finished ? record.result : null,
     // Actions carried out, as History counts them (not questions, hand-overs or denied actions).
     steps: record.steps.filter(isAction).length,
@@ -63,10 +62,10 @@ export function refusedRow(serial: string, reason: string): LaunchRow {
 export const launchSucceeded = (rows: readonly LaunchRow[]): boolean => rows.length > 0 && rows.every((row) => row.outcome === 'done');
 
 /** The launch's outcome for whoever acts on it without reading it: the phones' shared outcome, or "failed" when they differ. */
-export function launchOutcome(rows: readonly LaunchRow[]): FinishedOutcome {
+export function launchOutcome(rows: readonly LaunchRow[]): TaskVerdict {
   const outcomes = new Set(rows.map((row) => row.outcome ?? 'failed'));
   return outcomes.size === 1 ? [...outcomes][0]! : 'failed';
 }
 
-/** A finished outcome as a results table shows it. */
-export const finishedOutcomeWords = (outcome: FinishedOutcome, words: Words = ENGLISH): string => words.t(`common:finishedOutcome.${outcome}`);
+/** A verdict as a results table shows it. */
+export const finishedOutcomeWords = (outcome: TaskVerdict, words: Words = ENGLISH): string => outcomeWord(outcome, words);

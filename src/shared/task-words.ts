@@ -1,7 +1,7 @@
 import { formatUsd } from './prices';
-import type { Verification } from './action';
 import { ENGLISH, type Words } from './i18n/translate';
-import type { PlannerInfo, TaskStatus } from './task';
+import type { PlannerInfo } from './task';
+import { taskVerdict, type TaskVerdict, type VerdictInput } from './verdict';
 import type { StepSource } from './flow';
 
 /**
@@ -10,8 +10,8 @@ import type { StepSource } from './flow';
  * (src/shared/i18n, area `common`); each function words in English unless given another language's `words`.
  */
 
-/** How a finished task is shown: a status word, plus "looked only" for the built-in planner that acts on nothing. */
-export type TaskOutcomeKind = 'pending' | 'running' | 'done' | 'looked-only' | 'failed' | 'stopped';
+/** How a task is shown: before its end, pending or running; after it, its verdict (shared/verdict.ts). */
+export type TaskOutcomeKind = 'pending' | 'running' | TaskVerdict;
 
 /** Lower case, as in a table cell or a sentence; `capitalized` for a heading. */
 export const outcomeWord = (kind: TaskOutcomeKind, words: Words = ENGLISH): string => words.t(`common:outcome.${kind}`);
@@ -22,44 +22,12 @@ export const capitalized = (text: string) => text.charAt(0).toUpperCase() + text
 export const lookedOnlyNote = (words: Words = ENGLISH): string => words.t('common:lookedOnly.note');
 export const lookedOnlyHint = (words: Words = ENGLISH): string => words.t('common:lookedOnly.hint');
 
-/** A completed task whose planner was the built-in one only looked; the record keeps "completed" (the seed's stub behaviour). */
-export function taskOutcomeKind(task: { status: TaskStatus; planner: Pick<PlannerInfo, 'kind'> }): TaskOutcomeKind {
-  switch (task.status) {
-    case 'completed':
-      return task.planner.kind === 'stub' ? 'looked-only' : 'done';
-    case 'cancelled':
-      return 'stopped';
-    default:
-      return task.status;
-  }
+/** A task's verdict, or (before its end) whether it is pending or running. */
+export function taskOutcomeKind(task: VerdictInput): TaskOutcomeKind {
+  return taskVerdict(task) ?? (task.status === 'pending' ? 'pending' : 'running');
 }
 
-/**
- * How a finished task ended, for whoever acts on it without reading it (a script's exit code, an agent's MCP
- * status): only "done" carried the goal out with nothing against it. "not-verified" claimed success with no action
- * taken; "looked-only" is the built-in planner, which carries nothing out.
- */
-export type FinishedOutcome = 'done' | 'not-verified' | 'looked-only' | 'failed' | 'stopped';
-
-export function finishedOutcome(task: {
-  status: TaskStatus;
-  planner: Pick<PlannerInfo, 'kind'>;
-  verification?: Verification | null | undefined;
-}): FinishedOutcome {
-  switch (task.status) {
-    case 'completed':
-      if (task.planner.kind === 'stub') return 'looked-only';
-      return task.verification?.status === 'not-verified' ? 'not-verified' : 'done';
-    case 'failed':
-      return 'failed';
-    case 'cancelled':
-      return 'stopped';
-    default:
-      throw new Error(`the task has not finished yet (${task.status})`);
-  }
-}
-
-export function taskOutcomeWord(task: { status: TaskStatus; planner: Pick<PlannerInfo, 'kind'> }, words: Words = ENGLISH): string {
+export function taskOutcomeWord(task: VerdictInput, words: Words = ENGLISH): string {
   return outcomeWord(taskOutcomeKind(task), words);
 }
 

@@ -153,6 +153,7 @@ export const GUARD_FINDINGS = [
   'allowed-for-task', // "allow for the rest of this task" let an action through
   'outside-allowed-apps',
   'no-action-taken', // success claimed before anything was done
+  'claim-not-verified', // success claimed, and the last action's own check did not hold
 ] as const;
 export const GuardFindingSchema = z.enum(GUARD_FINDINGS);
 export type GuardFinding = z.infer<typeof GuardFindingSchema>;

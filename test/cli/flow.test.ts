@@ -135,6 +135,44 @@ describe('a forged block in a flow', () => {
   });
 });
 
+describe('amc flow run: the verdict of each step', () => {
+  it('Scenario: A flow step the screen does not match fails there and the rest are not run, never passed', async () => {
+    // Step 3 names a row this phone does not show; the model, were it asked, would claim the goal reached at once.
+    policy = () => finish(true, 'The note is written');
+    const asked = fake.requests.length;
+    const file = await flowFile(
+      'unmatched.yaml',
+      'goal: Write a note\nsteps:\n  - launch_app: Notes\n  - tap: {desc: New note}\n  - tap: {text: Formatting}\n  - type_text: {target: {resourceId: note_title}, text: Plums}\n  - press_key: back\n  - assert: {visible: Plums}\n',
+    );
+    const junit = path.join(dir, 'unmatched.xml');
+    const result = await runAmc(['flow', 'run', file, '-s', harness.serial, '--yes', '--junit', junit], { env: aiOn() });
+    expect(result.code, result.stdout + result.stderr).toBe(1);
+    expect(result.stdout).toContain(`Flow ${file}: 2 of 6 steps passed (1 failed, 3 not run)`);
+    expect(result.stdout).toMatch(/FAILED +3\. tap: \{ text: Formatting \} — /);
+    for (const step of ['4. type_text', '5. press_key', '6. assert']) expect(result.stdout).toMatch(new RegExp(`not run +${step.replace('.', '\\.')}`));
+    expect(result.stdout).not.toMatch(/passed +[3-6]\./);
+    // The model never claimed the flow's end for it.
+    expect(fake.requests.length).toBe(asked);
+    const xml = await readFile(junit, 'utf8');
+    expect(xml).toContain('tests="6" failures="1" errors="0" skipped="3"');
+    // Nothing was typed: the note the flow meant to write is not there.
+    expect((await phone()).notes.map((note) => note.title)).not.toContain('Plums');
+  });
+
+  it('Scenario: A refused sensitive action says which action and that no one could answer, in the step line and the JUnit file', async () => {
+    const file = await flowFile('confirm.yaml', 'goal: Open Notes\nsteps:\n  - launch_app: Notes\n  - assert: {app: com.amc.notes}\n');
+    const junit = path.join(dir, 'confirm.xml');
+    // Every action needs a yes, and nobody is at a terminal to give it.
+    const result = await runAmc(['flow', 'run', file, '-s', harness.serial, '--junit', junit], { env: { ...aiOff(), TASK_CONFIRM_ACTIONS: 'every' } });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(/FAILED +1\. launch_app: Notes — Open Notes needs a person's yes \(.+\) and no one can answer: amc run has no terminal/);
+    const xml = await readFile(junit, 'utf8');
+    expect(xml).not.toContain('the run did not finish');
+    expect(xml).toMatch(/<failure message="Open Notes needs a person&apos;s yes \(.+\) and no one can answer: /);
+    expect((await phone()).foreground).toBe('com.android.launcher3');
+  });
+});
+
 describe('amc flow check', () => {
   it('Scenario: amc flow check refuses a broken file with exit code 2 and the line of each problem', async () => {
     const broken = await flowFile('broken.yaml', 'goal: Write a note\nsteps:\n  - launch_app: Notes\n  - tap: {type: Button}\n  - type_text: {text: "${title}"}\n');

@@ -120,7 +120,9 @@ describe('amc run with a person at the terminal', { timeout: 120_000 }, () => {
     session.type('I opened it\r');
     const { code, output } = await session.done;
     expect(output).toContain('-> Continue, with the note: I opened it (by the person)');
-    expect(code).toBe(0);
+    // The person did it, not the agent: a hand-over is not an action, so the agent's success claim is not verified.
+    expect(output).toMatch(/Done, not verified: no action was taken in this task.* \(0 actions, /);
+    expect(code).toBe(4);
   });
 });
 
@@ -157,6 +159,20 @@ describe('amc run without a person', { timeout: 120_000 }, () => {
     expect(result.stdout).toContain('answered from --answer: Contacts');
     expect(result.code).toBe(0);
     expect(await foreground()).toMatch(/contacts/);
+  });
+
+  it('Scenario: A question answered, then success claimed without acting, is not verified: exit 4 and 0 actions', async () => {
+    // "Call my friend": the model asks who, is told, and claims the call is made without touching the phone.
+    policy = (turn) => (turn.callIndex === 0 || !turn.allText.includes('Zed Quill') ? { kind: 'call', tool: 'ask_user', args: { question: 'Which friend should I call?' } } : finish(true, 'Calling Zed Quill'));
+    const result = await runAmc(['run', '-s', harness.serial, '--goal', 'Call my friend', '--answer', 'Zed Quill'], { env: env() });
+    expect(result.stdout).toContain('answered from --answer: Zed Quill');
+    expect(result.stdout).toMatch(/^Done, not verified: no action was taken in this task, so nothing confirms the goal was reached \(0 actions, .*\)\. The model said: Calling Zed Quill$/m);
+    expect(result.stdout).not.toMatch(/^Done \(/m);
+    expect(result.code).toBe(4);
+    // History says the same: not verified, no action.
+    const saved = (await createTaskStore(home).list()).tasks.find((task) => task.goal === 'Call my friend');
+    expect(saved).toMatchObject({ status: 'completed', steps: 0, verification: { status: 'not-verified', check: 'action-taken' } });
+    expect(await foreground()).toBe('com.android.launcher3');
   });
 
   it('Scenario: Without a terminal a question ends the task failed with the question as the reason', async () => {

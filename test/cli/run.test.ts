@@ -247,9 +247,9 @@ describe('amc run', () => {
     await expect.poll(() => fake.requests.length, { timeout: 20_000 }).toBe(before + 1);
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     child.kill('SIGTERM');
-    expect(await exited).toBe(130);
+    // The machine shut the CLI down; no person stopped the task: interrupted (exit 1), not stopped (130).
+    expect(await exited).toBe(1);
     const saved = (await createTaskStore(home).list()).tasks.find((task) => task.goal === goal);
-    // The machine shut the CLI down; no person stopped the task.
-    expect(saved).toMatchObject({ status: 'cancelled', failureReason: 'interrupted: the app was closed' });
+    expect(saved).toMatchObject({ status: 'cancelled', failureReason: 'interrupted: the app was closed', failureSaid: { code: 'stop.appClosed' } });
   });
 });

@@ -293,9 +293,10 @@ describe('the workspace in the browser', { timeout: 180_000 }, () => {
   it('Scenario: History is searched and filtered, names the model and the phone, and runs a task again', async () => {
     const { page, errors } = await openApp(ui.browser, ui.host);
     const zebra = 'Find the zebra in History';
+    // The model claims success without acting: the card says so (not verified), as History does.
     model.policy = () => finish(true, 'Seen.');
     await runGoal(page, zebra);
-    await page.getByRole('article', { name: 'Done' }).waitFor({ timeout: 20_000 });
+    await page.getByRole('article', { name: 'Done, not verified' }).waitFor({ timeout: 20_000 });
     model.policy = keepPressingHome;
     const stopped = 'Stopped goal for the History filter';
     await runGoal(page, stopped);
@@ -319,7 +320,7 @@ describe('the workspace in the browser', { timeout: 180_000 }, () => {
     expect(await rows.first().textContent()).toContain(zebra);
     await saveScreenshot(page, 'history-search');
     await page.getByRole('button', { name: 'Clear' }).click();
-    await page.getByLabel('Status').selectOption('cancelled');
+    await page.getByLabel('Status').selectOption('stopped');
     await expect.poll(async () => (await rows.allTextContents()).every((text) => text.includes('stopped'))).toBe(true);
     expect(await rows.filter({ hasText: stopped }).count()).toBe(1);
     await page.getByLabel('Status').selectOption('any');
@@ -345,9 +346,9 @@ describe('the workspace in the browser', { timeout: 180_000 }, () => {
     model.policy = () => finish(true, 'Seen again.');
     await page.getByRole('button', { name: `Run "${zebra}" again` }).click();
     await page.getByRole('tab', { name: 'Current task', selected: true }).waitFor();
-    await page.getByRole('article', { name: 'Done' }).waitFor({ timeout: 20_000 });
+    await page.getByRole('article', { name: 'Done, not verified' }).waitFor({ timeout: 20_000 });
     await expect.poll(() => page.locator('.task-goal').textContent()).toContain(zebra);
-    expect(await page.getByTestId('task-result-text').textContent()).toBe('Seen again.');
+    expect(await page.getByTestId('task-result-text').textContent()).toBe('No action was taken in this task, so nothing confirms the goal was reached. The model said: Seen again.');
     await page.getByRole('tab', { name: 'History' }).click();
     await page.getByRole('button', { name: 'Clear' }).click().catch(() => undefined);
     await expect.poll(() => page.getByTestId('history-row').filter({ hasText: zebra }).count()).toBe(2);

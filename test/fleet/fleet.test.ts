@@ -114,7 +114,7 @@ describe('the fleet on Redis', { timeout: 180_000 }, () => {
     const submitted = await runAmc(['submit', '--redis', redisUrl(), '--goal', GOAL, '--group', 'lab', '--wait'], { timeoutMs: 120_000 });
     expect(submitted.stderr).toBe('');
     expect(submitted.code, submitted.stdout).toBe(0);
-    expect(submitted.stdout).toMatch(/4 of 4 succeeded/);
+    expect(submitted.stdout).toMatch(/^4 of 4 done — 0 queued, 0 running, 4 done, 0 not verified, 0 failed, 0 stopped, 0 looked only, 0 interrupted\.$/m);
     for (const serial of allSerials()) {
       expect(submitted.stdout).toMatch(new RegExp(`${serial.replace(/\./g, '\\.')}: done \\(`));
       expect((await stateOf(hostOf(serial), serial)).settings.wifi).toBe(true);

@@ -3,7 +3,7 @@ import { ExitCode, type CliCommand } from '../command';
 import { parseCommandArgs } from '../args';
 import { fleetRedis, REDIS_USAGE, redisOption } from '../fleet-options';
 import { jobLines } from './submit';
-import { workWords } from '../../shared/fleet';
+import { jobCountWords, workWords } from '../../shared/fleet';
 
 const USAGE = `amc fleet ${REDIS_USAGE} [--json]`;
 
@@ -30,7 +30,7 @@ export const fleetCommand: CliCommand = {
         }
       }
       const { counts } = overview;
-      io.out(`Jobs: ${counts.queued} queued, ${counts.running} running, ${counts.finished} finished, ${counts.failed} failed, ${counts.interrupted} interrupted`);
+      io.out(`Jobs: ${jobCountWords(counts)}`);
       for (const job of overview.jobs) {
         if (job.state === 'queued' || job.state === 'running') io.out(`  ${job.state}: ${workWords(job, ENGLISH)} — ${job.target} (job ${job.id})`);
         else {

@@ -5,15 +5,18 @@ import { maxStepsOf } from '../planner-options';
 import { allowedAppsOf, presetAnswers, SUPERVISION_OPTIONS_USAGE, supervisionOptions } from '../supervision-options';
 import { BrokenFlowFile, WORK_USAGE, workOf, workOptions } from '../fleet-work';
 import { flowStepLines, stepsPassedWords } from '../flow-steps';
-import { jobSucceeded } from '../../shared/fleet';
+import { jobCounts, jobCountWords, jobSucceeded, jobVerdict } from '../../shared/fleet';
+import { countOf, formatDuration, outcomeWord } from '../../shared/task-words';
 import type { JobView } from '../../fleet/client';
 
 const USAGE = `amc submit ${REDIS_USAGE} ${WORK_USAGE} ${DESTINATION_USAGE} [--max-steps N] ${SUPERVISION_OPTIONS_USAGE} [--wait [--timeout SECONDS]] [--json]`;
 
-/** A job's task outcome in words; a flow job's says how many of its steps passed. */
-function outcomeWords(result: NonNullable<JobView['result']>): string {
-  const outcome = result.status === 'completed' ? (result.verified ? 'done' : 'done, not verified') : result.status;
-  return result.flowSteps ? `${outcome}, ${stepsPassedWords(result.flowSteps)}` : outcome;
+/** A job's verdict in words; a flow job's says how many of its steps passed. */
+function outcomeWords(view: JobView): string {
+  const verdict = jobVerdict(view);
+  const outcome = verdict ? outcomeWord(verdict) : view.state;
+  const steps = view.result?.flowSteps;
+  return steps ? `${outcome}, ${stepsPassedWords(steps)}` : outcome;
 }
 
 /** One line per ended job: the phone, its outcome and what it cost; a flow job's step verdicts follow it, one a line. */
@@ -25,11 +28,11 @@ export function jobLines(view: JobView): string[] {
 function jobLine(view: JobView): string {
   const result = view.result;
   if (!result) return `${view.target}: ${view.state} — ${view.reason ?? 'no result'} (job ${view.id})`;
-  const outcome = outcomeWords(result);
+  const outcome = outcomeWords(view);
   const cost = result.costUsd === null ? '' : `, $${result.costUsd.toFixed(4)}`;
   const interrupted = result.interruptedOn.length ? `; interrupted before on ${result.interruptedOn.join(', ')}` : '';
   const why = result.failureReason ? ` — ${result.failureReason}` : '';
-  return `${result.serial}: ${outcome}${why} (${result.steps} steps, ${result.inputTokens + result.outputTokens} tokens${cost}, ${(result.durationMs / 1000).toFixed(1)} s, on ${result.worker}${interrupted}; job ${view.id})`;
+  return `${result.serial}: ${outcome}${why} (${countOf(result.steps, 'action')}, ${result.inputTokens + result.outputTokens} tokens${cost}, ${formatDuration(result.durationMs)}, on ${result.worker}${interrupted}; job ${view.id})`;
 }
 
 
@@ -96,8 +99,8 @@ export const submitCommand: CliCommand = {
           io.err('Stopped waiting; the jobs go on (see amc fleet).');
           return ExitCode.cancelled;
         }
-        const passed = ended.filter((view) => jobSucceeded(view.result)).length;
-        if (!values.json) io.out(`${passed} of ${jobs.length} succeeded.`);
+        const passed = ended.filter(jobSucceeded).length;
+        if (!values.json) io.out(`${passed} of ${jobs.length} done — ${jobCountWords(jobCounts(ended))}.`);
         return passed === jobs.length ? ExitCode.ok : ExitCode.failed;
       } finally {
         process.off('SIGINT', interrupt);

@@ -1,6 +1,7 @@
-import type { Flow, FlowStepStatus } from '../../shared/flow';
+import { PASSING_STEP_STATUSES, type Flow, type FlowStepStatus } from '../../shared/flow';
 import { plainReason } from '../../shared/plain-words';
-import type { FinishedOutcome } from '../../shared/task-words';
+import { outcomeWord } from '../../shared/task-words';
+import type { TaskVerdict } from '../../shared/verdict';
 import type { Planner } from '../runtime/planner';
 import { flowStepKind, type FlowStepResult } from './flow-run-report';
 import { stepLabel } from './flow-to-yaml';
@@ -17,9 +18,9 @@ import { stepLabel } from './flow-to-yaml';
 export type FlowRunEnd = { completed: true } | { completed: false; reason: string };
 
 /** A finished task's end as its flow's steps read it: done, or why not (the task's own reason when it has one). */
-export function flowRunEndOf(outcome: FinishedOutcome, failureReason: string | null): FlowRunEnd {
-  if (outcome === 'done') return { completed: true };
-  return { completed: false, reason: failureReason ?? (outcome === 'stopped' ? 'the run was stopped' : 'the run did not finish') };
+export function flowRunEndOf(verdict: TaskVerdict, failureReason: string | null): FlowRunEnd {
+  if (verdict === 'done') return { completed: true };
+  return { completed: false, reason: failureReason ?? `the run ended ${outcomeWord(verdict)}` };
 }
 
 /** "Step 3: no 'Wi-Fi' …" is the replay's reason for step 3; the step's own line need not repeat its number. */
@@ -89,7 +90,7 @@ function stepResults(flow: Flow, reported: ReadonlyMap<number, Reported>, reason
       stopped = true;
       return { ...base, status: 'failed', detail: withoutStepNumber(reason!, index), durationMs };
     }
-    if (report.status === 'failed' || report.status === 'not-run') stopped = true;
+    if (!PASSING_STEP_STATUSES.includes(report.status)) stopped = true;
     return { ...base, status: report.status, detail: report.detail, durationMs };
   });
 }

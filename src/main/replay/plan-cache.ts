@@ -1,4 +1,5 @@
 import type { Flow } from '../../shared/flow';
+import { taskVerdict } from '../../shared/verdict';
 import type { ConfiguredPlanner } from '../runtime/planner';
 import type { TaskStore } from '../storage/task-store';
 import { flowFromRecord, NothingToReplay } from './flow-from-record';
@@ -23,7 +24,8 @@ export async function cachedFlow(store: Pick<TaskStore, 'list' | 'get'>, goal: s
   const wanted = normalizeGoal(goal);
   const { tasks } = await store.list();
   for (const summary of tasks) {
-    if (summary.status !== 'completed' || summary.planner.kind === 'stub' || normalizeGoal(summary.goal) !== wanted) continue;
+    // Only a run whose outcome was verified teaches a shortcut: a claim the screen did not bear out is not one.
+    if (taskVerdict(summary) !== 'done' || normalizeGoal(summary.goal) !== wanted) continue;
     // A run that cannot be read any more, was not verified, or did nothing is no plan to follow.
     const record = await store.get(summary.id).catch(() => undefined);
     if (!record || record.verification?.status === 'not-verified') continue;

@@ -251,7 +251,7 @@ class ReplayPlanner implements Planner {
     const lookup = result.found;
     if (lookup.kind === 'done') {
       this.next += 1;
-      this.options.onStep?.(index, 'passed', `skipped: already done (${lookup.words})`);
+      this.options.onStep?.(index, 'skipped-already-done', `skipped: already done (${lookup.words})`);
       return this.planned(step.tool, step.args, `Skipped: already done (${lookup.words}).`, 'skipped');
     }
     const element = lookup.kind === 'act' ? lookup.element : undefined;

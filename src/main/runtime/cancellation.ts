@@ -11,6 +11,8 @@ export class Cancelled extends Error {
 /** The reason of a person's Stop, with its code for a window in another language. */
 export const STOPPED_SAYING = say('stop.byPerson');
 export const STOPPED = STOPPED_SAYING.text;
+/** The reason of a task the app (or the CLI, or a fleet worker) closed under: interrupted, not stopped by anyone. */
+export const APP_CLOSED = say('stop.appClosed');
 
 /** The reason given to stop(), as the aborted signal carries it. */
 export function stopReasonOf(signal: AbortSignal): string {

@@ -19,7 +19,7 @@ import type { ToolCatalog } from '../tools/tool';
 import { ASK_USER, AskUserArgsSchema, HAND_OVER, HandOverArgsSchema } from '../tools/person-tools';
 import { budgetExceeded } from './budgets';
 import { plannerSourceFrom } from './build-planner';
-import { abortable, Cancelled, failureOf, STOPPED, STOPPED_SAYING, stopReasonOf } from './cancellation';
+import { abortable, APP_CLOSED, Cancelled, failureOf, STOPPED, STOPPED_SAYING, stopReasonOf } from './cancellation';
 import { sleep } from '../device/errors';
 import { turnsOf } from './history';
 import { LoopWatch, loopWarning } from './loop-guard';
@@ -32,6 +32,8 @@ import type { AppNotesPort } from './notes/app-notes-port';
 import { learnRoutes } from './notes/learn-route';
 import { pickNotes } from './notes/pick-notes';
 import { say, type Said, type Saying } from '../../shared/said';
+import { claimVerification } from '../../shared/verdict';
+import { turnTotals } from '../../shared/action-words';
 
 export type { ConfiguredPlanner, PlannerSource } from './planner';
 export type { SupervisorDecision, SupervisorPort, SupervisorRequest } from './supervisor';
@@ -127,7 +129,7 @@ export interface StartOptions {
 export type TaskEventListener = (event: TaskEvent) => void;
 
 /** Why a task ends when the app (window, web host, CLI) is shut down under it rather than stopped by a person. */
-export const APP_CLOSED_REASON = 'interrupted: the app was closed';
+export const APP_CLOSED_REASON = APP_CLOSED.text;
 
 
 /** What one task's turns keep besides its record (history, totals and step counts are read from the record). */
@@ -168,7 +170,10 @@ const executedSteps = (record: TaskRecord) => record.steps.filter((step) => step
 
 /** A task's failure reason in English for the record, with its code when the runtime worded it (a Stop included). */
 function failureFields(failure: string | Saying | null): { failureReason: string | null; failureSaid?: Said } {
-  if (failure === null || typeof failure === 'string') return { failureReason: failure, ...(failure === STOPPED && { failureSaid: STOPPED_SAYING.said }) };
+  if (failure === null || typeof failure === 'string') {
+    const known = [STOPPED_SAYING, APP_CLOSED].find((saying) => saying.text === failure);
+    return { failureReason: failure, ...(known && { failureSaid: known.said }) };
+  }
   return { failureReason: failure.text, failureSaid: failure.said };
 }
 
@@ -340,7 +345,7 @@ export class TaskRunner {
       status,
       ...failureFields(failure),
       result,
-      steps: executedSteps(task.record),
+      steps: turnTotals(task.record).actions,
       usage: task.record.usage,
       costUsd: task.record.costUsd,
       ...(verification && { verification }),
@@ -629,11 +634,13 @@ export class TaskRunner {
   private complete(task: RunningTask, run: RunState, turn: number, decision: PlannerDecision | undefined): Promise<TaskRecord> {
     const result = typeof decision?.args.reason === 'string' ? decision.args.reason : null;
     const claimed = decision?.tool === FINISH_TASK && decision.args.success === true;
-    if (!claimed || executedSteps(task.record) > 0) return this.finish(task, run, 'completed', null, result);
-    const fact = say('verify.noAction');
-    const message = say('guard.successWithoutAction', { factCode: fact.said.code });
-    this.guardDecided(task, turn, { guard: 'completion', finding: 'no-action-taken', decision: 'allow', message: message.text, said: message.said, by: 'runtime' });
-    return this.finish(task, run, 'completed', null, result, { status: 'not-verified', check: 'action-taken', fact: fact.text, said: fact.said });
+    const against = claimed ? claimVerification(task.record, result) : null;
+    if (!against) return this.finish(task, run, 'completed', null, result);
+    const noAction = against.check === 'action-taken';
+    const message = noAction ? say('guard.successWithoutAction', { factCode: 'verify.noAction' }) : say('guard.claimNotVerified', { fact: against.fact });
+    const finding = noAction ? 'no-action-taken' : 'claim-not-verified';
+    this.guardDecided(task, turn, { guard: 'completion', finding, decision: 'allow', message: message.text, said: message.said, by: 'runtime' });
+    return this.finish(task, run, 'completed', null, result, against);
   }
 
   /**

@@ -140,8 +140,8 @@ ${planned && toolActsOnPhone(planned.tool) ? `<tr><th>${t('report:screenChanged'
 }
 
 const STYLE = `
-:root{color-scheme:light dark;--fg:#1b1f24;--bg:#fff;--muted:#667;--line:#d0d7de;--ok:#1a7f37;--err:#cf222e;--acc:#0969da}
-@media (prefers-color-scheme:dark){:root{--fg:#e6edf3;--bg:#0d1117;--muted:#8b949e;--line:#30363d;--ok:#3fb950;--err:#f85149;--acc:#58a6ff}}
+:root{color-scheme:light dark;--fg:#1b1f24;--bg:#fff;--muted:#667;--line:#d0d7de;--ok:#1a7f37;--err:#cf222e;--acc:#0969da;--unverified:#7c3aed}
+@media (prefers-color-scheme:dark){:root{--fg:#e6edf3;--bg:#0d1117;--muted:#8b949e;--line:#30363d;--ok:#3fb950;--err:#f85149;--acc:#58a6ff;--unverified:#c4b5fd}}
 body{font:14px/1.45 system-ui,sans-serif;color:var(--fg);background:var(--bg);margin:0 auto;max-width:1100px;padding:24px}
 h1{font-size:22px;margin:0 0 8px}h2{font-size:16px;margin:0 0 6px;word-break:break-word}
 .summary{border:1px solid var(--line);border-radius:8px;padding:12px 16px;margin-bottom:20px}
@@ -155,7 +155,7 @@ pre{white-space:pre-wrap;word-break:break-word;background:color-mix(in srgb,var(
 details{margin:4px 0}summary{cursor:pointer;font-weight:600}
 table{border-collapse:collapse;margin-top:6px}th{text-align:left;color:var(--muted);font-weight:normal;padding:2px 12px 2px 0;vertical-align:top}
 .supervision{border-top:1px solid var(--line);padding:16px 0}.supervision td{padding:2px 12px 2px 0;vertical-align:top;word-break:break-word}
-.muted{color:var(--muted)}.ok{color:var(--ok);font-weight:600}.err{color:var(--err);font-weight:600}
+.muted{color:var(--muted)}.ok{color:var(--ok);font-weight:600}.err{color:var(--err);font-weight:600}.unverified{color:var(--unverified);font-weight:600}
 @media (max-width:700px){.turn{grid-template-columns:1fr}}
 `;
 
@@ -170,8 +170,14 @@ export function renderTaskReport(record: TaskRecord, words: Words = ENGLISH): st
 function reportHtml(record: TaskRecord, words: Words): string {
   const { t } = words;
   const kind = taskOutcomeKind(record);
-  const status = kind === 'done' ? 'ok' : kind === 'failed' ? 'err' : 'muted';
-  const outcome = kind === 'looked-only' ? `${lookedOnlyNote(words)}. ${lookedOnlyHint(words)}` : record.failureReason ? plainReason(record.failureReason) : record.result;
+  const status = kind === 'done' ? 'ok' : kind === 'failed' ? 'err' : kind === 'done-not-verified' ? 'unverified' : 'muted';
+  const notVerified = kind === 'done-not-verified' && record.verification ? wordSaid(record.verification.fact, record.verification.said, words) : null;
+  const outcome =
+    kind === 'looked-only'
+      ? `${lookedOnlyNote(words)}. ${lookedOnlyHint(words)}`
+      : record.failureReason
+        ? wordSaid(plainReason(record.failureReason), record.failureSaid, words)
+        : [notVerified, record.result].filter(Boolean).join(' — ');
   const actions = record.steps.filter(isAction).length;
   const timings = record.timings;
   return `<!doctype html>
@@ -187,7 +193,7 @@ function reportHtml(record: TaskRecord, words: Words): string {
 <header class="summary">
 <h1>${escapeHtml(record.goal)}</h1>
 <dl>
-<dt>${t('report:status')}</dt><dd><span class="${status}">${escapeHtml(taskOutcomeWord(record, words))}</span>${outcome ? ` — ${escapeHtml(outcome)}` : ''}</dd>
+<dt>${t('report:status')}</dt><dd data-verdict="${kind}"><span class="${status}">${escapeHtml(taskOutcomeWord(record, words))}</span>${outcome ? ` — ${escapeHtml(outcome)}` : ''}</dd>
 <dt>${t('report:device')}</dt><dd>${escapeHtml(record.serial)}</dd>
 <dt>${t('report:planner')}</dt><dd>${escapeHtml(plannerWords(record.planner, words))}</dd>
 <dt>${t('report:steps')}</dt><dd>${t('report:stepsLine', { counts: stepCountsLabel(actions, record.steps.length, undefined, words), max: countOf(record.maxSteps, 'turn', undefined, words) })}</dd>

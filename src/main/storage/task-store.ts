@@ -1,4 +1,5 @@
 import { link, mkdir, open, readdir, rm, stat, type FileHandle } from 'node:fs/promises';
+import { say } from '../../shared/said';
 import path from 'node:path';
 import { turnTotals } from '../../shared/action-words';
 import { writeSyncedSibling } from './synced-file';
@@ -47,7 +48,9 @@ export const TASKS_FOLDER = path.join('storage', 'tasks');
 const EXTENSION = '.jsonl';
 /** The finishing event is a few hundred bytes; reading this much of the tail finds it without reading the turns. */
 const TAIL_BYTES = 16 * 1024;
-export const INTERRUPTED_REASON = 'Interrupted: the app stopped before this task finished.';
+/** What a reader of history says of a task whose file was never finished (the process died under it): interrupted. */
+const NEVER_FINISHED = say('stop.neverFinished');
+export const INTERRUPTED_REASON = NEVER_FINISHED.text;
 
 /** Task ids become file names, so only plain characters are accepted (no separators, no dots). */
 const SAFE_ID = /^[A-Za-z0-9_-]{1,128}$/;
@@ -101,7 +104,7 @@ export function createTaskStore(home: string, limits: TaskFileLimits = TASK_FILE
     if (read.kind === 'damaged') throw new DamagedTaskFile(read.problem);
     const { record } = read;
     if (!FINAL_STATUSES.includes(record.status) && !open_.has(id)) {
-      return { ...record, status: 'failed', failureReason: INTERRUPTED_REASON };
+      return { ...record, status: 'failed', failureReason: INTERRUPTED_REASON, failureSaid: NEVER_FINISHED.said };
     }
     return record;
   }
@@ -139,6 +142,7 @@ export function createTaskStore(home: string, limits: TaskFileLimits = TASK_FILE
         status: finished.status,
         failureReason: finished.failureReason,
         ...(finished.failureSaid && { failureSaid: finished.failureSaid }),
+        verification: finished.verification ?? null,
         steps: finished.steps,
         createdAt: started.at,
         finishedAt: finished.at,
@@ -279,6 +283,7 @@ export function summaryOf(record: TaskRecord): TaskSummary {
     status: record.status,
     failureReason: record.failureReason,
     ...(record.failureSaid && { failureSaid: record.failureSaid }),
+    verification: record.verification,
     // Actions carried out (not questions, hand-overs or denied actions).
     steps: turnTotals(record).actions,
     createdAt: record.createdAt,

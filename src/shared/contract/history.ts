@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { TokenUsageSchema } from '@amc/provider-clients/contract';
 import { PlannerInfoSchema, StepRecordSchema, TaskRecordSchema, TaskStatusSchema } from '../task';
 import { SaidSchema } from '../said';
+import { VerificationSchema } from '../action';
 import { defineEvents, defineMethods, NoInput } from './define';
 import { LANGUAGES } from '../i18n/languages';
 
@@ -15,6 +16,9 @@ export const TaskSummarySchema = z.object({
   /** The failure reason's code, for a window in another language (absent in records written before it). */
   failureSaid: SaidSchema.optional(),
   planner: PlannerInfoSchema,
+  /** What the runtime found of a success claim (absent: nothing against it, or a record written before it was kept here). */
+  verification: VerificationSchema.nullable().optional(),
+  /** Actions taken (older records: turns that had an outcome). */
   steps: z.number().int().nonnegative(),
   createdAt: z.number(),
   finishedAt: z.number().nullable(),

@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'react';
 import type { FleetViewResult } from '../../../../shared/contract';
-import type { JobView } from '../../../../shared/fleet';
-import { formatCount, formatDuration } from '../../../../shared/task-words';
+import { jobCountWords, jobVerdict, type JobView } from '../../../../shared/fleet';
+import { stepsPassed } from '../../../../shared/flow';
+import { formatCount, formatDuration, outcomeWord } from '../../../../shared/task-words';
 import { useBridge } from '../../bridge-context';
 import type { Words } from '../../../../shared/i18n/translate';
 import { useWords } from '../../i18n/use-words';
@@ -66,7 +67,7 @@ export function FleetPanel() {
       <p className="muted small">
         {t('app:fleet.redis')} <span data-testid="fleet-address">{view.address}</span> · {t('app:fleet.jobs')}{' '}
         <span data-testid="fleet-counts">
-          {t('app:fleet.counts', { queued: counts.queued ?? 0, running: counts.running ?? 0, finished: counts.finished ?? 0, failed: counts.failed ?? 0, interrupted: counts.interrupted ?? 0 })}
+          {jobCountWords(counts, words)}
         </span>
       </p>
       {overview.workers.length === 0 && <p className="empty">{t('app:fleet.noWorker')}</p>}
@@ -124,10 +125,11 @@ function resultWords(job: JobView, words: Words): string {
   const { t, locale } = words;
   const result = job.result;
   if (!result) return job.reason ?? '';
-  const outcome = result.status === 'completed' ? t(result.verified ? 'common:finishedOutcome.done' : 'common:finishedOutcome.not-verified') : result.status;
+  const verdict = jobVerdict(job);
+  const outcome = verdict ? outcomeWord(verdict, words) : t(`app:fleet.jobState.${job.state}`);
   const interrupted = result.interruptedOn.length ? t('app:fleet.interruptedBefore', { phones: result.interruptedOn.join(', ') }) : '';
   const steps = result.flowSteps;
-  const flowSteps = steps ? t('app:fleet.flowSteps', { passed: steps.filter((step) => step.status === 'passed').length, count: steps.length }) : '';
+  const flowSteps = steps ? t('app:fleet.flowSteps', { passed: stepsPassed(steps), count: steps.length }) : '';
   return t('app:fleet.result', {
     outcome,
     reason: result.failureReason ? ` — ${result.failureReason}` : '',

@@ -1,7 +1,8 @@
 import type { TaskSummary } from '../../../../shared/contract';
 import { nameOfSerial, useDevicesStore } from '../../store/devices-store';
 import { isFiltered, NO_FILTER, type HistoryFilter } from './history-filter';
-import { statusWord } from './status-words';
+import { outcomeWord } from '../../../../shared/task-words';
+import { HISTORY_STATUSES } from './history-filter';
 import { useWords } from '../../i18n/use-words';
 
 
@@ -32,9 +33,9 @@ export function HistoryFilters({ tasks, filter, onChange, shown }: Props) {
       />
       <select aria-label={t('app:history.status')} value={filter.status} onChange={(event) => set({ status: event.target.value as HistoryFilter['status'] })}>
         <option value="any">{t('app:history.anyStatus')}</option>
-        {(['completed', 'failed', 'cancelled', 'running'] as const).map((status) => (
+        {HISTORY_STATUSES.map((status) => (
           <option key={status} value={status}>
-            {statusWord(status, words)}
+            {outcomeWord(status, words)}
           </option>
         ))}
       </select>

@@ -1,4 +1,5 @@
 import { useEffect, useMemo, useState, type KeyboardEvent } from 'react';
+import { taskVerdict } from '../../../../shared/verdict';
 import type { DamagedHistoryFile, TaskSummary } from '../../../../shared/contract';
 import type { TaskRecord } from '../../../../shared/task';
 import { useBridge } from '../../bridge-context';
@@ -141,7 +142,7 @@ export function HistoryPanel() {
           <button type="button" className="button secondary" onClick={() => void exportTask(opened.id, 'html')}>
             {t('app:history.exportHtml')}
           </button>
-          {opened.status === 'completed' && (
+          {taskVerdict(opened) === 'done' && (
             <button type="button" className="button secondary" onClick={() => void exportTask(opened.id, 'flow')} title={t('app:history.saveFlowTitle')}>
               {t('app:history.saveFlow')}
             </button>
@@ -187,7 +188,7 @@ export function HistoryPanel() {
                   </span>
                 </td>
                 <td>
-                  <span className={`status status-${taskOutcomeKind(task) === 'looked-only' ? 'neutral' : task.status}`} title={task.failureReason ? wordSaid(plainReason(task.failureReason), task.failureSaid, words) : taskOutcomeKind(task) === 'looked-only' ? lookedOnlyNote(words) : undefined}>
+                  <span className={`status verdict-${taskOutcomeKind(task)}`} data-testid="history-verdict" data-verdict={taskOutcomeKind(task)} title={verdictTitle(task, words)}>
                     {taskOutcomeWord(task, words)}
                   </span>
                 </td>
@@ -270,4 +271,11 @@ function LaunchHeaderRow({ tasks }: { tasks: TaskSummary[] }) {
       </th>
     </tr>
   );
+}
+
+/** What a row's verdict rests on, on hover: the reason it failed or stopped, why it is not verified, or that the planner only looked. */
+function verdictTitle(task: TaskSummary, words: Words): string | undefined {
+  if (task.failureReason) return wordSaid(plainReason(task.failureReason), task.failureSaid, words);
+  if (task.verification?.status === 'not-verified') return wordSaid(task.verification.fact, task.verification.said, words);
+  return taskOutcomeKind(task) === 'looked-only' ? lookedOnlyNote(words) : undefined;
 }

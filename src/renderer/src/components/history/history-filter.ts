@@ -1,14 +1,19 @@
 import type { TaskSummary } from '../../../../shared/contract';
 import type { Words } from '../../../../shared/i18n/translate';
-import type { PlannerInfo, TaskStatus } from '../../../../shared/task';
+import type { PlannerInfo } from '../../../../shared/task';
+import { taskOutcomeKind, type TaskOutcomeKind } from '../../../../shared/task-words';
+import { TASK_VERDICTS } from '../../../../shared/verdict';
 
 export interface HistoryFilter {
   /** Words that must all appear in the goal (any case, however hyphenated or spaced). */
   text: string;
-  status: TaskStatus | 'any';
+  status: TaskOutcomeKind | 'any';
   serial: string | 'any';
   planner: 'any' | 'stub' | 'ai';
 }
+
+/** What the status filter offers: every verdict, and the tasks still running. */
+export const HISTORY_STATUSES: readonly TaskOutcomeKind[] = [...TASK_VERDICTS, 'running'];
 
 export const NO_FILTER: HistoryFilter = { text: '', status: 'any', serial: 'any', planner: 'any' };
 
@@ -32,7 +37,7 @@ export function matchesFilter(task: TaskSummary, filter: HistoryFilter): boolean
   const words = filter.text.split(/\s+/).map(searchForm).filter(Boolean);
   return (
     words.every((word) => goal.includes(word)) &&
-    (filter.status === 'any' || task.status === filter.status) &&
+    (filter.status === 'any' || taskOutcomeKind(task) === filter.status) &&
     (filter.serial === 'any' || task.serial === filter.serial) &&
     (filter.planner === 'any' || task.planner.kind === filter.planner)
   );

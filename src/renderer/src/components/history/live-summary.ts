@@ -14,6 +14,8 @@ export function withLiveProgress(summary: TaskSummary, live: TaskRecord | undefi
     ...summary,
     status: live.status,
     failureReason: live.failureReason,
+    ...(live.failureSaid && { failureSaid: live.failureSaid }),
+    verification: live.verification,
     // Actions carried out, counted as the stored summary counts them.
     steps: turnTotals(live).actions,
     usage: live.usage,

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { taskVerdict, type VerdictInput } from '../../../../shared/verdict';
 import type { TaskSummary } from '../../../../shared/contract';
 import { useBridge } from '../../bridge-context';
 import { useWords } from '../../i18n/use-words';
@@ -47,8 +48,11 @@ export function useRunAgain() {
   return { runAgain, replay, notice };
 }
 
-/** Whether a task can be replayed: it succeeded and acted on the phone (a replay repeats actions; the built-in planner only looks). */
-export const replayable = (task: Pick<TaskSummary, 'status' | 'planner'>, actions: number) => task.status === 'completed' && task.planner.kind !== 'stub' && actions > 0;
+/**
+ * Whether a task can be replayed: it was done (verified; a claim the screen did not bear out is no recipe, and the
+ * built-in planner only looks) and acted on the phone (a replay repeats actions).
+ */
+export const replayable = (task: VerdictInput, actions: number) => taskVerdict(task) === 'done' && actions > 0;
 
 /** The replay button's words (a message key): History and the result card say it alike. */
 export const REPLAY_WORDS = 'app:history.replay';

@@ -1,6 +1,8 @@
 import { turnTotals } from '../../../../shared/action-words';
 import type { TaskRecord } from '../../../../shared/task';
-import { capitalized, formatDuration, lookedOnlyHint, outcomeWord, stepCountsLabel, taskOutcomeKind } from '../../../../shared/task-words';
+import { capitalized, formatDuration, lookedOnlyHint, outcomeWord, stepCountsLabel } from '../../../../shared/task-words';
+import { taskVerdict, type TaskVerdict } from '../../../../shared/verdict';
+import type { Words } from '../../../../shared/i18n/translate';
 import { plainReason } from '../../../../shared/plain-words';
 import { wordSaid } from '../../../../shared/said';
 import { useWords } from '../../i18n/use-words';
@@ -16,24 +18,14 @@ export function TaskResultCard({ task }: { task: TaskRecord }) {
   const openSettings = useAppStore((s) => s.toggleSettings);
   const words = useWords();
   const { t } = words;
-  if (task.status !== 'completed' && task.status !== 'failed' && task.status !== 'cancelled') return null;
-  const kind = taskOutcomeKind(task);
+  const kind = taskVerdict(task);
+  if (!kind) return null;
   const { turns, actions } = turnTotals(task);
   const heading = kind === 'looked-only' ? t('app:result.lookedOnly') : capitalized(outcomeWord(kind, words));
-  const text =
-    kind === 'looked-only'
-      ? t('app:result.plannerOff', { hint: lookedOnlyHint(words) })
-      : task.status === 'completed'
-        ? (task.result ?? t('app:result.reached'))
-        : task.failureReason
-          ? wordSaid(plainReason(task.failureReason), task.failureSaid, words)
-          : task.status === 'cancelled'
-            ? t('app:result.stopped')
-            : t('app:result.unknownFailure');
   return (
-    <article className={`result-card status-${kind === 'looked-only' ? 'neutral' : task.status}`} data-testid="task-result" data-outcome={kind} aria-labelledby="task-result-title">
+    <article className={`result-card verdict-${kind}`} data-testid="task-result" data-outcome={kind} aria-labelledby="task-result-title">
       <h3 id="task-result-title">{heading}</h3>
-      <p data-testid="task-result-text">{text}</p>
+      <p data-testid="task-result-text">{resultText(task, kind, words)}</p>
       {kind === 'looked-only' && (
         <button type="button" className="button secondary" onClick={() => openSettings(true)}>
           {t('app:common.openSettings')}
@@ -51,4 +43,25 @@ export function TaskResultCard({ task }: { task: TaskRecord }) {
       </div>
     </article>
   );
+}
+
+/** The card's first line: what the verdict rests on (why not verified, why it failed, who stopped it). */
+function resultText(task: TaskRecord, kind: TaskVerdict, words: Words): string {
+  const { t } = words;
+  const reason = task.failureReason ? wordSaid(plainReason(task.failureReason), task.failureSaid, words) : null;
+  switch (kind) {
+    case 'looked-only':
+      return t('app:result.plannerOff', { hint: lookedOnlyHint(words) });
+    case 'done':
+      return task.result ?? t('app:result.reached');
+    case 'done-not-verified': {
+      const fact = capitalized(task.verification ? wordSaid(task.verification.fact, task.verification.said, words) : t('app:result.unknownFailure'));
+      return task.result ? t('app:result.notVerified', { fact, said: task.result }) : fact;
+    }
+    case 'stopped':
+      return reason ?? t('app:result.stopped');
+    case 'failed':
+    case 'interrupted':
+      return reason ?? t('app:result.unknownFailure');
+  }
 }

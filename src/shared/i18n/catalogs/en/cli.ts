@@ -69,6 +69,7 @@ export default {
     failed: 'Failed ({{totals}}): {{reason}}',
     stopped: 'Stopped ({{totals}}).',
     stoppedReason: 'Stopped ({{totals}}): {{reason}}',
+    interrupted: 'Interrupted ({{totals}}): {{reason}}',
     notSaved: 'the task was not saved in history: {{problem}}',
     tokens: 'tokens: {{input}} in / {{output}} out, {{totalInput}} / {{totalOutput}} so far',
     cost: ' · cost {{cost}}, {{total}} so far',

@@ -1,6 +1,27 @@
 /** Words every surface shares: how a task ended, counts, durations, actions and the supervision log. */
 export default {
-  outcome: { pending: 'pending', running: 'running', done: 'done', 'looked-only': 'looked only', failed: 'failed', stopped: 'stopped' },
+  outcome: {
+    pending: 'pending',
+    running: 'running',
+    done: 'done',
+    'done-not-verified': 'done, not verified',
+    'looked-only': 'looked only',
+    failed: 'failed',
+    stopped: 'stopped',
+    interrupted: 'interrupted',
+  },
+  listSeparator: ', ',
+  /** The fleet's counts of jobs: waiting, running, and ended by verdict. */
+  jobCount: {
+    queued: '{{value}} queued',
+    running: '{{value}} running',
+    done: '{{value}} done',
+    'done-not-verified': '{{value}} not verified',
+    'looked-only': '{{value}} looked only',
+    failed: '{{value}} failed',
+    stopped: '{{value}} stopped',
+    interrupted: '{{value}} interrupted',
+  },
   lookedOnly: {
     note: 'Looked at the screen only — the AI planner is off',
     hint: 'The built-in planner describes the screen and stops; it carries out no goal. Turn on the AI planner in Settings to let a model act.',
@@ -29,7 +50,6 @@ export default {
   listSeparator: ', ',
   stepSource: { model: 'planned by the model', replayed: 'replayed', cache: 'from the cache', skipped: 'skipped: already done' },
   launch: { group: 'the group {{group}}' },
-  finishedOutcome: { done: 'done', 'not-verified': 'done, not verified', 'looked-only': 'looked only', failed: 'failed', stopped: 'stopped' },
   decider: { runtime: 'the runtime', policy: 'the policy', person: 'the person', preset: 'an answer given in advance', 'no-one-present': 'no one present' },
   request: {
     question: 'The agent asked: {{question}}',

@@ -42,6 +42,7 @@ export default {
   },
 guard: {
     successWithoutAction: 'success claimed, but {{factCode}}: completed as not verified',
+    claimNotVerified: 'success claimed, but the last action did not check out ({{fact}}): completed as not verified',
   },
   connection: {
     wrongKey: 'The key or token was refused: {{said}}',
@@ -74,6 +75,8 @@ guard: {
   },
   stop: {
     byPerson: 'stopped by the user',
+    appClosed: 'interrupted: the app was closed',
+    neverFinished: 'Interrupted: the app stopped before this task finished.',
     failuresInARow: '{{failures}} actions in a row failed; the last one: {{error}}',
   },
   adb: {

@@ -72,6 +72,7 @@ export default {
     failed: '失败（{{totals}}）：{{reason}}',
     stopped: '已停止（{{totals}}）。',
     stoppedReason: '已停止（{{totals}}）：{{reason}}',
+    interrupted: '中断（{{totals}}）：{{reason}}',
     notSaved: '任务没有存入历史：{{problem}}',
     tokens: 'token：输入 {{input}} / 输出 {{output}}，累计 {{totalInput}} / {{totalOutput}}',
     cost: ' · 费用 {{cost}}，累计 {{total}}',

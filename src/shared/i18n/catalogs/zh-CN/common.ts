@@ -3,7 +3,27 @@ import type en from '../en/common';
 
 /** 各处共用的词：任务结果、计数、时长、操作和监督记录。 */
 export default {
-  outcome: { pending: '等待中', running: '进行中', done: '完成', 'looked-only': '只查看了屏幕', failed: '失败', stopped: '已停止' },
+  outcome: {
+    pending: '等待中',
+    running: '进行中',
+    done: '完成',
+    'done-not-verified': '完成，未验证',
+    'looked-only': '只查看了屏幕',
+    failed: '失败',
+    stopped: '已停止',
+    interrupted: '中断',
+  },
+  listSeparator: '，',
+  jobCount: {
+    queued: '{{value}} 排队',
+    running: '{{value}} 进行中',
+    done: '{{value}} 完成',
+    'done-not-verified': '{{value}} 未验证',
+    'looked-only': '{{value}} 只查看了屏幕',
+    failed: '{{value}} 失败',
+    stopped: '{{value}} 已停止',
+    interrupted: '{{value}} 中断',
+  },
   lookedOnly: {
     note: '只查看了屏幕 — AI 规划器已关闭',
     hint: '内置规划器只描述屏幕，然后停下，不执行任何目标。在设置里打开 AI 规划器，模型才会操作手机。',
@@ -29,7 +49,6 @@ export default {
   listSeparator: '，',
   stepSource: { model: '由模型规划', replayed: '已回放', cache: '来自缓存', skipped: '已跳过：已完成' },
   launch: { group: '设备组 {{group}}' },
-  finishedOutcome: { done: '完成', 'not-verified': '完成，未验证', 'looked-only': '只查看了屏幕', failed: '失败', stopped: '已停止' },
   decider: { runtime: '运行时', policy: '策略', person: '你', preset: '预先给出的回答', 'no-one-present': '无人在场' },
   request: {
     question: '智能体提问：{{question}}',

@@ -41,6 +41,7 @@ export default {
   },
 guard: {
     successWithoutAction: '模型说目标已达成，但{{factCode}}：任务记为完成但未核实',
+    claimNotVerified: '模型说目标已达成，但最后一个操作没有得到确认（{{fact}}）：任务记为完成但未核实',
   },
   connection: {
     wrongKey: '密钥或令牌被拒绝：{{said}}',
@@ -72,6 +73,8 @@ guard: {
   },
   stop: {
     byPerson: '你停止了任务',
+    appClosed: '中断：应用已关闭',
+    neverFinished: '中断：任务结束前应用已停止。',
     failuresInARow: '连续 {{failures}} 个操作失败；最后一个：{{error}}',
   },
   adb: {
