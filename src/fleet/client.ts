@@ -5,7 +5,7 @@ import { Queue, type Job, type JobsOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { FleetJobSchema, FleetResultSchema, FleetWorkerSchema, type FleetJob, type FleetJobInput, type FleetWorkerInfo } from './job';
 import { ANY_QUEUE, FLEET_PREFIX, phoneQueue, QUEUES_KEY, reachRedis, WORKER_ALIVE_MS, WORKERS_KEY, workerAliveKey } from './redis';
-import { jobCounts, jobVerdict, type FleetOverview, type JobView } from '../shared/fleet';
+import { jobCounts, jobVerdict, type FleetOverview, type JobState, type JobView } from '../shared/fleet';
 import { shownText, shownTexts } from '../shared/shown-text';
 
 /** How long finished jobs and their results stay in Redis. */
@@ -179,8 +179,10 @@ export class FleetClient {
     const unofferedSince = new Map<string, number>();
     const deadline = options.timeoutMs === undefined ? Number.POSITIVE_INFINITY : Date.now() + options.timeoutMs;
     let redisDown = false;
-    const end = (key: string, view: JobView) => {
+    const end = (key: string, seen: JobView) => {
       if (ended.has(key)) return;
+      // Its verdict from what it ended as (a job gone from Redis failed; one still waiting at the deadline has none).
+      const view = { ...seen, verdict: jobVerdict(seen) };
       ended.set(key, view);
       onEnd(view);
     };
@@ -362,7 +364,8 @@ function safeJson(text: string): unknown {
 
 /** A job that `wait` has not seen yet, as shown when it ends the wait. */
 function placeholderView(job: SubmittedJob, state: JobState): JobView {
-  return { id: shownText(job.id), queue: job.queue, goal: '', flow: null, launchId: '', target: job.serial === null ? 'any free phone' : shownText(job.serial), state, reason: null, result: null, submittedAt: '' };
+  const view = { id: shownText(job.id), queue: job.queue, goal: '', flow: null, launchId: '', target: job.serial === null ? 'any free phone' : shownText(job.serial), state, reason: null, result: null, submittedAt: '' };
+  return { ...view, verdict: jobVerdict(view) };
 }
 
 const TIMED_OUT = Symbol('timed out');

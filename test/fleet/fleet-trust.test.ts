@@ -110,7 +110,7 @@ describe('a fleet that trusts nothing it reads from Redis', { timeout: 180_000 }
     expect(refused.code, refused.stdout + refused.stderr).toBe(1);
     expect(refused.stdout).toMatch(/this worker does not let jobs approve sensitive actions in advance \(its owner allows that in Settings → Fleet/);
     expect(refused.stdout).toMatch(/^ {4}FAILED +3\. tap: \{ desc: Delete \} — Tap .Delete. needs a person.s yes/m);
-    expect(refused.stdout).toMatch(/0 of 1 succeeded/);
+    expect(refused.stdout).toMatch(/^0 of 1 done — 0 queued, 0 running, 0 done, 0 not verified, 1 failed, /m);
     expect((await harness.state()).contacts.map((contact) => contact.name)).toContain('Carol Williams');
 
     // The owner of the worker's machine allows it: the same job now deletes the contact.
@@ -179,7 +179,7 @@ describe('a fleet that trusts nothing it reads from Redis', { timeout: 180_000 }
     const nobody = await runAmc(['submit', '--redis', redisUrl(), '--goal', 'Turn on Wi-Fi', '--device', '10.9.9.9:5555', '--wait'], { timeoutMs: 60_000 });
     expect(nobody.code, nobody.stdout + nobody.stderr).toBe(1);
     expect(nobody.stdout).toMatch(/^10\.9\.9\.9:5555: queued — no live worker offers 10\.9\.9\.9:5555; the job stays queued until one does \(see amc fleet\)/m);
-    expect(nobody.stdout).toMatch(/0 of 1 succeeded/);
+    expect(nobody.stdout).toMatch(/^0 of 1 done — 1 queued, 0 running, 0 done, /m);
 
     // Another worker holds the phone: the job waits in the queue, longer than the person said to wait.
     await raw.set(phoneClaimKey(harness.serial), 'someone else', 'PX', 60_000);
@@ -219,7 +219,7 @@ describe('a fleet that trusts nothing it reads from Redis', { timeout: 180_000 }
     expect(told).not.toMatch(/^\s+at |Error:|ECONNREFUSED.*\n.*ECONNREFUSED/m);
     // The worker takes jobs again.
     const again = await runAmc(['submit', '--redis', redisUrl(), '--goal', 'Turn on Wi-Fi', '--device', harness.serial, '--wait'], { timeoutMs: 60_000 });
-    expect(again.stdout).toMatch(/1 of 1 succeeded|done/);
+    expect(again.stdout).toMatch(/1 of 1 done|done/);
   });
 
   it('Scenario: A phone offered by two workers runs their jobs one after the other, none failed', async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { applyTaskEvent, newTaskRecord, type TaskEvent, type TaskRecord } from '../../src/shared/task';
 import { actedOnPhone, answerReadFrom, claimVerification, isQuestionGoal, taskVerdict, verdictOfEvents, TASK_VERDICTS } from '../../src/shared/verdict';
-import { DENIED } from '../../src/shared/action-words';
+import { DENIED, turnTotals } from '../../src/shared/action-words';
 import { AI_PLANNER, settingsScene, TaskScript, tasksOfEachVerdict } from '../support/verdict-tasks';
 
 /** The record the events fold to (the reducer every reader shares). */
@@ -62,6 +62,14 @@ describe('the verdict: one fold over the task events', () => {
     expect(actedOnPhone(turn('tap', { ok: true, attempts: 1, durationMs: 20 }))).toBe(true);
     expect(actedOnPhone(turn('tap', ok, 'skipped'))).toBe(true);
     expect(actedOnPhone({ planned: null, outcome: null })).toBe(false);
+    // The count every reader shows (the card's "0 actions", the CLI's, History's) agrees: only the tap is one.
+    const task = new TaskScript('t-count', 'Call my friend')
+      .question('Which friend?', 'Zed Quill')
+      .step('hand_over', { reason: 'Unlock the phone' }, { ok: true, attempts: 0, durationMs: 0, fromPerson: 'Done' })
+      .step('wait', { seconds: 2 }, { ok: true, attempts: 0, durationMs: 2000 })
+      .step('tap', { element_id: 'e2' }, { ok: false, error: DENIED, attempts: 0, durationMs: 0 })
+      .tap('Network & internet');
+    expect(turnTotals(fold(task.events))).toEqual({ turns: 5, actions: 1 });
   });
 
   it('Scenario: A claimed success with no action is not verified, whatever came before it', () => {
@@ -96,7 +104,7 @@ describe('the verdict: one fold over the task events', () => {
   });
 
   it('Scenario: A goal that asks is a question, one that tells is not', () => {
-    for (const goal of ['What Android version is this?', 'Which apps are installed', 'How much battery is left', 'Is Wi-Fi on?', '电池还剩多少', 'Wi-Fi 开着吗', 'Tell me the phone model']) expect(isQuestionGoal(goal), goal).toBe(true);
+    for (const goal of ['The battery level?', 'What Android version is this?', 'Which apps are installed', 'How much battery is left', 'Is Wi-Fi on?', '电池还剩多少', 'Wi-Fi 开着吗', 'Tell me the phone model']) expect(isQuestionGoal(goal), goal).toBe(true);
     for (const goal of ['Call my friend', 'Turn on Wi-Fi', 'Open Network & internet', '打开 Wi-Fi', 'Whatsapp Bob hello']) expect(isQuestionGoal(goal), goal).toBe(false);
   });
 
@@ -106,5 +114,11 @@ describe('the verdict: one fold over the task events', () => {
     expect(answerReadFrom(settingsScene, 'It is on')).toBe(false);
     expect(answerReadFrom(null, 'Android 14')).toBe(false);
     expect(answerReadFrom(settingsScene, '  ')).toBe(false);
+    // A one-letter label is in every sentence: it proves nothing.
+    const oneLetter = { ...settingsScene, elements: [{ id: 'e9', type: 'TextView', text: 'A', bounds: [0, 0, 10, 10] as [number, number, number, number] }] };
+    expect(answerReadFrom(oneLetter, 'A note was written')).toBe(false);
+    // A content description counts as a label.
+    const described = { ...settingsScene, elements: [{ id: 'e9', type: 'ImageView', desc: 'Battery 80 percent', bounds: [0, 0, 10, 10] as [number, number, number, number] }] };
+    expect(answerReadFrom(described, 'It shows Battery 80 percent')).toBe(true);
   });
 });
