@@ -10,7 +10,6 @@ export default {
     stopped: 'stopped',
     interrupted: 'interrupted',
   },
-  listSeparator: ', ',
   /** The fleet's counts of jobs: waiting, running, and ended by verdict. */
   jobCount: {
     queued: '{{value}} queued',

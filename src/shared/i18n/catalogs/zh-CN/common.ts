@@ -13,7 +13,6 @@ export default {
     stopped: '已停止',
     interrupted: '中断',
   },
-  listSeparator: '，',
   jobCount: {
     queued: '{{value}} 排队',
     running: '{{value}} 进行中',
