@@ -2,16 +2,27 @@
 // carries from the command line.
 import { UsageError } from './command';
 import type { Destination } from '../fleet/client';
+import { terminalWords } from './terminal-words';
 
 export const redisOption = { redis: { type: 'string' } } as const;
 export const REDIS_USAGE = '--redis URL';
 /** The variable that gives the address instead of --redis, so a password stays out of the process list. */
 export const REDIS_ENV = 'AMC_FLEET_REDIS';
 
-/** The fleet's Redis address from --redis or AMC_FLEET_REDIS, checked; a bad one never has its password printed. */
+/** The Fleet Redis URL saved in Settings (with AMC_FLEET_REDIS applied); null when none, or the secrets cannot be read. */
+async function savedFleetRedis(): Promise<string | null> {
+  const { createConfigSource } = await import('../main/runtime/config');
+  const config = await createConfigSource().load().catch(() => null);
+  return config?.secrets.AMC_FLEET_REDIS || null;
+}
+
+/**
+ * The fleet's Redis address from --redis, else AMC_FLEET_REDIS, else the one saved in Settings → Fleet, checked; a
+ * bad one never has its password printed.
+ */
 export async function fleetRedis(values: { redis?: string }): Promise<URL> {
-  const text = values.redis ?? process.env[REDIS_ENV];
-  if (!text) throw new UsageError(`--redis URL is required (or set ${REDIS_ENV}), e.g. redis://127.0.0.1:6379`);
+  const text = values.redis ?? (process.env[REDIS_ENV] || (await savedFleetRedis()));
+  if (!text) throw new UsageError(terminalWords().t('cli:fleet.noRedis', { env: REDIS_ENV }));
   const { parseRedisUrl, RedisUrlError } = await import('../fleet/redis');
   try {
     return parseRedisUrl(text);

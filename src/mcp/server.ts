@@ -393,13 +393,15 @@ export function createMcpServer(
     'task_history',
     {
       title: 'Task history',
-      description: 'The most recent tasks (newest first): goal, phone, status, steps, tokens, time.',
+      description:
+        'The most recent tasks (newest first): goal, phone, status, steps, tokens, time; and every history file that could not be read (damaged), with why and what to do.',
       inputSchema: { limit: z.number().int().min(1).max(500).optional().describe('How many tasks, newest first (default 20)') },
       annotations: READS,
     },
     async ({ limit }) => {
-      const { tasks } = await call(app, 'history.list', {});
-      return json({ tasks: tasks.slice(0, limit ?? 20) });
+      const { tasks, damaged } = await call(app, 'history.list', {});
+      // Damaged files are never hidden: an agent reading history learns that part of it could not be read.
+      return json({ tasks: tasks.slice(0, limit ?? 20), damaged });
     },
   );
 

@@ -14,6 +14,7 @@ import { startAnthropicFake, type AnthropicFake, wifiOnModel, slowedModel } from
 import { startAdbHarness, type AdbHarness } from '../support/adb-harness';
 import { amcBin, anthropicDirectEnv, childEnv, runAmc } from '../support/cli';
 import { startTestRedis, type TestRedis } from '../support/redis-server';
+import { createSecretStore } from '../../src/main/storage/settings-store';
 
 const GOAL = 'Turn on Wi-Fi';
 /** A worker's lock, short so a killed worker's job moves on within the test. */
@@ -220,7 +221,7 @@ describe('the fleet on Redis', { timeout: 180_000 }, () => {
     expect(wrongScheme.stderr + wrongScheme.stdout).not.toMatch(/hunter2/);
     const missing = await runAmc(['submit', '--goal', GOAL, '--any']);
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toMatch(/--redis URL is required \(or set AMC_FLEET_REDIS\)/);
+    expect(missing.stderr).toMatch(/--redis URL is required \(or set AMC_FLEET_REDIS, or the Fleet Redis URL in Settings → Fleet\)/);
     const twoTargets = await runAmc(['submit', '--redis', redisUrl(), '--goal', GOAL, '--any', '--group', 'lab']);
     expect(twoTargets.stderr).toMatch(/exactly one of --device SERIAL, --group NAME or --any/);
     // Nothing answers there: one plain line, without the password, and no endless retrying.
@@ -230,5 +231,33 @@ describe('the fleet on Redis', { timeout: 180_000 }, () => {
     expect(unreachable.stderr + unreachable.stdout).not.toMatch(/hunter2|Unhandled error/);
     const noGroup = await runAmc(['submit', '--redis', redisUrl(), '--goal', GOAL, '--group', 'nobody']);
     expect(noGroup.stderr).toMatch(/no worker offers a phone in the group "nobody" now/);
+  });
+  it('Scenario: amc worker and amc submit read the Fleet Redis URL saved in Settings', async () => {
+    // Saved in Settings → Fleet (the AMC_FLEET_REDIS secret), on a Redis database of its own so this fleet's
+    // workers and jobs stay apart; no --redis and no variable is given.
+    const home = await mkdtemp(path.join(os.tmpdir(), 'amc-fleet-saved-'));
+    const saved = `${redisUrl()}/5`;
+    await createSecretStore(home).set('AMC_FLEET_REDIS', saved);
+    const host = hosts[0]!;
+    const env = anthropicDirectEnv(host.harness, home, fake.url);
+    const worker = spawn(process.execPath, [amcBin, 'worker', '--name', 'from-settings', '--serial', host.harness.serial], { env: childEnv(env) });
+    let output = '';
+    worker.stdout.on('data', (data) => (output += data));
+    worker.stderr.on('data', (data) => (output += data));
+    try {
+      await expect.poll(() => output, { timeout: 30_000 }).toMatch(/Worker from-settings offers /);
+      const submitted = await runAmc(['submit', '--goal', GOAL, '--group', 'nobody'], { env });
+      expect(submitted.stderr).toMatch(/no worker offers a phone in the group "nobody" now/);
+      const listed = await runAmc(['fleet'], { env });
+      expect(listed.code).toBe(0);
+      expect(listed.stdout).toContain('from-settings');
+      // The default database's fleet never saw it.
+      expect((await client.workers()).map((entry) => entry.name)).not.toContain('from-settings');
+    } finally {
+      const exited = new Promise((resolve) => worker.once('exit', resolve));
+      worker.kill('SIGTERM');
+      await exited;
+      await rm(home, { recursive: true, force: true });
+    }
   });
 });

@@ -1,6 +1,6 @@
 // `amc mcp` as another agent uses it: a real child process, the official MCP SDK's Client over stdio and over
 // Streamable HTTP, the real adb server and the virtual device, and the loopback provider fake for run_goal.
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { ChildProcess } from 'node:child_process';
@@ -213,6 +213,25 @@ describe.each(['stdio', 'http'] as const)('amc mcp over %s', (kind) => {
       .poll(async () => (JSON.parse(textOf(await tool(agent, 'task_history', { limit: 1 }))) as { tasks: Array<{ goal: string; status: string }> }).tasks[0], { timeout: 20_000 })
       .toMatchObject({ goal: 'Open the Notes app', status: 'cancelled' });
   }, 90_000);
+
+  it('Scenario: task_history lists damaged task files with their reason', async () => {
+    const fileName = `damaged-${kind}.jsonl`;
+    const file = path.join(home, TASKS_FOLDER, fileName);
+    await mkdir(path.dirname(file), { recursive: true });
+    await writeFile(file, 'SECRET-LOOKING CONTENT that is not a task record\n');
+    try {
+      const result = await tool(agent, 'task_history', { limit: 1 });
+      const listed = JSON.parse(textOf(result)) as { tasks: unknown[]; damaged: Array<{ fileName: string; problem: string; action: string }> };
+      const entry = listed.damaged.find((damaged) => damaged.fileName === fileName);
+      expect(entry, textOf(result)).toBeDefined();
+      expect(entry!.problem.length).toBeGreaterThan(0);
+      expect(entry!.action).toContain(`Move or delete ${file}`);
+      // The reason says what is wrong without quoting the file.
+      expect(textOf(result)).not.toContain('SECRET-LOOKING');
+    } finally {
+      await rm(file, { force: true });
+    }
+  });
 
   it('Scenario: A long task is read over MCP a page at a time', async () => {
     const id = `long-mcp-${kind}`;

@@ -125,6 +125,9 @@ export default {
     flowKept: "A schedule keeps the flow's content as it is when added: editing or deleting the file later changes nothing scheduled (add it again to take the new version).",
     flow: 'flow {{name}}',
   },
+  fleet: {
+    noRedis: '--redis URL is required (or set {{env}}, or the Fleet Redis URL in Settings → Fleet), e.g. redis://127.0.0.1:6379',
+  },
   serve: {
     serving: 'Agentic Mobile Control is serving at {{url}}',
     open: "Open that address in a browser (it carries this launch's access token). Press Ctrl-C to stop.",

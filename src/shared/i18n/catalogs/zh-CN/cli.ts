@@ -125,6 +125,9 @@ export default {
     flowKept: '计划任务保存添加时流程的内容：之后修改或删除文件都不影响已安排的任务（要用新版本请重新添加）。',
     flow: '流程 {{name}}',
   },
+  fleet: {
+    noRedis: '需要 --redis URL（或设置 {{env}}，或在 设置 → 设备队列 中填写设备队列的 Redis URL），例如 redis://127.0.0.1:6379',
+  },
   serve: {
     serving: 'Agentic Mobile Control 正在 {{url}} 提供服务',
     open: '在浏览器里打开这个地址（它带有本次启动的访问令牌）。按 Ctrl-C 停止。',
