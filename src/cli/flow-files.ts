@@ -1,8 +1,10 @@
+import { closeSync, openSync, readSync } from 'node:fs';
 import { open } from 'node:fs/promises';
+import path from 'node:path';
 import { UsageError } from './command';
 import { FLOW_FILE_MAX_BYTES, objectNameProblem, type Flow } from '../shared/flow';
 import { VARIABLE_NAME } from '../main/flows/flow-file-schema';
-import { FlowFileError, flowFileTooBig, parseFlowFile } from '../main/flows/flow-file';
+import { FlowFileError, flowFileTooBig, parseFlowFile, type FlowFileOptions } from '../main/flows/flow-file';
 
 /** `--var name=value`, repeatable: the flow's variables given on the command line. */
 export const flowVarOption = { var: { type: 'string', multiple: true } } as const;
@@ -41,6 +43,39 @@ export function flowFileArgument(positionals: readonly string[], usage: string):
   return positionals[0]!;
 }
 
+/** Why a file cannot be read, in plain words. */
+function unreadable(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  return code === 'ENOENT' ? 'there is no such file' : code === 'EISDIR' ? 'it is a folder' : code === 'EACCES' ? 'it may not be read' : (error as Error).message;
+}
+
+/** `run_flow: FILE` reads FILE beside the flow that names it (and what that one names, beside it). */
+function includeBeside(flowFile: string): NonNullable<FlowFileOptions['include']> {
+  return (name) => {
+    const file = path.resolve(path.dirname(flowFile), name);
+    try {
+      const text = readBoundedSync(file);
+      return 'problem' in text ? text : { text: text.text, include: includeBeside(file) };
+    } catch (error) {
+      return { problem: `it cannot be read: ${unreadable(error)}` };
+    }
+  };
+}
+
+/** At most a flow file's size and one byte more, so a huge file (or /dev/zero) is refused without being read whole. */
+function readBoundedSync(file: string): { text: string } | { problem: string } {
+  const handle = openSync(file, 'r');
+  try {
+    const buffer = Buffer.alloc(FLOW_FILE_MAX_BYTES + 1);
+    let length = 0;
+    for (let read = -1; read !== 0 && length < buffer.length; length += read) read = readSync(handle, buffer, length, buffer.length - length, null);
+    if (length > FLOW_FILE_MAX_BYTES) return { problem: flowFileTooBig(length) };
+    return { text: buffer.toString('utf8', 0, length) };
+  } finally {
+    closeSync(handle);
+  }
+}
+
 /** A flow file read and checked; a file that cannot be read or has problems throws FlowFileError (exit 2, every problem listed). */
 export async function readFlowFile(file: string, vars: Readonly<Record<string, string>>): Promise<Flow> {
   let text: string;
@@ -48,11 +83,9 @@ export async function readFlowFile(file: string, vars: Readonly<Record<string, s
     text = await readBounded(file);
   } catch (error) {
     if (error instanceof FlowFileError) throw error;
-    const code = (error as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? 'there is no such file' : code === 'EISDIR' ? 'it is a folder' : code === 'EACCES' ? 'it may not be read' : (error as Error).message;
-    throw new FlowFileError([{ message: `it cannot be read: ${why}` }], file);
+    throw new FlowFileError([{ message: `it cannot be read: ${unreadable(error)}` }], file);
   }
-  const result = parseFlowFile(text, { vars });
+  const result = parseFlowFile(text, { vars, include: includeBeside(file) });
   if (!result.ok) throw new FlowFileError(result.problems, file);
   return result.flow;
 }

@@ -106,6 +106,23 @@ export type ExpectedOutcome = z.infer<typeof ExpectedOutcomeSchema>;
 /** How long a step may wait for the screen to show what it needs, in milliseconds (default 17 s; 7 s for an optional step). */
 export const StepTimeoutSchema = z.number().int().min(0).max(600_000);
 
+/** When a step (or a block) runs: only while the screen shows (or does not show) a text, judged once without waiting. */
+export const StepConditionSchema = z
+  .object({ visible: text.optional(), not_visible: text.optional() })
+  .strict()
+  .refine((condition) => (condition.visible === undefined) !== (condition.not_visible === undefined), { message: 'a condition needs one of visible or not_visible' });
+export type StepCondition = z.infer<typeof StepConditionSchema>;
+
+/** What any step may add: `optional` (a miss is noted, the flow goes on) and `when` (the step runs only then). */
+const stepControl = {
+  /** A step that may not find its element or condition (a one-off dialog): the flow goes on without it after 7 s. */
+  optional: z.boolean().optional(),
+  when: StepConditionSchema.optional(),
+};
+
+/** A point on the screen, in pixels (`540,1200`) or in percent of its width and height (`50%,50%`). */
+export const POINT_PATTERN = /^\s*(\d+(?:\.\d+)?)(%?)\s*,\s*(\d+(?:\.\d+)?)(%?)\s*$/;
+
 /** A recorded action: a tool call whose element is named by a locator instead of a Scene id. */
 export const ActionStepSchema = z
   .object({
@@ -120,6 +137,9 @@ export const ActionStepSchema = z
     why: note.optional(),
     /** How long the step's target may take to appear (ms). */
     timeout: StepTimeoutSchema.optional(),
+    /** A written point to act on instead of an element (`50%,50%`): a person's explicit choice, checked as any action. */
+    point: z.string().regex(POINT_PATTERN, 'a point is "X,Y" in pixels or "X%,Y%"').optional(),
+    ...stepControl,
   })
   .strict();
 export type ActionStep = z.infer<typeof ActionStepSchema>;
@@ -163,19 +183,74 @@ export const WaitUntilSchema = z
   .refine((wait) => (wait.visible === undefined) !== (wait.not_visible === undefined), { message: 'wait_until needs one of visible or not_visible' });
 export type WaitUntil = z.infer<typeof WaitUntilSchema>;
 
-export const FlowStepSchema = z.union([
-  ActionStepSchema,
-  /** A sub-goal the planner reaches with the model, as an AI task would. */
-  z.object({ ai: text }).strict(),
-  /** A condition that must hold, waited for up to `timeout` ms. */
-  z.object({ assert: AssertionSchema, timeout: StepTimeoutSchema.optional() }).strict(),
-  z.object({ ask_ai: AskAiSchema }).strict(),
-  /** Waits until the screen shows (or no longer shows) a text, up to `timeout` ms; fails when it does not. */
-  z.object({ wait_until: WaitUntilSchema }).strict(),
-  /** Waits until the screen stops changing (two equal reads), up to `timeout` ms; never fails. */
-  z.object({ wait_for_settle: z.object({ timeout: StepTimeoutSchema.optional() }).strict().nullable() }).strict(),
-]);
-export type FlowStep = z.infer<typeof FlowStepSchema>;
+/** The most a `repeat` runs its steps, and the most a `retry` tries them again (each try sends its actions anew). */
+export const REPEAT_TIMES_MAX = 1000;
+export const RETRY_MAX = 3;
+export const SCROLL_DIRECTIONS = ['up', 'down', 'left', 'right'] as const;
+
+const AiStepSchema = z.object({ ai: text, ...stepControl }).strict();
+const AssertStepSchema = z.object({ assert: AssertionSchema, timeout: StepTimeoutSchema.optional(), ...stepControl }).strict();
+const AskAiStepSchema = z.object({ ask_ai: AskAiSchema, ...stepControl }).strict();
+const WaitUntilStepSchema = z.object({ wait_until: WaitUntilSchema, ...stepControl }).strict();
+const WaitForSettleStepSchema = z.object({ wait_for_settle: z.object({ timeout: StepTimeoutSchema.optional() }).strict().nullable(), ...stepControl }).strict();
+/** Scrolls (swipes the other way) until an element shows, up to `timeout` ms; fails when it never does. */
+export const ScrollUntilVisibleSchema = z
+  .object({ target: LocatorSchema, direction: z.enum(SCROLL_DIRECTIONS).default('down'), timeout: StepTimeoutSchema.optional() })
+  .strict();
+const ScrollUntilVisibleStepSchema = z.object({ scroll_until_visible: ScrollUntilVisibleSchema, ...stepControl }).strict();
+
+type Control = { optional?: boolean; when?: StepCondition };
+/** Steps run as one: inline, or another flow file's (`run_flow: login.yaml`, read when the file is read), with its own vars. */
+export interface RunFlowStep extends Control {
+  run_flow: { steps: FlowStep[]; file?: string; vars?: Record<string, string> };
+}
+/** Steps run `times` times, or while a condition holds (judged before each round, at most REPEAT_TIMES_MAX rounds). */
+export interface RepeatStep extends Control {
+  repeat: { times?: number; while?: StepCondition; steps: FlowStep[] };
+}
+/** Steps tried again from their first when one of them fails, at most `max` (≤ 3) more times. */
+export interface RetryStep extends Control {
+  retry: { max: number; steps: FlowStep[] };
+}
+export type FlowStep =
+  | ActionStep
+  | z.infer<typeof AiStepSchema>
+  | z.infer<typeof AssertStepSchema>
+  | z.infer<typeof AskAiStepSchema>
+  | z.infer<typeof WaitUntilStepSchema>
+  | z.infer<typeof WaitForSettleStepSchema>
+  | z.infer<typeof ScrollUntilVisibleStepSchema>
+  | RunFlowStep
+  | RepeatStep
+  | RetryStep;
+
+const nested = (): z.ZodType<FlowStep[]> => z.array(FlowStepSchema).min(1);
+export const FlowStepSchema: z.ZodType<FlowStep> = z.lazy(() =>
+  z.union([
+    ActionStepSchema,
+    /** A sub-goal the planner reaches with the model, as an AI task would. */
+    AiStepSchema,
+    /** A condition that must hold, waited for up to `timeout` ms. */
+    AssertStepSchema,
+    AskAiStepSchema,
+    /** Waits until the screen shows (or no longer shows) a text, up to `timeout` ms; fails when it does not. */
+    WaitUntilStepSchema,
+    /** Waits until the screen stops changing (two equal reads), up to `timeout` ms; never fails. */
+    WaitForSettleStepSchema,
+    ScrollUntilVisibleStepSchema,
+    z.object({ run_flow: z.object({ steps: nested(), file: text.optional(), vars: z.record(FlowVarNameSchema, FlowVarValueSchema).optional() }).strict(), ...stepControl }).strict(),
+    z
+      .object({
+        repeat: z
+          .object({ times: z.number().int().min(1).max(REPEAT_TIMES_MAX).optional(), while: StepConditionSchema.optional(), steps: nested() })
+          .strict()
+          .refine((repeat) => repeat.times !== undefined || repeat.while !== undefined, { message: 'repeat needs times or while' }),
+        ...stepControl,
+      })
+      .strict(),
+    z.object({ retry: z.object({ max: z.number().int().min(1).max(RETRY_MAX), steps: nested() }).strict(), ...stepControl }).strict(),
+  ]),
+);
 
 /**
  * The answer a question task finished with, and where on its last screen the answer was read: a replay reads the
@@ -229,7 +304,7 @@ export const FLOW_STEP_STATUSES = ['passed', 'failed', 'healed', 'skipped-alread
 export type FlowStepStatus = (typeof FLOW_STEP_STATUSES)[number];
 /** The statuses a run passes with: a healed step passes (when healing was asked for), and says so. */
 export const PASSING_STEP_STATUSES: readonly FlowStepStatus[] = ['passed', 'healed', 'skipped-already-done'];
-export const FLOW_STEP_KINDS = ['action', 'ai', 'assert', 'ask_ai', 'wait'] as const;
+export const FLOW_STEP_KINDS = ['action', 'ai', 'assert', 'ask_ai', 'wait', 'block'] as const;
 
 /** One step of a flow run, as `amc flow run` prints it, its JUnit report carries it and a fleet job's result keeps it. */
 export const FlowStepResultSchema = z.object({

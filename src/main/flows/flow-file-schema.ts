@@ -1,5 +1,22 @@
 import { z } from 'zod';
-import { ActionStepSchema, AskAiSchema, AssertionSchema, ElementStateSchema, ExpectedOutcomeSchema, FLOW_TEXT_MAX, FlowSchema, LocatorSchema, StepTimeoutSchema, WaitUntilSchema } from '../../shared/flow';
+import {
+  ActionStepSchema,
+  AskAiSchema,
+  AssertionSchema,
+  ElementStateSchema,
+  ExpectedOutcomeSchema,
+  FLOW_TEXT_MAX,
+  FlowSchema,
+  FlowVarNameSchema,
+  FlowVarValueSchema,
+  LocatorSchema,
+  REPEAT_TIMES_MAX,
+  RETRY_MAX,
+  ScrollUntilVisibleSchema,
+  StepConditionSchema,
+  StepTimeoutSchema,
+  WaitUntilSchema,
+} from '../../shared/flow';
 import { ACTION_TOOL_NAMES, ACTION_TOOLS } from '../tools/registry';
 
 /**
@@ -14,7 +31,7 @@ import { ACTION_TOOL_NAMES, ACTION_TOOLS } from '../tools/registry';
  */
 
 /** The fields of an action step besides its tool and arguments, written beside the arguments in the short form. */
-export const STEP_FIELDS = ['target', 'before', 'expect', 'why', 'timeout'] as const;
+export const STEP_FIELDS = ['target', 'before', 'expect', 'why', 'timeout', 'point', 'optional', 'when'] as const;
 export const LOCATOR_FIELDS = Object.keys(LocatorSchema.shape) as (keyof typeof LocatorSchema.shape)[];
 
 /** A flow never names an element by a Scene id: ids are renumbered every turn, so a target locator stands for it. */
@@ -76,6 +93,9 @@ export function shortStepBodySchema(toolName: string): z.ZodObject {
     expect: ExpectedOutcomeSchema.optional(),
     why: stepShape.why,
     timeout: stepShape.timeout,
+    ...(aimsAtPoint(toolName) ? { point: stepShape.point } : {}),
+    optional: stepShape.optional,
+    when: stepShape.when,
   });
 }
 
@@ -98,14 +118,43 @@ export const AskAiFileSchema = z.union([
   }),
 ]);
 
+/** What any step may add, beside its own key: `optional` and `when`. */
+const control = { optional: z.boolean().optional(), when: StepConditionSchema.optional() };
+/** A block's steps as the file writes them: each is read in its own form (the parser goes into them). */
+const innerSteps = z.array(z.unknown()).min(1);
+
+/** The forms of a block step, its inner steps left to the parser (flow-file.ts reads each in its own form). */
+export const BLOCK_FORMS = ['run_flow', 'repeat', 'retry'] as const;
+
 /** Every form a step of a flow file may take; FlowStepSchema's own forms are all among them. */
 export const fileStepSchemas = () => ({
   action: ActionStepSchema,
-  ai: z.strictObject({ ai: z.string().min(1).max(FLOW_TEXT_MAX).describe('A sub-goal the planner reaches with the model.') }),
-  assert: z.strictObject({ assert: AssertionSchema, timeout: StepTimeoutSchema.optional() }),
-  ask_ai: z.strictObject({ ask_ai: AskAiFileSchema }),
-  wait_until: z.strictObject({ wait_until: WaitUntilSchema }),
-  wait_for_settle: z.strictObject({ wait_for_settle: z.strictObject({ timeout: StepTimeoutSchema.optional() }).nullable() }),
+  ai: z.strictObject({ ai: z.string().min(1).max(FLOW_TEXT_MAX).describe('A sub-goal the planner reaches with the model.'), ...control }),
+  assert: z.strictObject({ assert: AssertionSchema, timeout: StepTimeoutSchema.optional(), ...control }),
+  ask_ai: z.strictObject({ ask_ai: AskAiFileSchema, ...control }),
+  wait_until: z.strictObject({ wait_until: WaitUntilSchema, ...control }),
+  wait_for_settle: z.strictObject({ wait_for_settle: z.strictObject({ timeout: StepTimeoutSchema.optional() }).nullable(), ...control }),
+  scroll_until_visible: z.strictObject({
+    scroll_until_visible: z.union([LocatorSchema.shape.text.unwrap().describe('A text to scroll to.'), ScrollUntilVisibleSchema]),
+    ...control,
+  }),
+  run_flow: z.strictObject({
+    run_flow: z.union([
+      z.string().min(1).max(1000).describe('Another flow file, relative to this one.'),
+      z.strictObject({ file: z.string().min(1).max(1000).optional(), steps: innerSteps.optional(), vars: z.record(FlowVarNameSchema, FlowVarValueSchema).optional() }).refine((block) => (block.file === undefined) !== (block.steps === undefined), {
+        message: 'run_flow takes a file or steps',
+      }),
+    ]),
+    vars: z.record(FlowVarNameSchema, FlowVarValueSchema).optional(),
+    ...control,
+  }),
+  repeat: z.strictObject({
+    repeat: z
+      .strictObject({ times: z.number().int().min(1).max(REPEAT_TIMES_MAX).optional(), while: StepConditionSchema.optional(), steps: innerSteps })
+      .refine((repeat) => repeat.times !== undefined || repeat.while !== undefined, { message: 'repeat needs times or while' }),
+    ...control,
+  }),
+  retry: z.strictObject({ retry: z.strictObject({ max: z.number().int().min(1).max(RETRY_MAX).default(RETRY_MAX), steps: innerSteps }), ...control }),
   ...Object.fromEntries(ACTION_TOOL_NAMES.map((name) => [`tool:${name}`, shortStepSchema(name)])),
 });
 

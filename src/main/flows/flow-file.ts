@@ -1,9 +1,10 @@
 import { isMap, isNode, isPair, isScalar, LineCounter, parseDocument, type Document } from 'yaml';
 import { z } from 'zod';
-import { ActionStepSchema, FLOW_FILE_MAX_BYTES, FLOW_MAX_DEPTH, FLOW_MAX_STEPS, FlowSchema, objectNameProblem, type ActionStep, type AskAi, type Flow, type FlowStep, type Locator } from '../../shared/flow';
+import { ActionStepSchema, FLOW_FILE_MAX_BYTES, FLOW_MAX_DEPTH, FLOW_MAX_STEPS, FlowSchema, objectNameProblem, type ActionStep, type AskAi, type Flow, type FlowStep, type Locator, type StepCondition } from '../../shared/flow';
 import { ACTION_TOOL_NAMES, ACTION_TOOLS } from '../tools/registry';
 import {
   aimsAtPoint,
+  BLOCK_FORMS,
   flowArgumentsSchema,
   fileStepSchemas,
   LOCATOR_FIELDS,
@@ -33,6 +34,13 @@ export type FlowFileResult = { ok: true; flow: Flow } | { ok: false; problems: F
 export interface FlowFileOptions {
   /** `--var name=value`: overrides the file's `vars`. */
   vars?: Readonly<Record<string, string>>;
+  /**
+   * Reads a flow file a `run_flow` names, relative to this one (with its own way to read the files it names); absent
+   * (a flow given as text, without its folder): `run_flow: FILE` is refused.
+   */
+  include?: (file: string) => { text: string; include?: FlowFileOptions['include'] } | { problem: string };
+  /** How many run_flow files deep this file is read. */
+  depth?: number;
 }
 
 /** "line 7, column 5: …" */
@@ -53,7 +61,7 @@ export class FlowFileError extends Error {
 
 const isPlainMap = (value: unknown): value is Record<string, unknown> => Boolean(value) && typeof value === 'object' && !Array.isArray(value);
 /** The steps that are not a tool, by the key that names them. */
-const WRITTEN_STEP_KINDS = ['ai', 'assert', 'ask_ai', 'wait_until', 'wait_for_settle'] as const;
+const WRITTEN_STEP_KINDS = ['ai', 'assert', 'ask_ai', 'wait_until', 'wait_for_settle', 'scroll_until_visible', 'run_flow', 'repeat', 'retry'] as const;
 const STEP_KINDS_WORDS = `a tool (${ACTION_TOOL_NAMES.join(', ')}), ${WRITTEN_STEP_KINDS.slice(0, -1).join(', ')} or ${WRITTEN_STEP_KINDS.at(-1)}`;
 
 /** Where a path points in the YAML: the deepest node that exists on it (a missing field points at its map). */
@@ -114,7 +122,10 @@ function normalizedStep(form: string, step: Record<string, unknown>): FlowStep {
     const tool = form.slice('tool:'.length);
     return actionFromShortForm(tool, step[tool]);
   }
-  if (form === 'ask_ai') return askFromFileForm(step.ask_ai);
+  if (form === 'ask_ai') return { ...step, ...askFromFileForm(step.ask_ai) } as FlowStep;
+  if (form === 'scroll_until_visible' && typeof step.scroll_until_visible === 'string') {
+    return { ...step, scroll_until_visible: { target: { text: step.scroll_until_visible }, direction: 'down' } } as FlowStep;
+  }
   return step as FlowStep;
 }
 
@@ -145,7 +156,7 @@ function schemaProblems(schema: z.ZodType, value: unknown, base: Path, valueAt: 
 
 /** A tool that aims at one point needs it: a target, or x and y. */
 function missingTarget(step: ActionStep): string | undefined {
-  if (!aimsAtPoint(step.tool) || step.target || (step.args.x !== undefined && step.args.y !== undefined)) return undefined;
+  if (!aimsAtPoint(step.tool) || step.target || step.point !== undefined || (step.args.x !== undefined && step.args.y !== undefined)) return undefined;
   return `\`${step.tool}\` needs a target (text, desc, resourceId, hint or row), or x and y`;
 }
 
@@ -198,6 +209,22 @@ function unusedOverrides(raw: Record<string, unknown>, overrides: Readonly<Recor
       message: `--var ${name}: this flow has no variable \`${name}\`${declared.length || used.size ? ` (its variables: ${[...new Set([...declared, ...used])].join(', ')})` : ''}`,
     }));
 }
+
+/** How many run_flow files deep a flow may go: deeper, a file most likely runs itself. */
+const INCLUDE_DEPTH = 8;
+
+/** Another flow file a `run_flow` names, read with the given variables: its steps, or its problems in one line. */
+function includeFlow(file: string, vars: Record<string, string>, options: FlowFileOptions): { steps: FlowStep[] } | { problem: string } {
+  if (!options.include) return { problem: `run_flow ${file}: another file can only be read beside a flow file (amc flow run FILE, amc flow check FILE)` };
+  const depth = options.depth ?? 0;
+  if (depth >= INCLUDE_DEPTH) return { problem: `run_flow ${file}: flows run flows ${INCLUDE_DEPTH} files deep here; does a file run itself?` };
+  const read = options.include(file);
+  if ('problem' in read) return { problem: `run_flow ${file}: ${read.problem}` };
+  const result = parseFlowFile(read.text, { vars, depth: depth + 1, ...(read.include && { include: read.include }) });
+  if (!result.ok) return { problem: `run_flow ${file}: ${result.problems.map(problemLine).join('; ')}` };
+  return { steps: result.flow.steps };
+}
+
 
 /** Why a file of `bytes` is refused as a flow file. */
 export function flowFileTooBig(bytes: number): string {
@@ -270,22 +297,48 @@ export function parseFlowFile(text: string, options: FlowFileOptions = {}): Flow
 
   const rawSteps: unknown[] = Array.isArray(raw.steps) ? raw.steps : [];
   const schemas: Record<string, z.ZodType> = fileStepSchemas();
-  // By position; a step with problems of its own has none here (its variables are still checked).
-  const steps: (FlowStep | undefined)[] = [];
-  rawSteps.forEach((step, index) => {
-    const base: Path = ['steps', index];
-    const form = stepForm(step);
-    if (typeof form !== 'string') {
-      found.push({ path: base, message: form.problem });
-      return;
+  // By position; a step with problems of its own (or inside it) has none here (its variables are still checked).
+  const readSteps = (list: unknown[], base: Path): (FlowStep | undefined)[] =>
+    list.map((step, index) => {
+      const at: Path = [...base, index];
+      const form = stepForm(step);
+      if (typeof form !== 'string') {
+        found.push({ path: at, message: form.problem });
+        return undefined;
+      }
+      const problems = schemaProblems(schemas[form]!, step, at, valueAt);
+      found.push(...problems);
+      if (problems.length) return undefined;
+      const parsed = schemas[form]!.parse(step) as Record<string, unknown>;
+      if ((BLOCK_FORMS as readonly string[]).includes(form)) return readBlock(form, parsed, at);
+      const normalized = normalizedStep(form, parsed);
+      if ('tool' in normalized) found.push(...toolProblems(normalized, form, at, valueAt));
+      return normalized;
+    });
+  const complete = (list: (FlowStep | undefined)[]): FlowStep[] | undefined => (list.every(Boolean) ? (list as FlowStep[]) : undefined);
+  const readBlock = (form: string, parsed: Record<string, unknown>, at: Path): FlowStep | undefined => {
+    const controls = { ...(parsed.optional !== undefined && { optional: parsed.optional as boolean }), ...(parsed.when !== undefined && { when: parsed.when as StepCondition }) };
+    if (form === 'repeat' || form === 'retry') {
+      const block = parsed[form] as { steps: unknown[] };
+      const inner = complete(readSteps(block.steps, [...at, form, 'steps']));
+      return inner && ({ [form]: { ...block, steps: inner }, ...controls } as FlowStep);
     }
-    const problems = schemaProblems(schemas[form]!, step, base, valueAt);
-    found.push(...problems);
-    if (problems.length) return;
-    const normalized = normalizedStep(form, schemas[form]!.parse(step) as Record<string, unknown>);
-    if ('tool' in normalized) found.push(...toolProblems(normalized, form, base, valueAt));
-    steps[index] = normalized;
-  });
+    const given = parsed.run_flow as string | { file?: string; steps?: unknown[]; vars?: Record<string, string> };
+    const file = typeof given === 'string' ? given : given.file;
+    const vars = { ...(typeof given === 'string' ? {} : given.vars), ...(parsed.vars as Record<string, string> | undefined) };
+    if (file === undefined) {
+      if (Object.keys(vars).length) found.push({ path: [...at, 'run_flow'], message: '`vars` go with a run_flow file; inline steps use the flow\'s own variables' });
+      const inner = complete(readSteps((given as { steps: unknown[] }).steps, [...at, 'run_flow', 'steps']));
+      return inner && { run_flow: { steps: inner }, ...controls };
+    }
+    const included = includeFlow(file, vars, options);
+    if ('problem' in included) {
+      found.push({ path: [...at, 'run_flow'], message: included.problem });
+      return undefined;
+    }
+    return { run_flow: { file, steps: included.steps, ...(Object.keys(vars).length && { vars }) }, ...controls };
+  };
+  const steps = readSteps(rawSteps, ['steps']);
 
   const declared = isPlainMap(raw.vars) ? Object.keys(raw.vars) : [];
   const values = { ...(isPlainMap(raw.vars) ? (raw.vars as Record<string, string>) : {}), ...options.vars };

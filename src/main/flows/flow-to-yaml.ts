@@ -19,7 +19,7 @@ function shortAction(step: ActionStep): Record<string, unknown> {
   const lone = loneRequiredArgument(step.tool);
   const argumentNames = Object.keys(step.args);
   const onlyLone = lone !== undefined && argumentNames.length === 1 && argumentNames[0] === lone;
-  if (onlyLone && !step.target && !step.before && !step.expect && step.why === undefined && step.timeout === undefined) return { [step.tool]: step.args[lone] };
+  if (onlyLone && !step.target && !step.before && !step.expect && step.why === undefined && step.timeout === undefined && step.point === undefined && step.optional === undefined && !step.when) return { [step.tool]: step.args[lone] };
   const shape = flowArgumentShape(step.tool);
   // A locator field that is also an argument (type_text's `text`) would be read as the argument: keep such a target apart.
   const inline = step.target && takesTarget(step.tool) && !LOCATOR_FIELDS.some((field) => shape && field in shape);
@@ -30,6 +30,9 @@ function shortAction(step: ActionStep): Record<string, unknown> {
     ...(step.expect ? { expect: step.expect } : {}),
     ...(step.why !== undefined ? { why: step.why } : {}),
     ...(step.timeout !== undefined ? { timeout: step.timeout } : {}),
+    ...(step.point !== undefined ? { point: step.point } : {}),
+    ...(step.optional !== undefined ? { optional: step.optional } : {}),
+    ...(step.when ? { when: step.when } : {}),
   };
   return { [step.tool]: body };
 }
@@ -37,12 +40,21 @@ function shortAction(step: ActionStep): Record<string, unknown> {
 /** A step as a flow file writes it (its short form where it has one). */
 export function fileForm(step: FlowStep): Record<string, unknown> {
   if ('tool' in step) return shape(step);
-  if ('ask_ai' in step) {
-    const { question, kind, into } = step.ask_ai;
-    if (kind === 'yes-no' && !into) return { ask_ai: question };
-    return { ask_ai: kind === 'extract' && into ? { question, into } : step.ask_ai };
+  const { optional, when, ...rest } = step;
+  const control = { ...(optional !== undefined && { optional }), ...(when && { when }) };
+  if ('ask_ai' in rest) {
+    const { question, kind, into } = rest.ask_ai;
+    if (kind === 'yes-no' && !into) return { ask_ai: question, ...control };
+    return { ask_ai: kind === 'extract' && into ? { question, into } : rest.ask_ai, ...control };
   }
-  return step;
+  // A block's steps in their own short forms; another file's steps are written where they are used.
+  if ('run_flow' in rest) {
+    const { steps, vars } = rest.run_flow;
+    return { run_flow: { steps: steps.map(fileForm), ...(vars && { vars }) }, ...control };
+  }
+  if ('repeat' in rest) return { repeat: { ...rest.repeat, steps: rest.repeat.steps.map(fileForm) }, ...control };
+  if ('retry' in rest) return { retry: { ...rest.retry, steps: rest.retry.steps.map(fileForm) }, ...control };
+  return { ...rest, ...control };
 }
 
 /** A tool step the registry knows in its short form; any other stays in FlowSchema's own form (still valid). */

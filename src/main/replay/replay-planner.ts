@@ -1,4 +1,5 @@
-import { isActionStep, type ActionStep, type Flow, type FlowStep, type FlowStepStatus, type WaitUntil } from '../../shared/flow';
+import { isActionStep, POINT_PATTERN, REPEAT_TIMES_MAX, type ActionStep, type Flow, type FlowStep, type FlowStepStatus, type RepeatStep, type RetryStep, type RunFlowStep, type StepCondition, type WaitUntil } from '../../shared/flow';
+import { sceneFingerprint } from '../../shared/scene';
 import type { TokenUsage } from '@amc/provider-clients';
 import type { Scene, SceneElement } from '../../shared/scene';
 import type { PlannedStep, PlannerInfo } from '../../shared/task';
@@ -64,6 +65,21 @@ export const HEAL_TURNS = 3;
 export const LOOKUP_TIMEOUT_MS = 17_000;
 export const OPTIONAL_LOOKUP_TIMEOUT_MS = 7_000;
 
+/** Where the flow is inside a block step (run_flow, repeat, retry): its steps, the next one, and which round this is. */
+interface Frame {
+  block: RunFlowStep | RepeatStep | RetryStep;
+  steps: FlowStep[];
+  next: number;
+  round: number;
+}
+
+/** The steps inside a block, and how it goes round. */
+const blockSteps = (block: Frame['block']): FlowStep[] => ('run_flow' in block ? block.run_flow.steps : 'repeat' in block ? block.repeat.steps : block.retry.steps);
+const isBlock = (step: FlowStep): step is Frame['block'] => 'run_flow' in step || 'repeat' in step || 'retry' in step;
+const conditionWords = (condition: StepCondition) => (condition.visible !== undefined ? `"${condition.visible}" is on screen` : `"${condition.not_visible}" is not on screen`);
+/** A swipe that scrolls the content toward `direction`: the finger moves the other way. */
+const SWIPE_FOR_SCROLL = { down: 'up', up: 'down', left: 'right', right: 'left' } as const;
+
 /** A written step that fails: the flow stops at it (no model takes over). */
 export class FlowStepFailed extends Error {
   override name = 'FlowStepFailed';
@@ -74,6 +90,8 @@ interface Pending {
   index: number;
   turn: number;
   words: string;
+  /** A step inside a block: the block's own line says how it went, once it is done. */
+  inner: boolean;
 }
 
 /** What a recorded action finds on a Scene: done already, an element (or no element) to act on, or why not (and whether waiting may help). */
@@ -111,6 +129,10 @@ class ReplayPlanner implements Planner {
   private healing: { index: number; reason: string; turns: number[] } | null = null;
   /** This turn's latest look at the screen (a waiting step may have looked again). */
   private scene: Scene | null = null;
+  /** The blocks the flow is in, innermost last (empty: at a top-level step, `next`). */
+  private frames: Frame[] = [];
+  /** A scroll_until_visible under way: when it gives up, and the screen its last swipe started from. */
+  private scrolling: { until: number; from: string } | null = null;
 
   constructor(private readonly options: ReplayPlannerOptions) {
     const model = options.model;
@@ -141,7 +163,7 @@ class ReplayPlanner implements Planner {
       }
     }
     const diverged = this.settlePending(input);
-    if (diverged) return this.diverge(diverged, input, context);
+    if (diverged && !this.retryAfter(diverged)) return this.diverge(diverged, input, context);
     if (!input.scene) return this.diverge(`the screen could not be read (${input.sceneError ?? 'no Scene'})`, input, context);
     const { steps } = this.options.flow;
     this.scene = input.scene;
@@ -151,13 +173,20 @@ class ReplayPlanner implements Planner {
     }
     while (this.next < steps.length) {
       const index = this.next;
-      const step = fillVariables(steps[index]!, this.vars);
-      const outcome = await this.runStep(index, step, input, context);
+      const step = fillVariables(this.frames.at(-1)?.steps[this.frames.at(-1)!.next] ?? steps[index]!, this.vars);
+      const outcome = await this.controlledStep(index, step, input, context);
       if (outcome === 'next') {
-        this.next += 1;
+        this.advance();
         continue;
       }
-      if (typeof outcome === 'string' && this.options.onDivergence === 'heal' && this.options.model && isActionStep(step)) {
+      if (outcome === 'entered') continue;
+      if (typeof outcome === 'string' && step.optional) {
+        if (!this.frames.length) this.options.onStep?.(index, 'passed', `optional, went on without it: ${outcome}`);
+        this.advance();
+        continue;
+      }
+      if (typeof outcome === 'string' && this.retryAfter(outcome)) continue;
+      if (typeof outcome === 'string' && this.options.onDivergence === 'heal' && this.options.model && isActionStep(step) && !this.frames.length) {
         this.healing = { index, reason: outcome, turns: [] };
         const repairing = await this.heal(input, context);
         if (repairing) return repairing;
@@ -187,6 +216,99 @@ class ReplayPlanner implements Planner {
   }
 
   /**
+   * A step with what any step may carry: `when` (judged once on this screen: not met, the step is passed over), a block
+   * (entered: its first step is next), and a failing check that an `optional` step or a `retry` around it takes in
+   * stride (returned as the reason instead of ending the run).
+   */
+  private async controlledStep(index: number, step: FlowStep, input: PlanInput, context: PlanContext): Promise<PlannedStep | 'next' | 'entered' | string> {
+    if (step.when) {
+      const holds = this.holds(step.when);
+      if (typeof holds === 'string') return holds;
+      if (!holds) {
+        if (!this.frames.length) this.options.onStep?.(index, 'passed', `skipped: only when ${conditionWords(step.when)}`);
+        return 'next';
+      }
+    }
+    if (isBlock(step)) return this.enter(index, step);
+    try {
+      return await this.runStep(index, step, input, context);
+    } catch (error) {
+      const recoverable = (error instanceof TaskFailedError || error instanceof FlowStepFailed) && (step.optional || this.frames.some((frame) => 'retry' in frame.block));
+      if (!recoverable) throw error;
+      return error.message.replace(/^Step \d+: /, '');
+    }
+  }
+
+  /** Whether the condition holds on this turn's screen (judged by the flow's checks), or why it cannot be judged. */
+  private holds(condition: StepCondition): boolean | string {
+    const checks = this.options.checks;
+    if (!checks) return 'this step has a condition on the screen, and this run has no way to check it';
+    return checks.assert(this.scene!, condition.visible !== undefined ? { visible: condition.visible } : { absent: condition.not_visible! }).holds;
+  }
+
+  /** Into a block: its first step is next; a `repeat` whose `while` does not hold runs no round. */
+  private enter(index: number, block: Frame['block']): 'next' | 'entered' | string {
+    if ('repeat' in block && block.repeat.while) {
+      const holds = this.holds(block.repeat.while);
+      if (typeof holds === 'string') return holds;
+      if (!holds) {
+        if (!this.frames.length) this.options.onStep?.(index, 'passed', `repeated 0 times: ${conditionWords(block.repeat.while)} did not hold`);
+        return 'next';
+      }
+    }
+    this.frames.push({ block, steps: blockSteps(block), next: 0, round: 0 });
+    return 'entered';
+  }
+
+  /**
+   * Past the current step: the next one in its block, a `repeat`'s next round (while its `times` and `while` allow),
+   * or out of the finished block (a top-level block is then reported passed).
+   */
+  private advance(): void {
+    for (;;) {
+      const frame = this.frames.at(-1);
+      if (!frame) {
+        this.next += 1;
+        return;
+      }
+      frame.next += 1;
+      if (frame.next < frame.steps.length) return;
+      if ('repeat' in frame.block) {
+        const { times, while: condition } = frame.block.repeat;
+        frame.round += 1;
+        const more = frame.round < (times ?? REPEAT_TIMES_MAX) && (!condition || this.holds(condition) === true);
+        if (more) {
+          frame.next = 0;
+          return;
+        }
+      }
+      this.frames.pop();
+      if (!this.frames.length) this.options.onStep?.(this.next, 'passed', blockDoneWords(frame));
+    }
+  }
+
+  /**
+   * A step inside a `retry` failed: its steps start again from their first (the failure said in the report), while
+   * the retry has tries left; false when no retry is around the step or its tries are used up.
+   */
+  private retryAfter(reason: string): boolean {
+    const at = this.frames.findLastIndex((frame) => 'retry' in frame.block);
+    const frame = this.frames[at];
+    if (!frame || !('retry' in frame.block)) return false;
+    if (frame.round >= frame.block.retry.max) {
+      this.frames.length = 0;
+      return false;
+    }
+    this.frames.length = at + 1;
+    frame.round += 1;
+    frame.next = 0;
+    this.pending = null;
+    this.scrolling = null;
+    this.confirmed.push(`try ${frame.round} failed (${reason}), tried again`);
+    return true;
+  }
+
+  /**
    * One flow step on this turn's Scene: a step to plan, `next` when it needs no action here (a check that held, a
    * finished sub-goal), or why the flow cannot go on.
    */
@@ -206,7 +328,7 @@ class ReplayPlanner implements Planner {
       const result = await this.waitFor<string>((scene) => {
         const checked = checks.assert(scene, step.assert);
         return checked.holds ? { found: checked.fact } : { missing: checked.reason };
-      }, step.timeout ?? LOOKUP_TIMEOUT_MS, context);
+      }, this.timeoutOf(step), context);
       if ('missing' in result) {
         this.options.onStep?.(index, 'failed', `${result.missing}${this.waitedWords(result.waitedMs)}`);
         throw new TaskFailedError(`${stepWords(index)}: the check failed: ${result.missing}${this.waitedWords(result.waitedMs)}`);
@@ -216,12 +338,14 @@ class ReplayPlanner implements Planner {
       this.endChecked = true;
       return 'next';
     }
-    if ('wait_until' in step) return this.waitUntil(index, step.wait_until, checks, context);
+    if ('wait_until' in step) return this.waitUntil(index, step.wait_until, checks, context, step.optional);
+    if ('scroll_until_visible' in step) return this.scrollUntilVisible(index, step.scroll_until_visible);
     if ('wait_for_settle' in step) {
       const waitedMs = await this.settle(step.wait_for_settle?.timeout ?? LOOKUP_TIMEOUT_MS, context);
       this.options.onStep?.(index, 'passed', `the screen settled${this.waitedWords(waitedMs)}`);
       return 'next';
     }
+    if (!('ask_ai' in step)) return 'a block step cannot run here';
     const scene = this.scene!;
     const answer = await checks.ask(scene, step.ask_ai, context.signal);
     this.spent = addUsage(this.spent, answer.usage);
@@ -246,18 +370,18 @@ class ReplayPlanner implements Planner {
     const result = await this.waitFor<Exclude<Lookup, { kind: 'miss' }>>((scene) => {
       const lookup = this.lookup(step, words, scene);
       return lookup.kind === 'miss' ? { missing: lookup.reason, wait: lookup.wait } : { found: lookup };
-    }, step.timeout ?? LOOKUP_TIMEOUT_MS, context);
+    }, this.timeoutOf(step), context);
     if ('missing' in result) return `${result.missing}${this.waitedWords(result.waitedMs)}`;
     const lookup = result.found;
     if (lookup.kind === 'done') {
-      this.next += 1;
-      this.options.onStep?.(index, 'skipped-already-done', `skipped: already done (${lookup.words})`);
+      if (!this.frames.length) this.options.onStep?.(index, 'skipped-already-done', `skipped: already done (${lookup.words})`);
+      this.advance();
       return this.planned(step.tool, step.args, `Skipped: already done (${lookup.words}).`, 'skipped');
     }
     const element = lookup.kind === 'act' ? lookup.element : undefined;
-    this.pending = { index, turn, words };
-    this.next += 1;
-    const args = element ? { ...step.args, element_id: element.id } : step.args;
+    this.pending = { index, turn, words, inner: this.frames.length > 0 };
+    this.advance();
+    const args = element ? { ...step.args, element_id: element.id } : { ...step.args, ...(step.point && this.pointOf(step.point)) };
     return this.planned(step.tool, args, step.why ?? `${words} (${stepWords(index).toLowerCase()} of the flow)`, this.options.source);
   }
 
@@ -272,7 +396,9 @@ class ReplayPlanner implements Planner {
       const alike = describeLocator({ ...step.target!, distinguishedBy: undefined });
       return { kind: 'miss', reason: `${found.singledOutAmong} elements match ${alike}, and a sensitive step is never taken on one of several look-alikes`, wait: false };
     }
-    if (!step.target && this.aimsAtElement(step)) return { kind: 'miss', reason: `${words} names no element, and a replay does not act on a point it cannot name`, wait: false };
+    // A point a person wrote (`tap: {x, y}`, `point: 50%,50%`) is theirs to choose; a recorded one is never kept.
+    const written = step.point !== undefined || (step.args.x !== undefined && step.args.y !== undefined);
+    if (!step.target && !written && this.aimsAtElement(step)) return { kind: 'miss', reason: `${words} names no element, and a replay does not act on a point it cannot name`, wait: false };
     if (element && step.before?.checked !== undefined && element.checked !== step.before.checked) {
       return { kind: 'miss', reason: `${describeLocator(step.target!)} is ${onOff(element.checked)}, not ${onOff(step.before.checked)} as when the flow was recorded`, wait: true };
     }
@@ -300,13 +426,54 @@ class ReplayPlanner implements Planner {
     }
   }
 
+  /** How long a step waits for the screen: its own timeout, else 7 s when optional, else 17 s. */
+  private timeoutOf(step: { timeout?: number; optional?: boolean }): number {
+    return step.timeout ?? (step.optional ? OPTIONAL_LOOKUP_TIMEOUT_MS : LOOKUP_TIMEOUT_MS);
+  }
+
+  /** A written point (`50%,50%` or `540,1200`) in this screen's pixels. */
+  private pointOf(point: string): { x: number; y: number } {
+    const [, x, xPercent, y, yPercent] = POINT_PATTERN.exec(point)!;
+    const { width, height } = this.scene!.screen;
+    const at = (value: string, percent: string, size: number) => Math.round(percent ? (Number(value) / 100) * (size - 1) : Number(value));
+    return { x: at(x!, xPercent!, width), y: at(y!, yPercent!, height) };
+  }
+
+  /**
+   * `scroll_until_visible`: done once the target is on screen; else one swipe this turn (the flow stays at the step),
+   * until its timeout passes or a swipe leaves the screen as it was (the list ended): then it fails.
+   */
+  private scrollUntilVisible(index: number, scroll: { target: NonNullable<ActionStep['target']>; direction: 'up' | 'down' | 'left' | 'right'; timeout?: number }): PlannedStep | 'next' | string {
+    const scene = this.scene!;
+    const found = resolveLocator(scene, scroll.target);
+    const wanted = describeLocator(scroll.target);
+    if (found.kind === 'found') {
+      this.scrolling = null;
+      if (!this.frames.length) this.options.onStep?.(index, 'passed', `${wanted} is on screen`);
+      return 'next';
+    }
+    const print = sceneFingerprint(scene);
+    const now = Date.now();
+    if (this.scrolling && print === this.scrolling.from) {
+      this.scrolling = null;
+      return `no ${wanted}: scrolling ${scroll.direction} no longer changes the screen`;
+    }
+    this.scrolling ??= { until: now + (scroll.timeout ?? LOOKUP_TIMEOUT_MS), from: print };
+    if (now >= this.scrolling.until) {
+      this.scrolling = null;
+      return `no ${wanted} after scrolling ${scroll.direction} for ${((scroll.timeout ?? LOOKUP_TIMEOUT_MS) / 1000).toFixed(1)} s`;
+    }
+    this.scrolling.from = print;
+    return this.planned('swipe', { direction: SWIPE_FOR_SCROLL[scroll.direction] }, `Scrolling ${scroll.direction} to find ${wanted} (${stepWords(index).toLowerCase()} of the flow)`, this.options.source);
+  }
+
   /** `wait_until`: the screen shows (or stops showing) a text within the timeout, or the step fails. */
-  private async waitUntil(index: number, wait: WaitUntil, checks: FlowChecks, context: PlanContext): Promise<'next'> {
+  private async waitUntil(index: number, wait: WaitUntil, checks: FlowChecks, context: PlanContext, optional = false): Promise<'next'> {
     const assertion = wait.visible !== undefined ? { visible: wait.visible } : { absent: wait.not_visible! };
     const result = await this.waitFor<string>((scene) => {
       const checked = checks.assert(scene, assertion);
       return checked.holds ? { found: checked.fact } : { missing: checked.reason };
-    }, wait.timeout ?? LOOKUP_TIMEOUT_MS, context);
+    }, wait.timeout ?? (optional ? OPTIONAL_LOOKUP_TIMEOUT_MS : LOOKUP_TIMEOUT_MS), context);
     if ('missing' in result) {
       this.options.onStep?.(index, 'failed', `${result.missing}${this.waitedWords(result.waitedMs)}`);
       throw new FlowStepFailed(`${stepWords(index)}: waited in vain: ${result.missing}${this.waitedWords(result.waitedMs)}`);
@@ -356,7 +523,7 @@ class ReplayPlanner implements Planner {
       : outcome.verification?.status === 'not-verified'
         ? `${pending.words}, but ${outcome.verification.fact}`
         : null;
-    this.options.onStep?.(pending.index, failed ? 'failed' : 'passed', failed ?? outcome.verification?.fact ?? 'done');
+    if (failed || !pending.inner) this.options.onStep?.(pending.index, failed ? 'failed' : 'passed', failed ?? outcome.verification?.fact ?? 'done');
     return failed && `${stepWords(pending.index)}: ${failed}`;
   }
 
@@ -458,5 +625,14 @@ function stepHint(step: FlowStep): string {
   if ('assert' in step) return `check ${JSON.stringify(step.assert)}`;
   if ('wait_until' in step) return `wait until ${JSON.stringify(step.wait_until)}`;
   if ('wait_for_settle' in step) return 'wait for the screen to settle';
+  if ('scroll_until_visible' in step) return `scroll ${step.scroll_until_visible.direction} until ${describeLocator(step.scroll_until_visible.target)} shows`;
+  if (isBlock(step)) return blockSteps(step).map(stepHint).join(', then ');
   return `answer "${step.ask_ai.question}"`;
+}
+
+/** How a finished block went, for its report line. */
+function blockDoneWords(frame: Frame): string {
+  if ('repeat' in frame.block) return `repeated ${frame.round} ${frame.round === 1 ? 'time' : 'times'}`;
+  if ('retry' in frame.block) return frame.round ? `passed on try ${frame.round + 1}` : 'passed on the first try';
+  return frame.block.run_flow.file ? `the steps of ${frame.block.run_flow.file} passed` : 'its steps passed';
 }

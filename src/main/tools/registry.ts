@@ -1,6 +1,7 @@
 import type { DecisionToolSpec } from '@amc/provider-clients';
 import { pressKey } from './actions/keys';
 import { launchApp } from './actions/launch-app';
+import { clearApp, stopApp } from './actions/app-state';
 import { openUrl } from './actions/open-url';
 import { describeScreen, wait } from './actions/observe';
 import { longPress, swipe, tap } from './actions/touch';
@@ -11,7 +12,7 @@ import type { ActionTool, ToolCatalog } from './tool';
  * Every action tool, in the order the model sees them. Everything that lists tools (the Executor, `amc act`,
  * the planner's tool list, the report) reads this registry and the tools' own flags.
  */
-const TOOLS: readonly ActionTool[] = [tap, longPress, swipe, typeText, pressKey, launchApp, openUrl, wait, describeScreen];
+const TOOLS: readonly ActionTool[] = [tap, longPress, swipe, typeText, pressKey, launchApp, openUrl, wait, describeScreen, stopApp, clearApp];
 
 export const ACTION_TOOLS: ToolCatalog = new Map(TOOLS.map((tool) => [tool.name, tool]));
 export const ACTION_TOOL_NAMES: readonly string[] = TOOLS.map((tool) => tool.name);

@@ -82,12 +82,12 @@ describe('flow files', () => {
     ].join('\n');
     expect(problems(file)).toEqual([
       'line 4, column 10: a locator needs at least one of resourceId, text, desc, hint or row',
-      'line 5, column 5: `tapp` is not a kind of step: a step is a tool (tap, long_press, swipe, type_text, press_key, launch_app, open_url, wait, describe_screen), ai, assert, ask_ai, wait_until or wait_for_settle',
+      'line 5, column 5: `tapp` is not a kind of step: a step is a tool (tap, long_press, swipe, type_text, press_key, launch_app, open_url, wait, describe_screen, stop_app, clear_app), ai, assert, ask_ai, wait_until, wait_for_settle, scroll_until_visible, run_flow, repeat or retry',
       "line 6, column 24: `element_id` names an element of one turn's screen only; give a target instead (text, desc, resourceId, hint or row)",
       'line 7, column 17: `long_press` needs a target (text, desc, resourceId, hint or row), or x and y',
       'line 8, column 14: `visble` is not a field of `assert`',
       'line 9, column 11: `wait` should be a number',
-      'line 10, column 11: `tapp` is not a tool; the tools are tap, long_press, swipe, type_text, press_key, launch_app, open_url, wait, describe_screen',
+      'line 10, column 11: `tapp` is not a tool; the tools are tap, long_press, swipe, type_text, press_key, launch_app, open_url, wait, describe_screen, stop_app, clear_app',
       'line 11, column 16: `press_key` must be one of `back`, `home`, `enter`, `recents`, `delete`, `forward_delete`, `tab`, `escape` … (26 in all)',
       'line 12, column 51: `into` keeps an extracted answer: it goes with kind: extract, not yes-no',
       'line 13, column 1: `colour` is not a field of a flow',
@@ -143,5 +143,34 @@ describe("the README's flow file example", () => {
     const flow = read(example!, { vars: { title: 'Bananas' } });
     expect(flow.goal).toBe('Write the note Bananas');
     expect(flow.steps).toHaveLength(8);
+  });
+});
+
+describe('control flow in a flow file', () => {
+  const included = 'goal: Open a page\nvars:\n  page: Display\nsteps:\n  - launch_app: Settings\n  - tap: {text: "${page}"}\n';
+  const include = (file: string) => (file === 'page.yaml' ? { text: included } : { problem: 'it cannot be read: there is no such file' });
+
+  it('Scenario: Blocks read as the steps they hold, and a problem inside one or in another file is refused with its line', () => {
+    const good = parseFlowFile(
+      'goal: Blocks\nsteps:\n  - run_flow: page.yaml\n    vars: {page: Network}\n  - repeat:\n      while: {visible: Next}\n      steps:\n        - tap: {text: Next}\n  - retry:\n      steps:\n        - assert: {visible: Done}\n  - scroll_until_visible: About phone\n  - tap: {point: "50%,50%", optional: true}\n',
+      { include },
+    );
+    expect(good.ok && good.flow.steps).toEqual([
+      { run_flow: { file: 'page.yaml', vars: { page: 'Network' }, steps: [{ tool: 'launch_app', args: { app: 'Settings' } }, { tool: 'tap', args: {}, target: { text: 'Network' } }] } },
+      { repeat: { while: { visible: 'Next' }, steps: [{ tool: 'tap', args: {}, target: { text: 'Next' } }] } },
+      { retry: { max: 3, steps: [{ assert: { visible: 'Done' } }] } },
+      { scroll_until_visible: { target: { text: 'About phone' }, direction: 'down' } },
+      { tool: 'tap', args: {}, point: '50%,50%', optional: true },
+    ]);
+    expect(
+      problems('goal: Blocks\nsteps:\n  - repeat:\n      times: 2\n      steps:\n        - tapp: {text: Next}\n  - run_flow: gone.yaml\n  - retry: {max: 5, steps: [{wait: 1}]}\n  - run_flow: page.yaml\n    vars: {pgae: Network}\n', { include }),
+    ).toEqual([
+      expect.stringMatching(/^line 6, column 11: `tapp` is not a kind of step/),
+      'line 7, column 15: run_flow gone.yaml: it cannot be read: there is no such file',
+      expect.stringMatching(/^line 8, column \d+: .*3/),
+      'line 9, column 15: run_flow page.yaml: --var pgae: this flow has no variable `pgae` (its variables: page)',
+    ]);
+    // A flow given as text, without its folder, cannot read another file.
+    expect(problems('goal: x\nsteps:\n  - run_flow: page.yaml\n')).toEqual([expect.stringMatching(/^line 3, column 15: run_flow page\.yaml: another file can only be read beside a flow file/)]);
   });
 });

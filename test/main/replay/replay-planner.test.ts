@@ -113,11 +113,15 @@ describe('the replay planner', () => {
     expect(record.failureReason).toBe('ReplayStopped: Step 1: this step is a goal for the model ("Find the cheapest flight"), and no AI planner is set up');
   });
 
-  it('never taps a recorded point it cannot name', async () => {
-    const flow = FlowSchema.parse({ goal: 'Tap somewhere', steps: [{ tool: 'tap', args: { x: 10, y: 10 } }] });
-    const { record, executor } = await runFlow(flow, [sceneWith('Home')]);
-    expect(record.failureReason).toBe("ReplayStopped: Step 1: Tap at (10, 10) names no element, and a replay does not act on a point it cannot name");
-    expect(executor.calls).toEqual([]);
+  it('Scenario: A coordinate tap a person wrote runs as a checked action', async () => {
+    // A recorded flow never keeps a point (flowFromRecord makes it a sub-goal); a point in a flow is a person's choice.
+    const flow = FlowSchema.parse({ goal: 'Tap somewhere', steps: [{ tool: 'tap', args: { x: 10, y: 10 } }, { tool: 'tap', args: {}, point: '50%,25%' }] });
+    const { record, executor } = await runFlow(flow, [sceneWith('Home'), sceneWith('Menu'), sceneWith('Open')]);
+    expect(record.status).toBe('completed');
+    expect(executor.calls.map(({ call }) => call)).toEqual([
+      { name: 'tap', args: { x: 10, y: 10 } },
+      { name: 'tap', args: { x: 540, y: 600 } },
+    ]);
   });
 });
 

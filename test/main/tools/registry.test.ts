@@ -118,6 +118,23 @@ const EXERCISES: Record<string, Exercise> = {
       expect(after.foreground).toBe('com.android.contacts');
     },
   },
+  stop_app: {
+    prepare: async () => {
+      await act('launch_app', { app: 'Notes' });
+    },
+    args: () => ({ app: 'Notes' }),
+    check: (before, after) => {
+      expect(before.foreground).toBe('com.amc.notes');
+      expect(after.foreground).not.toBe('com.amc.notes');
+    },
+  },
+  clear_app: {
+    args: () => ({ app: 'com.amc.notes' }),
+    check: (before, after) => {
+      expect(before.notes.length).toBeGreaterThan(0);
+      expect(after.notes).toEqual([]);
+    },
+  },
   open_url: {
     args: () => ({ url: "https://example.com/it's here?q=a b" }),
     check: (before, after) => {

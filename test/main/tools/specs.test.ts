@@ -16,6 +16,8 @@ describe('action tool specs', () => {
       'open_url',
       'wait',
       'describe_screen',
+      'stop_app',
+      'clear_app',
     ]);
     for (const spec of ACTION_TOOL_SPECS) {
       expect(DecisionToolSpecSchema.parse(spec)).toEqual(spec);

@@ -103,6 +103,8 @@ export function packageCommand(phone: PhoneServices): CommandHandler {
         return install(phone, rest);
       case 'uninstall':
         return uninstall(phone, rest);
+      case 'clear':
+        return clearData(phone, rest);
       case undefined:
       case 'help':
         return output(PM_USAGE);
@@ -189,6 +191,25 @@ function install(phone: PhoneServices, args: string[]): CommandOutput {
   const isZip = phone.fs.read(path).subarray(0, 4).equals(Buffer.from([0x50, 0x4b, 0x03, 0x04]));
   if (!isZip) return failure(`Failure [INSTALL_PARSE_FAILED_NOT_APK: Failed to parse ${STAGED_APK}: Failed to load asset path ${STAGED_APK}]\n`, 1);
   return failure(`Failure [INSTALL_PARSE_FAILED_NO_CERTIFICATES: Failed to collect certificates from ${STAGED_APK}: No APK Signature Scheme v2 signature in package]\n`, 1);
+}
+
+/**
+ * `pm clear [--user N] PACKAGE`: the app is stopped and its data gone, as after a fresh install (Contacts asks for its
+ * permission again, Notes, Messages and Clock start empty); Android prints Success, or Failed for a package it lacks.
+ */
+function clearData(phone: PhoneServices, args: string[]): CommandOutput {
+  const name = args.filter((arg, index) => !arg.startsWith('-') && args[index - 1] !== '--user')[0];
+  const info = name === undefined ? undefined : findPackage(phone, name);
+  if (!info) return output('Failed\n', '', 1);
+  phone.ui.forceStop(info.name);
+  const data = phone.data();
+  if (info.name === APP_PACKAGES.contacts) {
+    data.contacts = [];
+    data.contactsPermission = 'ask';
+  } else if (info.name === APP_PACKAGES.notes) data.notes = [];
+  else if (info.name === APP_PACKAGES.messages) data.conversations = [];
+  else if (info.name === APP_PACKAGES.clock) data.alarms = [];
+  return output('Success\n');
 }
 
 /** `pm uninstall [-k] [--user N] PACKAGE`: only apps the person installed can go (here ADBKeyBoard); system apps stay. */
