@@ -133,7 +133,7 @@ describe('amc flow run fails honestly', () => {
     expect(record.status).toBe('failed');
     expect(record.failureReason).toMatch(/Step 2: no 'Shopping list' on this screen/);
     const html = renderTaskReport(record);
-    expect(html).toMatch(/<dd><span class="err">/);
+    expect(html).toMatch(/<dd data-verdict="failed"><span class="err">/);
     const xml = await readFile(junit, 'utf8');
     expect(xml).toMatch(/<failure message="no &apos;Shopping list&apos; on this screen; I see: Ideas[^"]*"/);
     expect(xml).not.toContain('the screen differed from the flow');
