@@ -150,8 +150,10 @@ export class FleetClient {
   private async viewOf(queueName: string, job: Job, listedAs?: ListedType): Promise<JobView> {
     const data = FleetJobSchema.safeParse(job.data);
     const state = listedAs ?? (await job.getState());
-    const result = FleetResultSchema.safeParse(job.returnvalue);
-    const finished = state === 'completed' && result.success;
+    let result = FleetResultSchema.safeParse(job.returnvalue).data ?? null;
+    // Read while it ran and found completed a moment later: its result is read again, not taken as missing.
+    if (state === 'completed' && !result) result = FleetResultSchema.safeParse((await this.queue(queueName).getJob(job.id!))?.returnvalue).data ?? null;
+    const finished = state === 'completed' && result !== null;
     const stalled = job.failedReason?.includes('stalled') ?? false;
     const view: Omit<JobView, 'verdict'> = {
       id: job.id!,
@@ -160,9 +162,9 @@ export class FleetClient {
       flow: data.success ? (data.data.flow?.name ?? null) : null,
       launchId: data.success ? data.data.launchId : '',
       target: data.success ? (data.data.target.kind === 'device' ? data.data.target.serial : 'any free phone') : '',
-      state: finished ? 'finished' : state === 'failed' || state === 'completed' ? (stalled ? 'interrupted' : 'failed') : state === 'active' ? 'running' : 'queued',
+      state: finished ? 'finished' : state === 'failed' || state === 'completed' ? (stalled ? 'interrupted' : 'failed') : state === 'active' && (await this.startedThisTurn(queueName, job)) ? 'running' : 'queued',
       reason: state === 'failed' ? (stalled ? 'its worker went away while it ran' : (job.failedReason ?? null)) : state === 'completed' && !finished ? 'it ended without a result a fleet job leaves' : null,
-      result: finished ? result.data : null,
+      result: finished ? result : null,
       submittedAt: data.success ? data.data.submittedAt : new Date(job.timestamp).toISOString(),
     };
     return shownTexts({ ...view, verdict: jobVerdict(view) });
@@ -289,6 +291,16 @@ export class FleetClient {
       }
     }
     return [...found.values()];
+  }
+
+  /**
+   * Whether a worker started the job's task since it last took the job: a job a worker takes and hands back (its phone
+   * is busy, or another worker holds it) is active for a moment each time, yet it still waits in the queue.
+   */
+  private async startedThisTurn(queueName: string, job: Job): Promise<boolean> {
+    const { logs } = await this.queue(queueName).getJobLogs(job.id!, -1, -1);
+    const last = safeJson(logs.at(-1) ?? '') as { event?: unknown; at?: unknown } | null;
+    return last?.event === 'started' && typeof last.at === 'string' && Date.parse(last.at) >= (job.processedOn ?? 0);
   }
 
   private async runningOnLiveWorker(queueName: string, job: Job, alive: Set<string>): Promise<boolean> {

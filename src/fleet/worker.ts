@@ -45,6 +45,8 @@ export interface FleetWorkerOptions {
   say?(line: string): void;
 }
 
+/** Connection failures this soon after Redis answered again are the tail of the outage already told. */
+const OUTAGE_TAIL_MS = 10_000;
 /** An `any` job picked by a phone that cannot take it goes back for this long, for another phone to take. */
 const HAND_BACK_MS = 250;
 
@@ -104,23 +106,22 @@ export class FleetWorker {
   private readonly startedAt = new Date().toISOString();
   private closed = false;
   private readonly lockDuration: number;
-  /** Whether the fleet's Redis stopped answering: said once, and once more when it answers again. */
+  /** Whether the fleet's Redis stopped answering: said once, and once more when a report goes through again. */
   private redisDown = false;
+  private redisBackAt = 0;
 
   constructor(private readonly options: FleetWorkerOptions) {
     this.name = options.name ?? `${os.hostname()}-${process.pid}`;
     this.connection = connectRedis(options.redis);
     this.lockDuration = options.lockDurationMs ?? 30_000;
-    this.connection.on('ready', () => {
-      if (!this.redisDown) return;
-      this.redisDown = false;
-      this.options.say?.(`fleet: the Redis at ${redisLabel(this.options.redis)} answers again; taking jobs`);
-    });
   }
 
-  /** One plain line while the fleet's Redis is away, however many of its connections fail and retry. */
+  /**
+   * One plain line while the fleet's Redis is away, however many of its connections fail and retry; the failures
+   * its other connections report just after a report went through again belong to the same outage.
+   */
   private redisProblem(error: Error): void {
-    if (this.closed || this.redisDown) return;
+    if (this.closed || this.redisDown || Date.now() - this.redisBackAt < OUTAGE_TAIL_MS) return;
     this.redisDown = true;
     const why = (error as NodeJS.ErrnoException).code ?? error.message;
     this.options.say?.(`fleet: the Redis at ${redisLabel(this.options.redis)} does not answer (${shownText(why)}); jobs wait until it is back`);
@@ -259,6 +260,11 @@ export class FleetWorker {
     });
     const info: FleetWorkerInfo = { name: this.name, host: os.hostname(), pid: process.pid, startedAt: this.startedAt, seenAt: new Date().toISOString(), phones };
     await this.connection.hset(WORKERS_KEY, this.name, JSON.stringify(info));
+    if (this.redisDown) {
+      this.redisDown = false;
+      this.redisBackAt = Date.now();
+      this.options.say?.(`fleet: the Redis at ${redisLabel(this.options.redis)} answers again; taking jobs`);
+    }
     await this.connection.set(workerAliveKey(this.name), '1', 'PX', WORKER_ALIVE_MS);
     // The queues it takes jobs from are listed, so a job put straight into one shows in `amc fleet` too.
     await this.connection.sadd(QUEUES_KEY, ANY_QUEUE, ...this.options.serials.map(phoneQueue));

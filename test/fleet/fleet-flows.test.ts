@@ -1,8 +1,7 @@
 // Flows on the fleet end to end: a real redis-server, an `amc worker` offering two demo phones on its adb server, its
 // AI planner talking to a scripted model through the real Anthropic SDK, and `amc submit --flow`, `amc fleet` and
 // `amc schedule` as a person runs them. What each phone shows afterwards (GET /state) is the proof.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm, unlink, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, unlink } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Queue } from 'bullmq';
@@ -12,7 +11,8 @@ import { connectRedis, FLEET_PREFIX, phoneQueue } from '../../src/fleet/redis';
 import { callControlApi, startVirtualDevice, type PhoneState, type VirtualDevice } from '@amc/demo-phone';
 import { finish, startAnthropicFake, type AnthropicFake, type FakePolicy } from '../fakes/index';
 import { startAdbHarness, type AdbHarness } from '../support/adb-harness';
-import { amcBin, anthropicDirectEnv, childEnv, runAmc } from '../support/cli';
+import { anthropicDirectEnv, childEnv, runAmc } from '../support/cli';
+import { startAmcWorker, stopAmcWorker, writeFileIn, type AmcWorker } from '../support/fleet-worker';
 import { startTestRedis, type TestRedis } from '../support/redis-server';
 
 const NEW_NOTE = `goal: Write the note \${title}
@@ -34,18 +34,13 @@ let harness: AdbHarness;
 let extra: VirtualDevice;
 let home: string;
 let dir: string;
-let worker: ChildProcess | null = null;
-let workerOutput = '';
+let worker: AmcWorker | null = null;
 let client: FleetClient;
 
 const redisUrl = () => `redis://127.0.0.1:${redis.port}`;
 const serials = () => [harness.serial, extra.adbAddress];
 const stateOf = (serial: string): Promise<PhoneState> => (serial === harness.serial ? harness.state() : callControlApi(extra.controlUrl, 'GET /state'));
-const flowFile = async (name: string, text: string) => {
-  const file = path.join(dir, name);
-  await writeFile(file, text);
-  return file;
-};
+const flowFile = (name: string, text: string) => writeFileIn(dir, name, text);
 
 beforeAll(async () => {
   redis = await startTestRedis();
@@ -56,23 +51,13 @@ beforeAll(async () => {
   home = await mkdtemp(path.join(os.tmpdir(), 'amc-fleet-flows-home-'));
   dir = await mkdtemp(path.join(os.tmpdir(), 'amc-fleet-flows-files-'));
   const env = childEnv(anthropicDirectEnv(harness, home, fake.url));
-  worker = spawn(process.execPath, [amcBin, 'worker', '--redis', redisUrl(), '--name', 'host-a', '--group', 'lab'], { env });
-  worker.stdout!.on('data', (data) => (workerOutput += data));
-  worker.stderr!.on('data', (data) => (workerOutput += data));
-  for (const deadline = Date.now() + 30_000; !/offers/.test(workerOutput); ) {
-    if (worker.exitCode !== null || Date.now() > deadline) throw new Error(`the worker did not join the fleet: ${workerOutput}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  worker = await startAmcWorker(['--redis', redisUrl(), '--name', 'host-a', '--group', 'lab'], env);
   client = await FleetClient.open(new URL(redisUrl()));
 }, 120_000);
 
 afterAll(async () => {
   await client?.close();
-  if (worker && worker.exitCode === null) {
-    const exited = new Promise((resolve) => worker!.once('exit', resolve));
-    worker.kill('SIGKILL');
-    await exited;
-  }
+  await stopAmcWorker(worker, 'SIGKILL');
   await extra?.close();
   await harness?.stop();
   await fake?.close();

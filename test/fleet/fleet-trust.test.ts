@@ -2,8 +2,8 @@
 // processes offering a demo phone on the real adb server, their planner talking to a scripted model through the real
 // Anthropic SDK, and `amc submit`, `amc fleet` and `amc schedule` as a person runs them. What the phone shows
 // afterwards (GET /state) and what the terminal printed are the proof.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Queue } from 'bullmq';
@@ -14,6 +14,7 @@ import { connectRedis, FLEET_PREFIX, phoneClaimKey, phoneQueue, QUEUES_KEY, WORK
 import { finish, slowedModel, startAnthropicFake, wifiOnModel, type AnthropicFake, type FakePolicy } from '../fakes/index';
 import { startAdbHarness, type AdbHarness } from '../support/adb-harness';
 import { amcBin, anthropicDirectEnv, childEnv, runAmc } from '../support/cli';
+import { startAmcWorker, stopAmcWorker, writeFileIn, type AmcWorker } from '../support/fleet-worker';
 import { startTestRedis, type TestRedis } from '../support/redis-server';
 
 const DELETE_CAROL = `goal: Delete Carol Williams
@@ -27,11 +28,6 @@ steps:
 // eslint-disable-next-line no-control-regex -- the characters a terminal acts on
 const TERMINAL_CONTROL = /[\u001b\u0007\r\u009b]/;
 
-interface RunningWorker {
-  child: ChildProcess;
-  output: string;
-}
-
 let redis: TestRedis;
 let fake: AnthropicFake;
 let policy: FakePolicy = () => finish(true, 'idle');
@@ -40,21 +36,14 @@ let home: string;
 let dir: string;
 let client: FleetClient;
 let raw: Redis;
-const workers = new Map<string, RunningWorker>();
+const workers = new Map<string, AmcWorker>();
 
 const redisUrl = () => `redis://127.0.0.1:${redis.port}`;
 
 /** Starts `amc worker NAME` offering the demo phone and waits until it has joined the fleet. */
-async function startWorker(name: string, extraEnv: NodeJS.ProcessEnv = {}): Promise<RunningWorker> {
+async function startWorker(name: string, extraEnv: NodeJS.ProcessEnv = {}): Promise<AmcWorker> {
   const env = childEnv(anthropicDirectEnv(harness, home, fake.url, extraEnv));
-  const child = spawn(process.execPath, [amcBin, 'worker', '--redis', redisUrl(), '--name', name, '--serial', harness.serial, '--lock-seconds', '5', '--no-idle-reading'], { env });
-  const worker: RunningWorker = { child, output: '' };
-  child.stdout!.on('data', (data) => (worker.output += data));
-  child.stderr!.on('data', (data) => (worker.output += data));
-  for (const deadline = Date.now() + 30_000; !/offers/.test(worker.output); ) {
-    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`worker ${name} did not join the fleet: ${worker.output}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  const worker = await startAmcWorker(['--redis', redisUrl(), '--name', name, '--serial', harness.serial, '--lock-seconds', '5', '--no-idle-reading'], env);
   workers.set(name, worker);
   return worker;
 }
@@ -62,17 +51,10 @@ async function startWorker(name: string, extraEnv: NodeJS.ProcessEnv = {}): Prom
 async function stopWorker(name: string): Promise<void> {
   const worker = workers.get(name);
   workers.delete(name);
-  if (!worker || worker.child.exitCode !== null) return;
-  const exited = new Promise((resolve) => worker.child.once('exit', resolve));
-  worker.child.kill('SIGTERM');
-  await exited;
+  await stopAmcWorker(worker);
 }
 
-const flowFile = async (name: string, text: string) => {
-  const file = path.join(dir, name);
-  await writeFile(file, text);
-  return file;
-};
+const flowFile = (name: string, text: string) => writeFileIn(dir, name, text);
 
 beforeAll(async () => {
   redis = await startTestRedis();
@@ -140,8 +122,8 @@ describe('a fleet that trusts nothing it reads from Redis', { timeout: 180_000 }
       expect(fleet.stdout).not.toMatch(TERMINAL_CONTROL);
       expect(fleet.stdout).toContain('Say hello\\x1b[2K\\r  done \\x1b]0;owned\\x07');
       expect(fleet.stdout).toContain('job planted\\x1b[31m-1');
-      expect(workers.get('host-a')!.output).not.toMatch(TERMINAL_CONTROL);
-      expect(workers.get('host-a')!.output).toContain('job planted\\x1b[31m-1 started — Say hello\\x1b[2K');
+      expect(workers.get('host-a')!.output()).not.toMatch(TERMINAL_CONTROL);
+      expect(workers.get('host-a')!.output()).toContain('job planted\\x1b[31m-1 started — Say hello\\x1b[2K');
     } finally {
       await queue.close();
     }
@@ -196,7 +178,7 @@ describe('a fleet that trusts nothing it reads from Redis', { timeout: 180_000 }
   it('Scenario: A job lost in a Redis restart ends submit --wait with why, and the outage is one plain line', async () => {
     await raw.set(phoneClaimKey(harness.serial), 'someone else', 'PX', 120_000);
     const worker = workers.get('host-a')!;
-    const outputBefore = worker.output.length;
+    const outputBefore = worker.output().length;
     const child = spawn(process.execPath, [amcBin, 'submit', '--redis', redisUrl(), '--goal', 'Turn on Wi-Fi', '--device', harness.serial, '--wait'], { env: childEnv() });
     let out = '';
     let err = '';
@@ -207,14 +189,14 @@ describe('a fleet that trusts nothing it reads from Redis', { timeout: 180_000 }
     // Redis goes away without keeping its data, and comes back empty.
     await redis.stop();
     await expect.poll(() => err, { timeout: 20_000 }).toMatch(/does not answer/);
-    await expect.poll(() => worker.output.slice(outputBefore), { timeout: 20_000 }).toMatch(/does not answer/);
+    await expect.poll(() => worker.output().slice(outputBefore), { timeout: 20_000 }).toMatch(/does not answer/);
     await new Promise((resolve) => setTimeout(resolve, 3_000));
     await redis.start();
     expect(await exited).toBe(1);
     expect(out).toMatch(/: failed — the job is gone from the fleet's Redis \(restarted without keeping its data, or the job was removed\); it may not have run/);
     expect(err).toBe("amc submit: the fleet's Redis does not answer; still waiting for it (Ctrl-C stops waiting)\namc submit: the fleet's Redis answers again\n");
-    await expect.poll(() => worker.output.slice(outputBefore), { timeout: 20_000 }).toMatch(/answers again/);
-    const told = worker.output.slice(outputBefore);
+    await expect.poll(() => worker.output().slice(outputBefore), { timeout: 20_000 }).toMatch(/answers again/);
+    const told = worker.output().slice(outputBefore);
     expect(told.match(/does not answer/g)).toHaveLength(1);
     expect(told).not.toMatch(/^\s+at |Error:|ECONNREFUSED.*\n.*ECONNREFUSED/m);
     // The worker takes jobs again.
