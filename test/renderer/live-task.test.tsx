@@ -169,7 +169,7 @@ describe('live task in the window', () => {
     const goal = screen.getByLabelText('What should the phone do?');
     fireEvent.change(goal, { target: { value: 'Open contacts' } });
     fireEvent.submit(goal.closest('form')!);
-    await waitFor(() => expect(bridge.callsOf('tasks.run')).toEqual([{ serial, goal: 'Open contacts' }]));
+    await waitFor(() => expect(bridge.callsOf('tasks.run')).toEqual([{ serial, goal: 'Open contacts', language: 'en' }]));
     await screen.findByText('Looking at the phone…');
     fireEvent.click(screen.getByRole('button', { name: 'Pause' }));
     await waitFor(() => expect(bridge.callsOf('tasks.pause')).toEqual([{ taskId: 't-7' }]));

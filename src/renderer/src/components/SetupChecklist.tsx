@@ -41,9 +41,11 @@ export function SetupChecklist() {
   const incomplete = incompleteLabel(incompleteSetup(screen), words);
   // Cloud proxy stays the default; a person who has a provider key gets the direct fields filled in to save.
   const chooseOwnKey = () => {
-    const { setValue } = useSettingsStore.getState();
+    const { setValue, requestFocus } = useSettingsStore.getState();
     setValue('aiPlanner.enabled', true);
     setValue('aiPlanner.transport', 'direct');
+    // The key field of the provider chosen, with the cursor in it: the next thing to do is paste the key.
+    requestFocus(screen.effective.aiPlanner.provider === 'openai' ? 'OPENAI_API_KEY' : 'ANTHROPIC_API_KEY');
     openSettings(true);
   };
   const direct = screen.effective.aiPlanner.transport === 'direct';

@@ -2,6 +2,7 @@ import { create } from 'zustand';
 import type { SettingsProblem, SettingsScreen, UnsavedSettings } from '../../../shared/contract';
 import { ConnectionReportSchema, type ConnectionReport } from '../../../shared/connection-report';
 import type { SecretName } from '../../../shared/settings';
+import { SETTINGS_CATALOG } from '../../../shared/settings-catalog';
 import { draftFromValues, valuesFromSettings, type FieldValue } from '../components/settings/fields';
 
 export type SettingsFormStatus = 'idle' | 'checking' | 'saving' | 'saved';
@@ -16,9 +17,14 @@ export interface SettingsState {
   /** The reason each field's value is not accepted, by field path. */
   problems: Record<string, string>;
   status: SettingsFormStatus;
-  /** The last "Test connection" answer (cleared when the saved settings change). */
+  /** The last "Test connection" answer, kept until a setting the test depends on changes. */
   lastConnectionTest: ConnectionReport | null;
   setConnectionTest(report: ConnectionReport | null): void;
+  /** A secret was saved: a new key (or token) for the model makes the last test say nothing about it. */
+  secretSaved(name: SecretName): void;
+  /** The secret whose field should take the keyboard once the drawer shows it ("I have an API key"). */
+  focusSecret: SecretName | null;
+  requestFocus(name: SecretName | null): void;
   /** Replaces what main holds; the form starts over from it unless the person has unsaved edits. */
   setScreen(screen: SettingsScreen, options?: { keepEdits?: boolean }): void;
   setValue(path: string, value: FieldValue): void;
@@ -30,11 +36,25 @@ export interface SettingsState {
 
 const TESTED_KEY = 'amc.modelTested';
 
-/** A passed "Test connection" is remembered across reloads, for the settings in effect it tested. */
-function rememberedTest(effective: SettingsScreen['effective']): ConnectionReport | null {
+/** The settings a "Test connection" depends on: provider, model and transport, and what reaches the provider or the control plane. */
+const CONNECTION_ENTRIES = SETTINGS_CATALOG.filter(
+  (entry) => ['aiPlanner.provider', 'aiPlanner.model', 'aiPlanner.transport'].includes(entry.path) || entry.appliesTo.some((use) => use !== 'app' && use !== 'ai-planner'),
+);
+
+/** The configuration a test tested: those settings in effect and which of their secrets are set. */
+function testedConfiguration(screen: SettingsScreen): string {
+  return JSON.stringify(
+    CONNECTION_ENTRIES.map((entry) =>
+      entry.secret ? [entry.path, screen.secrets[entry.key]] : [entry.path, (screen.effective as unknown as Record<string, Record<string, unknown>>)[entry.group]?.[entry.key]],
+    ),
+  );
+}
+
+/** A passed "Test connection" is remembered across reloads, for the configuration it tested. */
+function rememberedTest(screen: SettingsScreen): ConnectionReport | null {
   try {
     const saved = JSON.parse(localStorage.getItem(TESTED_KEY) ?? 'null') as { settings?: unknown; report?: unknown } | null;
-    if (saved?.settings !== JSON.stringify(effective)) return null;
+    if (saved?.settings !== testedConfiguration(screen)) return null;
     const report = ConnectionReportSchema.safeParse(saved.report);
     return report.success && report.data.result === 'ok' ? report.data : null;
   } catch {
@@ -42,9 +62,9 @@ function rememberedTest(effective: SettingsScreen['effective']): ConnectionRepor
   }
 }
 
-function rememberTest(effective: SettingsScreen['effective'], report: ConnectionReport | null): void {
+function rememberTest(screen: SettingsScreen, report: ConnectionReport | null): void {
   try {
-    if (report?.result === 'ok') localStorage.setItem(TESTED_KEY, JSON.stringify({ settings: JSON.stringify(effective), report }));
+    if (report?.result === 'ok') localStorage.setItem(TESTED_KEY, JSON.stringify({ settings: testedConfiguration(screen), report }));
     else localStorage.removeItem(TESTED_KEY);
   } catch {
     // Storage can be unavailable; the checklist then asks for a test again after a reload.
@@ -71,19 +91,27 @@ export const useSettingsStore = create<SettingsState>()((set) => ({
   problems: {},
   status: 'idle',
   lastConnectionTest: null,
+  focusSecret: null,
+  requestFocus: (focusSecret) => set({ focusSecret }),
   setConnectionTest: (lastConnectionTest) =>
     set((state) => {
-      if (state.screen) rememberTest(state.screen.effective, lastConnectionTest);
+      if (state.screen) rememberTest(state.screen, lastConnectionTest);
       return { lastConnectionTest };
+    }),
+  secretSaved: (name) =>
+    set((state) => {
+      if (!CONNECTION_ENTRIES.some((entry) => entry.secret && entry.key === name)) return {};
+      if (state.screen) rememberTest(state.screen, null);
+      return { lastConnectionTest: null };
     }),
   setScreen: (screen, options) =>
     set((state) => ({
       screen,
-      // A test of other settings proves nothing about these.
+      // A test of another configuration proves nothing about this one; saving anything else keeps it.
       lastConnectionTest:
-        state.screen && JSON.stringify(state.screen.effective) !== JSON.stringify(screen.effective)
-          ? rememberedTest(screen.effective)
-          : (state.lastConnectionTest ?? rememberedTest(screen.effective)),
+        state.screen && testedConfiguration(state.screen) !== testedConfiguration(screen)
+          ? rememberedTest(screen)
+          : (state.lastConnectionTest ?? rememberedTest(screen)),
       values: options?.keepEdits && state.screen ? state.values : valuesFromSettings(screen.settings),
       typedSecrets: options?.keepEdits ? state.typedSecrets : {},
       problems: options?.keepEdits ? state.problems : {},

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { SettingsScreen } from '../../../../shared/contract';
 import type { SecretName } from '../../../../shared/settings';
 import { useBridge } from '../../bridge-context';
@@ -17,6 +17,19 @@ export function SecretField({ name, label, screen }: { name: SecretName; label: 
   const draft = useSettingsStore((s) => s.typedSecrets[name] ?? '');
   const setDraft = (value: string) => useSettingsStore.getState().setTypedSecret(name, value);
   const [busy, setBusy] = useState(false);
+  const input = useRef<HTMLInputElement>(null);
+  const focusRequested = useSettingsStore((s) => s.focusSecret === name);
+  // Asked for ("I have an API key"): the field comes into view with the cursor in it, whatever the window's height.
+  // After the frame: the drawer puts the focus on its title when it opens, and the field takes it from there.
+  useEffect(() => {
+    if (!focusRequested) return;
+    const frame = requestAnimationFrame(() => {
+      input.current?.scrollIntoView({ block: 'center' });
+      input.current?.focus();
+      useSettingsStore.getState().requestFocus(null);
+    });
+    return () => cancelAnimationFrame(frame);
+  }, [focusRequested]);
   const { t } = useWords();
   const [problem, setProblem] = useState<string | null>(null);
   const state = screen.secrets[name] ?? 'not set';
@@ -28,6 +41,7 @@ export function SecretField({ name, label, screen }: { name: SecretName; label: 
     setProblem(null);
     try {
       const next = await bridge.call('settings.setSecret', { name, value });
+      useSettingsStore.getState().secretSaved(name);
       useSettingsStore.getState().setScreen(next, { keepEdits: true });
       setDraft('');
     } catch (error) {
@@ -45,6 +59,7 @@ export function SecretField({ name, label, screen }: { name: SecretName; label: 
       </label>
       <div className="secret-row">
         <input
+          ref={input}
           id={id}
           type="password"
           autoComplete="off"

@@ -64,6 +64,7 @@ export function useSettingsForm(): { changed: number; save(): Promise<void> } {
       }
       for (const [name, value] of Object.entries(secrets) as [SecretName, string][]) {
         view = await bridge.call('settings.setSecret', { name, value });
+        state.secretSaved(name);
       }
       state.setScreen(view);
       state.setStatus('saved');
