@@ -7,13 +7,14 @@ import { VARIABLE_NAME } from '../main/flows/flow-file-schema';
 import { FlowFileError, flowFileTooBig, parseFlowFile, type FlowFileOptions } from '../main/flows/flow-file';
 
 /** `--var name=value`, repeatable: the flow's variables given on the command line. */
-export const flowVarOption = { var: { type: 'string', multiple: true } } as const;
+export const flowVarOption = { var: { type: 'string', multiple: true }, env: { type: 'string', multiple: true, short: 'e' } } as const;
 export const FLOW_VAR_USAGE = '[--var NAME=VALUE]...';
 
 /** The `--var` values by name; a malformed one (no `=`, a name that is not one) is refused. */
-export function flowVarsOf(values: { var?: string[] }): Record<string, string> {
+export function flowVarsOf(values: { var?: string[]; env?: string[] }): Record<string, string> {
   const vars: Record<string, string> = {};
-  for (const given of values.var ?? []) {
+  // `-e NAME=VALUE` is Maestro's way to give the same.
+  for (const given of [...(values.var ?? []), ...(values.env ?? [])]) {
     const split = given.indexOf('=');
     const name = split < 0 ? given : given.slice(0, split);
     if (split < 0 || !VARIABLE_NAME.test(name)) throw new UsageError(`--var takes NAME=VALUE (a name of letters, digits and _), e.g. --var city=Paris; got "${given}"`);

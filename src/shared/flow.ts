@@ -73,12 +73,14 @@ export const LocatorSchema = z
     hint: text.optional(),
     /** The element's type, e.g. `switch`, `button`, `text-field`. */
     type: text.optional(),
+    /** Any of the element's own words, its text, description or hint (a Maestro `text` selector). */
+    label: text.optional(),
     /** The label of the row (list item) the element sits in, for a switch or a button that has none of its own. */
     row: text.optional(),
     distinguishedBy: DistinguishingFactsSchema.optional(),
   })
   .strict()
-  .refine((locator) => Boolean(locator.resourceId ?? locator.text ?? locator.desc ?? locator.hint ?? locator.row), {
+  .refine((locator) => Boolean(locator.resourceId ?? locator.text ?? locator.desc ?? locator.hint ?? locator.label ?? locator.row), {
     message: 'a locator needs at least one of resourceId, text, desc, hint or row',
   });
 export type Locator = z.infer<typeof LocatorSchema>;
@@ -284,6 +286,8 @@ export const FlowSchema = z
     /** The task it was recorded from, when it was. */
     recordedFrom: z.string().max(200).optional(),
     steps: z.array(FlowStepSchema).min(1).max(FLOW_MAX_STEPS),
+    /** Where each step was written, by line (a Maestro file's: a report names a failing command by its line). */
+    lines: z.array(z.number().int().positive()).max(FLOW_MAX_STEPS).optional(),
     answer: FlowAnswerSchema.optional(),
   })
   .strict();

@@ -2,6 +2,7 @@ import { isMap, isNode, isPair, isScalar, LineCounter, parseDocument, type Docum
 import { z } from 'zod';
 import { ActionStepSchema, FLOW_FILE_MAX_BYTES, FLOW_MAX_DEPTH, FLOW_MAX_STEPS, FlowSchema, objectNameProblem, type ActionStep, type AskAi, type Flow, type FlowStep, type Locator, type StepCondition } from '../../shared/flow';
 import { ACTION_TOOL_NAMES, ACTION_TOOLS } from '../tools/registry';
+import { isMaestroFlow, parseMaestroFlow } from './maestro-file';
 import {
   aimsAtPoint,
   BLOCK_FORMS,
@@ -277,6 +278,8 @@ function readYaml(text: string): { doc: Document; counter: LineCounter; raw: unk
 export function parseFlowFile(text: string, options: FlowFileOptions = {}): FlowFileResult {
   const bytes = Buffer.byteLength(text, 'utf8');
   if (bytes > FLOW_FILE_MAX_BYTES) return { ok: false, problems: [{ message: flowFileTooBig(bytes) }] };
+  // A Maestro flow (its appId header, `---`, the commands) is the same flow in another syntax.
+  if (isMaestroFlow(text)) return parseMaestroFlow(text, options);
   const read = readYaml(text);
   if ('problems' in read) return { ok: false, problems: read.problems };
   const { doc, counter, raw } = read;

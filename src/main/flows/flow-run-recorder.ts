@@ -76,7 +76,8 @@ function stepResults(flow: Flow, reported: ReadonlyMap<number, Reported>, reason
   let since = started;
   let stopped = false;
   return flow.steps.map((step, index): FlowStepResult => {
-    const base = { index, kind: flowStepKind(step), label: stepLabel(step) };
+    const line = flow.lines?.[index];
+    const base = { index, kind: flowStepKind(step), label: line ? `line ${line}: ${stepLabel(step)}` : stepLabel(step) };
     const report = reported.get(index);
     if (stopped || (!report && reason === null)) {
       const detail = stopped ? 'not run: an earlier step did not pass' : 'not run: the run ended without it';

@@ -43,8 +43,10 @@ function fieldOf(element: SceneElement, field: NamingField): string | undefined 
   }
 }
 
-/** Whether the element has every naming field the locator gives. */
+/** Whether the element has every naming field the locator gives; `label` is any one of its text, description or hint. */
 function matches(element: SceneElement, locator: Locator): boolean {
+  const label = locator.label;
+  if (label !== undefined && ![textOf(element), element.desc, element.hint].some((value) => value !== undefined && same(value, label))) return false;
   return NAMING_FIELDS.every((field) => {
     const wanted = locator[field];
     if (wanted === undefined) return true;
@@ -208,7 +210,7 @@ function factsWords(facts: DistinguishingFacts): string {
 
 /** A locator in a person's words: `'Wi-Fi'`, `'Send' button`, `'Add star' in the row 'Buy milk'`, `the field 'To'`, `'Ann Lee' showing '0222'`. */
 export function describeLocator(locator: Locator): string {
-  const name = locator.text ?? locator.desc ?? locator.hint ?? locator.resourceId;
+  const name = locator.text ?? locator.label ?? locator.desc ?? locator.hint ?? locator.resourceId;
   const kind = locator.type === TEXT_FIELD_TYPE ? 'field' : locator.type;
   const named = name ? `'${name}'` : `${kind ?? 'element'} in the row '${locator.row}'`;
   const typed = name && kind ? (kind === 'field' ? `the field ${named}` : `${named} ${kind.toLowerCase()}`) : named;

@@ -1,0 +1,307 @@
+import { LineCounter, parseAllDocuments, type Document } from 'yaml';
+import { FlowSchema, type ActionStep, type FlowStep, type Locator, type StepCondition } from '../../shared/flow';
+import type { FlowFileOptions, FlowFileResult, FlowProblem } from './flow-file';
+import { fillVariables, referencedVariables, stringsWithPaths } from '../replay/flow-variables';
+
+/**
+ * Maestro's flow files, read as they are: a header document (`appId`, `name`, `env`, `onFlowStart`/`onFlowComplete`)
+ * and a list of commands, each made into this app's flow steps, so one runner (with its waits, checks and supervision)
+ * runs both. Every command or field amc does not run is named with its line and column, and the file is refused
+ * before anything runs: a command is never skipped.
+ */
+
+/** A Maestro file: a first document with `appId`, then `---` and the commands. */
+export function isMaestroFlow(text: string): boolean {
+  return /^appId\s*:/m.test(text) && /^---\s*$/m.test(text);
+}
+
+type Raw = Record<string, unknown>;
+const isRaw = (value: unknown): value is Raw => Boolean(value) && typeof value === 'object' && !Array.isArray(value);
+
+/** Maestro's keys for `pressKey`, as our press_key names them. */
+const KEYS: Record<string, string> = { enter: 'enter', back: 'back', home: 'home', backspace: 'delete', delete: 'delete', tab: 'tab', escape: 'escape', 'volume up': 'volume_up', 'volume down': 'volume_down', power: 'power' };
+const SELECTOR_FIELDS = new Set(['text', 'id', 'index', 'optional', 'enabled', 'checked', 'focused', 'selected', 'below', 'above', 'leftOf', 'rightOf', 'childOf', 'containsChild', 'containsDescendants', 'label', 'retryTapIfNoChange', 'waitToSettleTimeoutMs']);
+/** Selector fields amc reads; the others are refused (their meaning would otherwise be lost). */
+const SELECTOR_READ = new Set(['text', 'id', 'optional', 'label']);
+const REGEX_SIGNS = /[\\^$*+?()[\]{}|]/;
+
+class Reader {
+  readonly problems: FlowProblem[] = [];
+  private readonly counter = new LineCounter();
+  private doc: Document | undefined;
+
+  constructor(
+    private readonly text: string,
+    private readonly options: FlowFileOptions,
+    private readonly appId: () => string,
+  ) {}
+
+  parse(): { header: Raw; commands: unknown[]; doc: Document } | null {
+    const docs = parseAllDocuments(this.text, { lineCounter: this.counter, uniqueKeys: true, prettyErrors: false });
+    if (!Array.isArray(docs)) return this.fail([1, 1], 'not valid YAML');
+    for (const doc of docs) for (const error of doc.errors) this.problem(error.pos[0], `not valid YAML: ${error.message.split('\n')[0]}`);
+    if (this.problems.length) return null;
+    const [first, second] = docs;
+    if (!first || !second) return this.fail([1, 1], 'a Maestro flow is a header with appId, then `---` and the commands');
+    const header = first.toJS() as unknown;
+    const commands = second.toJS() as unknown;
+    if (!isRaw(header)) return this.fail([1, 1], 'the header is a map with appId');
+    this.doc = second;
+    if (!Array.isArray(commands)) return this.fail([1, 1], 'after `---` comes a list of commands');
+    return { header, commands, doc: second };
+  }
+
+  /** The line and column of a command (by its path in the commands' document). */
+  at(path: (string | number)[]): number {
+    const node = this.doc?.getIn(path, true) as { range?: [number, number, number] } | undefined;
+    return node?.range?.[0] ?? 0;
+  }
+
+  problem(offset: number, message: string): void {
+    const { line, col } = this.counter.linePos(offset);
+    this.problems.push({ line, column: col, message });
+  }
+
+  private fail([line, column]: [number, number], message: string): null {
+    this.problems.push({ line, column, message });
+    return null;
+  }
+
+  /** The commands of a list as our steps (a command amc does not run is a problem at its line). */
+  commands(list: unknown[], path: (string | number)[]): { steps: FlowStep[]; lines: number[] } {
+    const steps: FlowStep[] = [];
+    const lines: number[] = [];
+    list.forEach((command, index) => {
+      const at = [...path, index];
+      const offset = this.at(at);
+      const made = this.command(command, at, offset);
+      for (const step of made) {
+        steps.push(step);
+        lines.push(this.counter.linePos(offset).line);
+      }
+    });
+    return { steps, lines };
+  }
+
+  private command(command: unknown, at: (string | number)[], offset: number): FlowStep[] {
+    const [name, value] = typeof command === 'string' ? [command, null] : isRaw(command) && Object.keys(command).length === 1 ? Object.entries(command)[0]! : [undefined, undefined];
+    if (name === undefined) {
+      this.problem(offset, 'a command is one name (`- back`) or one name with its value (`- tapOn: "Save"`)');
+      return [];
+    }
+    const bad = (message: string): FlowStep[] => {
+      this.problem(offset, `${name}: ${message}`);
+      return [];
+    };
+    switch (name) {
+      case 'launchApp': {
+        const options = isRaw(value) ? value : {};
+        const app = typeof value === 'string' ? value : typeof options.appId === 'string' ? options.appId : this.appId();
+        const unknown = Object.keys(options).filter((key) => !['appId', 'clearState', 'stopApp', 'arguments', 'permissions'].includes(key));
+        if (unknown.length) return bad(`amc does not read ${unknown.map((key) => `\`${key}\``).join(', ')}`);
+        if (options.arguments !== undefined || options.permissions !== undefined) return bad('launch arguments and permissions are not passed on by amc');
+        return [
+          ...(options.stopApp === false ? [] : [action('stop_app', { app })]),
+          ...(options.clearState === true ? [action('clear_app', { app })] : []),
+          action('launch_app', { app }),
+        ];
+      }
+      case 'tapOn':
+      case 'longPressOn': {
+        const selector = this.selector(value, offset, name);
+        if (!selector) return [];
+        return [{ ...action(name === 'tapOn' ? 'tap' : 'long_press', {}), target: selector.locator, ...(selector.optional && { optional: true }) }];
+      }
+      case 'assertVisible':
+      case 'assertNotVisible': {
+        const selector = this.selector(value, offset, name);
+        if (!selector) return [];
+        const words = selector.locator.label ?? selector.locator.resourceId!;
+        if (selector.locator.label === undefined) return bad('amc checks a text on the screen; give `text` (an id is for taps)');
+        return [{ assert: name === 'assertVisible' ? { visible: words } : { absent: words }, ...(selector.optional && { optional: true }) }];
+      }
+      case 'extendedWaitUntil': {
+        if (!isRaw(value)) return bad('it takes `visible` or `notVisible`, and `timeout`');
+        const which = value.visible !== undefined ? 'visible' : 'notVisible';
+        const selector = this.selector(value[which], offset, name);
+        if (!selector?.locator.label) return selector ? bad('amc waits for a text on the screen; give `text`') : [];
+        const timeout = Number(value.timeout ?? 17_000);
+        return [{ wait_until: { [which === 'visible' ? 'visible' : 'not_visible']: selector.locator.label, timeout }, ...(value.optional === true && { optional: true }) }];
+      }
+      case 'waitForAnimationToEnd':
+        return [{ wait_for_settle: isRaw(value) && value.timeout !== undefined ? { timeout: Number(value.timeout) } : null }];
+      case 'inputText':
+        return typeof value === 'string' || typeof value === 'number' ? [action('type_text', { text: String(value) })] : bad('it takes the text to type');
+      case 'back':
+        return [action('press_key', { key: 'back' })];
+      case 'pressKey': {
+        const key = typeof value === 'string' ? KEYS[value.toLowerCase()] : undefined;
+        return key ? [action('press_key', { key })] : bad(`amc presses ${Object.keys(KEYS).join(', ')}`);
+      }
+      case 'scroll':
+        return [action('swipe', { direction: 'up' })];
+      case 'swipe': {
+        const direction = isRaw(value) && typeof value.direction === 'string' ? value.direction.toLowerCase() : undefined;
+        return direction && ['up', 'down', 'left', 'right'].includes(direction) ? [action('swipe', { direction })] : bad('amc swipes by `direction` (UP, DOWN, LEFT, RIGHT)');
+      }
+      case 'scrollUntilVisible': {
+        if (!isRaw(value)) return bad('it takes `element` and, optionally, `direction` and `timeout`');
+        const selector = this.selector(value.element, offset, name);
+        if (!selector) return [];
+        const direction = typeof value.direction === 'string' ? value.direction.toLowerCase() : 'down';
+        if (!['up', 'down', 'left', 'right'].includes(direction)) return bad('its direction is UP, DOWN, LEFT or RIGHT');
+        return [{ scroll_until_visible: { target: selector.locator, direction: direction as 'down', ...(value.timeout !== undefined && { timeout: Number(value.timeout) }) } }];
+      }
+      case 'stopApp':
+      case 'killApp':
+        return [action('stop_app', { app: typeof value === 'string' ? value : this.appId() })];
+      case 'clearState':
+        return [action('clear_app', { app: typeof value === 'string' ? value : this.appId() })];
+      case 'openLink':
+        return typeof value === 'string' ? [action('open_url', { url: value })] : isRaw(value) && typeof value.link === 'string' ? [action('open_url', { url: value.link })] : bad('it takes the link');
+      case 'assertWithAI':
+        return isRaw(value) && typeof value.assertion === 'string' ? [{ ask_ai: { question: value.assertion, kind: 'yes-no' } }] : bad('it takes `assertion`');
+      case 'extractTextWithAI':
+        return isRaw(value) && typeof value.query === 'string'
+          ? [{ ask_ai: { question: value.query, kind: 'extract', into: typeof value.outputVariable === 'string' ? value.outputVariable : 'aiOutput' } }]
+          : bad('it takes `query` (and `outputVariable`)');
+      case 'runFlow':
+        return this.runFlow(value, at, offset);
+      case 'repeat':
+      case 'retry': {
+        if (!isRaw(value) || !Array.isArray(value.commands)) return bad('it takes `commands`');
+        const inner = this.commands(value.commands, [...at, name, 'commands']).steps;
+        if (!inner.length) return [];
+        if (name === 'retry') return [{ retry: { max: Math.min(3, Number(value.maxRetries ?? 1)), steps: inner } }];
+        const condition = this.condition(value.while, offset);
+        const times = value.times === undefined ? undefined : Number(value.times);
+        return [{ repeat: { ...(times !== undefined && { times }), ...(condition && { while: condition }), steps: inner } }];
+      }
+      default:
+        return bad(`amc does not run this Maestro command${['runScript', 'evalScript', 'setLocation', 'travel', 'addMedia', 'startRecording', 'stopRecording', 'setAirplaneMode', 'toggleAirplaneMode'].includes(name) ? '' : ' (yet)'}; the flow is refused rather than run without it`);
+    }
+  }
+
+  private runFlow(value: unknown, at: (string | number)[], offset: number): FlowStep[] {
+    const given = typeof value === 'string' ? { file: value } : isRaw(value) ? value : {};
+    const condition = this.condition(given.when, offset);
+    const control = condition ? { when: condition } : {};
+    if (Array.isArray(given.commands)) {
+      const inner = this.commands(given.commands, [...at, 'runFlow', 'commands']).steps;
+      return inner.length ? [{ run_flow: { steps: inner }, ...control }] : [];
+    }
+    if (typeof given.file !== 'string') {
+      this.problem(offset, 'runFlow: it takes a file, or `commands`');
+      return [];
+    }
+    const read = this.options.include?.(given.file);
+    if (!read || 'problem' in read) {
+      this.problem(offset, `runFlow ${given.file}: ${read ? read.problem : 'another file can only be read beside a flow file'}`);
+      return [];
+    }
+    const env = isRaw(given.env) ? Object.fromEntries(Object.entries(given.env).map(([key, item]) => [key, String(item)])) : {};
+    const result = parseMaestroFlow(read.text, { vars: { ...this.options.vars, ...env }, depth: (this.options.depth ?? 0) + 1, ...(read.include && { include: read.include }) }, false);
+    if (!result.ok) {
+      this.problem(offset, `runFlow ${given.file}: ${result.problems.map((problem) => (problem.line ? `line ${problem.line}: ${problem.message}` : problem.message)).join('; ')}`);
+      return [];
+    }
+    return [{ run_flow: { file: given.file, steps: result.flow.steps }, ...control }];
+  }
+
+  private condition(value: unknown, offset: number): StepCondition | undefined {
+    if (value === undefined) return undefined;
+    if (isRaw(value) && (value.visible !== undefined || value.notVisible !== undefined)) {
+      const which = value.visible !== undefined ? 'visible' : 'notVisible';
+      const selector = this.selector(value[which], offset, 'when');
+      if (selector?.locator.label) return which === 'visible' ? { visible: selector.locator.label } : { not_visible: selector.locator.label };
+    }
+    this.problem(offset, 'when: amc runs a step when a text is `visible` or `notVisible` (not `platform` or `true`)');
+    return undefined;
+  }
+
+  /** A Maestro selector (a text, or a map) as our locator; a field amc does not read is a problem, never dropped. */
+  private selector(value: unknown, offset: number, command: string): { locator: Locator; optional: boolean } | null {
+    const fields: Raw = typeof value === 'string' || typeof value === 'number' ? { text: String(value) } : isRaw(value) ? value : {};
+    const unread = Object.keys(fields).filter((key) => !SELECTOR_READ.has(key));
+    if (unread.length) {
+      const known = unread.every((key) => SELECTOR_FIELDS.has(key));
+      this.problem(offset, `${command}: amc does not ${known ? 'match by' : 'know the selector field'} ${unread.map((key) => `\`${key}\``).join(', ')} yet`);
+      return null;
+    }
+    const text = typeof fields.text === 'string' ? fields.text : undefined;
+    const id = typeof fields.id === 'string' ? fields.id.replace(/^[\w.]+:id\//, '') : undefined;
+    for (const pattern of [text, id]) {
+      // `${VAR}` is a variable, not a pattern; an escaped sign (`\.`) is the sign itself.
+      if (pattern !== undefined && REGEX_SIGNS.test(pattern.replace(/\$\{\w+\}/g, '').replace(/\\./g, ''))) {
+        this.problem(offset, `${command}: "${pattern}" is a regular expression; amc matches a selector's whole text as written`);
+        return null;
+      }
+    }
+    if (text === undefined && id === undefined) {
+      this.problem(offset, `${command}: give \`text\` or \`id\``);
+      return null;
+    }
+    return { locator: { ...(text !== undefined && { label: text.replace(/\\(.)/g, '$1') }), ...(id !== undefined && { resourceId: id }) }, optional: fields.optional === true };
+  }
+}
+
+const action = (tool: string, args: Record<string, unknown>): ActionStep => ({ tool, args });
+
+/** A Maestro flow file as our Flow (its appId as the app, its name or appId in the goal), or its problems with their lines. */
+export function parseMaestroFlow(text: string, options: FlowFileOptions = {}, withHooks = true): FlowFileResult {
+  let appId = '';
+  const reader = new Reader(text, options, () => appId);
+  const parsed = reader.parse();
+  if (!parsed) return { ok: false, problems: reader.problems };
+  const { header } = parsed;
+  if (typeof header.appId !== 'string' || !header.appId) return { ok: false, problems: [{ line: 1, column: 1, message: 'the header needs `appId` (the app\'s package)' }] };
+  appId = header.appId;
+  const unknownHeader = Object.keys(header).filter((key) => !['appId', 'name', 'tags', 'env', 'onFlowStart', 'onFlowComplete'].includes(key));
+  if (unknownHeader.length) return { ok: false, problems: [{ line: 1, column: 1, message: `amc does not read ${unknownHeader.map((key) => `\`${key}\``).join(', ')} in the header` }] };
+  const body = reader.commands(parsed.commands, []);
+  // The hooks run around the commands (onFlowComplete after the last one: amc does not yet run it after a failure).
+  const hook = (key: 'onFlowStart' | 'onFlowComplete') => (withHooks && Array.isArray(header[key]) ? new Reader(text, options, () => appId) : null);
+  const start = hook('onFlowStart');
+  const before = start ? commandsOfHeader(start, text, 'onFlowStart') : { steps: [], lines: [] };
+  const complete = hook('onFlowComplete');
+  const after = complete ? commandsOfHeader(complete, text, 'onFlowComplete') : { steps: [], lines: [] };
+  const problems = [...reader.problems, ...(start?.problems ?? []), ...(complete?.problems ?? [])];
+  const env = isRaw(header.env) ? Object.fromEntries(Object.entries(header.env).map(([key, item]) => [key, String(item)])) : {};
+  const values = { ...env, ...options.vars };
+  const steps = [...before.steps, ...body.steps, ...after.steps];
+  for (const { text: written } of stringsWithPaths(steps)) {
+    for (const name of referencedVariables(written)) {
+      if (!Object.hasOwn(values, name) && !steps.some((step) => 'ask_ai' in step && step.ask_ai.into === name)) {
+        problems.push({ message: `\`\${${name}}\` has no value: set it under \`env:\` or give \`-e ${name}=VALUE\`` });
+      }
+    }
+  }
+  if (problems.length) return { ok: false, problems: dedupe(problems).sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0)) };
+  if (!steps.length) return { ok: false, problems: [{ line: 1, column: 1, message: 'the flow has no commands' }] };
+  const goal = typeof header.name === 'string' && header.name ? header.name : `Maestro flow for ${appId}`;
+  const judged = FlowSchema.safeParse({ goal, app: appId, vars: env, steps, lines: [...before.lines, ...body.lines, ...after.lines] });
+  if (!judged.success) return { ok: false, problems: [{ line: 1, column: 1, message: `the flow is not one a run can carry out: ${judged.error.issues[0]?.message ?? ''}` }] };
+  return { ok: true, flow: { ...judged.data, steps: fillVariables(judged.data.steps, values), goal: fillVariables(judged.data.goal, values) } };
+}
+
+/** The commands of a header hook, read from the header document. */
+function commandsOfHeader(reader: Reader, text: string, key: string): { steps: FlowStep[]; lines: number[] } {
+  const docs = parseAllDocuments(text);
+  const header = (Array.isArray(docs) ? docs[0] : undefined)?.toJS() as Raw | undefined;
+  const list = header?.[key];
+  if (!Array.isArray(list)) return { steps: [], lines: [] };
+  // The hooks' lines are the header's; the reader locates by the commands' document, so a hook's problems say its name.
+  const made = reader.commands(list, []);
+  return { steps: made.steps, lines: made.lines.map(() => 1) };
+}
+
+function dedupe(problems: FlowProblem[]): FlowProblem[] {
+  const seen = new Set<string>();
+  return problems.filter((problem) => {
+    const key = `${problem.line}:${problem.column}:${problem.message}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+

@@ -1,0 +1,136 @@
+// Maestro flow files run as they are by `amc flow run|check` (a child process against the real adb server and the demo
+// phone, no model): our own flows for the demo phone's apps written in Maestro's syntax, a failing selector named by
+// its line, and the commands amc does not run refused before the run. What happened is read back with GET /state.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startAdbHarness, type AdbHarness } from '../support/adb-harness';
+import { runAmc } from '../support/cli';
+
+let harness: AdbHarness;
+let home: string;
+let dir: string;
+
+beforeAll(async () => {
+  harness = await startAdbHarness();
+  home = await mkdtemp(path.join(tmpdir(), 'amc-maestro-home-'));
+  dir = await mkdtemp(path.join(tmpdir(), 'amc-maestro-files-'));
+}, 60_000);
+
+afterAll(async () => {
+  await harness?.stop();
+  for (const folder of [home, dir]) if (folder) await rm(folder, { recursive: true, force: true });
+});
+
+const env = () => ({ ANDROID_ADB_SERVER_PORT: String(harness.adbPort), HOME: harness.env.HOME, AMC_HOME: home });
+
+async function maestroFile(name: string, lines: string[]): Promise<string> {
+  const file = path.join(dir, name);
+  await writeFile(file, `${lines.join('\n')}\n`);
+  return file;
+}
+
+describe('Maestro flows', () => {
+  it('Scenario: A Maestro flow for Notes runs as it is, with env and -e', async () => {
+    await harness.reset({});
+    const file = await maestroFile('note.yaml', [
+      'appId: com.amc.notes',
+      'name: Write a note',
+      'env:',
+      '  TITLE: Groceries',
+      '---',
+      '- launchApp',
+      '- tapOn: "New note"',
+      '- tapOn:',
+      '    id: "com.amc.notes:id/note_title"',
+      '- inputText: ${TITLE}',
+      '- back',
+      '- tapOn: Save',
+      '- assertVisible: ${TITLE}',
+      '- assertNotVisible: "Nothing here"',
+    ]);
+    const result = await runAmc(['flow', 'run', file, '-s', harness.serial, '-e', 'TITLE=Bananas'], { env: env() });
+    expect(result.stdout).toContain('Goal: Write a note');
+    expect(result.stdout).toMatch(/passed +8\. line 13: assert: \{ visible: Bananas \}/);
+    expect(result.code).toBe(0);
+    expect((await harness.state()).notes.map((note) => note.title)).toContain('Bananas');
+  });
+
+  it('Scenario: A Maestro flow with runFlow when, optional, extendedWaitUntil, scrollUntilVisible and waitForAnimationToEnd runs', async () => {
+    await harness.reset({});
+    await maestroFile('open-network.yaml', ['appId: com.android.settings', '---', '- tapOn: "Network & internet"', '- assertVisible: "Airplane mode"', '- back']);
+    const file = await maestroFile('about.yaml', [
+      'appId: com.android.settings',
+      '---',
+      '- launchApp:',
+      '    clearState: false',
+      '- runFlow:',
+      '    when:',
+      '      visible: "Nowhere"',
+      '    commands:',
+      '      - tapOn: "Nowhere"',
+      '- runFlow: open-network.yaml',
+      '- tapOn:',
+      '    text: "Allow"',
+      '    optional: true',
+      '- extendedWaitUntil:',
+      '    visible: "Network & internet"',
+      '    timeout: 5000',
+      '- scrollUntilVisible:',
+      '    element:',
+      '      text: "About phone"',
+      '    direction: DOWN',
+      '- tapOn: "About phone"',
+      '- waitForAnimationToEnd',
+      '- assertVisible: "Android version"',
+    ]);
+    const result = await runAmc(['flow', 'run', file, '-s', harness.serial], { env: env() });
+    expect(result.stdout).toMatch(/passed +3\. line 5: run_flow: .* — skipped: only when "Nowhere" is on screen/);
+    expect(result.stdout).toMatch(/passed +4\. line 10: run_flow: .* — the steps of open-network\.yaml passed/);
+    expect(result.stdout).toMatch(/passed +5\. line 11: tap: .* — optional, went on without it/);
+    expect(result.code).toBe(0);
+    expect((await harness.state()).foreground).toBe('com.android.settings');
+  });
+
+  it('Scenario: A Maestro selector that matches nothing fails the run with its line', async () => {
+    await harness.reset({});
+    const file = await maestroFile('missing.yaml', ['appId: com.amc.notes', '---', '- launchApp', '- tapOn: "Meeting notes"', '- tapOn: Save']);
+    const result = await runAmc(['flow', 'run', file, '-s', harness.serial, '--junit', path.join(dir, 'missing.xml')], { env: env() });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(/FAILED +3\. line 4: tap: \{ label: Meeting notes \} — no 'Meeting notes' on this screen; I see: Shopping list/);
+    expect(result.stdout).toContain('not run  4. line 5: tap:');
+  });
+
+  it('Scenario: Maestro commands amc does not run are named with their line and column, and refused before the run', async () => {
+    await harness.reset({});
+    const file = await maestroFile('scripted.yaml', [
+      'appId: com.amc.notes',
+      '---',
+      '- launchApp',
+      '- runScript: setup.js',
+      '- evalScript: ${output.x = 1}',
+      '- setLocation:',
+      '    latitude: 1',
+      '    longitude: 2',
+      '- travel:',
+      '    points: []',
+      '- tapOn: "Item .*"',
+      '- tapOn:',
+      '    text: Save',
+      '    below: Title',
+    ]);
+    const checked = await runAmc(['flow', 'check', file], { env: env() });
+    expect(checked.code).toBe(2);
+    expect(checked.stderr).toContain('line 4, column 3: runScript: amc does not run this Maestro command');
+    expect(checked.stderr).toContain('line 5, column 3: evalScript: amc does not run this Maestro command');
+    expect(checked.stderr).toContain('line 6, column 3: setLocation: amc does not run this Maestro command');
+    expect(checked.stderr).toContain('line 9, column 3: travel: amc does not run this Maestro command');
+    expect(checked.stderr).toContain('line 11, column 3: tapOn: "Item .*" is a regular expression');
+    expect(checked.stderr).toContain('line 12, column 3: tapOn: amc does not match by `below` yet');
+    const run = await runAmc(['flow', 'run', file, '-s', harness.serial], { env: env() });
+    expect(run.code).toBe(2);
+    // Nothing ran: the phone is still on its home screen.
+    expect((await harness.state()).foreground).toBe('com.android.launcher3');
+  });
+});
