@@ -6,6 +6,11 @@ import type { FleetJob } from '../fleet/job';
 import type { RunJob } from '../fleet/worker';
 import type { SupervisorPort } from '../main/runtime/supervisor';
 import { finishedVerdict } from '../shared/verdict';
+import type { RuntimeConfig } from '../main/runtime/config';
+import type { ConfiguredPlanner } from '../main/runtime/planner';
+import type { PlanCachePort } from '../main/runtime/plan-cache-port';
+import type { PlanCacheStore } from '../main/storage/plan-cache-store';
+import type { TaskStore } from '../main/storage/task-store';
 import { shownText } from '../shared/shown-text';
 import { configuredPlannerFor } from './planner-options';
 import { terminalSupervisor } from './terminal-supervisor';
@@ -53,11 +58,13 @@ export async function fleetJobRunner(
   const { warmUpFirstTurn } = await import('../main/app/first-turn-warm-up');
   const { Observer } = await import('../main/perception/observer');
   const { IdleReadings } = await import('../main/perception/idle-readings');
+  const { createPlanCacheStore } = await import('../main/storage/plan-cache-store');
   const home = resolveAmcHome(process.env);
   // Checked once at start: a worker whose settings cannot run a task says so before it takes any job.
   const atStart = await configuredPlannerFor({});
   await warmUpFirstTurn(atStart.config, atStart.configured, offered);
   const history = createTaskStore(home);
+  const planCacheStore = createPlanCacheStore(home);
   const deviceLock = createDeviceLocks(home);
   const readings = readIdlePhones ? new IdleReadings(new Observer(adb, { screenshot: false }), { isFree: async (serial) => (await deviceLock.holder(serial)) === null }) : null;
   readings?.watch(offered);
@@ -67,12 +74,20 @@ export async function fleetJobRunner(
     // A flow job runs its flow's steps (the model only for its ai and ask_ai steps), watched step by step for the result.
     const flow = job.flow?.content;
     const recorder = flow && createFlowRunRecorder(flow);
-    const planner = flow ? flowRunPlanner(flow, config, configured, recorder) : configured;
+    const cached = await planCacheForJob(job.goal, config, configured, { cache: planCacheStore, history });
+    const planner = flow ? flowRunPlanner(flow, config, configured, recorder) : cached.planner;
     // What the task says on the worker's terminal may quote the job (its answers) or the screen: each line escaped.
     const sayLines = (text: string) => text.split('\n').forEach((line) => say(`${serial}: ${shownText(line)}`));
     const supervisor = jobSupervisor(job, config.settings.fleet.jobsMayPreApprove, sayLines);
     const { typing } = phoneHelpersFor({ adb: async () => adb, settings: async () => config.settings, home });
-    const runner = createHeadlessRunner(adb, { screenshot: screenshotPolicyFor(config, planner), deviceLock, supervisor, typing, ...(readings && { readings }) });
+    const runner = createHeadlessRunner(adb, {
+      screenshot: screenshotPolicyFor(config, planner),
+      deviceLock,
+      supervisor,
+      typing,
+      ...(readings && { readings }),
+      ...(cached.planCache && { planCache: cached.planCache }),
+    });
     runner.on((event) => void history.append(event).catch(() => undefined));
     const request = { serial, goal: job.goal, ...(job.maxSteps && { maxSteps: job.maxSteps }), ...(job.allowedApps && { allowedApps: job.allowedApps }) };
     const release = (await readings?.hold(serial)) ?? (() => undefined);
@@ -91,6 +106,21 @@ export async function fleetJobRunner(
     }
   };
   return { runJob, close: async () => readings?.close() };
+}
+
+/**
+ * A goal job's planner and what its run may teach: the plan cache only where this machine's owner lets jobs use and
+ * teach it (`fleet.jobsUsePlanCache`, off), since a job is whatever someone wrote to the fleet's Redis.
+ */
+export async function planCacheForJob(
+  goal: string,
+  config: RuntimeConfig,
+  configured: ConfiguredPlanner,
+  sources: { cache: PlanCacheStore; history: Pick<TaskStore, 'get'> },
+): Promise<{ planner: ConfiguredPlanner; planCache?: PlanCachePort }> {
+  if (!config.settings.fleet.jobsUsePlanCache) return { planner: configured };
+  const { planCacheLearner, withPlanCache } = await import('../main/replay/plan-cache');
+  return { planner: await withPlanCache(configured, goal, sources, config.settings.aiPlanner.reuseRuns), planCache: planCacheLearner(sources.cache) };
 }
 
 /** Why this host refuses a job: a flow whose steps its tools cannot carry out (a hand-written payload), in plain words. */

@@ -83,8 +83,11 @@ export async function runTaskAtTerminal(command: string, values: TaskAtTerminalV
   const { phoneHelpersFor } = await import('../main/app/phone-typing');
   const { typing } = phoneHelpersFor({ adb: async () => adb, settings: async () => config.settings, home });
   const { createNotesStore } = await import('../main/storage/notes-store');
-  // The same notes per app as the app's: what this run teaches, the app's next task knows, and the other way round.
-  const runner = createHeadlessRunner(adb, { screenshot: screenshotPolicyFor(config, configured), deviceLock: createDeviceLocks(home), supervisor, typing, appNotes: createNotesStore(home) });
+  const { createPlanCacheStore } = await import('../main/storage/plan-cache-store');
+  const { planCacheLearner } = await import('../main/replay/plan-cache');
+  // The same notes per app and plan cache as the app's: what this run teaches, the app's next task knows, and the other way round.
+  const planCache = planCacheLearner(createPlanCacheStore(home));
+  const runner = createHeadlessRunner(adb, { screenshot: screenshotPolicyFor(config, configured), deviceLock: createDeviceLocks(home), supervisor, typing, appNotes: createNotesStore(home), planCache });
   // On a terminal (never with --json or when piped) a spinner shows the model is still planning.
   const spinner = !values.json && io.status && process.stdout.isTTY ? planningSpinner(io.status, Date.now, words) : undefined;
   if (spinner) runner.on((event) => spinner.onEvent(event));

@@ -465,6 +465,16 @@ export const SETTINGS_CATALOG = [
     env: 'AMC_FLEET_JOBS_MAY_PRE_APPROVE',
     appliesTo: ['app'],
   }),
+  // Off by default: a job comes from whoever can write to the fleet's Redis, so it neither follows this machine's
+  // plan cache nor teaches it unless this machine's owner says jobs may.
+  toggle('fleet', 'jobsUsePlanCache', false, {
+    label: 'Fleet jobs reuse and teach successful runs',
+    help: 'A fleet job on this machine\u2019s phones is planned by the model every step, and what it does never becomes a run that this machine\u2019s own tasks follow.',
+    helpOn: 'A fleet job follows this machine\u2019s earlier successful runs of its goal ("Reuse successful runs"), and a job a model drove to a verified success is followed by later tasks here.',
+    section: 'Fleet',
+    env: 'AMC_FLEET_JOBS_USE_PLAN_CACHE',
+    appliesTo: ['app'],
+  }),
   // A secret: the address may carry Redis's password, so it never reaches a window or a log (only "set").
   secret('AMC_FLEET_REDIS', {
     label: 'Fleet Redis URL',

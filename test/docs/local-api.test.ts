@@ -22,7 +22,7 @@ describe('the local API doc', () => {
     expect(withGeneratedSection(doc), 'run `npx tsx scripts/local-api-doc.ts`').toBe(doc);
     const section = generatedSection();
     for (const name of [...methodNames, ...eventNames]) expect(section).toContain(`| \`${name}\` |`);
-    expect(section).toContain('| `tasks.run` | `{ serial: string, goal: string, maxSteps?: integer, allowedApps?: string[], overrides?: {…} }` |');
+    expect(section).toContain('| `tasks.run` | `{ serial: string, goal: string, maxSteps?: integer, allowedApps?: string[], overrides?: {…}, language?: "en" \\| "zh-CN" }` |');
   });
 });
 

@@ -23,9 +23,10 @@ import { noPersonPresent, presetSupervisor, type SupervisorPort, type Supervisor
 import type { AppNotesPort } from '../../src/main/runtime/notes/app-notes-port';
 import { createNotesStore } from '../../src/main/storage/notes-store';
 import { createTaskStore } from '../../src/main/storage/task-store';
-import { withPlanCache } from '../../src/main/replay/plan-cache';
+import { planCacheLearner, withPlanCache } from '../../src/main/replay/plan-cache';
+import { createPlanCacheStore } from '../../src/main/storage/plan-cache-store';
 import { readFleetView } from '../../src/main/app/fleet-view';
-import { jobSupervisor } from '../../src/cli/fleet-job-runner';
+import { jobSupervisor, planCacheForJob } from '../../src/cli/fleet-job-runner';
 import { deviceGroupsOf, phonesOfLaunch } from '../../src/shared/device-groups';
 import { TaskRunner } from '../../src/main/runtime/task-runner';
 import { Executor } from '../../src/main/tools/executor';
@@ -108,6 +109,29 @@ async function runTask(
   });
   if (options.onEvent) runner.on(options.onEvent);
   return runner.run({ serial: harness.serial, goal: options.goal ?? 'Open Settings' }, { planner });
+}
+
+const openSettings: FakePolicy = () => (turnOfTask() === 0 ? { kind: 'call', tool: 'launch_app', args: { app: 'Settings' } } : finish(true, 'Settings is open'));
+
+/** A history and plan cache holding one model run of "Open Settings" (verified: Settings came to the front). */
+async function openSettingsCached() {
+  const history = createTaskStore(await mkdtemp(path.join(dir, 'history-')));
+  const cache = createPlanCacheStore(await mkdtemp(path.join(dir, 'cache-')));
+  const appends: Promise<void>[] = [];
+  policy = openSettings;
+  const first = await runTask(configWith(), { goal: 'Open Settings', onEvent: (event) => appends.push(history.append(event)) });
+  await Promise.all(appends);
+  expect(first.status).toBe('completed');
+  expect(await planCacheLearner(cache).consider(first)).toBe(true);
+  return { cache, history };
+}
+
+/** The model calls a task of "Open Settings" makes with `planner`, on a reset phone. */
+async function modelCallsWith(config: RuntimeConfig, planner: ConfiguredPlanner): Promise<number> {
+  await harness.reset();
+  policy = openSettings;
+  expect((await runTask(config, { goal: 'Open Settings', planner })).status).toBe('completed');
+  return turns.length;
 }
 
 /** This task's turn the model is answering, from 0 (the fakes' own count runs over every task). */
@@ -398,20 +422,10 @@ const ACTS: Record<Path, () => Promise<void>> = {
     expect(await stepsUntilStopped(3)).toBe((await stepsUntilStopped(2)) + 1);
   },
   'aiPlanner.reuseRuns': async () => {
-    const history = createTaskStore(await mkdtemp(path.join(dir, 'history-')));
-    const openSettings: FakePolicy = () => (turnOfTask() === 0 ? { kind: 'call', tool: 'launch_app', args: { app: 'Settings' } } : finish(true, 'Settings is open'));
-    const appends: Promise<void>[] = [];
-    policy = openSettings;
-    const first = await runTask(configWith(), { goal: 'Open Settings', onEvent: (event) => appends.push(history.append(event)) });
-    await Promise.all(appends);
-    expect(first.status).toBe('completed');
+    const sources = await openSettingsCached();
     const modelCalls = async (reuseRuns: boolean) => {
-      await harness.reset();
-      policy = openSettings;
       const config = configWith({ aiPlanner: { reuseRuns } });
-      const planner = await withPlanCache(buildPlanner(config), 'Open Settings', history, config.settings.aiPlanner.reuseRuns);
-      expect((await runTask(config, { goal: 'Open Settings', planner })).status).toBe('completed');
-      return turns.length;
+      return modelCallsWith(config, await withPlanCache(buildPlanner(config), 'Open Settings', sources, config.settings.aiPlanner.reuseRuns));
     };
     expect(await modelCalls(false)).toBe(2);
     expect(await modelCalls(true)).toBeLessThan(2);
@@ -443,6 +457,18 @@ const ACTS: Record<Path, () => Promise<void>> = {
     const replyWith = async (settings: Settings) => (await jobSupervisor(job, settings.fleet.jobsMayPreApprove, () => undefined).ask(held, { signal: new AbortController().signal })).reply;
     expect(await replyWith(settingsWith({}))).toMatchObject({ kind: 'unanswered', reason: expect.stringMatching(/does not let jobs approve sensitive actions in advance/) });
     expect(await replyWith(settingsWith({ fleet: { jobsMayPreApprove: true } }))).toEqual({ kind: 'allow', scope: 'once' });
+  },
+  'fleet.jobsUsePlanCache': async () => {
+    // A fleet job of a goal this machine has a reused run of: followed (and taught) only where the owner allows it.
+    const sources = await openSettingsCached();
+    const modelCalls = async (jobsUsePlanCache: boolean) => {
+      const config = configWith({ fleet: { jobsUsePlanCache } });
+      const job = await planCacheForJob('Open Settings', config, buildPlanner(config), sources);
+      expect(job.planCache !== undefined).toBe(jobsUsePlanCache);
+      return modelCallsWith(config, job.planner);
+    };
+    expect(await modelCalls(false)).toBe(2);
+    expect(await modelCalls(true)).toBeLessThan(2);
   },
   'secrets.AMC_FLEET_REDIS': async () => {
     expect(await readFleetView(configWith())).toEqual({ kind: 'not-set' });

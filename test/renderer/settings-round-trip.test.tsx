@@ -61,6 +61,7 @@ const TYPED: Record<Path, (provider: Provider) => { form: string | boolean; stor
   'typing.method': () => ({ form: 'adb-keyboard', stored: 'adb-keyboard' }),
   'fleet.deviceGroups': () => ({ form: ' lab: emulator-5554 127.0.0.1:5601 ', stored: 'lab: emulator-5554 127.0.0.1:5601' }),
   'fleet.jobsMayPreApprove': () => ({ form: true, stored: true }),
+  'fleet.jobsUsePlanCache': () => ({ form: true, stored: true }),
   'secrets.AMC_FLEET_REDIS': () => ({ form: 'redis://:round-trip-pass@127.0.0.1:6390', stored: 'redis://:round-trip-pass@127.0.0.1:6390' }),
 };
 
@@ -113,6 +114,7 @@ const ARRIVES: Record<Path, (d: Destinations) => [unknown, unknown]> = {
   'typing.method': ({ config }) => [config.settings.typing.method, 'adb-keyboard'],
   'fleet.deviceGroups': ({ config }) => [deviceGroupsOf(config.settings.fleet.deviceGroups).get('lab'), ['emulator-5554', '127.0.0.1:5601']],
   'fleet.jobsMayPreApprove': ({ config }) => [config.settings.fleet.jobsMayPreApprove, true],
+  'fleet.jobsUsePlanCache': ({ config }) => [config.settings.fleet.jobsUsePlanCache, true],
   'secrets.AMC_FLEET_REDIS': ({ config }) => [config.secrets.AMC_FLEET_REDIS, 'redis://:round-trip-pass@127.0.0.1:6390'],
 };
 

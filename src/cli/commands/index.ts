@@ -63,6 +63,10 @@ export const commands: readonly CommandEntry[] = [
     load: async () => (await import('./act')).actCommand,
   },
   {
+    name: 'cache',
+    load: async () => (await import('./cache')).cacheCommand,
+  },
+  {
     name: 'notes',
     load: async () => (await import('./notes')).notesCommand,
   },

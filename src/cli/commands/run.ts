@@ -40,7 +40,10 @@ export const runCommand: CliCommand = {
     if (targets) return launchAtTerminal(targets, goal, values, io);
     return runTaskAtTerminal('run', values, io, async ({ config, configured, history }) => {
       const { withPlanCache } = await import('../../main/replay/plan-cache');
-      return { goal, planner: await withPlanCache(configured, goal, history, config.settings.aiPlanner.reuseRuns) };
+      const { createPlanCacheStore } = await import('../../main/storage/plan-cache-store');
+      const { resolveAmcHome } = await import('../../main/storage/settings-store');
+      const cache = createPlanCacheStore(resolveAmcHome(process.env));
+      return { goal, planner: await withPlanCache(configured, goal, { cache, history }, config.settings.aiPlanner.reuseRuns) };
     });
   },
 };

@@ -14,6 +14,8 @@ import { createSecretStore, resolveAmcHome, type SecretCodec } from '../storage/
 import { createTaskStore } from '../storage/task-store';
 import { createNotesStore } from '../storage/notes-store';
 import { notesHandlers } from './handlers/notes';
+import { planCacheHandlers } from './handlers/plan-cache';
+import { createPlanCacheStore } from '../storage/plan-cache-store';
 import { DeviceService, adbServerOptions } from './device-service';
 import { appHandlers } from './handlers/app';
 import { deviceHandlers } from './handlers/devices';
@@ -127,6 +129,7 @@ export async function createApp(options: AppOptions = {}): Promise<AppServices> 
   const phone = new PhoneAccess(() => devices.adb(), (serial, work) => mirror.yieldTo(serial, work), { typing: helpers.typing });
   const store = createTaskStore(home);
   const notes = createNotesStore(home);
+  const planCache = createPlanCacheStore(home);
   const locks = createDeviceLocks(home);
   const tasks = new TaskService({
     events,
@@ -142,6 +145,7 @@ export async function createApp(options: AppOptions = {}): Promise<AppServices> 
         if ((await notes.keep(taskId, routes)).length) events.publish('notes.changed', { change: 'learned' });
       },
     },
+    planCache,
   });
 
   // Local schedules fire while this app runs; runs due while it was closed are noted as missed as it starts.
@@ -165,6 +169,7 @@ export async function createApp(options: AppOptions = {}): Promise<AppServices> 
     ...flowHandlers(tasks, store),
     ...settingsHandlers(settings),
     ...notesHandlers(notes, events),
+    ...planCacheHandlers(planCache),
     ...scheduleHandlers(scheduler),
     'fleet.overview': async () => readFleetView(await config.load()),
   };

@@ -5,6 +5,7 @@ import { TaskRunner, type ConfiguredPlanner, type DeviceLockPort, type Superviso
 import { Executor, type ExecutorOptions } from '../tools/executor';
 import type { ScreenshotPolicy } from './phone-access';
 import type { AppNotesPort } from '../runtime/notes/app-notes-port';
+import type { PlanCachePort } from '../runtime/plan-cache-port';
 
 /** A screenshot per turn only for a planner that takes one and settings that send it: otherwise no screencap is paid for. */
 export function screenshotPolicyFor(config: RuntimeConfig, configured: ConfiguredPlanner): ScreenshotPolicy {
@@ -21,6 +22,7 @@ export function createHeadlessRunner(
     supervisor?: SupervisorPort;
     typing?: ExecutorOptions['typing'];
     appNotes?: AppNotesPort;
+    planCache?: PlanCachePort;
     readings?: ReadingSource;
   },
 ): TaskRunner {
@@ -35,5 +37,6 @@ export function createHeadlessRunner(
     ...(options.deviceLock && { deviceLock: options.deviceLock }),
     ...(options.supervisor && { supervisor: options.supervisor }),
     ...(options.appNotes && { appNotes: options.appNotes }),
+    ...(options.planCache && { planCache: options.planCache }),
   });
 }

@@ -11,7 +11,8 @@ import { buildPlanner } from '../runtime/build-planner';
 import { applyTaskOverrides, type RuntimeConfig } from '../runtime/config';
 import { APP_CLOSED_REASON, TaskRunner, type ConfiguredPlanner, type DeviceLockPort, type TaskHandle } from '../runtime/task-runner';
 import { ReplayRefused, replayPlannerFor } from '../replay/replay-task';
-import { withPlanCache } from '../replay/plan-cache';
+import { planCacheLearner, withPlanCache } from '../replay/plan-cache';
+import type { PlanCacheStore } from '../storage/plan-cache-store';
 import type { DeviceLocks } from '../storage/device-lock';
 import type { AppNotesPort } from '../runtime/notes/app-notes-port';
 import type { TaskStore } from '../storage/task-store';
@@ -31,6 +32,8 @@ export interface TaskServiceOptions {
   deviceLock?: DeviceLockPort & Partial<Pick<DeviceLocks, 'revokeAgent'>>;
   /** Notes per app the tasks learn and read (when Settings turn them on). */
   appNotes?: AppNotesPort;
+  /** The plan cache the tasks learn from and follow ("Reuse successful runs"); absent: none. */
+  planCache?: PlanCacheStore;
   /** How long close() waits for stopped tasks to record their end. */
   closeTimeoutMs?: number;
 }
@@ -66,6 +69,7 @@ export class TaskService {
       ...(options.deviceLock && { deviceLock: options.deviceLock }),
       supervisor: this.desk,
       ...(options.appNotes && { appNotes: options.appNotes }),
+      ...(options.planCache && { planCache: planCacheLearner(options.planCache) }),
     });
     this.runner.on((event) => this.onEvent(event));
   }
@@ -73,7 +77,9 @@ export class TaskService {
   async run(input: RunTaskInput & { launchId?: string }): Promise<TaskRecord> {
     const config = applyTaskOverrides(await this.options.loadConfig(), input.overrides ?? {});
     // Building the planner checks what it needs (keys, URLs): a ConfigError here means nothing started.
-    const configured = await withPlanCache(buildPlanner(config, undefined, input.language), input.goal, this.options.store, config.settings.aiPlanner.reuseRuns);
+    const planner = buildPlanner(config, undefined, input.language);
+    const cache = this.options.planCache;
+    const configured = cache ? await withPlanCache(planner, input.goal, { cache, history: this.options.store }, config.settings.aiPlanner.reuseRuns) : planner;
     return this.start(input, config, configured);
   }
 

@@ -30,6 +30,7 @@ import { noPersonPresent, type SupervisorPort } from './supervisor';
 import { DEFAULT_TASK_POLICIES, type TaskPolicies } from './task-policies';
 import type { AppNotesPort } from './notes/app-notes-port';
 import { learnRoutes } from './notes/learn-route';
+import type { PlanCachePort } from './plan-cache-port';
 import { pickNotes } from './notes/pick-notes';
 import { say, type Said, type Saying } from '../../shared/said';
 import { claimVerification } from '../../shared/verdict';
@@ -95,6 +96,8 @@ export interface TaskRunnerOptions {
   tools?: ToolCatalog;
   /** Notes per app: learned from completed tasks, given to the planner (when the task's policies say so); absent: none. */
   appNotes?: AppNotesPort;
+  /** The plan cache, offered every completed task (it decides what teaches it); absent: this runner's tasks teach it nothing. */
+  planCache?: PlanCachePort;
 }
 
 /** A task that could not start (bad request, device busy). Nothing ran. */
@@ -356,6 +359,7 @@ export class TaskRunner {
 
   /** Keeps what a completed task taught, before its end is reported; notes that cannot be written never fail the task. */
   private async learn(task: RunningTask, finished: TaskRecord): Promise<void> {
+    await this.options.planCache?.consider(finished).catch(() => undefined);
     const notes = this.options.appNotes;
     if (!notes || !task.policies.appNotes) return;
     const routes = learnRoutes(finished);

@@ -1,10 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { z } from 'zod';
 import { AppNoteSchema, type AppNote, type NoteEdit } from '../../shared/app-notes';
-import { withFileLock } from './file-lock';
-import { writeFileAtomic } from './settings-store';
+import { jsonListFile } from './json-list-file';
 
 /**
  * Notes per app, in one JSON file beside the task history (`<home>/storage/app-notes.json`), replaced atomically on
@@ -54,8 +51,6 @@ export interface NotesLimits {
   maxFileBytes: number;
 }
 
-const NotesFileSchema = z.object({ version: z.literal(1), notes: z.array(AppNoteSchema) });
-
 /** Goals that differ only in case, spacing or closing punctuation are the same goal. */
 const sameGoal = (a: string, b: string): boolean => {
   const plain = (goal: string) => goal.toLowerCase().replace(/\s+/g, ' ').replace(/[\s.!?]+$/, '').trim();
@@ -76,55 +71,21 @@ export function createNotesStore(home: string, options: { now?: () => number; li
   const file = path.join(home, NOTES_FILE);
   const now = options.now ?? Date.now;
   const limits = options.limits ?? NOTES_LIMITS;
-  /** The file as last read, reused while its size and time are unchanged (another process may write it too). */
-  let cached: { key: string; notes: AppNote[] } | null = null;
-  let tail: Promise<unknown> = Promise.resolve();
-  const queue = <T>(work: () => Promise<T>): Promise<T> => {
-    const run = tail.then(work, work);
-    tail = run.catch(() => undefined);
-    return run;
-  };
-
-  const damaged = (why: string) => new NotesFileError(`The notes file ${file} ${why}; fix or delete it. It was not changed, and tasks run without notes until then.`);
-
-  async function read(): Promise<AppNote[]> {
-    let info;
-    try {
-      info = await stat(file);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-      throw damaged(`cannot be read (${(error as Error).message})`);
-    }
-    if (info.size > limits.maxFileBytes) throw damaged(`is larger than ${Math.round(limits.maxFileBytes / 1024)} KB`);
-    const key = `${info.size}:${info.mtimeMs}`;
-    if (cached?.key === key) return cached.notes;
-    let json: unknown;
-    try {
-      json = JSON.parse(await readFile(file, 'utf8'));
-    } catch (error) {
-      throw error instanceof SyntaxError ? damaged('is not valid JSON') : damaged(`cannot be read (${(error as Error).message})`);
-    }
-    const parsed = NotesFileSchema.safeParse(json);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      throw damaged(`is not a notes file (${issue ? `${issue.path.join('.') || 'the whole file'}: ${issue.message}` : 'unknown shape'})`);
-    }
-    cached = { key, notes: parsed.data.notes };
-    return parsed.data.notes;
-  }
-
-  /** Reads, changes and writes back in turn with every other change of this process and, by the lock, of others. */
+  const stored = jsonListFile<AppNote>({
+    file,
+    field: 'notes',
+    item: AppNoteSchema,
+    maxFileBytes: limits.maxFileBytes,
+    kind: 'a notes file',
+    damaged: (why) => new NotesFileError(`The notes file ${file} ${why}; fix or delete it. It was not changed, and tasks run without notes until then.`),
+    cap: (notes) => withinCap(notes, limits.maxNotes),
+  });
+  const read = stored.read;
   const change = <T>(apply: (notes: AppNote[]) => { notes: AppNote[]; result: T }): Promise<T> =>
-    queue(() =>
-      withFileLock(file, async () => {
-        // Another process may have written within the same size and time: a change reads the file itself.
-        cached = null;
-        const { notes, result } = apply([...(await read())]);
-        await writeFileAtomic(file, `${JSON.stringify({ version: 1, notes: withinCap(notes, limits.maxNotes) }, null, 1)}\n`, 0o600);
-        cached = null;
-        return result;
-      }),
-    );
+    stored.change((items) => {
+      const { notes, result } = apply(items);
+      return { items: notes, result };
+    });
 
   return {
     file,

@@ -5,6 +5,7 @@ import { flowMethods } from './flows';
 import { historyEvents, historyMethods } from './history';
 import { mirrorEvents, mirrorMethods } from './mirror';
 import { notesEvents, notesMethods } from './notes';
+import { planCacheMethods } from './plan-cache';
 import { settingsEvents, settingsMethods } from './settings';
 import { supervisionMethods } from './supervision';
 import { taskEvents, taskMethods } from './tasks';
@@ -18,6 +19,7 @@ export * from './history';
 export * from './flows';
 export * from './mirror';
 export * from './notes';
+export * from './plan-cache';
 export * from './settings';
 export * from './tasks';
 export * from './schedules';
@@ -37,6 +39,7 @@ export const methods = {
   ...flowMethods,
   ...settingsMethods,
   ...notesMethods,
+  ...planCacheMethods,
   ...scheduleMethods,
   ...fleetMethods,
 };

@@ -3,6 +3,7 @@ import { useWords } from '../../i18n/use-words';
 import { useAppStore } from '../../store/app-store';
 import { SettingsForm } from './SettingsForm';
 import { AppNotesSection } from '../notes/AppNotesSection';
+import { PlanCacheSection } from '../notes/PlanCacheSection';
 
 /** Settings slide in over the right edge; Escape or Close puts focus back where it was. */
 export function SettingsDrawer() {
@@ -42,6 +43,7 @@ export function SettingsDrawer() {
       </div>
       <SettingsForm />
       <AppNotesSection />
+      <PlanCacheSection />
     </aside>
   );
 }

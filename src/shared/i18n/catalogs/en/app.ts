@@ -450,6 +450,16 @@ export default {
     markedWrong_other: "Marked as wrong: removed {{count}} notes it taught ({{routes}}).",
     markedWrongNone: "Marked as wrong: it had taught no notes.",
   },
+  planCache: {
+    title: "Reused runs",
+    intro: "With \"Reuse successful runs\" on, a goal that the model once carried out to a verified success follows that run the next time it is given, word for word. Forget a run that should not be followed: the model then plans that goal again.",
+    empty: "No runs are reused yet.",
+    learned: "learned {{time}}",
+    noApp: "no app",
+    forget: "Forget",
+    forgetLabel: "Forget the run of \"{{goal}}\"",
+    confirmForget: "Forget the run of \"{{goal}}\"? The model will plan this goal again.",
+  },
   launch: {
     legend: "Run the goal on these phones",
     noPhoneReady: "No phone is ready. Connect phones (or start demo phones) on the left.",

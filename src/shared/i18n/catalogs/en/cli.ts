@@ -35,6 +35,7 @@ export default {
     observe: 'read the phone once: print the Scene exactly as the planner receives it, and the timings',
     act: 'run one action tool on the phone through the Executor (observes first so element ids resolve)',
     notes: 'the notes per app the planner receives (learned from completed tasks): list them, or remove a wrong one',
+    cache: 'the runs "Reuse successful runs" follows, one per goal (runs a model carried out to a verified success): list them, or forget one',
     eval: 'measure the configured planner on the task suite, on demo phones of its own: a table, totals, an HTML report',
     mcp: 'serve the app to other agents over the Model Context Protocol (stdio, or Streamable HTTP on 127.0.0.1 with --http)',
     'virtual-device': 'run the simulated Android phone (reach it with `adb connect`, steer it through its HTTP control API)',
@@ -124,6 +125,15 @@ export default {
     localNote: 'It runs while the app is open (its window or amc serve); runs due while it is closed are reported as missed when it next starts.',
     flowKept: "A schedule keeps the flow's content as it is when added: editing or deleting the file later changes nothing scheduled (add it again to take the new version).",
     flow: 'flow {{name}}',
+  },
+  cache: {
+    empty: 'No runs are reused yet: a goal the model carries out to a verified success is followed the next time it is given.',
+    entry: '{{taskId}}  {{app}}  {{goal}}',
+    noApp: '(no app)',
+    forgotten: 'Forgot "{{goal}}" (task {{taskId}}): its next run is planned by the model.',
+    nothing: 'amc cache: no reused run has the goal or task id "{{which}}" (see amc cache list)',
+    whatToDo: 'say what to do: amc cache list, or amc cache forget GOAL_OR_TASK_ID',
+    nameOne: 'name one goal or task id to forget: amc cache forget "GOAL" (see amc cache list)',
   },
   fleet: {
     noRedis: '--redis URL is required (or set {{env}}, or the Fleet Redis URL in Settings → Fleet), e.g. redis://127.0.0.1:6379',

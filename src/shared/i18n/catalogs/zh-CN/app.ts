@@ -447,6 +447,16 @@ export default {
     markedWrong_other: "已标为错误：删除了它留下的 {{count}} 条笔记（{{routes}}）。",
     markedWrongNone: "已标为错误：它没有留下笔记。",
   },
+  planCache: {
+    title: "复用的运行",
+    intro: "打开“复用成功的运行”后，模型曾完成并经确认成功的目标，下次一字不差地给出时会跟随那次运行。忘掉不该跟随的运行，模型就会重新规划这个目标。",
+    empty: "还没有复用的运行。",
+    learned: "学到于 {{time}}",
+    noApp: "无应用",
+    forget: "忘掉",
+    forgetLabel: "忘掉“{{goal}}”的运行",
+    confirmForget: "忘掉“{{goal}}”的运行吗？模型会重新规划这个目标。",
+  },
   launch: {
     legend: "在这些手机上运行目标",
     noPhoneReady: "没有就绪的手机。在左边连接手机（或启动演示手机）。",

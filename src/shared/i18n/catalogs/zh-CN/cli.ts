@@ -38,6 +38,7 @@ export default {
     observe: '读取一次手机：原样打印规划器收到的 Scene，以及耗时',
     act: '通过执行器在手机上执行一个操作工具（先观察，元素 id 才能解析）',
     notes: '规划器收到的各应用笔记（从完成的任务中学到）：列出，或删除错误的一条',
+    cache: '“复用成功的运行”跟随的运行，每个目标一个（模型完成并经确认成功的运行）：列出，或忘掉其中一个',
     eval: '在任务集上评测当前设置的规划器，使用它自己的演示手机：一张表、合计和一份 HTML 报告',
     mcp: '通过模型上下文协议（Model Context Protocol）把应用提供给其他智能体（stdio，或加 --http 时在 127.0.0.1 上用 Streamable HTTP）',
     'virtual-device': '运行模拟的 Android 手机（用 `adb connect` 连接，通过它的 HTTP 控制 API 操控）',
@@ -124,6 +125,15 @@ export default {
     localNote: '它在应用打开时运行（窗口或 amc serve）；应用关闭期间到期的运行，会在下次启动时报告为错过。',
     flowKept: '计划任务保存添加时流程的内容：之后修改或删除文件都不影响已安排的任务（要用新版本请重新添加）。',
     flow: '流程 {{name}}',
+  },
+  cache: {
+    empty: '还没有可复用的运行：模型完成并经确认成功的目标，下次再给出时会跟随那次运行。',
+    entry: '{{taskId}}  {{app}}  {{goal}}',
+    noApp: '（无应用）',
+    forgotten: '已忘掉“{{goal}}”（任务 {{taskId}}）：它的下一次运行由模型规划。',
+    nothing: 'amc cache：没有目标或任务 ID 为“{{which}}”的复用运行（见 amc cache list）',
+    whatToDo: '说明要做什么：amc cache list，或 amc cache forget 目标或任务ID',
+    nameOne: '写出一个要忘掉的目标或任务 ID：amc cache forget "目标"（见 amc cache list）',
   },
   fleet: {
     noRedis: '需要 --redis URL（或设置 {{env}}，或在 设置 → 设备队列 中填写设备队列的 Redis URL），例如 redis://127.0.0.1:6379',

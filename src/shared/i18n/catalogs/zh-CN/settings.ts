@@ -116,6 +116,11 @@ export default {
         help: '设备队列任务即使要求预先确认敏感操作（amc submit --yes），在这台电脑的手机上每个敏感操作仍被拒绝：任务失败并说明原因。',
         helpOn: '带 --yes 发来的设备队列任务，在这台电脑的手机上执行敏感操作（删除、发送、付款）时不再询问任何人。',
       },
+      jobsUsePlanCache: {
+        label: '设备队列任务复用并提供成功运行',
+        help: '在这台电脑的手机上，设备队列任务每一步都由模型规划，它做过的事也不会成为这台电脑自己的任务跟随的运行。',
+        helpOn: '设备队列任务跟随这台电脑上同一目标的先前成功运行（“复用成功的运行”）；模型完成并经确认成功的任务，之后这里的任务也会跟随。',
+      },
     },
     anthropic: { baseURL: { label: 'Anthropic 基础 URL', placeholder: 'https://api.anthropic.com', whenEmpty: '服务商的公共地址' } },
     openai: {
