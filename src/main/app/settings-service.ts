@@ -110,7 +110,7 @@ export class SettingsService {
     const secretStates = Object.fromEntries(SECRET_NAMES.map((name) => [name, secrets[name] ? 'set' : 'not set'])) as SettingsScreen['secrets'];
     const overriddenFields = Object.fromEntries(envOverrides.map((name) => [ENV_OVERRIDE_FIELDS[name], name]));
     const folder = this.config.settingsStore.folder;
-    return { settings, secrets: secretStates, effective, envOverrides, folder, overriddenFields, problem, keyStorage: this.config.secretStore.description };
+    return { settings, secrets: secretStates, effective, envOverrides, folder, overriddenFields, problem, keyStorage: this.config.secretStore.description.text, keyStorageSaid: this.config.secretStore.description.said };
   }
 
   /** The problems a draft would have once merged into the stored settings (none: it can be saved). */

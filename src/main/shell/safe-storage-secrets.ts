@@ -1,6 +1,7 @@
 import type { SafeStorage } from 'electron';
 import { KEYCHAIN_SCHEME, plainSecretCodec, type SecretCodec } from '../storage/settings-store';
 import type { SecretStorageChoice } from './shell-policy';
+import { say } from '../../shared/said';
 
 /** The part of Electron's safeStorage the codec uses (the shell passes the real one). */
 export type SafeStorageLike = Pick<SafeStorage, 'isEncryptionAvailable' | 'encryptString' | 'decryptString'>;
@@ -15,11 +16,11 @@ export const SAFE_STORAGE_SCHEME = KEYCHAIN_SCHEME;
  */
 export function createSafeStorageCodec(safeStorage: SafeStorageLike, choice: SecretStorageChoice): SecretCodec {
   if (!choice.useKeychain || !safeStorage.isEncryptionAvailable()) {
-    return plainSecretCodec('no OS keychain protects them on this system, so they are not encrypted');
+    return plainSecretCodec(true);
   }
   return {
     scheme: SAFE_STORAGE_SCHEME,
-    description: `API keys are encrypted with ${choice.keychainName ?? 'the OS keychain'} and kept in the 0600 secrets file.`,
+    description: choice.keychainName ? say('keyStorage.keychain', { keychain: choice.keychainName }) : say('keyStorage.osKeychain'),
     encode: (plain) => safeStorage.encryptString(plain).toString('base64'),
     decode: (stored) => safeStorage.decryptString(Buffer.from(stored, 'base64')),
   };

@@ -2,6 +2,7 @@ import { chmod, mkdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { writeSyncedSibling } from './synced-file';
+import { say, type Saying } from '../../shared/said';
 import {
   SECRET_NAMES,
   SettingsPatchSchema,
@@ -169,15 +170,15 @@ export function createSettingsStore(folder: string): SettingsStore {
  */
 export interface SecretCodec {
   readonly scheme: string;
-  /** Where and how keys are kept, in plain words for the Settings screen. */
-  readonly description: string;
+  /** Where and how keys are kept, in plain words for the Settings screen (with its code for the window's language). */
+  readonly description: Saying;
   encode(plain: string): string;
   decode(stored: string): string;
 }
 
-/** Keys as they are in the 0600 file; `why` says why no keychain is used (shown in Settings). */
-export function plainSecretCodec(why?: string): SecretCodec {
-  const description = `API keys are kept in ${SECRETS_FILE}, readable only by you${why ? `; ${why}` : ''}.`;
+/** Keys as they are in the 0600 file; `noKeychain` says no OS keychain could be used (shown in Settings). */
+export function plainSecretCodec(noKeychain = false): SecretCodec {
+  const description = say(noKeychain ? 'keyStorage.plainNoKeychain' : 'keyStorage.plain', { file: SECRETS_FILE });
   return { scheme: 'plain', description, encode: (v) => v, decode: (v) => v };
 }
 
@@ -191,8 +192,8 @@ export type SecretValues = Partial<Record<SecretName, string>>;
 
 export interface SecretStore {
   readonly file: string;
-  /** Where and how keys are kept, in plain words. */
-  readonly description: string;
+  /** Where and how keys are kept, in plain words (with its code). */
+  readonly description: Saying;
   /** Every stored secret. A corrupt file throws SettingsFileError. */
   load(): Promise<SecretValues>;
   /** Stores (or, with null, removes) one secret. */

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { EnvOverrideNameSchema, ProviderSchema, SecretNameSchema, SecretUpdateSchema, SecretValueSchema, SettingsViewSchema, TransportSchema, type Settings } from '../settings';
 import { ConnectionReportSchema } from '../connection-report';
 import { defineEvents, defineMethods, NoInput } from './define';
+import { SaidSchema } from '../said';
 
 /**
  * SettingsView plus, per overridden field, the environment variable that wins over it
@@ -13,6 +14,8 @@ export const SettingsScreenSchema = SettingsViewSchema.extend({
   problem: z.string().nullable(),
   /** Where and how API keys are kept (an OS keychain, or only a file readable by the user), in plain words. */
   keyStorage: z.string(),
+  /** keyStorage's code, for a window in another language. */
+  keyStorageSaid: SaidSchema.optional(),
 });
 export type SettingsScreen = z.infer<typeof SettingsScreenSchema>;
 

@@ -36,7 +36,7 @@ describe('safeStorage secrets', () => {
     folder = await mkdtemp(path.join(os.tmpdir(), 'amc-secrets-'));
     const codec = createSafeStorageCodec(keychain(), secretStorageChoice({ platform: 'linux', encryptionAvailable: true, linuxBackend: 'gnome_libsecret' }));
     expect(codec.scheme).toBe(SAFE_STORAGE_SCHEME);
-    expect(codec.description).toBe('API keys are encrypted with the OS keychain (gnome_libsecret) and kept in the 0600 secrets file.');
+    expect(codec.description.text).toBe('API keys are encrypted with the OS keychain (gnome_libsecret) and kept in the 0600 secrets file.');
     const store = createSecretStore(folder, codec);
     await store.set('ANTHROPIC_API_KEY', 'sk-ant-plain-text-never-on-disk');
     const file = path.join(folder, 'secrets.json');
@@ -53,7 +53,7 @@ describe('safeStorage secrets', () => {
     const choice = secretStorageChoice({ platform: 'linux', encryptionAvailable: true, linuxBackend: 'basic_text' });
     const codec = createSafeStorageCodec(keychain(), choice);
     expect(codec.scheme).toBe('plain');
-    expect(codec.description).toBe('API keys are kept in secrets.json, readable only by you; no OS keychain protects them on this system, so they are not encrypted.');
+    expect(codec.description.text).toBe('API keys are kept in secrets.json, readable only by you; no OS keychain protects them on this system, so they are not encrypted.');
     const store = createSecretStore(folder, codec);
     await store.set('OPENAI_API_KEY', 'sk-basic');
     expect((await stat(path.join(folder, 'secrets.json'))).mode & 0o777).toBe(0o600);

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { defaultSettings } from '../../../src/shared/settings';
+import { say } from '../../../src/shared/said';
 import {
   SettingsFileError,
   SettingsValidationError,
@@ -100,7 +101,7 @@ describe('secret store', () => {
 
   it('uses the codec it is given (e.g. the OS keychain in Electron) and refuses a file written with another', async () => {
     const dir = await tempDir();
-    const reversed: SecretCodec = { scheme: 'reversed', description: 'reversed', encode: (v) => [...v].reverse().join(''), decode: (v) => [...v].reverse().join('') };
+    const reversed: SecretCodec = { scheme: 'reversed', description: say('keyStorage.osKeychain'), encode: (v) => [...v].reverse().join(''), decode: (v) => [...v].reverse().join('') };
     await createSecretStore(dir, reversed).set('ANTHROPIC_API_KEY', 'sk-ant-999');
     expect(await readFile(path.join(dir, 'secrets.json'), 'utf8')).not.toContain('sk-ant-999');
     expect(await createSecretStore(dir, reversed).load()).toEqual({ ANTHROPIC_API_KEY: 'sk-ant-999' });

@@ -1,4 +1,5 @@
 import { useWords } from '../../i18n/use-words';
+import { wordSaid } from '../../../../shared/said';
 import { useSettingsStore } from '../../store/settings-store';
 import { SecretField } from './SecretField';
 import { SettingField } from './SettingField';
@@ -87,7 +88,7 @@ export function SettingsForm() {
       </div>
       <p className="muted small">{t('app:settings.storedIn', { folder: screen.folder })}</p>
       <p className="muted small" data-testid="key-storage">
-        {screen.keyStorage}
+        {wordSaid(screen.keyStorage, screen.keyStorageSaid, words)}
       </p>
     </form>
   );

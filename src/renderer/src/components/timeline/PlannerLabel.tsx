@@ -7,7 +7,7 @@ export function plannerText(planner: PlannerInfo, words: Words): string {
   const { t } = words;
   if (planner.kind === 'stub') return t('app:timeline.plannerBuiltIn');
   if (planner.kind === 'replay') return t('app:timeline.plannerReplay', { planner: plannerWords(planner, words) });
-  return [t('app:timeline.plannerAi'), planner.provider, planner.model, planner.transport].filter(Boolean).join(' · ');
+  return [t('app:timeline.plannerAi'), planner.provider, planner.model, planner.transport && t(`common:transport.${planner.transport}`)].filter(Boolean).join(' · ');
 }
 
 export function PlannerLabel({ planner }: { planner: PlannerInfo }) {

@@ -118,6 +118,12 @@ guard: {
     cronFields: '"{{pattern}}" is not a cron pattern of five fields (minute hour day month weekday), e.g. "0 8 * * *" for every day at 08:00',
     cronRefused: '"{{pattern}}" is not a cron pattern croner accepts: {{why}}',
   },
+  keyStorage: {
+    plain: 'API keys are kept in {{file}}, readable only by you.',
+    plainNoKeychain: 'API keys are kept in {{file}}, readable only by you; no OS keychain protects them on this system, so they are not encrypted.',
+    keychain: 'API keys are encrypted with {{keychain}} and kept in the 0600 secrets file.',
+    osKeychain: 'API keys are encrypted with the OS keychain and kept in the 0600 secrets file.',
+  },
   phoneName: { demo: 'Demo phone', demoNumbered: 'Demo phone {{number}}' },
   deviceState: {
     unauthorized: "Unlock the phone and accept the 'Allow USB debugging?' prompt (tick 'Always allow from this computer').",

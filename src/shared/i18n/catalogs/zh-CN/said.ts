@@ -113,6 +113,12 @@ guard: {
     cronFields: '“{{pattern}}”不是五段的定时表达式（分 时 日 月 星期），例如“0 8 * * *”表示每天 08:00',
     cronRefused: '“{{pattern}}”不是有效的定时表达式：{{why}}',
   },
+  keyStorage: {
+    plain: 'API 密钥保存在 {{file}} 中，只有你能读取。',
+    plainNoKeychain: 'API 密钥保存在 {{file}} 中，只有你能读取；这个系统上没有系统钥匙串保护它们，所以没有加密。',
+    keychain: 'API 密钥用 {{keychain}} 加密，保存在权限为 0600 的密钥文件中。',
+    osKeychain: 'API 密钥用系统钥匙串加密，保存在权限为 0600 的密钥文件中。',
+  },
   phoneName: { demo: '演示手机', demoNumbered: '演示手机 {{number}}' },
   deviceState: {
     unauthorized: '解锁手机，在“允许 USB 调试吗？”提示中点按“允许”（勾选“一律允许使用这台计算机进行调试”）。',
