@@ -5,10 +5,10 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { TaskEventSchema, type TaskEvent, type TaskEventOf } from '../../src/shared/task';
+import type { TaskEventOf } from '../../src/shared/task';
 import { PHONE_TASKS } from '../../src/eval/tasks/index';
 import { startAdbHarness, type AdbHarness } from '../support/adb-harness';
-import { anthropicDirectEnv, runAmc } from '../support/cli';
+import { anthropicDirectEnv, jsonEvents, runAmc } from '../support/cli';
 import { finish, startAnthropicFake, type AnthropicFake, type FakePolicy } from '../fakes/index';
 import { stepsPolicy, SUITE_SCRIPTS } from '../fakes/suite-agent';
 
@@ -36,14 +36,8 @@ afterAll(async () => {
 
 const env = () => ({ ...anthropicDirectEnv(harness, home, fake.url), AI_PLANNER_REUSE_RUNS: 'true' });
 const suiteTask = (id: string) => PHONE_TASKS.find((task) => task.id === id)!;
-const events = (stdout: string): TaskEvent[] =>
-  stdout
-    .trim()
-    .split('\n')
-    .filter((line) => line.startsWith('{'))
-    .map((line) => TaskEventSchema.parse(JSON.parse(line)));
 const sources = (stdout: string) =>
-  events(stdout)
+  jsonEvents(stdout)
     .filter((event): event is TaskEventOf<'step.planned'> => event.type === 'step.planned' && event.tool !== 'finish_task')
     .map((step) => step.source);
 
@@ -54,7 +48,7 @@ async function run(goal: string, script: string) {
   const calls = fake.requests.length;
   const result = await runAmc(['run', '-s', harness.serial, '--goal', goal, '--json', '--yes'], { env: env() });
   expect(result.code, result.stderr).toBe(0);
-  return { ...result, modelCalls: fake.requests.length - calls, taskId: events(result.stdout).find((event) => event.type === 'task.started')!.taskId };
+  return { ...result, modelCalls: fake.requests.length - calls, taskId: jsonEvents(result.stdout).find((event) => event.type === 'task.started')!.taskId };
 }
 
 describe('what teaches the plan cache', { timeout: 120_000 }, () => {

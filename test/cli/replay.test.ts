@@ -6,11 +6,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TaskEventSchema, type TaskEvent, type TaskEventOf } from '../../src/shared/task';
+import type { TaskEvent, TaskEventOf } from '../../src/shared/task';
 import { PHONE_TASKS } from '../../src/eval/tasks/index';
 import type { PhoneSeed } from '@amc/demo-phone';
 import { startAdbHarness, type AdbHarness } from '../support/adb-harness';
-import { anthropicDirectEnv, runAmc } from '../support/cli';
+import { anthropicDirectEnv, jsonEvents, runAmc } from '../support/cli';
 import { finish, findElement, startAnthropicFake, type AnthropicFake, type FakePolicy } from '../fakes/index';
 import { labelParts } from '../../src/shared/scene';
 import { stepsPolicy, SUITE_SCRIPTS } from '../fakes/suite-agent';
@@ -34,12 +34,6 @@ afterAll(async () => {
 
 const env = () => anthropicDirectEnv(harness, home, fake.url);
 const suiteTask = (id: string) => PHONE_TASKS.find((task) => task.id === id)!;
-const events = (stdout: string): TaskEvent[] =>
-  stdout
-    .trim()
-    .split('\n')
-    .filter((line) => line.startsWith('{'))
-    .map((line) => TaskEventSchema.parse(JSON.parse(line)));
 const planned = (all: TaskEvent[]) => all.filter((event): event is TaskEventOf<'step.planned'> => event.type === 'step.planned');
 const contactNames = async () => (await harness.state()).contacts.map((contact) => contact.name).sort();
 
@@ -50,7 +44,7 @@ async function recordRun(id: string): Promise<string> {
   policy = stepsPolicy(SUITE_SCRIPTS[id]!());
   const run = await runAmc(['run', '-s', harness.serial, '--goal', task.goal, '--json', '--yes'], { env: env() });
   expect(run.code, run.stderr).toBe(0);
-  const started = events(run.stdout).find((event) => event.type === 'task.started');
+  const started = jsonEvents(run.stdout).find((event) => event.type === 'task.started');
   return started!.taskId;
 }
 
@@ -58,7 +52,7 @@ async function replay(taskId: string, seed: PhoneSeed, extra: string[] = []) {
   await harness.reset(seed);
   const calls = fake.requests.length;
   const result = await runAmc(['replay', taskId, '-s', harness.serial, '--json', ...extra], { env: env() });
-  return { ...result, events: events(result.stdout), modelCalls: fake.requests.length - calls };
+  return { ...result, events: jsonEvents(result.stdout), modelCalls: fake.requests.length - calls };
 }
 
 describe('amc replay', { timeout: 120_000 }, () => {
@@ -187,7 +181,7 @@ describe('look-alike rows', { timeout: 120_000 }, () => {
     const recorded = await runAmc(['run', '-s', harness.serial, '--goal', 'Delete the Ann Lee ending 0222', '--json', '--yes'], { env: env() });
     expect(recorded.code, recorded.stderr).toBe(0);
     expect((await harness.state()).contacts).toEqual([ANN_0111, BOB]);
-    const taskId = events(recorded.stdout).find((event) => event.type === 'task.started')!.taskId;
+    const taskId = jsonEvents(recorded.stdout).find((event) => event.type === 'task.started')!.taskId;
 
     // The same two names, the other way round: the 0222 one is now first.
     const result = await replay(taskId, { contacts: [ANN_0222, ANN_0111, BOB], contactsPermission: 'granted' }, ['--yes', '--planner', 'stub']);
@@ -216,7 +210,7 @@ describe('the plan cache', { timeout: 120_000 }, () => {
     // The first run needed a model call per step and one to finish; the second none: its end (the switch on) is checked in code.
     expect(firstCalls).toBeGreaterThanOrEqual(4);
     expect(fake.requests.length - calls).toBe(0);
-    expect(planned(events(second.stdout)).filter((step) => step.tool !== 'finish_task').map((step) => step.source)).toEqual(['cache', 'cache', 'cache']);
+    expect(planned(jsonEvents(second.stdout)).filter((step) => step.tool !== 'finish_task').map((step) => step.source)).toEqual(['cache', 'cache', 'cache']);
   });
 
   it('Scenario: With "Reuse successful runs" off, the model plans every step', async () => {
@@ -227,6 +221,6 @@ describe('the plan cache', { timeout: 120_000 }, () => {
     const run = await runAmc(['run', '-s', harness.serial, '--goal', task.goal, '--json', '--yes'], { env: { ...env(), AI_PLANNER_REUSE_RUNS: 'false' } });
     expect(run.code, run.stderr).toBe(0);
     expect(fake.requests.length - calls).toBe(4);
-    expect(planned(events(run.stdout)).every((step) => step.source === 'model')).toBe(true);
+    expect(planned(jsonEvents(run.stdout)).every((step) => step.source === 'model')).toBe(true);
   });
 });

@@ -5,9 +5,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTaskStore } from '../../src/main/storage/task-store';
-import { TaskEventSchema, type TaskEvent } from '../../src/shared/task';
 import { startAdbHarness, type AdbHarness } from '../support/adb-harness';
-import { amcBin, anthropicDirectEnv, runAmc } from '../support/cli';
+import { amcBin, anthropicDirectEnv, jsonEvents, runAmc } from '../support/cli';
 import { startInPty } from '../support/pty';
 import { finish, findElement, startAnthropicFake, type AnthropicFake, type FakePolicy } from '../fakes/index';
 
@@ -57,12 +56,6 @@ const openContacts: FakePolicy = (turn) => {
   return { kind: 'call', tool: 'tap', args: { element_id: icon?.id ?? 'e1' }, text: 'Tapping Contacts.' };
 };
 
-const jsonEvents = (stdout: string): TaskEvent[] =>
-  stdout
-    .trim()
-    .split('\n')
-    .filter((line) => line.startsWith('{'))
-    .map((line) => TaskEventSchema.parse(JSON.parse(line)));
 
 describe('amc run with a person at the terminal', { timeout: 120_000 }, () => {
   it("Scenario: amc run asks the agent's question on the terminal and goes on with the answer", async () => {

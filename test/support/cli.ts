@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { FAKE_ANTHROPIC_KEY } from '../fakes/index';
 import type { AdbHarness } from './adb-harness';
+import { TaskEventSchema, type TaskEvent } from '../../src/shared/task';
 import { MODEL_PLANS_EVERY_STEP } from './planner-env';
 
 export const amcBin = path.resolve('bin/amc.mjs');
@@ -110,3 +111,11 @@ export function interrupt(child: ChildProcess): Promise<number | null> {
     child.kill('SIGINT');
   });
 }
+
+/** The task events `amc … --json` printed, one JSON line each (other lines, such as a launch's, left out). */
+export const jsonEvents = (stdout: string): TaskEvent[] =>
+  stdout
+    .trim()
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => TaskEventSchema.parse(JSON.parse(line)));
