@@ -109,6 +109,32 @@ describe('a fleet that trusts nothing it reads from Redis', { timeout: 180_000 }
     }
   });
 
+  it("Scenario: A fleet job teaches the worker machine's plan cache nothing unless its owner allows it", async () => {
+    // The owner's own terminal on the worker's machine: the same data folder the worker keeps its history in.
+    const owner = childEnv(anthropicDirectEnv(harness, home, fake.url));
+    const wifiJob = async () => {
+      await harness.reset({ settings: { wifi: false } });
+      policy = wifiOnModel;
+      const ran = await runAmc(['submit', '--redis', redisUrl(), '--goal', 'Turn on Wi-Fi', '--device', harness.serial, '--wait'], { timeoutMs: 120_000 });
+      expect(ran.code, ran.stdout + ran.stderr).toBe(0);
+      expect((await harness.state()).settings.wifi).toBe(true);
+    };
+    await wifiJob();
+    expect((await runAmc(['cache'], { env: owner })).stdout.trim()).toMatch(/^No runs are reused yet/);
+
+    // The owner lets jobs use and teach it: the same job's run is now one this machine's tasks follow.
+    await stopWorker('host-a');
+    await startWorker('host-a', { AMC_FLEET_JOBS_USE_PLAN_CACHE: 'true' });
+    try {
+      await wifiJob();
+      expect((await runAmc(['cache'], { env: owner })).stdout.trim()).toMatch(/^\S+ {2}\S+ {2}Turn on Wi-Fi$/);
+    } finally {
+      await runAmc(['cache', 'forget', 'Turn on Wi-Fi'], { env: owner });
+      await stopWorker('host-a');
+      await startWorker('host-a');
+    }
+  });
+
   it('Scenario: A job put straight into a queue is listed by amc fleet, its text from Redis escaped', async () => {
     // A writer that never registers its queue, and text meant for the terminal rather than for reading.
     await raw.del(QUEUES_KEY);
