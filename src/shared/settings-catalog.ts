@@ -333,7 +333,7 @@ export const SETTINGS_CATALOG = [
     label: 'Reuse successful runs',
     help: 'Off: the model plans every step of every task.',
     helpOn:
-      'On: a goal that succeeded before, started on the same app, follows that run\u2019s steps while each one finds its element and verifies, and calls the model only where the screen differs.',
+      'On: a goal the model carried out to a verified success before (the same words), started on the same app, follows that run\u2019s steps while each one finds its element and verifies, and calls the model only where the screen differs. Settings lists these runs under \u201cReused runs\u201d.',
     section: 'Planner',
     env: 'AI_PLANNER_REUSE_RUNS',
     appliesTo: AI,
