@@ -8,16 +8,28 @@ import { plainReason } from './plain-words';
 import { isAction } from './action-words';
 import { ENGLISH, type Words } from './i18n/translate';
 
-/** The phones of a launch: picked one by one, or a device group declared in Settings. */
+/**
+ * The phones of a launch: picked one by one, a device group declared in Settings, or one of this app's demo phones
+ * by its number ("Demo phone" is 1, "Demo phone 2" is 2), whose serial changes at every start: a schedule names it so.
+ */
 export const LaunchPhonesSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('serials'), serials: z.array(RunTaskRequestSchema.shape.serial).min(1, 'pick at least one phone').max(50) }).strict(),
   z.object({ kind: z.literal('group'), group: z.string().trim().min(1, 'pick a device group').max(100) }).strict(),
+  z.object({ kind: z.literal('demo'), number: z.number().int().min(1).max(20) }).strict(),
 ]);
 export type LaunchPhones = z.infer<typeof LaunchPhonesSchema>;
 
-/** The phones in words: "lab (group)" or the serials. */
-export const launchPhonesWords = (phones: LaunchPhones, words: Words = ENGLISH): string =>
-  phones.kind === 'group' ? words.t('common:launch.group', { group: phones.group }) : phones.serials.join(', ');
+/** The phones in words: "lab (group)", the demo phone's name, or the serials. */
+export function launchPhonesWords(phones: LaunchPhones, words: Words = ENGLISH): string {
+  switch (phones.kind) {
+    case 'group':
+      return words.t('common:launch.group', { group: phones.group });
+    case 'demo':
+      return phones.number === 1 ? words.t('said:phoneName.demo') : words.t('said:phoneName.demoNumbered', { number: phones.number });
+    case 'serials':
+      return phones.serials.join(', ');
+  }
+}
 
 export const LaunchRowSchema = z.object({
   serial: z.string(),

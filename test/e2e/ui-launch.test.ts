@@ -202,4 +202,44 @@ describe('one goal on several phones in the app', { timeout: 180_000 }, () => {
     expect(again.errors).toEqual([]);
     await again.page.close();
   });
+  it('Scenario: Schedule names take any letters and are checked as you type in the window language', async () => {
+    const { page, errors } = await openApp(ui.browser, ui.host);
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.getByLabel('What should the phone do?').fill('Turn on Wi-Fi');
+    await page.getByRole('tab', { name: 'Several phones' }).click();
+    const panel = page.getByTestId('launch-panel');
+    await panel.getByLabel('Device group').selectOption('pair');
+    // A slash is no part of a name: said while typing, before any Add, and Add stays off.
+    await panel.getByLabel('Name').fill('morning/wifi');
+    expect(await panel.getByTestId('schedule-name-problem').textContent()).toBe(
+      'a name starts with a letter or a digit and has only letters, digits, spaces, dots, dashes or underscores',
+    );
+    expect(await panel.getByRole('button', { name: 'Add schedule' }).isDisabled()).toBe(true);
+    await panel.getByLabel('Name').fill('morning wifi');
+    expect(await panel.getByTestId('schedule-name-problem').count()).toBe(0);
+    await saveScreenshot(page, 'schedule-name-1280x800');
+
+    // In Chinese at 1920x1080: the same check in Chinese words, and a name in Chinese characters is kept.
+    await page.setViewportSize({ width: 1920, height: 1080 });
+    await page.getByRole('banner').getByRole('button', { name: 'Open settings' }).click();
+    await page.getByRole('dialog').getByLabel('Language').selectOption('zh-CN');
+    await page.getByRole('dialog').getByRole('button', { name: /^(Save|保存)$/ }).click();
+    await page.getByRole('dialog').getByText(/已保存/).waitFor();
+    await page.keyboard.press('Escape');
+    await panel.getByLabel('名称').fill('早上/');
+    expect(await panel.getByTestId('schedule-name-problem').textContent()).toBe('名字以文字或数字开头，只能包含文字、数字、空格、点、短横线或下划线');
+    await panel.getByLabel('名称').fill('早上');
+    await panel.getByRole('button', { name: '添加计划任务' }).click();
+    const listed = panel.locator('[data-testid="schedule"][data-name="早上"]');
+    await listed.waitFor();
+    await saveScreenshot(page, 'zh-CN-schedule-name-1920x1080');
+    await listed.getByRole('button', { name: '删除计划任务 早上' }).click();
+    await listed.waitFor({ state: 'detached' });
+    await page.getByRole('banner').getByRole('button', { name: '打开设置' }).click();
+    await page.getByRole('dialog').getByLabel('语言').selectOption('system');
+    await page.getByRole('dialog').getByRole('button', { name: /^(Save|保存)$/ }).click();
+    await page.getByRole('dialog').getByText(/Saved/).waitFor();
+    expect(errors).toEqual([]);
+    await page.close();
+  });
 });

@@ -137,6 +137,7 @@ export async function createApp(options: AppOptions = {}): Promise<AppServices> 
     phone,
     loadConfig: () => config.load(),
     checkDevice: (serial) => devices.checkReady(serial),
+    demoPhone: (number) => devices.demoSerial(number),
     deviceLock: locks,
     // Settings' list of notes follows what tasks learn.
     appNotes: {

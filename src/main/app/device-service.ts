@@ -128,6 +128,12 @@ export class DeviceService {
    * Starts the built-in virtual phone once per app run, connects it, and waits until adb lists it as usable; a
    * second call answers with the same phone (`alreadyRunning`). `another` starts one more, named apart.
    */
+  /** The serial of demo phone number `number` (1 is "Demo phone"), starting demo phones until it runs. */
+  async demoSerial(number: number): Promise<string> {
+    while (this.demos.length < number) await this.startDemo({ another: this.demos.length > 0 });
+    return this.demos[number - 1]!.device.adbAddress;
+  }
+
   async startDemo(options: { another?: boolean } = {}): Promise<DemoPhone & { alreadyRunning: boolean }> {
     if (options.another && this.demos.length > 0) return { ...(await this.launchDemo()), alreadyRunning: false };
     const first = this.demoStarting;

@@ -36,6 +36,8 @@ export interface TaskServiceOptions {
   planCache?: PlanCacheStore;
   /** How long close() waits for stopped tasks to record their end. */
   closeTimeoutMs?: number;
+  /** The serial of this app's demo phone number N, started if it is not running (a schedule names it by number). */
+  demoPhone?: (number: number) => Promise<string>;
 }
 
 interface Running {
@@ -132,7 +134,7 @@ export class TaskService {
 
   private async launchOn(phones: LaunchPhones, goal: string, startOn: (serial: string, launchId: string) => Promise<TaskRecord>): Promise<LaunchStarted> {
     const config = await this.options.loadConfig();
-    const serials = phones.kind === 'serials' ? [...new Set(phones.serials)] : phonesOfLaunch({ group: phones.group }, [], deviceGroupsOf(config.settings.fleet.deviceGroups), ENGLISH);
+    const serials = await this.serialsOf(phones, config);
     const launchId = randomUUID();
     const rows = await Promise.all(
       serials.map(async (serial) => {
@@ -144,6 +146,18 @@ export class TaskService {
       }),
     );
     return { launchId, goal, rows };
+  }
+
+  private async serialsOf(phones: LaunchPhones, config: RuntimeConfig): Promise<string[]> {
+    switch (phones.kind) {
+      case 'serials':
+        return [...new Set(phones.serials)];
+      case 'group':
+        return phonesOfLaunch({ group: phones.group }, [], deviceGroupsOf(config.settings.fleet.deviceGroups), ENGLISH);
+      case 'demo':
+        if (!this.options.demoPhone) throw new Error('this app runs no demo phones');
+        return [await this.options.demoPhone(phones.number)];
+    }
   }
 
   async stop(taskId?: string, serial?: string): Promise<TaskControlResult> {

@@ -77,6 +77,31 @@ describe('schedules in the running app', { timeout: 120_000 }, () => {
     expect((await app.call('schedules.list', {})).missed).toEqual([]);
   });
 
+  it('Scenario: A schedule names the demo phone by its name and runs on it after a restart', async () => {
+    const clock = new HandClock(local(7, 58));
+    app = await startTestApp({ env: appEnv(), home, scheduleClock: clock });
+    const first = await app.call('devices.startDemo', {});
+    // Kept by its name, not by the serial whose port changes at every start.
+    const added = await app.call('schedules.add', { name: '早上', cron: '0 8 * * *', goal: 'Turn on Wi-Fi', phones: { kind: 'demo', number: 1 } });
+    expect(added.schedules).toMatchObject([{ name: '早上', phones: { kind: 'demo', number: 1 } }]);
+    expect((await runAmc(['schedule', 'list'], { env: { ...appEnv(), AMC_HOME: home } })).stdout).toContain('早上: 0 8 * * * — Turn on Wi-Fi on Demo phone;');
+    await app.close();
+
+    // The app starts again: its demo phone gets another port, and the schedule still finds it.
+    app = await startTestApp({ env: appEnv(), home, scheduleClock: clock });
+    clock.moveTo(local(8, 0));
+    const fired = await app.waitForEvent('schedules.changed', (overview) => Boolean(overview.schedules[0]?.lastRun));
+    const run = fired.schedules[0]!.lastRun!;
+    expect(run.problems).toEqual([]);
+    const started = await app.waitForEvent('task.event', (event) => event.type === 'task.started' && event.launchId === run.launchId);
+    expect(started.type === 'task.started' && started.serial).not.toBe(first.serial);
+    await app.waitForTaskEvent(started.taskId, 'task.finished', 60_000);
+    // The goal was carried out on the new demo phone: actions ran there and the task ended done.
+    const record = await app.call('history.get', { id: started.taskId });
+    expect(record).toMatchObject({ serial: started.type === 'task.started' ? started.serial : '', status: 'completed' });
+    expect(record.steps.filter((step) => step.outcome?.ok && step.planned?.tool !== 'finish_task').length).toBeGreaterThan(0);
+  });
+
   it('Scenario: Runs missed while the app was closed are reported when it starts, never run late or skipped silently', async () => {
     const schedule = { name: 'morning', cron: '0 8 * * *', goal: 'Turn on Wi-Fi', phones: { kind: 'serials', serials: [harness.serial] }, createdAt: local(7, 0, -2), lastPlannedAt: local(7, 0, -2), lastRun: null };
     await writeFile(path.join(home, 'schedules.json'), JSON.stringify({ schedules: [schedule], missed: [] }));

@@ -7,11 +7,25 @@ import { useWords } from '../../i18n/use-words';
 import { formatTime } from '../../lib/format';
 import { reportError } from '../../store/app-store';
 import { useSchedulesStore } from '../../store/schedules-store';
+import { useDevicesStore } from '../../store/devices-store';
+import type { DeviceSummary } from '../../../../shared/device';
 import { NAME_MAX_LENGTH, nameProblem } from '../../../../shared/names';
 import { wordSaid } from '../../../../shared/said';
 import { BridgeError } from '../../bridge/bridge';
 
 type ListedSchedule = SchedulesOverview['schedules'][number];
+
+/**
+ * What a schedule keeps of the phones picked: a demo phone by its number (its serial changes at every start), any
+ * other pick as it is.
+ */
+function lastingPhones(phones: LaunchPhones, devices: readonly DeviceSummary[]): LaunchPhones {
+  if (phones.kind !== 'serials' || phones.serials.length !== 1) return phones;
+  const said = devices.find((device) => device.serial === phones.serials[0])?.nameSaid;
+  if (said?.code === 'phoneName.demo') return { kind: 'demo', number: 1 };
+  if (said?.code === 'phoneName.demoNumbered' && typeof said.values.number === 'number') return { kind: 'demo', number: said.values.number };
+  return phones;
+}
 
 /**
  * The goal and phones above on a schedule ("0 8 * * *": every day at 08:00), and the schedules kept on this
@@ -34,7 +48,8 @@ export function SchedulesSection({ goal, phones }: { goal: string; phones: Launc
   const add = async () => {
     if (!phones) return;
     try {
-      setOverview(await bridge.call('schedules.add', { name: name.trim(), cron: cron.trim(), goal, phones }));
+      const devices = useDevicesStore.getState().list?.devices ?? [];
+      setOverview(await bridge.call('schedules.add', { name: name.trim(), cron: cron.trim(), goal, phones: lastingPhones(phones, devices) }));
       setProblem(null);
       setName('');
     } catch (error) {
