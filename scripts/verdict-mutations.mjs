@@ -24,7 +24,7 @@ const RULES = [
   ['a hand-over is not an action', WORDS, 'new Set([ASK_USER, HAND_OVER, WAIT])', 'new Set([ASK_USER, WAIT])'],
   ['a wait is not an action', WORDS, 'new Set([ASK_USER, HAND_OVER, WAIT])', 'new Set([ASK_USER, HAND_OVER])'],
   ['a denied action is not an action', WORDS, ' && !isDenied(step.outcome)', ''],
-  ["only the model's claim is judged", VERDICT, "  if (claim?.planned?.source !== 'model') return null;\n", ''],
+  ["only the model's claim is judged", VERDICT, "  if (!claim?.planned || !MODELS_OWN.includes(claim.planned.source)) return null;\n", ''],
   ['only a question goal may be answered from the screen', VERDICT, 'isQuestionGoal(record.goal) && ', ''],
   ['an answer read from the screen stands for an action', VERDICT, '  if (answered) return null;\n', ''],
   ['a claim with no action is not verified', VERDICT, 'if (acted.length === 0) {', 'if (acted.length < 0) {'],

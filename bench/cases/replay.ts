@@ -114,7 +114,7 @@ export default {
             tasks: [{ ...variant, validate: (state) => (statesAfter.push(names(state)), { ok: true, why: '' }) }],
             parallel: 1,
             repeat: 1,
-            plannerFor: () => replayPlannerFor(recorded.record, buildPlanner(config), { handOver: false }),
+            plannerFor: () => replayPlannerFor(recorded.record, buildPlanner(config)),
           });
           replays += 1;
           const after = statesAfter[0] ?? before;

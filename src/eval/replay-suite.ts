@@ -1,4 +1,5 @@
 import { buildPlanner } from '../main/runtime/build-planner';
+import { taskVerdict } from '../shared/verdict';
 import { replayPlannerFor } from '../main/replay/replay-task';
 import { runSuite, type EvalAttempt, type SuiteOptions } from './run-suite';
 
@@ -17,11 +18,11 @@ export interface ReplayRound {
 }
 
 export async function replaySuccesses(options: Omit<SuiteOptions, 'tasks' | 'repeat' | 'plannerFor'>, suite: readonly EvalAttempt[]): Promise<ReplayRound> {
-  const successes = new Map(suite.filter((attempt) => attempt.success && attempt.record.status === 'completed' && acted(attempt)).map((attempt) => [attempt.task.id, attempt]));
+  const successes = new Map(suite.filter((attempt) => attempt.success && taskVerdict(attempt.record) === 'done' && acted(attempt)).map((attempt) => [attempt.task.id, attempt]));
   const tasks = [...successes.values()].map((attempt) => attempt.task);
   if (tasks.length === 0) return { attempts: [], passed: 0, modelCalls: 0 };
   const configured = buildPlanner(options.config);
-  const attempts = await runSuite({ ...options, tasks, repeat: 1, plannerFor: (task) => replayPlannerFor(successes.get(task.id)!.record, configured, { handOver: false }) });
+  const attempts = await runSuite({ ...options, tasks, repeat: 1, plannerFor: (task) => replayPlannerFor(successes.get(task.id)!.record, configured) });
   const modelCalls = attempts.reduce((sum, attempt) => sum + attempt.record.steps.filter((step) => step.planned?.usage).length, 0);
   return { attempts, passed: attempts.filter((attempt) => attempt.success).length, modelCalls };
 }

@@ -293,8 +293,11 @@ export const FlowSchema = z
   .strict();
 export type Flow = z.infer<typeof FlowSchema>;
 
-/** How a step of a replayed or cached run came about, as the timeline marks it. */
-export const STEP_SOURCES = ['model', 'replayed', 'cache', 'skipped'] as const;
+/**
+ * How a step of a replayed or cached run came about, as the timeline marks it; `fixed`: planned by the model in a
+ * replay the person let it fix, where the screen differed from the recording.
+ */
+export const STEP_SOURCES = ['model', 'replayed', 'cache', 'skipped', 'fixed'] as const;
 export type StepSource = (typeof STEP_SOURCES)[number];
 
 export const isActionStep = (step: FlowStep): step is ActionStep => 'tool' in step;

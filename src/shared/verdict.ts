@@ -1,4 +1,5 @@
 import { sentToPhone, type Verification } from './action';
+import type { StepSource } from './flow';
 import { isAction } from './action-words';
 import { labelParts, type Scene } from './scene';
 import { say, type Said, type SaidCode } from './said';
@@ -82,11 +83,17 @@ export function actedOnPhone(step: Pick<StepRecord, 'planned' | 'outcome'>): boo
   return sentToPhone(step.outcome) || step.planned?.source === 'skipped';
 }
 
-/** Question words a goal may start with (a goal that ends with a question mark is a question too). */
-const QUESTION_START = /^(what|which|who|whom|whose|where|when|why|how|is|are|was|were|does|do|did|can|could|has|have|tell me|show me|find out|check whether|check if)\b/i;
-const QUESTION_ZH = /[吗么呢]\s*[?？]?\s*$|什么|多少|哪|几|是否|有没有/;
+/** How a goal that asks something begins ("What…", "Is Wi-Fi on", "How many…", "Tell me…"). */
+const QUESTION_START =
+  /^(what|which|who|whom|whose|when|where|why|how|is|are|am|was|were|do|does|did|can|could|will|would|should|has|have|had|tell me|find out|look up|check whether|check if)\b/i;
+/** The same in Chinese: a question word anywhere, or a question particle at the end. */
+const QUESTION_ZH = /什么|哪|几|多少|谁|是否|有没有|[吗呢][。.?？]?\s*$/u;
 
-/** Whether a goal asks something about the phone rather than asks for something to be done. */
+/**
+ * Whether a goal asks something about the phone (its answer is the run's result) rather than asks for something to be
+ * done: only such a goal may be done without an action, its answer read from the screen, and only its answer is kept
+ * in a flow and said again by a replay.
+ */
 export function isQuestionGoal(goal: string): boolean {
   const text = goal.trim();
   return /[?？]$/.test(text) || QUESTION_START.test(text) || QUESTION_ZH.test(text);
@@ -104,6 +111,9 @@ export function answerReadFrom(scene: Scene | null, answer: string | null): bool
   );
 }
 
+/** The steps the model planned: on its own, or fixing a replay where the screen differed. */
+const MODELS_OWN: readonly StepSource[] = ['model', 'fixed'];
+
 /**
  * The runtime's check of a model's success claim (`result`: its closing words), from the task's turns (the last one
  * holds the claim): not verified when no action was taken (a question answered from the screen aside) or when the last action's own check did not
@@ -112,7 +122,7 @@ export function answerReadFrom(scene: Scene | null, answer: string | null): bool
  */
 export function claimVerification(record: Pick<TaskRecord, 'goal' | 'steps'>, result: string | null): Verification | null {
   const claim = record.steps.at(-1);
-  if (claim?.planned?.source !== 'model') return null;
+  if (!claim?.planned || !MODELS_OWN.includes(claim.planned.source)) return null;
   const acted = record.steps.filter(actedOnPhone);
   const answered = isQuestionGoal(record.goal) && answerReadFrom(claim.scene, result);
   if (answered) return null;

@@ -221,8 +221,8 @@ describe('amc flow export', () => {
     expect(exported.stdout).toContain('goal: Write a note called Figs');
     // Short forms a person reads: each step with its locator, the state it checked after, and the model's reason.
     expect(exported.stdout).toContain('  - launch_app: { app: Notes, expect: { app: com.amc.notes }, why: Opening Notes. }\n');
-    expect(exported.stdout).toContain('  - tap: { app: com.amc.notes, desc: New note, why: Starting a new note. }\n');
-    expect(exported.stdout).toContain('      target: { app: com.amc.notes, resourceId: note_title }\n      text: Figs\n');
+    expect(exported.stdout).toContain('  - tap: { app: com.amc.notes, desc: New note, type: ImageButton, why: Starting a new note. }\n');
+    expect(exported.stdout).toContain('      target: { app: com.amc.notes, resourceId: note_title, type: text-field }\n      text: Figs\n');
     const file = await flowFile('figs.yaml', exported.stdout);
 
     await harness.control('/reset', { body: {} });

@@ -117,6 +117,22 @@ describe('amc replay', { timeout: 120_000 }, () => {
     expect(await contactNames()).toEqual(['Alice Johnson', 'Bob Smith', 'Caroline Williams']);
   });
 
+  it('Scenario: Run again without the model never calls the model, even with the AI planner on', async () => {
+    const renamed = [
+      { name: 'Alice Johnson', phone: '+1 555-0101' },
+      { name: 'Bob Smith', phone: '+1 555-0102' },
+      { name: 'Caroline Williams', phone: '+1 555-0103' },
+    ];
+    // The AI planner is on (the environment's settings), and the model would gladly take over: it is never asked.
+    policy = () => finish(true, 'Deleted Caroline Williams.');
+    const result = await replay(deleteCarol, { contacts: renamed, contactsPermission: 'granted' }, ['--yes']);
+    expect(result.modelCalls).toBe(0);
+    expect(result.code).toBe(1);
+    expect(result.events.find((event) => event.type === 'task.finished')).toMatchObject({ status: 'failed', failureReason: expect.stringMatching(/^ReplayStopped: Step 2: no 'Carol Williams' on this screen/) });
+    expect(planned(result.events).map((event) => event.source)).not.toContain('model');
+    expect(await contactNames()).toEqual(['Alice Johnson', 'Bob Smith', 'Caroline Williams']);
+  });
+
   it('Scenario: A replay hands a step that diverged to the model, with the flow as a hint', async () => {
     const renamed = [
       { name: 'Alice Johnson', phone: '+1 555-0101' },
@@ -124,11 +140,46 @@ describe('amc replay', { timeout: 120_000 }, () => {
       { name: 'Caroline Williams', phone: '+1 555-0103' },
     ];
     policy = () => finish(false, 'There is no contact named Carol Williams here.');
-    const result = await replay(deleteCarol, { contacts: renamed, contactsPermission: 'granted' }, ['--yes']);
+    // "Run again, let the model fix differences": only this asks the model, and the steps it planned say so.
+    const result = await replay(deleteCarol, { contacts: renamed, contactsPermission: 'granted' }, ['--yes', '--let-model-fix']);
     expect(result.modelCalls).toBe(1);
+    expect(planned(result.events).at(-1)).toMatchObject({ tool: 'finish_task', source: 'fixed' });
+    expect(result.stdout).not.toContain('"source":"model"');
     expect(JSON.stringify(fake.requests.at(-1)!.body)).toContain("A recorded flow for this goal was followed until here and cannot go on: Step 2: no 'Carol Williams' on this screen");
     expect(result.events.find((event) => event.type === 'task.finished')).toMatchObject({ status: 'failed', failureReason: 'TaskFailedError: There is no contact named Carol Williams here.' });
     expect(await contactNames()).toEqual(['Alice Johnson', 'Bob Smith', 'Caroline Williams']);
+  });
+
+  it("Scenario: A replay never taps the page title for the recorded row of that name", async () => {
+    // Recorded: in Settings, the row "Network & internet" is tapped, which opens that page (titled the same).
+    await harness.reset({});
+    policy = (turn) => {
+      if (turn.scene?.screen.package !== 'com.android.settings') return { kind: 'call', tool: 'launch_app', args: { app: 'com.android.settings' } };
+      const row = turn.scene.elements.find((element) => element.clickable && element.text?.startsWith('Network & internet'));
+      return row ? { kind: 'call', tool: 'tap', args: { element_id: row.id } } : finish(true, 'Network & internet is open');
+    };
+    const run = await runAmc(['run', '-s', harness.serial, '--goal', 'Open Network & internet', '--json'], { env: env() });
+    expect(run.code, run.stdout).toBe(0);
+    const taskId = events(run.stdout).find((event) => event.type === 'task.started')!.taskId;
+    const page = async () => (await harness.state()).activity;
+    const onPage = await page();
+
+    // Replayed with the phone still on that page: its title reads "Network & internet", but it is not the row.
+    const calls = fake.requests.length;
+    const result = await runAmc(['replay', taskId, '-s', harness.serial, '--json', '--planner', 'stub'], { env: env() });
+    expect(fake.requests.length).toBe(calls);
+    const all = events(result.stdout);
+    const taps = all.filter((event): event is TaskEventOf<'step.executed'> => event.type === 'step.executed' && Boolean(event.outcome.target?.label?.includes('Network & internet')));
+    const title = all.find((event): event is TaskEventOf<'step.observed'> => event.type === 'step.observed')?.scene?.elements.find((element) => element.text === 'Network & internet' && !element.clickable);
+    expect(title, 'the page shows its title').toBeDefined();
+    // Nothing was tapped: what shows that name here is another kind of element than the one recorded.
+    expect(taps).toEqual([]);
+    expect(result.code).toBe(1);
+    expect(all.find((event) => event.type === 'task.finished')).toMatchObject({
+      status: 'failed',
+      failureReason: expect.stringMatching(/'Network & internet' is not on this screen: what shows that name here is a TextView, not the LinearLayout the flow recorded, so it is not acted on/),
+    });
+    expect(await page()).toBe(onPage);
   });
 
   it('Scenario: A sensitive step in a replay still asks the person', async () => {

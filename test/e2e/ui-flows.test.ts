@@ -68,7 +68,7 @@ describe('flow files in the app', { timeout: 120_000 }, () => {
     expect(download.suggestedFilename()).toMatch(/^amc-task-write-a-note-called-figs-.+\.yaml$/);
     const yaml = await readFile(await download.path(), 'utf8');
     expect(yaml).toContain(`goal: ${goal}`);
-    expect(yaml).toContain('  - tap: { app: com.amc.notes, desc: New note, why: Starting a new note. }');
+    expect(yaml).toContain('  - tap: { app: com.amc.notes, desc: New note, type: ImageButton, why: Starting a new note. }');
 
     // A fresh phone, and the file opened from disk: the flow runs on it with no model call.
     await ui.host.harness.control('/reset', { body: {} });

@@ -7,6 +7,7 @@ import type { TaskSummary } from '../../src/shared/contract';
 import { newTaskRecord } from '../../src/shared/task';
 import { BridgeContext } from '../../src/renderer/src/bridge-context';
 import { HistoryPanel } from '../../src/renderer/src/components/history/HistoryPanel';
+import { TaskResultCard } from '../../src/renderer/src/components/timeline/TaskResultCard';
 import { useAppStore } from '../../src/renderer/src/store/app-store';
 import { useDevicesStore } from '../../src/renderer/src/store/devices-store';
 import { useHistoryStore } from '../../src/renderer/src/store/history-store';
@@ -55,5 +56,32 @@ describe('replay from History', () => {
     await waitFor(() => expect(useTaskStore.getState().bySerial.R58M123?.task.id).toBe('task-2'));
     expect(bridge.callsOf('tasks.replay')).toEqual([{ taskId: 'task-1', serial: 'R58M123' }]);
     expect(useAppStore.getState().view).toBe('task');
+  });
+});
+
+describe('the result card: two ways to run again', () => {
+  it('Scenario: The result card names the replay that lets the model fix differences apart, and only it asks for the model', async () => {
+    const replayed = { ...newTaskRecord({ id: 'task-3', goal: 'Turn off Wi-Fi', serial: 'R58M123', planner: { kind: 'replay', exposesReasoning: false }, maxSteps: 30, createdAt: 1 }), status: 'running' as const };
+    const bridge = new FakeBridge({ 'tasks.replay': () => replayed });
+    useDevicesStore.getState().setList({ devices: [{ serial: 'R58M123', state: 'device', connection: 'tcp' }], adbServer: '127.0.0.1:5037', problem: null });
+    const done = {
+      ...newTaskRecord({ id: 'task-1', goal: 'Turn off Wi-Fi', serial: 'R58M123', planner: summary({}).planner, maxSteps: 30, createdAt: 1 }),
+      status: 'completed' as const,
+      page: { from: 0, turnCount: 2, actionCount: 1 },
+    };
+    render(
+      <BridgeContext.Provider value={bridge}>
+        <TaskResultCard task={done} />
+      </BridgeContext.Provider>,
+    );
+    act(() => fireEvent.click(screen.getByRole('button', { name: 'Run again without the model' })));
+    await waitFor(() => expect(bridge.callsOf('tasks.replay')).toHaveLength(1));
+    act(() => fireEvent.click(screen.getByRole('button', { name: 'Run again, let the model fix differences' })));
+    await waitFor(() => expect(bridge.callsOf('tasks.replay')).toHaveLength(2));
+    // Without the model: nothing in the request lets it in. The other says so plainly, and only it does.
+    expect(bridge.callsOf('tasks.replay')).toEqual([
+      { taskId: 'task-1', serial: 'R58M123' },
+      { taskId: 'task-1', serial: 'R58M123', letModelFix: true },
+    ]);
   });
 });

@@ -5,12 +5,12 @@ import { PLANNER_OPTIONS_USAGE, plannerOptions } from '../planner-options';
 import { SUPERVISION_OPTIONS_USAGE, supervisionOptions } from '../supervision-options';
 import { runTaskAtTerminal } from '../task-at-terminal';
 
-const USAGE = `amc replay TASK_ID [-s SERIAL] ${PLANNER_OPTIONS_USAGE} ${SUPERVISION_OPTIONS_USAGE} [--json] ${ADB_OPTIONS_USAGE}`;
+const USAGE = `amc replay TASK_ID [-s SERIAL] [--let-model-fix] ${PLANNER_OPTIONS_USAGE} ${SUPERVISION_OPTIONS_USAGE} [--json] ${ADB_OPTIONS_USAGE}`;
 
 /**
- * `amc replay TASK_ID`: a successful task from history carried out again, step by step on the fresh screen, without
- * the model where the screen allows it (the AI planner, when configured, takes over where it differs; `--planner
- * stub` keeps the model out). The same supervision, output and exit codes as `amc run`.
+ * `amc replay TASK_ID`: a task that was done carried out again, step by step on the fresh screen, never calling the
+ * model: where the screen differs it stops and says what it sees. `--let-model-fix` hands such a step to the AI
+ * planner (its steps are marked "planned by the model"). The same supervision, output and exit codes as `amc run`.
  */
 export const replayCommand: CliCommand = {
   name: 'replay',
@@ -18,7 +18,7 @@ export const replayCommand: CliCommand = {
   async run(args, io) {
     const { values, positionals } = parseCommandArgs(
       args,
-      { serial: { type: 'string', short: 's' }, ...plannerOptions, ...supervisionOptions, json: { type: 'boolean' }, ...adbOptions },
+      { serial: { type: 'string', short: 's' }, 'let-model-fix': { type: 'boolean' }, ...plannerOptions, ...supervisionOptions, json: { type: 'boolean' }, ...adbOptions },
       true,
     );
     if (positionals.length !== 1 || !positionals[0]!.trim()) throw new UsageError('give exactly one task id (amc replay TASK_ID; History and `amc run --json` show task ids)');
@@ -31,7 +31,7 @@ export const replayCommand: CliCommand = {
       });
       if (!record) throw new UsageError(`there is no task ${id} in history`);
       try {
-        return { goal: record.goal, planner: replayPlannerFor(record, configured) };
+        return { goal: record.goal, planner: replayPlannerFor(record, configured, { letModelFix: values['let-model-fix'] ?? false }) };
       } catch (error) {
         throw error instanceof ReplayRefused ? new UsageError(error.message) : error;
       }

@@ -96,7 +96,7 @@ export class TaskService {
     const record = await this.options.store.get(input.taskId);
     if (!record) throw new ReplayRefused(`there is no task ${input.taskId} in history`);
     const config = await this.options.loadConfig();
-    return this.start({ serial: input.serial, goal: record.goal }, config, replayPlannerFor(record, buildPlanner(config)));
+    return this.start({ serial: input.serial, goal: record.goal }, config, replayPlannerFor(record, buildPlanner(config), { letModelFix: input.letModelFix ?? false }));
   }
 
   private async start(input: RunTaskRequest, config: RuntimeConfig, configured: ConfiguredPlanner): Promise<TaskRecord> {

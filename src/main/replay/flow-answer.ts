@@ -1,4 +1,5 @@
 import type { FlowAnswer } from '../../shared/flow';
+import { isQuestionGoal } from '../../shared/verdict';
 import { labelParts, type Scene } from '../../shared/scene';
 import type { TaskRecord } from '../../shared/task';
 import { FINISH_TASK } from '../runtime/prompt';
@@ -31,28 +32,12 @@ const standsIn = (part: string, text: string) => wholeAt(part, text) >= 0;
 /** A label's parts; a field's text is its content, one part (nothing folds into a field). */
 const partsOf = (text: string, editable: boolean | undefined) => (editable ? [text] : labelParts(text));
 
-/** How a goal that asks something begins ("What…", "Is Wi-Fi on", "How many…", "Tell me…"). */
-const QUESTION_OPENING =
-  /^(what|which|who|whom|whose|when|where|why|how|is|are|am|was|were|do|does|did|can|could|will|would|should|has|have|had|tell me|find out|look up|check whether|check if)\b/i;
-/** The same in Chinese: a question word anywhere, or a question particle at the end. */
-const CHINESE_QUESTION = /什么|哪|几|多少|谁|是否|吗[。.]?$|呢[。.]?$/u;
-
-/**
- * Whether a goal asks a question (its answer is the run's result) rather than asks for something to be done. Only
- * such a goal's answer is kept in a flow and said again by a replay: a "Done: deleted the second Ann Lee" read back
- * on another run would report what that run never did.
- */
-export function asksQuestion(goal: string): boolean {
-  const text = goal.trim();
-  return /[?？]$/.test(text) || QUESTION_OPENING.test(text) || CHINESE_QUESTION.test(text);
-}
-
 /**
  * Where the answer of a successful question task was read: the longest label part on the screen it finished on that stands
  * whole in its answer, on an element a locator can find again. Undefined when nothing on that screen is in the answer.
  */
 export function answerOf(record: TaskRecord): FlowAnswer | undefined {
-  const answer = record.status === 'completed' && asksQuestion(record.goal) ? record.result?.trim() : undefined;
+  const answer = record.status === 'completed' && isQuestionGoal(record.goal) ? record.result?.trim() : undefined;
   const scene = record.steps.findLast((turn) => turn.planned?.tool === FINISH_TASK)?.scene;
   if (!answer || !scene) return undefined;
   let best: { element: Scene['elements'][number]; part: number; read: string } | undefined;

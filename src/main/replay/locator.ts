@@ -70,7 +70,8 @@ export function locatorFor(scene: Scene, element: SceneElement): Locator | null 
   const present = NAMING_FIELDS.filter((field) => (fieldOf(element, field)?.length ?? FLOW_TEXT_MAX + 1) <= FLOW_TEXT_MAX);
   if (!present.some((field) => field !== 'type')) return null;
   const candidates = scene.elements.filter(actionable);
-  const base = { app: scene.screen.package || undefined };
+  // The element's kind always goes with it: a row is not its page's title, though both read "Network & internet".
+  const base = { app: scene.screen.package || undefined, type: typeOf(element) };
   const build = (fields: readonly NamingField[]): Locator => {
     const locator: Locator = { ...base };
     for (const field of fields) locator[field] = fieldOf(element, field);
@@ -191,6 +192,11 @@ export function resolveLocator(scene: Scene, locator: Locator): Resolution {
     const named = describeLocator({ ...locator, distinguishedBy: undefined });
     return { kind: 'missing', reason: `no ${what} on this screen, only ${found.length} other ${named}; I see: ${namesOnScreen(scene)}` };
   }
+  const otherKind = locator.type ? scene.elements.filter((element) => actionable(element) && matches(element, { ...locator, type: undefined })) : [];
+  if (all.length === 0 && otherKind.length > 0) {
+    const kinds = [...new Set(otherKind.map(typeOf))].join(', ');
+    return { kind: 'missing', reason: `${what} is not on this screen: what shows that name here is a ${kinds}, not the ${locator.type} the flow recorded, so it is not acted on; I see: ${namesOnScreen(scene)}` };
+  }
   if (all.length > 0 && dialog) return { kind: 'missing', reason: `${dialog}: ${what} lies behind it and cannot be reached; I see: ${namesOnScreen(scene)}` };
   if (all.length > 0) return { kind: 'missing', reason: `${what} is under a dialog or pop-up; I see: ${namesOnScreen(scene)}` };
   const cut = scene.elementsLeftOut ? ` (${scene.elementsLeftOut} elements were left out of this Scene to fit its budget)` : '';
@@ -208,10 +214,13 @@ function factsWords(facts: DistinguishingFacts): string {
   return words.length ? ` ${words.join(' ')}` : '';
 }
 
+/** Layout and view classes (`LinearLayout`, `TextView`) name how an element is drawn, not what a person calls it. */
+const WIDGET_CLASS = /(Layout|View|Group)$/;
+
 /** A locator in a person's words: `'Wi-Fi'`, `'Send' button`, `'Add star' in the row 'Buy milk'`, `the field 'To'`, `'Ann Lee' showing '0222'`. */
 export function describeLocator(locator: Locator): string {
   const name = locator.text ?? locator.label ?? locator.desc ?? locator.hint ?? locator.resourceId;
-  const kind = locator.type === TEXT_FIELD_TYPE ? 'field' : locator.type;
+  const kind = locator.type === TEXT_FIELD_TYPE ? 'field' : locator.type && !WIDGET_CLASS.test(locator.type) ? locator.type : undefined;
   const named = name ? `'${name}'` : `${kind ?? 'element'} in the row '${locator.row}'`;
   const typed = name && kind ? (kind === 'field' ? `the field ${named}` : `${named} ${kind.toLowerCase()}`) : named;
   const row = name && locator.row ? ` in the row '${locator.row}'` : '';

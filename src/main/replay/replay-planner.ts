@@ -11,7 +11,8 @@ import { decideAction } from '../runtime/action-policy';
 import { ACTION_TOOLS } from '../tools/registry';
 import type { ToolCatalog } from '../tools/tool';
 import type { FlowChecks } from './flow-checks';
-import { answerNow, asksQuestion } from './flow-answer';
+import { answerNow } from './flow-answer';
+import { isQuestionGoal } from '../../shared/verdict';
 import { describeLocator, resolveLocator } from './locator';
 import { fillVariables } from './flow-variables';
 
@@ -152,7 +153,7 @@ class ReplayPlanner implements Planner {
 
   async plan(input: PlanInput, context: PlanContext): Promise<PlannedStep[]> {
     this.spent = null;
-    if (this.handedOver) return this.askModel(input, context, input.goal);
+    if (this.handedOver) return this.askModel(input, context, input.goal, false, this.takeoverSource());
     if (!this.started) {
       this.started = true;
       // The cache follows a run that started where this one does; elsewhere the model plans from the start.
@@ -204,7 +205,7 @@ class ReplayPlanner implements Planner {
     const checked = this.confirmed.length ? `; checked: ${this.confirmed.join('; ')}` : '';
     let reason = `every step of the flow is done${checked}`;
     // Only a question's answer is said again: for any other goal the recorded words would report another run.
-    const answer = asksQuestion(this.options.flow.goal) ? this.options.flow.answer : undefined;
+    const answer = isQuestionGoal(this.options.flow.goal) ? this.options.flow.answer : undefined;
     if (answer) {
       // A question: answered with what this screen shows where the recorded run read its answer.
       const read = answerNow(answer, input.scene);
@@ -563,7 +564,12 @@ class ReplayPlanner implements Planner {
     const hint =
       `A recorded flow for this goal was followed until here and cannot go on: ${reason}. Continue the goal from this screen ` +
       `yourself.${rest.length ? ` The flow's remaining steps, as a hint only (the screen may differ): ${rest.join(' ')}` : ''}`;
-    return this.askModel({ ...input, notices: [...(input.notices ?? []), hint] }, context, input.goal);
+    return this.askModel({ ...input, notices: [...(input.notices ?? []), hint] }, context, input.goal, false, this.takeoverSource());
+  }
+
+  /** A replay marks the steps the model plans once the screen differed, so the timeline says the model planned them. */
+  private takeoverSource(): PlannedStep['source'] {
+    return this.options.source === 'replayed' ? 'fixed' : 'model';
   }
 
   /**
@@ -571,11 +577,11 @@ class ReplayPlanner implements Planner {
    * for the task's own goal, and returned for a sub-goal (`subGoal`), whose finish_task only means the sub-goal is
    * reached: an empty plan here, its cost carried onto the step the flow plans next on this turn.
    */
-  private async askModel(input: PlanInput, context: PlanContext, goal: string, subGoal = false): Promise<PlannedStep[]> {
+  private async askModel(input: PlanInput, context: PlanContext, goal: string, subGoal = false, source: PlannedStep['source'] = 'model'): Promise<PlannedStep[]> {
     const model = this.options.model!;
     const decisions: PlannerDecision[] = [];
     const inner: PlanContext = { signal: context.signal, onDecision: (decision) => decisions.push(decision) };
-    const withSpent = (decision: PlannerDecision): PlannerDecision => ({ ...decision, usage: addUsage(this.spent, decision.usage) });
+    const withSpent = (decision: PlannerDecision): PlannerDecision => ({ ...decision, source, usage: addUsage(this.spent, decision.usage) });
     let steps: PlannedStep[];
     try {
       steps = await model.plan({ ...input, goal }, inner);
@@ -589,7 +595,7 @@ class ReplayPlanner implements Planner {
     this.spent = subGoal && steps.length === 0 ? (decision?.usage ?? this.spent) : null;
     if (subGoal) return steps.map((step) => ({ ...step, usage: decision?.usage ?? step.usage }));
     if (decision) context.onDecision(decision);
-    return steps;
+    return steps.map((step) => ({ ...step, source }));
   }
 
   private report(step: PlannedStep, context: PlanContext): PlannedStep[] {

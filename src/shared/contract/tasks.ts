@@ -27,6 +27,8 @@ export const ReplayTaskInputSchema = z
   .object({
     taskId: z.string().trim().min(1).max(200),
     serial: RunTaskRequestSchema.shape.serial,
+    /** "Run again, let the model fix differences": the AI planner takes a step the screen no longer matches. Absent: never the model. */
+    letModelFix: z.boolean().optional(),
   })
   .strict();
 export type ReplayTaskInput = z.infer<typeof ReplayTaskInputSchema>;

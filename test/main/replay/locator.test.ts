@@ -49,8 +49,8 @@ describe('locators on real screens', () => {
 
   it('keeps only the fields that tell the element apart', () => {
     const scene = network(true);
-    expect(locatorFor(scene, scene.elements[1]!)).toEqual({ app: 'com.android.settings', text: 'Wi-Fi' });
-    expect(locatorFor(scene, scene.elements[0]!)).toEqual({ app: 'com.android.settings', desc: 'Navigate up' });
+    expect(locatorFor(scene, scene.elements[1]!)).toEqual({ app: 'com.android.settings', type: 'LinearLayout', text: 'Wi-Fi' });
+    expect(locatorFor(scene, scene.elements[0]!)).toEqual({ app: 'com.android.settings', type: 'ImageButton', desc: 'Navigate up' });
   });
 
   it('names a repeated row control by its row (a real WhatsApp chat list)', () => {
@@ -65,7 +65,7 @@ describe('locators on real screens', () => {
     const field = element(2, { type: 'EditText', editable: true, text: 'hello', hint: 'Message' });
     const scene: Scene = { screen, elements: [element(1, { text: 'Send' }), field] };
     const locator = locatorFor(scene, field)!;
-    expect(locator).toEqual({ app: 'com.android.settings', hint: 'Message' });
+    expect(locator).toEqual({ app: 'com.android.settings', type: 'text-field', hint: 'Message' });
     expect(resolveLocator({ screen, elements: [{ ...field, text: 'other text' }] }, locator).kind).toBe('found');
   });
 
@@ -91,7 +91,7 @@ describe('locators on real screens', () => {
     expect(resolved.kind).toBe('ambiguous');
     expect(resolved.kind === 'ambiguous' && resolved.reason).toBe("2 elements match 'Add star' (Buy milk, Call mom), and the flow does not say which");
     // The row tells them apart, as the recording kept it.
-    expect(locatorFor(twice, twice.elements[1]!)).toEqual({ app: 'com.android.settings', row: 'Call mom' });
+    expect(locatorFor(twice, twice.elements[1]!)).toEqual({ app: 'com.android.settings', type: 'LinearLayout', row: 'Call mom' });
   });
 
   it('does not resolve to an element under a dialog', () => {
@@ -138,7 +138,7 @@ describe('locators on real screens', () => {
     it('Scenario: Look-alike rows are told apart by their other texts, whatever their order', () => {
       const recorded = contacts(['Ann Lee', '+1 555-0111'], ['Ann Lee', '+1 555-0222'], ['Bob Smith', '+1 555-0102']);
       const locator = locatorFor(recorded, recorded.elements[2]!)!;
-      expect(locator).toEqual({ app: 'com.android.contacts', text: 'Ann Lee', distinguishedBy: { otherTexts: ['+1 555-0222'] } });
+      expect(locator).toEqual({ app: 'com.android.contacts', type: 'LinearLayout', text: 'Ann Lee', distinguishedBy: { otherTexts: ['+1 555-0222'] } });
       expect(describeLocator(locator)).toBe("'Ann Lee' showing '+1 555-0222'");
       const reordered = contacts(['Ann Lee', '+1 555-0222'], ['Ann Lee', '+1 555-0111'], ['Bob Smith', '+1 555-0102']);
       const resolved = resolveLocator(reordered, locator);

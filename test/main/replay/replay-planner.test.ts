@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { createReplayPlanner } from '../../../src/main/replay/replay-planner';
 import { flowFromRecord, NothingToReplay } from '../../../src/main/replay/flow-from-record';
-import { asksQuestion } from '../../../src/main/replay/flow-answer';
+import { isQuestionGoal } from '../../../src/shared/verdict';
 import type { FlowChecks } from '../../../src/main/replay/flow-checks';
 import { TaskRunner } from '../../../src/main/runtime/task-runner';
 import { FlowSchema, type Flow } from '../../../src/shared/flow';
@@ -157,7 +157,7 @@ describe('a task record as a flow', () => {
       app: 'com.android.settings',
       vars: {},
       recordedFrom: 't1',
-      steps: [{ tool: 'tap', args: {}, target: { app: 'com.android.settings', text: 'Wi-Fi' }, before: { checked: false }, expect: { checked: true }, why: 'The Wi-Fi row.' }],
+      steps: [{ tool: 'tap', args: {}, target: { app: 'com.android.settings', type: 'LinearLayout', text: 'Wi-Fi' }, before: { checked: false }, expect: { checked: true }, why: 'The Wi-Fi row.' }],
     });
   });
 
@@ -201,16 +201,16 @@ describe('a question replayed', () => {
     expect(record.status).toBe('completed');
     expect(record.result).toBe('every step of the flow is done');
     for (const goal of ['What Android version is this phone running?', 'How many eggs does my pancake recipe need?', 'Is Wi-Fi on', 'Tell me the build number', '这部手机是什么版本？']) {
-      expect(asksQuestion(goal), goal).toBe(true);
+      expect(isQuestionGoal(goal), goal).toBe(true);
     }
-    for (const goal of ['Delete the Ann Lee ending 0222', 'Turn on Bluetooth.', 'Send the message "What time?" to Bob']) expect(asksQuestion(goal), goal).toBe(false);
+    for (const goal of ['Delete the Ann Lee ending 0222', 'Turn on Bluetooth.', 'Send the message "What time?" to Bob']) expect(isQuestionGoal(goal), goal).toBe(false);
   });
 
   it('Scenario: A replayed question answers with what its own phone shows where the answer was read', async () => {
     const recorded = await recordedQuestion();
     expect(recorded.status).toBe('completed');
     const flow = flowFromRecord(recorded);
-    expect(flow.answer).toEqual({ text: 'This phone runs Android 14.', from: { app: 'com.android.settings', text: 'Android version' }, part: 1, read: '14' });
+    expect(flow.answer).toEqual({ text: 'This phone runs Android 14.', from: { app: 'com.android.settings', type: 'LinearLayout', text: 'Android version' }, part: 1, read: '14' });
 
     const { record } = await runFlow(flow, [home(), aboutPhone('15')]);
     expect(record.status).toBe('completed');

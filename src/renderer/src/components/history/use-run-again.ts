@@ -40,9 +40,10 @@ export function useRunAgain() {
     useGoalStore.getState().setDraft(task.goal);
     return onPhoneOf(task, 'app:history.notConnected', () => startTask(bridge, task.serial, task.goal));
   };
-  const replay = (task: Pick<TaskSummary, 'id' | 'goal' | 'serial'>) =>
+  /** `letModelFix`: "Run again, let the model fix differences"; otherwise the model is never called. */
+  const replay = (task: Pick<TaskSummary, 'id' | 'goal' | 'serial'>, letModelFix = false) =>
     onPhoneOf(task, 'app:history.notConnectedReplay', async () => {
-      const record = await bridge.call('tasks.replay', { taskId: task.id, serial: task.serial });
+      const record = await bridge.call('tasks.replay', { taskId: task.id, serial: task.serial, ...(letModelFix && { letModelFix }) });
       useTaskStore.getState().attach(record.serial, { task: record, paused: false });
     });
   return { runAgain, replay, notice };
@@ -54,5 +55,6 @@ export function useRunAgain() {
  */
 export const replayable = (task: VerdictInput, actions: number) => taskVerdict(task) === 'done' && actions > 0;
 
-/** The replay button's words (a message key): History and the result card say it alike. */
+/** The replay buttons' words (message keys): History and the result card say them alike. */
 export const REPLAY_WORDS = 'app:history.replay';
+export const REPLAY_FIX_WORDS = 'app:history.replayFix';

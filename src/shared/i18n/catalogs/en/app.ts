@@ -260,6 +260,8 @@ export default {
     notConnected: "{{phone}} is not connected, so the goal is in the goal box: pick a phone and press Run.",
     notConnectedReplay: "{{phone}} is not connected, so the task cannot be replayed now: connect it and try again.",
     replay: "Run again without the model",
+    replayFix: "Run again, let the model fix differences",
+    replayFixTitle: "Replays the recorded steps; where the screen differs, the AI planner plans the step (it calls the model, and the timeline says which steps it planned).",
     replayShort: "Replay",
     replayLabel: "Run again without the model: \"{{goal}}\"",
     saveFlow: "Save as flow",

@@ -47,7 +47,7 @@ export default {
   },
   /** Between the items of a list in a sentence. */
   listSeparator: ', ',
-  stepSource: { model: 'planned by the model', replayed: 'replayed', cache: 'from the cache', skipped: 'skipped: already done' },
+  stepSource: { model: 'planned by the model', replayed: 'replayed', cache: 'from the cache', skipped: 'skipped: already done', fixed: 'planned by the model: the screen differed from the recording' },
   launch: { group: 'the group {{group}}' },
   decider: { runtime: 'the runtime', policy: 'the policy', person: 'the person', preset: 'an answer given in advance', 'no-one-present': 'no one present' },
   request: {

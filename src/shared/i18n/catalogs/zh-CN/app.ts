@@ -260,6 +260,8 @@ export default {
     notConnected: "{{phone}} 没有连接，目标已放进目标框：选一部手机，再按“运行”。",
     notConnectedReplay: "{{phone}} 没有连接，现在无法回放这个任务：连接后再试。",
     replay: "不用模型再运行一次",
+    replayFix: "再运行一次，让模型修正差异",
+    replayFixTitle: "回放录制的步骤；屏幕不同的地方由 AI 规划器规划这一步（会调用模型，时间线会标出它规划的步骤）。",
     replayShort: "回放",
     replayLabel: "不用模型再运行一次：“{{goal}}”",
     saveFlow: "存为流程",

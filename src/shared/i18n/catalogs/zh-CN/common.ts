@@ -46,7 +46,7 @@ export default {
     characters: '名字以文字或数字开头，只能包含文字、数字、空格、点、短横线或下划线',
   },
   listSeparator: '，',
-  stepSource: { model: '由模型规划', replayed: '已回放', cache: '来自缓存', skipped: '已跳过：已完成' },
+  stepSource: { model: '由模型规划', replayed: '已回放', cache: '来自缓存', skipped: '已跳过：已完成', fixed: '由模型规划：屏幕与录制时不同' },
   launch: { group: '设备组 {{group}}' },
   decider: { runtime: '运行时', policy: '策略', person: '你', preset: '预先给出的回答', 'no-one-present': '无人在场' },
   request: {
