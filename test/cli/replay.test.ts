@@ -160,7 +160,7 @@ describe('amc replay', { timeout: 120_000 }, () => {
     };
     const run = await runAmc(['run', '-s', harness.serial, '--goal', 'Open Network & internet', '--json'], { env: env() });
     expect(run.code, run.stdout).toBe(0);
-    const taskId = events(run.stdout).find((event) => event.type === 'task.started')!.taskId;
+    const taskId = jsonEvents(run.stdout).find((event) => event.type === 'task.started')!.taskId;
     const page = async () => (await harness.state()).activity;
     const onPage = await page();
 
@@ -168,7 +168,7 @@ describe('amc replay', { timeout: 120_000 }, () => {
     const calls = fake.requests.length;
     const result = await runAmc(['replay', taskId, '-s', harness.serial, '--json', '--planner', 'stub'], { env: env() });
     expect(fake.requests.length).toBe(calls);
-    const all = events(result.stdout);
+    const all = jsonEvents(result.stdout);
     const taps = all.filter((event): event is TaskEventOf<'step.executed'> => event.type === 'step.executed' && Boolean(event.outcome.target?.label?.includes('Network & internet')));
     const title = all.find((event): event is TaskEventOf<'step.observed'> => event.type === 'step.observed')?.scene?.elements.find((element) => element.text === 'Network & internet' && !element.clickable);
     expect(title, 'the page shows its title').toBeDefined();
