@@ -133,6 +133,8 @@ export class Observer {
    * pixels are rewritten in place by `encodeScreenshot`, which is why each is the Observer's own.
    */
   private readonly frameBuffers: Buffer[] = [];
+  /** How long the last layout read and screencap took per serial: when a settling observation's closing screencap starts. */
+  private readonly readTimes = new Map<string, { dumpMs: number; printMs: number }>();
 
   constructor(
     private readonly adb: Pick<AdbClient, 'shellInto' | 'execInto'>,
@@ -217,11 +219,21 @@ export class Observer {
   ): Promise<({ read: UiHierarchy; source: DumpSource } | { error: string }) & { fingerprint?: string }> {
     let previous = before;
     for (let reads = 1; ; reads++) {
-      const [print, layout] = await Promise.all([previous, this.dumpWithRetry(serial, signal, timings)]);
-      if ('error' in layout) return layout;
-      const after = await this.screenFingerprint(serial, signal).catch(rethrowAbort(() => ''));
-      if (!print || !after || print === after || reads >= SETTLE_READS) return { ...layout, ...(after && { fingerprint: after }) };
-      previous = Promise.resolve(after);
+      const started = performance.now();
+      const dumping = this.dumpWithRetry(serial, signal, timings);
+      // The closing fingerprint is timed to end as the layout read does (from this phone's last read times), so the
+      // two fingerprints bracket the read without adding a screencap's time; without times yet, it follows the read.
+      const known = this.readTimes.get(serial);
+      const closing = (known ? sleep(Math.max(0, known.dumpMs - known.printMs), signal) : dumping).then(async () => {
+        const printStarted = performance.now();
+        const print = await this.screenFingerprint(serial, signal).catch(rethrowAbort(() => ''));
+        return { print, printMs: performance.now() - printStarted };
+      });
+      const [print, layout, after] = await Promise.all([previous, dumping.then((read) => ({ read, dumpMs: performance.now() - started })), closing]);
+      if ('error' in layout.read) return layout.read;
+      this.readTimes.set(serial, { dumpMs: layout.dumpMs, printMs: after.printMs });
+      if (!print || !after.print || print === after.print || reads >= SETTLE_READS) return { ...layout.read, ...(after.print && { fingerprint: after.print }) };
+      previous = Promise.resolve(after.print);
     }
   }
 
