@@ -80,8 +80,8 @@ describe('notes per app in the browser', { timeout: 120_000 }, () => {
     await editing.getByRole('button', { name: 'Cancel' }).click();
     expect((await storedNotes()).map((n) => n.route)).toEqual(['Quick settings > Wi-Fi tile']);
 
-    page.once('dialog', (dialog) => void dialog.accept());
     await edited.getByRole('button', { name: `Delete the note "${WIFI.goal}"` }).click();
+    await page.getByTestId('confirm-dialog').getByRole('button', { name: 'Delete' }).click();
     await notes.getByText('No notes yet.').waitFor();
     expect(await storedNotes()).toEqual([]);
     expect(errors).toEqual([]);

@@ -263,8 +263,8 @@ describe('a task in the browser', { timeout: 90_000 }, () => {
     const rows = page.getByTestId('history-row');
     await expect.poll(() => rows.filter({ hasText: deleted }).count()).toBe(1);
     const before = await rows.count();
-    page.once('dialog', (dialog) => void dialog.accept());
     await page.getByRole('button', { name: `Delete "${deleted}"` }).click();
+    await page.getByTestId('confirm-dialog').getByRole('button', { name: 'Delete' }).click();
     await expect.poll(() => rows.count()).toBe(before - 1);
     expect(await rows.filter({ hasText: deleted }).count()).toBe(0);
     expect(await rows.filter({ hasText: kept }).count()).toBe(1);

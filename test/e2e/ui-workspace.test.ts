@@ -236,18 +236,17 @@ describe('the workspace in the browser', { timeout: 180_000 }, () => {
     await page.getByTestId('timeline-scroll').focus();
     await page.keyboard.press(' ');
     await page.getByRole('button', { name: 'Pause' }).waitFor();
-    // Esc asks first: "Cancel" keeps the task running, "OK" stops it.
-    const questions: string[] = [];
-    page.once('dialog', (dialog) => {
-      questions.push(dialog.message());
-      void dialog.dismiss();
-    });
+    // Esc asks first, in the window's own dialog: Escape again cancels and keeps the task running; Enter stops it.
+    const asked = page.getByTestId('confirm-dialog');
     await page.keyboard.press('Escape');
-    await expect.poll(() => questions.length).toBe(1);
-    expect(questions[0]).toContain('Stop the task "Keep pressing home (shortcuts)"');
+    await asked.waitFor();
+    expect(await asked.textContent()).toContain('Stop the task "Keep pressing home (shortcuts)"');
+    await page.keyboard.press('Escape');
+    await asked.waitFor({ state: 'detached' });
     expect(await page.getByRole('button', { name: 'Stop' }).isEnabled()).toBe(true);
-    page.once('dialog', (dialog) => void dialog.accept());
     await page.keyboard.press('Escape');
+    await asked.waitFor();
+    await page.keyboard.press('Enter');
     await page.getByRole('article', { name: 'Stopped' }).waitFor({ timeout: 20_000 });
     expect(errors).toEqual([]);
     await page.close();

@@ -7,6 +7,7 @@ import { BridgeContext } from '../../src/renderer/src/bridge-context';
 import { PlanCacheSection } from '../../src/renderer/src/components/notes/PlanCacheSection';
 import { createPlanCacheStore } from '../../src/main/storage/plan-cache-store';
 import { routedApp, type RoutedApp } from './router-bridge';
+import { ConfirmDialog } from '../../src/renderer/src/components/ConfirmDialog';
 
 let routed: RoutedApp | undefined;
 afterEach(async () => {
@@ -23,6 +24,7 @@ describe('reused runs in Settings', () => {
     render(
       <BridgeContext.Provider value={routed.bridge}>
         <PlanCacheSection />
+        <ConfirmDialog />
       </BridgeContext.Provider>,
     );
     const section = screen.getByRole('region', { name: 'Reused runs' });
@@ -31,12 +33,15 @@ describe('reused runs in Settings', () => {
     expect(entry.textContent).toContain('com.android.settings');
 
     // Cancelled: nothing is forgotten.
-    const confirm = vi.spyOn(window, 'confirm').mockReturnValueOnce(false).mockReturnValueOnce(true);
     const forget = within(section).getByRole('button', { name: 'Forget the run of "Switch the phone to the dark theme."' });
     fireEvent.click(forget);
-    expect(confirm).toHaveBeenLastCalledWith('Forget the run of "Switch the phone to the dark theme."? The model will plan this goal again.');
+    const asked = await screen.findByTestId('confirm-dialog');
+    expect(asked.textContent).toContain('Forget the run of "Switch the phone to the dark theme."? The model will plan this goal again.');
+    fireEvent.click(within(asked).getByText('Cancel'));
+    await waitFor(() => expect(screen.queryByTestId('confirm-dialog')).toBeNull());
     expect((await routed.bridge.call('planCache.list', {})).entries).toHaveLength(1);
     fireEvent.click(forget);
+    fireEvent.click(within(await screen.findByTestId('confirm-dialog')).getByText('Forget'));
     await waitFor(() => expect(within(section).getByText('No runs are reused yet.')).toBeTruthy());
     expect(await routed.bridge.call('planCache.list', {})).toEqual({ entries: [], problem: null });
   });

@@ -12,6 +12,7 @@ import { SetupChecklist } from './components/SetupChecklist';
 import { SettingsDrawer } from './components/settings/SettingsDrawer';
 import { GoalBox } from './components/task/GoalBox';
 import { ShortcutsHelp } from './components/task/ShortcutsHelp';
+import { ConfirmDialog } from './components/ConfirmDialog';
 import { useWords } from './i18n/use-words';
 import { useAppConnection } from './use-app-connection';
 
@@ -47,6 +48,7 @@ export function App() {
         <SettingsDrawer />
       </ErrorBoundary>
       <ShortcutsHelp />
+      <ConfirmDialog />
     </div>
   );
 }

@@ -23,6 +23,7 @@ import { HistoryFilters } from './HistoryFilters';
 import { groupByLaunch } from './launch-groups';
 import { withLiveProgress } from './live-summary';
 import { replayable, useRunAgain } from './use-run-again';
+import { askConfirm } from '../../store/confirm-store';
 
 /** ↑/↓ (and Home/End) move between the rows' goal buttons, Enter opens; "/" goes to the search box. */
 function onTableKeyDown(event: KeyboardEvent<HTMLTableElement>) {
@@ -113,7 +114,7 @@ export function HistoryPanel() {
     }
   };
   const remove = async (task: TaskSummary) => {
-    if (!window.confirm(t('app:history.confirmDelete', { goal: task.goal }))) return;
+    if (!(await askConfirm(t('app:history.confirmDelete', { goal: task.goal }), t('app:history.delete')))) return;
     try {
       await bridge.call('history.delete', { id: task.id });
       if (useHistoryStore.getState().opened?.id === task.id) open(null);

@@ -6,6 +6,7 @@ import { useNotesStore } from '../../store/notes-store';
 import { useWords } from '../../i18n/use-words';
 import { formatTime } from '../../lib/format';
 import { plainError } from '../../lib/errors';
+import { askConfirm } from '../../store/confirm-store';
 
 /** One note: read, or edited in place (goal and route), or deleted. */
 function NoteItem({ note }: { note: AppNote }) {
@@ -26,7 +27,7 @@ function NoteItem({ note }: { note: AppNote }) {
     }
   };
   const remove = async () => {
-    if (!window.confirm(t('app:notes.confirmDelete', { note: noteLine(note) }))) return;
+    if (!(await askConfirm(t('app:notes.confirmDelete', { note: noteLine(note) }), t('app:notes.delete')))) return;
     await bridge.call('notes.delete', { id: note.id }).catch(reportError);
   };
 

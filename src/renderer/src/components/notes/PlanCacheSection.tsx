@@ -4,6 +4,7 @@ import { useBridge } from '../../bridge-context';
 import { reportError } from '../../store/app-store';
 import { useWords } from '../../i18n/use-words';
 import { formatTime } from '../../lib/format';
+import { askConfirm } from '../../store/confirm-store';
 
 /** The runs "Reuse successful runs" follows, one per goal, for the person to read and forget. Read afresh when shown. */
 export function PlanCacheSection() {
@@ -15,7 +16,7 @@ export function PlanCacheSection() {
   useEffect(() => void load(), [load]);
 
   const forget = async (entry: PlanCacheEntry) => {
-    if (!window.confirm(t('app:planCache.confirmForget', { goal: entry.goal }))) return;
+    if (!(await askConfirm(t('app:planCache.confirmForget', { goal: entry.goal }), t('app:planCache.forget')))) return;
     await bridge.call('planCache.forget', { which: entry.taskId }).catch(reportError);
     await load();
   };

@@ -4,6 +4,7 @@ import { currentWords } from '../../i18n/language-store';
 import { useWords } from '../../i18n/use-words';
 import { useAppStore } from '../../store/app-store';
 import { useTaskControls } from './use-task-controls';
+import { askConfirm, useConfirmStore } from '../../store/confirm-store';
 
 const useHelpStore = create<{ open: boolean }>()(() => ({ open: false }));
 export const openShortcutsHelp = (): void => useHelpStore.setState({ open: true });
@@ -27,10 +28,10 @@ const keysWords = (keys: string, t: (key: string) => string) => (keys.startsWith
 export const isTypingTarget = (target: EventTarget | null): boolean =>
   target instanceof HTMLElement && (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName));
 
-/** Asks before stopping: a stopped task cannot be resumed. */
-export function confirmStop(goal: string | undefined): boolean {
+/** Asks before stopping, in the window's own dialog: a stopped task cannot be resumed. */
+export function confirmStop(goal: string | undefined): Promise<boolean> {
   const { t } = currentWords();
-  return window.confirm(goal ? t('app:task.confirmStopGoal', { goal }) : t('app:task.confirmStop'));
+  return askConfirm(goal ? t('app:task.confirmStopGoal', { goal }) : t('app:task.confirmStop'), t('app:goal.stop'));
 }
 
 /** Ctrl/Cmd+Enter runs, Esc stops (after asking), ? opens this list, anywhere on the page. */
@@ -42,13 +43,13 @@ function useGlobalShortcuts() {
     const onKeyDown = (event: KeyboardEvent) => {
       if (event.defaultPrevented) return;
       const { run, stop, running, task } = latest.current;
-      const somethingOnTop = useAppStore.getState().settingsOpen || useHelpStore.getState().open;
+      const somethingOnTop = useAppStore.getState().settingsOpen || useHelpStore.getState().open || useConfirmStore.getState().request !== null;
       if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
         event.preventDefault();
         run();
       } else if (event.key === 'Escape' && running && !somethingOnTop) {
         event.preventDefault();
-        if (confirmStop(task?.goal)) stop();
+        void confirmStop(task?.goal).then((yes) => yes && stop());
       } else if (event.key === '?' && !isTypingTarget(event.target) && !somethingOnTop) {
         event.preventDefault();
         openShortcutsHelp();

@@ -17,6 +17,7 @@ export default {
     diagnostics: "Diagnostics",
     openSettings: "Open Settings",
     dismiss: "Dismiss",
+    cancel: "Cancel",
     dismissLabel: "Dismiss the message",
     close: "Close",
     details: "Details",

@@ -20,6 +20,7 @@ export default {
     diagnostics: "诊断",
     openSettings: "打开设置",
     dismiss: "关闭",
+    cancel: "取消",
     dismissLabel: "关闭这条消息",
     close: "关闭",
     details: "详情",
