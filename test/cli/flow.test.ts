@@ -229,6 +229,15 @@ describe('amc flow export', () => {
     const again = await runAmc(['flow', 'run', file, '-s', harness.serial, '--yes'], { env: aiOff() });
     expect(again.code).toBe(0);
     expect((await phone()).notes.map((note) => note.title)).toContain('Figs');
+    // The same run as a Maestro file runs back here as it is.
+    const maestro = await runAmc(['flow', 'export', taskId, '--format', 'maestro'], { env: aiOff() });
+    expect(maestro).toMatchObject({ code: 0, stderr: '' });
+    expect(maestro.stdout).toMatch(/^appId: com\.amc\.notes\nname: Write a note called Figs\n---\n- launchApp:\n/);
+    expect(maestro.stdout).toContain('- inputText: Figs');
+    await harness.control('/reset', { body: {} });
+    const maestroRun = await runAmc(['flow', 'run', await flowFile('figs-maestro.yaml', maestro.stdout), '-s', harness.serial, '--yes'], { env: aiOff() });
+    expect(maestroRun.code).toBe(0);
+    expect((await phone()).notes.map((note) => note.title)).toContain('Figs');
     const unknown = await runAmc(['flow', 'export', 'no-such-task'], { env: aiOff() });
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('there is no task "no-such-task" in history');
