@@ -7,6 +7,13 @@ import { useNotesStore } from '../store/notes-store';
 import { unsavedSettings, useSettingsStore } from '../store/settings-store';
 import { isRunning, useTaskStore } from '../store/task-store';
 import { useSchedulesStore } from '../store/schedules-store';
+import { readStored, writeStored } from '../lib/local-store';
+import { z } from 'zod';
+
+/** The task each phone showed last (its id by serial), so a reloaded window shows it again rather than nothing. */
+const SHOWN_TASKS_KEY = 'amc.shownTasks';
+const ShownTasksSchema = z.record(z.string(), z.string());
+const shownTasks = () => readStored(SHOWN_TASKS_KEY, ShownTasksSchema, {});
 
 /** One topic's link to main: `load` fetches its state (at start and after a reconnect), `listen` follows its events. */
 export interface TopicSync {
@@ -41,6 +48,12 @@ export function taskSync(bridge: Bridge): TopicSync {
     store.attach(target, current);
     // It finished while this window was away: show how it ended.
     if (!current.task && before && isRunning(before.task)) store.replace(await bridge.call('history.get', { id: before.task.id }));
+    // A fresh window (a reload): the task this phone showed last, as history has it now.
+    const shownId = shownTasks()[target];
+    if (!current.task && !before && shownId) {
+      const record = await bridge.call('history.get', { id: shownId }).catch(() => null);
+      if (record?.serial === target && !useTaskStore.getState().bySerial[target]) store.replace(record);
+    }
   };
   const attachNew = (serials: string[]) =>
     Promise.all(
@@ -66,9 +79,17 @@ export function taskSync(bridge: Bridge): TopicSync {
       const offDevices = useDevicesStore.subscribe((state, previous) => {
         if (state.list !== previous.list) attachNew(usableSerials()).catch(reportError);
       });
+      const offShown = useTaskStore.subscribe((state, previous) => {
+        if (state.bySerial === previous.bySerial) return;
+        // Written only when a phone shows another task, not at every turn.
+        const stored = shownTasks();
+        const changed = Object.entries(state.bySerial).filter(([serial, entry]) => stored[serial] !== entry.task.id);
+        if (changed.length) writeStored(SHOWN_TASKS_KEY, { ...stored, ...Object.fromEntries(changed.map(([serial, entry]) => [serial, entry.task.id])) });
+      });
       return () => {
         offEvents();
         offDevices();
+        offShown();
       };
     },
   };
