@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { ActionStepSchema, FLOW_FILE_MAX_BYTES, FLOW_MAX_DEPTH, FLOW_MAX_STEPS, FlowSchema, objectNameProblem, type ActionStep, type AskAi, type Flow, type FlowStep, type Locator, type StepCondition } from '../../shared/flow';
 import { ACTION_TOOL_NAMES, ACTION_TOOLS } from '../tools/registry';
 import { isMaestroFlow, parseMaestroFlow } from './maestro-file';
+import type { FlowFileOptions, FlowFileResult, FlowProblem } from './flow-file-types';
 import {
   aimsAtPoint,
   BLOCK_FORMS,
@@ -23,26 +24,7 @@ import { fillVariables, referencedVariables, stringsWithPaths } from '../replay/
 
 type Path = (string | number)[];
 
-export interface FlowProblem {
-  /** 1-based; absent for a problem outside the file (a `--var` the flow does not use). */
-  line?: number;
-  column?: number;
-  message: string;
-}
-
-export type FlowFileResult = { ok: true; flow: Flow } | { ok: false; problems: FlowProblem[] };
-
-export interface FlowFileOptions {
-  /** `--var name=value`: overrides the file's `vars`. */
-  vars?: Readonly<Record<string, string>>;
-  /**
-   * Reads a flow file a `run_flow` names, relative to this one (with its own way to read the files it names); absent
-   * (a flow given as text, without its folder): `run_flow: FILE` is refused.
-   */
-  include?: (file: string) => { text: string; include?: FlowFileOptions['include'] } | { problem: string };
-  /** How many run_flow files deep this file is read. */
-  depth?: number;
-}
+export type { FlowFileOptions, FlowFileResult, FlowProblem } from './flow-file-types';
 
 /** "line 7, column 5: …" */
 export function problemLine({ line, column, message }: FlowProblem): string {

@@ -1,6 +1,6 @@
 import { LineCounter, parseAllDocuments, type Document } from 'yaml';
 import { FlowSchema, type ActionStep, type FlowStep, type Locator, type StepCondition } from '../../shared/flow';
-import type { FlowFileOptions, FlowFileResult, FlowProblem } from './flow-file';
+import type { FlowFileOptions, FlowFileResult, FlowProblem } from './flow-file-types';
 import { fillVariables, referencedVariables, stringsWithPaths } from '../replay/flow-variables';
 
 /**

@@ -1,0 +1,24 @@
+import type { Flow } from '../../shared/flow';
+
+/** What reading a flow file (ours or Maestro's) takes and gives: shared by both readers. */
+
+export interface FlowProblem {
+  /** 1-based; absent for a problem outside the file (a `--var` the flow does not use). */
+  line?: number;
+  column?: number;
+  message: string;
+}
+
+export type FlowFileResult = { ok: true; flow: Flow } | { ok: false; problems: FlowProblem[] };
+
+export interface FlowFileOptions {
+  /** `--var name=value`: overrides the file's `vars`. */
+  vars?: Readonly<Record<string, string>>;
+  /**
+   * Reads a flow file a `run_flow` names, relative to this one (with its own way to read the files it names); absent
+   * (a flow given as text, without its folder): `run_flow: FILE` is refused.
+   */
+  include?: (file: string) => { text: string; include?: FlowFileOptions['include'] } | { problem: string };
+  /** How many run_flow files deep this file is read. */
+  depth?: number;
+}
