@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startAdbHarness, type AdbHarness } from '../support/adb-harness';
-import { anthropicDirectEnv, runAmc } from '../support/cli';
+import { amcBin, anthropicDirectEnv, runAmc } from '../support/cli';
+import { startInPty } from '../support/pty';
 import { finish, findElement, startAnthropicFake, type AnthropicFake, type FakePolicy } from '../fakes/index';
 import { obeysAnyStandingInstructions } from '../fakes/misbehaving-model';
 
@@ -157,6 +158,21 @@ describe('amc flow run: the verdict of each step', () => {
     expect(xml).toContain('tests="6" failures="1" errors="0" skipped="3"');
     // Nothing was typed: the note the flow meant to write is not there.
     expect((await phone()).notes.map((note) => note.title)).not.toContain('Plums');
+  });
+
+  it('Scenario: An action the person refuses at the terminal says which one and that the person said no, in the step line and the JUnit file', async () => {
+    const file = await flowFile('refused.yaml', 'goal: Open Notes\nsteps:\n  - launch_app: Notes\n  - assert: {app: com.amc.notes}\n');
+    const junit = path.join(dir, 'refused.xml');
+    const session = startInPty([process.execPath, amcBin, 'flow', 'run', file, '-s', harness.serial, '--junit', junit], { ...aiOff(), TASK_CONFIRM_ACTIONS: 'every' });
+    await session.waitFor(/Allow\? \[y\]es/);
+    session.type('n\r');
+    const { code, output } = await session.done;
+    expect(code).toBe(1);
+    expect(output).toMatch(/FAILED +1\. launch_app: Notes — the person said no to Open Notes, so it was not done/);
+    const xml = await readFile(junit, 'utf8');
+    expect(xml).toMatch(/<failure message="the person said no to Open Notes, so it was not done"/);
+    expect(xml).not.toContain('the run did not finish');
+    expect((await phone()).foreground).toBe('com.android.launcher3');
   });
 
   it('Scenario: A refused sensitive action says which action and that no one could answer, in the step line and the JUnit file', async () => {

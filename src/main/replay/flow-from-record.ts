@@ -24,13 +24,24 @@ export class NothingToReplay extends Error {
 /** Arguments that aim at a point: replaced by the target's locator. */
 const POINT_ARGS = ['element_id', 'x', 'y'] as const;
 
+/** A home screen's package: what a run taps there (an app's icon, a page of icons) is only the way into its app. */
+const LAUNCHER = /launcher/i;
+
 export function flowFromRecord(record: TaskRecord, tools: ToolCatalog = ACTION_TOOLS): Flow {
-  const steps = record.steps.flatMap((turn) => {
+  // The app the run worked in: the first one in front that is not the home screen.
+  const appTurn = record.steps.findIndex((turn) => turn.scene?.screen.package && !LAUNCHER.test(turn.scene.screen.package));
+  const app = appTurn >= 0 ? record.steps[appTurn]!.scene!.screen.package : record.steps.find((turn) => turn.scene?.screen.package)?.scene?.screen.package;
+  const located = record.steps.flatMap((turn, index) => {
+    // On the home screen before the app: replaced below by opening the app, which no icon's place can change.
+    if (index < appTurn) return [];
     const step = actionStepOf(record, turn, tools);
     return step ? [step] : [];
   });
+  const tookTheLauncher = appTurn > 0 && record.steps.slice(0, appTurn).some((turn) => actionStepOf(record, turn, tools));
+  const first = located[0];
+  const opensApp = first !== undefined && 'tool' in first && first.tool === 'launch_app';
+  const steps: FlowStep[] = tookTheLauncher && app && !opensApp ? [{ tool: 'launch_app', args: { app }, expect: { app }, why: `Open ${app}, the app the recorded run worked in.` }, ...located] : located;
   if (steps.length === 0) throw new NothingToReplay(`task ${record.id} ("${record.goal}") took no action on the phone that could be replayed`);
-  const app = record.steps.find((turn) => turn.scene?.screen.package)?.scene?.screen.package;
   const answer = answerOf(record);
   return FlowSchema.parse({ goal: record.goal, ...(app && { app }), recordedFrom: record.id, steps, ...(answer && { answer }) });
 }

@@ -1,4 +1,5 @@
 import { isActionStep, POINT_PATTERN, REPEAT_TIMES_MAX, type ActionStep, type Flow, type FlowStep, type FlowStepStatus, type RepeatStep, type RetryStep, type RunFlowStep, type StepCondition, type WaitUntil } from '../../shared/flow';
+import { isDenied } from '../../shared/action-words';
 import { sceneFingerprint } from '../../shared/scene';
 import type { TokenUsage } from '@amc/provider-clients';
 import type { Scene, SceneElement } from '../../shared/scene';
@@ -519,7 +520,10 @@ class ReplayPlanner implements Planner {
     const turn = input.history?.find((summary) => summary.step === pending.turn);
     if (!turn) return null;
     const { outcome } = turn;
-    const failed = !outcome.ok
+    // A refusal names the action and who refused it: the person said no, which is neither the phone failing nor the flow.
+    const failed = isDenied(outcome)
+      ? `the person said no to ${pending.words}, so it was not done`
+      : !outcome.ok
       ? `${pending.words} did not go through (${outcome.error ?? 'unknown error'})`
       : outcome.verification?.status === 'not-verified'
         ? `${pending.words}, but ${outcome.verification.fact}`

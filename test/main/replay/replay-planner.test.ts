@@ -161,6 +161,27 @@ describe('a task record as a flow', () => {
     });
   });
 
+  it('Scenario: A run that began on the home screen replays by opening its app, never by tapping the launcher', () => {
+    const home: Scene = {
+      screen: { width: 1080, height: 2400, orientation: 'portrait', package: 'com.android.launcher3', keyboardShown: false },
+      elements: [{ id: 'e1', type: 'TextView', desc: 'Settings', bounds: [0, 1800, 270, 2000], clickable: true }],
+    };
+    const recorded = record();
+    const fromHome: TaskRecord = {
+      ...recorded,
+      steps: [
+        { step: 0, scene: home, sceneError: null, screenshot: null, screenChanged: null, planned: step('tap', { element_id: 'e1' }, 'The Settings icon.'), outcome: { ok: true, attempts: 1, durationMs: 5, target: { x: 135, y: 1900, elementId: 'e1' }, verification: { status: 'verified', check: 'screen-changed', fact: 'the screen changed' } }, timings: { observeMs: 1, planMs: 1, executeMs: 5 } },
+        ...recorded.steps.map((turn) => ({ ...turn })),
+      ],
+    };
+    const flow = flowFromRecord(fromHome);
+    expect(flow.app).toBe('com.android.settings');
+    expect(flow.steps[0]).toEqual({ tool: 'launch_app', args: { app: 'com.android.settings' }, expect: { app: 'com.android.settings' }, why: 'Open com.android.settings, the app the recorded run worked in.' });
+    // The icon's tap is gone: the rest is the run in its app.
+    expect(flow.steps.slice(1)).toEqual(flowFromRecord(recorded).steps);
+    expect(JSON.stringify(flow)).not.toContain('launcher');
+  });
+
   it('refuses a task that did nothing on the phone', () => {
     const looked = { ...record(), steps: record().steps.slice(0, 1) };
     expect(() => flowFromRecord(looked)).toThrow(NothingToReplay);
