@@ -28,9 +28,11 @@ const POINT_ARGS = ['element_id', 'x', 'y'] as const;
 const LAUNCHER = /launcher/i;
 
 export function flowFromRecord(record: TaskRecord, tools: ToolCatalog = ACTION_TOOLS): Flow {
-  // The app the run worked in: the first one in front that is not the home screen.
+  // Where the run started (the plan cache follows only a run that starts there), and the app it worked in: the first
+  // one in front that is not the home screen.
+  const app = record.steps.find((turn) => turn.scene?.screen.package)?.scene?.screen.package;
   const appTurn = record.steps.findIndex((turn) => turn.scene?.screen.package && !LAUNCHER.test(turn.scene.screen.package));
-  const app = appTurn >= 0 ? record.steps[appTurn]!.scene!.screen.package : record.steps.find((turn) => turn.scene?.screen.package)?.scene?.screen.package;
+  const workedIn = appTurn >= 0 ? record.steps[appTurn]!.scene!.screen.package : undefined;
   const located = record.steps.flatMap((turn, index) => {
     // On the home screen before the app: replaced below by opening the app, which no icon's place can change.
     if (index < appTurn) return [];
@@ -40,7 +42,8 @@ export function flowFromRecord(record: TaskRecord, tools: ToolCatalog = ACTION_T
   const tookTheLauncher = appTurn > 0 && record.steps.slice(0, appTurn).some((turn) => actionStepOf(record, turn, tools));
   const first = located[0];
   const opensApp = first !== undefined && 'tool' in first && first.tool === 'launch_app';
-  const steps: FlowStep[] = tookTheLauncher && app && !opensApp ? [{ tool: 'launch_app', args: { app }, expect: { app }, why: `Open ${app}, the app the recorded run worked in.` }, ...located] : located;
+  const steps: FlowStep[] =
+    tookTheLauncher && workedIn && !opensApp ? [{ tool: 'launch_app', args: { app: workedIn }, expect: { app: workedIn }, why: `Open ${workedIn}, the app the recorded run worked in.` }, ...located] : located;
   if (steps.length === 0) throw new NothingToReplay(`task ${record.id} ("${record.goal}") took no action on the phone that could be replayed`);
   const answer = answerOf(record);
   return FlowSchema.parse({ goal: record.goal, ...(app && { app }), recordedFrom: record.id, steps, ...(answer && { answer }) });
