@@ -10,7 +10,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FleetClient, type FleetOverview } from '../../src/fleet/client';
 import { connectRedis, FLEET_PREFIX, phoneQueue } from '../../src/fleet/redis';
 import { callControlApi, type PhoneState, startVirtualDevice, type VirtualDevice } from '@amc/demo-phone';
-import { startAnthropicFake, type AnthropicFake, wifiOnModel, slowedModel } from '../fakes/index';
+import { finish, startAnthropicFake, type AnthropicFake, type FakeTurn, wifiOnModel, slowedModel } from '../fakes/index';
+
+/** Wi-Fi on for the fleet's usual goal; a goal no phone can reach fails; "Say it is done" is claimed without acting. */
+const fleetModel = (turn: FakeTurn) =>
+  turn.goal?.includes('Make coffee') ? finish(false, 'This phone cannot make coffee.') : turn.goal?.includes('Say it is done') ? finish(true, 'It is done.') : wifiOnModel(turn);
 import { startAdbHarness, type AdbHarness } from '../support/adb-harness';
 import { amcBin, anthropicDirectEnv, childEnv, runAmc } from '../support/cli';
 import { startTestRedis, type TestRedis } from '../support/redis-server';
@@ -87,7 +91,7 @@ const hostOf = (serial: string) => hosts.find((host) => host.serials.includes(se
 
 beforeAll(async () => {
   redis = await startTestRedis();
-  fake = await startAnthropicFake({ policy: slowedModel(wifiOnModel, () => replyDelayMs) });
+  fake = await startAnthropicFake({ policy: slowedModel(fleetModel, () => replyDelayMs) });
   hosts.push(await startHost('host-a'), await startHost('host-b'));
   await Promise.all(hosts.map(startWorker));
   client = await FleetClient.open(new URL(redisUrl()));
@@ -120,6 +124,26 @@ describe('the fleet on Redis', { timeout: 180_000 }, () => {
       expect(submitted.stdout).toMatch(new RegExp(`${serial.replace(/\./g, '\\.')}: done \\(`));
       expect((await stateOf(hostOf(serial), serial)).settings.wifi).toBe(true);
     }
+  });
+
+  it('Scenario: amc fleet counts failed, not verified and done jobs apart', async () => {
+    await resetAll();
+    const before = JSON.parse((await runAmc(['fleet', '--redis', redisUrl(), '--json'])).stdout) as FleetOverview;
+    // Four phones fail their goal, four claim success without acting.
+    const failed = await runAmc(['submit', '--redis', redisUrl(), '--goal', 'Make coffee', '--group', 'lab', '--wait'], { timeoutMs: 120_000 });
+    expect(failed.code, failed.stdout + failed.stderr).toBe(1);
+    expect(failed.stdout).toMatch(/^0 of 4 done — 0 queued, 0 running, 0 done, 0 not verified, 4 failed, /m);
+    const claimed = await runAmc(['submit', '--redis', redisUrl(), '--goal', 'Say it is done', '--group', 'lab', '--wait'], { timeoutMs: 120_000 });
+    expect(claimed.code, claimed.stdout + claimed.stderr).toBe(1);
+    expect(claimed.stdout).toMatch(/^0 of 4 done — 0 queued, 0 running, 0 done, 4 not verified, 0 failed, /m);
+    expect(claimed.stdout).toMatch(/: done, not verified \(0 actions, /);
+
+    const fleet = await runAmc(['fleet', '--redis', redisUrl(), '--json']);
+    const after = JSON.parse(fleet.stdout) as FleetOverview;
+    const added = (count: keyof FleetOverview['counts']) => (after.counts[count] ?? 0) - (before.counts[count] ?? 0);
+    expect({ failed: added('failed'), notVerified: added('done-not-verified'), done: added('done') }).toEqual({ failed: 4, notVerified: 4, done: 0 });
+    const text = await runAmc(['fleet', '--redis', redisUrl()]);
+    expect(text.stdout).toMatch(new RegExp(`^Jobs: 0 queued, 0 running, ${after.counts.done} done, ${after.counts['done-not-verified']} not verified, ${after.counts.failed} failed, `, 'm'));
   });
 
   it('Scenario: Jobs for any free phone spread over the free phones', async () => {
