@@ -11,6 +11,8 @@ import { terminalWords } from './terminal-words';
 import { nameProblem } from '../shared/names';
 import { wordSaid } from '../shared/said';
 import type { Words } from '../shared/i18n/translate';
+import type { TaskSummary } from '../shared/contract';
+import { taskVerdict, TASK_VERDICTS } from '../shared/verdict';
 
 /** A schedule's goal, or "flow NAME". */
 const scheduleWork = (schedule: Pick<LocalSchedule, 'goal' | 'flow'>, words: Words) => workWords({ goal: schedule.goal, flow: schedule.flow?.name ?? null }, words);
@@ -18,13 +20,26 @@ const scheduleWork = (schedule: Pick<LocalSchedule, 'goal' | 'flow'>, words: Wor
 const when = (at: number | null, words: Words) =>
   at === null ? words.t('cli:schedule.notPlanned') : new Date(at).toLocaleString(words.locale ?? 'en-US', { dateStyle: 'medium', timeStyle: 'short' });
 
-export function printSchedules(io: CliIo, overview: SchedulesOverview, words: Words = terminalWords()): void {
+/** How the tasks of one launch ended, by verdict ("1 done, 1 not verified"), from History's summaries; null before any ended. */
+function launchVerdicts(launchId: string | null, history: readonly TaskSummary[], words: Words): string | null {
+  const verdicts = history.filter((task) => launchId !== null && task.launchId === launchId).flatMap((task) => taskVerdict(task) ?? []);
+  if (verdicts.length === 0) return null;
+  return TASK_VERDICTS.filter((verdict) => verdicts.includes(verdict))
+    .map((verdict) => words.t(`common:jobCount.${verdict}`, { value: verdicts.filter((seen) => seen === verdict).length }))
+    .join(words.t('common:listSeparator'));
+}
+
+/** The schedules, each with its next run and how its last run ended (the verdicts of its tasks in `history`). */
+export function printSchedules(io: CliIo, overview: SchedulesOverview, history: readonly TaskSummary[] = [], words: Words = terminalWords()): void {
   const { t } = words;
   if (overview.schedules.length === 0) io.out(t('cli:schedule.none'));
   for (const schedule of overview.schedules) {
     io.out(t('cli:schedule.line', { name: schedule.name, when: schedule.cron, work: scheduleWork(schedule, words), target: launchPhonesWords(schedule.phones, words), next: when(schedule.nextRunAt, words) }));
     const run = schedule.lastRun;
-    if (run) io.out(run.problems.length ? t('cli:schedule.lastRunProblems', { at: when(run.firedAt, words), problems: run.problems.join('; ') }) : t('cli:schedule.lastRun', { at: when(run.firedAt, words) }));
+    if (!run) continue;
+    const ended = launchVerdicts(run.launchId, history, words);
+    const what = [ended, run.problems.length ? run.problems.join('; ') : null].filter(Boolean).join('; ');
+    io.out(what ? t('cli:schedule.lastRunProblems', { at: when(run.firedAt, words), problems: what }) : t('cli:schedule.lastRun', { at: when(run.firedAt, words) }));
   }
   for (const missed of overview.missed) {
     io.out(t('cli:schedule.missed', { name: missed.name, count: missed.count, first: when(missed.first, words), last: when(missed.last, words) }));
@@ -73,7 +88,12 @@ export async function runLocalSchedule(
   if (action === 'list') {
     const overview = await show();
     if (values.json) io.out(JSON.stringify(overview));
-    else printSchedules(io, overview);
+    else {
+      const { createTaskStore } = await import('../main/storage/task-store');
+      const history = createTaskStore(resolveAmcHome(process.env));
+      const { tasks } = await history.list().finally(() => history.close());
+      printSchedules(io, overview, tasks);
+    }
     return ExitCode.ok;
   }
   if (action === 'remove') {

@@ -2,6 +2,7 @@
 // to a scripted model through the real Anthropic SDK), on a clock the test moves by hand: no test waits for real time
 // to pass. What the phone shows afterwards (GET /state) proves the scheduled goal ran.
 import { unlink, writeFile } from 'node:fs/promises';
+import { taskVerdict } from '../../../src/shared/verdict';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startAnthropicFake, type AnthropicFake, wifiOnModel } from '../../fakes/index';
@@ -73,8 +74,14 @@ describe('schedules in the running app', { timeout: 120_000 }, () => {
     const started = await app.waitForEvent('task.event', (event) => event.type === 'task.started' && event.launchId === run.launchId);
     await app.waitForTaskEvent(started.taskId, 'task.finished', 60_000);
     expect((await harness.state()).settings.wifi).toBe(true);
-    expect((await app.call('history.list', {})).tasks.filter((task) => task.launchId === run.launchId)).toHaveLength(1);
+    const ran = (await app.call('history.list', {})).tasks.filter((task) => task.launchId === run.launchId);
+    expect(ran).toHaveLength(1);
     expect((await app.call('schedules.list', {})).missed).toEqual([]);
+    // `amc schedule list` says how the last run ended: the verdict of its task, as History shows it.
+    const verdict = taskVerdict(ran[0]!);
+    expect(verdict).not.toBeNull();
+    const listed = await runAmc(['schedule', 'list'], { env: { ...appEnv(), AMC_HOME: home } });
+    expect(listed.stdout).toMatch(new RegExp(`^  last run .+: 1 ${verdict === 'done-not-verified' ? 'not verified' : verdict}$`, 'm'));
   });
 
   it('Scenario: A schedule names the demo phone by its name and runs on it after a restart', async () => {
