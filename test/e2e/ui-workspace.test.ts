@@ -97,6 +97,14 @@ describe('the workspace in the browser', { timeout: 180_000 }, () => {
     await page.getByRole('button', { name: 'Jump to latest ↓' }).click();
     await expect.poll(() => resultAtBottom(page)).toBe(true);
     expect(await page.getByRole('button', { name: 'Jump to latest ↓' }).count()).toBe(0);
+    // A little up, the result still in view: nothing to jump to, so nothing is offered.
+    const before = await timelineScroll(page);
+    await page.mouse.wheel(0, -40);
+    await expect.poll(async () => (await timelineScroll(page)).top).toBeLessThan(before.top);
+    expect(await page.getByRole('button', { name: 'Jump to latest ↓' }).count()).toBe(0);
+    // Back down to the end: followed again (the smaller window below brings the result to the bottom).
+    await page.mouse.wheel(0, 1000);
+    await expect.poll(async () => (await timelineScroll(page)).top).toBe((await timelineScroll(page)).max);
     // A window made lower keeps the newest step in view (no new step comes to pull the view there).
     await page.setViewportSize({ width: 1280, height: 620 });
     await expect.poll(() => resultAtBottom(page)).toBe(true);

@@ -38,7 +38,7 @@ export function TaskTimeline({ task, after }: { task: TaskRecord; after?: ReactN
   const words = useWords();
   const { t } = words;
   const last = task.steps.at(-1);
-  const { following, onScroll, onWheel, jumpToLatest } = useFollowNewest(
+  const { offerJump, onScroll, onWheel, jumpToLatest } = useFollowNewest(
     area,
     `${task.id}:${task.steps.length}:${last ? stepPhase(last, running, task.pending?.step ?? null) : ''}:${task.status}`,
     task.id,
@@ -93,7 +93,7 @@ export function TaskTimeline({ task, after }: { task: TaskRecord; after?: ReactN
         </div>
         {after}
       </div>
-      {!following && (
+      {offerJump && (
         <button type="button" className="button primary jump-latest" onClick={jumpToLatest}>
           {t('app:timeline.jumpLatest')}
         </button>

@@ -15,6 +15,16 @@ function endTop(element: HTMLElement): number {
   return Math.min(max, Math.max(0, Math.round(bottom - element.clientHeight)));
 }
 
+/** Whether the last card of the followed part (a step, or the result) has any of its height inside the area. */
+function latestInView(element: HTMLElement): boolean {
+  const cards = element.querySelectorAll<HTMLElement>(`[${FOLLOW_END_ATTRIBUTE}] [data-testid="step-card"], [${FOLLOW_END_ATTRIBUTE}] article`);
+  const latest = cards[cards.length - 1];
+  if (!latest) return true;
+  const area = element.getBoundingClientRect();
+  const box = latest.getBoundingClientRect();
+  return box.top < area.bottom - 1 && box.bottom > area.top + 1;
+}
+
 /**
  * Keeps a scroll area at the end of its followed part as it grows (`growth` changes) or is resized, until the person
  * scrolls up; then it stays where they are and `following` is false until they scroll back down, call
@@ -23,6 +33,9 @@ function endTop(element: HTMLElement): number {
 export function useFollowNewest(area: RefObject<HTMLElement | null>, growth: string, subject: string) {
   const [following, setFollowing] = useState(true);
   const followingNow = useRef(true);
+  // Whether the latest step (or the result) shows at least in part: "Jump to latest" is offered only when it does not.
+  const [endInView, setEndInView] = useState(true);
+  const seeEnd = (element: HTMLElement) => setEndInView(latestInView(element));
   // Where the area was last seen (by a scroll event or our own scroll): a scroll event decides by which way the view
   // moved since, so a late event for our own scroll to the end cannot undo a wheel turned up just before it.
   const lastTop = useRef(0);
@@ -44,6 +57,7 @@ export function useFollowNewest(area: RefObject<HTMLElement | null>, growth: str
     }
     const element = area.current;
     if (element && followingNow.current) scrollToEnd(element);
+    if (element) seeEnd(element);
   }, [area, growth, subject]);
 
   // The area shrinks when the window does or a panel above it opens (a waiting request): one that follows stays at
@@ -53,6 +67,7 @@ export function useFollowNewest(area: RefObject<HTMLElement | null>, growth: str
     if (!element || typeof ResizeObserver === 'undefined') return;
     const observer = new ResizeObserver(() => {
       if (followingNow.current) scrollToEnd(element);
+      seeEnd(element);
     });
     observer.observe(element);
     return () => observer.disconnect();
@@ -66,6 +81,7 @@ export function useFollowNewest(area: RefObject<HTMLElement | null>, growth: str
     if (top > lastTop.current && atEnd && !followingNow.current) follow(true);
     else if (top < lastTop.current && !atEnd && followingNow.current) follow(false);
     lastTop.current = top;
+    seeEnd(element);
   }, [area]);
 
   // A wheel turned up is the person's intent at once: the scroll event comes a frame later, by when a new step may
@@ -77,8 +93,13 @@ export function useFollowNewest(area: RefObject<HTMLElement | null>, growth: str
   const jumpToLatest = useCallback(() => {
     const element = area.current;
     follow(true);
-    if (element) scrollToEnd(element);
+    if (element) {
+      scrollToEnd(element);
+      seeEnd(element);
+    }
   }, [area]);
 
-  return { following, onScroll, onWheel, jumpToLatest };
+  /** Offered only while the person has scrolled away and the latest step is out of view. */
+  const offerJump = !following && !endInView;
+  return { following, offerJump, onScroll, onWheel, jumpToLatest };
 }
