@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { taskVerdict, TASK_VERDICTS } from '../shared/verdict';
+import { turnTotals } from '../shared/action-words';
 import type { ModelPrice } from '../shared/prices';
 import { PlannerInfoSchema, TaskStatusSchema, type PlannerInfo } from '../shared/task';
 import type { EvalAttempt } from './run-suite';
@@ -11,6 +13,9 @@ export const EvalAttemptSchema = z.object({
   attempt: z.number().int().positive(),
   success: z.boolean(),
   status: TaskStatusSchema,
+  /** How the task ended, in the verdict every reader shows (absent in results written before it); `verdict` below is the validator's. */
+  outcome: z.enum(TASK_VERDICTS).optional(),
+  /** Actions taken. */
   steps: z.number().int().nonnegative(),
   inputTokens: z.number().int().nonnegative(),
   outputTokens: z.number().int().nonnegative(),
@@ -113,7 +118,8 @@ function attemptResult(attempt: EvalAttempt, report: string | null, price: Model
     attempt: attempt.attempt,
     success: attempt.success,
     status: record.status,
-    steps: record.steps.filter((step) => step.outcome !== null).length,
+    ...(taskVerdict(record) && { outcome: taskVerdict(record)! }),
+    steps: turnTotals(record).actions,
     inputTokens: record.usage.inputTokens,
     outputTokens: record.usage.outputTokens,
     // The runtime priced each call by the same entry; a run without a call has no cost of its own yet.

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { median, wilsonInterval } from '../../src/eval/summary';
+import { median, summarize, wilsonInterval } from '../../src/eval/summary';
+import { PHONE_TASKS } from '../../src/eval/tasks/index';
+import { applyTaskEvent, newTaskRecord, type TaskEvent } from '../../src/shared/task';
+import { TASK_VERDICTS } from '../../src/shared/verdict';
+import { AI_PLANNER, tasksOfEachVerdict } from '../support/verdict-tasks';
 
 describe('eval scores', () => {
   it('Scenario: The success rate carries a Wilson interval', () => {
@@ -28,5 +32,22 @@ describe('eval scores', () => {
     expect(median([3, 1, 2])).toBe(2);
     expect(median([4, 1, 3, 2])).toBe(2.5);
     expect(median([])).toBe(0);
+  });
+});
+
+describe('the eval report and the verdict', () => {
+  it("Scenario: Each eval attempt carries the task's verdict beside the validator's judgement", () => {
+    const tasks = tasksOfEachVerdict();
+    const attempts = TASK_VERDICTS.map((verdict, index) => {
+      const { events } = tasks[verdict];
+      const first = events[0] as Extract<TaskEvent, { type: 'task.started' }>;
+      const record = events.reduce(applyTaskEvent, newTaskRecord({ id: first.taskId, goal: first.goal, serial: first.serial, planner: first.planner, maxSteps: first.maxSteps, createdAt: first.at }));
+      const task = { ...PHONE_TASKS[0]!, id: `task-${index}` };
+      return { task, attempt: 1, success: verdict === 'done', verdict: 'judged on the phone', record, hostMs: 0 };
+    });
+    const report = summarize({ attempts, planner: AI_PLANNER, price: null, startedAt: 0, wallMs: 1, parallel: 1, repeat: 1, complete: true });
+    expect(report.tasks.map((task) => task.attempts[0]!.outcome)).toEqual([...TASK_VERDICTS]);
+    // The question was no action: the not-verified run took none, as the window and the CLI count it.
+    expect(report.tasks[1]!.attempts[0]!.steps).toBe(0);
   });
 });
