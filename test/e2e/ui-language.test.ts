@@ -172,6 +172,8 @@ describe('the window in Simplified Chinese', { timeout: 180_000 }, () => {
     await selectPhone(page, ui.host.harness.serial);
     const englishAt = model.fake.bodies().length;
     await runGoal(page, 'What should the phone do?');
+    // The reload shows the last task again (Done): this run's own request is what to wait for.
+    await expect.poll(() => model.fake.bodies().length, { timeout: 60_000 }).toBeGreaterThan(englishAt);
     await page.getByRole('article', { name: 'Done' }).waitFor({ timeout: 60_000 });
     expect(firstRequestAfter(model.fake, englishAt)).toBe(fromChinese.replace(languageLine, ''));
     expect(errors).toEqual([]);

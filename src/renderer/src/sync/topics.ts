@@ -7,13 +7,29 @@ import { useNotesStore } from '../store/notes-store';
 import { unsavedSettings, useSettingsStore } from '../store/settings-store';
 import { isRunning, useTaskStore } from '../store/task-store';
 import { useSchedulesStore } from '../store/schedules-store';
-import { readStored, writeStored } from '../lib/local-store';
 import { z } from 'zod';
 
-/** The task each phone showed last (its id by serial), so a reloaded window shows it again rather than nothing. */
+/**
+ * The task each phone showed last (its id by serial), so a reloaded window shows it again rather than nothing. Kept
+ * for this tab only (sessionStorage): a reload keeps it, another window starts empty.
+ */
 const SHOWN_TASKS_KEY = 'amc.shownTasks';
 const ShownTasksSchema = z.record(z.string(), z.string());
-const shownTasks = () => readStored(SHOWN_TASKS_KEY, ShownTasksSchema, {});
+function shownTasks(): Record<string, string> {
+  try {
+    const parsed = ShownTasksSchema.safeParse(JSON.parse(sessionStorage.getItem(SHOWN_TASKS_KEY) ?? '{}'));
+    return parsed.success ? parsed.data : {};
+  } catch {
+    return {};
+  }
+}
+function rememberShown(shown: Record<string, string>): void {
+  try {
+    sessionStorage.setItem(SHOWN_TASKS_KEY, JSON.stringify(shown));
+  } catch {
+    // Storage can be unavailable: a reload then starts with an empty Current task, as before.
+  }
+}
 
 /** One topic's link to main: `load` fetches its state (at start and after a reconnect), `listen` follows its events. */
 export interface TopicSync {
@@ -84,7 +100,7 @@ export function taskSync(bridge: Bridge): TopicSync {
         // Written only when a phone shows another task, not at every turn.
         const stored = shownTasks();
         const changed = Object.entries(state.bySerial).filter(([serial, entry]) => stored[serial] !== entry.task.id);
-        if (changed.length) writeStored(SHOWN_TASKS_KEY, { ...stored, ...Object.fromEntries(changed.map(([serial, entry]) => [serial, entry.task.id])) });
+        if (changed.length) rememberShown({ ...stored, ...Object.fromEntries(changed.map(([serial, entry]) => [serial, entry.task.id])) });
       });
       return () => {
         offEvents();
