@@ -67,6 +67,12 @@ describe('one goal on several phones in the app', { timeout: 180_000 }, () => {
     await panel.getByRole('button', { name: 'Run on 3 phones' }).click();
 
     await expect.poll(() => panel.getByTestId('launch-summary').textContent(), { timeout: 90_000 }).toBe('3 of 3 done');
+    // The results sit right under Run, above the schedules, and were brought into view.
+    const results = (await panel.getByTestId('launch-latest').boundingBox())!;
+    expect(results.y).toBeLessThan((await panel.locator('.schedules').boundingBox())!.y);
+    const summary = (await panel.getByTestId('launch-summary').boundingBox())!;
+    expect(summary.y).toBeGreaterThanOrEqual(0);
+    expect(summary.y + summary.height).toBeLessThanOrEqual(page.viewportSize()!.height);
     const rows = panel.getByTestId('launch-row');
     expect((await rows.evaluateAll((elements) => elements.map((element) => element.getAttribute('data-serial')))).sort()).toEqual(serials().sort());
     for (const serial of serials()) {

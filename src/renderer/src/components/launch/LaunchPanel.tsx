@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import type { DeviceSummary } from '../../../../shared/device';
 import { deviceGroupsOf } from '../../../../shared/device-groups';
 import type { LaunchPhones } from '../../../../shared/launch';
@@ -29,6 +29,11 @@ export function LaunchPanel() {
   const groups = useMemo(() => deviceGroupsOf(groupsText), [groupsText]);
   const goal = useGoalStore((s) => s.draft).trim();
   const { launch, picked, setLaunch, setPicked } = useLaunchStore();
+  const results = useRef<HTMLDivElement>(null);
+  const launchId = launch?.launchId;
+  useEffect(() => {
+    if (launchId) results.current?.scrollIntoView({ block: 'nearest' });
+  }, [launchId]);
   const [group, setGroup] = useState('');
   const [starting, setStarting] = useState(false);
 
@@ -90,13 +95,14 @@ export function LaunchPanel() {
           {notReady && <span className="muted small">{notReady}</span>}
         </div>
       </fieldset>
-      <SchedulesSection goal={goal} phones={target} />
+      {/* The launch's results right under Run, brought into view when a launch starts; the schedules come after. */}
       {launch && (
-        <>
+        <div ref={results} data-testid="launch-latest">
           <LaunchResults launch={launch} />
           <LaunchGrid launch={launch} />
-        </>
+        </div>
       )}
+      <SchedulesSection goal={goal} phones={target} />
     </div>
   );
 }
