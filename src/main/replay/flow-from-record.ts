@@ -33,13 +33,18 @@ export function flowFromRecord(record: TaskRecord, tools: ToolCatalog = ACTION_T
   const app = record.steps.find((turn) => turn.scene?.screen.package)?.scene?.screen.package;
   const appTurn = record.steps.findIndex((turn) => turn.scene?.screen.package && !LAUNCHER.test(turn.scene.screen.package));
   const workedIn = appTurn >= 0 ? record.steps[appTurn]!.scene!.screen.package : undefined;
+  const onLauncher = (index: number, step: FlowStep) => index < appTurn && !('tool' in step && step.tool === 'launch_app');
+  let tookTheLauncher = false;
   const located = record.steps.flatMap((turn, index) => {
-    // On the home screen before the app: replaced below by opening the app, which no icon's place can change.
-    if (index < appTurn) return [];
     const step = actionStepOf(record, turn, tools);
-    return step ? [step] : [];
+    if (!step) return [];
+    // A tap or swipe on the home screen before the app: replaced below by opening the app, which no icon's place changes.
+    if (onLauncher(index, step)) {
+      tookTheLauncher = true;
+      return [];
+    }
+    return [step];
   });
-  const tookTheLauncher = appTurn > 0 && record.steps.slice(0, appTurn).some((turn) => actionStepOf(record, turn, tools));
   const first = located[0];
   const opensApp = first !== undefined && 'tool' in first && first.tool === 'launch_app';
   const steps: FlowStep[] =
