@@ -88,7 +88,8 @@ describe('amc eval', () => {
   it('Scenario: amc eval types text adb cannot type through yadb', async () => {
     const typedTasks = ['contacts-add-li-lei', 'messages-nonascii-alice'];
     // Settings allow yadb only, so a run could not have typed these any other way (ADBKeyBoard, `input text`).
-    const yadbOnly = { AMC_TYPING_METHOD: 'yadb', AMC_HELPER_DOWNLOAD: 'off' };
+    // No shipped copy either (AMC_PHONE_HELPERS_DIR empty): the second run must find no yadb at all.
+    const yadbOnly = { AMC_TYPING_METHOD: 'yadb', AMC_HELPER_DOWNLOAD: 'off', AMC_PHONE_HELPERS_DIR: '' };
     const yadb = path.join(home, 'yadb-v1.1.1');
     // Any bytes do: the demo phone checks the jar was pushed, not what it holds.
     await writeHelperStandIn('yadb', yadb);
