@@ -51,7 +51,8 @@ describe('the layout at 1280x800 and 1920x1080', { timeout: 180_000 }, () => {
     model.policy = () => finish(true, 'Done.');
     const goal = 'Turn on Wi-Fi, then open the network details of the home network and tell me its IP address';
     await runGoal(page, goal);
-    await page.getByRole('article', { name: 'Done' }).waitFor({ timeout: 60_000 });
+    // The model claims success without acting, so the card reads "Done, not verified": the row's layout is what counts here.
+    await page.getByRole('article', { name: /^Done/ }).waitFor({ timeout: 60_000 });
     await page.getByRole('tab', { name: 'History' }).click();
     const row = page.getByTestId('history-row').first();
     await row.waitFor();
