@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { LaunchPhonesSchema } from './launch';
 import { RunTaskRequestSchema } from './task';
 import { NamedFlowSchema } from './flow';
-import { nameProblem, type NameProblem } from './names';
+import { NAME_MAX_LENGTH, nameProblem, type NameProblem } from './names';
 // The English catalog itself, not the translator: this schema is loaded while the catalogs are.
 import COMMON from './i18n/catalogs/en/common';
 
@@ -14,9 +14,11 @@ const wordsOfName = (problem: NameProblem) => COMMON.name[problem];
 export const ScheduleNameSchema = z
   .string()
   .trim()
+  // The bound every string a window sends carries; the other problems are worded below.
+  .max(NAME_MAX_LENGTH, wordsOfName('tooLong'))
   .superRefine((name, context) => {
     const problem = nameProblem(name);
-    if (problem) context.addIssue({ code: 'custom', message: wordsOfName(problem) });
+    if (problem && problem !== 'tooLong') context.addIssue({ code: 'custom', message: wordsOfName(problem) });
   });
 
 /** What a person gives to add a schedule. The cron pattern is checked where it is read (main), by the cron library. */

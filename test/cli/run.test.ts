@@ -101,7 +101,7 @@ describe('amc run', () => {
     expect(out).toContain('thinking: The launcher shows a Notes icon.');
     expect(out).toMatch(/-> ok on TextView "Notes" \([\d,.]+ m?s\)/);
     expect(out).toContain('[2] finish_task {"success":true,"reason":"Notes is open"}');
-    expect(out).toMatch(/Done \(1 action, [\d.,]+ s, [\d,.]+ tokens in · [\d,.]+ out\): Notes is open/);
+    expect(out).toMatch(/Done \(1 action, [\d.,]+ m?s, [\d,.]+ tokens in · [\d,.]+ out\): Notes is open/);
     expect((await harness.control<{ foreground: string }>('/state')).body.foreground).toMatch(/notes/);
   });
 

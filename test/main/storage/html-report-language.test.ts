@@ -20,7 +20,7 @@ describe('HTML report language', () => {
     const chinese = renderTaskReport(record, wordsFor('zh-CN'));
     expect(chinese).toContain('<html lang="zh-CN">');
     expect(chinese).toContain(`<title>任务报告：${record.goal}</title>`);
-    expect(chinese).toMatch(/<dt>状态<\/dt><dd><span class="ok">完成<\/span>/);
+    expect(chinese).toMatch(/<dt>状态<\/dt><dd data-verdict="done"><span class="ok">完成<\/span>/);
     expect(chinese).toContain('<h2>第 1 步：');
     expect(chinese).toContain('<summary>理由</summary>');
     expect(chinese).toContain(`<h1>${record.goal}</h1>`);
@@ -29,7 +29,7 @@ describe('HTML report language', () => {
     const english = renderTaskReport(record);
     expect(english).toContain('<html lang="en">');
     expect(english).toContain(`<title>Task report: ${record.goal}</title>`);
-    expect(english).toMatch(/<dt>Status<\/dt><dd><span class="ok">done<\/span>/);
+    expect(english).toMatch(/<dt>Status<\/dt><dd data-verdict="done"><span class="ok">done<\/span>/);
 
     // The export asks in a language the contract knows, or in none (English).
     const input = historyMethods['history.exportHtml'].input;

@@ -24,7 +24,7 @@ export function SecretField({ name, label, screen }: { name: SecretName; label: 
   useEffect(() => {
     if (!focusRequested) return;
     const frame = requestAnimationFrame(() => {
-      input.current?.scrollIntoView({ block: 'center' });
+      input.current?.scrollIntoView?.({ block: 'center' }); // absent where there is no layout (jsdom)
       input.current?.focus();
       useSettingsStore.getState().requestFocus(null);
     });
