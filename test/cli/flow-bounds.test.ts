@@ -61,7 +61,7 @@ describe('flow files bounded and worded', { timeout: 120_000 }, () => {
     expect(await bothRefuse(nested)).toMatch(/it nests deeper than a flow file may \(at most 20 levels\)/);
   });
 
-  it('Scenario: A sub-goal too long is located and worded, never the schema library\'s raw report', async () => {
+  it("Scenario: A sub-goal too long is located and worded, never the schema library's raw report", async () => {
     const longSubGoal = await flowFile('long-ai.yaml', `goal: x\nsteps:\n  - press_key: back\n  - ai: "${'y'.repeat(5_000)}"\n`);
     expect(await bothRefuse(longSubGoal)).toMatch(/line 4, column 9: `ai` must be at most 4000 characters long/);
   });

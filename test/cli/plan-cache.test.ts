@@ -69,7 +69,7 @@ describe('what teaches the plan cache', { timeout: 120_000 }, () => {
     expect(state.settings).toMatchObject({ bluetooth: true, airplaneMode: false });
   });
 
-  it('Scenario: A replay and a run that followed the cache teach it nothing; the model\'s run stays the one followed', async () => {
+  it("Scenario: A replay and a run that followed the cache teach it nothing; the model's run stays the one followed", async () => {
     const first = await run('Switch the phone to the dark theme.', 'settings-dark-theme-on');
     const again = await run('Switch the phone to the dark theme.', 'settings-dark-theme-on');
     expect(again.modelCalls).toBe(0);
@@ -82,7 +82,7 @@ describe('what teaches the plan cache', { timeout: 120_000 }, () => {
 });
 
 describe('the key and amc cache', { timeout: 120_000 }, () => {
-  it('Scenario: The cache keys on the goal\'s exact words, keeping case that carries data', async () => {
+  it("Scenario: The cache keys on the goal's exact words, keeping case that carries data", async () => {
     await run('Switch the phone to the dark theme.', 'settings-dark-theme-on');
     // Spacing, closing punctuation and a sentence's capital carry nothing: the earlier run is followed, no model call.
     const same = await run(' switch the phone to the  dark theme', 'settings-dark-theme-on');

@@ -172,7 +172,7 @@ describe('Observer against the virtual device', () => {
     expect(blind.sceneError).toMatch(/^The screen's UI could not be read \(uiautomator dump failed twice, and yadb could not read it either\): .*could not get idle state.*; yadb 1\.1\.1 .*download/s);
   });
 
-  it('Scenario: The demo phone\'s bank page shows collapsed offers under a modal site prompt', async () => {
+  it("Scenario: The demo phone's bank page shows collapsed offers under a modal site prompt", async () => {
     await adb.shell(harness.serial, 'am start -a android.intent.action.VIEW -d https://bank.example/offers');
     const prompted = await sceneNow();
     expect(prompted.screen).toMatchObject({ package: 'com.android.chrome', dialog: 'bank.example wants to use your location' });

@@ -81,7 +81,7 @@ const SCREENS = [
 ];
 const LONG_EDGES = [1456, 800, 4000];
 
-describe('Scenario: The model\'s coordinates land on the intended device pixel for every provider, scale and screen', () => {
+describe("Scenario: The model's coordinates land on the intended device pixel for every provider, scale and screen", () => {
   for (const provider of ['anthropic', 'openai', 'cloud-proxy'] as const) {
     for (const screen of SCREENS) {
       it(`${provider}, ${screen.name}, screenshots at long edges ${LONG_EDGES.join(', ')}`, async () => {
