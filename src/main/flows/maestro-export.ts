@@ -13,17 +13,21 @@ export class NotExpressibleInMaestro extends Error {
 
 const MAESTRO_KEYS: Record<string, string> = { enter: 'Enter', home: 'Home', delete: 'Backspace', tab: 'Tab', escape: 'Escape', volume_up: 'Volume Up', volume_down: 'Volume Down', power: 'Power' };
 
-function selector(locator: Locator, optional: boolean | undefined, where: string): Record<string, unknown> {
+/** Maestro reads a selector's text as a regular expression: a sign in a label ("*", "(2)") is escaped to mean itself. */
+const literal = (words: string) => words.replace(/[\\^$*+?()[\]{}|]/g, '\\$&');
+
+/** A Maestro selector for the element `locator` names (`{ text, id }`); throws NotExpressibleInMaestro where its words cannot name it. */
+export function maestroSelector(locator: Locator, optional: boolean | undefined, where: string): Record<string, unknown> {
   if (locator.row !== undefined || locator.distinguishedBy !== undefined) throw new NotExpressibleInMaestro(`${where}: its element is named by the row it sits in or by its neighbours, which a Maestro selector cannot say`);
   const text = locator.text ?? locator.label ?? locator.desc ?? locator.hint;
   if (text === undefined && locator.resourceId === undefined) throw new NotExpressibleInMaestro(`${where}: its element has no text or id a Maestro selector can name`);
-  return { ...(text !== undefined && { text }), ...(locator.resourceId !== undefined && { id: locator.resourceId }), ...(optional && { optional: true }) };
+  return { ...(text !== undefined && { text: literal(text) }), ...(locator.resourceId !== undefined && { id: literal(locator.resourceId) }), ...(optional && { optional: true }) };
 }
 
 function commandsOf(step: FlowStep, where: string): unknown[] {
   if ('tool' in step) {
     const { tool, args, target } = step;
-    const on = target ? selector(target, step.optional, where) : undefined;
+    const on = target ? maestroSelector(target, step.optional, where) : undefined;
     switch (tool) {
       case 'launch_app':
         return [{ launchApp: { appId: step.expect?.app ?? args.app, stopApp: false } }];
