@@ -6,14 +6,16 @@ import type { ToolCatalog } from '../tools/tool';
 import { describeAction } from '../runtime/supervised-action';
 import { answerOf } from './flow-answer';
 import { locatorFor, resolveLocator } from './locator';
+import { oneOffDialogOf } from './one-off-dialog';
 
 /**
  * A finished task as a flow: one step per action that did something on the phone, each naming its element by a
  * locator (the Scene's ids die with their turn), with the element's state before and what the runtime verified
  * after. Looks and waits, failed or denied actions, the person's turns and gestures that changed nothing are left
  * out: replaying them would only repeat what did not help. An action on an element that says nothing a locator could
- * hold becomes a sub-goal for the model (`ai`): a replay never aims at a point it cannot name. A question's answer keeps
- * where it was read (flow-answer.ts). Pure.
+ * hold becomes a sub-goal for the model (`ai`): a replay never aims at a point it cannot name. A tap that answered a
+ * one-off dialog (a permission, a tip: one-off-dialog.ts) is optional: where it was answered before, the replay goes
+ * on without it. A question's answer keeps where it was read (flow-answer.ts). Pure.
  */
 
 /** The task took no action a replay could repeat. */
@@ -70,6 +72,7 @@ export function actionStepOf(record: TaskRecord, turn: StepRecord, tools: ToolCa
   const args = withoutKeys(planned.args, POINT_ARGS);
   const before: ElementState | undefined = element?.checked === undefined ? undefined : { checked: element.checked };
   const expect = expectedOutcome(planned.tool, planned.args, outcome, target, after, tools);
+  const oneOff = planned.tool === 'tap' && element && scene && target ? oneOffDialogOf(scene, element) : null;
   const step: ActionStep = {
     tool: planned.tool,
     args,
@@ -77,6 +80,7 @@ export function actionStepOf(record: TaskRecord, turn: StepRecord, tools: ToolCa
     ...(before && { before }),
     ...(expect && { expect }),
     ...(planned.rationale && { why: planned.rationale }),
+    ...(oneOff && { optional: true }),
   };
   return step;
 }
