@@ -95,4 +95,34 @@ describe('flow files in the app', { timeout: 120_000 }, () => {
     expect(errors).toEqual([]);
     await page.close();
   });
+  it('Scenario: "Flow file…" runs a Maestro file as it is on the selected phone, and refuses one with a command amc does not run', async () => {
+    const { page, errors } = await openApp(ui.browser, ui.host);
+    await selectPhone(page, ui.host.harness.serial);
+    const calls = model.fake.requests.length;
+    const file = path.join(dir, 'airplane.yaml');
+    await writeFile(
+      file,
+      ['appId: com.android.settings', 'name: Turn on airplane mode', '---', '- launchApp', '- tapOn: "Network & internet"', '- tapOn:', '    text: "Airplane mode"', '- assertVisible: "Airplane mode"', ''].join('\n'),
+    );
+    await page.getByTestId('flow-file-input').setInputFiles(file);
+    await page.getByRole('article', { name: 'Done' }).waitFor({ timeout: 60_000 });
+    const state = (await ui.host.harness.control<{ foreground: string; settings: { airplaneMode: boolean } }>('/state')).body;
+    expect(state.settings.airplaneMode).toBe(true);
+    expect(state.foreground).toBe('com.android.settings');
+    expect(model.fake.requests.length).toBe(calls);
+
+    // A Maestro file with a script amc does not run starts nothing: the window names it with its line and column.
+    await ui.host.harness.control('/reset', { body: {} });
+    const scripted = path.join(dir, 'scripted.yaml');
+    await writeFile(scripted, 'appId: com.android.settings\n---\n- launchApp\n- runScript: setup.js\n');
+    await page.getByTestId('flow-file-input').setInputFiles(scripted);
+    const problems = page.getByTestId('flow-file-problems');
+    await problems.waitFor();
+    expect(await problems.textContent()).toContain('scripted.yaml was not run:line 4, column 3: runScript: amc does not run this Maestro command');
+    const after = (await ui.host.harness.control<{ foreground: string; settings: { airplaneMode: boolean } }>('/state')).body;
+    expect(after.foreground).toBe('com.android.launcher3');
+    expect(after.settings.airplaneMode).toBe(false);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
 });

@@ -27,6 +27,22 @@ steps:
   - assert: {visible: "\${title}", app: com.amc.notes}
 `;
 
+/** The same note written in Maestro's syntax, as a QA team keeps it: the header's env gives the title, `-e` another. */
+const MAESTRO_NOTE = `appId: com.amc.notes
+name: Write a fleet note
+env:
+  TITLE: Groceries
+---
+- launchApp
+- tapOn: "New note"
+- tapOn:
+    id: "com.amc.notes:id/note_title"
+- inputText: \${TITLE}
+- back
+- tapOn: Save
+- assertVisible: \${TITLE}
+`;
+
 let redis: TestRedis;
 let fake: AnthropicFake;
 let policy: FakePolicy = () => finish(true, 'idle');
@@ -180,6 +196,55 @@ describe('flows on the fleet', { timeout: 180_000 }, () => {
     const refused = await runAmc(['schedule', 'add', '--redis', redisUrl(), '--name', 'broken', '--every', '60', '--flow', broken, '--any']);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('line 3, column 10: a locator needs at least one of resourceId, text, desc, hint or row');
+    expect((await runAmc(['schedule', 'list', '--redis', redisUrl()])).stdout).toBe('No schedules.\n');
+  });
+  it('Scenario: A Maestro flow submitted with amc submit --flow runs on the fleet as it is, with -e, and its verdict is honest', async () => {
+    const file = await flowFile('fleet-note.yaml', MAESTRO_NOTE);
+    const submitted = await runAmc(['submit', '--redis', redisUrl(), '--flow', file, '-e', 'TITLE=Apricots', '--device', harness.serial, '--yes', '--wait'], { timeoutMs: 120_000 });
+    expect(submitted.stderr).toBe('');
+    expect(submitted.code, submitted.stdout).toBe(0);
+    expect(submitted.stdout).toMatch(/^1 of 1 done — 0 queued, 0 running, 1 done, 0 not verified, 0 failed, 0 stopped, 0 looked only, 0 interrupted\.$/m);
+    expect(submitted.stdout).toMatch(new RegExp(`^${harness.serial.replace(/\./g, '\\.')}: done, 8 of 8 steps passed \\(`, 'm'));
+    // launchApp stops the app first, as Maestro does; each step's line names the Maestro line it was written on.
+    expect(submitted.stdout).toMatch(/^ {4}passed +1\. line 6: stop_app: com\.amc\.notes/m);
+    expect(submitted.stdout).toMatch(/^ {4}passed +8\. line 13: assert: \{ visible: Apricots \} — "Apricots" is on screen/m);
+    const state = await stateOf(harness.serial);
+    expect(state.notes.map((note) => note.title)).toContain('Apricots');
+    expect(state.notes.map((note) => note.title)).not.toContain('Groceries');
+    expect((await stateOf(extra.adbAddress)).notes.map((note) => note.title)).not.toContain('Apricots');
+
+    // A Maestro selector the phone does not show fails the job at that step, honestly, and leaves the rest not run.
+    const missing = await flowFile('fleet-missing.yaml', 'appId: com.amc.notes\n---\n- launchApp\n- tapOn: "Meeting notes"\n- tapOn: Save\n');
+    const failed = await runAmc(['submit', '--redis', redisUrl(), '--flow', missing, '--device', harness.serial, '--yes', '--wait'], { timeoutMs: 120_000 });
+    expect(failed.code, failed.stdout + failed.stderr).toBe(1);
+    expect(failed.stdout).toMatch(/^0 of 1 done — 0 queued, 0 running, 0 done, 0 not verified, 1 failed/m);
+    expect(failed.stdout).toMatch(/^ {4}FAILED +3\. line 4: tap: \{ label: Meeting notes \} — no 'Meeting notes' on this screen/m);
+    expect(failed.stdout).toMatch(/^ {4}not run +4\. line 5: tap:/m);
+    expect((await stateOf(harness.serial)).foreground).toBe('com.amc.notes');
+  });
+
+  it('Scenario: A fleet schedule of a Maestro flow runs it when due, listed by the file\'s name', async () => {
+    const file = await flowFile('maestro-nightly.yaml', MAESTRO_NOTE);
+    const added = await runAmc(['schedule', 'add', '--redis', redisUrl(), '--name', 'maestro-nightly', '--every', '60', '--flow', file, '-e', 'TITLE=Dates', '--device', extra.adbAddress, '--yes']);
+    expect(added.code, added.stderr).toBe(0);
+    expect(added.stdout).toMatch(new RegExp(`^Schedule "maestro-nightly": every 60 s — flow maestro-nightly on ${extra.adbAddress.replace(/\./g, '\\.')}; next `, 'm'));
+    await unlink(file);
+    const runs = async () => (await client.overview(200)).jobs.filter((view) => view.launchId === 'schedule:maestro-nightly' && view.state === 'finished');
+    try {
+      await expect.poll(async () => (await runs()).length, { timeout: 60_000 }).toBeGreaterThanOrEqual(1);
+      const [run] = await runs();
+      expect(run!.flow).toBe('maestro-nightly');
+      expect(run!.result!.status).toBe('completed');
+      expect(run!.result!.flowSteps!.map((step) => step.status)).toEqual(Array(8).fill('passed'));
+      expect((await stateOf(extra.adbAddress)).notes.map((note) => note.title)).toContain('Dates');
+    } finally {
+      expect((await runAmc(['schedule', 'remove', '--redis', redisUrl(), 'maestro-nightly'])).code).toBe(0);
+    }
+    // A Maestro command amc does not run is refused when the schedule is added, with its line and column: nothing kept.
+    const scripted = await flowFile('maestro-scripted.yaml', 'appId: com.amc.notes\n---\n- launchApp\n- runScript: setup.js\n');
+    const refused = await runAmc(['schedule', 'add', '--redis', redisUrl(), '--name', 'scripted', '--every', '60', '--flow', scripted, '--any']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('line 4, column 3: runScript: amc does not run this Maestro command');
     expect((await runAmc(['schedule', 'list', '--redis', redisUrl()])).stdout).toBe('No schedules.\n');
   });
 });
