@@ -113,7 +113,7 @@ describe('amc replay', { timeout: 120_000 }, () => {
     expect(result.modelCalls).toBe(0);
     const finished = result.events.find((event) => event.type === 'task.finished');
     expect(finished).toMatchObject({ status: 'failed' });
-    expect(finished?.type === 'task.finished' && finished.failureReason).toMatch(/^ReplayStopped: Step 2: no 'Carol Williams' on this screen; I see: .*Caroline Williams/);
+    expect(finished?.type === 'task.finished' && finished.failureReason).toMatch(/^Step 2: no 'Carol Williams' on this screen; I see: .*Caroline Williams/);
     expect(await contactNames()).toEqual(['Alice Johnson', 'Bob Smith', 'Caroline Williams']);
   });
 
@@ -128,7 +128,7 @@ describe('amc replay', { timeout: 120_000 }, () => {
     const result = await replay(deleteCarol, { contacts: renamed, contactsPermission: 'granted' }, ['--yes']);
     expect(result.modelCalls).toBe(0);
     expect(result.code).toBe(1);
-    expect(result.events.find((event) => event.type === 'task.finished')).toMatchObject({ status: 'failed', failureReason: expect.stringMatching(/^ReplayStopped: Step 2: no 'Carol Williams' on this screen/) });
+    expect(result.events.find((event) => event.type === 'task.finished')).toMatchObject({ status: 'failed', failureReason: expect.stringMatching(/^Step 2: no 'Carol Williams' on this screen/) });
     expect(planned(result.events).map((event) => event.source)).not.toContain('model');
     expect(await contactNames()).toEqual(['Alice Johnson', 'Bob Smith', 'Caroline Williams']);
   });
@@ -146,7 +146,7 @@ describe('amc replay', { timeout: 120_000 }, () => {
     expect(planned(result.events).at(-1)).toMatchObject({ tool: 'finish_task', source: 'fixed' });
     expect(result.stdout).not.toContain('"source":"model"');
     expect(JSON.stringify(fake.requests.at(-1)!.body)).toContain("A recorded flow for this goal was followed until here and cannot go on: Step 2: no 'Carol Williams' on this screen");
-    expect(result.events.find((event) => event.type === 'task.finished')).toMatchObject({ status: 'failed', failureReason: 'TaskFailedError: There is no contact named Carol Williams here.' });
+    expect(result.events.find((event) => event.type === 'task.finished')).toMatchObject({ status: 'failed', failureReason: 'There is no contact named Carol Williams here.' });
     expect(await contactNames()).toEqual(['Alice Johnson', 'Bob Smith', 'Caroline Williams']);
   });
 
@@ -240,7 +240,7 @@ describe('look-alike rows', { timeout: 120_000 }, () => {
     expect(result.modelCalls).toBe(0);
     const finished = result.events.find((event) => event.type === 'task.finished');
     expect(finished).toMatchObject({ status: 'failed', result: null });
-    expect(finished?.type === 'task.finished' && finished.failureReason).toBe(`ReplayStopped: Step 2: this step is a goal for the model ("Tap 'Ann Lee'"), and no AI planner is set up`);
+    expect(finished?.type === 'task.finished' && finished.failureReason).toBe(`Step 2: this step is a goal for the model ("Tap 'Ann Lee'"), and no AI planner is set up`);
     expect(result.stdout).not.toContain('0222)');
     // Nobody was deleted: both Ann Lees are still there, in their order.
     expect((await harness.state()).contacts).toEqual([ANN_0222, ANN_0111, BOB]);

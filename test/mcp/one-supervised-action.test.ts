@@ -16,7 +16,7 @@ import { DEFAULT_TASK_POLICIES } from '../../src/main/runtime/task-policies';
 import type { SupervisorPort } from '../../src/main/runtime/supervisor';
 import { AgentSession } from '../../src/mcp/agent-session';
 import { startAdbHarness, type AdbHarness } from '../support/adb-harness';
-import { ScriptedPlanner, step } from '../main/runtime/doubles';
+import { act, done, ScriptedPlanner, step } from '../main/runtime/doubles';
 
 let harness: AdbHarness;
 let adb: AdbClient;
@@ -58,9 +58,9 @@ describe('one supervised action', () => {
 
     await harness.reset();
     const planner = new ScriptedPlanner((input) => {
-      if (input.step === 1) return [step('launch_app', { app: 'Settings' })];
+      if (input.step === 1) return act(step('launch_app', { app: 'Settings' }));
       const network = input.scene?.elements.find((element) => element.text?.startsWith(NETWORK));
-      return input.step === 2 && network ? [step('tap', { element_id: network.id })] : [];
+      return input.step === 2 && network ? act(step('tap', { element_id: network.id })) : done();
     });
     const runner = new TaskRunner({
       observer: new Observer(adb, { screenshot: false }),

@@ -16,7 +16,7 @@ import {
 } from '../../src/shared/task';
 import { TaskRunner } from '../../src/main/runtime/task-runner';
 import { DEFAULT_TASK_POLICIES } from '../../src/main/runtime/task-policies';
-import { FakeObserver, ScriptedPlanner, step } from '../main/runtime/doubles';
+import { act, FakeObserver, ScriptedPlanner, step } from '../main/runtime/doubles';
 
 const decision: ToolCallDecision = { tool: 'tap', args: { element_id: 'e2' }, rationale: 'The Wi-Fi row.', thinking: 'I see it.', usage: { inputTokens: 1200, outputTokens: 40 } };
 const fold = (events: TaskEvent[]) => events.reduce(applyTaskEvent, newTaskRecord({ id: 't1', goal: 'g', serial: 's', planner: { kind: 'ai', exposesReasoning: true }, maxSteps: 5, createdAt: 0 }));
@@ -47,11 +47,11 @@ describe('one turn shape', () => {
 
   it('Scenario: Usage and cost are summed once, by the record', async () => {
     const usage = { inputTokens: 1000, outputTokens: 100 };
-    const planner = new ScriptedPlanner((input, context) => {
-      const planned = input.step <= 2 ? step('press_key', { key: 'back' }) : { ...step('finish_task', { success: true, reason: 'done' }) };
-      context.onDecision({ ...planned, usage });
-      return input.step <= 2 ? [planned] : [];
-    });
+    const planner = new ScriptedPlanner((input) =>
+      input.step <= 2
+        ? act({ ...step('press_key', { key: 'back' }), usage })
+        : { kind: 'finish', success: true, reason: 'done', call: { ...step('finish_task', { success: true, reason: 'done' }), usage } },
+    );
     const price = { model: 'scripted', input: 3, output: 15 };
     let screen = 0;
     const runner = new TaskRunner({

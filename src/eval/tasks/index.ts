@@ -44,7 +44,11 @@ export function judgeRun(task: PhoneTask, state: PhoneStateView, finish: FinishC
   return task.validate(state, finish.reason);
 }
 
-const GAVE_UP = /^TaskFailedError: /;
+/** The model ended the task saying the goal cannot be reached: its last turn's call is finish_task(success=false). */
+const gaveUp = (record: Pick<TaskRecord, 'steps'>): boolean => {
+  const call = record.steps.at(-1)?.planned;
+  return call?.tool === 'finish_task' && call.args.success === false;
+};
 
 /**
  * Judges a finished task record. A completed task finished with success=true and its result as the answer;
@@ -52,11 +56,11 @@ const GAVE_UP = /^TaskFailedError: /;
  * budget, failed actions, a provider error, a stop) fails the run, infeasible goals included: the model
  * never said it was impossible.
  */
-export function judgeRecord(task: PhoneTask, state: PhoneStateView, record: Pick<TaskRecord, 'status' | 'planner' | 'result' | 'failureReason'>): Verdict {
+export function judgeRecord(task: PhoneTask, state: PhoneStateView, record: Pick<TaskRecord, 'status' | 'planner' | 'result' | 'failureReason' | 'steps'>): Verdict {
   if (record.status === 'completed') return judgeRun(task, state, { success: true, reason: record.result ?? '' });
   const recorded = record.failureReason ?? '';
   const reason = plainReason(recorded);
-  if (record.status === 'failed' && GAVE_UP.test(recorded)) return judgeRun(task, state, { success: false, reason });
+  if (record.status === 'failed' && gaveUp(record)) return judgeRun(task, state, { success: false, reason });
   return fail(`the task ${taskOutcomeWord(record)}: ${reason || 'no reason given'}`);
 }
 

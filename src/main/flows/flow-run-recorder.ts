@@ -46,16 +46,18 @@ export interface FlowRunRecorder {
 
 export function createFlowRunRecorder(flow: Flow, now: () => number = Date.now): FlowRunRecorder {
   const reported = new Map<number, Reported>();
+  /** Why the planner ended the run (its fail or its finish without success), or the error it threw. */
   let thrown: string | null = null;
   const started = now();
   return {
     planner: (inner) => ({
       info: inner.info,
       accepts: inner.accepts,
-      goalReached: (input) => inner.goalReached(input),
       async plan(input, context) {
         try {
-          return await inner.plan(input, context);
+          const decision = await inner.plan(input, context);
+          if (decision.kind === 'fail' || (decision.kind === 'finish' && !decision.success)) thrown = decision.reason;
+          return decision;
         } catch (error) {
           thrown = error instanceof Error ? error.message : String(error);
           throw error;

@@ -4,7 +4,7 @@ import { sceneFingerprint } from '../../shared/scene';
 import type { TokenUsage } from '@amc/provider-clients';
 import type { Scene, SceneElement } from '../../shared/scene';
 import type { PlannedStep, PlannerInfo } from '../../shared/task';
-import { TaskFailedError, type PlanContext, type PlanInput, type Planner, type PlannerDecision } from '../runtime/planner';
+import type { Decision, PlanContext, PlanInput, Planner } from '../runtime/planner';
 import { FINISH_TASK } from '../runtime/prompt';
 import { asData } from '../runtime/prompt-data';
 import { describeAction } from '../runtime/supervised-action';
@@ -26,11 +26,6 @@ import { fillVariables } from './flow-variables';
  * that did not verify) the model takes over with the flow as a hint, or, without a model, the task stops with the
  * reason; it never acts on a guess.
  */
-
-/** A replay that cannot go on and has no model to hand over to: the task fails with this reason. */
-export class ReplayStopped extends Error {
-  override name = 'ReplayStopped';
-}
 
 export interface ReplayPlannerOptions {
   flow: Flow;
@@ -82,9 +77,19 @@ const conditionWords = (condition: StepCondition) => (condition.visible !== unde
 /** A swipe that scrolls the content toward `direction`: the finger moves the other way. */
 const SWIPE_FOR_SCROLL = { down: 'up', up: 'down', left: 'right', right: 'left' } as const;
 
-/** A written step that fails: the flow stops at it (no model takes over). */
-export class FlowStepFailed extends Error {
+/**
+ * A step that fails (a check, a lookup with no model to take over, the model saying a sub-goal cannot be reached): the
+ * flow stops at it, unless an `optional` step or a `retry` around it takes it in stride. Thrown inside the planner
+ * only; plan() returns it as the turn's `fail` decision, with the model's call that said so, if any.
+ */
+class FlowStepFailed extends Error {
   override name = 'FlowStepFailed';
+  constructor(
+    message: string,
+    readonly call: PlannedStep | null = null,
+  ) {
+    super(message);
+  }
 }
 
 /** The flow step a replayed turn carried out, until the next turn tells whether it did what it did before. */
@@ -148,12 +153,17 @@ class ReplayPlanner implements Planner {
   }
 
   // Completion only ever comes from the flow's end or the model's finish_task (seed D3).
-  goalReached(): boolean {
-    return false;
+  async plan(input: PlanInput, context: PlanContext): Promise<Decision> {
+    this.spent = null;
+    try {
+      return await this.decide(input, context);
+    } catch (error) {
+      if (!(error instanceof FlowStepFailed)) throw error;
+      return { kind: 'fail', reason: error.message, call: error.call };
+    }
   }
 
-  async plan(input: PlanInput, context: PlanContext): Promise<PlannedStep[]> {
-    this.spent = null;
+  private async decide(input: PlanInput, context: PlanContext): Promise<Decision> {
     if (this.handedOver) return this.askModel(input, context, input.goal, false, this.takeoverSource());
     if (!this.started) {
       this.started = true;
@@ -195,7 +205,7 @@ class ReplayPlanner implements Planner {
         continue;
       }
       if (typeof outcome === 'string') return this.diverge(`${stepWords(index)}: ${outcome}`, input, context);
-      return this.report(outcome, context);
+      return this.report(outcome);
     }
     if (this.options.source === 'cache' && !this.endChecked && this.options.model) {
       // The end state cannot be checked in code: the model confirms the finish (or goes on).
@@ -213,8 +223,7 @@ class ReplayPlanner implements Planner {
       if ('problem' in read && this.options.model) return this.diverge(`the answer cannot be read again: ${read.problem}`, input, context);
       reason = 'text' in read ? `${read.text} (read on this screen from ${describeLocator(answer.from)}; ${reason})` : `${reason}; ${read.problem}`;
     }
-    context.onDecision({ ...this.planned(FINISH_TASK, { success: true, reason }, null), usage: this.spent });
-    return [];
+    return { kind: 'finish', success: true, reason, call: { ...this.planned(FINISH_TASK, { success: true, reason }, null), usage: this.spent } };
   }
 
   /**
@@ -235,8 +244,10 @@ class ReplayPlanner implements Planner {
     try {
       return await this.runStep(index, step, input, context);
     } catch (error) {
-      const recoverable = (error instanceof TaskFailedError || error instanceof FlowStepFailed) && (step.optional || this.frames.some((frame) => 'retry' in frame.block));
+      const recoverable = error instanceof FlowStepFailed && (step.optional || this.frames.some((frame) => 'retry' in frame.block));
       if (!recoverable) throw error;
+      // The model's call that said the step cannot be done cost what it cost: the next step this turn carries it.
+      this.spent = error.call?.usage ?? this.spent;
       return error.message.replace(/^Step \d+: /, '');
     }
   }
@@ -320,7 +331,7 @@ class ReplayPlanner implements Planner {
       if (!this.options.model) return `this step is a goal for the model ("${step.ai}"), and no AI planner is set up`;
       const notice = `This is step ${index + 1} of a recorded flow for the goal ${asData(this.options.flow.goal)}. Reach only this part of it, then call finish_task.`;
       const planned = await this.askModel({ ...input, notices: [...(input.notices ?? []), notice] }, context, step.ai, true);
-      if (planned[0]) return planned[0];
+      if (planned.kind === 'act') return planned.call;
       this.options.onStep?.(index, 'passed', 'the model reached this sub-goal');
       return 'next';
     }
@@ -333,7 +344,7 @@ class ReplayPlanner implements Planner {
       }, this.timeoutOf(step), context);
       if ('missing' in result) {
         this.options.onStep?.(index, 'failed', `${result.missing}${this.waitedWords(result.waitedMs)}`);
-        throw new TaskFailedError(`${stepWords(index)}: the check failed: ${result.missing}${this.waitedWords(result.waitedMs)}`);
+        throw new FlowStepFailed(`${stepWords(index)}: the check failed: ${result.missing}${this.waitedWords(result.waitedMs)}`);
       }
       this.options.onStep?.(index, 'passed', result.found);
       this.confirmed.push(result.found);
@@ -353,7 +364,7 @@ class ReplayPlanner implements Planner {
     this.spent = addUsage(this.spent, answer.usage);
     if (answer.kind === 'yes-no') {
       this.options.onStep?.(index, answer.yes ? 'passed' : 'failed', `${answer.yes ? 'yes' : 'no'}: ${answer.why}`);
-      if (!answer.yes) throw new TaskFailedError(`${stepWords(index)}: asked "${step.ask_ai.question}", the model said no: ${answer.why}`);
+      if (!answer.yes) throw new FlowStepFailed(`${stepWords(index)}: asked "${step.ask_ai.question}", the model said no: ${answer.why}`);
       this.confirmed.push(`"${step.ask_ai.question}": yes`);
     } else {
       this.options.onStep?.(index, 'passed', step.ask_ai.into ? `${step.ask_ai.into} = "${answer.value}"` : `"${answer.value}"`);
@@ -537,7 +548,7 @@ class ReplayPlanner implements Planner {
    * actions; its finish_task marks the step healed and the flow goes on after it (null: go on). The model saying it
    * cannot, or running out of actions, fails the step.
    */
-  private async heal(input: PlanInput, context: PlanContext): Promise<PlannedStep[] | null> {
+  private async heal(input: PlanInput, context: PlanContext): Promise<Decision | null> {
     const healing = this.healing!;
     const { index, reason, turns } = healing;
     const step = fillVariables(this.options.flow.steps[index]!, this.vars);
@@ -547,9 +558,9 @@ class ReplayPlanner implements Planner {
       `Carry out only what that step meant to do, in at most ${HEAL_TURNS - turns.length} more actions, then call finish_task with success=true; ` +
       'call finish_task with success=false if it cannot be done on this screen.';
     const planned = await this.askModel({ ...input, notices: [...(input.notices ?? []), notice] }, context, `Repair flow step ${index + 1}: ${stepHint(step)}`, true);
-    if (planned[0]) {
+    if (planned.kind === 'act') {
       turns.push(input.step);
-      return this.report(planned[0], context);
+      return this.report(planned.call);
     }
     this.healing = null;
     this.next = index + 1;
@@ -559,10 +570,8 @@ class ReplayPlanner implements Planner {
   }
 
   /** The screen left the flow: the model takes the rest (with the flow as a hint), or the replay stops with the reason. */
-  private async diverge(reason: string, input: PlanInput, context: PlanContext): Promise<PlannedStep[]> {
-    const model = this.options.model;
-    if (this.options.onDivergence === 'fail') throw new FlowStepFailed(reason);
-    if (!model) throw new ReplayStopped(reason);
+  private async diverge(reason: string, input: PlanInput, context: PlanContext): Promise<Decision> {
+    if (this.options.onDivergence === 'fail' || !this.options.model) throw new FlowStepFailed(reason);
     this.handedOver = true;
     const rest = this.options.flow.steps.slice(this.next).map((step, offset) => `${this.next + offset + 1}. ${asData(stepHint(step))}`);
     const hint =
@@ -577,42 +586,33 @@ class ReplayPlanner implements Planner {
   }
 
   /**
-   * One model turn for `goal`. Its decision, with what the turn's earlier calls cost, is the turn's plan: reported here
-   * for the task's own goal, and returned for a sub-goal (`subGoal`), whose finish_task only means the sub-goal is
-   * reached: an empty plan here, its cost carried onto the step the flow plans next on this turn.
+   * One model turn for `goal`, its call carrying what the turn's earlier calls cost. For the task's own goal the
+   * model's decision is the turn's. For a sub-goal (`subGoal`) its finish only means the sub-goal is reached (its cost
+   * carried onto the step the flow plans next on this turn), and its saying the sub-goal cannot be reached fails the step.
    */
-  private async askModel(input: PlanInput, context: PlanContext, goal: string, subGoal = false, source: PlannedStep['source'] = 'model'): Promise<PlannedStep[]> {
-    const model = this.options.model!;
-    const decisions: PlannerDecision[] = [];
-    const inner: PlanContext = { signal: context.signal, onDecision: (decision) => decisions.push(decision) };
-    const withSpent = (decision: PlannerDecision): PlannerDecision => ({ ...decision, source, usage: addUsage(this.spent, decision.usage) });
-    let steps: PlannedStep[];
-    try {
-      steps = await model.plan({ ...input, goal }, inner);
-    } catch (error) {
-      const last = decisions.at(-1);
-      if (last) context.onDecision(withSpent(last));
-      throw error;
-    }
-    const last = decisions.at(-1);
-    const decision = last && withSpent(last);
-    this.spent = subGoal && steps.length === 0 ? (decision?.usage ?? this.spent) : null;
-    if (subGoal) return steps.map((step) => ({ ...step, usage: decision?.usage ?? step.usage }));
-    if (decision) context.onDecision(decision);
-    return steps.map((step) => ({ ...step, source }));
+  private async askModel(input: PlanInput, context: PlanContext, goal: string, subGoal = false, source: PlannedStep['source'] = 'model'): Promise<Decision> {
+    const decision = restamped(await this.options.model!.plan({ ...input, goal }, { signal: context.signal }), (call) => ({ ...call, source, usage: addUsage(this.spent, call.usage) }));
+    const reached = decision.kind === 'finish' && decision.success;
+    this.spent = subGoal && reached ? (decision.call?.usage ?? this.spent) : null;
+    if (subGoal && (decision.kind === 'fail' || (decision.kind === 'finish' && !decision.success))) throw new FlowStepFailed(decision.reason, decision.call);
+    return decision;
   }
 
-  private report(step: PlannedStep, context: PlanContext): PlannedStep[] {
+  private report(step: PlannedStep): Decision {
     const confirmed = this.confirmed.splice(0);
     const rationale = confirmed.length ? `${step.rationale ?? ''} (Checked: ${confirmed.join('; ')}.)`.trim() : step.rationale;
-    const reported = { ...step, rationale, usage: addUsage(this.spent, step.usage) };
-    context.onDecision(reported);
-    return [reported];
+    return { kind: 'act', call: { ...step, rationale, usage: addUsage(this.spent, step.usage) } };
   }
 
   private planned(tool: string, args: Record<string, unknown>, rationale: string | null, source: PlannedStep['source'] = this.options.source): PlannedStep {
     return { tool, args, rationale, thinking: null, usage: null, costUsd: null, source };
   }
+}
+
+/** The decision with its call changed (the step's source, the turn's earlier costs). */
+function restamped(decision: Decision, change: (call: PlannedStep) => PlannedStep): Decision {
+  if (decision.kind === 'act') return { ...decision, call: change(decision.call) };
+  return { ...decision, call: decision.call && change(decision.call) };
 }
 
 const onOff = (checked: boolean | undefined) => (checked ? 'on' : 'off');

@@ -1,6 +1,6 @@
 import { ToolCallUnavailable, type DecisionToolSpec, type ToolCallingClient } from '@amc/provider-clients';
 import type { PlannedStep, PlannerInfo } from '../../shared/task';
-import { TaskFailedError, type PlanContext, type PlanInput, type Planner } from './planner';
+import type { Decision, PlanContext, PlanInput, Planner } from './planner';
 import { hasNoUsableTree } from '../../shared/scene';
 import { buildDecisionRequest, FINISH_TASK, type PromptOptions } from './prompt';
 import { argumentsInDevicePixels, COORDINATE_CONVENTIONS } from './screen-coordinates';
@@ -29,22 +29,20 @@ function capped(text: string | null, max: number): string | null {
 }
 
 /** finish_task's arguments, checked: anything else is the model's malformed reply, not a decision. */
-function finishArguments(args: Record<string, unknown>): { success: boolean; reason: string } {
+function finishArguments(args: Record<string, unknown>): { success: true; reason: string | null } | { success: false; reason: string } {
   if (typeof args.success !== 'boolean') {
     throw new ToolCallUnavailable('model called finish_task without a boolean "success"', { kind: 'malformed-reply' });
   }
   const reason = typeof args.reason === 'string' && args.reason.trim() ? args.reason.trim() : null;
-  if (!reason && !args.success) {
-    throw new ToolCallUnavailable('model called finish_task(success=false) without a reason', { kind: 'malformed-reply' });
-  }
-  return { success: args.success, reason: reason ?? 'goal reached' };
+  if (args.success) return { success: true, reason };
+  if (!reason) throw new ToolCallUnavailable('model called finish_task(success=false) without a reason', { kind: 'malformed-reply' });
+  return { success: false, reason };
 }
 
 /**
  * The LLM planner: one tool call per turn chosen by the model from the action tools plus finish_task,
- * from the goal, this turn's Scene (and screenshot) and a compact history. finish_task(success=true) is an
- * empty plan; finish_task(success=false, reason) throws TaskFailedError(reason). goalReached() is always
- * false, so completion only ever comes from finish_task (seed D2/D3).
+ * from the goal, this turn's Scene (and screenshot) and a compact history. finish_task is the `finish` decision
+ * (success, reason), so completion only ever comes from the model saying so (seed D2/D3).
  */
 export function createAIPlanner(options: AIPlannerOptions): Planner {
   const actionTools = options.actionTools.filter((tool) => tool.name !== FINISH_TASK);
@@ -53,7 +51,7 @@ export function createAIPlanner(options: AIPlannerOptions): Planner {
   return {
     info: { kind: 'ai', ...options.info, exposesReasoning: options.client.provider !== 'cloud-proxy' },
     accepts: { screenshot: sendScreenshot, history: true },
-    async plan(input: PlanInput, context: PlanContext): Promise<PlannedStep[]> {
+    async plan(input: PlanInput, context: PlanContext): Promise<Decision> {
       const request = buildDecisionRequest(input, actionTools, { ...options.prompt, coordinates });
       const decision = await options.client.decide(request, { signal: context.signal });
       const { reason } = decision.args;
@@ -70,13 +68,9 @@ export function createAIPlanner(options: AIPlannerOptions): Planner {
         costUsd: null,
         source: 'model',
       };
-      context.onDecision(step);
-      if (!finishing) return [step];
+      if (!finishing) return { kind: 'act', call: step };
       const finish = finishArguments(step.args);
-      if (finish.success) return [];
-      throw new TaskFailedError(finish.reason);
+      return { kind: 'finish', ...finish, call: step };
     },
-    // Permanently false: a true here would discard the step plan() just returned (seed D3).
-    goalReached: () => false,
   };
 }

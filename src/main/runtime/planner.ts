@@ -51,13 +51,26 @@ export interface PlanInput {
   appNotes?: { app: string; notes: readonly Pick<AppNote, 'goal' | 'route'>[]; leftOut: number };
 }
 
-/** A model decision (the turn's plan with its usage), reported as soon as it is made, including finish_task (which is not a step). */
-export type PlannerDecision = PlannedStep;
+/**
+ * A turn's one decision. `call` is the turn's plan as the record keeps it (tool, rationale, thinking, usage), present
+ * whenever a call was made or a step written: `act` always; `finish` and `fail` when a model's finish_task (or a flow's
+ * end) said so, null when nothing was called (the stub's end, a flow step that failed on its own).
+ * - act: carry out `call` on the phone (or reach the person, for ask_user / hand_over).
+ * - finish: the planner judged the goal: reached (success, the reason is the result) or impossible (the reason why).
+ * - fail: the planner cannot go on (a flow's step failed, a replay with no model to take over), with the reason.
+ * An exception from plan() is an error (a provider outage, a bug), never an outcome.
+ */
+export type Decision =
+  | { kind: 'act'; call: PlannedStep }
+  | { kind: 'finish'; success: true; reason: string | null; call: PlannedStep | null }
+  | { kind: 'finish'; success: false; reason: string; call: PlannedStep | null }
+  | { kind: 'fail'; reason: string; call: PlannedStep | null };
+
+export const act = (call: PlannedStep): Decision => ({ kind: 'act', call });
 
 export interface PlanContext {
   /** Aborts the in-flight decision call (Stop). */
   signal: AbortSignal;
-  onDecision(decision: PlannerDecision): void;
   /**
    * Looks at the phone again within this turn, for a planner that waits for the screen (a flow's lookup or check): the
    * fresh Scene once the screen differs from the last look (a cheap screen fingerprint is compared first, the layout is
@@ -81,18 +94,8 @@ export interface PlannerCapabilities {
 export interface Planner {
   readonly info: PlannerInfo;
   readonly accepts: PlannerCapabilities;
-  /**
-   * This turn's steps: at most one. An empty list means the goal is reached. Throwing fails the task with
-   * `<ErrorName>: <message>` (TaskFailedError for a model that declares the goal impossible).
-   */
-  plan(input: PlanInput, context: PlanContext): Promise<PlannedStep[]>;
-  /** Consulted after every plan(), even when it returned a step: a true here completes the task (seed D2/D3). */
-  goalReached(input: PlanInput): boolean;
-}
-
-/** The model called finish_task(success=false, reason): the task fails with that reason. */
-export class TaskFailedError extends Error {
-  override name = 'TaskFailedError';
+  /** This turn's one decision (seed D2/D3: completion only ever comes from a `finish`). */
+  plan(input: PlanInput, context: PlanContext): Promise<Decision>;
 }
 
 /** The planner for one task plus the step budget and the other policies configured with it. */

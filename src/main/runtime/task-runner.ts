@@ -23,8 +23,7 @@ import { abortable, APP_CLOSED, Cancelled, failureOf, STOPPED, STOPPED_SAYING, s
 import { sleep } from '../device/errors';
 import { turnsOf } from './history';
 import { LoopWatch, loopWarning } from './loop-guard';
-import type { ConfiguredPlanner, PlanInput, Planner, PlannerDecision, PlannerScreenshot, PlannerSource } from './planner';
-import { FINISH_TASK } from './prompt';
+import type { ConfiguredPlanner, Decision, PlanInput, Planner, PlannerScreenshot, PlannerSource } from './planner';
 import { describeAction, endFor, SupervisedActions, type Ended, type ExecutorPort } from './supervised-action';
 import { noPersonPresent, type SupervisorPort } from './supervisor';
 import { DEFAULT_TASK_POLICIES, type TaskPolicies } from './task-policies';
@@ -555,13 +554,6 @@ export class TaskRunner {
       ...(appNotes && { appNotes }),
     };
     const planStart = performance.now();
-    const decisions: PlannerDecision[] = [];
-    // The record sums usage and cost; the runner only prices the call.
-    const reportPlanned = (planned: PlannedStep) => {
-      const price = task.policies.price;
-      const costUsd = planned.usage && price ? costOf(planned.usage, price) : null;
-      this.emit(task, { type: 'step.planned', taskId, at: this.now(), step: turn, ...planned, costUsd, planMs: performance.now() - planStart });
-    };
     // A planner that waits for the screen looks again within the turn; the turn then acts on the latest look.
     const lookAgain = async (until: number): Promise<Scene | null> => {
       const fresh = await this.lookAgain(serial, observation, until, observeOptions);
@@ -570,24 +562,27 @@ export class TaskRunner {
       run.previousScene = observed(fresh.observation, fresh.observeMs) ?? run.previousScene;
       return fresh.observation.scene;
     };
-    let steps: PlannedStep[];
+    let decision: Decision;
     try {
-      steps = await abortable(planner.plan(input, { signal, onDecision: (d) => decisions.push(d), lookAgain }), signal);
+      decision = await abortable(planner.plan(input, { signal, lookAgain }), signal);
     } catch (error) {
-      const decision = decisions.at(-1);
-      if (decision && !signal.aborted) reportPlanned(decision);
       return this.fail(task, run, error);
     }
-    const first = steps[0];
-    const decision = decisions.at(-1);
-    if (decision) reportPlanned(decision);
-    else if (first) reportPlanned({ ...first, usage: null });
-    // The seed's short-circuit (D2/D3): an empty plan, or a planner saying the goal is reached, completes.
-    if (!first || planner.goalReached(input)) return this.complete(task, run, turn, decision);
-
-    if (first.source === 'skipped') return this.skip(run, turn, first);
-    if (first.tool === ASK_USER || first.tool === HAND_OVER) return this.personTool(task, run, turn, first);
-    return this.act(task, run, turn, first, observation.scene);
+    if (decision.call) {
+      // The record sums usage and cost; the runner only prices the call.
+      const { call } = decision;
+      const costUsd = call.usage && task.policies.price ? costOf(call.usage, task.policies.price) : null;
+      this.emit(task, { type: 'step.planned', taskId, at: this.now(), step: turn, ...call, costUsd, planMs: performance.now() - planStart });
+    }
+    if (decision.kind === 'fail') return this.finish(task, run, 'failed', decision.reason);
+    if (decision.kind === 'finish') {
+      if (decision.success) return this.complete(task, run, turn, decision);
+      return this.finish(task, run, 'failed', decision.reason);
+    }
+    const step = decision.call;
+    if (step.source === 'skipped') return this.skip(run, turn, step);
+    if (step.tool === ASK_USER || step.tool === HAND_OVER) return this.personTool(task, run, turn, step);
+    return this.act(task, run, turn, step, observation.scene);
   }
 
   /**
@@ -635,10 +630,10 @@ export class TaskRunner {
    * The planner says the goal is reached. A model's success claim when nothing was done completes the task
    * marked "not verified" (the runtime cannot confirm it), and the guard's decision is an event.
    */
-  private complete(task: RunningTask, run: RunState, turn: number, decision: PlannerDecision | undefined): Promise<TaskRecord> {
-    const result = typeof decision?.args.reason === 'string' ? decision.args.reason : null;
-    const claimed = decision?.tool === FINISH_TASK && decision.args.success === true;
-    const against = claimed ? claimVerification(task.record, result) : null;
+  private complete(task: RunningTask, run: RunState, turn: number, decision: Extract<Decision, { kind: 'finish'; success: true }>): Promise<TaskRecord> {
+    const result = decision.reason;
+    // A claim a planner made (a model's finish_task, a flow's end) is checked; a planner without one (the stub) claims nothing.
+    const against = decision.call ? claimVerification(task.record, result) : null;
     if (!against) return this.finish(task, run, 'completed', null, result);
     const noAction = against.check === 'action-taken';
     const message = noAction ? say('guard.successWithoutAction', { factCode: 'verify.noAction' }) : say('guard.claimNotVerified', { fact: against.fact });

@@ -10,7 +10,7 @@ import { TaskRunner } from '../../../src/main/runtime/task-runner';
 import { FlowSchema, type Flow } from '../../../src/shared/flow';
 import { newTaskRecord, type TaskRecord } from '../../../src/shared/task';
 import type { Scene } from '../../../src/shared/scene';
-import { FakeExecutor, FakeObserver, ScriptedPlanner, sceneWith, step } from '../runtime/doubles';
+import { act, FakeExecutor, FakeObserver, finished, ScriptedPlanner, sceneWith, step } from '../runtime/doubles';
 
 const notesScene = (note: string): Scene => ({
   screen: { width: 1080, height: 2400, orientation: 'portrait', package: 'com.example.notes', keyboardShown: false },
@@ -68,7 +68,7 @@ describe('the replay planner', () => {
     const flow = FlowSchema.parse({ goal: 'Delete the old draft', steps: [{ tool: 'tap', target: { desc: 'Delete', distinguishedBy: { follows: 'Old draft' } } }] });
     const { record, executor } = await runFlow(flow, [notes]);
     expect(record.status).toBe('failed');
-    expect(record.failureReason).toBe("ReplayStopped: Step 1: 2 elements match 'Delete', and a sensitive step is never taken on one of several look-alikes");
+    expect(record.failureReason).toBe("Step 1: 2 elements match 'Delete', and a sensitive step is never taken on one of several look-alikes");
     expect(executor.calls).toEqual([]);
     // A step that is not sensitive does act on the one its facts single out.
     const open = FlowSchema.parse({ goal: 'Open the draft', steps: [{ tool: 'tap', target: { text: 'Open', distinguishedBy: { follows: 'Groceries' } } }] });
@@ -81,17 +81,16 @@ describe('the replay planner', () => {
     const flow = FlowSchema.parse({ goal: 'Check', steps: [{ assert: { visible: 'Saved' }, timeout: 300 }] });
     const { record, executor } = await runFlow(flow, [notesScene('')]);
     expect(record.status).toBe('failed');
-    expect(record.failureReason).toMatch(/^TaskFailedError: Step 1: the check failed: no "Saved" on screen \(after waiting 0\.\d s for the screen\)$/);
+    expect(record.failureReason).toMatch(/^Step 1: the check failed: no "Saved" on screen \(after waiting 0\.\d s for the screen\)$/);
     expect(executor.calls).toEqual([]);
   });
 
   it('Scenario: An ai step is a sub-goal the model reaches before the flow goes on', async () => {
     let turn = 0;
-    const model = new ScriptedPlanner((input, context) => {
+    const model = new ScriptedPlanner(() => {
       turn += 1;
-      const planned = turn === 1 ? step('tap', { element_id: 'e1' }, 'Open it.') : step('finish_task', { success: true, reason: 'opened' });
-      context.onDecision({ ...planned, usage: { inputTokens: 10, outputTokens: 1 } });
-      return turn === 1 ? [planned] : [];
+      const usage = { inputTokens: 10, outputTokens: 1 };
+      return turn === 1 ? act({ ...step('tap', { element_id: 'e1' }, 'Open it.'), usage }) : finished('opened', usage);
     });
     const flow = FlowSchema.parse({ goal: 'Open and save', steps: [{ ai: 'Open the note' }, { tool: 'tap', target: { text: 'Save' } }] });
     const { record, executor } = await runFlow(flow, [sceneWith('Note'), sceneWith('Save'), sceneWith('Saved')], model);
@@ -110,7 +109,7 @@ describe('the replay planner', () => {
   it('stops at an ai step when no model is set up', async () => {
     const flow = FlowSchema.parse({ goal: 'Needs a model', steps: [{ ai: 'Find the cheapest flight' }] });
     const { record } = await runFlow(flow, [sceneWith('Home')]);
-    expect(record.failureReason).toBe('ReplayStopped: Step 1: this step is a goal for the model ("Find the cheapest flight"), and no AI planner is set up');
+    expect(record.failureReason).toBe('Step 1: this step is a goal for the model ("Find the cheapest flight"), and no AI planner is set up');
   });
 
   it('Scenario: A coordinate tap a person wrote runs as a checked action', async () => {
@@ -201,11 +200,9 @@ describe('a question replayed', () => {
   /** A task that opens Settings and answers from the About phone screen, as a model did it. */
   async function recordedQuestion(goal = 'What Android version is this phone running?'): Promise<TaskRecord> {
     let turn = 0;
-    const model = new ScriptedPlanner((_input, context) => {
+    const model = new ScriptedPlanner(() => {
       turn += 1;
-      const planned = turn === 1 ? step('tap', { element_id: 'e1' }, 'Open Settings.') : step('finish_task', { success: true, reason: 'This phone runs Android 14.' });
-      context.onDecision(planned);
-      return turn === 1 ? [planned] : [];
+      return turn === 1 ? act(step('tap', { element_id: 'e1' }, 'Open Settings.')) : finished('This phone runs Android 14.');
     });
     const runner = new TaskRunner({ observer: new FakeObserver([home(), aboutPhone('14')]), executor: new FakeExecutor(), plannerSource: async () => ({ planner: model, maxSteps: 10 }) });
     return runner.run({ serial: 'phone', goal });
@@ -245,11 +242,7 @@ describe('a question replayed', () => {
     expect(record.result).toMatch(/the answer was read from .*Android version/);
 
     // With a model set up, the model answers from the screen instead.
-    const model = new ScriptedPlanner((input, context) => {
-      const planned = step('finish_task', { success: true, reason: `I see ${input.scene?.elements.length} rows and no Android version.` });
-      context.onDecision(planned);
-      return [];
-    });
+    const model = new ScriptedPlanner((input) => finished(`I see ${input.scene?.elements.length} rows and no Android version.`));
     const withModel = await runFlow(flow, [home(), aboutPhone(null)], model);
     expect(withModel.record.result).toBe('I see 2 rows and no Android version.');
     expect(model.inputs.at(-1)?.notices?.join(' ')).toMatch(/the answer cannot be read again/);

@@ -13,7 +13,7 @@ import { defineTool } from '../../../src/main/tools/tool';
 import { TaskRunner } from '../../../src/main/runtime/task-runner';
 import { DEFAULT_TASK_POLICIES } from '../../../src/main/runtime/task-policies';
 import { startAdbHarness, type AdbHarness } from '../../support/adb-harness';
-import { ScriptedPlanner, step } from './doubles';
+import { act, done, ScriptedPlanner, step } from './doubles';
 
 const BROWSER = 'com.android.chrome';
 const SETTINGS = 'com.android.settings';
@@ -58,7 +58,7 @@ function runnerWith(planner: ScriptedPlanner) {
 
 describe('tools declare their effects', () => {
   it('Scenario: A tool that declares it opens an app is held to the allow-list', async () => {
-    const planner = new ScriptedPlanner((input) => (input.step === 1 ? [step('open_url', { url: 'https://example.com/' })] : []));
+    const planner = new ScriptedPlanner((input) => (input.step === 1 ? act(step('open_url', { url: 'https://example.com/' })) : done()));
     const refused = await runnerWith(planner).runner.run({ serial: harness.serial, goal: 'Open example.com', allowedApps: [SETTINGS] });
     expect(refused.status).toBe('completed');
     expect(refused.steps[0]!.outcome).toMatchObject({ ok: false, error: expect.stringMatching(/com\.android\.chrome is not among this task's allowed apps \(com\.android\.settings\); it was not opened/) });
@@ -67,7 +67,7 @@ describe('tools declare their effects', () => {
     expect(phone.browser.url).toBeNull();
 
     // The same call within the allow-list opens the browser: the refusal came from the declaration, not the tool failing.
-    const opened = await runnerWith(new ScriptedPlanner((input) => (input.step === 1 ? [step('open_url', { url: 'https://example.com/' })] : []))).runner.run({ serial: harness.serial, goal: 'Open example.com', allowedApps: [BROWSER] });
+    const opened = await runnerWith(new ScriptedPlanner((input) => (input.step === 1 ? act(step('open_url', { url: 'https://example.com/' })) : done()))).runner.run({ serial: harness.serial, goal: 'Open example.com', allowedApps: [BROWSER] });
     expect(opened.steps[0]!.outcome).toMatchObject({ ok: true, app: BROWSER, verification: { status: 'verified', check: 'app-in-foreground' } });
     expect((await harness.state()).foreground).toBe(BROWSER);
   }, 60_000);
@@ -75,10 +75,10 @@ describe('tools declare their effects', () => {
   it('Scenario: An action that leads out of the allowed apps is undone and the planner told why', async () => {
     expect((await harness.state()).foreground).toMatch(/launcher/);
     const planner = new ScriptedPlanner((input) => {
-      if (input.step > 1) return [];
+      if (input.step > 1) return done();
       const icon = input.scene?.elements.find((element) => element.text === 'Chrome' || element.desc === 'Chrome');
       expect(icon, 'the launcher shows a Chrome icon').toBeDefined();
-      return [step('tap', { element_id: icon!.id })];
+      return act(step('tap', { element_id: icon!.id }));
     });
     const { runner, events } = runnerWith(planner);
     const record = await runner.run({ serial: harness.serial, goal: 'Turn on dark theme', allowedApps: [SETTINGS] });

@@ -3,7 +3,7 @@ import type { StepOutcome, ToolCall } from '../../../src/shared/action';
 import type { Scene } from '../../../src/shared/scene';
 import type { PlannedStep } from '../../../src/shared/task';
 import type { ExecutorPort, ObservationLike, ObserverPort } from '../../../src/main/runtime/task-runner';
-import type { PlanContext, PlanInput, Planner, PlannerCapabilities } from '../../../src/main/runtime/planner';
+import type { Decision, PlanContext, PlanInput, Planner, PlannerCapabilities } from '../../../src/main/runtime/planner';
 
 export function sceneWith(...labels: string[]): Scene {
   return {
@@ -57,21 +57,29 @@ export class ScriptedPlanner implements Planner {
   contexts: PlanContext[] = [];
   readonly info = { kind: 'ai' as const, provider: 'anthropic' as const, transport: 'direct' as const, model: 'scripted', exposesReasoning: true };
   constructor(
-    private readonly decide: (input: PlanInput, context: PlanContext) => PlannedStep[] | Promise<PlannedStep[]>,
+    private readonly decide: (input: PlanInput, context: PlanContext) => Decision | Promise<Decision>,
     readonly accepts: PlannerCapabilities = { screenshot: true, history: true },
-    private readonly reached: (input: PlanInput) => boolean = () => false,
   ) {}
 
-  async plan(input: PlanInput, context: PlanContext): Promise<PlannedStep[]> {
+  async plan(input: PlanInput, context: PlanContext): Promise<Decision> {
     this.inputs.push(input);
     this.contexts.push(context);
     return this.decide(input, context);
   }
-
-  goalReached(input: PlanInput): boolean {
-    return this.reached(input);
-  }
 }
+
+export { act } from '../../../src/main/runtime/planner';
+
+/** The planner's finish without a call (as the stub ends): the goal reached, nothing claimed. */
+export const done = (): Decision => ({ kind: 'finish', success: true, reason: null, call: null });
+
+/** A model's finish_task(success=true, reason) as the planner decides it. */
+export const finished = (reason: string, usage: PlannedStep['usage'] = null): Decision => ({
+  kind: 'finish',
+  success: true,
+  reason,
+  call: { tool: 'finish_task', args: { success: true, reason }, rationale: null, thinking: null, usage, costUsd: null, source: 'model' },
+});
 
 export const step = (tool: string, args: Record<string, unknown> = {}, rationale: string | null = null): PlannedStep => ({
   tool,

@@ -120,7 +120,7 @@ describe.each(['anthropic', 'openai'] as const)('on the virtual device over %s d
     policy = () => finish(false, 'There is no Calculator app on this phone');
     const record = await runnerFor(() => configFor(provider)).run({ serial: harness.serial, goal: 'Compute 2+2 in the Calculator app' });
     expect(record.status).toBe('failed');
-    expect(record.failureReason).toBe('TaskFailedError: There is no Calculator app on this phone');
+    expect(record.failureReason).toBe('There is no Calculator app on this phone');
   });
 
   const failures: Array<{ name: string; reply: FakeReply; reason: RegExp; code: string; chinese: string; apiKey?: string; timeoutSeconds?: number; thinking?: boolean }> = [

@@ -107,12 +107,11 @@ describe('outside text in the prompt', () => {
         accepts: { screenshot: false, history: true },
         plan: async (input) => {
           seen.push(input);
-          return [];
+          return { kind: 'finish', success: true, reason: null, call: null };
         },
-        goalReached: () => false,
       };
       const planner = createReplayPlanner({ flow: FlowSchema.parse({ goal: PLANTED, steps }), source: 'replayed', model });
-      await planner.plan({ goal: PLANTED, step: 1, scene, sceneError: null }, { signal: new AbortController().signal, onDecision: () => undefined });
+      await planner.plan({ goal: PLANTED, step: 1, scene, sceneError: null }, { signal: new AbortController().signal });
       return seen.map((input) => turnText(input));
     };
     // A sub-goal (an `ai:` step, or one a `${var}` filled) is the model's goal for its turns.

@@ -89,11 +89,11 @@ describe("Scenario: The model's coordinates land on the intended device pixel fo
         target = screen.target;
         for (const longEdge of LONG_EDGES) {
           const screenshot = await encodeScreenshot({ pixels: screenWithTarget(screen.width, screen.height), width: screen.width, height: screen.height }, { longEdge, format: 'png', quality: 80 });
-          const steps = await planner.plan(
+          const decision = await planner.plan(
             { goal: 'Tap the red button', step: 1, scene: gameScene(screen.width, screen.height, screen.rotation), sceneError: null, screenshot },
-            { signal: new AbortController().signal, onDecision: () => undefined },
+            { signal: new AbortController().signal },
           );
-          const { x, y } = steps[0]!.args as { x: number; y: number };
+          const { x, y } = decision.call!.args as { x: number; y: number };
           // Within the square, and within one screenshot pixel (plus the rounding of a thousandth) of its centre.
           const tolerance = screenshot.scale + (COORDINATE_CONVENTIONS[provider] === 'per-mille' ? Math.max(screen.width, screen.height) / 1000 : 1);
           expect(Math.abs(x - screen.target.x), `x at long edge ${longEdge} (scale ${screenshot.scale.toFixed(2)})`).toBeLessThanOrEqual(tolerance);

@@ -9,7 +9,7 @@ import { isAction } from '../../../src/shared/action-words';
 import { presetSupervisor, type SupervisorPort, type SupervisorRequest } from '../../../src/main/runtime/supervisor';
 import { DEFAULT_TASK_POLICIES, type TaskPolicies } from '../../../src/main/runtime/task-policies';
 import type { Planner } from '../../../src/main/runtime/planner';
-import { FakeExecutor, FakeObserver, ScriptedPlanner, sceneWith, step } from './doubles';
+import { act, done, FakeExecutor, FakeObserver, ScriptedPlanner, sceneWith, step } from './doubles';
 import { wordsFor } from '../../../src/shared/i18n/translate';
 import { wordSaid } from '../../../src/shared/said';
 
@@ -38,13 +38,12 @@ const request = { serial: 'emulator-5554', goal: 'Reply to Bob' };
 const usage = { inputTokens: 1000, outputTokens: 100 };
 const of = <T extends TaskEvent['type']>(events: TaskEvent[], type: T) => events.filter((e): e is Extract<TaskEvent, { type: T }> => e.type === type);
 
-/** A planner that reports usage per call, like the AI planner does through onDecision. */
+/** A planner whose every call costs `usage`, as the AI planner's calls do. */
 function spendingPlanner(next: (turn: number) => PlannedStep | null) {
-  return new ScriptedPlanner((input, context) => {
+  return new ScriptedPlanner((input) => {
     const planned = next(input.step);
-    const decision = planned ?? { tool: 'finish_task', args: { success: true, reason: 'done' }, rationale: null, thinking: null, usage: null, costUsd: null, source: 'model' as const };
-    context.onDecision({ ...decision, usage });
-    return planned ? [planned] : [];
+    if (planned) return act({ ...planned, usage });
+    return { kind: 'finish', success: true, reason: 'done', call: { ...step('finish_task', { success: true, reason: 'done' }), usage } };
   });
 }
 
@@ -64,7 +63,7 @@ const messagesScene = (): Scene => ({
 
 describe('loop and stall guard', () => {
   it('Scenario: A repeated action that changes nothing is pointed out to the model', async () => {
-    const planner = new ScriptedPlanner((input) => (input.step <= 3 ? [step('launch_app', { app: 'Settings' })] : []));
+    const planner = new ScriptedPlanner((input) => (input.step <= 3 ? act(step('launch_app', { app: 'Settings' })) : done()));
     const { runner, events } = runnerWith(planner, { policies: { loop: { warnAfter: 2, stopAfter: 5 } } });
     const record = await runner.run(request);
     expect(record.status).toBe('completed');
@@ -78,7 +77,7 @@ describe('loop and stall guard', () => {
 
   it('Scenario: Back and forth between two screens is pointed out to the model', async () => {
     const observer = new FakeObserver([sceneWith('List'), sceneWith('Alice'), sceneWith('List'), sceneWith('Alice'), sceneWith('List')]);
-    const planner = new ScriptedPlanner((input) => (input.step <= 4 ? [step(input.step % 2 ? 'tap' : 'press_key', input.step % 2 ? { element_id: 'e1' } : { key: 'back' })] : []));
+    const planner = new ScriptedPlanner((input) => (input.step <= 4 ? act(step(input.step % 2 ? 'tap' : 'press_key', input.step % 2 ? { element_id: 'e1' } : { key: 'back' })) : done()));
     const { runner, events } = runnerWith(planner, { observer, policies: { loop: { warnAfter: 2, stopAfter: 9 } } });
     await runner.run(request);
     expect(planner.inputs[3]!.notices?.[0]).toMatch(/going back and forth between the same two screens/);
@@ -103,7 +102,7 @@ describe('loop and stall guard', () => {
 
   it('Scenario: The person lets a looping task go on', async () => {
     const person = new ScriptedPerson([{ kind: 'continue', note: 'The app is slow today, keep trying' }]);
-    const planner = new ScriptedPlanner((input) => (input.step <= 4 ? [step('wait', { seconds: 1 })] : []));
+    const planner = new ScriptedPlanner((input) => (input.step <= 4 ? act(step('wait', { seconds: 1 })) : done()));
     const { runner } = runnerWith(planner, { supervisor: person, policies: { loop: { warnAfter: 2, stopAfter: 3 } } });
     const record = await runner.run(request);
     expect(record.status).toBe('completed');
@@ -161,7 +160,7 @@ describe('budgets', () => {
     let clock = 1_000_000;
     const planner = new ScriptedPlanner(() => {
       clock += 40_000; // each decision takes 40 s of the agent's time
-      return [step('swipe', { direction: 'up' })];
+      return act(step('swipe', { direction: 'up' }));
     });
     const { runner } = runnerWith(planner, { observer: changingScenes(), now: () => clock, policies: { maxDurationMs: 120_000 } });
     const record = await runner.run(request);
@@ -177,7 +176,7 @@ describe('budgets', () => {
         return { reply: { kind: 'answer', text: 'Bob Smith' }, by: 'person' };
       },
     };
-    const planner = new ScriptedPlanner((input) => (input.step === 1 ? [step('ask_user', { question: 'Which Bob?' })] : []));
+    const planner = new ScriptedPlanner((input) => (input.step === 1 ? act(step('ask_user', { question: 'Which Bob?' })) : done()));
     const { runner } = runnerWith(planner, { supervisor: person, now: () => clock, policies: { maxDurationMs: 60_000 } });
     expect((await runner.run(request)).status).toBe('completed');
   });
@@ -199,7 +198,7 @@ describe('verified outcomes', () => {
     const after: Scene = { ...before, elements: before.elements.map((e) => (e.id === 'e1' ? { ...e, text: 'Running late' } : e)) };
     const empty: Scene = { ...before, elements: before.elements.map((e) => (e.id === 'e1' ? { id: 'e1', type: 'EditText', resourceId: 'compose_message_text', bounds: e.bounds, editable: true, focused: true } : e)) };
     const observer = new FakeObserver([empty, after, after]);
-    const planner = new ScriptedPlanner((input) => (input.step === 1 ? [step('type_text', { text: 'Running late', element_id: 'e1' })] : input.step === 2 ? [step('tap', { element_id: 'e1' })] : []));
+    const planner = new ScriptedPlanner((input) => (input.step === 1 ? act(step('type_text', { text: 'Running late', element_id: 'e1' })) : input.step === 2 ? act(step('tap', { element_id: 'e1' })) : done()));
     const { runner, events } = runnerWith(planner, { observer, policies: { confirmation: 'off' } });
     const record = await runner.run(request);
     expect(of(events, 'step.verified').map((e) => [e.step, e.verification.status, e.verification.fact])).toEqual([
@@ -224,7 +223,7 @@ describe('verified outcomes', () => {
 describe('the model asks the person', () => {
   it("Scenario: ask_user's answer joins the history and the task goes on", async () => {
     const person = new ScriptedPerson([{ kind: 'answer', text: 'Bob Smith, the one from work' }]);
-    const planner = new ScriptedPlanner((input) => (input.step === 1 ? [step('ask_user', { question: 'Which Bob?' })] : []));
+    const planner = new ScriptedPlanner((input) => (input.step === 1 ? act(step('ask_user', { question: 'Which Bob?' })) : done()));
     const { runner, events, executor } = runnerWith(planner, { supervisor: person });
     const record = await runner.run(request);
     expect(record.status).toBe('completed');
@@ -238,7 +237,7 @@ describe('the model asks the person', () => {
   });
 
   it('Scenario: ask_user without a person present fails the task with the question', async () => {
-    const planner = new ScriptedPlanner(() => [step('ask_user', { question: 'What is your PIN?' })]);
+    const planner = new ScriptedPlanner(() => act(step('ask_user', { question: 'What is your PIN?' })));
     const { runner } = runnerWith(planner);
     const record = await runner.run(request);
     expect(record.status).toBe('failed');
@@ -247,7 +246,7 @@ describe('the model asks the person', () => {
 
   it('a reply that does not fit the request counts as unanswered', async () => {
     const person = new ScriptedPerson([{ kind: 'allow', scope: 'once' }]);
-    const planner = new ScriptedPlanner(() => [step('ask_user', { question: 'Which Bob?' })]);
+    const planner = new ScriptedPlanner(() => act(step('ask_user', { question: 'Which Bob?' })));
     const record = await runnerWith(planner, { supervisor: person }).runner.run(request);
     expect(record.failureReason).toBe('the model asked "Which Bob?" and the reply did not fit the question request');
   });
@@ -255,7 +254,7 @@ describe('the model asks the person', () => {
   it('Scenario: hand_over waits for the person and resumes with a fresh observation', async () => {
     const observer = new FakeObserver([sceneWith('Sign in'), sceneWith('Inbox')]);
     const person = new ScriptedPerson([{ kind: 'continue', note: 'I logged in' }]);
-    const planner = new ScriptedPlanner((input) => (input.step === 1 ? [step('hand_over', { reason: 'Log in to your account' })] : []));
+    const planner = new ScriptedPlanner((input) => (input.step === 1 ? act(step('hand_over', { reason: 'Log in to your account' })) : done()));
     const { runner, events } = runnerWith(planner, { observer, supervisor: person });
     const record = await runner.run(request);
     expect(record.status).toBe('completed');
@@ -267,7 +266,7 @@ describe('the model asks the person', () => {
 
   it('Stop during a hand-over ends the task cancelled', async () => {
     const person = new ScriptedPerson([{ kind: 'stop' }]);
-    const planner = new ScriptedPlanner(() => [step('hand_over', { reason: 'Solve the captcha' })]);
+    const planner = new ScriptedPlanner(() => act(step('hand_over', { reason: 'Solve the captcha' })));
     const record = await runnerWith(planner, { supervisor: person }).runner.run(request);
     expect(record.status).toBe('cancelled');
   });
@@ -278,9 +277,9 @@ describe('the model asks the person', () => {
     const planner = new ScriptedPlanner(async (input) => {
       if (input.step === 1) {
         await gate;
-        return [step('swipe', { direction: 'up' })];
+        return act(step('swipe', { direction: 'up' }));
       }
-      return [];
+      return done();
     });
     const { runner, events } = runnerWith(planner, { observer: changingScenes() });
     const handle = await runner.start(request);
@@ -298,7 +297,7 @@ describe('the model asks the person', () => {
 
 describe('confirmation of sensitive actions', () => {
   const sendPlanner = () =>
-    new ScriptedPlanner((input) => (input.history?.some((h) => h.tool === 'tap') ? [] : [step('tap', { element_id: 'e2' }, 'Sending the reply.')]));
+    new ScriptedPlanner((input) => (input.history?.some((h) => h.tool === 'tap') ? done() : act(step('tap', { element_id: 'e2' }, 'Sending the reply.'))));
 
   it("Scenario: A denied action becomes the turn's outcome and the model goes on", async () => {
     const person = new ScriptedPerson([{ kind: 'deny' }]);
@@ -342,7 +341,7 @@ describe('confirmation of sensitive actions', () => {
 
   it('Scenario: Allow for the rest of the task stops the questions', async () => {
     const person = new ScriptedPerson([{ kind: 'allow', scope: 'task' }]);
-    const planner = new ScriptedPlanner((input) => (input.step === 2 ? [step('press_key', { key: 'back' })] : input.step <= 3 ? [step('tap', { element_id: 'e2' })] : []));
+    const planner = new ScriptedPlanner((input) => (input.step === 2 ? act(step('press_key', { key: 'back' })) : input.step <= 3 ? act(step('tap', { element_id: 'e2' })) : done()));
     const { runner, executor, events } = runnerWith(planner, { observer: new FakeObserver([messagesScene(), sceneWith('Sent'), messagesScene(), sceneWith('Sent')]), supervisor: person });
     await runner.run(request);
     expect(person.asked).toHaveLength(1);
@@ -359,7 +358,7 @@ describe('confirmation of sensitive actions', () => {
   });
 
   it('Scenario: Step mode asks before every action and off never asks', async () => {
-    const planner = () => new ScriptedPlanner((input) => (input.step === 1 ? [step('swipe', { direction: 'up' })] : []));
+    const planner = () => new ScriptedPlanner((input) => (input.step === 1 ? act(step('swipe', { direction: 'up' })) : done()));
     const stepMode = new ScriptedPerson([{ kind: 'allow', scope: 'once' }]);
     await runnerWith(planner(), { supervisor: stepMode, policies: { confirmation: 'every' } }).runner.run(request);
     expect(stepMode.asked.map((r) => r.request.kind === 'confirmation' && r.request.reasons)).toEqual([['step mode: every action waits for your yes']]);
@@ -373,7 +372,7 @@ describe('confirmation of sensitive actions', () => {
   it('answers given in advance decide as "preset"; the rest falls through to the person', async () => {
     const person = new ScriptedPerson([{ kind: 'continue' }]);
     const planner = new ScriptedPlanner((input) =>
-      input.step === 1 ? [step('ask_user', { question: 'Which Bob?' })] : input.step === 2 ? [step('tap', { element_id: 'e2' })] : input.step === 3 ? [step('hand_over', { reason: 'Log in' })] : [],
+      input.step === 1 ? act(step('ask_user', { question: 'Which Bob?' })) : input.step === 2 ? act(step('tap', { element_id: 'e2' })) : input.step === 3 ? act(step('hand_over', { reason: 'Log in' })) : done(),
     );
     const { runner, events, executor } = runnerWith(planner, { observer: new FakeObserver([messagesScene()]), supervisor: presetSupervisor({ allowActions: true, answers: ['Bob Smith'] }, person) });
     expect((await runner.run(request)).status).toBe('completed');
@@ -384,7 +383,7 @@ describe('confirmation of sensitive actions', () => {
 
 describe('standing instructions and scope', () => {
   it('Scenario: Standing instructions reach every prompt apart from the goal', async () => {
-    const planner = new ScriptedPlanner((input) => (input.step === 1 ? [step('swipe', { direction: 'up' })] : []));
+    const planner = new ScriptedPlanner((input) => (input.step === 1 ? act(step('swipe', { direction: 'up' })) : done()));
     const { runner, executor } = runnerWith(planner, { observer: changingScenes(), policies: { standingInstructions: 'My name is Ana. Never buy anything.' } });
     await runner.run({ ...request, allowedApps: ['com.example'] });
     expect(planner.inputs.map((i) => [i.standingInstructions, i.allowedApps, i.goal])).toEqual([
@@ -396,7 +395,7 @@ describe('standing instructions and scope', () => {
 
   it('Scenario: Acting in an app outside the allowed apps needs a yes', async () => {
     const person = new ScriptedPerson([{ kind: 'deny' }]);
-    const planner = new ScriptedPlanner((input) => (input.step === 1 ? [step('tap', { element_id: 'e1' })] : []));
+    const planner = new ScriptedPlanner((input) => (input.step === 1 ? act(step('tap', { element_id: 'e1' })) : done()));
     const { runner, events } = runnerWith(planner, { supervisor: person });
     await runner.run({ ...request, allowedApps: ['com.android.contacts'] });
     expect(of(events, 'guard.decided')[0]).toMatchObject({ guard: 'scope', finding: 'outside-allowed-apps', decision: 'ask' });
@@ -404,18 +403,18 @@ describe('standing instructions and scope', () => {
   });
 
   it('an entry that is neither an app name nor a package name is refused before the task starts', async () => {
-    const { runner } = runnerWith(new ScriptedPlanner(() => []));
+    const { runner } = runnerWith(new ScriptedPlanner(() => done()));
     await expect(runner.run({ ...request, allowedApps: ['$(reboot)'] })).rejects.toThrow(/allowedApps\.0: must be an app name such as Contacts or a package name/);
   });
 
   it('Scenario: An allowed app given by its name counts as its package', async () => {
     const person = new ScriptedPerson([{ kind: 'deny' }]);
-    const planner = new ScriptedPlanner((input) => (input.step === 1 ? [step('tap', { element_id: 'e1' })] : []));
+    const planner = new ScriptedPlanner((input) => (input.step === 1 ? act(step('tap', { element_id: 'e1' })) : done()));
     // The Scene's app is com.example: "Example" names it, "Contacts" does not.
     const allowed = runnerWith(planner, { supervisor: person });
     await allowed.runner.run({ ...request, allowedApps: ['Example'] });
     expect(of(allowed.events, 'guard.decided')).toEqual([]);
-    const other = runnerWith(new ScriptedPlanner((input) => (input.step === 1 ? [step('tap', { element_id: 'e1' })] : [])), { supervisor: new ScriptedPerson([{ kind: 'deny' }]) });
+    const other = runnerWith(new ScriptedPlanner((input) => (input.step === 1 ? act(step('tap', { element_id: 'e1' })) : done())), { supervisor: new ScriptedPerson([{ kind: 'deny' }]) });
     await other.runner.run({ ...request, allowedApps: ['Contacts'] });
     expect(of(other.events, 'guard.decided')[0]).toMatchObject({ finding: 'outside-allowed-apps' });
   });
@@ -424,7 +423,7 @@ describe('standing instructions and scope', () => {
 describe('supervision events', () => {
   it('Scenario: Every supervision decision is an event with who decided and when', async () => {
     const person = new ScriptedPerson([{ kind: 'answer', text: 'Bob Smith' }, { kind: 'deny' }]);
-    const planner = new ScriptedPlanner((input) => (input.step === 1 ? [step('ask_user', { question: 'Which Bob?' })] : input.step === 2 ? [step('tap', { element_id: 'e2' })] : []));
+    const planner = new ScriptedPlanner((input) => (input.step === 1 ? act(step('ask_user', { question: 'Which Bob?' })) : input.step === 2 ? act(step('tap', { element_id: 'e2' })) : done()));
     const { runner, events } = runnerWith(planner, { observer: new FakeObserver([messagesScene()]), supervisor: person });
     const record = await runner.run(request);
     for (const event of events) expect(TaskEventSchema.safeParse(event).success, event.type).toBe(true);
@@ -445,7 +444,7 @@ describe('supervision events', () => {
   it('a question still waiting is the record\'s pending request', async () => {
     let answer: (reply: PersonReply) => void = () => undefined;
     const person: SupervisorPort = { ask: () => new Promise((resolve) => (answer = (reply) => resolve({ reply, by: 'person' }))) };
-    const planner = new ScriptedPlanner((input) => (input.step === 1 ? [step('ask_user', { question: 'Which Bob?' })] : []));
+    const planner = new ScriptedPlanner((input) => (input.step === 1 ? act(step('ask_user', { question: 'Which Bob?' })) : done()));
     const { runner } = runnerWith(planner, { supervisor: person });
     const handle = await runner.start(request);
     await expect.poll(() => runner.activeTasks()[0]?.pending?.request).toEqual({ kind: 'question', question: 'Which Bob?' });
@@ -455,7 +454,7 @@ describe('supervision events', () => {
 
   it('Stop while waiting for a person ends the task cancelled at once', async () => {
     const person: SupervisorPort = { ask: () => new Promise(() => undefined) };
-    const planner = new ScriptedPlanner(() => [step('ask_user', { question: 'Which Bob?' })]);
+    const planner = new ScriptedPlanner(() => act(step('ask_user', { question: 'Which Bob?' })));
     const { runner } = runnerWith(planner, { supervisor: person });
     const handle = await runner.start(request);
     await expect.poll(() => runner.activeTasks()[0]?.pending).not.toBeNull();

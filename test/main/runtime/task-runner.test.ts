@@ -8,14 +8,14 @@ import { createDeviceLocks, locksFolder } from '../../../src/main/storage/device
 import { ToolCallUnavailable } from '@amc/provider-clients';
 import { TaskEventSchema, TaskRecordSchema, type TaskEvent } from '../../../src/shared/task';
 import { TaskRunner, TaskStartError, type ConfiguredPlanner } from '../../../src/main/runtime/task-runner';
-import { TaskFailedError, type Planner } from '../../../src/main/runtime/planner';
+import type { Planner } from '../../../src/main/runtime/planner';
 import { createStubPlanner } from '../../../src/main/runtime/stub-planner';
 import { buildPlanner } from '../../../src/main/runtime/build-planner';
 import { resolveRuntimeConfig } from '../../../src/main/runtime/config';
 import { DEFAULT_SCENE_TOKEN_BUDGET } from '../../../src/shared/scene';
 import { defaultSettings } from '../../../src/shared/settings';
 import { findBytesInJson, findBytesInValue } from '../../support/byte-leak-scan';
-import { FakeExecutor, FakeObserver, PNG_BYTES, ScriptedPlanner, never, sceneWith, step } from './doubles';
+import { act, done, FakeExecutor, FakeObserver, PNG_BYTES, ScriptedPlanner, never, sceneWith, step } from './doubles';
 
 function runnerWith(planner: Planner, parts: { observer?: FakeObserver; executor?: FakeExecutor; maxSteps?: number; maxConsecutiveFailures?: number } = {}) {
   const observer = parts.observer ?? new FakeObserver();
@@ -47,7 +47,7 @@ describe('TaskRunner', () => {
 
   it('re-observes every turn and passes each turn\'s Scene to the planner and the executor', async () => {
     const observer = new FakeObserver([sceneWith('A'), sceneWith('B'), sceneWith('C')]);
-    const planner = new ScriptedPlanner((input) => (input.step < 3 ? [step('tap', { element_id: 'e1' })] : []));
+    const planner = new ScriptedPlanner((input) => (input.step < 3 ? act(step('tap', { element_id: 'e1' })) : done()));
     const { runner, executor } = runnerWith(planner, { observer });
     const record = await runner.run(request);
     expect(record.status).toBe('completed');
@@ -68,30 +68,36 @@ describe('TaskRunner', () => {
   });
 
   it('an empty plan completes the task even when the planner never reports goal reached (D2)', async () => {
-    const planner = new ScriptedPlanner(() => []);
+    const planner = new ScriptedPlanner(() => done());
     const { runner, executor } = runnerWith(planner);
     const record = await runner.run(request);
     expect(record.status).toBe('completed');
     expect(executor.calls).toHaveLength(0);
   });
 
-  it('Scenario: Goal reached is consulted even when a step was planned (D3)', async () => {
-    const planner = new ScriptedPlanner(() => [step('tap', { element_id: 'e1' })], undefined, () => true);
-    const { runner, executor } = runnerWith(planner);
+  it("Scenario: A planner's fail ends the task with its reason", async () => {
+    const usage = { inputTokens: 40, outputTokens: 4 };
+    const planner = new ScriptedPlanner((input) =>
+      input.step === 1 ? act(step('tap', { element_id: 'e1' })) : { kind: 'fail', reason: 'Step 2: no "Saved" on screen', call: { ...step('ask_ai', { question: 'Saved?' }), usage } },
+    );
+    const { runner, executor, events } = runnerWith(planner);
     const record = await runner.run(request);
-    expect(record.status).toBe('completed');
-    expect(executor.calls).toHaveLength(0);
+    expect(record).toMatchObject({ status: 'failed', failureReason: 'Step 2: no "Saved" on screen', usage });
+    // The call the turn made is on its row, and nothing more is planned or done.
+    expect(record.steps.map((s) => s.planned?.tool)).toEqual(['tap', 'ask_ai']);
+    expect(executor.calls).toHaveLength(1);
+    expect(planner.inputs).toHaveLength(2);
+    expect(events.at(-1)).toMatchObject({ type: 'task.finished', status: 'failed' });
   });
 
-  it('TaskFailedError from the planner fails the task with that reason and plans nothing more', async () => {
-    const planner = new ScriptedPlanner(() => {
-      throw new TaskFailedError('There is no Wi-Fi option on this phone');
-    });
-    const { runner, events } = runnerWith(planner);
+  it('a finish without success fails the task with the planner\'s reason and plans nothing more', async () => {
+    const planner = new ScriptedPlanner(() => ({ kind: 'finish', success: false, reason: 'There is no Wi-Fi option on this phone', call: step('finish_task', { success: false, reason: 'There is no Wi-Fi option on this phone' }) }));
+    const { runner, events, executor } = runnerWith(planner);
     const record = await runner.run(request);
     expect(record.status).toBe('failed');
-    expect(record.failureReason).toBe('TaskFailedError: There is no Wi-Fi option on this phone');
+    expect(record.failureReason).toBe('There is no Wi-Fi option on this phone');
     expect(planner.inputs).toHaveLength(1);
+    expect(executor.calls).toHaveLength(0);
     expect(events.at(-1)).toMatchObject({ type: 'task.finished', status: 'failed' });
   });
 
@@ -123,7 +129,7 @@ describe('TaskRunner', () => {
 
   it('Scenario: Failed actions are fed back to the planner', async () => {
     const executor = new FakeExecutor((_call, n) => (n === 1 ? { ok: false, error: 'no element e9 in this Scene', attempts: 0, durationMs: 1 } : { ok: true, attempts: 1, durationMs: 1 }));
-    const planner = new ScriptedPlanner((input) => (input.step <= 2 ? [step('tap', { element_id: input.step === 1 ? 'e9' : 'e1' }, 'try')] : []));
+    const planner = new ScriptedPlanner((input) => (input.step <= 2 ? act(step('tap', { element_id: input.step === 1 ? 'e9' : 'e1' }, 'try')) : done()));
     const { runner } = runnerWith(planner, { executor });
     const record = await runner.run(request);
     expect(record.status).toBe('completed');
@@ -136,7 +142,7 @@ describe('TaskRunner', () => {
     const executor = new FakeExecutor(() => {
       throw new RangeError('bad point');
     });
-    const planner = new ScriptedPlanner((input) => (input.step === 1 ? [step('tap', { x: 1, y: 1 })] : []));
+    const planner = new ScriptedPlanner((input) => (input.step === 1 ? act(step('tap', { x: 1, y: 1 })) : done()));
     const { runner, events } = runnerWith(planner, { executor });
     const record = await runner.run(request);
     expect(record.status).toBe('completed');
@@ -145,7 +151,7 @@ describe('TaskRunner', () => {
 
   it('Scenario: Repeated action failures end the task', async () => {
     const executor = new FakeExecutor(() => ({ ok: false, error: 'adb: device not found', attempts: 3, durationMs: 1 }));
-    const planner = new ScriptedPlanner(() => [step('tap', { element_id: 'e1' })]);
+    const planner = new ScriptedPlanner(() => act(step('tap', { element_id: 'e1' })));
     const { runner } = runnerWith(planner, { executor });
     const record = await runner.run(request);
     expect(record.status).toBe('failed');
@@ -156,7 +162,7 @@ describe('TaskRunner', () => {
   });
 
   it('Scenario: The step budget ends a task that does not finish', async () => {
-    const planner = new ScriptedPlanner(() => [step('swipe', { direction: 'up' })]);
+    const planner = new ScriptedPlanner(() => act(step('swipe', { direction: 'up' })));
     // Every swipe reveals new items: a long list, not a loop.
     let shown = 0;
     const { runner, executor } = runnerWith(planner, { maxSteps: 4, observer: new FakeObserver([() => sceneWith(`Item ${(shown += 1)}`)]) });
@@ -166,12 +172,12 @@ describe('TaskRunner', () => {
     expect(executor.calls).toHaveLength(4);
     // Decided before the fifth turn: no fifth plan whose action would be thrown away.
     expect(planner.inputs).toHaveLength(4);
-    const single = await runnerWith(new ScriptedPlanner(() => [step('swipe', { direction: 'up' })]), { maxSteps: 1 }).runner.run(request);
+    const single = await runnerWith(new ScriptedPlanner(() => act(step('swipe', { direction: 'up' }))), { maxSteps: 1 }).runner.run(request);
     expect(single.failureReason).toBe('reached the maximum of 1 step without finishing the goal');
   });
 
   it('a per-task maxSteps wins over the configured one', async () => {
-    const planner = new ScriptedPlanner(() => [step('swipe', { direction: 'up' })]);
+    const planner = new ScriptedPlanner(() => act(step('swipe', { direction: 'up' })));
     const { runner, executor } = runnerWith(planner, { maxSteps: 30 });
     const record = await runner.run({ ...request, maxSteps: 2 });
     expect(record.maxSteps).toBe(2);
@@ -180,14 +186,14 @@ describe('TaskRunner', () => {
 
   it('Scenario: A planner only gets what it declares it accepts (D8)', async () => {
     const observer = new FakeObserver([sceneWith('A')], { screenshot: true });
-    const blind = new ScriptedPlanner((input) => (input.step < 3 ? [step('tap', { element_id: 'e1' })] : []), { screenshot: false, history: false });
+    const blind = new ScriptedPlanner((input) => (input.step < 3 ? act(step('tap', { element_id: 'e1' })) : done()), { screenshot: false, history: false });
     await runnerWith(blind, { observer }).runner.run(request);
     expect(blind.inputs).toHaveLength(3);
     for (const input of blind.inputs) {
       expect(input).not.toHaveProperty('screenshot');
       expect(input).not.toHaveProperty('history');
     }
-    const seeing = new ScriptedPlanner((input) => (input.step < 3 ? [step('tap', { element_id: 'e1' })] : []), { screenshot: true, history: true });
+    const seeing = new ScriptedPlanner((input) => (input.step < 3 ? act(step('tap', { element_id: 'e1' })) : done()), { screenshot: true, history: true });
     await runnerWith(seeing, { observer: new FakeObserver([sceneWith('A')], { screenshot: true }) }).runner.run(request);
     expect(seeing.inputs[2]!.screenshot!.bytes).toBe(PNG_BYTES);
     expect(seeing.inputs[2]!.history).toHaveLength(2);
@@ -195,7 +201,7 @@ describe('TaskRunner', () => {
 
   it('Scenario: No other consumer receives raw screenshot bytes', async () => {
     const observer = new FakeObserver([sceneWith('A'), sceneWith('B')], { screenshot: true });
-    const planner = new ScriptedPlanner((input) => (input.step === 1 ? [step('tap', { element_id: 'e1' })] : []));
+    const planner = new ScriptedPlanner((input) => (input.step === 1 ? act(step('tap', { element_id: 'e1' })) : done()));
     const { runner, executor, events } = runnerWith(planner, { observer });
     const record = await runner.run(request);
     // The planner got the bytes; the executor, the events (UI, CLI, storage) and the record did not.
@@ -211,7 +217,7 @@ describe('TaskRunner', () => {
 
   it('tells the planner whether the previous action changed the screen', async () => {
     const observer = new FakeObserver([sceneWith('A'), sceneWith('A'), sceneWith('B')]);
-    const planner = new ScriptedPlanner((input) => (input.step < 3 ? [step('tap', { element_id: 'e1' })] : []));
+    const planner = new ScriptedPlanner((input) => (input.step < 3 ? act(step('tap', { element_id: 'e1' })) : done()));
     const { runner, events } = runnerWith(planner, { observer });
     await runner.run(request);
     const history = planner.inputs[2]!.history!;
@@ -225,7 +231,7 @@ describe('TaskRunner', () => {
       return { ...scene, screen: { ...scene.screen, status: { time, battery } } };
     };
     const observer = new FakeObserver([at('21:47', 62), at('21:48', 61), at('21:48', 61, 'B')]);
-    const planner = new ScriptedPlanner((input) => (input.step < 3 ? [step('tap', { element_id: 'e1' })] : []));
+    const planner = new ScriptedPlanner((input) => (input.step < 3 ? act(step('tap', { element_id: 'e1' })) : done()));
     const { runner } = runnerWith(planner, { observer });
     await runner.run(request);
     expect(planner.inputs[2]!.history!.map((h) => h.screenChanged)).toEqual([false, true]);
@@ -234,13 +240,9 @@ describe('TaskRunner', () => {
   });
 
   it('Scenario: Events match the shared schema and fold into the record', async () => {
-    const planner = new ScriptedPlanner((input, context) => {
-      if (input.step === 1) {
-        context.onDecision({ ...step('tap', { element_id: 'e1' }, 'Tap A'), usage: { inputTokens: 100, outputTokens: 10 } });
-        return [step('tap', { element_id: 'e1' }, 'Tap A')];
-      }
-      context.onDecision({ ...step('finish_task', { success: true, reason: 'Wi-Fi is on' }), usage: { inputTokens: 120, outputTokens: 12 } });
-      return [];
+    const planner = new ScriptedPlanner((input) => {
+      if (input.step === 1) return act({ ...step('tap', { element_id: 'e1' }, 'Tap A'), usage: { inputTokens: 100, outputTokens: 10 } });
+      return { kind: 'finish', success: true, reason: 'Wi-Fi is on', call: { ...step('finish_task', { success: true, reason: 'Wi-Fi is on' }), usage: { inputTokens: 120, outputTokens: 12 } } };
     });
     const { runner, events } = runnerWith(planner);
     const record = await runner.run(request);
@@ -275,7 +277,7 @@ describe('TaskRunner', () => {
       executorSignal = context.signal;
       return original(call, context);
     };
-    const planner = new ScriptedPlanner(() => [step('tap', { element_id: 'e1' })]);
+    const planner = new ScriptedPlanner(() => act(step('tap', { element_id: 'e1' })));
     const { runner } = runnerWith(planner, { executor });
     const handle = await runner.start(request);
     await expect.poll(() => executor.calls.length).toBe(1);
@@ -300,9 +302,9 @@ describe('TaskRunner', () => {
     const planner = new ScriptedPlanner(async (input) => {
       if (input.step === 1) {
         await gate;
-        return [step('tap', { element_id: 'e1' })];
+        return act(step('tap', { element_id: 'e1' }));
       }
-      return input.step < 3 ? [step('tap', { element_id: 'e1' })] : [];
+      return input.step < 3 ? act(step('tap', { element_id: 'e1' })) : done();
     });
     const { runner, observer, events } = runnerWith(planner);
     const handle = await runner.start(request);
@@ -320,7 +322,7 @@ describe('TaskRunner', () => {
   });
 
   it('Stop while paused ends the task cancelled', async () => {
-    const planner = new ScriptedPlanner(() => [step('tap', { element_id: 'e1' })]);
+    const planner = new ScriptedPlanner(() => act(step('tap', { element_id: 'e1' })));
     const { runner, events } = runnerWith(planner);
     const handle = await runner.start(request);
     handle.pause();
