@@ -58,32 +58,83 @@ export const DistinguishingFactsSchema = z
   .refine((facts) => Object.keys(facts).length > 0, { message: 'distinguishedBy needs at least one fact' });
 export type DistinguishingFacts = z.infer<typeof DistinguishingFactsSchema>;
 
+/** The states a Maestro selector may ask of an element (`enabled: false`, `checked: true`…); each given must hold. */
+export const LocatorStateSchema = z
+  .object({ enabled: z.boolean().optional(), checked: z.boolean().optional(), focused: z.boolean().optional(), selected: z.boolean().optional() })
+  .strict();
+export type LocatorState = z.infer<typeof LocatorStateSchema>;
+
+/** The most look-alikes an `index` may count into (a list's rows on one screen are far fewer). */
+export const LOCATOR_INDEX_MAX = 1000;
+
+/**
+ * Where an element lies against others, or what it holds (Maestro's relative selectors), each other element named by
+ * a locator that must find it alone: below/above/leftOf/rightOf compare the elements' top or left edges (as
+ * Maestro does); childOf/containsChild/containsDescendants compare bounds, or the parts a row's label folds in.
+ */
+export interface LocatorRelations {
+  below?: Locator;
+  above?: Locator;
+  leftOf?: Locator;
+  rightOf?: Locator;
+  childOf?: Locator;
+  containsChild?: Locator;
+  containsDescendants?: Locator[];
+}
+export const LOCATOR_RELATIONS = ['below', 'above', 'leftOf', 'rightOf', 'childOf', 'containsChild', 'containsDescendants'] as const;
+
 /**
  * How to find an element again on a fresh Scene: the fields it had when it was acted on. Resolution needs every
- * field given here to match, and where they match several elements, `distinguishedBy` to single one out: position
- * alone never decides.
+ * field given here to match, and where they match several elements, `distinguishedBy` to single one out, or a
+ * written `index`: position alone never decides unless a person wrote it.
  */
+const locatorFields = {
+  /** The package of the app the element was in. */
+  app: text.optional(),
+  resourceId: text.optional(),
+  text: text.optional(),
+  desc: text.optional(),
+  hint: text.optional(),
+  /** The element's type, e.g. `switch`, `button`, `text-field`. */
+  type: text.optional(),
+  /** Any of the element's own words, its text, description or hint (a Maestro `text` selector). */
+  label: text.optional(),
+  /** The label of the row (list item) the element sits in, for a switch or a button that has none of its own. */
+  row: text.optional(),
+  distinguishedBy: DistinguishingFactsSchema.optional(),
+  /** A regular expression the element's text, description or hint matches as a whole, ignoring case (Maestro's `text`). */
+  labelPattern: text.optional(),
+  /** A regular expression the element's resource id matches as a whole, with or without its package (Maestro's `id`). */
+  idPattern: text.optional(),
+  state: LocatorStateSchema.optional(),
+  /** Which of the elements every other field matches, counted from 0 top to bottom, then left to right (a person's choice). */
+  index: z.number().int().min(0).max(LOCATOR_INDEX_MAX).optional(),
+};
+/** A locator's own fields; `relative` names other elements by locators in turn. */
+export type Locator = z.infer<z.ZodObject<typeof locatorFields>> & { relative?: LocatorRelations };
+
+const LocatorRelationsSchema: z.ZodType<LocatorRelations> = z.lazy(() =>
+  z
+    .object({
+      below: LocatorSchema.optional(),
+      above: LocatorSchema.optional(),
+      leftOf: LocatorSchema.optional(),
+      rightOf: LocatorSchema.optional(),
+      childOf: LocatorSchema.optional(),
+      containsChild: LocatorSchema.optional(),
+      containsDescendants: z.array(LocatorSchema).min(1).max(20).optional(),
+    })
+    .strict()
+    .refine((relations) => Object.keys(relations).length > 0, { message: `a relative position needs one of ${LOCATOR_RELATIONS.join(', ')}` }),
+);
+
 export const LocatorSchema = z
-  .object({
-    /** The package of the app the element was in. */
-    app: text.optional(),
-    resourceId: text.optional(),
-    text: text.optional(),
-    desc: text.optional(),
-    hint: text.optional(),
-    /** The element's type, e.g. `switch`, `button`, `text-field`. */
-    type: text.optional(),
-    /** Any of the element's own words, its text, description or hint (a Maestro `text` selector). */
-    label: text.optional(),
-    /** The label of the row (list item) the element sits in, for a switch or a button that has none of its own. */
-    row: text.optional(),
-    distinguishedBy: DistinguishingFactsSchema.optional(),
-  })
+  .object({ ...locatorFields, relative: LocatorRelationsSchema.optional() })
   .strict()
-  .refine((locator) => Boolean(locator.resourceId ?? locator.text ?? locator.desc ?? locator.hint ?? locator.label ?? locator.row), {
+  .refine((locator) => Boolean(locator.resourceId ?? locator.text ?? locator.desc ?? locator.hint ?? locator.label ?? locator.row ?? locator.labelPattern ?? locator.idPattern ?? locator.relative), {
+    // Patterns and relative positions are what a Maestro selector gives; a person writing this format names the fields above.
     message: 'a locator needs at least one of resourceId, text, desc, hint or row',
   });
-export type Locator = z.infer<typeof LocatorSchema>;
 
 /** The element's state before the action, so a replay acts only on an element in the same state. */
 export const ElementStateSchema = z.object({ checked: z.boolean().optional(), selected: z.boolean().optional() }).strict();
@@ -157,6 +208,10 @@ export const AssertionSchema = z
     checked: LocatorSchema.optional(),
     /** The element found by this locator is not checked. */
     unchecked: LocatorSchema.optional(),
+    /** An element this locator matches is on screen (any of several, unless it gives an index: nothing is acted on). */
+    element: LocatorSchema.optional(),
+    /** No element this locator matches is on screen. */
+    no_element: LocatorSchema.optional(),
     /** This app (package) is in front. */
     app: text.optional(),
   })

@@ -102,6 +102,67 @@ describe('Maestro flows', () => {
     expect(result.stdout).toContain('not run  4. line 5: tap:');
   });
 
+  it('Scenario: Maestro selectors by regular expression, state, index and relative position act on the one element they single out', async () => {
+    await harness.reset({});
+    const file = await maestroFile('selectors.yaml', [
+      'appId: com.android.settings',
+      '---',
+      '- launchApp',
+      '- tapOn:',
+      '    text: "Batt.*"',
+      '    childOf:',
+      '      id: "recycler_view"',
+      '- back',
+      '- tapOn: "Network &.*"',
+      '- assertVisible:',
+      '    text: "Off"',
+      '    below: "Hotspot & tethering"',
+      '    above: "VPN"',
+      '- assertNotVisible:',
+      '    text: "Off"',
+      '    below: "Private DNS"',
+      '- tapOn:',
+      '    text: "Airplane mode"',
+      '    checked: false',
+      '    enabled: true',
+      '- assertVisible:',
+      '    text: "Airplane mode"',
+      '    checked: true',
+      '- tapOn:',
+      '    containsDescendants:',
+      '      - "Wi-Fi"',
+      '      - text: "Connected to .*"',
+      '    below: "Network & internet"',
+      '- assertVisible:',
+      '    id: "summ[a-z]+"',
+      '    index: 4',
+      '    rightOf:',
+      '      text: "Wi.?Fi"',
+    ]);
+    const checked = await runAmc(['flow', 'check', file], { env: env() });
+    expect(checked.stderr).toBe('');
+    expect(checked.code).toBe(0);
+    const result = await runAmc(['flow', 'run', file, '-s', harness.serial], { env: env() });
+    expect(result.stdout).toMatch(/passed +6\. line 10: assert: .* — 'Off' below 'Hotspot & tethering' above 'VPN' is on screen \(2 of them\)/);
+    expect(result.stdout).toMatch(/passed +7\. line 14: assert: .* — no 'Off' below 'Private DNS' on screen/);
+    expect(result.stdout).toMatch(/passed +11\. line 29: assert: .* — 'summ\[a-z\]\+' right of 'Wi\.\?Fi' at index 4 is on screen \(TextView "Automatic"\)/);
+    expect(result.code).toBe(0);
+    const { settings } = await harness.state();
+    // The airplane switch that was off was turned on; the row holding the Wi-Fi texts was tapped, so Wi-Fi is off.
+    expect(settings).toMatchObject({ airplaneMode: true, wifi: false });
+  });
+
+  it('Scenario: A Maestro selector that matches several elements without index fails with its line, never a guess', async () => {
+    await harness.reset({});
+    const file = await maestroFile('several.yaml', ['appId: com.android.settings', '---', '- launchApp', '- tapOn: "Network & internet"', '- tapOn: "Off"', '- back']);
+    const result = await runAmc(['flow', 'run', file, '-s', harness.serial], { env: env() });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(/FAILED +4\. line 5: tap: \{ label: Off \} — 2 elements match 'Off' \(Off, Off\), and the flow does not say which/);
+    expect(result.stdout).toContain('not run  5. line 6: press_key:');
+    const { settings } = await harness.state();
+    expect(settings).toMatchObject({ airplaneMode: false, wifi: true });
+  });
+
   it('Scenario: Maestro commands amc does not run are named with their line and column, and refused before the run', async () => {
     await harness.reset({});
     const file = await maestroFile('scripted.yaml', [
@@ -115,10 +176,12 @@ describe('Maestro flows', () => {
       '    longitude: 2',
       '- travel:',
       '    points: []',
-      '- tapOn: "Item .*"',
+      '- tapOn: "Item (1"',
       '- tapOn:',
       '    text: Save',
-      '    below: Title',
+      '    width: 100',
+      '- assertVisible:',
+      '    id: "(row_+)+end"',
     ]);
     const checked = await runAmc(['flow', 'check', file], { env: env() });
     expect(checked.code).toBe(2);
@@ -126,8 +189,10 @@ describe('Maestro flows', () => {
     expect(checked.stderr).toContain('line 5, column 3: evalScript: amc does not run this Maestro command');
     expect(checked.stderr).toContain('line 6, column 3: setLocation: amc does not run this Maestro command');
     expect(checked.stderr).toContain('line 9, column 3: travel: amc does not run this Maestro command');
-    expect(checked.stderr).toContain('line 11, column 3: tapOn: "Item .*" is a regular expression');
-    expect(checked.stderr).toContain('line 12, column 3: tapOn: amc does not match by `below` yet');
+    // "Item (1" is no valid regular expression: a literal text, as Maestro reads it, so no problem.
+    expect(checked.stderr).not.toContain('line 11');
+    expect(checked.stderr).toContain('line 12, column 3: tapOn: amc does not match by `width` yet');
+    expect(checked.stderr).toContain('line 15, column 3: assertVisible: "(row_+)+end" repeats a group that repeats inside');
     const run = await runAmc(['flow', 'run', file, '-s', harness.serial], { env: env() });
     expect(run.code).toBe(2);
     // Nothing ran: the phone is still on its home screen.

@@ -1,5 +1,5 @@
 import { LineCounter, parseAllDocuments, type Document } from 'yaml';
-import { FlowSchema, type ActionStep, type FlowStep, type Locator, type StepCondition } from '../../shared/flow';
+import { FlowSchema, LOCATOR_INDEX_MAX, LOCATOR_RELATIONS, type ActionStep, type FlowStep, type Locator, type LocatorRelations, type LocatorState, type StepCondition } from '../../shared/flow';
 import type { FlowFileOptions, FlowFileResult, FlowProblem } from './flow-file-types';
 import { fillVariables, referencedVariables, stringsWithPaths } from '../replay/flow-variables';
 
@@ -20,10 +20,29 @@ const isRaw = (value: unknown): value is Raw => Boolean(value) && typeof value =
 
 /** Maestro's keys for `pressKey`, as our press_key names them. */
 const KEYS: Record<string, string> = { enter: 'enter', back: 'back', home: 'home', backspace: 'delete', delete: 'delete', tab: 'tab', escape: 'escape', 'volume up': 'volume_up', 'volume down': 'volume_down', power: 'power' };
-const SELECTOR_FIELDS = new Set(['text', 'id', 'index', 'optional', 'enabled', 'checked', 'focused', 'selected', 'below', 'above', 'leftOf', 'rightOf', 'childOf', 'containsChild', 'containsDescendants', 'label', 'retryTapIfNoChange', 'waitToSettleTimeoutMs']);
+const SELECTOR_FIELDS = new Set(['text', 'id', 'index', 'optional', 'enabled', 'checked', 'focused', 'selected', 'below', 'above', 'leftOf', 'rightOf', 'childOf', 'containsChild', 'containsDescendants', 'label', 'retryTapIfNoChange', 'waitToSettleTimeoutMs', 'width', 'height', 'tolerance']);
 /** Selector fields amc reads; the others are refused (their meaning would otherwise be lost). */
-const SELECTOR_READ = new Set(['text', 'id', 'optional', 'label']);
-const REGEX_SIGNS = /[\\^$*+?()[\]{}|]/;
+const SELECTOR_READ = new Set(['text', 'id', 'index', 'optional', 'label', 'enabled', 'checked', 'focused', 'selected', ...LOCATOR_RELATIONS]);
+/** A repeated group with a repetition inside (`(a+)+`, `(x*)*`): the shape that makes matching take exponential time. */
+const NESTED_REPETITION = /\((?:[^()\\]|\\.)*[+*}](?:[^()\\]|\\.)*\)(?:[+*]|\{\d+,)/;
+const STATES = ['enabled', 'checked', 'focused', 'selected'] as const;
+const REGEX_SIGNS = /[\\^$*+?()[\]{}|.]/;
+
+/**
+ * A selector's text or id as Maestro reads it: a regular expression matched against the whole text, unless it is no
+ * valid one (then the text as written). `${VAR}` is a variable, filled in before it is matched.
+ */
+function pattern(written: string): { literal: string } | { pattern: string } | { problem: string } {
+  const bare = written.replace(/\$\{\w+\}/g, '');
+  if (!REGEX_SIGNS.test(bare)) return { literal: written };
+  if (NESTED_REPETITION.test(bare)) return { problem: `"${written}" repeats a group that repeats inside, which can take a regular expression forever to match; write it without the nested repetition` };
+  try {
+    new RegExp(written);
+    return { pattern: written };
+  } catch {
+    return { literal: written };
+  }
+}
 
 class Reader {
   readonly problems: FlowProblem[] = [];
@@ -116,17 +135,22 @@ class Reader {
       case 'assertNotVisible': {
         const selector = this.selector(value, offset, name);
         if (!selector) return [];
-        const words = selector.locator.label ?? selector.locator.resourceId!;
-        if (selector.locator.label === undefined) return bad('amc checks a text on the screen; give `text` (an id is for taps)');
-        return [{ assert: name === 'assertVisible' ? { visible: words } : { absent: words }, ...(selector.optional && { optional: true }) }];
+        const words = plainText(selector.locator);
+        const locator = selector.locator;
+        const assertion = words !== undefined ? (name === 'assertVisible' ? { visible: words } : { absent: words }) : name === 'assertVisible' ? { element: locator } : { no_element: locator };
+        return [{ assert: assertion, ...(selector.optional && { optional: true }) }];
       }
       case 'extendedWaitUntil': {
         if (!isRaw(value)) return bad('it takes `visible` or `notVisible`, and `timeout`');
         const which = value.visible !== undefined ? 'visible' : 'notVisible';
         const selector = this.selector(value[which], offset, name);
-        if (!selector?.locator.label) return selector ? bad('amc waits for a text on the screen; give `text`') : [];
+        if (!selector) return [];
         const timeout = Number(value.timeout ?? 17_000);
-        return [{ wait_until: { [which === 'visible' ? 'visible' : 'not_visible']: selector.locator.label, timeout }, ...(value.optional === true && { optional: true }) }];
+        const optional = value.optional === true ? { optional: true } : {};
+        const words = plainText(selector.locator);
+        // A plain text is waited for as such; any other selector by an assert, which waits as long.
+        if (words === undefined) return [{ assert: which === 'visible' ? { element: selector.locator } : { no_element: selector.locator }, timeout, ...optional }];
+        return [{ wait_until: { [which === 'visible' ? 'visible' : 'not_visible']: words, timeout }, ...optional }];
       }
       case 'waitForAnimationToEnd':
         return [{ wait_for_settle: isRaw(value) && value.timeout !== undefined ? { timeout: Number(value.timeout) } : null }];
@@ -228,22 +252,63 @@ class Reader {
       this.problem(offset, `${command}: amc does not ${known ? 'match by' : 'know the selector field'} ${unread.map((key) => `\`${key}\``).join(', ')} yet`);
       return null;
     }
-    const text = typeof fields.text === 'string' ? fields.text : undefined;
-    const id = typeof fields.id === 'string' ? fields.id.replace(/^[\w.]+:id\//, '') : undefined;
-    for (const pattern of [text, id]) {
-      // `${VAR}` is a variable, not a pattern; an escaped sign (`\.`) is the sign itself.
-      if (pattern !== undefined && REGEX_SIGNS.test(pattern.replace(/\$\{\w+\}/g, '').replace(/\\./g, ''))) {
-        this.problem(offset, `${command}: "${pattern}" is a regular expression; amc matches a selector's whole text as written`);
-        return null;
+    const locator: Locator = {};
+    if (fields.text !== undefined) {
+      if (typeof fields.text !== 'string' && typeof fields.text !== 'number') return this.selectorProblem(offset, command, '`text` is a text');
+      const read = pattern(String(fields.text));
+      if ('problem' in read) return this.selectorProblem(offset, command, read.problem);
+      if ('pattern' in read) locator.labelPattern = read.pattern;
+      else locator.label = read.literal;
+    }
+    if (fields.id !== undefined) {
+      if (typeof fields.id !== 'string') return this.selectorProblem(offset, command, '`id` is a text');
+      const read = pattern(fields.id.replace(/^[\w.]+:id\//, ''));
+      if ('problem' in read) return this.selectorProblem(offset, command, read.problem);
+      if ('pattern' in read) locator.idPattern = read.pattern;
+      else locator.resourceId = read.literal;
+    }
+    if (fields.index !== undefined) {
+      const index = Number(fields.index);
+      if (!Number.isInteger(index) || index < 0 || index > LOCATOR_INDEX_MAX) return this.selectorProblem(offset, command, `\`index\` counts from 0 (at most ${LOCATOR_INDEX_MAX})`);
+      locator.index = index;
+    }
+    const state: LocatorState = {};
+    for (const name of STATES) {
+      if (fields[name] === undefined) continue;
+      if (typeof fields[name] !== 'boolean') return this.selectorProblem(offset, command, `\`${name}\` is true or false`);
+      state[name] = fields[name];
+    }
+    if (Object.keys(state).length) locator.state = state;
+    const relative: LocatorRelations = {};
+    for (const relation of LOCATOR_RELATIONS) {
+      const given = fields[relation];
+      if (given === undefined) continue;
+      if (relation === 'containsDescendants') {
+        if (!Array.isArray(given) || !given.length) return this.selectorProblem(offset, command, '`containsDescendants` is a list of selectors');
+        const inner = given.map((item) => this.selector(item, offset, `${command} ${relation}`));
+        if (inner.some((item) => !item)) return null;
+        relative.containsDescendants = inner.map((item) => item!.locator);
+      } else {
+        const inner = this.selector(given, offset, `${command} ${relation}`);
+        if (!inner) return null;
+        relative[relation] = inner.locator;
       }
     }
-    if (text === undefined && id === undefined) {
-      this.problem(offset, `${command}: give \`text\` or \`id\``);
-      return null;
+    if (Object.keys(relative).length) locator.relative = relative;
+    if (locator.label === undefined && locator.labelPattern === undefined && locator.resourceId === undefined && locator.idPattern === undefined && !locator.relative) {
+      return this.selectorProblem(offset, command, 'give `text`, `id` or a relative position (`below`, `childOf`…)');
     }
-    return { locator: { ...(text !== undefined && { label: text.replace(/\\(.)/g, '$1') }), ...(id !== undefined && { resourceId: id }) }, optional: fields.optional === true };
+    return { locator, optional: fields.optional === true };
+  }
+
+  private selectorProblem(offset: number, command: string, message: string): null {
+    this.problem(offset, `${command}: ${message}`);
+    return null;
   }
 }
+
+/** The selector's text when it is nothing more than a text (a check on the screen's texts), else undefined. */
+const plainText = (locator: Locator): string | undefined => (Object.keys(locator).length === 1 ? locator.label : undefined);
 
 const action = (tool: string, args: Record<string, unknown>): ActionStep => ({ tool, args });
 

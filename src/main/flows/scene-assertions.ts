@@ -1,7 +1,7 @@
 import type { Assertion, Locator } from '../../shared/flow';
 import { elementLabel, labelParts, type Scene, type SceneElement } from '../../shared/scene';
 import type { CheckResult } from '../replay/flow-checks';
-import { resolveLocator } from '../replay/locator';
+import { describeLocator, resolveLocator } from '../replay/locator';
 
 /**
  * An `assert` step judged in code on the turn's Scene: no model, and a fact in plain words either way, so a failed
@@ -42,6 +42,15 @@ function inState(scene: Scene, locator: Locator, wanted: boolean): CheckResult {
   return state === wanted ? { holds: true, fact: `${label} is ${words(state)}` } : { holds: false, reason: `${label} is ${words(state)}, not ${words(wanted)}` };
 }
 
+/** Whether an element the locator matches is on screen (`present`), or none is. */
+function located(scene: Scene, locator: Locator, present: boolean): CheckResult {
+  const found = resolveLocator(scene, locator);
+  const what = describeLocator(locator);
+  const shown = found.kind === 'found' ? elementLabel(found.element) : found.kind === 'ambiguous' ? `${found.candidates.length} of them` : undefined;
+  if (present) return shown ? { holds: true, fact: `${what} is on screen (${shown})` } : { holds: false, reason: found.kind === 'missing' ? found.reason : `no ${what} on screen` };
+  return shown ? { holds: false, reason: `${what} is on screen (${shown})` } : { holds: true, fact: `no ${what} on screen` };
+}
+
 function inFront(scene: Scene, app: string): CheckResult {
   const front = scene.screen.package;
   return front === app ? { holds: true, fact: `${app} is in front` } : { holds: false, reason: `${front || 'no app'} is in front, not ${app}` };
@@ -54,6 +63,8 @@ export function checkAssertion(scene: Scene, assertion: Assertion): CheckResult 
   if (assertion.absent !== undefined) results.push(absent(scene, assertion.absent));
   if (assertion.checked) results.push(inState(scene, assertion.checked, true));
   if (assertion.unchecked) results.push(inState(scene, assertion.unchecked, false));
+  if (assertion.element) results.push(located(scene, assertion.element, true));
+  if (assertion.no_element) results.push(located(scene, assertion.no_element, false));
   if (assertion.app !== undefined) results.push(inFront(scene, assertion.app));
   const failed = results.flatMap((result) => (result.holds ? [] : [result.reason]));
   if (failed.length) return { holds: false, reason: failed.join('; ') };

@@ -1,5 +1,5 @@
-import { FLOW_TEXT_MAX, type DistinguishingFacts, type Locator } from '../../shared/flow';
-import { elementName, labelParts, type Scene, type SceneElement } from '../../shared/scene';
+import { FLOW_TEXT_MAX, type DistinguishingFacts, type Locator, type LocatorRelations, type LocatorState } from '../../shared/flow';
+import { elementName, labelParts, type Bounds, type Scene, type SceneElement } from '../../shared/scene';
 
 /**
  * Locators: how a replay finds the element a recorded step acted on, on a fresh Scene (whose ids mean nothing from
@@ -43,10 +43,43 @@ function fieldOf(element: SceneElement, field: NamingField): string | undefined 
   }
 }
 
+const patterns = new Map<string, RegExp | null>();
+/** A pattern as a regular expression matching a whole text, ignoring case (as Maestro's); null when it is not one. */
+function wholeMatch(pattern: string): RegExp | null {
+  if (!patterns.has(pattern)) {
+    let compiled: RegExp | null = null;
+    try {
+      compiled = new RegExp(`^(?:${pattern})$`, 'is');
+    } catch {
+      compiled = null;
+    }
+    patterns.set(pattern, compiled);
+  }
+  return patterns.get(pattern)!;
+}
+
+/** The text equals the pattern as written, or the pattern (a valid regular expression) matches the text as a whole. */
+function matchesPattern(value: string, pattern: string): boolean {
+  if (same(value, pattern)) return true;
+  const regex = wholeMatch(pattern);
+  return regex !== null && (regex.test(value) || regex.test(value.replace(/\n/g, ' ')));
+}
+
+/** Whether the element is in every state the locator asks (a state it does not report is off; enabled unless disabled). */
+function inState(element: SceneElement, state: LocatorState | undefined): boolean {
+  if (!state) return true;
+  const actual = { enabled: !element.disabled, checked: element.checked ?? false, focused: Boolean(element.focused), selected: Boolean(element.selected) };
+  return (Object.keys(state) as (keyof LocatorState)[]).every((key) => state[key] === undefined || state[key] === actual[key]);
+}
+
 /** Whether the element has every naming field the locator gives; `label` is any one of its text, description or hint. */
 function matches(element: SceneElement, locator: Locator): boolean {
   const label = locator.label;
-  if (label !== undefined && ![textOf(element), element.desc, element.hint].some((value) => value !== undefined && same(value, label))) return false;
+  const words = [textOf(element), element.desc, element.hint].filter((value): value is string => value !== undefined);
+  if (label !== undefined && !words.some((value) => same(value, label))) return false;
+  if (locator.labelPattern !== undefined && !words.some((value) => matchesPattern(value, locator.labelPattern!))) return false;
+  if (locator.idPattern !== undefined && (element.resourceId === undefined || !matchesPattern(element.resourceId, locator.idPattern))) return false;
+  if (!inState(element, locator.state)) return false;
   return NAMING_FIELDS.every((field) => {
     const wanted = locator[field];
     if (wanted === undefined) return true;
@@ -179,10 +212,19 @@ export function resolveLocator(scene: Scene, locator: Locator): Resolution {
     const inFront = dialog ? `${dialog} (${scene.screen.package})` : `${locator.app} is not in front (${scene.screen.package || 'no app'} is)`;
     return { kind: 'missing', reason: `${inFront}, so there is no ${what} to act on` };
   }
-  const all = scene.elements.filter((element) => matches(element, locator));
+  const related = locator.relative ? relatedTo(scene, locator.relative) : { holds: () => true };
+  if ('missing' in related) return { kind: 'missing', reason: `no ${what}: ${related.missing}` };
+  const all = scene.elements.filter((element) => matches(element, locator) && related.holds(element));
   const found = all.filter(actionable);
   const facts = locator.distinguishedBy;
   const singled = facts ? found.filter((candidate) => factsHold(scene, candidate, found, facts)) : found;
+  if (locator.index !== undefined) {
+    // A written index counts the look-alikes top to bottom, then left to right (as Maestro does).
+    const ordered = [...singled].sort((a, b) => a.bounds[1] - b.bounds[1] || a.bounds[0] - b.bounds[0]);
+    const picked = ordered[locator.index];
+    if (picked) return { kind: 'found', element: picked };
+    if (singled.length) return { kind: 'missing', reason: `only ${singled.length} ${singled.length === 1 ? 'element matches' : 'elements match'} ${describeLocator({ ...locator, index: undefined })}, so there is no index ${locator.index}; I see: ${namesOnScreen(scene)}` };
+  }
   if (singled.length === 1) return { kind: 'found', element: singled[0]!, ...(found.length > 1 && { singledOutAmong: found.length }) };
   if (singled.length > 1) {
     const why = facts ? 'and what the flow recorded about it does not single one out' : 'and the flow does not say which';
@@ -204,6 +246,73 @@ export function resolveLocator(scene: Scene, locator: Locator): Resolution {
   return { kind: 'missing', reason: `no ${what} on this screen${inFront}${cut}; I see: ${namesOnScreen(scene)}` };
 }
 
+const inside = (inner: Bounds, outer: Bounds) => inner[0] >= outer[0] && inner[1] >= outer[1] && inner[2] <= outer[2] && inner[3] <= outer[3];
+
+/** What the relation words say in a person's words, in the order LocatorRelations lists them. */
+const RELATION_WORDS: Record<keyof LocatorRelations, string> = {
+  below: 'below',
+  above: 'above',
+  leftOf: 'left of',
+  rightOf: 'right of',
+  childOf: 'inside',
+  containsChild: 'holding',
+  containsDescendants: 'holding',
+};
+
+/** Whether `element` holds an element `child` matches: one lying inside its bounds, or one of the labels its row folds in. */
+function holdsChild(scene: Scene, element: SceneElement, child: Locator): boolean {
+  const labels = element.editable || element.text === undefined ? [] : labelParts(element.text);
+  const parts = labels.length > 1 ? labels : [];
+  const folded = parts.some((part) => matches({ id: element.id, type: 'TextView', text: part, bounds: element.bounds }, child));
+  if (folded) return true;
+  return scene.elements.some((other) => other !== element && inside(other.bounds, element.bounds) && matches(other, child) && relatedHolds(scene, other, child));
+}
+
+function relatedHolds(scene: Scene, element: SceneElement, locator: Locator): boolean {
+  if (!locator.relative) return true;
+  const related = relatedTo(scene, locator.relative);
+  return !('missing' in related) && related.holds(element);
+}
+
+/**
+ * The test each relation puts an element to, once the elements it is placed against are found (each alone, never a
+ * guess among several); why not, when one of them is not.
+ */
+function relatedTo(scene: Scene, relations: LocatorRelations): { holds: (element: SceneElement) => boolean } | { missing: string } {
+  const tests: ((element: SceneElement) => boolean)[] = [];
+  for (const relation of ['below', 'above', 'leftOf', 'rightOf', 'childOf'] as const) {
+    const anchor = relations[relation];
+    if (!anchor) continue;
+    const found = resolveLocator(scene, anchor);
+    if (found.kind !== 'found') return { missing: `the element it is ${RELATION_WORDS[relation]} is not one to go by: ${found.reason}` };
+    const [left, top] = found.element.bounds;
+    const placed = {
+      below: (element: SceneElement) => element.bounds[1] > top,
+      above: (element: SceneElement) => element.bounds[1] < top,
+      leftOf: (element: SceneElement) => element.bounds[0] < left,
+      rightOf: (element: SceneElement) => element.bounds[0] > left,
+      childOf: (element: SceneElement) => inside(element.bounds, found.element.bounds),
+    }[relation];
+    tests.push((element) => element !== found.element && placed(element));
+  }
+  for (const child of [...(relations.containsChild ? [relations.containsChild] : []), ...(relations.containsDescendants ?? [])]) {
+    tests.push((element) => holdsChild(scene, element, child));
+  }
+  return { holds: (element) => tests.every((test) => test(element)) };
+}
+
+/** A locator's place and state in words: ` below 'Title'`, ` (checked)`, ` number 2`. */
+function selectorWords(locator: Locator): string {
+  const words: string[] = [];
+  for (const [relation, other] of Object.entries(locator.relative ?? {}) as [keyof LocatorRelations, Locator | Locator[]][]) {
+    for (const one of Array.isArray(other) ? other : [other]) words.push(`${RELATION_WORDS[relation]} ${describeLocator(one)}`);
+  }
+  const states = Object.entries(locator.state ?? {}).map(([state, on]) => (on ? state : `not ${state}`));
+  if (states.length) words.push(`(${states.join(', ')})`);
+  if (locator.index !== undefined) words.push(`at index ${locator.index}`);
+  return words.length ? ` ${words.join(' ')}` : '';
+}
+
 /** What the facts say, as words after a name: ` showing '+1 555-0222'`, ` (on)`, ` after 'Work'`. */
 function factsWords(facts: DistinguishingFacts): string {
   const words: string[] = [];
@@ -219,12 +328,12 @@ const WIDGET_CLASS = /(Layout|View|Group)$/;
 
 /** A locator in a person's words: `'Wi-Fi'`, `'Send' button`, `'Add star' in the row 'Buy milk'`, `the field 'To'`, `'Ann Lee' showing '0222'`. */
 export function describeLocator(locator: Locator): string {
-  const name = locator.text ?? locator.label ?? locator.desc ?? locator.hint ?? locator.resourceId;
+  const name = locator.text ?? locator.label ?? locator.labelPattern ?? locator.desc ?? locator.hint ?? locator.resourceId ?? locator.idPattern;
   const kind = locator.type === TEXT_FIELD_TYPE ? 'field' : locator.type && !WIDGET_CLASS.test(locator.type) ? locator.type : undefined;
-  const named = name ? `'${name}'` : `${kind ?? 'element'} in the row '${locator.row}'`;
+  const named = name ? `'${name}'` : locator.row ? `${kind ?? 'element'} in the row '${locator.row}'` : (kind ?? 'the element');
   const typed = name && kind ? (kind === 'field' ? `the field ${named}` : `${named} ${kind.toLowerCase()}`) : named;
   const row = name && locator.row ? ` in the row '${locator.row}'` : '';
-  return `${typed}${row}${locator.distinguishedBy ? factsWords(locator.distinguishedBy) : ''}`;
+  return `${typed}${row}${locator.distinguishedBy ? factsWords(locator.distinguishedBy) : ''}${selectorWords(locator)}`;
 }
 
 /** What a person would name on the screen, in reading order, the ones that can be acted on first. */
