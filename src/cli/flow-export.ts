@@ -1,18 +1,22 @@
 import { ExitCode, UsageError, type CliIo } from './command';
 import { parseCommandArgs } from './args';
 
-export const FLOW_EXPORT_USAGE = 'amc flow export TASK_ID [--format yaml|maestro]  (the flow\'s YAML on standard output: amc flow export TASK_ID > flow.yaml)';
+export const FLOW_EXPORT_USAGE = 'amc flow export TASK_ID [--format yaml|maestro] [--why]  (the flow\'s YAML on standard output: amc flow export TASK_ID > flow.yaml; --why keeps the model\'s reason for each step)';
 
-/** `amc flow export TASK_ID`: a finished task from history as a flow file a person can read, edit and run again. */
+/**
+ * `amc flow export TASK_ID`: a finished task from history as a flow file a person can read, edit and run again in CI
+ * (recorded-flow-file.ts: it opens its app, one-off dialogs optional, typed values as vars, an assert of the outcome).
+ */
 export async function exportFlow(args: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseCommandArgs(args, { format: { type: 'string' } }, true);
+  const { values, positionals } = parseCommandArgs(args, { format: { type: 'string' }, why: { type: 'boolean' } }, true);
   const format = values.format ?? 'yaml';
   if (format !== 'yaml' && format !== 'maestro') throw new UsageError(`--format is yaml (ours) or maestro, not "${format}"`);
   if (positionals.length !== 1) throw new UsageError(positionals.length ? `one task at a time, got ${positionals.join(', ')}` : 'the task id is missing (amc flow export TASK_ID; the app\'s History and `amc run` show task ids)');
   const id = positionals[0]!;
   const { resolveAmcHome } = await import('../main/storage/settings-store');
   const { createTaskStore } = await import('../main/storage/task-store');
-  const { flowFromRecord, NothingToReplay } = await import('../main/replay/flow-from-record');
+  const { NothingToReplay } = await import('../main/replay/flow-from-record');
+  const { recordedFlowFile } = await import('../main/flows/recorded-flow-file');
   const { flowToYaml } = await import('../main/flows/flow-to-yaml');
   const history = createTaskStore(resolveAmcHome(process.env));
   try {
@@ -20,8 +24,9 @@ export async function exportFlow(args: string[], io: CliIo): Promise<number> {
     if (!record) throw new UsageError(`there is no task "${id}" in history (the app's History and \`amc run\` show task ids)`);
     const { flowToMaestro, NotExpressibleInMaestro } = await import('../main/flows/maestro-export');
     try {
-      const flow = flowFromRecord(record);
-      io.out((format === 'maestro' ? flowToMaestro(flow) : flowToYaml(flow)).trimEnd());
+      const maestro = format === 'maestro';
+      const flow = recordedFlowFile(record, { why: values.why ?? false, outcomeAsText: maestro });
+      io.out((maestro ? flowToMaestro(flow) : flowToYaml(flow)).trimEnd());
     } catch (error) {
       if (!(error instanceof NothingToReplay || error instanceof NotExpressibleInMaestro)) throw error;
       io.err(`amc flow export: ${error.message}`);

@@ -234,11 +234,13 @@ describe('amc flow export', () => {
 
     const exported = await runAmc(['flow', 'export', taskId], { env: aiOff() });
     expect(exported).toMatchObject({ code: 0, stderr: '' });
-    expect(exported.stdout).toContain('goal: Write a note called Figs');
-    // Short forms a person reads: each step with its locator, the state it checked after, and the model's reason.
-    expect(exported.stdout).toContain('  - launch_app: { app: Notes, expect: { app: com.amc.notes }, why: Opening Notes. }\n');
-    expect(exported.stdout).toContain('  - tap: { app: com.amc.notes, desc: New note, type: ImageButton, why: Starting a new note. }\n');
-    expect(exported.stdout).toContain('      target: { app: com.amc.notes, resourceId: note_title, type: text-field }\n      text: Figs\n');
+    // The value typed is a variable the goal and the steps refer to.
+    expect(exported.stdout).toContain('goal: Write a note called ${note_title}\n');
+    expect(exported.stdout).toContain('vars:\n  note_title: Figs\n');
+    // Short forms a person reads: each step with its locator and the state it checked after (the reasons with --why).
+    expect(exported.stdout).toContain('  - launch_app: { app: Notes, expect: { app: com.amc.notes } }\n');
+    expect(exported.stdout).toContain('  - tap: { app: com.amc.notes, desc: New note, type: ImageButton }\n');
+    expect(exported.stdout).toContain('      target: { app: com.amc.notes, resourceId: note_title, type: text-field }\n      text: ${note_title}\n');
     const file = await flowFile('figs.yaml', exported.stdout);
 
     await harness.control('/reset', { body: {} });
@@ -248,8 +250,8 @@ describe('amc flow export', () => {
     // The same run as a Maestro file runs back here as it is.
     const maestro = await runAmc(['flow', 'export', taskId, '--format', 'maestro'], { env: aiOff() });
     expect(maestro).toMatchObject({ code: 0, stderr: '' });
-    expect(maestro.stdout).toMatch(/^appId: com\.amc\.notes\nname: Write a note called Figs\n---\n- launchApp:\n/);
-    expect(maestro.stdout).toContain('- inputText: Figs');
+    expect(maestro.stdout).toMatch(/^appId: com\.amc\.notes\nname: Write a note called \$\{note_title\}\nenv:\n {2}note_title: Figs\n---\n- launchApp:\n/);
+    expect(maestro.stdout).toContain('- inputText: ${note_title}');
     await harness.control('/reset', { body: {} });
     const maestroRun = await runAmc(['flow', 'run', await flowFile('figs-maestro.yaml', maestro.stdout), '-s', harness.serial, '--yes'], { env: aiOff() });
     expect(maestroRun.code).toBe(0);

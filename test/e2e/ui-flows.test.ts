@@ -67,8 +67,12 @@ describe('flow files in the app', { timeout: 120_000 }, () => {
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Save as flow' }).click()]);
     expect(download.suggestedFilename()).toMatch(/^amc-task-write-a-note-called-figs-.+\.yaml$/);
     const yaml = await readFile(await download.path(), 'utf8');
-    expect(yaml).toContain(`goal: ${goal}`);
-    expect(yaml).toContain('  - tap: { app: com.amc.notes, desc: New note, type: ImageButton, why: Starting a new note. }');
+    // Ready for CI as amc flow export writes it: the title typed is a variable, no model reasons, the note's title asserted last.
+    expect(yaml).toContain('goal: Write a note called ${note_title}\n');
+    expect(yaml).toContain('vars:\n  note_title: Figs\n');
+    expect(yaml).toContain('  - tap: { app: com.amc.notes, desc: New note, type: ImageButton }');
+    expect(yaml).not.toContain('why:');
+    expect(yaml.trimEnd().split('\n').at(-1)).toMatch(/^ {2}- assert: \{ visible: "\$\{note_title\}" \}$/);
 
     // A fresh phone, and the file opened from disk: the flow runs on it with no model call.
     await ui.host.harness.control('/reset', { body: {} });

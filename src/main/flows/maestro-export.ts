@@ -77,5 +77,7 @@ export function flowToMaestro(flow: Flow): string {
   const appId = (firstLaunch && 'tool' in firstLaunch ? (firstLaunch.expect?.app ?? String(firstLaunch.args.app)) : undefined) ?? flow.app;
   if (!appId) throw new NotExpressibleInMaestro('the flow names no app, and a Maestro flow starts with its appId');
   const commands = flow.steps.flatMap((step, index) => commandsOf(step, `step ${index + 1}`));
-  return `${stringify({ appId, name: flow.goal }, { lineWidth: 0 })}---\n${stringify(commands, { lineWidth: 0 })}`;
+  // The flow's variables as Maestro's env, which `-e NAME=VALUE` overrides as `--var` does ours.
+  const env = Object.keys(flow.vars).length ? { env: flow.vars } : {};
+  return `${stringify({ appId, name: flow.goal, ...env }, { lineWidth: 0 })}---\n${stringify(commands, { lineWidth: 0 })}`;
 }

@@ -29,12 +29,21 @@ const POINT_ARGS = ['element_id', 'x', 'y'] as const;
 /** A home screen's package: what a run taps there (an app's icon, a page of icons) is only the way into its app. */
 const LAUNCHER = /launcher/i;
 
+/** The first turn whose screen shows an app that is not the home screen; -1 when none did. */
+const appTurnOf = (record: TaskRecord): number => record.steps.findIndex((turn) => turn.scene?.screen.package && !LAUNCHER.test(turn.scene.screen.package));
+
+/** The app a run worked in: the first one in front that is not the home screen. */
+export function appWorkedIn(record: TaskRecord): string | undefined {
+  const turn = appTurnOf(record);
+  return turn >= 0 ? record.steps[turn]!.scene!.screen.package : undefined;
+}
+
 export function flowFromRecord(record: TaskRecord, tools: ToolCatalog = ACTION_TOOLS): Flow {
   // Where the run started (the plan cache follows only a run that starts there), and the app it worked in: the first
   // one in front that is not the home screen.
   const app = record.steps.find((turn) => turn.scene?.screen.package)?.scene?.screen.package;
-  const appTurn = record.steps.findIndex((turn) => turn.scene?.screen.package && !LAUNCHER.test(turn.scene.screen.package));
-  const workedIn = appTurn >= 0 ? record.steps[appTurn]!.scene!.screen.package : undefined;
+  const appTurn = appTurnOf(record);
+  const workedIn = appWorkedIn(record);
   const onLauncher = (index: number, step: FlowStep) => index < appTurn && !('tool' in step && step.tool === 'launch_app');
   let tookTheLauncher = false;
   const located = record.steps.flatMap((turn, index) => {

@@ -4,7 +4,7 @@ import { FlowFileError } from '../../flows/flow-file';
 import { checkFlowText, readFlowText } from '../../flows/flow-checker';
 import { flowToYaml } from '../../flows/flow-to-yaml';
 import type { MethodHandlers } from '../../ipc/router';
-import { flowFromRecord } from '../../replay/flow-from-record';
+import { recordedFlowFile } from '../../flows/recorded-flow-file';
 import { reportFileName } from '../../storage/html-report';
 import type { TaskStore } from '../../storage/task-store';
 import type { TaskService } from '../task-service';
@@ -28,7 +28,7 @@ export function flowHandlers(tasks: TaskService, store: TaskStore): MethodHandle
     'flows.fromTask': async ({ id }) => {
       const record = await store.get(id);
       if (!record) throw new Error(`No task "${id}" in history (it may have been deleted).`);
-      return { fileName: reportFileName(record, 'yaml'), mediaType: 'application/yaml', text: flowToYaml(flowFromRecord(record)) };
+      return { fileName: reportFileName(record, 'yaml'), mediaType: 'application/yaml', text: flowToYaml(recordedFlowFile(record)) };
     },
   };
 }
