@@ -87,7 +87,7 @@ function supervise(turn: RecordedTurn): void {
   verifyAction({ tool: turn.tool, args: turn.args, outcome: turn.outcome, before: turn.before, after: turn.after, screenChanged: changed });
   const key = actionKeyOf(turn.tool, turn.args, turn.outcome.target?.label);
   findLoop([...turn.earlier, { actionKey: key, actionText: turn.tool, screenChanged: changed }], turn.screens, DEFAULT_TASK_POLICIES.loop);
-  const state = { steps: turn.earlier.length, usage: { inputTokens: 40_000, outputTokens: 900 }, lastCall: { inputTokens: 4000, outputTokens: 90 }, costUsd: 0.12, agentMs: 60_000 };
+  const state = { turns: turn.earlier.length, usage: { inputTokens: 40_000, outputTokens: 900 }, lastCall: { inputTokens: 4000, outputTokens: 90 }, costUsd: 0.12, agentMs: 60_000 };
   const policies = { ...DEFAULT_TASK_POLICIES, maxTokens: 1_000_000, maxCostUsd: 5, maxDurationMs: 3_600_000, price: { model: 'm', input: 3, output: 15 } };
   budgetExceeded(state, 30, policies);
   budgetExceeded(state, 30, policies);

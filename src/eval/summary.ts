@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { taskVerdict, TASK_VERDICTS } from '../shared/verdict';
-import { turnTotals } from '../shared/action-words';
+import { actionCount } from '../shared/turns';
 import type { ModelPrice } from '../shared/prices';
 import { PlannerInfoSchema, TaskStatusSchema, type PlannerInfo } from '../shared/task';
 import type { EvalAttempt } from './run-suite';
@@ -119,7 +119,7 @@ function attemptResult(attempt: EvalAttempt, report: string | null, price: Model
     success: attempt.success,
     status: record.status,
     ...(taskVerdict(record) && { outcome: taskVerdict(record)! }),
-    steps: turnTotals(record).actions,
+    steps: actionCount(record),
     inputTokens: record.usage.inputTokens,
     outputTokens: record.usage.outputTokens,
     // The runtime priced each call by the same entry; a run without a call has no cost of its own yet.

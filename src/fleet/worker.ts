@@ -4,7 +4,7 @@
 // BullMQ's stalled-job check (shared queue) or, for a phone's own queue, ends as interrupted.
 import { ENGLISH } from '../shared/i18n/translate';
 import { finishedVerdict } from '../shared/verdict';
-import { turnTotals } from '../shared/action-words';
+import { actionCount } from '../shared/turns';
 import os from 'node:os';
 import { DelayedError, Queue, UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
@@ -69,7 +69,7 @@ export function resultOf({ record, flowSteps }: JobRun, worker: string, interrup
     verdict: finishedVerdict(record),
     failureReason: record.failureReason,
     result: record.result,
-    steps: turnTotals(record).actions,
+    steps: actionCount(record),
     inputTokens: record.usage.inputTokens,
     outputTokens: record.usage.outputTokens,
     costUsd: record.costUsd,

@@ -1,7 +1,7 @@
 import { isSwipeDirection, type StepOutcome } from './action';
 import { ENGLISH, type Words } from './i18n/translate';
 import { elementName, nameInLabel, type SceneElement } from './scene';
-import type { StepRecord, TaskRecord } from './task';
+import type { StepRecord } from './task';
 
 /**
  * Actions in a person's words ("Tap 'Network & internet'", "Opened Settings"), one wording for the timeline, the
@@ -22,20 +22,6 @@ export const isDenied = (outcome: Pick<StepOutcome, 'ok' | 'error'>): boolean =>
 
 /** A pause the model asks for: time passes, nothing is done. */
 export const WAIT = 'wait';
-/** The turns that are not actions even when they have an outcome. */
-const NOT_ACTIONS: ReadonlySet<string> = new Set([ASK_USER, HAND_OVER, WAIT]);
-
-/** Whether a recorded turn is an action (on the phone, or a look): not a question, a hand-over, a wait or a denied action. */
-export function isAction(step: { planned: { tool: string } | null; outcome: StepOutcome | null }): boolean {
-  if (!step.outcome || !step.planned) return false;
-  return !NOT_ACTIONS.has(step.planned.tool) && !isDenied(step.outcome);
-}
-
-/** A task's turns and actions, all of them, also when its record holds only a page of its turns. */
-export function turnTotals(record: Pick<TaskRecord, 'steps' | 'page'>): { turns: number; actions: number } {
-  if (record.page) return { turns: record.page.turnCount, actions: record.page.actionCount };
-  return { turns: record.steps.length, actions: record.steps.filter(isAction).length };
-}
 
 type Mood = 'do' | 'done';
 /** The tools with words of their own; any other is shown with its arguments. */

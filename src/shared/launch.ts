@@ -5,7 +5,7 @@ import { outcomeWord } from './task-words';
 import { finishedVerdict, TASK_VERDICTS, type TaskVerdict } from './verdict';
 import { RunTaskRequestSchema, type TaskRecord } from './task';
 import { plainReason } from './plain-words';
-import { isAction } from './action-words';
+import { actionCount } from './turns';
 import { ENGLISH, type Words } from './i18n/translate';
 
 /**
@@ -58,7 +58,7 @@ export function launchRowOf(record: TaskRecord, now: number = Date.now()): Launc
     outcome: finished ? finishedVerdict(record) : null,
     reason: record.failureReason !== null ? plainReason(record.failureReason) : finished ? record.result : null,
     // Actions carried out, as History counts them (not questions, hand-overs or denied actions).
-    steps: record.steps.filter(isAction).length,
+    steps: actionCount(record),
     tokens: record.usage.inputTokens + record.usage.outputTokens,
     costUsd: record.costUsd,
     durationMs: Math.max(0, (record.finishedAt ?? now) - started),

@@ -1,6 +1,6 @@
 import { sentToPhone, type Verification } from './action';
 import type { StepSource } from './flow';
-import { isAction } from './action-words';
+import { isAction } from './turns';
 import { labelParts, type Scene } from './scene';
 import { say, type Said, type SaidCode } from './said';
 import { applyTaskEventInPlace, newTaskRecord, type PlannerInfo, type StepRecord, type TaskEvent, type TaskRecord, type TaskStatus } from './task';

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { applyTaskEvent, newTaskRecord, type TaskEvent, type TaskRecord } from '../../src/shared/task';
 import { actedOnPhone, answerReadFrom, claimVerification, isQuestionGoal, taskVerdict, verdictOfEvents, TASK_VERDICTS } from '../../src/shared/verdict';
-import { DENIED, turnTotals } from '../../src/shared/action-words';
+import { DENIED } from '../../src/shared/action-words';
+import { actionCount, turnCount } from '../../src/shared/turns';
 import { AI_PLANNER, settingsScene, TaskScript, tasksOfEachVerdict } from '../support/verdict-tasks';
 
 /** The record the events fold to (the reducer every reader shares). */
@@ -69,7 +70,7 @@ describe('the verdict: one fold over the task events', () => {
       .step('wait', { seconds: 2 }, { ok: true, attempts: 0, durationMs: 2000 })
       .step('tap', { element_id: 'e2' }, { ok: false, error: DENIED, attempts: 0, durationMs: 0 })
       .tap('Network & internet');
-    expect(turnTotals(fold(task.events))).toEqual({ turns: 5, actions: 1 });
+    expect([turnCount(fold(task.events)), actionCount(fold(task.events))]).toEqual([5, 1]);
   });
 
   it('Scenario: A claimed success with no action is not verified, whatever came before it', () => {

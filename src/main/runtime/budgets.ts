@@ -11,8 +11,8 @@ import type { TaskPolicies } from './task-policies';
  */
 
 export interface BudgetState {
-  /** Actions (and questions, hand-overs, denied actions) so far. */
-  steps: number;
+  /** Turns so far (see shared/turns.ts): what the step budget, `maxSteps`, counts. */
+  turns: number;
   usage: TokenUsage;
   /** The last model call's usage (null before the first). */
   lastCall: TokenUsage | null;
@@ -37,7 +37,7 @@ function minutes(ms: number): string {
 }
 
 export function budgetExceeded(state: BudgetState, maxSteps: number, policies: Pick<TaskPolicies, 'maxTokens' | 'maxCostUsd' | 'maxDurationMs' | 'price'>): BudgetExceeded | null {
-  if (state.steps >= maxSteps) {
+  if (state.turns >= maxSteps) {
     return { finding: 'steps', reason: say('budget.steps', { count: maxSteps }) };
   }
   const { maxTokens, maxCostUsd, maxDurationMs, price } = policies;

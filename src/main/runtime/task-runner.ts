@@ -33,7 +33,7 @@ import type { PlanCachePort } from './plan-cache-port';
 import { pickNotes } from './notes/pick-notes';
 import { say, type Said, type Saying } from '../../shared/said';
 import { claimVerification } from '../../shared/verdict';
-import { turnTotals } from '../../shared/action-words';
+import { actionCount, turnCount } from '../../shared/turns';
 
 export type { ConfiguredPlanner, PlannerSource } from './planner';
 export type { SupervisorDecision, SupervisorPort, SupervisorRequest } from './supervisor';
@@ -166,9 +166,6 @@ interface RunningTask {
 
 /** What a turn that ends the task returns; null when the task goes on. */
 type TurnEnd = TaskRecord | null;
-
-/** Turns that acted (or asked, or had their action denied): what the step budget counts. */
-const executedSteps = (record: TaskRecord) => record.steps.filter((step) => step.outcome).length;
 
 /** A task's failure reason in English for the record, with its code when the runtime worded it (a Stop included). */
 function failureFields(failure: string | Saying | null): { failureReason: string | null; failureSaid?: Said } {
@@ -347,7 +344,7 @@ export class TaskRunner {
       status,
       ...failureFields(failure),
       result,
-      steps: turnTotals(task.record).actions,
+      steps: actionCount(task.record),
       usage: task.record.usage,
       costUsd: task.record.costUsd,
       ...(verification && { verification }),
@@ -443,12 +440,12 @@ export class TaskRunner {
     }
   }
 
-  /** Ends the task (no further model call) when a budget is used up. */
-  private checkBudgets(task: RunningTask, run: RunState): Promise<TaskRecord> | null {
+  /** Ends the task (no further model call) when a budget is used up; the turns counted are those before the one `underway`. */
+  private checkBudgets(task: RunningTask, run: RunState, underway = false): Promise<TaskRecord> | null {
     const { record } = task;
     const lastCall = record.steps.findLast((step) => step.planned?.usage)?.planned?.usage ?? null;
     const exceeded = budgetExceeded(
-      { steps: executedSteps(record), usage: record.usage, lastCall, costUsd: record.costUsd, agentMs: this.now() - run.startedAt - run.waitedMs },
+      { turns: turnCount(record) - (underway ? 1 : 0), usage: record.usage, lastCall, costUsd: record.costUsd, agentMs: this.now() - run.startedAt - run.waitedMs },
       task.record.maxSteps,
       task.policies,
     );
@@ -536,7 +533,7 @@ export class TaskRunner {
     if (loopEnd) return loopEnd;
     if (signal.aborted) return this.finish(task, run, 'cancelled', stopReasonOf(signal));
     // Time may have run out while observing or waiting for the person.
-    const late = this.checkBudgets(task, run);
+    const late = this.checkBudgets(task, run, true);
     if (late) return late;
 
     // Plan: the screenshot and the history go only to a planner that declares it accepts them (D8).

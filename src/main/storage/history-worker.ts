@@ -1,5 +1,5 @@
 import { parentPort } from 'node:worker_threads';
-import { isAction } from '../../shared/action-words';
+import { actionCount } from '../../shared/turns';
 import { FoldedRecords } from './folded-records';
 import type { TaskFileLimits, TaskFileRead } from './task-file';
 
@@ -57,7 +57,7 @@ function pageOf(result: TaskFileRead, wanted: TurnsWanted): TaskFileRead {
   const steps = record.steps.slice(from, from + wanted.count);
   // A page that holds every turn is the whole record, as a short task always is.
   if (steps.length === turnCount) return { kind: 'record', record: { ...record, steps } };
-  return { kind: 'record', record: { ...record, steps, page: { from, turnCount, actionCount: record.steps.filter(isAction).length } } };
+  return { kind: 'record', record: { ...record, steps, page: { from, turnCount, actionCount: actionCount(record) } } };
 }
 
 /** Two records (the task in view and the one before it), let go after two minutes without a read. */

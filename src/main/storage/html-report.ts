@@ -2,7 +2,8 @@ import { appName, appVersion } from '../../shared/app-info';
 import { elementCaption, elementLabel, type Scene } from '../../shared/scene';
 import { attemptsLabel, type StepTarget, type Verification } from '../../shared/action';
 import { formatUsd } from '../../shared/prices';
-import { isAction, isDenied, stepPhrase } from '../../shared/action-words';
+import { isDenied, stepPhrase } from '../../shared/action-words';
+import { actionCount, turnCount } from '../../shared/turns';
 import { supervisionLines } from '../../shared/supervision-words';
 import { screenChangedByAction, type StepRecord, type TaskRecord } from '../../shared/task';
 import { plainReason } from '../../shared/plain-words';
@@ -178,7 +179,7 @@ function reportHtml(record: TaskRecord, words: Words): string {
       : record.failureReason
         ? wordSaid(plainReason(record.failureReason), record.failureSaid, words)
         : [notVerified, record.result].filter(Boolean).join(' — ');
-  const actions = record.steps.filter(isAction).length;
+  const actions = actionCount(record);
   const timings = record.timings;
   return `<!doctype html>
 <html lang="${words.language}">
@@ -196,7 +197,7 @@ function reportHtml(record: TaskRecord, words: Words): string {
 <dt>${t('report:status')}</dt><dd data-verdict="${kind}"><span class="${status}">${escapeHtml(taskOutcomeWord(record, words))}</span>${outcome ? ` — ${escapeHtml(outcome)}` : ''}</dd>
 <dt>${t('report:device')}</dt><dd>${escapeHtml(record.serial)}</dd>
 <dt>${t('report:planner')}</dt><dd>${escapeHtml(plannerWords(record.planner, words))}</dd>
-<dt>${t('report:steps')}</dt><dd>${t('report:stepsLine', { counts: stepCountsLabel(actions, record.steps.length, undefined, words), max: countOf(record.maxSteps, 'turn', undefined, words) })}</dd>
+<dt>${t('report:steps')}</dt><dd>${t('report:stepsLine', { counts: stepCountsLabel(actions, turnCount(record), undefined, words), max: countOf(record.maxSteps, 'turn', undefined, words) })}</dd>
 <dt>${t('report:started')}</dt><dd>${when(record.startedAt ?? record.createdAt)}</dd>
 <dt>${t('report:duration')}</dt><dd>${t('report:durationLine', { total: ms(timings.totalMs, words), observe: ms(timings.observeMs, words), plan: ms(timings.planMs, words), act: ms(timings.executeMs, words) })}</dd>
 <dt>${t('report:tokens')}</dt><dd>${tokensLabel(record.usage, undefined, words)}</dd>

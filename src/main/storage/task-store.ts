@@ -1,7 +1,7 @@
 import { link, mkdir, open, readdir, rm, stat, type FileHandle } from 'node:fs/promises';
 import { say } from '../../shared/said';
 import path from 'node:path';
-import { turnTotals } from '../../shared/action-words';
+import { actionCount } from '../../shared/turns';
 import { writeSyncedSibling } from './synced-file';
 import { redactSecrets } from '@amc/provider-clients';
 import type { DamagedHistoryFile, HistoryListing, TaskSummary } from '../../shared/contract/history';
@@ -285,7 +285,7 @@ export function summaryOf(record: TaskRecord): TaskSummary {
     ...(record.failureSaid && { failureSaid: record.failureSaid }),
     verification: record.verification,
     // Actions carried out (not questions, hand-overs or denied actions).
-    steps: turnTotals(record).actions,
+    steps: actionCount(record),
     createdAt: record.createdAt,
     finishedAt: record.finishedAt,
     durationMs: record.timings.totalMs || (record.finishedAt && record.startedAt ? record.finishedAt - record.startedAt : 0),

@@ -135,7 +135,7 @@ describe('verified outcomes', () => {
 
 describe('budgets and prices', () => {
   const none = { maxTokens: null, maxCostUsd: null, maxDurationMs: null, price: null };
-  const state = { steps: 0, usage: { inputTokens: 0, outputTokens: 0 }, lastCall: null, costUsd: null, agentMs: 0 };
+  const state = { turns: 0, usage: { inputTokens: 0, outputTokens: 0 }, lastCall: null, costUsd: null, agentMs: 0 };
 
   it('Scenario: The price table is validated and matches snapshots only by date', () => {
     const parsed = parsePriceTable(DEFAULT_PRICE_TABLE);
@@ -156,7 +156,7 @@ describe('budgets and prices', () => {
 
   it('names the budget that ends the task, and projects the next call', () => {
     expect(budgetExceeded(state, 30, none)).toBeNull();
-    expect(budgetExceeded({ ...state, steps: 30 }, 30, none)?.finding).toBe('steps');
+    expect(budgetExceeded({ ...state, turns: 30 }, 30, none)?.finding).toBe('steps');
     expect(budgetExceeded({ ...state, usage: { inputTokens: 900, outputTokens: 0 }, lastCall: { inputTokens: 200, outputTokens: 0 } }, 30, { ...none, maxTokens: 1000 })?.finding).toBe('tokens');
     expect(budgetExceeded({ ...state, usage: { inputTokens: 700, outputTokens: 0 }, lastCall: { inputTokens: 200, outputTokens: 0 } }, 30, { ...none, maxTokens: 1000 })).toBeNull();
     expect(budgetExceeded({ ...state, agentMs: 90_000 }, 30, { ...none, maxDurationMs: 60_000 })?.reason.text).toBe('time budget reached: the agent worked 1.5 min of its 1 min');

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { Scene } from '../../../src/shared/scene';
 import { TaskEventSchema, TaskRecordSchema, applyTaskEvent, newTaskRecord, type PersonReply, type PlannedStep, type TaskEvent } from '../../../src/shared/task';
 import { TaskRunner, type ConfiguredPlanner } from '../../../src/main/runtime/task-runner';
-import { isAction } from '../../../src/shared/action-words';
+import { isAction } from '../../../src/shared/turns';
 import { presetSupervisor, type SupervisorPort, type SupervisorRequest } from '../../../src/main/runtime/supervisor';
 import { DEFAULT_TASK_POLICIES, type TaskPolicies } from '../../../src/main/runtime/task-policies';
 import type { Planner } from '../../../src/main/runtime/planner';

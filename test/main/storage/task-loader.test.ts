@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { foldTaskText, READ_CHUNK_BYTES, type TaskFileLimits, type TaskFileRead } from '../../../src/main/storage/task-file';
 import { loadTaskFile } from '../../../src/main/storage/task-loader';
 import type { TaskEvent } from '../../../src/shared/task';
-import { isAction } from '../../../src/shared/action-words';
+import { isAction } from '../../../src/shared/turns';
 import { writeLongTask } from './task-fixtures';
 
 /** The record made by folding the whole file in order on this thread. */

@@ -1,4 +1,4 @@
-import { turnTotals } from '../../../../shared/action-words';
+import { actionCount } from '../../../../shared/turns';
 import type { TaskSummary } from '../../../../shared/contract';
 import type { TaskRecord } from '../../../../shared/task';
 import { isRunning } from '../../store/task-store';
@@ -17,7 +17,7 @@ export function withLiveProgress(summary: TaskSummary, live: TaskRecord | undefi
     ...(live.failureSaid && { failureSaid: live.failureSaid }),
     verification: live.verification,
     // Actions carried out, counted as the stored summary counts them.
-    steps: turnTotals(live).actions,
+    steps: actionCount(live),
     usage: live.usage,
     finishedAt: live.finishedAt,
     durationMs: live.timings.totalMs || elapsed,

@@ -1,3 +1,4 @@
+import { turnCount } from '../../../../shared/turns';
 import type { FormEvent, KeyboardEvent } from 'react';
 import type { PlannerInfo } from '../../../../shared/task';
 import { DEFAULT_MODELS } from '../../../../shared/settings';
@@ -100,7 +101,7 @@ export function GoalBox() {
         {running && task && (
           <span data-testid="task-state">
             {' '}
-            · {paused ? t('app:goal.paused') : t('app:goal.runningStep', { step: task.steps.length, max: task.maxSteps })}
+            · {paused ? t('app:goal.paused') : t('app:goal.runningStep', { step: turnCount(task), max: task.maxSteps })}
           </span>
         )}
         {!device && (

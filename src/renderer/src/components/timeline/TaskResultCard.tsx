@@ -1,4 +1,4 @@
-import { turnTotals } from '../../../../shared/action-words';
+import { actionCount, turnCount } from '../../../../shared/turns';
 import type { TaskRecord } from '../../../../shared/task';
 import { capitalized, formatDuration, lookedOnlyHint, outcomeWord, stepCountsLabel } from '../../../../shared/task-words';
 import { taskVerdict, type TaskVerdict } from '../../../../shared/verdict';
@@ -20,7 +20,8 @@ export function TaskResultCard({ task }: { task: TaskRecord }) {
   const { t } = words;
   const kind = taskVerdict(task);
   if (!kind) return null;
-  const { turns, actions } = turnTotals(task);
+  const turns = turnCount(task);
+  const actions = actionCount(task);
   const heading = kind === 'looked-only' ? t('app:result.lookedOnly') : capitalized(outcomeWord(kind, words));
   return (
     <article className={`result-card verdict-${kind}`} data-testid="task-result" data-outcome={kind} aria-labelledby="task-result-title">
