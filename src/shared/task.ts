@@ -5,6 +5,7 @@ import { SaidSchema } from './said';
 import { TokenUsageSchema, ToolCallDecisionSchema } from '@amc/provider-clients/contract';
 import { CONFIRMATION_MODES } from './settings-catalog';
 import { STEP_SOURCES } from './flow';
+import { RecordedOriginSchema } from './recording';
 
 /**
  * A task: one goal carried out on one device, turn by turn (observe -> plan -> execute). The events below
@@ -177,6 +178,8 @@ export const TaskStartedEventSchema = z.object({
   supervision: TaskSupervisionSchema.optional(),
   /** The launch this task is one of (one goal run on several phones at once); absent for a task run alone. */
   launchId: z.string().optional(),
+  /** A person's recording on the mirror, kept as this task: the flow as they left it. */
+  recorded: RecordedOriginSchema.optional(),
 });
 
 /** A turn began: the phone as the planner will see it. `step` counts turns from 1. */
@@ -362,6 +365,8 @@ export const TaskRecordSchema = z.object({
   launchId: z.string().nullable().default(null),
   /** Absent: `steps` holds every turn. Set on a long task read from history, whose `steps` are its latest page. */
   page: TurnPageSchema.optional(),
+  /** Set when a person recorded this task on the mirror ("recorded by you"): its flow as they kept it. */
+  recorded: RecordedOriginSchema.optional(),
 });
 export type TaskRecord = z.infer<typeof TaskRecordSchema>;
 
@@ -416,6 +421,7 @@ export function applyTaskEventInPlace(record: TaskRecord, event: TaskEvent): voi
       record.limits = event.limits ?? record.limits;
       record.supervision = event.supervision ?? record.supervision;
       record.launchId = event.launchId ?? record.launchId;
+      if (event.recorded) record.recorded = event.recorded;
       return;
     case 'step.observed': {
       record.timings = { ...record.timings, observeMs: record.timings.observeMs + event.observeMs };

@@ -33,6 +33,8 @@ import { TaskService } from './task-service';
 import { createScheduleStore } from '../storage/schedule-store';
 import { LocalScheduler, type SchedulerClock } from './local-scheduler';
 import { scheduleHandlers } from './handlers/schedules';
+import { recordingHandlers } from './handlers/recording';
+import { RecordingService } from './recording-service';
 import { watchScheduleFile } from './schedules-watch';
 import { readFleetView } from './fleet-view';
 
@@ -161,9 +163,23 @@ export async function createApp(options: AppOptions = {}): Promise<AppServices> 
   const schedulesReady = scheduler.start().catch((error: unknown) => void logError(home, 'app', 'schedules.list', error));
   const scheduleWatch = watchScheduleFile(scheduleStore.file, () => void scheduler.rearm().catch(() => undefined));
 
+  const recorder = new RecordingService({
+    events,
+    readScreen: async (serial) => {
+      const started = performance.now();
+      const seen = await phone.observe(serial, { screenshot: false });
+      return { scene: seen.scene, ...(seen.sceneError && { error: seen.sceneError }), ms: performance.now() - started };
+    },
+    keep: async (event) => {
+      await store.append(event);
+      if (event.type === 'task.finished') events.publish('history.changed', { id: event.taskId, change: 'added' });
+    },
+  });
+
   const handlers: MethodHandlers = {
     ...appHandlers(),
-    ...deviceHandlers(devices, phone, tasks, mirror),
+    ...deviceHandlers(devices, phone, tasks, mirror, recorder),
+    ...recordingHandlers(recorder),
     ...mirrorHandlers(mirror),
     ...taskHandlers(tasks),
     ...historyHandlers(store, events),

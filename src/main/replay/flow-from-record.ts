@@ -39,6 +39,8 @@ export function appWorkedIn(record: TaskRecord): string | undefined {
 }
 
 export function flowFromRecord(record: TaskRecord, tools: ToolCatalog = ACTION_TOOLS): Flow {
+  // A person's recording keeps the flow as they left it (their edits, checks and optional steps), not its turns.
+  if (record.recorded) return FlowSchema.parse({ ...record.recorded.flow, recordedFrom: record.id });
   // Where the run started (the plan cache follows only a run that starts there), and the app it worked in: the first
   // one in front that is not the home screen.
   const app = record.steps.find((turn) => turn.scene?.screen.package)?.scene?.screen.package;

@@ -148,6 +148,7 @@ export function createTaskStore(home: string, limits: TaskFileLimits = TASK_FILE
         finishedAt: finished.at,
         durationMs: finished.durationMs,
         usage: finished.usage,
+        ...(started.recorded && { recordedByPerson: true as const }),
       };
     }
     // Running, interrupted, or a first line longer than the chunk: read it all (in the worker, within the limits).
@@ -291,5 +292,6 @@ export function summaryOf(record: TaskRecord): TaskSummary {
     durationMs: record.timings.totalMs || (record.finishedAt && record.startedAt ? record.finishedAt - record.startedAt : 0),
     usage: record.usage,
     launchId: record.launchId,
+    ...(record.recorded && { recordedByPerson: true as const }),
   };
 }

@@ -26,6 +26,8 @@ export const TaskSummarySchema = z.object({
   usage: TokenUsageSchema,
   /** The launch it was one of (one goal on several phones at once); null for a task run alone or recorded before launches. */
   launchId: z.string().nullable().optional(),
+  /** A person recorded it on the mirror ("recorded by you"). */
+  recordedByPerson: z.literal(true).optional(),
 });
 export type TaskSummary = z.infer<typeof TaskSummarySchema>;
 

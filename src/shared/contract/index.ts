@@ -11,6 +11,7 @@ import { supervisionMethods } from './supervision';
 import { taskEvents, taskMethods } from './tasks';
 import { scheduleEvents, scheduleMethods } from './schedules';
 import { fleetMethods } from './fleet';
+import { recordingEvents, recordingMethods } from './recording';
 
 export * from './define';
 export * from './app';
@@ -24,6 +25,7 @@ export * from './settings';
 export * from './tasks';
 export * from './schedules';
 export * from './fleet';
+export * from './recording';
 export * from './supervision';
 export * from './frame';
 export * from './web-protocol';
@@ -42,6 +44,7 @@ export const methods = {
   ...planCacheMethods,
   ...scheduleMethods,
   ...fleetMethods,
+  ...recordingMethods,
 };
 
 /** Every event main pushes to windows, one topic at a time (never the whole state). */
@@ -54,6 +57,7 @@ export const events = {
   ...settingsEvents,
   ...notesEvents,
   ...scheduleEvents,
+  ...recordingEvents,
 };
 
 export type Methods = typeof methods;

@@ -1,4 +1,7 @@
 import type { ToolCall } from '../../../shared/action';
+import type { MirrorKey } from '../../../shared/contract/devices';
+import type { MirrorInput } from '../../flows/recorded-input';
+import type { RecordingService } from '../recording-service';
 import type { MethodHandlers } from '../../ipc/router';
 import type { DeviceMirror } from '../../mirror/device-mirror';
 import type { DeviceService } from '../device-service';
@@ -9,16 +12,26 @@ import type { TaskService } from '../task-service';
 /** A mirror swipe without a duration takes as long as adb's default `input swipe`. */
 const SWIPE_DEFAULT_MS = 300;
 
-export function deviceHandlers(devices: DeviceService, phone: PhoneAccess, tasks: TaskService, mirror: DeviceMirror): MethodHandlers {
-  type VideoControl = NonNullable<ReturnType<DeviceMirror['videoControl']>>;
+type VideoControl = NonNullable<ReturnType<DeviceMirror['videoControl']>>;
+
+/** The gesture over scrcpy's control socket, for the calls it can carry (typing goes through adb). */
+function videoGesture({ name, args }: ToolCall): ((control: VideoControl) => Promise<void>) | undefined {
+  const at = (key: string) => Number(args[key]);
+  if (name === 'tap') return (control) => control.tap(at('x'), at('y'));
+  if (name === 'swipe') return (control) => control.swipe({ x: at('from_x'), y: at('from_y') }, { x: at('to_x'), y: at('to_y') }, args.duration_ms === undefined ? SWIPE_DEFAULT_MS : at('duration_ms'));
+  if (name === 'press_key') return (control) => control.pressKey(args.key as MirrorKey);
+  return undefined;
+}
+
+export function deviceHandlers(devices: DeviceService, phone: PhoneAccess, tasks: TaskService, mirror: DeviceMirror, recorder: RecordingService): MethodHandlers {
   /** A person's gesture on the mirror: refused while a task drives the phone, so the two never fight. */
   const refuseWhileAgentActs = (serial: string) => {
     const busy = tasks.busyReason(serial);
     if (busy) throw new Error(busy);
   };
   /** While the video mirror runs a gesture goes over scrcpy's control socket; otherwise through adb input like the agent's actions. */
-  const gesture = async (serial: string, call: ToolCall, overVideo?: (control: VideoControl) => Promise<void>) => {
-    refuseWhileAgentActs(serial);
+  const send = async (serial: string, call: ToolCall) => {
+    const overVideo = videoGesture(call);
     const control = overVideo && (await mirror.videoControlAfterRestart(serial));
     if (control) {
       const startedAt = performance.now();
@@ -27,6 +40,11 @@ export function deviceHandlers(devices: DeviceService, phone: PhoneAccess, tasks
     }
     const outcome = await phone.act(serial, call);
     return { serial, durationMs: outcome.durationMs };
+  };
+  /** Carried out as always; while a recording runs on the phone, also kept as a step (the recorder may aim a tap anew). */
+  const gesture = (serial: string, input: MirrorInput, call: ToolCall) => {
+    refuseWhileAgentActs(serial);
+    return recorder.carryOut(serial, input, (aimed) => send(serial, aimed), call);
   };
   return {
     'devices.list': () => devices.list(),
@@ -37,19 +55,16 @@ export function deviceHandlers(devices: DeviceService, phone: PhoneAccess, tasks
     },
     'devices.pair': async ({ address, code }) => ({ message: await devices.pair(address, code) }),
     'devices.startDemo': ({ another }) => devices.startDemo({ another }),
-    'devices.tap': ({ serial, x, y }) => gesture(serial, { name: 'tap', args: { x, y } }, (control) => control.tap(x, y)),
+    'devices.tap': ({ serial, x, y }) => gesture(serial, { kind: 'tap', x, y }, { name: 'tap', args: { x, y } }),
     'devices.swipe': ({ serial, fromX, fromY, toX, toY, durationMs }) =>
       gesture(
         serial,
-        {
-          name: 'swipe',
-          args: { from_x: fromX, from_y: fromY, to_x: toX, to_y: toY, ...(durationMs !== undefined && { duration_ms: durationMs }) },
-        },
-        (control) => control.swipe({ x: fromX, y: fromY }, { x: toX, y: toY }, durationMs ?? SWIPE_DEFAULT_MS),
+        { kind: 'swipe', fromX, fromY, toX, toY, ...(durationMs !== undefined && { durationMs }) },
+        { name: 'swipe', args: { from_x: fromX, from_y: fromY, to_x: toX, to_y: toY, ...(durationMs !== undefined && { duration_ms: durationMs }) } },
       ),
-    'devices.pressKey': ({ serial, key }) => gesture(serial, { name: 'press_key', args: { key } }, (control) => control.pressKey(key)),
+    'devices.pressKey': ({ serial, key }) => gesture(serial, { kind: 'key', key }, { name: 'press_key', args: { key } }),
     // No element: the text goes to the field that has focus, as a keyboard would.
-    'devices.typeText': ({ serial, text }) => gesture(serial, { name: 'type_text', args: { text } }),
+    'devices.typeText': ({ serial, text }) => gesture(serial, { kind: 'text', text }, { name: 'type_text', args: { text } }),
     'devices.rotate': async ({ serial }) => {
       refuseWhileAgentActs(serial);
       const started = performance.now();

@@ -1,3 +1,4 @@
+import { RecordingPanel } from './recording/RecordingPanel';
 import { useWords } from '../i18n/use-words';
 import { useAppStore, type MainView } from '../store/app-store';
 import { HistoryPanel } from './history/HistoryPanel';
@@ -45,7 +46,12 @@ export function MainTabs() {
       </div>
       <div role="tabpanel" id={`panel-${view}`} aria-labelledby={`tab-${view}`} className="tab-panel">
         <h2 className="panel-title">{t(TABS.find((tab) => tab.view === view)!.heading)}</h2>
-        {view === 'task' ? <CurrentTask /> : view === 'launch' ? <LaunchPanel /> : view === 'fleet' ? <FleetPanel /> : <HistoryPanel />}
+        {view === 'task' ? (
+          <>
+            <RecordingPanel />
+            <CurrentTask />
+          </>
+        ) : view === 'launch' ? <LaunchPanel /> : view === 'fleet' ? <FleetPanel /> : <HistoryPanel />}
       </div>
     </section>
   );

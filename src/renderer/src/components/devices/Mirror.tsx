@@ -12,6 +12,8 @@ import { deviceSize, toDevicePoint, type Size } from './device-geometry';
 import { currentFolderName, forgetFolder } from '../../lib/save-to-folder';
 import { createKeyboardQueue } from './keyboard-queue';
 import { MirrorControls } from './MirrorControls';
+import { RecordControls } from '../recording/RecordControls';
+import { useRecording } from '../recording/use-recording';
 import { MirrorStats } from './MirrorStats';
 import { useFitSize } from './use-fit-size';
 import { useMirrorFrames } from './use-mirror-frames';
@@ -38,6 +40,7 @@ export function Mirror({ device }: { device: DeviceSummary }) {
   const agentActive = isRunning(entry?.task);
   const personHasControl = !agentActive || entry?.paused === true || handsPhoneOver(entry?.task.pending?.request);
   useMirrorFrames(canvas, device.serial);
+  const checking = useRecording(device.serial)?.checking ?? null;
   const words = useWords();
   const { t } = words;
 
@@ -90,7 +93,10 @@ export function Mirror({ device }: { device: DeviceSummary }) {
     const moved = Math.hypot(end.x - start.x, end.y - start.y) > TAP_SLOP_PX;
     const durationMs = Math.min(Math.max(Math.round(performance.now() - start.at), 100), 2000);
     setSending(true);
-    const sent = moved
+    // After "Add check" a click names the element to check; it does not tap it.
+    const sent = checking && !moved
+      ? bridge.call('record.addCheck', { serial: device.serial, kind: checking, ...from })
+      : moved
       ? bridge.call('devices.swipe', { serial: device.serial, fromX: from.x, fromY: from.y, toX: to.x, toY: to.y, durationMs })
       : bridge.call('devices.tap', { serial: device.serial, ...from });
     sent.catch(reportError).finally(() => setSending(false));
@@ -155,6 +161,7 @@ export function Mirror({ device }: { device: DeviceSummary }) {
         </div>
         <MirrorControls serial={device.serial} personHasControl={personHasControl} saving={screenshot.saving} onSaveScreenshot={() => void screenshot.save()} />
       </div>
+      <RecordControls serial={device.serial} personHasControl={personHasControl} />
       <p className="mirror-control muted" data-testid="mirror-control">
         {personHasControl
           ? t('app:mirror.youControl')

@@ -182,7 +182,7 @@ export function HistoryPanel() {
                   </button>
                   {/* Phone, model and start under the goal: as columns they pushed the row's actions out of sight at 1280 px. */}
                   <span className="history-meta">
-                    <span title={task.serial}>{nameOfSerial({ names }, task.serial)}</span> · <span data-testid="history-model">{modelOf(task.planner, words)}</span> ·{' '}
+                    <span title={task.serial}>{nameOfSerial({ names }, task.serial)}</span> · <span data-testid="history-model">{task.recordedByPerson ? t('app:record.recordedByYou') : modelOf(task.planner, words)}</span> ·{' '}
                     <span className="history-started" data-testid="history-started">
                       {formatTime(task.createdAt, words)}
                     </span>

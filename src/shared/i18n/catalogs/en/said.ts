@@ -114,6 +114,18 @@ guard: {
     repeat_other: '{{action}} {{count}} times in a row and the screen did not change',
     alternation: 'going back and forth between the same two screens for {{turns}} turns (last actions: {{actions}})',
   },
+  recording: {
+    notRecording: 'No recording runs on {{serial}}: press Record first.',
+    alreadyRecording: 'A recording already runs on {{serial}}.',
+    nothingRecorded: 'Nothing was recorded yet: act on the mirror first, or discard the recording.',
+    noStep: 'There is no step {{step}} in this recording (it may have been deleted).',
+    stepUnreadable: 'The step could not be read: {{why}}',
+    nothingHere: 'There is no element at that point to check.',
+    noWords: 'That element shows no words to check.',
+    notCheckable: 'That element cannot be checked or unchecked, so its state cannot be checked; check that it shows instead.',
+    noLocator: 'No locator names that element alone, so a check of it could find another one.',
+    screenUnread: 'The phone’s screen could not be read before the input, so the step names its point: {{why}}',
+  },
   schedule: {
     cronFields: '"{{pattern}}" is not a cron pattern of five fields (minute hour day month weekday), e.g. "0 8 * * *" for every day at 08:00',
     cronRefused: '"{{pattern}}" is not a cron pattern croner accepts: {{why}}',

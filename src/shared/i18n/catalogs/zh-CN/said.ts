@@ -109,6 +109,18 @@ guard: {
     repeat_other: '{{action}} 连续 {{count}} 次，屏幕没有变化',
     alternation: '在同样两个屏幕之间来回 {{turns}} 轮（最近的操作：{{actions}}）',
   },
+  recording: {
+    notRecording: '{{serial}} 上没有正在进行的录制：请先按“录制”。',
+    alreadyRecording: '{{serial}} 上已经在录制。',
+    nothingRecorded: '还没有录下任何步骤：请先在镜像上操作，或者放弃这次录制。',
+    noStep: '这次录制里没有步骤 {{step}}（可能已被删除）。',
+    stepUnreadable: '无法读取这个步骤：{{why}}',
+    nothingHere: '这个位置没有可以检查的元素。',
+    noWords: '这个元素没有可以检查的文字。',
+    notCheckable: '这个元素不能勾选或取消勾选，无法检查它的状态；可以改为检查它是否显示。',
+    noLocator: '没有能单独找到这个元素的定位，检查它可能会找到别的元素。',
+    screenUnread: '输入前无法读取手机屏幕，因此这一步记录的是坐标：{{why}}',
+  },
   schedule: {
     cronFields: '“{{pattern}}”不是五段的定时表达式（分 时 日 月 星期），例如“0 8 * * *”表示每天 08:00',
     cronRefused: '“{{pattern}}”不是有效的定时表达式：{{why}}',
