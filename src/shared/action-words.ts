@@ -25,7 +25,7 @@ export const WAIT = 'wait';
 
 type Mood = 'do' | 'done';
 /** The tools with words of their own; any other is shown with its arguments. */
-const WORDED_TOOLS = new Set(['tap', 'long_press', 'swipe', 'type_text', 'press_key', 'launch_app', WAIT, 'describe_screen', 'finish_task', ASK_USER, HAND_OVER]);
+const WORDED_TOOLS = new Set(['tap', 'double_tap', 'long_press', 'swipe', 'type_text', 'press_key', 'launch_app', WAIT, 'describe_screen', 'finish_task', ASK_USER, HAND_OVER]);
 
 const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
@@ -48,6 +48,7 @@ export function actionPhrase(tool: string, args: Record<string, unknown>, target
   const on = target ? t('common:action.target', { name: clip(target, 60) }) : undefined;
   switch (tool) {
     case 'tap':
+    case 'double_tap':
     case 'long_press': {
       const at = point(args.x, args.y);
       return [verb, on ?? (at && t('common:action.at', { point: at }))].filter(Boolean).join(' ');

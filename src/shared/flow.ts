@@ -197,6 +197,20 @@ export const ActionStepSchema = z
   .strict();
 export type ActionStep = z.infer<typeof ActionStepSchema>;
 
+/**
+ * A written condition (Maestro's `assertTrue`): operators and `$N` slots, and the slots' values (a variable as
+ * `${NAME}`, filled in like any other), so a value can never change the expression.
+ */
+export const FlowConditionSchema = z
+  .object({
+    /** As the file wrote it, for the report. */
+    written: text,
+    expression: z.string().max(FLOW_TEXT_MAX).regex(/^[\s$\d()=!<>&|]*$/, 'a condition holds only operators and slots'),
+    values: z.array(z.union([z.string().max(FLOW_TEXT_MAX), z.number(), z.boolean()])).max(200),
+  })
+  .strict();
+export type FlowCondition = z.infer<typeof FlowConditionSchema>;
+
 /** A condition on the Scene; every field given must hold. */
 export const AssertionSchema = z
   .object({
@@ -212,6 +226,8 @@ export const AssertionSchema = z
     element: LocatorSchema.optional(),
     /** No element this locator matches is on screen. */
     no_element: LocatorSchema.optional(),
+    /** A written condition on the flow's variables is true (judged once, not on the screen). */
+    condition: FlowConditionSchema.optional(),
     /** This app (package) is in front. */
     app: text.optional(),
   })

@@ -163,6 +163,66 @@ describe('Maestro flows', () => {
     expect(settings).toMatchObject({ airplaneMode: false, wifi: true });
   });
 
+  it('Scenario: Maestro doubleTapOn, eraseText, hideKeyboard, inputRandom* and assertTrue edit notes as Maestro would', async () => {
+    await harness.reset({});
+    const file = await maestroFile('edit-notes.yaml', [
+      'appId: com.amc.notes',
+      'env:',
+      '  KEPT: Shopping',
+      '---',
+      '- launchApp',
+      '- doubleTapOn: "Shopping list"',
+      '- eraseText: 5',
+      '- tapOn:',
+      '    id: note_body',
+      '- eraseText',
+      '- inputRandomEmail',
+      '- hideKeyboard',
+      '- hideKeyboard',
+      '- tapOn: Save',
+      '- assertTrue: ${KEPT == "Shopping" && !(KEPT === "Ideas")}',
+      '- tapOn: "New note"',
+      '- tapOn:',
+      '    id: note_title',
+      '- inputRandomPersonName',
+      '- tapOn:',
+      '    id: note_body',
+      '- inputRandomNumber:',
+      '    length: 6',
+      '- inputRandomText:',
+      '    length: 4',
+      '- hideKeyboard',
+      '- tapOn: Save',
+    ]);
+    const result = await runAmc(['flow', 'run', file, '-s', harness.serial], { env: env() });
+    expect(result.stdout).toMatch(/passed +11\. line 15: assert: .* — \$\{KEPT == "Shopping" && !\(KEPT === "Ideas"\)\} holds \("Shopping", "Shopping", "Shopping", "Ideas"\)/);
+    expect(result.code).toBe(0);
+    const state = await harness.state();
+    // The double tap opened the note and put the cursor in its title; five characters erased from its end.
+    expect(state.notes[0]!.title).toBe('Shopping');
+    expect(state.notes[0]!.body).toMatch(/^[a-z]{8}@example\.com$/);
+    expect(state.notes[1]).toEqual({ title: 'Ideas', body: 'Learn to play the guitar' });
+    expect(state.notes[2]!.title).toMatch(/^[A-Z][a-z]+ [A-Z][a-z]+$/);
+    expect(state.notes[2]!.body).toMatch(/^[1-9]\d{5}[a-z]{4}$/);
+    expect(state.keyboardShown).toBe(false);
+  });
+
+  it('Scenario: A Maestro assertTrue that is false fails at its line, and a value never changes the condition', async () => {
+    await harness.reset({});
+    const file = await maestroFile('condition.yaml', ['appId: com.amc.notes', '---', '- launchApp', '- assertTrue: ${NAME == "Ann"}', '- tapOn: "Shopping list"']);
+    // A value written to turn the comparison into another one stays a value.
+    const result = await runAmc(['flow', 'run', file, '-s', harness.serial, '-e', 'NAME=Bob" || "a" == "a'], { env: env() });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(/FAILED +3\. line 4: assert: .* — \$\{NAME == "Ann"\} is false \("Bob\\" \|\| \\"a\\" == \\"a", "Ann"\)/);
+    expect(result.stdout).toContain('not run  4. line 5: tap:');
+    expect((await harness.state()).foreground).toBe('com.amc.notes');
+    const scripted = await maestroFile('scripted-condition.yaml', ['appId: com.amc.notes', '---', '- assertTrue: ${output.count > 1}', '- assertTrue: ${require("fs")}']);
+    const checked = await runAmc(['flow', 'check', scripted], { env: env() });
+    expect(checked.code).toBe(2);
+    expect(checked.stderr).toContain('line 3, column 3: assertTrue: amc reads comparisons of variables, texts and numbers');
+    expect(checked.stderr).toContain('line 4, column 3: assertTrue: amc reads comparisons');
+  });
+
   it('Scenario: Maestro commands amc does not run are named with their line and column, and refused before the run', async () => {
     await harness.reset({});
     const file = await maestroFile('scripted.yaml', [

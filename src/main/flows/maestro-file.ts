@@ -1,6 +1,8 @@
+import { randomInt } from 'node:crypto';
 import { LineCounter, parseAllDocuments, type Document } from 'yaml';
 import { FlowSchema, LOCATOR_INDEX_MAX, LOCATOR_RELATIONS, type ActionStep, type FlowStep, type Locator, type LocatorRelations, type LocatorState, type StepCondition } from '../../shared/flow';
 import type { FlowFileOptions, FlowFileResult, FlowProblem } from './flow-file-types';
+import { readCondition } from './flow-condition';
 import { fillVariables, referencedVariables, stringsWithPaths } from '../replay/flow-variables';
 
 /**
@@ -126,11 +128,36 @@ class Reader {
         ];
       }
       case 'tapOn':
+      case 'doubleTapOn':
       case 'longPressOn': {
         const selector = this.selector(value, offset, name);
         if (!selector) return [];
-        return [{ ...action(name === 'tapOn' ? 'tap' : 'long_press', {}), target: selector.locator, ...(selector.optional && { optional: true }) }];
+        return [{ ...action(TAPS[name], {}), target: selector.locator, ...(selector.optional && { optional: true }) }];
       }
+      case 'inputRandomText':
+      case 'inputRandomNumber':
+      case 'inputRandomEmail':
+      case 'inputRandomPersonName': {
+        const length = isRaw(value) && value.length !== undefined ? Number(value.length) : RANDOM_LENGTH;
+        if (!Number.isInteger(length) || length < 1 || length > 200) return bad('its `length` is a whole number from 1 to 200');
+        return [action('type_text', { text: randomInput(name, length) })];
+      }
+      case 'eraseText': {
+        const given = isRaw(value) ? value.charactersToErase : value;
+        const count = given === null || given === undefined ? undefined : Number(given);
+        if (count !== undefined && (!Number.isInteger(count) || count < 1 || count > 1000)) return bad('it erases a whole number of characters, from 1 to 1000');
+        return [action('erase_text', count === undefined ? {} : { count })];
+      }
+      case 'assertTrue': {
+        const written = isRaw(value) ? value.condition : value;
+        if (typeof written !== 'string' && typeof written !== 'number' && typeof written !== 'boolean') return bad('it takes a condition, e.g. `${COUNT == "3"}`');
+        const condition = readCondition(String(written));
+        if ('problem' in condition) return bad(condition.problem);
+        // Judged once, as Maestro does: a condition on variables does not change while the screen does.
+        return [{ assert: { condition }, timeout: 0 }];
+      }
+      case 'hideKeyboard':
+        return [action('hide_keyboard', {})];
       case 'assertVisible':
       case 'assertNotVisible': {
         const selector = this.selector(value, offset, name);
@@ -304,6 +331,30 @@ class Reader {
   private selectorProblem(offset: number, command: string, message: string): null {
     this.problem(offset, `${command}: ${message}`);
     return null;
+  }
+}
+
+const TAPS = { tapOn: 'tap', doubleTapOn: 'double_tap', longPressOn: 'long_press' } as const;
+
+/** Maestro's random inputs are this long unless `length` says otherwise. */
+const RANDOM_LENGTH = 8;
+const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
+const FIRST_NAMES = ['Ada', 'Bruno', 'Chen', 'Dalia', 'Emeka', 'Freya', 'Goran', 'Hana', 'Ines', 'Jonas', 'Kenji', 'Lucia', 'Mateo', 'Nadia', 'Omar', 'Priya'];
+const LAST_NAMES = ['Abbott', 'Baptiste', 'Castro', 'Dubois', 'Eriksen', 'Fischer', 'Garcia', 'Huang', 'Ivanova', 'Jensen', 'Kowalski', 'Lindqvist', 'Moreau', 'Nakamura', 'Okafor', 'Petrov'];
+const pick = (alphabet: string, length: number) => Array.from({ length }, () => alphabet[randomInt(alphabet.length)]).join('');
+const oneOf = (names: readonly string[]) => names[randomInt(names.length)]!;
+
+/** A fresh value for Maestro's inputRandom* commands, drawn when the file is read (the report shows what was typed). */
+function randomInput(command: string, length: number): string {
+  switch (command) {
+    case 'inputRandomNumber':
+      return pick('123456789', 1) + pick('0123456789', length - 1);
+    case 'inputRandomEmail':
+      return `${pick(LETTERS, length)}@example.com`;
+    case 'inputRandomPersonName':
+      return `${oneOf(FIRST_NAMES)} ${oneOf(LAST_NAMES)}`;
+    default:
+      return pick(LETTERS, length);
   }
 }
 

@@ -1,4 +1,5 @@
-import type { Assertion, Locator } from '../../shared/flow';
+import type { Assertion, FlowCondition, Locator } from '../../shared/flow';
+import { evaluate } from './flow-condition';
 import { elementLabel, labelParts, type Scene, type SceneElement } from '../../shared/scene';
 import type { CheckResult } from '../replay/flow-checks';
 import { describeLocator, resolveLocator } from '../replay/locator';
@@ -51,6 +52,13 @@ function located(scene: Scene, locator: Locator, present: boolean): CheckResult 
   return shown ? { holds: false, reason: `${what} is on screen (${shown})` } : { holds: true, fact: `no ${what} on screen` };
 }
 
+function conditionHolds(condition: FlowCondition): CheckResult {
+  const value = evaluate(condition);
+  if (typeof value === 'string') return { holds: false, reason: value };
+  const shown = condition.values.map((item) => JSON.stringify(item)).join(', ');
+  return value ? { holds: true, fact: `${condition.written} holds (${shown})` } : { holds: false, reason: `${condition.written} is false (${shown || 'no values'})` };
+}
+
 function inFront(scene: Scene, app: string): CheckResult {
   const front = scene.screen.package;
   return front === app ? { holds: true, fact: `${app} is in front` } : { holds: false, reason: `${front || 'no app'} is in front, not ${app}` };
@@ -66,6 +74,7 @@ export function checkAssertion(scene: Scene, assertion: Assertion): CheckResult 
   if (assertion.element) results.push(located(scene, assertion.element, true));
   if (assertion.no_element) results.push(located(scene, assertion.no_element, false));
   if (assertion.app !== undefined) results.push(inFront(scene, assertion.app));
+  if (assertion.condition) results.push(conditionHolds(assertion.condition));
   const failed = results.flatMap((result) => (result.holds ? [] : [result.reason]));
   if (failed.length) return { holds: false, reason: failed.join('; ') };
   return { holds: true, fact: results.map((result) => (result.holds ? result.fact : '')).join('; ') };

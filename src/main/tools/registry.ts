@@ -4,7 +4,8 @@ import { launchApp } from './actions/launch-app';
 import { clearApp, stopApp } from './actions/app-state';
 import { openUrl } from './actions/open-url';
 import { describeScreen, wait } from './actions/observe';
-import { longPress, swipe, tap } from './actions/touch';
+import { doubleTap, longPress, swipe, tap } from './actions/touch';
+import { eraseText, hideKeyboard } from './actions/flow-keys';
 import { typeText } from './actions/type-text';
 import type { ActionTool, ToolCatalog } from './tool';
 
@@ -12,7 +13,7 @@ import type { ActionTool, ToolCatalog } from './tool';
  * Every action tool, in the order the model sees them. Everything that lists tools (the Executor, `amc act`,
  * the planner's tool list, the report) reads this registry and the tools' own flags.
  */
-const TOOLS: readonly ActionTool[] = [tap, longPress, swipe, typeText, pressKey, launchApp, openUrl, wait, describeScreen, stopApp, clearApp];
+const TOOLS: readonly ActionTool[] = [tap, longPress, swipe, typeText, pressKey, launchApp, openUrl, wait, describeScreen, stopApp, clearApp, doubleTap, eraseText, hideKeyboard];
 
 export const ACTION_TOOLS: ToolCatalog = new Map(TOOLS.map((tool) => [tool.name, tool]));
 export const ACTION_TOOL_NAMES: readonly string[] = TOOLS.map((tool) => tool.name);

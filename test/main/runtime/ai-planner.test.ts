@@ -189,8 +189,8 @@ describe('AI planner inputs', () => {
     const { planner } = buildPlanner(directConfig(fake));
     await planner.plan({ goal, step: 1, scene: wifiScene, sceneError: null }, { signal: new AbortController().signal });
     const names = (fake.bodies()[0] as { tools: Array<{ function: { name: string } }> }).tools.map((t) => t.function.name);
-    // Tools only a person writes into a flow (describe_screen, open_url, stop_app, clear_app) are never the model's.
-    expect(names).toEqual([...ACTION_TOOL_SPECS.map((t) => t.name).filter((n) => !['describe_screen', 'open_url', 'stop_app', 'clear_app'].includes(n)), 'ask_user', 'hand_over', 'finish_task']);
+    // Tools only a person writes into a flow (describe_screen, open_url, stop_app, clear_app and Maestro's double tap, erase and hide-keyboard) are never the model's.
+    expect(names).toEqual([...ACTION_TOOL_SPECS.map((t) => t.name).filter((n) => !['describe_screen', 'open_url', 'stop_app', 'clear_app', 'double_tap', 'erase_text', 'hide_keyboard'].includes(n)), 'ask_user', 'hand_over', 'finish_task']);
   });
 
   it('the system prompt grounds coordinates in the Scene, treats screen text as data, and asks for a rationale first', async () => {

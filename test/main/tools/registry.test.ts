@@ -142,6 +142,47 @@ const EXERCISES: Record<string, Exercise> = {
       expect(after.foreground).toBe('com.android.chrome');
     },
   },
+  double_tap: {
+    prepare: () => act('launch_app', { app: 'Notes' }).then(() => undefined),
+    args: () => ({ element_id: find('Shopping list').id }),
+    check: (before, after) => {
+      // The first tap opens the note; the second lands, at once, on the title field now under the finger.
+      expect(before.focusedField).toBeNull();
+      expect(after.focusedField).toMatch(/note_title$/);
+      expect(after.notes).toEqual(before.notes);
+    },
+  },
+  erase_text: {
+    prepare: async () => {
+      await act('launch_app', { app: 'Notes' });
+      await act('tap', { element_id: find('Shopping list').id });
+      await act('tap', { element_id: find('note_title').id });
+    },
+    args: () => ({ count: 5 }),
+    check: async (before, after) => {
+      expect(before.focusedField).toMatch(/note_title$/);
+      expect(after.focusedField).toMatch(/note_title$/);
+      await act('press_key', { key: 'back' });
+      await act('tap', { element_id: find('Save').id });
+      expect((await state()).notes[0]).toEqual({ title: 'Shopping', body: 'Milk, eggs, bread' });
+    },
+  },
+  hide_keyboard: {
+    prepare: async () => {
+      await act('launch_app', { app: 'Notes' });
+      await act('tap', { element_id: find('New note').id });
+      await act('tap', { element_id: find('note_title').id });
+    },
+    args: () => ({}),
+    check: async (before, after) => {
+      expect(before.keyboardShown).toBe(true);
+      expect(after.keyboardShown).toBe(false);
+      expect(after.foreground).toBe('com.amc.notes');
+      // With no keyboard showing it presses nothing: the editor stays open.
+      await act('hide_keyboard', {});
+      expect(scene.elements.some((element) => element.resourceId === 'note_title')).toBe(true);
+    },
+  },
   wait: {
     args: () => ({ seconds: 0.1 }),
     check: (before, after, outcome) => {

@@ -18,6 +18,9 @@ describe('action tool specs', () => {
       'describe_screen',
       'stop_app',
       'clear_app',
+      'double_tap',
+      'erase_text',
+      'hide_keyboard',
     ]);
     for (const spec of ACTION_TOOL_SPECS) {
       expect(DecisionToolSpecSchema.parse(spec)).toEqual(spec);

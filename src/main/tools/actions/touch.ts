@@ -25,6 +25,21 @@ export const tap = defineTool({
   },
 });
 
+export const doubleTap = defineTool({
+  name: 'double_tap',
+  schema: TapArgsSchema,
+  description: `Tap twice in quick succession (zooms maps and photos, likes a post). Give element_id, or x and y. ${GROUNDING}`,
+  offeredToModel: false,
+  effects: { target: 'element', verb: 'double-taps' },
+  async run(args, context) {
+    const target = await context.aimAt(args, 'double_tap');
+    context.setTarget(target);
+    // One shell command, so the second tap follows the first without a round trip in between.
+    await context.send(`input tap ${target.x} ${target.y}; input tap ${target.x} ${target.y}`);
+    return target;
+  },
+});
+
 export const LongPressArgsSchema = z.strictObject({
   ...pointArgs,
   duration_ms: z.number().int().min(300).max(5000).optional().describe('How long to hold, default 800 ms.'),

@@ -73,6 +73,7 @@ export default {
   action: {
     verb: {
       tap: { do: 'Tap', done: 'Tapped' },
+      double_tap: { do: 'Double-tap', done: 'Double-tapped' },
       long_press: { do: 'Long-press', done: 'Long-pressed' },
       swipe: { do: 'Swipe', done: 'Swiped' },
       type_text: { do: 'Type', done: 'Typed' },

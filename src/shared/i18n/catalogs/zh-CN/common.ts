@@ -72,6 +72,7 @@ export default {
   action: {
     verb: {
       tap: { do: '点按', done: '点按了' },
+      double_tap: { do: '双击', done: '双击了' },
       long_press: { do: '长按', done: '长按了' },
       swipe: { do: '滑动', done: '滑动了' },
       type_text: { do: '输入', done: '输入了' },
