@@ -21,6 +21,7 @@ import { appHandlers } from './handlers/app';
 import { deviceHandlers } from './handlers/devices';
 import { flowHandlers } from './handlers/flows';
 import { historyHandlers } from './handlers/history';
+import { inspectHandlers } from './handlers/inspect';
 import { mirrorHandlers } from './handlers/mirror';
 import { settingsHandlers } from './handlers/settings';
 import { taskHandlers } from './handlers/tasks';
@@ -188,6 +189,7 @@ export async function createApp(options: AppOptions = {}): Promise<AppServices> 
     ...notesHandlers(notes, events),
     ...planCacheHandlers(planCache),
     ...scheduleHandlers(scheduler),
+    ...inspectHandlers(phone, tasks, store, async () => (await effectiveSettings()).perception.sceneTokenBudget),
     'fleet.overview': async () => readFleetView(await config.load()),
   };
 

@@ -1,6 +1,7 @@
 import { stringify } from 'yaml';
 import type { ActionStep, Locator } from '../../shared/flow';
 import type { Scene, SceneElement } from '../../shared/scene';
+import { elementAt } from '../../shared/scene-tree';
 import { locatorFor } from '../replay/locator';
 import { stepLabel } from './flow-to-yaml';
 import { maestroSelector, NotExpressibleInMaestro } from './maestro-export';
@@ -30,24 +31,11 @@ export interface ElementLocator {
   maestroProblem?: string;
 }
 
-/** What a person can act on: a tap lands on the innermost such element under the finger. */
-const acts = (element: SceneElement) => Boolean(element.clickable || element.longClickable || element.editable || element.checked !== undefined);
-
-const area = ({ bounds: [left, top, right, bottom] }: SceneElement) => (right - left) * (bottom - top);
-
-const contains = ({ bounds: [left, top, right, bottom] }: SceneElement, { x, y }: MirrorPoint) => x >= left && x < right && y >= top && y < bottom;
-
 /**
- * The element a touch at `point` reaches: the smallest one under it that can be acted on (a switch inside its row,
- * the row outside the switch), else the smallest one under it at all; never one a dialog covers while the dialog's own
- * elements lie there too. Undefined where the point lies on no element.
+ * The element a touch at `point` reaches (the smallest one under it that can be acted on, else the smallest): the
+ * rule lives in src/shared/scene-tree.ts, so Inspect's outline in the window and a recorded tap pick the same element.
  */
-export function elementAtPoint(scene: Scene, point: MirrorPoint): SceneElement | undefined {
-  const under = scene.elements.filter((element) => contains(element, point));
-  const reachable = under.some((element) => !element.covered) ? under.filter((element) => !element.covered) : under;
-  const smallest = (elements: SceneElement[]) => elements.reduce<SceneElement | undefined>((best, element) => (best && area(best) <= area(element) ? best : element), undefined);
-  return smallest(reachable.filter(acts)) ?? smallest(reachable);
-}
+export const elementAtPoint: (scene: Scene, point: MirrorPoint) => SceneElement | undefined = elementAt;
 
 export const centreOf = ({ bounds: [left, top, right, bottom] }: SceneElement): MirrorPoint => ({ x: Math.round((left + right) / 2), y: Math.round((top + bottom) / 2) });
 

@@ -11,6 +11,8 @@ import { MissedRunsBanner } from './components/MissedRunsBanner';
 import { SetupChecklist } from './components/SetupChecklist';
 import { SettingsDrawer } from './components/settings/SettingsDrawer';
 import { GoalBox } from './components/task/GoalBox';
+import { InspectPanel } from './components/inspect/InspectPanel';
+import { useInspectStore } from './store/inspect-store';
 import { ShortcutsHelp } from './components/task/ShortcutsHelp';
 import { ConfirmDialog } from './components/ConfirmDialog';
 import { useWords } from './i18n/use-words';
@@ -20,6 +22,7 @@ export function App() {
   useAppConnection();
   const panel = usePanelWidth();
   const { t } = useWords();
+  const inspecting = useInspectStore((s) => s.target !== null);
   return (
     <div className="app">
       <Header />
@@ -33,6 +36,11 @@ export function App() {
         </ErrorBoundary>
         <Splitter width={panel.width} onResize={panel.resize} onReset={panel.reset} />
         <div className="work">
+          <ErrorBoundary area={t('inspect:area')}>
+            <InspectPanel />
+          </ErrorBoundary>
+          {/* Kept while inspecting (hidden), so the goal typed and the History opened are as they were after. */}
+          <div className="work-main" hidden={inspecting}>
           <ErrorBoundary area={t('app:area.setup')}>
             <SetupChecklist />
           </ErrorBoundary>
@@ -42,6 +50,7 @@ export function App() {
           <ErrorBoundary area={t('app:area.timeline')}>
             <MainTabs />
           </ErrorBoundary>
+          </div>
         </div>
       </main>
       <ErrorBoundary area={t('app:area.settings')}>

@@ -12,6 +12,7 @@ import { taskEvents, taskMethods } from './tasks';
 import { scheduleEvents, scheduleMethods } from './schedules';
 import { fleetMethods } from './fleet';
 import { recordingEvents, recordingMethods } from './recording';
+import { inspectMethods } from './inspect';
 
 export * from './define';
 export * from './app';
@@ -27,6 +28,7 @@ export * from './schedules';
 export * from './fleet';
 export * from './recording';
 export * from './supervision';
+export * from './inspect';
 export * from './frame';
 export * from './web-protocol';
 
@@ -45,6 +47,7 @@ export const methods = {
   ...scheduleMethods,
   ...fleetMethods,
   ...recordingMethods,
+  ...inspectMethods,
 };
 
 /** Every event main pushes to windows, one topic at a time (never the whole state). */

@@ -6,6 +6,9 @@ import { useWords } from '../../i18n/use-words';
 import { phoneName } from '../../store/devices-store';
 import { reportError } from '../../store/app-store';
 import { useMirrorStore } from '../../store/mirror-store';
+import { inspectsPhone, pinElement, pointAtElement, useInspectStore } from '../../store/inspect-store';
+import { elementAt } from '../../../../shared/scene-tree';
+import { InspectOutline } from '../inspect/InspectOutline';
 import { entryFor, isRunning, useTaskStore } from '../../store/task-store';
 import { targetPoint } from '../timeline/step-view';
 import { deviceSize, toDevicePoint, type Size } from './device-geometry';
@@ -41,6 +44,10 @@ export function Mirror({ device }: { device: DeviceSummary }) {
   const personHasControl = !agentActive || entry?.paused === true || handsPhoneOver(entry?.task.pending?.request);
   useMirrorFrames(canvas, device.serial);
   const checking = useRecording(device.serial)?.checking ?? null;
+  const inspecting = useInspectStore(inspectsPhone(device.serial));
+  const inspected = useInspectStore((s) => (inspecting ? s.screen?.scene : undefined));
+  const selectedId = useInspectStore((s) => s.selectedId);
+  const pointedId = useInspectStore((s) => s.pointedId);
   const words = useWords();
   const { t } = words;
 
@@ -74,7 +81,15 @@ export function Mirror({ device }: { device: DeviceSummary }) {
     return { x: event.clientX - box.left, y: event.clientY - box.top, box: { width: box.width, height: box.height } };
   };
 
+  /** While inspecting, the pointer picks elements of the layout read (in its own pixels) and nothing reaches the phone. */
+  const inspectedAt = (event: PointerEvent<HTMLCanvasElement>) => {
+    if (!inspected) return null;
+    const { x, y, box } = pointFrom(event);
+    return elementAt(inspected, toDevicePoint({ x, y }, box, inspected.screen))?.id ?? null;
+  };
+
   const onPointerDown = (event: PointerEvent<HTMLCanvasElement>) => {
+    if (inspecting) return;
     if (!personHasControl || !size || event.button !== 0) return;
     event.currentTarget.setPointerCapture?.(event.pointerId);
     const { x, y } = pointFrom(event);
@@ -82,6 +97,10 @@ export function Mirror({ device }: { device: DeviceSummary }) {
   };
 
   const onPointerUp = (event: PointerEvent<HTMLCanvasElement>) => {
+    if (inspecting) {
+      pinElement(inspectedAt(event));
+      return;
+    }
     const start = press.current;
     press.current = null;
     // Clicking the phone also gives it the keyboard, as clicking a field would (after the press, which moved focus).
@@ -124,7 +143,7 @@ export function Mirror({ device }: { device: DeviceSummary }) {
       <div className="mirror-body">
         <div className="mirror-stage" ref={stage}>
           <div
-            className={`mirror-screen${personHasControl ? ' is-interactive' : ''}${sending ? ' is-sending' : ''}`}
+            className={`mirror-screen${inspecting ? ' is-inspecting' : personHasControl ? ' is-interactive' : ''}${sending ? ' is-sending' : ''}`}
             style={fitted ? { width: fitted.width, height: fitted.height } : undefined}
           >
             <canvas
@@ -132,10 +151,12 @@ export function Mirror({ device }: { device: DeviceSummary }) {
               className="mirror-canvas"
               data-testid="mirror-canvas"
               data-seq={painted?.seq ?? ''}
-              aria-label={t(personHasControl ? 'app:mirror.liveScreenControl' : 'app:mirror.liveScreen', { phone: phoneName(device, words) })}
+              aria-label={t(inspecting ? 'inspect:mirrorLabel' : personHasControl ? 'app:mirror.liveScreenControl' : 'app:mirror.liveScreen', { phone: phoneName(device, words) })}
               role="img"
               onPointerDown={onPointerDown}
               onPointerUp={onPointerUp}
+              onPointerMove={(event) => inspecting && pointAtElement(inspectedAt(event))}
+              onPointerLeave={() => inspecting && pointAtElement(null)}
               onPointerCancel={() => (press.current = null)}
             />
             <textarea
@@ -152,6 +173,7 @@ export function Mirror({ device }: { device: DeviceSummary }) {
               onCompositionEnd={takeText}
             />
             {!painted && <p className="mirror-waiting muted">{t('app:mirror.waiting')}</p>}
+            {inspected && <InspectOutline scene={inspected} selectedId={selectedId} pointedId={pointedId} />}
             {size && target && (
               <svg className="mirror-overlay" viewBox={`0 0 ${size.width} ${size.height}`} preserveAspectRatio="none" aria-hidden="true">
                 <circle className="mirror-target" data-testid="mirror-target" cx={target.x} cy={target.y} r={Math.max(size.width, size.height) / 40} />

@@ -2,6 +2,7 @@ import type { MirrorKey } from '../../../../shared/contract';
 import { useBridge } from '../../bridge-context';
 import { useWords } from '../../i18n/use-words';
 import { reportError } from '../../store/app-store';
+import { InspectToggle } from '../inspect/InspectToggle';
 
 /** The keys beside the mirror, in order; each has a name (`app:mirror.key.*`) and a short form for the button. */
 const KEY_BUTTONS: readonly MirrorKey[] = ['back', 'home', 'recents', 'volume_up', 'volume_down', 'power'];
@@ -40,6 +41,7 @@ export function MirrorControls({ serial, personHasControl, saving, onSaveScreens
       <button type="button" className="button secondary icon" disabled={saving} onClick={onSaveScreenshot} aria-label={t('app:mirror.captureLabel')} title={t('app:mirror.captureTitle')}>
         <span aria-hidden="true">{t('app:mirror.capture')}</span>
       </button>
+      <InspectToggle serial={serial} />
     </div>
   );
 }

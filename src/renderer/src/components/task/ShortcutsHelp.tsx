@@ -18,6 +18,7 @@ const SHORTCUTS: Array<[keys: string, what: string]> = [
   ['Space', 'app:shortcuts.pause'],
   ['↑ ↓ Enter', 'app:shortcuts.history'],
   ['/', 'app:shortcuts.search'],
+  ['I', 'inspect:shortcut'],
   ['app:shortcuts.typingKeys', 'app:shortcuts.typing'],
   ['app:shortcuts.dividerKeys', 'app:shortcuts.resize'],
   ['?', 'app:shortcuts.list'],

@@ -26,6 +26,8 @@ interface Props {
   /** Open shows everything; closed, the card is one line (step, action, target, outcome). Open when not given. */
   expanded?: boolean;
   onToggle?(): void;
+  /** Opens Inspect on this step's screen (given when the step has a Scene). */
+  onInspect?(): void;
 }
 
 const ENDED_WORDS = { failed: 'app:step.endedFailed', cancelled: 'app:step.endedCancelled' } as const;
@@ -34,7 +36,7 @@ const ENDED_WORDS = { failed: 'app:step.endedFailed', cancelled: 'app:step.ended
  * One turn of a task: what the agent saw, why it acted, what it did and what happened. Closed, it is one line; a
  * click on that line opens it.
  */
-export function StepCard({ step, planner, showSource = false, running, waitingStep = null, changedScreen = null, endedHere = null, expanded = true, onToggle }: Props) {
+export function StepCard({ step, planner, showSource = false, running, waitingStep = null, changedScreen = null, endedHere = null, expanded = true, onToggle, onInspect }: Props) {
   const phase = stepPhase(step, running, waitingStep);
   const planned = step.planned;
   const target = targetDescription(step);
@@ -160,6 +162,11 @@ export function StepCard({ step, planner, showSource = false, running, waitingSt
             point={targetPoint(step)}
             title={target ? t('app:step.screenAtTarget', { step: step.step, target }) : t('app:step.screenAt', { step: step.step })}
           />
+        )}
+        {step.scene && onInspect && (
+          <button type="button" className="button secondary small step-inspect" onClick={onInspect} aria-label={t('inspect:stepLabel', { step: step.step })} data-testid="step-inspect">
+            {t('inspect:step')}
+          </button>
         )}
       </div>
     </article>

@@ -1,6 +1,8 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { screenChangedByAction, type TaskRecord } from '../../../../shared/task';
+import { useBridge } from '../../bridge-context';
 import { useWords } from '../../i18n/use-words';
+import { inspect } from '../../store/inspect-store';
 import { nameOfSerial, useDevicesStore } from '../../store/devices-store';
 import { EarlierTurns } from './EarlierTurns';
 import { PlannerLabel, plannerText } from './PlannerLabel';
@@ -35,6 +37,7 @@ export function TaskTimeline({ task, after }: { task: TaskRecord; after?: ReactN
   const running = task.status === 'running' || task.status === 'pending';
   const phone = useDevicesStore((s) => nameOfSerial(s, task.serial));
   const area = useRef<HTMLDivElement>(null);
+  const bridge = useBridge();
   const words = useWords();
   const { t } = words;
   const last = task.steps.at(-1);
@@ -84,6 +87,7 @@ export function TaskTimeline({ task, after }: { task: TaskRecord; after?: ReactN
                   endedHere={index === task.steps.length - 1 && (task.status === 'failed' || task.status === 'cancelled') ? task.status : null}
                   expanded={cards.isOpen(step.step)}
                   onToggle={() => cards.toggle(step.step)}
+                  onInspect={() => void inspect(bridge, { kind: 'step', taskId: task.id, step: step.step })}
                 />
               </li>
             ))}

@@ -136,6 +136,13 @@ guard: {
     keychain: 'API keys are encrypted with {{keychain}} and kept in the 0600 secrets file.',
     osKeychain: 'API keys are encrypted with the OS keychain and kept in the 0600 secrets file.',
   },
+  inspect: {
+    noLayoutYet: 'the running task has not read the screen yet; try again in a moment',
+    unreadable: 'the screen could not be read: {{why}}',
+    noTask: 'no task "{{id}}" in history (it may have been deleted)',
+    noStep: 'task "{{id}}" has no step {{step}}',
+    stepWithoutScene: 'step {{step}} of task "{{id}}" has no screen layout (the screen could not be read that turn)',
+  },
   phoneName: { demo: 'Demo phone', demoNumbered: 'Demo phone {{number}}' },
   deviceState: {
     unauthorized: "Unlock the phone and accept the 'Allow USB debugging?' prompt (tick 'Always allow from this computer').",

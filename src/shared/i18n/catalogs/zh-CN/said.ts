@@ -131,6 +131,13 @@ guard: {
     keychain: 'API 密钥用 {{keychain}} 加密，保存在权限为 0600 的密钥文件中。',
     osKeychain: 'API 密钥用系统钥匙串加密，保存在权限为 0600 的密钥文件中。',
   },
+  inspect: {
+    noLayoutYet: '正在运行的任务还没有读取屏幕，请稍后再试',
+    unreadable: '无法读取屏幕：{{why}}',
+    noTask: '历史中没有任务“{{id}}”（可能已被删除）',
+    noStep: '任务“{{id}}”没有第 {{step}} 步',
+    stepWithoutScene: '任务“{{id}}”的第 {{step}} 步没有屏幕布局（那一轮无法读取屏幕）',
+  },
   phoneName: { demo: '演示手机', demoNumbered: '演示手机 {{number}}' },
   deviceState: {
     unauthorized: '解锁手机，在“允许 USB 调试吗？”提示中点按“允许”（勾选“一律允许使用这台计算机进行调试”）。',
