@@ -168,7 +168,9 @@ describe('Inspect in the browser', { timeout: 120_000 }, () => {
     await page.getByRole('searchbox', { name: 'Find an element' }).fill('');
     await page.getByRole('searchbox', { name: 'Find an element' }).press('ArrowDown');
     await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('role'))).toBe('treeitem');
+    const first = await page.evaluate(() => document.activeElement?.getAttribute('data-element-id'));
     await page.keyboard.press('ArrowDown');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-element-id'))).not.toBe(first);
     const next = await page.evaluate(() => document.activeElement?.getAttribute('data-element-id'));
     expect(next).not.toBe(found);
     await expect.poll(() => page.getByTestId('inspect-outline').getAttribute('data-element-id')).toBe(next);
@@ -232,7 +234,7 @@ describe('Inspect in the browser', { timeout: 120_000 }, () => {
       await page.keyboard.press('i');
       await page.getByTestId('inspect-source').waitFor({ timeout: 20_000 });
       expect(await toggle.getAttribute('aria-pressed')).toBe('true');
-      expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('检查');
+      await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('检查');
       const focusedName = () => page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.textContent?.trim());
       await page.keyboard.press('Tab');
       expect(await focusedName()).toBe('重新读取屏幕');
@@ -243,7 +245,7 @@ describe('Inspect in the browser', { timeout: 120_000 }, () => {
       await page.keyboard.type('Wi-Fi');
       await expect.poll(() => page.getByTestId('inspect-found').textContent()).toBe('找到 1 个元素');
       await page.keyboard.press('ArrowDown');
-      expect(await page.evaluate(() => document.activeElement?.getAttribute('role'))).toBe('treeitem');
+      await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('role'))).toBe('treeitem');
       await page.keyboard.press('Enter');
       await page.keyboard.press('Tab');
       expect(await focusedName()).toBe('复制我们的流程语法中的这一步');
