@@ -13,6 +13,7 @@ import { capitalized, countOf, outcomeWord, plannerWords, tokensLabel } from '..
 import { finishedVerdict, taskVerdict, type TaskVerdict } from '../shared/verdict';
 import type { AppServices } from '../main/app/create-app';
 import { ACTION_TOOL_NAMES, ACTION_TOOLS } from '../main/tools/registry';
+import type { ActionTool, ToolCatalog } from '../main/tools/tool';
 import { AGENT_SCREENSHOT_LONG_EDGE, AgentSession } from './agent-session';
 import { redactSecrets } from '@amc/provider-clients';
 import { ENGLISH, type Words } from '../shared/i18n/translate';
@@ -44,20 +45,18 @@ const READS: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, ide
 /** Acts on the phone, whose apps may send, pay or delete: a client should ask before such a call. */
 const ACTS_ON_PHONE: ToolAnnotations = { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true };
 
-/** Each action tool's title and what repeating it does; its arguments are the registry's own schema. */
-const ACTION_TOOL_TITLES: Record<string, { title: string; hints?: ToolAnnotations }> = {
-  tap: { title: 'Tap' },
-  long_press: { title: 'Touch and hold' },
-  swipe: { title: 'Swipe or scroll', hints: { destructiveHint: false } },
-  type_text: { title: 'Type text' },
-  press_key: { title: 'Press a key or button (Back, Home, Enter, volume…)' },
-  launch_app: { title: 'Open an app', hints: { destructiveHint: false, idempotentHint: true } },
-  open_url: { title: 'Open a web address', hints: { destructiveHint: false, idempotentHint: true } },
-  wait: { title: 'Wait', hints: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } },
-};
+/**
+ * What a client may assume about an action tool, from what the tool declares: a look or a wait only reads; a scroll
+ * (a region's swipe) changes no data; opening an app changes no data and opening it again changes nothing more.
+ */
+export function hintsOf(tool: ActionTool): ToolAnnotations {
+  if (!tool.actsOnPhone) return READS;
+  if (tool.opensApp) return { ...ACTS_ON_PHONE, destructiveHint: false, idempotentHint: true };
+  return tool.aim === 'region' ? { ...ACTS_ON_PHONE, destructiveHint: false } : ACTS_ON_PHONE;
+}
 
 /** The phone's action tools an agent gets as tools of their own (describe_screen is `observe`). */
-const OWN_ACTION_TOOLS = [...ACTION_TOOLS.values()].filter((tool) => tool.name in ACTION_TOOL_TITLES);
+const agentTools = (tools: ToolCatalog) => [...tools.values()].filter((tool) => tool.offeredTo.includes('agent'));
 
 /** The arguments of run_goal's overrides, described for an agent choosing them. */
 const OVERRIDE_WORDS: Record<keyof typeof TaskOverridesSchema.shape, string> = {
@@ -240,16 +239,15 @@ export function createMcpServer(
     return json(outcome);
   };
 
-  for (const action of OWN_ACTION_TOOLS) {
-    const { title, hints } = ACTION_TOOL_TITLES[action.name]!;
+  for (const action of agentTools(ACTION_TOOLS)) {
     const argsSchema = action.schema as z.ZodObject;
     server.registerTool(
       action.name,
       {
-        title,
+        title: action.title,
         description: `${action.description} The first action takes the phone for you until \`run_goal\` or \`release_phone\`.`,
         inputSchema: z.strictObject({ serial, ...argsSchema.shape }),
-        annotations: { ...ACTS_ON_PHONE, ...hints },
+        annotations: hintsOf(action),
       },
       async ({ serial, ...args }, extra) => runAction(serial as string, action.name, args, extra.signal),
     );

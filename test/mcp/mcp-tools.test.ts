@@ -15,6 +15,8 @@ import { amcBin, interrupt, startAmc } from '../support/cli';
 import { finish, findElement, startAnthropicFake, type AnthropicFake, type FakePolicy } from '../fakes/index';
 import { directAnthropicEnv } from '../support/planner-env';
 import { SceneSchema } from '../../src/shared/scene';
+import { ACTION_TOOLS as REGISTERED } from '../../src/main/tools/registry';
+import { hintsOf } from '../../src/mcp/server';
 
 let harness: AdbHarness;
 let fake: AnthropicFake;
@@ -79,6 +81,10 @@ describe('amc mcp tool catalog', { timeout: 120_000 }, () => {
     for (const name of READ_TOOLS) expect(named(name).annotations, name).toMatchObject({ readOnlyHint: true, destructiveHint: false });
     for (const name of ['tap', 'type_text', 'act', 'run_goal']) expect(named(name).annotations, name).toMatchObject({ readOnlyHint: false, destructiveHint: true });
     expect(named('launch_app').annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false, idempotentHint: true });
+    // Each action tool's title and hints are the registry's declaration, not a table of the server's own.
+    for (const tool of REGISTERED.values()) {
+      if (tool.offeredTo.includes('agent')) expect(named(tool.name), tool.name).toMatchObject({ title: tool.title, annotations: hintsOf(tool) });
+    }
   });
 
   it('Scenario: Each action is its own MCP tool with its own argument schema, and act stays short', () => {

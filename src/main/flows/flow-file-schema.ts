@@ -52,10 +52,10 @@ export function flowArgumentShape(toolName: string): Record<string, z.ZodType> |
   return shape;
 }
 
-/** Whether the tool can act on an element (its schema takes an element id), so a step may give it a target. */
+/** Whether the tool's calls land on a place of the screen (as it declares its aim), so a step may give it a target. */
 export function takesTarget(toolName: string): boolean {
-  const schema = ACTION_TOOLS.get(toolName)?.schema;
-  return schema instanceof z.ZodObject && SCENE_ID_ARGUMENT in schema.shape;
+  const aim = ACTION_TOOLS.get(toolName)?.aim;
+  return aim !== undefined && aim !== 'none';
 }
 
 /** Whether the tool aims at one point (tap, long_press): it then needs a target, or x and y. */

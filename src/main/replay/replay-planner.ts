@@ -517,10 +517,9 @@ class ReplayPlanner implements Planner {
     return decideAction({ call, scene, mode: 'sensitive', allowedApps: null, tools: this.tools }).decision === 'confirm';
   }
 
-  /** Whether the tool aims at an element and this call gives it none (a tap without a target, not a swipe with a direction). */
+  /** Whether the tool's calls land on one element (a tap, not a swipe's region), as the tool declares its aim. */
   private aimsAtElement(step: ActionStep): boolean {
-    const effects = this.tools.get(step.tool)?.effectsOf(step.args);
-    return effects?.target === 'element' && !('direction' in step.args) && !('from_x' in step.args);
+    return this.tools.get(step.tool)?.aim === 'element';
   }
 
   /** Whether the last replayed step went through and verified; why not, when it did not. */

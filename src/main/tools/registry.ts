@@ -21,7 +21,7 @@ export const ACTION_TOOL_NAMES: readonly string[] = TOOLS.map((tool) => tool.nam
 /** Every action tool as a provider-neutral spec (the runtime adds `finish_task`). */
 export const ACTION_TOOL_SPECS: readonly DecisionToolSpec[] = TOOLS.map((tool) => tool.spec);
 /** The action tools the model is offered. */
-export const MODEL_TOOL_SPECS: readonly DecisionToolSpec[] = TOOLS.filter((tool) => tool.offeredToModel).map((tool) => tool.spec);
+export const MODEL_TOOL_SPECS: readonly DecisionToolSpec[] = TOOLS.filter((tool) => tool.offeredTo.includes('model')).map((tool) => tool.spec);
 
 /** The registry's tools plus `extra` (a tool added where it is used, e.g. in a test), each by name. */
 export function catalogWith(...extra: readonly ActionTool[]): ToolCatalog {

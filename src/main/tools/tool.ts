@@ -93,11 +93,24 @@ export interface CallEffects {
   alwaysSensitive: boolean;
 }
 
+/**
+ * Where a call lands, as a flow and a replay read it: on one element (or a point a person wrote), in the text field
+ * (the one given, else the focused one), in a region given by a direction or two points (an element only narrows
+ * it), or on no place of the screen (a key, an app, a look, a wait).
+ */
+export type ToolAim = 'element' | 'text-field' | 'region' | 'none';
+
+/** Who is offered a tool besides flows (which may use every tool): the model, and an agent over MCP. */
+export type ToolAudience = 'model' | 'agent';
+
 interface ToolFacts {
   name: string;
+  /** The tool's name as a person reads it (MCP's title). */
+  title: string;
   description: string;
-  /** False for tools only people and the built-in planner use (the model observes every turn anyway). */
-  offeredToModel: boolean;
+  aim: ToolAim;
+  /** Empty for tools only people write into flows (stop_app, clear_app) and the built-in planner's look. */
+  offeredTo: readonly ToolAudience[];
 }
 
 /** One tool as it is declared: its facts, its effects, its argument schema and what it does with the parsed arguments. */
@@ -114,6 +127,8 @@ export interface ActionTool extends ToolFacts {
   spec: DecisionToolSpec;
   /** False for tools that only look or wait (target "nothing"): nothing reaches the phone, so no change is expected. */
   actsOnPhone: boolean;
+  /** Whether its calls bring an app to the front (declared by `effects.opensApp`). */
+  opensApp: boolean;
   /** The call's declared effects; null when its arguments do not fit the schema (the Executor reports those). */
   effectsOf(rawArgs: unknown): CallEffects | null;
   execute(rawArgs: unknown, context: ToolContext): Promise<StepTarget | undefined>;
@@ -128,6 +143,7 @@ export function defineTool<Schema extends z.ZodType>(definition: ToolDefinition<
     ...facts,
     schema,
     actsOnPhone: effects.target !== 'nothing',
+    opensApp: effects.opensApp !== undefined,
     spec: { name: definition.name, description: definition.description, inputSchema: toolInputSchema(schema) },
     effectsOf(rawArgs) {
       const parsed = schema.safeParse(rawArgs ?? {});

@@ -23,7 +23,9 @@ const openUrl = defineTool({
   name: 'open_url',
   schema: z.strictObject({ url: z.string().regex(/^https?:\/\/[\w.-]+(\/[\w./-]*)?$/) }),
   description: 'Open a web address in the browser.',
-  offeredToModel: true,
+  title: 'Open a web address',
+  aim: 'none',
+  offeredTo: ['model'],
   effects: { target: 'phone', verifies: 'app-in-foreground', opensApp: async () => BROWSER },
   async run(args, context) {
     await context.send(`am start -a android.intent.action.VIEW -d '${args.url}'`);

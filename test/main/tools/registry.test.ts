@@ -218,7 +218,7 @@ describe('tool registry', () => {
   it('Scenario: The registry decides what the model is offered and what acts on the phone', () => {
     expect(new Set(ACTION_TOOL_NAMES).size).toBe(ACTION_TOOL_NAMES.length);
     expect(ACTION_TOOL_SPECS.map((spec) => spec.name)).toEqual(ACTION_TOOL_NAMES);
-    const offered = ACTION_TOOL_NAMES.filter((name) => ACTION_TOOLS.get(name)!.offeredToModel);
+    const offered = ACTION_TOOL_NAMES.filter((name) => ACTION_TOOLS.get(name)!.offeredTo.includes('model'));
     expect(MODEL_TOOL_SPECS.map((spec) => spec.name)).toEqual(offered);
     expect(offered).not.toContain('describe_screen');
     expect(ACTION_TOOL_NAMES.filter((name) => !toolActsOnPhone(name))).toEqual(['wait', 'describe_screen']);
@@ -226,7 +226,7 @@ describe('tool registry', () => {
   });
 
   it('a tool without run does not compile, and run sees its arguments typed from the schema', () => {
-    const facts = { name: 'probe', description: 'a probe', offeredToModel: false, effects: { target: 'nothing' as const } };
+    const facts = { name: 'probe', title: 'Probe', description: 'a probe', aim: 'none' as const, offeredTo: [], effects: { target: 'nothing' as const } };
     // @ts-expect-error run is required
     defineTool({ ...facts, schema: z.strictObject({}) });
     const typed = defineTool({

@@ -23,7 +23,9 @@ export const stopApp = defineTool({
   name: 'stop_app',
   schema: AppArgsSchema,
   description: 'Stop an app (force-stop), so its next launch starts afresh.',
-  offeredToModel: false,
+  title: 'Stop an app',
+  aim: 'none',
+  offeredTo: [],
   effects: { target: 'phone', verb: 'stops' },
   async run(args, context) {
     await context.send(`am force-stop ${await packageOf(args.app, context)}`);
@@ -35,7 +37,9 @@ export const clearApp = defineTool({
   name: 'clear_app',
   schema: AppArgsSchema,
   description: "Clear an app's data (as after a fresh install): its accounts, files and settings are deleted.",
-  offeredToModel: false,
+  title: 'Clear an app\'s data',
+  aim: 'none',
+  offeredTo: [],
   effects: { target: 'phone', verb: 'clears the data of', alwaysSensitive: true },
   async run(args, context) {
     const pkg = await packageOf(args.app, context);

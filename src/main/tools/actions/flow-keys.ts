@@ -13,8 +13,10 @@ export const ERASE_DEFAULT_CHARS = 50;
 export const eraseText = defineTool({
   name: 'erase_text',
   schema: z.strictObject({ count: z.number().int().min(1).max(1000).optional().describe(`How many characters to erase, default ${ERASE_DEFAULT_CHARS}.`) }),
+  title: 'Erase text',
   description: 'Erase characters before the cursor of the focused field (Backspace), from its end.',
-  offeredToModel: false,
+  aim: 'none',
+  offeredTo: [],
   effects: { target: 'phone', verb: 'erases text in' },
   async run(args, context) {
     const count = args.count ?? ERASE_DEFAULT_CHARS;
@@ -26,8 +28,10 @@ export const eraseText = defineTool({
 export const hideKeyboard = defineTool({
   name: 'hide_keyboard',
   schema: z.strictObject({}),
+  title: 'Hide the keyboard',
   description: 'Hide the on-screen keyboard (Back), when it shows; nothing else is pressed.',
-  offeredToModel: false,
+  aim: 'none',
+  offeredTo: [],
   effects: { target: 'phone', verb: 'hides the keyboard of' },
   async run(_args, context) {
     // Back with no keyboard would leave the screen: pressed only while the turn's screen shows a keyboard.

@@ -43,7 +43,9 @@ export const pressKey = defineTool({
   name: 'press_key',
   schema: PressKeyArgsSchema,
   description: 'Press a device key: back, home, recents, enter, delete, and others.',
-  offeredToModel: true,
+  title: 'Press a key or button (Back, Home, Enter, volume…)',
+  aim: 'none',
+  offeredTo: ['model', 'agent'],
   effects: { target: 'phone', verifies: 'screen-changed', pressesEnter: (args) => args.key === 'enter' },
   async run(args, context) {
     await context.send(`input keyevent ${KEY_CODES[args.key]}`);

@@ -15,7 +15,9 @@ export const launchApp = defineTool({
   name: 'launch_app',
   schema: LaunchAppArgsSchema,
   description: 'Open an app by package name or by its label, from any screen.',
-  offeredToModel: true,
+  title: 'Open an app',
+  aim: 'none',
+  offeredTo: ['model', 'agent'],
   effects: {
     target: 'phone',
     verifies: 'app-in-foreground',

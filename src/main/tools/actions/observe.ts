@@ -12,7 +12,9 @@ export const wait = defineTool({
   name: 'wait',
   schema: WaitArgsSchema,
   description: 'Do nothing for a few seconds, e.g. while something loads; the screen is observed again after.',
-  offeredToModel: true,
+  title: 'Wait',
+  aim: 'none',
+  offeredTo: ['model', 'agent'],
   effects: { target: 'nothing' },
   async run(args, context) {
     await sleep(args.seconds * 1000, context.signal);
@@ -25,7 +27,9 @@ export const describeScreen = defineTool({
   schema: z.strictObject({}),
   description: 'Take no action this turn; just observe the screen again.',
   // The model sees the screen every turn anyway; this is the built-in planner's one step.
-  offeredToModel: false,
+  title: 'Describe the screen',
+  aim: 'none',
+  offeredTo: [],
   effects: { target: 'nothing' },
   run: async () => undefined,
 });

@@ -21,7 +21,9 @@ export const openUrl = defineTool({
   schema: OpenUrlArgsSchema,
   description: "Open a web address in the phone's browser (or the app that handles it).",
   // The model reaches pages through the apps on screen; an agent driving the phone directly may jump to an address.
-  offeredToModel: false,
+  title: 'Open a web address',
+  aim: 'none',
+  offeredTo: ['agent'],
   effects: {
     target: 'phone',
     verifies: 'app-in-foreground',

@@ -15,7 +15,9 @@ export const tap = defineTool({
   name: 'tap',
   schema: TapArgsSchema,
   description: `Tap once. Give element_id, or x and y. ${GROUNDING}`,
-  offeredToModel: true,
+  title: 'Tap',
+  aim: 'element',
+  offeredTo: ['model', 'agent'],
   effects: { target: 'element', verb: 'taps', verifies: 'toggle-or-screen' },
   async run(args, context) {
     const target = await context.aimAt(args, 'tap');
@@ -28,8 +30,10 @@ export const tap = defineTool({
 export const doubleTap = defineTool({
   name: 'double_tap',
   schema: TapArgsSchema,
+  title: 'Double-tap',
   description: `Tap twice in quick succession (zooms maps and photos, likes a post). Give element_id, or x and y. ${GROUNDING}`,
-  offeredToModel: false,
+  aim: 'element',
+  offeredTo: [],
   effects: { target: 'element', verb: 'double-taps' },
   async run(args, context) {
     const target = await context.aimAt(args, 'double_tap');
@@ -49,7 +53,9 @@ export const longPress = defineTool({
   name: 'long_press',
   schema: LongPressArgsSchema,
   description: `Touch and hold (opens context menus, starts selection). Give element_id, or x and y. ${GROUNDING}`,
-  offeredToModel: true,
+  title: 'Touch and hold',
+  aim: 'element',
+  offeredTo: ['model', 'agent'],
   effects: { target: 'element', verb: 'long-presses', verifies: 'toggle-or-screen' },
   async run(args, context) {
     const target = await context.aimAt(args, 'long_press');
@@ -83,7 +89,9 @@ export const swipe = defineTool({
     'Swipe to scroll or to move between pages. Either give direction (optionally with element_id of the ' +
     'scrollable element), or all of from_x, from_y, to_x, to_y in device pixels. ' +
     'To see more of a list below, swipe up.',
-  offeredToModel: true,
+  title: 'Swipe or scroll',
+  aim: 'region',
+  offeredTo: ['model', 'agent'],
   effects: { target: 'element', verb: 'swipes on', verifies: 'screen-changed' },
   async run(args, context) {
     const screen = await context.screenSize();

@@ -32,7 +32,9 @@ export const typeText = defineTool({
   description:
     'Type text into a text field. Give element_id of an editable element to focus it first (recommended), ' +
     'clear_first to replace its current text, submit to press Enter afterwards.',
-  offeredToModel: true,
+  title: 'Type text',
+  aim: 'text-field',
+  offeredTo: ['model', 'agent'],
   effects: { target: 'text-field', verifies: 'text-in-field', typedText: (args) => args.text, pressesEnter: (args) => args.submit === true },
   async run(args, context) {
     if (hasUntypableControls(args.text)) {
