@@ -91,6 +91,8 @@ export interface Observation {
   screenshotError?: string;
   /** The screen's fingerprint (see `screenFingerprint`) when the layout was read on it, for a later look to compare with. */
   fingerprint?: string;
+  /** A settling observation read the layout between two equal fingerprints (the screen held still). */
+  settled?: boolean;
   timings: ObservationTimings;
 }
 
@@ -179,6 +181,7 @@ export class Observer {
     else if (screenshot) observation.screenshotError = screenshot.error;
     const print = 'fingerprint' in hierarchy ? hierarchy.fingerprint : undefined;
     if (typeof print === 'string') observation.fingerprint = print;
+    if ('settled' in hierarchy && hierarchy.settled) observation.settled = true;
     if ('error' in hierarchy) observation.sceneError = hierarchy.error;
     else {
       const facts = screenFacts(hierarchy.read, factsOutput, sizeSource);
@@ -207,34 +210,90 @@ export class Observer {
   }
 
   /**
-   * The layout read between two equal fingerprints of the screen: `before` is taken while the layout is read, the next
-   * after it; while they differ the screen was moving, and the layout is read again (the last fingerprint standing as
-   * the next `before`). A failed screencap ('') cannot tell: the layout stands as read.
+   * The layout read between two equal fingerprints of the screen. `before` is taken as the read starts; more follow it
+   * one after another while the layout is read, and the closing one is timed to end as the read does (from this
+   * phone's last read times; at once when the read ends sooner; without times yet, the first to end after the read
+   * closes it). A fingerprint that differs from the one before it means the screen moved: the read is stopped at once
+   * (its dump ended, not waited out) and begun again with that fingerprint as its first, so a dialog that shows late
+   * costs the time until it shows plus one read. Up to SETTLE_READS reads, the last taken as it is. A failed screencap
+   * ('') cannot tell: the layout stands as read.
    */
   private async settledLayout(
     serial: string,
     before: Promise<string>,
     signal: AbortSignal | undefined,
     timings: ObservationTimings,
-  ): Promise<({ read: UiHierarchy; source: DumpSource } | { error: string }) & { fingerprint?: string }> {
-    let previous = before;
+  ): Promise<({ read: UiHierarchy; source: DumpSource } | { error: string }) & { fingerprint?: string; settled?: boolean }> {
+    let first = before;
     for (let reads = 1; ; reads++) {
+      const lastRead = reads >= SETTLE_READS;
+      const stopRead = new AbortController();
+      const readSignal = signal ? AbortSignal.any([signal, stopRead.signal]) : stopRead.signal;
       const started = performance.now();
-      const dumping = this.dumpWithRetry(serial, signal, timings);
-      // The closing fingerprint is timed to end as the layout read does (from this phone's last read times), so the
-      // two fingerprints bracket the read without adding a screencap's time; without times yet, it follows the read.
+      let read: { layout: { read: UiHierarchy; source: DumpSource } | { error: string }; dumpMs: number } | undefined;
+      // Settles (to the error, if any) without rejecting: an abort met while a fingerprint is taken is not left unhandled.
+      const dumped = this.dumpWithRetry(serial, readSignal, timings).then(
+        (layout) => void (read = { layout, dumpMs: performance.now() - started }),
+        (error: unknown) => error,
+      );
       const known = this.readTimes.get(serial);
-      const closing = (known ? sleep(Math.max(0, known.dumpMs - known.printMs), signal) : dumping).then(async () => {
-        const printStarted = performance.now();
-        const print = await this.screenFingerprint(serial, signal).catch(rethrowAbort(() => ''));
-        return { print, printMs: performance.now() - printStarted };
+      const readFailed = () => read !== undefined && 'error' in read.layout;
+      let closingStarted = false;
+      const closing = known
+        ? Promise.race([sleep(Math.max(0, known.dumpMs - known.printMs), readSignal).catch(() => undefined), dumped]).then(() => {
+            if (readSignal?.aborted) return { print: '', printMs: 0 };
+            closingStarted = true;
+            return this.timedFingerprint(serial, readSignal);
+          })
+        : undefined;
+      // Handled where it is awaited; until then, a stopped closing fingerprint is not an unhandled rejection.
+      closing?.catch(() => undefined);
+      const settle = async (): Promise<{ print: string; moved: boolean; printMs: number }> => {
+        let print = await first;
+        let printMs = known?.printMs ?? 0;
+        let endedAfterRead = false;
+        /** Takes the next fingerprint: whether it shows a screen other than the one before it. */
+        const next = async (taking: Promise<{ print: string; printMs: number }>) => {
+          const seen = await taking;
+          const moved = Boolean(seen.print) && seen.print !== print;
+          ({ print, printMs } = seen);
+          endedAfterRead = read !== undefined;
+          return moved;
+        };
+        const moved = () => ({ print, printMs, moved: true });
+        // Watching while the layout is read, until the closing fingerprint starts (without times, until the read ends).
+        while (print && !readFailed() && !endedAfterRead && !(known && closingStarted)) if (await next(this.timedFingerprint(serial, signal))) return moved();
+        if (print && closing && !readFailed() && !endedAfterRead && (await next(closing))) return moved();
+        // The closing fingerprint ended before the read did (it ran longer than last time): one more closes it.
+        while (print && !readFailed() && !endedAfterRead) if (await next(this.timedFingerprint(serial, signal))) return moved();
+        return { print, printMs, moved: false };
+      };
+      const seen = await settle().catch(async (error: unknown) => {
+        stopRead.abort();
+        await Promise.all([dumped, closing?.catch(() => undefined)]);
+        throw error;
       });
-      const [print, layout, after] = await Promise.all([previous, dumping.then((read) => ({ read, dumpMs: performance.now() - started })), closing]);
-      if ('error' in layout.read) return layout.read;
-      this.readTimes.set(serial, { dumpMs: layout.dumpMs, printMs: after.printMs });
-      if (!print || !after.print || print === after.print || reads >= SETTLE_READS) return { ...layout.read, ...(after.print && { fingerprint: after.print }) };
-      previous = Promise.resolve(after.print);
+      const again = seen.moved && !lastRead;
+      // Stops the dump when it is read again, and a closing fingerprint no longer needed (the last read is waited out).
+      if (again || read) stopRead.abort();
+      const failure = await dumped;
+      await closing?.catch(() => undefined);
+      if (failure && !(again && isAbortError(failure) && !signal?.aborted)) throw failure;
+      if (read && 'error' in read.layout) return read.layout;
+      if (read && !failure) this.readTimes.set(serial, { dumpMs: read.dumpMs, printMs: seen.printMs });
+      if (again) {
+        first = Promise.resolve(seen.print);
+        continue;
+      }
+      return { ...read!.layout, ...(seen.print && { fingerprint: seen.print, settled: !seen.moved }) };
     }
+  }
+
+  /** `screenFingerprint` and how long it took; '' when the screencap failed (an abort is let through). */
+  private async timedFingerprint(serial: string, signal: AbortSignal | undefined): Promise<{ print: string; printMs: number }> {
+    const started = performance.now();
+    const print = await this.screenFingerprint(serial, signal).catch(rethrowAbort(() => ''));
+    return { print, printMs: performance.now() - started };
   }
 
   /** The fingerprint of what the phone shows now (one screencap, not decoded). */

@@ -136,6 +136,8 @@ class ReplayPlanner implements Planner {
   private healing: { index: number; reason: string; turns: number[] } | null = null;
   /** This turn's latest look at the screen (a waiting step may have looked again). */
   private scene: Scene | null = null;
+  /** Whether `scene` is known to show a screen that held still: read settled, or a wait since found it unchanged. */
+  private sceneSettled = false;
   /** The blocks the flow is in, innermost last (empty: at a top-level step, `next`). */
   private frames: Frame[] = [];
   /** A scroll_until_visible under way: when it gives up, and the screen its last swipe started from. */
@@ -179,6 +181,7 @@ class ReplayPlanner implements Planner {
     if (!input.scene) return this.diverge(`the screen could not be read (${input.sceneError ?? 'no Scene'})`, input, context);
     const { steps } = this.options.flow;
     this.scene = input.scene;
+    this.sceneSettled = input.screenSettled === true;
     if (this.healing) {
       const repairing = await this.heal(input, context);
       if (repairing) return repairing;
@@ -362,6 +365,8 @@ class ReplayPlanner implements Planner {
     const scene = this.scene!;
     const answer = await checks.ask(scene, step.ask_ai, context.signal);
     this.spent = addUsage(this.spent, answer.usage);
+    // The model's answer took its time: the screen may have moved since it held still.
+    this.sceneSettled = false;
     if (answer.kind === 'yes-no') {
       this.options.onStep?.(index, answer.yes ? 'passed' : 'failed', `${answer.yes ? 'yes' : 'no'}: ${answer.why}`);
       if (!answer.yes) throw new FlowStepFailed(`${stepWords(index)}: asked "${step.ask_ai.question}", the model said no: ${answer.why}`);
@@ -436,6 +441,7 @@ class ReplayPlanner implements Planner {
       const fresh = waits ? await context.lookAgain!(until) : null;
       if (!fresh) return { missing: seen.missing, waitedMs: waits ? Date.now() - started : 0 };
       this.scene = fresh;
+      this.sceneSettled = false;
     }
   }
 
@@ -495,13 +501,20 @@ class ReplayPlanner implements Planner {
     return 'next';
   }
 
-  /** Looks again until the screen stays the same for one look (two equal reads) or `timeoutMs` passed; the time it took. */
+  /**
+   * Looks again until the screen stays the same for one look (two equal reads) or `timeoutMs` passed; the time it took.
+   * A screen this turn already saw hold still (its read settled, or an earlier wait) needs no look: Maestro's
+   * waitForAnimationToEnd polls for the same two equal screenshots.
+   */
   private async settle(timeoutMs: number, context: PlanContext): Promise<number> {
     const started = Date.now();
     const until = started + timeoutMs;
-    while (context.lookAgain && Date.now() < until) {
+    while (!this.sceneSettled && context.lookAgain && Date.now() < until) {
       const changed = await context.lookAgain(Math.min(until, Date.now() + 1));
-      if (!changed) break;
+      if (!changed) {
+        this.sceneSettled = true;
+        break;
+      }
       this.scene = changed;
     }
     return Date.now() - started;

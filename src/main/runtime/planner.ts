@@ -42,6 +42,11 @@ export interface PlanInput {
   standingInstructions?: string;
   /** The apps this task may use; absent: any. */
   allowedApps?: readonly string[];
+  /**
+   * The Scene was read on a screen that held still (two equal screen fingerprints around the layout read); told only
+   * to a planner that accepts `settledScreen`.
+   */
+  screenSettled?: boolean;
   /** What the runtime tells the model this turn: a loop warning, a refused success claim, the person's resume note. */
   notices?: readonly string[];
   /**

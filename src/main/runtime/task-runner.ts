@@ -50,6 +50,8 @@ export interface ObservationLike {
   screenshot?: PlannerScreenshot;
   /** The screen's cheap fingerprint when the layout was read on it (see `screenFingerprint`). */
   fingerprint?: string;
+  /** The layout was read on a screen that held still (equal fingerprints around the read). */
+  settled?: boolean;
 }
 
 export interface ObserverPort {
@@ -548,6 +550,7 @@ export class TaskRunner {
       ...(task.policies.standingInstructions ? { standingInstructions: task.policies.standingInstructions } : {}),
       ...(task.allowedApps ? { allowedApps: task.allowedApps } : {}),
       ...(run.notices.length ? { notices: run.notices.splice(0) } : {}),
+      ...(planner.accepts.settledScreen && observation.settled && { screenSettled: true }),
       ...(appNotes && { appNotes }),
     };
     const planStart = performance.now();

@@ -247,4 +247,25 @@ describe('a question replayed', () => {
     expect(withModel.record.result).toBe('I see 2 rows and no Android version.');
     expect(model.inputs.at(-1)?.notices?.join(' ')).toMatch(/the answer cannot be read again/);
   });
+  it('Scenario: wait_for_settle passes at once on a screen the turn read settled, and looks once otherwise', async () => {
+    const flow = FlowSchema.parse({ goal: 'Wait for a still screen', steps: [{ wait_for_settle: null }, { wait_for_settle: null }, { assert: { visible: 'Save' } }] });
+    const looks = async (screenSettled: boolean) => {
+      let looked = 0;
+      const planner = createReplayPlanner({ flow, source: 'replayed', checks: checks([]) });
+      const input = { goal: flow.goal, step: 1, scene: notesScene(''), sceneError: null, history: [], ...(screenSettled && { screenSettled }) };
+      const decision = await planner.plan(input, {
+        signal: new AbortController().signal,
+        // The screen stays as it was: no fresh look comes back.
+        lookAgain: async () => {
+          looked += 1;
+          return null;
+        },
+      });
+      expect(decision).toMatchObject({ kind: 'finish', success: true });
+      return looked;
+    };
+    // The turn's read settled: neither wait looks again. Not known settled: the first looks once, the second trusts it.
+    expect(await looks(true)).toBe(0);
+    expect(await looks(false)).toBe(1);
+  });
 });
