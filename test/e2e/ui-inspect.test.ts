@@ -163,6 +163,7 @@ describe('Inspect in the browser', { timeout: 120_000 }, () => {
     const middle = canvas.y + (airplane.y / SCREEN.height) * canvas.height;
     expect(middle).toBeGreaterThan(outline.y);
     expect(middle).toBeLessThan(outline.y + outline.height);
+    await saveScreenshot(page, 'inspect-search');
 
     // Down from the search goes into the tree; the arrows move the selection and the outline with it.
     await page.getByRole('searchbox', { name: 'Find an element' }).fill('');
@@ -177,7 +178,6 @@ describe('Inspect in the browser', { timeout: 120_000 }, () => {
     // A word on no element says so.
     await page.getByRole('searchbox', { name: 'Find an element' }).fill('no such element here');
     await expect.poll(() => page.getByTestId('inspect-found').textContent()).toBe('Nothing on this screen matches “no such element here”.');
-    await saveScreenshot(page, 'inspect-search');
     expect(errors).toEqual([]);
     await page.close();
   });
