@@ -359,6 +359,11 @@ export const FlowSchema = z
     steps: z.array(FlowStepSchema).min(1).max(FLOW_MAX_STEPS),
     /** Where each step was written, by line (a Maestro file's: a report names a failing command by its line). */
     lines: z.array(z.number().int().positive()).max(FLOW_MAX_STEPS).optional(),
+    /**
+     * The steps from this index on run even after an earlier step failed (Maestro's onFlowComplete); the run still
+     * fails with the first failure, and a failure among them is reported after it, never in its place.
+     */
+    alwaysFrom: z.number().int().nonnegative().max(FLOW_MAX_STEPS).optional(),
     answer: FlowAnswerSchema.optional(),
   })
   .strict();

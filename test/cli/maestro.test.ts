@@ -223,6 +223,42 @@ describe('Maestro flows', () => {
     expect(checked.stderr).toContain('line 4, column 3: assertTrue: amc reads comparisons');
   });
 
+  it('Scenario: Maestro onFlowComplete runs after a failing step, and its own failure is reported after the first', async () => {
+    await harness.reset({});
+    const file = await maestroFile('cleanup.yaml', [
+      'appId: com.amc.notes',
+      'onFlowComplete:',
+      '  - back',
+      '  - launchApp: com.android.settings',
+      '  - assertTrue: ${CLEANUP == "ok"}',
+      '---',
+      '- launchApp',
+      '- tapOn: "Shopping list"',
+      '- assertTrue: ${NAME == "Ann"}',
+      '- tapOn: Save',
+    ]);
+    const failed = await runAmc(['flow', 'run', file, '-s', harness.serial, '-e', 'NAME=Bob', '-e', 'CLEANUP=ok'], { env: env() });
+    expect(failed.code).toBe(1);
+    expect(failed.stdout).toMatch(/FAILED +4\. line 9: assert: .* — \$\{NAME == "Ann"\} is false/);
+    expect(failed.stdout).toContain('not run  5. line 10: tap:');
+    expect(failed.stdout).toMatch(/passed +6\. line 1: press_key: back/);
+    expect(failed.stdout).toMatch(/passed +8\. line 1: launch_app: com\.android\.settings/);
+    expect(failed.stdout).toMatch(/passed +9\. line 1: assert: .* holds/);
+    // The hook ran after the failure: Settings is in front, and the note was left as it was.
+    const after = await harness.state();
+    expect(after.foreground).toBe('com.android.settings');
+    expect(after.notes[0]).toEqual({ title: 'Shopping list', body: 'Milk, eggs, bread' });
+
+    await harness.reset({});
+    const both = await runAmc(['flow', 'run', file, '-s', harness.serial, '-e', 'NAME=Bob', '-e', 'CLEANUP=no'], { env: env() });
+    expect(both.code).toBe(1);
+    expect(both.stdout).toMatch(/FAILED +4\. line 9: assert: .* — \$\{NAME == "Ann"\} is false/);
+    expect(both.stdout).toMatch(/FAILED +9\. line 1: assert: .* — \$\{CLEANUP == "ok"\} is false/);
+    // The run's reason names the first failure first, then the hook's.
+    expect(both.stdout).toMatch(/Failed \(.*\): Step 4: the check failed: \$\{NAME == "Ann"\} is false .*; then step 9: the check failed: \$\{CLEANUP == "ok"\} is false/);
+    expect((await harness.state()).foreground).toBe('com.android.settings');
+  });
+
   it('Scenario: Maestro commands amc does not run are named with their line and column, and refused before the run', async () => {
     await harness.reset({});
     const file = await maestroFile('scripted.yaml', [

@@ -81,6 +81,14 @@ function stepResults(flow: Flow, reported: ReadonlyMap<number, Reported>, reason
     const line = flow.lines?.[index];
     const base = { index, kind: flowStepKind(step), label: line ? `line ${line}: ${stepLabel(step)}` : stepLabel(step) };
     const report = reported.get(index);
+    // The steps that always run (onFlowComplete) are reported as they went, after any failure.
+    if (stopped && flow.alwaysFrom !== undefined && index >= flow.alwaysFrom) {
+      if (!report) return { ...base, status: 'not-run', detail: 'not run: the run ended without it', durationMs: 0 };
+      const at = report.at;
+      const durationMs = Math.max(0, at - since);
+      since = at;
+      return { ...base, status: report.status, detail: report.detail, durationMs };
+    }
     if (stopped || (!report && reason === null)) {
       const detail = stopped ? 'not run: an earlier step did not pass' : 'not run: the run ended without it';
       stopped = true;

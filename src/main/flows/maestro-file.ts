@@ -375,7 +375,7 @@ export function parseMaestroFlow(text: string, options: FlowFileOptions = {}, wi
   const unknownHeader = Object.keys(header).filter((key) => !['appId', 'name', 'tags', 'env', 'onFlowStart', 'onFlowComplete'].includes(key));
   if (unknownHeader.length) return { ok: false, problems: [{ line: 1, column: 1, message: `amc does not read ${unknownHeader.map((key) => `\`${key}\``).join(', ')} in the header` }] };
   const body = reader.commands(parsed.commands, []);
-  // The hooks run around the commands (onFlowComplete after the last one: amc does not yet run it after a failure).
+  // The hooks run around the commands; onFlowComplete's steps run after a failure too (the flow's alwaysFrom).
   const hook = (key: 'onFlowStart' | 'onFlowComplete') => (withHooks && Array.isArray(header[key]) ? new Reader(text, options, () => appId) : null);
   const start = hook('onFlowStart');
   const before = start ? commandsOfHeader(start, text, 'onFlowStart') : { steps: [], lines: [] };
@@ -395,7 +395,8 @@ export function parseMaestroFlow(text: string, options: FlowFileOptions = {}, wi
   if (problems.length) return { ok: false, problems: dedupe(problems).sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0)) };
   if (!steps.length) return { ok: false, problems: [{ line: 1, column: 1, message: 'the flow has no commands' }] };
   const goal = typeof header.name === 'string' && header.name ? header.name : `Maestro flow for ${appId}`;
-  const judged = FlowSchema.safeParse({ goal, app: appId, vars: env, steps, lines: [...before.lines, ...body.lines, ...after.lines] });
+  const alwaysFrom = after.steps.length ? before.steps.length + body.steps.length : undefined;
+  const judged = FlowSchema.safeParse({ goal, app: appId, vars: env, steps, lines: [...before.lines, ...body.lines, ...after.lines], ...(alwaysFrom !== undefined && { alwaysFrom }) });
   if (!judged.success) return { ok: false, problems: [{ line: 1, column: 1, message: `the flow is not one a run can carry out: ${judged.error.issues[0]?.message ?? ''}` }] };
   return { ok: true, flow: { ...judged.data, steps: fillVariables(judged.data.steps, values), goal: fillVariables(judged.data.goal, values) } };
 }

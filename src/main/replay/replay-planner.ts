@@ -142,6 +142,10 @@ class ReplayPlanner implements Planner {
   private frames: Frame[] = [];
   /** A scroll_until_visible under way: when it gives up, and the screen its last swipe started from. */
   private scrolling: { until: number; from: string } | null = null;
+  /** The steps reported failed so far. */
+  private readonly failedSteps = new Set<number>();
+  /** Why a step before the steps that always run failed: the run's reason once they are done. */
+  private failedBefore: string | null = null;
 
   constructor(private readonly options: ReplayPlannerOptions) {
     const model = options.model;
@@ -157,12 +161,39 @@ class ReplayPlanner implements Planner {
   // Completion only ever comes from the flow's end or the model's finish_task (seed D3).
   async plan(input: PlanInput, context: PlanContext): Promise<Decision> {
     this.spent = null;
-    try {
-      return await this.decide(input, context);
-    } catch (error) {
-      if (!(error instanceof FlowStepFailed)) throw error;
-      return { kind: 'fail', reason: error.message, call: error.call };
+    for (;;) {
+      try {
+        const decision = await this.decide(input, context);
+        // The steps that always run are done: the run fails with the failure before them.
+        if (this.failedBefore && decision.kind === 'finish') return { kind: 'fail', reason: this.failedBefore, call: null };
+        return decision;
+      } catch (error) {
+        if (!(error instanceof FlowStepFailed)) throw error;
+        if (this.alwaysRunAfter(error.message)) continue;
+        const reason = this.failedBefore ? `${this.failedBefore}; then ${error.message.replace(/^Step (\d+)/, 'step $1')}` : error.message;
+        return { kind: 'fail', reason, call: error.call };
+      }
     }
+  }
+
+  /** A step failed before the steps that always run (onFlowComplete): on to them, the failure kept for the end. */
+  private alwaysRunAfter(reason: string): boolean {
+    const from = this.options.flow.alwaysFrom;
+    if (from === undefined || this.failedBefore !== null || this.next >= from) return false;
+    if (!this.failedSteps.size) this.onStep(this.next, 'failed', reason.replace(/^Step \d+: /, ''));
+    this.failedBefore = reason;
+    this.next = from;
+    this.frames = [];
+    this.pending = null;
+    this.healing = null;
+    this.scrolling = null;
+    return true;
+  }
+
+  /** Every step's result goes to the run's report; a failure is also kept here (a step fails at most once). */
+  private onStep(index: number, status: FlowStepStatus, detail: string, healedOn?: readonly number[]): void {
+    if (status === 'failed') this.failedSteps.add(index);
+    this.options.onStep?.(index, status, detail, healedOn);
   }
 
   private async decide(input: PlanInput, context: PlanContext): Promise<Decision> {
@@ -196,7 +227,7 @@ class ReplayPlanner implements Planner {
       }
       if (outcome === 'entered') continue;
       if (typeof outcome === 'string' && step.optional) {
-        if (!this.frames.length) this.options.onStep?.(index, 'passed', `optional, went on without it: ${outcome}`);
+        if (!this.frames.length) this.onStep(index, 'passed', `optional, went on without it: ${outcome}`);
         this.advance();
         continue;
       }
@@ -239,7 +270,7 @@ class ReplayPlanner implements Planner {
       const holds = this.holds(step.when);
       if (typeof holds === 'string') return holds;
       if (!holds) {
-        if (!this.frames.length) this.options.onStep?.(index, 'passed', `skipped: only when ${conditionWords(step.when)}`);
+        if (!this.frames.length) this.onStep(index, 'passed', `skipped: only when ${conditionWords(step.when)}`);
         return 'next';
       }
     }
@@ -268,7 +299,7 @@ class ReplayPlanner implements Planner {
       const holds = this.holds(block.repeat.while);
       if (typeof holds === 'string') return holds;
       if (!holds) {
-        if (!this.frames.length) this.options.onStep?.(index, 'passed', `repeated 0 times: ${conditionWords(block.repeat.while)} did not hold`);
+        if (!this.frames.length) this.onStep(index, 'passed', `repeated 0 times: ${conditionWords(block.repeat.while)} did not hold`);
         return 'next';
       }
     }
@@ -299,7 +330,7 @@ class ReplayPlanner implements Planner {
         }
       }
       this.frames.pop();
-      if (!this.frames.length) this.options.onStep?.(this.next, 'passed', blockDoneWords(frame));
+      if (!this.frames.length) this.onStep(this.next, 'passed', blockDoneWords(frame));
     }
   }
 
@@ -335,7 +366,7 @@ class ReplayPlanner implements Planner {
       const notice = `This is step ${index + 1} of a recorded flow for the goal ${asData(this.options.flow.goal)}. Reach only this part of it, then call finish_task.`;
       const planned = await this.askModel({ ...input, notices: [...(input.notices ?? []), notice] }, context, step.ai, true);
       if (planned.kind === 'act') return planned.call;
-      this.options.onStep?.(index, 'passed', 'the model reached this sub-goal');
+      this.onStep(index, 'passed', 'the model reached this sub-goal');
       return 'next';
     }
     const checks = this.options.checks;
@@ -346,10 +377,10 @@ class ReplayPlanner implements Planner {
         return checked.holds ? { found: checked.fact } : { missing: checked.reason };
       }, this.timeoutOf(step), context);
       if ('missing' in result) {
-        this.options.onStep?.(index, 'failed', `${result.missing}${this.waitedWords(result.waitedMs)}`);
+        this.onStep(index, 'failed', `${result.missing}${this.waitedWords(result.waitedMs)}`);
         throw new FlowStepFailed(`${stepWords(index)}: the check failed: ${result.missing}${this.waitedWords(result.waitedMs)}`);
       }
-      this.options.onStep?.(index, 'passed', result.found);
+      this.onStep(index, 'passed', result.found);
       this.confirmed.push(result.found);
       this.endChecked = true;
       return 'next';
@@ -358,7 +389,7 @@ class ReplayPlanner implements Planner {
     if ('scroll_until_visible' in step) return this.scrollUntilVisible(index, step.scroll_until_visible);
     if ('wait_for_settle' in step) {
       const waitedMs = await this.settle(step.wait_for_settle?.timeout ?? LOOKUP_TIMEOUT_MS, context);
-      this.options.onStep?.(index, 'passed', `the screen settled${this.waitedWords(waitedMs)}`);
+      this.onStep(index, 'passed', `the screen settled${this.waitedWords(waitedMs)}`);
       return 'next';
     }
     if (!('ask_ai' in step)) return 'a block step cannot run here';
@@ -368,11 +399,11 @@ class ReplayPlanner implements Planner {
     // The model's answer took its time: the screen may have moved since it held still.
     this.sceneSettled = false;
     if (answer.kind === 'yes-no') {
-      this.options.onStep?.(index, answer.yes ? 'passed' : 'failed', `${answer.yes ? 'yes' : 'no'}: ${answer.why}`);
+      this.onStep(index, answer.yes ? 'passed' : 'failed', `${answer.yes ? 'yes' : 'no'}: ${answer.why}`);
       if (!answer.yes) throw new FlowStepFailed(`${stepWords(index)}: asked "${step.ask_ai.question}", the model said no: ${answer.why}`);
       this.confirmed.push(`"${step.ask_ai.question}": yes`);
     } else {
-      this.options.onStep?.(index, 'passed', step.ask_ai.into ? `${step.ask_ai.into} = "${answer.value}"` : `"${answer.value}"`);
+      this.onStep(index, 'passed', step.ask_ai.into ? `${step.ask_ai.into} = "${answer.value}"` : `"${answer.value}"`);
       if (step.ask_ai.into) this.vars[step.ask_ai.into] = answer.value;
     }
     return 'next';
@@ -392,7 +423,7 @@ class ReplayPlanner implements Planner {
     if ('missing' in result) return `${result.missing}${this.waitedWords(result.waitedMs)}`;
     const lookup = result.found;
     if (lookup.kind === 'done') {
-      if (!this.frames.length) this.options.onStep?.(index, 'skipped-already-done', `skipped: already done (${lookup.words})`);
+      if (!this.frames.length) this.onStep(index, 'skipped-already-done', `skipped: already done (${lookup.words})`);
       this.advance();
       return this.planned(step.tool, step.args, `Skipped: already done (${lookup.words}).`, 'skipped');
     }
@@ -468,7 +499,7 @@ class ReplayPlanner implements Planner {
     const wanted = describeLocator(scroll.target);
     if (found.kind === 'found') {
       this.scrolling = null;
-      if (!this.frames.length) this.options.onStep?.(index, 'passed', `${wanted} is on screen`);
+      if (!this.frames.length) this.onStep(index, 'passed', `${wanted} is on screen`);
       return 'next';
     }
     const print = sceneFingerprint(scene);
@@ -494,10 +525,10 @@ class ReplayPlanner implements Planner {
       return checked.holds ? { found: checked.fact } : { missing: checked.reason };
     }, wait.timeout ?? (optional ? OPTIONAL_LOOKUP_TIMEOUT_MS : LOOKUP_TIMEOUT_MS), context);
     if ('missing' in result) {
-      this.options.onStep?.(index, 'failed', `${result.missing}${this.waitedWords(result.waitedMs)}`);
+      this.onStep(index, 'failed', `${result.missing}${this.waitedWords(result.waitedMs)}`);
       throw new FlowStepFailed(`${stepWords(index)}: waited in vain: ${result.missing}${this.waitedWords(result.waitedMs)}`);
     }
-    this.options.onStep?.(index, 'passed', result.found);
+    this.onStep(index, 'passed', result.found);
     return 'next';
   }
 
@@ -551,7 +582,7 @@ class ReplayPlanner implements Planner {
       : outcome.verification?.status === 'not-verified'
         ? `${pending.words}, but ${outcome.verification.fact}`
         : null;
-    if (failed || !pending.inner) this.options.onStep?.(pending.index, failed ? 'failed' : 'passed', failed ?? outcome.verification?.fact ?? 'done');
+    if (failed || !pending.inner) this.onStep(pending.index, failed ? 'failed' : 'passed', failed ?? outcome.verification?.fact ?? 'done');
     return failed && `${stepWords(pending.index)}: ${failed}`;
   }
 
@@ -577,7 +608,7 @@ class ReplayPlanner implements Planner {
     this.healing = null;
     this.next = index + 1;
     const actions = `${turns.length} ${turns.length === 1 ? 'action' : 'actions'}`;
-    this.options.onStep?.(index, 'healed', `repaired by the model in ${actions} (${reason})`, turns);
+    this.onStep(index, 'healed', `repaired by the model in ${actions} (${reason})`, turns);
     return null;
   }
 
