@@ -2,7 +2,7 @@
 // screen only" card whose "Open Settings" opens Settings, and History and the exported report word it the same way.
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { openApp, saveScreenshot, selectPhone } from './ui-support';
+import { chooseRowAction, openApp, saveScreenshot, selectPhone } from './ui-support';
 import { useUiFixture } from '../support/ui-fixture';
 
 const ui = useUiFixture();
@@ -47,7 +47,7 @@ describe('the built-in planner in the browser', { timeout: 90_000 }, () => {
     expect(await status.locator('[title]').getAttribute('title')).toBe('Looked at the screen only — the AI planner is off');
 
     // The report: the same word and the same note, never "completed" or "done".
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: `Export "${goal}" as HTML report` }).click()]);
+    const [download] = await Promise.all([page.waitForEvent('download'), chooseRowAction(page, goal, `Export "${goal}" as HTML report`)]);
     const html = await readFile(await download.path(), 'utf8');
     const report = await ui.browser.context.newPage();
     await report.setContent(html);

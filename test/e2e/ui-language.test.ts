@@ -105,7 +105,7 @@ describe('the window in Simplified Chinese', { timeout: 180_000 }, () => {
 
     await page.getByRole('tab', { name: '历史' }).click();
     const row = page.getByTestId('history-row').first();
-    await row.getByRole('button', { name: `再次运行“${GOAL}”` }).waitFor();
+    await row.getByRole('button', { name: `“${GOAL}”的操作` }).waitFor();
     await expect.poll(() => row.locator('.status').textContent()).toBe('完成，未验证');
     expect(await scrollsSideways(page)).toBe(false);
     expect(await cutWords(page)).toEqual([]);

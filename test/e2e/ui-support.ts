@@ -6,6 +6,7 @@ import path from 'node:path';
 import { expect } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { startWebApp, type RunningWebApp } from '../../src/main/app/start-web-app';
+import { ENGLISH, type Words } from '../../src/shared/i18n/translate';
 import { FAKE_ANTHROPIC_KEY } from '../fakes/index';
 import { startAdbHarness, type AdbHarness } from '../support/adb-harness';
 import type { TestBrowser } from '../support/browser';
@@ -197,4 +198,10 @@ export function reachable(locator: Locator): Promise<boolean> {
     const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
     return !!hit && element.contains(hit);
   });
+}
+
+/** Chooses one of a History row's actions: opens the row's menu (named after its goal) and picks the item. */
+export async function chooseRowAction(page: Page, goal: string, item: string, words: Words = ENGLISH): Promise<void> {
+  await page.getByRole('button', { name: words.t('app:history.actionsFor', { goal }), exact: true }).click();
+  await page.getByRole('menuitem', { name: item, exact: true }).click();
 }

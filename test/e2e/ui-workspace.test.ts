@@ -5,7 +5,7 @@ import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { finish, type FakePolicy } from '../fakes/index';
-import { expandCard, anthropicFakeEnv, fullyInViewport, openApp, saveScreenshot, stepCard } from './ui-support';
+import { chooseRowAction, expandCard, anthropicFakeEnv, fullyInViewport, openApp, saveScreenshot, stepCard } from './ui-support';
 import { useAnthropicFake, useUiFixture } from '../support/ui-fixture';
 import { TASKS_FOLDER } from '../../src/main/storage/task-store';
 import { HISTORY_PAGE_TURNS } from '../../src/shared/contract';
@@ -316,7 +316,7 @@ describe('the workspace in the browser', { timeout: 180_000 }, () => {
     await expect.poll(() => rows.filter({ hasText: zebra }).count()).toBe(1);
     const zebraRow = rows.filter({ hasText: zebra });
     // The phone by name (its model), the model that planned.
-    expect(await zebraRow.locator('.history-meta').textContent()).toMatch(/^AMC_Virtual_Phone · claude-test · /);
+    expect(await zebraRow.getByTestId('history-phone').textContent()).toBe('AMC_Virtual_Phone · claude-test');
     expect(await zebraRow.getByTestId('history-model').textContent()).toBe('claude-test');
 
     // "/" goes to the search box; words narrow the list.
@@ -351,7 +351,7 @@ describe('the workspace in the browser', { timeout: 180_000 }, () => {
 
     // Run again: the same goal on the same phone, shown on the Current task tab.
     model.policy = () => finish(true, 'Seen again.');
-    await page.getByRole('button', { name: `Run "${zebra}" again` }).click();
+    await chooseRowAction(page, zebra, `Run "${zebra}" again`);
     await page.getByRole('tab', { name: 'Current task', selected: true }).waitFor();
     await page.getByRole('article', { name: 'Done, not verified' }).waitFor({ timeout: 20_000 });
     await expect.poll(() => page.locator('.task-goal').textContent()).toContain(zebra);

@@ -49,10 +49,18 @@ describe('replay from History', () => {
         <HistoryPanel />
       </BridgeContext.Provider>,
     );
-    // Only the success with actions by a planner that acts can be replayed.
-    const buttons = screen.getAllByRole('button', { name: /^Run again without the model/ });
-    expect(buttons.map((button) => button.getAttribute('aria-label'))).toEqual(['Run again without the model: "Turn off Wi-Fi"']);
-    act(() => fireEvent.click(buttons[0]!));
+    // Only the success with actions by a planner that acts can be replayed: each row's menu says.
+    const replaysIn = (goal: string) => {
+      act(() => fireEvent.click(screen.getByRole('button', { name: `Actions for "${goal}"` })));
+      const items = screen.queryAllByRole('menuitem', { name: /^Run again without the model/ });
+      if (items.length === 0) act(() => fireEvent.keyDown(screen.getByRole('menu'), { key: 'Escape' }));
+      return items;
+    };
+    expect(replaysIn('What is my number?')).toEqual([]);
+    expect(replaysIn('Look')).toEqual([]);
+    const items = replaysIn('Turn off Wi-Fi');
+    expect(items.map((item) => item.getAttribute('aria-label'))).toEqual(['Run again without the model: "Turn off Wi-Fi"']);
+    act(() => fireEvent.click(items[0]!));
     await waitFor(() => expect(useTaskStore.getState().bySerial.R58M123?.task.id).toBe('task-2'));
     expect(bridge.callsOf('tasks.replay')).toEqual([{ taskId: 'task-1', serial: 'R58M123' }]);
     expect(useAppStore.getState().view).toBe('task');

@@ -160,7 +160,8 @@ describe('history search and run again', () => {
     );
     expect(screen.getByTestId('history-row').textContent).toContain('Pixel 8');
     expect(screen.getByTestId('history-model').textContent).toBe('claude-test');
-    act(() => fireEvent.click(screen.getByRole('button', { name: 'Run "Open the contacts app" again' })));
+    act(() => fireEvent.click(screen.getByRole('button', { name: 'Actions for "Open the contacts app"' })));
+    act(() => fireEvent.click(screen.getByRole('menuitem', { name: 'Run "Open the contacts app" again' })));
     expect(screen.getByTestId('run-again-notice').textContent).toBe(
       'Pixel 8 is not connected, so the goal is in the goal box: pick a phone and press Run.',
     );

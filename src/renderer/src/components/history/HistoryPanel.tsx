@@ -10,7 +10,7 @@ import type { Words } from '../../../../shared/i18n/translate';
 import { formatDuration, lookedOnlyNote, taskOutcomeKind, taskOutcomeWord } from '../../../../shared/task-words';
 import { useWords } from '../../i18n/use-words';
 
-import { formatTime, formatTokens } from '../../lib/format';
+import { formatTime, formatTokenCount, formatTokens, formatWhen } from '../../lib/format';
 import { reportError } from '../../store/app-store';
 import { nameOfSerial, useDevicesStore } from '../../store/devices-store';
 import { useHistoryStore } from '../../store/history-store';
@@ -22,7 +22,8 @@ import { matchesFilter, modelOf, NO_FILTER, type HistoryFilter } from './history
 import { HistoryFilters } from './HistoryFilters';
 import { groupByLaunch } from './launch-groups';
 import { withLiveProgress } from './live-summary';
-import { replayable, useRunAgain } from './use-run-again';
+import { REPLAY_FIX_WORDS, REPLAY_WORDS, replayable, useRunAgain } from './use-run-again';
+import { RowMenu, type RowMenuItem } from './RowMenu';
 import { askConfirm } from '../../store/confirm-store';
 
 /** ↑/↓ (and Home/End) move between the rows' goal buttons, Enter opens; "/" goes to the search box. */
@@ -130,6 +131,28 @@ export function HistoryPanel() {
     }
   };
 
+  /** Who planned a task's steps: the model, or the person who recorded it. */
+  const plannedBy = (task: TaskSummary) => (task.recordedByPerson ? t('app:record.recordedByYou') : modelOf(task.planner, words));
+  /** What one row offers, in its menu: the same actions as an opened task's toolbar and result card. */
+  const rowActions = (task: TaskSummary): RowMenuItem[] => {
+    const canReplay = replayable(task, task.steps);
+    return [
+      { text: t('app:history.runAgain'), label: t('app:history.runAgainLabel', { goal: task.goal }), onSelect: () => void runAgain(task) },
+      ...(canReplay
+        ? [
+            { text: t(REPLAY_WORDS), label: t('app:history.replayLabel', { goal: task.goal }), onSelect: () => void replay(task) },
+            { text: t(REPLAY_FIX_WORDS), label: t('app:history.replayFixLabel', { goal: task.goal }), title: t('app:history.replayFixTitle'), onSelect: () => void replay(task, true) },
+          ]
+        : []),
+      ...(taskVerdict(task) === 'done'
+        ? [{ text: t('app:history.saveFlow'), label: t('app:history.saveFlowLabel', { goal: task.goal }), title: t('app:history.saveFlowTitle'), onSelect: () => void exportTask(task.id, 'flow') }]
+        : []),
+      { text: t('app:history.exportHtml'), label: t('app:history.htmlLabel', { goal: task.goal }), onSelect: () => void exportTask(task.id, 'html') },
+      { text: t('app:history.exportJson'), label: t('app:history.jsonLabel', { goal: task.goal }), onSelect: () => void exportTask(task.id, 'json') },
+      { text: t('app:history.delete'), label: t('app:history.deleteLabel', { goal: task.goal }), danger: true, onSelect: () => void remove(task) },
+    ];
+  };
+
   if (opened) {
     return (
       <div className="history-detail" data-testid="history-detail">
@@ -175,47 +198,31 @@ export function HistoryPanel() {
   }
   const shown = tasks.filter((task) => matchesFilter(task, filter));
   const row = (task: TaskSummary, inLaunch: boolean) => (
-              <tr key={task.id} data-testid="history-row" data-task-id={task.id} className={inLaunch ? 'in-launch' : undefined}>
-                <td>
-                  <button type="button" className="button link history-open" onClick={() => void openTask(task.id)} aria-label={t('app:history.open', { goal: task.goal })} title={task.goal}>
-                    <span className="history-goal">{task.goal}</span>
-                  </button>
-                  {/* Phone, model and start under the goal: as columns they pushed the row's actions out of sight at 1280 px. */}
-                  <span className="history-meta">
-                    <span title={task.serial}>{nameOfSerial({ names }, task.serial)}</span> · <span data-testid="history-model">{task.recordedByPerson ? t('app:record.recordedByYou') : modelOf(task.planner, words)}</span> ·{' '}
-                    <span className="history-started" data-testid="history-started">
-                      {formatTime(task.createdAt, words)}
-                    </span>
-                  </span>
-                </td>
-                <td>
-                  <span className={`status verdict-${taskOutcomeKind(task)}`} data-testid="history-verdict" data-verdict={taskOutcomeKind(task)} title={verdictTitle(task, words)}>
-                    {taskOutcomeWord(task, words)}
-                  </span>
-                </td>
-                <td>{task.steps}</td>
-                <td>{formatDuration(task.durationMs, undefined, words)}</td>
-                <td>{formatTokens(task.usage, words)}</td>
-                <td className="row-actions">
-                  <button type="button" className="button link" onClick={() => void runAgain(task)} aria-label={t('app:history.runAgainLabel', { goal: task.goal })}>
-                    {t('app:history.runAgain')}
-                  </button>
-                  {replayable(task, task.steps) && (
-                    <button type="button" className="button link" onClick={() => void replay(task)} aria-label={t('app:history.replayLabel', { goal: task.goal })}>
-                      {t('app:history.replayShort')}
-                    </button>
-                  )}
-                  <button type="button" className="button link" onClick={() => void exportTask(task.id, 'json')} aria-label={t('app:history.jsonLabel', { goal: task.goal })}>
-                    {t('app:history.json')}
-                  </button>
-                  <button type="button" className="button link" onClick={() => void exportTask(task.id, 'html')} aria-label={t('app:history.htmlLabel', { goal: task.goal })}>
-                    {t('app:history.html')}
-                  </button>
-                  <button type="button" className="button link danger" onClick={() => void remove(task)} aria-label={t('app:history.deleteLabel', { goal: task.goal })}>
-                    {t('app:history.delete')}
-                  </button>
-                </td>
-              </tr>
+    <tr key={task.id} data-testid="history-row" data-task-id={task.id} className={inLaunch ? 'in-launch' : undefined}>
+      <td className="history-goal-cell">
+        <button type="button" className="button link history-open" onClick={() => void openTask(task.id)} aria-label={t('app:history.open', { goal: task.goal })} title={task.goal}>
+          <span className="history-goal">{task.goal}</span>
+        </button>
+      </td>
+      <td>
+        <span className={`status verdict-${taskOutcomeKind(task)}`} data-testid="history-verdict" data-verdict={taskOutcomeKind(task)} title={verdictTitle(task, words)}>
+          {taskOutcomeWord(task, words)}
+        </span>
+      </td>
+      <td className="history-meta" title={`${nameOfSerial({ names }, task.serial)} (${task.serial}) · ${plannedBy(task)}`} data-testid="history-phone">
+        {nameOfSerial({ names }, task.serial)} · <span data-testid="history-model">{plannedBy(task)}</span>
+      </td>
+      <td className="history-started" data-testid="history-started" title={formatTime(task.createdAt, words)}>
+        {formatWhen(task.createdAt, words, now)}
+      </td>
+      <td className="number history-steps">{task.steps}</td>
+      <td className="number" title={formatTokens(task.usage, words)} data-testid="history-cost">
+        {formatDuration(task.durationMs, undefined, words)} · {formatTokenCount(task.usage, words)}
+      </td>
+      <td className="row-actions">
+        <RowMenu label={t('app:history.actionsFor', { goal: task.goal })} items={rowActions(task)} />
+      </td>
+    </tr>
   );
   return (
     <div className="history-list">
@@ -240,9 +247,13 @@ export function HistoryPanel() {
             <tr>
               <th scope="col">{t('app:history.goal')}</th>
               <th scope="col">{t('app:history.status')}</th>
-              <th scope="col">{t('app:history.steps')}</th>
-              <th scope="col">{t('app:history.duration')}</th>
-              <th scope="col">{t('app:history.tokens')}</th>
+              <th scope="col">{t('app:history.phone')}</th>
+              <th scope="col">{t('app:history.started')}</th>
+              <th scope="col" className="history-steps">{t('app:history.steps')}</th>
+              <th scope="col">
+                {t('app:history.duration')}
+                <span className="history-roomy">{t('app:history.andTokens')}</span>
+              </th>
               <th scope="col">
                 <span className="visually-hidden">{t('app:history.actions')}</span>
               </th>
@@ -267,7 +278,7 @@ function LaunchHeaderRow({ tasks }: { tasks: TaskSummary[] }) {
   const started = Math.min(...tasks.map((task) => task.createdAt));
   return (
     <tr className="launch-group-row" data-testid="history-launch">
-      <th scope="rowgroup" colSpan={6}>
+      <th scope="rowgroup" colSpan={7}>
         {words.t('app:history.launch', { count: tasks.length, done, time: formatTime(started, words) })}
       </th>
     </tr>
