@@ -23,20 +23,26 @@ export function confirmationReasons(request: Extract<PersonRequest, { kind: 'con
   return request.reasons.map((reason, index) => wordSaid(reason, request.reasonsSaid?.[index], words)).join('; ');
 }
 
-/** What the loop guard saw, in the window's language where it carries its code. */
-export const loopDescription = (request: Extract<PersonRequest, { kind: 'loop' }>, words: Words = ENGLISH): string => wordSaid(request.description, request.descriptionSaid, words);
+/** What the loop guard saw, in the window's language where it carries its code (its action too). */
+export const loopDescription = (request: Extract<PersonRequest, { kind: 'loop' }>, words: Words = ENGLISH): string =>
+  guardMessage({ message: request.description, said: request.descriptionSaid }, words);
 
-/** An action as a guard's message carries it, to be worded in the reader's language (the `action` value). */
-export const actionCall = (tool: string, args: Record<string, unknown>, targetLabel: string | undefined): string => JSON.stringify({ tool, args, targetLabel });
+/**
+ * An action as a guard's message carries it, to be worded in the reader's language (the `action` value); `mood`
+ * `done` for what was done ("Pressed Home 3 times").
+ */
+export const actionCall = (tool: string, args: Record<string, unknown>, targetLabel: string | undefined, mood: 'do' | 'done' = 'do'): string =>
+  JSON.stringify({ tool, args, targetLabel, ...(mood === 'done' && { mood }) });
 
 /** A guard's message in the reader's language: its code, with an `actionCall` value worded as an action. */
 export function guardMessage(entry: { message: string; said?: Said | undefined }, words: Words = ENGLISH): string {
   const call = entry.said?.values.actionCall;
   if (typeof call !== 'string') return wordSaid(entry.message, entry.said, words);
   try {
-    const { tool, args, targetLabel } = JSON.parse(call) as { tool: string; args: Record<string, unknown>; targetLabel?: string };
+    const { tool, args, targetLabel, mood } = JSON.parse(call) as { tool: string; args: Record<string, unknown>; targetLabel?: string; mood?: 'done' };
     const { actionCall: _call, ...values } = entry.said!.values;
-    return wordSaid(entry.message, { code: entry.said!.code, values: { ...values, action: actionWords(tool, args, targetLabel, words) } }, words);
+    const action = mood === 'done' ? actionPhrase(tool, args, targetLabel === undefined ? undefined : (nameInLabel(targetLabel) ?? targetLabel), 'done', words) : actionWords(tool, args, targetLabel, words);
+    return wordSaid(entry.message, { code: entry.said!.code, values: { ...values, action } }, words);
   } catch {
     return entry.message;
   }

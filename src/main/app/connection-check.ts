@@ -46,7 +46,19 @@ type Found = Pick<ConnectionReport, 'result' | 'message' | 'said'>;
 /** A result main words itself: the English message with its code. */
 const found = (result: ConnectionReport['result'], message: Saying): Found => ({ result, message: message.text, said: message.said });
 
-function classify(error: unknown): Found {
+/**
+ * A refused key in the reader's words: which key to check, where, and the HTTP status (the client's sentence is ours,
+ * not the provider's, so it is worded from its facts rather than quoted).
+ */
+function refusedKey(setup: ReturnType<typeof aiPlannerSetup>, text: string): Found {
+  if (setup.transport === 'cloud-proxy') return found('wrong-key', say('connection.wrongProxyToken', { env: 'CONTROL_PLANE_TOKEN' }));
+  const status = /\(HTTP (\d{3})\)/.exec(text)?.[1];
+  if (!status) return found('wrong-key', say('connection.wrongKey', { said: summariseBody(text) }));
+  const [provider, env] = setup.provider === 'openai' ? ['OpenAI', 'OPENAI_API_KEY'] : ['Anthropic', 'ANTHROPIC_API_KEY'];
+  return found('wrong-key', say('connection.wrongDirectKey', { provider, status, env }));
+}
+
+function classify(error: unknown, setup: ReturnType<typeof aiPlannerSetup>): Found {
   const text = error instanceof Error ? error.message : String(error);
   const kind = error instanceof ToolCallUnavailable ? error.kind : undefined;
   const page = htmlPageIn(text);
@@ -57,7 +69,7 @@ function classify(error: unknown): Found {
   const said = summariseBody(text);
   switch (kind) {
     case 'auth':
-      return found('wrong-key', say('connection.wrongKey', { said }));
+      return refusedKey(setup, text);
     case 'rate-limited':
       return found('rate-limited', say('connection.rateLimited', { said }));
     case 'unreachable':
@@ -110,7 +122,7 @@ export async function testConnection(config: RuntimeConfig, options: CheckOption
   try {
     await client.decide(CONNECTION_TEST_REQUEST, { ...(options.signal && { signal: options.signal }) });
   } catch (error) {
-    if (!(error instanceof ToolCallUnavailable && error.kind && ANSWERED_KINDS.has(error.kind))) return report(classify(error));
+    if (!(error instanceof ToolCallUnavailable && error.kind && ANSWERED_KINDS.has(error.kind))) return report(classify(error, setup));
   }
   const latencyMs = Math.round(performance.now() - started);
   const ms = formatCount(latencyMs);

@@ -1,5 +1,6 @@
 import type { LoopThresholds } from './task-policies';
 import { say, type Said } from '../../shared/said';
+import { actionCall } from '../../shared/supervision-words';
 
 /**
  * The loop and stall guard: from the turns so far, whether the agent repeats an action that changes nothing or
@@ -12,6 +13,8 @@ export interface GuardedTurn {
   actionKey: string;
   /** How the action reads in a message, in the past tense, e.g. `Opened Settings`. */
   actionText: string;
+  /** The action as a message carries it (`actionCall`), so a reader in another language gets it in its own words. */
+  actionCall?: string;
   /** Whether the screen after it differed from the screen before (null: unknown). */
   screenChanged: boolean | null;
 }
@@ -62,7 +65,8 @@ export function findLoop(turns: readonly GuardedTurn[], screens: readonly (strin
   const threshold = Math.min(thresholds.warnAfter, thresholds.stopAfter);
   const repeated = repeats(turns);
   if (repeated >= threshold) {
-    const { text, said } = say('loop.repeat', { action: turns.at(-1)!.actionText, count: repeated });
+    const last = turns.at(-1)!;
+    const { text, said } = say('loop.repeat', { action: last.actionText, count: repeated, ...(last.actionCall && { actionCall: last.actionCall }) });
     return { kind: 'repeat', count: repeated, description: text, descriptionSaid: said };
   }
   const alternated = alternations(screens);
@@ -94,7 +98,7 @@ export class LoopWatch {
 
   /** A turn's action, once recorded: what identifies it and how it reads (its screen change is learned next turn). */
   acted(tool: string, args: Record<string, unknown>, targetLabel: string | undefined, actionText: string): void {
-    this.turns.push({ actionKey: actionKeyOf(tool, args, targetLabel), actionText, screenChanged: null });
+    this.turns.push({ actionKey: actionKeyOf(tool, args, targetLabel), actionText, actionCall: actionCall(tool, args, targetLabel, 'done'), screenChanged: null });
   }
 
   /** An observation: its fingerprint, and whether the screen changed since the previous one (told to the last action when it came just before). */

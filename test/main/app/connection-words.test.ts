@@ -9,6 +9,7 @@ import { testConnection } from '../../../src/main/app/connection-check';
 import type { RuntimeConfig } from '../../../src/main/runtime/config';
 import type { ConnectionReport } from '../../../src/shared/connection-report';
 import { finish, startProviderFake, type FakePolicy, type ProviderFake } from '../../fakes/index';
+import { latinSentences } from '../../support/latin-sentences';
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -39,7 +40,9 @@ describe('Test connection in the window language', () => {
     const refused = await testConnection(await anthropicAnswering(() => ({ kind: 'http-error', status: 401, message: 'invalid x-api-key' })));
     expect(refused.result).toBe('wrong-key');
     expect(refused.message).toMatch(/^The key or token was refused: .*\(HTTP 401\)/);
-    expect(inChinese(refused)).toMatch(/^密钥或令牌被拒绝：.*\(HTTP 401\)/);
+    // Which key to check and where, in Chinese too: the client's English sentence is ours, so it is not quoted.
+    expect(inChinese(refused)).toBe('密钥或令牌被拒绝：Anthropic 拒绝了 API 密钥（HTTP 401）；请检查 设置 → 直连 里的 Anthropic API 密钥（设置了环境变量 ANTHROPIC_API_KEY 时检查它）');
+    expect(latinSentences(inChinese(refused), ['Anthropic', 'API'])).toEqual([]);
 
     const proxy = config({ aiPlanner: { enabled: true, transport: 'cloud-proxy' }, controlPlane: { url: 'http://127.0.0.1:1' } }, { CONTROL_PLANE_TOKEN: 'token-1' });
     const away = await testConnection(proxy);

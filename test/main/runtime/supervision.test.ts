@@ -3,7 +3,7 @@
 // and the events each decision leaves (who decided, when).
 import { describe, expect, it } from 'vitest';
 import type { Scene } from '../../../src/shared/scene';
-import { TaskEventSchema, TaskRecordSchema, applyTaskEvent, newTaskRecord, type PersonReply, type PlannedStep, type TaskEvent } from '../../../src/shared/task';
+import { TaskEventSchema, TaskRecordSchema, applyTaskEvent, newTaskRecord, type PersonReply, type PersonRequest, type PlannedStep, type TaskEvent } from '../../../src/shared/task';
 import { TaskRunner, type ConfiguredPlanner } from '../../../src/main/runtime/task-runner';
 import { isAction } from '../../../src/shared/turns';
 import { presetSupervisor, type SupervisorPort, type SupervisorRequest } from '../../../src/main/runtime/supervisor';
@@ -12,6 +12,7 @@ import type { Planner } from '../../../src/main/runtime/planner';
 import { act, done, FakeExecutor, FakeObserver, ScriptedPlanner, sceneWith, step } from './doubles';
 import { wordsFor } from '../../../src/shared/i18n/translate';
 import { wordSaid } from '../../../src/shared/said';
+import { loopDescription } from '../../../src/shared/supervision-words';
 
 /** A person who answers from a script (one reply per request, the last repeating) and records what was asked. */
 class ScriptedPerson implements SupervisorPort {
@@ -95,8 +96,10 @@ describe('loop and stall guard', () => {
     expect(of(events, 'person.asked')[0]!.request).toEqual({
       kind: 'loop',
       description: 'Opened Settings 3 times in a row and the screen did not change',
-      descriptionSaid: { code: 'loop.repeat', values: { action: 'Opened Settings', count: 3 } },
+      descriptionSaid: { code: 'loop.repeat', values: { action: 'Opened Settings', count: 3, actionCall: JSON.stringify({ tool: 'launch_app', args: { app: 'Settings' }, mood: 'done' }) } },
     });
+    // A Chinese reader gets the action in Chinese words too, not the English "Opened Settings".
+    expect(loopDescription(of(events, 'person.asked')[0]!.request as Extract<PersonRequest, { kind: 'loop' }>, wordsFor('zh-CN'))).toBe('打开了 Settings 连续 3 次，屏幕没有变化');
     expect(of(events, 'person.answered')[0]).toMatchObject({ by: 'no-one-present', reply: { kind: 'unanswered' } });
   });
 
