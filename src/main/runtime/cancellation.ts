@@ -56,3 +56,12 @@ export function failureOf(error: unknown): string | Saying {
   const said = (error instanceof Error ? (error as { said?: Said }).said : undefined) ?? providerFailureSaid(error);
   return said ? { text, said } : text;
 }
+
+/** A task's failure reason in English for the record, with its code when the runtime worded it (a Stop included). */
+export function failureFields(failure: string | Saying | null): { failureReason: string | null; failureSaid?: Said } {
+  if (failure === null || typeof failure === 'string') {
+    const known = [STOPPED_SAYING, APP_CLOSED].find((saying) => saying.text === failure);
+    return { failureReason: failure, ...(known && { failureSaid: known.said }) };
+  }
+  return { failureReason: failure.text, failureSaid: failure.said };
+}

@@ -19,19 +19,18 @@ import type { ToolCatalog } from '../tools/tool';
 import { ASK_USER, AskUserArgsSchema, HAND_OVER, HandOverArgsSchema } from '../tools/person-tools';
 import { budgetExceeded } from './budgets';
 import { plannerSourceFrom } from './build-planner';
-import { abortable, APP_CLOSED, Cancelled, failureOf, STOPPED, STOPPED_SAYING, stopReasonOf } from './cancellation';
-import { sleep } from '../device/errors';
+import { abortable, APP_CLOSED, Cancelled, failureFields, failureOf, STOPPED, stopReasonOf } from './cancellation';
 import { turnsOf } from './history';
 import { LoopWatch, loopWarning } from './loop-guard';
-import type { ConfiguredPlanner, Decision, PlanInput, Planner, PlannerScreenshot, PlannerSource } from './planner';
-import { describeAction, endFor, SupervisedActions, type Ended, type ExecutorPort } from './supervised-action';
+import type { ConfiguredPlanner, Decision, PlanInput, Planner, PlannerSource } from './planner';
+import { describeAction, endFor, SupervisedActions, type Ended } from './supervised-action';
 import { noPersonPresent, type SupervisorPort } from './supervisor';
 import { DEFAULT_TASK_POLICIES, type TaskPolicies } from './task-policies';
-import type { AppNotesPort } from './notes/app-notes-port';
-import { learnRoutes } from './notes/learn-route';
-import type { PlanCachePort } from './plan-cache-port';
-import { pickNotes } from './notes/pick-notes';
-import { say, type Said, type Saying } from '../../shared/said';
+import { learnFrom, notesFor, type TaskLearning } from './notes/task-notes';
+import { nextDifferentLook } from './look-again';
+import type { ObservationLike, StartOptions, TaskEventListener, TaskHandle, TaskRunnerOptions } from './runner-ports';
+import { DEFAULT_MAX_CONSECUTIVE_FAILURES, TaskStartError } from './runner-ports';
+import { say, type Saying } from '../../shared/said';
 import { claimVerification } from '../../shared/verdict';
 import { actionCount, turnCount } from '../../shared/turns';
 
@@ -41,96 +40,7 @@ export { noPersonPresent, NO_PERSON_PRESENT } from './supervisor';
 export type { TaskPolicies } from './task-policies';
 export type { ExecutorPort } from './supervised-action';
 export { failureReasonOf } from './cancellation';
-
-/** What the runner needs from perception: one look at the phone. */
-export interface ObservationLike {
-  scene: Scene | null;
-  sceneError?: string;
-  /** Only ever handed to a planner that accepts it; never stored or emitted. */
-  screenshot?: PlannerScreenshot;
-  /** The screen's cheap fingerprint when the layout was read on it (see `screenFingerprint`). */
-  fingerprint?: string;
-  /** The layout was read on a screen that held still (equal fingerprints around the read). */
-  settled?: boolean;
-}
-
-export interface ObserverPort {
-  observe(serial: string, options: { signal?: AbortSignal; sceneTokenBudget?: number; settle?: boolean }): Promise<ObservationLike>;
-  /** What the screen shows now as a short string (one screencap, hashed): cheaper than a layout read; absent: unknown. */
-  screenFingerprint?(serial: string, signal?: AbortSignal): Promise<string>;
-}
-
-/** The least time between two looks of a waiting step: a phone that answers a screencap at once is not asked in a hot loop. */
-const LOOK_AGAIN_PACE_MS = 100;
-
-/**
- * What the runner needs to keep other processes (the app, another `amc run`) off a phone while a task drives
- * it. `acquire` throws, with a message for the person, when the phone is taken.
- */
-export interface DeviceLockPort {
-  acquire(serial: string, info: { taskId: string; goal: string }): Promise<{ release(): Promise<void> }>;
-}
-
-export const DEFAULT_MAX_STEPS = 30;
-export const DEFAULT_MAX_CONSECUTIVE_FAILURES = 3;
-
-export interface TaskRunnerOptions {
-  observer: ObserverPort;
-  executor: ExecutorPort;
-  /**
-   * Where each task's planner comes from. Default: the configuration (settings + environment) read afresh
-   * per task, which gives the stub planner unless the AI planner is enabled (seed D6).
-   */
-  plannerSource?: PlannerSource;
-  /** Failed actions in a row that end the task (default 3). */
-  maxConsecutiveFailures?: number;
-  /** One task per phone across processes; without it, only within this runner. */
-  deviceLock?: DeviceLockPort;
-  /**
-   * How a task reaches a person (questions, confirmations, hand-overs, loops). Default: no person present, so any
-   * such request ends the task `failed` with the reason. `start` may give a task its own.
-   */
-  supervisor?: SupervisorPort;
-  now?: () => number;
-  newTaskId?: () => string;
-  /** The tools whose declared effects the policy, the allow-list and the outcome check read (default: the registry). */
-  tools?: ToolCatalog;
-  /** Notes per app: learned from completed tasks, given to the planner (when the task's policies say so); absent: none. */
-  appNotes?: AppNotesPort;
-  /** The plan cache, offered every completed task (it decides what teaches it); absent: this runner's tasks teach it nothing. */
-  planCache?: PlanCachePort;
-}
-
-/** A task that could not start (bad request, device busy). Nothing ran. */
-export class TaskStartError extends Error {
-  override name = 'TaskStartError';
-}
-
-/** Control over one running task. */
-export interface TaskHandle {
-  readonly id: string;
-  /** Resolves with the final record; never rejects. */
-  readonly done: Promise<TaskRecord>;
-  /**
-   * Cancels: aborts the in-flight model call and adb command; the task ends `cancelled` with the reason
-   * (default: a person's stop; APP_CLOSED_REASON when the app shuts down).
-   */
-  stop(reason?: string): void;
-  /** Holds the task before its next turn. */
-  pause(): void;
-  /** `note`: what the person tells the agent on resuming ("I logged in"); it joins the planner's history. */
-  resume(note?: string): void;
-}
-
-/** Per-task choices for `start`. */
-export interface StartOptions {
-  /** The planner (with its budgets and policies), e.g. built with per-run overrides; default: the planner source. */
-  planner?: ConfiguredPlanner;
-  /** This task's way to a person (e.g. the CLI's terminal, or `--yes` / `--answer`); default: the runner's. */
-  supervisor?: SupervisorPort;
-}
-
-export type TaskEventListener = (event: TaskEvent) => void;
+export * from './runner-ports';
 
 /** Why a task ends when the app (window, web host, CLI) is shut down under it rather than stopped by a person. */
 export const APP_CLOSED_REASON = APP_CLOSED.text;
@@ -168,15 +78,6 @@ interface RunningTask {
 
 /** What a turn that ends the task returns; null when the task goes on. */
 type TurnEnd = TaskRecord | null;
-
-/** A task's failure reason in English for the record, with its code when the runtime worded it (a Stop included). */
-function failureFields(failure: string | Saying | null): { failureReason: string | null; failureSaid?: Said } {
-  if (failure === null || typeof failure === 'string') {
-    const known = [STOPPED_SAYING, APP_CLOSED].find((saying) => saying.text === failure);
-    return { failureReason: failure, ...(known && { failureSaid: known.said }) };
-  }
-  return { failureReason: failure.text, failureSaid: failure.said };
-}
 
 /**
  * Runs tasks: observe -> plan -> execute, re-observing every turn, until the planner finishes, a budget runs out,
@@ -338,7 +239,7 @@ export class TaskRunner {
     await task.release().catch(() => undefined);
     this.running.delete(task.record.id);
     // Before anyone hears of the end: a person who marks the task wrong at once then forgets what it taught.
-    if (status === 'completed') await this.learn(task, { ...task.record, status, verification: verification ?? null });
+    if (status === 'completed') await learnFrom({ ...task.record, status, verification: verification ?? null }, this.learning(task));
     this.emit(task, {
       type: 'task.finished',
       taskId: task.record.id,
@@ -355,23 +256,8 @@ export class TaskRunner {
     return task.record;
   }
 
-  /** Keeps what a completed task taught, before its end is reported; notes that cannot be written never fail the task. */
-  private async learn(task: RunningTask, finished: TaskRecord): Promise<void> {
-    await this.options.planCache?.consider(finished).catch(() => undefined);
-    const notes = this.options.appNotes;
-    if (!notes || !task.policies.appNotes) return;
-    const routes = learnRoutes(finished);
-    if (routes.length) await notes.keep(finished.id, routes).catch(() => undefined);
-  }
-
-  /** The notes of the app in front for this turn's prompt; unreadable notes leave the turn without them. */
-  private async notesFor(task: RunningTask, scene: Scene | null): Promise<PlanInput['appNotes']> {
-    const notes = this.options.appNotes;
-    const app = scene?.screen.package;
-    if (!notes || !app || !task.policies.appNotes) return undefined;
-    const kept = await notes.notesFor(app).catch(() => []);
-    const picked = pickNotes(kept, task.record.goal);
-    return picked.notes.length ? { app, notes: picked.notes, leftOut: picked.leftOut } : undefined;
+  private learning(task: RunningTask): TaskLearning {
+    return { appNotes: this.options.appNotes, planCache: this.options.planCache, notesOn: task.policies.appNotes };
   }
 
   /** Ends the task for an exception: failed with `<ErrorName>: <message>`, or cancelled when it came from Stop. */
@@ -539,7 +425,7 @@ export class TaskRunner {
     if (late) return late;
 
     // Plan: the screenshot and the history go only to a planner that declares it accepts them (D8).
-    const appNotes = await this.notesFor(task, observation.scene);
+    const appNotes = await notesFor(observation.scene, goal, this.learning(task));
     const input: PlanInput = {
       goal,
       step: turn,
@@ -556,7 +442,7 @@ export class TaskRunner {
     const planStart = performance.now();
     // A planner that waits for the screen looks again within the turn; the turn then acts on the latest look.
     const lookAgain = async (until: number): Promise<Scene | null> => {
-      const fresh = await this.lookAgain(serial, observation, until, observeOptions);
+      const fresh = await nextDifferentLook(this.options.observer, this.now, serial, observation, until, observeOptions);
       if (!fresh) return null;
       observation = fresh.observation;
       run.previousScene = observed(fresh.observation, fresh.observeMs) ?? run.previousScene;
@@ -583,41 +469,6 @@ export class TaskRunner {
     if (step.source === 'skipped') return this.skip(run, turn, step);
     if (step.tool === ASK_USER || step.tool === HAND_OVER) return this.personTool(task, run, turn, step);
     return this.act(task, run, turn, step, observation.scene);
-  }
-
-  /**
-   * The next look at the phone whose screen differs from `last` (by the cheap fingerprint when the observer has one,
-   * else by the Scene), or null once `until` passed. Looks are at least LOOK_AGAIN_PACE_MS apart.
-   */
-  private async lookAgain(
-    serial: string,
-    last: ObservationLike,
-    until: number,
-    options: { signal: AbortSignal; sceneTokenBudget?: number; settle: boolean },
-  ): Promise<{ observation: ObservationLike; observeMs: number } | null> {
-    const observer = this.options.observer;
-    let lastPrint = last.fingerprint;
-    const lastScene = last.scene ? sceneFingerprint(last.scene) : null;
-    while (this.now() < until) {
-      const started = performance.now();
-      const print = observer.screenFingerprint
-        ? await abortable(observer.screenFingerprint(serial, options.signal), options.signal).catch((error: unknown) => {
-            if (options.signal.aborted) throw error;
-            return undefined;
-          })
-        : undefined;
-      if (print === undefined || print !== lastPrint) {
-        lastPrint = print;
-        const observeStart = performance.now();
-        const observation = await abortable(observer.observe(serial, options), options.signal);
-        lastPrint = observation.fingerprint ?? print;
-        const key = observation.scene ? sceneFingerprint(observation.scene) : null;
-        if (key !== null && key !== lastScene) return { observation, observeMs: performance.now() - observeStart };
-      }
-      const rest = LOOK_AGAIN_PACE_MS - (performance.now() - started);
-      if (rest > 0) await sleep(rest, options.signal);
-    }
-    return null;
   }
 
   /** A flow step whose outcome already holds ("Wi-Fi is already on"): recorded as done, and nothing reaches the phone. */
