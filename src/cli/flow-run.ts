@@ -5,14 +5,16 @@ import { PLANNER_OPTIONS_USAGE, plannerOptions } from './planner-options';
 import { SUPERVISION_OPTIONS_USAGE, supervisionOptions } from './supervision-options';
 import { runTaskAtTerminal } from './task-at-terminal';
 import { FLOW_VAR_USAGE, flowFileArgument, flowVarOption, flowVarsOf, readFlowFile } from './flow-files';
-import { printFlowSteps, writeJunitCheckError, writeJunitReport } from './flow-steps';
-import { flowPassed, type FlowStepResult } from '../shared/flow';
+import { printFlowSteps, writeJunitCheckError, writeJunitReport, writeJunitXml } from './flow-steps';
+import { flowPassed, type Flow, type FlowStepResult } from '../shared/flow';
+import type { FlowRunReport } from '../main/flows/flow-run-report';
 import type { TaskRecord } from '../shared/task';
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { finishedVerdict } from '../shared/verdict';
 import { LAUNCH_TARGETS_USAGE, launchTargetOptions, launchTargetsOf } from './launch-targets';
 
-export const FLOW_RUN_USAGE = `amc flow run FILE ${LAUNCH_TARGETS_USAGE} ${FLOW_VAR_USAGE} [--heal] [--json] [--junit FILE] ${SUPERVISION_OPTIONS_USAGE} ${PLANNER_OPTIONS_USAGE} ${ADB_OPTIONS_USAGE}`;
+export const FLOW_RUN_USAGE = `amc flow run FILE|FOLDER [--include-tags A,B] [--exclude-tags C] ${LAUNCH_TARGETS_USAGE} ${FLOW_VAR_USAGE} [--heal] [--json] [--junit FILE] ${SUPERVISION_OPTIONS_USAGE} ${PLANNER_OPTIONS_USAGE} ${ADB_OPTIONS_USAGE}`;
 export const FLOW_HEAL_USAGE = `amc flow heal FILE [-s SERIAL] ${FLOW_VAR_USAGE} [--json] [--junit FILE] ${SUPERVISION_OPTIONS_USAGE} ${PLANNER_OPTIONS_USAGE} ${ADB_OPTIONS_USAGE}`;
 
 /**
@@ -37,7 +39,7 @@ async function runFlow(args: string[], io: CliIo, mode: 'run' | 'heal'): Promise
   const usage = mode === 'run' ? FLOW_RUN_USAGE : FLOW_HEAL_USAGE;
   const { values, positionals } = parseCommandArgs(
     args,
-    { ...launchTargetOptions, ...flowVarOption, json: { type: 'boolean' }, junit: { type: 'string' }, heal: { type: 'boolean' }, ...supervisionOptions, ...plannerOptions, ...adbOptions },
+    { ...launchTargetOptions, ...flowVarOption, json: { type: 'boolean' }, junit: { type: 'string' }, heal: { type: 'boolean' }, 'include-tags': { type: 'string' }, 'exclude-tags': { type: 'string' }, ...supervisionOptions, ...plannerOptions, ...adbOptions },
     true,
   );
   const file = flowFileArgument(positionals, usage);
@@ -46,6 +48,12 @@ async function runFlow(args: string[], io: CliIo, mode: 'run' | 'heal'): Promise
   const targets = launchTargetsOf(values);
   if (targets && mode === 'heal') throw new UsageError(`amc flow heal repairs a flow on one phone at a time (-s SERIAL): ${usage}`);
   const vars = flowVarsOf(values);
+  const folder = await stat(file).then((info) => info.isDirectory(), () => false);
+  if (!folder && (values['include-tags'] !== undefined || values['exclude-tags'] !== undefined)) throw new UsageError('--include-tags and --exclude-tags choose among the flows of a folder: give the folder');
+  if (folder) {
+    if (heal || targets) throw new UsageError(`a folder of flows runs on one phone (-s SERIAL), without --heal: ${usage}`);
+    return runFlowFolder(file, values, io, vars);
+  }
   const { FlowFileError } = await import('../main/flows/flow-file');
   let flow;
   try {
@@ -63,6 +71,16 @@ async function runFlow(args: string[], io: CliIo, mode: 'run' | 'heal'): Promise
     return runFlowLaunch({ targets, file, flow, heal, ...(values.junit && { junit: values.junit }) }, values, io);
   }
 
+  const run = await runOneFlow(file, flow, values, io, mode, heal);
+  if (values.junit) await writeJunitReport(values.junit, file, [run.report]);
+  if (mode === 'heal' && run.record) await writeHealedFile(file, run.record, run.report.steps, run.healed, io);
+  return run.code;
+}
+
+type RunValues = Parameters<typeof runTaskAtTerminal>[1] & { json?: boolean | undefined };
+
+/** One flow file on one phone: its steps printed, and how it went (the exit code, the JUnit suite, the task). */
+async function runOneFlow(file: string, flow: Flow, values: RunValues, io: CliIo, mode: 'run' | 'heal', heal: boolean) {
   // Loaded lazily so `amc --help` stays fast.
   const { createFlowRunRecorder, flowRunEndOf } = await import('../main/flows/flow-run-recorder');
   const { flowRunPlanner } = await import('../main/flows/flow-planner');
@@ -79,10 +97,49 @@ async function runFlow(args: string[], io: CliIo, mode: 'run' | 'heal'): Promise
   const passed = flowPassed(steps);
   if (values.json) io.out(JSON.stringify({ type: 'flow.finished', file, passed, steps }));
   else printFlowSteps(io, `Flow ${file}`, steps);
-  if (values.junit) await writeJunitReport(values.junit, file, [{ goal: flow.goal, startedAt: startedAt.toISOString(), durationMs: Date.now() - startedAt.getTime(), steps }]);
-  if (mode === 'heal' && record) await writeHealedFile(file, record, steps, recorder.healed(), io);
+  const report = { goal: flow.goal, startedAt: startedAt.toISOString(), durationMs: Date.now() - startedAt.getTime(), steps };
   // The task's own code says how it ended; a flow whose model finished the goal after a step failed still failed.
-  return code === ExitCode.ok && !passed ? ExitCode.failed : code;
+  return { code: code === ExitCode.ok && !passed ? ExitCode.failed : code, passed, report, record, healed: recorder.healed() };
+}
+
+/**
+ * `amc flow run FOLDER`: a Maestro workspace's flows (flow-folder.ts picks them by config.yaml and tags), one after
+ * another on one phone. Every file is read first, so a broken one refuses the run before anything runs; exit 0 only
+ * when every flow passed.
+ */
+async function runFlowFolder(folder: string, values: RunValues & { junit?: string | undefined; 'include-tags'?: string | undefined; 'exclude-tags'?: string | undefined }, io: CliIo, vars: Record<string, string>): Promise<number> {
+  const { selectFolderFlows } = await import('./flow-folder');
+  const { FlowFileError } = await import('../main/flows/flow-file');
+  const selection = await selectFolderFlows(folder, { includeTags: values['include-tags'], excludeTags: values['exclude-tags'] });
+  const flows: { file: string; flow: Flow }[] = [];
+  let broken = false;
+  for (const file of selection.files) {
+    try {
+      flows.push({ file, flow: await readFlowFile(file, vars) });
+    } catch (error) {
+      if (!(error instanceof FlowFileError)) throw error;
+      io.err(`amc flow run: ${error.message}`);
+      broken = true;
+    }
+  }
+  if (broken) return ExitCode.usage;
+  const { junitXml } = await import('../main/flows/junit-report');
+  const suites: FlowRunReport[] = [];
+  let passed = 0;
+  let code: number = ExitCode.ok;
+  for (const [at, { file, flow }] of flows.entries()) {
+    const run = await runOneFlow(file, flow, values, io, 'run', false);
+    suites.push({ ...run.report, name: path.relative(folder, file).replace(/\.ya?ml$/i, '') });
+    if (run.passed) passed += 1;
+    else if (code === ExitCode.ok) code = run.code === ExitCode.ok ? ExitCode.failed : run.code;
+    if (!run.passed && !selection.continueOnFailure && at < flows.length - 1) {
+      io.out(`Not run (continueOnFailure is false): ${flows.slice(at + 1).map((next) => next.file).join(', ')}`);
+      break;
+    }
+  }
+  io.out(`Folder ${folder}: ${passed} of ${flows.length} ${flows.length === 1 ? 'flow' : 'flows'} passed`);
+  if (values.junit) await writeJunitXml(values.junit, junitXml(suites));
+  return code;
 }
 
 /** NAME.healed.yaml beside the flow file, with the repaired steps, and the difference printed; nothing healed: nothing written. */

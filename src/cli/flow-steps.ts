@@ -35,7 +35,7 @@ export function printFlowSteps(io: CliIo, title: string, steps: readonly FlowSte
 const flowName = (flowFile: string) => path.basename(flowFile).replace(/\.ya?ml$/i, '');
 
 /** Writes a JUnit file, making its folder first (a CI job names a fresh `reports/` folder). */
-async function writeJunitFile(target: string, xml: string): Promise<void> {
+export async function writeJunitXml(target: string, xml: string): Promise<void> {
   await mkdir(path.dirname(path.resolve(target)), { recursive: true });
   await writeFile(target, xml);
 }
@@ -43,11 +43,11 @@ async function writeJunitFile(target: string, xml: string): Promise<void> {
 /** `--junit FILE`: one testsuite per run, each named after the flow file (and its phone, given `device`). */
 export async function writeJunitReport(target: string, flowFile: string, reports: ReadonlyArray<Omit<FlowRunReport, 'name'>>): Promise<void> {
   const { junitXml } = await import('../main/flows/junit-report');
-  await writeJunitFile(target, junitXml(reports.map((report) => ({ ...report, name: flowName(flowFile) }))));
+  await writeJunitXml(target, junitXml(reports.map((report) => ({ ...report, name: flowName(flowFile) }))));
 }
 
 /** `--junit FILE` for a flow file whose check failed: nothing ran, and CI shows why as an error. */
 export async function writeJunitCheckError(target: string, flowFile: string, problems: string): Promise<void> {
   const { junitCheckError } = await import('../main/flows/junit-report');
-  await writeJunitFile(target, junitCheckError({ name: flowName(flowFile), startedAt: new Date().toISOString(), problems }));
+  await writeJunitXml(target, junitCheckError({ name: flowName(flowFile), startedAt: new Date().toISOString(), problems }));
 }

@@ -1,7 +1,7 @@
 // Maestro flow files run as they are by `amc flow run|check` (a child process against the real adb server and the demo
 // phone, no model): our own flows for the demo phone's apps written in Maestro's syntax, a failing selector named by
 // its line, and the commands amc does not run refused before the run. What happened is read back with GET /state.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -257,6 +257,36 @@ describe('Maestro flows', () => {
     // The run's reason names the first failure first, then the hook's.
     expect(both.stdout).toMatch(/Failed \(.*\): Step 4: the check failed: \$\{NAME == "Ann"\} is false .*; then step 9: the check failed: \$\{CLEANUP == "ok"\} is false/);
     expect((await harness.state()).foreground).toBe('com.android.settings');
+  });
+
+  it('Scenario: A Maestro workspace folder runs the flows its config.yaml and tags select, in its order', async () => {
+    await harness.reset({});
+    const workspace = path.join(dir, 'workspace');
+    await mkdir(path.join(workspace, 'suite'), { recursive: true });
+    const noteFlow = (title: string, tags: string[]) =>
+      ['appId: com.amc.notes', ...(tags.length ? ['tags:', ...tags.map((tag) => `  - ${tag}`)] : []), '---', '- launchApp', '- tapOn: "New note"', '- tapOn:', '    id: note_title', `- inputText: ${title}`, '- hideKeyboard', '- tapOn: Save', ''].join('\n');
+    await writeFile(path.join(workspace, 'config.yaml'), ['flows:', '  - "suite/*"', 'includeTags:', '  - smoke', 'executionOrder:', '  flowsOrder:', '    - gamma', '    - alpha', ''].join('\n'));
+    await writeFile(path.join(workspace, 'suite', 'alpha.yaml'), noteFlow('Alpha', ['smoke']));
+    await writeFile(path.join(workspace, 'suite', 'beta.yaml'), noteFlow('Beta', ['smoke', 'slow']));
+    await writeFile(path.join(workspace, 'suite', 'gamma.yaml'), noteFlow('Gamma', ['smoke']));
+    await writeFile(path.join(workspace, 'suite', 'delta.yaml'), noteFlow('Delta', []));
+    await writeFile(path.join(workspace, 'outside.yaml'), noteFlow('Outside', ['smoke']));
+    const junit = path.join(dir, 'reports', 'workspace.xml');
+    const result = await runAmc(['flow', 'run', workspace, '-s', harness.serial, '--exclude-tags', 'slow', '--junit', junit], { env: env() });
+    expect(result.stdout).toContain(`Folder ${workspace}: 2 of 2 flows passed`);
+    expect(result.code).toBe(0);
+    // Gamma first, as flowsOrder says; Beta (slow), Delta (no smoke tag) and the file outside the glob did not run.
+    expect((await harness.state()).notes.map((note) => note.title)).toEqual(['Shopping list', 'Ideas', 'Gamma', 'Alpha']);
+    const xml = await readFile(junit, 'utf8');
+    expect(xml).toMatch(/<testsuite name="suite\/gamma"[\s\S]*<testsuite name="suite\/alpha"/);
+
+    await writeFile(path.join(workspace, 'config.yaml'), ['flows: ["suite/*"]', 'onlyIOS: true', ''].join('\n'));
+    const refused = await runAmc(['flow', 'run', workspace, '-s', harness.serial], { env: env() });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('config.yaml: amc does not read `onlyIOS`');
+    const single = await runAmc(['flow', 'run', path.join(workspace, 'outside.yaml'), '-s', harness.serial, '--include-tags', 'smoke'], { env: env() });
+    expect(single.code).toBe(2);
+    expect(single.stderr).toContain('--include-tags and --exclude-tags choose among the flows of a folder');
   });
 
   it('Scenario: Maestro commands amc does not run are named with their line and column, and refused before the run', async () => {
