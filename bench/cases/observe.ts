@@ -18,7 +18,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { AdbClient } from '../../src/main/device/adb-client';
 import { runAdbBinary, type AdbServerAddress } from '../../src/main/device/adb-server';
-import { parseWmSize } from '../../src/main/device/device-info';
+import { parseWmSize } from '../../src/main/device/android/wm';
 import { Observer } from '../../src/main/perception/observer';
 import { downscale, dropAlpha, encodeRgb } from '../../src/main/perception/pixels';
 import { DEFAULT_SCREENSHOT_ENCODING, encodeScreenshot, pngFromScreencap, rawFrameFromScreencap } from '../../src/main/perception/screenshot';

@@ -26,7 +26,7 @@ import { mirrorHandlers } from './handlers/mirror';
 import { settingsHandlers } from './handlers/settings';
 import { taskHandlers } from './handlers/tasks';
 import { PhoneAccess } from './phone-access';
-import { parsePackageList } from '../tools/app-resolver';
+import { installedPackages } from '../device/android/pm';
 import { phoneHelpersFor } from './phone-typing';
 export type { ScreenshotPolicy } from './phone-access';
 import { SettingsService } from './settings-service';
@@ -209,7 +209,10 @@ export async function createApp(options: AppOptions = {}): Promise<AppServices> 
       settings: effectiveSettings,
       checkReady: (serial) => devices.checkReady(serial),
       locks,
-      installedApps: async (serial, signal) => parsePackageList(await (await devices.adb()).shell(serial, 'pm list packages', { ...(signal && { signal }), timeoutMs: 15_000 })),
+      installedApps: async (serial, signal) => {
+        const adb = await devices.adb();
+        return installedPackages((command) => adb.shell(serial, command, { ...(signal && { signal }), timeoutMs: 15_000 }));
+      },
     },
     close() {
       closing ??= (async () => {

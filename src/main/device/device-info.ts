@@ -2,6 +2,7 @@ import type { DeviceState, DeviceSummary } from '../../shared/device';
 import { say, type Saying } from '../../shared/said';
 import type { AdbCallOptions, AdbClient } from './adb-client';
 import { isAbortError } from './errors';
+import { parseWmDensity, parseWmSize, wm } from './android/wm';
 
 /** `HOST:PORT`, mDNS wireless serials and emulators reach adb over TCP; everything else is USB. */
 export function connectionOf(serial: string): DeviceSummary['connection'] {
@@ -56,8 +57,8 @@ export async function readDeviceDetails(
     });
   const [properties, sizeOutput, densityOutput] = await Promise.all([
     quiet(adb.properties(serial, options), {} as Record<string, string>),
-    quiet(adb.shell(serial, 'wm size', options), ''),
-    quiet(adb.shell(serial, 'wm density', options), ''),
+    quiet(adb.shell(serial, wm.size(), options), ''),
+    quiet(adb.shell(serial, wm.density(), options), ''),
   ]);
   const size = parseWmSize(sizeOutput);
   const density = parseWmDensity(densityOutput);
@@ -82,14 +83,4 @@ export async function describeDevice(
   return state === 'device' ? { ...base, ...(await readDeviceDetails(adb, serial, options)) } : base;
 }
 
-/** `wm size`: the override size wins over the physical size. */
-export function parseWmSize(output: string): { width: number; height: number } | undefined {
-  const match = /Override size:\s*(\d+)x(\d+)/.exec(output) ?? /Physical size:\s*(\d+)x(\d+)/.exec(output);
-  return match ? { width: Number(match[1]), height: Number(match[2]) } : undefined;
-}
 
-/** `wm density`: the override density wins over the physical density. */
-export function parseWmDensity(output: string): number | undefined {
-  const match = /Override density:\s*(\d+)/.exec(output) ?? /Physical density:\s*(\d+)/.exec(output);
-  return match ? Number(match[1]) : undefined;
-}

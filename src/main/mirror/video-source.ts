@@ -3,7 +3,7 @@ import type { FrameMeta } from '../../shared/contract/frame';
 import type { Said } from '../../shared/said';
 import { KEY_CODES } from '../tools/actions/keys';
 import type { AdbClient } from '../device/adb-client';
-import { parseWmSize } from '../device/device-info';
+import { parseWmSize, wm } from '../device/android/wm';
 import type { HelperResolution } from '../device/helpers/provision';
 import { backOrScreenOnMessage, keycodeMessage, resetVideoMessage, touchMessage, type VideoPoint } from '../device/scrcpy/control-messages';
 import { avcCodecString } from '../device/scrcpy/h264';
@@ -161,7 +161,7 @@ export class VideoSource {
     const server = await this.options.server();
     if (!server.available) throw new VideoUnavailableError(server.reason, server.fix, server.said);
     const adb = await this.options.adb();
-    const natural = parseWmSize(await adb.shell(serial, 'wm size', { signal, timeoutMs: 5000 }));
+    const natural = parseWmSize(await adb.shell(serial, wm.size(), { signal, timeoutMs: 5000 }));
     const session = await ScrcpySession.start({ adb, serial, server: server.bytes, maxSize, signal });
     if (signal.aborted) {
       session.close();

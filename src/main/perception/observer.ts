@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { DumpSource, Scene } from '../../shared/scene';
 import type { AdbClient } from '../device/adb-client';
-import { connectionOf, parseWmSize } from '../device/device-info';
+import { connectionOf } from '../device/device-info';
+import { parseWmSize, wm } from '../device/android/wm';
 import { AdbError, isAbortError, sleep, throwIfAborted, type AdbErrorKind } from '../device/errors';
 import { HELPERS } from '../device/helpers/catalog';
 import type { PhoneHelpers } from '../device/helpers/phone-helpers';
@@ -454,7 +455,7 @@ export class Observer {
     const known = this.naturalSizes.get(serial);
     if (known) return { natural: known };
     const options = { signal, timeoutMs: 10_000 };
-    const natural = parseWmSize(await this.shellText(serial, 'wm size', options).catch(rethrowAbort(() => '')));
+    const natural = parseWmSize(await this.shellText(serial, wm.size(), options).catch(rethrowAbort(() => '')));
     if (natural) {
       this.naturalSizes.set(serial, natural);
       return { natural };

@@ -11,14 +11,6 @@ export function looksLikePackageName(value: string): boolean {
   return PACKAGE_NAME.test(value);
 }
 
-/** `pm list packages` output -> package names. */
-export function parsePackageList(output: string): string[] {
-  return output
-    .split('\n')
-    .map((line) => /^package:(\S+)/.exec(line.trim())?.[1])
-    .filter((name): name is string => name !== undefined);
-}
-
 const normalise = (value: string) => value.toLowerCase().replace(/[^a-z0-9]/g, '');
 
 /** Letters a label's ending may differ by from the package word it names ("Messages" and "messaging"). */

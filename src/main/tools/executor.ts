@@ -1,7 +1,7 @@
 import type { StepOutcome, StepTarget, ToolCall } from '../../shared/action';
 import { boundsCenter, elementLabel, type Scene } from '../../shared/scene';
 import type { AdbClient } from '../device/adb-client';
-import { parseWmSize } from '../device/device-info';
+import { parseWmSize, wm } from '../device/android/wm';
 import { AbortError, AdbError, isAbortError, sleep, throwIfAborted } from '../device/errors';
 import { isAllowedApp } from './app-resolver';
 import { ACTION_TOOLS } from './registry';
@@ -115,7 +115,7 @@ export class Executor {
     if (context.scene) return context.scene.screen;
     const known = this.screenSizes.get(context.serial);
     if (known) return known;
-    const output = await (run ?? new CommandRun(this.adb, context, this.options)).query('wm size');
+    const output = await (run ?? new CommandRun(this.adb, context, this.options)).query(wm.size());
     const size = parseWmSize(output);
     if (!size) throw new AdbError(`Could not read the screen size of ${context.serial} (wm size said "${output.trim()}").`, 'command-failed');
     this.screenSizes.set(context.serial, size);

@@ -3,7 +3,7 @@
 // intended change, rerun with `-u` and review the diff).
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { parseWmSize } from '../../../src/main/device/device-info';
+import { parseWmSize } from '../../../src/main/device/android/wm';
 import { buildScene, type SceneBuildOptions } from '../../../src/main/perception/scene-builder';
 import { estimateTokens } from '../../../src/main/perception/scene-budget';
 import { parseDisplayInfo, screenFacts } from '../../../src/main/perception/screen-facts';

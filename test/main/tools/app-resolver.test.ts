@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parsePackageList, resolveApp } from '../../../src/main/tools/app-resolver';
+import { resolveApp } from '../../../src/main/tools/app-resolver';
+import { parsePackageList } from '../../../src/main/device/android/pm';
 
 const installed = parsePackageList(
   [

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AdbError } from '../../device/errors';
-import { parsePackageList, resolveApp } from '../app-resolver';
+import { resolveApp } from '../app-resolver';
+import { installedPackages } from '../../device/android/pm';
 import { defineTool, InvalidCall, type ToolContext } from '../tool';
 
 /**
@@ -14,7 +15,7 @@ const AppArgsSchema = z.strictObject({
 });
 
 async function packageOf(app: string, context: Pick<ToolContext, 'query'>): Promise<string> {
-  const resolution = resolveApp(app, parsePackageList(await context.query('pm list packages')));
+  const resolution = resolveApp(app, await installedPackages((command) => context.query(command)));
   if ('error' in resolution) throw new InvalidCall(resolution.error);
   return resolution.package;
 }

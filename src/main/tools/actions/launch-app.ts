@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AdbError } from '../../device/errors';
-import { parsePackageList, resolveApp } from '../app-resolver';
+import { resolveApp } from '../app-resolver';
+import { installedPackages } from '../../device/android/pm';
 import { defineTool, InvalidCall } from '../tool';
 
 export const LaunchAppArgsSchema = z.strictObject({
@@ -22,7 +23,7 @@ export const launchApp = defineTool({
     target: 'phone',
     verifies: 'app-in-foreground',
     async opensApp(args, phone) {
-      const resolution = resolveApp(args.app, parsePackageList(await phone.query('pm list packages')));
+      const resolution = resolveApp(args.app, await installedPackages((command) => phone.query(command)));
       if ('error' in resolution) throw new InvalidCall(resolution.error);
       return resolution.package;
     },
