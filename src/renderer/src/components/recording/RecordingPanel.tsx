@@ -72,7 +72,7 @@ function RecordedStepItem({ serial, step, number, vars }: { serial: string; step
   };
 
   return (
-    <li className="recorded-step" data-testid="recorded-step" data-note={step.note ?? ''}>
+    <li className="recorded-step" data-testid="recorded-step" data-note={step.note ?? ''} data-layout-ms={Math.round(step.layoutMs)} data-handled-ms={Math.round(step.handledMs)}>
       <code className="recorded-step-label">{step.label}</code>
       {step.note && <p className="small muted">{t(`app:record.note.${step.note}`)}</p>}
       <div className="recorded-step-actions">
