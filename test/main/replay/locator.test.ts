@@ -182,3 +182,34 @@ describe('locators on real screens', () => {
   });
 });
 
+
+describe('Maestro selectors as locators', () => {
+  const rows = (): Scene => ({
+    screen,
+    elements: [
+      element(1, { type: 'TextView', text: 'Mobile network', clickable: undefined }),
+      element(2, { text: joinLabelParts(['Wi-Fi', 'Connected']), checked: true }),
+      element(3, { text: joinLabelParts(['Wi-Fi', 'Saved']), checked: false }),
+      element(4, { type: 'Button', text: 'Off', resourceId: 'summary', disabled: true }),
+      element(5, { type: 'Button', text: 'Off', resourceId: 'summary' }),
+    ],
+  });
+
+  it('an element placed against one that matches twice is not found: the anchor must be one, never a guess', () => {
+    const found = resolveLocator(rows(), { label: 'Off', relative: { below: { label: 'Wi-Fi' } } });
+    expect(found).toMatchObject({ kind: 'missing' });
+    expect(found.kind === 'missing' && found.reason).toContain("the element it is below is not one to go by: 2 elements match 'Wi-Fi'");
+  });
+
+  it('state, index, folded children and a pattern that is no regular expression each narrow the match', () => {
+    expect(resolveLocator(rows(), { label: 'Off', state: { enabled: true } })).toMatchObject({ kind: 'found', element: { id: 'e5' } });
+    expect(resolveLocator(rows(), { idPattern: 'summ.*', index: 0 })).toMatchObject({ kind: 'found', element: { id: 'e4' } });
+    const beyond = resolveLocator(rows(), { idPattern: 'summ.*', index: 2 });
+    expect(beyond.kind === 'missing' && beyond.reason).toContain("only 2 elements match 'summ.*', so there is no index 2");
+    expect(resolveLocator(rows(), { relative: { containsChild: { label: 'Saved' } } })).toMatchObject({ kind: 'found', element: { id: 'e3' } });
+    // "Wi-Fi (" is no valid regular expression: matched as written, so nothing here.
+    expect(resolveLocator(rows(), { labelPattern: 'Wi-Fi (' })).toMatchObject({ kind: 'missing' });
+    expect(resolveLocator(rows(), { labelPattern: 'wi-fi', state: { checked: false } })).toMatchObject({ kind: 'found', element: { id: 'e3' } });
+    expect(describeLocator({ labelPattern: 'Off', relative: { above: { label: 'Saved' } }, state: { enabled: false }, index: 1 })).toBe("'Off' above 'Saved' (not enabled) at index 1");
+  });
+});
