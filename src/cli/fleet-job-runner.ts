@@ -97,7 +97,7 @@ export async function fleetJobRunner(
       signal.addEventListener('abort', stop, { once: true });
       try {
         const record = await handle.done;
-        return { record, ...(recorder && { flowSteps: recorder.results(flowRunEndOf(finishedVerdict(record), record.failureReason)) }) };
+        return { record, ...(recorder && { flowSteps: recorder.results(flowRunEndOf(finishedVerdict(record), record.failureReason, record.failureSaid)) }) };
       } finally {
         signal.removeEventListener('abort', stop);
       }

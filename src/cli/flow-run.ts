@@ -6,6 +6,7 @@ import { SUPERVISION_OPTIONS_USAGE, supervisionOptions } from './supervision-opt
 import { runTaskAtTerminal } from './task-at-terminal';
 import { FLOW_VAR_USAGE, flowFileArgument, flowVarOption, flowVarsOf, readFlowFile } from './flow-files';
 import { printFlowSteps, writeJunitCheckError, writeJunitReport, writeJunitXml } from './flow-steps';
+import { terminalWords } from './terminal-words';
 import { flowPassed, type Flow, type FlowStepResult } from '../shared/flow';
 import type { FlowRunReport } from '../main/flows/flow-run-report';
 import type { TaskRecord } from '../shared/task';
@@ -72,7 +73,7 @@ async function runFlow(args: string[], io: CliIo, mode: 'run' | 'heal'): Promise
   }
 
   const run = await runOneFlow(file, flow, values, io, mode, heal);
-  if (values.junit) await writeJunitReport(values.junit, file, [run.report]);
+  if (values.junit) await writeJunitReport(values.junit, file, [run.report], terminalWords());
   if (mode === 'heal' && run.record) await writeHealedFile(file, run.record, run.report.steps, run.healed, io);
   return run.code;
 }
@@ -93,10 +94,10 @@ async function runOneFlow(file: string, flow: Flow, values: RunValues, io: CliIo
   });
 
   // The task's own end (its reason: a refused action, a stop) is the reason of the step it ended on.
-  const steps = recorder.results(record ? flowRunEndOf(finishedVerdict(record), record.failureReason) : { completed: false, reason: 'the run did not start' });
+  const steps = recorder.results(record ? flowRunEndOf(finishedVerdict(record), record.failureReason, record.failureSaid) : { completed: false, reason: 'the run did not start' });
   const passed = flowPassed(steps);
   if (values.json) io.out(JSON.stringify({ type: 'flow.finished', file, passed, steps }));
-  else printFlowSteps(io, `Flow ${file}`, steps);
+  else printFlowSteps(io, `Flow ${file}`, steps, terminalWords());
   const report = { goal: flow.goal, startedAt: startedAt.toISOString(), durationMs: Date.now() - startedAt.getTime(), steps };
   // The task's own code says how it ended; a flow whose model finished the goal after a step failed still failed.
   return { code: code === ExitCode.ok && !passed ? ExitCode.failed : code, passed, report, record, healed: recorder.healed() };

@@ -5,6 +5,8 @@ import path from 'node:path';
 import type { CliIo } from './command';
 import { stepsPassed, type FlowStepResult, type FlowStepStatus } from '../shared/flow';
 import type { FlowRunReport } from '../main/flows/flow-run-report';
+import { ENGLISH, type Words } from '../shared/i18n/translate';
+import { saidWords } from '../shared/supervision-words';
 
 const STATUS_WORDS: Record<FlowStepStatus, string> = { passed: 'passed ', healed: 'HEALED ', failed: 'FAILED ', 'skipped-already-done': 'skipped', 'not-run': 'not run' };
 const STATUS_WIDTH = Math.max(...Object.values(STATUS_WORDS).map((word) => word.length));
@@ -21,15 +23,18 @@ export function stepsPassedWords(steps: readonly FlowStepResult[]): string {
   return `${stepsPassed(steps)} of ${steps.length} ${steps.length === 1 ? 'step' : 'steps'} passed${rest ? ` (${rest})` : ''}`;
 }
 
+/** What a step found, in the terminal's language where it carries a code (a refusal, a stop). */
+const stepDetail = (step: FlowStepResult, words: Words) => saidWords(step.detail, step.said, words);
+
 /** One line per step with what it found. */
-export function flowStepLines(steps: readonly FlowStepResult[], indent = '  '): string[] {
-  return steps.map((step) => `${indent}${STATUS_WORDS[step.status].padEnd(STATUS_WIDTH)}  ${step.index + 1}. ${step.label}${step.detail ? ` — ${step.detail}` : ''}`);
+export function flowStepLines(steps: readonly FlowStepResult[], indent = '  ', words: Words = ENGLISH): string[] {
+  return steps.map((step) => `${indent}${STATUS_WORDS[step.status].padEnd(STATUS_WIDTH)}  ${step.index + 1}. ${step.label}${step.detail ? ` — ${stepDetail(step, words)}` : ''}`);
 }
 
 /** A title with the count of steps passed, then a line per step. */
-export function printFlowSteps(io: CliIo, title: string, steps: readonly FlowStepResult[]): void {
+export function printFlowSteps(io: CliIo, title: string, steps: readonly FlowStepResult[], words: Words = ENGLISH): void {
   io.out(`${title}: ${stepsPassedWords(steps)}`);
-  for (const line of flowStepLines(steps)) io.out(line);
+  for (const line of flowStepLines(steps, '  ', words)) io.out(line);
 }
 
 const flowName = (flowFile: string) => path.basename(flowFile).replace(/\.ya?ml$/i, '');
@@ -41,9 +46,11 @@ export async function writeJunitXml(target: string, xml: string): Promise<void> 
 }
 
 /** `--junit FILE`: one testsuite per run, each named after the flow file (and its phone, given `device`). */
-export async function writeJunitReport(target: string, flowFile: string, reports: ReadonlyArray<Omit<FlowRunReport, 'name'>>): Promise<void> {
+export async function writeJunitReport(target: string, flowFile: string, reports: ReadonlyArray<Omit<FlowRunReport, 'name'>>, words: Words = ENGLISH): Promise<void> {
   const { junitXml } = await import('../main/flows/junit-report');
-  await writeJunitXml(target, junitXml(reports.map((report) => ({ ...report, name: flowName(flowFile) }))));
+  // A step's message in the terminal's language where it carries a code (a refusal, a stop).
+  const worded = reports.map((report) => ({ ...report, name: flowName(flowFile), steps: report.steps.map((step) => ({ ...step, detail: stepDetail(step, words) })) }));
+  await writeJunitXml(target, junitXml(worded));
 }
 
 /** `--junit FILE` for a flow file whose check failed: nothing ran, and CI shows why as an error. */

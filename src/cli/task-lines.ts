@@ -5,6 +5,7 @@ import { finishedVerdict } from '../shared/verdict';
 import { plainReason } from '../shared/plain-words';
 import { ENGLISH, type Words } from '../shared/i18n/translate';
 import { wordSaid } from '../shared/said';
+import { saidWords } from '../shared/supervision-words';
 
 /** `amc run`'s words for a turn's outcome and the task's end: the app's vocabulary (see shared/task-words), in the terminal's language. */
 
@@ -18,7 +19,7 @@ export function outcomeLine(outcome: StepOutcome, words: Words = ENGLISH): strin
 export function finishedLine(event: TaskEventOf<'task.finished'>, planner: Pick<PlannerInfo, 'kind'>, words: Words = ENGLISH): string {
   const { t } = words;
   const totals = [countOf(event.steps, 'action', undefined, words), formatDuration(event.durationMs, undefined, words), tokensLabel(event.usage, undefined, words)].join(t('common:listSeparator'));
-  const reason = () => (event.failureReason ? wordSaid(plainReason(event.failureReason), event.failureSaid, words) : null);
+  const reason = () => (event.failureReason ? saidWords(plainReason(event.failureReason), event.failureSaid, words) : null);
   switch (finishedVerdict({ ...event, planner })) {
     case 'looked-only':
       return t('cli:run.lookedOnly', { note: lookedOnlyNote(words), totals });

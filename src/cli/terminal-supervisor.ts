@@ -2,6 +2,7 @@ import type { SupervisorDecision, SupervisorPort, SupervisorRequest } from '../m
 import type { PersonRequest } from '../shared/task';
 import { actionWords, confirmationReasons, loopDescription } from '../shared/supervision-words';
 import { ENGLISH, type Words } from '../shared/i18n/translate';
+import { wordCode } from '../shared/said';
 
 /** Reads one line typed by the person; resolves null when input ended (Ctrl-D) or `signal` aborted. */
 export type AskLine = (prompt: string, signal: AbortSignal) => Promise<string | null>;
@@ -20,7 +21,7 @@ export interface TerminalSupervisorOptions {
 }
 
 /** Why nobody could answer, and how to answer in advance: the runtime puts it after what was asked in the failed task's reason. */
-const NO_TERMINAL = 'no one can answer: amc run has no terminal to ask on (or runs with --json)';
+const NO_TERMINAL = wordCode('refusal.noTerminal');
 
 const unanswered = (reason: string): SupervisorDecision => ({ reply: { kind: 'unanswered', reason }, by: 'no-one-present' });
 
@@ -29,7 +30,7 @@ function withoutTerminal(request: PersonRequest): SupervisorDecision {
     case 'question':
       return unanswered(`${NO_TERMINAL}; give answers with --answer "text"`);
     case 'confirmation':
-      return unanswered(`${NO_TERMINAL}; --yes allows every action`);
+      return unanswered(wordCode('refusal.noTerminalYes'));
     case 'hand-over':
     case 'loop':
       return unanswered(NO_TERMINAL);

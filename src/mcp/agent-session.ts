@@ -1,7 +1,7 @@
 import { sentToPhone, type StepOutcome, type ToolCall } from '../shared/action';
 import { sceneFingerprint, type Scene } from '../shared/scene';
 import type { ConfirmationMode } from '../shared/settings-catalog';
-import { actionWords } from '../shared/supervision-words';
+import { actionWords, saidWords } from '../shared/supervision-words';
 import type { TaskEvent } from '../shared/task';
 import type { AppServices } from '../main/app/create-app';
 import type { Observation } from '../main/perception/observer';
@@ -95,7 +95,7 @@ export class AgentSession {
       { taskId: `mcp-agent-${this.identity.id}`, serial, signal, supervisor: person.supervisor, allowedApps: null, confirmation: () => confirmation.mode, emit: this.onEvent, now: Date.now },
     );
     const result = await actions.act(step, { tool: call.name, args: call.args, rationale: null }, scene);
-    if (result.kind === 'ended') throw person.failure ?? new Error(result.reason);
+    if (result.kind === 'ended') throw person.failure ?? new Error(typeof result.reason === 'string' ? result.reason : saidWords(result.reason.text, result.reason.said, words));
     if (result.kind === 'denied') throw new Error(words.t('mcp:notAllowed', { question: person.question }));
     if (!result.outcome.ok) return result.outcome;
     const after = (await this.look(serial, { screenshot: false, signal })).scene;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SaidSchema } from './said';
 
 /**
  * A flow: what a finished run did, as steps that can be carried out again on a fresh screen, without a model where
@@ -399,6 +400,8 @@ export const FlowStepResultSchema = z.object({
   status: z.enum(FLOW_STEP_STATUSES),
   /** What happened in plain words: the fact an assert found, why a step failed, "skipped: already done". */
   detail: z.string(),
+  /** The detail's code, for a reader in another language (a refusal: which action, and that the person said no). */
+  said: SaidSchema.optional(),
   durationMs: z.number().nonnegative(),
 });
 export type FlowStepResult = z.infer<typeof FlowStepResultSchema>;

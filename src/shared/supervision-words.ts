@@ -1,6 +1,6 @@
 import { actionPhrase } from './action-words';
 import { ENGLISH, type Words } from './i18n/translate';
-import { wordSaid, type Said } from './said';
+import { wordCode, wordSaid, type Said, type SaidCode } from './said';
 import { nameInLabel } from './scene';
 import type { Decider, PersonReply, PersonRequest, SupervisionEntry } from './task';
 
@@ -9,6 +9,16 @@ import type { Decider, PersonReply, PersonRequest, SupervisionEntry } from './ta
  * was asked or decided, and by whom. English unless given another language's `words` (catalog area `common`);
  * what was recorded (the question, the reasons, a guard's message) is quoted as it was recorded.
  */
+
+/** Why nobody could answer, as the CLI and the runtime say it (its words declared once, in the catalogs). */
+const UNANSWERED_CODES: readonly SaidCode[] = ['refusal.noTerminal', 'refusal.noTerminalYes', 'refusal.noPersonPresent'];
+/** The code of why nobody could answer, when it is one of those. */
+export const unansweredCode = (why: string): SaidCode | undefined => UNANSWERED_CODES.find((code) => wordCode(code) === why);
+/** Why nobody could answer, in the reader's language when it is a known reason (else as it was recorded). */
+export function unansweredWords(why: string, words: Words = ENGLISH): string {
+  const code = unansweredCode(why);
+  return code ? wordCode(code, {}, words) : why;
+}
 
 export const deciderWords = (by: Decider, words: Words = ENGLISH): string => words.t(`common:decider.${by}`);
 
@@ -34,19 +44,25 @@ export const loopDescription = (request: Extract<PersonRequest, { kind: 'loop' }
 export const actionCall = (tool: string, args: Record<string, unknown>, targetLabel: string | undefined, mood: 'do' | 'done' = 'do'): string =>
   JSON.stringify({ tool, args, targetLabel, ...(mood === 'done' && { mood }) });
 
-/** A guard's message in the reader's language: its code, with an `actionCall` value worded as an action. */
-export function guardMessage(entry: { message: string; said?: Said | undefined }, words: Words = ENGLISH): string {
-  const call = entry.said?.values.actionCall;
-  if (typeof call !== 'string') return wordSaid(entry.message, entry.said, words);
+/**
+ * A message in the reader's language (a guard's, a task's failure reason, a flow step's): its code, with an
+ * `actionCall` value worded as an action; the English it was recorded with when it has no code this build knows.
+ */
+export function saidWords(english: string, said: Said | null | undefined, words: Words = ENGLISH): string {
+  const call = said?.values.actionCall;
+  if (typeof call !== 'string') return wordSaid(english, said, words);
   try {
     const { tool, args, targetLabel, mood } = JSON.parse(call) as { tool: string; args: Record<string, unknown>; targetLabel?: string; mood?: 'done' };
-    const { actionCall: _call, ...values } = entry.said!.values;
+    const { actionCall: _call, ...values } = said!.values;
     const action = mood === 'done' ? actionPhrase(tool, args, targetLabel === undefined ? undefined : (nameInLabel(targetLabel) ?? targetLabel), 'done', words) : actionWords(tool, args, targetLabel, words);
-    return wordSaid(entry.message, { code: entry.said!.code, values: { ...values, action } }, words);
+    return wordSaid(english, { code: said!.code, values: { ...values, action } }, words);
   } catch {
-    return entry.message;
+    return english;
   }
 }
+
+/** A guard's message in the reader's language. */
+export const guardMessage = (entry: { message: string; said?: Said | undefined }, words: Words = ENGLISH): string => saidWords(entry.message, entry.said, words);
 
 export function requestWords(request: PersonRequest, words: Words = ENGLISH): string {
   const { t } = words;
@@ -79,7 +95,7 @@ export function replyWords(reply: PersonReply, words: Words = ENGLISH): string {
     case 'stop':
       return t('common:reply.stop');
     case 'unanswered':
-      return t('common:reply.unanswered', { reason: reply.reason });
+      return t('common:reply.unanswered', { reason: unansweredWords(reply.reason, words) });
   }
 }
 

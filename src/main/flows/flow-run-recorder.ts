@@ -2,6 +2,7 @@ import { PASSING_STEP_STATUSES, type Flow, type FlowStepStatus } from '../../sha
 import { plainReason } from '../../shared/plain-words';
 import { outcomeWord } from '../../shared/task-words';
 import type { TaskVerdict } from '../../shared/verdict';
+import type { Said } from '../../shared/said';
 import type { Planner } from '../runtime/planner';
 import { flowStepKind, type FlowStepResult } from './flow-run-report';
 import { stepLabel } from './flow-to-yaml';
@@ -15,12 +16,12 @@ import { stepLabel } from './flow-to-yaml';
  */
 
 /** How the run ended, as the command knows it: completed, or the reason it did not. */
-export type FlowRunEnd = { completed: true } | { completed: false; reason: string };
+export type FlowRunEnd = { completed: true } | { completed: false; reason: string; said?: Said };
 
 /** A finished task's end as its flow's steps read it: done, or why not (the task's own reason when it has one). */
-export function flowRunEndOf(verdict: TaskVerdict, failureReason: string | null): FlowRunEnd {
+export function flowRunEndOf(verdict: TaskVerdict, failureReason: string | null, failureSaid?: Said): FlowRunEnd {
   if (verdict === 'done') return { completed: true };
-  return { completed: false, reason: failureReason ?? `the run ended ${outcomeWord(verdict)}` };
+  return { completed: false, reason: failureReason ?? `the run ended ${outcomeWord(verdict)}`, ...(failureReason && failureSaid && { said: failureSaid }) };
 }
 
 /** "Step 3: no 'Wi-Fi' …" is the replay's reason for step 3; the step's own line need not repeat its number. */
@@ -31,13 +32,14 @@ interface Reported {
   detail: string;
   at: number;
   healedOn?: readonly number[];
+  said?: Said;
 }
 
 export interface FlowRunRecorder {
   /** The run's planner, watched for the reason it fails with. */
   planner(inner: Planner): Planner;
   /** What the replay planner calls with each step's result (ReplayPlannerOptions.onStep). */
-  onStep(index: number, status: FlowStepStatus, detail: string, healedOn?: readonly number[]): void;
+  onStep(index: number, status: FlowStepStatus, detail: string, healedOn?: readonly number[], said?: Said): void;
   /** The steps' results once the run has ended. */
   results(end: FlowRunEnd): FlowStepResult[];
   /** The healed steps (by index), each with the turns the model acted on in its place (`amc flow heal`). */
@@ -64,17 +66,19 @@ export function createFlowRunRecorder(flow: Flow, now: () => number = Date.now):
         }
       },
     }),
-    onStep: (index, status, detail, healedOn) => reported.set(index, { status, detail, at: now(), ...(healedOn && { healedOn }) }),
+    onStep: (index, status, detail, healedOn, said) => reported.set(index, { status, detail, at: now(), ...(healedOn && { healedOn }), ...(said && { said }) }),
     healed: () => new Map([...reported].flatMap(([index, report]) => (report.healedOn ? [[index, report.healedOn] as const] : []))),
     results: (end) => {
       const reason = end.completed ? null : plainReason(thrown ?? end.reason);
-      return stepResults(flow, reported, reason, started, now());
+      // The task's own code words the reason where the planner did not end the run itself (no one could answer, a stop).
+      const said = !end.completed && thrown === null ? end.said : undefined;
+      return stepResults(flow, reported, reason, started, now(), said);
     },
   };
 }
 
 /** Each of the flow's steps in order: as reported, else failed with the run's reason (the first), else not run. */
-function stepResults(flow: Flow, reported: ReadonlyMap<number, Reported>, reason: string | null, started: number, ended: number): FlowStepResult[] {
+function stepResults(flow: Flow, reported: ReadonlyMap<number, Reported>, reason: string | null, started: number, ended: number, reasonSaid?: Said): FlowStepResult[] {
   let since = started;
   let stopped = false;
   return flow.steps.map((step, index): FlowStepResult => {
@@ -99,9 +103,9 @@ function stepResults(flow: Flow, reported: ReadonlyMap<number, Reported>, reason
     since = at;
     if (!report) {
       stopped = true;
-      return { ...base, status: 'failed', detail: withoutStepNumber(reason!, index), durationMs };
+      return { ...base, status: 'failed', detail: withoutStepNumber(reason!, index), ...(reasonSaid && { said: reasonSaid }), durationMs };
     }
     if (!PASSING_STEP_STATUSES.includes(report.status)) stopped = true;
-    return { ...base, status: report.status, detail: report.detail, durationMs };
+    return { ...base, status: report.status, detail: report.detail, ...(report.said && { said: report.said }), durationMs };
   });
 }

@@ -1,6 +1,8 @@
 import { isActionStep, POINT_PATTERN, REPEAT_TIMES_MAX, type ActionStep, type Flow, type FlowStep, type FlowStepStatus, type RepeatStep, type RetryStep, type RunFlowStep, type StepCondition, type WaitUntil } from '../../shared/flow';
 import { isDenied } from '../../shared/action-words';
-import { sceneFingerprint } from '../../shared/scene';
+import { elementLabel, sceneFingerprint } from '../../shared/scene';
+import type { Said } from '../../shared/said';
+import { actionCall } from '../../shared/supervision-words';
 import type { TokenUsage } from '@amc/provider-clients';
 import type { Scene, SceneElement } from '../../shared/scene';
 import type { PlannedStep, PlannerInfo } from '../../shared/task';
@@ -52,7 +54,7 @@ export interface ReplayPlannerOptions {
    * Hears how each step went, as soon as it is known (a flow run's per-step report); a healed step comes with the turns
    * the model acted on in its place.
    */
-  onStep?(index: number, status: FlowStepStatus, detail: string, healedOn?: readonly number[]): void;
+  onStep?(index: number, status: FlowStepStatus, detail: string, healedOn?: readonly number[], said?: Said): void;
 }
 
 /** `heal`: an action step whose element does not match is given to the model for at most this many actions. */
@@ -87,6 +89,8 @@ class FlowStepFailed extends Error {
   constructor(
     message: string,
     readonly call: PlannedStep | null = null,
+    /** The message's code, for a reader in another language (a refusal). */
+    readonly said?: Said,
   ) {
     super(message);
   }
@@ -97,6 +101,10 @@ interface Pending {
   index: number;
   turn: number;
   words: string;
+  /** The call and the element it was planned on (its label), to word a refusal in the reader's language. */
+  tool: string;
+  args: Record<string, unknown>;
+  label: string | undefined;
   /** A step inside a block: the block's own line says how it went, once it is done. */
   inner: boolean;
 }
@@ -170,8 +178,8 @@ class ReplayPlanner implements Planner {
       } catch (error) {
         if (!(error instanceof FlowStepFailed)) throw error;
         if (this.alwaysRunAfter(error.message)) continue;
-        const reason = this.failedBefore ? `${this.failedBefore}; then ${error.message.replace(/^Step (\d+)/, 'step $1')}` : error.message;
-        return { kind: 'fail', reason, call: error.call };
+        if (!this.failedBefore) return { kind: 'fail', reason: error.message, call: error.call, ...(error.said && { said: error.said }) };
+        return { kind: 'fail', reason: `${this.failedBefore}; then ${error.message.replace(/^Step (\d+)/, 'step $1')}`, call: error.call };
       }
     }
   }
@@ -191,9 +199,9 @@ class ReplayPlanner implements Planner {
   }
 
   /** Every step's result goes to the run's report; a failure is also kept here (a step fails at most once). */
-  private onStep(index: number, status: FlowStepStatus, detail: string, healedOn?: readonly number[]): void {
+  private onStep(index: number, status: FlowStepStatus, detail: string, healedOn?: readonly number[], said?: Said): void {
     if (status === 'failed') this.failedSteps.add(index);
-    this.options.onStep?.(index, status, detail, healedOn);
+    this.options.onStep?.(index, status, detail, healedOn, said);
   }
 
   private async decide(input: PlanInput, context: PlanContext): Promise<Decision> {
@@ -208,7 +216,7 @@ class ReplayPlanner implements Planner {
       }
     }
     const diverged = this.settlePending(input);
-    if (diverged && !this.retryAfter(diverged)) return this.diverge(diverged, input, context);
+    if (diverged && !this.retryAfter(diverged.text)) return this.diverge(diverged.text, input, context, diverged.said);
     if (!input.scene) return this.diverge(`the screen could not be read (${input.sceneError ?? 'no Scene'})`, input, context);
     const { steps } = this.options.flow;
     this.scene = input.scene;
@@ -428,7 +436,7 @@ class ReplayPlanner implements Planner {
       return this.planned(step.tool, step.args, `Skipped: already done (${lookup.words}).`, 'skipped');
     }
     const element = lookup.kind === 'act' ? lookup.element : undefined;
-    this.pending = { index, turn, words, inner: this.frames.length > 0 };
+    this.pending = { index, turn, words, tool: step.tool, args: step.args, label: element && elementLabel(element), inner: this.frames.length > 0 };
     this.advance();
     const args = element ? { ...step.args, element_id: element.id } : { ...step.args, ...(step.point && this.pointOf(step.point)) };
     return this.planned(step.tool, args, step.why ?? `${words} (${stepWords(index).toLowerCase()} of the flow)`, this.options.source);
@@ -566,8 +574,8 @@ class ReplayPlanner implements Planner {
     return this.tools.get(step.tool)?.aim === 'element';
   }
 
-  /** Whether the last replayed step went through and verified; why not, when it did not. */
-  private settlePending(input: PlanInput): string | null {
+  /** Whether the last replayed step went through and verified; why not (with its code, for a refusal), when it did not. */
+  private settlePending(input: PlanInput): { text: string; said?: Said } | null {
     const pending = this.pending;
     this.pending = null;
     if (!pending) return null;
@@ -575,15 +583,19 @@ class ReplayPlanner implements Planner {
     if (!turn) return null;
     const { outcome } = turn;
     // A refusal names the action and who refused it: the person said no, which is neither the phone failing nor the flow.
-    const failed = isDenied(outcome)
+    const refused = isDenied(outcome);
+    const failed = refused
       ? `the person said no to ${pending.words}, so it was not done`
       : !outcome.ok
       ? `${pending.words} did not go through (${outcome.error ?? 'unknown error'})`
       : outcome.verification?.status === 'not-verified'
         ? `${pending.words}, but ${outcome.verification.fact}`
         : null;
-    if (failed || !pending.inner) this.onStep(pending.index, failed ? 'failed' : 'passed', failed ?? outcome.verification?.fact ?? 'done');
-    return failed && `${stepWords(pending.index)}: ${failed}`;
+    const call = refused ? actionCall(pending.tool, pending.args, pending.label) : undefined;
+    const said: Said | undefined = call === undefined ? undefined : { code: 'refusal.saidNo', values: { actionCall: call } };
+    if (failed || !pending.inner) this.onStep(pending.index, failed ? 'failed' : 'passed', failed ?? outcome.verification?.fact ?? 'done', undefined, said);
+    if (!failed) return null;
+    return { text: `${stepWords(pending.index)}: ${failed}`, ...(call !== undefined && { said: { code: 'refusal.stepSaidNo', values: { step: pending.index + 1, actionCall: call } } }) };
   }
 
   /**
@@ -613,8 +625,8 @@ class ReplayPlanner implements Planner {
   }
 
   /** The screen left the flow: the model takes the rest (with the flow as a hint), or the replay stops with the reason. */
-  private async diverge(reason: string, input: PlanInput, context: PlanContext): Promise<Decision> {
-    if (this.options.onDivergence === 'fail' || !this.options.model) throw new FlowStepFailed(reason);
+  private async diverge(reason: string, input: PlanInput, context: PlanContext, said?: Said): Promise<Decision> {
+    if (this.options.onDivergence === 'fail' || !this.options.model) throw new FlowStepFailed(reason, null, said);
     this.handedOver = true;
     const rest = this.options.flow.steps.slice(this.next).map((step, offset) => `${this.next + offset + 1}. ${asData(stepHint(step))}`);
     const hint =

@@ -1,6 +1,7 @@
 import type { Scene } from '../../shared/scene';
 import type { StepOutcome } from '../../shared/action';
 import type { PlannedStep, PlannerInfo } from '../../shared/task';
+import type { Said } from '../../shared/said';
 import type { TaskPolicies } from './task-policies';
 import type { AppNote } from '../../shared/app-notes';
 
@@ -69,7 +70,7 @@ export type Decision =
   | { kind: 'act'; call: PlannedStep }
   | { kind: 'finish'; success: true; reason: string | null; call: PlannedStep | null }
   | { kind: 'finish'; success: false; reason: string; call: PlannedStep | null }
-  | { kind: 'fail'; reason: string; call: PlannedStep | null };
+  | { kind: 'fail'; reason: string; call: PlannedStep | null; said?: Said };
 
 export const act = (call: PlannedStep): Decision => ({ kind: 'act', call });
 

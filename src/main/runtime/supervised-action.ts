@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { StepOutcome, ToolCall, Verification } from '../../shared/action';
 import { nameInLabel, type Scene } from '../../shared/scene';
 import { actionPhrase, DENIED } from '../../shared/action-words';
-import { actionCall } from '../../shared/supervision-words';
-import { say, saidList } from '../../shared/said';
+import { actionCall, unansweredCode } from '../../shared/supervision-words';
+import { say, saidList, type Saying } from '../../shared/said';
 import type { ConfirmationMode } from '../../shared/settings-catalog';
 import { PersonReplySchema, replyFits, type PersonReply, type PersonRequest, type PlannedStep, type TaskEvent } from '../../shared/task';
 import { GO_BACK } from '../tools/actions/keys';
@@ -50,7 +50,7 @@ export interface ActionPorts {
 export interface Ended {
   kind: 'ended';
   status: 'cancelled' | 'failed';
-  reason: string;
+  reason: string | Saying;
 }
 
 export type ActionResult = { kind: 'executed' | 'denied'; outcome: StepOutcome } | Ended;
@@ -67,8 +67,14 @@ export interface Settled {
 export const describeAction = (tool: string, args: Record<string, unknown>, label: string | undefined, mood: 'do' | 'done' = 'do') =>
   actionPhrase(tool, args, label === undefined ? undefined : (nameInLabel(label) ?? label), mood);
 
+/** A `…Said` value for why nobody could answer: its code when it is a known one, else the words as they came. */
+function unansweredSaid(why: string): string {
+  const code = unansweredCode(why);
+  return code ? saidList([{ code, values: {} }]) : why;
+}
+
 /** The end a person's reply calls for: stopped (cancelled), or failed when nobody answered; null to go on. */
-export function endFor(reply: PersonReply, unansweredReason: (why: string) => string): Ended | null {
+export function endFor(reply: PersonReply, unansweredReason: (why: string) => string | Saying): Ended | null {
   if (reply.kind === 'stop') return { kind: 'ended', status: 'cancelled', reason: STOPPED };
   if (reply.kind === 'unanswered') return { kind: 'ended', status: 'failed', reason: unansweredReason(reply.reason) };
   return null;
@@ -203,7 +209,11 @@ export class SupervisedActions {
     } catch {
       return { kind: 'ended', status: 'cancelled', reason: stopReasonOf(this.scope.signal) };
     }
-    const ended = endFor(reply, (why) => `${action} needs a person's yes (${verdict.reasons.join('; ')}) and ${why}`);
+    // Which action, and that no one could answer: in the reader's language (the action and the reasons by their codes).
+    const ended = endFor(reply, (why) => ({
+      text: `${action} needs a person's yes (${verdict.reasons.join('; ')}) and ${why}`,
+      said: { code: 'refusal.noOneAnswered', values: { actionCall: call, reasonsSaid: saidList(verdict.reasonsSaid), whySaid: unansweredSaid(why) } },
+    }));
     if (ended) return ended;
     if (reply.kind === 'deny') return { kind: 'denied' };
     if (reply.kind === 'allow' && reply.scope === 'task') this.allowAll = true;

@@ -1,4 +1,5 @@
 import type { Decider, PersonReply, PersonRequest } from '../../shared/task';
+import { wordCode } from '../../shared/said';
 
 /** One question to a person, as the runtime hands it to the supervisor port. */
 export interface SupervisorRequest {
@@ -28,7 +29,7 @@ export interface SupervisorPort {
 }
 
 /** Why nobody answered, in the words a failed task's reason carries. */
-export const NO_PERSON_PRESENT = 'no person is present to answer';
+export const NO_PERSON_PRESENT = wordCode('refusal.noPersonPresent');
 
 /** The default: no one can be asked, so every request goes unanswered and the task ends `failed`, naming why. */
 export const noPersonPresent: SupervisorPort = {

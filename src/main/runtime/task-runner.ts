@@ -460,7 +460,7 @@ export class TaskRunner {
       const costUsd = call.usage && task.policies.price ? costOf(call.usage, task.policies.price) : null;
       this.emit(task, { type: 'step.planned', taskId, at: this.now(), step: turn, ...call, costUsd, planMs: performance.now() - planStart });
     }
-    if (decision.kind === 'fail') return this.finish(task, run, 'failed', decision.reason);
+    if (decision.kind === 'fail') return this.finish(task, run, 'failed', decision.said ? { text: decision.reason, said: decision.said } : decision.reason);
     if (decision.kind === 'finish') {
       if (decision.success) return this.complete(task, run, turn, decision);
       return this.finish(task, run, 'failed', decision.reason);

@@ -4,7 +4,7 @@ import { attemptsLabel, type StepTarget, type Verification } from '../../shared/
 import { formatUsd } from '../../shared/prices';
 import { isDenied, stepPhrase } from '../../shared/action-words';
 import { actionCount, turnCount } from '../../shared/turns';
-import { supervisionLines } from '../../shared/supervision-words';
+import { saidWords, supervisionLines } from '../../shared/supervision-words';
 import { screenChangedByAction, type StepRecord, type TaskRecord } from '../../shared/task';
 import { plainReason } from '../../shared/plain-words';
 import { wordSaid } from '../../shared/said';
@@ -177,7 +177,7 @@ function reportHtml(record: TaskRecord, words: Words): string {
     kind === 'looked-only'
       ? `${lookedOnlyNote(words)}. ${lookedOnlyHint(words)}`
       : record.failureReason
-        ? wordSaid(plainReason(record.failureReason), record.failureSaid, words)
+        ? saidWords(plainReason(record.failureReason), record.failureSaid, words)
         : [notVerified, record.result].filter(Boolean).join(' — ');
   const actions = actionCount(record);
   const timings = record.timings;

@@ -6,6 +6,7 @@ import { useBridge } from '../../bridge-context';
 import { downloadText } from '../../lib/download';
 import { plainReason } from '../../../../shared/plain-words';
 import { wordSaid } from '../../../../shared/said';
+import { saidWords } from '../../../../shared/supervision-words';
 import type { Words } from '../../../../shared/i18n/translate';
 import { formatDuration, lookedOnlyNote, taskOutcomeKind, taskOutcomeWord } from '../../../../shared/task-words';
 import { useWords } from '../../i18n/use-words';
@@ -287,7 +288,7 @@ function LaunchHeaderRow({ tasks }: { tasks: TaskSummary[] }) {
 
 /** What a row's verdict rests on, on hover: the reason it failed or stopped, why it is not verified, or that the planner only looked. */
 function verdictTitle(task: TaskSummary, words: Words): string | undefined {
-  if (task.failureReason) return wordSaid(plainReason(task.failureReason), task.failureSaid, words);
+  if (task.failureReason) return saidWords(plainReason(task.failureReason), task.failureSaid, words);
   if (task.verification?.status === 'not-verified') return wordSaid(task.verification.fact, task.verification.said, words);
   return taskOutcomeKind(task) === 'looked-only' ? lookedOnlyNote(words) : undefined;
 }

@@ -5,6 +5,7 @@ import { taskVerdict, type TaskVerdict } from '../../../../shared/verdict';
 import type { Words } from '../../../../shared/i18n/translate';
 import { plainReason } from '../../../../shared/plain-words';
 import { wordSaid } from '../../../../shared/said';
+import { saidWords } from '../../../../shared/supervision-words';
 import { useWords } from '../../i18n/use-words';
 import { formatTokens } from '../../lib/format';
 import { useAppStore } from '../../store/app-store';
@@ -49,7 +50,7 @@ export function TaskResultCard({ task }: { task: TaskRecord }) {
 /** The card's first line: what the verdict rests on (why not verified, why it failed, who stopped it). */
 function resultText(task: TaskRecord, kind: TaskVerdict, words: Words): string {
   const { t } = words;
-  const reason = task.failureReason ? wordSaid(plainReason(task.failureReason), task.failureSaid, words) : null;
+  const reason = task.failureReason ? saidWords(plainReason(task.failureReason), task.failureSaid, words) : null;
   switch (kind) {
     case 'looked-only':
       return t('app:result.plannerOff', { hint: lookedOnlyHint(words) });

@@ -75,6 +75,14 @@ guard: {
     costWouldPass: 'cost budget reached: {{used}} of {{max}} spent (the next model call would pass it)',
     time: 'time budget reached: the agent worked {{worked}} min of its {{max}} min',
   },
+  refusal: {
+    saidNo: 'the person said no to {{action}}, so it was not done',
+    stepSaidNo: 'Step {{step}}: the person said no to {{action}}, so it was not done',
+    noOneAnswered: "{{action}} needs a person's yes ({{reasonsSaid}}) and {{whySaid}}",
+    noTerminal: 'no one can answer: amc run has no terminal to ask on (or runs with --json)',
+    noTerminalYes: 'no one can answer: amc run has no terminal to ask on (or runs with --json); --yes allows every action',
+    noPersonPresent: 'no person is present to answer',
+  },
   stop: {
     byPerson: 'stopped by the user',
     appClosed: 'interrupted: the app was closed',

@@ -73,6 +73,14 @@ guard: {
     costWouldPass: '费用预算已用完：已花 {{used}} / {{max}}（下一次调用模型就会超出）',
     time: '时间预算已用完：智能体已工作 {{worked}} 分钟，上限 {{max}} 分钟',
   },
+  refusal: {
+    saidNo: '你拒绝了{{action}}，所以它没有执行',
+    stepSaidNo: '第 {{step}} 步：你拒绝了{{action}}，所以它没有执行',
+    noOneAnswered: '{{action}}需要有人同意（{{reasonsSaid}}），但{{whySaid}}',
+    noTerminal: '没有人能回答：amc run 没有可以提问的终端（或以 --json 运行）',
+    noTerminalYes: '没有人能回答：amc run 没有可以提问的终端（或以 --json 运行）；--yes 会同意每个操作',
+    noPersonPresent: '没有人在场回答',
+  },
   stop: {
     byPerson: '你停止了任务',
     appClosed: '中断：应用已关闭',
