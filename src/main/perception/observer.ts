@@ -2,12 +2,12 @@ import { createHash } from 'node:crypto';
 import type { DumpSource, Scene } from '../../shared/scene';
 import type { AdbClient } from '../device/adb-client';
 import { connectionOf } from '../device/device-info';
-import { parseWmSize, wm } from '../device/android/wm';
+import { PhoneFacts } from '../device/android/phone-facts';
 import { AdbError, isAbortError, sleep, throwIfAborted, type AdbErrorKind } from '../device/errors';
 import { HELPERS } from '../device/helpers/catalog';
 import type { PhoneHelpers } from '../device/helpers/phone-helpers';
 import { buildScene } from './scene-builder';
-import { parseDisplayInfo, screenFacts, type DisplaySize, type ScreenSizeSource } from './screen-facts';
+import { parseDisplayInfo, screenFacts, type ScreenSizeSource } from './screen-facts';
 import {
   DEFAULT_SCREENSHOT_ENCODING,
   encodeScreenshot,
@@ -41,6 +41,8 @@ export interface ObserverOptions {
    * only a yadb already on the phone is tried.
    */
   helpers?: Pick<PhoneHelpers, 'ensure'>;
+  /** What stays true of each phone, shared with the tools (default: this Observer's own). */
+  facts?: PhoneFacts;
   /** Readings made while a phone waited (see idle-readings.ts): the first observation of a screen still showing one uses it. */
   readings?: ReadingSource;
 }
@@ -120,8 +122,8 @@ const message = (error: unknown) => (error instanceof Error ? error.message : St
 /** Reads the phone: UI dump (-> Scene), screen facts and screenshot, all in parallel. */
 export class Observer {
   private readonly encoding: ScreenshotEncoding | null;
-  /** Natural screen size per serial (`wm size` does not change while a device is connected). */
-  private readonly naturalSizes = new Map<string, DisplaySize>();
+  /** The phones' natural screen sizes (`wm size` does not change while a device is connected). */
+  private readonly facts: PhoneFacts;
   /**
    * Serials whose screen did not go idle and whose yadb read it: how many more observations go to yadb first before
    * uiautomator (which also sees the status bar and other windows) is tried first again.
@@ -144,6 +146,7 @@ export class Observer {
     private readonly options: ObserverOptions = {},
   ) {
     this.encoding = options.screenshot === false ? null : { ...DEFAULT_SCREENSHOT_ENCODING, ...options.screenshot };
+    this.facts = options.facts ?? new PhoneFacts();
   }
 
   /**
@@ -452,14 +455,9 @@ export class Observer {
    * (asked each time: its current size turns with the screen), else nothing.
    */
   private async screenSizeSource(serial: string, signal: AbortSignal | undefined): Promise<ScreenSizeSource> {
-    const known = this.naturalSizes.get(serial);
-    if (known) return { natural: known };
     const options = { signal, timeoutMs: 10_000 };
-    const natural = parseWmSize(await this.shellText(serial, wm.size(), options).catch(rethrowAbort(() => '')));
-    if (natural) {
-      this.naturalSizes.set(serial, natural);
-      return { natural };
-    }
+    const natural = await this.facts.naturalSize(serial, (command) => this.shellText(serial, command, options).catch(rethrowAbort(() => '')));
+    if (natural) return { natural };
     return parseDisplayInfo(await this.shellText(serial, 'dumpsys display', options).catch(rethrowAbort(() => '')));
   }
 

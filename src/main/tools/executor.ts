@@ -1,7 +1,7 @@
 import type { StepOutcome, StepTarget, ToolCall } from '../../shared/action';
 import { boundsCenter, elementLabel, type Scene } from '../../shared/scene';
 import type { AdbClient } from '../device/adb-client';
-import { parseWmSize, wm } from '../device/android/wm';
+import { PhoneFacts } from '../device/android/phone-facts';
 import { AbortError, AdbError, isAbortError, sleep, throwIfAborted } from '../device/errors';
 import { isAllowedApp } from './app-resolver';
 import { ACTION_TOOLS } from './registry';
@@ -22,6 +22,8 @@ export interface ExecutorOptions {
   typing?: { method(): Promise<TypingMethod>; helpers: Pick<PhoneHelpers, 'ensure'> };
   /** The tools it runs (default: the registry's). */
   tools?: ToolCatalog;
+  /** What stays true of each phone, shared with perception (default: this Executor's own). */
+  facts?: PhoneFacts;
 }
 
 const NO_YADB = { ready: false, reason: 'yadb is not set up for this command' } as const;
@@ -45,12 +47,14 @@ export type CommandRunner = Pick<AdbClient, 'exec'>;
  * failures with bounded exponential backoff). Failures are outcomes, not exceptions; only an abort rejects.
  */
 export class Executor {
-  private readonly screenSizes = new Map<string, ScreenSize>();
+  private readonly facts: PhoneFacts;
 
   constructor(
     private readonly adb: CommandRunner,
     private readonly options: ExecutorOptions = {},
-  ) {}
+  ) {
+    this.facts = options.facts ?? new PhoneFacts();
+  }
 
   async execute(call: ToolCall, context: ExecutionContext): Promise<StepOutcome> {
     const start = performance.now();
@@ -110,15 +114,13 @@ export class Executor {
     return { ...point, ...(under && { elementId: under.id, label: elementLabel(under) }) };
   }
 
-  /** The screen from the Scene; without a Scene, the device's own `wm size` (cached per serial). */
+  /** The screen from the Scene; without a Scene, the phone's natural size (its facts, read once per phone). */
   private async screenSize(context: ExecutionContext, run?: CommandRun): Promise<ScreenSize> {
     if (context.scene) return context.scene.screen;
-    const known = this.screenSizes.get(context.serial);
-    if (known) return known;
-    const output = await (run ?? new CommandRun(this.adb, context, this.options)).query(wm.size());
-    const size = parseWmSize(output);
-    if (!size) throw new AdbError(`Could not read the screen size of ${context.serial} (wm size said "${output.trim()}").`, 'command-failed');
-    this.screenSizes.set(context.serial, size);
+    let said = '';
+    const query = run ?? new CommandRun(this.adb, context, this.options);
+    const size = await this.facts.naturalSize(context.serial, async (command) => (said = await query.query(command)));
+    if (!size) throw new AdbError(`Could not read the screen size of ${context.serial} (wm size said "${said.trim()}").`, 'command-failed');
     return size;
   }
 }

@@ -21,3 +21,21 @@ describe('Android commands: one wrapper per executable', () => {
     expect(parseWmSize('no size here')).toBeUndefined();
   });
 });
+
+describe('one per-phone facts cache', () => {
+  it('asks a phone its size once for every reader that shares it, and asks again when the phone did not say', async () => {
+    const { PhoneFacts } = await import('../../../src/main/device/android/phone-facts');
+    const facts = new PhoneFacts();
+    const asked: string[] = [];
+    let answer = 'Error: no display';
+    const read = async (command: string) => (asked.push(command), answer);
+    expect(await facts.naturalSize('phone-1', read)).toBeUndefined();
+    answer = 'Physical size: 1080x2400';
+    // Perception and the tools both ask: the phone hears `wm size` once more, not once per reader.
+    expect(await facts.naturalSize('phone-1', read)).toEqual({ width: 1080, height: 2400 });
+    expect(await facts.naturalSize('phone-1', async () => 'Physical size: 1x1')).toEqual({ width: 1080, height: 2400 });
+    expect(asked).toEqual(['wm size', 'wm size']);
+    // Another phone has facts of its own.
+    expect(await facts.naturalSize('phone-2', async () => 'Physical size: 720x1600')).toEqual({ width: 720, height: 1600 });
+  });
+});
