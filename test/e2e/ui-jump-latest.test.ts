@@ -1,5 +1,5 @@
-// "Jump to latest" in real Chromium at 1280x800 and 1920x1080, in English and in Chinese: it sits below the steps'
-// scrolling area, so it never covers a step or the result card, whatever part of the timeline is in view.
+// "Jump to latest" in real Chromium at 1280x800 and 1920x1080, in English and in Chinese: it sits beside the step
+// list, outside the steps' scrolling area, so it never covers a step or the result card, whatever part is in view.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { wordsFor } from '../../src/shared/i18n/translate';

@@ -99,6 +99,8 @@ describe('the workspace in the browser', { timeout: 180_000 }, () => {
     expect(await page.getByRole('button', { name: 'Jump to latest ↓' }).count()).toBe(0);
     // A little up, the result still in view: nothing to jump to, so nothing is offered.
     const before = await timelineScroll(page);
+    // The wheel turns over the steps (the button just pressed sits beside the step list, outside them).
+    await page.getByTestId('timeline-scroll').hover();
     await page.mouse.wheel(0, -40);
     await expect.poll(async () => (await timelineScroll(page)).top).toBeLessThan(before.top);
     expect(await page.getByRole('button', { name: 'Jump to latest ↓' }).count()).toBe(0);

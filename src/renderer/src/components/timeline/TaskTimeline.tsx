@@ -63,13 +63,21 @@ export function TaskTimeline({ task, after }: { task: TaskRecord; after?: ReactN
         <span className="muted">{t('app:timeline.goal')}</span> {task.goal} <span className="muted">{t('app:timeline.onPhone', { phone })}</span>
         <PlannerLabel planner={task.planner} />
       </p>
-      <StepNav
-        steps={task.steps}
-        onJump={(step) => {
-          cards.open(step);
-          setJumpTarget(step);
-        }}
-      />
+      {/* "Jump to latest" beside the step list, outside the steps: it covers none of them and takes none of their height. */}
+      <div className="timeline-bar">
+        <StepNav
+          steps={task.steps}
+          onJump={(step) => {
+            cards.open(step);
+            setJumpTarget(step);
+          }}
+        />
+        {offerJump && (
+          <button type="button" className="button primary jump-latest" onClick={jumpToLatest}>
+            {t('app:timeline.jumpLatest')}
+          </button>
+        )}
+      </div>
       <div className="timeline-scroll" ref={area} onScroll={onScroll} onWheel={onWheel} tabIndex={0} aria-label={t('app:timeline.stepsLabel')} data-testid="timeline-scroll">
         {/* What is followed: the steps and the result; the log of decisions below is there to scroll to. */}
         <div {...{ [FOLLOW_END_ATTRIBUTE]: '' }}>
@@ -97,11 +105,6 @@ export function TaskTimeline({ task, after }: { task: TaskRecord; after?: ReactN
         </div>
         {after}
       </div>
-      {offerJump && (
-        <button type="button" className="button primary jump-latest" onClick={jumpToLatest}>
-          {t('app:timeline.jumpLatest')}
-        </button>
-      )}
     </div>
   );
 }
