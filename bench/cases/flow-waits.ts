@@ -106,11 +106,12 @@ export default {
       };
       const atOnce: number[] = [];
       const late: number[] = [];
-      for (let round = 0; round < 3; round++) {
+      // Five of each: where the dialog falls in a read, and each read's own ±25%, make a single run vary by half a read.
+      for (let round = 0; round < 5; round++) {
         atOnce.push(await dialogRun(0));
         late.push(await dialogRun(1000));
       }
-      rows.push({ case: 'flow-waits', metric: 'dialog 1 s late: run time added against a dialog there at once (median of 3)', value: (median(late) - median(atOnce)) / 1000, unit: 's', goal: '<= 1.4 s' });
+      rows.push({ case: 'flow-waits', metric: 'dialog 1 s late: run time added against a dialog there at once (median of 5)', value: (median(late) - median(atOnce)) / 1000, unit: 's', goal: '<= 1.4 s' });
 
       // Waiting for a still screen where the turn already read it still: no look, no sleep.
       await harness.reset({});
