@@ -1,4 +1,5 @@
 import type { DecisionMessage, DecisionRequest, DecisionToolSpec } from '@amc/provider-clients';
+import { FINISH_TASK_SPEC } from '../tools/person-tools';
 import { hasNoUsableTree, sceneToJson, type Scene } from '../../shared/scene';
 import { renderHistory, type HistoryLimits, DEFAULT_HISTORY_LIMITS } from './history';
 import { asData, dataBlock, withoutTags } from './prompt-data';
@@ -7,24 +8,7 @@ import type { PlanInput } from './planner';
 import type { AppNote } from '../../shared/app-notes';
 import { LANGUAGE_NAMES_IN_ENGLISH, type Language } from '../../shared/i18n/languages';
 
-export const FINISH_TASK = 'finish_task';
-
-export const FINISH_TASK_SPEC: DecisionToolSpec = {
-  name: FINISH_TASK,
-  description:
-    'End the task. success=true when the goal is reached; reason says what was done, or gives the answer when ' +
-    'the goal was a question. success=false when the goal cannot be reached (the app, item or option does not ' +
-    'exist, it needs information you do not have, or you are stuck); reason says why.',
-  inputSchema: {
-    type: 'object',
-    properties: {
-      success: { type: 'boolean', description: 'true: the goal is reached. false: it cannot be reached.' },
-      reason: { type: 'string', description: 'What was done, the answer, or why it cannot be done. One or two sentences.' },
-    },
-    required: ['success', 'reason'],
-    additionalProperties: false,
-  },
-};
+export { FINISH_TASK } from '../tools/person-tools';
 
 export const SYSTEM_PROMPT = `You operate an Android phone for a person, one action per turn, until their goal is reached.
 

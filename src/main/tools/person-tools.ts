@@ -4,8 +4,9 @@ import { ASK_USER, HAND_OVER } from '../../shared/action-words';
 import { toolInputSchema } from './tool';
 
 /**
- * Tools through which the model reaches the person instead of the phone. The runtime handles them (through its
- * supervisor port); the Executor never runs them, so they are not action tools.
+ * Tools the runtime answers instead of the phone: through ask_user and hand_over the model reaches the person (the
+ * runtime asks through its supervisor port), through finish_task it ends the task. The Executor never runs them, so
+ * they are not action tools; their arguments are declared with zod like every tool's, never as hand-written JSON.
  */
 export { ASK_USER, HAND_OVER } from '../../shared/action-words';
 
@@ -40,3 +41,19 @@ export const PERSON_TOOL_SPECS: readonly DecisionToolSpec[] = [
 ];
 
 export const PERSON_TOOL_NAMES: readonly string[] = PERSON_TOOL_SPECS.map((spec) => spec.name);
+
+export const FINISH_TASK = 'finish_task';
+
+export const FinishTaskArgsSchema = z.strictObject({
+  success: z.boolean().describe('true: the goal is reached. false: it cannot be reached.'),
+  reason: z.string().describe('What was done, the answer, or why it cannot be done. One or two sentences.'),
+});
+
+export const FINISH_TASK_SPEC: DecisionToolSpec = {
+  name: FINISH_TASK,
+  description:
+    'End the task. success=true when the goal is reached; reason says what was done, or gives the answer when ' +
+    'the goal was a question. success=false when the goal cannot be reached (the app, item or option does not ' +
+    'exist, it needs information you do not have, or you are stuck); reason says why.',
+  inputSchema: toolInputSchema(FinishTaskArgsSchema),
+};
