@@ -47,13 +47,13 @@ type Found = Pick<ConnectionReport, 'result' | 'message' | 'said'>;
 const found = (result: ConnectionReport['result'], message: Saying): Found => ({ result, message: message.text, said: message.said });
 
 /**
- * A refused key in the reader's words: which key to check, where, and the HTTP status (the client's sentence is ours,
- * not the provider's, so it is worded from its facts rather than quoted).
+ * A provider's refused key in the reader's words: which key to check, where, and the HTTP status (the client's
+ * sentence is ours, not the provider's, so it is worded from its facts rather than quoted). The control plane's
+ * refusal carries its own words, which follow ours as they are.
  */
 function refusedKey(setup: ReturnType<typeof aiPlannerSetup>, text: string): Found {
-  if (setup.transport === 'cloud-proxy') return found('wrong-key', say('connection.wrongProxyToken', { env: 'CONTROL_PLANE_TOKEN' }));
   const status = /\(HTTP (\d{3})\)/.exec(text)?.[1];
-  if (!status) return found('wrong-key', say('connection.wrongKey', { said: summariseBody(text) }));
+  if (setup.transport === 'cloud-proxy' || !status) return found('wrong-key', say('connection.wrongKey', { said: summariseBody(text) }));
   const [provider, env] = setup.provider === 'openai' ? ['OpenAI', 'OPENAI_API_KEY'] : ['Anthropic', 'ANTHROPIC_API_KEY'];
   return found('wrong-key', say('connection.wrongDirectKey', { provider, status, env }));
 }

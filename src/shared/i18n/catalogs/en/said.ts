@@ -47,7 +47,6 @@ guard: {
   connection: {
     wrongKey: 'The key or token was refused: {{said}}',
     wrongDirectKey: 'The key or token was refused: {{provider}} rejected the API key (HTTP {{status}}); check the {{provider}} API key in Settings → Direct access (or {{env}} where that is set)',
-    wrongProxyToken: 'The key or token was refused: the control plane rejected the token; check the Control-plane token in Settings (or {{env}} where that is set)',
     rateLimited: 'Rate limited: {{said}}',
     unreachable: 'Unreachable: {{said}}',
     unknownModel: 'Unknown model or wrong URL: {{said}}',

@@ -46,7 +46,6 @@ guard: {
   connection: {
     wrongKey: '密钥或令牌被拒绝：{{said}}',
     wrongDirectKey: '密钥或令牌被拒绝：{{provider}} 拒绝了 API 密钥（HTTP {{status}}）；请检查 设置 → 直连 里的 {{provider}} API 密钥（设置了环境变量 {{env}} 时检查它）',
-    wrongProxyToken: '密钥或令牌被拒绝：控制平面拒绝了令牌；请检查设置里的控制平面令牌（设置了环境变量 {{env}} 时检查它）',
     rateLimited: '请求太频繁，被限流了：{{said}}',
     unreachable: '连接不上：{{said}}',
     unknownModel: '模型未知或 URL 有误：{{said}}',
