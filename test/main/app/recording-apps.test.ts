@@ -4,6 +4,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAdbHarness, type AdbHarness } from '../../support/adb-harness';
 import { isolatedEnv, removeHome, startTestApp, type TestApp } from './app-fixture';
+import { runAmc } from '../../support/cli';
+import { parseMaestroFlow } from '../../../src/main/flows/maestro-file';
 
 let harness: AdbHarness;
 let app: TestApp;
@@ -60,6 +62,13 @@ describe('recordings on every demo app', () => {
       expect(exported.text, name).toMatch(/launch_app/);
       const checked = await app.call('flows.check', { text: exported.text, vars: {} });
       expect(checked, `${name}:\n${exported.text}`).toMatchObject({ ok: true });
+      // `amc flow export ID` reads the same kept flow; Maestro's words too, where its selectors can name the elements.
+      const cli = await runAmc(['flow', 'export', taskId, '--format', 'maestro'], { env: { ANDROID_ADB_SERVER_PORT: String(harness.adbPort), HOME: harness.env.HOME, AMC_HOME: app.home } });
+      if (name === 'Settings') {
+        expect(cli.code, cli.stderr).toBe(0);
+        expect(cli.stdout).toMatch(/launchApp[\s\S]*tapOn[\s\S]*Network & internet[\s\S]*tapOn[\s\S]*Wi-Fi/);
+        expect(parseMaestroFlow(cli.stdout).ok).toBe(true);
+      }
     }
   });
 });
