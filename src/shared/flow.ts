@@ -272,6 +272,9 @@ export const ScrollUntilVisibleSchema = z
   .object({ target: LocatorSchema, direction: z.enum(SCROLL_DIRECTIONS).default('down'), timeout: StepTimeoutSchema.optional() })
   .strict();
 const ScrollUntilVisibleStepSchema = z.object({ scroll_until_visible: ScrollUntilVisibleSchema, ...stepControl }).strict();
+/** Keeps the words of the one element a locator finds (a field's content, else its name) in a variable (Maestro's copyTextFrom). */
+export const CopyTextSchema = z.object({ from: LocatorSchema, into: FlowVarNameSchema }).strict();
+const CopyTextStepSchema = z.object({ copy_text: CopyTextSchema, timeout: StepTimeoutSchema.optional(), ...stepControl }).strict();
 
 type Control = { optional?: boolean; when?: StepCondition };
 /** Steps run as one: inline, or another flow file's (`run_flow: login.yaml`, read when the file is read), with its own vars. */
@@ -294,6 +297,7 @@ export type FlowStep =
   | z.infer<typeof WaitUntilStepSchema>
   | z.infer<typeof WaitForSettleStepSchema>
   | z.infer<typeof ScrollUntilVisibleStepSchema>
+  | z.infer<typeof CopyTextStepSchema>
   | RunFlowStep
   | RepeatStep
   | RetryStep;
@@ -312,6 +316,7 @@ export const FlowStepSchema: z.ZodType<FlowStep> = z.lazy(() =>
     /** Waits until the screen stops changing (two equal reads), up to `timeout` ms; never fails. */
     WaitForSettleStepSchema,
     ScrollUntilVisibleStepSchema,
+    CopyTextStepSchema,
     z.object({ run_flow: z.object({ steps: nested(), file: text.optional(), vars: z.record(FlowVarNameSchema, FlowVarValueSchema).optional() }).strict(), ...stepControl }).strict(),
     z
       .object({

@@ -207,6 +207,31 @@ describe('Maestro flows', () => {
     expect(state.keyboardShown).toBe(false);
   });
 
+  it('Scenario: Maestro copyTextFrom and pasteText carry one note\'s words into another', async () => {
+    await harness.reset({});
+    const file = await maestroFile('copy.yaml', [
+      'appId: com.amc.notes',
+      '---',
+      '- launchApp',
+      '- tapOn: "Ideas"',
+      '- copyTextFrom:',
+      '    id: note_body',
+      '- back',
+      '- tapOn: "New note"',
+      '- tapOn:',
+      '    id: note_title',
+      '- pasteText',
+      '- hideKeyboard',
+      '- tapOn: Save',
+      '- copyTextFrom: "Nowhere"',
+    ]);
+    const result = await runAmc(['flow', 'run', file, '-s', harness.serial], { env: env() });
+    expect(result.stdout).toMatch(/passed +4\. line 5: copy_text: .* — maestroCopiedText = "Learn to play the guitar"/);
+    expect(result.stdout).toMatch(/FAILED +11\. line 14: copy_text: .* — no 'Nowhere' on this screen/);
+    expect(result.code).toBe(1);
+    expect((await harness.state()).notes.at(-1)).toEqual({ title: 'Learn to play the guitar', body: '' });
+  });
+
   it('Scenario: A Maestro assertTrue that is false fails at its line, and a value never changes the condition', async () => {
     await harness.reset({});
     const file = await maestroFile('condition.yaml', ['appId: com.amc.notes', '---', '- launchApp', '- assertTrue: ${NAME == "Ann"}', '- tapOn: "Shopping list"']);

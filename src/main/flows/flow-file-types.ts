@@ -22,3 +22,6 @@ export interface FlowFileOptions {
   /** How many run_flow files deep this file is read. */
   depth?: number;
 }
+
+/** The variable Maestro's copyTextFrom keeps its words in, and pasteText types (Maestro's `maestro.copiedText`). */
+export const COPIED_TEXT = 'maestroCopiedText';

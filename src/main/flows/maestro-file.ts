@@ -3,6 +3,7 @@ import { LineCounter, parseAllDocuments, type Document } from 'yaml';
 import { FlowSchema, LOCATOR_INDEX_MAX, LOCATOR_RELATIONS, type ActionStep, type FlowStep, type Locator, type LocatorRelations, type LocatorState, type StepCondition } from '../../shared/flow';
 import type { FlowFileOptions, FlowFileResult, FlowProblem } from './flow-file-types';
 import { readCondition } from './flow-condition';
+import { COPIED_TEXT } from './flow-file-types';
 import { fillVariables, referencedVariables, stringsWithPaths } from '../replay/flow-variables';
 
 /**
@@ -156,6 +157,13 @@ class Reader {
         // Judged once, as Maestro does: a condition on variables does not change while the screen does.
         return [{ assert: { condition }, timeout: 0 }];
       }
+      case 'copyTextFrom': {
+        const selector = this.selector(value, offset, name);
+        if (!selector) return [];
+        return [{ copy_text: { from: selector.locator, into: COPIED_TEXT }, ...(selector.optional && { optional: true }) }];
+      }
+      case 'pasteText':
+        return [action('type_text', { text: `\${${COPIED_TEXT}}` })];
       case 'hideKeyboard':
         return [action('hide_keyboard', {})];
       case 'assertVisible':
@@ -387,7 +395,8 @@ export function parseMaestroFlow(text: string, options: FlowFileOptions = {}, wi
   const steps = [...before.steps, ...body.steps, ...after.steps];
   for (const { text: written } of stringsWithPaths(steps)) {
     for (const name of referencedVariables(written)) {
-      if (!Object.hasOwn(values, name) && !steps.some((step) => 'ask_ai' in step && step.ask_ai.into === name)) {
+      const kept = (step: FlowStep) => ('ask_ai' in step && step.ask_ai.into === name) || ('copy_text' in step && step.copy_text.into === name);
+      if (!Object.hasOwn(values, name) && !stepsWithin(steps).some(kept)) {
         problems.push({ message: `\`\${${name}}\` has no value: set it under \`env:\` or give \`-e ${name}=VALUE\`` });
       }
     }
@@ -399,6 +408,11 @@ export function parseMaestroFlow(text: string, options: FlowFileOptions = {}, wi
   const judged = FlowSchema.safeParse({ goal, app: appId, vars: env, steps, lines: [...before.lines, ...body.lines, ...after.lines], ...(alwaysFrom !== undefined && { alwaysFrom }) });
   if (!judged.success) return { ok: false, problems: [{ line: 1, column: 1, message: `the flow is not one a run can carry out: ${judged.error.issues[0]?.message ?? ''}` }] };
   return { ok: true, flow: { ...judged.data, steps: fillVariables(judged.data.steps, values), goal: fillVariables(judged.data.goal, values) } };
+}
+
+/** Every step, the steps inside blocks too. */
+function stepsWithin(steps: readonly FlowStep[]): FlowStep[] {
+  return steps.flatMap((step) => [step, ...stepsWithin('run_flow' in step ? step.run_flow.steps : 'repeat' in step ? step.repeat.steps : 'retry' in step ? step.retry.steps : [])]);
 }
 
 /** The commands of a header hook, read from the header document. */

@@ -1,6 +1,6 @@
 import { isActionStep, POINT_PATTERN, REPEAT_TIMES_MAX, type ActionStep, type Flow, type FlowStep, type FlowStepStatus, type RepeatStep, type RetryStep, type RunFlowStep, type StepCondition, type WaitUntil } from '../../shared/flow';
 import { isDenied } from '../../shared/action-words';
-import { elementLabel, sceneFingerprint } from '../../shared/scene';
+import { elementLabel, labelParts, sceneFingerprint } from '../../shared/scene';
 import type { Said } from '../../shared/said';
 import { actionCall } from '../../shared/supervision-words';
 import type { TokenUsage } from '@amc/provider-clients';
@@ -395,6 +395,7 @@ class ReplayPlanner implements Planner {
     }
     if ('wait_until' in step) return this.waitUntil(index, step.wait_until, checks, context, step.optional);
     if ('scroll_until_visible' in step) return this.scrollUntilVisible(index, step.scroll_until_visible);
+    if ('copy_text' in step) return this.copyText(index, step.copy_text, this.timeoutOf(step), context);
     if ('wait_for_settle' in step) {
       const waitedMs = await this.settle(step.wait_for_settle?.timeout ?? LOOKUP_TIMEOUT_MS, context);
       this.onStep(index, 'passed', `the screen settled${this.waitedWords(waitedMs)}`);
@@ -523,6 +524,24 @@ class ReplayPlanner implements Planner {
     }
     this.scrolling.from = print;
     return this.planned('swipe', { direction: SWIPE_FOR_SCROLL[scroll.direction] }, `Scrolling ${scroll.direction} to find ${wanted} (${stepWords(index).toLowerCase()} of the flow)`, this.options.source);
+  }
+
+  /** `copy_text`: the words of the one element the locator finds, kept in a variable for later steps; else the step fails. */
+  private async copyText(index: number, copy: { from: NonNullable<ActionStep['target']>; into: string }, timeoutMs: number, context: PlanContext): Promise<'next'> {
+    const result = await this.waitFor<string>((scene) => {
+      const found = resolveLocator(scene, copy.from);
+      if (found.kind !== 'found') return { missing: found.reason };
+      const { element } = found;
+      const words = element.editable ? element.text : (element.text === undefined ? undefined : labelParts(element.text)[0]) ?? element.desc ?? element.hint;
+      return words === undefined ? { missing: `${describeLocator(copy.from)} shows no text to copy` } : { found: words };
+    }, timeoutMs, context);
+    if ('missing' in result) {
+      this.onStep(index, 'failed', `${result.missing}${this.waitedWords(result.waitedMs)}`);
+      throw new FlowStepFailed(`${stepWords(index)}: nothing to copy: ${result.missing}${this.waitedWords(result.waitedMs)}`);
+    }
+    this.vars[copy.into] = result.found;
+    if (!this.frames.length) this.onStep(index, 'passed', `${copy.into} = "${result.found}"`);
+    return 'next';
   }
 
   /** `wait_until`: the screen shows (or stops showing) a text within the timeout, or the step fails. */
@@ -690,6 +709,7 @@ function stepHint(step: FlowStep): string {
   if ('assert' in step) return `check ${JSON.stringify(step.assert)}`;
   if ('wait_until' in step) return `wait until ${JSON.stringify(step.wait_until)}`;
   if ('wait_for_settle' in step) return 'wait for the screen to settle';
+  if ('copy_text' in step) return `copy the words of ${describeLocator(step.copy_text.from)}`;
   if ('scroll_until_visible' in step) return `scroll ${step.scroll_until_visible.direction} until ${describeLocator(step.scroll_until_visible.target)} shows`;
   if (isBlock(step)) return blockSteps(step).map(stepHint).join(', then ');
   return `answer "${step.ask_ai.question}"`;
