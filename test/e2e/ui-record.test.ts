@@ -118,7 +118,9 @@ describe('recording a flow on the mirror', { timeout: 180_000 }, () => {
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await expect(page.getByRole('alert').filter({ hasText: 'could not be read' }).count()).resolves.toBe(1);
     await page.getByRole('button', { name: 'Cancel', exact: true }).click();
-    await page.getByLabel('Step 3 is optional').check();
+    // The box shows main's answer (the recording lives there), so it turns checked once main has it.
+    await page.getByLabel('Step 3 is optional').click();
+    await expect.poll(() => page.getByLabel('Step 3 is optional').isChecked(), { timeout: 15_000 }).toBe(true);
     await saveRecording(page, 'Wi-Fi, edited');
 
     const flow = flowFromRecord(await recordedTask('Wi-Fi, edited'));
