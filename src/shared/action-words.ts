@@ -80,7 +80,8 @@ export function actionPhrase(tool: string, args: Record<string, unknown>, target
     case 'launch_app':
       return `${verb} ${text(args.app) ?? text(args.package) ?? t('common:action.anApp')}`;
     case 'wait':
-      return typeof args.seconds === 'number' ? t('common:action.seconds', { verb, seconds: args.seconds }) : verb;
+      // Rounded to a tenth: a wait worked out by a model or a flow can carry float noise (0.21000000000000002).
+      return typeof args.seconds === 'number' ? t('common:action.seconds', { verb, seconds: Math.round(args.seconds * 10) / 10 }) : verb;
     case 'finish_task':
       return t(args.success === false ? 'common:action.unreachable' : 'common:action.reached', { verb });
     case ASK_USER:

@@ -44,18 +44,26 @@ export const loopDescription = (request: Extract<PersonRequest, { kind: 'loop' }
 export const actionCall = (tool: string, args: Record<string, unknown>, targetLabel: string | undefined, mood: 'do' | 'done' = 'do'): string =>
   JSON.stringify({ tool, args, targetLabel, ...(mood === 'done' && { mood }) });
 
+/** An action a message carries as a `…Call` value (see `actionCall`), worded in the reader's language. */
+function callWords(call: string, words: Words): string {
+  const { tool, args, targetLabel, mood } = JSON.parse(call) as { tool: string; args: Record<string, unknown>; targetLabel?: string; mood?: 'done' };
+  return mood === 'done'
+    ? actionPhrase(tool, args, targetLabel === undefined ? undefined : (nameInLabel(targetLabel) ?? targetLabel), 'done', words)
+    : actionWords(tool, args, targetLabel, words);
+}
+
 /**
- * A message in the reader's language (a guard's, a task's failure reason, a flow step's): its code, with an
- * `actionCall` value worded as an action; the English it was recorded with when it has no code this build knows.
+ * A message in the reader's language (a guard's, a task's failure reason, a flow step's): its code, with each
+ * `…Call` value (`actionCall`, `firstCall`) worded as an action into the value without the suffix (`action`,
+ * `first`); the English it was recorded with when it has no code this build knows.
  */
 export function saidWords(english: string, said: Said | null | undefined, words: Words = ENGLISH): string {
-  const call = said?.values.actionCall;
-  if (typeof call !== 'string') return wordSaid(english, said, words);
+  const calls = Object.entries(said?.values ?? {}).filter(([name, value]) => name.endsWith('Call') && typeof value === 'string');
+  if (calls.length === 0) return wordSaid(english, said, words);
   try {
-    const { tool, args, targetLabel, mood } = JSON.parse(call) as { tool: string; args: Record<string, unknown>; targetLabel?: string; mood?: 'done' };
-    const { actionCall: _call, ...values } = said!.values;
-    const action = mood === 'done' ? actionPhrase(tool, args, targetLabel === undefined ? undefined : (nameInLabel(targetLabel) ?? targetLabel), 'done', words) : actionWords(tool, args, targetLabel, words);
-    return wordSaid(english, { code: said!.code, values: { ...values, action } }, words);
+    const values = Object.fromEntries(Object.entries(said!.values).filter(([name]) => !calls.some(([call]) => call === name)));
+    for (const [name, call] of calls) values[name.slice(0, -'Call'.length)] = callWords(String(call), words);
+    return wordSaid(english, { code: said!.code, values }, words);
   } catch {
     return english;
   }

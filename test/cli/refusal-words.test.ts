@@ -65,7 +65,7 @@ describe('a refusal in the reader\'s language', { timeout: 120_000 }, () => {
     const result = await runAmc(['flow', 'run', file, '-s', harness.serial, '--junit', junit], { env: chinese() });
     expect(result.code).toBe(1);
     const line = failedLine(result.stdout);
-    expect(line).toMatch(/^打开 Notes需要有人同意（逐步模式：每个操作都等你同意），但没有人能回答：amc run 没有可以提问的终端（或以 --json 运行）；--yes 会同意每个操作$/);
+    expect(line).toMatch(/^打开 Notes需要有人同意（逐步模式：每个操作都等你同意），但没有人能回答：`amc run` 没有可以提问的命令行窗口（或以 `--json` 运行）；`--yes` 会同意每个操作$/);
     expectAllChinese(line);
     expect(failureMessage(await readFile(junit, 'utf8'))).toBe(line);
     // The task's summary line and its HTML report, read back from history, say the same in Chinese.

@@ -12,6 +12,8 @@ describe('actions in words', () => {
     expect(actionPhrase('swipe', { direction: 'up' }, 'Apps list')).toBe("Swipe up on 'Apps list'");
     expect(actionPhrase('tap', { x: 10, y: 20 })).toBe('Tap at (10, 20)');
     expect(actionPhrase('wait', { seconds: 2 })).toBe('Wait 2 s');
+    // A wait worked out in floating point reads as a person would write it.
+    expect(actionPhrase('wait', { seconds: 0.21000000000000002 }, undefined, 'done')).toBe('Waited 0.2 s');
     expect(nameInLabel('LinearLayout "Network & internet · Mobile, Wi-Fi"')).toBe('Network & internet');
     expect(nameInLabel('ImageButton')).toBeUndefined();
     const [line] = supervisionLines([

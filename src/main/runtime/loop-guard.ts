@@ -71,8 +71,17 @@ export function findLoop(turns: readonly GuardedTurn[], screens: readonly (strin
   }
   const alternated = alternations(screens);
   if (alternated >= threshold) {
-    const recent = turns.slice(-Math.min(turns.length, 2)).map((turn) => turn.actionText);
-    const { text, said } = say('loop.alternation', { turns: alternated + 1, actions: recent.join(', then ') });
+    const [first, then] = turns.slice(-2);
+    const { text, said } =
+      first && then
+        ? say('loop.alternation', {
+            turns: alternated + 1,
+            first: first.actionText,
+            then: then.actionText,
+            ...(first.actionCall && { firstCall: first.actionCall }),
+            ...(then.actionCall && { thenCall: then.actionCall }),
+          })
+        : say('loop.alternationUnseen', { turns: alternated + 1 });
     return { kind: 'alternation', count: alternated, description: text, descriptionSaid: said };
   }
   return null;

@@ -6,6 +6,8 @@ import { DEFAULT_PRICE_TABLE, parsePriceTable, priceOf } from '../../../src/shar
 import { SettingsSchema, defaultSettings } from '../../../src/shared/settings';
 import { decideAction, sensitiveWordIn } from '../../../src/main/runtime/action-policy';
 import { actionKeyOf, findLoop } from '../../../src/main/runtime/loop-guard';
+import { actionCall, saidWords } from '../../../src/shared/supervision-words';
+import { wordsFor } from '../../../src/shared/i18n/translate';
 import { verifyAction } from '../../../src/main/runtime/verify-outcome';
 import { budgetExceeded } from '../../../src/main/runtime/budgets';
 import { taskPoliciesFrom } from '../../../src/main/runtime/task-policies';
@@ -95,6 +97,19 @@ describe('loop guard', () => {
     expect(findLoop([], ['A', 'B', 'C', 'D'], thresholds)).toBeNull();
     expect(findLoop([], ['A', 'B', 'A', 'C'], thresholds)).toBeNull();
     expect(findLoop([], ['A', 'A', 'A'], thresholds)).toBeNull();
+  });
+
+  it('words the two actions of a back and forth in the reader\'s language', () => {
+    const acted = (tool: string, args: Record<string, unknown>, label: string, english: string) => ({
+      actionKey: english,
+      actionText: english,
+      actionCall: actionCall(tool, args, label, 'done'),
+      screenChanged: true,
+    });
+    const finding = findLoop([acted('press_key', { key: 'back' }, '', 'Pressed Back'), acted('launch_app', { app: 'Settings' }, '', 'Opened Settings')], ['A', 'B', 'A', 'B'], thresholds)!;
+    expect(finding.description).toBe('going back and forth between the same two screens for 3 turns (last actions: Pressed Back, then Opened Settings)');
+    expect(saidWords(finding.description, finding.descriptionSaid, wordsFor('zh-CN'))).toBe('在同样两个屏幕之间来回 3 轮（最近的操作：按了 Back，然后打开了 Settings）');
+    expect(findLoop([], ['A', 'B', 'A', 'B'], thresholds)!.description).toBe('going back and forth between the same two screens for 3 turns');
   });
 });
 

@@ -121,7 +121,8 @@ guard: {
   loop: {
     repeat_one: '{{action}} once and the screen did not change',
     repeat_other: '{{action}} {{count}} times in a row and the screen did not change',
-    alternation: 'going back and forth between the same two screens for {{turns}} turns (last actions: {{actions}})',
+    alternation: 'going back and forth between the same two screens for {{turns}} turns (last actions: {{first}}, then {{then}})',
+    alternationUnseen: 'going back and forth between the same two screens for {{turns}} turns',
   },
   recording: {
     notRecording: 'No recording runs on {{serial}}: press Record first.',

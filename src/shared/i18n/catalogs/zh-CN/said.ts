@@ -76,8 +76,8 @@ guard: {
     saidNo: '你拒绝了{{action}}，所以它没有执行',
     stepSaidNo: '第 {{step}} 步：你拒绝了{{action}}，所以它没有执行',
     noOneAnswered: '{{action}}需要有人同意（{{reasonsSaid}}），但{{whySaid}}',
-    noTerminal: '没有人能回答：amc run 没有可以提问的终端（或以 --json 运行）',
-    noTerminalYes: '没有人能回答：amc run 没有可以提问的终端（或以 --json 运行）；--yes 会同意每个操作',
+    noTerminal: '没有人能回答：`amc run` 没有可以提问的命令行窗口（或以 `--json` 运行）',
+    noTerminalYes: '没有人能回答：`amc run` 没有可以提问的命令行窗口（或以 `--json` 运行）；`--yes` 会同意每个操作',
     noPersonPresent: '没有人在场回答',
   },
   stop: {
@@ -116,7 +116,8 @@ guard: {
   },
   loop: {
     repeat_other: '{{action}} 连续 {{count}} 次，屏幕没有变化',
-    alternation: '在同样两个屏幕之间来回 {{turns}} 轮（最近的操作：{{actions}}）',
+    alternation: '在同样两个屏幕之间来回 {{turns}} 轮（最近的操作：{{first}}，然后{{then}}）',
+    alternationUnseen: '在同样两个屏幕之间来回 {{turns}} 轮',
   },
   recording: {
     notRecording: '{{serial}} 上没有正在进行的录制：请先按“录制”。',
