@@ -232,6 +232,38 @@ describe('Maestro flows', () => {
     expect((await harness.state()).notes.at(-1)).toEqual({ title: 'Learn to play the guitar', body: '' });
   });
 
+  it('Scenario: Maestro ${maestro.copiedText} carries the copied words into tapOn, assertVisible and inputText', async () => {
+    await harness.reset({});
+    const file = await maestroFile('copied-text.yaml', [
+      'appId: com.amc.notes',
+      '---',
+      '- launchApp',
+      '- copyTextFrom: "Ideas"',
+      '- tapOn: ${maestro.copiedText}',
+      '- copyTextFrom:',
+      '    id: note_body',
+      '- back',
+      '- tapOn: "New note"',
+      '- tapOn:',
+      '    id: note_title',
+      '- inputText: "Copy of ${maestro.copiedText}"',
+      '- hideKeyboard',
+      '- tapOn: Save',
+      '- assertVisible: "Copy of ${maestro.copiedText}"',
+      '- assertVisible: "${maestro.copiedText} again"',
+    ]);
+    const result = await runAmc(['flow', 'run', file, '-s', harness.serial], { env: env() });
+    expect(result.stdout).toMatch(/passed +4\. line 5: tap: .*maestroCopiedText.* — the screen changed/);
+    expect(result.stdout).toMatch(/passed +12\. line 15: assert: .*Copy of Learn to play the guitar/);
+    expect(result.stdout).toMatch(/FAILED +13\. line 16: assert: .*Learn to play the guitar again/);
+    expect(result.code).toBe(1);
+    expect((await harness.state()).notes.at(-1)).toEqual({ title: 'Copy of Learn to play the guitar', body: '' });
+    const unset = await maestroFile('copied-unset.yaml', ['appId: com.amc.notes', '---', '- launchApp', '- inputText: ${maestro.copiedText}']);
+    const checked = await runAmc(['flow', 'check', unset], { env: env() });
+    expect(checked.code).not.toBe(0);
+    expect(checked.stderr + checked.stdout).toContain('`${maestro.copiedText}` has no value: copy words first with copyTextFrom');
+  });
+
   it('Scenario: A Maestro assertTrue that is false fails at its line, and a value never changes the condition', async () => {
     await harness.reset({});
     const file = await maestroFile('condition.yaml', ['appId: com.amc.notes', '---', '- launchApp', '- assertTrue: ${NAME == "Ann"}', '- tapOn: "Shopping list"']);

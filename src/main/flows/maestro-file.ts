@@ -47,6 +47,20 @@ function pattern(written: string): { literal: string } | { pattern: string } | {
   }
 }
 
+/** How Maestro names the copied words in a command (`${maestro.copiedText}`): our variable holding them. */
+const MAESTRO_COPIED_TEXT = /\$\{maestro\.copiedText\}/g;
+
+/** A document's values, with Maestro's `${maestro.copiedText}` written as our variable's reference. */
+function contentOf(doc: Document): unknown {
+  const rename = (value: unknown): unknown => {
+    if (typeof value === 'string') return value.replace(MAESTRO_COPIED_TEXT, `\${${COPIED_TEXT}}`);
+    if (Array.isArray(value)) return value.map(rename);
+    if (isRaw(value)) return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, rename(item)]));
+    return value;
+  };
+  return rename(doc.toJS());
+}
+
 class Reader {
   readonly problems: FlowProblem[] = [];
   private readonly counter = new LineCounter();
@@ -65,8 +79,8 @@ class Reader {
     if (this.problems.length) return null;
     const [first, second] = docs;
     if (!first || !second) return this.fail([1, 1], 'a Maestro flow is a header with appId, then `---` and the commands');
-    const header = first.toJS() as unknown;
-    const commands = second.toJS() as unknown;
+    const header = contentOf(first);
+    const commands = contentOf(second);
     if (!isRaw(header)) return this.fail([1, 1], 'the header is a map with appId');
     this.doc = second;
     if (!Array.isArray(commands)) return this.fail([1, 1], 'after `---` comes a list of commands');
@@ -397,7 +411,9 @@ export function parseMaestroFlow(text: string, options: FlowFileOptions = {}, wi
     for (const name of referencedVariables(written)) {
       const kept = (step: FlowStep) => ('ask_ai' in step && step.ask_ai.into === name) || ('copy_text' in step && step.copy_text.into === name);
       if (!Object.hasOwn(values, name) && !stepsWithin(steps).some(kept)) {
-        problems.push({ message: `\`\${${name}}\` has no value: set it under \`env:\` or give \`-e ${name}=VALUE\`` });
+        problems.push({
+          message: name === COPIED_TEXT ? '`${maestro.copiedText}` has no value: copy words first with copyTextFrom' : `\`\${${name}}\` has no value: set it under \`env:\` or give \`-e ${name}=VALUE\``,
+        });
       }
     }
   }
@@ -418,7 +434,8 @@ function stepsWithin(steps: readonly FlowStep[]): FlowStep[] {
 /** The commands of a header hook, read from the header document. */
 function commandsOfHeader(reader: Reader, text: string, key: string): { steps: FlowStep[]; lines: number[] } {
   const docs = parseAllDocuments(text);
-  const header = (Array.isArray(docs) ? docs[0] : undefined)?.toJS() as Raw | undefined;
+  const first = Array.isArray(docs) ? docs[0] : undefined;
+  const header = first ? (contentOf(first) as Raw | undefined) : undefined;
   const list = header?.[key];
   if (!Array.isArray(list)) return { steps: [], lines: [] };
   // The hooks' lines are the header's; the reader locates by the commands' document, so a hook's problems say its name.
