@@ -72,25 +72,30 @@ async function runFlow(args: string[], io: CliIo, mode: 'run' | 'heal'): Promise
     return runFlowLaunch({ targets, file, flow, heal, ...(values.junit && { junit: values.junit }) }, values, io);
   }
 
-  const run = await runOneFlow(file, flow, values, io, mode, heal);
+  const run = await runOneFlow(file, flow, values, io, mode, heal, screenshotFolder(values.junit));
   if (values.junit) await writeJunitReport(values.junit, file, [run.report], terminalWords());
   if (mode === 'heal' && run.record) await writeHealedFile(file, run.record, run.report.steps, run.healed, io);
   return run.code;
 }
 
+/** Where a run's screenshots go: beside the JUnit file when there is one (the files a CI job keeps), else the current folder. */
+const screenshotFolder = (junit: string | undefined): string => (junit ? path.dirname(path.resolve(junit)) : process.cwd());
+
 type RunValues = Parameters<typeof runTaskAtTerminal>[1] & { json?: boolean | undefined };
 
 /** One flow file on one phone: its steps printed, and how it went (the exit code, the JUnit suite, the task). */
-async function runOneFlow(file: string, flow: Flow, values: RunValues, io: CliIo, mode: 'run' | 'heal', heal: boolean) {
+async function runOneFlow(file: string, flow: Flow, values: RunValues, io: CliIo, mode: 'run' | 'heal', heal: boolean, outputFolder: string) {
   // Loaded lazily so `amc --help` stays fast.
   const { createFlowRunRecorder, flowRunEndOf } = await import('../main/flows/flow-run-recorder');
   const { flowRunPlanner } = await import('../main/flows/flow-planner');
+  const { createFlowScreenshots } = await import('../main/flows/flow-screenshots');
   const recorder = createFlowRunRecorder(flow);
   const startedAt = new Date();
   let record: TaskRecord | undefined;
-  const code = await runTaskAtTerminal(`flow ${mode}`, values, io, async ({ config, configured }) => {
+  const code = await runTaskAtTerminal(`flow ${mode}`, values, io, async ({ config, configured, phone }) => {
     if (heal && configured.planner.info.kind !== 'ai') throw new UsageError('--heal needs a model to repair steps: turn the AI planner on in Settings (or set AI_PLANNER_ENABLED=true)');
-    return { goal: flow.goal, planner: flowRunPlanner(flow, config, configured, recorder, { heal }), finished: (finished) => (record = finished) };
+    const screenshots = createFlowScreenshots(outputFolder, phone);
+    return { goal: flow.goal, planner: flowRunPlanner(flow, config, configured, recorder, { heal, screenshots }), finished: (finished) => (record = finished) };
   });
 
   // The task's own end (its reason: a refused action, a stop) is the reason of the step it ended on.
@@ -129,7 +134,7 @@ async function runFlowFolder(folder: string, values: RunValues & { junit?: strin
   let passed = 0;
   let code: number = ExitCode.ok;
   for (const [at, { file, flow }] of flows.entries()) {
-    const run = await runOneFlow(file, flow, values, io, 'run', false);
+    const run = await runOneFlow(file, flow, values, io, 'run', false, screenshotFolder(values.junit));
     suites.push({ ...run.report, name: path.relative(folder, file).replace(/\.ya?ml$/i, '') });
     if (run.passed) passed += 1;
     else if (code === ExitCode.ok) code = run.code === ExitCode.ok ? ExitCode.failed : run.code;

@@ -5,6 +5,7 @@ import { configuredPlannerFor, maxStepsOf, plannerOverrides } from './planner-op
 import type { ConfiguredPlanner, TaskHandle } from '../main/runtime/task-runner';
 import type { RuntimeConfig } from '../main/runtime/config';
 import type { TaskStore } from '../main/storage/task-store';
+import type { AdbClient } from '../main/device/adb-client';
 import type { TaskRecord } from '../shared/task';
 import { allowedAppsOf, presetAnswers } from './supervision-options';
 import { supervisionPrinter } from './run-report';
@@ -38,7 +39,13 @@ export interface TaskAtTerminalValues {
 }
 
 /** What the command carries out: its goal and planner, given the planner the configuration builds and the history. */
-export type PrepareTask = (base: { config: RuntimeConfig; configured: ConfiguredPlanner; history: TaskStore }) => Promise<{
+export type PrepareTask = (base: {
+  config: RuntimeConfig;
+  configured: ConfiguredPlanner;
+  history: TaskStore;
+  /** The phone the task will drive, once it is picked (after `prepare`): for a step that reads it itself. */
+  phone: () => Promise<{ adb: AdbClient; serial: string }>;
+}) => Promise<{
   goal: string;
   planner: ConfiguredPlanner;
   /** Hears the finished task's record (a flow run reads its reason and the model's turns from it). */
@@ -60,8 +67,10 @@ export async function runTaskAtTerminal(command: string, values: TaskAtTerminalV
   // The task goes into the same history the app shows; a history that cannot be written never stops the task.
   const history = createTaskStore(home);
   let task: Awaited<ReturnType<PrepareTask>>;
+  let picked: ((phone: { adb: AdbClient; serial: string }) => void) | undefined;
+  const phone = new Promise<{ adb: AdbClient; serial: string }>((resolve) => (picked = resolve));
   try {
-    task = await prepare({ config, configured: base, history });
+    task = await prepare({ config, configured: base, history, phone: () => phone });
   } catch (error) {
     await history.close();
     throw error;
@@ -73,6 +82,7 @@ export async function runTaskAtTerminal(command: string, values: TaskAtTerminalV
   const adb = await adbForTask(values, config.settings);
   // Before the task exists: an unknown serial never becomes a recorded, failed task.
   const serial = await pickSerial(adb, values.serial);
+  picked?.({ adb, serial });
   // The same per-phone lock as the app's: a phone another task drives (the app, another `amc run`) is refused.
   // A person at a terminal answers the agent; with --json (or without a terminal) only answers given in advance do.
   let handle: TaskHandle | undefined;

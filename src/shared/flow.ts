@@ -276,6 +276,25 @@ const ScrollUntilVisibleStepSchema = z.object({ scroll_until_visible: ScrollUnti
 export const CopyTextSchema = z.object({ from: LocatorSchema, into: FlowVarNameSchema }).strict();
 const CopyTextStepSchema = z.object({ copy_text: CopyTextSchema, timeout: StepTimeoutSchema.optional(), ...stepControl }).strict();
 
+/**
+ * Why a screenshot's name cannot be a file in the run's output folder (absolute, climbing out with `..`, a control
+ * character), else undefined: the name is the one part of the path a flow file chooses.
+ */
+export function screenshotNameProblem(name: string): string | undefined {
+  if (!name.trim() || name.length > 200) return 'a screenshot is named by 1 to 200 characters';
+  if (/^[/\\]|^[A-Za-z]:/.test(name)) return `"${name}" is an absolute path; a screenshot is saved in the run's output folder, so give a name inside it`;
+  if (name.split(/[/\\]/).includes('..')) return `"${name}" climbs out of the run's output folder with ".."; give a name inside it`;
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f]/.test(name)) return 'a screenshot\'s name holds no control characters';
+  return undefined;
+}
+/** Saves the phone's screen as NAME.png in the run's output folder (Maestro's takeScreenshot); never kept in history. */
+const ScreenshotNameSchema = text.superRefine((name, context) => {
+  const problem = screenshotNameProblem(name);
+  if (problem) context.addIssue({ code: 'custom', message: problem });
+});
+const ScreenshotStepSchema = z.object({ screenshot: ScreenshotNameSchema, ...stepControl }).strict();
+
 type Control = { optional?: boolean; when?: StepCondition };
 /** Steps run as one: inline, or another flow file's (`run_flow: login.yaml`, read when the file is read), with its own vars. */
 export interface RunFlowStep extends Control {
@@ -298,6 +317,7 @@ export type FlowStep =
   | z.infer<typeof WaitForSettleStepSchema>
   | z.infer<typeof ScrollUntilVisibleStepSchema>
   | z.infer<typeof CopyTextStepSchema>
+  | z.infer<typeof ScreenshotStepSchema>
   | RunFlowStep
   | RepeatStep
   | RetryStep;
@@ -317,6 +337,7 @@ export const FlowStepSchema: z.ZodType<FlowStep> = z.lazy(() =>
     WaitForSettleStepSchema,
     ScrollUntilVisibleStepSchema,
     CopyTextStepSchema,
+    ScreenshotStepSchema,
     z.object({ run_flow: z.object({ steps: nested(), file: text.optional(), vars: z.record(FlowVarNameSchema, FlowVarValueSchema).optional() }).strict(), ...stepControl }).strict(),
     z
       .object({

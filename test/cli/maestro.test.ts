@@ -1,9 +1,11 @@
 // Maestro flow files run as they are by `amc flow run|check` (a child process against the real adb server and the demo
 // phone, no model): our own flows for the demo phone's apps written in Maestro's syntax, a failing selector named by
 // its line, and the commands amc does not run refused before the run. What happened is read back with GET /state.
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAdbHarness, type AdbHarness } from '../support/adb-harness';
 import { runAmc } from '../support/cli';
@@ -29,6 +31,11 @@ async function maestroFile(name: string, lines: string[]): Promise<string> {
   const file = path.join(dir, name);
   await writeFile(file, `${lines.join('\n')}\n`);
   return file;
+}
+
+async function filesUnder(folder: string): Promise<string[]> {
+  const entries = await readdir(folder, { withFileTypes: true, recursive: true });
+  return entries.filter((entry) => entry.isFile()).map((entry) => path.join(entry.parentPath, entry.name));
 }
 
 describe('Maestro flows', () => {
@@ -262,6 +269,53 @@ describe('Maestro flows', () => {
     const checked = await runAmc(['flow', 'check', unset], { env: env() });
     expect(checked.code).not.toBe(0);
     expect(checked.stderr + checked.stdout).toContain('`${maestro.copiedText}` has no value: copy words first with copyTextFrom');
+  });
+
+  it('Scenario: Maestro takeScreenshot saves the phone\'s PNG beside the JUnit file, never in history', async () => {
+    await harness.reset({});
+    const output = path.join(dir, 'ci-output');
+    const file = await maestroFile('screenshots.yaml', [
+      'appId: com.amc.notes',
+      '---',
+      '- launchApp',
+      '- takeScreenshot: notes-list',
+      '- tapOn: "Ideas"',
+      '- takeScreenshot:',
+      '    path: shots/ideas',
+    ]);
+    const result = await runAmc(['flow', 'run', file, '-s', harness.serial, '--junit', path.join(output, 'report.xml')], { env: env() });
+    expect(result.stdout).toMatch(/passed +3\. line 4: screenshot: notes-list — saved .*notes-list\.png \(1080×2400\)/);
+    expect(result.code).toBe(0);
+    for (const name of ['notes-list.png', 'shots/ideas.png']) {
+      const picture = await sharp(path.join(output, name)).metadata();
+      expect(picture).toMatchObject({ format: 'png', width: 1080, height: 2400 });
+    }
+    // The two pictures are the two screens, not one file written twice.
+    expect((await readFile(path.join(output, 'notes-list.png'))).equals(await readFile(path.join(output, 'shots/ideas.png')))).toBe(false);
+    // Seed D5: the picture is in the output folder only; nothing the history keeps holds PNG bytes or their base64.
+    const history = await Promise.all((await filesUnder(home)).map((kept) => readFile(kept)));
+    expect(history.some((bytes) => bytes.includes('Maestro flow for com.amc.notes'))).toBe(true);
+    for (const bytes of history) {
+      expect(bytes.includes(Buffer.from([0x89, 0x50, 0x4e, 0x47]))).toBe(false);
+      expect(bytes.toString('latin1')).not.toContain('iVBORw0KGgo');
+    }
+  });
+
+  it('Scenario: A Maestro takeScreenshot named out of the output folder is refused at its line', async () => {
+    await harness.reset({});
+    const file = await maestroFile('hostile-shots.yaml', ['appId: com.amc.notes', '---', '- launchApp', '- takeScreenshot: ../../escaped', '- takeScreenshot:', '    path: /tmp/amc-absolute-shot']);
+    const checked = await runAmc(['flow', 'check', file], { env: env() });
+    expect(checked.code).not.toBe(0);
+    expect(checked.stderr).toMatch(/line 4\b.*takeScreenshot: "\.\.\/\.\.\/escaped" climbs out of the run's output folder/);
+    expect(checked.stderr).toMatch(/line 5\b.*takeScreenshot: "\/tmp\/amc-absolute-shot" is an absolute path/);
+    // A name filled from -e is checked as the step runs: the step fails at its line and nothing is written.
+    const output = path.join(dir, 'hostile-output');
+    const filled = await maestroFile('filled-shot.yaml', ['appId: com.amc.notes', '---', '- launchApp', '- takeScreenshot: ${SHOT}', '- tapOn: "Ideas"']);
+    const result = await runAmc(['flow', 'run', filled, '-s', harness.serial, '-e', 'SHOT=../escaped-by-var', '--junit', path.join(output, 'report.xml')], { env: env() });
+    expect(result.stdout).toMatch(/FAILED +3\. line 4: screenshot: .* — "\.\.\/escaped-by-var" climbs out of the run's output folder/);
+    expect(result.code).toBe(1);
+    expect(existsSync(path.join(dir, 'escaped-by-var.png'))).toBe(false);
+    expect(existsSync('/tmp/amc-absolute-shot.png')).toBe(false);
   });
 
   it('Scenario: A Maestro assertTrue that is false fails at its line, and a value never changes the condition', async () => {

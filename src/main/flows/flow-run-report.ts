@@ -7,7 +7,7 @@ export type FlowStepStatus = FlowStepResult['status'];
 export type FlowStepKind = FlowStepResult['kind'];
 
 export function flowStepKind(step: FlowStep): FlowStepKind {
-  if ('tool' in step || 'copy_text' in step) return 'action';
+  if ('tool' in step || 'copy_text' in step || 'screenshot' in step) return 'action';
   if ('ai' in step) return 'ai';
   if ('assert' in step) return 'assert';
   if ('ask_ai' in step) return 'ask_ai';

@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { LineCounter, parseAllDocuments, type Document } from 'yaml';
-import { FlowSchema, LOCATOR_INDEX_MAX, LOCATOR_RELATIONS, type ActionStep, type FlowStep, type Locator, type LocatorRelations, type LocatorState, type StepCondition } from '../../shared/flow';
+import { FlowSchema, LOCATOR_INDEX_MAX, screenshotNameProblem, LOCATOR_RELATIONS, type ActionStep, type FlowStep, type Locator, type LocatorRelations, type LocatorState, type StepCondition } from '../../shared/flow';
 import type { FlowFileOptions, FlowFileResult, FlowProblem } from './flow-file-types';
 import { readCondition } from './flow-condition';
 import { COPIED_TEXT } from './flow-file-types';
@@ -178,6 +178,12 @@ class Reader {
       }
       case 'pasteText':
         return [action('type_text', { text: `\${${COPIED_TEXT}}` })];
+      case 'takeScreenshot': {
+        const name = typeof value === 'string' ? value : isRaw(value) && typeof value.path === 'string' ? value.path : undefined;
+        if (name === undefined) return bad('it takes the picture\'s name (`takeScreenshot: home`, or `path: home`)');
+        const problem = screenshotNameProblem(name);
+        return problem ? bad(problem) : [{ screenshot: name }];
+      }
       case 'hideKeyboard':
         return [action('hide_keyboard', {})];
       case 'assertVisible':

@@ -55,6 +55,14 @@ export interface ReplayPlannerOptions {
    * the model acted on in its place.
    */
   onStep?(index: number, status: FlowStepStatus, detail: string, healedOn?: readonly number[], said?: Said): void;
+  /** Where `screenshot` steps save the screen; absent: such a step fails, saying this run keeps no screenshots. */
+  screenshots?: FlowScreenshots;
+}
+
+/** Keeps a `screenshot` step's picture of the phone as a file (the run's output folder); never in the task's history. */
+export interface FlowScreenshots {
+  /** Saves the screen as it is now under the step's name; resolves to where it was saved and its size, in words. */
+  save(name: string, signal: AbortSignal): Promise<string>;
 }
 
 /** `heal`: an action step whose element does not match is given to the model for at most this many actions. */
@@ -377,6 +385,7 @@ class ReplayPlanner implements Planner {
       this.onStep(index, 'passed', 'the model reached this sub-goal');
       return 'next';
     }
+    if ('screenshot' in step) return this.screenshot(index, step.screenshot, context);
     const checks = this.options.checks;
     if (!checks) return 'this step is a check on the screen, and this run has no way to check it';
     if ('assert' in step) {
@@ -541,6 +550,18 @@ class ReplayPlanner implements Planner {
     }
     this.vars[copy.into] = result.found;
     if (!this.frames.length) this.onStep(index, 'passed', `${copy.into} = "${result.found}"`);
+    return 'next';
+  }
+
+  /** `screenshot`: the screen as it is now, saved as a file by the run (never kept in the task's history). */
+  private async screenshot(index: number, name: string, context: PlanContext): Promise<'next'> {
+    const saver = this.options.screenshots;
+    const saved = saver ? await saver.save(name, context.signal).catch((error: unknown) => ({ problem: error instanceof Error ? error.message : String(error) })) : { problem: 'this run saves no screenshots (`amc flow run` does)' };
+    if (typeof saved !== 'string') {
+      this.onStep(index, 'failed', saved.problem);
+      throw new FlowStepFailed(`${stepWords(index)}: no screenshot: ${saved.problem}`);
+    }
+    if (!this.frames.length) this.onStep(index, 'passed', saved);
     return 'next';
   }
 
@@ -710,6 +731,7 @@ function stepHint(step: FlowStep): string {
   if ('wait_until' in step) return `wait until ${JSON.stringify(step.wait_until)}`;
   if ('wait_for_settle' in step) return 'wait for the screen to settle';
   if ('copy_text' in step) return `copy the words of ${describeLocator(step.copy_text.from)}`;
+  if ('screenshot' in step) return `save a screenshot named ${step.screenshot}`;
   if ('scroll_until_visible' in step) return `scroll ${step.scroll_until_visible.direction} until ${describeLocator(step.scroll_until_visible.target)} shows`;
   if (isBlock(step)) return blockSteps(step).map(stepHint).join(', then ');
   return `answer "${step.ask_ai.question}"`;
