@@ -7,7 +7,7 @@ import type { TaskEvent } from '../../shared/task';
 import type { ToolCall } from '../../shared/action';
 import type { EventHub } from '../ipc/event-hub';
 import { parseFlowFile } from '../flows/flow-file';
-import { referencedVariables } from '../replay/flow-variables';
+import { referencedVariables, writtenLiterals } from '../replay/flow-variables';
 import { stepLabel } from '../flows/flow-to-yaml';
 import { checkAt, joinedTyping, recordedInput, settledStep, type MirrorInput } from '../flows/recorded-input';
 
@@ -113,23 +113,25 @@ export class RecordingService {
     const after = await this.options.readScreen(session.recording.serial).catch(() => null);
     if (!this.isCurrent(session) || !after) return result;
     session.seen = after.scene;
-    if (kept && 'tool' in kept.step.step) {
-      const settled = settledStep(kept.step.step, read.scene, after.scene);
-      if (settled.step !== kept.step.step) {
-        this.replace(session, kept.step.id, settled.step, settled.note ?? kept.step.note);
+    if (kept) {
+      const settled = settledStep(planned.step, read.scene, after.scene);
+      if (settled.step !== planned.step) {
+        this.replace(session, kept.step.id, writtenLiterals(settled.step), settled.note ?? kept.step.note);
         this.publish(session);
       }
     }
     return result;
   }
 
-  private add(session: Session, step: ActionStep, note: RecordedNote | undefined, scene: Scene | null, times: { layoutMs: number; handledMs: number }): Kept | null {
+  /** Keeps `done` (as the screen and the person's keys had it) as a step written in our flow syntax: a `${` it shows is literal. */
+  private add(session: Session, done: ActionStep, note: RecordedNote | undefined, scene: Scene | null, times: { layoutMs: number; handledMs: number }): Kept | null {
     const last = session.kept.at(-1);
-    const joined = joinedTyping(last?.step.step, step);
+    const joined = joinedTyping(last?.step.step, done);
     if (last && joined) {
       this.replace(session, last.step.id, joined, last.step.note);
       return null;
     }
+    const step = writtenLiterals(done);
     const kept: Kept = { step: { id: `s${session.nextStep++}`, step, label: stepLabel(step), ...(note && { note }), ...times }, scene };
     session.kept.push(kept);
     session.recording = { ...session.recording, steps: session.kept.map((each) => each.step) };
@@ -194,7 +196,8 @@ export class RecordingService {
         throw new RecordingProblem(codes[check.problem]);
       }
       session.recording = { ...session.recording, checking: null };
-      const kept: Kept = { step: { id: `s${session.nextStep++}`, step: check.step, label: stepLabel(check.step), layoutMs: read.ms, handledMs: 0 }, scene: read.scene };
+      const step = writtenLiterals(check.step);
+      const kept: Kept = { step: { id: `s${session.nextStep++}`, step, label: stepLabel(step), layoutMs: read.ms, handledMs: 0 }, scene: read.scene };
       session.kept.push(kept);
       session.recording = { ...session.recording, steps: session.kept.map((each) => each.step) };
       return this.publish(session);

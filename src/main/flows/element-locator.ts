@@ -3,6 +3,7 @@ import type { ActionStep, Locator } from '../../shared/flow';
 import type { Scene, SceneElement } from '../../shared/scene';
 import { elementAt } from '../../shared/scene-tree';
 import { locatorFor } from '../replay/locator';
+import { writtenLiterals } from '../replay/flow-variables';
 import { stepLabel } from './flow-to-yaml';
 import { maestroSelector, NotExpressibleInMaestro } from './maestro-export';
 
@@ -45,7 +46,7 @@ export function locatorForElement(scene: Scene, element: SceneElement): ElementL
   const point = centreOf(element);
   const step: ActionStep = locator ? { tool: 'tap', args: {}, target: locator } : { tool: 'tap', args: {}, point: `${point.x},${point.y}` };
   const maestro = maestroTap(locator);
-  return { element, locator, point, flowStep: stepLabel(step), ...maestro };
+  return { element, locator, point, flowStep: stepLabel(writtenLiterals(step)), ...maestro };
 }
 
 /** The element at `point` and its locator, or null where the point lies on no element. */

@@ -1,6 +1,7 @@
 import { isSeq, parseDocument, stringify } from 'yaml';
 import type { TaskRecord } from '../../shared/task';
 import { actionStepOf } from '../replay/flow-from-record';
+import { writtenLiterals } from '../replay/flow-variables';
 import { fileForm } from './flow-to-yaml';
 
 /**
@@ -42,7 +43,7 @@ export function healedFlowText(original: string, record: TaskRecord, healed: rea
     const steps = turns.flatMap((turn) => {
       const recorded = record.steps.find((step) => step.step === turn);
       const step = recorded && actionStepOf(record, recorded);
-      return step ? [`${indent}- ${oneLine(fileForm('tool' in step ? { ...step, why: undefined } : step))}`] : [];
+      return step ? [`${indent}- ${oneLine(fileForm(writtenLiterals('tool' in step ? { ...step, why: undefined } : step)))}`] : [];
     });
     const was = text.slice(start, end).trim().replace(/\s*\n\s*/g, ' ');
     const comment = `${indent}# healed: step ${index + 1} was \`${was}\`; ${detail.replace(/\n/g, ' ')}`;

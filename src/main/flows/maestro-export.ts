@@ -1,5 +1,6 @@
 import { stringify } from 'yaml';
 import type { Flow, FlowStep, Locator } from '../../shared/flow';
+import { resolveVariables } from '../replay/flow-variables';
 
 /**
  * A flow as a Maestro file (`amc flow export ID --format maestro`), written so that it runs back here as it is
@@ -27,7 +28,8 @@ export function maestroSelector(locator: Locator, optional: boolean | undefined,
 function commandsOf(step: FlowStep, where: string): unknown[] {
   if ('tool' in step) {
     const { tool, args, target } = step;
-    const on = target ? maestroSelector(target, step.optional, where) : undefined;
+    // A `$${` is our flow's literal `${`; the selector's text is the words the element shows.
+    const on = target ? maestroSelector(resolveVariables(target, {}), step.optional, where) : undefined;
     switch (tool) {
       case 'launch_app':
         return [{ launchApp: { appId: step.expect?.app ?? args.app, stopApp: false } }];

@@ -4,6 +4,7 @@ import type { TaskRecord } from '../../shared/task';
 import { finishedVerdict } from '../../shared/verdict';
 import { targetElement } from '../../shared/action-words';
 import { flowFromRecord, appWorkedIn } from '../replay/flow-from-record';
+import { resolveVariables, writtenLiteral } from '../replay/flow-variables';
 
 /**
  * A finished task as the flow a person keeps in a file (`amc flow export`, "Save as flow"), ready for CI: it opens the
@@ -64,7 +65,7 @@ function lastOutcome(record: TaskRecord, steps: readonly FlowStep[], asText: boo
   const appeared = shownTexts(after).filter((text) => !before.has(text));
   const typed = typedValues(record);
   const shown = appeared.find((text) => typed.includes(text)) ?? appeared[0];
-  return shown !== undefined ? { visible: shown } : after.screen.package && !asText ? { app: after.screen.package } : null;
+  return shown !== undefined ? { visible: writtenLiteral(shown) } : after.screen.package && !asText ? { app: after.screen.package } : null;
 }
 
 /** The texts the run typed, in order. */
@@ -106,14 +107,16 @@ function typedValuesAsVars(record: TaskRecord, steps: FlowStep[]): { vars: Recor
   const secret = new Set(record.steps.filter((turn) => turn.planned?.tool === 'type_text' && targetElement(turn)?.password).map((turn) => String(turn.planned!.args.text)));
   const vars: Record<string, string> = {};
   const named = new Map<string, string>();
-  let goal = record.goal;
+  let goal = writtenLiteral(record.goal);
   let result = steps;
   for (const step of steps) {
     if (!isActionStep(step) || step.tool !== 'type_text' || typeof step.args.text !== 'string' || !step.args.text || named.has(step.args.text)) continue;
+    // The step says the value as a flow writes it; the variable holds it as typed.
     const typed = step.args.text;
+    const asTyped = resolveVariables(typed, {});
     const name = variableName(step.target, new Set(Object.keys(vars)));
     named.set(typed, name);
-    vars[name] = secret.has(typed) ? '' : typed;
+    vars[name] = secret.has(asTyped) ? '' : asTyped;
     const reference = `\${${name}}`;
     result = result.map((each) => referring(each, typed, reference));
     goal = goal.replace(new RegExp(`(?<![\\p{L}\\p{N}])${escapedForPattern(typed)}(?![\\p{L}\\p{N}])`, 'gu'), reference);

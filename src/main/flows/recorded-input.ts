@@ -4,6 +4,7 @@ import type { ActionStep, FlowStep, Locator } from '../../shared/flow';
 import type { RecordedNote } from '../../shared/recording';
 import { elementName, labelParts, type Scene, type SceneElement } from '../../shared/scene';
 import { locatorFor, resolveLocator } from '../replay/locator';
+import { joinedWritten } from '../replay/flow-variables';
 import { centreOf, elementAtPoint, type MirrorPoint } from './element-locator';
 
 /**
@@ -95,10 +96,10 @@ export function settledStep(step: ActionStep, before: Scene | null, after: Scene
   return { step };
 }
 
-/** Typing that goes on where the last step typed (keystroke by keystroke) is one step. */
+/** Typing that goes on where the last step (as written) typed, keystroke by keystroke, is one step; `next` is as typed. */
 export function joinedTyping(last: FlowStep | undefined, next: ActionStep): ActionStep | null {
   if (!last || !('tool' in last) || last.tool !== 'type_text' || next.tool !== 'type_text' || last.target || next.target) return null;
-  return { ...last, args: { ...last.args, text: `${String(last.args.text)}${String(next.args.text)}` } };
+  return { ...last, args: { ...last.args, text: joinedWritten(String(last.args.text), String(next.args.text)) } };
 }
 
 /**

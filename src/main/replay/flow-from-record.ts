@@ -5,6 +5,7 @@ import { ACTION_TOOLS } from '../tools/registry';
 import type { ToolCatalog } from '../tools/tool';
 import { describeAction } from '../runtime/supervised-action';
 import { answerOf } from './flow-answer';
+import { writtenLiterals } from './flow-variables';
 import { locatorFor, resolveLocator } from './locator';
 import { oneOffDialogOf } from './one-off-dialog';
 
@@ -64,7 +65,8 @@ export function flowFromRecord(record: TaskRecord, tools: ToolCatalog = ACTION_T
     tookTheLauncher && workedIn && !opensApp ? [{ tool: 'launch_app', args: { app: workedIn }, expect: { app: workedIn }, why: `Open ${workedIn}, the app the recorded run worked in.` }, ...located] : located;
   if (steps.length === 0) throw new NothingToReplay(`task ${record.id} ("${record.goal}") took no action on the phone that could be replayed`);
   const answer = answerOf(record);
-  return FlowSchema.parse({ goal: record.goal, ...(app && { app }), recordedFrom: record.id, steps, ...(answer && { answer }) });
+  // The screen's texts as a flow writes them: a `${` an app shows is literal there, never a variable.
+  return FlowSchema.parse({ goal: record.goal, ...(app && { app }), recordedFrom: record.id, steps: writtenLiterals(steps), ...(answer && { answer }) });
 }
 
 /** One turn of a record as a flow step, or null when it did nothing a replay could repeat (see flowFromRecord). */

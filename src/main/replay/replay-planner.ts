@@ -17,7 +17,7 @@ import type { FlowChecks } from './flow-checks';
 import { answerNow } from './flow-answer';
 import { isQuestionGoal } from '../../shared/verdict';
 import { describeLocator, resolveLocator } from './locator';
-import { fillVariables } from './flow-variables';
+import { resolveVariables } from './flow-variables';
 
 /**
  * A flow as a planner: each turn it takes the next step of the flow and grounds it in the turn's fresh Scene, so the
@@ -235,7 +235,7 @@ class ReplayPlanner implements Planner {
     }
     while (this.next < steps.length) {
       const index = this.next;
-      const step = fillVariables(this.frames.at(-1)?.steps[this.frames.at(-1)!.next] ?? steps[index]!, this.vars);
+      const step = resolveVariables(this.frames.at(-1)?.steps[this.frames.at(-1)!.next] ?? steps[index]!, this.vars);
       const outcome = await this.controlledStep(index, step, input, context);
       if (outcome === 'next') {
         this.advance();
@@ -646,7 +646,7 @@ class ReplayPlanner implements Planner {
   private async heal(input: PlanInput, context: PlanContext): Promise<Decision | null> {
     const healing = this.healing!;
     const { index, reason, turns } = healing;
-    const step = fillVariables(this.options.flow.steps[index]!, this.vars);
+    const step = resolveVariables(this.options.flow.steps[index]!, this.vars);
     if (turns.length >= HEAL_TURNS) throw new FlowStepFailed(`${stepWords(index)}: ${reason}; the model did not repair it in ${HEAL_TURNS} actions`);
     const notice =
       `Step ${index + 1} of a flow written for the goal ${asData(this.options.flow.goal)} does not match this screen: ${asData(reason)}. ` +

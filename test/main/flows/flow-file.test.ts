@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { FlowSchema, type Flow } from '../../../src/shared/flow';
 import { parseFlowFile, problemLine, type FlowFileOptions } from '../../../src/main/flows/flow-file';
 import { flowToYaml } from '../../../src/main/flows/flow-to-yaml';
-import { fillVariables } from '../../../src/main/replay/flow-variables';
+import { fillVariables, joinedWritten, referencedVariables, resolveVariables, writtenLiteral } from '../../../src/main/replay/flow-variables';
 
 function read(text: string, options?: FlowFileOptions): Flow {
   const result = parseFlowFile(text, options);
@@ -59,6 +59,24 @@ describe('flow files', () => {
       { tool: 'swipe', args: { direction: 'up' } },
     ]);
     expect(fillVariables(flow.steps[4], { code: '4711' })).toEqual({ tool: 'type_text', args: { text: '4711' } });
+  });
+
+  it('Scenario: A doubled dollar before a brace is a literal dollar-brace, never a variable', () => {
+    const read = parseFlowFile(
+      'goal: Pay $${PRICE}\nvars:\n  who: "${HOME} $${x}"\nsteps:\n  - tap: {text: "Price $${PRICE}"}\n  - type_text: "${who} costs $$${PRICE}"\n',
+    );
+    expect(read).toMatchObject({ ok: true });
+    if (!read.ok) return;
+    // A value filled in is written too: its own `${` stays literal when the step is carried out.
+    expect(read.flow.steps.map((step) => resolveVariables(step, {}))).toEqual([
+      { tool: 'tap', args: {}, target: { text: 'Price ${PRICE}' } },
+      { tool: 'type_text', args: { text: '${HOME} $${x} costs $${PRICE}' } },
+    ]);
+    expect(referencedVariables('$${a} ${b} $$${c}')).toEqual(['b']);
+    expect(writtenLiteral('Total: ${SUM} and $${X}')).toBe('Total: $${SUM} and $$${X}');
+    expect(resolveVariables(joinedWritten(writtenLiteral('echo $'), '{HOME}'), {})).toBe('echo ${HOME}');
+    // Without the escape the screen's words would still be read as a variable with no value.
+    expect(problems('goal: x\nsteps:\n  - tap: {text: "Price ${PRICE}"}\n')).toEqual([expect.stringContaining('`${PRICE}` has no value')]);
   });
 
   it('Scenario: A broken flow file is refused with the line and column of each problem', () => {
