@@ -65,6 +65,16 @@ export const LocatorStateSchema = z
   .strict();
 export type LocatorState = z.infer<typeof LocatorStateSchema>;
 
+/** The most pixels a size selector's width, height or tolerance may give (beyond any phone screen). */
+export const LOCATOR_SIZE_MAX = 100_000;
+const pixels = z.number().int().min(0).max(LOCATOR_SIZE_MAX);
+/** An element's size in device pixels (Maestro's `width`/`height`), each within `tolerance` pixels (default 0). */
+export const LocatorSizeSchema = z
+  .object({ width: pixels.optional(), height: pixels.optional(), tolerance: pixels.optional() })
+  .strict()
+  .refine((size) => size.width !== undefined || size.height !== undefined, { message: 'a size gives width, height or both' });
+export type LocatorSize = z.infer<typeof LocatorSizeSchema>;
+
 /** The most look-alikes an `index` may count into (a list's rows on one screen are far fewer). */
 export const LOCATOR_INDEX_MAX = 1000;
 
@@ -108,6 +118,7 @@ const locatorFields = {
   /** A regular expression the element's resource id matches as a whole, with or without its package (Maestro's `id`). */
   idPattern: text.optional(),
   state: LocatorStateSchema.optional(),
+  size: LocatorSizeSchema.optional(),
   /** Which of the elements every other field matches, counted from 0 top to bottom, then left to right (a person's choice). */
   index: z.number().int().min(0).max(LOCATOR_INDEX_MAX).optional(),
 };
@@ -132,8 +143,8 @@ const LocatorRelationsSchema: z.ZodType<LocatorRelations> = z.lazy(() =>
 export const LocatorSchema = z
   .object({ ...locatorFields, relative: LocatorRelationsSchema.optional() })
   .strict()
-  .refine((locator) => Boolean(locator.resourceId ?? locator.text ?? locator.desc ?? locator.hint ?? locator.label ?? locator.row ?? locator.labelPattern ?? locator.idPattern ?? locator.relative), {
-    // Patterns and relative positions are what a Maestro selector gives; a person writing this format names the fields above.
+  .refine((locator) => Boolean(locator.resourceId ?? locator.text ?? locator.desc ?? locator.hint ?? locator.label ?? locator.row ?? locator.labelPattern ?? locator.idPattern ?? locator.relative ?? locator.size), {
+    // Patterns, relative positions and sizes are what a Maestro selector gives; a person writing this format names the fields above.
     message: 'a locator needs at least one of resourceId, text, desc, hint or row',
   });
 

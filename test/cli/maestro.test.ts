@@ -318,6 +318,48 @@ describe('Maestro flows', () => {
     expect(existsSync('/tmp/amc-absolute-shot.png')).toBe(false);
   });
 
+  it('Scenario: Maestro width, height and tolerance pick the element of that size, and two of one size fail', async () => {
+    await harness.reset({});
+    const file = await maestroFile('sizes.yaml', [
+      'appId: com.amc.notes',
+      '---',
+      '- launchApp',
+      '- tapOn: "New note"',
+      '- tapOn:',
+      '    width: 990',
+      '    height: 150',
+      '    tolerance: 10',
+      '- inputText: Sized',
+      '- tapOn:',
+      '    id: note_body',
+      '- inputText: by its size',
+      '- hideKeyboard',
+      '- tapOn:',
+      '    text: Save',
+      '    width: 954',
+      '    height: 147',
+      '- assertNotVisible:',
+      '    text: Sized',
+      '    width: 100',
+      '    tolerance: 5',
+      '- tapOn: "New note"',
+      '- tapOn:',
+      '    width: 996',
+    ]);
+    const checked = await runAmc(['flow', 'check', file], { env: env() });
+    expect(checked.code).toBe(0);
+    const result = await runAmc(['flow', 'run', file, '-s', harness.serial], { env: env() });
+    expect(result.stdout).toMatch(/passed +10\. line 18: assert: .* — no 'Sized' of size 100×any \(±5\) on screen/);
+    expect(result.stdout).toMatch(/FAILED +12\. line 23: tap: .* — 2 elements match/);
+    expect(result.code).toBe(1);
+    expect((await harness.state()).notes.at(-1)).toEqual({ title: 'Sized', body: 'by its size' });
+    const refused = await maestroFile('bad-sizes.yaml', ['appId: com.amc.notes', '---', '- tapOn:', '    text: Save', '    tolerance: 5', '- tapOn:', '    width: -3']);
+    const bad = await runAmc(['flow', 'check', refused], { env: env() });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('line 3, column 3: tapOn: `tolerance` goes with `width` or `height`');
+    expect(bad.stderr).toContain('line 6, column 3: tapOn: `width` is a whole number of pixels, from 0 to 100000');
+  });
+
   it('Scenario: A Maestro assertTrue that is false fails at its line, and a value never changes the condition', async () => {
     await harness.reset({});
     const file = await maestroFile('condition.yaml', ['appId: com.amc.notes', '---', '- launchApp', '- assertTrue: ${NAME == "Ann"}', '- tapOn: "Shopping list"']);
@@ -416,7 +458,7 @@ describe('Maestro flows', () => {
       '- tapOn: "Item (1"',
       '- tapOn:',
       '    text: Save',
-      '    width: 100',
+      '    waitToSettleTimeoutMs: 100',
       '- assertVisible:',
       '    id: "(row_+)+end"',
     ]);
@@ -428,7 +470,7 @@ describe('Maestro flows', () => {
     expect(checked.stderr).toContain('line 9, column 3: travel: amc does not run this Maestro command');
     // "Item (1" is no valid regular expression: a literal text, as Maestro reads it, so no problem.
     expect(checked.stderr).not.toContain('line 11');
-    expect(checked.stderr).toContain('line 12, column 3: tapOn: amc does not match by `width` yet');
+    expect(checked.stderr).toContain('line 12, column 3: tapOn: amc does not match by `waitToSettleTimeoutMs` yet');
     expect(checked.stderr).toContain('line 15, column 3: assertVisible: "(row_+)+end" repeats a group that repeats inside');
     const run = await runAmc(['flow', 'run', file, '-s', harness.serial], { env: env() });
     expect(run.code).toBe(2);

@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { LineCounter, parseAllDocuments, type Document } from 'yaml';
-import { FlowSchema, LOCATOR_INDEX_MAX, screenshotNameProblem, LOCATOR_RELATIONS, type ActionStep, type FlowStep, type Locator, type LocatorRelations, type LocatorState, type StepCondition } from '../../shared/flow';
+import { FlowSchema, LOCATOR_INDEX_MAX, LOCATOR_SIZE_MAX, screenshotNameProblem, LOCATOR_RELATIONS, type ActionStep, type FlowStep, type Locator, type LocatorRelations, type LocatorSize, type LocatorState, type StepCondition } from '../../shared/flow';
 import type { FlowFileOptions, FlowFileResult, FlowProblem } from './flow-file-types';
 import { readCondition } from './flow-condition';
 import { COPIED_TEXT } from './flow-file-types';
@@ -24,8 +24,10 @@ const isRaw = (value: unknown): value is Raw => Boolean(value) && typeof value =
 /** Maestro's keys for `pressKey`, as our press_key names them. */
 const KEYS: Record<string, string> = { enter: 'enter', back: 'back', home: 'home', backspace: 'delete', delete: 'delete', tab: 'tab', escape: 'escape', 'volume up': 'volume_up', 'volume down': 'volume_down', power: 'power' };
 const SELECTOR_FIELDS = new Set(['text', 'id', 'index', 'optional', 'enabled', 'checked', 'focused', 'selected', 'below', 'above', 'leftOf', 'rightOf', 'childOf', 'containsChild', 'containsDescendants', 'label', 'retryTapIfNoChange', 'waitToSettleTimeoutMs', 'width', 'height', 'tolerance']);
+/** Maestro's size selector: the element's width and height in pixels, within `tolerance`. */
+const SIZES = ['width', 'height', 'tolerance'] as const;
 /** Selector fields amc reads; the others are refused (their meaning would otherwise be lost). */
-const SELECTOR_READ = new Set(['text', 'id', 'index', 'optional', 'label', 'enabled', 'checked', 'focused', 'selected', ...LOCATOR_RELATIONS]);
+const SELECTOR_READ = new Set(['text', 'id', 'index', 'optional', 'label', 'enabled', 'checked', 'focused', 'selected', ...SIZES, ...LOCATOR_RELATIONS]);
 /** A repeated group with a repetition inside (`(a+)+`, `(x*)*`): the shape that makes matching take exponential time. */
 const NESTED_REPETITION = /\((?:[^()\\]|\\.)*[+*}](?:[^()\\]|\\.)*\)(?:[+*]|\{\d+,)/;
 const STATES = ['enabled', 'checked', 'focused', 'selected'] as const;
@@ -334,6 +336,15 @@ class Reader {
       state[name] = fields[name];
     }
     if (Object.keys(state).length) locator.state = state;
+    const size: LocatorSize = {};
+    for (const name of SIZES) {
+      if (fields[name] === undefined) continue;
+      const pixels = Number(fields[name]);
+      if (!Number.isInteger(pixels) || pixels < 0 || pixels > LOCATOR_SIZE_MAX) return this.selectorProblem(offset, command, `\`${name}\` is a whole number of pixels, from 0 to ${LOCATOR_SIZE_MAX}`);
+      size[name] = pixels;
+    }
+    if (size.tolerance !== undefined && size.width === undefined && size.height === undefined) return this.selectorProblem(offset, command, '`tolerance` goes with `width` or `height`');
+    if (size.width !== undefined || size.height !== undefined) locator.size = size;
     const relative: LocatorRelations = {};
     for (const relation of LOCATOR_RELATIONS) {
       const given = fields[relation];
@@ -350,8 +361,8 @@ class Reader {
       }
     }
     if (Object.keys(relative).length) locator.relative = relative;
-    if (locator.label === undefined && locator.labelPattern === undefined && locator.resourceId === undefined && locator.idPattern === undefined && !locator.relative) {
-      return this.selectorProblem(offset, command, 'give `text`, `id` or a relative position (`below`, `childOf`…)');
+    if (locator.label === undefined && locator.labelPattern === undefined && locator.resourceId === undefined && locator.idPattern === undefined && !locator.relative && !locator.size) {
+      return this.selectorProblem(offset, command, 'give `text`, `id`, a size (`width`, `height`) or a relative position (`below`, `childOf`…)');
     }
     return { locator, optional: fields.optional === true };
   }

@@ -1,4 +1,4 @@
-import { FLOW_TEXT_MAX, type DistinguishingFacts, type Locator, type LocatorRelations, type LocatorState } from '../../shared/flow';
+import { FLOW_TEXT_MAX, type DistinguishingFacts, type Locator, type LocatorRelations, type LocatorSize, type LocatorState } from '../../shared/flow';
 import { elementName, labelParts, type Bounds, type Scene, type SceneElement } from '../../shared/scene';
 
 /**
@@ -72,6 +72,15 @@ function inState(element: SceneElement, state: LocatorState | undefined): boolea
   return (Object.keys(state) as (keyof LocatorState)[]).every((key) => state[key] === undefined || state[key] === actual[key]);
 }
 
+/** Whether the element's bounds are as wide and as high as the locator asks, within its tolerance. */
+function ofSize(element: SceneElement, size: LocatorSize | undefined): boolean {
+  if (!size) return true;
+  const [left, top, right, bottom] = element.bounds;
+  const tolerance = size.tolerance ?? 0;
+  const near = (wanted: number | undefined, actual: number) => wanted === undefined || Math.abs(actual - wanted) <= tolerance;
+  return near(size.width, right - left) && near(size.height, bottom - top);
+}
+
 /** Whether the element has every naming field the locator gives; `label` is any one of its text, description or hint. */
 function matches(element: SceneElement, locator: Locator): boolean {
   const label = locator.label;
@@ -80,6 +89,7 @@ function matches(element: SceneElement, locator: Locator): boolean {
   if (locator.labelPattern !== undefined && !words.some((value) => matchesPattern(value, locator.labelPattern!))) return false;
   if (locator.idPattern !== undefined && (element.resourceId === undefined || !matchesPattern(element.resourceId, locator.idPattern))) return false;
   if (!inState(element, locator.state)) return false;
+  if (!ofSize(element, locator.size)) return false;
   return NAMING_FIELDS.every((field) => {
     const wanted = locator[field];
     if (wanted === undefined) return true;
@@ -309,6 +319,10 @@ function selectorWords(locator: Locator): string {
   }
   const states = Object.entries(locator.state ?? {}).map(([state, on]) => (on ? state : `not ${state}`));
   if (states.length) words.push(`(${states.join(', ')})`);
+  if (locator.size) {
+    const { width, height, tolerance } = locator.size;
+    words.push(`of size ${width ?? 'any'}×${height ?? 'any'}${tolerance ? ` (±${tolerance})` : ''}`);
+  }
   if (locator.index !== undefined) words.push(`at index ${locator.index}`);
   return words.length ? ` ${words.join(' ')}` : '';
 }
