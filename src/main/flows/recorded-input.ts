@@ -17,6 +17,7 @@ import { centreOf, elementAtPoint, type MirrorPoint } from './element-locator';
 
 export type MirrorInput =
   | { kind: 'tap'; x: number; y: number }
+  | { kind: 'longPress'; x: number; y: number }
   | { kind: 'swipe'; fromX: number; fromY: number; toX: number; toY: number; durationMs?: number }
   | { kind: 'key'; key: MirrorKey }
   | { kind: 'text'; text: string };
@@ -52,18 +53,24 @@ function directionOf({ fromX, fromY, toX, toY }: Extract<MirrorInput, { kind: 's
   return dy > 0 ? 'down' : 'up';
 }
 
+/** A tap or a touch and hold on the element the person meant, named by its locator (its point only where none names it alone). */
+function touched(tool: 'tap' | 'long_press', seen: Scene | null, now: Scene | null, point: MirrorPoint): RecordedInput {
+  const meant = meantElement(seen, now, point);
+  const locator = meant ? locatorFor(meant.scene, meant.element) : null;
+  const aim = meant?.moved ? centreOf(meant.element) : { x: point.x, y: point.y };
+  const call: ToolCall = { name: tool, args: { x: aim.x, y: aim.y } };
+  if (!locator) return { call, step: { tool, args: {}, point: `${point.x},${point.y}` }, note: 'point' };
+  const checked = meant!.element.checked;
+  const step: ActionStep = { tool, args: {}, target: locator, ...(tool === 'tap' && checked !== undefined && { before: { checked } }) };
+  return { call, step, ...(meant!.moved && { note: 'moved' as const }) };
+}
+
 export function recordedInput(seen: Scene | null, now: Scene | null, input: MirrorInput): RecordedInput {
   switch (input.kind) {
-    case 'tap': {
-      const meant = meantElement(seen, now, input);
-      const locator = meant ? locatorFor(meant.scene, meant.element) : null;
-      const aim = meant?.moved ? centreOf(meant.element) : { x: input.x, y: input.y };
-      const call: ToolCall = { name: 'tap', args: { x: aim.x, y: aim.y } };
-      if (!locator) return { call, step: { tool: 'tap', args: {}, point: `${input.x},${input.y}` }, note: 'point' };
-      const checked = meant!.element.checked;
-      const step: ActionStep = { tool: 'tap', args: {}, target: locator, ...(checked !== undefined && { before: { checked } }) };
-      return { call, step, ...(meant!.moved && { note: 'moved' as const }) };
-    }
+    case 'tap':
+      return touched('tap', seen, now, input);
+    case 'longPress':
+      return touched('long_press', seen, now, input);
     case 'swipe': {
       const { fromX, fromY, toX, toY, durationMs } = input;
       const call: ToolCall = { name: 'swipe', args: { from_x: fromX, from_y: fromY, to_x: toX, to_y: toY, ...(durationMs !== undefined && { duration_ms: durationMs }) } };

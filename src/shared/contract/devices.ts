@@ -67,6 +67,8 @@ export const deviceMethods = defineMethods({
    * not paused, so a person never fights the agent.
    */
   'devices.tap': { input: z.object({ serial, x: coordinate, y: coordinate }).strict(), output: MirrorInputResultSchema },
+  /** A press held in place (500 ms or more on the mirror): the long_press tool's touch and hold. */
+  'devices.longPress': { input: z.object({ serial, x: coordinate, y: coordinate }).strict(), output: MirrorInputResultSchema },
   'devices.swipe': {
     input: z
       .object({

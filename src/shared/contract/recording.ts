@@ -12,7 +12,7 @@ export const RecordingStatusSchema = z.object({ recording: RecordingSchema.nulla
 
 /**
  * Recording a flow by showing it on the mirror. While a recording runs on a phone, the mirror's gestures (devices.tap,
- * devices.swipe, devices.pressKey, devices.typeText) are carried out as always and each also becomes a step.
+ * devices.longPress, devices.swipe, devices.pressKey, devices.typeText) are carried out as always and each also becomes a step.
  */
 export const recordingMethods = defineMethods({
   'record.start': { input: z.object({ serial }).strict(), output: RecordingStatusSchema },

@@ -7,6 +7,7 @@ import type { DeviceMirror } from '../../mirror/device-mirror';
 import type { DeviceService } from '../device-service';
 import type { PhoneAccess } from '../phone-access';
 import { rotateScreen, takeScreenshot } from '../person-controls';
+import { LONG_PRESS_MS } from '../../tools/actions/touch';
 import type { TaskService } from '../task-service';
 
 /** A mirror swipe without a duration takes as long as adb's default `input swipe`. */
@@ -19,6 +20,7 @@ function videoGesture({ name, args }: ToolCall): ((control: VideoControl) => Pro
   const at = (key: string) => Number(args[key]);
   if (name === 'tap') return (control) => control.tap(at('x'), at('y'));
   if (name === 'swipe') return (control) => control.swipe({ x: at('from_x'), y: at('from_y') }, { x: at('to_x'), y: at('to_y') }, args.duration_ms === undefined ? SWIPE_DEFAULT_MS : at('duration_ms'));
+  if (name === 'long_press') return (control) => control.swipe({ x: at('x'), y: at('y') }, { x: at('x'), y: at('y') }, LONG_PRESS_MS);
   if (name === 'press_key') return (control) => control.pressKey(args.key as MirrorKey);
   return undefined;
 }
@@ -56,6 +58,7 @@ export function deviceHandlers(devices: DeviceService, phone: PhoneAccess, tasks
     'devices.pair': async ({ address, code }) => ({ message: await devices.pair(address, code) }),
     'devices.startDemo': ({ another }) => devices.startDemo({ another }),
     'devices.tap': ({ serial, x, y }) => gesture(serial, { kind: 'tap', x, y }, { name: 'tap', args: { x, y } }),
+    'devices.longPress': ({ serial, x, y }) => gesture(serial, { kind: 'longPress', x, y }, { name: 'long_press', args: { x, y } }),
     'devices.swipe': ({ serial, fromX, fromY, toX, toY, durationMs }) =>
       gesture(
         serial,

@@ -6,7 +6,7 @@ import { checkOnScreen, findElement } from '../scene-targets';
 import { defineTool, InvalidCall } from '../tool';
 import { coordinate, elementId, GROUNDING, pointArgs } from './arguments';
 
-const LONG_PRESS_MS = 800;
+export const LONG_PRESS_MS = 800;
 const SWIPE_MS = 300;
 
 export const TapArgsSchema = z.strictObject(pointArgs);

@@ -25,9 +25,12 @@ import { mirrorLongEdge, VideoPainter } from './video-painter';
 
 /** Movement (CSS pixels) below which a press is a tap rather than a swipe. */
 const TAP_SLOP_PX = 8;
+/** A press held this long without moving is a touch and hold (long_press), sent while the finger is still down. */
+const LONG_PRESS_HOLD_MS = 500;
 
 /**
- * The selected phone, live, as large as its area allows. A click taps, a drag swipes and typing goes to the phone
+ * The selected phone, live, as large as its area allows. A click taps, a press held still for half a second touches
+ * and holds (long press), a drag swipes and typing goes to the phone
  * while the person has control (no task running on this phone, or it is paused); while the agent acts, its last
  * target is marked instead.
  */
@@ -36,7 +39,8 @@ export function Mirror({ device }: { device: DeviceSummary }) {
   const canvas = useRef<HTMLCanvasElement>(null);
   const stage = useRef<HTMLDivElement>(null);
   const keyboard = useRef<HTMLTextAreaElement>(null);
-  const press = useRef<{ x: number; y: number; at: number } | null>(null);
+  /** The press under way: where and when it began, its hold timer, and whether the hold was already sent as a long press. */
+  const press = useRef<{ x: number; y: number; at: number; box: { width: number; height: number }; hold?: number; held?: boolean } | null>(null);
   const [sending, setSending] = useState(false);
   const painted = useMirrorStore((s) => (s.painted?.serial === device.serial ? s.painted : null));
   const entry = useTaskStore(entryFor(device.serial));
@@ -73,6 +77,11 @@ export function Mirror({ device }: { device: DeviceSummary }) {
       ),
     [bridge, device.serial],
   );
+  // A hold still pending when the mirror goes away is never sent.
+  useEffect(() => () => {
+    const pending = press.current;
+    if (pending?.hold !== undefined) window.clearTimeout(pending.hold);
+  }, []);
   const lastStep = agentActive ? entry?.task.steps.findLast((step) => step.planned) : undefined;
   const target = lastStep ? targetPoint(lastStep) : null;
 
@@ -92,8 +101,37 @@ export function Mirror({ device }: { device: DeviceSummary }) {
     if (inspecting) return;
     if (!personHasControl || !size || event.button !== 0) return;
     event.currentTarget.setPointerCapture?.(event.pointerId);
+    const { x, y, box } = pointFrom(event);
+    const started: NonNullable<typeof press.current> = { x, y, box, at: performance.now() };
+    // After "Add check" a press only names the element; otherwise one held still becomes a long press, sent at once.
+    if (!checking) started.hold = window.setTimeout(() => holdPress(started), LONG_PRESS_HOLD_MS);
+    press.current = started;
+  };
+
+  const holdPress = (held: NonNullable<typeof press.current>) => {
+    if (press.current !== held || !size) return;
+    held.held = true;
+    setSending(true);
+    bridge
+      .call('devices.longPress', { serial: device.serial, ...toDevicePoint(held, held.box, size) })
+      .catch(reportError)
+      .finally(() => setSending(false));
+  };
+
+  /** A press that moves beyond the slop is a swipe: its hold no longer counts. */
+  const onPressMove = (event: PointerEvent<HTMLCanvasElement>) => {
+    const start = press.current;
+    if (!start || start.hold === undefined) return;
     const { x, y } = pointFrom(event);
-    press.current = { x, y, at: performance.now() };
+    if (Math.hypot(x - start.x, y - start.y) > TAP_SLOP_PX) {
+      window.clearTimeout(start.hold);
+      start.hold = undefined;
+    }
+  };
+
+  const endPress = () => {
+    if (press.current?.hold !== undefined) window.clearTimeout(press.current.hold);
+    press.current = null;
   };
 
   const onPointerUp = (event: PointerEvent<HTMLCanvasElement>) => {
@@ -102,10 +140,10 @@ export function Mirror({ device }: { device: DeviceSummary }) {
       return;
     }
     const start = press.current;
-    press.current = null;
+    endPress();
     // Clicking the phone also gives it the keyboard, as clicking a field would (after the press, which moved focus).
     keyboard.current?.focus({ preventScroll: true });
-    if (!start || !size || !personHasControl) return;
+    if (!start || start.held || !size || !personHasControl) return;
     const end = pointFrom(event);
     const from = toDevicePoint(start, end.box, size);
     const to = toDevicePoint(end, end.box, size);
@@ -155,9 +193,9 @@ export function Mirror({ device }: { device: DeviceSummary }) {
               role="img"
               onPointerDown={onPointerDown}
               onPointerUp={onPointerUp}
-              onPointerMove={(event) => inspecting && pointAtElement(inspectedAt(event))}
+              onPointerMove={(event) => (inspecting ? pointAtElement(inspectedAt(event)) : onPressMove(event))}
               onPointerLeave={() => inspecting && pointAtElement(null)}
-              onPointerCancel={() => (press.current = null)}
+              onPointerCancel={endPress}
             />
             <textarea
               ref={keyboard}

@@ -405,7 +405,7 @@ export default {
     liveScreenControl: "Live screen of {{phone}}. Click to tap, drag to swipe, then type.",
     typeLabel: "Type on the phone",
     waiting: "Waiting for the phone’s screen…",
-    youControl: "You have control: click to tap, drag to swipe; once clicked, typing goes to the phone.",
+    youControl: "You have control: click to tap, hold to long press, drag to swipe; once clicked, typing goes to the phone.",
     agentControls: "The agent is in control. Pause the task to use the phone yourself.",
     otherFolder: "Choose another folder",
     saved: "Saved {{where}}.",

@@ -403,7 +403,7 @@ export default {
     liveScreenControl: "{{phone}} 的实时屏幕。点击即点按，拖动即滑动，然后可以打字。",
     typeLabel: "在手机上打字",
     waiting: "正在等手机的屏幕…",
-    youControl: "手机由你控制：点击即点按，拖动即滑动；点过之后，打字会发到手机。",
+    youControl: "手机由你控制：点击即点按，按住即长按，拖动即滑动；点过之后，打字会发到手机。",
     agentControls: "手机由智能体控制。暂停任务后你才能自己用手机。",
     otherFolder: "选择其他文件夹",
     saved: "已保存 {{where}}。",
