@@ -269,6 +269,10 @@ describe('Maestro flows', () => {
     const checked = await runAmc(['flow', 'check', unset], { env: env() });
     expect(checked.code).not.toBe(0);
     expect(checked.stderr + checked.stdout).toContain('`${maestro.copiedText}` has no value: copy words first with copyTextFrom');
+    // `$${` keeps Maestro's name as literal words: no copied text is needed, and those words are typed as written.
+    const literal = await maestroFile('copied-literal.yaml', ['appId: com.amc.notes', '---', '- launchApp', '- tapOn: "New note"', '- tapOn:', '    id: note_title', '- inputText: "$${maestro.copiedText}"', '- hideKeyboard', '- tapOn: Save']);
+    expect((await runAmc(['flow', 'run', literal, '-s', harness.serial], { env: env() })).code).toBe(0);
+    expect((await harness.state()).notes.at(-1)).toEqual({ title: '${maestro.copiedText}', body: '' });
   });
 
   it('Scenario: Maestro takeScreenshot saves the phone\'s PNG beside the JUnit file, never in history', async () => {

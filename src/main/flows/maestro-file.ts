@@ -49,13 +49,13 @@ function pattern(written: string): { literal: string } | { pattern: string } | {
   }
 }
 
-/** How Maestro names the copied words in a command (`${maestro.copiedText}`): our variable holding them. */
-const MAESTRO_COPIED_TEXT = /\$\{maestro\.copiedText\}/g;
+/** How Maestro names the copied words in a command (`${maestro.copiedText}`), read left to right past each literal `$${`. */
+const MAESTRO_COPIED_TEXT = /\$\$\{|\$\{maestro\.copiedText\}/g;
 
 /** A document's values, with Maestro's `${maestro.copiedText}` written as our variable's reference. */
 function contentOf(doc: Document): unknown {
   const rename = (value: unknown): unknown => {
-    if (typeof value === 'string') return value.replace(MAESTRO_COPIED_TEXT, `\${${COPIED_TEXT}}`);
+    if (typeof value === 'string') return value.replace(MAESTRO_COPIED_TEXT, (found) => (found === '$${' ? found : `\${${COPIED_TEXT}}`));
     if (Array.isArray(value)) return value.map(rename);
     if (isRaw(value)) return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, rename(item)]));
     return value;
