@@ -16,8 +16,11 @@ import { SaidSchema } from './said';
 export const RECORDED_NOTES = ['point', 'moved', 'launched'] as const;
 export type RecordedNote = (typeof RECORDED_NOTES)[number];
 
-/** What "Add check" checks about the element clicked next: that it shows (its words), or its checked state. */
-export const CHECK_KINDS = ['visible', 'checked'] as const;
+/**
+ * What "Add check" takes from the element clicked next: that it shows (its words), its checked state, or its text
+ * kept in a variable for later steps (a copy_text step).
+ */
+export const CHECK_KINDS = ['visible', 'checked', 'text'] as const;
 export type CheckKind = (typeof CHECK_KINDS)[number];
 
 export const RecordedStepSchema = z.object({

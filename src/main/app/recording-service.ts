@@ -11,6 +11,9 @@ import { referencedVariables, writtenLiterals } from '../replay/flow-variables';
 import { stepLabel } from '../flows/flow-to-yaml';
 import { checkAt, joinedTyping, recordedInput, settledStep, type MirrorInput } from '../flows/recorded-input';
 
+/** The variables the recording's copy_text steps keep text in. */
+const keptNames = (kept: readonly Kept[]): string[] => kept.flatMap((each) => ('copy_text' in each.step.step ? [each.step.step.copy_text.into] : []));
+
 /** A recording's problem in plain words, with its code for a window in another language. */
 export class RecordingProblem extends Error {
   override name = 'RecordingProblem';
@@ -159,11 +162,13 @@ export class RecordingService {
     const allVars = { ...session.recording.vars, ...vars };
     const indented = text.trim().replace(/\n/g, '\n    ');
     const names = referencedVariables(text);
-    const unset = names.filter((name) => !Object.hasOwn(allVars, name));
+    // A name an earlier step keeps text in has its value while the flow runs.
+    const kept = new Set(keptNames(session.kept.slice(0, session.kept.findIndex((each) => each.step.id === id))));
+    const unset = names.filter((name) => !Object.hasOwn(allVars, name) && !kept.has(name));
     if (unset.length) throw new RecordingProblem('recording.stepUnreadable', { why: `give a value to ${unset.map((name) => `\${${name}}`).join(', ')}` });
-    // Read with each reference standing for itself: the kept step says `${name}` and the flow keeps the value apart.
-    const standing = Object.fromEntries(names.map((name) => [name, `\${${name}}`]));
-    const read = parseFlowFile(`goal: edit\nsteps:\n  - ${indented}\n`, { vars: standing });
+    // Read with each reference kept as written: the kept step says `${name}` and the flow keeps the value apart.
+    const known = Object.fromEntries(names.map((name) => [name, '']));
+    const read = parseFlowFile(`goal: edit\nsteps:\n  - ${indented}\n`, { vars: known, keepReferences: true });
     if (!read.ok) throw new RecordingProblem('recording.stepUnreadable', { why: read.problems.map((problem) => problem.message).join('; ') });
     if (read.flow.steps.length !== 1) throw new RecordingProblem('recording.stepUnreadable', { why: 'write one step' });
     session.recording = { ...session.recording, vars: allVars };
@@ -190,7 +195,7 @@ export class RecordingService {
     const run = session.tail.then(async () => {
       const read = await this.options.readScreen(serial);
       if (!read.scene) throw new RecordingProblem('recording.screenUnread', { why: read.error ?? 'no layout' });
-      const check = checkAt(read.scene, point, kind);
+      const check = checkAt(read.scene, point, kind, new Set([...Object.keys(session.recording.vars), ...keptNames(session.kept)]));
       if ('problem' in check) {
         const codes = { 'nothing-here': 'recording.nothingHere', 'no-words': 'recording.noWords', 'not-checkable': 'recording.notCheckable', 'no-locator': 'recording.noLocator' } as const;
         throw new RecordingProblem(codes[check.problem]);

@@ -3,6 +3,7 @@ import {
   ActionStepSchema,
   AskAiSchema,
   AssertionSchema,
+  CopyTextSchema,
   ElementStateSchema,
   ExpectedOutcomeSchema,
   FLOW_TEXT_MAX,
@@ -138,6 +139,7 @@ export const fileStepSchemas = () => ({
     scroll_until_visible: z.union([LocatorSchema.shape.text.unwrap().describe('A text to scroll to.'), ScrollUntilVisibleSchema]),
     ...control,
   }),
+  copy_text: z.strictObject({ copy_text: CopyTextSchema, timeout: StepTimeoutSchema.optional(), ...control }),
   run_flow: z.strictObject({
     run_flow: z.union([
       z.string().min(1).max(1000).describe('Another flow file, relative to this one.'),

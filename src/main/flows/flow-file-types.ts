@@ -21,6 +21,8 @@ export interface FlowFileOptions {
   include?: (file: string) => { text: string; include?: FlowFileOptions['include'] } | { problem: string };
   /** How many run_flow files deep this file is read. */
   depth?: number;
+  /** Check that each `${name}` has a value in `vars` but leave it written as it is (a recorded step a person edits keeps its references). */
+  keepReferences?: boolean;
 }
 
 /** The variable Maestro's copyTextFrom keeps its words in, and pasteText types (Maestro's `maestro.copiedText`). */

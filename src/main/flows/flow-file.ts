@@ -44,7 +44,7 @@ export class FlowFileError extends Error {
 
 const isPlainMap = (value: unknown): value is Record<string, unknown> => Boolean(value) && typeof value === 'object' && !Array.isArray(value);
 /** The steps that are not a tool, by the key that names them. */
-const WRITTEN_STEP_KINDS = ['ai', 'assert', 'ask_ai', 'wait_until', 'wait_for_settle', 'scroll_until_visible', 'run_flow', 'repeat', 'retry'] as const;
+const WRITTEN_STEP_KINDS = ['ai', 'assert', 'ask_ai', 'copy_text', 'wait_until', 'wait_for_settle', 'scroll_until_visible', 'run_flow', 'repeat', 'retry'] as const;
 const STEP_KINDS_WORDS = `a tool (${ACTION_TOOL_NAMES.join(', ')}), ${WRITTEN_STEP_KINDS.slice(0, -1).join(', ')} or ${WRITTEN_STEP_KINDS.at(-1)}`;
 
 /** Where a path points in the YAML: the deepest node that exists on it (a missing field points at its map). */
@@ -156,7 +156,10 @@ function toolProblems(step: ActionStep, form: string, base: Path, valueAt: (path
   return problems;
 }
 
-/** Every `${name}` must have a value: from vars, --var, or an earlier ask_ai that extracts into it. */
+/** The variable a step keeps a value in while the flow runs (an ask_ai's extracted answer, a copy_text's words). */
+const keptInto = (step: FlowStep): string | undefined => ('ask_ai' in step ? step.ask_ai.into : 'copy_text' in step ? step.copy_text.into : undefined);
+
+/** Every `${name}` must have a value: from vars, --var, or an earlier ask_ai or copy_text that keeps a value in it. */
 function variableProblems(raw: Record<string, unknown>, values: Readonly<Record<string, string>>, steps: readonly (FlowStep | undefined)[]): Found[] {
   const problems: Found[] = [];
   const extracted = new Set<string>();
@@ -164,11 +167,11 @@ function variableProblems(raw: Record<string, unknown>, values: Readonly<Record<
     for (const { path, text } of stringsWithPaths(value, base)) {
       for (const name of referencedVariables(text)) {
         if (Object.hasOwn(values, name) || extracted.has(name)) continue;
-        const later = steps.some((step) => step && 'ask_ai' in step && step.ask_ai.into === name);
+        const later = steps.find((step) => step && keptInto(step) === name);
         problems.push({
           path,
           message: later
-            ? `\`\${${name}}\` is used before the ask_ai step that extracts it`
+            ? `\`\${${name}}\` is used before the ${'ask_ai' in later ? 'ask_ai step that extracts it' : 'copy_text step that keeps it'}`
             : `\`\${${name}}\` has no value: set it under \`vars:\` or give \`--var ${name}=VALUE\``,
         });
       }
@@ -178,7 +181,8 @@ function variableProblems(raw: Record<string, unknown>, values: Readonly<Record<
   (Array.isArray(raw.steps) ? raw.steps : []).forEach((step: unknown, index) => {
     check(step, ['steps', index]);
     const normalized = steps[index];
-    if (normalized && 'ask_ai' in normalized && normalized.ask_ai.into) extracted.add(normalized.ask_ai.into);
+    const kept = normalized && keptInto(normalized);
+    if (kept) extracted.add(kept);
   });
   return problems;
 }
@@ -342,6 +346,7 @@ export function parseFlowFile(text: string, options: FlowFileOptions = {}): Flow
     return { ok: false, problems: problems.length ? problems : [{ line: 1, column: 1, message: 'the flow is not one a run can carry out' }] };
   }
   const flow = judged.data;
+  if (options.keepReferences) return { ok: true, flow };
   return { ok: true, flow: { ...flow, goal: fillVariables(flow.goal, values), steps: fillVariables(flow.steps, values) } };
 }
 

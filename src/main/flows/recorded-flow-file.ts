@@ -4,7 +4,7 @@ import type { TaskRecord } from '../../shared/task';
 import { finishedVerdict } from '../../shared/verdict';
 import { targetElement } from '../../shared/action-words';
 import { flowFromRecord, appWorkedIn } from '../replay/flow-from-record';
-import { resolveVariables, writtenLiteral } from '../replay/flow-variables';
+import { referencedVariables, resolveVariables, writtenLiteral } from '../replay/flow-variables';
 
 /**
  * A finished task as the flow a person keeps in a file (`amc flow export`, "Save as flow"), ready for CI: it opens the
@@ -111,6 +111,8 @@ function typedValuesAsVars(record: TaskRecord, steps: FlowStep[]): { vars: Recor
   let result = steps;
   for (const step of steps) {
     if (!isActionStep(step) || step.tool !== 'type_text' || typeof step.args.text !== 'string' || !step.args.text || named.has(step.args.text)) continue;
+    // Typing a person rewrote to use a variable already says where its words come from.
+    if (referencedVariables(step.args.text).length) continue;
     // The step says the value as a flow writes it; the variable holds it as typed.
     const typed = step.args.text;
     const asTyped = resolveVariables(typed, {});

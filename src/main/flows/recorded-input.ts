@@ -1,7 +1,7 @@
 import type { ToolCall } from '../../shared/action';
 import type { MirrorKey } from '../../shared/contract/devices';
-import type { ActionStep, FlowStep, Locator } from '../../shared/flow';
-import type { RecordedNote } from '../../shared/recording';
+import { objectNameProblem, type ActionStep, type FlowStep, type Locator } from '../../shared/flow';
+import type { CheckKind, RecordedNote } from '../../shared/recording';
 import { elementName, labelParts, type Scene, type SceneElement } from '../../shared/scene';
 import { locatorFor, resolveLocator } from '../replay/locator';
 import { joinedWritten } from '../replay/flow-variables';
@@ -110,12 +110,19 @@ export function joinedTyping(last: FlowStep | undefined, next: ActionStep): Acti
 }
 
 /**
- * An `assert` of the element at `point` ("Add check"): that its words show, or that it is checked as it is now.
- * Null with the reason when the element gives nothing to check.
+ * "Add check" on the element at `point`: an `assert` that its words show, or that it is checked as it is now; or,
+ * for `text`, a copy_text step keeping its words in a variable not in `taken`. The reason when the element gives
+ * nothing to check.
  */
-export function checkAt(scene: Scene, point: MirrorPoint, kind: 'visible' | 'checked'): { step: FlowStep } | { problem: 'nothing-here' | 'no-words' | 'not-checkable' | 'no-locator' } {
+export function checkAt(
+  scene: Scene,
+  point: MirrorPoint,
+  kind: CheckKind,
+  taken: ReadonlySet<string> = new Set(),
+): { step: FlowStep } | { problem: 'nothing-here' | 'no-words' | 'not-checkable' | 'no-locator' } {
   const element = elementAtPoint(scene, point);
   if (!element) return { problem: 'nothing-here' };
+  if (kind === 'text') return keptText(scene, element, taken);
   if (kind === 'visible') {
     const name = element.editable ? undefined : (element.text ? labelParts(element.text)[0] : undefined) ?? elementName(element);
     return name?.trim() ? { step: { assert: { visible: name.trim() } } } : { problem: 'no-words' };
@@ -128,4 +135,30 @@ export function checkAt(scene: Scene, point: MirrorPoint, kind: 'visible' | 'che
   const facts = distinguishedBy && Object.fromEntries(Object.entries(distinguishedBy).filter(([fact]) => fact !== 'checked'));
   const target: Locator = { ...named, ...(facts && Object.keys(facts).length > 0 && { distinguishedBy: facts }) };
   return { step: { assert: element.checked ? { checked: target } : { unchecked: target } } };
+}
+
+/**
+ * A copy_text of `element`: named by what does not change with its words where that names it alone (its id; the
+ * words kept are what varies), else by its locator; kept in a variable named after it.
+ */
+function keptText(scene: Scene, element: SceneElement, taken: ReadonlySet<string>): { step: FlowStep } | { problem: 'no-words' | 'no-locator' } {
+  const words = element.text ?? element.desc;
+  if (!words?.trim()) return { problem: 'no-words' };
+  const locator = locatorFor(scene, element);
+  if (!locator) return { problem: 'no-locator' };
+  const byId: Locator | null = element.resourceId ? { resourceId: locator.resourceId ?? element.resourceId, ...(locator.type && { type: locator.type }), ...(locator.app && { app: locator.app }) } : null;
+  const found = byId && resolveLocator(scene, byId);
+  const from = found?.kind === 'found' && found.element === element ? byId! : locator;
+  return { step: { copy_text: { from, into: variableFor(from, taken) } } };
+}
+
+/** A variable's name from what names the element (`total_price` from its id, else its words), not in `taken`. */
+function variableFor(locator: Locator, taken: ReadonlySet<string>): string {
+  const source = locator.resourceId ?? locator.desc ?? locator.text ?? locator.label ?? locator.hint ?? locator.row ?? '';
+  let base = source.replace(/^.*:id\//, '').toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, '').slice(0, 40);
+  if (!/^[a-z]/.test(base)) base = `text${base ? `_${base}` : ''}`;
+  if (objectNameProblem(base)) base = `${base}_text`;
+  let name = base;
+  for (let count = 2; taken.has(name); count++) name = `${base}_${count}`;
+  return name;
 }

@@ -100,7 +100,7 @@ describe('flow files', () => {
     ].join('\n');
     expect(problems(file)).toEqual([
       'line 4, column 10: a locator needs at least one of resourceId, text, desc, hint or row',
-      'line 5, column 5: `tapp` is not a kind of step: a step is a tool (tap, long_press, swipe, type_text, press_key, launch_app, open_url, wait, describe_screen, stop_app, clear_app, double_tap, erase_text, hide_keyboard), ai, assert, ask_ai, wait_until, wait_for_settle, scroll_until_visible, run_flow, repeat or retry',
+      'line 5, column 5: `tapp` is not a kind of step: a step is a tool (tap, long_press, swipe, type_text, press_key, launch_app, open_url, wait, describe_screen, stop_app, clear_app, double_tap, erase_text, hide_keyboard), ai, assert, ask_ai, copy_text, wait_until, wait_for_settle, scroll_until_visible, run_flow, repeat or retry',
       "line 6, column 24: `element_id` names an element of one turn's screen only; give a target instead (text, desc, resourceId, hint or row)",
       'line 7, column 17: `long_press` needs a target (text, desc, resourceId, hint or row), or x and y',
       'line 8, column 14: `visble` is not a field of `assert`',

@@ -71,6 +71,9 @@ export function RecordControls({ serial, personHasControl }: { serial: string; p
       <button type="button" className="button secondary" aria-pressed={checking === 'checked'} aria-label={t('app:record.checkStateLabel')} onClick={() => void check('checked')}>
         {t('app:record.checkState')}
       </button>
+      <button type="button" className="button secondary" aria-pressed={checking === 'text'} aria-label={t('app:record.keepTextLabel')} onClick={() => void check('text')}>
+        {t('app:record.keepText')}
+      </button>
       {checking && (
         <span className="small muted" role="status" data-testid="record-check-hint">
           {t('app:record.checkHint')}

@@ -375,6 +375,8 @@ export default {
     checkShowsLabel: "Add check: the next element you click must show its words",
     checkState: "Check its state",
     checkStateLabel: "Add check: the next switch you click must stay on or off as it is",
+    keepText: "Keep its text",
+    keepTextLabel: "Add check: keep the text of the next element you click in a variable for later steps",
     checkHint: "Click an element on the mirror to check it. Esc cancels.",
     goalLabel: "What the recording does",
     goalDefault: "Recorded flow",

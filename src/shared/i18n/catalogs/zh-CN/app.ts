@@ -373,6 +373,8 @@ export default {
     checkShowsLabel: "添加检查：下一个点击的元素必须显示它的文字",
     checkState: "检查状态",
     checkStateLabel: "添加检查：下一个点击的开关必须保持现在的开或关",
+    keepText: "记下文字",
+    keepTextLabel: "添加检查：把下一个点击的元素的文字记在变量里，供后面的步骤使用",
     checkHint: "在镜像上点击一个元素来检查它。按 Esc 取消。",
     goalLabel: "这次录制做什么",
     goalDefault: "录制的流程",
