@@ -4,6 +4,7 @@
 import path from 'node:path';
 import { UsageError } from './command';
 import { FLOW_VAR_USAGE, flowVarOption, flowVarsOf, readFlowFile } from './flow-files';
+import { terminalWords } from './terminal-words';
 import type { NamedFlow } from '../shared/flow';
 
 export const workOptions = { goal: { type: 'string' }, flow: { type: 'string' }, ...flowVarOption } as const;
@@ -35,7 +36,7 @@ export async function workOf(values: { goal?: string; flow?: string; var?: strin
     const content = await readFlowFile(file, vars);
     return { goal: content.goal, flow: { name: path.basename(file).replace(/\.ya?ml$/i, ''), content } };
   } catch (error) {
-    if (error instanceof FlowFileError) throw new BrokenFlowFile(error.message);
+    if (error instanceof FlowFileError) throw new BrokenFlowFile(error.wordedIn(terminalWords()));
     throw error;
   }
 }

@@ -5,6 +5,7 @@ import { UsageError } from './command';
 import { FLOW_FILE_MAX_BYTES, objectNameProblem, type Flow } from '../shared/flow';
 import { VARIABLE_NAME } from '../main/flows/flow-file-schema';
 import { FlowFileError, flowFileTooBig, parseFlowFile, type FlowFileOptions } from '../main/flows/flow-file';
+import { problemSaid, sayProblem, type ProblemSaying } from '../main/flows/flow-problem-said';
 
 /** `--var name=value`, repeatable: the flow's variables given on the command line. */
 export const flowVarOption = { var: { type: 'string', multiple: true }, env: { type: 'string', multiple: true, short: 'e' } } as const;
@@ -31,7 +32,7 @@ async function readBounded(file: string): Promise<string> {
   const handle = await open(file, 'r');
   try {
     const { size } = await handle.stat();
-    if (size > FLOW_FILE_MAX_BYTES) throw new FlowFileError([{ message: flowFileTooBig(size) }], file);
+    if (size > FLOW_FILE_MAX_BYTES) throw new FlowFileError([flowFileTooBig(size)], file);
     return await handle.readFile('utf8');
   } finally {
     await handle.close();
@@ -44,10 +45,11 @@ export function flowFileArgument(positionals: readonly string[], usage: string):
   return positionals[0]!;
 }
 
-/** Why a file cannot be read, in plain words. */
-function unreadable(error: unknown): string {
+/** Why a file cannot be read, in plain words (the system's own for a rare error). */
+function unreadable(error: unknown): ProblemSaying {
   const code = (error as NodeJS.ErrnoException).code;
-  return code === 'ENOENT' ? 'there is no such file' : code === 'EISDIR' ? 'it is a folder' : code === 'EACCES' ? 'it may not be read' : (error as Error).message;
+  const why = code === 'ENOENT' ? sayProblem('flowFile.noSuchFile') : code === 'EISDIR' ? sayProblem('flowFile.isFolder') : code === 'EACCES' ? sayProblem('flowFile.mayNotRead') : { message: (error as Error).message };
+  return sayProblem('flowFile.cannotRead', { whySaid: problemSaid(why) });
 }
 
 /** `run_flow: FILE` reads FILE beside the flow that names it (and what that one names, beside it). */
@@ -58,13 +60,13 @@ function includeBeside(flowFile: string): NonNullable<FlowFileOptions['include']
       const text = readBoundedSync(file);
       return 'problem' in text ? text : { text: text.text, include: includeBeside(file) };
     } catch (error) {
-      return { problem: `it cannot be read: ${unreadable(error)}` };
+      return { problem: unreadable(error) };
     }
   };
 }
 
 /** At most a flow file's size and one byte more, so a huge file (or /dev/zero) is refused without being read whole. */
-function readBoundedSync(file: string): { text: string } | { problem: string } {
+function readBoundedSync(file: string): { text: string } | { problem: ProblemSaying } {
   const handle = openSync(file, 'r');
   try {
     const buffer = Buffer.alloc(FLOW_FILE_MAX_BYTES + 1);
@@ -84,7 +86,7 @@ export async function readFlowFile(file: string, vars: Readonly<Record<string, s
     text = await readBounded(file);
   } catch (error) {
     if (error instanceof FlowFileError) throw error;
-    throw new FlowFileError([{ message: `it cannot be read: ${unreadable(error)}` }], file);
+    throw new FlowFileError([unreadable(error)], file);
   }
   const result = parseFlowFile(text, { vars, include: includeBeside(file) });
   if (!result.ok) throw new FlowFileError(result.problems, file);

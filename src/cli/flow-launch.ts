@@ -12,6 +12,7 @@ import { launchOutcome, type LaunchRow } from '../shared/launch';
 import type { FlowStepResult } from '../main/flows/flow-run-report';
 import type { FlowRunRecorder } from '../main/flows/flow-run-recorder';
 import { printFlowSteps, writeJunitReport } from './flow-steps';
+import { terminalWords } from './terminal-words';
 
 export interface FlowLaunch {
   targets: LaunchTargets;
@@ -71,8 +72,9 @@ export async function runFlowLaunch(launch: FlowLaunch, values: TaskAtTerminalVa
   if (values.json) io.out(JSON.stringify({ type: 'flow.launch.finished', file, launchId, passed: passed === phones.length, phones }));
   else {
     for (const line of launchTable(rows)) io.out(line);
-    for (const phone of phones) printFlowSteps(io, `Flow ${file} on ${phone.row.serial}`, phone.steps);
-    io.out(`${passed} of ${phones.length} ${phones.length === 1 ? 'phone' : 'phones'} passed every step.`);
+    const words = terminalWords();
+    for (const phone of phones) printFlowSteps(io, words.t('cli:flowSteps.titleOn', { file, serial: phone.row.serial }), phone.steps, words);
+    io.out(words.t('cli:flowSteps.phonesPassed', { passed, count: phones.length }));
   }
   if (launch.junit) {
     const durationMs = Date.now() - startedAt.getTime();

@@ -62,8 +62,9 @@ async function runFlow(args: string[], io: CliIo, mode: 'run' | 'heal'): Promise
   } catch (error) {
     // A broken file is a usage error, as for `amc flow check`: nothing ran.
     if (!(error instanceof FlowFileError)) throw error;
-    io.err(`amc flow run: ${error.message}`);
-    if (values.junit) await writeJunitCheckError(values.junit, file, error.message);
+    const worded = error.wordedIn(terminalWords());
+    io.err(`amc flow run: ${worded}`);
+    if (values.junit) await writeJunitCheckError(values.junit, file, worded);
     return ExitCode.usage;
   }
 
@@ -102,7 +103,7 @@ async function runOneFlow(file: string, flow: Flow, values: RunValues, io: CliIo
   const steps = recorder.results(record ? flowRunEndOf(finishedVerdict(record), record.failureReason, record.failureSaid) : { completed: false, reason: 'the run did not start' });
   const passed = flowPassed(steps);
   if (values.json) io.out(JSON.stringify({ type: 'flow.finished', file, passed, steps }));
-  else printFlowSteps(io, `Flow ${file}`, steps, terminalWords());
+  else printFlowSteps(io, terminalWords().t('cli:flowSteps.title', { file }), steps, terminalWords());
   const report = { goal: flow.goal, startedAt: startedAt.toISOString(), durationMs: Date.now() - startedAt.getTime(), steps };
   // The task's own code says how it ended; a flow whose model finished the goal after a step failed still failed.
   return { code: code === ExitCode.ok && !passed ? ExitCode.failed : code, passed, report, record, healed: recorder.healed() };
@@ -124,7 +125,7 @@ async function runFlowFolder(folder: string, values: RunValues & { junit?: strin
       flows.push({ file, flow: await readFlowFile(file, vars) });
     } catch (error) {
       if (!(error instanceof FlowFileError)) throw error;
-      io.err(`amc flow run: ${error.message}`);
+      io.err(`amc flow run: ${error.wordedIn(terminalWords())}`);
       broken = true;
     }
   }
@@ -139,11 +140,11 @@ async function runFlowFolder(folder: string, values: RunValues & { junit?: strin
     if (run.passed) passed += 1;
     else if (code === ExitCode.ok) code = run.code === ExitCode.ok ? ExitCode.failed : run.code;
     if (!run.passed && !selection.continueOnFailure && at < flows.length - 1) {
-      io.out(`Not run (continueOnFailure is false): ${flows.slice(at + 1).map((next) => next.file).join(', ')}`);
+      io.out(terminalWords().t('cli:flowSteps.notRunAfterFailure', { files: flows.slice(at + 1).map((next) => next.file).join(', ') }));
       break;
     }
   }
-  io.out(`Folder ${folder}: ${passed} of ${flows.length} ${flows.length === 1 ? 'flow' : 'flows'} passed`);
+  io.out(terminalWords().t('cli:flowSteps.folder', { folder, passed, count: flows.length }));
   if (values.junit) await writeJunitXml(values.junit, junitXml(suites));
   return code;
 }

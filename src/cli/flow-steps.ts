@@ -8,19 +8,22 @@ import type { FlowRunReport } from '../main/flows/flow-run-report';
 import { ENGLISH, type Words } from '../shared/i18n/translate';
 import { saidWords } from '../shared/supervision-words';
 
-const STATUS_WORDS: Record<FlowStepStatus, string> = { passed: 'passed ', healed: 'HEALED ', failed: 'FAILED ', 'skipped-already-done': 'skipped', 'not-run': 'not run' };
-const STATUS_WIDTH = Math.max(...Object.values(STATUS_WORDS).map((word) => word.length));
+/** Each status's word in the `cli:flowSteps.status` catalog. */
+const STATUS_KEYS: Record<FlowStepStatus, string> = { passed: 'passed', healed: 'healed', failed: 'failed', 'skipped-already-done': 'skipped', 'not-run': 'notRun' };
+const statusWord = (status: FlowStepStatus, { t }: Words) => t(`cli:flowSteps.status.${STATUS_KEYS[status]}`);
 
 /** "7 of 9 steps passed (1 failed, 1 not run)", "9 of 9 steps passed (1 healed by the model)": healed and already done steps pass. */
-export function stepsPassedWords(steps: readonly FlowStepResult[]): string {
+export function stepsPassedWords(steps: readonly FlowStepResult[], words: Words = ENGLISH): string {
+  const { t } = words;
   const count = (status: FlowStepStatus) => steps.filter((step) => step.status === status).length;
   const apart = [
-    [count('healed'), 'healed by the model'],
+    [count('healed'), 'healed'],
     [count('failed'), 'failed'],
-    [count('not-run'), 'not run'],
+    [count('not-run'), 'notRun'],
   ] as const;
-  const rest = apart.filter(([n]) => n > 0).map(([n, words]) => `${n} ${words}`).join(', ');
-  return `${stepsPassed(steps)} of ${steps.length} ${steps.length === 1 ? 'step' : 'steps'} passed${rest ? ` (${rest})` : ''}`;
+  const parts = apart.filter(([n]) => n > 0).map(([number, key]) => t(`cli:flowSteps.${key}`, { number }));
+  const rest = parts.length ? t('cli:flowSteps.apart', { parts: parts.join(t('common:listSeparator')) }) : '';
+  return t('cli:flowSteps.summary', { passed: stepsPassed(steps), count: steps.length, apart: rest });
 }
 
 /** What a step found, in the terminal's language where it carries a code (a refusal, a stop). */
@@ -28,12 +31,13 @@ const stepDetail = (step: FlowStepResult, words: Words) => saidWords(step.detail
 
 /** One line per step with what it found. */
 export function flowStepLines(steps: readonly FlowStepResult[], indent = '  ', words: Words = ENGLISH): string[] {
-  return steps.map((step) => `${indent}${STATUS_WORDS[step.status].padEnd(STATUS_WIDTH)}  ${step.index + 1}. ${step.label}${step.detail ? ` — ${stepDetail(step, words)}` : ''}`);
+  const width = Math.max(...Object.keys(STATUS_KEYS).map((status) => statusWord(status as FlowStepStatus, words).length));
+  return steps.map((step) => `${indent}${statusWord(step.status, words).padEnd(width)}  ${step.index + 1}. ${step.label}${step.detail ? ` — ${stepDetail(step, words)}` : ''}`);
 }
 
 /** A title with the count of steps passed, then a line per step. */
 export function printFlowSteps(io: CliIo, title: string, steps: readonly FlowStepResult[], words: Words = ENGLISH): void {
-  io.out(`${title}: ${stepsPassedWords(steps)}`);
+  io.out(`${title}: ${stepsPassedWords(steps, words)}`);
   for (const line of flowStepLines(steps, '  ', words)) io.out(line);
 }
 

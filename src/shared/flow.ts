@@ -35,7 +35,7 @@ export const FlowVarNameSchema = z
   .regex(/^[A-Za-z_][A-Za-z0-9_]*$/)
   .superRefine((name, context) => {
     const problem = objectNameProblem(name);
-    if (problem) context.addIssue({ code: 'custom', message: problem });
+    if (problem) context.addIssue({ code: 'custom', message: problem, params: { objectName: name } });
   });
 export const FlowVarValueSchema = z.string().max(2000);
 

@@ -20,7 +20,7 @@ async function check(args: string[], io: CliIo): Promise<number> {
     return ExitCode.ok;
   } catch (error) {
     if (!(error instanceof FlowFileError)) throw error;
-    io.err(`amc flow check: ${error.message}`);
+    io.err(`amc flow check: ${error.wordedIn(terminalWords())}`);
     return ExitCode.usage;
   }
 }

@@ -15,6 +15,9 @@ import {
   takesTarget,
 } from './flow-file-schema';
 import { issueWords, unionBranchIssues } from './flow-problems';
+import { flowProblemsWords, locatedSaid, problemLineWords, problemsSaid, sayProblem, type ProblemSaying } from './flow-problem-said';
+import { saidList, type Said } from '../../shared/said';
+import type { Words } from '../../shared/i18n/translate';
 import { fillVariables, referencedVariables, stringsWithPaths } from '../replay/flow-variables';
 
 /**
@@ -27,25 +30,28 @@ type Path = (string | number)[];
 export type { FlowFileOptions, FlowFileResult, FlowProblem } from './flow-file-types';
 
 /** "line 7, column 5: …" */
-export function problemLine({ line, column, message }: FlowProblem): string {
-  return line === undefined ? message : `line ${line}, column ${column ?? 1}: ${message}`;
-}
+export const problemLine = (problem: FlowProblem): string => problemLineWords(problem);
 
 /** The flow file's problems, one line each, for an error message. */
 export class FlowFileError extends Error {
   override name = 'FlowFileError';
   constructor(
     readonly problems: readonly FlowProblem[],
-    source = 'the flow file',
+    readonly source?: string,
   ) {
-    super(`${source} has ${problems.length === 1 ? 'a problem' : `${problems.length} problems`}:\n${problems.map((problem) => `  ${problemLine(problem)}`).join('\n')}`);
+    super(flowProblemsWords(problems, source));
+  }
+
+  /** The same lines in a terminal's language. */
+  wordedIn(words: Words): string {
+    return flowProblemsWords(this.problems, this.source, words);
   }
 }
 
 const isPlainMap = (value: unknown): value is Record<string, unknown> => Boolean(value) && typeof value === 'object' && !Array.isArray(value);
 /** The steps that are not a tool, by the key that names them. */
 const WRITTEN_STEP_KINDS = ['ai', 'assert', 'ask_ai', 'copy_text', 'wait_until', 'wait_for_settle', 'scroll_until_visible', 'run_flow', 'repeat', 'retry'] as const;
-const STEP_KINDS_WORDS = `a tool (${ACTION_TOOL_NAMES.join(', ')}), ${WRITTEN_STEP_KINDS.slice(0, -1).join(', ')} or ${WRITTEN_STEP_KINDS.at(-1)}`;
+const STEP_KINDS = { tools: ACTION_TOOL_NAMES.join(', '), kinds: WRITTEN_STEP_KINDS.slice(0, -1).join(', '), lastKind: WRITTEN_STEP_KINDS.at(-1)! };
 
 /** Where a path points in the YAML: the deepest node that exists on it (a missing field points at its map). */
 function locate(doc: Document, counter: LineCounter, path: readonly PropertyKey[], key?: string): { line: number; column: number } {
@@ -65,14 +71,14 @@ function locate(doc: Document, counter: LineCounter, path: readonly PropertyKey[
 }
 
 /** Which form a step is written in (a key of fileStepSchemas), or why it is none. */
-function stepForm(step: unknown): string | { problem: string } {
-  if (!isPlainMap(step)) return { problem: `a step is a map such as \`- tap: {text: "Wi-Fi"}\`; it can be ${STEP_KINDS_WORDS}` };
+function stepForm(step: unknown): string | { problem: ProblemSaying } {
+  if (!isPlainMap(step)) return { problem: sayProblem('flowFile.notAStep', STEP_KINDS) };
   if ('tool' in step) return 'action';
   const keys = Object.keys(step);
   for (const kind of WRITTEN_STEP_KINDS) if (keys.includes(kind)) return kind;
   const tool = keys.find((key) => ACTION_TOOLS.has(key));
   if (tool) return `tool:${tool}`;
-  return { problem: `${keys.length ? `\`${keys[0]}\` is not a kind of step: ` : 'an empty step: '}a step is ${STEP_KINDS_WORDS}` };
+  return { problem: keys.length ? sayProblem('flowFile.notAStepKind', { key: keys[0]!, ...STEP_KINDS }) : sayProblem('flowFile.emptyStep', STEP_KINDS) };
 }
 
 /** A short-form action step (`- tap: {text: "Wi-Fi"}`) as FlowSchema's step. */
@@ -116,6 +122,7 @@ function normalizedStep(form: string, step: Record<string, unknown>): FlowStep {
 interface Found {
   path: Path;
   message: string;
+  said?: Said;
   key?: string;
 }
 
@@ -132,27 +139,27 @@ function schemaProblems(schema: z.ZodType, value: unknown, base: Path, valueAt: 
     .filter(({ issue, path }) => issue.code !== 'custom' || !pathsWithOthers.has(JSON.stringify(path)))
     .map(({ issue, path }) => ({
       path,
-      message: issueWords(issue, path, valueAt),
+      ...issueWords(issue, path, valueAt),
       ...(issue.code === 'unrecognized_keys' ? { key: issue.keys[0] } : {}),
     }));
 }
 
 /** A tool that aims at one point needs it: a target, or x and y. */
-function missingTarget(step: ActionStep): string | undefined {
+function missingTarget(step: ActionStep): ProblemSaying | undefined {
   if (!aimsAtPoint(step.tool) || step.target || step.point !== undefined || (step.args.x !== undefined && step.args.y !== undefined)) return undefined;
-  return `\`${step.tool}\` needs a target (text, desc, resourceId, hint or row), or x and y`;
+  return sayProblem('flowFile.needsTarget', { tool: step.tool });
 }
 
 /** The checks a step's tool brings: it exists, its arguments fit its schema, it has what it acts on. */
 function toolProblems(step: ActionStep, form: string, base: Path, valueAt: (path: readonly PropertyKey[]) => unknown): Found[] {
-  if (!ACTION_TOOLS.has(step.tool)) return [{ path: [...base, 'tool'], message: `\`${step.tool}\` is not a tool; the tools are ${ACTION_TOOL_NAMES.join(', ')}` }];
+  if (!ACTION_TOOLS.has(step.tool)) return [{ path: [...base, 'tool'], ...sayProblem('flowFile.notATool', { tool: step.tool, tools: ACTION_TOOL_NAMES.join(', ') }) }];
   const problems: Found[] = [];
   if (form === 'action') problems.push(...schemaProblems(flowArgumentsSchema(step.tool)!, step.args, [...base, 'args'], valueAt));
   // The short form's parts, put together, must still make FlowSchema's step (an inline target needs a field that names it).
   else problems.push(...schemaProblems(ActionStepSchema, step, [], valueAt).map((problem) => ({ ...problem, path: [...base, step.tool] })));
-  if (step.target && !takesTarget(step.tool)) problems.push({ path: [...base, form === 'action' ? 'target' : step.tool], message: `\`${step.tool}\` does not act on an element, so it takes no target` });
+  if (step.target && !takesTarget(step.tool)) problems.push({ path: [...base, form === 'action' ? 'target' : step.tool], ...sayProblem('flowFile.takesNoTarget', { tool: step.tool }) });
   const noTarget = missingTarget(step);
-  if (noTarget) problems.push({ path: form === 'action' ? base : [...base, step.tool], message: noTarget });
+  if (noTarget) problems.push({ path: form === 'action' ? base : [...base, step.tool], ...noTarget });
   return problems;
 }
 
@@ -168,12 +175,8 @@ function variableProblems(raw: Record<string, unknown>, values: Readonly<Record<
       for (const name of referencedVariables(text)) {
         if (Object.hasOwn(values, name) || extracted.has(name)) continue;
         const later = steps.find((step) => step && keptInto(step) === name);
-        problems.push({
-          path,
-          message: later
-            ? `\`\${${name}}\` is used before the ${'ask_ai' in later ? 'ask_ai step that extracts it' : 'copy_text step that keeps it'}`
-            : `\`\${${name}}\` has no value: set it under \`vars:\` or give \`--var ${name}=VALUE\``,
-        });
+        const code = later ? ('ask_ai' in later ? 'flowFile.usedBeforeExtracted' : 'flowFile.usedBeforeKept') : 'flowFile.noValue';
+        problems.push({ path, ...sayProblem(code, { variable: `\${${name}}`, name }) });
       }
     }
   };
@@ -192,33 +195,34 @@ function unusedOverrides(raw: Record<string, unknown>, overrides: Readonly<Recor
   const used = new Set(stringsWithPaths([raw.goal, raw.steps]).flatMap(({ text }) => referencedVariables(text)));
   return Object.keys(overrides)
     .filter((name) => !declared.includes(name) && !used.has(name))
-    .map((name) => ({
-      message: `--var ${name}: this flow has no variable \`${name}\`${declared.length || used.size ? ` (its variables: ${[...new Set([...declared, ...used])].join(', ')})` : ''}`,
-    }));
+    .map((name) => (declared.length || used.size ? sayProblem('flowFile.unusedVarKnown', { name, names: [...new Set([...declared, ...used])].join(', ') }) : sayProblem('flowFile.unusedVar', { name })));
 }
 
 /** How many run_flow files deep a flow may go: deeper, a file most likely runs itself. */
 const INCLUDE_DEPTH = 8;
 
 /** Another flow file a `run_flow` names, read with the given variables: its steps, or its problems in one line. */
-function includeFlow(file: string, vars: Record<string, string>, options: FlowFileOptions): { steps: FlowStep[] } | { problem: string } {
-  if (!options.include) return { problem: `run_flow ${file}: another file can only be read beside a flow file (amc flow run FILE, amc flow check FILE)` };
+function includeFlow(file: string, vars: Record<string, string>, options: FlowFileOptions): { steps: FlowStep[] } | { problem: ProblemSaying } {
+  if (!options.include) return { problem: sayProblem('flowFile.includeNoFolder', { file }) };
   const depth = options.depth ?? 0;
-  if (depth >= INCLUDE_DEPTH) return { problem: `run_flow ${file}: flows run flows ${INCLUDE_DEPTH} files deep here; does a file run itself?` };
+  if (depth >= INCLUDE_DEPTH) return { problem: sayProblem('flowFile.includeTooDeep', { file, depth: INCLUDE_DEPTH }) };
   const read = options.include(file);
-  if ('problem' in read) return { problem: `run_flow ${file}: ${read.problem}` };
+  if ('problem' in read) return { problem: sayProblem('flowFile.includeProblems', { file, problemsSaid: problemsSaid([read.problem]) }) };
   const result = parseFlowFile(read.text, { vars, depth: depth + 1, ...(read.include && { include: read.include }) });
-  if (!result.ok) return { problem: `run_flow ${file}: ${result.problems.map(problemLine).join('; ')}` };
+  if (!result.ok) return { problem: sayProblem('flowFile.includeProblems', { file, problemsSaid: saidList(result.problems.map(locatedSaid)) }) };
   return { steps: result.flow.steps };
 }
 
 
 /** Why a file of `bytes` is refused as a flow file. */
-export function flowFileTooBig(bytes: number): string {
-  return `it is ${(bytes / 1_000_000).toFixed(1)} MB, and a flow file is at most ${FLOW_FILE_MAX_BYTES / 1_000_000} MB`;
+export function flowFileTooBig(bytes: number): ProblemSaying {
+  return sayProblem('flowFile.tooBig', { size: (bytes / 1_000_000).toFixed(1), max: FLOW_FILE_MAX_BYTES / 1_000_000 });
 }
 
-const TOO_DEEP = `it nests deeper than a flow file may (at most ${FLOW_MAX_DEPTH} levels)`;
+const TOO_DEEP = sayProblem('flowFile.tooDeep', { max: FLOW_MAX_DEPTH });
+
+/** The YAML reader's own words, quoted after ours. */
+const notYaml = (why: string): ProblemSaying => sayProblem('flowFile.notYaml', { why });
 
 /** How deep a value nests, counted up to one more than a flow may (so a hostile file costs no more than that). */
 function depthOf(value: unknown, depth = 0): number {
@@ -236,24 +240,24 @@ function readYaml(text: string): { doc: Document; counter: LineCounter; raw: unk
     doc = parseDocument(text, { lineCounter: counter, prettyErrors: false, uniqueKeys: true });
   } catch (error) {
     // The reader recurses per level: a file nested thousands deep ends it before any check could.
-    if (error instanceof RangeError) return { problems: [{ line: 1, column: 1, message: TOO_DEEP }] };
+    if (error instanceof RangeError) return { problems: [{ line: 1, column: 1, ...TOO_DEEP }] };
     throw error;
   }
   if (doc.errors.length) {
     return {
       problems: doc.errors.map((error) => {
         const position = error.linePos?.[0] ?? counter.linePos(error.pos[0]);
-        const message = /call stack/i.test(error.message) ? TOO_DEEP : `not valid YAML: ${error.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '')}`;
-        return { line: position.line, column: position.col, message };
+        const problem = /call stack/i.test(error.message) ? TOO_DEEP : notYaml(error.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, ''));
+        return { line: position.line, column: position.col, ...problem };
       }),
     };
   }
   try {
     return { doc, counter, raw: doc.toJS() };
   } catch (error) {
-    if (error instanceof RangeError) return { problems: [{ line: 1, column: 1, message: TOO_DEEP }] };
+    if (error instanceof RangeError) return { problems: [{ line: 1, column: 1, ...TOO_DEEP }] };
     // Aliases that would expand beyond the reader's limit (a YAML bomb), in its words.
-    return { problems: [{ line: 1, column: 1, message: `not valid YAML: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}` }] };
+    return { problems: [{ line: 1, column: 1, ...notYaml(error instanceof Error ? error.message.split('\n')[0]! : String(error)) }] };
   }
 }
 
@@ -263,16 +267,16 @@ function readYaml(text: string): { doc: Document; counter: LineCounter; raw: unk
  */
 export function parseFlowFile(text: string, options: FlowFileOptions = {}): FlowFileResult {
   const bytes = Buffer.byteLength(text, 'utf8');
-  if (bytes > FLOW_FILE_MAX_BYTES) return { ok: false, problems: [{ message: flowFileTooBig(bytes) }] };
+  if (bytes > FLOW_FILE_MAX_BYTES) return { ok: false, problems: [flowFileTooBig(bytes)] };
   // A Maestro flow (its appId header, `---`, the commands) is the same flow in another syntax.
   if (isMaestroFlow(text)) return parseMaestroFlow(text, options);
   const read = readYaml(text);
   if ('problems' in read) return { ok: false, problems: read.problems };
   const { doc, counter, raw } = read;
-  if (!isPlainMap(raw)) return { ok: false, problems: [{ line: 1, column: 1, message: 'a flow file is a map with `goal:` and `steps:` (a list of steps)' }] };
-  if (depthOf(raw) > FLOW_MAX_DEPTH) return { ok: false, problems: [{ line: 1, column: 1, message: TOO_DEEP }] };
+  if (!isPlainMap(raw)) return { ok: false, problems: [{ line: 1, column: 1, ...sayProblem('flowFile.notAMap') }] };
+  if (depthOf(raw) > FLOW_MAX_DEPTH) return { ok: false, problems: [{ line: 1, column: 1, ...TOO_DEEP }] };
   if (Array.isArray(raw.steps) && raw.steps.length > FLOW_MAX_STEPS) {
-    return { ok: false, problems: [{ ...locate(doc, counter, ['steps']), message: `it has ${raw.steps.length} steps, and a flow has at most ${FLOW_MAX_STEPS}` }] };
+    return { ok: false, problems: [{ ...locate(doc, counter, ['steps']), ...sayProblem('flowFile.tooManySteps', { steps: raw.steps.length, max: FLOW_MAX_STEPS }) }] };
   }
   const valueAt = (path: readonly PropertyKey[]) => path.reduce<unknown>((value, key) => (isPlainMap(value) || Array.isArray(value) ? (value as Record<PropertyKey, unknown>)[key] : undefined), raw);
 
@@ -281,7 +285,7 @@ export function parseFlowFile(text: string, options: FlowFileOptions = {}): Flow
   // zod's record passes over a `__proto__` key without a word (it keeps it out of what it returns): named here.
   for (const name of isPlainMap(raw.vars) ? Object.keys(raw.vars) : []) {
     const problem = objectNameProblem(name);
-    if (problem && !found.some((each) => each.message.includes(problem))) found.push({ path: ['vars'], key: name, message: problem });
+    if (problem && !found.some((each) => each.message.includes(problem))) found.push({ path: ['vars'], key: name, ...sayProblem('flowFile.objectName', { name }) });
   }
 
   const rawSteps: unknown[] = Array.isArray(raw.steps) ? raw.steps : [];
@@ -292,7 +296,7 @@ export function parseFlowFile(text: string, options: FlowFileOptions = {}): Flow
       const at: Path = [...base, index];
       const form = stepForm(step);
       if (typeof form !== 'string') {
-        found.push({ path: at, message: form.problem });
+        found.push({ path: at, ...form.problem });
         return undefined;
       }
       const problems = schemaProblems(schemas[form]!, step, at, valueAt);
@@ -316,13 +320,13 @@ export function parseFlowFile(text: string, options: FlowFileOptions = {}): Flow
     const file = typeof given === 'string' ? given : given.file;
     const vars = { ...(typeof given === 'string' ? {} : given.vars), ...(parsed.vars as Record<string, string> | undefined) };
     if (file === undefined) {
-      if (Object.keys(vars).length) found.push({ path: [...at, 'run_flow'], message: '`vars` go with a run_flow file; inline steps use the flow\'s own variables' });
+      if (Object.keys(vars).length) found.push({ path: [...at, 'run_flow'], ...sayProblem('flowFile.varsWithInline') });
       const inner = complete(readSteps((given as { steps: unknown[] }).steps, [...at, 'run_flow', 'steps']));
       return inner && { run_flow: { steps: inner }, ...controls };
     }
     const included = includeFlow(file, vars, options);
     if ('problem' in included) {
-      found.push({ path: [...at, 'run_flow'], message: included.problem });
+      found.push({ path: [...at, 'run_flow'], ...included.problem });
       return undefined;
     }
     return { run_flow: { file, steps: included.steps, ...(Object.keys(vars).length && { vars }) }, ...controls };
@@ -334,7 +338,7 @@ export function parseFlowFile(text: string, options: FlowFileOptions = {}): Flow
   found.push(...variableProblems(raw, values, steps));
   const outside = unusedOverrides(raw, options.vars ?? {}, declared);
   if (found.length || outside.length) {
-    const located = found.map(({ path, message, key }) => ({ ...locate(doc, counter, path, key), message }));
+    const located = found.map(({ path, message, said, key }) => ({ ...locate(doc, counter, path, key), message, ...(said && { said }) }));
     return { ok: false, problems: [...located.sort((a, b) => a.line - b.line || a.column - b.column), ...outside] };
   }
 
@@ -342,8 +346,8 @@ export function parseFlowFile(text: string, options: FlowFileOptions = {}): Flow
   // located as every other problem (the step's path is the file's, down to the step), never a library's own report.
   const judged = FlowSchema.safeParse({ ...raw, steps });
   if (!judged.success) {
-    const problems = schemaProblems(FlowSchema, { ...raw, steps }, [], valueAt).map(({ path, message, key }) => ({ ...locate(doc, counter, path, key), message }));
-    return { ok: false, problems: problems.length ? problems : [{ line: 1, column: 1, message: 'the flow is not one a run can carry out' }] };
+    const problems = schemaProblems(FlowSchema, { ...raw, steps }, [], valueAt).map(({ path, message, said, key }) => ({ ...locate(doc, counter, path, key), message, ...(said && { said }) }));
+    return { ok: false, problems: problems.length ? problems : [{ line: 1, column: 1, ...sayProblem('flowFile.cannotCarryOut') }] };
   }
   const flow = judged.data;
   if (options.keepReferences) return { ok: true, flow };

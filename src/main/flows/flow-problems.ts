@@ -1,78 +1,77 @@
 import type { z } from 'zod';
 import { VARIABLE_NAME } from './flow-file-schema';
+import { saidList, type Said } from '../../shared/said';
+import { problemsSaid, sayProblem, type ProblemSaying } from './flow-problem-said';
 
 /** Plain words for zod's issues in a flow file; the caller adds where (line and column). */
 
 type Issue = z.core.$ZodIssue;
 type Path = (string | number)[];
 
-const TYPE_WORDS: Record<string, string> = {
-  string: 'text',
-  number: 'a number',
-  int: 'a whole number',
-  boolean: 'true or false',
-  object: 'a map (key: value)',
-  array: 'a list',
-  null: 'empty',
-};
+/** zod's type names that have words of their own (`flowFile.type.*`). */
+const TYPE_NAMES = new Set(['string', 'number', 'int', 'boolean', 'object', 'array', 'null']);
 
 /** A long list of accepted values (26 keys) is cut to its first few in a message. */
 const MAX_VALUES_SHOWN = 8;
 
-/** How a path is named in a message: the last field, or the step. */
-export function fieldName(path: readonly PropertyKey[]): string {
+/** How a path is named in a message (the last field, or the step), as a `…Said` value. */
+export function fieldSaid(path: readonly PropertyKey[]): string {
   const last = path.at(-1);
-  if (last === undefined) return 'the flow';
-  if (typeof last === 'number') return path.length === 2 && path[0] === 'steps' ? `step ${last + 1}` : `item ${last + 1}`;
-  return `\`${String(last)}\``;
+  if (last === undefined) return saidList([{ code: 'flowFile.field.flow', values: {} }]);
+  if (typeof last === 'number') return saidList([{ code: path.length === 2 && path[0] === 'steps' ? 'flowFile.field.step' : 'flowFile.field.item', values: { number: last + 1 } }]);
+  return saidList([{ code: 'flowFile.field.named', values: { name: String(last) } }]);
 }
 
-const sizeWords = (issue: Extract<Issue, { code: 'too_small' | 'too_big' }>, bound: 'at least' | 'at most') => {
-  const limit = String(issue.code === 'too_small' ? issue.minimum : issue.maximum);
+const expectedSaid = (expected: string): string => saidList([TYPE_NAMES.has(expected) ? { code: `flowFile.type.${expected}`, values: {} } : { code: 'flowFile.verbatim', values: { text: expected } }]);
+
+const sizeSaid = (issue: Extract<Issue, { code: 'too_small' | 'too_big' }>, fieldSaid: string): ProblemSaying => {
+  const least = issue.code === 'too_small';
+  const limit = String(least ? issue.minimum : issue.maximum);
   switch (issue.origin) {
     case 'string':
-      return issue.code === 'too_small' && limit === '1' ? 'must not be empty' : `must be ${bound} ${limit} characters long`;
+      if (least && limit === '1') return sayProblem('flowFile.mustNotBeEmpty', { fieldSaid });
+      return sayProblem(least ? 'flowFile.atLeastCharacters' : 'flowFile.atMostCharacters', { fieldSaid, limit });
     case 'array':
-      return `needs ${bound} ${limit} ${limit === '1' ? 'item' : 'items'}`;
+      return sayProblem(least ? 'flowFile.atLeastItems' : 'flowFile.atMostItems', { fieldSaid, count: Number(limit) });
     default:
-      return `must be ${bound} ${limit}`;
+      return sayProblem(least ? 'flowFile.atLeast' : 'flowFile.atMost', { fieldSaid, limit });
   }
 };
 
+/** "`a` or `b` or `c`", each "or" in the reader's words. */
+const eitherSaid = (shown: readonly string[]): Said =>
+  shown.slice(1).reduce<Said>((first, last) => ({ code: 'flowFile.either', values: { firstSaid: saidList([first]), last } }), { code: 'flowFile.verbatim', values: { text: shown[0] ?? '' } });
+
 /** One issue in words, without its position (the path already names the field). */
-export function issueWords(issue: Issue, path: readonly PropertyKey[], valueAt: (path: readonly PropertyKey[]) => unknown): string {
-  const field = fieldName(path);
+export function issueWords(issue: Issue, path: readonly PropertyKey[], valueAt: (path: readonly PropertyKey[]) => unknown): ProblemSaying {
+  const field = fieldSaid(path);
   switch (issue.code) {
-    case 'invalid_type': {
-      const expected = TYPE_WORDS[issue.expected] ?? issue.expected;
-      return valueAt(path) === undefined ? `${field} is missing (${expected})` : `${field} should be ${expected}`;
+    case 'invalid_type':
+      return sayProblem(valueAt(path) === undefined ? 'flowFile.isMissing' : 'flowFile.shouldBe', { fieldSaid: field, expectedSaid: expectedSaid(issue.expected) });
+    case 'unrecognized_keys': {
+      const of = path.length === 0 ? saidList([{ code: 'flowFile.field.aFlow', values: {} }]) : field;
+      const each = issue.keys.map((key) => (key === 'element_id' ? sayProblem('flowFile.elementId') : sayProblem('flowFile.notAField', { key, fieldSaid: of })));
+      return each.length === 1 ? each[0]! : sayProblem('flowFile.several', { problemsSaid: problemsSaid(each) });
     }
-    case 'unrecognized_keys':
-      return issue.keys
-        .map((key) =>
-          key === 'element_id'
-            ? '`element_id` names an element of one turn\'s screen only; give a target instead (text, desc, resourceId, hint or row)'
-            : `\`${key}\` is not a field of ${field === 'the flow' ? 'a flow' : field}`,
-        )
-        .join('; ');
     case 'too_small':
-      return `${field} ${sizeWords(issue, 'at least')}`;
     case 'too_big':
-      return `${field} ${sizeWords(issue, 'at most')}`;
+      return sizeSaid(issue, field);
     case 'invalid_value': {
       const shown = issue.values.slice(0, MAX_VALUES_SHOWN).map((value) => `\`${String(value)}\``);
-      const more = issue.values.length > MAX_VALUES_SHOWN ? ` … (${issue.values.length} in all)` : '';
-      return `${field} must be ${more ? `one of ${shown.join(', ')}${more}` : shown.join(' or ')}`;
+      if (issue.values.length > MAX_VALUES_SHOWN) return sayProblem('flowFile.mustBeOneOf', { fieldSaid: field, values: shown.join(', '), all: issue.values.length });
+      return sayProblem('flowFile.mustBe', { fieldSaid: field, choicesSaid: saidList([eitherSaid(shown)]) });
     }
     case 'invalid_format':
-      if (issue.format === 'regex' && 'pattern' in issue && issue.pattern === VARIABLE_NAME.source) {
-        return `${field} must be a name of letters, digits and _ that does not start with a digit`;
-      }
-      return issue.message.startsWith('Invalid') ? `${field} is not a valid ${issue.format}` : issue.message;
+      if (issue.format === 'regex' && 'pattern' in issue && issue.pattern === VARIABLE_NAME.source) return sayProblem('flowFile.variableName', { fieldSaid: field });
+      return issue.message.startsWith('Invalid') ? sayProblem('flowFile.notValidFormat', { fieldSaid: field, format: issue.format }) : { message: issue.message, said: { code: 'flowFile.verbatim', values: { text: issue.message } } };
     case 'invalid_key':
-      return `a key of ${field} is not valid: ${issue.issues.map((inner) => issueWords(inner, path, valueAt)).join('; ')}`;
+      return sayProblem('flowFile.badKey', { fieldSaid: field, problemsSaid: problemsSaid(issue.issues.map((inner) => issueWords(inner, path, valueAt))) });
+    case 'custom':
+      // A variable named like an object's own property (FlowVarNameSchema says which name).
+      if (typeof issue.params?.objectName === 'string') return sayProblem('flowFile.objectName', { name: issue.params.objectName });
+      return { message: issue.message, said: { code: 'flowFile.verbatim', values: { text: issue.message } } };
     default:
-      return issue.message.startsWith('Invalid') ? `${field} is not valid` : issue.message;
+      return issue.message.startsWith('Invalid') ? sayProblem('flowFile.notValid', { fieldSaid: field }) : { message: issue.message, said: { code: 'flowFile.verbatim', values: { text: issue.message } } };
   }
 }
 

@@ -1,7 +1,9 @@
 import { randomInt } from 'node:crypto';
 import { LineCounter, parseAllDocuments, type Document } from 'yaml';
 import { FlowSchema, LOCATOR_INDEX_MAX, LOCATOR_SIZE_MAX, screenshotNameProblem, LOCATOR_RELATIONS, type ActionStep, type FlowStep, type Locator, type LocatorRelations, type LocatorSize, type LocatorState, type StepCondition } from '../../shared/flow';
-import type { FlowFileOptions, FlowFileResult, FlowProblem } from './flow-file-types';
+import type { FlowFileOptions, FlowFileResult, FlowProblem, ProblemMessage } from './flow-file-types';
+import { locatedSaid, problemSaid, sayProblem, type ProblemSaying } from './flow-problem-said';
+import { saidList } from '../../shared/said';
 import { readCondition } from './flow-condition';
 import { COPIED_TEXT } from './flow-file-types';
 import { fillVariables, referencedVariables, stringsWithPaths } from '../replay/flow-variables';
@@ -37,10 +39,10 @@ const REGEX_SIGNS = /[\\^$*+?()[\]{}|.]/;
  * A selector's text or id as Maestro reads it: a regular expression matched against the whole text, unless it is no
  * valid one (then the text as written). `${VAR}` is a variable, filled in before it is matched.
  */
-function pattern(written: string): { literal: string } | { pattern: string } | { problem: string } {
+function pattern(written: string): { literal: string } | { pattern: string } | { problem: ProblemSaying } {
   const bare = written.replace(/\$\{\w+\}/g, '');
   if (!REGEX_SIGNS.test(bare)) return { literal: written };
-  if (NESTED_REPETITION.test(bare)) return { problem: `"${written}" repeats a group that repeats inside, which can take a regular expression forever to match; write it without the nested repetition` };
+  if (NESTED_REPETITION.test(bare)) return { problem: sayProblem('maestro.nestedRepetition', { written }) };
   try {
     new RegExp(written);
     return { pattern: written };
@@ -76,16 +78,16 @@ class Reader {
 
   parse(): { header: Raw; commands: unknown[]; doc: Document } | null {
     const docs = parseAllDocuments(this.text, { lineCounter: this.counter, uniqueKeys: true, prettyErrors: false });
-    if (!Array.isArray(docs)) return this.fail([1, 1], 'not valid YAML');
-    for (const doc of docs) for (const error of doc.errors) this.problem(error.pos[0], `not valid YAML: ${error.message.split('\n')[0]}`);
+    if (!Array.isArray(docs)) return this.fail([1, 1], sayProblem('flowFile.notYamlAtAll'));
+    for (const doc of docs) for (const error of doc.errors) this.problem(error.pos[0], sayProblem('flowFile.notYaml', { why: error.message.split('\n')[0]! }));
     if (this.problems.length) return null;
     const [first, second] = docs;
-    if (!first || !second) return this.fail([1, 1], 'a Maestro flow is a header with appId, then `---` and the commands');
+    if (!first || !second) return this.fail([1, 1], sayProblem('maestro.notAFlow'));
     const header = contentOf(first);
     const commands = contentOf(second);
-    if (!isRaw(header)) return this.fail([1, 1], 'the header is a map with appId');
+    if (!isRaw(header)) return this.fail([1, 1], sayProblem('maestro.headerMap'));
     this.doc = second;
-    if (!Array.isArray(commands)) return this.fail([1, 1], 'after `---` comes a list of commands');
+    if (!Array.isArray(commands)) return this.fail([1, 1], sayProblem('maestro.commandsList'));
     return { header, commands, doc: second };
   }
 
@@ -95,13 +97,13 @@ class Reader {
     return node?.range?.[0] ?? 0;
   }
 
-  problem(offset: number, message: string): void {
+  problem(offset: number, problem: ProblemMessage): void {
     const { line, col } = this.counter.linePos(offset);
-    this.problems.push({ line, column: col, message });
+    this.problems.push({ line, column: col, ...problem });
   }
 
-  private fail([line, column]: [number, number], message: string): null {
-    this.problems.push({ line, column, message });
+  private fail([line, column]: [number, number], problem: ProblemMessage): null {
+    this.problems.push({ line, column, ...problem });
     return null;
   }
 
@@ -124,11 +126,11 @@ class Reader {
   private command(command: unknown, at: (string | number)[], offset: number): FlowStep[] {
     const [name, value] = typeof command === 'string' ? [command, null] : isRaw(command) && Object.keys(command).length === 1 ? Object.entries(command)[0]! : [undefined, undefined];
     if (name === undefined) {
-      this.problem(offset, 'a command is one name (`- back`) or one name with its value (`- tapOn: "Save"`)');
+      this.problem(offset, sayProblem('maestro.commandForm'));
       return [];
     }
-    const bad = (message: string): FlowStep[] => {
-      this.problem(offset, `${name}: ${message}`);
+    const bad = (problem: ProblemMessage): FlowStep[] => {
+      this.problem(offset, sayProblem('maestro.command', { command: name, problemSaid: problemSaid(problem) }));
       return [];
     };
     switch (name) {
@@ -136,8 +138,8 @@ class Reader {
         const options = isRaw(value) ? value : {};
         const app = typeof value === 'string' ? value : typeof options.appId === 'string' ? options.appId : this.appId();
         const unknown = Object.keys(options).filter((key) => !['appId', 'clearState', 'stopApp', 'arguments', 'permissions'].includes(key));
-        if (unknown.length) return bad(`amc does not read ${unknown.map((key) => `\`${key}\``).join(', ')}`);
-        if (options.arguments !== undefined || options.permissions !== undefined) return bad('launch arguments and permissions are not passed on by amc');
+        if (unknown.length) return bad(sayProblem('maestro.doesNotRead', { fields: unknown.map((key) => `\`${key}\``).join(', ') }));
+        if (options.arguments !== undefined || options.permissions !== undefined) return bad(sayProblem('maestro.launchArguments'));
         return [
           ...(options.stopApp === false ? [] : [action('stop_app', { app })]),
           ...(options.clearState === true ? [action('clear_app', { app })] : []),
@@ -156,20 +158,20 @@ class Reader {
       case 'inputRandomEmail':
       case 'inputRandomPersonName': {
         const length = isRaw(value) && value.length !== undefined ? Number(value.length) : RANDOM_LENGTH;
-        if (!Number.isInteger(length) || length < 1 || length > 200) return bad('its `length` is a whole number from 1 to 200');
+        if (!Number.isInteger(length) || length < 1 || length > 200) return bad(sayProblem('maestro.randomLength'));
         return [action('type_text', { text: randomInput(name, length) })];
       }
       case 'eraseText': {
         const given = isRaw(value) ? value.charactersToErase : value;
         const count = given === null || given === undefined ? undefined : Number(given);
-        if (count !== undefined && (!Number.isInteger(count) || count < 1 || count > 1000)) return bad('it erases a whole number of characters, from 1 to 1000');
+        if (count !== undefined && (!Number.isInteger(count) || count < 1 || count > 1000)) return bad(sayProblem('maestro.eraseCount'));
         return [action('erase_text', count === undefined ? {} : { count })];
       }
       case 'assertTrue': {
         const written = isRaw(value) ? value.condition : value;
-        if (typeof written !== 'string' && typeof written !== 'number' && typeof written !== 'boolean') return bad('it takes a condition, e.g. `${COUNT == "3"}`');
+        if (typeof written !== 'string' && typeof written !== 'number' && typeof written !== 'boolean') return bad(sayProblem('maestro.takesCondition'));
         const condition = readCondition(String(written));
-        if ('problem' in condition) return bad(condition.problem);
+        if ('problem' in condition) return bad({ message: condition.problem });
         // Judged once, as Maestro does: a condition on variables does not change while the screen does.
         return [{ assert: { condition }, timeout: 0 }];
       }
@@ -182,9 +184,9 @@ class Reader {
         return [action('type_text', { text: `\${${COPIED_TEXT}}` })];
       case 'takeScreenshot': {
         const name = typeof value === 'string' ? value : isRaw(value) && typeof value.path === 'string' ? value.path : undefined;
-        if (name === undefined) return bad('it takes the picture\'s name (`takeScreenshot: home`, or `path: home`)');
+        if (name === undefined) return bad(sayProblem('maestro.takesScreenshotName'));
         const problem = screenshotNameProblem(name);
-        return problem ? bad(problem) : [{ screenshot: name }];
+        return problem ? bad({ message: problem }) : [{ screenshot: name }];
       }
       case 'hideKeyboard':
         return [action('hide_keyboard', {})];
@@ -198,7 +200,7 @@ class Reader {
         return [{ assert: assertion, ...(selector.optional && { optional: true }) }];
       }
       case 'extendedWaitUntil': {
-        if (!isRaw(value)) return bad('it takes `visible` or `notVisible`, and `timeout`');
+        if (!isRaw(value)) return bad(sayProblem('maestro.takesVisible'));
         const which = value.visible !== undefined ? 'visible' : 'notVisible';
         const selector = this.selector(value[which], offset, name);
         if (!selector) return [];
@@ -212,25 +214,25 @@ class Reader {
       case 'waitForAnimationToEnd':
         return [{ wait_for_settle: isRaw(value) && value.timeout !== undefined ? { timeout: Number(value.timeout) } : null }];
       case 'inputText':
-        return typeof value === 'string' || typeof value === 'number' ? [action('type_text', { text: String(value) })] : bad('it takes the text to type');
+        return typeof value === 'string' || typeof value === 'number' ? [action('type_text', { text: String(value) })] : bad(sayProblem('maestro.takesText'));
       case 'back':
         return [action('press_key', { key: 'back' })];
       case 'pressKey': {
         const key = typeof value === 'string' ? KEYS[value.toLowerCase()] : undefined;
-        return key ? [action('press_key', { key })] : bad(`amc presses ${Object.keys(KEYS).join(', ')}`);
+        return key ? [action('press_key', { key })] : bad(sayProblem('maestro.keys', { keys: Object.keys(KEYS).join(', ') }));
       }
       case 'scroll':
         return [action('swipe', { direction: 'up' })];
       case 'swipe': {
         const direction = isRaw(value) && typeof value.direction === 'string' ? value.direction.toLowerCase() : undefined;
-        return direction && ['up', 'down', 'left', 'right'].includes(direction) ? [action('swipe', { direction })] : bad('amc swipes by `direction` (UP, DOWN, LEFT, RIGHT)');
+        return direction && ['up', 'down', 'left', 'right'].includes(direction) ? [action('swipe', { direction })] : bad(sayProblem('maestro.swipeDirection'));
       }
       case 'scrollUntilVisible': {
-        if (!isRaw(value)) return bad('it takes `element` and, optionally, `direction` and `timeout`');
+        if (!isRaw(value)) return bad(sayProblem('maestro.takesElement'));
         const selector = this.selector(value.element, offset, name);
         if (!selector) return [];
         const direction = typeof value.direction === 'string' ? value.direction.toLowerCase() : 'down';
-        if (!['up', 'down', 'left', 'right'].includes(direction)) return bad('its direction is UP, DOWN, LEFT or RIGHT');
+        if (!['up', 'down', 'left', 'right'].includes(direction)) return bad(sayProblem('maestro.direction'));
         return [{ scroll_until_visible: { target: selector.locator, direction: direction as 'down', ...(value.timeout !== undefined && { timeout: Number(value.timeout) }) } }];
       }
       case 'stopApp':
@@ -239,18 +241,18 @@ class Reader {
       case 'clearState':
         return [action('clear_app', { app: typeof value === 'string' ? value : this.appId() })];
       case 'openLink':
-        return typeof value === 'string' ? [action('open_url', { url: value })] : isRaw(value) && typeof value.link === 'string' ? [action('open_url', { url: value.link })] : bad('it takes the link');
+        return typeof value === 'string' ? [action('open_url', { url: value })] : isRaw(value) && typeof value.link === 'string' ? [action('open_url', { url: value.link })] : bad(sayProblem('maestro.takesLink'));
       case 'assertWithAI':
-        return isRaw(value) && typeof value.assertion === 'string' ? [{ ask_ai: { question: value.assertion, kind: 'yes-no' } }] : bad('it takes `assertion`');
+        return isRaw(value) && typeof value.assertion === 'string' ? [{ ask_ai: { question: value.assertion, kind: 'yes-no' } }] : bad(sayProblem('maestro.takesAssertion'));
       case 'extractTextWithAI':
         return isRaw(value) && typeof value.query === 'string'
           ? [{ ask_ai: { question: value.query, kind: 'extract', into: typeof value.outputVariable === 'string' ? value.outputVariable : 'aiOutput' } }]
-          : bad('it takes `query` (and `outputVariable`)');
+          : bad(sayProblem('maestro.takesQuery'));
       case 'runFlow':
         return this.runFlow(value, at, offset);
       case 'repeat':
       case 'retry': {
-        if (!isRaw(value) || !Array.isArray(value.commands)) return bad('it takes `commands`');
+        if (!isRaw(value) || !Array.isArray(value.commands)) return bad(sayProblem('maestro.takesCommands'));
         const inner = this.commands(value.commands, [...at, name, 'commands']).steps;
         if (!inner.length) return [];
         if (name === 'retry') return [{ retry: { max: Math.min(3, Number(value.maxRetries ?? 1)), steps: inner } }];
@@ -259,7 +261,7 @@ class Reader {
         return [{ repeat: { ...(times !== undefined && { times }), ...(condition && { while: condition }), steps: inner } }];
       }
       default:
-        return bad(`amc does not run this Maestro command${['runScript', 'evalScript', 'setLocation', 'travel', 'addMedia', 'startRecording', 'stopRecording', 'setAirplaneMode', 'toggleAirplaneMode'].includes(name) ? '' : ' (yet)'}; the flow is refused rather than run without it`);
+        return bad(sayProblem(['runScript', 'evalScript', 'setLocation', 'travel', 'addMedia', 'startRecording', 'stopRecording', 'setAirplaneMode', 'toggleAirplaneMode'].includes(name) ? 'maestro.notRun' : 'maestro.notRunYet'));
     }
   }
 
@@ -272,18 +274,18 @@ class Reader {
       return inner.length ? [{ run_flow: { steps: inner }, ...control }] : [];
     }
     if (typeof given.file !== 'string') {
-      this.problem(offset, 'runFlow: it takes a file, or `commands`');
+      this.problem(offset, sayProblem('maestro.runFlowTakes'));
       return [];
     }
     const read = this.options.include?.(given.file);
     if (!read || 'problem' in read) {
-      this.problem(offset, `runFlow ${given.file}: ${read ? read.problem : 'another file can only be read beside a flow file'}`);
+      this.problem(offset, read ? sayProblem('maestro.runFlowProblems', { file: given.file, problemsSaid: problemSaid(read.problem) }) : sayProblem('maestro.runFlowNoFolder', { file: given.file }));
       return [];
     }
     const env = isRaw(given.env) ? Object.fromEntries(Object.entries(given.env).map(([key, item]) => [key, String(item)])) : {};
     const result = parseMaestroFlow(read.text, { vars: { ...this.options.vars, ...env }, depth: (this.options.depth ?? 0) + 1, ...(read.include && { include: read.include }) }, false);
     if (!result.ok) {
-      this.problem(offset, `runFlow ${given.file}: ${result.problems.map((problem) => (problem.line ? `line ${problem.line}: ${problem.message}` : problem.message)).join('; ')}`);
+      this.problem(offset, sayProblem('maestro.runFlowProblems', { file: given.file, problemsSaid: saidList(result.problems.map((problem) => (problem.line ? { code: 'flowFile.atLine', values: { line: problem.line, problemSaid: problemSaid(problem) } } : locatedSaid(problem)))) }));
       return [];
     }
     return [{ run_flow: { file: given.file, steps: result.flow.steps }, ...control }];
@@ -296,7 +298,7 @@ class Reader {
       const selector = this.selector(value[which], offset, 'when');
       if (selector?.locator.label) return which === 'visible' ? { visible: selector.locator.label } : { not_visible: selector.locator.label };
     }
-    this.problem(offset, 'when: amc runs a step when a text is `visible` or `notVisible` (not `platform` or `true`)');
+    this.problem(offset, sayProblem('maestro.when'));
     return undefined;
   }
 
@@ -306,19 +308,19 @@ class Reader {
     const unread = Object.keys(fields).filter((key) => !SELECTOR_READ.has(key));
     if (unread.length) {
       const known = unread.every((key) => SELECTOR_FIELDS.has(key));
-      this.problem(offset, `${command}: amc does not ${known ? 'match by' : 'know the selector field'} ${unread.map((key) => `\`${key}\``).join(', ')} yet`);
+      this.problem(offset, sayProblem(known ? 'maestro.notMatchedBy' : 'maestro.unknownSelectorField', { command, fields: unread.map((key) => `\`${key}\``).join(', ') }));
       return null;
     }
     const locator: Locator = {};
     if (fields.text !== undefined) {
-      if (typeof fields.text !== 'string' && typeof fields.text !== 'number') return this.selectorProblem(offset, command, '`text` is a text');
+      if (typeof fields.text !== 'string' && typeof fields.text !== 'number') return this.selectorProblem(offset, command, sayProblem('maestro.textIsText'));
       const read = pattern(String(fields.text));
       if ('problem' in read) return this.selectorProblem(offset, command, read.problem);
       if ('pattern' in read) locator.labelPattern = read.pattern;
       else locator.label = read.literal;
     }
     if (fields.id !== undefined) {
-      if (typeof fields.id !== 'string') return this.selectorProblem(offset, command, '`id` is a text');
+      if (typeof fields.id !== 'string') return this.selectorProblem(offset, command, sayProblem('maestro.idIsText'));
       const read = pattern(fields.id.replace(/^[\w.]+:id\//, ''));
       if ('problem' in read) return this.selectorProblem(offset, command, read.problem);
       if ('pattern' in read) locator.idPattern = read.pattern;
@@ -326,13 +328,13 @@ class Reader {
     }
     if (fields.index !== undefined) {
       const index = Number(fields.index);
-      if (!Number.isInteger(index) || index < 0 || index > LOCATOR_INDEX_MAX) return this.selectorProblem(offset, command, `\`index\` counts from 0 (at most ${LOCATOR_INDEX_MAX})`);
+      if (!Number.isInteger(index) || index < 0 || index > LOCATOR_INDEX_MAX) return this.selectorProblem(offset, command, sayProblem('maestro.index', { max: LOCATOR_INDEX_MAX }));
       locator.index = index;
     }
     const state: LocatorState = {};
     for (const name of STATES) {
       if (fields[name] === undefined) continue;
-      if (typeof fields[name] !== 'boolean') return this.selectorProblem(offset, command, `\`${name}\` is true or false`);
+      if (typeof fields[name] !== 'boolean') return this.selectorProblem(offset, command, sayProblem('maestro.trueOrFalse', { name }));
       state[name] = fields[name];
     }
     if (Object.keys(state).length) locator.state = state;
@@ -340,17 +342,17 @@ class Reader {
     for (const name of SIZES) {
       if (fields[name] === undefined) continue;
       const pixels = Number(fields[name]);
-      if (!Number.isInteger(pixels) || pixels < 0 || pixels > LOCATOR_SIZE_MAX) return this.selectorProblem(offset, command, `\`${name}\` is a whole number of pixels, from 0 to ${LOCATOR_SIZE_MAX}`);
+      if (!Number.isInteger(pixels) || pixels < 0 || pixels > LOCATOR_SIZE_MAX) return this.selectorProblem(offset, command, sayProblem('maestro.pixels', { name, max: LOCATOR_SIZE_MAX }));
       size[name] = pixels;
     }
-    if (size.tolerance !== undefined && size.width === undefined && size.height === undefined) return this.selectorProblem(offset, command, '`tolerance` goes with `width` or `height`');
+    if (size.tolerance !== undefined && size.width === undefined && size.height === undefined) return this.selectorProblem(offset, command, sayProblem('maestro.toleranceAlone'));
     if (size.width !== undefined || size.height !== undefined) locator.size = size;
     const relative: LocatorRelations = {};
     for (const relation of LOCATOR_RELATIONS) {
       const given = fields[relation];
       if (given === undefined) continue;
       if (relation === 'containsDescendants') {
-        if (!Array.isArray(given) || !given.length) return this.selectorProblem(offset, command, '`containsDescendants` is a list of selectors');
+        if (!Array.isArray(given) || !given.length) return this.selectorProblem(offset, command, sayProblem('maestro.descendants'));
         const inner = given.map((item) => this.selector(item, offset, `${command} ${relation}`));
         if (inner.some((item) => !item)) return null;
         relative.containsDescendants = inner.map((item) => item!.locator);
@@ -362,13 +364,13 @@ class Reader {
     }
     if (Object.keys(relative).length) locator.relative = relative;
     if (locator.label === undefined && locator.labelPattern === undefined && locator.resourceId === undefined && locator.idPattern === undefined && !locator.relative && !locator.size) {
-      return this.selectorProblem(offset, command, 'give `text`, `id`, a size (`width`, `height`) or a relative position (`below`, `childOf`…)');
+      return this.selectorProblem(offset, command, sayProblem('maestro.giveSelector'));
     }
     return { locator, optional: fields.optional === true };
   }
 
-  private selectorProblem(offset: number, command: string, message: string): null {
-    this.problem(offset, `${command}: ${message}`);
+  private selectorProblem(offset: number, command: string, problem: ProblemMessage): null {
+    this.problem(offset, sayProblem('maestro.command', { command, problemSaid: problemSaid(problem) }));
     return null;
   }
 }
@@ -409,10 +411,10 @@ export function parseMaestroFlow(text: string, options: FlowFileOptions = {}, wi
   const parsed = reader.parse();
   if (!parsed) return { ok: false, problems: reader.problems };
   const { header } = parsed;
-  if (typeof header.appId !== 'string' || !header.appId) return { ok: false, problems: [{ line: 1, column: 1, message: 'the header needs `appId` (the app\'s package)' }] };
+  if (typeof header.appId !== 'string' || !header.appId) return { ok: false, problems: [{ line: 1, column: 1, ...sayProblem('maestro.headerAppId') }] };
   appId = header.appId;
   const unknownHeader = Object.keys(header).filter((key) => !['appId', 'name', 'tags', 'env', 'onFlowStart', 'onFlowComplete'].includes(key));
-  if (unknownHeader.length) return { ok: false, problems: [{ line: 1, column: 1, message: `amc does not read ${unknownHeader.map((key) => `\`${key}\``).join(', ')} in the header` }] };
+  if (unknownHeader.length) return { ok: false, problems: [{ line: 1, column: 1, ...sayProblem('maestro.headerUnknown', { fields: unknownHeader.map((key) => `\`${key}\``).join(', ') }) }] };
   const body = reader.commands(parsed.commands, []);
   // The hooks run around the commands; onFlowComplete's steps run after a failure too (the flow's alwaysFrom).
   const hook = (key: 'onFlowStart' | 'onFlowComplete') => (withHooks && Array.isArray(header[key]) ? new Reader(text, options, () => appId) : null);
@@ -428,18 +430,16 @@ export function parseMaestroFlow(text: string, options: FlowFileOptions = {}, wi
     for (const name of referencedVariables(written)) {
       const kept = (step: FlowStep) => ('ask_ai' in step && step.ask_ai.into === name) || ('copy_text' in step && step.copy_text.into === name);
       if (!Object.hasOwn(values, name) && !stepsWithin(steps).some(kept)) {
-        problems.push({
-          message: name === COPIED_TEXT ? '`${maestro.copiedText}` has no value: copy words first with copyTextFrom' : `\`\${${name}}\` has no value: set it under \`env:\` or give \`-e ${name}=VALUE\``,
-        });
+        problems.push(name === COPIED_TEXT ? sayProblem('maestro.noCopiedText') : sayProblem('maestro.noValue', { variable: `\${${name}}`, name }));
       }
     }
   }
   if (problems.length) return { ok: false, problems: dedupe(problems).sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0)) };
-  if (!steps.length) return { ok: false, problems: [{ line: 1, column: 1, message: 'the flow has no commands' }] };
+  if (!steps.length) return { ok: false, problems: [{ line: 1, column: 1, ...sayProblem('maestro.noCommands') }] };
   const goal = typeof header.name === 'string' && header.name ? header.name : `Maestro flow for ${appId}`;
   const alwaysFrom = after.steps.length ? before.steps.length + body.steps.length : undefined;
   const judged = FlowSchema.safeParse({ goal, app: appId, vars: env, steps, lines: [...before.lines, ...body.lines, ...after.lines], ...(alwaysFrom !== undefined && { alwaysFrom }) });
-  if (!judged.success) return { ok: false, problems: [{ line: 1, column: 1, message: `the flow is not one a run can carry out: ${judged.error.issues[0]?.message ?? ''}` }] };
+  if (!judged.success) return { ok: false, problems: [{ line: 1, column: 1, ...sayProblem('flowFile.cannotCarryOutWhy', { why: judged.error.issues[0]?.message ?? '' }) }] };
   return { ok: true, flow: { ...judged.data, steps: fillVariables(judged.data.steps, values), goal: fillVariables(judged.data.goal, values) } };
 }
 

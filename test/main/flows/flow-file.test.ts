@@ -166,7 +166,7 @@ describe("the README's flow file example", () => {
 
 describe('control flow in a flow file', () => {
   const included = 'goal: Open a page\nvars:\n  page: Display\nsteps:\n  - launch_app: Settings\n  - tap: {text: "${page}"}\n';
-  const include = (file: string) => (file === 'page.yaml' ? { text: included } : { problem: 'it cannot be read: there is no such file' });
+  const include = (file: string) => (file === 'page.yaml' ? { text: included } : { problem: { message: 'it cannot be read: there is no such file' } });
 
   it('Scenario: Blocks read as the steps they hold, and a problem inside one or in another file is refused with its line', () => {
     const good = parseFlowFile(
