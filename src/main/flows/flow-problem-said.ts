@@ -1,4 +1,4 @@
-import { say, saidList, wordSaid, type Said, type SaidCode, type SaidValues } from '../../shared/said';
+import { say, saidList, wordCode, wordSaid, type Said, type SaidCode, type SaidValues } from '../../shared/said';
 import { ENGLISH, type Words } from '../../shared/i18n/translate';
 import type { FlowProblem } from './flow-file-types';
 
@@ -39,7 +39,7 @@ export const problemLineWords = (problem: FlowProblem, words: Words = ENGLISH): 
 
 /** "FILE has 2 problems:" and a line per problem, in a language. */
 export function flowProblemsWords(problems: readonly FlowProblem[], source: string | undefined, words: Words = ENGLISH): string {
-  const named = source ?? words.t('said:flowFile.theFile');
-  const header = words.t('said:flowFile.header', { source: named, count: problems.length });
+  const named = source ?? wordCode('flowFile.theFile', {}, words);
+  const header = wordCode('flowFile.header', { source: named, count: problems.length }, words);
   return [header, ...problems.map((problem) => `  ${problemLineWords(problem, words)}`)].join('\n');
 }

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { VARIABLE_NAME } from './flow-file-schema';
-import { saidList, type Said } from '../../shared/said';
+import { saidList, type Said, type SaidCode } from '../../shared/said';
 import { problemsSaid, sayProblem, type ProblemSaying } from './flow-problem-said';
 
 /** Plain words for zod's issues in a flow file; the caller adds where (line and column). */
@@ -8,8 +8,16 @@ import { problemsSaid, sayProblem, type ProblemSaying } from './flow-problem-sai
 type Issue = z.core.$ZodIssue;
 type Path = (string | number)[];
 
-/** zod's type names that have words of their own (`flowFile.type.*`). */
-const TYPE_NAMES = new Set(['string', 'number', 'int', 'boolean', 'object', 'array', 'null']);
+/** zod's type names that have words of their own. */
+const TYPE_CODES: Record<string, SaidCode> = {
+  string: 'flowFile.type.string',
+  number: 'flowFile.type.number',
+  int: 'flowFile.type.int',
+  boolean: 'flowFile.type.boolean',
+  object: 'flowFile.type.object',
+  array: 'flowFile.type.array',
+  null: 'flowFile.type.null',
+};
 
 /** A long list of accepted values (26 keys) is cut to its first few in a message. */
 const MAX_VALUES_SHOWN = 8;
@@ -22,7 +30,7 @@ export function fieldSaid(path: readonly PropertyKey[]): string {
   return saidList([{ code: 'flowFile.field.named', values: { name: String(last) } }]);
 }
 
-const expectedSaid = (expected: string): string => saidList([TYPE_NAMES.has(expected) ? { code: `flowFile.type.${expected}`, values: {} } : { code: 'flowFile.verbatim', values: { text: expected } }]);
+const expectedSaid = (expected: string): string => saidList([TYPE_CODES[expected] ? { code: TYPE_CODES[expected], values: {} } : { code: 'flowFile.verbatim', values: { text: expected } }]);
 
 const sizeSaid = (issue: Extract<Issue, { code: 'too_small' | 'too_big' }>, fieldSaid: string): ProblemSaying => {
   const least = issue.code === 'too_small';
