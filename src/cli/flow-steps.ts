@@ -37,7 +37,7 @@ export function flowStepLines(steps: readonly FlowStepResult[], indent = '  ', w
 
 /** A title with the count of steps passed, then a line per step. */
 export function printFlowSteps(io: CliIo, title: string, steps: readonly FlowStepResult[], words: Words = ENGLISH): void {
-  io.out(`${title}: ${stepsPassedWords(steps, words)}`);
+  io.out(words.t('cli:flowSteps.heading', { title, summary: stepsPassedWords(steps, words) }));
   for (const line of flowStepLines(steps, '  ', words)) io.out(line);
 }
 

@@ -114,6 +114,7 @@ export default {
     healed: '{{number}} healed by the model',
     failed: '{{number}} failed',
     notRun: '{{number}} not run',
+    heading: '{{title}}: {{summary}}',
     title: 'Flow {{file}}',
     titleOn: 'Flow {{file}} on {{serial}}',
     folder_one: 'Folder {{folder}}: {{passed}} of {{count}} flow passed',

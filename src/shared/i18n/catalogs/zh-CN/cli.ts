@@ -115,6 +115,7 @@ export default {
     healed: '{{number}} 步由模型修复',
     failed: '{{number}} 步失败',
     notRun: '{{number}} 步未运行',
+    heading: '{{title}}：{{summary}}',
     title: '流程 {{file}}',
     titleOn: '流程 {{file}}，手机 {{serial}}',
     folder_other: '文件夹 {{folder}}：{{count}} 个流程中 {{passed}} 个通过',
