@@ -1,20 +1,23 @@
 // Dependency direction (see openspec/project.md):
-//   shared -> device -> perception -> tools -> storage -> runtime -> replay -> flows -> app/ipc/web/mirror/cli -> shell (src/main/index.ts)
-// Paths are matched without a leading anchor so the rule fixtures in test/fixtures/layering are judged the same way.
-const layer = (name) => `(^|/)src/main/${name}/`;
+//   shared -> core (device -> perception -> tools -> storage -> runtime -> flows -> headless) -> app -> cli/mcp/eval
+//   -> shell (src/main)
+// src/core runs one task on one phone, headless; src/app serves windows, the web page and MCP; src/main is the
+// Electron shell only. Paths are matched without a leading anchor so the rule fixtures in test/fixtures/layering are
+// judged the same way.
+const layer = (name) => (name === 'app' ? '(^|/)src/app/' : `(^|/)src/core/${name}/`);
 const later = (...names) => names.map(layer).join('|');
 // The provider clients' pure entry and the modules it is made of: the decision contract, the client options,
 // redaction, reply words.
 const providerContract = '(^|/)packages/provider-clients/src/contract\\.ts$';
 const providerContractModules = '(^|/)packages/provider-clients/src/(contract|decision|client-options|redact|reply-words)\\.ts$';
 
-// Each layer of main may import the layers before it, never the ones after it (nor the CLI).
-const mainLayers = ['device', 'perception', 'tools', 'storage', 'runtime', 'replay', 'flows', ['app', 'ipc', 'web', 'mirror']];
-const layerRules = mainLayers.slice(0, -1).map((name, index) => ({
+// Each layer may import the layers before it, never the ones after it (nor the CLI).
+const layers = ['device', 'perception', 'tools', 'storage', 'runtime', 'flows', 'headless', 'app'];
+const layerRules = layers.slice(0, -1).map((name, index) => ({
   name: `${name}-layer-direction`,
   severity: 'error',
   from: { path: layer(name) },
-  to: { path: `${later(...mainLayers.slice(index + 1).flat())}|(^|/)src/cli/` },
+  to: { path: `${later(...layers.slice(index + 1))}|(^|/)src/cli/` },
 }));
 
 /** @type {import('dependency-cruiser').IConfiguration} */
@@ -22,9 +25,9 @@ module.exports = {
   forbidden: [
     {
       name: 'electron-only-in-shell-and-preload',
-      comment: 'Only the Electron shell (src/main/index.ts), its secrets adapter and the preload may import electron.',
+      comment: 'Only the Electron shell (src/main: index.ts and its secrets adapter) and the preload may import electron.',
       severity: 'error',
-      from: { pathNot: '(^|/)src/(main/index\\.ts|main/shell/|preload/)' },
+      from: { pathNot: '(^|/)src/(main|preload)/' },
       to: { path: '^electron$|node_modules/electron/' },
     },
     {
@@ -41,14 +44,14 @@ module.exports = {
       comment: "The renderer talks to main only through the Bridge; it imports src/shared, itself, UI packages and the provider clients' pure entry.",
       severity: 'error',
       from: { path: '(^|/)src/renderer/' },
-      to: { path: '(^|/)src/(main|preload|cli|control-plane)/|(^|/)packages/demo-phone/|(^|/)packages/provider-clients/', pathNot: providerContract },
+      to: { path: '(^|/)src/(main|core|app|preload|cli|control-plane)/|(^|/)packages/demo-phone/|(^|/)packages/provider-clients/', pathNot: providerContract },
     },
     ...layerRules,
     {
       name: 'services-never-import-their-adapters',
-      comment: 'The CLI, the MCP server and eval are adapters over the app (like the web host): main never imports them.',
+      comment: 'The CLI, the MCP server and eval are adapters over the app (like the web host): core, app and the shell never import them.',
       severity: 'error',
-      from: { path: '(^|/)src/main/' },
+      from: { path: '(^|/)src/(main|core|app)/' },
       to: { path: '(^|/)src/(cli|mcp|eval)/' },
     },
     {
@@ -56,19 +59,19 @@ module.exports = {
       comment: 'The fleet (queues on Redis) knows nothing of the app; only the app layer reads it (the Fleet view), never the runtime below.',
       severity: 'error',
       from: { path: '(^|/)src/fleet/' },
-      to: { path: '(^|/)src/(main|cli|mcp|eval|renderer)/' },
+      to: { path: '(^|/)src/(main|core|app|cli|mcp|eval|renderer)/' },
     },
     {
       name: 'only-the-app-layer-reads-the-fleet',
       severity: 'error',
-      from: { path: '(^|/)src/main/', pathNot: '(^|/)src/main/app/' },
+      from: { path: '(^|/)src/(main|core)/' },
       to: { path: '(^|/)src/fleet/' },
     },
     {
       name: 'services-never-import-the-shell',
       severity: 'error',
-      from: { path: '(^|/)src/' },
-      to: { path: '(^|/)src/main/index\\.ts$' },
+      from: { path: '(^|/)src/', pathNot: '(^|/)src/main/' },
+      to: { path: '(^|/)src/main/' },
     },
     {
       name: 'demo-phone-is-standalone',
@@ -110,7 +113,7 @@ module.exports = {
       comment: 'The control plane shares the provider clients and src/shared with the app and nothing else of it.',
       severity: 'error',
       from: { path: '(^|/)src/control-plane/' },
-      to: { path: '(^|/)src/(main|renderer|preload|cli|mcp|eval|fleet)/|(^|/)packages/demo-phone/' },
+      to: { path: '(^|/)src/(main|core|app|renderer|preload|cli|mcp|eval|fleet)/|(^|/)packages/demo-phone/' },
     },
     {
       name: 'no-circular',

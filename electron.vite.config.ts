@@ -26,7 +26,7 @@ export default defineConfig({
       // The workspace packages ship as TypeScript source: bundled into main, not loaded at run time. (The provider
       // SDKs they import stay external, as the root's dependencies, so a direct client still loads its SDK lazily.)
       externalizeDeps: { exclude: ['@amc/demo-phone', '@amc/provider-clients'] },
-      rollupOptions: { input: { index: resolve('src/main/index.ts'), 'history-worker': resolve('src/main/storage/history-worker.ts'), 'flow-check-worker': resolve('src/main/flows/flow-check-worker.ts') } },
+      rollupOptions: { input: { index: resolve('src/main/index.ts'), 'history-worker': resolve('src/core/storage/history-worker.ts'), 'flow-check-worker': resolve('src/core/flows/flow-check-worker.ts') } },
     },
   },
   preload: {

@@ -3,9 +3,9 @@
 // data folder. Prints `{"url": ...}` once serving; each stdin line `observe <serial> <count>` runs that many agent
 // observations here, where the mirror runs, and prints `{"observeMs": [...]}`. Ends when stdin closes.
 import { createInterface } from 'node:readline';
-import { startWebApp } from '../src/main/app/start-web-app';
-import { AdbClient } from '../src/main/device/adb-client';
-import { Observer } from '../src/main/perception/observer';
+import { startWebApp } from '../src/app/start-web-app';
+import { AdbClient } from '../src/core/device/adb-client';
+import { Observer } from '../src/core/perception/observer';
 
 const [rendererDir, home] = process.argv.slice(2);
 const app = await startWebApp({ rendererDir, home, env: process.env, heartbeatMs: 60_000 });

@@ -16,7 +16,7 @@ if (!existsSync(builtPage)) {
 
 // What ships and talks to Electron: the main process (shell included), the preload, and the page with its CSP.
 const staging = mkdtempSync(path.join(os.tmpdir(), 'amc-electronegativity-'));
-cpSync(path.join(root, 'src', 'main'), path.join(staging, 'main'), { recursive: true });
+for (const folder of ['main', 'core', 'app']) cpSync(path.join(root, 'src', folder), path.join(staging, folder), { recursive: true });
 cpSync(path.join(root, 'src', 'preload'), path.join(staging, 'preload'), { recursive: true });
 cpSync(builtPage, path.join(staging, 'index.html'));
 

@@ -1,11 +1,11 @@
 // The JSON Schema editors check flow files with, generated from the flow file's zod schemas
-// (src/main/flows/flow-file-schema.ts, built on src/shared/flow.ts and the tool registry).
+// (src/core/flows/flow-file-schema.ts, built on src/shared/flow.ts and the tool registry).
 //   npx tsx scripts/flow-schema.ts          rewrites docs/flow.schema.json
 //   npx tsx scripts/flow-schema.ts --check  exits 1 when docs/flow.schema.json is not what the schemas give
 // npm test runs the same check (test/scripts/flow-schema.test.ts).
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { flowJsonSchema } from '../src/main/flows/flow-file-schema';
+import { flowJsonSchema } from '../src/core/flows/flow-file-schema';
 
 export const FLOW_SCHEMA_FILE = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', 'docs', 'flow.schema.json');
 

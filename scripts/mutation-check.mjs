@@ -18,17 +18,17 @@ const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..')
 export const MUTATIONS = [
   {
     name: 'leak a screenshot into an event',
-    file: 'src/main/runtime/task-runner.ts',
+    file: 'src/core/runtime/task-runner.ts',
     search: '      screenChanged,\n      observeMs:',
     replace: '      screenChanged,\n      ...(shot ? { raw: Buffer.from(shot.bytes) } : {}),\n      observeMs:',
-    tests: ['test/main/runtime/task-runner.test.ts', 'test/main/app/screenshot-boundary.test.ts'],
+    tests: ['test/core/runtime/task-runner.test.ts', 'test/app/screenshot-boundary.test.ts'],
   },
   {
     name: 'skip an Executor action (press_key sends nothing)',
-    file: 'src/main/tools/actions/keys.ts',
+    file: 'src/core/tools/actions/keys.ts',
     search: '    await context.send(`input keyevent ${KEY_CODES[args.key]}`);',
     replace: '    void KEY_CODES;',
-    tests: ['test/main/tools/executor.test.ts', 'test/main/tools/registry.test.ts', 'test/main/app/devices-and-tasks.test.ts'],
+    tests: ['test/core/tools/executor.test.ts', 'test/core/tools/registry.test.ts', 'test/app/devices-and-tasks.test.ts'],
     testNamePattern: 'press|key|gesture',
   },
   {
@@ -49,24 +49,24 @@ export const MUTATIONS = [
   },
   {
     name: 'drop a setting on save (the AI planner model)',
-    file: 'src/main/storage/settings-store.ts',
+    file: 'src/core/storage/settings-store.ts',
     search: '        await writeFileAtomic(file, `${JSON.stringify(withUnknownKeysOf(stored, next.data), null, 2)}\\n`);',
     replace: '        await writeFileAtomic(file, `${JSON.stringify(withUnknownKeysOf(stored, { ...next.data, aiPlanner: { ...next.data.aiPlanner, model: undefined } }), null, 2)}\\n`);',
-    tests: ['test/main/storage/settings-store.test.ts', 'test/main/app/settings.test.ts'],
+    tests: ['test/core/storage/settings-store.test.ts', 'test/app/settings.test.ts'],
   },
   {
     name: 'accept a second tool call',
     file: 'packages/provider-clients/src/tool-call-checks.ts',
     search: '  if (calls.length > 1) {',
     replace: '  if (calls.length > 99) {',
-    tests: ['test/main/runtime/clients.test.ts'],
+    tests: ['test/core/runtime/clients.test.ts'],
   },
   {
     name: 'goal_reached answers true',
-    file: 'src/main/runtime/ai-planner.ts',
+    file: 'src/core/runtime/ai-planner.ts',
     search: '    goalReached: () => false,',
     replace: '    goalReached: () => true,',
-    tests: ['test/main/runtime/ai-planner.test.ts'],
+    tests: ['test/core/runtime/ai-planner.test.ts'],
   },
 ];
 

@@ -4,11 +4,11 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { estimateTokens } from '../../src/main/perception/scene-budget';
-import { APP_NOTES_TOKEN_BUDGET, pickNotes } from '../../src/main/runtime/notes/pick-notes';
-import { turnText } from '../../src/main/runtime/prompt';
-import type { PlanInput } from '../../src/main/runtime/planner';
-import { createNotesStore } from '../../src/main/storage/notes-store';
+import { estimateTokens } from '../../src/core/perception/scene-budget';
+import { APP_NOTES_TOKEN_BUDGET, pickNotes } from '../../src/core/runtime/notes/pick-notes';
+import { turnText } from '../../src/core/runtime/prompt';
+import type { PlanInput } from '../../src/core/runtime/planner';
+import { createNotesStore } from '../../src/core/storage/notes-store';
 import type { BenchCase, BenchRow } from '../types';
 
 const APP = 'com.android.settings';

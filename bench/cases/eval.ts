@@ -6,8 +6,8 @@
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { AdbClient } from '../../src/main/device/adb-client';
-import type { RuntimeConfig } from '../../src/main/runtime/config';
+import { AdbClient } from '../../src/core/device/adb-client';
+import type { RuntimeConfig } from '../../src/core/runtime/config';
 import { defaultSettings, mergeSettings, SettingsSchema } from '../../src/shared/settings';
 import { runSuite } from '../../src/eval/run-suite';
 import { PHONE_TASKS } from '../../src/eval/tasks/index';

@@ -2,12 +2,12 @@
 // the time per step against the phone's own floor (one layout read plus one input), what a dialog that shows 1 s
 // late costs, and what waiting for a still screen costs. The flow runs as `amc flow run` runs it (replay planner,
 // settled reads, waits by fingerprint), through the real adb server.
-import { AdbClient } from '../../src/main/device/adb-client';
-import { createHeadlessRunner } from '../../src/main/app/headless-runner';
-import { Observer } from '../../src/main/perception/observer';
-import { Executor } from '../../src/main/tools/executor';
-import { createFlowChecks } from '../../src/main/flows/flow-checks';
-import { createReplayPlanner } from '../../src/main/replay/replay-planner';
+import { AdbClient } from '../../src/core/device/adb-client';
+import { createHeadlessRunner } from '../../src/core/headless/headless-runner';
+import { Observer } from '../../src/core/perception/observer';
+import { Executor } from '../../src/core/tools/executor';
+import { createFlowChecks } from '../../src/core/flows/flow-checks';
+import { createReplayPlanner } from '../../src/core/flows/replay-planner';
 import { FlowSchema, type Flow } from '../../src/shared/flow';
 import type { TaskRecord } from '../../src/shared/task';
 import { startAdbHarness, type AdbHarness } from '../../test/support/adb-harness';

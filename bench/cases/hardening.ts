@@ -1,15 +1,15 @@
 // Hardening: the web host under 10,000 fuzzed frames while a task runs on the virtual phone (memory back to its
 // baseline), a fault soak of 100 tasks, and 50 SIGKILLs of a history and settings writer. The pass/fail versions
-// with small counts are test/main/web/web-host-hardening.test.ts, test/main/app/fault-soak.test.ts and
-// test/main/storage/crash-safety.test.ts; here the full counts are measured and reported.
+// with small counts are test/app/web/web-host-hardening.test.ts, test/app/fault-soak.test.ts and
+// test/core/storage/crash-safety.test.ts; here the full counts are measured and reported.
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { startWebHost } from '../../src/main/web/web-host';
+import { startWebHost } from '../../src/app/web/web-host';
 import { finish, startAnthropicFake, tapLabel } from '../../test/fakes/index';
-import { isolatedEnv, removeHome, startTestApp, until } from '../../test/main/app/app-fixture';
+import { isolatedEnv, removeHome, startTestApp, until } from '../../test/app/app-fixture';
 import { startAdbHarness } from '../../test/support/adb-harness';
 import { runCrashSafety } from '../../test/support/crash-safety';
 import { runFaultSoak } from '../../test/support/fault-soak';

@@ -9,9 +9,9 @@
 import { mkdtemp, rm, stat, utimes } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { loadTaskFile } from '../../src/main/storage/task-loader';
+import { loadTaskFile } from '../../src/core/storage/task-loader';
 import { HISTORY_PAGE_TURNS } from '../../src/shared/contract';
-import { writeLongTaskFile } from '../../test/main/storage/task-fixtures';
+import { writeLongTaskFile } from '../../test/core/storage/task-fixtures';
 import { median, type BenchCase, type BenchRow } from '../types';
 
 const SIZES = [1_000, 8_000, 80_000];

@@ -6,9 +6,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { createApp } from '../../src/main/app/create-app';
+import { createApp } from '../../src/app/create-app';
 import { startMcpHttpHost } from '../../src/mcp/http-host';
-import { isolatedEnv } from '../../test/main/app/app-fixture';
+import { isolatedEnv } from '../../test/app/app-fixture';
 import type { BenchCase, BenchRow } from '../types';
 
 const SESSIONS = 1_000;

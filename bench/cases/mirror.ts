@@ -5,10 +5,10 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { createApp } from '../../src/main/app/create-app';
-import { AdbClient } from '../../src/main/device/adb-client';
-import { captureScreen, type CaptureMode } from '../../src/main/mirror/screen-capture';
-import { startWebHost } from '../../src/main/web/web-host';
+import { createApp } from '../../src/app/create-app';
+import { AdbClient } from '../../src/core/device/adb-client';
+import { captureScreen, type CaptureMode } from '../../src/app/mirror/screen-capture';
+import { startWebHost } from '../../src/app/web/web-host';
 import type { LatencyProfileName } from '@amc/demo-phone';
 import { startAdbHarness } from '../../test/support/adb-harness';
 import { launchTestBrowser } from '../../test/support/browser';

@@ -2,16 +2,16 @@
 // every success of the suite replayed without the model; a second AI run of a goal following the cache on the
 // realistic phone profile; and replays on phones whose lists were reordered or whose target was renamed, counting
 // actions that landed on another element than the recorded one (judged from the phone's state).
-import { AdbClient } from '../../src/main/device/adb-client';
-import { buildPlanner } from '../../src/main/runtime/build-planner';
-import { flowFromRecord } from '../../src/main/replay/flow-from-record';
-import { createReplayPlanner } from '../../src/main/replay/replay-planner';
-import { replayPlannerFor } from '../../src/main/replay/replay-task';
+import { AdbClient } from '../../src/core/device/adb-client';
+import { buildPlanner } from '../../src/core/runtime/build-planner';
+import { flowFromRecord } from '../../src/core/flows/flow-from-record';
+import { createReplayPlanner } from '../../src/core/flows/replay-planner';
+import { replayPlannerFor } from '../../src/core/flows/replay-task';
 import { replaySuccesses } from '../../src/eval/replay-suite';
 import { runSuite } from '../../src/eval/run-suite';
 import { PHONE_TASKS, type PhoneTask } from '../../src/eval/tasks/index';
 import { startAdbHarness } from '../../test/support/adb-harness';
-import type { RuntimeConfig } from '../../src/main/runtime/config';
+import type { RuntimeConfig } from '../../src/core/runtime/config';
 import { median, type BenchCase, type BenchRow } from '../types';
 import { configFor, startScriptedModel } from './eval';
 

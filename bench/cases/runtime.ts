@@ -1,12 +1,12 @@
 // Runtime: the TaskRunner + AI planner + real SDK against an instant fake provider, driving the instant virtual
 // device through the real adb server. With nothing slow on either side, a turn's time is the host's own
 // overhead (prompt, SDK and loopback HTTP, adb round trips, Scene building, runner bookkeeping).
-import { AdbClient } from '../../src/main/device/adb-client';
-import { Observer } from '../../src/main/perception/observer';
-import { Executor } from '../../src/main/tools/executor';
-import { TaskRunner, type SupervisorPort } from '../../src/main/runtime/task-runner';
-import { buildPlanner } from '../../src/main/runtime/build-planner';
-import type { RuntimeConfig } from '../../src/main/runtime/config';
+import { AdbClient } from '../../src/core/device/adb-client';
+import { Observer } from '../../src/core/perception/observer';
+import { Executor } from '../../src/core/tools/executor';
+import { TaskRunner, type SupervisorPort } from '../../src/core/runtime/task-runner';
+import { buildPlanner } from '../../src/core/runtime/build-planner';
+import type { RuntimeConfig } from '../../src/core/runtime/config';
 import { defaultSettings, mergeSettings, SettingsSchema } from '../../src/shared/settings';
 import type { TaskEvent, TaskRecord } from '../../src/shared/task';
 import { startAdbHarness } from '../../test/support/adb-harness';

@@ -3,18 +3,18 @@
 //   checks, on the task-suite screens (the turns of every suite task, recorded from a real run on the demo phone).
 // - The misbehaving-model suite through both SDKs: scenarios that end as the guards must, and the tokens a loop
 //   costs before it is stopped, in turns' worth.
-import { AdbClient } from '../../src/main/device/adb-client';
-import { Observer } from '../../src/main/perception/observer';
-import { Executor } from '../../src/main/tools/executor';
-import { TaskRunner } from '../../src/main/runtime/task-runner';
-import { buildPlanner } from '../../src/main/runtime/build-planner';
-import { presetSupervisor } from '../../src/main/runtime/supervisor';
-import { decideAction } from '../../src/main/runtime/action-policy';
-import { actionKeyOf, findLoop, type GuardedTurn } from '../../src/main/runtime/loop-guard';
-import { verifyAction } from '../../src/main/runtime/verify-outcome';
-import { budgetExceeded } from '../../src/main/runtime/budgets';
-import { DEFAULT_TASK_POLICIES } from '../../src/main/runtime/task-policies';
-import type { RuntimeConfig } from '../../src/main/runtime/config';
+import { AdbClient } from '../../src/core/device/adb-client';
+import { Observer } from '../../src/core/perception/observer';
+import { Executor } from '../../src/core/tools/executor';
+import { TaskRunner } from '../../src/core/runtime/task-runner';
+import { buildPlanner } from '../../src/core/runtime/build-planner';
+import { presetSupervisor } from '../../src/core/runtime/supervisor';
+import { decideAction } from '../../src/core/runtime/action-policy';
+import { actionKeyOf, findLoop, type GuardedTurn } from '../../src/core/runtime/loop-guard';
+import { verifyAction } from '../../src/core/runtime/verify-outcome';
+import { budgetExceeded } from '../../src/core/runtime/budgets';
+import { DEFAULT_TASK_POLICIES } from '../../src/core/runtime/task-policies';
+import type { RuntimeConfig } from '../../src/core/runtime/config';
 import { defaultSettings, mergeSettings, SettingsSchema } from '../../src/shared/settings';
 import { sceneFingerprint, type Scene } from '../../src/shared/scene';
 import type { StepOutcome } from '../../src/shared/action';

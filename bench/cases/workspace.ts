@@ -6,7 +6,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { startWebApp } from '../../src/main/app/start-web-app';
+import { startWebApp } from '../../src/app/start-web-app';
 import { finish, startAnthropicFake, FAKE_ANTHROPIC_KEY, type FakePolicy } from '../../test/fakes/index';
 import { startAdbHarness, type AdbHarness } from '../../test/support/adb-harness';
 import { launchTestBrowser } from '../../test/support/browser';

@@ -1,4 +1,4 @@
-import type { AdbClient } from '../main/device/adb-client';
+import type { AdbClient } from '../core/device/adb-client';
 
 /** One line of `amc doctor`: what was checked, how it went and, when not ok, what to do. */
 export interface DoctorRow {

@@ -1,16 +1,16 @@
 // How a fleet worker carries out a job on one of its phones: a goal as `amc run` would, a flow as `amc flow run` would,
 // with this host's settings and keys, the same per-phone lock and the same history, and nobody at a terminal (only the
 // job's answers, and its --yes where this host's owner lets jobs approve sensitive actions).
-import type { AdbClient } from '../main/device/adb-client';
+import type { AdbClient } from '../core/device/adb-client';
 import type { FleetJob } from '../fleet/job';
 import type { RunJob } from '../fleet/worker';
-import type { SupervisorPort } from '../main/runtime/supervisor';
+import type { SupervisorPort } from '../core/runtime/supervisor';
 import { finishedVerdict } from '../shared/verdict';
-import type { RuntimeConfig } from '../main/runtime/config';
-import type { ConfiguredPlanner } from '../main/runtime/planner';
-import type { PlanCachePort } from '../main/runtime/plan-cache-port';
-import type { PlanCacheStore } from '../main/storage/plan-cache-store';
-import type { TaskStore } from '../main/storage/task-store';
+import type { RuntimeConfig } from '../core/runtime/config';
+import type { ConfiguredPlanner } from '../core/runtime/planner';
+import type { PlanCachePort } from '../core/runtime/plan-cache-port';
+import type { PlanCacheStore } from '../core/storage/plan-cache-store';
+import type { TaskStore } from '../core/storage/task-store';
 import { shownText } from '../shared/shown-text';
 import { configuredPlannerFor } from './planner-options';
 import { terminalSupervisor } from './terminal-supervisor';
@@ -47,18 +47,18 @@ export async function fleetJobRunner(
   offered: readonly string[],
   { readIdlePhones }: { readIdlePhones: boolean },
 ): Promise<FleetJobRunner> {
-  const { resolveAmcHome } = await import('../main/storage/settings-store');
-  const { createTaskStore } = await import('../main/storage/task-store');
-  const { createDeviceLocks } = await import('../main/storage/device-lock');
-  const { createHeadlessRunner, screenshotPolicyFor } = await import('../main/app/headless-runner');
-  const { phoneHelpersFor } = await import('../main/app/phone-typing');
-  const { APP_CLOSED_REASON } = await import('../main/runtime/task-runner');
-  const { createFlowRunRecorder, flowRunEndOf } = await import('../main/flows/flow-run-recorder');
-  const { flowRunPlanner } = await import('../main/flows/flow-planner');
-  const { warmUpFirstTurn } = await import('../main/app/first-turn-warm-up');
-  const { Observer } = await import('../main/perception/observer');
-  const { IdleReadings } = await import('../main/perception/idle-readings');
-  const { createPlanCacheStore } = await import('../main/storage/plan-cache-store');
+  const { resolveAmcHome } = await import('../core/storage/settings-store');
+  const { createTaskStore } = await import('../core/storage/task-store');
+  const { createDeviceLocks } = await import('../core/storage/device-lock');
+  const { createHeadlessRunner, screenshotPolicyFor } = await import('../core/headless/headless-runner');
+  const { phoneHelpersFor } = await import('../app/phone-typing');
+  const { APP_CLOSED_REASON } = await import('../core/runtime/task-runner');
+  const { createFlowRunRecorder, flowRunEndOf } = await import('../core/flows/flow-run-recorder');
+  const { flowRunPlanner } = await import('../core/flows/flow-planner');
+  const { warmUpFirstTurn } = await import('../app/first-turn-warm-up');
+  const { Observer } = await import('../core/perception/observer');
+  const { IdleReadings } = await import('../core/perception/idle-readings');
+  const { createPlanCacheStore } = await import('../core/storage/plan-cache-store');
   const home = resolveAmcHome(process.env);
   // Checked once at start: a worker whose settings cannot run a task says so before it takes any job.
   const atStart = await configuredPlannerFor({});
@@ -119,13 +119,13 @@ export async function planCacheForJob(
   sources: { cache: PlanCacheStore; history: Pick<TaskStore, 'get'> },
 ): Promise<{ planner: ConfiguredPlanner; planCache?: PlanCachePort }> {
   if (!config.settings.fleet.jobsUsePlanCache) return { planner: configured };
-  const { planCacheLearner, withPlanCache } = await import('../main/replay/plan-cache');
+  const { planCacheLearner, withPlanCache } = await import('../core/flows/plan-cache');
   return { planner: await withPlanCache(configured, goal, sources, config.settings.aiPlanner.reuseRuns), planCache: planCacheLearner(sources.cache) };
 }
 
 /** Why this host refuses a job: a flow whose steps its tools cannot carry out (a hand-written payload), in plain words. */
 export async function jobRefusal(): Promise<(job: FleetJob) => string | null> {
-  const { flowProblems } = await import('../main/flows/flow-file');
+  const { flowProblems } = await import('../core/flows/flow-file');
   return (job) => {
     const problems = job.flow ? flowProblems(job.flow.content) : [];
     return problems.length ? `its flow ${problems.length === 1 ? 'has a problem' : `has ${problems.length} problems`}: ${problems.join('; ')}` : null;

@@ -11,7 +11,7 @@ export const REDIS_ENV = 'AMC_FLEET_REDIS';
 
 /** The Fleet Redis URL saved in Settings (with AMC_FLEET_REDIS applied); null when none, or the secrets cannot be read. */
 async function savedFleetRedis(): Promise<string | null> {
-  const { createConfigSource } = await import('../main/runtime/config');
+  const { createConfigSource } = await import('../core/runtime/config');
   const config = await createConfigSource().load().catch(() => null);
   return config?.secrets.AMC_FLEET_REDIS || null;
 }

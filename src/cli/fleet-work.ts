@@ -31,7 +31,7 @@ export async function workOf(values: { goal?: string; flow?: string; var?: strin
   const file = values.flow!;
   if (!file.trim()) throw new UsageError('--flow needs a flow file, e.g. --flow flows/new-note.yaml');
   const vars = flowVarsOf(values);
-  const { FlowFileError } = await import('../main/flows/flow-file');
+  const { FlowFileError } = await import('../core/flows/flow-file');
   try {
     const content = await readFlowFile(file, vars);
     return { goal: content.goal, flow: { name: path.basename(file).replace(/\.ya?ml$/i, ''), content } };

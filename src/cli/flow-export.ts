@@ -13,16 +13,16 @@ export async function exportFlow(args: string[], io: CliIo): Promise<number> {
   if (format !== 'yaml' && format !== 'maestro') throw new UsageError(`--format is yaml (ours) or maestro, not "${format}"`);
   if (positionals.length !== 1) throw new UsageError(positionals.length ? `one task at a time, got ${positionals.join(', ')}` : 'the task id is missing (amc flow export TASK_ID; the app\'s History and `amc run` show task ids)');
   const id = positionals[0]!;
-  const { resolveAmcHome } = await import('../main/storage/settings-store');
-  const { createTaskStore } = await import('../main/storage/task-store');
-  const { NothingToReplay } = await import('../main/replay/flow-from-record');
-  const { recordedFlowFile } = await import('../main/flows/recorded-flow-file');
-  const { flowToYaml } = await import('../main/flows/flow-to-yaml');
+  const { resolveAmcHome } = await import('../core/storage/settings-store');
+  const { createTaskStore } = await import('../core/storage/task-store');
+  const { NothingToReplay } = await import('../core/flows/flow-from-record');
+  const { recordedFlowFile } = await import('../core/flows/recorded-flow-file');
+  const { flowToYaml } = await import('../core/flows/flow-to-yaml');
   const history = createTaskStore(resolveAmcHome(process.env));
   try {
     const record = await history.get(id);
     if (!record) throw new UsageError(`there is no task "${id}" in history (the app's History and \`amc run\` show task ids)`);
-    const { flowToMaestro, NotExpressibleInMaestro } = await import('../main/flows/maestro-export');
+    const { flowToMaestro, NotExpressibleInMaestro } = await import('../core/flows/maestro-export');
     try {
       const maestro = format === 'maestro';
       const flow = recordedFlowFile(record, { why: values.why ?? false, outcomeAsText: maestro });

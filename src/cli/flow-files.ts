@@ -3,9 +3,9 @@ import { open } from 'node:fs/promises';
 import path from 'node:path';
 import { UsageError } from './command';
 import { FLOW_FILE_MAX_BYTES, objectNameProblem, type Flow } from '../shared/flow';
-import { VARIABLE_NAME } from '../main/flows/flow-file-schema';
-import { FlowFileError, flowFileTooBig, parseFlowFile, type FlowFileOptions } from '../main/flows/flow-file';
-import { problemSaid, sayProblem, type ProblemSaying } from '../main/flows/flow-problem-said';
+import { VARIABLE_NAME } from '../core/flows/flow-file-schema';
+import { FlowFileError, flowFileTooBig, parseFlowFile, type FlowFileOptions } from '../core/flows/flow-file';
+import { problemSaid, sayProblem, type ProblemSaying } from '../core/flows/flow-problem-said';
 
 /** `--var name=value`, repeatable: the flow's variables given on the command line. */
 export const flowVarOption = { var: { type: 'string', multiple: true }, env: { type: 'string', multiple: true, short: 'e' } } as const;

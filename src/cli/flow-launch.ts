@@ -9,8 +9,8 @@ import type { TaskAtTerminalValues } from './task-at-terminal';
 import type { Flow } from '../shared/flow';
 import type { LaunchTargets } from '../shared/device-groups';
 import { launchOutcome, type LaunchRow } from '../shared/launch';
-import type { FlowStepResult } from '../main/flows/flow-run-report';
-import type { FlowRunRecorder } from '../main/flows/flow-run-recorder';
+import type { FlowStepResult } from '../core/flows/flow-run-report';
+import type { FlowRunRecorder } from '../core/flows/flow-run-recorder';
 import { printFlowSteps, writeJunitReport } from './flow-steps';
 import { terminalWords } from './terminal-words';
 
@@ -38,9 +38,9 @@ export async function runFlowLaunch(launch: FlowLaunch, values: TaskAtTerminalVa
   const { config, configured } = await configuredPlannerFor(plannerOverrides(values));
   const adb = await adbForTask(values, config.settings);
   const { launchTasks, launchTable } = await import('./run-launch');
-  const { createFlowRunRecorder, flowRunEndOf } = await import('../main/flows/flow-run-recorder');
-  const { flowRunPlanner } = await import('../main/flows/flow-planner');
-  const { flowPassed } = await import('../main/flows/flow-run-report');
+  const { createFlowRunRecorder, flowRunEndOf } = await import('../core/flows/flow-run-recorder');
+  const { flowRunPlanner } = await import('../core/flows/flow-planner');
+  const { flowPassed } = await import('../core/flows/flow-run-report');
 
   const recorders = new Map<string, FlowRunRecorder>();
   const plannerFor = (serial: string) => {

@@ -8,7 +8,7 @@ import { FLOW_VAR_USAGE, flowFileArgument, flowVarOption, flowVarsOf, readFlowFi
 import { printFlowSteps, writeJunitCheckError, writeJunitReport, writeJunitXml } from './flow-steps';
 import { terminalWords } from './terminal-words';
 import { flowPassed, type Flow, type FlowStepResult } from '../shared/flow';
-import type { FlowRunReport } from '../main/flows/flow-run-report';
+import type { FlowRunReport } from '../core/flows/flow-run-report';
 import type { TaskRecord } from '../shared/task';
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -55,7 +55,7 @@ async function runFlow(args: string[], io: CliIo, mode: 'run' | 'heal'): Promise
     if (heal || targets) throw new UsageError(`a folder of flows runs on one phone (-s SERIAL), without --heal: ${usage}`);
     return runFlowFolder(file, values, io, vars);
   }
-  const { FlowFileError } = await import('../main/flows/flow-file');
+  const { FlowFileError } = await import('../core/flows/flow-file');
   let flow;
   try {
     flow = await readFlowFile(file, vars);
@@ -87,9 +87,9 @@ type RunValues = Parameters<typeof runTaskAtTerminal>[1] & { json?: boolean | un
 /** One flow file on one phone: its steps printed, and how it went (the exit code, the JUnit suite, the task). */
 async function runOneFlow(file: string, flow: Flow, values: RunValues, io: CliIo, mode: 'run' | 'heal', heal: boolean, outputFolder: string) {
   // Loaded lazily so `amc --help` stays fast.
-  const { createFlowRunRecorder, flowRunEndOf } = await import('../main/flows/flow-run-recorder');
-  const { flowRunPlanner } = await import('../main/flows/flow-planner');
-  const { createFlowScreenshots } = await import('../main/flows/flow-screenshots');
+  const { createFlowRunRecorder, flowRunEndOf } = await import('../core/flows/flow-run-recorder');
+  const { flowRunPlanner } = await import('../core/flows/flow-planner');
+  const { createFlowScreenshots } = await import('../core/flows/flow-screenshots');
   const recorder = createFlowRunRecorder(flow);
   const startedAt = new Date();
   let record: TaskRecord | undefined;
@@ -116,7 +116,7 @@ async function runOneFlow(file: string, flow: Flow, values: RunValues, io: CliIo
  */
 async function runFlowFolder(folder: string, values: RunValues & { junit?: string | undefined; 'include-tags'?: string | undefined; 'exclude-tags'?: string | undefined }, io: CliIo, vars: Record<string, string>): Promise<number> {
   const { selectFolderFlows } = await import('./flow-folder');
-  const { FlowFileError } = await import('../main/flows/flow-file');
+  const { FlowFileError } = await import('../core/flows/flow-file');
   const selection = await selectFolderFlows(folder, { includeTags: values['include-tags'], excludeTags: values['exclude-tags'] });
   const flows: { file: string; flow: Flow }[] = [];
   let broken = false;
@@ -130,7 +130,7 @@ async function runFlowFolder(folder: string, values: RunValues & { junit?: strin
     }
   }
   if (broken) return ExitCode.usage;
-  const { junitXml } = await import('../main/flows/junit-report');
+  const { junitXml } = await import('../core/flows/junit-report');
   const suites: FlowRunReport[] = [];
   let passed = 0;
   let code: number = ExitCode.ok;
@@ -155,7 +155,7 @@ async function writeHealedFile(file: string, record: TaskRecord, steps: readonly
     io.out('No step needed repair: no healed file was written.');
     return;
   }
-  const { healedFlowText } = await import('../main/flows/healed-flow-file');
+  const { healedFlowText } = await import('../core/flows/healed-flow-file');
   const { lineDiff } = await import('../shared/line-diff');
   const original = await readFile(file, 'utf8');
   const repaired = healedFlowText(

@@ -4,7 +4,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { CliIo } from './command';
 import { stepsPassed, type FlowStepResult, type FlowStepStatus } from '../shared/flow';
-import type { FlowRunReport } from '../main/flows/flow-run-report';
+import type { FlowRunReport } from '../core/flows/flow-run-report';
 import { ENGLISH, type Words } from '../shared/i18n/translate';
 import { saidWords } from '../shared/supervision-words';
 
@@ -51,7 +51,7 @@ export async function writeJunitXml(target: string, xml: string): Promise<void> 
 
 /** `--junit FILE`: one testsuite per run, each named after the flow file (and its phone, given `device`). */
 export async function writeJunitReport(target: string, flowFile: string, reports: ReadonlyArray<Omit<FlowRunReport, 'name'>>, words: Words = ENGLISH): Promise<void> {
-  const { junitXml } = await import('../main/flows/junit-report');
+  const { junitXml } = await import('../core/flows/junit-report');
   // A step's message in the terminal's language where it carries a code (a refusal, a stop).
   const worded = reports.map((report) => ({ ...report, name: flowName(flowFile), steps: report.steps.map((step) => ({ ...step, detail: stepDetail(step, words) })) }));
   await writeJunitXml(target, junitXml(worded));
@@ -59,6 +59,6 @@ export async function writeJunitReport(target: string, flowFile: string, reports
 
 /** `--junit FILE` for a flow file whose check failed: nothing ran, and CI shows why as an error. */
 export async function writeJunitCheckError(target: string, flowFile: string, problems: string): Promise<void> {
-  const { junitCheckError } = await import('../main/flows/junit-report');
+  const { junitCheckError } = await import('../core/flows/junit-report');
   await writeJunitXml(target, junitCheckError({ name: flowName(flowFile), startedAt: new Date().toISOString(), problems }));
 }

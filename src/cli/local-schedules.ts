@@ -77,10 +77,10 @@ export async function runLocalSchedule(
   task: Partial<Work> & { maxSteps?: number; allowedApps?: string[] },
   io: CliIo,
 ): Promise<number> {
-  const { resolveAmcHome } = await import('../main/storage/settings-store');
-  const { createScheduleStore } = await import('../main/storage/schedule-store');
-  const { addSchedule, removeSchedule, overviewOf } = await import('../main/app/local-scheduler');
-  const { ScheduleTimeError } = await import('../main/app/schedule-times');
+  const { resolveAmcHome } = await import('../core/storage/settings-store');
+  const { createScheduleStore } = await import('../core/storage/schedule-store');
+  const { addSchedule, removeSchedule, overviewOf } = await import('../app/local-scheduler');
+  const { ScheduleTimeError } = await import('../app/schedule-times');
   const { ScheduleRequestSchema } = await import('../shared/schedule');
   const store = createScheduleStore(resolveAmcHome(process.env));
   const show = async () => overviewOf(await store.load(), Date.now());
@@ -89,7 +89,7 @@ export async function runLocalSchedule(
     const overview = await show();
     if (values.json) io.out(JSON.stringify(overview));
     else {
-      const { createTaskStore } = await import('../main/storage/task-store');
+      const { createTaskStore } = await import('../core/storage/task-store');
       const history = createTaskStore(resolveAmcHome(process.env));
       const { tasks } = await history.list().finally(() => history.close());
       printSchedules(io, overview, tasks);

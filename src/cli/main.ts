@@ -89,8 +89,8 @@ export async function main(argv: string[], terminal: CliIo = consoleIo): Promise
       return ExitCode.usage;
     }
     // Plain words on the terminal; the error's class and stack trace in the log for a bug report.
-    const { resolveAmcHome } = await import('../main/storage/settings-store');
-    const { logError } = await import('../main/storage/error-log');
+    const { resolveAmcHome } = await import('../core/storage/settings-store');
+    const { logError } = await import('../core/storage/error-log');
     const logged = await logError(resolveAmcHome(process.env), 'cli', `amc ${command.name}`, error);
     const reason = plainReason(error instanceof Error ? error.message : String(error));
     io.err(`amc ${command.name}: ${logged ? t('cli:details', { reason, file: logged }) : reason}`);

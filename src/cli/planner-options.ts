@@ -44,9 +44,9 @@ export function maxStepsOf(values: PlannerValues): number | undefined {
  * missing key, a damaged settings file) is a UsageError in plain words, and nothing has started.
  */
 export async function configuredPlannerFor(overrides: TaskOverrides) {
-  const { createConfigSource, applyTaskOverrides, ConfigError } = await import('../main/runtime/config');
-  const { buildPlanner } = await import('../main/runtime/build-planner');
-  const { SettingsFileError } = await import('../main/storage/settings-store');
+  const { createConfigSource, applyTaskOverrides, ConfigError } = await import('../core/runtime/config');
+  const { buildPlanner } = await import('../core/runtime/build-planner');
+  const { SettingsFileError } = await import('../core/storage/settings-store');
   try {
     const config = applyTaskOverrides(await createConfigSource().load(), overrides);
     return { config, configured: buildPlanner(config) };

@@ -2,9 +2,9 @@
 // lock, timeline and outcome, all under one launch id in history); the end is a results table, or one JSON line.
 import { randomUUID } from 'node:crypto';
 import { TASK_EXIT_CODES, UsageError, type CliIo } from './command';
-import type { AdbClient } from '../main/device/adb-client';
-import type { ConfiguredPlanner, TaskHandle } from '../main/runtime/task-runner';
-import type { RuntimeConfig } from '../main/runtime/config';
+import type { AdbClient } from '../core/device/adb-client';
+import type { ConfiguredPlanner, TaskHandle } from '../core/runtime/task-runner';
+import type { RuntimeConfig } from '../core/runtime/config';
 import { deviceGroupsOf, LaunchTargetError, phonesOfLaunch, type LaunchTargets } from '../shared/device-groups';
 import { finishedOutcomeWords, launchOutcome, launchRowOf, refusedRow, type LaunchRow } from '../shared/launch';
 import { formatCount, formatDuration } from '../shared/task-words';
@@ -78,12 +78,12 @@ export async function runLaunch(request: LaunchRequest, io: CliIo, adb: AdbClien
  * --answer and --yes answer the agents, as for a fleet job.
  */
 export async function launchTasks(request: LaunchRequest, io: CliIo, adb: AdbClient, config: RuntimeConfig, configured: ConfiguredPlanner): Promise<LaunchEnded> {
-  const { resolveAmcHome } = await import('../main/storage/settings-store');
-  const { createTaskStore } = await import('../main/storage/task-store');
-  const { createDeviceLocks } = await import('../main/storage/device-lock');
-  const { createHeadlessRunner, screenshotPolicyFor } = await import('../main/app/headless-runner');
-  const { phoneHelpersFor } = await import('../main/app/phone-typing');
-  const { APP_CLOSED_REASON, TaskStartError } = await import('../main/runtime/task-runner');
+  const { resolveAmcHome } = await import('../core/storage/settings-store');
+  const { createTaskStore } = await import('../core/storage/task-store');
+  const { createDeviceLocks } = await import('../core/storage/device-lock');
+  const { createHeadlessRunner, screenshotPolicyFor } = await import('../core/headless/headless-runner');
+  const { phoneHelpersFor } = await import('../app/phone-typing');
+  const { APP_CLOSED_REASON, TaskStartError } = await import('../core/runtime/task-runner');
 
   const { serials, ready } = await launchPhones(adb, request.targets, config);
   const home = resolveAmcHome(process.env);

@@ -2,10 +2,10 @@ import { ExitCode, TASK_EXIT_CODES, type CliIo } from './command';
 import { finishedVerdict } from '../shared/verdict';
 import { adbForTask, pickSerial } from './commands/devices';
 import { configuredPlannerFor, maxStepsOf, plannerOverrides } from './planner-options';
-import type { ConfiguredPlanner, TaskHandle } from '../main/runtime/task-runner';
-import type { RuntimeConfig } from '../main/runtime/config';
-import type { TaskStore } from '../main/storage/task-store';
-import type { AdbClient } from '../main/device/adb-client';
+import type { ConfiguredPlanner, TaskHandle } from '../core/runtime/task-runner';
+import type { RuntimeConfig } from '../core/runtime/config';
+import type { TaskStore } from '../core/storage/task-store';
+import type { AdbClient } from '../core/device/adb-client';
 import type { TaskRecord } from '../shared/task';
 import { allowedAppsOf, presetAnswers } from './supervision-options';
 import { supervisionPrinter } from './run-report';
@@ -59,9 +59,9 @@ export async function runTaskAtTerminal(command: string, values: TaskAtTerminalV
   const allowedApps = allowedAppsOf(values);
 
   // Loaded lazily so `amc --help` stays fast.
-  const { resolveAmcHome } = await import('../main/storage/settings-store');
-  const { createTaskStore } = await import('../main/storage/task-store');
-  const { createDeviceLocks } = await import('../main/storage/device-lock');
+  const { resolveAmcHome } = await import('../core/storage/settings-store');
+  const { createTaskStore } = await import('../core/storage/task-store');
+  const { createDeviceLocks } = await import('../core/storage/device-lock');
   const { config, configured: base } = await configuredPlannerFor(overrides);
   const home = resolveAmcHome(process.env);
   // The task goes into the same history the app shows; a history that cannot be written never stops the task.
@@ -77,8 +77,8 @@ export async function runTaskAtTerminal(command: string, values: TaskAtTerminalV
   }
   const configured = task.planner;
 
-  const { createHeadlessRunner, screenshotPolicyFor } = await import('../main/app/headless-runner');
-  const { APP_CLOSED_REASON, TaskStartError } = await import('../main/runtime/task-runner');
+  const { createHeadlessRunner, screenshotPolicyFor } = await import('../core/headless/headless-runner');
+  const { APP_CLOSED_REASON, TaskStartError } = await import('../core/runtime/task-runner');
   const adb = await adbForTask(values, config.settings);
   // Before the task exists: an unknown serial never becomes a recorded, failed task.
   const serial = await pickSerial(adb, values.serial);
@@ -90,11 +90,11 @@ export async function runTaskAtTerminal(command: string, values: TaskAtTerminalV
   const terminal = !values.json && process.stdin.isTTY && process.stdout.isTTY ? terminalLines(process.stdin, process.stdout, stopByPerson) : null;
   const words = terminalWords();
   const supervisor = terminalSupervisor({ askLine: terminal?.askLine ?? null, answers, yes: values.yes ?? false, say: (line) => io.out(line), words });
-  const { phoneHelpersFor } = await import('../main/app/phone-typing');
+  const { phoneHelpersFor } = await import('../app/phone-typing');
   const { typing } = phoneHelpersFor({ adb: async () => adb, settings: async () => config.settings, home });
-  const { createNotesStore } = await import('../main/storage/notes-store');
-  const { createPlanCacheStore } = await import('../main/storage/plan-cache-store');
-  const { planCacheLearner } = await import('../main/replay/plan-cache');
+  const { createNotesStore } = await import('../core/storage/notes-store');
+  const { createPlanCacheStore } = await import('../core/storage/plan-cache-store');
+  const { planCacheLearner } = await import('../core/flows/plan-cache');
   // The same notes per app and plan cache as the app's: what this run teaches, the app's next task knows, and the other way round.
   const planCache = planCacheLearner(createPlanCacheStore(home));
   const runner = createHeadlessRunner(adb, { screenshot: screenshotPolicyFor(config, configured), deviceLock: createDeviceLocks(home), supervisor, typing, appNotes: createNotesStore(home), planCache });

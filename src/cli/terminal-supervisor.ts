@@ -1,4 +1,4 @@
-import type { SupervisorDecision, SupervisorPort, SupervisorRequest } from '../main/runtime/supervisor';
+import type { SupervisorDecision, SupervisorPort, SupervisorRequest } from '../core/runtime/supervisor';
 import type { PersonRequest } from '../shared/task';
 import { actionWords, confirmationReasons, loopDescription } from '../shared/supervision-words';
 import { ENGLISH, type Words } from '../shared/i18n/translate';

@@ -1,5 +1,5 @@
-import type { AdbClient } from '../main/device/adb-client';
-import { startDemoDevice } from '../main/app/device-service';
+import type { AdbClient } from '../core/device/adb-client';
+import { startDemoDevice } from '../app/device-service';
 import type { LatencyProfileName, PhoneFault, PhoneSeed, PhoneStateView, VirtualDevice } from '@amc/demo-phone';
 
 const READY_TIMEOUT_MS = 15_000;

@@ -1,4 +1,4 @@
-import { escapeHtml } from '../main/storage/html-report';
+import { escapeHtml } from '../core/storage/html-report';
 import { formatUsd } from '../shared/prices';
 import { formatCount, plannerWords } from '../shared/task-words';
 import type { EvalReport, EvalTaskResult } from './summary';

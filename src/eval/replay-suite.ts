@@ -1,6 +1,6 @@
-import { buildPlanner } from '../main/runtime/build-planner';
+import { buildPlanner } from '../core/runtime/build-planner';
 import { taskVerdict } from '../shared/verdict';
-import { replayPlannerFor } from '../main/replay/replay-task';
+import { replayPlannerFor } from '../core/flows/replay-task';
 import { runSuite, type EvalAttempt, type SuiteOptions } from './run-suite';
 
 /**

@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { redactSecrets } from '@amc/provider-clients';
 import path from 'node:path';
-import { renderTaskReport } from '../main/storage/html-report';
+import { renderTaskReport } from '../core/storage/html-report';
 import { renderEvalHtml } from './render';
 import type { EvalAttempt } from './run-suite';
 import { summarize, type EvalReport, type SummaryInput } from './summary';

@@ -1,10 +1,10 @@
-import type { AdbClient } from '../main/device/adb-client';
-import { createHeadlessRunner, screenshotPolicyFor } from '../main/app/headless-runner';
-import { buildPlanner } from '../main/runtime/build-planner';
-import type { RuntimeConfig } from '../main/runtime/config';
-import { presetSupervisor } from '../main/runtime/supervisor';
-import type { ConfiguredPlanner, TaskHandle } from '../main/runtime/task-runner';
-import type { ExecutorOptions } from '../main/tools/executor';
+import type { AdbClient } from '../core/device/adb-client';
+import { createHeadlessRunner, screenshotPolicyFor } from '../core/headless/headless-runner';
+import { buildPlanner } from '../core/runtime/build-planner';
+import type { RuntimeConfig } from '../core/runtime/config';
+import { presetSupervisor } from '../core/runtime/supervisor';
+import type { ConfiguredPlanner, TaskHandle } from '../core/runtime/task-runner';
+import type { ExecutorOptions } from '../core/tools/executor';
 import type { TaskRecord } from '../shared/task';
 import type { LatencyProfileName } from '@amc/demo-phone';
 import { startEvalPhones, type EvalPhone } from './demo-phones';

@@ -3,7 +3,7 @@ import { app, BrowserWindow, ipcMain, Notification, safeStorage, session, shell,
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { attentionNotice, ipcChannel, methodNames, type EventPayload } from '../shared/contract';
-import { createApp, type AppServices } from './app/create-app';
+import { createApp, type AppServices } from '../app/create-app';
 import { createSafeStorageCodec } from './shell/safe-storage-secrets';
 import {
   isTrustedSender,

@@ -3,12 +3,12 @@ import { sceneFingerprint, type Scene } from '../shared/scene';
 import type { ConfirmationMode } from '../shared/settings-catalog';
 import { actionWords, saidWords } from '../shared/supervision-words';
 import type { TaskEvent } from '../shared/task';
-import type { AppServices } from '../main/app/create-app';
-import type { Observation } from '../main/perception/observer';
-import { freeingWords, holderWords, type DeviceLockHold } from '../main/storage/device-lock';
-import { SupervisedActions } from '../main/runtime/supervised-action';
-import type { SupervisorPort } from '../main/runtime/supervisor';
-import { ACTION_TOOLS } from '../main/tools/registry';
+import type { AppServices } from '../app/create-app';
+import type { Observation } from '../core/perception/observer';
+import { freeingWords, holderWords, type DeviceLockHold } from '../core/storage/device-lock';
+import { SupervisedActions } from '../core/runtime/supervised-action';
+import type { SupervisorPort } from '../core/runtime/supervisor';
+import { ACTION_TOOLS } from '../core/tools/registry';
 import { ENGLISH, type Words } from '../shared/i18n/translate';
 
 /** An action the confirmation setting holds for the person's yes, in words, and how to ask for it. */

@@ -3,7 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import type { AppServices } from '../main/app/create-app';
+import type { AppServices } from '../app/create-app';
 import { createMcpServer } from './server';
 import { DEFAULT_IDLE_TIMEOUT_MS, SessionLiveness } from './session-liveness';
 import type { Words } from '../shared/i18n/translate';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * The Scene: what the planner reads about the phone each turn (built by src/main/perception from
+ * The Scene: what the planner reads about the phone each turn (built by src/core/perception from
  * `uiautomator dump`). Its JSON form is deliberately compact because it is sent to the model every turn:
  * optional strings are omitted when empty and boolean flags are present only when true.
  */

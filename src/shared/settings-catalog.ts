@@ -9,7 +9,7 @@ import { parseDeviceGroups } from './device-groups';
  * Every setting and secret, declared once: its type and range, its default, the environment variable that
  * overrides it, how the Settings form shows it, and where it applies. The settings schema, the patch schema,
  * environment parsing, the form and the README's table are all derived from this list (src/shared/settings.ts,
- * src/main/runtime/config.ts, the renderer's settings fields, scripts/settings-table.mjs).
+ * src/core/runtime/config.ts, the renderer's settings fields, scripts/settings-table.mjs).
  * The order is the order of environment variables in reports and in the README.
  */
 

@@ -5,7 +5,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ACTION_TOOLS } from '../../src/main/tools/registry';
+import { ACTION_TOOLS } from '../../src/core/tools/registry';
 import { startAdbHarness, type AdbHarness } from '../support/adb-harness';
 import { amcBin, anthropicDirectEnv, childEnv, runAmc } from '../support/cli';
 import { findElement, finish, startAnthropicFake, type AnthropicFake, type FakePolicy } from '../fakes/index';

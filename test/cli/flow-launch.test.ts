@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { callControlApi, startVirtualDevice, type PhoneState, type VirtualDevice } from '@amc/demo-phone';
-import { createTaskStore } from '../../src/main/storage/task-store';
+import { createTaskStore } from '../../src/core/storage/task-store';
 import { startAdbHarness, type AdbHarness } from '../support/adb-harness';
 import { runAmc, startAmc } from '../support/cli';
 

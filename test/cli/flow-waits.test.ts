@@ -10,8 +10,8 @@ import { startAdbHarness, type AdbHarness } from '../support/adb-harness';
 import { anthropicDirectEnv, runAmc } from '../support/cli';
 import { finish, scriptedPolicy, startAnthropicFake, tapLabel, type AnthropicFake, type FakePolicy } from '../fakes/index';
 import { applyTaskEvent, newTaskRecord, type TaskEvent, type TaskEventOf, type TaskRecord } from '../../src/shared/task';
-import { renderTaskReport } from '../../src/main/storage/html-report';
-import { TASKS_FOLDER } from '../../src/main/storage/task-store';
+import { renderTaskReport } from '../../src/core/storage/html-report';
+import { TASKS_FOLDER } from '../../src/core/storage/task-store';
 
 let harness: AdbHarness;
 let fake: AnthropicFake;

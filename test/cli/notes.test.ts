@@ -4,7 +4,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NOTES_FILE } from '../../src/main/storage/notes-store';
+import { NOTES_FILE } from '../../src/core/storage/notes-store';
 import { startAdbHarness, type AdbHarness } from '../support/adb-harness';
 import { anthropicDirectEnv, runAmc } from '../support/cli';
 import { finish, startAnthropicFake, type AnthropicFake, type FakePolicy } from '../fakes/index';

@@ -9,8 +9,8 @@ import { startAdbHarness, type AdbHarness } from '../support/adb-harness';
 import { amcBin, runAmc } from '../support/cli';
 import { startInPty } from '../support/pty';
 import { latinSentences } from '../support/latin-sentences';
-import { createTaskStore } from '../../src/main/storage/task-store';
-import { renderTaskReport } from '../../src/main/storage/html-report';
+import { createTaskStore } from '../../src/core/storage/task-store';
+import { renderTaskReport } from '../../src/core/storage/html-report';
 import { wordsFor } from '../../src/shared/i18n/translate';
 
 let harness: AdbHarness;

@@ -4,7 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createTaskStore } from '../../src/main/storage/task-store';
+import { createTaskStore } from '../../src/core/storage/task-store';
 import { startAdbHarness, type AdbHarness } from '../support/adb-harness';
 import { amcBin, anthropicDirectEnv, jsonEvents, runAmc } from '../support/cli';
 import { startInPty } from '../support/pty';

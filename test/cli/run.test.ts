@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { TaskEventSchema } from '../../src/shared/task';
-import { createTaskStore } from '../../src/main/storage/task-store';
+import { createTaskStore } from '../../src/core/storage/task-store';
 import { startAdbHarness, type AdbHarness } from '../support/adb-harness';
 import { anthropicDirectEnv, interrupt, plantDeveloperShellEnv, runAmc, startAmc } from '../support/cli';
 import { finish, findElement, startAnthropicFake, type AnthropicFake, type FakePolicy } from '../fakes/index';

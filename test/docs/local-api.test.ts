@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventNames, methodNames } from '../../src/shared/contract';
-import { createTaskStore } from '../../src/main/storage/task-store';
+import { createTaskStore } from '../../src/core/storage/task-store';
 import { DOC_PATH, generatedSection, withGeneratedSection } from '../../scripts/local-api-doc';
 import { startAdbHarness, type AdbHarness } from '../support/adb-harness';
 import { requireBuiltRenderer } from '../support/build';

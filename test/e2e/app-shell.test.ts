@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { startWebApp, type RunningWebApp } from '../../src/main/app/start-web-app';
+import { startWebApp, type RunningWebApp } from '../../src/app/start-web-app';
 import { launchTestBrowser, type TestBrowser } from '../support/browser';
 import { requireBuiltRenderer } from '../support/build';
 

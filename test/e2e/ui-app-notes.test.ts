@@ -8,7 +8,7 @@ import type { Page } from 'playwright-core';
 import { FAKE_ANTHROPIC_KEY, finish } from '../fakes/index';
 import { SUITE_SCRIPTS, stepsPolicy } from '../fakes/suite-agent';
 import { taskById } from '../../src/eval/tasks/index';
-import { NOTES_FILE } from '../../src/main/storage/notes-store';
+import { NOTES_FILE } from '../../src/core/storage/notes-store';
 import { openApp, saveScreenshot } from './ui-support';
 import { useAnthropicFake, useUiFixture } from '../support/ui-fixture';
 

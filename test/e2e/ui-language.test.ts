@@ -9,9 +9,9 @@ import { finish } from '../fakes/index';
 import type { AnthropicFake } from '../fakes/anthropic-fake';
 import { anthropicFakeEnv, saveScreenshot, selectPhone } from './ui-support';
 import { useAnthropicFake, useUiFixture } from '../support/ui-fixture';
-import { TASKS_FOLDER } from '../../src/main/storage/task-store';
-import { writeLongTaskFile } from '../main/storage/task-fixtures';
-import { personLanguageNote } from '../../src/main/runtime/prompt';
+import { TASKS_FOLDER } from '../../src/core/storage/task-store';
+import { writeLongTaskFile } from '../core/storage/task-fixtures';
+import { personLanguageNote } from '../../src/core/runtime/prompt';
 
 const model = useAnthropicFake(() => finish(true, '已完成。'));
 const ui = useUiFixture({ env: () => anthropicFakeEnv(model.fake.url), locale: 'zh-CN' });

@@ -5,8 +5,8 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { centreOf, dumpUi, openApp, selectPhone, waitForFrameAfter } from './ui-support';
 import { useUiFixture } from '../support/ui-fixture';
-import { createTaskStore } from '../../src/main/storage/task-store';
-import { flowFromRecord } from '../../src/main/replay/flow-from-record';
+import { createTaskStore } from '../../src/core/storage/task-store';
+import { flowFromRecord } from '../../src/core/flows/flow-from-record';
 import { isActionStep } from '../../src/shared/flow';
 
 const SCREEN = { width: 1080, height: 2400 };

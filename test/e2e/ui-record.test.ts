@@ -4,10 +4,10 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { centreOf, clickMirrorAt, dumpUi, openApp, saveScreenshot, selectPhone, waitForFrameAfter } from './ui-support';
 import { useUiFixture } from '../support/ui-fixture';
-import { createTaskStore } from '../../src/main/storage/task-store';
-import { flowFromRecord } from '../../src/main/replay/flow-from-record';
-import { flowToYaml } from '../../src/main/flows/flow-to-yaml';
-import { parseFlowFile } from '../../src/main/flows/flow-file';
+import { createTaskStore } from '../../src/core/storage/task-store';
+import { flowFromRecord } from '../../src/core/flows/flow-from-record';
+import { flowToYaml } from '../../src/core/flows/flow-to-yaml';
+import { parseFlowFile } from '../../src/core/flows/flow-file';
 import { isActionStep, type Flow } from '../../src/shared/flow';
 
 const SCREEN = { width: 1080, height: 2400 };

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
-import { startWebApp, type RunningWebApp } from '../../src/main/app/start-web-app';
+import { startWebApp, type RunningWebApp } from '../../src/app/start-web-app';
 import { ENGLISH, type Words } from '../../src/shared/i18n/translate';
 import { FAKE_ANTHROPIC_KEY } from '../fakes/index';
 import { startAdbHarness, type AdbHarness } from '../support/adb-harness';

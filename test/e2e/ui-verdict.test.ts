@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { openApp, saveScreenshot } from './ui-support';
 import { useUiFixture } from '../support/ui-fixture';
-import { createTaskStore } from '../../src/main/storage/task-store';
+import { createTaskStore } from '../../src/core/storage/task-store';
 import { TASK_VERDICTS, type TaskVerdict } from '../../src/shared/verdict';
 import { tasksOfEachVerdict } from '../support/verdict-tasks';
 

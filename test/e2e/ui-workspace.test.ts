@@ -7,9 +7,9 @@ import type { Page } from 'playwright-core';
 import { finish, type FakePolicy } from '../fakes/index';
 import { chooseRowAction, expandCard, anthropicFakeEnv, fullyInViewport, openApp, saveScreenshot, stepCard } from './ui-support';
 import { useAnthropicFake, useUiFixture } from '../support/ui-fixture';
-import { TASKS_FOLDER } from '../../src/main/storage/task-store';
+import { TASKS_FOLDER } from '../../src/core/storage/task-store';
 import { HISTORY_PAGE_TURNS } from '../../src/shared/contract';
-import { writeLongTaskFile } from '../main/storage/task-fixtures';
+import { writeLongTaskFile } from '../core/storage/task-fixtures';
 
 const nothingToDo: FakePolicy = () => finish(true, 'nothing to do');
 

@@ -1,18 +1,18 @@
 /**
  * The misbehaving-model suite: each scenario's task, phone seed, scripted model and person, and how the guards must
  * end it (judged from the record, the phone's state and the calls the fake received). Shared by the runtime test
- * (test/main/runtime/misbehaving-model.test.ts) and the `supervision` bench. Also `runTask`, which runs one task
+ * (test/core/runtime/misbehaving-model.test.ts) and the `supervision` bench. Also `runTask`, which runs one task
  * through the real SDK (against a provider fake) and adb against the demo phone.
  */
 import { defaultSettings, mergeSettings, SettingsSchema, type SettingsPatch } from '../../src/shared/settings';
 import type { PersonReply, TaskEvent, TaskRecord } from '../../src/shared/task';
-import type { AdbClient } from '../../src/main/device/adb-client';
-import { Observer } from '../../src/main/perception/observer';
-import { Executor } from '../../src/main/tools/executor';
-import { TaskRunner } from '../../src/main/runtime/task-runner';
-import { buildPlanner } from '../../src/main/runtime/build-planner';
-import type { SupervisorPort, SupervisorRequest } from '../../src/main/runtime/supervisor';
-import type { RuntimeConfig } from '../../src/main/runtime/config';
+import type { AdbClient } from '../../src/core/device/adb-client';
+import { Observer } from '../../src/core/perception/observer';
+import { Executor } from '../../src/core/tools/executor';
+import { TaskRunner } from '../../src/core/runtime/task-runner';
+import { buildPlanner } from '../../src/core/runtime/build-planner';
+import type { SupervisorPort, SupervisorRequest } from '../../src/core/runtime/supervisor';
+import type { RuntimeConfig } from '../../src/core/runtime/config';
 import type { PhoneSeed, PhoneState } from '@amc/demo-phone';
 import type { AdbHarness } from '../support/adb-harness';
 import type { FakePolicy, ProviderFake } from './index';

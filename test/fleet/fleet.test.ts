@@ -18,7 +18,7 @@ const fleetModel = (turn: FakeTurn) =>
 import { startAdbHarness, type AdbHarness } from '../support/adb-harness';
 import { amcBin, anthropicDirectEnv, childEnv, runAmc } from '../support/cli';
 import { startTestRedis, type TestRedis } from '../support/redis-server';
-import { createSecretStore } from '../../src/main/storage/settings-store';
+import { createSecretStore } from '../../src/core/storage/settings-store';
 
 const GOAL = 'Turn on Wi-Fi';
 /** A worker's lock, short so a killed worker's job moves on within the test. */

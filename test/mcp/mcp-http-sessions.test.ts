@@ -9,11 +9,11 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { locksFolder } from '../../src/main/storage/device-lock';
+import { locksFolder } from '../../src/core/storage/device-lock';
 import type { PhoneStateView } from '@amc/demo-phone';
 import { startAdbHarness, type AdbHarness } from '../support/adb-harness';
 import { interrupt, runAmc, startAmc } from '../support/cli';
-import { isolatedEnv, startTestApp } from '../main/app/app-fixture';
+import { isolatedEnv, startTestApp } from '../app/app-fixture';
 
 const TOKEN = 'sessions-token-0123456789abcdef';
 let harness: AdbHarness;

@@ -16,8 +16,8 @@ import { amcBin, interrupt, runAmc, startAmc } from '../support/cli';
 import { finish, findElement, startAnthropicFake, type AnthropicFake, type FakePolicy } from '../fakes/index';
 import { directAnthropicEnv } from '../support/planner-env';
 import { SUITE_SCRIPTS, stepsPolicy } from '../fakes/suite-agent';
-import { TASKS_FOLDER } from '../../src/main/storage/task-store';
-import { writeLongTaskFile } from '../main/storage/task-fixtures';
+import { TASKS_FOLDER } from '../../src/core/storage/task-store';
+import { writeLongTaskFile } from '../core/storage/task-fixtures';
 
 let harness: AdbHarness;
 let fake: AnthropicFake;

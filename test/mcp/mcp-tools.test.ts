@@ -15,7 +15,7 @@ import { amcBin, interrupt, startAmc } from '../support/cli';
 import { finish, findElement, startAnthropicFake, type AnthropicFake, type FakePolicy } from '../fakes/index';
 import { directAnthropicEnv } from '../support/planner-env';
 import { SceneSchema } from '../../src/shared/scene';
-import { ACTION_TOOLS as REGISTERED } from '../../src/main/tools/registry';
+import { ACTION_TOOLS as REGISTERED } from '../../src/core/tools/registry';
 import { hintsOf } from '../../src/mcp/server';
 
 let harness: AdbHarness;

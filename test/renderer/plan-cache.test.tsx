@@ -5,7 +5,7 @@ import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-li
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { BridgeContext } from '../../src/renderer/src/bridge-context';
 import { PlanCacheSection } from '../../src/renderer/src/components/notes/PlanCacheSection';
-import { createPlanCacheStore } from '../../src/main/storage/plan-cache-store';
+import { createPlanCacheStore } from '../../src/core/storage/plan-cache-store';
 import { routedApp, type RoutedApp } from './router-bridge';
 import { ConfirmDialog } from '../../src/renderer/src/components/ConfirmDialog';
 

@@ -2,7 +2,7 @@
 // settings.json on disk), like the web host does; every call is recorded.
 import { BridgeError } from '../../src/renderer/src/bridge';
 import { methodNames } from '../../src/shared/contract';
-import { startTestApp, removeHome, type TestApp } from '../main/app/app-fixture';
+import { startTestApp, removeHome, type TestApp } from '../app/app-fixture';
 import { FakeBridge, type Handlers } from './fake-bridge';
 
 export interface RoutedApp {

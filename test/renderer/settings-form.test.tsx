@@ -9,7 +9,7 @@ import { useSettingsStore } from '../../src/renderer/src/store/settings-store';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { createSecretStore } from '../../src/main/storage/settings-store';
+import { createSecretStore } from '../../src/core/storage/settings-store';
 import { routedApp, type RoutedApp } from './router-bridge';
 import { revealField } from './settings-visibility';
 import { IncompleteNote } from '../../src/renderer/src/components/settings/IncompleteNote';

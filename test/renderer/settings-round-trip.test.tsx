@@ -7,9 +7,9 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildPlanner, clientOptions } from '../../src/main/runtime/build-planner';
-import { aiPlannerSetup, applyTaskOverrides, createConfigSource, type RuntimeConfig } from '../../src/main/runtime/config';
-import { createSecretStore } from '../../src/main/storage/settings-store';
+import { buildPlanner, clientOptions } from '../../src/core/runtime/build-planner';
+import { aiPlannerSetup, applyTaskOverrides, createConfigSource, type RuntimeConfig } from '../../src/core/runtime/config';
+import { createSecretStore } from '../../src/core/storage/settings-store';
 import { BridgeContext } from '../../src/renderer/src/bridge-context';
 import { SETTINGS_FIELDS } from '../../src/renderer/src/components/settings/fields';
 import { SettingsForm } from '../../src/renderer/src/components/settings/SettingsForm';
@@ -85,7 +85,7 @@ const ARRIVES: Record<Path, (d: Destinations) => [unknown, unknown]> = {
   // Extended thinking is Anthropic's: the OpenAI client is built without it.
   'aiPlanner.thinkingBudgetTokens': ({ config, provider }) => [direct(config).thinkingBudgetTokens, provider === 'anthropic' ? 2048 : undefined],
   'aiPlanner.maxSteps': ({ config }) => [buildPlanner(config, fakeClient).maxSteps, 17],
-  // withPlanCache reads it for every AI task (src/main/replay/plan-cache.ts).
+  // withPlanCache reads it for every AI task (src/core/flows/plan-cache.ts).
   'aiPlanner.reuseRuns': ({ config }) => [config.settings.aiPlanner.reuseRuns, false],
   'aiPlanner.sendScreenshot': ({ config }) => [buildPlanner(config, fakeClient).planner.accepts.screenshot, false],
   'aiPlanner.screenshotLongEdge': ({ config }) => [aiPlannerSetup(config).screenshotLongEdge, 1024],

@@ -20,11 +20,11 @@ interface Words {
 /** What the HTML report and `amc run`'s lines say for the same task when the machine's locale is `locale`. */
 async function wordsUnder(locale: string): Promise<Words> {
   const script = `
-    import { renderTaskReport } from './src/main/storage/html-report.ts';
+    import { renderTaskReport } from './src/core/storage/html-report.ts';
     import { finishedLine, outcomeLine } from './src/cli/task-lines.ts';
     import { supervisionPrinter } from './src/cli/run-report.ts';
     import { applyTaskEvent, newTaskRecord } from './src/shared/task.ts';
-    import { taskEvents } from './test/main/storage/task-fixtures.ts';
+    import { taskEvents } from './test/core/storage/task-fixtures.ts';
     const events = taskEvents('r1');
     const start = events[0];
     const finished = { ...events.at(-1), durationMs: 74_611_000 - 73_400_500, usage: { inputTokens: 74611, outputTokens: 1500 } };

@@ -10,8 +10,8 @@ import { wordsFor } from '../../src/shared/i18n/translate';
 import { VerificationSchema } from '../../src/shared/action';
 import { MirrorStatusSchema } from '../../src/shared/contract/mirror';
 import { isKnownCode, say, SaidSchema, wordSaid, type SaidCode } from '../../src/shared/said';
-import { stateHintSaying } from '../../src/main/device/device-info';
-import { adbMissingError } from '../../src/main/device/adb-server';
+import { stateHintSaying } from '../../src/core/device/device-info';
+import { adbMissingError } from '../../src/core/device/adb-server';
 
 /** The codes where they are declared: every message of the English `said` catalog (a plural's forms are one). */
 function codesIn(tree: object, prefix = ''): string[] {
@@ -38,7 +38,7 @@ describe('what main says, in the window language', () => {
   it('Scenario: Every message main words for people has words in both languages', () => {
     expect(CODES.length).toBeGreaterThan(20);
     // Said by main, or by the shared words and the CLI that word a main outcome (a refusal no one could answer).
-    const main = ['src/main', 'src/shared', 'src/cli'].flatMap((folder) => sourcesOf(path.resolve(folder))).map((file) => readFileSync(file, 'utf8')).join('\n');
+    const main = ['src/main', 'src/core', 'src/app', 'src/shared', 'src/cli'].flatMap((folder) => sourcesOf(path.resolve(folder))).map((file) => readFileSync(file, 'utf8')).join('\n');
     for (const code of CODES) {
       expect(isKnownCode(code), code).toBe(true);
       for (const language of LANGUAGES) {

@@ -3,9 +3,9 @@
 // finds an element by any of its words.
 import { describe, expect, it } from 'vitest';
 import { readRealDump, realDumps } from '../support/real-dumps';
-import { buildScene } from '../../src/main/perception/scene-builder';
-import { screenFacts } from '../../src/main/perception/screen-facts';
-import { parseUiHierarchy } from '../../src/main/perception/ui-hierarchy';
+import { buildScene } from '../../src/core/perception/scene-builder';
+import { screenFacts } from '../../src/core/perception/screen-facts';
+import { parseUiHierarchy } from '../../src/core/perception/ui-hierarchy';
 import { ancestorIds, elementAt, findElements, sceneTree, type SceneTreeNode } from '../../src/shared/scene-tree';
 import type { Scene, SceneElement } from '../../src/shared/scene';
 

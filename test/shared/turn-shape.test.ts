@@ -14,9 +14,9 @@ import {
   type TaskEvent,
   type TaskEventOf,
 } from '../../src/shared/task';
-import { TaskRunner } from '../../src/main/runtime/task-runner';
-import { DEFAULT_TASK_POLICIES } from '../../src/main/runtime/task-policies';
-import { act, FakeObserver, ScriptedPlanner, step } from '../main/runtime/doubles';
+import { TaskRunner } from '../../src/core/runtime/task-runner';
+import { DEFAULT_TASK_POLICIES } from '../../src/core/runtime/task-policies';
+import { act, FakeObserver, ScriptedPlanner, step } from '../core/runtime/doubles';
 
 const decision: ToolCallDecision = { tool: 'tap', args: { element_id: 'e2' }, rationale: 'The Wi-Fi row.', thinking: 'I see it.', usage: { inputTokens: 1200, outputTokens: 40 } };
 const fold = (events: TaskEvent[]) => events.reduce(applyTaskEvent, newTaskRecord({ id: 't1', goal: 'g', serial: 's', planner: { kind: 'ai', exposesReasoning: true }, maxSteps: 5, createdAt: 0 }));

@@ -4,8 +4,8 @@ import { DENIED } from '../../src/shared/action-words';
 import { actionCount, turnCount } from '../../src/shared/turns';
 import { launchRowOf } from '../../src/shared/launch';
 import { stepCountsLabel } from '../../src/shared/task-words';
-import { summaryOf } from '../../src/main/storage/task-store';
-import { renderTaskReport } from '../../src/main/storage/html-report';
+import { summaryOf } from '../../src/core/storage/task-store';
+import { renderTaskReport } from '../../src/core/storage/html-report';
 import { TaskScript } from '../support/verdict-tasks';
 
 function fold(events: readonly TaskEvent[]): TaskRecord {

@@ -3,8 +3,8 @@
 import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { createSettingsStore } from '../../src/main/storage/settings-store';
-import { createTaskStore } from '../../src/main/storage/task-store';
+import { createSettingsStore } from '../../src/core/storage/settings-store';
+import { createTaskStore } from '../../src/core/storage/task-store';
 import { seededRandom } from './web-fuzz';
 
 const writer = path.join(import.meta.dirname, 'crash-writer.ts');

@@ -1,8 +1,8 @@
 // A process that records task history and saves settings as fast as it can, printing an acknowledgement after
 // each write is durable, until it is killed. The crash-safety test and bench kill it with SIGKILL mid-write.
-import { createSettingsStore } from '../../src/main/storage/settings-store';
-import { createTaskStore } from '../../src/main/storage/task-store';
-import { taskEvents } from '../main/storage/task-fixtures';
+import { createSettingsStore } from '../../src/core/storage/settings-store';
+import { createTaskStore } from '../../src/core/storage/task-store';
+import { taskEvents } from '../core/storage/task-fixtures';
 
 const home = process.argv[2];
 if (!home) throw new Error('usage: crash-writer.ts HOME');

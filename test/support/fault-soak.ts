@@ -2,11 +2,11 @@
 // the control API, an adb server restart, a phone disconnect). Shared by the soak test and the hardening bench.
 import { readdir } from 'node:fs/promises';
 import { FAULT_KINDS } from '@amc/demo-phone';
-import { locksFolder } from '../../src/main/storage/device-lock';
-import { createTaskStore } from '../../src/main/storage/task-store';
+import { locksFolder } from '../../src/core/storage/device-lock';
+import { createTaskStore } from '../../src/core/storage/task-store';
 import type { TaskEvent } from '../../src/shared/task';
 import type { AdbHarness } from './adb-harness';
-import type { TestApp } from '../main/app/app-fixture';
+import type { TestApp } from '../app/app-fixture';
 import { seededRandom } from './web-fuzz';
 
 export const SOAK_FAULTS = [...FAULT_KINDS, 'adb-server-restart', 'phone-disconnect'] as const;

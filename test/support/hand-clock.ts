@@ -1,5 +1,5 @@
 // A scheduler's clock that the test moves by hand: no test waits for real time to pass.
-import type { SchedulerClock } from '../../src/main/app/local-scheduler';
+import type { SchedulerClock } from '../../src/app/local-scheduler';
 
 interface HandTimer {
   at: number;

@@ -3,7 +3,7 @@
 // (the real scrcpy-server does not fit one 64 KB sync DATA message).
 import { createHash } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
-import type { HelperName } from '../../src/main/device/helpers/catalog';
+import type { HelperName } from '../../src/core/device/helpers/catalog';
 
 /** The pinned release files' sizes and magic bytes (scrcpy-server 3.3.3 is a jar, yadb 1.1.1 a dex file). */
 const REAL_FILES: Record<HelperName, { bytes: number; magic: string }> = {

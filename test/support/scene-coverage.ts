@@ -1,10 +1,10 @@
 // What a Scene must keep of the dump it was built from, checked the same way on every dump set (the reviewed corpus
 // and the real dumps from public repositories): every visible actionable node, and every label that says something.
 import { expect } from 'vitest';
-import { cleanLabel, saysAlready } from '../../src/main/perception/labels';
-import { isKeyboardPackage } from '../../src/main/perception/scene-builder';
-import { isStatusBarNode, isStatusBarWindow } from '../../src/main/perception/status-bar';
-import type { UiHierarchy, UiNode } from '../../src/main/perception/ui-hierarchy';
+import { cleanLabel, saysAlready } from '../../src/core/perception/labels';
+import { isKeyboardPackage } from '../../src/core/perception/scene-builder';
+import { isStatusBarNode, isStatusBarWindow } from '../../src/core/perception/status-bar';
+import type { UiHierarchy, UiNode } from '../../src/core/perception/ui-hierarchy';
 import { labelParts, type Scene, type SceneElement } from '../../src/shared/scene';
 
 export const isActionable = (node: UiNode) =>

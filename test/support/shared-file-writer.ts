@@ -1,7 +1,7 @@
 // A separate process that changes the app's shared files, as `amc run` and `amc schedule` do beside the app:
 // `shared-file-writer.ts HOME TAG COUNT` adds COUNT schedules and COUNT notes named after TAG, one change at a time.
-import { createNotesStore } from '../../src/main/storage/notes-store';
-import { createScheduleStore } from '../../src/main/storage/schedule-store';
+import { createNotesStore } from '../../src/core/storage/notes-store';
+import { createScheduleStore } from '../../src/core/storage/schedule-store';
 
 const [home, tag, count] = process.argv.slice(2);
 if (!home || !tag || !count) throw new Error('usage: shared-file-writer.ts HOME TAG COUNT');

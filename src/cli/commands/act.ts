@@ -48,7 +48,7 @@ function argumentHelp(name: string, schema: PropertySchema, required: boolean): 
 
 /** Every tool of the registry with its arguments, as `amc act --help` lists them. */
 async function toolsHelp(): Promise<string> {
-  const { ACTION_TOOLS } = await import('../../main/tools/registry');
+  const { ACTION_TOOLS } = await import('../../core/tools/registry');
   const lines = ['Tools:'];
   for (const tool of ACTION_TOOLS.values()) {
     const { properties = {}, required = [] } = tool.spec.inputSchema as { properties?: Record<string, PropertySchema>; required?: string[] };
@@ -64,7 +64,7 @@ export const actCommand: CliCommand = {
   usage: `amc act [-s SERIAL] TOOL [--ARG VALUE ...] [--json] ${ADB_OPTIONS_USAGE}   e.g. amc act -s SERIAL tap --element_id e3`,
   moreHelp: toolsHelp,
   async run(args, io) {
-    const { ACTION_TOOL_NAMES, ACTION_TOOLS } = await import('../../main/tools/registry');
+    const { ACTION_TOOL_NAMES, ACTION_TOOLS } = await import('../../core/tools/registry');
     const toolName = findToolName(args);
     const spec = toolName === undefined ? undefined : ACTION_TOOLS.get(toolName.toLowerCase())?.spec;
     if (!spec) {
@@ -88,9 +88,9 @@ export const actCommand: CliCommand = {
 
     const adb = await adbFromOptions(values);
     const serial = await pickSerial(adb, values.serial);
-    const { Observer } = await import('../../main/perception/observer');
-    const { Executor } = await import('../../main/tools/executor');
-    const { typingOfThisMachine } = await import('../../main/app/phone-typing');
+    const { Observer } = await import('../../core/perception/observer');
+    const { Executor } = await import('../../core/tools/executor');
+    const { typingOfThisMachine } = await import('../../app/phone-typing');
     const typing = typingOfThisMachine(adb);
     const executor = new Executor(adb, { typing });
     try {

@@ -16,8 +16,8 @@ export const cacheCommand: CliCommand = {
     if (action !== 'list' && action !== 'forget') throw new UsageError(t('cli:cache.whatToDo'));
     const given = action === first ? rest : args;
     const { values, positionals } = parseCommandArgs(given, { json: { type: 'boolean' } }, action === 'forget');
-    const { resolveAmcHome } = await import('../../main/storage/settings-store');
-    const { createPlanCacheStore } = await import('../../main/storage/plan-cache-store');
+    const { resolveAmcHome } = await import('../../core/storage/settings-store');
+    const { createPlanCacheStore } = await import('../../core/storage/plan-cache-store');
     const cache = createPlanCacheStore(resolveAmcHome(process.env));
     if (action === 'forget') {
       const which = positionals.join(' ').trim();

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { CliCommand, CliIo } from '../command';
 import { ExitCode, UsageError } from '../command';
 import { parseCommandArgs, parsePort } from '../args';
-import { resolveAmcHome } from '../../main/storage/settings-store';
+import { resolveAmcHome } from '../../core/storage/settings-store';
 import type { ControlPlaneConfig } from '../../control-plane/config';
 import type { Logger } from '../../control-plane/logger';
 import type { RedisStore } from '../../control-plane/redis-store';

@@ -1,7 +1,7 @@
 import type { CliCommand } from '../command';
 import { UsageError } from '../command';
 import { parseCommandArgs, parsePort } from '../args';
-import type { AdbClient } from '../../main/device/adb-client';
+import type { AdbClient } from '../../core/device/adb-client';
 import type { DeviceSummary } from '../../shared/device';
 import type { Settings } from '../../shared/settings';
 import { terminalWords } from '../terminal-words';
@@ -18,7 +18,7 @@ export const ADB_OPTIONS_USAGE = '[--adb-host H] [--adb-port P] [--adb-path PATH
 
 /** The adb client for the command's options (ANDROID_ADB_SERVER_PORT applies when --adb-port is absent). */
 export async function adbFromOptions(values: { 'adb-host'?: string; 'adb-port'?: string; 'adb-path'?: string }): Promise<AdbClient> {
-  const { AdbClient } = await import('../../main/device/adb-client');
+  const { AdbClient } = await import('../../core/device/adb-client');
   return AdbClient.create({
     host: values['adb-host'],
     port: parsePort(values['adb-port'], '--adb-port'),
@@ -28,8 +28,8 @@ export async function adbFromOptions(values: { 'adb-host'?: string; 'adb-port'?:
 
 /** The adb client for a task: the adb server in Settings (ANDROID_ADB_SERVER_PORT applied), each given flag winning. */
 export async function adbForTask(values: { 'adb-host'?: string; 'adb-port'?: string; 'adb-path'?: string }, settings: Settings): Promise<AdbClient> {
-  const { AdbClient } = await import('../../main/device/adb-client');
-  const { adbServerOptions } = await import('../../main/app/device-service');
+  const { AdbClient } = await import('../../core/device/adb-client');
+  const { adbServerOptions } = await import('../../app/device-service');
   return AdbClient.create({
     ...adbServerOptions(settings, process.env),
     ...(values['adb-host'] ? { host: values['adb-host'] } : {}),
@@ -40,7 +40,7 @@ export async function adbForTask(values: { 'adb-host'?: string; 'adb-port'?: str
 
 /** A HOST:PORT argument, checked before any adb work: a malformed one is a usage error (exit code 2). */
 export async function addressArgument(target: string): Promise<string> {
-  const { parseHostPort } = await import('../../main/device/adb-client');
+  const { parseHostPort } = await import('../../core/device/adb-client');
   try {
     parseHostPort(target);
   } catch (error) {
@@ -100,11 +100,11 @@ export const devicesCommand: CliCommand = {
   async run(args, io) {
     const { values } = parseCommandArgs(args, { json: { type: 'boolean' }, ...adbOptions });
     const adb = await adbFromOptions(values);
-    const { describeDevice } = await import('../../main/device/device-info');
+    const { describeDevice } = await import('../../core/device/device-info');
     const entries = await adb.listDevices({ timeoutMs: 10_000 });
     const devices = await Promise.all(entries.map((entry) => describeDevice(adb, entry.serial, entry.state, { timeoutMs: 10_000 })));
     if (values.json) {
-      const { helpersOfReadyPhones } = await import('../../main/app/phone-typing');
+      const { helpersOfReadyPhones } = await import('../../app/phone-typing');
       const helpers = await helpersOfReadyPhones(adb, devices);
       io.out(JSON.stringify(devices.map((device) => ({ ...device, ...(helpers.has(device.serial) && { helpers: helpers.get(device.serial) }) })), null, 2));
     } else if (devices.length === 0) {

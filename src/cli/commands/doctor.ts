@@ -7,8 +7,8 @@ import { ADB_OPTIONS_USAGE, adbForTask, adbOptions } from './devices';
 import { plainReason } from '../../shared/plain-words';
 import { ENGLISH, type Words } from '../../shared/i18n/translate';
 import { terminalWords } from '../terminal-words';
-import type { RuntimeConfig } from '../../main/runtime/config';
-import type { AdbClient } from '../../main/device/adb-client';
+import type { RuntimeConfig } from '../../core/runtime/config';
+import type { AdbClient } from '../../core/device/adb-client';
 
 const run = promisify(execFile);
 const message = (error: unknown) => plainReason(error instanceof Error ? error.message : String(error));
@@ -30,9 +30,9 @@ async function adbVersionRow(adbPath: string, { t }: Words): Promise<DoctorRow> 
 }
 
 async function phoneRows(adb: AdbClient, { t }: Words): Promise<{ rows: DoctorRow[]; ready: string[] }> {
-  const { describeDevice } = await import('../../main/device/device-info');
-  const { createDeviceLocks, freeingWords, holderWords } = await import('../../main/storage/device-lock');
-  const { resolveAmcHome } = await import('../../main/storage/settings-store');
+  const { describeDevice } = await import('../../core/device/device-info');
+  const { createDeviceLocks, freeingWords, holderWords } = await import('../../core/storage/device-lock');
+  const { resolveAmcHome } = await import('../../core/storage/settings-store');
   const locks = createDeviceLocks(resolveAmcHome(process.env));
   const entries = await adb.listDevices({ timeoutMs: 10_000 });
   if (entries.length === 0) {
@@ -61,7 +61,7 @@ async function modelRow(config: RuntimeConfig, { t }: Words): Promise<DoctorRow>
   if (!config.settings.aiPlanner.enabled) {
     return { check: 'planner', status: 'warn', detail: t('doctor:plannerOff'), fix: t('doctor:plannerOffFix') };
   }
-  const { testConnection } = await import('../../main/app/connection-check');
+  const { testConnection } = await import('../../app/connection-check');
   const report = await testConnection(config);
   return report.result === 'ok'
     ? { check: 'model', status: 'ok', detail: `${report.target}: ${report.message}` }
@@ -95,7 +95,7 @@ export const doctorCommand: CliCommand = {
     // `--json` is for scripts: English whatever the terminal's language.
     const words = values.json ? ENGLISH : terminalWords();
     const { t } = words;
-    const { createConfigSource } = await import('../../main/runtime/config');
+    const { createConfigSource } = await import('../../core/runtime/config');
     const { defaultSettings } = await import('../../shared/settings');
     const rows: DoctorRow[] = [];
 

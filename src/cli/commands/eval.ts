@@ -100,14 +100,14 @@ export const evalCommand: CliCommand = {
     const maxSteps = maxStepsOf(values);
     const { config, configured } = await configuredPlannerFor(plannerOverrides(values));
 
-    const { resolveAmcHome } = await import('../../main/storage/settings-store');
+    const { resolveAmcHome } = await import('../../core/storage/settings-store');
     const { runSuite } = await import('../../eval/run-suite');
     const { writeEvalReport } = await import('../../eval/report-files');
     const { renderTable } = await import('../../eval/render');
     const folder = path.resolve(values.out ?? path.join(resolveAmcHome(process.env), 'eval', new Date().toISOString().replace(/[:.]/g, '-')));
     const adb = await adbForTask(values, config.settings);
     // Text `input text` cannot type goes through yadb, then ADBKeyBoard, as in `amc run`.
-    const { phoneHelpersFor } = await import('../../main/app/phone-typing');
+    const { phoneHelpersFor } = await import('../../app/phone-typing');
     const { typing } = phoneHelpersFor({ adb: async () => adb, settings: async () => config.settings, home: resolveAmcHome(process.env) });
 
     const interrupt = new AbortController();

@@ -11,7 +11,7 @@ const CHECK_USAGE = `amc flow check FILE ${FLOW_VAR_USAGE}`;
 async function check(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommandArgs(args, { ...flowVarOption }, true);
   const file = flowFileArgument(positionals, CHECK_USAGE);
-  const { FlowFileError } = await import('../../main/flows/flow-file');
+  const { FlowFileError } = await import('../../core/flows/flow-file');
   try {
     const flow = await readFlowFile(file, flowVarsOf(values));
     const vars = Object.keys(flow.vars);

@@ -33,7 +33,7 @@ export const mcpCommand: CliCommand = {
     const token = givenToken === undefined ? undefined : TokenSchema.safeParse(givenToken);
     if (values.http && token && !token.success) throw new UsageError(`AMC_MCP_TOKEN ${token.error.issues[0]!.message}`);
 
-    const { createApp } = await import('../../main/app/create-app');
+    const { createApp } = await import('../../app/create-app');
     const app = await createApp();
     try {
       if (values.http) {

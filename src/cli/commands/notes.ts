@@ -13,8 +13,8 @@ export const notesCommand: CliCommand = {
     if (action !== 'list' && action !== 'remove') throw new UsageError('say what to do: amc notes list or amc notes remove ID');
     const given = action === first ? rest : args;
     const { values, positionals } = parseCommandArgs(given, { app: { type: 'string' }, json: { type: 'boolean' } }, action === 'remove');
-    const { resolveAmcHome } = await import('../../main/storage/settings-store');
-    const { createNotesStore } = await import('../../main/storage/notes-store');
+    const { resolveAmcHome } = await import('../../core/storage/settings-store');
+    const { createNotesStore } = await import('../../core/storage/notes-store');
     const notes = createNotesStore(resolveAmcHome(process.env));
     if (action === 'remove') {
       const id = positionals[0];

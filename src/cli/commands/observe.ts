@@ -28,8 +28,8 @@ export const observeCommand: CliCommand = {
     }
     const adb = await adbFromOptions(values);
     const serial = await pickSerial(adb, values.serial);
-    const { Observer } = await import('../../main/perception/observer');
-    const { typingOfThisMachine } = await import('../../main/app/phone-typing');
+    const { Observer } = await import('../../core/perception/observer');
+    const { typingOfThisMachine } = await import('../../app/phone-typing');
     // yadb is pushed when the screen never goes idle, with this machine's Settings (path, download), as the app does.
     const observer = new Observer(adb, { screenshot: { format, longEdge }, helpers: typingOfThisMachine(adb).helpers });
     let observation;

@@ -23,8 +23,8 @@ export const replayCommand: CliCommand = {
     );
     if (positionals.length !== 1 || !positionals[0]!.trim()) throw new UsageError('give exactly one task id (amc replay TASK_ID; History and `amc run --json` show task ids)');
     const id = positionals[0]!.trim();
-    const { TaskStoreError } = await import('../../main/storage/task-store');
-    const { replayPlannerFor, ReplayRefused } = await import('../../main/replay/replay-task');
+    const { TaskStoreError } = await import('../../core/storage/task-store');
+    const { replayPlannerFor, ReplayRefused } = await import('../../core/flows/replay-task');
     return runTaskAtTerminal('replay', values, io, async ({ configured, history }) => {
       const record = await history.get(id).catch((error: unknown) => {
         throw error instanceof TaskStoreError ? new UsageError(`task ${id} cannot be read from history: ${error.message}`) : error;

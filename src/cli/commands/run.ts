@@ -39,9 +39,9 @@ export const runCommand: CliCommand = {
     const targets = launchTargetsOf(values);
     if (targets) return launchAtTerminal(targets, goal, values, io);
     return runTaskAtTerminal('run', values, io, async ({ config, configured, history }) => {
-      const { withPlanCache } = await import('../../main/replay/plan-cache');
-      const { createPlanCacheStore } = await import('../../main/storage/plan-cache-store');
-      const { resolveAmcHome } = await import('../../main/storage/settings-store');
+      const { withPlanCache } = await import('../../core/flows/plan-cache');
+      const { createPlanCacheStore } = await import('../../core/storage/plan-cache-store');
+      const { resolveAmcHome } = await import('../../core/storage/settings-store');
       const cache = createPlanCacheStore(resolveAmcHome(process.env));
       return { goal, planner: await withPlanCache(configured, goal, { cache, history }, config.settings.aiPlanner.reuseRuns) };
     });

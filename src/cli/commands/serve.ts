@@ -8,7 +8,7 @@ export const serveCommand: CliCommand = {
   async run(args, io) {
     const { values } = parseCommandArgs(args, { port: { type: 'string' } });
     const port = parsePort(values.port, '--port') ?? 0;
-    const { startWebApp } = await import('../../main/app/start-web-app');
+    const { startWebApp } = await import('../../app/start-web-app');
     const app = await startWebApp({ port });
     const { t } = terminalWords();
     io.out(t('cli:serve.serving', { url: app.url }));

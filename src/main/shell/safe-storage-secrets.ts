@@ -1,5 +1,5 @@
 import type { SafeStorage } from 'electron';
-import { KEYCHAIN_SCHEME, plainSecretCodec, type SecretCodec } from '../storage/settings-store';
+import { KEYCHAIN_SCHEME, plainSecretCodec, type SecretCodec } from '../../core/storage/settings-store';
 import type { SecretStorageChoice } from './shell-policy';
 import { say } from '../../shared/said';
 

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSafeStorageCodec, SAFE_STORAGE_SCHEME, type SafeStorageLike } from '../../../src/main/shell/safe-storage-secrets';
 import { secretStorageChoice } from '../../../src/main/shell/shell-policy';
-import { createSecretStore } from '../../../src/main/storage/settings-store';
+import { createSecretStore } from '../../../src/core/storage/settings-store';
 
 /** Stands in for the OS keychain outside Electron: real AES-GCM with a key held in memory. */
 function keychain(available = true): SafeStorageLike {

@@ -1,4 +1,4 @@
-/** The HTML report's words (src/main/storage/html-report.ts): its summary, each turn and the supervision log. */
+/** The HTML report's words (src/core/storage/html-report.ts): its summary, each turn and the supervision log. */
 export default {
   title: 'Task report: {{goal}}',
   wireframe: 'Wireframe of the screen',

@@ -1,7 +1,7 @@
 import type { CatalogOf } from '../catalog-shape';
 import type en from '../en/report';
 
-/** HTML 报告的词（src/main/storage/html-report.ts）：摘要、每一轮和监督记录。 */
+/** HTML 报告的词（src/core/storage/html-report.ts）：摘要、每一轮和监督记录。 */
 export default {
   title: '任务报告：{{goal}}',
   wireframe: '屏幕线框图',

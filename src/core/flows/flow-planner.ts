@@ -1,0 +1,39 @@
+import type { Flow } from '../../shared/flow';
+import { createReplayPlanner, type FlowScreenshots } from './replay-planner';
+import { buildToolCallingClient } from '../runtime/build-planner';
+import type { RuntimeConfig } from '../runtime/config';
+import type { ConfiguredPlanner } from '../runtime/planner';
+import { createFlowChecks } from './flow-checks';
+import type { FlowRunRecorder } from './flow-run-recorder';
+
+/**
+ * The planner of a flow run, from the one the configuration builds: the flow's steps replayed on the fresh Scene of
+ * each turn (each lookup and check waiting for the screen, each turn's screen read once it settled), asserts judged
+ * in code, and the configured model (when the AI planner is on) for `ai` and `ask_ai` steps. With the AI planner off
+ * no model is called (seed D6): such steps stop the run and say why. `recorder` hears each step's result; `screenshots`
+ * saves `screenshot` steps' pictures (without it, such a step fails).
+ */
+export function flowRunPlanner(
+  flow: Flow,
+  config: RuntimeConfig,
+  configured: ConfiguredPlanner,
+  recorder?: FlowRunRecorder,
+  { heal = false, screenshots }: { heal?: boolean; screenshots?: FlowScreenshots } = {},
+): ConfiguredPlanner {
+  const model = configured.planner.info.kind === 'ai' ? configured.planner : undefined;
+  const checks = createFlowChecks({ client: model ? buildToolCallingClient(config) : null });
+  // A step that does not match fails the run there, with what it looked for and what the screen shows: the model
+  // answers `ai` and `ask_ai` steps only, and never carries on in the flow's place; with `heal` (asked for, and a
+  // model set up) it carries out that one step's meaning in a few supervised actions, and the flow goes on.
+  const planner = createReplayPlanner({
+    flow,
+    source: 'replayed',
+    checks,
+    onDivergence: heal && model ? 'heal' : 'fail',
+    ...(model && { model }),
+    ...(recorder && { onStep: recorder.onStep }),
+    ...(screenshots && { screenshots }),
+  });
+  // Every step may take a turn of its own, and one more confirms the end.
+  return { ...configured, planner: recorder ? recorder.planner(planner) : planner, maxSteps: Math.max(configured.maxSteps, flow.steps.length + 1) };
+}
