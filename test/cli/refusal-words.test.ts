@@ -34,7 +34,8 @@ const chinese = () => ({ ANDROID_ADB_SERVER_PORT: String(harness.adbPort), HOME:
 const NAMES = ['Notes', 'launch_app'];
 const expectAllChinese = (text: string) => expect(latinSentences(text, NAMES), text).toEqual([]);
 const FLOW = 'goal: Open Notes\nsteps:\n  - launch_app: Notes\n  - assert: {app: com.amc.notes}\n';
-const failedLine = (output: string) => output.split('\n').find((line) => /FAILED +1\./.test(line))!.replace(/^.*FAILED +1\. launch_app: Notes — /, '');
+/** The failed step's reason on its line (its status word is the terminal's language: 失败 in Chinese). */
+const failedLine = (output: string) => output.split('\n').find((line) => /(FAILED|失败) +1\./.test(line))!.replace(/^.*(FAILED|失败) +1\. launch_app: Notes — /, '');
 const failureMessage = (xml: string) => /<failure message="([^"]*)"/.exec(xml)![1]!;
 
 describe('a refusal in the reader\'s language', { timeout: 120_000 }, () => {

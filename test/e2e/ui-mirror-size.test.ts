@@ -84,7 +84,10 @@ describe('the mirror by default', { timeout: 120_000 }, () => {
     const chosen = await widthOf(page, 'mirror-canvas');
     await page.setViewportSize({ width: 1920, height: 1080 });
     await expect.poll(() => splitter.getAttribute('aria-valuenow')).toBe('300');
-    expect(await widthOf(page, 'mirror-canvas')).toBeLessThanOrEqual(chosen + 1);
+    // At 1280x800 the chosen size may be held back by the window's height; the window growing never takes the phone
+    // past the size the person set.
+    expect(chosen).toBeLessThanOrEqual(301);
+    expect(await widthOf(page, 'mirror-canvas')).toBeLessThanOrEqual(301);
     // A double-click gives the size back to the window.
     await splitter.dblclick();
     await expect.poll(() => widthOf(page, 'mirror-canvas')).toBeGreaterThanOrEqual(420);

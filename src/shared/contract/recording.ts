@@ -4,7 +4,7 @@ import { FlowVarNameSchema, FlowVarValueSchema } from '../flow';
 import { defineEvents, defineMethods } from './define';
 
 const serial = z.string().trim().min(1, 'choose a device').max(300);
-const stepId = z.string().regex(/^s[1-9]\d*$/, 'name a recorded step (s1, s2, …)');
+const stepId = z.string().max(12).regex(/^s[1-9]\d*$/, 'name a recorded step (s1, s2, …)');
 const coordinate = z.number().int().nonnegative().max(100_000);
 
 /** The phone's recording, or null when none runs on it. */

@@ -242,7 +242,7 @@ export function HistoryPanel() {
           </button>
         </p>
       ) : (
-        <table className="history-table" data-testid="history-table" onKeyDown={onTableKeyDown}>
+        <table className="history-table one-line" data-testid="history-table" onKeyDown={onTableKeyDown}>
           <caption className="visually-hidden">{t('app:history.caption')}</caption>
           <thead>
             <tr>
