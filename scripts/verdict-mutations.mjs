@@ -1,12 +1,12 @@
 #!/usr/bin/env node
 // Mutation check of the verdict: flips each of its rules in turn (src/shared/verdict.ts and the action count in
-// src/shared/action-words.ts), runs the verdict's tests, and says which flip no test caught. Exit 0 only when every
+// src/shared/turns.ts), runs the verdict's tests, and says which flip no test caught. Exit 0 only when every
 // flip failed some test. Usage: node scripts/verdict-mutations.mjs [extra test files...]
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 
 const VERDICT = 'src/shared/verdict.ts';
-const WORDS = 'src/shared/action-words.ts';
+const TURNS = 'src/shared/turns.ts';
 const tests = ['test/shared/verdict.test.ts', ...process.argv.slice(2)];
 
 /** Each rule: the file, the text that states it, and that text flipped. */
@@ -20,10 +20,10 @@ const RULES = [
   ['failed and stopped are apart', VERDICT, "task.status === 'failed' ? 'failed' : 'stopped'", "task.status === 'failed' ? 'stopped' : 'failed'"],
   ['an action reached the phone', VERDICT, "sentToPhone(step.outcome) || step.planned?.source === 'skipped'", "true"],
   ['a step already done counts as checked', VERDICT, " || step.planned?.source === 'skipped'", ''],
-  ['a question is not an action', WORDS, 'new Set([ASK_USER, HAND_OVER, WAIT])', 'new Set([HAND_OVER, WAIT])'],
-  ['a hand-over is not an action', WORDS, 'new Set([ASK_USER, HAND_OVER, WAIT])', 'new Set([ASK_USER, WAIT])'],
-  ['a wait is not an action', WORDS, 'new Set([ASK_USER, HAND_OVER, WAIT])', 'new Set([ASK_USER, HAND_OVER])'],
-  ['a denied action is not an action', WORDS, ' && !isDenied(step.outcome)', ''],
+  ['a question is not an action', TURNS, 'new Set([ASK_USER, HAND_OVER, WAIT])', 'new Set([HAND_OVER, WAIT])'],
+  ['a hand-over is not an action', TURNS, 'new Set([ASK_USER, HAND_OVER, WAIT])', 'new Set([ASK_USER, WAIT])'],
+  ['a wait is not an action', TURNS, 'new Set([ASK_USER, HAND_OVER, WAIT])', 'new Set([ASK_USER, HAND_OVER])'],
+  ['a denied action is not an action', TURNS, ' && !isDenied(step.outcome)', ''],
   ["only the model's claim is judged", VERDICT, "  if (!claim?.planned || !MODELS_OWN.includes(claim.planned.source)) return null;\n", ''],
   ['only a question goal may be answered from the screen', VERDICT, 'isQuestionGoal(record.goal) && ', ''],
   ['an answer read from the screen stands for an action', VERDICT, '  if (answered) return null;\n', ''],
@@ -37,7 +37,7 @@ const RULES = [
   ['a Chinese question word makes a question', VERDICT, ' || QUESTION_ZH.test(text)', ''],
 ];
 
-const original = new Map([VERDICT, WORDS].map((file) => [file, readFileSync(file, 'utf8')]));
+const original = new Map([VERDICT, TURNS].map((file) => [file, readFileSync(file, 'utf8')]));
 const survivors = [];
 try {
   for (const [rule, file, from, to] of RULES) {
