@@ -3,6 +3,7 @@
 // locator (no bare point where a locator is unique).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAdbHarness, type AdbHarness } from '../support/adb-harness';
+import { centreOnPhone } from '../support/node-centre';
 import { isolatedEnv, removeHome, startTestApp, type TestApp } from './app-fixture';
 import { runAmc } from '../support/cli';
 import { parseMaestroFlow } from '../../src/core/flows/maestro-file';
@@ -20,16 +21,6 @@ afterAll(async () => {
   await harness?.stop();
   if (app) await removeHome(app.home);
 });
-
-/** Centre of the first node whose text (or resource id ending) is `name`, in the phone's own UI dump. */
-async function centreOf(name: string): Promise<{ x: number; y: number }> {
-  const xml = (await harness.adb(['-s', harness.serial, 'shell', 'uiautomator dump /dev/tty'])).stdout;
-  const wanted = name.startsWith('#') ? `resource-id="[^"]*${name.slice(1)}"` : `text="${name.replace(/&/g, '&amp;')}"`;
-  const node = new RegExp(`${wanted}[^>]*?bounds="\\[(\\d+),(\\d+)\\]\\[(\\d+),(\\d+)\\]"`).exec(xml);
-  if (!node) throw new Error(`no "${name}" on the screen`);
-  const [left, top, right, bottom] = node.slice(1).map(Number) as [number, number, number, number];
-  return { x: Math.round((left + right) / 2), y: Math.round((top + bottom) / 2) };
-}
 
 /** What a person does on each app: taps by what they read (`#id` by resource id), typing as `type:…`. */
 const RECORDINGS: Array<{ app: string; inputs: string[] }> = [
@@ -49,7 +40,7 @@ describe('recordings on every demo app', () => {
       await app.call('record.start', { serial });
       for (const input of inputs) {
         if (input.startsWith('type:')) await app.call('devices.typeText', { serial, text: input.slice(5) });
-        else await app.call('devices.tap', { serial, ...(await centreOf(input)) });
+        else await app.call('devices.tap', { serial, ...(await centreOnPhone(harness, input)) });
       }
       const { recording } = await app.call('record.status', { serial });
       // Typing joins into one step; every tap is named by a locator, never kept as a point.

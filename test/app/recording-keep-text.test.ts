@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAdbHarness, type AdbHarness } from '../support/adb-harness';
+import { centreOnPhone } from '../support/node-centre';
 import { runAmc } from '../support/cli';
 import { isolatedEnv, removeHome, startTestApp, type TestApp } from './app-fixture';
 
@@ -26,18 +27,6 @@ afterAll(async () => {
   if (files) await rm(files, { recursive: true, force: true });
 });
 
-const escapedForPattern = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
-/** Centre of the first node whose text (or resource id ending, `#id`) is `name`, in the phone's own UI dump. */
-async function centreOf(name: string): Promise<{ x: number; y: number }> {
-  const xml = (await harness.adb(['-s', harness.serial, 'shell', 'uiautomator dump /dev/tty'])).stdout;
-  const wanted = name.startsWith('#') ? `resource-id="[^"]*${escapedForPattern(name.slice(1))}"` : `text="${escapedForPattern(name)}"`;
-  const node = new RegExp(`${wanted}[^>]*?bounds="\\[(\\d+),(\\d+)\\]\\[(\\d+),(\\d+)\\]"`).exec(xml);
-  if (!node) throw new Error(`no "${name}" on the screen`);
-  const [left, top, right, bottom] = node.slice(1).map(Number) as [number, number, number, number];
-  return { x: Math.round((left + right) / 2), y: Math.round((top + bottom) / 2) };
-}
-
 const seed = (order: string) => ({ foreground: 'com.amc.notes' as const, notes: [{ title: 'Order', body: order }, { title: 'Ideas', body: 'plans' }] });
 
 describe('keeping a text while recording', () => {
@@ -45,8 +34,8 @@ describe('keeping a text while recording', () => {
     const serial = harness.serial;
     await harness.control('/reset', { body: seed('4711') });
     await app.call('record.start', { serial });
-    await app.call('devices.tap', { serial, ...(await centreOf('Order')) });
-    const body = await centreOf('#note_body');
+    await app.call('devices.tap', { serial, ...(await centreOnPhone(harness, 'Order')) });
+    const body = await centreOnPhone(harness, '#note_body');
     const kept = await app.call('record.addCheck', { serial, kind: 'text', ...body });
     // Named by its id, not by the words it holds now (those are what a later run may show otherwise).
     expect(kept.recording!.steps.at(-1)!.step).toEqual({ copy_text: { from: expect.objectContaining({ resourceId: 'note_body' }), into: 'note_body' } });
@@ -54,11 +43,11 @@ describe('keeping a text while recording', () => {
     // The click only named the element: nothing was typed or focused on the phone.
     expect((await harness.control<{ focusedField: string | null }>('/state')).body.focusedField).toBeNull();
     await app.call('devices.pressKey', { serial, key: 'back' });
-    await app.call('devices.tap', { serial, ...(await centreOf('Ideas')) });
-    await app.call('devices.tap', { serial, ...(await centreOf('#note_title')) });
+    await app.call('devices.tap', { serial, ...(await centreOnPhone(harness, 'Ideas')) });
+    await app.call('devices.tap', { serial, ...(await centreOnPhone(harness, '#note_title')) });
     await app.call('devices.typeText', { serial, text: ' 4711' });
     await app.call('devices.pressKey', { serial, key: 'back' });
-    await app.call('devices.tap', { serial, ...(await centreOf('Save')) });
+    await app.call('devices.tap', { serial, ...(await centreOnPhone(harness, 'Save')) });
     const { recording } = await app.call('record.status', { serial });
     const typing = recording!.steps.find((step) => 'tool' in step.step && step.step.tool === 'type_text')!;
     // A name no step keeps is still refused; the kept one reads.

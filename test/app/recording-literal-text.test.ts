@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAdbHarness, type AdbHarness } from '../support/adb-harness';
+import { centreOnPhone } from '../support/node-centre';
 import { runAmc } from '../support/cli';
 import { isolatedEnv, removeHome, startTestApp, type TestApp } from './app-fixture';
 
@@ -26,18 +27,6 @@ afterAll(async () => {
   if (files) await rm(files, { recursive: true, force: true });
 });
 
-const escapedForPattern = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
-/** Centre of the first node whose text (or resource id ending, `#id`) is `name`, in the phone's own UI dump. */
-async function centreOf(name: string): Promise<{ x: number; y: number }> {
-  const xml = (await harness.adb(['-s', harness.serial, 'shell', 'uiautomator dump /dev/tty'])).stdout;
-  const wanted = name.startsWith('#') ? `resource-id="[^"]*${escapedForPattern(name.slice(1))}"` : `text="${escapedForPattern(name)}"`;
-  const node = new RegExp(`${wanted}[^>]*?bounds="\\[(\\d+),(\\d+)\\]\\[(\\d+),(\\d+)\\]"`).exec(xml);
-  if (!node) throw new Error(`no "${name}" on the screen`);
-  const [left, top, right, bottom] = node.slice(1).map(Number) as [number, number, number, number];
-  return { x: Math.round((left + right) / 2), y: Math.round((top + bottom) / 2) };
-}
-
 // A note whose title is a template, beside one whose title is what that template would read with PRICE=4.
 const NOTES = [
   { title: 'Price 4', body: 'already filled in' },
@@ -55,12 +44,12 @@ describe('recording a template', () => {
     expect(copied?.ours, JSON.stringify(inspected.locators.map((line) => line.ours))).toMatch(/^- tap: /);
     expect(await app.call('flows.check', { text: `goal: Open the template\nsteps:\n${copied!.ours}\n`, vars: {} })).toMatchObject({ ok: true });
     await app.call('record.start', { serial });
-    await app.call('devices.tap', { serial, ...(await centreOf('Price ${PRICE}')) });
-    await app.call('devices.tap', { serial, ...(await centreOf('#note_body')) });
+    await app.call('devices.tap', { serial, ...(await centreOnPhone(harness, 'Price ${PRICE}')) });
+    await app.call('devices.tap', { serial, ...(await centreOnPhone(harness, '#note_body')) });
     await app.call('devices.typeText', { serial, text: ' $ echo ${HOME}' });
     // The keyboard covers Save: Back puts it away first.
     await app.call('devices.pressKey', { serial, key: 'back' });
-    await app.call('devices.tap', { serial, ...(await centreOf('Save')) });
+    await app.call('devices.tap', { serial, ...(await centreOnPhone(harness, 'Save')) });
     const recorded = (await harness.control<{ notes: typeof NOTES }>('/state')).body.notes;
     // The person's run changed the template's note and only it.
     expect(recorded[0]).toEqual(NOTES[0]);

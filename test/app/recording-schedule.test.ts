@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAdbHarness, type AdbHarness } from '../support/adb-harness';
+import { centreOnPhone } from '../support/node-centre';
 import { runAmc } from '../support/cli';
 import { HandClock } from '../support/hand-clock';
 import { isolatedEnv, removeHome, startTestApp, type TestApp } from './app-fixture';
@@ -27,21 +28,12 @@ afterAll(async () => {
   if (home) await removeHome(home);
 });
 
-/** Centre of the first node whose text is `name`, in the phone's own UI dump. */
-async function centreOf(name: string): Promise<{ x: number; y: number }> {
-  const xml = (await harness.adb(['-s', harness.serial, 'shell', 'uiautomator dump /dev/tty'])).stdout;
-  const node = new RegExp(`text="${name.replace(/&/g, '&amp;')}"[^>]*?bounds="\\[(\\d+),(\\d+)\\]\\[(\\d+),(\\d+)\\]"`).exec(xml);
-  if (!node) throw new Error(`no "${name}" on the screen`);
-  const [left, top, right, bottom] = node.slice(1).map(Number) as [number, number, number, number];
-  return { x: Math.round((left + right) / 2), y: Math.round((top + bottom) / 2) };
-}
-
 describe('a schedule over a recorded task', { timeout: 180_000 }, () => {
   it("Scenario: A schedule of a recorded task's flow runs it on its phone when due, with no model", async () => {
     const serial = harness.serial;
     await harness.control('/reset', { body: { settings: { wifi: false } } });
     await app.call('record.start', { serial });
-    for (const text of ['Settings', 'Network & internet', 'Wi-Fi']) await app.call('devices.tap', { serial, ...(await centreOf(text)) });
+    for (const text of ['Settings', 'Network & internet', 'Wi-Fi']) await app.call('devices.tap', { serial, ...(await centreOnPhone(harness, text)) });
     const { taskId } = await app.call('record.stop', { serial, goal: 'Turn on Wi-Fi' });
     expect((await harness.state()).settings.wifi).toBe(true);
 

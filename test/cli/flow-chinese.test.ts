@@ -42,7 +42,7 @@ async function flowFile(name: string, text: string): Promise<string> {
 }
 
 describe('amc flow in a Chinese terminal', { timeout: 120_000 }, () => {
-  it('Scenario: A broken flow file\'s problems and a flow run\'s step words are Chinese in a Chinese terminal', async () => {
+  it("Scenario: A broken flow file's problems and a flow run's step words are Chinese in a Chinese terminal", async () => {
     // Ours: a step that is no kind of step, a field of the wrong type, a variable with no value, a --var it lacks.
     const ours = await flowFile('坏流程.yaml', 'goal: Open ${app}\nsteps:\n  - tapp: {text: OK}\n  - launch_app: {app: Notes}\n  - wait: {seconds: many}\n');
     const checked = await runAmc(['flow', 'check', ours, '--var', 'who=Ann'], { env: env() });

@@ -214,7 +214,7 @@ describe('Maestro flows', () => {
     expect(state.keyboardShown).toBe(false);
   });
 
-  it('Scenario: Maestro copyTextFrom and pasteText carry one note\'s words into another', async () => {
+  it("Scenario: Maestro copyTextFrom and pasteText carry one note's words into another", async () => {
     await harness.reset({});
     const file = await maestroFile('copy.yaml', [
       'appId: com.amc.notes',
@@ -275,7 +275,7 @@ describe('Maestro flows', () => {
     expect((await harness.state()).notes.at(-1)).toEqual({ title: '${maestro.copiedText}', body: '' });
   });
 
-  it('Scenario: Maestro takeScreenshot saves the phone\'s PNG beside the JUnit file, never in history', async () => {
+  it("Scenario: Maestro takeScreenshot saves the phone's PNG beside the JUnit file, never in history", async () => {
     await harness.reset({});
     const output = path.join(dir, 'ci-output');
     const file = await maestroFile('screenshots.yaml', [

@@ -201,7 +201,7 @@ describe('History a line per task, its actions in a menu', { timeout: 180_000 },
     }
   }
 
-  it('Scenario: Deleting from a row\'s menu removes the task after a yes in the window\'s dialog', async () => {
+  it("Scenario: Deleting from a row's menu removes the task after a yes in the window's dialog", async () => {
     const { page, errors } = await openHistory('en', SIZES[0]);
     const goal = GOALS[11]!;
     await page.getByRole('button', { name: `Actions for "${goal}"` }).click();

@@ -223,7 +223,7 @@ describe('flows on the fleet', { timeout: 180_000 }, () => {
     expect((await stateOf(harness.serial)).foreground).toBe('com.amc.notes');
   });
 
-  it('Scenario: A fleet schedule of a Maestro flow runs it when due, listed by the file\'s name', async () => {
+  it("Scenario: A fleet schedule of a Maestro flow runs it when due, listed by the file's name", async () => {
     const file = await flowFile('maestro-nightly.yaml', MAESTRO_NOTE);
     const added = await runAmc(['schedule', 'add', '--redis', redisUrl(), '--name', 'maestro-nightly', '--every', '60', '--flow', file, '-e', 'TITLE=Dates', '--device', extra.adbAddress, '--yes']);
     expect(added.code, added.stderr).toBe(0);
