@@ -1,5 +1,6 @@
 import type { Flow } from '../../shared/flow';
-import { createReplayPlanner, type FlowScreenshots } from './replay-planner';
+import { createReplayPlanner } from './replay-planner';
+import type { FlowScreenshots } from './replay-options';
 import { buildToolCallingClient } from '../runtime/build-planner';
 import type { RuntimeConfig } from '../runtime/config';
 import type { ConfiguredPlanner } from '../runtime/planner';

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { screenshotNameProblem } from '../../shared/flow';
 import type { AdbClient } from '../device/adb-client';
 import { pngFromScreencap } from '../perception/screenshot';
-import type { FlowScreenshots } from './replay-planner';
+import type { FlowScreenshots } from './replay-options';
 
 /**
  * A flow run's `screenshot` steps (Maestro's takeScreenshot): the phone's own `screencap -p` PNG, at full resolution

@@ -1,23 +1,26 @@
-import { isActionStep, POINT_PATTERN, REPEAT_TIMES_MAX, type ActionStep, type Flow, type FlowStep, type FlowStepStatus, type RepeatStep, type RetryStep, type RunFlowStep, type StepCondition, type WaitUntil } from '../../shared/flow';
-import { isDenied } from '../../shared/action-words';
-import { elementLabel, labelParts, sceneFingerprint } from '../../shared/scene';
+import { isActionStep, type ActionStep, type FlowStep, type FlowStepStatus, type StepCondition } from '../../shared/flow';
+import { elementLabel } from '../../shared/scene';
 import type { Said } from '../../shared/said';
-import { actionCall } from '../../shared/supervision-words';
 import type { TokenUsage } from '@amc/provider-clients';
-import type { Scene, SceneElement } from '../../shared/scene';
 import type { PlannedStep, PlannerInfo } from '../../shared/task';
 import type { Decision, PlanContext, PlanInput, Planner } from '../runtime/planner';
 import { FINISH_TASK } from '../runtime/prompt';
 import { asData } from '../runtime/prompt-data';
 import { describeAction } from '../runtime/supervised-action';
-import { decideAction } from '../runtime/action-policy';
 import { ACTION_TOOLS } from '../tools/registry';
 import type { ToolCatalog } from '../tools/tool';
-import type { FlowChecks } from './flow-checks-port';
 import { answerNow } from './flow-answer';
 import { isQuestionGoal } from '../../shared/verdict';
-import { describeLocator, resolveLocator } from './locator';
+import { describeLocator } from './locator';
 import { resolveVariables } from './flow-variables';
+import { FlowCursor, isBlock, type Frame } from './flow-cursor';
+import { FlowStepFailed } from './flow-step-failure';
+import { blockDoneWords, conditionWords, stepHint, stepWords } from './flow-step-hint';
+import { HEAL_TURNS, timeoutOf, type ReplayPlannerOptions } from './replay-options';
+import { replayedOutcome, type Pending } from './replayed-outcome';
+import { ScreenWatch, waitedWords } from './screen-watch';
+import { matchStep, pointOn, type StepMatch } from './step-match';
+import { askAiStep, assertStep, copyTextStep, screenshotStep, scrollStep, settleStep, waitUntilStep, type Scrolling, type StepRun } from './check-steps';
 
 /**
  * A flow as a planner: each turn it takes the next step of the flow and grounds it in the turn's fresh Scene, so the
@@ -29,101 +32,6 @@ import { resolveVariables } from './flow-variables';
  * reason; it never acts on a guess.
  */
 
-export interface ReplayPlannerOptions {
-  flow: Flow;
-  /** How the timeline marks the flow's steps: a replay, or a run that follows the plan cache. */
-  source: 'replayed' | 'cache';
-  /** The AI planner: runs `ai` steps and takes over where the screen diverges. Absent: the replay stops there. */
-  model?: Planner;
-  /** Judges `assert` and answers `ask_ai` steps (the flow runner's); absent: a flow with such steps stops at them. */
-  checks?: FlowChecks;
-  /** Values of `${name}` in the flow's steps (over the flow's own `vars`). */
-  vars?: Readonly<Record<string, string>>;
-  tools?: ToolCatalog;
-  /**
-   * Whether a step's lookup or check waits for the screen to show what it needs (see waitingTimeoutMs); default: a
-   * replay's steps do, the plan cache's do not (a screen that left the cached run goes to the model at once).
-   */
-  waits?: boolean;
-  /**
-   * Where the screen leaves the flow: `model` hands the rest of the goal to the model (when there is one); `fail`
-   * fails the run at that step with what was looked for and what the screen shows (a CI run: `amc flow run`).
-   */
-  onDivergence?: 'model' | 'fail' | 'heal';
-  /**
-   * Hears how each step went, as soon as it is known (a flow run's per-step report); a healed step comes with the turns
-   * the model acted on in its place.
-   */
-  onStep?(index: number, status: FlowStepStatus, detail: string, healedOn?: readonly number[], said?: Said): void;
-  /** Where `screenshot` steps save the screen; absent: such a step fails, saying this run keeps no screenshots. */
-  screenshots?: FlowScreenshots;
-}
-
-/** Keeps a `screenshot` step's picture of the phone as a file (the run's output folder); never in the task's history. */
-export interface FlowScreenshots {
-  /** Saves the screen as it is now under the step's name; resolves to where it was saved and its size, in words. */
-  save(name: string, signal: AbortSignal): Promise<string>;
-}
-
-/** `heal`: an action step whose element does not match is given to the model for at most this many actions. */
-export const HEAL_TURNS = 3;
-
-/** How long a lookup or a check waits for the screen by default, as Maestro's do: 17 s, and 7 s for an optional step. */
-export const LOOKUP_TIMEOUT_MS = 17_000;
-export const OPTIONAL_LOOKUP_TIMEOUT_MS = 7_000;
-
-/** Where the flow is inside a block step (run_flow, repeat, retry): its steps, the next one, and which round this is. */
-interface Frame {
-  block: RunFlowStep | RepeatStep | RetryStep;
-  steps: FlowStep[];
-  next: number;
-  round: number;
-}
-
-/** The steps inside a block, and how it goes round. */
-const blockSteps = (block: Frame['block']): FlowStep[] => ('run_flow' in block ? block.run_flow.steps : 'repeat' in block ? block.repeat.steps : block.retry.steps);
-const isBlock = (step: FlowStep): step is Frame['block'] => 'run_flow' in step || 'repeat' in step || 'retry' in step;
-const conditionWords = (condition: StepCondition) => (condition.visible !== undefined ? `"${condition.visible}" is on screen` : `"${condition.not_visible}" is not on screen`);
-/** A swipe that scrolls the content toward `direction`: the finger moves the other way. */
-const SWIPE_FOR_SCROLL = { down: 'up', up: 'down', left: 'right', right: 'left' } as const;
-
-/**
- * A step that fails (a check, a lookup with no model to take over, the model saying a sub-goal cannot be reached): the
- * flow stops at it, unless an `optional` step or a `retry` around it takes it in stride. Thrown inside the planner
- * only; plan() returns it as the turn's `fail` decision, with the model's call that said so, if any.
- */
-class FlowStepFailed extends Error {
-  override name = 'FlowStepFailed';
-  constructor(
-    message: string,
-    readonly call: PlannedStep | null = null,
-    /** The message's code, for a reader in another language (a refusal). */
-    readonly said?: Said,
-  ) {
-    super(message);
-  }
-}
-
-/** The flow step a replayed turn carried out, until the next turn tells whether it did what it did before. */
-interface Pending {
-  index: number;
-  turn: number;
-  words: string;
-  /** The call and the element it was planned on (its label), to word a refusal in the reader's language. */
-  tool: string;
-  args: Record<string, unknown>;
-  label: string | undefined;
-  /** A step inside a block: the block's own line says how it went, once it is done. */
-  inner: boolean;
-}
-
-/** What a recorded action finds on a Scene: done already, an element (or no element) to act on, or why not (and whether waiting may help). */
-type Lookup =
-  | { kind: 'done'; words: string }
-  | { kind: 'act'; element: SceneElement | undefined }
-  | { kind: 'miss'; reason: string; wait: boolean };
-
-const stepWords = (index: number) => `Step ${index + 1}`;
 const addUsage = (a: TokenUsage | null, b: TokenUsage | null): TokenUsage | null =>
   a && b ? { inputTokens: a.inputTokens + b.inputTokens, outputTokens: a.outputTokens + b.outputTokens } : (a ?? b);
 
@@ -134,10 +42,10 @@ export function createReplayPlanner(options: ReplayPlannerOptions): Planner {
 class ReplayPlanner implements Planner {
   readonly info: PlannerInfo;
   readonly accepts;
-  private readonly waits: boolean;
   private readonly tools: ToolCatalog;
   private readonly vars: Record<string, string>;
-  private next = 0;
+  private readonly cursor: FlowCursor;
+  private readonly screen: ScreenWatch;
   private pending: Pending | null = null;
   /** The model has the rest of the task (the screen diverged from the flow). */
   private handedOver = false;
@@ -150,14 +58,8 @@ class ReplayPlanner implements Planner {
   private started = false;
   /** The step the model is repairing (`heal`): why it did not match, and the turns the model acted on so far. */
   private healing: { index: number; reason: string; turns: number[] } | null = null;
-  /** This turn's latest look at the screen (a waiting step may have looked again). */
-  private scene: Scene | null = null;
-  /** Whether `scene` is known to show a screen that held still: read settled, or a wait since found it unchanged. */
-  private sceneSettled = false;
-  /** The blocks the flow is in, innermost last (empty: at a top-level step, `next`). */
-  private frames: Frame[] = [];
-  /** A scroll_until_visible under way: when it gives up, and the screen its last swipe started from. */
-  private scrolling: { until: number; from: string } | null = null;
+  /** A scroll_until_visible under way. */
+  private readonly scrolling: { current: Scrolling | null } = { current: null };
   /** The steps reported failed so far. */
   private readonly failedSteps = new Set<number>();
   /** Why a step before the steps that always run failed: the run's reason once they are done. */
@@ -168,10 +70,12 @@ class ReplayPlanner implements Planner {
     this.info = model ? { ...model.info, kind: options.source === 'cache' ? 'ai' : 'replay' } : { kind: 'replay', exposesReasoning: false };
     // History tells whether the last replayed step went through; a screenshot is only for the model.
     // A replay's steps wait for the screen, and read it once it settled (two equal reads around the layout read).
-    this.waits = options.waits ?? options.source === 'replayed';
-    this.accepts = { screenshot: model?.accepts.screenshot ?? false, history: true, settledScreen: this.waits };
+    const waits = options.waits ?? options.source === 'replayed';
+    this.accepts = { screenshot: model?.accepts.screenshot ?? false, history: true, settledScreen: waits };
     this.tools = options.tools ?? ACTION_TOOLS;
     this.vars = { ...options.flow.vars, ...options.vars };
+    this.cursor = new FlowCursor(options.flow.steps);
+    this.screen = new ScreenWatch(waits);
   }
 
   // Completion only ever comes from the flow's end or the model's finish_task (seed D3).
@@ -195,14 +99,13 @@ class ReplayPlanner implements Planner {
   /** A step failed before the steps that always run (onFlowComplete): on to them, the failure kept for the end. */
   private alwaysRunAfter(reason: string): boolean {
     const from = this.options.flow.alwaysFrom;
-    if (from === undefined || this.failedBefore !== null || this.next >= from) return false;
-    if (!this.failedSteps.size) this.onStep(this.next, 'failed', reason.replace(/^Step \d+: /, ''));
+    if (from === undefined || this.failedBefore !== null || this.cursor.next >= from) return false;
+    if (!this.failedSteps.size) this.onStep(this.cursor.next, 'failed', reason.replace(/^Step \d+: /, ''));
     this.failedBefore = reason;
-    this.next = from;
-    this.frames = [];
+    this.cursor.jump(from);
     this.pending = null;
     this.healing = null;
-    this.scrolling = null;
+    this.scrolling.current = null;
     return true;
   }
 
@@ -210,6 +113,11 @@ class ReplayPlanner implements Planner {
   private onStep(index: number, status: FlowStepStatus, detail: string, healedOn?: readonly number[], said?: Said): void {
     if (status === 'failed') this.failedSteps.add(index);
     this.options.onStep?.(index, status, detail, healedOn, said);
+  }
+
+  /** The step at `index` under way on this turn's screen, for the steps that carry themselves out. */
+  private stepRun(index: number, context: PlanContext): StepRun {
+    return { index, inBlock: this.cursor.inBlock, screen: this.screen, context, report: (status, detail) => this.onStep(index, status, detail) };
   }
 
   private async decide(input: PlanInput, context: PlanContext): Promise<Decision> {
@@ -227,15 +135,14 @@ class ReplayPlanner implements Planner {
     if (diverged && !this.retryAfter(diverged.text)) return this.diverge(diverged.text, input, context, diverged.said);
     if (!input.scene) return this.diverge(`the screen could not be read (${input.sceneError ?? 'no Scene'})`, input, context);
     const { steps } = this.options.flow;
-    this.scene = input.scene;
-    this.sceneSettled = input.screenSettled === true;
+    this.screen.saw(input.scene, input.screenSettled === true);
     if (this.healing) {
       const repairing = await this.heal(input, context);
       if (repairing) return repairing;
     }
-    while (this.next < steps.length) {
-      const index = this.next;
-      const step = resolveVariables(this.frames.at(-1)?.steps[this.frames.at(-1)!.next] ?? steps[index]!, this.vars);
+    while (this.cursor.next < steps.length) {
+      const index = this.cursor.next;
+      const step = resolveVariables(this.cursor.current(), this.vars);
       const outcome = await this.controlledStep(index, step, input, context);
       if (outcome === 'next') {
         this.advance();
@@ -243,12 +150,12 @@ class ReplayPlanner implements Planner {
       }
       if (outcome === 'entered') continue;
       if (typeof outcome === 'string' && step.optional) {
-        if (!this.frames.length) this.onStep(index, 'passed', `optional, went on without it: ${outcome}`);
+        if (!this.cursor.inBlock) this.onStep(index, 'passed', `optional, went on without it: ${outcome}`);
         this.advance();
         continue;
       }
       if (typeof outcome === 'string' && this.retryAfter(outcome)) continue;
-      if (typeof outcome === 'string' && this.options.onDivergence === 'heal' && this.options.model && isActionStep(step) && !this.frames.length) {
+      if (typeof outcome === 'string' && this.options.onDivergence === 'heal' && this.options.model && isActionStep(step) && !this.cursor.inBlock) {
         this.healing = { index, reason: outcome, turns: [] };
         const repairing = await this.heal(input, context);
         if (repairing) return repairing;
@@ -257,6 +164,11 @@ class ReplayPlanner implements Planner {
       if (typeof outcome === 'string') return this.diverge(`${stepWords(index)}: ${outcome}`, input, context);
       return this.report(outcome);
     }
+    return this.finishFlow(input, context);
+  }
+
+  /** Every step is done: the flow's end (a question answered again on this screen), or the model confirms it. */
+  private finishFlow(input: PlanInput, context: PlanContext): Promise<Decision> | Decision {
     if (this.options.source === 'cache' && !this.endChecked && this.options.model) {
       // The end state cannot be checked in code: the model confirms the finish (or goes on).
       this.handedOver = true;
@@ -269,7 +181,7 @@ class ReplayPlanner implements Planner {
     const answer = isQuestionGoal(this.options.flow.goal) ? this.options.flow.answer : undefined;
     if (answer) {
       // A question: answered with what this screen shows where the recorded run read its answer.
-      const read = answerNow(answer, input.scene);
+      const read = answerNow(answer, input.scene!);
       if ('problem' in read && this.options.model) return this.diverge(`the answer cannot be read again: ${read.problem}`, input, context);
       reason = 'text' in read ? `${read.text} (read on this screen from ${describeLocator(answer.from)}; ${reason})` : `${reason}; ${read.problem}`;
     }
@@ -286,7 +198,7 @@ class ReplayPlanner implements Planner {
       const holds = this.holds(step.when);
       if (typeof holds === 'string') return holds;
       if (!holds) {
-        if (!this.frames.length) this.onStep(index, 'passed', `skipped: only when ${conditionWords(step.when)}`);
+        if (!this.cursor.inBlock) this.onStep(index, 'passed', `skipped: only when ${conditionWords(step.when)}`);
         return 'next';
       }
     }
@@ -294,7 +206,7 @@ class ReplayPlanner implements Planner {
     try {
       return await this.runStep(index, step, input, context);
     } catch (error) {
-      const recoverable = error instanceof FlowStepFailed && (step.optional || this.frames.some((frame) => 'retry' in frame.block));
+      const recoverable = error instanceof FlowStepFailed && (step.optional || this.cursor.inRetry);
       if (!recoverable) throw error;
       // The model's call that said the step cannot be done cost what it cost: the next step this turn carries it.
       this.spent = error.call?.usage ?? this.spent;
@@ -306,7 +218,7 @@ class ReplayPlanner implements Planner {
   private holds(condition: StepCondition): boolean | string {
     const checks = this.options.checks;
     if (!checks) return 'this step has a condition on the screen, and this run has no way to check it';
-    return checks.assert(this.scene!, condition.visible !== undefined ? { visible: condition.visible } : { absent: condition.not_visible! }).holds;
+    return checks.assert(this.screen.scene!, condition.visible !== undefined ? { visible: condition.visible } : { absent: condition.not_visible! }).holds;
   }
 
   /** Into a block: its first step is next; a `repeat` whose `while` does not hold runs no round. */
@@ -315,39 +227,20 @@ class ReplayPlanner implements Planner {
       const holds = this.holds(block.repeat.while);
       if (typeof holds === 'string') return holds;
       if (!holds) {
-        if (!this.frames.length) this.onStep(index, 'passed', `repeated 0 times: ${conditionWords(block.repeat.while)} did not hold`);
+        if (!this.cursor.inBlock) this.onStep(index, 'passed', `repeated 0 times: ${conditionWords(block.repeat.while)} did not hold`);
         return 'next';
       }
     }
-    this.frames.push({ block, steps: blockSteps(block), next: 0, round: 0 });
+    this.cursor.enter(block);
     return 'entered';
   }
 
-  /**
-   * Past the current step: the next one in its block, a `repeat`'s next round (while its `times` and `while` allow),
-   * or out of the finished block (a top-level block is then reported passed).
-   */
+  /** Past the current step (a top-level block it finishes is then reported passed). */
   private advance(): void {
-    for (;;) {
-      const frame = this.frames.at(-1);
-      if (!frame) {
-        this.next += 1;
-        return;
-      }
-      frame.next += 1;
-      if (frame.next < frame.steps.length) return;
-      if ('repeat' in frame.block) {
-        const { times, while: condition } = frame.block.repeat;
-        frame.round += 1;
-        const more = frame.round < (times ?? REPEAT_TIMES_MAX) && (!condition || this.holds(condition) === true);
-        if (more) {
-          frame.next = 0;
-          return;
-        }
-      }
-      this.frames.pop();
-      if (!this.frames.length) this.onStep(this.next, 'passed', blockDoneWords(frame));
-    }
+    this.cursor.advance(
+      (condition) => this.holds(condition),
+      (index, frame) => this.onStep(index, 'passed', blockDoneWords(frame)),
+    );
   }
 
   /**
@@ -355,19 +248,11 @@ class ReplayPlanner implements Planner {
    * the retry has tries left; false when no retry is around the step or its tries are used up.
    */
   private retryAfter(reason: string): boolean {
-    const at = this.frames.findLastIndex((frame) => 'retry' in frame.block);
-    const frame = this.frames[at];
-    if (!frame || !('retry' in frame.block)) return false;
-    if (frame.round >= frame.block.retry.max) {
-      this.frames.length = 0;
-      return false;
-    }
-    this.frames.length = at + 1;
-    frame.round += 1;
-    frame.next = 0;
+    const round = this.cursor.retry();
+    if (round === null) return false;
     this.pending = null;
-    this.scrolling = null;
-    this.confirmed.push(`try ${frame.round} failed (${reason}), tried again`);
+    this.scrolling.current = null;
+    this.confirmed.push(`try ${round} failed (${reason}), tried again`);
     return true;
   }
 
@@ -385,45 +270,28 @@ class ReplayPlanner implements Planner {
       this.onStep(index, 'passed', 'the model reached this sub-goal');
       return 'next';
     }
-    if ('screenshot' in step) return this.screenshot(index, step.screenshot, context);
+    const run = this.stepRun(index, context);
+    if ('screenshot' in step) {
+      await screenshotStep(run, step.screenshot, this.options.screenshots);
+      return 'next';
+    }
     const checks = this.options.checks;
     if (!checks) return 'this step is a check on the screen, and this run has no way to check it';
     if ('assert' in step) {
-      const result = await this.waitFor<string>((scene) => {
-        const checked = checks.assert(scene, step.assert);
-        return checked.holds ? { found: checked.fact } : { missing: checked.reason };
-      }, this.timeoutOf(step), context);
-      if ('missing' in result) {
-        this.onStep(index, 'failed', `${result.missing}${this.waitedWords(result.waitedMs)}`);
-        throw new FlowStepFailed(`${stepWords(index)}: the check failed: ${result.missing}${this.waitedWords(result.waitedMs)}`);
-      }
-      this.onStep(index, 'passed', result.found);
-      this.confirmed.push(result.found);
+      this.confirmed.push(await assertStep(run, checks, step.assert, timeoutOf(step)));
       this.endChecked = true;
       return 'next';
     }
-    if ('wait_until' in step) return this.waitUntil(index, step.wait_until, checks, context, step.optional);
-    if ('scroll_until_visible' in step) return this.scrollUntilVisible(index, step.scroll_until_visible);
-    if ('copy_text' in step) return this.copyText(index, step.copy_text, this.timeoutOf(step), context);
-    if ('wait_for_settle' in step) {
-      const waitedMs = await this.settle(step.wait_for_settle?.timeout ?? LOOKUP_TIMEOUT_MS, context);
-      this.onStep(index, 'passed', `the screen settled${this.waitedWords(waitedMs)}`);
-      return 'next';
-    }
-    if (!('ask_ai' in step)) return 'a block step cannot run here';
-    const scene = this.scene!;
-    const answer = await checks.ask(scene, step.ask_ai, context.signal);
-    this.spent = addUsage(this.spent, answer.usage);
-    // The model's answer took its time: the screen may have moved since it held still.
-    this.sceneSettled = false;
-    if (answer.kind === 'yes-no') {
-      this.onStep(index, answer.yes ? 'passed' : 'failed', `${answer.yes ? 'yes' : 'no'}: ${answer.why}`);
-      if (!answer.yes) throw new FlowStepFailed(`${stepWords(index)}: asked "${step.ask_ai.question}", the model said no: ${answer.why}`);
-      this.confirmed.push(`"${step.ask_ai.question}": yes`);
-    } else {
-      this.onStep(index, 'passed', step.ask_ai.into ? `${step.ask_ai.into} = "${answer.value}"` : `"${answer.value}"`);
-      if (step.ask_ai.into) this.vars[step.ask_ai.into] = answer.value;
-    }
+    if ('wait_until' in step) await waitUntilStep(run, checks, step.wait_until, step.optional);
+    else if ('scroll_until_visible' in step) {
+      const scrolled = scrollStep(run, step.scroll_until_visible, this.scrolling);
+      return typeof scrolled === 'string' ? scrolled : this.planned('swipe', scrolled.swipe, scrolled.rationale);
+    } else if ('copy_text' in step) await copyTextStep(run, step.copy_text, timeoutOf(step), this.vars);
+    else if ('wait_for_settle' in step) await settleStep(run, step.wait_for_settle?.timeout);
+    else if ('ask_ai' in step) {
+      const confirmed = await askAiStep(run, checks, step.ask_ai, this.vars, (usage) => (this.spent = addUsage(this.spent, usage)));
+      if (confirmed) this.confirmed.push(confirmed);
+    } else return 'a block step cannot run here';
     return 'next';
   }
 
@@ -434,184 +302,22 @@ class ReplayPlanner implements Planner {
   private async actionStep(index: number, step: ActionStep, turn: number, context: PlanContext): Promise<PlannedStep | string> {
     const words = describeAction(step.tool, step.args, step.target && describeLocator(step.target));
     this.endChecked = step.expect !== undefined;
-    const result = await this.waitFor<Exclude<Lookup, { kind: 'miss' }>>((scene) => {
-      const lookup = this.lookup(step, words, scene);
-      return lookup.kind === 'miss' ? { missing: lookup.reason, wait: lookup.wait } : { found: lookup };
-    }, this.timeoutOf(step), context);
-    if ('missing' in result) return `${result.missing}${this.waitedWords(result.waitedMs)}`;
-    const lookup = result.found;
-    if (lookup.kind === 'done') {
-      if (!this.frames.length) this.onStep(index, 'skipped-already-done', `skipped: already done (${lookup.words})`);
+    const result = await this.screen.waitFor<Exclude<StepMatch, { kind: 'miss' }>>((scene) => {
+      const match = matchStep(step, words, scene, this.tools);
+      return match.kind === 'miss' ? { missing: match.reason, wait: match.wait } : { found: match };
+    }, timeoutOf(step), context);
+    if ('missing' in result) return `${result.missing}${waitedWords(result.waitedMs)}`;
+    const match = result.found;
+    if (match.kind === 'done') {
+      if (!this.cursor.inBlock) this.onStep(index, 'skipped-already-done', `skipped: already done (${match.words})`);
       this.advance();
-      return this.planned(step.tool, step.args, `Skipped: already done (${lookup.words}).`, 'skipped');
+      return this.planned(step.tool, step.args, `Skipped: already done (${match.words}).`, 'skipped');
     }
-    const element = lookup.kind === 'act' ? lookup.element : undefined;
-    this.pending = { index, turn, words, tool: step.tool, args: step.args, label: element && elementLabel(element), inner: this.frames.length > 0 };
+    const element = match.element;
+    this.pending = { index, turn, words, tool: step.tool, args: step.args, label: element && elementLabel(element), inner: this.cursor.inBlock };
     this.advance();
-    const args = element ? { ...step.args, element_id: element.id } : { ...step.args, ...(step.point && this.pointOf(step.point)) };
+    const args = element ? { ...step.args, element_id: element.id } : { ...step.args, ...(step.point && pointOn(step.point, this.screen.scene!)) };
     return this.planned(step.tool, args, step.why ?? `${words} (${stepWords(index).toLowerCase()} of the flow)`, this.options.source);
-  }
-
-  /** What a recorded action finds on one Scene. */
-  private lookup(step: ActionStep, words: string, scene: Scene): Lookup {
-    const found = step.target ? resolveLocator(scene, step.target) : null;
-    const element = found?.kind === 'found' ? found.element : undefined;
-    const done = outcomeHolds(step, scene, element);
-    if (done) return { kind: 'done', words: done };
-    if (found && found.kind !== 'found') return { kind: 'miss', reason: found.reason, wait: true };
-    if (found?.singledOutAmong && this.sensitive(step, scene, found.element)) {
-      const alike = describeLocator({ ...step.target!, distinguishedBy: undefined });
-      return { kind: 'miss', reason: `${found.singledOutAmong} elements match ${alike}, and a sensitive step is never taken on one of several look-alikes`, wait: false };
-    }
-    // A point a person wrote (`tap: {x, y}`, `point: 50%,50%`) is theirs to choose; a recorded one is never kept.
-    const written = step.point !== undefined || (step.args.x !== undefined && step.args.y !== undefined);
-    if (!step.target && !written && this.aimsAtElement(step)) return { kind: 'miss', reason: `${words} names no element, and a replay does not act on a point it cannot name`, wait: false };
-    if (element && step.before?.checked !== undefined && element.checked !== step.before.checked) {
-      return { kind: 'miss', reason: `${describeLocator(step.target!)} is ${onOff(element.checked)}, not ${onOff(step.before.checked)} as when the flow was recorded`, wait: true };
-    }
-    return { kind: 'act', element };
-  }
-
-  /**
-   * Judges the turn's screen with `look`, and while it misses, the next screen that differs from it (the runner looks
-   * again: a cheap fingerprint, a layout read only when it changed), until `timeoutMs` has passed. Never a fixed sleep.
-   */
-  private async waitFor<T>(
-    look: (scene: Scene) => { found: T } | { missing: string; wait?: boolean },
-    timeoutMs: number,
-    context: PlanContext,
-  ): Promise<{ found: T } | { missing: string; waitedMs: number }> {
-    const started = Date.now();
-    const until = started + timeoutMs;
-    for (;;) {
-      const seen = look(this.scene!);
-      if ('found' in seen) return seen;
-      const waits = this.waits && context.lookAgain && seen.wait !== false;
-      const fresh = waits ? await context.lookAgain!(until) : null;
-      if (!fresh) return { missing: seen.missing, waitedMs: waits ? Date.now() - started : 0 };
-      this.scene = fresh;
-      this.sceneSettled = false;
-    }
-  }
-
-  /** How long a step waits for the screen: its own timeout, else 7 s when optional, else 17 s. */
-  private timeoutOf(step: { timeout?: number; optional?: boolean }): number {
-    return step.timeout ?? (step.optional ? OPTIONAL_LOOKUP_TIMEOUT_MS : LOOKUP_TIMEOUT_MS);
-  }
-
-  /** A written point (`50%,50%` or `540,1200`) in this screen's pixels. */
-  private pointOf(point: string): { x: number; y: number } {
-    const [, x, xPercent, y, yPercent] = POINT_PATTERN.exec(point)!;
-    const { width, height } = this.scene!.screen;
-    const at = (value: string, percent: string, size: number) => Math.round(percent ? (Number(value) / 100) * (size - 1) : Number(value));
-    return { x: at(x!, xPercent!, width), y: at(y!, yPercent!, height) };
-  }
-
-  /**
-   * `scroll_until_visible`: done once the target is on screen; else one swipe this turn (the flow stays at the step),
-   * until its timeout passes or a swipe leaves the screen as it was (the list ended): then it fails.
-   */
-  private scrollUntilVisible(index: number, scroll: { target: NonNullable<ActionStep['target']>; direction: 'up' | 'down' | 'left' | 'right'; timeout?: number }): PlannedStep | 'next' | string {
-    const scene = this.scene!;
-    const found = resolveLocator(scene, scroll.target);
-    const wanted = describeLocator(scroll.target);
-    if (found.kind === 'found') {
-      this.scrolling = null;
-      if (!this.frames.length) this.onStep(index, 'passed', `${wanted} is on screen`);
-      return 'next';
-    }
-    const print = sceneFingerprint(scene);
-    const now = Date.now();
-    if (this.scrolling && print === this.scrolling.from) {
-      this.scrolling = null;
-      return `no ${wanted}: scrolling ${scroll.direction} no longer changes the screen`;
-    }
-    this.scrolling ??= { until: now + (scroll.timeout ?? LOOKUP_TIMEOUT_MS), from: print };
-    if (now >= this.scrolling.until) {
-      this.scrolling = null;
-      return `no ${wanted} after scrolling ${scroll.direction} for ${((scroll.timeout ?? LOOKUP_TIMEOUT_MS) / 1000).toFixed(1)} s`;
-    }
-    this.scrolling.from = print;
-    return this.planned('swipe', { direction: SWIPE_FOR_SCROLL[scroll.direction] }, `Scrolling ${scroll.direction} to find ${wanted} (${stepWords(index).toLowerCase()} of the flow)`, this.options.source);
-  }
-
-  /** `copy_text`: the words of the one element the locator finds, kept in a variable for later steps; else the step fails. */
-  private async copyText(index: number, copy: { from: NonNullable<ActionStep['target']>; into: string }, timeoutMs: number, context: PlanContext): Promise<'next'> {
-    const result = await this.waitFor<string>((scene) => {
-      const found = resolveLocator(scene, copy.from);
-      if (found.kind !== 'found') return { missing: found.reason };
-      const { element } = found;
-      const words = element.editable ? element.text : (element.text === undefined ? undefined : labelParts(element.text)[0]) ?? element.desc ?? element.hint;
-      return words === undefined ? { missing: `${describeLocator(copy.from)} shows no text to copy` } : { found: words };
-    }, timeoutMs, context);
-    if ('missing' in result) {
-      this.onStep(index, 'failed', `${result.missing}${this.waitedWords(result.waitedMs)}`);
-      throw new FlowStepFailed(`${stepWords(index)}: nothing to copy: ${result.missing}${this.waitedWords(result.waitedMs)}`);
-    }
-    this.vars[copy.into] = result.found;
-    if (!this.frames.length) this.onStep(index, 'passed', `${copy.into} = "${result.found}"`);
-    return 'next';
-  }
-
-  /** `screenshot`: the screen as it is now, saved as a file by the run (never kept in the task's history). */
-  private async screenshot(index: number, name: string, context: PlanContext): Promise<'next'> {
-    const saver = this.options.screenshots;
-    const saved = saver ? await saver.save(name, context.signal).catch((error: unknown) => ({ problem: error instanceof Error ? error.message : String(error) })) : { problem: 'this run saves no screenshots (`amc flow run` does)' };
-    if (typeof saved !== 'string') {
-      this.onStep(index, 'failed', saved.problem);
-      throw new FlowStepFailed(`${stepWords(index)}: no screenshot: ${saved.problem}`);
-    }
-    if (!this.frames.length) this.onStep(index, 'passed', saved);
-    return 'next';
-  }
-
-  /** `wait_until`: the screen shows (or stops showing) a text within the timeout, or the step fails. */
-  private async waitUntil(index: number, wait: WaitUntil, checks: FlowChecks, context: PlanContext, optional = false): Promise<'next'> {
-    const assertion = wait.visible !== undefined ? { visible: wait.visible } : { absent: wait.not_visible! };
-    const result = await this.waitFor<string>((scene) => {
-      const checked = checks.assert(scene, assertion);
-      return checked.holds ? { found: checked.fact } : { missing: checked.reason };
-    }, wait.timeout ?? (optional ? OPTIONAL_LOOKUP_TIMEOUT_MS : LOOKUP_TIMEOUT_MS), context);
-    if ('missing' in result) {
-      this.onStep(index, 'failed', `${result.missing}${this.waitedWords(result.waitedMs)}`);
-      throw new FlowStepFailed(`${stepWords(index)}: waited in vain: ${result.missing}${this.waitedWords(result.waitedMs)}`);
-    }
-    this.onStep(index, 'passed', result.found);
-    return 'next';
-  }
-
-  /**
-   * Looks again until the screen stays the same for one look (two equal reads) or `timeoutMs` passed; the time it took.
-   * A screen this turn already saw hold still (its read settled, or an earlier wait) needs no look: Maestro's
-   * waitForAnimationToEnd polls for the same two equal screenshots.
-   */
-  private async settle(timeoutMs: number, context: PlanContext): Promise<number> {
-    const started = Date.now();
-    const until = started + timeoutMs;
-    while (!this.sceneSettled && context.lookAgain && Date.now() < until) {
-      const changed = await context.lookAgain(Math.min(until, Date.now() + 1));
-      if (!changed) {
-        this.sceneSettled = true;
-        break;
-      }
-      this.scene = changed;
-    }
-    return Date.now() - started;
-  }
-
-  private waitedWords(waitedMs: number): string {
-    return waitedMs > 0 ? ` (after waiting ${(waitedMs / 1000).toFixed(1)} s for the screen)` : '';
-  }
-
-  /** Whether the step on `element` is one the sensitive-action policy asks a person about (deleting, sending, paying…). */
-  private sensitive(step: ActionStep, scene: Scene, element: SceneElement): boolean {
-    const call = { name: step.tool, args: { ...step.args, element_id: element.id } };
-    return decideAction({ call, scene, mode: 'sensitive', allowedApps: null, tools: this.tools }).decision === 'confirm';
-  }
-
-  /** Whether the tool's calls land on one element (a tap, not a swipe's region), as the tool declares its aim. */
-  private aimsAtElement(step: ActionStep): boolean {
-    return this.tools.get(step.tool)?.aim === 'element';
   }
 
   /** Whether the last replayed step went through and verified; why not (with its code, for a refusal), when it did not. */
@@ -619,23 +325,10 @@ class ReplayPlanner implements Planner {
     const pending = this.pending;
     this.pending = null;
     if (!pending) return null;
-    const turn = input.history?.find((summary) => summary.step === pending.turn);
-    if (!turn) return null;
-    const { outcome } = turn;
-    // A refusal names the action and who refused it: the person said no, which is neither the phone failing nor the flow.
-    const refused = isDenied(outcome);
-    const failed = refused
-      ? `the person said no to ${pending.words}, so it was not done`
-      : !outcome.ok
-      ? `${pending.words} did not go through (${outcome.error ?? 'unknown error'})`
-      : outcome.verification?.status === 'not-verified'
-        ? `${pending.words}, but ${outcome.verification.fact}`
-        : null;
-    const call = refused ? actionCall(pending.tool, pending.args, pending.label) : undefined;
-    const said: Said | undefined = call === undefined ? undefined : { code: 'refusal.saidNo', values: { actionCall: call } };
-    if (failed || !pending.inner) this.onStep(pending.index, failed ? 'failed' : 'passed', failed ?? outcome.verification?.fact ?? 'done', undefined, said);
-    if (!failed) return null;
-    return { text: `${stepWords(pending.index)}: ${failed}`, ...(call !== undefined && { said: { code: 'refusal.stepSaidNo', values: { step: pending.index + 1, actionCall: call } } }) };
+    const outcome = replayedOutcome(pending, input.history);
+    if (!outcome) return null;
+    if (outcome.report) this.onStep(pending.index, outcome.report.status, outcome.report.detail, undefined, outcome.report.said);
+    return outcome.diverged ?? null;
   }
 
   /**
@@ -658,7 +351,7 @@ class ReplayPlanner implements Planner {
       return this.report(planned.call);
     }
     this.healing = null;
-    this.next = index + 1;
+    this.cursor.next = index + 1;
     const actions = `${turns.length} ${turns.length === 1 ? 'action' : 'actions'}`;
     this.onStep(index, 'healed', `repaired by the model in ${actions} (${reason})`, turns);
     return null;
@@ -668,7 +361,8 @@ class ReplayPlanner implements Planner {
   private async diverge(reason: string, input: PlanInput, context: PlanContext, said?: Said): Promise<Decision> {
     if (this.options.onDivergence === 'fail' || !this.options.model) throw new FlowStepFailed(reason, null, said);
     this.handedOver = true;
-    const rest = this.options.flow.steps.slice(this.next).map((step, offset) => `${this.next + offset + 1}. ${asData(stepHint(step))}`);
+    const next = this.cursor.next;
+    const rest = this.options.flow.steps.slice(next).map((step, offset) => `${next + offset + 1}. ${asData(stepHint(step))}`);
     const hint =
       `A recorded flow for this goal was followed until here and cannot go on: ${reason}. Continue the goal from this screen ` +
       `yourself.${rest.length ? ` The flow's remaining steps, as a hint only (the screen may differ): ${rest.join(' ')}` : ''}`;
@@ -708,38 +402,4 @@ class ReplayPlanner implements Planner {
 function restamped(decision: Decision, change: (call: PlannedStep) => PlannedStep): Decision {
   if (decision.kind === 'act') return { ...decision, call: change(decision.call) };
   return { ...decision, call: decision.call && change(decision.call) };
-}
-
-const onOff = (checked: boolean | undefined) => (checked ? 'on' : 'off');
-
-/** The step's recorded outcome, when it already holds on this Scene, in words ("'Wi-Fi' is on"); null otherwise. */
-function outcomeHolds(step: ActionStep, scene: Scene, element: SceneElement | undefined): string | null {
-  const expect = step.expect;
-  if (!expect) return null;
-  const named = step.target ? describeLocator(step.target) : 'the field';
-  if (expect.checked !== undefined) return element && element.checked === expect.checked ? `${named} is ${onOff(expect.checked)}` : null;
-  if (expect.fieldText !== undefined) return element?.editable && element.text === expect.fieldText ? `${named} shows "${expect.fieldText}"` : null;
-  if (expect.app !== undefined) return scene.screen.package === expect.app ? `${expect.app} is in front` : null;
-  return null;
-}
-
-/** A step as the model's hint lists it. */
-function stepHint(step: FlowStep): string {
-  if (isActionStep(step)) return describeAction(step.tool, step.args, step.target && describeLocator(step.target));
-  if ('ai' in step) return step.ai;
-  if ('assert' in step) return `check ${JSON.stringify(step.assert)}`;
-  if ('wait_until' in step) return `wait until ${JSON.stringify(step.wait_until)}`;
-  if ('wait_for_settle' in step) return 'wait for the screen to settle';
-  if ('copy_text' in step) return `copy the words of ${describeLocator(step.copy_text.from)}`;
-  if ('screenshot' in step) return `save a screenshot named ${step.screenshot}`;
-  if ('scroll_until_visible' in step) return `scroll ${step.scroll_until_visible.direction} until ${describeLocator(step.scroll_until_visible.target)} shows`;
-  if (isBlock(step)) return blockSteps(step).map(stepHint).join(', then ');
-  return `answer "${step.ask_ai.question}"`;
-}
-
-/** How a finished block went, for its report line. */
-function blockDoneWords(frame: Frame): string {
-  if ('repeat' in frame.block) return `repeated ${frame.round} ${frame.round === 1 ? 'time' : 'times'}`;
-  if ('retry' in frame.block) return frame.round ? `passed on try ${frame.round + 1}` : 'passed on the first try';
-  return frame.block.run_flow.file ? `the steps of ${frame.block.run_flow.file} passed` : 'its steps passed';
 }
