@@ -1,6 +1,7 @@
 import type { StepOutcome } from './action';
-import { ASK_USER, HAND_OVER, isDenied, WAIT } from './action-words';
+import { isDenied } from './action-words';
 import type { TaskRecord } from './task';
+import { toolKind, type ToolKind } from './tool-vocabulary';
 
 /**
  * A task's two counts, beside the reducer that builds its record, for every reader (the step budget, the timeline,
@@ -9,13 +10,13 @@ import type { TaskRecord } from './task';
  * a wait and an action the person denied are turns, not actions. A record read a page at a time counts every turn.
  */
 
-/** The turns that are not actions even when they have an outcome. */
-const NOT_ACTIONS: ReadonlySet<string> = new Set([ASK_USER, HAND_OVER, WAIT]);
+/** The kinds of tool whose turns are not actions even when they have an outcome. */
+const NOT_ACTIONS: ReadonlySet<ToolKind> = new Set<ToolKind>(['question', 'hand-over', 'wait', 'finish']);
 
 /** Whether a recorded turn is an action: it has an outcome, and is not a question, a hand-over, a wait or a denied action. */
 export function isAction(step: { planned: { tool: string } | null; outcome: StepOutcome | null }): boolean {
   if (!step.outcome || !step.planned) return false;
-  return !NOT_ACTIONS.has(step.planned.tool) && !isDenied(step.outcome);
+  return !NOT_ACTIONS.has(toolKind(step.planned.tool)) && !isDenied(step.outcome);
 }
 
 /** Every turn of the task, also when its record holds only a page of them. */

@@ -2,7 +2,7 @@ import type { FlowAnswer } from '../../shared/flow';
 import { isQuestionGoal } from '../../shared/verdict';
 import { labelParts, type Scene } from '../../shared/scene';
 import type { TaskRecord } from '../../shared/task';
-import { FINISH_TASK } from '../runtime/prompt';
+import { isFinish } from '../../shared/tool-vocabulary';
 import { describeLocator, locatorFor, resolveLocator } from './locator';
 
 /**
@@ -38,7 +38,7 @@ const partsOf = (text: string, editable: boolean | undefined) => (editable ? [te
  */
 export function answerOf(record: TaskRecord): FlowAnswer | undefined {
   const answer = record.status === 'completed' && isQuestionGoal(record.goal) ? record.result?.trim() : undefined;
-  const scene = record.steps.findLast((turn) => turn.planned?.tool === FINISH_TASK)?.scene;
+  const scene = record.steps.findLast((turn) => turn.planned && isFinish(turn.planned.tool))?.scene;
   if (!answer || !scene) return undefined;
   let best: { element: Scene['elements'][number]; part: number; read: string } | undefined;
   for (const element of scene.elements) {

@@ -59,10 +59,9 @@ export function takesTarget(toolName: string): boolean {
   return aim !== undefined && aim !== 'none';
 }
 
-/** Whether the tool aims at one point (tap, long_press): it then needs a target, or x and y. */
+/** Whether the tool aims at one element or a point (tap, long_press), as it declares its aim: it then needs a target, or x and y. */
 export function aimsAtPoint(toolName: string): boolean {
-  const shape = flowArgumentShape(toolName);
-  return takesTarget(toolName) && shape !== undefined && 'x' in shape && 'y' in shape;
+  return ACTION_TOOLS.get(toolName)?.aim === 'element';
 }
 
 /** The tool's one required argument, which the short form may give bare (`- launch_app: Settings`). */

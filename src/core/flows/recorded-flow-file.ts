@@ -3,6 +3,7 @@ import { labelParts, type Scene } from '../../shared/scene';
 import type { TaskRecord } from '../../shared/task';
 import { finishedVerdict } from '../../shared/verdict';
 import { targetElement } from '../../shared/action-words';
+import { isFinish } from '../../shared/tool-vocabulary';
 import { flowFromRecord, appWorkedIn } from './flow-from-record';
 import { referencedVariables, resolveVariables, writtenLiteral } from './flow-variables';
 
@@ -58,7 +59,7 @@ function lastOutcome(record: TaskRecord, steps: readonly FlowStep[], asText: boo
   if (last?.expect?.fieldText) return { visible: last.expect.fieldText };
   if (!asText && last?.expect?.app !== undefined) return { app: last.expect.app };
   if (!asText && last?.expect?.checked !== undefined && last.target) return last.expect.checked ? { checked: last.target } : { unchecked: last.target };
-  const acted = record.steps.findLast((turn) => turn.outcome?.ok && turn.planned && turn.planned.tool !== 'finish_task' && turn.scene);
+  const acted = record.steps.findLast((turn) => turn.outcome?.ok && turn.planned && !isFinish(turn.planned.tool) && turn.scene);
   const after = acted && record.steps.find((turn) => turn.step === acted.step + 1)?.scene;
   if (!acted || !after) return null;
   const before = new Set(shownTexts(acted.scene));

@@ -4,7 +4,7 @@ import type { Said } from '../../shared/said';
 import type { TokenUsage } from '@amc/provider-clients';
 import type { PlannedStep, PlannerInfo } from '../../shared/task';
 import type { Decision, PlanContext, PlanInput, Planner } from '../runtime/planner';
-import { FINISH_TASK } from '../runtime/prompt';
+import { FINISH_TASK } from '../../shared/tool-vocabulary';
 import { asData } from '../runtime/prompt-data';
 import { describeAction } from '../runtime/supervised-action';
 import { ACTION_TOOLS } from '../tools/registry';

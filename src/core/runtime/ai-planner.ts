@@ -2,13 +2,14 @@ import { ToolCallUnavailable, type DecisionToolSpec, type ToolCallingClient } fr
 import type { PlannedStep, PlannerInfo } from '../../shared/task';
 import type { Decision, PlanContext, PlanInput, Planner } from './planner';
 import { hasNoUsableTree } from '../../shared/scene';
-import { buildDecisionRequest, FINISH_TASK, type PromptOptions } from './prompt';
+import { buildDecisionRequest, type PromptOptions } from './prompt';
+import { isFinish } from '../../shared/tool-vocabulary';
 import { argumentsInDevicePixels, COORDINATE_CONVENTIONS } from './screen-coordinates';
 
 export interface AIPlannerOptions {
   client: ToolCallingClient;
-  /** The action tools offered to the model besides finish_task (the registry's MODEL_TOOL_SPECS). */
-  actionTools: readonly DecisionToolSpec[];
+  /** The tools offered to the model, finish_task among them (the catalog's MODEL_TOOL_SPECS). */
+  tools: readonly DecisionToolSpec[];
   info: Omit<PlannerInfo, 'kind' | 'exposesReasoning'>;
   /** Send the turn's screenshot along with the Scene (default true). */
   sendScreenshot?: boolean;
@@ -40,22 +41,21 @@ function finishArguments(args: Record<string, unknown>): { success: true; reason
 }
 
 /**
- * The LLM planner: one tool call per turn chosen by the model from the action tools plus finish_task,
+ * The LLM planner: one tool call per turn chosen by the model from the tools it is offered,
  * from the goal, this turn's Scene (and screenshot) and a compact history. finish_task is the `finish` decision
  * (success, reason), so completion only ever comes from the model saying so (seed D2/D3).
  */
 export function createAIPlanner(options: AIPlannerOptions): Planner {
-  const actionTools = options.actionTools.filter((tool) => tool.name !== FINISH_TASK);
   const sendScreenshot = options.sendScreenshot ?? true;
   const coordinates = COORDINATE_CONVENTIONS[options.client.provider];
   return {
     info: { kind: 'ai', ...options.info, exposesReasoning: options.client.provider !== 'cloud-proxy' },
     accepts: { screenshot: sendScreenshot, history: true },
     async plan(input: PlanInput, context: PlanContext): Promise<Decision> {
-      const request = buildDecisionRequest(input, actionTools, { ...options.prompt, coordinates });
+      const request = buildDecisionRequest(input, options.tools, { ...options.prompt, coordinates });
       const decision = await options.client.decide(request, { signal: context.signal });
       const { reason } = decision.args;
-      const finishing = decision.tool === FINISH_TASK;
+      const finishing = isFinish(decision.tool);
       // On a screen with no usable UI tree the model aimed by the screenshot, in its provider's convention.
       const aimedByImage = !finishing && input.screenshot && input.scene && hasNoUsableTree(input.scene);
       const args = aimedByImage ? argumentsInDevicePixels(decision.args, coordinates, input.screenshot!, input.scene!.screen) : decision.args;

@@ -11,7 +11,6 @@ import { createAIPlanner } from './ai-planner';
 import { aiPlannerSetup, createConfigSource, ConfigError, missingForAiPlanner, type ConfigSource, type RuntimeConfig } from './config';
 import { createStubPlanner } from './stub-planner';
 import type { ConfiguredPlanner, PlannerSource } from './planner';
-import { PERSON_TOOL_SPECS } from '../tools/person-tools';
 import { taskPoliciesFrom } from './task-policies';
 import { chooseLanguage, type Language } from '../../shared/i18n/languages';
 
@@ -70,7 +69,7 @@ export function buildPlanner(config: RuntimeConfig, client?: ToolCallingClient, 
   const explicitModel = config.settings.aiPlanner.model || undefined;
   const planner = createAIPlanner({
     client: client ?? buildToolCallingClient(config),
-    actionTools: [...MODEL_TOOL_SPECS, ...PERSON_TOOL_SPECS],
+    tools: MODEL_TOOL_SPECS,
     info: { provider: setup.provider, transport: setup.transport, model: setup.transport === 'direct' ? setup.model : explicitModel },
     sendScreenshot: setup.sendScreenshot,
     // The control plane chooses provider and model; the configured ones travel as a hint.

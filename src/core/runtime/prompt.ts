@@ -1,5 +1,4 @@
 import type { DecisionMessage, DecisionRequest, DecisionToolSpec } from '@amc/provider-clients';
-import { FINISH_TASK_SPEC } from '../tools/person-tools';
 import { hasNoUsableTree, sceneToJson, type Scene } from '../../shared/scene';
 import { renderHistory, type HistoryLimits, DEFAULT_HISTORY_LIMITS } from './history';
 import { asData, dataBlock, withoutTags } from './prompt-data';
@@ -7,8 +6,6 @@ import { conventionWords, type CoordinateConvention } from './screen-coordinates
 import type { PlanInput } from './planner';
 import type { AppNote } from '../../shared/app-notes';
 import { LANGUAGE_NAMES_IN_ENGLISH, type Language } from '../../shared/i18n/languages';
-
-export { FINISH_TASK } from '../tools/person-tools';
 
 export const SYSTEM_PROMPT = `You operate an Android phone for a person, one action per turn, until their goal is reached.
 
@@ -132,8 +129,8 @@ export function turnText(input: PlanInput, limits: HistoryLimits = DEFAULT_HISTO
     .join('\n');
 }
 
-/** The provider- and transport-neutral decision request for one turn. */
-export function buildDecisionRequest(input: PlanInput, actionTools: readonly DecisionToolSpec[], options: PromptOptions = {}): DecisionRequest {
+/** The provider- and transport-neutral decision request for one turn; `tools` the catalog's tools offered to the model. */
+export function buildDecisionRequest(input: PlanInput, tools: readonly DecisionToolSpec[], options: PromptOptions = {}): DecisionRequest {
   const content: DecisionMessage['content'] = [{ type: 'text', text: turnText(input, options.history, options.coordinates) }];
   if (input.screenshot) {
     content.push({ type: 'image', mediaType: input.screenshot.mediaType, data: Buffer.from(input.screenshot.bytes).toString('base64') });
@@ -141,7 +138,7 @@ export function buildDecisionRequest(input: PlanInput, actionTools: readonly Dec
   return {
     system: options.personLanguage && options.personLanguage !== 'en' ? `${SYSTEM_PROMPT}\n\n${personLanguageNote(options.personLanguage)}` : SYSTEM_PROMPT,
     messages: [{ role: 'user', content }],
-    tools: [...actionTools, FINISH_TASK_SPEC],
+    tools: [...tools],
     ...(options.maxOutputTokens ? { maxOutputTokens: options.maxOutputTokens } : {}),
     ...(options.modelHint ? { modelHint: options.modelHint } : {}),
   };

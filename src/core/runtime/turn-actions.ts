@@ -2,7 +2,8 @@ import type { Scene } from '../../shared/scene';
 import type { StepOutcome } from '../../shared/action';
 import { say } from '../../shared/said';
 import type { PersonReply, PersonRequest, PlannedStep, TaskRecord } from '../../shared/task';
-import { ASK_USER, AskUserArgsSchema, HAND_OVER, HandOverArgsSchema } from '../tools/person-tools';
+import { AskUserArgsSchema, HandOverArgsSchema } from '../tools/person-tools';
+import { asksThePerson, toolKind } from '../../shared/tool-vocabulary';
 import { describeAction, endFor } from './supervised-action';
 import { cancelTask, endTask, finishTask } from './task-finish';
 import type { TaskRun, TurnEnd } from './task-run';
@@ -14,7 +15,7 @@ import type { TaskRun, TurnEnd } from './task-run';
  */
 export function carryOut(task: TaskRun, turn: number, step: PlannedStep, scene: Scene | null): Promise<TurnEnd> | TurnEnd {
   if (step.source === 'skipped') return skip(task, turn, step);
-  if (step.tool === ASK_USER || step.tool === HAND_OVER) return personTool(task, turn, step);
+  if (asksThePerson(step.tool)) return personTool(task, turn, step);
   return act(task, turn, step, scene);
 }
 
@@ -39,7 +40,7 @@ function remember(task: TaskRun, step: PlannedStep, outcome: StepOutcome): void 
 
 /** ask_user / hand_over: the model reaches the person; the reply (or note) is the turn's outcome. */
 async function personTool(task: TaskRun, turn: number, step: PlannedStep): Promise<TurnEnd> {
-  const asking = step.tool === ASK_USER;
+  const asking = toolKind(step.tool) === 'question';
   const args = (asking ? AskUserArgsSchema : HandOverArgsSchema).safeParse(step.args);
   if (!args.success) {
     const outcome: StepOutcome = { ok: false, error: `Invalid arguments for ${step.tool}: ${args.error.issues.map((i) => i.message).join('; ')}.`, attempts: 0, durationMs: 0 };

@@ -7,25 +7,31 @@ import { describeScreen, wait } from './actions/observe';
 import { doubleTap, longPress, swipe, tap } from './actions/touch';
 import { eraseText, hideKeyboard } from './actions/flow-keys';
 import { typeText } from './actions/type-text';
-import type { ActionTool, ToolCatalog } from './tool';
+import { askUser, finishTask, handOver } from './person-tools';
+import type { ActionTool, CatalogTool, ToolCatalog } from './tool';
 
 /**
- * Every action tool, in the order the model sees them. Everything that lists tools (the Executor, `amc act`,
- * the planner's tool list, the report) reads this registry and the tools' own flags.
+ * The tool catalog, in the order the model sees it: the phone's tools, which the Executor runs, then the tools
+ * the runtime answers (a question, a hand-over, the task's end). Everything that lists tools (the Executor,
+ * `amc act`, the model's tool list, MCP, flows, the report) reads this registry and the tools' own facts.
  */
-const TOOLS: readonly ActionTool[] = [tap, longPress, swipe, typeText, pressKey, launchApp, openUrl, wait, describeScreen, stopApp, clearApp, doubleTap, eraseText, hideKeyboard];
+const PHONE_TOOLS: readonly ActionTool[] = [tap, longPress, swipe, typeText, pressKey, launchApp, openUrl, wait, describeScreen, stopApp, clearApp, doubleTap, eraseText, hideKeyboard];
+const RUNTIME_TOOLS: readonly CatalogTool[] = [askUser, handOver, finishTask];
 
-export const ACTION_TOOLS: ToolCatalog = new Map(TOOLS.map((tool) => [tool.name, tool]));
-export const ACTION_TOOL_NAMES: readonly string[] = TOOLS.map((tool) => tool.name);
+/** Every tool of the catalog, by name. */
+export const TOOL_CATALOG: ReadonlyMap<string, CatalogTool> = new Map([...PHONE_TOOLS, ...RUNTIME_TOOLS].map((tool) => [tool.name, tool]));
 
-/** Every action tool as a provider-neutral spec (the runtime adds `finish_task`). */
-export const ACTION_TOOL_SPECS: readonly DecisionToolSpec[] = TOOLS.map((tool) => tool.spec);
-/** The action tools the model is offered. */
-export const MODEL_TOOL_SPECS: readonly DecisionToolSpec[] = TOOLS.filter((tool) => tool.offeredTo.includes('model')).map((tool) => tool.spec);
+/** The tools the Executor runs on the phone (the ones a flow may write as steps). */
+export const ACTION_TOOLS: ToolCatalog = new Map(PHONE_TOOLS.map((tool) => [tool.name, tool]));
+export const ACTION_TOOL_NAMES: readonly string[] = PHONE_TOOLS.map((tool) => tool.name);
+export const ACTION_TOOL_SPECS: readonly DecisionToolSpec[] = PHONE_TOOLS.map((tool) => tool.spec);
 
-/** The registry's tools plus `extra` (a tool added where it is used, e.g. in a test), each by name. */
+/** The tools the model is offered, as provider-neutral specs: what every provider's tool list is made of. */
+export const MODEL_TOOL_SPECS: readonly DecisionToolSpec[] = [...TOOL_CATALOG.values()].filter((tool) => tool.offeredTo.includes('model')).map((tool) => tool.spec);
+
+/** The registry's phone tools plus `extra` (a tool added where it is used, e.g. in a test), each by name. */
 export function catalogWith(...extra: readonly ActionTool[]): ToolCatalog {
-  return new Map([...TOOLS, ...extra].map((tool) => [tool.name, tool]));
+  return new Map([...PHONE_TOOLS, ...extra].map((tool) => [tool.name, tool]));
 }
 
 /** Whether a turn's tool acts on the phone (so "the screen did not change" is worth saying about it). */

@@ -4,6 +4,7 @@ import type { DecisionToolSpec } from '@amc/provider-clients';
 import type { Scene } from '../../shared/scene';
 import type { TypingMethod } from '../../shared/settings-catalog';
 import type { HelperOnPhone } from '../device/helpers/phone-helpers';
+import { toolKind, type ToolKind } from '../../shared/tool-vocabulary';
 
 /** A problem with the call itself: reported as an error outcome before anything is sent to the phone. */
 export class InvalidCall extends Error {}
@@ -113,6 +114,16 @@ interface ToolFacts {
   offeredTo: readonly ToolAudience[];
 }
 
+/**
+ * A tool of the catalog as every reader sees it: its facts, its kind (from the shared tool vocabulary, by its
+ * name), its argument schema and its provider-neutral spec.
+ */
+export interface CatalogTool extends ToolFacts {
+  kind: ToolKind;
+  schema: z.ZodType;
+  spec: DecisionToolSpec;
+}
+
 /** One tool as it is declared: its facts, its effects, its argument schema and what it does with the parsed arguments. */
 export interface ToolDefinition<Schema extends z.ZodType> extends ToolFacts {
   schema: Schema;
@@ -121,11 +132,9 @@ export interface ToolDefinition<Schema extends z.ZodType> extends ToolFacts {
   run(args: z.output<Schema>, context: ToolContext): Promise<StepTarget | undefined>;
 }
 
-/** A registered tool: its facts plus `execute`, which checks raw arguments against the tool's own schema first. */
-export interface ActionTool extends ToolFacts {
-  schema: z.ZodType;
-  spec: DecisionToolSpec;
-  /** False for tools that only look or wait (target "nothing"): nothing reaches the phone, so no change is expected. */
+/** A tool the Executor runs on the phone: its facts plus `execute`, which checks raw arguments against the tool's own schema first. */
+export interface ActionTool extends CatalogTool {
+  /** False for tools that only look or wait (their kind): nothing reaches the phone, so no change is expected. */
   actsOnPhone: boolean;
   /** Whether its calls bring an app to the front (declared by `effects.opensApp`). */
   opensApp: boolean;
@@ -137,14 +146,32 @@ export interface ActionTool extends ToolFacts {
 /** The tools a runtime knows, by name (the registry's, or a test's own set). */
 export type ToolCatalog = ReadonlyMap<string, ActionTool>;
 
+/** The kinds the runtime answers itself: the phone never sees these calls. */
+const ANSWERED_BY_RUNTIME: readonly ToolKind[] = ['question', 'hand-over', 'finish'];
+
+function catalogFacts<Schema extends z.ZodType>(facts: ToolFacts & { schema: Schema }): CatalogTool {
+  const { name, title, description, aim, offeredTo, schema } = facts;
+  return { name, title, description, aim, offeredTo, kind: toolKind(name), schema, spec: { name, description, inputSchema: toolInputSchema(schema) } };
+}
+
+/**
+ * A tool the runtime answers instead of the phone (a question to the person, a hand-over, the task's end), declared
+ * like every tool: its facts and its argument schema, never hand-written JSON.
+ */
+export function defineRuntimeTool<Schema extends z.ZodType>(definition: ToolFacts & { schema: Schema }): CatalogTool {
+  const tool = catalogFacts(definition);
+  if (!ANSWERED_BY_RUNTIME.includes(tool.kind)) throw new Error(`${tool.name} is a ${tool.kind} tool in the tool vocabulary, not one the runtime answers`);
+  return tool;
+}
+
 export function defineTool<Schema extends z.ZodType>(definition: ToolDefinition<Schema>): ActionTool {
-  const { run, effects, schema, ...facts } = definition;
+  const { run, effects, schema } = definition;
+  const facts = catalogFacts(definition);
+  if (ANSWERED_BY_RUNTIME.includes(facts.kind)) throw new Error(`${facts.name} is answered by the runtime (a ${facts.kind} tool), not run on the phone`);
   return {
     ...facts,
-    schema,
-    actsOnPhone: effects.target !== 'nothing',
+    actsOnPhone: facts.kind === 'phone',
     opensApp: effects.opensApp !== undefined,
-    spec: { name: definition.name, description: definition.description, inputSchema: toolInputSchema(schema) },
     effectsOf(rawArgs) {
       const parsed = schema.safeParse(rawArgs ?? {});
       if (!parsed.success) return null;

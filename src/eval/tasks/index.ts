@@ -2,6 +2,7 @@ import type { PhoneFault, PhoneSeed, PhoneStateView } from '@amc/demo-phone';
 import { plainReason } from '../../shared/plain-words';
 import type { TaskRecord } from '../../shared/task';
 import { taskOutcomeWord } from '../../shared/task-words';
+import { isFinish } from '../../shared/tool-vocabulary';
 
 /**
  * Goals for the agent on the virtual phone. A run starts with `reset(task.seed)` (POST /reset), then injects
@@ -47,7 +48,7 @@ export function judgeRun(task: PhoneTask, state: PhoneStateView, finish: FinishC
 /** The model ended the task saying the goal cannot be reached: its last turn's call is finish_task(success=false). */
 const gaveUp = (record: Pick<TaskRecord, 'steps'>): boolean => {
   const call = record.steps.at(-1)?.planned;
-  return call?.tool === 'finish_task' && call.args.success === false;
+  return !!call && isFinish(call.tool) && call.args.success === false;
 };
 
 /**

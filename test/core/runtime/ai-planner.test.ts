@@ -7,7 +7,7 @@ import { ConfigError, type RuntimeConfig } from '../../../src/core/runtime/confi
 import { TaskRunner } from '../../../src/core/runtime/task-runner';
 import { createAIPlanner } from '../../../src/core/runtime/ai-planner';
 import { createProviderClient, type DecisionRequest } from '@amc/provider-clients';
-import { ACTION_TOOL_SPECS } from '../../../src/core/tools/registry';
+import { ACTION_TOOL_SPECS, MODEL_TOOL_SPECS } from '../../../src/core/tools/registry';
 import type { SecretValues } from '../../../src/core/storage/settings-store';
 import {
   finish,
@@ -394,7 +394,7 @@ describe('createAIPlanner', () => {
     const fake: FakeServer & ProviderFake = await fakeFor('openai', sequencePolicy({ kind: 'call', tool: 'finish_task', args: { reason: 'done?' } }));
     const planner = createAIPlanner({
       client: createProviderClient({ provider: 'openai', apiKey: fake.apiKey, baseURL: fake.baseURL, model: 'm', timeoutMs: 5000 }),
-      actionTools: ACTION_TOOL_SPECS,
+      tools: MODEL_TOOL_SPECS,
       info: { provider: 'openai', transport: 'direct', model: 'm' },
     });
     await expect(

@@ -9,7 +9,7 @@ import { encodeScreenshot } from '../../../src/core/perception/screenshot';
 import { createAIPlanner } from '../../../src/core/runtime/ai-planner';
 import { turnText } from '../../../src/core/runtime/prompt';
 import { COORDINATE_CONVENTIONS, toDevicePoint } from '../../../src/core/runtime/screen-coordinates';
-import { ACTION_TOOL_SPECS } from '../../../src/core/tools/registry';
+import { MODEL_TOOL_SPECS } from '../../../src/core/tools/registry';
 import type { Scene } from '../../../src/shared/scene';
 import { startProviderFake, type FakeTurn, type ProviderFake } from '../../fakes/index';
 
@@ -85,7 +85,7 @@ describe("Scenario: The model's coordinates land on the intended device pixel fo
   for (const provider of ['anthropic', 'openai', 'cloud-proxy'] as const) {
     for (const screen of SCREENS) {
       it(`${provider}, ${screen.name}, screenshots at long edges ${LONG_EDGES.join(', ')}`, async () => {
-        const planner = createAIPlanner({ client: clients.get(provider)!, actionTools: ACTION_TOOL_SPECS, info: { provider: provider === 'cloud-proxy' ? 'openai' : provider, model: 'test-model', transport: provider === 'cloud-proxy' ? 'cloud-proxy' : 'direct' } });
+        const planner = createAIPlanner({ client: clients.get(provider)!, tools: MODEL_TOOL_SPECS, info: { provider: provider === 'cloud-proxy' ? 'openai' : provider, model: 'test-model', transport: provider === 'cloud-proxy' ? 'cloud-proxy' : 'direct' } });
         target = screen.target;
         for (const longEdge of LONG_EDGES) {
           const screenshot = await encodeScreenshot({ pixels: screenWithTarget(screen.width, screen.height), width: screen.width, height: screen.height }, { longEdge, format: 'png', quality: 80 });

@@ -219,7 +219,8 @@ describe('tool registry', () => {
     expect(new Set(ACTION_TOOL_NAMES).size).toBe(ACTION_TOOL_NAMES.length);
     expect(ACTION_TOOL_SPECS.map((spec) => spec.name)).toEqual(ACTION_TOOL_NAMES);
     const offered = ACTION_TOOL_NAMES.filter((name) => ACTION_TOOLS.get(name)!.offeredTo.includes('model'));
-    expect(MODEL_TOOL_SPECS.map((spec) => spec.name)).toEqual(offered);
+    // The phone's tools offered to the model, then the ones the runtime answers, from the same catalog.
+    expect(MODEL_TOOL_SPECS.map((spec) => spec.name)).toEqual([...offered, 'ask_user', 'hand_over', 'finish_task']);
     expect(offered).not.toContain('describe_screen');
     expect(ACTION_TOOL_NAMES.filter((name) => !toolActsOnPhone(name))).toEqual(['wait', 'describe_screen']);
     expect(toolActsOnPhone('finish_task')).toBe(false);

@@ -1,4 +1,5 @@
 import { stepPhrase, targetElement } from '../../../../shared/action-words';
+import { isFinish } from '../../../../shared/tool-vocabulary';
 import type { Words } from '../../../../shared/i18n/translate';
 import { elementLabel, type Bounds } from '../../../../shared/scene';
 import type { PlannerInfo, StepRecord, TaskRecord } from '../../../../shared/task';
@@ -47,7 +48,7 @@ export function stepPhase(step: StepRecord, taskRunning: boolean, waitingStep: n
   if (!taskRunning) return 'done';
   if (waitingStep === step.step) return 'waiting';
   if (!step.planned) return 'planning';
-  if (!step.outcome && step.planned.tool !== 'finish_task') return 'acting';
+  if (!step.outcome && !isFinish(step.planned.tool)) return 'acting';
   return 'done';
 }
 
