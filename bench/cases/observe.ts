@@ -24,7 +24,8 @@ import { downscale, dropAlpha, encodeRgb } from '../../src/core/perception/pixel
 import { DEFAULT_SCREENSHOT_ENCODING, encodeScreenshot, pngFromScreencap, rawFrameFromScreencap } from '../../src/core/perception/screenshot';
 import { buildScene } from '../../src/core/perception/scene-builder';
 import { estimateTokens } from '../../src/core/perception/scene-budget';
-import { parseDisplayInfo, screenFacts } from '../../src/core/perception/screen-facts';
+import { screenFacts } from '../../src/core/perception/screen-facts';
+import { parseDisplayInfo } from '../../src/core/device/android/dumpsys';
 import { parseUiHierarchy } from '../../src/core/perception/ui-hierarchy';
 import { Executor } from '../../src/core/tools/executor';
 import { DEFAULT_SCENE_TOKEN_BUDGET, sceneToJson, type Scene } from '../../src/shared/scene';

@@ -1,6 +1,9 @@
 import type { ScreenshotFile } from '../shared/contract/devices';
 import type { AdbClient } from '../core/device/adb-client';
 import { pngFromScreencap } from '../core/perception/screenshot';
+import { screencap } from '../core/device/android/screencap';
+import { parseSettingValue, settings } from '../core/device/android/settings';
+import { whileSucceeding } from '../core/device/android/shell-line';
 
 /** Android's four screen rotations (Surface.ROTATION_0 .. ROTATION_270). */
 const ROTATIONS = 4;
@@ -10,9 +13,9 @@ const ROTATIONS = 4;
  * tile does. Answers with the rotation now asked for.
  */
 export async function rotateScreen(adb: AdbClient, serial: string): Promise<number> {
-  const current = Number.parseInt((await adb.shell(serial, 'settings get system user_rotation')).trim(), 10);
+  const current = Number.parseInt(parseSettingValue(await adb.shell(serial, settings.get('system', 'user_rotation'))) ?? '', 10);
   const next = ((Number.isInteger(current) ? current : 0) + 1) % ROTATIONS;
-  const { succeeded, output } = await adb.exec(serial, `settings put system accelerometer_rotation 0 && settings put system user_rotation ${next}`);
+  const { succeeded, output } = await adb.exec(serial, whileSucceeding(settings.put('system', 'accelerometer_rotation', 0), settings.put('system', 'user_rotation', next)));
   if (!succeeded) throw new Error(`The phone did not accept the rotation: ${output.trim() || 'no reason given'}.`);
   return next;
 }
@@ -30,6 +33,6 @@ export function screenshotFileName(serial: string, at: Date): string {
 
 /** The screen at full resolution, as the person asked to keep it: the phone's own PNG, not re-encoded. */
 export async function takeScreenshot(adb: AdbClient, serial: string, now = new Date()): Promise<ScreenshotFile> {
-  const png = pngFromScreencap(await adb.shellBytes(serial, 'screencap -p', { timeoutMs: 20_000 }));
+  const png = pngFromScreencap(await adb.shellBytes(serial, screencap.png(), { timeoutMs: 20_000 }));
   return { fileName: screenshotFileName(serial, now), mediaType: 'image/png', base64: png.toString('base64'), ...pngSize(png) };
 }

@@ -1,6 +1,7 @@
 import type { AdbClient } from '../../core/device/adb-client';
 import { connectionOf } from '../../core/device/device-info';
 import { pngFromScreencap, rawFrameFromScreencap } from '../../core/perception/screenshot';
+import { screencap } from '../../core/device/android/screencap';
 
 /** One screen grab before encoding: PNG bytes, or raw RGBA pixels with their size. */
 export type CapturedScreen = { png: Buffer } | { pixels: Buffer; width: number; height: number };
@@ -14,7 +15,7 @@ export interface CaptureOptions {
 
 /** One screencap in the given mode: raw pixels (`screencap`) or a PNG encoded on the phone (`screencap -p`). */
 export async function captureScreen(adb: AdbClient, serial: string, mode: CaptureMode, options: CaptureOptions = {}): Promise<CapturedScreen> {
-  const output = await adb.shellBytes(serial, mode === 'raw' ? 'screencap' : 'screencap -p', {
+  const output = await adb.shellBytes(serial, mode === 'raw' ? screencap.raw() : screencap.png(), {
     signal: options.signal,
     timeoutMs: options.timeoutMs ?? 10_000,
   });

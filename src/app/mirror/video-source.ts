@@ -8,6 +8,7 @@ import type { HelperResolution } from '../../core/device/helpers/provision';
 import { backOrScreenOnMessage, keycodeMessage, resetVideoMessage, touchMessage, type VideoPoint } from '../../core/device/scrcpy/control-messages';
 import { avcCodecString } from '../../core/device/scrcpy/h264';
 import { ScrcpySession, type VideoPacket } from '../../core/device/scrcpy/scrcpy-session';
+import { PhoneFacts } from '../../core/device/android/phone-facts';
 
 export interface VideoSourceOptions {
   adb: () => Promise<AdbClient>;
@@ -161,7 +162,9 @@ export class VideoSource {
     const server = await this.options.server();
     if (!server.available) throw new VideoUnavailableError(server.reason, server.fix, server.said);
     const adb = await this.options.adb();
+    // Read afresh as the mirror starts (a size changed by `wm size WxH` shows at once); the phone's kept size follows it.
     const natural = parseWmSize(await adb.shell(serial, wm.size(), { signal, timeoutMs: 5000 }));
+    if (natural) PhoneFacts.of(adb).learnSize(serial, natural);
     const session = await ScrcpySession.start({ adb, serial, server: server.bytes, maxSize, signal });
     if (signal.aborted) {
       session.close();

@@ -115,13 +115,6 @@ export class AdbClient {
     return { output: raw.replace(markerPattern, ''), succeeded: last[1] === 'ok' };
   }
 
-  /** `getprop` as a key -> value map. */
-  properties(serial: string, options: AdbCallOptions = {}): Promise<Record<string, string>> {
-    return this.withConnections('getprop', serial, options, async (client) => {
-      return { ...(await this.device(client, serial).getProperties()) };
-    });
-  }
-
   /**
    * Writes `source` (bytes, or a stream such as a file's) to `devicePath` on the phone (sync push), with `mode` as
    * its permissions, in DATA messages adbd accepts whatever the size.

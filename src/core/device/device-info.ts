@@ -2,7 +2,7 @@ import type { DeviceState, DeviceSummary } from '../../shared/device';
 import { say, type Saying } from '../../shared/said';
 import type { AdbCallOptions, AdbClient } from './adb-client';
 import { isAbortError } from './errors';
-import { parseWmDensity, parseWmSize, wm } from './android/wm';
+import { PhoneFacts } from './android/phone-facts';
 
 /** `HOST:PORT`, mDNS wireless serials and emulators reach adb over TCP; everything else is USB. */
 export function connectionOf(serial: string): DeviceSummary['connection'] {
@@ -44,29 +44,27 @@ export function hintFields(state: DeviceState, serial: string): Pick<DeviceSumma
   return hint ? { hint: hint.text, hintSaid: hint.said } : {};
 }
 
-/** Model, Android version and screen of a connected (`device` state) phone. Missing facts stay undefined. */
+/** Model, Android version and screen of a connected (`device` state) phone, from its kept facts. Missing facts stay undefined. */
 export async function readDeviceDetails(
   adb: AdbClient,
   serial: string,
   options: AdbCallOptions = {},
 ): Promise<Pick<DeviceSummary, 'model' | 'androidVersion' | 'screen'>> {
+  const facts = PhoneFacts.of(adb);
+  const read = (command: string) => adb.shell(serial, command, options);
   const quiet = <T>(task: Promise<T>, fallback: T) =>
     task.catch((error: unknown) => {
       if (isAbortError(error)) throw error;
       return fallback;
     });
-  const [properties, sizeOutput, densityOutput] = await Promise.all([
-    quiet(adb.properties(serial, options), {} as Record<string, string>),
-    quiet(adb.shell(serial, wm.size(), options), ''),
-    quiet(adb.shell(serial, wm.density(), options), ''),
+  const [build, size, density] = await Promise.all([
+    quiet(facts.build(serial, read), {}),
+    quiet(facts.naturalSize(serial, read), undefined),
+    quiet(facts.density(serial, read), undefined),
   ]);
-  const size = parseWmSize(sizeOutput);
-  const density = parseWmDensity(densityOutput);
-  const model = properties['ro.product.model'];
-  const androidVersion = properties['ro.build.version.release'];
   return {
-    ...(model && { model }),
-    ...(androidVersion && { androidVersion }),
+    ...(build.model && { model: build.model }),
+    ...(build.release && { androidVersion: build.release }),
     ...(size && { screen: { ...size, ...(density !== undefined && { density }) } }),
   };
 }

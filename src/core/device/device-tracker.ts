@@ -3,6 +3,7 @@ import type { AdbClient, AdbDeviceTracker } from './adb-client';
 import type { AdbkitDevice } from './adbkit';
 import { connectionOf, hintFields, normaliseState, readDeviceDetails } from './device-info';
 import { isAbortError } from './errors';
+import { PhoneFacts } from './android/phone-facts';
 
 export type DeviceChange =
   | { kind: 'added' | 'removed' | 'state'; serial: string }
@@ -108,6 +109,8 @@ export class DeviceTracker {
     const state = normaliseState(rawState);
     const previous = this.devices.get(serial);
     if (previous?.state === state) return;
+    // A phone that came, came back or changed state may not be what it was: its facts are read again.
+    PhoneFacts.of(this.adb).forget(serial);
     const keep = previous && state === 'device' ? { model: previous.model, androidVersion: previous.androidVersion, screen: previous.screen } : {};
     const summary: DeviceSummary = { ...dropUndefined(keep), serial, state, connection: connectionOf(serial), ...hintFields(state, serial) };
     this.devices.set(serial, summary);
@@ -116,6 +119,7 @@ export class DeviceTracker {
   }
 
   private remove(serial: string): void {
+    PhoneFacts.of(this.adb).forget(serial);
     if (this.devices.delete(serial)) this.emit({ kind: 'removed', serial });
   }
 

@@ -40,6 +40,17 @@ export class AdbError extends Error {
   }
 }
 
+/**
+ * Failures that say the phone cannot be reached at all (gone, offline, not authorised, no adb server): an observation
+ * fails with them instead of reporting an unreadable screen (a task on a vanished phone ends at once rather than
+ * planning blind), and what was known of the phone is dropped, as it may come back changed.
+ */
+const unreachableKinds: ReadonlySet<AdbErrorKind> = new Set(['device-not-found', 'device-offline', 'device-unauthorized', 'server-unreachable', 'adb-missing']);
+
+export function isPhoneUnreachable(error: unknown): boolean {
+  return error instanceof AdbError && unreachableKinds.has(error.kind);
+}
+
 /** Thrown when the caller's AbortSignal fired: the stream was closed and nothing further is sent. */
 export class AbortError extends Error {
   override name = 'AbortError';

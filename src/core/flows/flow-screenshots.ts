@@ -4,6 +4,7 @@ import { screenshotNameProblem } from '../../shared/flow';
 import type { AdbClient } from '../device/adb-client';
 import { pngFromScreencap } from '../perception/screenshot';
 import type { FlowScreenshots } from './replay-options';
+import { screencap } from '../device/android/screencap';
 
 /**
  * A flow run's `screenshot` steps (Maestro's takeScreenshot): the phone's own `screencap -p` PNG, at full resolution
@@ -20,7 +21,7 @@ export function createFlowScreenshots(folder: string, phone: () => Promise<{ adb
       const file = path.resolve(root, /\.png$/i.test(name) ? name : `${name}.png`);
       if (!file.startsWith(root + path.sep)) throw new Error(`"${name}" is not a file inside the output folder ${root}`);
       const { adb, serial } = await phone();
-      const png = pngFromScreencap(await adb.shellBytes(serial, 'screencap -p', { timeoutMs: 20_000, signal }));
+      const png = pngFromScreencap(await adb.shellBytes(serial, screencap.png(), { timeoutMs: 20_000, signal }));
       await mkdir(path.dirname(file), { recursive: true });
       await writeFile(file, png);
       return `saved ${file} (${png.readUInt32BE(16)}×${png.readUInt32BE(20)})`;

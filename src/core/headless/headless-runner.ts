@@ -1,4 +1,3 @@
-import { PhoneFacts } from '../device/android/phone-facts';
 import type { AdbClient } from '../device/adb-client';
 import { Observer, type ReadingSource } from '../perception/observer';
 import type { RuntimeConfig } from '../runtime/config';
@@ -27,17 +26,14 @@ export function createHeadlessRunner(
     readings?: ReadingSource;
   },
 ): TaskRunner {
-  // One set of facts per phone for perception and the tools.
-  const facts = new PhoneFacts();
   return new TaskRunner({
     observer: new Observer(adb, {
       screenshot: options.screenshot,
-      facts,
       ...(options.readings && { readings: options.readings }),
       // The helpers that push yadb for typing also push it for a screen that never goes idle.
       ...(options.typing && { helpers: options.typing.helpers }),
     }),
-    executor: new Executor(adb, { facts, ...(options.typing && { typing: options.typing }) }),
+    executor: new Executor(adb, { ...(options.typing && { typing: options.typing }) }),
     ...(options.deviceLock && { deviceLock: options.deviceLock }),
     ...(options.supervisor && { supervisor: options.supervisor }),
     ...(options.appNotes && { appNotes: options.appNotes }),

@@ -1,4 +1,3 @@
-import { PhoneFacts } from '../device/android/phone-facts';
 import type { StepOutcome, ToolCall } from '../../shared/action';
 import type { Scene } from '../../shared/scene';
 import type { AdbClient } from '../device/adb-client';
@@ -19,8 +18,6 @@ const policyKey = (policy: ScreenshotPolicy) => (policy === false ? 'none' : Str
 export class PhoneAccess {
   private adbClient: AdbClient | undefined;
   private executor: Executor | undefined;
-  /** What stays true of each phone, one for the executor and the observers of one adb connection. */
-  private facts = new PhoneFacts();
   private readonly observers = new Map<string, Observer>();
   private readonly policyBySerial = new Map<string, ScreenshotPolicy>();
 
@@ -74,14 +71,13 @@ export class PhoneAccess {
       this.adbClient = adb;
       this.executor = undefined;
       this.observers.clear();
-      this.facts = new PhoneFacts();
     }
     return adb;
   }
 
   private async executorFor(): Promise<Executor> {
     const adb = await this.current();
-    return (this.executor ??= new Executor(adb, { ...this.executorOptions, facts: this.facts }));
+    return (this.executor ??= new Executor(adb, this.executorOptions));
   }
 
   private async observerFor(policy: ScreenshotPolicy): Promise<Observer> {
@@ -91,7 +87,7 @@ export class PhoneAccess {
     if (!observer) {
       // The helpers that push yadb for typing also push it for a screen that never goes idle.
       const helpers = this.executorOptions.typing?.helpers;
-      observer = new Observer(adb, { screenshot: policy === false ? false : { longEdge: policy.longEdge }, facts: this.facts, ...(helpers && { helpers }) });
+      observer = new Observer(adb, { screenshot: policy === false ? false : { longEdge: policy.longEdge }, ...(helpers && { helpers }) });
       this.observers.set(key, observer);
     }
     return observer;

@@ -3,11 +3,17 @@ import type { DumpSource, Scene } from '../../shared/scene';
 import type { AdbClient } from '../device/adb-client';
 import { connectionOf } from '../device/device-info';
 import { PhoneFacts } from '../device/android/phone-facts';
-import { AdbError, isAbortError, sleep, throwIfAborted, type AdbErrorKind } from '../device/errors';
+import { appProcess } from '../device/android/app-process';
+import { dumpsys, FOCUS_LINES, INPUT_SHOWN_LINE, parseDisplayInfo } from '../device/android/dumpsys';
+import { screencap } from '../device/android/screencap';
+import { inTurn, shellLine, silenced, whileSucceeding } from '../device/android/shell-line';
+import { uiautomator } from '../device/android/uiautomator';
+import { parseWmSize, wm } from '../device/android/wm';
+import { isAbortError, isPhoneUnreachable, sleep, throwIfAborted } from '../device/errors';
 import { HELPERS } from '../device/helpers/catalog';
 import type { PhoneHelpers } from '../device/helpers/phone-helpers';
 import { buildScene } from './scene-builder';
-import { parseDisplayInfo, screenFacts, type ScreenSizeSource } from './screen-facts';
+import { screenFacts, type ScreenSizeSource } from './screen-facts';
 import {
   DEFAULT_SCREENSHOT_ENCODING,
   encodeScreenshot,
@@ -41,8 +47,6 @@ export interface ObserverOptions {
    * only a yadb already on the phone is tried.
    */
   helpers?: Pick<PhoneHelpers, 'ensure'>;
-  /** What stays true of each phone, shared with the tools (default: this Observer's own). */
-  facts?: PhoneFacts;
   /** Readings made while a phone waited (see idle-readings.ts): the first observation of a screen still showing one uses it. */
   readings?: ReadingSource;
 }
@@ -99,8 +103,9 @@ export interface Observation {
   timings: ObservationTimings;
 }
 
-const DUMP_TO_TTY = 'uiautomator dump /dev/tty';
-const DUMP_TO_FILE = 'uiautomator dump /sdcard/window_dump.xml >/dev/null && cat /sdcard/window_dump.xml';
+const DUMP_TO_TTY = uiautomator.dump('/dev/tty');
+const DUMP_FILE = '/sdcard/window_dump.xml';
+const DUMP_TO_FILE = whileSucceeding(silenced(uiautomator.dump(DUMP_FILE)), shellLine(['cat', DUMP_FILE]));
 /**
  * After uiautomator could not get an idle state, the next observations go to yadb first, which does not wait for it
  * (not waiting out uiautomator's idle timeout again on every turn); then uiautomator is given another chance.
@@ -108,13 +113,20 @@ const DUMP_TO_FILE = 'uiautomator dump /sdcard/window_dump.xml >/dev/null && cat
 const YADB_FIRST_TURNS = 4;
 const YADB_LAYOUT_FILE = '/data/local/tmp/amc_layout.xml';
 const yadbLayoutCommand = (devicePath: string) =>
-  `app_process -Djava.class.path=${devicePath} /data/local/tmp com.ysbing.yadb.Main -layout ${YADB_LAYOUT_FILE} && cat ${YADB_LAYOUT_FILE}`;
+  whileSucceeding(
+    appProcess.run({ classPath: devicePath, mainClass: HELPERS.yadb.mainClass }, '/data/local/tmp', ['-layout', YADB_LAYOUT_FILE]),
+    shellLine(['cat', YADB_LAYOUT_FILE]),
+  );
 /**
  * Layout reads a settling observation makes at most before it takes the last one as it is: a screen that keeps moving
  * (a loading bar, a video) does not hold a flow up; Maestro gives up its settle wait after ten 200 ms polls likewise.
  */
 const SETTLE_READS = 4;
-const FACTS_COMMAND = "dumpsys window | grep -E 'mCurrentFocus|mFocusedApp'; dumpsys input_method | grep mInputShown";
+/**
+ * What every observation asks besides the dump, in one shell: the focus, the keyboard and the natural size (`wm size`
+ * is asked each time, so a size changed by `wm size WxH` is seen at once and the phone's kept facts follow it).
+ */
+const FACTS_COMMAND = inTurn(dumpsys.grepped(dumpsys.window(), FOCUS_LINES), dumpsys.grepped(dumpsys.inputMethod(), INPUT_SHOWN_LINE), wm.size());
 
 const elapsed = (start: number) => Math.round((performance.now() - start) * 10) / 10;
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
@@ -122,7 +134,7 @@ const message = (error: unknown) => (error instanceof Error ? error.message : St
 /** Reads the phone: UI dump (-> Scene), screen facts and screenshot, all in parallel. */
 export class Observer {
   private readonly encoding: ScreenshotEncoding | null;
-  /** The phones' natural screen sizes (`wm size` does not change while a device is connected). */
+  /** What stays true of each phone on this adb connection, shared with the tools and the app. */
   private readonly facts: PhoneFacts;
   /**
    * Serials whose screen did not go idle and whose yadb read it: how many more observations go to yadb first before
@@ -146,7 +158,7 @@ export class Observer {
     private readonly options: ObserverOptions = {},
   ) {
     this.encoding = options.screenshot === false ? null : { ...DEFAULT_SCREENSHOT_ENCODING, ...options.screenshot };
-    this.facts = options.facts ?? new PhoneFacts();
+    this.facts = PhoneFacts.of(adb);
   }
 
   /**
@@ -171,14 +183,18 @@ export class Observer {
           ? this.settledLayout(serial, printed, signal, timings)
           : this.dumpWithRetry(serial, signal, timings);
     const factsTask = this.shellText(serial, FACTS_COMMAND, { signal, timeoutMs: 10_000 }).catch(rethrowAbort(() => ''));
-    const sizeTask = this.screenSizeSource(serial, signal);
+    const sizeTask = factsTask.then((factsOutput) => this.screenSizeSource(serial, factsOutput, signal));
 
     const [screenshot, hierarchy, factsOutput, sizeSource] = await Promise.all([
       screenshotTask,
       hierarchyTask,
       factsTask,
       sizeTask,
-    ]);
+    ]).catch((error: unknown) => {
+      // A phone that cannot be reached may come back as another (a reconnect, another phone at its address): its facts go.
+      if (isPhoneUnreachable(error)) this.facts.forget(serial);
+      throw error;
+    });
     throwIfAborted(signal);
     const observation: Observation = { scene: null, timings };
     if (screenshot && 'bytes' in screenshot) observation.screenshot = screenshot;
@@ -331,7 +347,7 @@ export class Observer {
 
   private screencap(serial: string, into: Buffer, signal: AbortSignal | undefined): Promise<Buffer> {
     const options = { signal, timeoutMs: this.options.screenshotTimeoutMs ?? 10_000 };
-    return takesRawScreencaps(serial, this.options.screencap) ? this.adb.execInto(serial, 'screencap', into, options) : this.adb.shellInto(serial, 'screencap -p', into, options);
+    return takesRawScreencaps(serial, this.options.screencap) ? this.adb.execInto(serial, screencap.raw(), into, options) : this.adb.shellInto(serial, screencap.png(), into, options);
   }
 
   private async captureScreenshot(
@@ -451,37 +467,25 @@ export class Observer {
   }
 
   /**
-   * `wm size` (the natural size, cached: it does not change while a device is connected), else `dumpsys display`
-   * (asked each time: its current size turns with the screen), else nothing.
+   * The natural size the facts command's `wm size` said (the phone's kept size follows it), else the size kept for the
+   * phone, else `dumpsys display` (asked each time: its current size turns with the screen), else nothing.
    */
-  private async screenSizeSource(serial: string, signal: AbortSignal | undefined): Promise<ScreenSizeSource> {
+  private async screenSizeSource(serial: string, factsOutput: string, signal: AbortSignal | undefined): Promise<ScreenSizeSource> {
+    const said = parseWmSize(factsOutput);
+    if (said) {
+      this.facts.learnSize(serial, said);
+      return { natural: said };
+    }
     const options = { signal, timeoutMs: 10_000 };
     const natural = await this.facts.naturalSize(serial, (command) => this.shellText(serial, command, options).catch(rethrowAbort(() => '')));
     if (natural) return { natural };
-    return parseDisplayInfo(await this.shellText(serial, 'dumpsys display', options).catch(rethrowAbort(() => '')));
+    return parseDisplayInfo(await this.shellText(serial, dumpsys.display(), options).catch(rethrowAbort(() => '')));
   }
 
   /** A shell command's output as text, through the adb client's lean path (every observation runs two or three). */
   private async shellText(serial: string, command: string, options: { signal: AbortSignal | undefined; timeoutMs: number }): Promise<string> {
     return (await this.adb.shellInto(serial, command, Buffer.alloc(0), options)).toString('utf8');
   }
-}
-
-/**
- * Failures that say the phone cannot be reached at all (gone, offline, not authorised, no adb server): the
- * observation fails with them instead of reporting an unreadable screen, so a task on a vanished phone ends
- * at once rather than planning blind.
- */
-const UNREACHABLE_KINDS: ReadonlySet<AdbErrorKind> = new Set([
-  'device-not-found',
-  'device-offline',
-  'device-unauthorized',
-  'server-unreachable',
-  'adb-missing',
-]);
-
-function isPhoneUnreachable(error: unknown): boolean {
-  return error instanceof AdbError && UNREACHABLE_KINDS.has(error.kind);
 }
 
 /** Whether `serial`'s screenshots come as raw pixels; otherwise as `screencap -p`, decoded in the PNG worker. */

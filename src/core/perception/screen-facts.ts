@@ -1,57 +1,15 @@
-/** The screen facts: parsers for the `dumpsys` / `wm` output the Observer reads, and how they combine. */
+/** The screen facts: how what the Observer read (`dumpsys`, `wm`, the dump) combines (the parsers are device/android's). */
 import type { ScreenFacts } from '../../shared/scene';
+import { parseForegroundWindow, parseInputShown, type DisplaySize } from '../device/android/dumpsys';
 import { SYSTEM_UI_PACKAGE } from './status-bar';
 import type { UiHierarchy } from './ui-hierarchy';
 import { isKeyboardPackage } from './windows';
-
-export interface ForegroundWindow {
-  package: string;
-  activity?: string;
-}
-
-/** `mCurrentFocus=Window{1f2e3d u0 com.android.settings/com.android.settings.Settings}` (or mFocusedApp). */
-export function parseForegroundWindow(output: string): ForegroundWindow | undefined {
-  const focus =
-    /mCurrentFocus=Window\{[^}]*?\s(?:u\d+\s+)?([\w.]+)\/([\w.$]+)/.exec(output) ??
-    /mFocusedApp=\S*\{[^}]*?\s(?:u\d+\s+)?([\w.]+)\/([\w.$]+)/.exec(output);
-  if (!focus) return undefined;
-  const [, packageName, activity] = focus as unknown as [string, string, string];
-  return { package: packageName, activity: shortActivity(packageName, activity) };
-}
-
-/** `com.android.settings.Settings` inside `com.android.settings` -> `.Settings`. */
-function shortActivity(packageName: string, activity: string): string {
-  return activity.startsWith(`${packageName}.`) ? activity.slice(packageName.length) : activity;
-}
-
-/** `mInputShown=true` in `dumpsys input_method`; undefined when the output does not say. */
-export function parseInputShown(output: string): boolean | undefined {
-  const match = /mInputShown=(true|false)/.exec(output);
-  return match ? match[1] === 'true' : undefined;
-}
-
-export interface DisplaySize {
-  width: number;
-  height: number;
-}
 
 /** Where the screen's size came from, in order of trust. */
 export type ScreenSizeSource =
   | { natural: DisplaySize } // `wm size`: the natural (unrotated) size; the dump's rotation turns it
   | { current: DisplaySize; rotation?: number } // `dumpsys display`: the size as currently rotated
   | null; // neither answered: the hierarchy is all there is
-
-/**
- * The screen size from `dumpsys display`: the logical display's current (already rotated) size and rotation
- * (`mOverrideDisplayInfo=DisplayInfo{..., real 2400 x 1080, ..., rotation 1, ...}`) when it is there, else the
- * physical panel's natural size (`DisplayDeviceInfo{"Built-in Screen": ..., 1080 x 2400, ...}`).
- */
-export function parseDisplayInfo(output: string): ScreenSizeSource {
-  const logical = /mOverrideDisplayInfo=DisplayInfo\{[^\n]*?\breal (\d+) x (\d+)[^\n]*?\brotation (\d)/.exec(output);
-  if (logical) return { current: { width: Number(logical[1]), height: Number(logical[2]) }, rotation: Number(logical[3]) };
-  const panel = /DisplayDeviceInfo\{[^\n]*?\b(\d+) x (\d+)/.exec(output);
-  return panel ? { natural: { width: Number(panel[1]), height: Number(panel[2]) } } : null;
-}
 
 /**
  * The screen as currently rotated. Without `wm size` or `dumpsys display`, the windows of the dump are all there

@@ -2,7 +2,7 @@ import type { StepOutcome, StepTarget, ToolCall } from '../../shared/action';
 import { boundsCenter, elementLabel, type Scene } from '../../shared/scene';
 import type { AdbClient } from '../device/adb-client';
 import { PhoneFacts } from '../device/android/phone-facts';
-import { AbortError, AdbError, isAbortError, sleep, throwIfAborted } from '../device/errors';
+import { AbortError, AdbError, isAbortError, isPhoneUnreachable, sleep, throwIfAborted } from '../device/errors';
 import { isAllowedApp } from './app-resolver';
 import { ACTION_TOOLS } from './registry';
 import { checkOnScreen, elementAt, findElement } from './scene-targets';
@@ -22,8 +22,6 @@ export interface ExecutorOptions {
   typing?: { method(): Promise<TypingMethod>; helpers: Pick<PhoneHelpers, 'ensure'> };
   /** The tools it runs (default: the registry's). */
   tools?: ToolCatalog;
-  /** What stays true of each phone, shared with perception (default: this Executor's own). */
-  facts?: PhoneFacts;
 }
 
 const NO_YADB = { ready: false, reason: 'yadb is not set up for this command' } as const;
@@ -53,7 +51,7 @@ export class Executor {
     private readonly adb: CommandRunner,
     private readonly options: ExecutorOptions = {},
   ) {
-    this.facts = options.facts ?? new PhoneFacts();
+    this.facts = PhoneFacts.of(adb);
   }
 
   async execute(call: ToolCall, context: ExecutionContext): Promise<StepOutcome> {
@@ -68,6 +66,8 @@ export class Executor {
       return { ok: true, attempts: run.attempts, ...(run.retries > 0 && { retries: run.retries }), durationMs: elapsed(start), ...(target && { target }), ...(run.app && { app: run.app }) };
     } catch (error) {
       if (isAbortError(error) || context.signal?.aborted) throw new AbortError('The action was cancelled');
+      // A phone that cannot be reached may come back as another (a reconnect, another phone at its address): its facts go.
+      if (isPhoneUnreachable(error)) this.facts.forget(context.serial);
       const reason = error instanceof Error ? error.message : String(error);
       return { ok: false, error: reason, attempts: run.attempts, ...(run.retries > 0 && { retries: run.retries }), durationMs: elapsed(start), ...(run.target && { target: run.target }) };
     }

@@ -2,9 +2,11 @@
  * Turning text into phone commands. `input text` takes one shell word, turns `%s` into a space and
  * accepts printable ASCII only; everything else goes through the ADBKeyBoard IME broadcast.
  */
-
-/** The ADBKeyBoard input method (https://github.com/senzhk/ADBKeyBoard) and its broadcast. */
-export const ADB_KEYBOARD_IME = 'com.android.adbkeyboard/.AdbIME';
+import { am } from '../device/android/am';
+import { appProcess } from '../device/android/app-process';
+import { input } from '../device/android/input';
+import { YADB } from '../device/helpers/catalog';
+import { KEY_CODES } from './actions/keys';
 
 /** Printable ASCII plus newline: what `input text` (with ENTER for newlines) can type. */
 export function isInputTextTypable(text: string): boolean {
@@ -22,7 +24,7 @@ export function hasShellHostileCharacters(text: string): boolean {
 /** The yadb command line that types `text` (any Unicode) into the focused field. */
 export function yadbTextCommand(devicePath: string, text: string): string {
   const folder = devicePath.slice(0, devicePath.lastIndexOf('/')) || '/';
-  return `app_process -Djava.class.path=${devicePath} ${folder} com.ysbing.yadb.Main -keyboard ${shellQuote(text)}`;
+  return appProcess.run({ classPath: devicePath, mainClass: YADB.mainClass }, folder, ['-keyboard', text]);
 }
 
 /** Control characters other than newline cannot be typed as text (tabs and the like are keys). */
@@ -32,11 +34,6 @@ export function hasUntypableControls(text: string): boolean {
     if ((code < 0x20 && char !== '\n') || code === 0x7f) return true;
   }
   return false;
-}
-
-/** Quotes a word for the phone's `sh` so that every character reaches the command literally. */
-export function shellQuote(word: string): string {
-  return `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
 /** Longest text per `input text` call: long commands are slow to inject and some shells cap the line. */
@@ -49,13 +46,13 @@ const MAX_CHUNK = 200;
 export function inputTextCommands(text: string): string[] {
   const commands: string[] = [];
   text.split('\n').forEach((line, index) => {
-    if (index > 0) commands.push('input keyevent 66');
+    if (index > 0) commands.push(input.keyevent(KEY_CODES.enter));
     // `input` reads '%' + 's' as a space, so a literal "%s" is typed as '%' and 's' in separate calls.
     const pieces = line.split(/(?<=%)(?=s)/);
     for (const piece of pieces) {
       for (let start = 0; start < piece.length; start += MAX_CHUNK) {
         const chunk = piece.slice(start, start + MAX_CHUNK).replace(/ /g, '%s');
-        commands.push(`input text ${shellQuote(chunk)}`);
+        commands.push(input.text(chunk));
       }
     }
   });
@@ -64,5 +61,5 @@ export function inputTextCommands(text: string): string[] {
 
 /** The IME broadcast that types `text` (any Unicode) when ADBKeyBoard is the current input method. */
 export function imeTextCommand(text: string): string {
-  return `am broadcast -a ADB_INPUT_B64 --es msg ${Buffer.from(text, 'utf8').toString('base64')}`;
+  return am.broadcast({ action: 'ADB_INPUT_B64', extras: { msg: Buffer.from(text, 'utf8').toString('base64') } });
 }

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AdbClient, parseHostPort } from '../../../src/core/device/adb-client';
 import { resolveAdbServer } from '../../../src/core/device/adb-server';
 import { AdbError } from '../../../src/core/device/errors';
+import { getprop, parseProperties } from '../../../src/core/device/android/getprop';
 import { startAdbHarness, type AdbHarness } from '../../support/adb-harness';
 
 let harness: AdbHarness;
@@ -94,8 +95,8 @@ describe('adb calls against the virtual device', () => {
     expect(await adb.shell(harness.serial, 'echo hello')).toBe('hello\n');
     expect(await adb.exec(harness.serial, 'echo hi')).toEqual({ output: 'hi\n', succeeded: true });
     expect((await adb.exec(harness.serial, 'false')).succeeded).toBe(false);
-    const properties = await adb.properties(harness.serial);
-    expect(properties['ro.build.version.release']).toBeTruthy();
+    const properties = parseProperties(await adb.shell(harness.serial, getprop.all()));
+    expect(properties.get('ro.build.version.release')).toBeTruthy();
   });
 
   it('names the serial it could not find', async () => {

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { Observer } from '../../../src/core/perception/observer';
-import { parseDisplayInfo, screenSize } from '../../../src/core/perception/screen-facts';
+import { screenSize } from '../../../src/core/perception/screen-facts';
+import { parseDisplayInfo } from '../../../src/core/device/android/dumpsys';
 import { parseUiHierarchy } from '../../../src/core/perception/ui-hierarchy';
+import { PhoneFacts } from '../../../src/core/device/android/phone-facts';
 
 const node = (bounds: string, attributes = '') =>
   `<node index="0" text="" resource-id="" class="android.widget.FrameLayout" package="com.example" content-desc="" clickable="false" bounds="${bounds}" ${attributes}/>`;
@@ -50,5 +52,28 @@ describe('screen size sources', () => {
     await observer.observe('phone-1');
     await observer.observe('phone-1');
     expect(asked.filter((command) => command === 'wm size')).toHaveLength(3);
+  });
+
+  it('Scenario: A size changed while a phone is connected is seen at the next observation', async () => {
+    // The phone's answer to the command every observation runs besides the dump: focus, keyboard and `wm size`.
+    let size = 'Physical size: 1080x2400\n';
+    const asked: string[] = [];
+    const adb = {
+      async shellInto(_serial: string, command: string) {
+        asked.push(command);
+        if (command.startsWith('uiautomator')) return Buffer.from(dump(0, node('[0,0][720,1600]')));
+        if (command.includes('dumpsys window')) return Buffer.from(`  mCurrentFocus=Window{4d2a8e1 u0 com.example/com.example.Main}\n    mInputShown=false\n${size}`);
+        return Buffer.from('');
+      },
+      execInto: async () => Buffer.alloc(0),
+    };
+    const observer = new Observer(adb, { screenshot: false });
+    expect((await observer.observe('phone-1')).scene!.screen).toMatchObject({ width: 1080, height: 2400 });
+    // `wm size 720x1600` while it stays connected: the next observation has the new size, and so do the phone's kept facts.
+    size = 'Physical size: 1080x2400\nOverride size: 720x1600\n';
+    expect((await observer.observe('phone-1')).scene!.screen).toMatchObject({ width: 720, height: 1600, package: 'com.example' });
+    expect(await PhoneFacts.of(adb).naturalSize('phone-1', async () => 'Physical size: 1x1\n')).toEqual({ width: 720, height: 1600 });
+    // No command of its own for the size: it came with the facts every observation reads anyway.
+    expect(asked.filter((command) => command === 'wm size' || command === 'dumpsys display')).toEqual([]);
   });
 });

@@ -22,6 +22,20 @@ describe('phone shell', () => {
     for (const value of Object.values(phone.identity)) expect(value).not.toMatch(/[:;=]/);
   });
 
+  it('Scenario: wm density N overrides the density until it is reset', async () => {
+    const phone = new VirtualPhone();
+    expect(await run(phone, 'wm density 320')).toEqual({ stdout: '', stderr: '', exitCode: 0 });
+    expect((await run(phone, 'wm density')).stdout).toBe('Physical density: 420\nOverride density: 320\n');
+    expect((await run(phone, 'dumpsys window')).stdout).toContain('init=1080x2400 420dpi base=1080x2400 320dpi cur=');
+    expect((await run(phone, 'settings get secure display_density_forced')).stdout).toBe('320\n');
+    expect((await run(phone, 'wm density nonsense')).exitCode).not.toBe(0);
+    expect((await run(phone, 'wm density')).stdout).toBe('Physical density: 420\nOverride density: 320\n');
+    expect(await run(phone, 'wm density reset')).toEqual({ stdout: '', stderr: '', exitCode: 0 });
+    expect((await run(phone, 'wm density')).stdout).toBe('Physical density: 420\n');
+    // The size cannot be changed: this phone draws at its panel's size, and says so.
+    expect(await run(phone, 'wm size 720x1600')).toMatchObject({ stderr: 'Error: changing the display size is not supported on this phone\n', exitCode: 1 });
+  });
+
   it("Scenario: An unknown command exits 127 with the shell's message", async () => {
     const result = await run(new VirtualPhone(), 'frobnicate --now');
     expect(result).toEqual({ stdout: '', stderr: '/system/bin/sh: frobnicate: inaccessible or not found\n', exitCode: 127 });

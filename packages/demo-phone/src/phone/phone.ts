@@ -313,7 +313,7 @@ export class VirtualPhone {
       ['test', testCommand(this.fs, false)],
       ['[', testCommand(this.fs, true)],
       ['dumpsys', dumpsysCommand(phone)],
-      ['wm', wmCommand],
+      ['wm', wmCommand(phone)],
       ['svc', svcCommand(phone)],
       ['bugreportz', bugreportzCommand(phone)],
       ['settings', settingsCommand(phone)],

@@ -20,6 +20,8 @@ export interface HelperFacts {
   /** Where the app keeps its own copy (in the data folder) and where it pushes it on the phone. */
   fileName: string;
   devicePath: string;
+  /** The class `app_process` starts. */
+  mainClass: string;
   /** The Settings entry ("Phone helpers" section) that names a file of this helper. */
   pathSetting: 'scrcpyServerPath' | 'yadbPath';
   /** Where a package manager puts the file on this OS (only the pinned version is accepted). */
@@ -39,6 +41,7 @@ export const SCRCPY_SERVER: HelperFacts = {
   purpose: 'the video mirror',
   downloadUrl: 'https://github.com/Genymobile/scrcpy/releases/download/v3.3.3/scrcpy-server-v3.3.3',
   devicePath: '/data/local/tmp/scrcpy-server-amc.jar',
+  mainClass: 'com.genymobile.scrcpy.Server',
   pathSetting: 'scrcpyServerPath',
   installedAt(platform, env) {
     if (platform === 'win32') {
@@ -62,6 +65,7 @@ export const YADB: HelperFacts = {
   // holds this 14,431-byte file, the one @midscene/android 1.7.3 ships; the pinned sum rejects any other build.
   downloadUrl: 'https://raw.githubusercontent.com/ysbing/YADB/v1.1.1/yadb',
   devicePath: '/data/local/tmp/yadb',
+  mainClass: 'com.ysbing.yadb.Main',
   pathSetting: 'yadbPath',
   // No package manager ships yadb: a Settings path or the download.
   installedAt: () => [],

@@ -1,10 +1,11 @@
 import type { AdbClient } from '../adb-client';
 import { HELPER_NAMES, HELPERS, type HelperName } from './catalog';
 import type { HelperProvider } from './helper-provider';
+import { getprop, parseProperty, SDK_PROPERTY } from '../android/getprop';
+import { ADB_KEYBOARD_IME, ime, parseImeList } from '../android/ime';
 
 /** scrcpy-server 3.x runs on Android 5.0 (API 21) and later. */
 const SCRCPY_MIN_SDK = 21;
-const ADB_KEYBOARD_IME = 'com.android.adbkeyboard/.AdbIME';
 
 export interface HelperUse {
   usable: boolean;
@@ -25,8 +26,8 @@ export async function phoneHelperReport(
   options: { timeoutMs?: number } = {},
 ): Promise<PhoneHelperReport> {
   const call = { timeoutMs: options.timeoutMs ?? 10_000 };
-  const [sdkText, imes] = await Promise.all([adb.shell(serial, 'getprop ro.build.version.sdk', call), adb.shell(serial, 'ime list -s', call)]);
-  const sdk = Number(sdkText.trim());
+  const [sdkText, imes] = await Promise.all([adb.shell(serial, getprop.one(SDK_PROPERTY), call), adb.shell(serial, ime.listEnabled(), call)]);
+  const sdk = Number(parseProperty(sdkText));
   const report = {} as PhoneHelperReport;
   for (const name of HELPER_NAMES) {
     const file = await provider.get(name);
@@ -36,7 +37,7 @@ export async function phoneHelperReport(
       report[name] = { usable: false, detail: `the phone runs Android API ${sdk}; ${label} needs ${SCRCPY_MIN_SDK} or later` };
     } else report[name] = { usable: true, detail: `${label} from ${file.origin === 'settings' ? 'the Settings path' : `the ${file.origin} copy`} (${file.file})` };
   }
-  const keyboard = imes.split('\n').some((line) => line.trim() === ADB_KEYBOARD_IME);
+  const keyboard = parseImeList(imes).includes(ADB_KEYBOARD_IME);
   report['adb-keyboard'] = keyboard
     ? { usable: true, detail: 'ADBKeyBoard is installed and enabled' }
     : { usable: false, detail: 'ADBKeyBoard is not enabled on the phone' };

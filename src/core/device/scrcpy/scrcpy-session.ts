@@ -3,6 +3,7 @@ import type { Duplex } from 'node:stream';
 import type { AdbClient } from '../adb-client';
 import { SCRCPY_SERVER } from '../helpers/catalog';
 import { VideoStreamError, VideoStreamParser, type ScrcpyCodec, type VideoStreamEvent } from './video-stream-parser';
+import { appProcess } from '../android/app-process';
 
 export interface ScrcpyStartOptions {
   adb: Pick<AdbClient, 'push' | 'openStream' | 'shell'>;
@@ -51,7 +52,7 @@ export function serverCommand(scid: string, maxSize: number, maxFps: number): st
     'clipboard_autosync=false',
     'power_off_on_close=false',
   ];
-  return `CLASSPATH=${SCRCPY_SERVER.devicePath} app_process / com.genymobile.scrcpy.Server ${SCRCPY_SERVER.version} ${options.join(' ')}`;
+  return appProcess.runWithClassPathVariable({ classPath: SCRCPY_SERVER.devicePath, mainClass: SCRCPY_SERVER.mainClass }, '/', [SCRCPY_SERVER.version, ...options]);
 }
 
 /** A fresh 31-bit session id as the server expects it: 8 lowercase hex digits. */

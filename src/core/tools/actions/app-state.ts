@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { AdbError } from '../../device/errors';
 import { resolveApp } from '../app-resolver';
-import { installedPackages } from '../../device/android/pm';
+import { am } from '../../device/android/am';
+import { clearSucceeded, installedPackages, pm } from '../../device/android/pm';
 import { defineTool, InvalidCall, type ToolContext } from '../tool';
 
 /**
@@ -29,7 +30,7 @@ export const stopApp = defineTool({
   offeredTo: [],
   effects: { target: 'phone', verb: 'stops' },
   async run(args, context) {
-    await context.send(`am force-stop ${await packageOf(args.app, context)}`);
+    await context.send(am.forceStop(await packageOf(args.app, context)));
     return undefined;
   },
 });
@@ -44,8 +45,8 @@ export const clearApp = defineTool({
   effects: { target: 'phone', verb: 'clears the data of', alwaysSensitive: true },
   async run(args, context) {
     const pkg = await packageOf(args.app, context);
-    const said = (await context.query(`pm clear ${pkg}`)).trim();
-    if (!/^Success/.test(said)) throw new AdbError(`${pkg}'s data could not be cleared (${said || 'no answer'}).`, 'command-failed');
+    const said = (await context.query(pm.clear(pkg))).trim();
+    if (!clearSucceeded(said)) throw new AdbError(`${pkg}'s data could not be cleared (${said || 'no answer'}).`, 'command-failed');
     return undefined;
   },
 });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineTool } from '../tool';
 import { KEY_CODES } from './keys';
+import { input } from '../../device/android/input';
 
 /**
  * Keyboard steps a flow file writes (Maestro's eraseText and hideKeyboard), never offered to the model: it erases by
@@ -20,7 +21,7 @@ export const eraseText = defineTool({
   effects: { target: 'phone', verb: 'erases text in' },
   async run(args, context) {
     const count = args.count ?? ERASE_DEFAULT_CHARS;
-    await context.send(`input keyevent ${[KEY_CODES.move_end, ...Array<number>(count).fill(KEY_CODES.delete)].join(' ')}`);
+    await context.send(input.keyevent(KEY_CODES.move_end, ...Array<number>(count).fill(KEY_CODES.delete)));
     return undefined;
   },
 });
@@ -35,7 +36,7 @@ export const hideKeyboard = defineTool({
   effects: { target: 'phone', verb: 'hides the keyboard of' },
   async run(_args, context) {
     // Back with no keyboard would leave the screen: pressed only while the turn's screen shows a keyboard.
-    if (context.scene?.screen.keyboardShown) await context.send(`input keyevent ${KEY_CODES.back}`);
+    if (context.scene?.screen.keyboardShown) await context.send(input.keyevent(KEY_CODES.back));
     return undefined;
   },
 });

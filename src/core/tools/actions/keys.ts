@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { ToolCall } from '../../../shared/action';
 import { defineTool } from '../tool';
+import { input } from '../../device/android/input';
 
 /** Key names the planner may press, mapped to Android key codes. */
 export const KEY_CODES = {
@@ -48,7 +49,7 @@ export const pressKey = defineTool({
   offeredTo: ['model', 'agent'],
   effects: { target: 'phone', verifies: 'screen-changed', pressesEnter: (args) => args.key === 'enter' },
   async run(args, context) {
-    await context.send(`input keyevent ${KEY_CODES[args.key]}`);
+    await context.send(input.keyevent(KEY_CODES[args.key]));
     return undefined;
   },
 });

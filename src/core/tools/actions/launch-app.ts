@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AdbError } from '../../device/errors';
 import { resolveApp } from '../app-resolver';
+import { monkey, monkeyLaunchFailure } from '../../device/android/monkey';
 import { installedPackages } from '../../device/android/pm';
 import { defineTool, InvalidCall } from '../tool';
 
@@ -31,10 +32,8 @@ export const launchApp = defineTool({
   async run(_args, context) {
     const app = context.openedApp;
     if (!app) throw new InvalidCall('launch_app found no app to open.');
-    const output = await context.query(`monkey -p ${app} -c android.intent.category.LAUNCHER 1`);
-    if (/no activities found|monkey aborted|error/i.test(output)) {
-      throw new AdbError(`${app} has no launcher activity to open (${output.trim().split('\n').at(-1)}).`, 'command-failed');
-    }
+    const failure = monkeyLaunchFailure(await context.query(monkey.launch(app)));
+    if (failure !== undefined) throw new AdbError(`${app} has no launcher activity to open (${failure}).`, 'command-failed');
     return undefined;
   },
 });

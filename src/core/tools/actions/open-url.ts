@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { shellQuote } from '../input-text';
+import { am } from '../../device/android/am';
+import { cmd, parseResolvedPackage } from '../../device/android/cmd';
 import { defineTool, InvalidCall } from '../tool';
 
 export const OpenUrlArgsSchema = z.strictObject({
@@ -9,12 +10,7 @@ export const OpenUrlArgsSchema = z.strictObject({
     .describe('The web address to open, e.g. "https://example.com/page".'),
 });
 
-/** The package that answers `resolve-activity --brief`: its last line is `package/activity` (or nothing resolves). */
-function resolvedPackage(output: string): string | null {
-  const component = output.trim().split('\n').at(-1)?.trim() ?? '';
-  const match = /^([A-Za-z][\w]*(?:\.[\w]+)+)\//.exec(component);
-  return match ? match[1]! : null;
-}
+const VIEW = 'android.intent.action.VIEW';
 
 export const openUrl = defineTool({
   name: 'open_url',
@@ -29,14 +25,13 @@ export const openUrl = defineTool({
     verifies: 'app-in-foreground',
     // The app that will show the address, asked of the phone first: the allow-list holds for a browser like any app.
     async opensApp(args, phone) {
-      const output = await phone.query(`cmd package resolve-activity --brief -a android.intent.action.VIEW -d ${shellQuote(args.url)}`);
-      const app = resolvedPackage(output);
+      const app = parseResolvedPackage(await phone.query(cmd.resolveActivity({ action: VIEW, data: args.url })));
       if (!app || app === 'android') throw new InvalidCall(`no app on the phone opens ${args.url} by itself (it has no default browser)`);
       return app;
     },
   },
   async run(args, context) {
-    await context.send(`am start -a android.intent.action.VIEW -d ${shellQuote(args.url)}`);
+    await context.send(am.start({ action: VIEW, data: args.url }));
     return undefined;
   },
 });

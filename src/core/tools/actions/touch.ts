@@ -5,6 +5,8 @@ import { swipeInRegion, type Point } from '../gestures';
 import { checkOnScreen, findElement } from '../scene-targets';
 import { defineTool, InvalidCall } from '../tool';
 import { coordinate, elementId, GROUNDING, pointArgs } from './arguments';
+import { input } from '../../device/android/input';
+import { inTurn } from '../../device/android/shell-line';
 
 export const LONG_PRESS_MS = 800;
 const SWIPE_MS = 300;
@@ -22,7 +24,7 @@ export const tap = defineTool({
   async run(args, context) {
     const target = await context.aimAt(args, 'tap');
     context.setTarget(target);
-    await context.send(`input tap ${target.x} ${target.y}`);
+    await context.send(input.tap(target.x, target.y));
     return target;
   },
 });
@@ -39,7 +41,7 @@ export const doubleTap = defineTool({
     const target = await context.aimAt(args, 'double_tap');
     context.setTarget(target);
     // One shell command, so the second tap follows the first without a round trip in between.
-    await context.send(`input tap ${target.x} ${target.y}; input tap ${target.x} ${target.y}`);
+    await context.send(inTurn(input.tap(target.x, target.y), input.tap(target.x, target.y)));
     return target;
   },
 });
@@ -61,7 +63,7 @@ export const longPress = defineTool({
     const target = await context.aimAt(args, 'long_press');
     context.setTarget(target);
     const duration = args.duration_ms ?? LONG_PRESS_MS;
-    await context.send(`input swipe ${target.x} ${target.y} ${target.x} ${target.y} ${duration}`);
+    await context.send(input.swipe(target.x, target.y, target.x, target.y, duration));
     return target;
   },
 });
@@ -115,7 +117,7 @@ export const swipe = defineTool({
     }
     const target = { ...from, ...(element && { elementId: element.id, label: elementLabel(element) }) };
     context.setTarget(target);
-    await context.send(`input swipe ${from.x} ${from.y} ${to.x} ${to.y} ${args.duration_ms ?? SWIPE_MS}`);
+    await context.send(input.swipe(from.x, from.y, to.x, to.y, args.duration_ms ?? SWIPE_MS));
     return target;
   },
 });

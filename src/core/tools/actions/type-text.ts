@@ -2,7 +2,6 @@ import { z } from 'zod';
 import type { StepTarget } from '../../../shared/action';
 import type { SceneElement } from '../../../shared/scene';
 import {
-  ADB_KEYBOARD_IME,
   hasShellHostileCharacters,
   hasUntypableControls,
   imeTextCommand,
@@ -15,6 +14,9 @@ import { AdbError } from '../../device/errors';
 import { defineTool, InvalidCall, type ToolContext } from '../tool';
 import { elementId } from './arguments';
 import { KEY_CODES } from './keys';
+import { ADB_KEYBOARD_IME, ime, parseImeList } from '../../device/android/ime';
+import { input } from '../../device/android/input';
+import { parseSettingValue, settings } from '../../device/android/settings';
 
 /** Deletes this many characters when the field's current text is not known. */
 const CLEAR_FALLBACK_CHARS = 100;
@@ -49,15 +51,15 @@ export const typeText = defineTool({
       field = context.scene?.elements.find((element) => element.editable && element.focused);
     }
     const way = await chooseTypingWay(args.text, context);
-    let ime = way.kind === 'ime' ? await selectIme(context) : undefined;
+    let chosenIme = way.kind === 'ime' ? await selectIme(context) : undefined;
     if (target) {
       context.setTarget(target);
-      await context.send(`input tap ${target.x} ${target.y}`);
+      await context.send(input.tap(target.x, target.y));
     }
     try {
       if (args.clear_first) {
         const count = field?.text ? field.text.length : CLEAR_FALLBACK_CHARS;
-        await context.send(`input keyevent ${[KEY_CODES.move_end, ...Array<number>(count).fill(KEY_CODES.delete)].join(' ')}`);
+        await context.send(input.keyevent(KEY_CODES.move_end, ...Array<number>(count).fill(KEY_CODES.delete)));
       }
       try {
         for (const command of typingCommands(way, args.text)) await context.send(command);
@@ -65,12 +67,12 @@ export const typeText = defineTool({
         // yadb was there but did not run (a ROM that blocks its input injection): the next way, if any.
         if (way.kind !== 'yadb' || !way.otherwise || !(error instanceof AdbError) || context.signal?.aborted) throw error;
         const next = await way.otherwise(`yadb could not type on this phone (${error.message.replace(/\.$/, '')})`);
-        if (next.kind === 'ime') ime = await selectIme(context);
+        if (next.kind === 'ime') chosenIme = await selectIme(context);
         for (const command of typingCommands(next, args.text)) await context.send(command);
       }
-      if (args.submit) await context.send(`input keyevent ${KEY_CODES.enter}`);
+      if (args.submit) await context.send(input.keyevent(KEY_CODES.enter));
     } finally {
-      if (ime?.previous && !context.signal?.aborted) await context.send(`ime set ${ime.previous}`).catch(() => undefined);
+      if (chosenIme?.previous && !context.signal?.aborted) await context.send(ime.set(chosenIme.previous)).catch(() => undefined);
     }
     return target;
   },
@@ -115,19 +117,19 @@ function typingCommands(way: TypingWay, text: string): string[] {
   if (way.kind === 'ime') return [imeTextCommand(text)];
   // yadb types one line per call; newlines are ENTER, as with `input text`.
   return text.split('\n').flatMap((line, index) => [
-    ...(index > 0 ? [`input keyevent ${KEY_CODES.enter}`] : []),
+    ...(index > 0 ? [input.keyevent(KEY_CODES.enter)] : []),
     ...(line ? [yadbTextCommand(way.devicePath, line)] : []),
   ]);
 }
 
 async function imeEnabled(context: ToolContext): Promise<boolean> {
-  return (await context.query('ime list -s')).split('\n').some((line) => line.trim() === ADB_KEYBOARD_IME);
+  return parseImeList(await context.query(ime.listEnabled())).includes(ADB_KEYBOARD_IME);
 }
 
 /** Makes ADBKeyBoard the current input method (it is enabled); returns the method to restore. */
 async function selectIme(context: ToolContext): Promise<{ previous?: string }> {
-  const current = (await context.query('settings get secure default_input_method')).trim();
+  const current = parseSettingValue(await context.query(settings.get('secure', 'default_input_method')));
   if (current === ADB_KEYBOARD_IME) return {};
-  await context.send(`ime set ${ADB_KEYBOARD_IME}`);
-  return current && current !== 'null' ? { previous: current } : {};
+  await context.send(ime.set(ADB_KEYBOARD_IME));
+  return current ? { previous: current } : {};
 }

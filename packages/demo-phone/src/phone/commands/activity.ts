@@ -152,12 +152,37 @@ export function monkeyCommand(phone: PhoneServices): CommandHandler {
   };
 }
 
-export const wmCommand: CommandHandler = ({ args }) => {
-  const [subcommand, value] = args;
-  if (subcommand === 'size' && value === undefined) return output(`Physical size: ${SCREEN_WIDTH}x${SCREEN_HEIGHT}\n`);
-  if (subcommand === 'density' && value === undefined) return output(`Physical density: ${SCREEN_DENSITY}\n`);
-  if ((subcommand === 'size' || subcommand === 'density') && value !== undefined) {
-    return failure(`Error: changing the display ${subcommand} is not supported on this phone\n`, 1);
-  }
-  return failure('Window manager (window) commands:\n  size [reset|WxH]\n  density [reset|DENSITY]\n', 255);
-};
+/** Where `wm density N` keeps its override, as Android does (Settings.Secure.DISPLAY_DENSITY_FORCED). */
+export const FORCED_DENSITY_SETTING = 'secure/display_density_forced';
+
+/** The density override `wm density N` set, if any. */
+export function forcedDensity(phone: Pick<PhoneServices, 'extraSettings'>): number | undefined {
+  const forced = Number(phone.extraSettings.get(FORCED_DENSITY_SETTING));
+  return forced > 0 ? forced : undefined;
+}
+
+/**
+ * `wm size` and `wm density`. A density override is kept (and reported) as a phone keeps it, across reconnects until
+ * `wm density reset`; the layout stays drawn in pixels. The size cannot change: this phone draws at its panel's size.
+ */
+export function wmCommand(phone: PhoneServices): CommandHandler {
+  return ({ args }) => {
+    const [subcommand, value] = args;
+    if (subcommand === 'size' && value === undefined) return output(`Physical size: ${SCREEN_WIDTH}x${SCREEN_HEIGHT}\n`);
+    if (subcommand === 'density' && value === undefined) {
+      const forced = forcedDensity(phone);
+      return output(`Physical density: ${SCREEN_DENSITY}\n${forced === undefined ? '' : `Override density: ${forced}\n`}`);
+    }
+    if (subcommand === 'density' && value === 'reset') {
+      phone.extraSettings.delete(FORCED_DENSITY_SETTING);
+      return output();
+    }
+    if (subcommand === 'density' && value !== undefined) {
+      if (!/^\d+$/.test(value) || Number(value) < 72) return failure(`Error: bad number ${value}\n`, 255);
+      phone.extraSettings.set(FORCED_DENSITY_SETTING, String(Number(value)));
+      return output();
+    }
+    if (subcommand === 'size' && value !== undefined) return failure('Error: changing the display size is not supported on this phone\n', 1);
+    return failure('Window manager (window) commands:\n  size [reset|WxH]\n  density [reset|DENSITY]\n', 255);
+  };
+}

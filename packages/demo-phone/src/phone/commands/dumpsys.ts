@@ -1,4 +1,5 @@
 import { LAUNCHER_ACTIVITY, LAUNCHER_PACKAGE } from '../apps/launcher';
+import { forcedDensity } from './activity';
 import { SCREEN_DENSITY, SCREEN_HEIGHT, SCREEN_WIDTH } from '../properties';
 import { output, type CommandHandler, type CommandOutput } from '../shell/interpreter';
 import { ADB_IME_ID, LATIN_IME_ID } from '../ui/phone-ui';
@@ -55,12 +56,14 @@ function windowDump(phone: PhoneServices, section: string | undefined): string {
   const shadeOnTop = ui.isLocked || ui.isShadeExpanded || !ui.isScreenOn;
   const focus = shadeOnTop ? `Window{${objectId('shade')} u0 NotificationShade}` : windowRecord(snapshot.activity);
   const ime = ui.isKeyboardShown ? `  mInputMethodWindow=Window{${objectId('ime')} u0 InputMethod}\n` : '';
+  const forced = forcedDensity(phone);
+  const base = forced === undefined ? '' : ` base=${SCREEN_WIDTH}x${SCREEN_HEIGHT} ${forced}dpi`;
   const windows =
-    `  mGlobalConfiguration={1.0 ?mcc?mnc [en_US] ldltr sw411dp w411dp h866dp ${SCREEN_DENSITY}dpi nrml long port finger -keyb/v/h -nav/h}\n` +
+    `  mGlobalConfiguration={1.0 ?mcc?mnc [en_US] ldltr sw411dp w411dp h866dp ${forced ?? SCREEN_DENSITY}dpi nrml long port finger -keyb/v/h -nav/h}\n` +
     `  mCurrentFocus=${focus}\n` +
     `  mFocusedApp=${activityRecord(snapshot.activity)}\n` +
     ime +
-    `  init=${SCREEN_WIDTH}x${SCREEN_HEIGHT} ${SCREEN_DENSITY}dpi cur=${SCREEN_WIDTH}x${SCREEN_HEIGHT} app=${SCREEN_WIDTH}x2274\n` +
+    `  init=${SCREEN_WIDTH}x${SCREEN_HEIGHT} ${SCREEN_DENSITY}dpi${base} cur=${SCREEN_WIDTH}x${SCREEN_HEIGHT} app=${SCREEN_WIDTH}x2274\n` +
     `  mScreenOn=${ui.isScreenOn}\n`;
   const policy =
     `    mSystemReady=true mSystemBooted=true\n` +
