@@ -21,38 +21,16 @@ import type { EventHub } from './ipc/event-hub';
 import { applyEnvironment, applyTaskOverrides, ConfigError, resolveRuntimeConfig, type ConfigSource, type RuntimeConfig, type TaskOverrides } from '../core/runtime/config';
 import type { ConnectionReport } from '../shared/connection-report';
 import { testConnection } from './connection-check';
-import { formatCount } from '../shared/task-words';
+import { issuePath, issueSaid } from '../shared/issue-said';
+import { wordCode, type Said, type SaidCode, type SaidValues } from '../shared/said';
 
-const TYPE_WORDS: Record<string, string> = {
-  number: 'a number',
-  int: 'a whole number',
-  string: 'text',
-  boolean: 'on or off (true or false)',
-  object: 'a group of settings',
-};
-
-const amount = (value: number | bigint) => formatCount(Number(value));
-
-/** A validation issue as a reason a person can act on ("must be 1,024 or more"), not the schema's wording. */
-function plainReason(issue: z.core.$ZodIssue): string {
-  switch (issue.code) {
-    case 'too_small':
-      if (issue.origin === 'string') return Number(issue.minimum) <= 1 ? 'must not be empty' : `must be at least ${amount(issue.minimum)} characters`;
-      return `must be ${amount(issue.minimum)} or more`;
-    case 'too_big':
-      if (issue.origin === 'string') return `must be at most ${amount(issue.maximum)} characters`;
-      return `must be ${amount(issue.maximum)} or less`;
-    case 'invalid_type':
-      return `must be ${TYPE_WORDS[issue.expected] ?? issue.expected}`;
-    case 'invalid_value':
-      return `must be one of: ${issue.values.map(String).join(', ')}`;
-    default:
-      return issue.message;
-  }
-}
-
+/** A validation issue as a reason a person can act on ("must be 1,024 or more"), by code, not the schema's wording. */
 const problemsOf = (error: z.ZodError): SettingsProblem[] =>
-  error.issues.map((issue) => ({ field: issue.path.map(String).join('.') || '(settings)', message: plainReason(issue) }));
+  error.issues.map((issue) => settingsProblem(issuePath(issue) || '(settings)', issueSaid(issue)));
+
+/** A problem with a field: its English words, and the code a window words in its language. */
+const settingsProblem = (field: string, said: Said): SettingsProblem => ({ field, message: wordCode(said.code as SaidCode, said.values), said });
+const sayProblem = (field: string, code: SaidCode, values: SaidValues = {}): SettingsProblem => settingsProblem(field, { code, values });
 
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
@@ -62,11 +40,11 @@ function unknownFields(draft: SettingsDraft): SettingsProblem[] {
   const problems: SettingsProblem[] = [];
   for (const [group, fields] of Object.entries(draft)) {
     if (!(group in known)) {
-      problems.push({ field: group, message: `unknown settings group (known: ${Object.keys(known).join(', ')})` });
+      problems.push(sayProblem(group, 'schema.unknownSettingsGroup', { groups: Object.keys(known).join(', ') }));
       continue;
     }
     for (const field of Object.keys(fields ?? {})) {
-      if (!(field in known[group as keyof Settings])) problems.push({ field: `${group}.${field}`, message: 'unknown setting' });
+      if (!(field in known[group as keyof Settings])) problems.push(sayProblem(`${group}.${field}`, 'schema.unknownSetting'));
     }
   }
   return problems;
@@ -120,7 +98,7 @@ export class SettingsService {
 
   async update(draft: SettingsDraft): Promise<SettingsUpdateResult> {
     const { problems, patch } = await this.check(draft);
-    if (problems.length || !patch) return { saved: false, problems: problems.length ? problems : [{ field: '(settings)', message: 'nothing to save' }] };
+    if (problems.length || !patch) return { saved: false, problems: problems.length ? problems : [sayProblem('(settings)', 'schema.nothingToSave')] };
     const saved = await this.config.settingsStore.update(patch);
     this.onSaved(saved);
     return { saved: true, view: await this.announce() };

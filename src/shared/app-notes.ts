@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { schemaMessage } from './schema-message';
 
 /**
  * Notes per app: after a successful run, how its goal was reached in one app ("Turn off Wi-Fi" → "Settings >
@@ -11,7 +12,7 @@ import { z } from 'zod';
 export const NOTE_LIMITS = { goalChars: 300, routeChars: 400, packageChars: 255 } as const;
 
 /** A note id (also a safe word in a command line): letters, digits, `-`. */
-const NoteIdSchema = z.string().max(64).regex(/^[A-Za-z0-9-]{1,64}$/, 'must be a note id (letters, digits and "-")');
+const NoteIdSchema = z.string().max(64).regex(/^[A-Za-z0-9-]{1,64}$/, schemaMessage('schema.noteId'));
 
 export const AppNoteSchema = z.object({
   id: NoteIdSchema,
@@ -39,8 +40,8 @@ export const noteLine = (note: Pick<AppNote, 'goal' | 'route'>): string => `${no
 export const NoteEditSchema = z
   .object({
     id: NoteIdSchema,
-    goal: z.string().trim().min(1, 'the goal must not be empty').max(NOTE_LIMITS.goalChars),
-    route: z.string().trim().min(1, 'the route must not be empty').max(NOTE_LIMITS.routeChars),
+    goal: z.string().trim().min(1, schemaMessage('schema.noteGoalEmpty')).max(NOTE_LIMITS.goalChars),
+    route: z.string().trim().min(1, schemaMessage('schema.noteRouteEmpty')).max(NOTE_LIMITS.routeChars),
   })
   .strict();
 export type NoteEdit = z.infer<typeof NoteEditSchema>;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { SaidSchema } from './said';
+import { SaidSchema, say, type Saying } from './said';
+import { schemaMessage } from './schema-message';
 
 /**
  * A flow: what a finished run did, as steps that can be carried out again on a fresh screen, without a model where
@@ -56,7 +57,7 @@ export const DistinguishingFactsSchema = z
     precedes: text.optional(),
   })
   .strict()
-  .refine((facts) => Object.keys(facts).length > 0, { message: 'distinguishedBy needs at least one fact' });
+  .refine((facts) => Object.keys(facts).length > 0, schemaMessage('schema.distinguishedByEmpty'));
 export type DistinguishingFacts = z.infer<typeof DistinguishingFactsSchema>;
 
 /** The states a Maestro selector may ask of an element (`enabled: false`, `checked: true`…); each given must hold. */
@@ -72,7 +73,7 @@ const pixels = z.number().int().min(0).max(LOCATOR_SIZE_MAX);
 export const LocatorSizeSchema = z
   .object({ width: pixels.optional(), height: pixels.optional(), tolerance: pixels.optional() })
   .strict()
-  .refine((size) => size.width !== undefined || size.height !== undefined, { message: 'a size gives width, height or both' });
+  .refine((size) => size.width !== undefined || size.height !== undefined, schemaMessage('schema.sizeNeedsSide'));
 export type LocatorSize = z.infer<typeof LocatorSizeSchema>;
 
 /** The most look-alikes an `index` may count into (a list's rows on one screen are far fewer). */
@@ -137,7 +138,7 @@ const LocatorRelationsSchema: z.ZodType<LocatorRelations> = z.lazy(() =>
       containsDescendants: z.array(LocatorSchema).min(1).max(20).optional(),
     })
     .strict()
-    .refine((relations) => Object.keys(relations).length > 0, { message: `a relative position needs one of ${LOCATOR_RELATIONS.join(', ')}` }),
+    .refine((relations) => Object.keys(relations).length > 0, schemaMessage('schema.relativeNeedsOne', { relations: LOCATOR_RELATIONS.join(', ') })),
 );
 
 export const LocatorSchema = z
@@ -145,7 +146,7 @@ export const LocatorSchema = z
   .strict()
   .refine((locator) => Boolean(locator.resourceId ?? locator.text ?? locator.desc ?? locator.hint ?? locator.label ?? locator.row ?? locator.labelPattern ?? locator.idPattern ?? locator.relative ?? locator.size), {
     // Patterns, relative positions and sizes are what a Maestro selector gives; a person writing this format names the fields above.
-    message: 'a locator needs at least one of resourceId, text, desc, hint or row',
+    ...schemaMessage('schema.locatorNeedsOne'),
   });
 
 /** The element's state before the action, so a replay acts only on an element in the same state. */
@@ -175,7 +176,7 @@ export const StepTimeoutSchema = z.number().int().min(0).max(600_000);
 export const StepConditionSchema = z
   .object({ visible: text.optional(), not_visible: text.optional() })
   .strict()
-  .refine((condition) => (condition.visible === undefined) !== (condition.not_visible === undefined), { message: 'a condition needs one of visible or not_visible' });
+  .refine((condition) => (condition.visible === undefined) !== (condition.not_visible === undefined), schemaMessage('schema.conditionNeedsOne'));
 export type StepCondition = z.infer<typeof StepConditionSchema>;
 
 /** What any step may add: `optional` (a miss is noted, the flow goes on) and `when` (the step runs only then). */
@@ -203,7 +204,7 @@ export const ActionStepSchema = z
     /** How long the step's target may take to appear (ms). */
     timeout: StepTimeoutSchema.optional(),
     /** A written point to act on instead of an element (`50%,50%`): a person's explicit choice, checked as any action. */
-    point: z.string().regex(POINT_PATTERN, 'a point is "X,Y" in pixels or "X%,Y%"').optional(),
+    point: z.string().regex(POINT_PATTERN, schemaMessage('schema.pointForm')).optional(),
     ...stepControl,
   })
   .strict();
@@ -217,7 +218,7 @@ export const FlowConditionSchema = z
   .object({
     /** As the file wrote it, for the report. */
     written: text,
-    expression: z.string().max(FLOW_TEXT_MAX).regex(/^[\s$\d()=!<>&|]*$/, 'a condition holds only operators and slots'),
+    expression: z.string().max(FLOW_TEXT_MAX).regex(/^[\s$\d()=!<>&|]*$/, schemaMessage('schema.expressionForm')),
     values: z.array(z.union([z.string().max(FLOW_TEXT_MAX), z.number(), z.boolean()])).max(200),
   })
   .strict();
@@ -244,7 +245,7 @@ export const AssertionSchema = z
     app: text.optional(),
   })
   .strict()
-  .refine((assertion) => Object.keys(assertion).length > 0, { message: 'an assert needs at least one condition' });
+  .refine((assertion) => Object.keys(assertion).length > 0, schemaMessage('schema.assertNeedsOne'));
 export type Assertion = z.infer<typeof AssertionSchema>;
 
 /** A question the model answers from the Scene: yes/no, or a value kept in a variable for later steps. */
@@ -265,7 +266,7 @@ export const WaitUntilSchema = z
     timeout: StepTimeoutSchema.optional(),
   })
   .strict()
-  .refine((wait) => (wait.visible === undefined) !== (wait.not_visible === undefined), { message: 'wait_until needs one of visible or not_visible' });
+  .refine((wait) => (wait.visible === undefined) !== (wait.not_visible === undefined), schemaMessage('schema.waitUntilNeedsOne'));
 export type WaitUntil = z.infer<typeof WaitUntilSchema>;
 
 /** The most a `repeat` runs its steps, and the most a `retry` tries them again (each try sends its actions anew). */
@@ -291,18 +292,19 @@ const CopyTextStepSchema = z.object({ copy_text: CopyTextSchema, timeout: StepTi
  * Why a screenshot's name cannot be a file in the run's output folder (absolute, climbing out with `..`, a control
  * character), else undefined: the name is the one part of the path a flow file chooses.
  */
-export function screenshotNameProblem(name: string): string | undefined {
-  if (!name.trim() || name.length > 200) return 'a screenshot is named by 1 to 200 characters';
-  if (/^[/\\]|^[A-Za-z]:/.test(name)) return `"${name}" is an absolute path; a screenshot is saved in the run's output folder, so give a name inside it`;
-  if (name.split(/[/\\]/).includes('..')) return `"${name}" climbs out of the run's output folder with ".."; give a name inside it`;
+export function screenshotNameProblem(name: string): Saying | undefined {
+  if (!name.trim() || name.length > 200) return say('flowFile.screenshot.nameLength');
+  if (/^[/\\]|^[A-Za-z]:/.test(name)) return say('flowFile.screenshot.absolute', { name });
+  if (name.split(/[/\\]/).includes('..')) return say('flowFile.screenshot.climbsOut', { name });
   // eslint-disable-next-line no-control-regex
-  if (/[\u0000-\u001f]/.test(name)) return 'a screenshot\'s name holds no control characters';
+  if (/[\u0000-\u001f]/.test(name)) return say('flowFile.screenshot.controlCharacters');
   return undefined;
 }
 /** Saves the phone's screen as NAME.png in the run's output folder (Maestro's takeScreenshot); never kept in history. */
 const ScreenshotNameSchema = text.superRefine((name, context) => {
   const problem = screenshotNameProblem(name);
-  if (problem) context.addIssue({ code: 'custom', message: problem });
+  // The code goes with the issue, so a flow file's reader words it in the person's language.
+  if (problem) context.addIssue({ code: 'custom', message: problem.text, params: { said: problem.said } });
 });
 const ScreenshotStepSchema = z.object({ screenshot: ScreenshotNameSchema, ...stepControl }).strict();
 
@@ -355,7 +357,7 @@ export const FlowStepSchema: z.ZodType<FlowStep> = z.lazy(() =>
         repeat: z
           .object({ times: z.number().int().min(1).max(REPEAT_TIMES_MAX).optional(), while: StepConditionSchema.optional(), steps: nested() })
           .strict()
-          .refine((repeat) => repeat.times !== undefined || repeat.while !== undefined, { message: 'repeat needs times or while' }),
+          .refine((repeat) => repeat.times !== undefined || repeat.while !== undefined, schemaMessage('schema.repeatNeedsOne')),
         ...stepControl,
       })
       .strict(),

@@ -1,6 +1,7 @@
 // One goal launched on several phones at once: each phone's row in the results table, as the CLI, the app and its
 // History show it. A phone whose task never started (gone, held by another task) has a row too, with the reason.
 import { z } from 'zod';
+import { schemaMessage } from './schema-message';
 import { outcomeWord } from './task-words';
 import { finishedVerdict, TASK_VERDICTS, type TaskVerdict } from './verdict';
 import { RunTaskRequestSchema, type TaskRecord } from './task';
@@ -13,8 +14,8 @@ import { ENGLISH, type Words } from './i18n/translate';
  * by its number ("Demo phone" is 1, "Demo phone 2" is 2), whose serial changes at every start: a schedule names it so.
  */
 export const LaunchPhonesSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('serials'), serials: z.array(RunTaskRequestSchema.shape.serial).min(1, 'pick at least one phone').max(50) }).strict(),
-  z.object({ kind: z.literal('group'), group: z.string().trim().min(1, 'pick a device group').max(100) }).strict(),
+  z.object({ kind: z.literal('serials'), serials: z.array(RunTaskRequestSchema.shape.serial).min(1, schemaMessage('schema.pickPhones')).max(50) }).strict(),
+  z.object({ kind: z.literal('group'), group: z.string().trim().min(1, schemaMessage('schema.pickGroup')).max(100) }).strict(),
   z.object({ kind: z.literal('demo'), number: z.number().int().min(1).max(20) }).strict(),
 ]);
 export type LaunchPhones = z.infer<typeof LaunchPhonesSchema>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { schemaMessage } from './schema-message';
 import { FlowSchema, FlowStepSchema, FlowVarNameSchema, FlowVarValueSchema } from './flow';
 import { SaidSchema } from './said';
 
@@ -56,5 +57,5 @@ export const RecordedOriginSchema = z.object({ by: z.literal('person'), flow: Fl
 export type RecordedOrigin = z.infer<typeof RecordedOriginSchema>;
 
 /** A step's one-line text as a person edits it (`tap: { text: Wi-Fi }`). */
-export const RecordedStepTextSchema = z.string().trim().min(1, 'write the step, e.g. tap: { text: Wi-Fi }').max(4000);
+export const RecordedStepTextSchema = z.string().trim().min(1, schemaMessage('schema.recordedStepText')).max(4000);
 export { FlowVarNameSchema, FlowVarValueSchema };

@@ -2,6 +2,7 @@
 // (schedules.json) and fired by the running app. Runs that fell while the app was closed are kept as missed runs
 // until a person has seen them.
 import { z } from 'zod';
+import { schemaMessage } from './schema-message';
 import { LaunchPhonesSchema } from './launch';
 import { RunTaskRequestSchema } from './task';
 import { NamedFlowSchema } from './flow';
@@ -26,7 +27,7 @@ export const ScheduleRequestSchema = z
   .object({
     name: ScheduleNameSchema,
     /** Five fields (minute hour day month weekday), the computer's local time: "0 8 * * *" is every day at 08:00. */
-    cron: z.string().trim().min(1, 'say when, e.g. "0 8 * * *" for every day at 08:00').max(100),
+    cron: z.string().trim().min(1, schemaMessage('schema.cronEmpty')).max(100),
     goal: RunTaskRequestSchema.shape.goal,
     /**
      * A schedule of a flow: the flow's content as it was when the schedule was added (its goal is the schedule's), so

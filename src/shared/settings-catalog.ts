@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { schemaMessage } from './schema-message';
 import { DEFAULT_PRICE_TABLE, parsePriceTable } from './prices';
 import { DEFAULT_SCENE_TOKEN_BUDGET } from './scene';
 import { MIN_THINKING_BUDGET_TOKENS, urlHasCredentials } from '@amc/provider-clients/contract';
@@ -52,10 +53,10 @@ const httpUrl = z
   .string()
   .trim()
   .max(2048)
-  .refine((value) => /^https?:\/\/[^\s/]+/.test(value) && URL.canParse(value), { message: 'must be an http(s) URL' })
+  .refine((value) => /^https?:\/\/[^\s/]+/.test(value) && URL.canParse(value), schemaMessage('schema.httpUrl'))
   // A password in the URL would be printed with every failure that names the server.
   .refine((value) => !urlHasCredentials(value), {
-    message: 'must not carry a user name or password ("user:password@"); put the key in its own field instead',
+    ...schemaMessage('schema.urlCredentials'),
   });
 
 /** Why a value is not accepted as a URL setting, or null when it is; shared with environment parsing so both say the same. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { schemaMessage } from './schema-message';
 import { BoundsSchema, SceneSchema } from './scene';
 import { StepOutcomeSchema, VerificationSchema } from './action';
 import { SaidSchema } from './said';
@@ -386,7 +387,7 @@ export const RunTaskRequestSchema = z.object({
         .trim()
         .min(1)
         .max(255)
-        .regex(/^[\p{L}\p{N}][\p{L}\p{N} ._&'+-]*$/u, 'must be an app name such as Contacts or a package name such as com.android.contacts'),
+        .regex(/^[\p{L}\p{N}][\p{L}\p{N} ._&'+-]*$/u, schemaMessage('schema.appName')),
     )
     .min(1)
     .max(50)

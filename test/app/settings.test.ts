@@ -3,6 +3,10 @@ import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { removeHome, startTestApp, type TestApp } from './app-fixture';
+import type { SettingsProblem } from '../../src/shared/contract';
+import { wordsFor } from '../../src/shared/i18n';
+import { wordSaid } from '../../src/shared/said';
+import { latinSentences } from '../support/latin-sentences';
 
 const apps: TestApp[] = [];
 afterEach(async () => {
@@ -18,19 +22,22 @@ async function start(env: NodeJS.ProcessEnv = {}): Promise<TestApp> {
   return app;
 }
 
+/** A problem as an English reader sees it (its code is for other languages). */
+const english = (problems: SettingsProblem[]) => problems.map(({ field, message }) => ({ field, message }));
+
 describe('settings', () => {
   it('Scenario: Settings validation names the field and the reason', async () => {
     const app = await start();
     const tooMany = await app.call('settings.validate', { patch: { aiPlanner: { maxSteps: 0 } } });
     expect(tooMany.valid).toBe(false);
-    expect(tooMany.problems).toEqual([{ field: 'aiPlanner.maxSteps', message: 'must be 1 or more' }]);
+    expect(english(tooMany.problems)).toEqual([{ field: 'aiPlanner.maxSteps', message: 'must be 1 or more' }]);
     const typed = await app.call('settings.validate', { patch: { aiPlanner: { timeoutSeconds: 'abc' } } });
-    expect(typed.problems).toEqual([{ field: 'aiPlanner.timeoutSeconds', message: 'must be a number' }]);
+    expect(english(typed.problems)).toEqual([{ field: 'aiPlanner.timeoutSeconds', message: 'must be a number' }]);
     // Every reason is in plain words, never the schema library's ("Too big: expected string to have <=200 characters").
     const plain = await app.call('settings.validate', {
       patch: { aiPlanner: { model: 'm'.repeat(300), thinkingBudgetTokens: 5, screenshotLongEdge: 99_999 }, adb: { host: '', port: 1.5 } },
     });
-    expect(plain.problems).toEqual(
+    expect(english(plain.problems)).toEqual(
       expect.arrayContaining([
         { field: 'aiPlanner.model', message: 'must be at most 200 characters' },
         { field: 'aiPlanner.thinkingBudgetTokens', message: 'must be 1,024 or more' },
@@ -40,11 +47,11 @@ describe('settings', () => {
       ]),
     );
     const url = await app.call('settings.validate', { patch: { openai: { baseURL: 'localhost:11434' } } });
-    expect(url.problems).toEqual([{ field: 'openai.baseURL', message: expect.stringMatching(/http\(s\) URL/) }]);
+    expect(english(url.problems)).toEqual([{ field: 'openai.baseURL', message: expect.stringMatching(/http\(s\) URL/) }]);
     const provider = await app.call('settings.validate', { patch: { aiPlanner: { provider: 'mistral' } } });
-    expect(provider.problems).toEqual([{ field: 'aiPlanner.provider', message: 'must be one of: anthropic, openai' }]);
+    expect(english(provider.problems)).toEqual([{ field: 'aiPlanner.provider', message: 'must be one of: anthropic, openai' }]);
     const unknown = await app.call('settings.validate', { patch: { aiPlanner: { colour: 'blue' } } as never });
-    expect(unknown.problems).toEqual([{ field: 'aiPlanner.colour', message: 'unknown setting' }]);
+    expect(english(unknown.problems)).toEqual([{ field: 'aiPlanner.colour', message: 'unknown setting' }]);
     expect((await app.call('settings.validate', { patch: { aiPlanner: { maxSteps: 12 } } })).valid).toBe(true);
     // A rejected update writes nothing.
     const rejected = await app.call('settings.update', { patch: { aiPlanner: { maxSteps: 0, model: 'kept-out' } } });
@@ -52,13 +59,34 @@ describe('settings', () => {
     expect((await app.call('settings.get', {})).settings.aiPlanner.model).toBe('');
   });
 
+  it("Scenario: A refused setting's reason carries its code, and a Chinese window words it", async () => {
+    const app = await start();
+    const { problems } = await app.call('settings.validate', {
+      patch: { aiPlanner: { model: 'm'.repeat(300), thinkingBudgetTokens: 5, provider: 'mistral', colour: 'blue' }, adb: { host: '', port: 1.5 }, openai: { baseURL: 'localhost:11434' } } as never,
+    });
+    const chinese = wordsFor('zh-CN');
+    const worded = Object.fromEntries(problems.map((problem) => [problem.field, wordSaid(problem.message, problem.said, chinese)]));
+    expect(worded).toEqual({ 'aiPlanner.colour': '未知的设置' });
+    const shaped = await app.call('settings.validate', {
+      patch: { aiPlanner: { model: 'm'.repeat(300), thinkingBudgetTokens: 5, provider: 'mistral' }, adb: { host: '', port: 1.5 }, openai: { baseURL: 'localhost:11434' } },
+    });
+    const shapedWords = Object.fromEntries(shaped.problems.map((problem) => [problem.field, wordSaid(problem.message, problem.said, chinese)]));
+    expect(shapedWords).toEqual({
+      'aiPlanner.model': '最多 200 个字符',
+      'aiPlanner.thinkingBudgetTokens': '必须大于或等于 1,024',
+      'aiPlanner.provider': '必须是以下之一：“anthropic, openai”',
+      'adb.host': '不能为空',
+      'adb.port': '必须是整数',
+      'openai.baseURL': '必须是 `http(s)` 网址',
+    });
+    for (const reason of Object.values(shapedWords)) expect(latinSentences(reason), reason).toEqual([]);
+  });
+
   it('Scenario: A base URL with a user name or password is refused with a plain reason', async () => {
     const app = await start();
     const result = await app.call('settings.update', { patch: { openai: { baseURL: 'https://me:hunter2-password@llm.example.com/v1' } } });
-    expect(result).toEqual({
-      saved: false,
-      problems: [{ field: 'openai.baseURL', message: expect.stringMatching(/must not carry a user name or password/) }],
-    });
+    expect(result.saved).toBe(false);
+    expect(result.saved === false && english(result.problems)).toEqual([{ field: 'openai.baseURL', message: expect.stringMatching(/must not carry a user name or password/) }]);
     expect(JSON.stringify(result)).not.toContain('hunter2-password');
     expect((await app.call('settings.get', {})).settings.openai.baseURL).toBe('');
     // The same from the environment: the variable is named, the password is not printed.

@@ -9,7 +9,8 @@ import {
   type RpcResult,
 } from '../../shared/contract';
 import { redactSecrets } from '@amc/provider-clients';
-import { SaidSchema } from '../../shared/said';
+import { SaidSchema, wordCode, type Said, type SaidCode } from '../../shared/said';
+import { issueSaidAt } from '../../shared/issue-said';
 
 /** Who is calling: handlers may answer differently per transport (e.g. app.info). */
 export interface CallContext {
@@ -28,8 +29,10 @@ export interface Router {
   call(method: unknown, input: unknown, context: CallContext): Promise<RpcResult<unknown>>;
 }
 
-function describeIssues(error: z.ZodError): string[] {
-  return error.issues.map((issue) => `${issue.path.length ? issue.path.join('.') : 'input'}: ${issue.message}`);
+/** Each issue as "field: why", by code (a window words them in its language) and in English. */
+function describeIssues(error: z.ZodError): { issues: string[]; issuesSaid: Said[] } {
+  const issuesSaid = error.issues.map(issueSaidAt);
+  return { issues: issuesSaid.map((said) => wordCode(said.code as SaidCode, said.values)), issuesSaid };
 }
 
 const failure = (error: RpcError): RpcResult<never> => ({ ok: false, error });
@@ -52,8 +55,8 @@ export function createRouter(handlers: MethodHandlers, onFailure: (method: Metho
       const definition = methods[method];
       const parsed = definition.input.safeParse(input ?? {});
       if (!parsed.success) {
-        const issues = describeIssues(parsed.error);
-        return failure({ code: 'invalid_input', message: `Invalid input for "${method}": ${issues.join('; ')}`, issues });
+        const { issues, issuesSaid } = describeIssues(parsed.error);
+        return failure({ code: 'invalid_input', message: `Invalid input for "${method}": ${issues.join('; ')}`, issues, issuesSaid });
       }
       try {
         const value = await handler(parsed.data as never, context);

@@ -1,4 +1,5 @@
 import type { FlowCondition } from '../../shared/flow';
+import { problemSaid, sayProblem, type ProblemSaying } from './flow-problem-said';
 
 /**
  * Maestro's `assertTrue: ${A == "x"}`, read without running any script: comparisons of variables, texts, numbers and
@@ -12,7 +13,7 @@ type Token = { kind: 'value'; value: string | number | boolean } | { kind: 'sign
 const SIGNS = ['===', '!==', '==', '!=', '<=', '>=', '&&', '||', '<', '>', '!', '(', ')'];
 const COMPARISONS = new Set(['===', '!==', '==', '!=', '<=', '>=', '<', '>']);
 
-function tokens(source: string): Token[] | string {
+function tokens(source: string): Token[] | ProblemSaying {
   const found: Token[] = [];
   let at = 0;
   while (at < source.length) {
@@ -47,16 +48,16 @@ function tokens(source: string): Token[] | string {
       at += word.length;
       continue;
     }
-    return `amc reads comparisons of variables, texts and numbers with == != < > && || ! and parentheses; "${rest.slice(0, 20)}" is not one of them (no properties, calls or scripts)`;
+    return sayProblem('flowFile.condition.notRead', { rest: rest.slice(0, 20) });
   }
   return found;
 }
 
 /** The condition Maestro writes (`${…}`, or a bare value), read into a FlowCondition; or why it cannot be. */
-export function readCondition(written: string): FlowCondition | { problem: string } {
+export function readCondition(written: string): FlowCondition | { problem: ProblemSaying } {
   const inner = /^\s*\$\{([\s\S]*)\}\s*$/.exec(written)?.[1] ?? written;
   const read = tokens(inner);
-  if (typeof read === 'string') return { problem: read };
+  if (!Array.isArray(read)) return { problem: read };
   const values: FlowCondition['values'] = [];
   const parts = read.map((token) => {
     if (token.kind === 'sign') return token.sign;
@@ -65,7 +66,7 @@ export function readCondition(written: string): FlowCondition | { problem: strin
   });
   const condition = { written: written.trim(), expression: parts.join(' '), values };
   const judged = evaluate(condition);
-  return typeof judged === 'string' ? { problem: judged } : condition;
+  return typeof judged === 'boolean' ? condition : { problem: judged };
 }
 
 /** Whether a value counts as true, as JavaScript's `if` would take it. */
@@ -96,23 +97,23 @@ function compare(sign: string, a: string | number | boolean, b: string | number 
  * The condition's value with its slots' values (variables filled in), or why the expression is not one: precedence as
  * JavaScript's (`!`, then comparisons, `&&`, `||`).
  */
-export function evaluate(condition: FlowCondition): boolean | string {
+export function evaluate(condition: FlowCondition): boolean | ProblemSaying {
   const parts = condition.expression.split(' ').filter(Boolean);
   let at = 0;
-  const fail = (why: string): never => {
-    throw new Error(why);
+  const fail = (why: ProblemSaying): never => {
+    throw new UnreadCondition(why);
   };
   const operand = (): string | number | boolean => {
     const part = parts[at++];
-    if (part === undefined) return fail('the condition ends too early');
+    if (part === undefined) return fail(sayProblem('flowFile.condition.endsEarly'));
     if (part === '!') return !truthy(operand());
     if (part === '(') {
       const inner = either();
-      if (parts[at++] !== ')') fail('a parenthesis is not closed');
+      if (parts[at++] !== ')') fail(sayProblem('flowFile.condition.notClosed'));
       return inner;
     }
     const slot = /^\$(\d+)$/.exec(part);
-    if (!slot || condition.values[Number(slot[1])] === undefined) return fail(`"${part}" is not a value`);
+    if (!slot || condition.values[Number(slot[1])] === undefined) return fail(sayProblem('flowFile.condition.notAValue', { part }));
     return condition.values[Number(slot[1])]!;
   };
   const comparison = (): string | number | boolean => {
@@ -141,9 +142,17 @@ export function evaluate(condition: FlowCondition): boolean | string {
   };
   try {
     const value = either();
-    if (at !== parts.length) fail(`"${parts[at]}" comes where the condition should end`);
+    if (at !== parts.length) fail(sayProblem('flowFile.condition.endsLate', { part: parts[at]! }));
     return truthy(value);
   } catch (error) {
-    return `the condition "${condition.written}" cannot be read: ${(error as Error).message}`;
+    if (!(error instanceof UnreadCondition)) throw error;
+    return sayProblem('flowFile.condition.cannotRead', { written: condition.written, whySaid: problemSaid(error.why) });
+  }
+}
+
+/** Why the expression stops being one, carried out of the reader's recursion. */
+class UnreadCondition extends Error {
+  constructor(readonly why: ProblemSaying) {
+    super(why.message);
   }
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { schemaMessage } from '../../shared/schema-message';
 import {
   ActionStepSchema,
   AskAiSchema,
@@ -113,7 +114,7 @@ export function shortStepSchema(toolName: string): z.ZodObject {
 export const AskAiFileSchema = z.union([
   AskAiSchema.shape.question,
   AskAiSchema.extend({ kind: AskAiSchema.shape.kind.unwrap().optional() }).refine((ask) => !(ask.into && ask.kind === 'yes-no'), {
-    message: '`into` keeps an extracted answer: it goes with kind: extract, not yes-no',
+    ...schemaMessage('schema.intoGoesWithExtract'),
     path: ['into'],
   }),
 ]);
@@ -143,7 +144,7 @@ export const fileStepSchemas = () => ({
     run_flow: z.union([
       z.string().min(1).max(1000).describe('Another flow file, relative to this one.'),
       z.strictObject({ file: z.string().min(1).max(1000).optional(), steps: innerSteps.optional(), vars: z.record(FlowVarNameSchema, FlowVarValueSchema).optional() }).refine((block) => (block.file === undefined) !== (block.steps === undefined), {
-        message: 'run_flow takes a file or steps',
+        ...schemaMessage('schema.runFlowFileOrSteps'),
       }),
     ]),
     vars: z.record(FlowVarNameSchema, FlowVarValueSchema).optional(),
@@ -152,7 +153,7 @@ export const fileStepSchemas = () => ({
   repeat: z.strictObject({
     repeat: z
       .strictObject({ times: z.number().int().min(1).max(REPEAT_TIMES_MAX).optional(), while: StepConditionSchema.optional(), steps: innerSteps })
-      .refine((repeat) => repeat.times !== undefined || repeat.while !== undefined, { message: 'repeat needs times or while' }),
+      .refine((repeat) => repeat.times !== undefined || repeat.while !== undefined, schemaMessage('schema.repeatNeedsOne')),
     ...control,
   }),
   retry: z.strictObject({ retry: z.strictObject({ max: z.number().int().min(1).max(RETRY_MAX).default(RETRY_MAX), steps: innerSteps }), ...control }),

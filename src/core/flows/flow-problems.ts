@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { VARIABLE_NAME } from './flow-file-schema';
 import { saidList, type Said, type SaidCode } from '../../shared/said';
 import { problemsSaid, sayProblem, type ProblemSaying } from './flow-problem-said';
+import { schemaSaid } from '../../shared/issue-said';
 
 /** Plain words for zod's issues in a flow file; the caller adds where (line and column). */
 
@@ -50,6 +51,12 @@ const sizeSaid = (issue: Extract<Issue, { code: 'too_small' | 'too_big' }>, fiel
 const eitherSaid = (shown: readonly string[]): Said =>
   shown.slice(1).reduce<Said>((first, last) => ({ code: 'flowFile.either', values: { firstSaid: saidList([first]), last } }), { code: 'flowFile.verbatim', values: { text: shown[0] ?? '' } });
 
+/** A schema's own message by its code (so it is worded in the reader's language), else its English words as they are. */
+const ownMessage = (issue: Issue): ProblemSaying => {
+  const said = schemaSaid(issue);
+  return { message: issue.message, said: said ?? { code: 'flowFile.verbatim', values: { text: issue.message } } };
+};
+
 /** One issue in words, without its position (the path already names the field). */
 export function issueWords(issue: Issue, path: readonly PropertyKey[], valueAt: (path: readonly PropertyKey[]) => unknown): ProblemSaying {
   const field = fieldSaid(path);
@@ -71,15 +78,15 @@ export function issueWords(issue: Issue, path: readonly PropertyKey[], valueAt: 
     }
     case 'invalid_format':
       if (issue.format === 'regex' && 'pattern' in issue && issue.pattern === VARIABLE_NAME.source) return sayProblem('flowFile.variableName', { fieldSaid: field });
-      return issue.message.startsWith('Invalid') ? sayProblem('flowFile.notValidFormat', { fieldSaid: field, format: issue.format }) : { message: issue.message, said: { code: 'flowFile.verbatim', values: { text: issue.message } } };
+      return issue.message.startsWith('Invalid') ? sayProblem('flowFile.notValidFormat', { fieldSaid: field, format: issue.format }) : ownMessage(issue);
     case 'invalid_key':
       return sayProblem('flowFile.badKey', { fieldSaid: field, problemsSaid: problemsSaid(issue.issues.map((inner) => issueWords(inner, path, valueAt))) });
     case 'custom':
       // A variable named like an object's own property (FlowVarNameSchema says which name).
       if (typeof issue.params?.objectName === 'string') return sayProblem('flowFile.objectName', { name: issue.params.objectName });
-      return { message: issue.message, said: { code: 'flowFile.verbatim', values: { text: issue.message } } };
+      return ownMessage(issue);
     default:
-      return issue.message.startsWith('Invalid') ? sayProblem('flowFile.notValid', { fieldSaid: field }) : { message: issue.message, said: { code: 'flowFile.verbatim', values: { text: issue.message } } };
+      return issue.message.startsWith('Invalid') ? sayProblem('flowFile.notValid', { fieldSaid: field }) : ownMessage(issue);
   }
 }
 

@@ -16,7 +16,7 @@ export function createFlowScreenshots(folder: string, phone: () => Promise<{ adb
     async save(name, signal) {
       // Checked again here: a `${VAR}` in the name is filled only as the step runs.
       const problem = screenshotNameProblem(name);
-      if (problem) throw new Error(problem);
+      if (problem) throw Object.assign(new Error(problem.text), { said: problem.said });
       const root = path.resolve(folder);
       const file = path.resolve(root, /\.png$/i.test(name) ? name : `${name}.png`);
       if (!file.startsWith(root + path.sep)) throw new Error(`"${name}" is not a file inside the output folder ${root}`);

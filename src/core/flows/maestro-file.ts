@@ -171,7 +171,7 @@ class Reader {
         const written = isRaw(value) ? value.condition : value;
         if (typeof written !== 'string' && typeof written !== 'number' && typeof written !== 'boolean') return bad(sayProblem('maestro.takesCondition'));
         const condition = readCondition(String(written));
-        if ('problem' in condition) return bad({ message: condition.problem });
+        if ('problem' in condition) return bad(condition.problem);
         // Judged once, as Maestro does: a condition on variables does not change while the screen does.
         return [{ assert: { condition }, timeout: 0 }];
       }
@@ -186,7 +186,7 @@ class Reader {
         const name = typeof value === 'string' ? value : isRaw(value) && typeof value.path === 'string' ? value.path : undefined;
         if (name === undefined) return bad(sayProblem('maestro.takesScreenshotName'));
         const problem = screenshotNameProblem(name);
-        return problem ? bad({ message: problem }) : [{ screenshot: name }];
+        return problem ? bad({ message: problem.text, said: problem.said }) : [{ screenshot: name }];
       }
       case 'hideKeyboard':
         return [action('hide_keyboard', {})];

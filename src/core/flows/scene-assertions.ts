@@ -54,7 +54,7 @@ function located(scene: Scene, locator: Locator, present: boolean): CheckResult 
 
 function conditionHolds(condition: FlowCondition): CheckResult {
   const value = evaluate(condition);
-  if (typeof value === 'string') return { holds: false, reason: value };
+  if (typeof value !== 'boolean') return { holds: false, reason: value.message };
   const shown = condition.values.map((item) => JSON.stringify(item)).join(', ');
   return value ? { holds: true, fact: `${condition.written} holds (${shown})` } : { holds: false, reason: `${condition.written} is false (${shown || 'no values'})` };
 }

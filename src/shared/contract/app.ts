@@ -17,7 +17,7 @@ export const appMethods = defineMethods({
   'app.info': { input: NoInput, output: AppInfoSchema },
   /** A round trip that proves requests are validated: main echoes the nonce with its own clock. */
   'app.ping': {
-    input: z.object({ nonce: z.string().min(1, 'must not be empty').max(128, 'must be at most 128 characters') }).strict(),
+    input: z.object({ nonce: z.string().min(1).max(128) }).strict(),
     output: z.object({ nonce: z.string(), serverTime: z.number() }),
   },
 });

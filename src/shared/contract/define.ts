@@ -19,6 +19,8 @@ export const RpcErrorSchema = z.object({
   message: z.string(),
   /** One line per invalid field, e.g. "goal: must not be empty". */
   issues: z.array(z.string()).optional(),
+  /** The same lines by code (`input.at`: the field's path and why), for a window in another language. */
+  issuesSaid: z.array(SaidSchema).max(100).optional(),
   /** The message's code, for a window in another language (errors that carry one). */
   said: SaidSchema.optional(),
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { schemaMessage } from '../schema-message';
 import { SaidSchema } from '../said';
 import { DeviceSummarySchema } from '../device';
 import { defineEvents, defineMethods, NoInput } from './define';
@@ -18,10 +19,10 @@ export type DeviceList = z.infer<typeof DeviceListSchema>;
 const address = z
   .string()
   .trim()
-  .min(1, 'enter an address like 192.168.1.20:5555')
+  .min(1, schemaMessage('schema.enterAddress'))
   .max(300)
-  .regex(/^(\[[^\]]+\]|[^:\s]+)(:\d{1,5})?$/, 'use HOST:PORT, e.g. 192.168.1.20:5555');
-const serial = z.string().trim().min(1, 'choose a device').max(300);
+  .regex(/^(\[[^\]]+\]|[^:\s]+)(:\d{1,5})?$/, schemaMessage('schema.addressForm'));
+const serial = z.string().trim().min(1, schemaMessage('schema.chooseDevice')).max(300);
 /** Device pixels; the renderer maps canvas clicks through the last frame's size. */
 const coordinate = z.number().int().nonnegative().max(100_000);
 
@@ -51,7 +52,7 @@ export const deviceMethods = defineMethods({
   'devices.disconnect': { input: z.object({ serial }).strict(), output: z.object({ serial: z.string() }) },
   /** Wireless pairing: the address and 6-digit code shown under "Pair device with pairing code". */
   'devices.pair': {
-    input: z.object({ address, code: z.string().trim().max(32).regex(/^\d{6}$/, 'the pairing code is 6 digits') }).strict(),
+    input: z.object({ address, code: z.string().trim().max(32).regex(/^\d{6}$/, schemaMessage('schema.pairingCode')) }).strict(),
     output: z.object({ message: z.string() }),
   },
   /**
@@ -85,7 +86,7 @@ export const deviceMethods = defineMethods({
   'devices.pressKey': { input: z.object({ serial, key: z.enum(MIRROR_KEYS) }).strict(), output: MirrorInputResultSchema },
   /** Text the person typed on the focused mirror, into the phone's focused field (ASCII by `input text`, the rest by the IME). */
   'devices.typeText': {
-    input: z.object({ serial, text: z.string().min(1, 'type something first').max(2000) }).strict(),
+    input: z.object({ serial, text: z.string().min(1, schemaMessage('schema.typeSomething')).max(2000) }).strict(),
     output: MirrorInputResultSchema,
   },
   /** Turns the screen a quarter to the left (auto-rotate off, `user_rotation` + 1); answers with the new rotation. */

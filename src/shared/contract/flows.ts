@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { schemaMessage } from '../schema-message';
 import { TaskRecordSchema } from '../task';
 import { defineMethods } from './define';
 import { ExportedFileSchema } from './history';
@@ -7,7 +8,7 @@ import { LaunchStartedSchema } from './tasks';
 import { FLOW_FILE_MAX_BYTES, FlowVarNameSchema, FlowVarValueSchema } from '../flow';
 
 /** A flow file's text as the window read it from the person's disk (the window opens files, main checks them). */
-const flowText = z.string().min(1, 'the flow file is empty').max(FLOW_FILE_MAX_BYTES, 'a flow file is at most 1 MB');
+const flowText = z.string().min(1, schemaMessage('schema.flowEmpty')).max(FLOW_FILE_MAX_BYTES, schemaMessage('schema.flowTooBig', { max: FLOW_FILE_MAX_BYTES / 1_000_000 }));
 /** `${name}` values for this run, over the file's own `vars`. */
 const flowVars = z.record(FlowVarNameSchema, FlowVarValueSchema).optional();
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { schemaMessage } from '../schema-message';
 import { LocatorSchema } from '../flow';
 import { SceneSchema } from '../scene';
 import { defineMethods } from './define';
@@ -50,7 +51,7 @@ export const inspectMethods = defineMethods({
    * layout that task read (no second read competes with the agent's).
    */
   'inspect.screen': {
-    input: z.object({ serial: z.string().trim().min(1, 'choose a device').max(300) }).strict(),
+    input: z.object({ serial: z.string().trim().min(1, schemaMessage('schema.chooseDevice')).max(300) }).strict(),
     output: InspectedScreenSchema,
   },
   /** The Scene of one step of a task in History (its screen before the step's action). */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { schemaMessage } from '../schema-message';
 import { defineEvents, defineMethods, NoInput } from './define';
 import { SaidSchema } from '../said';
 import { FrameMetaSchema } from './frame';
@@ -38,7 +39,7 @@ export const mirrorMethods = defineMethods({
   'mirror.start': {
     input: z
       .object({
-        serial: z.string().trim().min(1, 'choose a device').max(300),
+        serial: z.string().trim().min(1, schemaMessage('schema.chooseDevice')).max(300),
         /** The mirror's long edge on screen in device pixels: the video is not made larger than this. */
         maxSize: z.number().int().min(120).max(4096).optional(),
         /** False when the window cannot decode video (no WebCodecs): screenshots are sent. */

@@ -1,10 +1,11 @@
 import { z } from 'zod';
+import { schemaMessage } from '../schema-message';
 import { CHECK_KINDS, RecordedStepTextSchema, RecordingSchema } from '../recording';
 import { FlowVarNameSchema, FlowVarValueSchema } from '../flow';
 import { defineEvents, defineMethods } from './define';
 
-const serial = z.string().trim().min(1, 'choose a device').max(300);
-const stepId = z.string().max(12).regex(/^s[1-9]\d*$/, 'name a recorded step (s1, s2, …)');
+const serial = z.string().trim().min(1, schemaMessage('schema.chooseDevice')).max(300);
+const stepId = z.string().max(12).regex(/^s[1-9]\d*$/, schemaMessage('schema.recordedStepId'));
 const coordinate = z.number().int().nonnegative().max(100_000);
 
 /** The phone's recording, or null when none runs on it. */
@@ -19,7 +20,7 @@ export const recordingMethods = defineMethods({
   'record.status': { input: z.object({ serial }).strict(), output: RecordingStatusSchema },
   /** Keeps the recording as a task in History ("recorded by you") named by `goal`; answers with its id. */
   'record.stop': {
-    input: z.object({ serial, goal: z.string().trim().min(1, 'say what the recording does').max(2000) }).strict(),
+    input: z.object({ serial, goal: z.string().trim().min(1, schemaMessage('schema.recordingGoal')).max(2000) }).strict(),
     output: z.object({ taskId: z.string() }),
   },
   /** Ends the recording and keeps nothing. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { schemaMessage } from '../schema-message';
 import { EnvOverrideNameSchema, ProviderSchema, SecretNameSchema, SecretUpdateSchema, SecretValueSchema, SettingsViewSchema, TransportSchema, type Settings } from '../settings';
 import { ConnectionReportSchema } from '../connection-report';
 import { defineEvents, defineMethods, NoInput } from './define';
@@ -20,7 +21,8 @@ export const SettingsScreenSchema = SettingsViewSchema.extend({
 export type SettingsScreen = z.infer<typeof SettingsScreenSchema>;
 
 /** One reason a value is not accepted; `field` is the dotted path, e.g. `aiPlanner.maxSteps`. */
-export const SettingsProblemSchema = z.object({ field: z.string(), message: z.string() });
+/** `said`: the reason's code, for a window in another language. */
+export const SettingsProblemSchema = z.object({ field: z.string(), message: z.string(), said: SaidSchema.optional() });
 export type SettingsProblem = z.infer<typeof SettingsProblemSchema>;
 
 /**
@@ -33,7 +35,7 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 const SettingsDraftSchema = z.custom<SettingsDraft>(
   (value) => isPlainObject(value) && Object.values(value).every((group) => group === undefined || isPlainObject(group)),
-  { message: 'expected an object of settings groups, e.g. {"aiPlanner": {"maxSteps": 20}}' },
+  schemaMessage('schema.settingsGroups'),
 );
 const patchInput = z.object({ patch: SettingsDraftSchema }).strict();
 

@@ -41,8 +41,8 @@ const words = new Map<Language, Words>();
 export function wordsFor(language: Language): Words {
   let found = words.get(language);
   if (!found) {
-    const instance = i18nextFor(language);
-    found = { language, locale: numberLocaleOf(language), t: (key, values) => instance.t(key, values ?? {}) as string };
+    // The instance is made at the first word, not here: ENGLISH is made while modules the catalogs load are still loading.
+    found = { language, locale: numberLocaleOf(language), t: (key, values) => i18nextFor(language).t(key, values ?? {}) as string };
     words.set(language, found);
   }
   return found;

@@ -1,12 +1,17 @@
 import { plainReason } from '../../../shared/plain-words';
+import { wordSaid } from '../../../shared/said';
 import { BridgeError } from '../bridge';
 import { currentWords } from '../i18n/language-store';
 
 /** Turns anything a bridge call can throw into one sentence a person can act on. */
 export function plainError(error: unknown): string {
   if (error instanceof BridgeError) {
-    const { code, message, issues } = error.rpcError;
-    if (code === 'invalid_input' && issues?.length) return currentWords().t('app:common.inputRefused', { issues: issues.join('; ') });
+    const { code, message, issues, issuesSaid } = error.rpcError;
+    if (code === 'invalid_input' && issues?.length) {
+      const words = currentWords();
+      const worded = issues.map((issue, index) => wordSaid(issue, issuesSaid?.[index], words));
+      return words.t('app:common.inputRefused', { issues: worded.join(words.t('app:common.issueSeparator')) });
+    }
     if (code === 'unavailable') return message;
     return plainReason(message);
   }

@@ -4,6 +4,8 @@ import { ConnectionReportSchema, type ConnectionReport } from '../../../shared/c
 import type { SecretName } from '../../../shared/settings';
 import { SETTINGS_CATALOG } from '../../../shared/settings-catalog';
 import { draftFromValues, valuesFromSettings, type FieldValue } from '../components/settings/fields';
+import { wordSaid } from '../../../shared/said';
+import { currentWords } from '../i18n/language-store';
 
 export type SettingsFormStatus = 'idle' | 'checking' | 'saving' | 'saved';
 
@@ -82,7 +84,8 @@ export function unsavedSettings(state: Pick<SettingsState, 'screen' | 'values' |
   return { patch: draft, secrets, problems, changed: changed + Object.keys(secrets).length };
 }
 
-const byField = (problems: SettingsProblem[]) => Object.fromEntries(problems.map((problem) => [problem.field, problem.message]));
+/** Each field's problem in the window's words (main's carry a code; the form's own are worded already). */
+const byField = (problems: SettingsProblem[]) => Object.fromEntries(problems.map((problem) => [problem.field, wordSaid(problem.message, problem.said, currentWords())]));
 
 export const useSettingsStore = create<SettingsState>()((set) => ({
   screen: null,

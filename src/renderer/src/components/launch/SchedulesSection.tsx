@@ -12,6 +12,7 @@ import type { DeviceSummary } from '../../../../shared/device';
 import { NAME_MAX_LENGTH, nameProblem } from '../../../../shared/names';
 import { wordSaid } from '../../../../shared/said';
 import { BridgeError } from '../../bridge/bridge';
+import { plainError } from '../../lib/errors';
 
 type ListedSchedule = SchedulesOverview['schedules'][number];
 
@@ -53,8 +54,8 @@ export function SchedulesSection({ goal, phones }: { goal: string; phones: Launc
       setProblem(null);
       setName('');
     } catch (error) {
-      // Main's refusal in the window's words when it carries a code (a cron pattern croner refuses).
-      setProblem(error instanceof BridgeError ? wordSaid(error.message, error.rpcError.said, words) : error instanceof Error ? error.message : String(error));
+      // Main's refusal in the window's words when it carries a code (a cron pattern croner refuses, a refused input).
+      setProblem(error instanceof BridgeError ? wordSaid(plainError(error), error.rpcError.said, words) : plainError(error));
     }
   };
   /** When it runs, what (a goal, or a flow by its name as the CLI says it) and on which phones. */

@@ -22,6 +22,7 @@ export default {
     close: "Close",
     details: "Details",
     inputRefused: "That input was not accepted: {{issues}}.",
+    issueSeparator: "; ",
   },
   header: {
     title: "Agentic Mobile Control",

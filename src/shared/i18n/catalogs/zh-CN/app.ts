@@ -25,6 +25,7 @@ export default {
     close: "关闭",
     details: "详情",
     inputRefused: "输入没有被接受：{{issues}}。",
+    issueSeparator: "；",
   },
   header: {
     title: "Agentic Mobile Control",
