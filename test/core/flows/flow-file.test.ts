@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { FlowSchema, type Flow } from '../../../src/shared/flow';
 import { parseFlowFile, problemLine, type FlowFileOptions } from '../../../src/core/flows/flow-file';
 import { flowToYaml } from '../../../src/core/flows/flow-to-yaml';
+import { ACTION_TOOL_NAMES } from '../../../src/core/tools/registry';
 import { fillVariables, joinedWritten, referencedVariables, resolveVariables, writtenLiteral } from '../../../src/core/flows/flow-variables';
 
 function read(text: string, options?: FlowFileOptions): Flow {
@@ -98,14 +99,16 @@ describe('flow files', () => {
       '  - ask_ai: {question: Code?, kind: yes-no, into: code}', // 12
       'colour: blue', //                                13
     ].join('\n');
+    // The tools are named as the registry lists them, so a new tool changes neither message's wording.
+    const TOOLS = ACTION_TOOL_NAMES.join(', ');
     expect(problems(file)).toEqual([
       'line 4, column 10: a locator needs at least one of resourceId, text, desc, hint or row',
-      'line 5, column 5: `tapp` is not a kind of step: a step is a tool (tap, long_press, swipe, type_text, press_key, launch_app, open_url, wait, describe_screen, stop_app, clear_app, double_tap, erase_text, hide_keyboard), ai, assert, ask_ai, copy_text, wait_until, wait_for_settle, scroll_until_visible, run_flow, repeat or retry',
+      `line 5, column 5: \`tapp\` is not a kind of step: a step is a tool (${TOOLS}), ai, assert, ask_ai, copy_text, wait_until, wait_for_settle, scroll_until_visible, run_flow, repeat or retry`,
       "line 6, column 24: `element_id` names an element of one turn's screen only; give a target instead (text, desc, resourceId, hint or row)",
       'line 7, column 17: `long_press` needs a target (text, desc, resourceId, hint or row), or x and y',
       'line 8, column 14: `visble` is not a field of `assert`',
       'line 9, column 11: `wait` should be a number',
-      'line 10, column 11: `tapp` is not a tool; the tools are tap, long_press, swipe, type_text, press_key, launch_app, open_url, wait, describe_screen, stop_app, clear_app, double_tap, erase_text, hide_keyboard',
+      `line 10, column 11: \`tapp\` is not a tool; the tools are ${TOOLS}`,
       'line 11, column 16: `press_key` must be one of `back`, `home`, `enter`, `recents`, `delete`, `forward_delete`, `tab`, `escape` … (26 in all)',
       'line 12, column 51: `into` keeps an extracted answer: it goes with kind: extract, not yes-no',
       'line 13, column 1: `colour` is not a field of a flow',
