@@ -80,11 +80,14 @@ export function costWords(
   return task.usage.inputTokens + task.usage.outputTokens > 0 ? words.t('common:costUnknown') : null;
 }
 
-/** Which planner ran a task: "built-in planner (no AI)", or "AI planner · anthropic · claude-sonnet-4-6 · via direct". */
+/**
+ * Which planner ran a task: "built-in planner (no AI)", or "AI planner · anthropic · claude-sonnet-4-6 · via direct" (how
+ * the model is reached, in each language's own words: "直接调用模型服务商").
+ */
 export function plannerWords(planner: Pick<PlannerInfo, 'kind' | 'provider' | 'model' | 'transport'>, words: Words = ENGLISH): string {
   const { t } = words;
   if (planner.kind === 'stub') return t('common:planner.builtIn');
-  const ai = [t('common:planner.ai'), planner.provider, planner.model, planner.transport && t('common:planner.via', { transport: t(`common:transport.${planner.transport}`) })].filter(Boolean).join(' · ');
+  const ai = [t('common:planner.ai'), planner.provider, planner.model, planner.transport && t(`common:planner.via.${planner.transport}`)].filter(Boolean).join(' · ');
   if (planner.kind === 'replay') return usesModel(planner) ? t('common:planner.replayWithModel', { ai }) : t('common:planner.replay');
   return ai;
 }

@@ -15,6 +15,18 @@ function finishedRecord(): TaskRecord {
 }
 
 describe('HTML report language', () => {
+  it('Scenario: The Chinese report says which planner drove the run and how it reached the model in Chinese words', () => {
+    const plannerLine = (planner: TaskRecord['planner'], language: 'en' | 'zh-CN') =>
+      /<dt>(?:Planner|规划器)<\/dt><dd>([^<]*)<\/dd>/.exec(renderTaskReport({ ...finishedRecord(), planner }, wordsFor(language)))?.[1];
+    const direct = { kind: 'ai' as const, provider: 'anthropic' as const, model: 'claude-sonnet-4-6', transport: 'direct' as const, exposesReasoning: true };
+    expect(plannerLine(direct, 'zh-CN')).toBe('AI 规划器 · anthropic · claude-sonnet-4-6 · 直接调用模型服务商');
+    expect(plannerLine({ ...direct, transport: 'cloud-proxy' }, 'zh-CN')).toBe('AI 规划器 · anthropic · claude-sonnet-4-6 · 经云代理调用模型');
+    expect(plannerLine({ ...direct, kind: 'replay' }, 'zh-CN')).toBe('回放已记录的运行；屏幕不同时：AI 规划器 · anthropic · claude-sonnet-4-6 · 直接调用模型服务商');
+    expect(plannerLine({ kind: 'replay', exposesReasoning: false }, 'zh-CN')).toBe('回放已记录的运行（无 AI）');
+    // English as it was.
+    expect(plannerLine(direct, 'en')).toBe('AI planner · anthropic · claude-sonnet-4-6 · via direct');
+  });
+
   it("Scenario: The HTML report is written in the language of the window that exports it", () => {
     const record = finishedRecord();
     const chinese = renderTaskReport(record, wordsFor('zh-CN'));

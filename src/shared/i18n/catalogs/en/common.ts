@@ -38,7 +38,7 @@ export default {
   stepCounts: '{{actions}} in {{turns}}',
   tokens: '{{input}} tokens in · {{output}} out',
   costUnknown: 'unknown (the model is not in the price table)',
-  planner: { builtIn: 'built-in planner (no AI)', ai: 'AI planner', via: 'via {{transport}}' , replay: 'replay of a recorded run (no AI)', replayWithModel: 'replay of a recorded run; where the screen differs: {{ai}}' },
+  planner: { builtIn: 'built-in planner (no AI)', ai: 'AI planner', via: { direct: 'via direct', 'cloud-proxy': 'via cloud-proxy' }, replay: 'replay of a recorded run (no AI)', replayWithModel: 'replay of a recorded run; where the screen differs: {{ai}}' },
   transport: { direct: 'direct', 'cloud-proxy': 'cloud-proxy' },
   name: {
     empty: 'give it a name',

@@ -38,7 +38,7 @@ export default {
   stepCounts: '{{turns}}，{{actions}}',
   tokens: '输入 {{input}} token · 输出 {{output}}',
   costUnknown: '未知（价格表里没有这个模型）',
-  planner: { builtIn: '内置规划器（无 AI）', ai: 'AI 规划器', via: '经 {{transport}}' , replay: '回放已记录的运行（无 AI）', replayWithModel: '回放已记录的运行；屏幕不同时：{{ai}}' },
+  planner: { builtIn: '内置规划器（无 AI）', ai: 'AI 规划器', via: { direct: '直接调用模型服务商', 'cloud-proxy': '经云代理调用模型' }, replay: '回放已记录的运行（无 AI）', replayWithModel: '回放已记录的运行；屏幕不同时：{{ai}}' },
   transport: { direct: '直连', 'cloud-proxy': '云代理' },
   name: {
     empty: '请起一个名字',
