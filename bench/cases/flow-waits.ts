@@ -35,7 +35,7 @@ const LATE_DIALOG = FlowSchema.parse({ goal: 'Dismiss the warning', steps: [{ to
 const SETTLE = FlowSchema.parse({ goal: 'Wait for a still screen', steps: [{ tool: 'launch_app', args: { app: 'Notes' } }, { wait_for_settle: null }, { wait_for_settle: null }] });
 
 async function runFlow(harness: AdbHarness, adb: AdbClient, flow: Flow): Promise<TaskRecord> {
-  const runner = createHeadlessRunner(adb, { screenshot: false });
+  const runner = createHeadlessRunner(adb, {});
   const planner = createReplayPlanner({ flow, source: 'replayed', checks: createFlowChecks({ client: null }), onDivergence: 'fail' });
   const record = await runner.run({ serial: harness.serial, goal: flow.goal }, { planner: { planner, maxSteps: 60 } });
   if (record.status !== 'completed') throw new Error(`the flow "${flow.goal}" did not complete: ${record.failureReason}`);

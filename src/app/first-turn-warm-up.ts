@@ -3,7 +3,6 @@ import { primePngScreenshots } from '../core/perception/screenshot';
 import { preloadPlannerClient } from '../core/runtime/build-planner';
 import type { RuntimeConfig } from '../core/runtime/config';
 import type { ConfiguredPlanner } from '../core/runtime/task-runner';
-import { screenshotPolicyFor } from '../core/headless/headless-runner';
 
 /**
  * For a process that waits for tasks (a fleet worker): readies, before the first task arrives, what that task's first
@@ -11,9 +10,9 @@ import { screenshotPolicyFor } from '../core/headless/headless-runner';
  * screenshot worker when a phone it offers sends its screenshots as PNG. Nothing is sent to a phone or a model.
  */
 export async function warmUpFirstTurn(config: RuntimeConfig, configured: ConfiguredPlanner, serials: readonly string[]): Promise<void> {
-  const screenshots = screenshotPolicyFor(config, configured);
+  // The runner asks for a screenshot exactly when the planner takes one.
   await Promise.all([
-    screenshots && serials.some((serial) => !takesRawScreencaps(serial)) ? primePngScreenshots() : undefined,
+    configured.planner.accepts.screenshot && serials.some((serial) => !takesRawScreencaps(serial)) ? primePngScreenshots() : undefined,
     preloadPlannerClient(config),
   ]);
 }

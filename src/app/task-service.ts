@@ -16,7 +16,6 @@ import type { PlanCacheStore } from '../core/storage/plan-cache-store';
 import type { DeviceLocks } from '../core/storage/device-lock';
 import type { AppNotesPort } from '../core/runtime/notes/app-notes-port';
 import type { TaskStore } from '../core/storage/task-store';
-import { screenshotPolicyFor } from '../core/headless/headless-runner';
 import type { PhoneAccess } from '../core/headless/phone-access';
 import { SupervisionDesk } from './supervision-desk';
 
@@ -82,13 +81,13 @@ export class TaskService {
     const planner = buildPlanner(config, undefined, input.language);
     const cache = this.options.planCache;
     const configured = cache ? await withPlanCache(planner, input.goal, { cache, history: this.options.store }, config.settings.aiPlanner.reuseRuns) : planner;
-    return this.start(input, config, configured);
+    return this.start(input, configured);
   }
 
   /** A flow file's steps on a phone as a task (the flow's goal, its own planner: see flowRunPlanner). */
   async runFlow(serial: string, flow: Flow, launchId?: string): Promise<TaskRecord> {
     const config = await this.options.loadConfig();
-    return this.start({ serial, goal: flow.goal, ...(launchId && { launchId }) }, config, flowRunPlanner(flow, config, buildPlanner(config)));
+    return this.start({ serial, goal: flow.goal, ...(launchId && { launchId }) }, flowRunPlanner(flow, config, buildPlanner(config)));
   }
 
   /** A finished task's recorded steps, carried out again as a new task (ReplayRefused when it cannot be replayed). */
@@ -96,12 +95,11 @@ export class TaskService {
     const record = await this.options.store.get(input.taskId);
     if (!record) throw new ReplayRefused(`there is no task ${input.taskId} in history`);
     const config = await this.options.loadConfig();
-    return this.start({ serial: input.serial, goal: record.goal }, config, replayPlannerFor(record, buildPlanner(config), { letModelFix: input.letModelFix ?? false }));
+    return this.start({ serial: input.serial, goal: record.goal }, replayPlannerFor(record, buildPlanner(config), { letModelFix: input.letModelFix ?? false }));
   }
 
-  private async start(input: RunTaskRequest, config: RuntimeConfig, configured: ConfiguredPlanner): Promise<TaskRecord> {
+  private async start(input: RunTaskRequest, configured: ConfiguredPlanner): Promise<TaskRecord> {
     await this.options.checkDevice(input.serial);
-    this.options.phone.setScreenshotPolicy(input.serial, screenshotPolicyFor(config, configured));
     const handle = await this.runner.start(
       {
         serial: input.serial,

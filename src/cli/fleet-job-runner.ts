@@ -50,7 +50,7 @@ export async function fleetJobRunner(
   const { resolveAmcHome } = await import('../core/storage/settings-store');
   const { createTaskStore } = await import('../core/storage/task-store');
   const { createDeviceLocks } = await import('../core/storage/device-lock');
-  const { createHeadlessRunner, screenshotPolicyFor } = await import('../core/headless/headless-runner');
+  const { createHeadlessRunner } = await import('../core/headless/headless-runner');
   const { phoneHelpersFor } = await import('../app/phone-typing');
   const { APP_CLOSED_REASON } = await import('../core/runtime/task-runner');
   const { createFlowRunRecorder, flowRunEndOf } = await import('../core/flows/flow-run-recorder');
@@ -81,7 +81,6 @@ export async function fleetJobRunner(
     const supervisor = jobSupervisor(job, config.settings.fleet.jobsMayPreApprove, sayLines);
     const { typing } = phoneHelpersFor({ adb: async () => adb, settings: async () => config.settings, home });
     const runner = createHeadlessRunner(adb, {
-      screenshot: screenshotPolicyFor(config, planner),
       deviceLock,
       supervisor,
       typing,

@@ -81,14 +81,14 @@ export async function launchTasks(request: LaunchRequest, io: CliIo, adb: AdbCli
   const { resolveAmcHome } = await import('../core/storage/settings-store');
   const { createTaskStore } = await import('../core/storage/task-store');
   const { createDeviceLocks } = await import('../core/storage/device-lock');
-  const { createHeadlessRunner, screenshotPolicyFor } = await import('../core/headless/headless-runner');
+  const { createHeadlessRunner } = await import('../core/headless/headless-runner');
   const { phoneHelpersFor } = await import('../app/phone-typing');
   const { APP_CLOSED_REASON, TaskStartError } = await import('../core/runtime/task-runner');
 
   const { serials, ready } = await launchPhones(adb, request.targets, config);
   const home = resolveAmcHome(process.env);
   const { typing } = phoneHelpersFor({ adb: async () => adb, settings: async () => config.settings, home });
-  const runner = createHeadlessRunner(adb, { screenshot: screenshotPolicyFor(config, configured), deviceLock: createDeviceLocks(home), typing });
+  const runner = createHeadlessRunner(adb, { deviceLock: createDeviceLocks(home), typing });
   const launchId = randomUUID();
   const serialOf = new Map<string, string>();
   const words = terminalWords();

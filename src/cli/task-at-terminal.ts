@@ -77,7 +77,7 @@ export async function runTaskAtTerminal(command: string, values: TaskAtTerminalV
   }
   const configured = task.planner;
 
-  const { createHeadlessRunner, screenshotPolicyFor } = await import('../core/headless/headless-runner');
+  const { createHeadlessRunner } = await import('../core/headless/headless-runner');
   const { APP_CLOSED_REASON, TaskStartError } = await import('../core/runtime/task-runner');
   const adb = await adbForTask(values, config.settings);
   // Before the task exists: an unknown serial never becomes a recorded, failed task.
@@ -97,7 +97,7 @@ export async function runTaskAtTerminal(command: string, values: TaskAtTerminalV
   const { planCacheLearner } = await import('../core/flows/plan-cache');
   // The same notes per app and plan cache as the app's: what this run teaches, the app's next task knows, and the other way round.
   const planCache = planCacheLearner(createPlanCacheStore(home));
-  const runner = createHeadlessRunner(adb, { screenshot: screenshotPolicyFor(config, configured), deviceLock: createDeviceLocks(home), supervisor, typing, appNotes: createNotesStore(home), planCache });
+  const runner = createHeadlessRunner(adb, { deviceLock: createDeviceLocks(home), supervisor, typing, appNotes: createNotesStore(home), planCache });
   // On a terminal (never with --json or when piped) a spinner shows the model is still planning.
   const spinner = !values.json && io.status && process.stdout.isTTY ? planningSpinner(io.status, Date.now, words) : undefined;
   if (spinner) runner.on((event) => spinner.onEvent(event));

@@ -1,5 +1,5 @@
 import type { AdbClient } from '../core/device/adb-client';
-import { createHeadlessRunner, screenshotPolicyFor } from '../core/headless/headless-runner';
+import { createHeadlessRunner } from '../core/headless/headless-runner';
 import { buildPlanner } from '../core/runtime/build-planner';
 import type { RuntimeConfig } from '../core/runtime/config';
 import { presetSupervisor } from '../core/runtime/supervisor';
@@ -64,7 +64,6 @@ export async function runSuite(options: SuiteOptions): Promise<EvalAttempt[]> {
   // The goals themselves ask for their sensitive actions (send, delete...): the suite says yes to them, as
   // `amc run --yes` would; any other question to a person goes unanswered and fails the task.
   const runner = createHeadlessRunner(options.adb, {
-    screenshot: screenshotPolicyFor(options.config, plannerFor()),
     supervisor: presetSupervisor({ allowActions: true }),
     ...(options.typing && { typing: options.typing }),
   });

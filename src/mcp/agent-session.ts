@@ -100,7 +100,7 @@ export class AgentSession {
     if (!result.outcome.ok) return result.outcome;
     const after = (await this.look(serial, { screenshot: false, signal })).scene;
     const screenChanged = scene && after ? sceneFingerprint(scene) !== sceneFingerprint(after) : null;
-    const { verification } = await actions.settle(after, screenChanged);
+    const { verification } = actions.settle(after, screenChanged);
     return verification ? { ...result.outcome, verification } : result.outcome;
   }
 

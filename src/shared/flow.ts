@@ -411,9 +411,10 @@ export type Flow = z.infer<typeof FlowSchema>;
 
 /**
  * How a step of a replayed or cached run came about, as the timeline marks it; `fixed`: planned by the model in a
- * replay the person let it fix, where the screen differed from the recording.
+ * replay the person let it fix, where the screen differed from the recording; `runtime`: the runtime's own step (Back
+ * out of an app outside the task's allowed apps), which no planner chose.
  */
-export const STEP_SOURCES = ['model', 'replayed', 'cache', 'skipped', 'fixed'] as const;
+export const STEP_SOURCES = ['model', 'replayed', 'cache', 'skipped', 'fixed', 'runtime'] as const;
 export type StepSource = (typeof STEP_SOURCES)[number];
 
 export const isActionStep = (step: FlowStep): step is ActionStep => 'tool' in step;

@@ -192,7 +192,10 @@ export const StepObservedEventSchema = z.object({
   /** Why the UI could not be read this turn (the planner is told). */
   sceneError: z.string().nullable(),
   screenshot: ScreenshotInfoSchema.nullable(),
-  /** Whether the screen differs from the previous turn's (null on the first turn or without a Scene). */
+  /**
+   * Whether the screen differs from the look before (null on the first look or without a Scene). A turn's first look
+   * tells what the previous turn's action changed: the record keeps it on that turn's row.
+   */
   screenChanged: z.boolean().nullable(),
   observeMs: ms,
 });
@@ -305,6 +308,10 @@ export const StepRecordSchema = z.object({
   scene: SceneSchema.nullable(),
   sceneError: z.string().nullable(),
   screenshot: ScreenshotInfoSchema.nullable(),
+  /**
+   * Whether this turn's action changed the screen: the next turn's first look against this turn's last. Null until
+   * the next turn has looked (or when either Scene was unreadable). Every fact about a turn is on its own row.
+   */
   screenChanged: z.boolean().nullable(),
   /** null when the planner returned no step (goal reached) or failed this turn. */
   planned: PlannedStepSchema.nullable(),
@@ -429,12 +436,14 @@ export function applyTaskEventInPlace(record: TaskRecord, event: TaskEvent): voi
       // A turn that looked again before planning (a flow step waiting for its element) keeps its latest look.
       const last = record.steps.at(-1);
       if (last?.step === event.step && last.planned === null) record.steps.pop();
+      // A turn's first look tells what the turn before changed: that is a fact of the turn before, kept on its row.
+      else if (last) record.steps[record.steps.length - 1] = { ...last, screenChanged: event.screenChanged };
       record.steps.push({
         step: event.step,
         scene: event.scene,
         sceneError: event.sceneError,
         screenshot: event.screenshot,
-        screenChanged: event.screenChanged,
+        screenChanged: null,
         planned: null,
         outcome: null,
         timings: { observeMs: event.observeMs, planMs: null, executeMs: null },
@@ -507,14 +516,6 @@ export function plannedOf(event: TaskEventOf<'step.planned'>): PlannedStep {
 /** The running cost plus one call's; a call without a price (unknown model, no model) adds nothing, so that stays null. */
 function addCost(record: Pick<TaskRecord, 'costUsd'>, cost: number | null | undefined): number | null {
   return cost === undefined || cost === null ? record.costUsd : (record.costUsd ?? 0) + cost;
-}
-
-/**
- * Whether this step's action changed the screen, as the next turn's observation tells: true or false once the
- * next turn has looked, null before that (or when either Scene was unreadable).
- */
-export function screenChangedByAction(record: Pick<TaskRecord, 'steps'>, step: number): boolean | null {
-  return record.steps.find((s) => s.step === step + 1)?.screenChanged ?? null;
 }
 
 /** A record before its first event. */

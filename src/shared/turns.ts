@@ -7,7 +7,9 @@ import { toolKind, type ToolKind } from './tool-vocabulary';
  * A task's two counts, beside the reducer that builds its record, for every reader (the step budget, the timeline,
  * History, the report, the CLI, the fleet, the eval, MCP): a **turn** is one observe → decide (a row of
  * `record.steps`), an **action** is a turn whose tool reached the phone (or looked at it). A question, a hand-over,
- * a wait and an action the person denied are turns, not actions. A record read a page at a time counts every turn.
+ * a wait and an action the person denied are turns, not actions. The runtime's own Back out of an app outside the
+ * task's allowed apps (`source: runtime`) is a turn and an action: it reached the phone. A record read a page at a time
+ * counts every turn.
  */
 
 /** The kinds of tool whose turns are not actions even when they have an outcome. */

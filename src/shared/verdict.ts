@@ -123,7 +123,8 @@ const MODELS_OWN: readonly StepSource[] = ['model', 'fixed'];
 export function claimVerification(record: Pick<TaskRecord, 'goal' | 'steps'>, result: string | null): Verification | null {
   const claim = record.steps.at(-1);
   if (!claim?.planned || !MODELS_OWN.includes(claim.planned.source)) return null;
-  const acted = record.steps.filter(actedOnPhone);
+  // The agent's own actions: the runtime's Back out of an app outside the allowed apps is not what the claim rests on.
+  const acted = record.steps.filter((step) => actedOnPhone(step) && step.planned?.source !== 'runtime');
   const answered = isQuestionGoal(record.goal) && answerReadFrom(claim.scene, result);
   if (answered) return null;
   if (acted.length === 0) {

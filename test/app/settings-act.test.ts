@@ -12,7 +12,6 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { adbServerOptions } from '../../src/app/device-service';
-import { screenshotPolicyFor } from '../../src/core/headless/headless-runner';
 import { phoneHelpersFor } from '../../src/app/phone-typing';
 import { AdbClient } from '../../src/core/device/adb-client';
 import { Observer } from '../../src/core/perception/observer';
@@ -92,7 +91,7 @@ function configWith(patch: SettingsPatch = {}, secrets: RuntimeConfig['secrets']
 
 /**
  * Runs one task on the demo phone as the app wires it (the planner built from the configuration, the screenshot
- * policy it implies, the scene budget it carries) and returns its record.
+ * size and the scene budget its policies carry) and returns its record.
  */
 async function runTask(
   config: RuntimeConfig,
@@ -101,7 +100,8 @@ async function runTask(
   turns = [];
   const planner = options.planner ?? buildPlanner(config);
   const runner = new TaskRunner({
-    observer: new Observer(adb, { screenshot: screenshotPolicyFor(config, planner) }),
+    // No screenshot of its own: the runner tells each look whether to take one, and how big.
+    observer: new Observer(adb, { screenshot: false }),
     executor: new Executor(adb),
     supervisor: options.supervisor ?? noPersonPresent,
     ...(options.now && { now: options.now }),

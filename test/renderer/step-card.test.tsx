@@ -149,15 +149,38 @@ describe('timeline card', () => {
   });
 
   it('Scenario: A step whose action left the screen unchanged says so', () => {
-    const first = tapStep({ step: 1 });
-    const unchanged = tapStep({ step: 2, screenChanged: false });
-    const { rerender } = render(<TaskTimeline task={finishedTask([first, unchanged])} />, { wrapper: withFakeBridge() });
+    // Each row holds its own action's screen change (the next turn's look put it there).
+    const unchanged = tapStep({ step: 1, screenChanged: false });
+    const { rerender } = render(<TaskTimeline task={finishedTask([unchanged, tapStep({ step: 2, screenChanged: null })])} />, { wrapper: withFakeBridge() });
     const firstCard = screen.getByRole('article', { name: 'Step 1' });
     expect(within(firstCard).getByTestId('step-unchanged').textContent).toBe('The screen did not change after this action.');
     // The last turn's effect is not known yet: nothing is claimed about it.
     expect(within(screen.getByRole('article', { name: 'Step 2' })).queryByTestId('step-unchanged')).toBeNull();
-    rerender(<TaskTimeline task={finishedTask([first, tapStep({ step: 2, screenChanged: true })])} />);
-    expect(screen.queryByTestId('step-unchanged')).toBeNull();
+    rerender(<TaskTimeline task={finishedTask([tapStep({ step: 1, screenChanged: true }), tapStep({ step: 2, screenChanged: false })])} />);
+    expect(within(screen.getByRole('article', { name: 'Step 1' })).queryByTestId('step-unchanged')).toBeNull();
+    expect(within(screen.getByRole('article', { name: 'Step 2' })).getByTestId('step-unchanged')).toBeTruthy();
+  });
+
+  it("Scenario: A page's last card reads its own row, not the turn after it", () => {
+    // A long task read a page at a time: turn 8's next turn is not in this page, and its row still says what it did.
+    const page = finishedTask([tapStep({ step: 7, screenChanged: true }), tapStep({ step: 8, screenChanged: false })], { page: { from: 6, turnCount: 9, actionCount: 9 } });
+    render(<TaskTimeline task={page} />, { wrapper: withFakeBridge() });
+    expect(within(screen.getByRole('article', { name: 'Step 8' })).getByTestId('step-unchanged')).toBeTruthy();
+    expect(within(screen.getByRole('article', { name: 'Step 7' })).queryByTestId('step-unchanged')).toBeNull();
+  });
+
+  it("Scenario: A runtime step is marked as the runtime's", () => {
+    const back = tapStep({
+      step: 2,
+      planned: { tool: 'press_key', args: { key: 'back' }, rationale: null, thinking: null, usage: null, costUsd: null, source: 'runtime' },
+      outcome: { ok: true, attempts: 1, durationMs: 80 },
+    });
+    render(<TaskTimeline task={finishedTask([tapStep({ step: 1 }), back])} />, { wrapper: withFakeBridge() });
+    const card = screen.getByRole('article', { name: 'Step 2' });
+    expect(within(card).getByTestId('step-source').textContent).toBe('by the runtime: back out of an app outside the allowed apps');
+    expect(within(card).getByTestId('step-rationale').textContent).toMatch(/^The runtime took this step itself, not the model/);
+    // The model's own step says it is the model's.
+    expect(within(screen.getByRole('article', { name: 'Step 1' })).getByTestId('step-source').textContent).toBe('planned by the model');
   });
 
   it('Scenario: A built-in planner run says it only looked and claims no change for looking', () => {

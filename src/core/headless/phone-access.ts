@@ -3,23 +3,19 @@ import type { Scene } from '../../shared/scene';
 import type { AdbClient } from '../device/adb-client';
 import { Observer, type Observation } from '../perception/observer';
 import { Executor, type ExecutorOptions } from '../tools/executor';
-import type { ExecutorPort, ObservationLike, ObserverPort } from '../runtime/task-runner';
+import type { ExecutorPort, ObservationLike, ObserverPort, ScreenshotPolicy } from '../runtime/task-runner';
 
-/** What a task's observations include: a screenshot of this size for a planner that takes one, or none. */
-export type ScreenshotPolicy = { longEdge: number } | false;
-
-const policyKey = (policy: ScreenshotPolicy) => (policy === false ? 'none' : String(policy.longEdge));
+export type { ScreenshotPolicy } from '../runtime/task-runner';
 
 /**
  * Observer and Executor on the app's current adb client, rebuilt when that client changes (Settings ->
- * adb server). The screenshot policy is chosen per device when a task starts, so a task whose planner
- * takes no image never pays for a screencap.
+ * adb server). Each look is told whether to take a screenshot (a task's runner decides it from its planner), so a
+ * task whose planner takes no image never pays for a screencap.
  */
 export class PhoneAccess {
   private adbClient: AdbClient | undefined;
   private executor: Executor | undefined;
-  private readonly observers = new Map<string, Observer>();
-  private readonly policyBySerial = new Map<string, ScreenshotPolicy>();
+  private observer: Observer | undefined;
 
   /**
    * @param aroundObserve wraps each task observation, e.g. so the live mirror holds its own captures meanwhile.
@@ -30,17 +26,13 @@ export class PhoneAccess {
     private readonly executorOptions: ExecutorOptions = {},
   ) {}
 
-  setScreenshotPolicy(serial: string, policy: ScreenshotPolicy): void {
-    this.policyBySerial.set(serial, policy);
-  }
-
   readonly observerPort: ObserverPort = {
     observe: async (serial, options): Promise<ObservationLike> => {
-      const observer = await this.observerFor(this.policyBySerial.get(serial) ?? false);
+      const observer = await this.observerFor();
       return this.aroundObserve(serial, () => observer.observe(serial, options));
     },
     screenFingerprint: async (serial, signal) => {
-      const observer = await this.observerFor(this.policyBySerial.get(serial) ?? false);
+      const observer = await this.observerFor();
       return this.aroundObserve(serial, () => observer.screenFingerprint(serial, signal));
     },
   };
@@ -54,8 +46,8 @@ export class PhoneAccess {
    * the same Observer a task uses, and the mirror holds its captures meanwhile.
    */
   async observe(serial: string, options: { screenshot: ScreenshotPolicy; signal?: AbortSignal; sceneTokenBudget?: number }): Promise<Observation> {
-    const observer = await this.observerFor(options.screenshot);
-    return this.aroundObserve(serial, () => observer.observe(serial, { signal: options.signal, sceneTokenBudget: options.sceneTokenBudget }));
+    const observer = await this.observerFor();
+    return this.aroundObserve(serial, () => observer.observe(serial, { signal: options.signal, sceneTokenBudget: options.sceneTokenBudget, screenshot: options.screenshot }));
   }
 
   /** Runs one tool call outside a task (mirror gestures); a failed outcome becomes an error with its reason. */
@@ -70,7 +62,7 @@ export class PhoneAccess {
     if (adb !== this.adbClient) {
       this.adbClient = adb;
       this.executor = undefined;
-      this.observers.clear();
+      this.observer = undefined;
     }
     return adb;
   }
@@ -80,16 +72,11 @@ export class PhoneAccess {
     return (this.executor ??= new Executor(adb, this.executorOptions));
   }
 
-  private async observerFor(policy: ScreenshotPolicy): Promise<Observer> {
+  /** The one Observer of the current adb client; a look without a screenshot policy takes none. */
+  private async observerFor(): Promise<Observer> {
     const adb = await this.current();
-    const key = policyKey(policy);
-    let observer = this.observers.get(key);
-    if (!observer) {
-      // The helpers that push yadb for typing also push it for a screen that never goes idle.
-      const helpers = this.executorOptions.typing?.helpers;
-      observer = new Observer(adb, { screenshot: policy === false ? false : { longEdge: policy.longEdge }, ...(helpers && { helpers }) });
-      this.observers.set(key, observer);
-    }
-    return observer;
+    // The helpers that push yadb for typing also push it for a screen that never goes idle.
+    const helpers = this.executorOptions.typing?.helpers;
+    return (this.observer ??= new Observer(adb, { screenshot: false, ...(helpers && { helpers }) }));
   }
 }

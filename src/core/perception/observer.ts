@@ -26,7 +26,7 @@ import { warmUpPngWorker } from './png-worker';
 import { parseUiHierarchy, type UiHierarchy } from './ui-hierarchy';
 
 export interface ObserverOptions {
-  /** How the screenshot is downscaled and encoded; `false` observes the Scene only. */
+  /** How a look's screenshot is downscaled and encoded when the look is not told (`ObserveOptions.screenshot`); `false`: none. */
   screenshot?: Partial<ScreenshotEncoding> | false;
   /**
    * `png` runs `screencap -p`: ~100 kB to move, but the phone spends up to seconds encoding it and the host
@@ -75,6 +75,8 @@ export interface ObserveOptions {
    * than a plain observation on a still screen, and never a fixed sleep.
    */
   settle?: boolean;
+  /** This look's screenshot: how it is downscaled and encoded, or `false` for none; absent: the Observer's own choice. */
+  screenshot?: Partial<ScreenshotEncoding> | false;
 }
 
 export interface ObservationTimings {
@@ -165,17 +167,18 @@ export class Observer {
    * Rejects with AbortError when aborted, and with the AdbError when the phone cannot be reached at all
    * (not found, offline, unauthorised, no adb server); an unreadable screen is `sceneError` instead.
    */
-  async observe(serial: string, { signal, sceneTokenBudget, settle }: ObserveOptions = {}): Promise<Observation> {
+  async observe(serial: string, { signal, sceneTokenBudget, settle, screenshot: told }: ObserveOptions = {}): Promise<Observation> {
     throwIfAborted(signal);
+    const encoding = told === undefined ? this.encoding : told === false ? null : { ...DEFAULT_SCREENSHOT_ENCODING, ...told };
     const start = performance.now();
     const timings: ObservationTimings = { totalMs: 0 };
     const ahead = this.options.readings?.take(serial);
     let fingerprint: ((print: string) => void) | undefined;
     let printed: Promise<string> | undefined;
-    if ((ahead || settle) && this.encoding) printed = new Promise<string>((resolve) => (fingerprint = resolve));
+    if ((ahead || settle) && encoding) printed = new Promise<string>((resolve) => (fingerprint = resolve));
     // No screenshot for the planner: one screencap only to compare with the reading (or the layout read after it).
     else if (ahead || settle) printed = this.screenFingerprint(serial, signal).catch(rethrowAbort(() => ''));
-    const screenshotTask = this.encoding ? this.captureScreenshot(serial, this.encoding, signal, timings, fingerprint) : undefined;
+    const screenshotTask = encoding ? this.captureScreenshot(serial, encoding, signal, timings, fingerprint) : undefined;
     const hierarchyTask =
       ahead && printed
         ? this.layoutUnlessUnchanged(serial, ahead, printed, signal, timings)

@@ -1,4 +1,4 @@
-import { screenChangedByAction, type TaskRecord } from '../../shared/task';
+import type { TaskRecord } from '../../shared/task';
 import type { TurnSummary } from './planner';
 import { asData, withoutTags } from './prompt-data';
 
@@ -59,7 +59,11 @@ function foldedLine(turn: TurnSummary, limits: HistoryLimits): string {
 }
 
 function fullEntry(turn: TurnSummary, limits: HistoryLimits): string {
-  const why = turn.rationale ? quoted(turn.rationale, limits.rationaleChars) : '(no rationale given)';
+  const why = turn.byRuntime
+    ? "(the runtime's own step, not yours: Back out of an app outside the allowed apps)"
+    : turn.rationale
+      ? quoted(turn.rationale, limits.rationaleChars)
+      : '(no rationale given)';
   return `#${turn.step} ${actionText(turn, limits)} -> ${outcomeText(turn, 200)}; ${changeText(turn)}\n   why: ${why}`;
 }
 
@@ -67,7 +71,17 @@ function fullEntry(turn: TurnSummary, limits: HistoryLimits): string {
 export function turnsOf(record: TaskRecord): TurnSummary[] {
   return record.steps.flatMap((turn) =>
     turn.planned && turn.outcome
-      ? [{ step: turn.step, tool: turn.planned.tool, args: turn.planned.args, rationale: turn.planned.rationale, outcome: turn.outcome, screenChanged: screenChangedByAction(record, turn.step) }]
+      ? [
+          {
+            step: turn.step,
+            tool: turn.planned.tool,
+            args: turn.planned.args,
+            rationale: turn.planned.rationale,
+            outcome: turn.outcome,
+            screenChanged: turn.screenChanged,
+            ...(turn.planned.source === 'runtime' && { byRuntime: true }),
+          },
+        ]
       : [],
   );
 }
@@ -93,7 +107,8 @@ export function renderHistory(history: readonly TurnSummary[], limits: HistoryLi
     lines.push(...folded);
   }
   lines.push('Recent turns:', ...recent.map((turn) => fullEntry(turn, limits)));
-  const last = history.at(-1)!;
+  // The model reflects on its own last action; the runtime's Back after it is told in its own entry and notice.
+  const last = history.findLast((turn) => !turn.byRuntime) ?? history.at(-1)!;
   lines.push(
     '',
     `Reflect first: did the previous action (#${last.step} ${last.tool}) do what you intended? ` +

@@ -1,7 +1,7 @@
 import { sceneFingerprint } from '../../shared/scene';
 import { sleep } from '../device/errors';
 import { abortable } from './cancellation';
-import type { ObservationLike, ObserverPort } from './runner-ports';
+import type { ObservationLike, ObserverPort, ScreenshotPolicy } from './runner-ports';
 
 /** The least time between two looks of a waiting step: a phone that answers a screencap at once is not asked in a hot loop. */
 const LOOK_AGAIN_PACE_MS = 100;
@@ -16,7 +16,7 @@ export async function nextDifferentLook(
   serial: string,
   last: ObservationLike,
   until: number,
-  options: { signal: AbortSignal; sceneTokenBudget?: number; settle: boolean },
+  options: { signal: AbortSignal; sceneTokenBudget?: number; settle: boolean; screenshot: ScreenshotPolicy },
 ): Promise<{ observation: ObservationLike; observeMs: number } | null> {
   let lastPrint = last.fingerprint;
   const lastScene = last.scene ? sceneFingerprint(last.scene) : null;

@@ -22,8 +22,10 @@ export interface TurnSummary {
   args: Record<string, unknown>;
   rationale: string | null;
   outcome: StepOutcome;
-  /** Whether the next observation differed from this turn's (null when unknown). */
+  /** Whether this turn's action changed the screen, as the next turn's look told (null when unknown). */
   screenChanged: boolean | null;
+  /** The runtime's own step (Back out of an app outside the allowed apps), not the planner's. */
+  byRuntime?: boolean;
 }
 
 /**

@@ -13,7 +13,7 @@ import type { PlanCachePort } from './plan-cache-port';
 export interface ObservationLike {
   scene: Scene | null;
   sceneError?: string;
-  /** Only ever handed to a planner that accepts it; never stored or emitted. */
+  /** Taken only when the look was told to (for a planner that accepts it); never stored or emitted. */
   screenshot?: PlannerScreenshot;
   /** The screen's cheap fingerprint when the layout was read on it (see `screenFingerprint`). */
   fingerprint?: string;
@@ -21,8 +21,12 @@ export interface ObservationLike {
   settled?: boolean;
 }
 
+/** A look's screenshot: of this size (its long edge in pixels) for a planner that takes one, or none. */
+export type ScreenshotPolicy = { longEdge: number } | false;
+
 export interface ObserverPort {
-  observe(serial: string, options: { signal?: AbortSignal; sceneTokenBudget?: number; settle?: boolean }): Promise<ObservationLike>;
+  /** `screenshot`: whether this look takes one, and how big (the runner decides it from the planner, once per task). */
+  observe(serial: string, options: { signal?: AbortSignal; sceneTokenBudget?: number; settle?: boolean; screenshot: ScreenshotPolicy }): Promise<ObservationLike>;
   /** What the screen shows now as a short string (one screencap, hashed): cheaper than a layout read; absent: unknown. */
   screenFingerprint?(serial: string, signal?: AbortSignal): Promise<string>;
 }

@@ -55,12 +55,19 @@ export interface Ended {
 
 export type ActionResult = { kind: 'executed' | 'denied'; outcome: StepOutcome } | Ended;
 
+/** An app outside the task's allowed apps that an action led into, and that action in words. */
+export interface LeftTo {
+  app: string;
+  /** The action that led there, as guards' messages name it (`Tap 'Browser'`). */
+  action: string;
+}
+
 /** What the observation after an action told about it. */
 export interface Settled {
   /** What the runtime could check (null: nothing to check, or no action to settle). */
   verification: Verification | null;
-  /** What the planner should hear: the app outside the scope the action led into, and that Back left it; null when nothing. */
-  notice: string | null;
+  /** The app outside the allowed apps the action led into (the runtime then goes back: `goBack`); null when none. */
+  leftTo: LeftTo | null;
 }
 
 /** An action as guards' messages name it, e.g. `Tap 'Send'` (`done`: `Tapped 'Send'`). */
@@ -157,36 +164,41 @@ export class SupervisedActions {
   }
 
   /**
-   * What the next observation tells about the last action: what it verifies (`step.verified`), and, when the action
-   * led from an app in scope into one outside it, Back to leave it (a scope guard decision, and a notice for the
-   * planner).
+   * What the next observation tells about the last action: what it verifies (`step.verified`), and whether it led
+   * from an app in scope into one outside it.
    */
-  async settle(after: Scene | null, screenChanged: boolean | null): Promise<Settled> {
+  settle(after: Scene | null, screenChanged: boolean | null): Settled {
     const last = this.last;
     this.last = null;
-    if (!last) return { verification: null, notice: null };
+    if (!last) return { verification: null, leftTo: null };
     const verification = verifyAction({ tool: last.call.name, args: last.call.args, outcome: last.outcome, before: last.before, after, screenChanged, tools: this.ports.tools });
     if (verification) this.scope.emit({ type: 'step.verified', taskId: this.scope.taskId, at: this.scope.now(), step: last.step, verification });
     const acted = last.outcome.ok && this.ports.tools.get(last.call.name)?.actsOnPhone;
-    const leftTo = acted ? appLeftTo(last.before, after, this.scope.allowedApps) : null;
-    return { verification, notice: leftTo ? await this.goBack(last, leftTo, after) : null };
+    const app = acted ? appLeftTo(last.before, after, this.scope.allowedApps) : null;
+    return { verification, leftTo: app ? { app, action: describeAction(last.call.name, last.call.args, last.outcome.target?.label) } : null };
   }
 
-  /** Leaves an app an action opened outside the allow-list, as a person would (Back); returns what the planner hears. */
-  private async goBack(last: Acted, app: string, scene: Scene | null): Promise<string> {
-    const { signal, serial, allowedApps, taskId } = this.scope;
+  /**
+   * The runtime's own turn `step`: Back out of an app outside the allow-list, as a person would. It is planned with
+   * source `runtime` (no policy asks: it only leaves), executed and recorded like any action, so the next look settles
+   * it too; a scope guard decision says why. Returns what the planner hears.
+   */
+  async goBack(step: number, left: LeftTo, scene: Scene | null): Promise<string> {
+    const { signal, serial, allowedApps, taskId, now } = this.scope;
+    this.scope.emit({ type: 'step.planned', taskId, at: now(), step, tool: GO_BACK.name, args: GO_BACK.args, rationale: null, thinking: null, usage: null, costUsd: null, source: 'runtime', planMs: 0 });
+    const started = performance.now();
     let back: StepOutcome;
     try {
       back = await abortable(this.ports.executor.execute(GO_BACK, { serial, scene, signal }), signal);
     } catch (error) {
       if (signal.aborted) throw error;
-      back = { ok: false, error: failureReasonOf(error), attempts: 0, durationMs: 0 };
+      back = { ok: false, error: failureReasonOf(error), attempts: 0, durationMs: performance.now() - started };
     }
-    const action = describeAction(last.call.name, last.call.args, last.outcome.target?.label);
+    this.record(step, { tool: GO_BACK.name, args: GO_BACK.args }, back, performance.now() - started, scene);
     const how = back.ok ? 'went back out of it' : `could not go back out of it (${back.error ?? 'unknown error'})`;
-    const message = `${action} opened ${app}, which is not among this task's allowed apps: the runtime ${how}`;
-    this.scope.emit({ type: 'guard.decided', taskId, at: this.scope.now(), step: last.step + 1, guard: 'scope', finding: 'outside-allowed-apps', decision: 'warn', message, by: 'runtime' });
-    return `Your last action (${action}) opened ${app}, which is not among this task's allowed apps (${(allowedApps ?? []).join(', ')}); the runtime ${how}. Stay within the allowed apps.`;
+    const message = `${left.action} opened ${left.app}, which is not among this task's allowed apps: the runtime ${how}`;
+    this.scope.emit({ type: 'guard.decided', taskId, at: now(), step, guard: 'scope', finding: 'outside-allowed-apps', decision: 'warn', message, by: 'runtime' });
+    return `Your last action (${left.action}) opened ${left.app}, which is not among this task's allowed apps (${(allowedApps ?? []).join(', ')}); the runtime ${how}. Stay within the allowed apps.`;
   }
 
   /** Whether the action may run: the sensitive-action policy, then the person when it asks. */

@@ -1,7 +1,7 @@
 import { parsePriceTable, priceOf, type ModelPrice } from '../../shared/prices';
 import { DEFAULT_SCENE_TOKEN_BUDGET } from '../../shared/scene';
 import type { ConfirmationMode } from '../../shared/settings-catalog';
-import type { Settings } from '../../shared/settings';
+import { defaultSettings, type Settings } from '../../shared/settings';
 
 /** When the loop guard speaks up: `warnAfter` looping turns tell the model; `stopAfter` ask a person (or fail). */
 export interface LoopThresholds {
@@ -23,6 +23,8 @@ export interface TaskPolicies {
   standingInstructions: string;
   /** The most tokens each turn's Scene may take (see `buildScene`). */
   sceneTokenBudget: number;
+  /** The long edge, in pixels, of the screenshot a planner that takes one receives. */
+  screenshotLongEdge: number;
   /** Whether the task learns notes per app when it completes and its planner receives the notes of the app in front. */
   appNotes: boolean;
 }
@@ -39,6 +41,7 @@ export const DEFAULT_TASK_POLICIES: TaskPolicies = {
   loop: DEFAULT_LOOP_THRESHOLDS,
   standingInstructions: '',
   sceneTokenBudget: DEFAULT_SCENE_TOKEN_BUDGET,
+  screenshotLongEdge: defaultSettings().aiPlanner.screenshotLongEdge,
   appNotes: false,
 };
 
@@ -55,6 +58,7 @@ export function taskPoliciesFrom(settings: Pick<Settings, 'budget' | 'supervisio
     loop: { warnAfter: supervision.loopWarnAfter, stopAfter: supervision.loopStopAfter },
     standingInstructions: supervision.standingInstructions,
     sceneTokenBudget: perception.sceneTokenBudget,
+    screenshotLongEdge: aiPlanner.screenshotLongEdge,
     appNotes: aiPlanner.appNotes,
   };
 }

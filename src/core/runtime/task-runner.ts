@@ -217,16 +217,15 @@ export class TaskRunner {
     const late = checkBudgets(task, true);
     if (late) return late;
 
-    // Plan: the screenshot and the history go only to a planner that declares it accepts them (D8).
-    const { observation } = look;
-    const shot = observation.screenshot;
+    // Plan: the screenshot (taken only for it) and the history go only to a planner that declares it accepts them (D8).
+    const { observation, screenshot } = look;
     const appNotes = await notesFor(observation.scene, goal, task.learning());
     const input: PlanInput = {
       goal,
       step: turn,
       scene: observation.scene,
       sceneError: observation.sceneError ?? null,
-      ...(planner.accepts.screenshot && shot ? { screenshot: shot } : {}),
+      ...(screenshot && { screenshot }),
       ...(planner.accepts.history ? { history: turnsOf(task.record) } : {}),
       ...(task.policies.standingInstructions ? { standingInstructions: task.policies.standingInstructions } : {}),
       ...(task.allowedApps ? { allowedApps: task.allowedApps } : {}),

@@ -1,7 +1,8 @@
 import { sceneFingerprint, type Scene } from '../../shared/scene';
 import { abortable } from './cancellation';
 import { nextDifferentLook } from './look-again';
-import type { ObservationLike } from './runner-ports';
+import type { ObservationLike, ScreenshotPolicy } from './runner-ports';
+import type { PlannerScreenshot } from './planner';
 import { failTask } from './task-finish';
 import type { TaskRun, TurnEnd } from './task-run';
 
@@ -10,7 +11,10 @@ import type { TaskRun, TurnEnd } from './task-run';
  * (the settle step), and, for a planner that waits for the screen, looking again within the turn.
  */
 
-type ObserveOptions = { signal: AbortSignal; sceneTokenBudget: number; settle: boolean };
+type ObserveOptions = { signal: AbortSignal; sceneTokenBudget: number; settle: boolean; screenshot: ScreenshotPolicy };
+
+/** Decided once, for every look of the task: a screenshot only for a planner that accepts one (D8), at the policies' size. */
+const screenshotFor = (task: TaskRun): ScreenshotPolicy => (task.planner.accepts.screenshot ? { longEdge: task.policies.screenshotLongEdge } : false);
 
 /** This turn's latest look at the phone; `again` looks until the screen differs, and the turn then acts on that look. */
 export class TurnLook {
@@ -20,6 +24,11 @@ export class TurnLook {
     public observation: ObservationLike,
     private readonly options: ObserveOptions,
   ) {}
+
+  /** The look's screenshot, when it was told to take one (only then may the planner have it). */
+  get screenshot(): PlannerScreenshot | undefined {
+    return this.options.screenshot ? this.observation.screenshot : undefined;
+  }
 
   /** A fresh Scene once the screen differs from the latest look, or null when `until` (epoch ms) came first. */
   async again(until: number): Promise<Scene | null> {
@@ -51,14 +60,14 @@ function recordLook(task: TaskRun, turn: number, seen: ObservationLike, observeM
 }
 
 /**
- * Observes for turn `turn` and settles the last action against it: its check (`step.verified`), and Back when it
- * led out of the allowed apps. The look to plan on; or how the turn ends: the task's end, or null when the settle
- * step went back and the next turn observes where Back led.
+ * Observes for turn `turn` and settles the last action against it: its check (`step.verified`), and, when it led out
+ * of the allowed apps, this turn is the runtime's Back. The look to plan on; or how the turn ends: the task's end, or
+ * null when the turn was the runtime's Back.
  */
 export async function observeTurn(task: TaskRun, turn: number): Promise<{ look: TurnLook } | { end: TurnEnd }> {
   const { signal, planner } = task;
   const observeStart = performance.now();
-  const options: ObserveOptions = { signal, sceneTokenBudget: task.policies.sceneTokenBudget, settle: planner.accepts.settledScreen === true };
+  const options: ObserveOptions = { signal, sceneTokenBudget: task.policies.sceneTokenBudget, settle: planner.accepts.settledScreen === true, screenshot: screenshotFor(task) };
   let observation: ObservationLike;
   try {
     observation = await abortable(task.runner.options.observer.observe(task.record.serial, options), signal);
@@ -67,18 +76,17 @@ export async function observeTurn(task: TaskRun, turn: number): Promise<{ look: 
   }
   const sceneKey = recordLook(task, turn, observation, performance.now() - observeStart);
   const screenChanged = sceneKey !== null && task.previousScene !== null ? sceneKey !== task.previousScene : null;
-  task.loops.observed(sceneKey, screenChanged, task.record.steps.findLast((s) => s.outcome)?.step === turn - 1);
+  // What the screen did after the loop guard's last action (the runtime's own Back is not one it watches).
+  const lastWatched = task.record.steps.findLast((s) => s.outcome && s.planned?.source !== 'runtime');
+  task.loops.observed(sceneKey, screenChanged, lastWatched?.step === turn - 1);
   task.previousScene = sceneKey ?? task.previousScene;
-  let settled;
+  const { leftTo } = task.actions.settle(observation.scene, screenChanged);
+  if (!leftTo) return { look: new TurnLook(task, turn, observation, options) };
+  // The last action led out of the allowed apps: this turn is the runtime's Back, and the next observes where it led.
   try {
-    settled = await task.actions.settle(observation.scene, screenChanged);
+    task.notices.push(await task.actions.goBack(turn, leftTo, observation.scene));
   } catch (error) {
     return { end: await failTask(task, error) };
   }
-  // The last action led out of the allowed apps and Back left it: the next turn observes where Back led.
-  if (settled.notice) {
-    task.notices.push(settled.notice);
-    return { end: null };
-  }
-  return { look: new TurnLook(task, turn, observation, options) };
+  return { end: null };
 }

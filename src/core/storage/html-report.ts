@@ -5,10 +5,10 @@ import { formatUsd } from '../../shared/prices';
 import { isDenied, stepPhrase } from '../../shared/action-words';
 import { actionCount, turnCount } from '../../shared/turns';
 import { saidWords, supervisionLines } from '../../shared/supervision-words';
-import { screenChangedByAction, type StepRecord, type TaskRecord } from '../../shared/task';
+import type { StepRecord, TaskRecord } from '../../shared/task';
 import { plainReason } from '../../shared/plain-words';
 import { wordSaid } from '../../shared/said';
-import { costWords, countOf, formatDuration, lookedOnlyHint, lookedOnlyNote, plannerWords, stepCountsLabel, taskOutcomeKind, taskOutcomeWord, tokensLabel } from '../../shared/task-words';
+import { costWords, countOf, formatDuration, lookedOnlyHint, lookedOnlyNote, plannerWords, stepCountsLabel, stepSourceWords, taskOutcomeKind, taskOutcomeWord, tokensLabel } from '../../shared/task-words';
 import { toolActsOnPhone } from '../tools/registry';
 import { redactSecrets } from '@amc/provider-clients';
 import { ENGLISH, type Words } from '../../shared/i18n/translate';
@@ -111,7 +111,9 @@ function stepHtml(step: StepRecord, record: TaskRecord, words: Words): string {
   const planned = step.planned;
   const phrase = stepPhrase(step, words);
   const action = phrase ? escapeHtml(phrase) : `<span class="muted">${t('report:noAction')}</span>`;
-  const call = planned ? `<p class="muted"><code>${escapeHtml(planned.tool)}(${escapeHtml(argsText(planned.args, words))})</code></p>` : '';
+  // Who took a step that is not the model's (a replay, the cache, the runtime's own Back) is said beside it.
+  const source = planned && planned.source !== 'model' ? ` · ${escapeHtml(stepSourceWords(planned.source, words))}` : '';
+  const call = planned ? `<p class="muted"><code>${escapeHtml(planned.tool)}(${escapeHtml(argsText(planned.args, words))})</code>${source}</p>` : '';
   const target = step.outcome?.target;
   const targetLine = target
     ? `<p class="muted">${escapeHtml(t('report:target', { label: target.label ?? target.elementId ?? '', x: target.x, y: target.y }))}</p>`
@@ -127,14 +129,14 @@ function stepHtml(step: StepRecord, record: TaskRecord, words: Words): string {
 <div class="wire-box">${wire}<p class="muted">${screen}</p></div>
 <div class="detail">
 <h2>${t('report:stepTitle', { step: step.step, action })}</h2>${call}${targetLine}
-${reasoningHtml(t('report:rationale'), planned?.rationale ?? null, record.planner.exposesReasoning, words)}
+${reasoningHtml(t('report:rationale'), planned?.source === 'runtime' ? t('common:runtimeStepWhy') : (planned?.rationale ?? null), record.planner.exposesReasoning, words)}
 ${reasoningHtml(t('report:thinking'), planned?.thinking ?? null, record.planner.exposesReasoning, words)}
 <table>
 <tr><th>${t('report:outcome')}</th><td>${outcomeHtml(step, words)}</td></tr>
 <tr><th>${t('report:timings')}</th><td>${t('report:timingsLine', { observe: ms(step.timings.observeMs, words), plan: ms(step.timings.planMs, words), act: ms(step.timings.executeMs, words) })}</td></tr>
 <tr><th>${t('report:tokens')}</th><td>${tokens}${planned?.costUsd != null ? ` · ${formatUsd(planned.costUsd, words.locale)}` : ''}</td></tr>
 ${step.outcome?.verification ? `<tr><th>${t('report:checked')}</th><td>${verificationHtml(step.outcome.verification, words)}</td></tr>` : ''}
-${planned && toolActsOnPhone(planned.tool) ? `<tr><th>${t('report:screenChanged')}</th><td>${changedLabel(screenChangedByAction(record, step.step), words)}</td></tr>` : ''}
+${planned && toolActsOnPhone(planned.tool) ? `<tr><th>${t('report:screenChanged')}</th><td>${changedLabel(step.screenChanged, words)}</td></tr>` : ''}
 </table>
 </div>
 </section>`;

@@ -12,8 +12,12 @@ import { catalogWith } from '../../../src/core/tools/registry';
 import { defineTool } from '../../../src/core/tools/tool';
 import { TaskRunner } from '../../../src/core/runtime/task-runner';
 import { DEFAULT_TASK_POLICIES } from '../../../src/core/runtime/task-policies';
+import { renderHistory } from '../../../src/core/runtime/history';
+import { renderTaskReport } from '../../../src/core/storage/html-report';
+import { actionCount, turnCount } from '../../../src/shared/turns';
+import { wordsFor } from '../../../src/shared/i18n/translate';
 import { startAdbHarness, type AdbHarness } from '../../support/adb-harness';
-import { act, done, ScriptedPlanner, step } from './doubles';
+import { act, done, finished, ScriptedPlanner, step } from './doubles';
 
 const BROWSER = 'com.android.chrome';
 const SETTINGS = 'com.android.settings';
@@ -86,9 +90,9 @@ describe('tools declare their effects', () => {
     const record = await runner.run({ serial: harness.serial, goal: 'Turn on dark theme', allowedApps: [SETTINGS] });
 
     expect(record.status).toBe('completed');
-    // Turn 2 saw the browser, went back and planned nothing; turn 3's planner input says why.
+    // Turn 2 saw the browser and was the runtime's Back, not the planner's; turn 3's planner input says why.
     expect(record.steps[1]!.scene?.screen.package).toBe(BROWSER);
-    expect(record.steps[1]!.planned).toBeNull();
+    expect(record.steps[1]!.planned).toMatchObject({ tool: 'press_key', args: { key: 'back' }, source: 'runtime' });
     expect(planner.inputs).toHaveLength(2);
     expect(planner.inputs[1]!.notices?.join('\n')).toMatch(/opened com\.android\.chrome, which is not among this task's allowed apps \(com\.android\.settings\); the runtime went back out of it/);
     expect(events.filter((event) => event.type === 'guard.decided')).toEqual([
@@ -96,6 +100,44 @@ describe('tools declare their effects', () => {
     ]);
     const phone = await harness.state();
     expect(phone.foreground).not.toBe(BROWSER);
+    expect(phone.foreground).toMatch(/launcher/);
+  }, 60_000);
+
+  it('Scenario: A runtime Back is its own turn, counted as an action and told apart', async () => {
+    // The model misbehaves: it taps the browser's icon in a task limited to Settings, and then claims success.
+    const planner = new ScriptedPlanner((input) => {
+      if (input.step > 1) return finished('dark theme is on');
+      const icon = input.scene?.elements.find((element) => element.text === 'Chrome' || element.desc === 'Chrome');
+      return act(step('tap', { element_id: icon!.id }));
+    });
+    const { runner, events } = runnerWith(planner);
+    const record = await runner.run({ serial: harness.serial, goal: 'Turn on dark theme', allowedApps: [SETTINGS] });
+
+    const [tap, back, claim] = record.steps;
+    // The tap's facts on its own row: it changed the screen (the browser came up) and was checked there.
+    expect(tap).toMatchObject({ planned: { tool: 'tap', source: 'model' }, screenChanged: true, outcome: { ok: true, verification: { status: 'verified', check: 'screen-changed' } } });
+    // The Back is turn 2's own action, with its outcome, its check and its screen change on its row.
+    expect(back).toMatchObject({ planned: { tool: 'press_key', args: { key: 'back' }, source: 'runtime', rationale: null }, screenChanged: true, outcome: { ok: true, verification: { status: 'verified' } } });
+    expect(back!.scene?.screen.package).toBe(BROWSER);
+    expect(claim!.planned?.tool).toBe('finish_task');
+    expect(claim!.screenChanged).toBeNull();
+    // Three turns, two of them actions (the model's tap and the runtime's Back); task.finished says the same.
+    expect([turnCount(record), actionCount(record)]).toEqual([3, 2]);
+    expect(events.find((event) => event.type === 'task.finished')).toMatchObject({ steps: 2 });
+    // Every event of the Back names turn 2, in the order a turn has them (its check once turn 3 has looked).
+    expect(events.filter((event) => 'step' in event && event.step === 2).map((event) => event.type)).toEqual(['step.observed', 'step.planned', 'step.executed', 'guard.decided', 'step.verified']);
+    expect(events.filter((event) => event.type === 'step.verified').map((event) => event.step)).toEqual([1, 2]);
+    // The model's history tells the Back apart from its own steps, and it reflects on its own tap.
+    const prompt = renderHistory(planner.inputs[1]!.history!);
+    expect(prompt).toMatch(/#2 press_key \{"key":"back"\} -> ok; verified: "the screen changed"; screen changed\n {3}why: \(the runtime's own step, not yours/);
+    expect(prompt).toMatch(/did the previous action \(#1 tap\) do what you intended\?/);
+    // The report says who took it, in the reader's language.
+    const report = renderTaskReport(record, wordsFor('zh-CN'));
+    expect(report).toContain('由运行时执行：返回，离开允许范围之外的应用');
+    expect(report).toContain('这一步由运行时自己执行，不是模型');
+    // The claim rests on the model's own tap (verified), not on the runtime's Back: completed without a guard's doubt.
+    expect(record).toMatchObject({ status: 'completed', verification: null });
+    const phone = await harness.state();
     expect(phone.foreground).toMatch(/launcher/);
   }, 60_000);
 });

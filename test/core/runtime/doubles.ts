@@ -2,7 +2,7 @@
 import type { StepOutcome, ToolCall } from '../../../src/shared/action';
 import type { Scene } from '../../../src/shared/scene';
 import type { PlannedStep } from '../../../src/shared/task';
-import type { ExecutorPort, ObservationLike, ObserverPort } from '../../../src/core/runtime/task-runner';
+import type { ExecutorPort, ObservationLike, ObserverPort, ScreenshotPolicy } from '../../../src/core/runtime/task-runner';
 import type { Decision, PlanContext, PlanInput, Planner, PlannerCapabilities } from '../../../src/core/runtime/planner';
 
 export function sceneWith(...labels: string[]): Scene {
@@ -14,20 +14,23 @@ export function sceneWith(...labels: string[]): Scene {
 
 export const PNG_BYTES = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3, 4]);
 
-/** Returns the scenes in turn (the last one repeats); `screenshot` adds a small image to each. */
+/** Returns the scenes in turn (the last one repeats); `screenshot` adds a small image to each, told to or not (a careless observer). */
 export class FakeObserver implements ObserverPort {
   calls = 0;
   signals: AbortSignal[] = [];
   /** The Scene token budget each observation was asked for. */
   sceneTokenBudgets: Array<number | undefined> = [];
+  /** What each observation was told about its screenshot. */
+  screenshotsTold: ScreenshotPolicy[] = [];
   constructor(
     private readonly scenes: Array<Scene | (() => Scene)> = [sceneWith('Home')],
     private readonly options: { screenshot?: boolean; fail?: (call: number) => Error | null; hang?: boolean } = {},
   ) {}
 
-  async observe(_serial: string, { signal, sceneTokenBudget }: { signal?: AbortSignal; sceneTokenBudget?: number }): Promise<ObservationLike> {
+  async observe(_serial: string, { signal, sceneTokenBudget, screenshot }: { signal?: AbortSignal; sceneTokenBudget?: number; screenshot: ScreenshotPolicy }): Promise<ObservationLike> {
     this.calls += 1;
     this.sceneTokenBudgets.push(sceneTokenBudget);
+    this.screenshotsTold.push(screenshot);
     if (signal) this.signals.push(signal);
     const failure = this.options.fail?.(this.calls);
     if (failure) throw failure;

@@ -3,6 +3,7 @@
 // shows what did and did not happen. Budgets are checked by counting the calls the fake received.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AdbClient } from '../../../src/core/device/adb-client';
+import { renderTaskReport } from '../../../src/core/storage/html-report';
 import { startAdbHarness, type AdbHarness } from '../../support/adb-harness';
 import { finish, startProviderFake, type FakePolicy, type FakeProvider, type ProviderFake } from '../../fakes/index';
 import {
@@ -52,6 +53,27 @@ describe.each(['anthropic', 'openai'] as const)('misbehaving models over %s', (p
     const state = await harness.state();
     expect(state.foreground).toBe('com.android.settings');
     expect(state.settings.bluetooth).toBe(false);
+  });
+
+  it("Scenario: A turn's facts are on its own row", async () => {
+    // The model opens Settings, then opens it again and again: only the first launch changed the screen.
+    const prompts: string[] = [];
+    const repeating = repeatsOneActionForever();
+    const run = await runTask(provider, { goal: 'Turn on Bluetooth', model: (turn) => (prompts.push(turn.lastUserText), repeating(turn)) });
+    const { steps } = run.record;
+    // Each launch's screen change and check are on its own row; the turn that only looked (and asked) has neither.
+    expect(steps.map((turn) => turn.planned?.tool ?? null)).toEqual(['launch_app', 'launch_app', 'launch_app', 'launch_app', null]);
+    expect(steps.map((turn) => turn.screenChanged)).toEqual([true, false, false, false, null]);
+    expect(steps.map((turn) => turn.outcome?.verification?.check ?? null)).toEqual(['app-in-foreground', 'app-in-foreground', 'app-in-foreground', 'app-in-foreground', null]);
+    // The events still say what each look saw against the look before; only the record moves the fact to its turn.
+    expect(run.events.flatMap((e) => (e.type === 'step.observed' ? [e.screenChanged] : []))).toEqual([null, true, false, false, false]);
+    // The model heard of each launch with its own change: the first changed the screen, the second did not.
+    expect(prompts[2]).toMatch(/#1 launch_app \{"app":"Settings"\} -> ok; verified: [^\n]*; screen changed\n/);
+    expect(prompts[2]).toMatch(/#2 launch_app \{"app":"Settings"\} -> ok; verified: [^\n]*; screen did NOT change\n/);
+    // The report reads each row alone: four launches, three of them marked as leaving the screen as it was.
+    const report = renderTaskReport(run.record);
+    expect(report.match(/<tr><th>Screen changed by it<\/th><td>(.*?)<\/td><\/tr>/g)?.map((row) => /class="err"/.test(row))).toEqual([false, true, true, true]);
+    expect((await harness.state()).foreground).toBe('com.android.settings');
   });
 
   it('Scenario: A model alternating between two screens is stopped as a loop', async () => {

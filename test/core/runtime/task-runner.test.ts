@@ -11,6 +11,7 @@ import { TaskRunner, TaskStartError, type ConfiguredPlanner } from '../../../src
 import type { Planner } from '../../../src/core/runtime/planner';
 import { createStubPlanner } from '../../../src/core/runtime/stub-planner';
 import { buildPlanner } from '../../../src/core/runtime/build-planner';
+import { DEFAULT_TASK_POLICIES } from '../../../src/core/runtime/task-policies';
 import { resolveRuntimeConfig } from '../../../src/core/runtime/config';
 import { DEFAULT_SCENE_TOKEN_BUDGET } from '../../../src/shared/scene';
 import { defaultSettings } from '../../../src/shared/settings';
@@ -197,6 +198,28 @@ describe('TaskRunner', () => {
     await runnerWith(seeing, { observer: new FakeObserver([sceneWith('A')], { screenshot: true }) }).runner.run(request);
     expect(seeing.inputs[2]!.screenshot!.bytes).toBe(PNG_BYTES);
     expect(seeing.inputs[2]!.history).toHaveLength(2);
+  });
+
+  it('Scenario: The observation is told whether to take a screenshot', async () => {
+    // A careless observer that sends an image though told not to: a planner that takes none still gets none.
+    const careless = new FakeObserver([sceneWith('A')], { screenshot: true });
+    const blind = new ScriptedPlanner((input) => (input.step < 3 ? act(step('tap', { element_id: 'e1' })) : done()), { screenshot: false, history: true });
+    await runnerWith(blind, { observer: careless }).runner.run(request);
+    expect(careless.screenshotsTold).toEqual([false, false, false]);
+    expect(blind.inputs.filter((input) => 'screenshot' in input)).toEqual([]);
+    // A planner that takes one: every look is told to, at the size its policies carry, the looks within a turn too.
+    const seeingObserver = new FakeObserver([sceneWith('A'), sceneWith('B')], { screenshot: true });
+    const seeing = new ScriptedPlanner(
+      async (input, context) => {
+        if (input.step === 1) await context.lookAgain?.(Date.now() + 5_000);
+        return input.step < 3 ? act(step('tap', { element_id: 'e1' })) : done();
+      },
+      { screenshot: true, history: true },
+    );
+    const runner = new TaskRunner({ observer: seeingObserver, executor: new FakeExecutor(), plannerSource: async () => ({ planner: seeing, maxSteps: 30, policies: { ...DEFAULT_TASK_POLICIES, screenshotLongEdge: 800 } }) });
+    await runner.run(request);
+    expect(seeingObserver.screenshotsTold).toEqual([{ longEdge: 800 }, { longEdge: 800 }, { longEdge: 800 }, { longEdge: 800 }]);
+    expect(seeing.inputs.map((input) => input.screenshot?.bytes)).toEqual([PNG_BYTES, PNG_BYTES, PNG_BYTES]);
   });
 
   it('Scenario: No other consumer receives raw screenshot bytes', async () => {

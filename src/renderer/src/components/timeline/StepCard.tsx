@@ -19,8 +19,6 @@ interface Props {
   running: boolean;
   /** The step whose question, confirmation or hand-over waits for the person, if any. */
   waitingStep?: number | null;
-  /** Whether this step's action changed the screen (known once the next turn has looked), else null. */
-  changedScreen?: boolean | null;
   /** How the task ended, when it ended in this turn without an action (failed or stopped while planning). */
   endedHere?: 'failed' | 'cancelled' | null;
   /** Open shows everything; closed, the card is one line (step, action, target, outcome). Open when not given. */
@@ -36,7 +34,7 @@ const ENDED_WORDS = { failed: 'app:step.endedFailed', cancelled: 'app:step.ended
  * One turn of a task: what the agent saw, why it acted, what it did and what happened. Closed, it is one line; a
  * click on that line opens it.
  */
-export function StepCard({ step, planner, showSource = false, running, waitingStep = null, changedScreen = null, endedHere = null, expanded = true, onToggle, onInspect }: Props) {
+export function StepCard({ step, planner, showSource = false, running, waitingStep = null, endedHere = null, expanded = true, onToggle, onInspect }: Props) {
   const phase = stepPhase(step, running, waitingStep);
   const planned = step.planned;
   const target = targetDescription(step);
@@ -106,7 +104,7 @@ export function StepCard({ step, planner, showSource = false, running, waitingSt
               {step.outcome.error ? withoutErrorName(step.outcome.error) : t('app:step.failed')}
             </p>
           )}
-          {step.outcome?.ok && sentToPhone(step.outcome) && changedScreen === false && planned && (
+          {step.outcome?.ok && sentToPhone(step.outcome) && step.screenChanged === false && planned && (
             <p className="step-warning" data-testid="step-unchanged">
               {t('app:step.unchanged')}
             </p>
@@ -119,6 +117,8 @@ export function StepCard({ step, planner, showSource = false, running, waitingSt
                 <h4>{t('app:step.rationale')}</h4>
                 {planned.rationale ? (
                   <p data-testid="step-rationale">{planned.rationale}</p>
+                ) : planned.source === 'runtime' ? (
+                  <p data-testid="step-rationale">{t('common:runtimeStepWhy')}</p>
                 ) : (
                   <p className="muted">{unavailable ?? t('app:step.noRationale')}</p>
                 )}

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
-import { screenChangedByAction, type TaskRecord } from '../../../../shared/task';
+import type { TaskRecord } from '../../../../shared/task';
 import { useBridge } from '../../bridge-context';
 import { useWords } from '../../i18n/use-words';
 import { inspect } from '../../store/inspect-store';
@@ -91,7 +91,6 @@ export function TaskTimeline({ task, after }: { task: TaskRecord; after?: ReactN
                   showSource={marksSources(task)}
                   running={running}
                   waitingStep={task.pending?.step ?? null}
-                  changedScreen={screenChangedByAction(task, step.step)}
                   endedHere={index === task.steps.length - 1 && (task.status === 'failed' || task.status === 'cancelled') ? task.status : null}
                   expanded={cards.isOpen(step.step)}
                   onToggle={() => cards.toggle(step.step)}

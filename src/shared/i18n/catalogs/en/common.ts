@@ -47,7 +47,9 @@ export default {
   },
   /** Between the items of a list in a sentence. */
   listSeparator: ', ',
-  stepSource: { model: 'planned by the model', replayed: 'replayed', cache: 'from the cache', skipped: 'skipped: already done', fixed: 'planned by the model: the screen differed from the recording' },
+  /** Why a step the runtime took itself (`source: runtime`) was taken: it has no rationale of a model. */
+  runtimeStepWhy: "The runtime took this step itself, not the model: the previous action led into an app outside the task's allowed apps, so it went back (the decision is in the log below).",
+  stepSource: { model: 'planned by the model', replayed: 'replayed', cache: 'from the cache', skipped: 'skipped: already done', fixed: 'planned by the model: the screen differed from the recording', runtime: 'by the runtime: back out of an app outside the allowed apps' },
   launch: { group: 'the group {{group}}' },
   decider: { runtime: 'the runtime', policy: 'the policy', person: 'the person', preset: 'an answer given in advance', 'no-one-present': 'no one present' },
   request: {

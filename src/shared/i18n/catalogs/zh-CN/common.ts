@@ -46,7 +46,9 @@ export default {
     characters: '名字以文字或数字开头，只能包含文字、数字、空格、点、短横线或下划线',
   },
   listSeparator: '，',
-  stepSource: { model: '由模型规划', replayed: '已回放', cache: '来自缓存', skipped: '已跳过：已完成', fixed: '由模型规划：屏幕与录制时不同' },
+  /** Why a step the runtime took itself (`source: runtime`) was taken: it has no rationale of a model. */
+  runtimeStepWhy: "这一步由运行时自己执行，不是模型：上一个操作进入了任务允许范围之外的应用，所以它返回了（决定见下方记录）。",
+  stepSource: { model: '由模型规划', replayed: '已回放', cache: '来自缓存', skipped: '已跳过：已完成', fixed: '由模型规划：屏幕与录制时不同', runtime: '由运行时执行：返回，离开允许范围之外的应用' },
   launch: { group: '设备组 {{group}}' },
   decider: { runtime: '运行时', policy: '策略', person: '你', preset: '预先给出的回答', 'no-one-present': '无人在场' },
   request: {
