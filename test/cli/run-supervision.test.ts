@@ -231,4 +231,15 @@ describe('amc run without a person', { timeout: 120_000 }, () => {
     expect(outcomes[1]).toMatchObject({ ok: false, error: expect.stringMatching(/com\.android\.settings is not among this task's allowed apps \(Contacts\)/) });
     expect(await foreground()).toMatch(/contacts/);
   });
+
+  it("Scenario: amc run prints the runtime's Back as a turn of its own", async () => {
+    // The model taps the browser's icon in a task limited to Settings, then (told why) claims success.
+    policy = (turn) => (turn.allText.includes('not among this task') ? finish(true, 'Done') : { kind: 'call', tool: 'tap', args: { element_id: findElement(turn.scene, 'Chrome')?.id ?? 'e1' } });
+    const result = await runAmc(['run', '-s', harness.serial, '--goal', 'Turn on dark theme', '--allow-app', 'com.android.settings'], { env: env() });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^\[1\] tap \{"element_id":"[^"]+"\}$/m);
+    expect(result.stdout).toContain('[2] press_key {"key":"back"} (by the runtime: back out of an app outside the allowed apps)');
+    expect(result.stdout).toMatch(/^\[3\] finish_task /m);
+    expect(await foreground()).toMatch(/launcher/);
+  });
 });
