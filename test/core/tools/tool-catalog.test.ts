@@ -11,7 +11,7 @@ import { sceneWith } from '../runtime/doubles';
 import { parseFlowFile } from '../../../src/core/flows/flow-file';
 import { buildPlanner } from '../../../src/core/runtime/build-planner';
 import { FinishTaskArgsSchema } from '../../../src/core/tools/person-tools';
-import { toolInputSchema } from '../../../src/core/tools/tool';
+import { defineRuntimeTool, toolInputSchema } from '../../../src/core/tools/tool';
 import { actionPhrase } from '../../../src/shared/action-words';
 import { CATALOGS } from '../../../src/shared/i18n/catalogs';
 import { wordsFor } from '../../../src/shared/i18n/translate';
@@ -119,6 +119,14 @@ describe('one catalog: the phone tools, the person tools and finish_task', () =>
       expect(MODEL_TOOL_SPECS.find((spec) => spec.name === name), name).toBe(tool.offeredTo.includes('model') ? tool.spec : undefined);
     }
     expect(flowRefusesTool('fly_away')).toBe(true);
+  });
+
+  it("a definition cannot give a tool another kind than the vocabulary's", () => {
+    const facts = { title: 'X', description: 'x', aim: 'none', offeredTo: [], schema: z.strictObject({}) } as const;
+    // finish_task is answered by the runtime: it cannot be declared as a tool the phone runs, nor tap as one the runtime answers.
+    expect(() => defineTool({ ...facts, name: 'finish_task', effects: { target: 'nothing' }, run: async () => undefined })).toThrow(/answered by the runtime/);
+    expect(() => defineRuntimeTool({ ...facts, name: 'tap' })).toThrow(/tap is a phone tool/);
+    expect(defineRuntimeTool({ ...facts, name: 'ask_user' }).kind).toBe('question');
   });
 
   it.each(['anthropic', 'openai'] as const)('Scenario: finish_task and the person tools reach the model from the catalog (%s)', async (provider) => {
