@@ -5,7 +5,7 @@ import { am } from '../../../src/core/device/android/am';
 import { appProcess } from '../../../src/core/device/android/app-process';
 import { cmd, parseResolvedPackage } from '../../../src/core/device/android/cmd';
 import { dumpsys, FOCUS_LINES, parseDisplayInfo, parseForegroundWindow, parseInputShown } from '../../../src/core/device/android/dumpsys';
-import { getprop, parseProperties, parseProperty } from '../../../src/core/device/android/getprop';
+import { getprop, parseProperties } from '../../../src/core/device/android/getprop';
 import { ADB_KEYBOARD_IME, ime, parseImeList } from '../../../src/core/device/android/ime';
 import { input } from '../../../src/core/device/android/input';
 import { monkey, monkeyLaunchFailure } from '../../../src/core/device/android/monkey';
@@ -92,7 +92,6 @@ describe('Scenario: A hostile word reaches the phone as one word', () => {
     expect(wm.density()).toBe('wm density');
     expect(pm.listPackages()).toBe('pm list packages');
     expect(getprop.all()).toBe('getprop');
-    expect(getprop.one('ro.build.version.sdk')).toBe('getprop ro.build.version.sdk');
     expect(input.tap(540, 1200)).toBe('input tap 540 1200');
     expect(input.swipe(540, 1800, 540, 600, 300)).toBe('input swipe 540 1800 540 600 300');
     expect(input.keyevent(123, 67, 67)).toBe('input keyevent 123 67 67');
@@ -121,8 +120,6 @@ describe("Scenario: Each executable's output is read in one place", () => {
     expect(properties.get('ro.build.version.sdk')).toBe('34');
     expect(properties.get('ro.vendor.multiline')).toBe('first\nsecond');
     expect(properties.get('ro.empty')).toBe('');
-    expect(parseProperty('34\n')).toBe('34');
-    expect(parseProperty('\n')).toBeUndefined();
     expect(parseSettingValue('null\n')).toBeUndefined();
     expect(parseSettingValue('com.google.android.inputmethod.latin/com.android.inputmethod.latin.LatinIME\n')).toBe(
       'com.google.android.inputmethod.latin/com.android.inputmethod.latin.LatinIME',

@@ -4,8 +4,6 @@ import { shellLine } from './shell-line';
 export interface AmIntent {
   action?: string;
   data?: string;
-  component?: string;
-  categories?: readonly string[];
   /** String extras (`--es key value`). */
   extras?: Readonly<Record<string, string>>;
 }
@@ -14,8 +12,6 @@ function intentWords(intent: AmIntent): string[] {
   return [
     ...(intent.action !== undefined ? ['-a', intent.action] : []),
     ...(intent.data !== undefined ? ['-d', intent.data] : []),
-    ...(intent.categories ?? []).flatMap((category) => ['-c', category]),
-    ...(intent.component !== undefined ? ['-n', intent.component] : []),
     ...Object.entries(intent.extras ?? {}).flatMap(([key, value]) => ['--es', key, value]),
   ];
 }

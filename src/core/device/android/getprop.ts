@@ -3,10 +3,9 @@ import { shellLine } from './shell-line';
 /** The Android API level a phone runs. */
 export const SDK_PROPERTY = 'ro.build.version.sdk';
 
-/** `getprop`: one system property, or all of them. */
+/** `getprop`: every system property (read once per phone, see phone-facts.ts). */
 export const getprop = {
   all: () => shellLine(['getprop']),
-  one: (key: string) => shellLine(['getprop', key]),
 };
 
 /** `getprop` (all) output -> key -> value, from its `[key]: [value]` lines (a value may span lines). */
@@ -14,10 +13,4 @@ export function parseProperties(output: string): Map<string, string> {
   const properties = new Map<string, string>();
   for (const match of output.replace(/\r\n/g, '\n').matchAll(/^\[([^\]\n]+)\]: \[([\s\S]*?)\]$/gm)) properties.set(match[1]!, match[2]!);
   return properties;
-}
-
-/** `getprop KEY` output -> the value; undefined when the property is not set (it prints an empty line). */
-export function parseProperty(output: string): string | undefined {
-  const value = output.trim();
-  return value === '' ? undefined : value;
 }

@@ -1,7 +1,7 @@
 import type { AdbClient } from '../adb-client';
 import { HELPER_NAMES, HELPERS, type HelperName } from './catalog';
 import type { HelperProvider } from './helper-provider';
-import { getprop, parseProperty, SDK_PROPERTY } from '../android/getprop';
+import { PhoneFacts } from '../android/phone-facts';
 import { ADB_KEYBOARD_IME, ime, parseImeList } from '../android/ime';
 
 /** scrcpy-server 3.x runs on Android 5.0 (API 21) and later. */
@@ -26,8 +26,9 @@ export async function phoneHelperReport(
   options: { timeoutMs?: number } = {},
 ): Promise<PhoneHelperReport> {
   const call = { timeoutMs: options.timeoutMs ?? 10_000 };
-  const [sdkText, imes] = await Promise.all([adb.shell(serial, getprop.one(SDK_PROPERTY), call), adb.shell(serial, ime.listEnabled(), call)]);
-  const sdk = Number(parseProperty(sdkText));
+  // The API level is a kept fact of the phone (the device list read it already); the enabled keyboards may change.
+  const [build, imes] = await Promise.all([PhoneFacts.of(adb).build(serial, (command) => adb.shell(serial, command, call)), adb.shell(serial, ime.listEnabled(), call)]);
+  const sdk = build.sdk ?? Number.NaN;
   const report = {} as PhoneHelperReport;
   for (const name of HELPER_NAMES) {
     const file = await provider.get(name);
