@@ -77,7 +77,7 @@ describe('settings', () => {
       'aiPlanner.provider': '必须是以下之一：“anthropic, openai”',
       'adb.host': '不能为空',
       'adb.port': '必须是整数',
-      'openai.baseURL': '必须是 `http(s)` 网址',
+      'openai.baseURL': '必须是 HTTP(S) URL',
     });
     for (const reason of Object.values(shapedWords)) expect(latinSentences(reason), reason).toEqual([]);
   });

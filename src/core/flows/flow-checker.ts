@@ -2,6 +2,7 @@ import type { Worker } from 'node:worker_threads';
 import { startModuleWorker } from '../storage/module-worker';
 import type { FlowFileResult, FlowProblem } from './flow-file';
 import type { FlowCheckReply, FlowCheckRequest, FlowSummary } from './flow-check-worker';
+import { sayProblem } from './flow-problem-said';
 
 export type { FlowSummary } from './flow-check-worker';
 /** What a check answers: the summary of a flow that can run, or every problem found. */
@@ -46,7 +47,7 @@ function startWorker(): Worker {
 /** The flow file's text read and checked as `parseFlowFile` does, in the checker thread, within `limitMs`. */
 export async function readFlowText(text: string, vars: Record<string, string> = {}, limitMs = FLOW_CHECK_TIME_LIMIT_MS): Promise<FlowFileResult> {
   const reply = await inChecker({ text, vars, want: 'flow' }, limitMs);
-  return 'result' in reply ? reply.result : { ok: false, problems: [{ message: 'the flow checker gave no flow' }] };
+  return 'result' in reply ? reply.result : { ok: false, problems: [sayProblem('flowFile.checkerGaveNoFlow')] };
 }
 
 /** The flow file's text checked in the checker thread: what a check shows of it, or its problems. */
@@ -67,8 +68,7 @@ function inChecker(request: Omit<FlowCheckRequest, 'id'>, limitMs: number): Prom
       pending.delete(id);
       worker = worker === running ? null : worker;
       void running.terminate();
-      const message = `checking it took longer than ${Math.round(limitMs / 1000)} s, so it was stopped; a flow file this costly to read cannot be run`;
-      resolve({ id, result: { ok: false, problems: [{ message }] } });
+      resolve({ id, result: { ok: false, problems: [sayProblem('flowFile.tooCostly', { seconds: Math.round(limitMs / 1000) })] } });
     }, limitMs);
     pending.set(id, {
       resolve: (reply) => {

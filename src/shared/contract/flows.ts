@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { schemaMessage } from '../schema-message';
+import { SaidSchema } from '../said';
 import { TaskRecordSchema } from '../task';
 import { defineMethods } from './define';
 import { ExportedFileSchema } from './history';
@@ -12,7 +13,8 @@ const flowText = z.string().min(1, schemaMessage('schema.flowEmpty')).max(FLOW_F
 /** `${name}` values for this run, over the file's own `vars`. */
 const flowVars = z.record(FlowVarNameSchema, FlowVarValueSchema).optional();
 
-export const FlowProblemSchema = z.object({ line: z.number().int().positive().optional(), column: z.number().int().positive().optional(), message: z.string() });
+/** `said`: the problem's code and values, which a window words in its language (`message` is the English). */
+export const FlowProblemSchema = z.object({ line: z.number().int().positive().optional(), column: z.number().int().positive().optional(), message: z.string(), said: SaidSchema.optional() });
 export type FlowProblem = z.infer<typeof FlowProblemSchema>;
 
 /** What a checked flow file holds, or every problem with its line and column. */

@@ -3,10 +3,14 @@ import { useBridge } from '../../bridge-context';
 import type { Words } from '../../../../shared/i18n/translate';
 import { useWords } from '../../i18n/use-words';
 import { plainError } from '../../lib/errors';
+import type { FlowProblem } from '../../../../shared/contract/flows';
+import { wordSaid } from '../../../../shared/said';
 
-/** How a problem of a flow file reads: "line 7, column 5: …", as `amc flow check` prints it. */
-const problemLine = ({ line, column, message }: { line?: number | undefined; column?: number | undefined; message: string }, { t }: Words) =>
-  line === undefined ? message : t('app:flow.problemAt', { line, column: column ?? 1, message });
+/** How a problem of a flow file reads: "line 7, column 5: …", as `amc flow check` prints it, worded from its code. */
+const problemLine = ({ line, column, message, said }: FlowProblem, words: Words) => {
+  const worded = wordSaid(message, said, words);
+  return line === undefined ? worded : words.t('app:flow.problemAt', { line, column: column ?? 1, message: worded });
+};
 
 /**
  * "Flow file…" (runs one): the person picks a flow file (YAML) from their disk — the browser's own file picker, in the

@@ -259,6 +259,8 @@ guard: {
     tooDeep: 'it nests deeper than a flow file may (at most {{max}} levels)',
     notYamlAtAll: 'not valid YAML',
     notYaml: 'not valid YAML: {{why}}',
+    tooCostly: 'checking it took longer than {{seconds}} s, so it was stopped; a flow file this costly to read cannot be run',
+    checkerGaveNoFlow: 'the flow checker gave no flow',
     notAMap: 'a flow file is a map with `goal:` and `steps:` (a list of steps)',
     tooManySteps: 'it has {{steps}} steps, and a flow has at most {{max}}',
     varsWithInline: "`vars` go with a run_flow file; inline steps use the flow's own variables",
