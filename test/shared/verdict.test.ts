@@ -97,6 +97,12 @@ describe('the verdict: one fold over the task events', () => {
     expect(claimOf(unchecked, 'Opened')).toMatchObject({ status: 'not-verified', check: 'screen-changed', fact: 'the screen did not change' });
     const checked = new TaskScript('t-checked', 'Open Network & internet').tap('Network & internet', false).tap('Network & internet').step(...finishClaim('Opened'));
     expect(claimOf(checked, 'Opened')).toBeNull();
+    // The runtime's Back after it (verified: it changed the screen) is not the agent's doing: the claim rests on the tap.
+    const backed = new TaskScript('t-backed', 'Open Network & internet')
+      .tap('Network & internet', false)
+      .step('press_key', { key: 'back' }, { ok: true, attempts: 1, durationMs: 40, verification: { status: 'verified', check: 'screen-changed', fact: 'the screen changed' } }, { source: 'runtime' })
+      .step(...finishClaim('Opened'));
+    expect(claimOf(backed, 'Opened')).toMatchObject({ status: 'not-verified', fact: 'the screen did not change' });
   });
 
   it('Scenario: A replayed flow finishing is vouched for by its own checks, not judged as a claim', () => {

@@ -39,7 +39,7 @@ export class TaskScript {
   }
 
   /** A turn: observe, the planner's call, and (unless it finishes) the outcome. */
-  step(tool: string, args: Record<string, unknown>, outcome: Extract<TaskEvent, { type: 'step.executed' }>['outcome'] | null, options: { source?: 'model' | 'replayed' | 'skipped'; scene?: Scene } = {}): this {
+  step(tool: string, args: Record<string, unknown>, outcome: Extract<TaskEvent, { type: 'step.executed' }>['outcome'] | null, options: { source?: 'model' | 'replayed' | 'skipped' | 'runtime'; scene?: Scene } = {}): this {
     const step = ++this.turn;
     const { taskId } = this;
     this.events.push({ type: 'step.observed', taskId, at: this.next(), step, scene: options.scene ?? settingsScene, sceneError: null, screenshot: null, screenChanged: step > 1 ? true : null, observeMs: 50 });
