@@ -14,6 +14,8 @@ import type { TaskStore } from '../core/storage/task-store';
 import { shownText } from '../shared/shown-text';
 import { configuredPlannerFor } from './planner-options';
 import { terminalSupervisor } from './terminal-supervisor';
+import { terminalWords } from './terminal-words';
+import { wordCode } from '../shared/said';
 
 /** Why a fleet job's sensitive action was refused: its own `yes` counts only where this host's owner allows it. */
 export const NOT_PRE_APPROVED =
@@ -122,11 +124,12 @@ export async function planCacheForJob(
   return { planner: await withPlanCache(configured, goal, sources, config.settings.aiPlanner.reuseRuns), planCache: planCacheLearner(sources.cache) };
 }
 
-/** Why this host refuses a job: a flow whose steps its tools cannot carry out (a hand-written payload), in plain words. */
+/** Why this host refuses a job: a flow whose steps its tools cannot carry out (a hand-written payload), in this host's language. */
 export async function jobRefusal(): Promise<(job: FleetJob) => string | null> {
   const { flowProblems } = await import('../core/flows/flow-file');
+  const { problemsSaid } = await import('../core/flows/flow-problem-said');
   return (job) => {
     const problems = job.flow ? flowProblems(job.flow.content) : [];
-    return problems.length ? `its flow ${problems.length === 1 ? 'has a problem' : `has ${problems.length} problems`}: ${problems.join('; ')}` : null;
+    return problems.length ? wordCode('flowFile.jobProblems', { count: problems.length, problemsSaid: problemsSaid(problems) }, terminalWords()) : null;
   };
 }

@@ -2,6 +2,7 @@ import { closeSync, openSync, readSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import path from 'node:path';
 import { UsageError } from './command';
+import { terminalWords } from './terminal-words';
 import { FLOW_FILE_MAX_BYTES, objectNameProblem, type Flow } from '../shared/flow';
 import { VARIABLE_NAME } from '../core/flows/flow-file-schema';
 import { FlowFileError, flowFileTooBig, parseFlowFile, type FlowFileOptions } from '../core/flows/flow-file';
@@ -88,7 +89,7 @@ export async function readFlowFile(file: string, vars: Readonly<Record<string, s
     if (error instanceof FlowFileError) throw error;
     throw new FlowFileError([unreadable(error)], file);
   }
-  const result = parseFlowFile(text, { vars, include: includeBeside(file) });
+  const result = parseFlowFile(text, { vars, include: includeBeside(file), words: terminalWords() });
   if (!result.ok) throw new FlowFileError(result.problems, file);
   return result.flow;
 }

@@ -32,7 +32,7 @@ const stepDetail = (step: FlowStepResult, words: Words) => saidWords(step.detail
 /** One line per step with what it found. */
 export function flowStepLines(steps: readonly FlowStepResult[], indent = '  ', words: Words = ENGLISH): string[] {
   const width = Math.max(...Object.keys(STATUS_KEYS).map((status) => statusWord(status as FlowStepStatus, words).length));
-  return steps.map((step) => `${indent}${statusWord(step.status, words).padEnd(width)}  ${step.index + 1}. ${step.label}${step.detail ? ` — ${stepDetail(step, words)}` : ''}`);
+  return steps.map((step) => `${indent}${statusWord(step.status, words).padEnd(width)}  ${step.index + 1}. ${saidWords(step.label, step.labelSaid, words)}${step.detail ? ` — ${stepDetail(step, words)}` : ''}`);
 }
 
 /** A title with the count of steps passed, then a line per step. */

@@ -4,6 +4,7 @@ import type { PlannerInfo, TaskEvent } from '../shared/task';
 import { finishedLine, outcomeLine } from './task-lines';
 import { plannerWords, stepSourceWords } from '../shared/task-words';
 import { ENGLISH, type Words } from '../shared/i18n/translate';
+import { saidWords } from '../shared/supervision-words';
 
 const indent = (label: string, text: string) => `    ${label}: ${text.replace(/\s*\n\s*/g, '\n      ')}`;
 
@@ -25,7 +26,8 @@ export function printEvent(event: TaskEvent, io: CliIo, planner: PlannerInfo, wo
     case 'step.planned': {
       const source = event.source === 'model' ? '' : ` (${stepSourceWords(event.source, words)})`;
       io.out(`[${event.step}] ${event.tool} ${JSON.stringify(event.args)}${source}`);
-      if (event.rationale) io.out(indent(t('cli:run.rationale'), event.rationale));
+      // A rationale the app wrote (a replayed flow step's) in the terminal's language; the model's as it said it.
+      if (event.rationale) io.out(indent(t('cli:run.rationale'), saidWords(event.rationale, event.rationaleSaid, words)));
       if (event.thinking) io.out(indent(t('cli:run.thinking'), event.thinking));
       return;
     }

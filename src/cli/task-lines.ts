@@ -20,14 +20,16 @@ export function finishedLine(event: TaskEventOf<'task.finished'>, planner: Pick<
   const { t } = words;
   const totals = [countOf(event.steps, 'action', undefined, words), formatDuration(event.durationMs, undefined, words), tokensLabel(event.usage, undefined, words)].join(t('common:listSeparator'));
   const reason = () => (event.failureReason ? saidWords(plainReason(event.failureReason), event.failureSaid, words) : null);
+  // A result the app wrote (a flow's end) in the terminal's language; the model's as it said it.
+  const result = event.result === null ? null : saidWords(event.result, event.resultSaid, words);
   switch (finishedVerdict({ ...event, planner })) {
     case 'looked-only':
       return t('cli:run.lookedOnly', { note: lookedOnlyNote(words), totals });
     case 'done':
-      return event.result ? t('cli:run.doneResult', { totals, result: event.result }) : t('cli:run.done', { totals });
+      return result ? t('cli:run.doneResult', { totals, result }) : t('cli:run.done', { totals });
     case 'done-not-verified': {
       const fact = event.verification ? wordSaid(event.verification.fact, event.verification.said, words) : '';
-      return event.result ? t('cli:run.notVerifiedResult', { fact, totals, result: event.result }) : t('cli:run.notVerified', { fact, totals });
+      return result ? t('cli:run.notVerifiedResult', { fact, totals, result }) : t('cli:run.notVerified', { fact, totals });
     }
     case 'failed':
       return t('cli:run.failed', { totals, reason: reason() ?? t('cli:run.unknownReason') });

@@ -68,6 +68,7 @@ export function resultOf({ record, flowSteps }: JobRun, worker: string, interrup
     status: record.status,
     verdict: finishedVerdict(record),
     failureReason: record.failureReason,
+    ...(record.failureSaid && { failureSaid: record.failureSaid }),
     result: record.result,
     steps: actionCount(record),
     inputTokens: record.usage.inputTokens,

@@ -2,6 +2,7 @@
 // Fleet view shows it. The job payloads themselves are the fleet's own (src/fleet/job.ts).
 import { z } from 'zod';
 import { TaskStatusSchema } from './task';
+import { SaidSchema } from './said';
 import { FlowStepResultSchema, flowPassed } from './flow';
 import { TASK_VERDICTS, type TaskVerdict } from './verdict';
 import type { Words } from './i18n/words';
@@ -17,6 +18,8 @@ export const FleetResultSchema = z.object({
   /** How the task ended (shared/verdict.ts); a flow job's steps may still fail a `done` task (see `jobVerdict`). */
   verdict: z.enum(TASK_VERDICTS),
   failureReason: z.string().nullable(),
+  /** The failure reason's code, for a reader in another language (absent in results written before it). */
+  failureSaid: SaidSchema.optional(),
   result: z.string().nullable(),
   /** Actions taken. */
   steps: z.number().int().nonnegative(),

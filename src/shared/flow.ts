@@ -437,6 +437,8 @@ export const FlowStepResultSchema = z.object({
   kind: z.enum(FLOW_STEP_KINDS),
   /** The step as the file writes it, on one line (`tap: { text: Wi-Fi }`). */
   label: z.string(),
+  /** The label's code, when it names the step's line in the file ("line 4: …"), for a reader in another language. */
+  labelSaid: SaidSchema.optional(),
   status: z.enum(FLOW_STEP_STATUSES),
   /** What happened in plain words: the fact an assert found, why a step failed, "skipped: already done". */
   detail: z.string(),

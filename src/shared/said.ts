@@ -32,7 +32,7 @@ export interface Saying {
 
 /**
  * Values named `…Setting` hold a setting's path (`helpers.download`), `…Section` a Settings section, `…Code`
- * another message's code (without values), and `…Said` a JSON list of messages with their values (`[{"code":…,"values":{…}}]`, joined by "; "): each is shown
+ * another message's code (without values), and `…Said` a JSON list of messages with their values (`[{"code":…,"values":{…}}]`, joined by the language's "; "): each is shown
  * in the language's own words.
  */
 function valuesIn(values: SaidValues, words: Words): SaidValues {
@@ -57,7 +57,7 @@ function saidListIn(json: string, words: Words): string {
   }
   const list = z.array(SaidSchema).safeParse(parsed);
   if (!list.success) return json;
-  return list.data.map((said) => (isKnownCode(said.code) ? wordCode(said.code, said.values, words) : said.code)).join('; ');
+  return list.data.map((said) => (isKnownCode(said.code) ? wordCode(said.code, said.values, words) : said.code)).join(words.t('common:clauseSeparator'));
 }
 
 /** Several messages as one `…Said` value. */

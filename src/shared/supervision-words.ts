@@ -1,6 +1,7 @@
 import { actionPhrase } from './action-words';
 import { ENGLISH, type Words } from './i18n/translate';
-import { wordCode, wordSaid, type Said, type SaidCode } from './said';
+import { z } from 'zod';
+import { saidList, SaidSchema, wordCode, wordSaid, type Said, type SaidCode, type SaidValues, type Saying } from './said';
 import { nameInLabel } from './scene';
 import type { Decider, PersonReply, PersonRequest, SupervisionEntry } from './task';
 
@@ -52,22 +53,45 @@ function callWords(call: string, words: Words): string {
     : actionWords(tool, args, targetLabel, words);
 }
 
+/** A message with each `…Call` value worded as an action into the value without the suffix, at every depth of its `…Said` lists. */
+function withCallsWorded(said: Said, words: Words): Said {
+  const values: SaidValues = {};
+  for (const [name, value] of Object.entries(said.values)) {
+    if (name.endsWith('Call') && typeof value === 'string') values[name.slice(0, -'Call'.length)] = callWords(value, words);
+    else if (name.endsWith('Said') && typeof value === 'string') values[name] = nestedCallsWorded(value, words);
+    else values[name] = value;
+  }
+  return { code: said.code, values };
+}
+
+/** A `…Said` value's messages with their calls worded; a value that is no such list stays as it is. */
+function nestedCallsWorded(json: string, words: Words): string {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(json);
+  } catch {
+    return json;
+  }
+  const list = z.array(SaidSchema).safeParse(parsed);
+  return list.success ? saidList(list.data.map((said) => withCallsWorded(said, words))) : json;
+}
+
 /**
  * A message in the reader's language (a guard's, a task's failure reason, a flow step's): its code, with each
  * `…Call` value (`actionCall`, `firstCall`) worded as an action into the value without the suffix (`action`,
- * `first`); the English it was recorded with when it has no code this build knows.
+ * `first`), in its nested messages too; the English it was recorded with when it has no code this build knows.
  */
 export function saidWords(english: string, said: Said | null | undefined, words: Words = ENGLISH): string {
-  const calls = Object.entries(said?.values ?? {}).filter(([name, value]) => name.endsWith('Call') && typeof value === 'string');
-  if (calls.length === 0) return wordSaid(english, said, words);
+  if (!said) return english;
   try {
-    const values = Object.fromEntries(Object.entries(said!.values).filter(([name]) => !calls.some(([call]) => call === name)));
-    for (const [name, call] of calls) values[name.slice(0, -'Call'.length)] = callWords(String(call), words);
-    return wordSaid(english, { code: said!.code, values }, words);
+    return wordSaid(english, withCallsWorded(said, words), words);
   } catch {
     return english;
   }
 }
+
+/** A message whose values may hold actions (`…Call`) and nested messages (`…Said`): its English text and its code. */
+export const sayActions = (code: SaidCode, values: SaidValues = {}): Saying => ({ text: saidWords('', { code, values }), said: { code, values } });
 
 /** A guard's message in the reader's language. */
 export const guardMessage = (entry: { message: string; said?: Said | undefined }, words: Words = ENGLISH): string => saidWords(entry.message, entry.said, words);

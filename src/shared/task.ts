@@ -33,6 +33,8 @@ export const PlannedStepSchema = ToolCallDecisionSchema.extend({
    * already held (recorded, not acted). History written before replay existed was all the model's.
    */
   source: z.enum(STEP_SOURCES).default('model'),
+  /** The rationale's code, when the app wrote it (a replayed flow step's), for a reader in another language. */
+  rationaleSaid: SaidSchema.optional(),
 });
 export type PlannedStep = z.infer<typeof PlannedStepSchema>;
 
@@ -276,6 +278,8 @@ export const TaskFinishedEventSchema = z.object({
   failureSaid: SaidSchema.optional(),
   /** The model's closing words on success (e.g. the answer to a question about the screen). */
   result: z.string().nullable(),
+  /** The result's code, when the app wrote it (a flow's end), for a reader in another language. */
+  resultSaid: SaidSchema.optional(),
   steps: z.number().int().nonnegative(),
   usage: TokenUsageSchema,
   /** Total cost in USD; null when the model has no price. Absent in tasks recorded before costs existed. */
@@ -350,6 +354,8 @@ export const TaskRecordSchema = z.object({
   /** The failure reason's code, for a window in another language (absent in records written before it). */
   failureSaid: SaidSchema.optional(),
   result: z.string().nullable(),
+  /** The result's code, when the app wrote it (a flow's end); absent in records written before it. */
+  resultSaid: SaidSchema.optional(),
   planner: PlannerInfoSchema,
   maxSteps: z.number().int().positive(),
   createdAt: at,
@@ -488,6 +494,7 @@ export function applyTaskEventInPlace(record: TaskRecord, event: TaskEvent): voi
       record.failureReason = event.failureReason;
       if (event.failureSaid) record.failureSaid = event.failureSaid;
       record.result = event.result;
+      if (event.resultSaid) record.resultSaid = event.resultSaid;
       // Usage and cost were summed turn by turn above; the event's totals are for its listeners.
       record.verification = event.verification ?? null;
       record.pending = null;

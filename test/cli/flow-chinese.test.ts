@@ -1,7 +1,7 @@
 // `amc flow check` and `amc flow run` in a Chinese terminal (LANG=zh_CN.UTF-8), run as a person runs them: a child
 // process against the real adb server and the demo phone. Every problem of a broken flow file (ours and Maestro's),
-// the header that counts them, and the step status words and counts of a run are Chinese; any English sentence left
-// (not a name, path, number or code) fails.
+// the header that counts them, and everything a run prints (the turn lines above the flow's heading, each step's
+// status and what it found) are Chinese; any English sentence left (not a name, path, number or code) fails.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -25,14 +25,13 @@ afterAll(async () => {
 
 /** A Chinese terminal with no model: flow steps run without one. */
 const env = () => ({ ANDROID_ADB_SERVER_PORT: String(harness.adbPort), HOME: harness.env.HOME, AMC_HOME: home, LANG: 'zh_CN.UTF-8', LC_ALL: '', LC_MESSAGES: '' });
-const expectAllChinese = (text: string) => expect(latinSentences(text), text).toEqual([]);
-/**
- * The flow's own lines of a run: its heading and a line per step, without what a step found (after " — "). The task's
- * turn lines before them, and what a step found, are the runner's own report, not worded here yet.
- */
-const flowLines = (stdout: string, file: string) => {
+/** The demo phone's own words (its notes and buttons) are names, not sentences. */
+const PHONE_NAMES = ['Shopping list', 'Ideas', 'New note', 'Notes'];
+const expectAllChinese = (text: string) => expect(latinSentences(text, PHONE_NAMES), text).toEqual([]);
+/** The step lines under the flow's heading. */
+const stepLines = (stdout: string, file: string) => {
   const lines = stdout.split('\n');
-  return lines.slice(lines.findIndex((line) => line.startsWith(`流程 ${file}`))).map((line) => line.split(' — ')[0]).join('\n');
+  return lines.slice(lines.findIndex((line) => line.startsWith(`流程 ${file}`)) + 1).filter(Boolean);
 };
 
 async function flowFile(name: string, text: string): Promise<string> {
@@ -70,21 +69,43 @@ describe('amc flow in a Chinese terminal', { timeout: 120_000 }, () => {
     expect(yamlChecked.stderr).toMatch(/第 \d+ 行第 \d+ 列：不是有效的 YAML（YAML 读取器说：“.+”）/);
     expectAllChinese(yamlChecked.stderr);
 
-    // A passing run and a failing one on the demo phone: the status words and counts.
-    const passing = await flowFile('打开笔记.yaml', 'goal: 打开笔记\nsteps:\n  - launch_app: Notes\n  - press_key: back\n');
+    // A passing run and a failing one on the demo phone: the turn lines above the heading, the status words and
+    // counts, and what each step found.
+    const passing = await flowFile('打开笔记.yaml', 'goal: 打开笔记\nsteps:\n  - launch_app: Notes\n  - assert: {app: com.amc.notes}\n  - press_key: back\n');
     const passed = await runAmc(['flow', 'run', passing, '-s', harness.serial], { env: env() });
     expect(passed.code, passed.stderr).toBe(0);
-    expect(passed.stdout).toContain(`流程 ${passing}：2 步中 2 步通过`);
-    expect(passed.stdout).toMatch(/^ {2}通过 +1\. /m);
-    expectAllChinese(flowLines(passed.stdout, passing));
+    expect(passed.stdout).toContain(`流程 ${passing}：3 步中 3 步通过`);
+    // The replay's rationale, the check it confirmed on the way, and the run's end.
+    expect(passed.stdout).toContain('理由: 打开 Notes（流程的第 1 步）');
+    expect(passed.stdout).toContain('理由: 按 Back（流程的第 3 步）（已检查：com.amc.notes 在前台。）');
+    expect(passed.stdout).toMatch(/^完成（.+）：流程的每一步都完成了$/m);
+    expect(stepLines(passed.stdout, passing)).toEqual([
+      expect.stringMatching(/^ {2}通过 +1\. launch_app: Notes — com\.amc\.notes 在前台$/),
+      expect.stringMatching(/^ {2}通过 +2\. assert: \{ app: com\.amc\.notes \} — com\.amc\.notes 在前台$/),
+      expect.stringMatching(/^ {2}通过 +3\. press_key: back — 屏幕变了$/),
+    ]);
+    expectAllChinese(passed.stdout);
 
     const failing = await flowFile('找不到按钮.yaml', 'goal: 点按不存在的按钮\nsteps:\n  - launch_app: Notes\n  - tap: {text: 不存在的按钮, timeout: 1500}\n  - press_key: back\n');
     const failed = await runAmc(['flow', 'run', failing, '-s', harness.serial], { env: env() });
     expect(failed.code).not.toBe(0);
     expect(failed.stdout).toContain(`流程 ${failing}：3 步中 1 步通过（1 步失败，1 步未运行）`);
-    expect(failed.stdout).toMatch(/^ {2}失败 +2\. /m);
-    expect(failed.stdout).toMatch(/^ {2}未运行 +3\. /m);
+    // The run's reason names the step; the step's own line says what the screen showed instead, and how long it waited.
+    expect(failed.stdout).toMatch(/^失败（.+）：第 2 步：这个屏幕上没有 '不存在的按钮'；我看到：.*Notes.*（等屏幕等了 \d+\.\d 秒）$/m);
+    expect(stepLines(failed.stdout, failing)).toEqual([
+      expect.stringMatching(/^ {2}通过 +1\. launch_app: Notes — com\.amc\.notes 在前台$/),
+      expect.stringMatching(/^ {2}失败 +2\. tap: \{ text: 不存在的按钮, timeout: 1500 \} — 这个屏幕上没有 '不存在的按钮'；我看到：.+（等屏幕等了 \d+\.\d 秒）$/),
+      expect.stringMatching(/^ {2}未运行 +3\. press_key: back — 未运行：前面有一步没有通过$/),
+    ]);
     expect((await harness.control<{ foreground: string }>('/state')).body.foreground).toMatch(/notes/);
-    expectAllChinese(flowLines(failed.stdout, failing));
+    expectAllChinese(failed.stdout);
+
+    // A Maestro flow without a name: its goal, each step's line in the file, and a visible check are Chinese too.
+    const unnamed = await flowFile('unnamed.yaml', 'appId: com.amc.notes\n---\n- launchApp\n- assertVisible: Shopping list\n');
+    const maestroRun = await runAmc(['flow', 'run', unnamed, '-s', harness.serial], { env: env() });
+    expect(maestroRun.code, maestroRun.stderr).toBe(0);
+    expect(maestroRun.stdout).toContain('目标：com.amc.notes 的 Maestro 流程');
+    expect(maestroRun.stdout).toMatch(/^ {2}通过 +3\. 第 4 行：assert: \{ visible: Shopping list \} — 屏幕上有“Shopping list”（.+）$/m);
+    expectAllChinese(maestroRun.stdout);
   });
 });

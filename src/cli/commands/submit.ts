@@ -8,38 +8,48 @@ import { flowStepLines, stepsPassedWords } from '../flow-steps';
 import { jobCounts, jobCountWords, jobSucceeded, jobVerdict } from '../../shared/fleet';
 import { countOf, formatDuration, outcomeWord } from '../../shared/task-words';
 import type { JobView } from '../../fleet/client';
+import { ENGLISH, type Words } from '../../shared/i18n/translate';
+import { saidWords } from '../../shared/supervision-words';
+import { terminalWords } from '../terminal-words';
 
 const USAGE = `amc submit ${REDIS_USAGE} ${WORK_USAGE} ${DESTINATION_USAGE} [--max-steps N] ${SUPERVISION_OPTIONS_USAGE} [--wait [--timeout SECONDS]] [--json]`;
 
 /** A job's verdict in words; a flow job's says how many of its steps passed. */
-function outcomeWords(view: JobView): string {
+function outcomeWords(view: JobView, words: Words): string {
   const verdict = jobVerdict(view);
-  const outcome = verdict ? outcomeWord(verdict) : view.state;
+  const outcome = verdict ? outcomeWord(verdict, words) : words.t(`cli:submit.state.${view.state}`);
   const steps = view.result?.flowSteps;
-  return steps ? `${outcome}, ${stepsPassedWords(steps)}` : outcome;
+  return steps ? words.t('cli:submit.outcomeSteps', { outcome, steps: stepsPassedWords(steps, words) }) : outcome;
 }
 
 /** One line per ended job: the phone, its outcome and what it cost; a flow job's step verdicts follow it, one a line. */
-export function jobLines(view: JobView): string[] {
+export function jobLines(view: JobView, words: Words = ENGLISH): string[] {
   const steps = view.result?.flowSteps;
-  return [jobLine(view), ...(steps ? flowStepLines(steps, '    ') : [])];
+  return [jobLine(view, words), ...(steps ? flowStepLines(steps, '    ', words) : [])];
 }
 
-function jobLine(view: JobView): string {
+function jobLine(view: JobView, words: Words): string {
+  const { t } = words;
   const result = view.result;
-  if (!result) return `${view.target}: ${view.state} — ${view.reason ?? 'no result'} (job ${view.id})`;
-  const outcome = outcomeWords(view);
-  const cost = result.costUsd === null ? '' : `, $${result.costUsd.toFixed(4)}`;
-  const interrupted = result.interruptedOn.length ? `; interrupted before on ${result.interruptedOn.join(', ')}` : '';
-  const why = result.failureReason ? ` — ${result.failureReason}` : '';
-  return `${result.serial}: ${outcome}${why} (${countOf(result.steps, 'action')}, ${result.inputTokens + result.outputTokens} tokens${cost}, ${formatDuration(result.durationMs)}, on ${result.worker}${interrupted}; job ${view.id})`;
+  if (!result) return t('cli:submit.unended', { target: view.target, state: t(`cli:submit.state.${view.state}`), reason: view.reason ?? t('cli:submit.noResult'), id: view.id });
+  return t('cli:submit.job', {
+    serial: result.serial,
+    outcome: outcomeWords(view, words),
+    why: result.failureReason ? ` — ${saidWords(result.failureReason, result.failureSaid, words)}` : '',
+    actions: countOf(result.steps, 'action', undefined, words),
+    tokens: result.inputTokens + result.outputTokens,
+    cost: result.costUsd === null ? '' : `, $${result.costUsd.toFixed(4)}`,
+    duration: formatDuration(result.durationMs, undefined, words),
+    worker: result.worker,
+    interrupted: result.interruptedOn.length ? t('cli:submit.interrupted', { workers: result.interruptedOn.join(t('common:listSeparator')) }) : '',
+    id: view.id,
+  });
 }
 
-
-function printQueued(io: CliIo, json: boolean, jobs: Array<{ id: string; serial: string | null }>): void {
+function printQueued(io: CliIo, json: boolean, jobs: Array<{ id: string; serial: string | null }>, words: Words): void {
   for (const job of jobs) {
     if (json) io.out(JSON.stringify({ type: 'job.queued', id: job.id, serial: job.serial }));
-    else io.out(`Queued job ${job.id} for ${job.serial ?? 'the first free phone'}.`);
+    else io.out(job.serial === null ? words.t('cli:submit.queuedAny', { id: job.id }) : words.t('cli:submit.queued', { id: job.id, serial: job.serial }));
   }
 }
 
@@ -83,24 +93,25 @@ export const submitCommand: CliCommand = {
         if (error instanceof FleetRequestError) throw new UsageError(error.message);
         throw error;
       }
-      printQueued(io, values.json ?? false, jobs);
+      const words = terminalWords();
+      printQueued(io, values.json ?? false, jobs, words);
       if (!values.wait) return ExitCode.ok;
       // Ctrl-C stops the waiting, not the jobs: they run on, and `amc fleet` shows them.
       const controller = new AbortController();
       const interrupt = () => controller.abort();
       process.once('SIGINT', interrupt);
       try {
-        const ended = await client.wait(jobs, (view) => (values.json ? io.out(JSON.stringify({ type: 'job.ended', ...view })) : jobLines(view).forEach((line) => io.out(line))), {
+        const ended = await client.wait(jobs, (view) => (values.json ? io.out(JSON.stringify({ type: 'job.ended', ...view })) : jobLines(view, words).forEach((line) => io.out(line))), {
           signal: controller.signal,
           ...(timeoutSeconds !== undefined && { timeoutMs: timeoutSeconds * 1000 }),
           onRedisProblem: (line) => io.err(`amc submit: ${line}`),
         });
         if (controller.signal.aborted) {
-          io.err('Stopped waiting; the jobs go on (see amc fleet).');
+          io.err(words.t('cli:submit.stoppedWaiting'));
           return ExitCode.cancelled;
         }
         const passed = ended.filter(jobSucceeded).length;
-        if (!values.json) io.out(`${passed} of ${jobs.length} done — ${jobCountWords(jobCounts(ended))}.`);
+        if (!values.json) io.out(words.t('cli:submit.ended', { passed, count: jobs.length, counts: jobCountWords(jobCounts(ended), words) }));
         return passed === jobs.length ? ExitCode.ok : ExitCode.failed;
       } finally {
         process.off('SIGINT', interrupt);

@@ -1,6 +1,7 @@
 import type { AskAi, Assertion } from '../../shared/flow';
 import type { TokenUsage } from '@amc/provider-clients';
 import type { Scene } from '../../shared/scene';
+import type { Said } from '../../shared/said';
 
 /**
  * What a replayed flow needs for its two steps that are not actions: an `assert` checked on the turn's Scene (code)
@@ -8,8 +9,11 @@ import type { Scene } from '../../shared/scene';
  * implementation, so the planner knows neither how a condition is judged nor which model answers.
  */
 
-/** Whether a condition holds, with the fact in plain words either way (`"Wi-Fi" is on`, `no "Saved" on screen`). */
-export type CheckResult = { holds: true; fact: string } | { holds: false; reason: string };
+/**
+ * Whether a condition holds, with the fact in plain words either way (`"Wi-Fi" is on`, `no "Saved" on screen`) and
+ * its code, for a reader in another language.
+ */
+export type CheckResult = { holds: true; fact: string; said?: Said } | { holds: false; reason: string; said?: Said };
 
 /** The model's answer to an `ask_ai` step; `usage` is the call's token usage (null when no model was called). */
 export type AskAnswer =

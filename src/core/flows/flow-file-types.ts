@@ -1,5 +1,6 @@
 import type { Flow } from '../../shared/flow';
 import type { Said } from '../../shared/said';
+import type { Words } from '../../shared/i18n/words';
 
 /** What reading a flow file (ours or Maestro's) takes and gives: shared by both readers. */
 
@@ -29,6 +30,8 @@ export interface FlowFileOptions {
   depth?: number;
   /** Check that each `${name}` has a value in `vars` but leave it written as it is (a recorded step a person edits keeps its references). */
   keepReferences?: boolean;
+  /** The language of the words the app writes into the flow (a Maestro flow's goal when it names none); English by default. */
+  words?: Words;
 }
 
 /** The variable Maestro's copyTextFrom keeps its words in, and pasteText types (Maestro's `maestro.copiedText`). */

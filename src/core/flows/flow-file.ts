@@ -15,7 +15,7 @@ import {
   takesTarget,
 } from './flow-file-schema';
 import { issueWords, unionBranchIssues } from './flow-problems';
-import { flowProblemsWords, locatedSaid, problemLineWords, problemsSaid, sayProblem, type ProblemSaying } from './flow-problem-said';
+import { flowProblemsWords, locatedSaid, problemLineWords, problemSaid, problemsSaid, saidOf, sayProblem, type ProblemSaying } from './flow-problem-said';
 import { saidList, type Said } from '../../shared/said';
 import type { Words } from '../../shared/i18n/translate';
 import { fillVariables, referencedVariables, stringsWithPaths } from './flow-variables';
@@ -356,13 +356,14 @@ export function parseFlowFile(text: string, options: FlowFileOptions = {}): Flow
 
 /**
  * The checks a file's steps get beyond FlowSchema (each tool exists and its arguments fit, every `${variable}` has a
- * value), for a flow that comes as data instead of a file: a fleet job's payload. Each problem names its step.
+ * value), for a flow that comes as data instead of a file: a fleet job's payload. Each problem names its step, and
+ * carries its code for a reader in another language.
  */
-export function flowProblems(flow: Flow): string[] {
+export function flowProblems(flow: Flow): ProblemSaying[] {
   const valueAt = (path: readonly PropertyKey[]) => path.reduce<unknown>((value, key) => (isPlainMap(value) || Array.isArray(value) ? (value as Record<PropertyKey, unknown>)[key] : undefined), flow);
   const found = [
     ...flow.steps.flatMap((step, index) => ('tool' in step ? toolProblems(step, 'action', ['steps', index], valueAt) : [])),
     ...variableProblems(flow, flow.vars, flow.steps),
   ];
-  return found.map(({ path, message }) => (path[0] === 'steps' && typeof path[1] === 'number' ? `step ${path[1] + 1}: ${message}` : message));
+  return found.map((problem) => (problem.path[0] === 'steps' && typeof problem.path[1] === 'number' ? sayProblem('flowFile.atStep', { step: problem.path[1] + 1, problemSaid: problemSaid(problem) }) : { message: problem.message, said: saidOf(problem) }));
 }

@@ -2,7 +2,8 @@ import { PASSING_STEP_STATUSES, type Flow, type FlowStepStatus } from '../../sha
 import { plainReason } from '../../shared/plain-words';
 import { outcomeWord } from '../../shared/task-words';
 import type { TaskVerdict } from '../../shared/verdict';
-import type { Said } from '../../shared/said';
+import { z } from 'zod';
+import { say, SaidSchema, type Said } from '../../shared/said';
 import type { Planner } from '../runtime/planner';
 import { flowStepKind, type FlowStepResult } from './flow-run-report';
 import { stepLabel } from './flow-to-yaml';
@@ -27,6 +28,24 @@ export function flowRunEndOf(verdict: TaskVerdict, failureReason: string | null,
 /** "Step 3: no 'Wi-Fi' …" is the replay's reason for step 3; the step's own line need not repeat its number. */
 const withoutStepNumber = (reason: string, index: number) => reason.replace(new RegExp(`^(\\w+: )?Step ${index + 1}: `), '');
 
+/** The code of the replay's reason for step `index`, without its number (`flowRun.stepFailed` around it). */
+function saidWithoutStepNumber(said: Said, index: number): Said {
+  if (said.code !== 'flowRun.stepFailed' || said.values.step !== index + 1) return said;
+  let list: unknown;
+  try {
+    list = JSON.parse(String(said.values.reasonSaid));
+  } catch {
+    return said;
+  }
+  const inner = z.array(SaidSchema).length(1).safeParse(list);
+  return inner.success ? inner.data[0]! : said;
+}
+
+const notRunSaying = (code: 'flowRun.notRunEarlier' | 'flowRun.notRunEnded') => {
+  const { text, said } = say(code);
+  return { status: 'not-run' as const, detail: text, said, durationMs: 0 };
+};
+
 interface Reported {
   status: FlowStepStatus;
   detail: string;
@@ -48,8 +67,9 @@ export interface FlowRunRecorder {
 
 export function createFlowRunRecorder(flow: Flow, now: () => number = Date.now): FlowRunRecorder {
   const reported = new Map<number, Reported>();
-  /** Why the planner ended the run (its fail or its finish without success), or the error it threw. */
+  /** Why the planner ended the run (its fail or its finish without success), or the error it threw; and its code. */
   let thrown: string | null = null;
+  let thrownSaid: Said | undefined;
   const started = now();
   return {
     planner: (inner) => ({
@@ -58,7 +78,10 @@ export function createFlowRunRecorder(flow: Flow, now: () => number = Date.now):
       async plan(input, context) {
         try {
           const decision = await inner.plan(input, context);
-          if (decision.kind === 'fail' || (decision.kind === 'finish' && !decision.success)) thrown = decision.reason;
+          if (decision.kind === 'fail' || (decision.kind === 'finish' && !decision.success)) {
+            thrown = decision.reason;
+            thrownSaid = decision.kind === 'fail' ? decision.said : undefined;
+          }
           return decision;
         } catch (error) {
           thrown = error instanceof Error ? error.message : String(error);
@@ -71,7 +94,7 @@ export function createFlowRunRecorder(flow: Flow, now: () => number = Date.now):
     results: (end) => {
       const reason = end.completed ? null : plainReason(thrown ?? end.reason);
       // The task's own code words the reason where the planner did not end the run itself (no one could answer, a stop).
-      const said = !end.completed && thrown === null ? end.said : undefined;
+      const said = end.completed ? undefined : thrown === null ? end.said : thrownSaid;
       return stepResults(flow, reported, reason, started, now(), said);
     },
   };
@@ -83,27 +106,28 @@ function stepResults(flow: Flow, reported: ReadonlyMap<number, Reported>, reason
   let stopped = false;
   return flow.steps.map((step, index): FlowStepResult => {
     const line = flow.lines?.[index];
-    const base = { index, kind: flowStepKind(step), label: line ? `line ${line}: ${stepLabel(step)}` : stepLabel(step) };
+    const lineLabel = line ? say('flowRun.lineLabel', { line, label: stepLabel(step) }) : null;
+    const base = { index, kind: flowStepKind(step), ...(lineLabel ? { label: lineLabel.text, labelSaid: lineLabel.said } : { label: stepLabel(step) }) };
     const report = reported.get(index);
     // The steps that always run (onFlowComplete) are reported as they went, after any failure.
     if (stopped && flow.alwaysFrom !== undefined && index >= flow.alwaysFrom) {
-      if (!report) return { ...base, status: 'not-run', detail: 'not run: the run ended without it', durationMs: 0 };
+      if (!report) return { ...base, ...notRunSaying('flowRun.notRunEnded') };
       const at = report.at;
       const durationMs = Math.max(0, at - since);
       since = at;
-      return { ...base, status: report.status, detail: report.detail, durationMs };
+      return { ...base, status: report.status, detail: report.detail, ...(report.said && { said: report.said }), durationMs };
     }
     if (stopped || (!report && reason === null)) {
-      const detail = stopped ? 'not run: an earlier step did not pass' : 'not run: the run ended without it';
+      const notRun = notRunSaying(stopped ? 'flowRun.notRunEarlier' : 'flowRun.notRunEnded');
       stopped = true;
-      return { ...base, status: 'not-run', detail, durationMs: 0 };
+      return { ...base, ...notRun };
     }
     const at = report?.at ?? ended;
     const durationMs = Math.max(0, at - since);
     since = at;
     if (!report) {
       stopped = true;
-      return { ...base, status: 'failed', detail: withoutStepNumber(reason!, index), ...(reasonSaid && { said: reasonSaid }), durationMs };
+      return { ...base, status: 'failed', detail: withoutStepNumber(reason!, index), ...(reasonSaid && { said: saidWithoutStepNumber(reasonSaid, index) }), durationMs };
     }
     if (!PASSING_STEP_STATUSES.includes(report.status)) stopped = true;
     return { ...base, status: report.status, detail: report.detail, ...(report.said && { said: report.said }), durationMs };

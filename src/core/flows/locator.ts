@@ -1,5 +1,7 @@
 import { FLOW_TEXT_MAX, type DistinguishingFacts, type Locator, type LocatorRelations, type LocatorSize, type LocatorState } from '../../shared/flow';
 import { elementName, labelParts, type Bounds, type Scene, type SceneElement } from '../../shared/scene';
+import { say, saidList, type Said, type SaidCode, type SaidValues } from '../../shared/said';
+import { sayActions } from '../../shared/supervision-words';
 
 /**
  * Locators: how a replay finds the element a recorded step acted on, on a fresh Scene (whose ids mean nothing from
@@ -201,13 +203,19 @@ function withoutEmpty<Fields extends object>(fields: Fields): Fields {
 export type Resolution =
   /** `singledOutAmong`: how many elements the naming fields matched, when the recorded facts singled this one out. */
   | { kind: 'found'; element: SceneElement; singledOutAmong?: number }
-  | { kind: 'missing'; reason: string }
-  | { kind: 'ambiguous'; reason: string; candidates: SceneElement[] };
+  /** `said`: the reason's code, for a reader in another language. */
+  | { kind: 'missing'; reason: string; said: Said }
+  | { kind: 'ambiguous'; reason: string; said: Said; candidates: SceneElement[] };
 
 /** How many names "I see: …" lists before it says how many more there are. */
 const NAMES_SHOWN = 8;
 
 const namesOf = (elements: readonly SceneElement[]) => elements.map((candidate) => candidate.row ?? elementName(candidate) ?? candidate.id).slice(0, NAMES_SHOWN).join(', ');
+
+const missing = (code: SaidCode, values: SaidValues): Resolution => {
+  const { text, said } = sayActions(code, values);
+  return { kind: 'missing', reason: text, said };
+};
 
 /**
  * The element `locator` names on `scene`, or why there is none to act on: missing (the app is not in front, nothing
@@ -217,13 +225,15 @@ const namesOf = (elements: readonly SceneElement[]) => elements.map((candidate) 
  */
 export function resolveLocator(scene: Scene, locator: Locator): Resolution {
   const what = describeLocator(locator);
-  const dialog = scene.screen.dialog === undefined ? undefined : `a dialog '${scene.screen.dialog}' is in front`;
+  const dialog = scene.screen.dialog;
+  const seen = () => ({ namesSaid: saidList([namesOnScreenSaid(scene)]) });
   if (locator.app && scene.screen.package !== locator.app) {
-    const inFront = dialog ? `${dialog} (${scene.screen.package})` : `${locator.app} is not in front (${scene.screen.package || 'no app'} is)`;
-    return { kind: 'missing', reason: `${inFront}, so there is no ${what} to act on` };
+    const front = scene.screen.package;
+    if (dialog !== undefined) return missing('locate.dialogInFront', { dialog, front, what });
+    return front ? missing('locate.appNotInFront', { app: locator.app, front, what }) : missing('locate.noAppNotInFront', { app: locator.app, what });
   }
   const related = locator.relative ? relatedTo(scene, locator.relative) : { holds: () => true };
-  if ('missing' in related) return { kind: 'missing', reason: `no ${what}: ${related.missing}` };
+  if ('missing' in related) return missing('locate.relatedMissing', { what, relationCode: RELATION_CODES[related.relation], reasonSaid: saidList([related.missing]) });
   const all = scene.elements.filter((element) => matches(element, locator) && related.holds(element));
   const found = all.filter(actionable);
   const facts = locator.distinguishedBy;
@@ -233,27 +243,24 @@ export function resolveLocator(scene: Scene, locator: Locator): Resolution {
     const ordered = [...singled].sort((a, b) => a.bounds[1] - b.bounds[1] || a.bounds[0] - b.bounds[0]);
     const picked = ordered[locator.index];
     if (picked) return { kind: 'found', element: picked };
-    if (singled.length) return { kind: 'missing', reason: `only ${singled.length} ${singled.length === 1 ? 'element matches' : 'elements match'} ${describeLocator({ ...locator, index: undefined })}, so there is no index ${locator.index}; I see: ${namesOnScreen(scene)}` };
+    if (singled.length) return missing('locate.noIndex', { count: singled.length, what: describeLocator({ ...locator, index: undefined }), index: locator.index, ...seen() });
   }
   if (singled.length === 1) return { kind: 'found', element: singled[0]!, ...(found.length > 1 && { singledOutAmong: found.length }) };
   if (singled.length > 1) {
-    const why = facts ? 'and what the flow recorded about it does not single one out' : 'and the flow does not say which';
-    return { kind: 'ambiguous', reason: `${singled.length} elements match ${what} (${namesOf(singled)}), ${why}`, candidates: singled };
+    const { text, said } = say(facts ? 'locate.ambiguous' : 'locate.ambiguousUnsaid', { count: singled.length, what, names: namesOf(singled) });
+    return { kind: 'ambiguous', reason: text, said, candidates: singled };
   }
-  if (found.length > 0) {
-    const named = describeLocator({ ...locator, distinguishedBy: undefined });
-    return { kind: 'missing', reason: `no ${what} on this screen, only ${found.length} other ${named}; I see: ${namesOnScreen(scene)}` };
-  }
+  if (found.length > 0) return missing('locate.onlyOthers', { what, count: found.length, named: describeLocator({ ...locator, distinguishedBy: undefined }), ...seen() });
   const otherKind = locator.type ? scene.elements.filter((element) => actionable(element) && matches(element, { ...locator, type: undefined })) : [];
   if (all.length === 0 && otherKind.length > 0) {
     const kinds = [...new Set(otherKind.map(typeOf))].join(', ');
-    return { kind: 'missing', reason: `${what} is not on this screen: what shows that name here is a ${kinds}, not the ${locator.type} the flow recorded, so it is not acted on; I see: ${namesOnScreen(scene)}` };
+    return missing('locate.otherKind', { what, kinds, type: locator.type!, ...seen() });
   }
-  if (all.length > 0 && dialog) return { kind: 'missing', reason: `${dialog}: ${what} lies behind it and cannot be reached; I see: ${namesOnScreen(scene)}` };
-  if (all.length > 0) return { kind: 'missing', reason: `${what} is under a dialog or pop-up; I see: ${namesOnScreen(scene)}` };
-  const cut = scene.elementsLeftOut ? ` (${scene.elementsLeftOut} elements were left out of this Scene to fit its budget)` : '';
-  const inFront = dialog ? ` (${dialog})` : '';
-  return { kind: 'missing', reason: `no ${what} on this screen${inFront}${cut}; I see: ${namesOnScreen(scene)}` };
+  if (all.length > 0 && dialog !== undefined) return missing('locate.behindDialog', { dialog, what, ...seen() });
+  if (all.length > 0) return missing('locate.underDialog', { what, ...seen() });
+  const left = scene.elementsLeftOut;
+  if (dialog !== undefined) return left ? missing('locate.missingDialogCut', { what, dialog, left, ...seen() }) : missing('locate.missingDialog', { what, dialog, ...seen() });
+  return left ? missing('locate.missingCut', { what, left, ...seen() }) : missing('locate.missing', { what, ...seen() });
 }
 
 const inside = (inner: Bounds, outer: Bounds) => inner[0] >= outer[0] && inner[1] >= outer[1] && inner[2] <= outer[2] && inner[3] <= outer[3];
@@ -268,6 +275,9 @@ const RELATION_WORDS: Record<keyof LocatorRelations, string> = {
   containsChild: 'holding',
   containsDescendants: 'holding',
 };
+
+/** The relations an anchor is found for, as a reader words them. */
+const RELATION_CODES = { below: 'locate.relation.below', above: 'locate.relation.above', leftOf: 'locate.relation.leftOf', rightOf: 'locate.relation.rightOf', childOf: 'locate.relation.childOf' } as const;
 
 /** Whether `element` holds an element `child` matches: one lying inside its bounds, or one of the labels its row folds in. */
 function holdsChild(scene: Scene, element: SceneElement, child: Locator): boolean {
@@ -288,13 +298,13 @@ function relatedHolds(scene: Scene, element: SceneElement, locator: Locator): bo
  * The test each relation puts an element to, once the elements it is placed against are found (each alone, never a
  * guess among several); why not, when one of them is not.
  */
-function relatedTo(scene: Scene, relations: LocatorRelations): { holds: (element: SceneElement) => boolean } | { missing: string } {
+function relatedTo(scene: Scene, relations: LocatorRelations): { holds: (element: SceneElement) => boolean } | { missing: Said; relation: keyof typeof RELATION_CODES } {
   const tests: ((element: SceneElement) => boolean)[] = [];
   for (const relation of ['below', 'above', 'leftOf', 'rightOf', 'childOf'] as const) {
     const anchor = relations[relation];
     if (!anchor) continue;
     const found = resolveLocator(scene, anchor);
-    if (found.kind !== 'found') return { missing: `the element it is ${RELATION_WORDS[relation]} is not one to go by: ${found.reason}` };
+    if (found.kind !== 'found') return { missing: found.said, relation };
     const [left, top] = found.element.bounds;
     const placed = {
       below: (element: SceneElement) => element.bounds[1] > top,
@@ -350,13 +360,13 @@ export function describeLocator(locator: Locator): string {
   return `${typed}${row}${locator.distinguishedBy ? factsWords(locator.distinguishedBy) : ''}${selectorWords(locator)}`;
 }
 
-/** What a person would name on the screen, in reading order, the ones that can be acted on first. */
-export function namesOnScreen(scene: Scene): string {
+/** What a person would name on the screen, in reading order, the ones that can be acted on first ("…, and 3 more"). */
+function namesOnScreenSaid(scene: Scene): Said {
   const acts = (element: SceneElement) => Boolean(element.clickable || element.editable || element.checked !== undefined || element.longClickable);
   const inApp = scene.elements.filter((element) => element.window !== 'system' && actionable(element));
   const ordered = [...inApp.filter(acts), ...inApp.filter((element) => !acts(element))];
   const names = [...new Set(ordered.map((element) => elementName(element)).filter((name): name is string => Boolean(name?.trim())))];
-  if (names.length === 0) return 'nothing with a name';
-  const more = names.length > NAMES_SHOWN ? `, and ${names.length - NAMES_SHOWN} more` : '';
-  return `${names.slice(0, NAMES_SHOWN).join(', ')}${more}`;
+  if (names.length === 0) return say('locate.noNames').said;
+  const shown = names.slice(0, NAMES_SHOWN).join(', ');
+  return names.length > NAMES_SHOWN ? say('locate.namesMore', { names: shown, more: names.length - NAMES_SHOWN }).said : say('locate.names', { names: shown }).said;
 }

@@ -3,7 +3,7 @@ import { LineCounter, parseAllDocuments, type Document } from 'yaml';
 import { FlowSchema, LOCATOR_INDEX_MAX, LOCATOR_SIZE_MAX, screenshotNameProblem, LOCATOR_RELATIONS, type ActionStep, type FlowStep, type Locator, type LocatorRelations, type LocatorSize, type LocatorState, type StepCondition } from '../../shared/flow';
 import type { FlowFileOptions, FlowFileResult, FlowProblem, ProblemMessage } from './flow-file-types';
 import { locatedSaid, problemSaid, sayProblem, type ProblemSaying } from './flow-problem-said';
-import { saidList } from '../../shared/said';
+import { saidList, wordCode } from '../../shared/said';
 import { readCondition } from './flow-condition';
 import { COPIED_TEXT } from './flow-file-types';
 import { fillVariables, referencedVariables, stringsWithPaths } from './flow-variables';
@@ -436,7 +436,7 @@ export function parseMaestroFlow(text: string, options: FlowFileOptions = {}, wi
   }
   if (problems.length) return { ok: false, problems: dedupe(problems).sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0)) };
   if (!steps.length) return { ok: false, problems: [{ line: 1, column: 1, ...sayProblem('maestro.noCommands') }] };
-  const goal = typeof header.name === 'string' && header.name ? header.name : `Maestro flow for ${appId}`;
+  const goal = typeof header.name === 'string' && header.name ? header.name : wordCode('maestro.defaultGoal', { app: appId }, options.words);
   const alwaysFrom = after.steps.length ? before.steps.length + body.steps.length : undefined;
   const judged = FlowSchema.safeParse({ goal, app: appId, vars: env, steps, lines: [...before.lines, ...body.lines, ...after.lines], ...(alwaysFrom !== undefined && { alwaysFrom }) });
   if (!judged.success) return { ok: false, problems: [{ line: 1, column: 1, ...sayProblem('flowFile.cannotCarryOutWhy', { why: judged.error.issues[0]?.message ?? '' }) }] };

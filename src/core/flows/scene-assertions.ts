@@ -3,6 +3,7 @@ import { evaluate } from './flow-condition';
 import { elementLabel, labelParts, type Scene, type SceneElement } from '../../shared/scene';
 import type { CheckResult } from './flow-checks-port';
 import { describeLocator, resolveLocator } from './locator';
+import { say, saidList, type Said, type SaidCode, type SaidValues } from '../../shared/said';
 
 /**
  * An `assert` step judged in code on the turn's Scene: no model, and a fact in plain words either way, so a failed
@@ -20,48 +21,70 @@ function shownTexts(element: SceneElement): string[] {
 
 const showing = (scene: Scene, wanted: string) => scene.elements.filter((element) => shownTexts(element).some((text) => text.toLowerCase().includes(wanted.toLowerCase())));
 
+const holds = (code: SaidCode, values: SaidValues): CheckResult => {
+  const { text, said } = say(code, values);
+  return { holds: true, fact: text, said };
+};
+const fails = (code: SaidCode, values: SaidValues): CheckResult => {
+  const { text, said } = say(code, values);
+  return { holds: false, reason: text, said };
+};
+
 function visible(scene: Scene, wanted: string): CheckResult {
   const found = showing(scene, wanted);
-  if (found.length) return { holds: true, fact: `"${wanted}" is on screen (${elementLabel(found[0]!)})` };
+  if (found.length) return holds('check.visible', { text: wanted, element: elementLabel(found[0]!) });
   const seen = [...new Set(scene.elements.flatMap(shownTexts))].slice(0, TEXTS_SHOWN).map((text) => `"${text}"`);
-  return { holds: false, reason: `no "${wanted}" on screen; ${seen.length ? `it shows ${seen.join(', ')}${scene.elements.length > TEXTS_SHOWN ? ' …' : ''}` : 'the screen shows no text'}` };
+  if (!seen.length) return fails('check.notVisibleNoText', { text: wanted });
+  return fails('check.notVisible', { text: wanted, texts: `${seen.join(', ')}${scene.elements.length > TEXTS_SHOWN ? ' …' : ''}` });
 }
 
 function absent(scene: Scene, unwanted: string): CheckResult {
   const found = showing(scene, unwanted);
-  return found.length ? { holds: false, reason: `"${unwanted}" is on screen (${elementLabel(found[0]!)})` } : { holds: true, fact: `no "${unwanted}" on screen` };
+  return found.length ? fails('check.visible', { text: unwanted, element: elementLabel(found[0]!) }) : holds('check.absent', { text: unwanted });
 }
 
 /** The element the locator finds (the replay's matcher: it never picks among several) is in the wanted state. */
 function inState(scene: Scene, locator: Locator, wanted: boolean): CheckResult {
   const found = resolveLocator(scene, locator);
-  if (found.kind !== 'found') return { holds: false, reason: found.reason };
-  const label = elementLabel(found.element);
+  if (found.kind !== 'found') return { holds: false, reason: found.reason, said: found.said };
+  const element = elementLabel(found.element);
   const state = found.element.checked;
-  if (state === undefined) return { holds: false, reason: `${label} cannot be checked or unchecked (it is not a switch, checkbox or radio button)` };
-  const words = (checked: boolean) => (checked ? 'on' : 'off');
-  return state === wanted ? { holds: true, fact: `${label} is ${words(state)}` } : { holds: false, reason: `${label} is ${words(state)}, not ${words(wanted)}` };
+  if (state === undefined) return fails('check.notSwitch', { element });
+  if (state === wanted) return holds(state ? 'flowRun.isOn' : 'flowRun.isOff', { element });
+  return fails(state ? 'check.onNotOff' : 'check.offNotOn', { element });
 }
 
 /** Whether an element the locator matches is on screen (`present`), or none is. */
 function located(scene: Scene, locator: Locator, present: boolean): CheckResult {
   const found = resolveLocator(scene, locator);
   const what = describeLocator(locator);
-  const shown = found.kind === 'found' ? elementLabel(found.element) : found.kind === 'ambiguous' ? `${found.candidates.length} of them` : undefined;
-  if (present) return shown ? { holds: true, fact: `${what} is on screen (${shown})` } : { holds: false, reason: found.kind === 'missing' ? found.reason : `no ${what} on screen` };
-  return shown ? { holds: false, reason: `${what} is on screen (${shown})` } : { holds: true, fact: `no ${what} on screen` };
+  const shown = found.kind === 'found' ? say('check.located', { what, element: elementLabel(found.element) }) : found.kind === 'ambiguous' ? say('check.locatedSeveral', { what, count: found.candidates.length }) : undefined;
+  if (present) {
+    if (shown) return { holds: true, fact: shown.text, said: shown.said };
+    return found.kind === 'missing' ? { holds: false, reason: found.reason, said: found.said } : fails('check.notLocated', { what });
+  }
+  return shown ? { holds: false, reason: shown.text, said: shown.said } : holds('check.notLocated', { what });
 }
 
 function conditionHolds(condition: FlowCondition): CheckResult {
   const value = evaluate(condition);
   if (typeof value !== 'boolean') return { holds: false, reason: value.message };
   const shown = condition.values.map((item) => JSON.stringify(item)).join(', ');
-  return value ? { holds: true, fact: `${condition.written} holds (${shown})` } : { holds: false, reason: `${condition.written} is false (${shown || 'no values'})` };
+  if (value) return holds('check.conditionHolds', { written: condition.written, values: shown });
+  return shown ? fails('check.conditionFalse', { written: condition.written, values: shown }) : fails('check.conditionFalseNoValues', { written: condition.written });
 }
 
 function inFront(scene: Scene, app: string): CheckResult {
   const front = scene.screen.package;
-  return front === app ? { holds: true, fact: `${app} is in front` } : { holds: false, reason: `${front || 'no app'} is in front, not ${app}` };
+  if (front === app) return holds('flowRun.appInFront', { app });
+  return front ? fails('check.otherAppInFront', { front, app }) : fails('check.noAppInFront', { app });
+}
+
+/** The conditions' codes as one message, when each has one (a condition's own problem has none). */
+function allSaid(results: readonly CheckResult[]): { said?: Said } {
+  const said = results.map((result) => result.said);
+  if (said.some((one) => one === undefined)) return {};
+  return said.length === 1 ? { said: said[0]! } : { said: say('flowRun.all', { factsSaid: saidList(said as Said[]) }).said };
 }
 
 /** Every condition of the assertion, in the order it lists them; it holds when all of them do. */
@@ -75,7 +98,7 @@ export function checkAssertion(scene: Scene, assertion: Assertion): CheckResult 
   if (assertion.no_element) results.push(located(scene, assertion.no_element, false));
   if (assertion.app !== undefined) results.push(inFront(scene, assertion.app));
   if (assertion.condition) results.push(conditionHolds(assertion.condition));
-  const failed = results.flatMap((result) => (result.holds ? [] : [result.reason]));
-  if (failed.length) return { holds: false, reason: failed.join('; ') };
-  return { holds: true, fact: results.map((result) => (result.holds ? result.fact : '')).join('; ') };
+  const failed = results.filter((result) => !result.holds);
+  if (failed.length) return { holds: false, reason: failed.map((result) => (result.holds ? '' : result.reason)).join('; '), ...allSaid(failed) };
+  return { holds: true, fact: results.map((result) => (result.holds ? result.fact : '')).join('; '), ...allSaid(results) };
 }

@@ -70,7 +70,7 @@ export interface PlanInput {
  */
 export type Decision =
   | { kind: 'act'; call: PlannedStep }
-  | { kind: 'finish'; success: true; reason: string | null; call: PlannedStep | null }
+  | { kind: 'finish'; success: true; reason: string | null; call: PlannedStep | null; said?: Said }
   | { kind: 'finish'; success: false; reason: string; call: PlannedStep | null }
   | { kind: 'fail'; reason: string; call: PlannedStep | null; said?: Said };
 

@@ -15,7 +15,7 @@ export async function finishTask(
   task: TaskRun,
   status: 'completed' | 'failed' | 'cancelled',
   failure: string | Saying | null,
-  result: string | null = null,
+  result: string | Saying | null = null,
   verification?: Verification,
 ): Promise<TaskRecord> {
   // The device is free (here and for other processes) before anyone hears of the end, so a listener may
@@ -31,7 +31,7 @@ export async function finishTask(
     at: task.now(),
     status,
     ...failureFields(failure),
-    result,
+    ...resultFields(result),
     steps: actionCount(task.record),
     usage: task.record.usage,
     costUsd: task.record.costUsd,
@@ -40,6 +40,9 @@ export async function finishTask(
   });
   return task.record;
 }
+
+/** The result's text, and its code when the planner wrote one (a flow's end). */
+const resultFields = (result: string | Saying | null) => (result === null || typeof result === 'string' ? { result } : { result: result.text, resultSaid: result.said });
 
 /** Cancelled with the stop's reason: the task's signal was aborted. */
 export function cancelTask(task: TaskRun): Promise<TaskRecord> {
@@ -62,9 +65,9 @@ export function endTask(task: TaskRun, ended: Ended): Promise<TaskRecord> {
  * marked "not verified" (the runtime cannot confirm it), and the guard's decision is an event.
  */
 export function completeTask(task: TaskRun, turn: number, decision: Extract<Decision, { kind: 'finish'; success: true }>): Promise<TaskRecord> {
-  const result = decision.reason;
+  const result = decision.reason !== null && decision.said ? { text: decision.reason, said: decision.said } : decision.reason;
   // A claim a planner made (a model's finish_task, a flow's end) is checked; a planner without one (the stub) claims nothing.
-  const against = decision.call ? claimVerification(task.record, result) : null;
+  const against = decision.call ? claimVerification(task.record, decision.reason) : null;
   if (!against) return finishTask(task, 'completed', null, result);
   const noAction = against.check === 'action-taken';
   const message = noAction ? say('guard.successWithoutAction', { factCode: 'verify.noAction' }) : say('guard.claimNotVerified', { fact: against.fact });

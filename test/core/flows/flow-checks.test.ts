@@ -29,24 +29,24 @@ describe('assert steps', () => {
   const checks = createFlowChecks({ client: null });
 
   it('Scenario: An assertion is checked on the Scene and says why it failed', () => {
-    expect(checks.assert(settings, { visible: 'dark theme', checked: { text: 'Adaptive brightness' }, unchecked: { text: 'Dark theme' }, app: 'com.android.settings' })).toEqual({
+    expect(checks.assert(settings, { visible: 'dark theme', checked: { text: 'Adaptive brightness' }, unchecked: { text: 'Dark theme' }, app: 'com.android.settings' })).toMatchObject({
       holds: true,
       fact: '"dark theme" is on screen (LinearLayout "Display · Dark theme, font size"); LinearLayout "Adaptive brightness" is on; LinearLayout "Dark theme" is off; com.android.settings is in front',
     });
     // A part of a merged row counts: "Wi-Fi, mobile, data usage" is the summary line of "Network & internet".
     expect(checks.assert(settings, { visible: 'data usage', absent: 'Airplane mode' })).toMatchObject({ holds: true });
-    expect(checks.assert(settings, { visible: 'Bluetooth tethering' })).toEqual({
+    expect(checks.assert(settings, { visible: 'Bluetooth tethering' })).toMatchObject({
       holds: false,
       reason: 'no "Bluetooth tethering" on screen; it shows "Settings", "Search settings", "Network & internet", "Wi-Fi, mobile, data usage", "Connected devices", "Bluetooth, pairing" …',
     });
-    expect(checks.assert(settings, { absent: 'Battery', checked: { text: 'Dark theme' }, unchecked: { text: 'Hotspot' }, app: 'com.android.chrome' })).toEqual({
+    expect(checks.assert(settings, { absent: 'Battery', checked: { text: 'Dark theme' }, unchecked: { text: 'Hotspot' }, app: 'com.android.chrome' })).toMatchObject({
       holds: false,
       reason:
         '"Battery" is on screen (LinearLayout "Battery · 76% - About 9 hr left"); LinearLayout "Dark theme" is off, not on; ' +
         "no 'Hotspot' on this screen; I see: Search settings, Network & internet, Connected devices, Apps, Notifications, Battery, Storage, Sound & vibration, and 21 more; " +
         'com.android.settings is in front, not com.android.chrome',
     });
-    expect(checks.assert(settings, { checked: { text: 'Battery' } })).toEqual({
+    expect(checks.assert(settings, { checked: { text: 'Battery' } })).toMatchObject({
       holds: false,
       reason: 'LinearLayout "Battery · 76% - About 9 hr left" cannot be checked or unchecked (it is not a switch, checkbox or radio button)',
     });

@@ -80,9 +80,9 @@ describe('locators on real screens', () => {
   it('Scenario: A missing element is reported with what is on screen', () => {
     const renamed: Scene = { screen, elements: [element(1, { text: 'Network & internet' }), element(2, { text: 'Bluetooth' }), element(3, { text: 'WLAN' })] };
     const resolved = resolveLocator(renamed, { app: 'com.android.settings', text: 'Wi-Fi' });
-    expect(resolved).toEqual({ kind: 'missing', reason: "no 'Wi-Fi' on this screen; I see: Network & internet, Bluetooth, WLAN" });
+    expect(resolved).toMatchObject({ kind: 'missing', reason: "no 'Wi-Fi' on this screen; I see: Network & internet, Bluetooth, WLAN" });
     const elsewhere = resolveLocator({ ...renamed, screen: { ...screen, package: 'com.android.launcher3' } }, { app: 'com.android.settings', text: 'Wi-Fi' });
-    expect(elsewhere).toEqual({ kind: 'missing', reason: "com.android.settings is not in front (com.android.launcher3 is), so there is no 'Wi-Fi' to act on" });
+    expect(elsewhere).toMatchObject({ kind: 'missing', reason: "com.android.settings is not in front (com.android.launcher3 is), so there is no 'Wi-Fi' to act on" });
   });
 
   it('Scenario: Several matching elements are never guessed between', () => {
@@ -97,19 +97,19 @@ describe('locators on real screens', () => {
   it('does not resolve to an element under a dialog', () => {
     const covered: Scene = { screen, elements: [element(1, { text: 'Wi-Fi', covered: true, clickable: undefined }), element(2, { text: 'OK', window: 'dialog' })] };
     const resolved = resolveLocator(covered, { text: 'Wi-Fi' });
-    expect(resolved).toEqual({ kind: 'missing', reason: "'Wi-Fi' is under a dialog or pop-up; I see: OK" });
+    expect(resolved).toMatchObject({ kind: 'missing', reason: "'Wi-Fi' is under a dialog or pop-up; I see: OK" });
   });
 
   it('Scenario: A step whose target is behind a dialog fails naming the dialog', () => {
     const withDialog = (elements: SceneElement[], package_ = screen.package): Scene => ({ screen: { ...screen, package: package_, dialog: 'Allow Contacts to access your location?' }, elements });
     const behind = withDialog([element(1, { text: 'Wi-Fi', covered: true, clickable: undefined }), element(2, { text: 'Allow', window: 'dialog' })]);
-    expect(resolveLocator(behind, { text: 'Wi-Fi' })).toEqual({
+    expect(resolveLocator(behind, { text: 'Wi-Fi' })).toMatchObject({
       kind: 'missing',
       reason: "a dialog 'Allow Contacts to access your location?' is in front: 'Wi-Fi' lies behind it and cannot be reached; I see: Allow",
     });
     // A system dialog's own package is in front: the step says which dialog, not only which package.
     const system = withDialog([element(1, { text: 'Allow', window: 'dialog' })], 'com.google.android.permissioncontroller');
-    expect(resolveLocator(system, { app: 'com.android.settings', text: 'Wi-Fi' })).toEqual({
+    expect(resolveLocator(system, { app: 'com.android.settings', text: 'Wi-Fi' })).toMatchObject({
       kind: 'missing',
       reason: "a dialog 'Allow Contacts to access your location?' is in front (com.google.android.permissioncontroller), so there is no 'Wi-Fi' to act on",
     });
@@ -145,7 +145,7 @@ describe('locators on real screens', () => {
       expect(resolved).toEqual({ kind: 'found', element: reordered.elements[1], singledOutAmong: 2 });
       // Once the 0222 row is gone, the other Ann Lee is never taken for it.
       const without = contacts(['Ann Lee', '+1 555-0111'], ['Bob Smith', '+1 555-0102']);
-      expect(resolveLocator(without, locator)).toEqual({
+      expect(resolveLocator(without, locator)).toMatchObject({
         kind: 'missing',
         reason: "no 'Ann Lee' showing '+1 555-0222' on this screen, only 1 other 'Ann Lee'; I see: Ann Lee, Bob Smith, Contacts",
       });

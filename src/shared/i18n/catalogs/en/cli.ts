@@ -152,6 +152,18 @@ export default {
     whatToDo: 'say what to do: amc cache list, or amc cache forget GOAL_OR_TASK_ID',
     nameOne: 'name one goal or task id to forget: amc cache forget "GOAL" (see amc cache list)',
   },
+  submit: {
+    queued: 'Queued job {{id}} for {{serial}}.',
+    queuedAny: 'Queued job {{id}} for the first free phone.',
+    outcomeSteps: '{{outcome}}, {{steps}}',
+    unended: '{{target}}: {{state}} — {{reason}} (job {{id}})',
+    noResult: 'no result',
+    state: { queued: 'queued', running: 'running', finished: 'finished', failed: 'failed', interrupted: 'interrupted' },
+    job: '{{serial}}: {{outcome}}{{why}} ({{actions}}, {{tokens}} tokens{{cost}}, {{duration}}, on {{worker}}{{interrupted}}; job {{id}})',
+    interrupted: '; interrupted before on {{workers}}',
+    ended: '{{passed}} of {{count}} done — {{counts}}.',
+    stoppedWaiting: 'Stopped waiting; the jobs go on (see amc fleet).',
+  },
   fleet: {
     noRedis: '--redis URL is required (or set {{env}}, or the Fleet Redis URL in Settings → Fleet), e.g. redis://127.0.0.1:6379',
   },

@@ -46,6 +46,7 @@ export default {
     characters: 'a name starts with a letter or a digit and has only letters, digits, spaces, dots, dashes or underscores',
   },
   /** Between the items of a list in a sentence. */
+  clauseSeparator: '; ',
   listSeparator: ', ',
   /** Why a step the runtime took itself (`source: runtime`) was taken: it has no rationale of a model. */
   runtimeStepWhy: "The runtime took this step itself, not the model: the previous action led into an app outside the task's allowed apps, so it went back (the decision is in the log below).",

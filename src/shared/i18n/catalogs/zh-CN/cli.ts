@@ -149,6 +149,18 @@ export default {
     whatToDo: '说明要做什么：amc cache list，或 amc cache forget 目标或任务ID',
     nameOne: '写出一个要忘掉的目标或任务 ID：amc cache forget "目标"（见 amc cache list）',
   },
+  submit: {
+    queued: '任务 {{id}} 已排队，等手机 {{serial}}。',
+    queuedAny: '任务 {{id}} 已排队，等第一台空闲的手机。',
+    outcomeSteps: '{{outcome}}，{{steps}}',
+    unended: '{{target}}：{{state}} — {{reason}}（任务 {{id}}）',
+    noResult: '没有结果',
+    state: { queued: '排队中', running: '进行中', finished: '已结束', failed: '失败', interrupted: '已中断' },
+    job: '{{serial}}：{{outcome}}{{why}}（{{actions}}，{{tokens}} token{{cost}}，{{duration}}，在 {{worker}} 上{{interrupted}}；任务 {{id}}）',
+    interrupted: '；之前在 {{workers}} 上中断过',
+    ended: '{{count}} 个中 {{passed}} 个完成 — {{counts}}。',
+    stoppedWaiting: '不再等待；任务在设备队列中继续运行（见 `amc fleet`）。',
+  },
   fleet: {
     noRedis: '需要 --redis URL（或设置 {{env}}，或在 设置 → 设备队列 中填写设备队列的 Redis URL），例如 redis://127.0.0.1:6379',
   },

@@ -45,6 +45,7 @@ export default {
     tooLong: '名字最多 100 个字符',
     characters: '名字以文字或数字开头，只能包含文字、数字、空格、点、短横线或下划线',
   },
+  clauseSeparator: '；',
   listSeparator: '，',
   /** Why a step the runtime took itself (`source: runtime`) was taken: it has no rationale of a model. */
   runtimeStepWhy: "这一步由运行时自己执行，不是模型：上一个操作进入了任务允许范围之外的应用，所以它返回了（决定见下方记录）。",

@@ -1,0 +1,93 @@
+// The fleet in a Chinese terminal (LANG=zh_CN.UTF-8): a real redis-server, an `amc worker` offering the demo phone on
+// its adb server (no model: flow steps need none), and `amc submit --flow --wait` as a person runs it. Each job's
+// line, its steps' status words and what each step found are Chinese, as is a worker's refusal of a hand-written
+// flow payload; any English sentence left (not a name, path, number or code) fails.
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { Queue } from 'bullmq';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FleetClient } from '../../src/fleet/client';
+import { connectRedis, FLEET_PREFIX, phoneQueue } from '../../src/fleet/redis';
+import { startAdbHarness, type AdbHarness } from '../support/adb-harness';
+import { childEnv, runAmc } from '../support/cli';
+import { startAmcWorker, stopAmcWorker, writeFileIn, type AmcWorker } from '../support/fleet-worker';
+import { latinSentences } from '../support/latin-sentences';
+import { startTestRedis, type TestRedis } from '../support/redis-server';
+
+let redis: TestRedis;
+let harness: AdbHarness;
+let home: string;
+let dir: string;
+let worker: AmcWorker | null = null;
+let client: FleetClient;
+
+const redisUrl = () => `redis://127.0.0.1:${redis.port}`;
+/** A Chinese terminal on the harness's adb server, with no model configured. */
+const chinese = () => childEnv({ ANDROID_ADB_SERVER_PORT: String(harness.adbPort), HOME: harness.env.HOME, AMC_HOME: home, LANG: 'zh_CN.UTF-8' });
+/** The demo phone's own words (its notes and buttons) are names, not sentences. */
+const PHONE_NAMES = ['Shopping list', 'Ideas', 'New note', 'Notes'];
+const expectAllChinese = (text: string) => expect(latinSentences(text, PHONE_NAMES), text).toEqual([]);
+const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+beforeAll(async () => {
+  redis = await startTestRedis();
+  harness = await startAdbHarness();
+  home = await mkdtemp(path.join(os.tmpdir(), 'amc-fleet-chinese-home-'));
+  dir = await mkdtemp(path.join(os.tmpdir(), 'amc-fleet-chinese-files-'));
+  worker = await startAmcWorker(['--redis', redisUrl(), '--name', 'host-zh'], chinese());
+  client = await FleetClient.open(new URL(redisUrl()));
+}, 120_000);
+
+afterAll(async () => {
+  await client?.close();
+  await stopAmcWorker(worker, 'SIGKILL');
+  await harness?.stop();
+  await redis?.dispose();
+  for (const folder of [home, dir]) if (folder) await rm(folder, { recursive: true, force: true });
+});
+
+describe('the fleet in a Chinese terminal', { timeout: 180_000 }, () => {
+  it("Scenario: amc submit --wait words each job and its flow's steps in a Chinese terminal", async () => {
+    const serial = escaped(harness.serial);
+    const passing = await writeFileIn(dir, '打开笔记.yaml', 'goal: 打开笔记\nsteps:\n  - launch_app: Notes\n  - assert: {app: com.amc.notes}\n  - press_key: back\n');
+    const passed = await runAmc(['submit', '--redis', redisUrl(), '--flow', passing, '--device', harness.serial, '--wait'], { env: chinese(), timeoutMs: 120_000 });
+    expect(passed.code, passed.stdout + passed.stderr).toBe(0);
+    expect(passed.stdout).toMatch(new RegExp(`^任务 \\S+ 已排队，等手机 ${serial}。$`, 'm'));
+    expect(passed.stdout).toMatch(new RegExp(`^${serial}：完成，3 步中 3 步通过（.+，在 host-zh 上；任务 \\S+）$`, 'm'));
+    expect(passed.stdout).toMatch(/^ {4}通过 +1\. launch_app: Notes — com\.amc\.notes 在前台$/m);
+    expect(passed.stdout).toMatch(/^ {4}通过 +2\. assert: \{ app: com\.amc\.notes \} — com\.amc\.notes 在前台$/m);
+    expect(passed.stdout).toMatch(/^1 个中 1 个完成 — .*1 完成.*。$/m);
+    expectAllChinese(passed.stdout);
+
+    const failing = await writeFileIn(dir, '找不到按钮.yaml', 'goal: 点按不存在的按钮\nsteps:\n  - launch_app: Notes\n  - tap: {text: 不存在的按钮, timeout: 1500}\n  - press_key: back\n');
+    const failed = await runAmc(['submit', '--redis', redisUrl(), '--flow', failing, '--device', harness.serial, '--wait'], { env: chinese(), timeoutMs: 120_000 });
+    expect(failed.code, failed.stdout + failed.stderr).toBe(1);
+    // The job's reason comes from the worker with its code, and is worded here.
+    expect(failed.stdout).toMatch(new RegExp(`^${serial}：失败，3 步中 1 步通过（1 步失败，1 步未运行） — 第 2 步：这个屏幕上没有 '不存在的按钮'；我看到：.+（`, 'm'));
+    expect(failed.stdout).toMatch(/^ {4}失败 +2\. tap: \{ text: 不存在的按钮, timeout: 1500 \} — 这个屏幕上没有 '不存在的按钮'；我看到：/m);
+    expect(failed.stdout).toMatch(/^ {4}未运行 +3\. press_key: back — 未运行：前面有一步没有通过$/m);
+    expect(failed.stdout).toMatch(/^1 个中 0 个完成 — .*1 失败.*。$/m);
+    expectAllChinese(failed.stdout);
+    expect((await harness.state()).foreground).toBe('com.amc.notes');
+  });
+
+  it('Scenario: A Chinese worker refuses a hand-written bad flow payload with its problems in Chinese', async () => {
+    await harness.reset({});
+    const queueName = phoneQueue(harness.serial);
+    const queue = new Queue(queueName, { connection: connectRedis(new URL(redisUrl())), prefix: FLEET_PREFIX });
+    try {
+      // A tool that does not exist, and a type_text without its text: FlowSchema lets both through, the worker does not.
+      const flying = { goal: 'Fly', steps: [{ tool: 'fly', args: {} }, { tool: 'type_text', args: {} }] };
+      const job = await queue.add('flow', { target: { kind: 'device', serial: harness.serial }, launchId: 'by-hand', submittedAt: new Date().toISOString(), goal: 'Fly', flow: { name: 'fly', content: flying } });
+      await expect.poll(async () => (await client.view(queueName, job.id!))?.state, { timeout: 20_000 }).toBe('failed');
+      const reason = (await client.view(queueName, job.id!))!.reason!;
+      expect(reason).toMatch(/它的流程有 2 个问题：第 1 步：`fly` 不是工具；工具有 `[^`]+`；第 2 步：缺少 `text`（文本）$/);
+      expect(latinSentences(reason.slice(reason.indexOf('它的流程')))).toEqual([]);
+      // Nothing ran on the phone.
+      expect((await harness.state()).foreground).toBe('com.android.launcher3');
+    } finally {
+      await queue.close();
+    }
+  });
+});
