@@ -4,10 +4,11 @@ import type { TokenUsage } from '@amc/provider-clients';
 import type { PlanContext } from '../runtime/planner';
 import type { FlowChecks } from './flow-checks-port';
 import { FlowStepFailed } from './flow-step-failure';
-import { stepWords } from './flow-step-hint';
+import { checkedOn, DIRECTION_CODES, sayAbout, stepFailed, verbatim, waited } from './flow-step-said';
 import { describeLocator, resolveLocator } from './locator';
 import { LOOKUP_TIMEOUT_MS, OPTIONAL_LOOKUP_TIMEOUT_MS, type FlowScreenshots } from './replay-options';
-import { waitedWords, type ScreenWatch } from './screen-watch';
+import type { ScreenWatch } from './screen-watch';
+import { say, type Saying } from '../../shared/said';
 
 /**
  * The flow steps a replay carries out on the screen without an action of their own (a check, a wait, a copied text, a
@@ -21,21 +22,21 @@ export interface StepRun {
   inBlock: boolean;
   screen: ScreenWatch;
   context: PlanContext;
-  report(status: FlowStepStatus, detail: string): void;
+  report(status: FlowStepStatus, detail: Saying): void;
 }
 
-const reportTop = (run: StepRun, status: FlowStepStatus, detail: string) => run.inBlock || run.report(status, detail);
+const reportTop = (run: StepRun, status: FlowStepStatus, detail: Saying) => run.inBlock || run.report(status, detail);
+
+/** A step's failure: its own line says what it missed, the run's reason names the step and what failed (`code`). */
+function failStep(run: StepRun, code: 'flowRun.checkFailed' | 'flowRun.waitedInVain' | 'flowRun.nothingToCopy' | 'flowRun.noScreenshot', missing: Saying): never {
+  run.report('failed', missing);
+  throw new FlowStepFailed(stepFailed(run.index, sayAbout(code, {}, { reasonSaid: missing })));
+}
 
 /** `assert`: the fact the check found (waiting for the screen up to `timeoutMs`), or the step fails. */
-export async function assertStep(run: StepRun, checks: FlowChecks, assertion: Assertion, timeoutMs: number): Promise<string> {
-  const result = await run.screen.waitFor<string>((scene) => {
-    const checked = checks.assert(scene, assertion);
-    return checked.holds ? { found: checked.fact } : { missing: checked.reason };
-  }, timeoutMs, run.context);
-  if ('missing' in result) {
-    run.report('failed', `${result.missing}${waitedWords(result.waitedMs)}`);
-    throw new FlowStepFailed(`${stepWords(run.index)}: the check failed: ${result.missing}${waitedWords(result.waitedMs)}`);
-  }
+export async function assertStep(run: StepRun, checks: FlowChecks, assertion: Assertion, timeoutMs: number): Promise<Saying> {
+  const result = await run.screen.waitFor<Saying>((scene) => checkedOn(checks.assert(scene, assertion)), timeoutMs, run.context);
+  if ('missing' in result) failStep(run, 'flowRun.checkFailed', waited(result.missing, result.waitedMs));
   run.report('passed', result.found);
   return result.found;
 }
@@ -43,65 +44,53 @@ export async function assertStep(run: StepRun, checks: FlowChecks, assertion: As
 /** `wait_until`: the screen shows (or stops showing) a text within the timeout, or the step fails. */
 export async function waitUntilStep(run: StepRun, checks: FlowChecks, wait: WaitUntil, optional = false): Promise<void> {
   const assertion = wait.visible !== undefined ? { visible: wait.visible } : { absent: wait.not_visible! };
-  const result = await run.screen.waitFor<string>((scene) => {
-    const checked = checks.assert(scene, assertion);
-    return checked.holds ? { found: checked.fact } : { missing: checked.reason };
-  }, wait.timeout ?? (optional ? OPTIONAL_LOOKUP_TIMEOUT_MS : LOOKUP_TIMEOUT_MS), run.context);
-  if ('missing' in result) {
-    run.report('failed', `${result.missing}${waitedWords(result.waitedMs)}`);
-    throw new FlowStepFailed(`${stepWords(run.index)}: waited in vain: ${result.missing}${waitedWords(result.waitedMs)}`);
-  }
+  const result = await run.screen.waitFor<Saying>((scene) => checkedOn(checks.assert(scene, assertion)), wait.timeout ?? (optional ? OPTIONAL_LOOKUP_TIMEOUT_MS : LOOKUP_TIMEOUT_MS), run.context);
+  if ('missing' in result) failStep(run, 'flowRun.waitedInVain', waited(result.missing, result.waitedMs));
   run.report('passed', result.found);
 }
 
 /** `wait_for_settle`: looks again until the screen holds still (never fails). */
 export async function settleStep(run: StepRun, timeoutMs: number = LOOKUP_TIMEOUT_MS): Promise<void> {
   const waitedMs = await run.screen.settle(timeoutMs, run.context);
-  run.report('passed', `the screen settled${waitedWords(waitedMs)}`);
+  run.report('passed', waited(say('flowRun.settled'), waitedMs));
 }
 
 /** `copy_text`: the words of the one element the locator finds, kept in `vars` for later steps; else the step fails. */
 export async function copyTextStep(run: StepRun, copy: { from: NonNullable<ActionStep['target']>; into: string }, timeoutMs: number, vars: Record<string, string>): Promise<void> {
   const result = await run.screen.waitFor<string>((scene) => {
     const found = resolveLocator(scene, copy.from);
-    if (found.kind !== 'found') return { missing: found.reason };
+    if (found.kind !== 'found') return { missing: { text: found.reason, said: found.said } };
     const { element } = found;
     const words = element.editable ? element.text : (element.text === undefined ? undefined : labelParts(element.text)[0]) ?? element.desc ?? element.hint;
-    return words === undefined ? { missing: `${describeLocator(copy.from)} shows no text to copy` } : { found: words };
+    return words === undefined ? { missing: say('flowRun.noTextToCopy', { what: describeLocator(copy.from) }) } : { found: words };
   }, timeoutMs, run.context);
-  if ('missing' in result) {
-    run.report('failed', `${result.missing}${waitedWords(result.waitedMs)}`);
-    throw new FlowStepFailed(`${stepWords(run.index)}: nothing to copy: ${result.missing}${waitedWords(result.waitedMs)}`);
-  }
+  if ('missing' in result) failStep(run, 'flowRun.nothingToCopy', waited(result.missing, result.waitedMs));
   vars[copy.into] = result.found;
-  reportTop(run, 'passed', `${copy.into} = "${result.found}"`);
+  reportTop(run, 'passed', verbatim(`${copy.into} = "${result.found}"`));
 }
 
 /** `screenshot`: the screen as it is now, saved as a file by the run (never kept in the task's history). */
 export async function screenshotStep(run: StepRun, name: string, saver: FlowScreenshots | undefined): Promise<void> {
-  const saved = saver ? await saver.save(name, run.context.signal).catch((error: unknown) => ({ problem: error instanceof Error ? error.message : String(error) })) : { problem: 'this run saves no screenshots (`amc flow run` does)' };
-  if (typeof saved !== 'string') {
-    run.report('failed', saved.problem);
-    throw new FlowStepFailed(`${stepWords(run.index)}: no screenshot: ${saved.problem}`);
-  }
-  reportTop(run, 'passed', saved);
+  const saved = saver ? await saver.save(name, run.context.signal).catch((error: unknown) => ({ problem: verbatim(error instanceof Error ? error.message : String(error)) })) : { problem: say('flowRun.noScreenshots') };
+  if (typeof saved !== 'string') failStep(run, 'flowRun.noScreenshot', saved.problem);
+  reportTop(run, 'passed', verbatim(saved));
 }
 
 /**
  * `ask_ai`: the model's answer on this screen; a yes-no question answered no fails the step, a value is kept in `vars`.
  * `spend` hears what the call cost; resolves to the fact a yes confirmed.
  */
-export async function askAiStep(run: StepRun, checks: FlowChecks, ask: AskAi, vars: Record<string, string>, spend: (usage: TokenUsage | null) => void): Promise<string | null> {
+export async function askAiStep(run: StepRun, checks: FlowChecks, ask: AskAi, vars: Record<string, string>, spend: (usage: TokenUsage | null) => void): Promise<Saying | null> {
   const answer = await checks.ask(run.screen.scene!, ask, run.context.signal);
   spend(answer.usage);
   // The model's answer took its time: the screen may have moved since it held still.
   run.screen.settled = false;
   if (answer.kind === 'yes-no') {
-    run.report(answer.yes ? 'passed' : 'failed', `${answer.yes ? 'yes' : 'no'}: ${answer.why}`);
-    if (!answer.yes) throw new FlowStepFailed(`${stepWords(run.index)}: asked "${ask.question}", the model said no: ${answer.why}`);
-    return `"${ask.question}": yes`;
+    run.report(answer.yes ? 'passed' : 'failed', say(answer.yes ? 'flowRun.answeredYes' : 'flowRun.answeredNo', { why: answer.why }));
+    if (!answer.yes) throw new FlowStepFailed(stepFailed(run.index, say('flowRun.modelSaidNo', { question: ask.question, why: answer.why })));
+    return say('flowRun.askedYes', { question: ask.question });
   }
-  run.report('passed', ask.into ? `${ask.into} = "${answer.value}"` : `"${answer.value}"`);
+  run.report('passed', verbatim(ask.into ? `${ask.into} = "${answer.value}"` : `"${answer.value}"`));
   if (ask.into) vars[ask.into] = answer.value;
   return null;
 }
@@ -124,26 +113,26 @@ export function scrollStep(
   run: StepRun,
   scroll: { target: NonNullable<ActionStep['target']>; direction: 'up' | 'down' | 'left' | 'right'; timeout?: number },
   scrolling: { current: Scrolling | null },
-): { swipe: { direction: string }; rationale: string } | 'next' | string {
+): { swipe: { direction: string }; rationale: Saying } | 'next' | Saying {
   const scene = run.screen.scene!;
   const found = resolveLocator(scene, scroll.target);
   const wanted = describeLocator(scroll.target);
   if (found.kind === 'found') {
     scrolling.current = null;
-    reportTop(run, 'passed', `${wanted} is on screen`);
+    reportTop(run, 'passed', say('flowRun.targetOnScreen', { what: wanted }));
     return 'next';
   }
   const print = sceneFingerprint(scene);
   const now = Date.now();
   if (scrolling.current && print === scrolling.current.from) {
     scrolling.current = null;
-    return `no ${wanted}: scrolling ${scroll.direction} no longer changes the screen`;
+    return say('flowRun.scrollEnded', { what: wanted, directionCode: DIRECTION_CODES[scroll.direction] });
   }
   scrolling.current ??= { until: now + (scroll.timeout ?? LOOKUP_TIMEOUT_MS), from: print };
   if (now >= scrolling.current.until) {
     scrolling.current = null;
-    return `no ${wanted} after scrolling ${scroll.direction} for ${((scroll.timeout ?? LOOKUP_TIMEOUT_MS) / 1000).toFixed(1)} s`;
+    return say('flowRun.scrollTimedOut', { what: wanted, directionCode: DIRECTION_CODES[scroll.direction], seconds: ((scroll.timeout ?? LOOKUP_TIMEOUT_MS) / 1000).toFixed(1) });
   }
   scrolling.current.from = print;
-  return { swipe: { direction: SWIPE_FOR_SCROLL[scroll.direction] }, rationale: `Scrolling ${scroll.direction} to find ${wanted} (${stepWords(run.index).toLowerCase()} of the flow)` };
+  return { swipe: { direction: SWIPE_FOR_SCROLL[scroll.direction] }, rationale: say('flowRun.scrollWhy', { directionCode: DIRECTION_CODES[scroll.direction], target: wanted, step: run.index + 1 }) };
 }

@@ -1,4 +1,4 @@
-import type { Said } from '../../shared/said';
+import type { Said, Saying } from '../../shared/said';
 import type { PlannedStep } from '../../shared/task';
 
 /**
@@ -8,12 +8,18 @@ import type { PlannedStep } from '../../shared/task';
  */
 export class FlowStepFailed extends Error {
   override name = 'FlowStepFailed';
+  /** The message's code, for a reader in another language. */
+  readonly said: Said;
   constructor(
-    message: string,
+    reason: Saying,
     readonly call: PlannedStep | null = null,
-    /** The message's code, for a reader in another language (a refusal). */
-    readonly said?: Said,
   ) {
-    super(message);
+    super(reason.text);
+    this.said = reason.said;
+  }
+
+  /** The failure as a reason: its English text and its code. */
+  get reason(): Saying {
+    return { text: this.message, said: this.said };
   }
 }

@@ -1,13 +1,9 @@
-import { isActionStep, type FlowStep, type StepCondition } from '../../shared/flow';
+import { isActionStep, type FlowStep } from '../../shared/flow';
 import { describeAction } from '../runtime/supervised-action';
-import { blockSteps, isBlock, type Frame } from './flow-cursor';
+import { blockSteps, isBlock } from './flow-cursor';
 import { describeLocator } from './locator';
 
-/** A flow step in English words: for the model's hints, and for a replay's report lines. */
-
-export const stepWords = (index: number) => `Step ${index + 1}`;
-
-export const conditionWords = (condition: StepCondition) => (condition.visible !== undefined ? `"${condition.visible}" is on screen` : `"${condition.not_visible}" is not on screen`);
+/** A flow step in English words, for the model's hints (a replay's report lines are by code: flow-step-said.ts). */
 
 /** A step as the model's hint lists it. */
 export function stepHint(step: FlowStep): string {
@@ -21,11 +17,4 @@ export function stepHint(step: FlowStep): string {
   if ('scroll_until_visible' in step) return `scroll ${step.scroll_until_visible.direction} until ${describeLocator(step.scroll_until_visible.target)} shows`;
   if (isBlock(step)) return blockSteps(step).map(stepHint).join(', then ');
   return `answer "${step.ask_ai.question}"`;
-}
-
-/** How a finished block went, for its report line. */
-export function blockDoneWords(frame: Frame): string {
-  if ('repeat' in frame.block) return `repeated ${frame.round} ${frame.round === 1 ? 'time' : 'times'}`;
-  if ('retry' in frame.block) return frame.round ? `passed on try ${frame.round + 1}` : 'passed on the first try';
-  return frame.block.run_flow.file ? `the steps of ${frame.block.run_flow.file} passed` : 'its steps passed';
 }

@@ -1,12 +1,12 @@
 import { isActionStep, type ActionStep, type FlowStep, type FlowStepStatus, type StepCondition } from '../../shared/flow';
 import { elementLabel } from '../../shared/scene';
-import type { Said } from '../../shared/said';
+import { say, type Saying } from '../../shared/said';
+import { actionCall, sayActions } from '../../shared/supervision-words';
 import type { TokenUsage } from '@amc/provider-clients';
 import type { PlannedStep, PlannerInfo } from '../../shared/task';
 import type { Decision, PlanContext, PlanInput, Planner } from '../runtime/planner';
 import { FINISH_TASK } from '../../shared/tool-vocabulary';
 import { asData } from '../runtime/prompt-data';
-import { describeAction } from '../runtime/supervised-action';
 import { ACTION_TOOLS } from '../tools/registry';
 import type { ToolCatalog } from '../tools/tool';
 import { answerNow } from './flow-answer';
@@ -15,10 +15,11 @@ import { describeLocator } from './locator';
 import { resolveVariables } from './flow-variables';
 import { FlowCursor, isBlock, type Frame } from './flow-cursor';
 import { FlowStepFailed } from './flow-step-failure';
-import { blockDoneWords, conditionWords, stepHint, stepWords } from './flow-step-hint';
+import { stepHint } from './flow-step-hint';
+import { blockDoneWords, conditionWords, isReason, sayAbout, stepFailed, verbatim, waited, withoutStepNumber } from './flow-step-said';
 import { HEAL_TURNS, timeoutOf, type ReplayPlannerOptions } from './replay-options';
 import { replayedOutcome, type Pending } from './replayed-outcome';
-import { ScreenWatch, waitedWords } from './screen-watch';
+import { ScreenWatch } from './screen-watch';
 import { matchStep, pointOn, type StepMatch } from './step-match';
 import { askAiStep, assertStep, copyTextStep, screenshotStep, scrollStep, settleStep, waitUntilStep, type Scrolling, type StepRun } from './check-steps';
 
@@ -52,18 +53,18 @@ class ReplayPlanner implements Planner {
   /** What the turn's model calls cost before the step it returns (a finished sub-goal, a question): added to that step. */
   private spent: TokenUsage | null = null;
   /** Facts the flow's checks confirmed since the last reported step. */
-  private confirmed: string[] = [];
+  private confirmed: Saying[] = [];
   /** Whether the flow's last step so far has an outcome the runtime checks in code (a switch's state, an app, a field). */
   private endChecked = false;
   private started = false;
   /** The step the model is repairing (`heal`): why it did not match, and the turns the model acted on so far. */
-  private healing: { index: number; reason: string; turns: number[] } | null = null;
+  private healing: { index: number; reason: Saying; turns: number[] } | null = null;
   /** A scroll_until_visible under way. */
   private readonly scrolling: { current: Scrolling | null } = { current: null };
   /** The steps reported failed so far. */
   private readonly failedSteps = new Set<number>();
   /** Why a step before the steps that always run failed: the run's reason once they are done. */
-  private failedBefore: string | null = null;
+  private failedBefore: Saying | null = null;
 
   constructor(private readonly options: ReplayPlannerOptions) {
     const model = options.model;
@@ -85,22 +86,22 @@ class ReplayPlanner implements Planner {
       try {
         const decision = await this.decide(input, context);
         // The steps that always run are done: the run fails with the failure before them.
-        if (this.failedBefore && decision.kind === 'finish') return { kind: 'fail', reason: this.failedBefore, call: null };
+        if (this.failedBefore && decision.kind === 'finish') return { kind: 'fail', reason: this.failedBefore.text, call: null, said: this.failedBefore.said };
         return decision;
       } catch (error) {
         if (!(error instanceof FlowStepFailed)) throw error;
-        if (this.alwaysRunAfter(error.message)) continue;
-        if (!this.failedBefore) return { kind: 'fail', reason: error.message, call: error.call, ...(error.said && { said: error.said }) };
-        return { kind: 'fail', reason: `${this.failedBefore}; then ${error.message.replace(/^Step (\d+)/, 'step $1')}`, call: error.call };
+        if (this.alwaysRunAfter(error.reason)) continue;
+        if (!this.failedBefore) return { kind: 'fail', reason: error.message, call: error.call, said: error.said };
+        return { kind: 'fail', reason: `${this.failedBefore.text}; then ${error.message.replace(/^Step (\d+)/, 'step $1')}`, call: error.call };
       }
     }
   }
 
   /** A step failed before the steps that always run (onFlowComplete): on to them, the failure kept for the end. */
-  private alwaysRunAfter(reason: string): boolean {
+  private alwaysRunAfter(reason: Saying): boolean {
     const from = this.options.flow.alwaysFrom;
     if (from === undefined || this.failedBefore !== null || this.cursor.next >= from) return false;
-    if (!this.failedSteps.size) this.onStep(this.cursor.next, 'failed', reason.replace(/^Step \d+: /, ''));
+    if (!this.failedSteps.size) this.onStep(this.cursor.next, 'failed', withoutStepNumber(reason));
     this.failedBefore = reason;
     this.cursor.jump(from);
     this.pending = null;
@@ -110,9 +111,9 @@ class ReplayPlanner implements Planner {
   }
 
   /** Every step's result goes to the run's report; a failure is also kept here (a step fails at most once). */
-  private onStep(index: number, status: FlowStepStatus, detail: string, healedOn?: readonly number[], said?: Said): void {
+  private onStep(index: number, status: FlowStepStatus, detail: Saying, healedOn?: readonly number[]): void {
     if (status === 'failed') this.failedSteps.add(index);
-    this.options.onStep?.(index, status, detail, healedOn, said);
+    this.options.onStep?.(index, status, detail.text, healedOn, detail.said);
   }
 
   /** The step at `index` under way on this turn's screen, for the steps that carry themselves out. */
@@ -132,8 +133,8 @@ class ReplayPlanner implements Planner {
       }
     }
     const diverged = this.settlePending(input);
-    if (diverged && !this.retryAfter(diverged.text)) return this.diverge(diverged.text, input, context, diverged.said);
-    if (!input.scene) return this.diverge(`the screen could not be read (${input.sceneError ?? 'no Scene'})`, input, context);
+    if (diverged && !this.retryAfter(diverged)) return this.diverge(diverged, input, context);
+    if (!input.scene) return this.diverge(say('flowRun.screenUnread', { why: input.sceneError ?? 'no Scene' }), input, context);
     const { steps } = this.options.flow;
     this.screen.saw(input.scene, input.screenSettled === true);
     if (this.healing) {
@@ -149,19 +150,19 @@ class ReplayPlanner implements Planner {
         continue;
       }
       if (outcome === 'entered') continue;
-      if (typeof outcome === 'string' && step.optional) {
-        if (!this.cursor.inBlock) this.onStep(index, 'passed', `optional, went on without it: ${outcome}`);
+      if (isReason(outcome) && step.optional) {
+        if (!this.cursor.inBlock) this.onStep(index, 'passed', sayAbout('flowRun.optional', {}, { reasonSaid: outcome }));
         this.advance();
         continue;
       }
-      if (typeof outcome === 'string' && this.retryAfter(outcome)) continue;
-      if (typeof outcome === 'string' && this.options.onDivergence === 'heal' && this.options.model && isActionStep(step) && !this.cursor.inBlock) {
+      if (isReason(outcome) && this.retryAfter(outcome)) continue;
+      if (isReason(outcome) && this.options.onDivergence === 'heal' && this.options.model && isActionStep(step) && !this.cursor.inBlock) {
         this.healing = { index, reason: outcome, turns: [] };
         const repairing = await this.heal(input, context);
         if (repairing) return repairing;
         continue;
       }
-      if (typeof outcome === 'string') return this.diverge(`${stepWords(index)}: ${outcome}`, input, context);
+      if (isReason(outcome)) return this.diverge(stepFailed(index, outcome), input, context);
       return this.report(outcome);
     }
     return this.finishFlow(input, context);
@@ -175,17 +176,19 @@ class ReplayPlanner implements Planner {
       const notice = 'The steps of an earlier successful run of this goal are done. Check on this screen that the goal is reached and finish, or go on.';
       return this.askModel({ ...input, notices: [...(input.notices ?? []), notice] }, context, input.goal);
     }
-    const checked = this.confirmed.length ? `; checked: ${this.confirmed.join('; ')}` : '';
-    let reason = `every step of the flow is done${checked}`;
+    const done = this.confirmed.length ? sayAbout('flowRun.allDoneChecked', {}, { checkedSaid: this.confirmed }) : say('flowRun.allDone');
+    let reason = done.text;
     // Only a question's answer is said again: for any other goal the recorded words would report another run.
     const answer = isQuestionGoal(this.options.flow.goal) ? this.options.flow.answer : undefined;
     if (answer) {
       // A question: answered with what this screen shows where the recorded run read its answer.
       const read = answerNow(answer, input.scene!);
-      if ('problem' in read && this.options.model) return this.diverge(`the answer cannot be read again: ${read.problem}`, input, context);
+      if ('problem' in read && this.options.model) return this.diverge(verbatim(`the answer cannot be read again: ${read.problem}`), input, context);
       reason = 'text' in read ? `${read.text} (read on this screen from ${describeLocator(answer.from)}; ${reason})` : `${reason}; ${read.problem}`;
     }
-    return { kind: 'finish', success: true, reason, call: { ...this.planned(FINISH_TASK, { success: true, reason }, null), usage: this.spent } };
+    // A question's answer is the screen's words; the flow's own end is said in the reader's language.
+    const said = reason === done.text ? { said: done.said } : {};
+    return { kind: 'finish', success: true, reason, ...said, call: { ...this.planned(FINISH_TASK, { success: true, reason }, null), usage: this.spent } };
   }
 
   /**
@@ -193,12 +196,12 @@ class ReplayPlanner implements Planner {
    * (entered: its first step is next), and a failing check that an `optional` step or a `retry` around it takes in
    * stride (returned as the reason instead of ending the run).
    */
-  private async controlledStep(index: number, step: FlowStep, input: PlanInput, context: PlanContext): Promise<PlannedStep | 'next' | 'entered' | string> {
+  private async controlledStep(index: number, step: FlowStep, input: PlanInput, context: PlanContext): Promise<PlannedStep | 'next' | 'entered' | Saying> {
     if (step.when) {
       const holds = this.holds(step.when);
-      if (typeof holds === 'string') return holds;
+      if (isReason(holds)) return holds;
       if (!holds) {
-        if (!this.cursor.inBlock) this.onStep(index, 'passed', `skipped: only when ${conditionWords(step.when)}`);
+        if (!this.cursor.inBlock) this.onStep(index, 'passed', sayAbout('flowRun.onlyWhen', {}, { conditionSaid: conditionWords(step.when) }));
         return 'next';
       }
     }
@@ -210,24 +213,24 @@ class ReplayPlanner implements Planner {
       if (!recoverable) throw error;
       // The model's call that said the step cannot be done cost what it cost: the next step this turn carries it.
       this.spent = error.call?.usage ?? this.spent;
-      return error.message.replace(/^Step \d+: /, '');
+      return withoutStepNumber(error.reason);
     }
   }
 
   /** Whether the condition holds on this turn's screen (judged by the flow's checks), or why it cannot be judged. */
-  private holds(condition: StepCondition): boolean | string {
+  private holds(condition: StepCondition): boolean | Saying {
     const checks = this.options.checks;
-    if (!checks) return 'this step has a condition on the screen, and this run has no way to check it';
+    if (!checks) return say('flowRun.noConditionCheck');
     return checks.assert(this.screen.scene!, condition.visible !== undefined ? { visible: condition.visible } : { absent: condition.not_visible! }).holds;
   }
 
   /** Into a block: its first step is next; a `repeat` whose `while` does not hold runs no round. */
-  private enter(index: number, block: Frame['block']): 'next' | 'entered' | string {
+  private enter(index: number, block: Frame['block']): 'next' | 'entered' | Saying {
     if ('repeat' in block && block.repeat.while) {
       const holds = this.holds(block.repeat.while);
-      if (typeof holds === 'string') return holds;
+      if (isReason(holds)) return holds;
       if (!holds) {
-        if (!this.cursor.inBlock) this.onStep(index, 'passed', `repeated 0 times: ${conditionWords(block.repeat.while)} did not hold`);
+        if (!this.cursor.inBlock) this.onStep(index, 'passed', sayAbout('flowRun.repeatedNone', {}, { conditionSaid: conditionWords(block.repeat.while) }));
         return 'next';
       }
     }
@@ -238,7 +241,7 @@ class ReplayPlanner implements Planner {
   /** Past the current step (a top-level block it finishes is then reported passed). */
   private advance(): void {
     this.cursor.advance(
-      (condition) => this.holds(condition),
+      (condition) => this.holds(condition) === true,
       (index, frame) => this.onStep(index, 'passed', blockDoneWords(frame)),
     );
   }
@@ -247,12 +250,12 @@ class ReplayPlanner implements Planner {
    * A step inside a `retry` failed: its steps start again from their first (the failure said in the report), while
    * the retry has tries left; false when no retry is around the step or its tries are used up.
    */
-  private retryAfter(reason: string): boolean {
+  private retryAfter(reason: Saying): boolean {
     const round = this.cursor.retry();
     if (round === null) return false;
     this.pending = null;
     this.scrolling.current = null;
-    this.confirmed.push(`try ${round} failed (${reason}), tried again`);
+    this.confirmed.push(sayAbout('flowRun.triedAgain', { try: round }, { reasonSaid: reason }));
     return true;
   }
 
@@ -260,14 +263,14 @@ class ReplayPlanner implements Planner {
    * One flow step on this turn's Scene: a step to plan, `next` when it needs no action here (a check that held, a
    * finished sub-goal), or why the flow cannot go on.
    */
-  private async runStep(index: number, step: FlowStep, input: PlanInput, context: PlanContext): Promise<PlannedStep | 'next' | string> {
+  private async runStep(index: number, step: FlowStep, input: PlanInput, context: PlanContext): Promise<PlannedStep | 'next' | Saying> {
     if (isActionStep(step)) return this.actionStep(index, step, input.step, context);
     if ('ai' in step) {
-      if (!this.options.model) return `this step is a goal for the model ("${step.ai}"), and no AI planner is set up`;
+      if (!this.options.model) return say('flowRun.noModel', { goal: step.ai });
       const notice = `This is step ${index + 1} of a recorded flow for the goal ${asData(this.options.flow.goal)}. Reach only this part of it, then call finish_task.`;
       const planned = await this.askModel({ ...input, notices: [...(input.notices ?? []), notice] }, context, step.ai, true);
       if (planned.kind === 'act') return planned.call;
-      this.onStep(index, 'passed', 'the model reached this sub-goal');
+      this.onStep(index, 'passed', say('flowRun.subGoalReached'));
       return 'next';
     }
     const run = this.stepRun(index, context);
@@ -276,7 +279,7 @@ class ReplayPlanner implements Planner {
       return 'next';
     }
     const checks = this.options.checks;
-    if (!checks) return 'this step is a check on the screen, and this run has no way to check it';
+    if (!checks) return say('flowRun.noCheck');
     if ('assert' in step) {
       this.confirmed.push(await assertStep(run, checks, step.assert, timeoutOf(step)));
       this.endChecked = true;
@@ -285,13 +288,13 @@ class ReplayPlanner implements Planner {
     if ('wait_until' in step) await waitUntilStep(run, checks, step.wait_until, step.optional);
     else if ('scroll_until_visible' in step) {
       const scrolled = scrollStep(run, step.scroll_until_visible, this.scrolling);
-      return typeof scrolled === 'string' ? scrolled : this.planned('swipe', scrolled.swipe, scrolled.rationale);
+      return scrolled === 'next' || isReason(scrolled) ? scrolled : this.planned('swipe', scrolled.swipe, scrolled.rationale);
     } else if ('copy_text' in step) await copyTextStep(run, step.copy_text, timeoutOf(step), this.vars);
     else if ('wait_for_settle' in step) await settleStep(run, step.wait_for_settle?.timeout);
     else if ('ask_ai' in step) {
       const confirmed = await askAiStep(run, checks, step.ask_ai, this.vars, (usage) => (this.spent = addUsage(this.spent, usage)));
       if (confirmed) this.confirmed.push(confirmed);
-    } else return 'a block step cannot run here';
+    } else return say('flowRun.blockHere');
     return 'next';
   }
 
@@ -299,35 +302,36 @@ class ReplayPlanner implements Planner {
    * A recorded action on the screen: skipped when its outcome holds, planned on the element its locator finds (looking
    * again while the screen changes, until the step's timeout), else why not. The action itself is never retried.
    */
-  private async actionStep(index: number, step: ActionStep, turn: number, context: PlanContext): Promise<PlannedStep | string> {
-    const words = describeAction(step.tool, step.args, step.target && describeLocator(step.target));
+  private async actionStep(index: number, step: ActionStep, turn: number, context: PlanContext): Promise<PlannedStep | Saying> {
+    const target = step.target && describeLocator(step.target);
+    const call = actionCall(step.tool, step.args, target);
     this.endChecked = step.expect !== undefined;
     const result = await this.screen.waitFor<Exclude<StepMatch, { kind: 'miss' }>>((scene) => {
-      const match = matchStep(step, words, scene, this.tools);
+      const match = matchStep(step, call, scene, this.tools);
       return match.kind === 'miss' ? { missing: match.reason, wait: match.wait } : { found: match };
     }, timeoutOf(step), context);
-    if ('missing' in result) return `${result.missing}${waitedWords(result.waitedMs)}`;
+    if ('missing' in result) return waited(result.missing, result.waitedMs);
     const match = result.found;
     if (match.kind === 'done') {
-      if (!this.cursor.inBlock) this.onStep(index, 'skipped-already-done', `skipped: already done (${match.words})`);
+      if (!this.cursor.inBlock) this.onStep(index, 'skipped-already-done', sayAbout('flowRun.skipped', {}, { doneSaid: match.words }));
       this.advance();
-      return this.planned(step.tool, step.args, `Skipped: already done (${match.words}).`, 'skipped');
+      return this.planned(step.tool, step.args, sayAbout('flowRun.skippedWhy', {}, { doneSaid: match.words }), 'skipped');
     }
     const element = match.element;
-    this.pending = { index, turn, words, tool: step.tool, args: step.args, label: element && elementLabel(element), inner: this.cursor.inBlock };
+    this.pending = { index, turn, tool: step.tool, args: step.args, label: element && elementLabel(element), target, inner: this.cursor.inBlock };
     this.advance();
     const args = element ? { ...step.args, element_id: element.id } : { ...step.args, ...(step.point && pointOn(step.point, this.screen.scene!)) };
-    return this.planned(step.tool, args, step.why ?? `${words} (${stepWords(index).toLowerCase()} of the flow)`, this.options.source);
+    return this.planned(step.tool, args, step.why ?? sayActions('flowRun.stepWhy', { actionCall: call, step: index + 1 }), this.options.source);
   }
 
   /** Whether the last replayed step went through and verified; why not (with its code, for a refusal), when it did not. */
-  private settlePending(input: PlanInput): { text: string; said?: Said } | null {
+  private settlePending(input: PlanInput): Saying | null {
     const pending = this.pending;
     this.pending = null;
     if (!pending) return null;
     const outcome = replayedOutcome(pending, input.history);
     if (!outcome) return null;
-    if (outcome.report) this.onStep(pending.index, outcome.report.status, outcome.report.detail, undefined, outcome.report.said);
+    if (outcome.report) this.onStep(pending.index, outcome.report.status, outcome.report.detail);
     return outcome.diverged ?? null;
   }
 
@@ -340,9 +344,9 @@ class ReplayPlanner implements Planner {
     const healing = this.healing!;
     const { index, reason, turns } = healing;
     const step = resolveVariables(this.options.flow.steps[index]!, this.vars);
-    if (turns.length >= HEAL_TURNS) throw new FlowStepFailed(`${stepWords(index)}: ${reason}; the model did not repair it in ${HEAL_TURNS} actions`);
+    if (turns.length >= HEAL_TURNS) throw new FlowStepFailed(stepFailed(index, sayAbout('flowRun.notRepaired', { count: HEAL_TURNS }, { reasonSaid: reason })));
     const notice =
-      `Step ${index + 1} of a flow written for the goal ${asData(this.options.flow.goal)} does not match this screen: ${asData(reason)}. ` +
+      `Step ${index + 1} of a flow written for the goal ${asData(this.options.flow.goal)} does not match this screen: ${asData(reason.text)}. ` +
       `Carry out only what that step meant to do, in at most ${HEAL_TURNS - turns.length} more actions, then call finish_task with success=true; ` +
       'call finish_task with success=false if it cannot be done on this screen.';
     const planned = await this.askModel({ ...input, notices: [...(input.notices ?? []), notice] }, context, `Repair flow step ${index + 1}: ${stepHint(step)}`, true);
@@ -352,19 +356,18 @@ class ReplayPlanner implements Planner {
     }
     this.healing = null;
     this.cursor.next = index + 1;
-    const actions = `${turns.length} ${turns.length === 1 ? 'action' : 'actions'}`;
-    this.onStep(index, 'healed', `repaired by the model in ${actions} (${reason})`, turns);
+    this.onStep(index, 'healed', sayAbout('flowRun.repaired', { count: turns.length }, { reasonSaid: reason }), turns);
     return null;
   }
 
   /** The screen left the flow: the model takes the rest (with the flow as a hint), or the replay stops with the reason. */
-  private async diverge(reason: string, input: PlanInput, context: PlanContext, said?: Said): Promise<Decision> {
-    if (this.options.onDivergence === 'fail' || !this.options.model) throw new FlowStepFailed(reason, null, said);
+  private async diverge(reason: Saying, input: PlanInput, context: PlanContext): Promise<Decision> {
+    if (this.options.onDivergence === 'fail' || !this.options.model) throw new FlowStepFailed(reason);
     this.handedOver = true;
     const next = this.cursor.next;
     const rest = this.options.flow.steps.slice(next).map((step, offset) => `${next + offset + 1}. ${asData(stepHint(step))}`);
     const hint =
-      `A recorded flow for this goal was followed until here and cannot go on: ${reason}. Continue the goal from this screen ` +
+      `A recorded flow for this goal was followed until here and cannot go on: ${reason.text}. Continue the goal from this screen ` +
       `yourself.${rest.length ? ` The flow's remaining steps, as a hint only (the screen may differ): ${rest.join(' ')}` : ''}`;
     return this.askModel({ ...input, notices: [...(input.notices ?? []), hint] }, context, input.goal, false, this.takeoverSource());
   }
@@ -383,18 +386,25 @@ class ReplayPlanner implements Planner {
     const decision = restamped(await this.options.model!.plan({ ...input, goal }, { signal: context.signal }), (call) => ({ ...call, source, usage: addUsage(this.spent, call.usage) }));
     const reached = decision.kind === 'finish' && decision.success;
     this.spent = subGoal && reached ? (decision.call?.usage ?? this.spent) : null;
-    if (subGoal && (decision.kind === 'fail' || (decision.kind === 'finish' && !decision.success))) throw new FlowStepFailed(decision.reason, decision.call);
+    if (subGoal && (decision.kind === 'fail' || (decision.kind === 'finish' && !decision.success))) {
+      throw new FlowStepFailed(decision.kind === 'fail' && decision.said ? { text: decision.reason, said: decision.said } : verbatim(decision.reason), decision.call);
+    }
     return decision;
   }
 
+  /** The step this turn takes, with the facts the flow's checks confirmed since the last one after its rationale. */
   private report(step: PlannedStep): Decision {
     const confirmed = this.confirmed.splice(0);
-    const rationale = confirmed.length ? `${step.rationale ?? ''} (Checked: ${confirmed.join('; ')}.)`.trim() : step.rationale;
-    return { kind: 'act', call: { ...step, rationale, usage: addUsage(this.spent, step.usage) } };
+    if (!confirmed.length) return { kind: 'act', call: { ...step, usage: addUsage(this.spent, step.usage) } };
+    const why = step.rationale === null ? null : step.rationaleSaid ? { text: step.rationale, said: step.rationaleSaid } : verbatim(step.rationale);
+    const checked = why ? sayAbout('flowRun.whyChecked', {}, { whySaid: why, checkedSaid: confirmed }) : sayAbout('flowRun.checked', {}, { checkedSaid: confirmed });
+    return { kind: 'act', call: { ...step, rationale: checked.text, rationaleSaid: checked.said, usage: addUsage(this.spent, step.usage) } };
   }
 
-  private planned(tool: string, args: Record<string, unknown>, rationale: string | null, source: PlannedStep['source'] = this.options.source): PlannedStep {
-    return { tool, args, rationale, thinking: null, usage: null, costUsd: null, source };
+  /** A step the flow plans; a rationale the app writes carries its code, a flow's own `why` is its author's words. */
+  private planned(tool: string, args: Record<string, unknown>, rationale: string | Saying | null, source: PlannedStep['source'] = this.options.source): PlannedStep {
+    const why = typeof rationale === 'string' || rationale === null ? { rationale } : { rationale: rationale.text, rationaleSaid: rationale.said };
+    return { tool, args, ...why, thinking: null, usage: null, costUsd: null, source };
   }
 }
 

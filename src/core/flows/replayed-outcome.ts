@@ -1,9 +1,9 @@
 import { isDenied } from '../../shared/action-words';
 import type { FlowStepStatus } from '../../shared/flow';
-import type { Said } from '../../shared/said';
-import { actionCall } from '../../shared/supervision-words';
+import { say, type Saying } from '../../shared/said';
+import { actionCall, sayActions } from '../../shared/supervision-words';
 import type { TurnSummary } from '../runtime/planner';
-import { stepWords } from './flow-step-hint';
+import { factOf, sayAbout, stepFailed } from './flow-step-said';
 
 /** Whether a replayed action did what it did when the flow was recorded, as the turn after it tells. */
 
@@ -11,20 +11,21 @@ import { stepWords } from './flow-step-hint';
 export interface Pending {
   index: number;
   turn: number;
-  words: string;
   /** The call and the element it was planned on (its label), to word a refusal in the reader's language. */
   tool: string;
   args: Record<string, unknown>;
   label: string | undefined;
+  /** The element as the flow names it (its locator in words), for the step's own words. */
+  target: string | undefined;
   /** A step inside a block: the block's own line says how it went, once it is done. */
   inner: boolean;
 }
 
 export interface ReplayedOutcome {
   /** The step's line in the report; absent for a step inside a block that went through (its block says so when done). */
-  report?: { status: FlowStepStatus; detail: string; said?: Said };
-  /** Why the flow cannot go on after it (with its code, for a refusal); absent when it went through and verified. */
-  diverged?: { text: string; said?: Said };
+  report?: { status: FlowStepStatus; detail: Saying };
+  /** Why the flow cannot go on after it; absent when it went through and verified. */
+  diverged?: Saying;
 }
 
 /** How the pending step went, read from the turns so far; null while its turn is not among them. */
@@ -34,17 +35,18 @@ export function replayedOutcome(pending: Pending, history: readonly TurnSummary[
   const { outcome } = turn;
   // A refusal names the action and who refused it: the person said no, which is neither the phone failing nor the flow.
   const refused = isDenied(outcome);
+  // A refusal names the element it was planned on; the other words name it as the flow does.
+  const call = actionCall(pending.tool, pending.args, refused ? pending.label : pending.target);
+  const verification = outcome.verification;
   const failed = refused
-    ? `the person said no to ${pending.words}, so it was not done`
+    ? sayActions('refusal.saidNo', { actionCall: call })
     : !outcome.ok
-      ? `${pending.words} did not go through (${outcome.error ?? 'unknown error'})`
-      : outcome.verification?.status === 'not-verified'
-        ? `${pending.words}, but ${outcome.verification.fact}`
+      ? sayActions('flowRun.didNotGoThrough', { actionCall: call, error: outcome.error ?? 'unknown error' })
+      : verification?.status === 'not-verified'
+        ? sayAbout('flowRun.notVerified', { actionCall: call }, { factSaid: factOf(verification) })
         : null;
-  const call = refused ? actionCall(pending.tool, pending.args, pending.label) : undefined;
-  const said: Said | undefined = call === undefined ? undefined : { code: 'refusal.saidNo', values: { actionCall: call } };
-  const report = failed || !pending.inner ? { status: failed ? ('failed' as const) : ('passed' as const), detail: failed ?? outcome.verification?.fact ?? 'done', ...(said && { said }) } : undefined;
+  const report = failed || !pending.inner ? { status: failed ? ('failed' as const) : ('passed' as const), detail: failed ?? (verification ? factOf(verification) : say('flowRun.done')) } : undefined;
   if (!failed) return { ...(report && { report }) };
-  const diverged = { text: `${stepWords(pending.index)}: ${failed}`, ...(call !== undefined && { said: { code: 'refusal.stepSaidNo', values: { step: pending.index + 1, actionCall: call } } }) };
+  const diverged = refused ? sayActions('refusal.stepSaidNo', { step: pending.index + 1, actionCall: call }) : stepFailed(pending.index, failed);
   return { ...(report && { report }), diverged };
 }

@@ -1,4 +1,5 @@
 import type { Scene } from '../../shared/scene';
+import type { Saying } from '../../shared/said';
 import type { PlanContext } from '../runtime/planner';
 
 /**
@@ -25,7 +26,7 @@ export class ScreenWatch {
    * Judges the turn's screen with `look`, and while it misses, the next screen that differs from it, until `timeoutMs`
    * has passed.
    */
-  async waitFor<T>(look: (scene: Scene) => { found: T } | { missing: string; wait?: boolean }, timeoutMs: number, context: PlanContext): Promise<{ found: T } | { missing: string; waitedMs: number }> {
+  async waitFor<T>(look: (scene: Scene) => { found: T } | { missing: Saying; wait?: boolean }, timeoutMs: number, context: PlanContext): Promise<{ found: T } | { missing: Saying; waitedMs: number }> {
     const started = Date.now();
     const until = started + timeoutMs;
     for (;;) {
@@ -57,9 +58,4 @@ export class ScreenWatch {
     }
     return Date.now() - started;
   }
-}
-
-/** How long a step waited for the screen, in words ("" when it did not wait). */
-export function waitedWords(waitedMs: number): string {
-  return waitedMs > 0 ? ` (after waiting ${(waitedMs / 1000).toFixed(1)} s for the screen)` : '';
 }

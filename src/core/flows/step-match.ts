@@ -3,6 +3,8 @@ import type { Scene, SceneElement } from '../../shared/scene';
 import { decideAction } from '../runtime/action-policy';
 import type { ToolCatalog } from '../tools/tool';
 import { describeLocator, resolveLocator } from './locator';
+import { say, type Saying } from '../../shared/said';
+import { sayActions } from '../../shared/supervision-words';
 
 /**
  * A recorded action step on one Scene: done already (its recorded outcome holds), an element (or none, for a step that
@@ -10,28 +12,26 @@ import { describeLocator, resolveLocator } from './locator';
  * step's locator finds alone in the state it was recorded in; a sensitive step never on one of several look-alikes.
  */
 export type StepMatch =
-  | { kind: 'done'; words: string }
+  | { kind: 'done'; words: Saying }
   | { kind: 'act'; element: SceneElement | undefined }
-  | { kind: 'miss'; reason: string; wait: boolean };
+  | { kind: 'miss'; reason: Saying; wait: boolean };
 
-const onOff = (checked: boolean | undefined) => (checked ? 'on' : 'off');
-
-/** What a recorded action finds on one Scene; `words` names the action. */
-export function matchStep(step: ActionStep, words: string, scene: Scene, tools: ToolCatalog): StepMatch {
+/** What a recorded action finds on one Scene; `call` is the action (`actionCall`). */
+export function matchStep(step: ActionStep, call: string, scene: Scene, tools: ToolCatalog): StepMatch {
   const found = step.target ? resolveLocator(scene, step.target) : null;
   const element = found?.kind === 'found' ? found.element : undefined;
   const done = outcomeHolds(step, scene, element);
   if (done) return { kind: 'done', words: done };
-  if (found && found.kind !== 'found') return { kind: 'miss', reason: found.reason, wait: true };
+  if (found && found.kind !== 'found') return { kind: 'miss', reason: { text: found.reason, said: found.said }, wait: true };
   if (found?.singledOutAmong && sensitive(step, scene, found.element, tools)) {
     const alike = describeLocator({ ...step.target!, distinguishedBy: undefined });
-    return { kind: 'miss', reason: `${found.singledOutAmong} elements match ${alike}, and a sensitive step is never taken on one of several look-alikes`, wait: false };
+    return { kind: 'miss', reason: say('flowRun.sensitiveLookAlike', { count: found.singledOutAmong, what: alike }), wait: false };
   }
   // A point a person wrote (`tap: {x, y}`, `point: 50%,50%`) is theirs to choose; a recorded one is never kept.
   const written = step.point !== undefined || (step.args.x !== undefined && step.args.y !== undefined);
-  if (!step.target && !written && tools.get(step.tool)?.aim === 'element') return { kind: 'miss', reason: `${words} names no element, and a replay does not act on a point it cannot name`, wait: false };
+  if (!step.target && !written && tools.get(step.tool)?.aim === 'element') return { kind: 'miss', reason: sayActions('flowRun.noPoint', { actionCall: call }), wait: false };
   if (element && step.before?.checked !== undefined && element.checked !== step.before.checked) {
-    return { kind: 'miss', reason: `${describeLocator(step.target!)} is ${onOff(element.checked)}, not ${onOff(step.before.checked)} as when the flow was recorded`, wait: true };
+    return { kind: 'miss', reason: say(element.checked ? 'flowRun.onNotAsRecorded' : 'flowRun.offNotAsRecorded', { element: describeLocator(step.target!) }), wait: true };
   }
   return { kind: 'act', element };
 }
@@ -43,13 +43,13 @@ function sensitive(step: ActionStep, scene: Scene, element: SceneElement, tools:
 }
 
 /** The step's recorded outcome, when it already holds on this Scene, in words ("'Wi-Fi' is on"); null otherwise. */
-function outcomeHolds(step: ActionStep, scene: Scene, element: SceneElement | undefined): string | null {
+function outcomeHolds(step: ActionStep, scene: Scene, element: SceneElement | undefined): Saying | null {
   const expect = step.expect;
   if (!expect) return null;
   const named = step.target ? describeLocator(step.target) : 'the field';
-  if (expect.checked !== undefined) return element && element.checked === expect.checked ? `${named} is ${onOff(expect.checked)}` : null;
-  if (expect.fieldText !== undefined) return element?.editable && element.text === expect.fieldText ? `${named} shows "${expect.fieldText}"` : null;
-  if (expect.app !== undefined) return scene.screen.package === expect.app ? `${expect.app} is in front` : null;
+  if (expect.checked !== undefined) return element && element.checked === expect.checked ? say(expect.checked ? 'flowRun.isOn' : 'flowRun.isOff', { element: named }) : null;
+  if (expect.fieldText !== undefined) return element?.editable && element.text === expect.fieldText ? say('flowRun.fieldShows', { element: named, text: expect.fieldText }) : null;
+  if (expect.app !== undefined) return scene.screen.package === expect.app ? say('flowRun.appInFront', { app: expect.app }) : null;
   return null;
 }
 
