@@ -152,7 +152,7 @@ async function runFlowFolder(folder: string, values: RunValues & { junit?: strin
 /** NAME.healed.yaml beside the flow file, with the repaired steps, and the difference printed; nothing healed: nothing written. */
 async function writeHealedFile(file: string, record: TaskRecord, steps: readonly FlowStepResult[], healed: ReadonlyMap<number, readonly number[]>, io: CliIo): Promise<void> {
   if (healed.size === 0) {
-    io.out('No step needed repair: no healed file was written.');
+    io.out(terminalWords().t('cli:flowSteps.nothingHealed'));
     return;
   }
   const { healedFlowText } = await import('../core/flows/healed-flow-file');
@@ -165,6 +165,6 @@ async function writeHealedFile(file: string, record: TaskRecord, steps: readonly
   );
   const target = file.replace(/(\.ya?ml)?$/i, (extension) => `.healed${extension || '.yaml'}`);
   await writeFile(target, repaired);
-  io.out(`Healed flow written to ${target} (review it, then keep it in place of ${file}):`);
+  io.out(terminalWords().t('cli:flowSteps.healedWritten', { target, file }));
   for (const line of lineDiff(original, repaired)) io.out(line);
 }

@@ -120,6 +120,8 @@ export default {
     folder_one: 'Folder {{folder}}: {{passed}} of {{count}} flow passed',
     folder_other: 'Folder {{folder}}: {{passed}} of {{count}} flows passed',
     notRunAfterFailure: 'Not run (continueOnFailure is false): {{files}}',
+    nothingHealed: 'No step needed repair: no healed file was written.',
+    healedWritten: 'Healed flow written to {{target}} (review it, then keep it in place of {{file}}):',
     phonesPassed_one: '{{passed}} of {{count}} phone passed every step.',
     phonesPassed_other: '{{passed}} of {{count}} phones passed every step.',
   },

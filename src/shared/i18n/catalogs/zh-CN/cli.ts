@@ -120,6 +120,8 @@ export default {
     titleOn: '流程 {{file}}，手机 {{serial}}',
     folder_other: '文件夹 {{folder}}：{{count}} 个流程中 {{passed}} 个通过',
     notRunAfterFailure: '未运行（continueOnFailure 为 false）：{{files}}',
+    nothingHealed: '没有需要修复的步：没有写出修复后的文件。',
+    healedWritten: '修复后的流程已写入 {{target}}（检查它，再用它替换 {{file}}）：',
     phonesPassed_other: '{{count}} 部手机中 {{passed}} 部的每一步都通过。',
   },
   flowCheck: {
