@@ -42,7 +42,7 @@ export const DESTINATION_USAGE = '(--device SERIAL | --group NAME | --any)';
 /** Exactly one of --device, --group and --any. */
 export function destinationOf(values: { device?: string; group?: string; any?: boolean }): Destination {
   const given = [values.device !== undefined, values.group !== undefined, values.any === true].filter(Boolean).length;
-  if (given !== 1) throw new UsageError('name where the goal runs with exactly one of --device SERIAL, --group NAME or --any');
+  if (given !== 1) throw new UsageError(terminalWords().t('cli:usageError.whereGoalRuns'));
   if (values.device !== undefined) {
     if (!values.device.trim()) throw new UsageError('--device needs a serial, e.g. 127.0.0.1:5601');
     return { device: values.device.trim() };

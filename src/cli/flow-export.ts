@@ -1,7 +1,9 @@
 import { ExitCode, UsageError, type CliIo } from './command';
 import { parseCommandArgs } from './args';
+import { terminalWords } from './terminal-words';
 
-export const FLOW_EXPORT_USAGE = 'amc flow export TASK_ID [--format yaml|maestro] [--why]  (the flow\'s YAML on standard output: amc flow export TASK_ID > flow.yaml; --why keeps the model\'s reason for each step)';
+/** Where the YAML goes and what --why keeps are said in the help, in the terminal's language (cli:usageNote.flowExport). */
+export const FLOW_EXPORT_USAGE = 'amc flow export TASK_ID [--format yaml|maestro] [--why]';
 
 /**
  * `amc flow export TASK_ID`: a finished task from history as a flow file a person can read, edit and run again in CI
@@ -21,7 +23,7 @@ export async function exportFlow(args: string[], io: CliIo): Promise<number> {
   const history = createTaskStore(resolveAmcHome(process.env));
   try {
     const record = await history.get(id);
-    if (!record) throw new UsageError(`there is no task "${id}" in history (the app's History and \`amc run\` show task ids)`);
+    if (!record) throw new UsageError(terminalWords().t('cli:usageError.noTaskToExport', { id }));
     const { flowToMaestro, NotExpressibleInMaestro } = await import('../core/flows/maestro-export');
     try {
       const maestro = format === 'maestro';

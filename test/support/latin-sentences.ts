@@ -14,6 +14,8 @@ const CODE = [
   /\bamc(?: [a-z-]+)+/g,
   /--?[a-z][a-z-]*/g,
   /\b[\w.-]+[/:_.][\w./:-]+/g,
+  // A usage line's placeholders in capitals, listed: ID,APP,PREFIX*
+  /\b[A-Z][A-Z0-9_]*(?:[,|*]+[A-Z][A-Z0-9_]*)+\**/g,
 ];
 const SENTENCE = /[A-Za-z][A-Za-z']*(?:[ ,;]+[A-Za-z][A-Za-z']*){2,}/g;
 

@@ -5,6 +5,7 @@ import { attemptsLabel, sentToPhone } from '../../shared/action';
 import { plainReason } from '../../shared/plain-words';
 import { ADB_OPTIONS_USAGE, adbFromOptions, adbOptions, pickSerial, withInterrupt } from './devices';
 import { formatDuration } from '../../shared/task-words';
+import { terminalWords } from '../terminal-words';
 
 type PropertySchema = { type?: string; enum?: string[]; description?: string; minimum?: number; maximum?: number };
 
@@ -68,7 +69,7 @@ export const actCommand: CliCommand = {
     const toolName = findToolName(args);
     const spec = toolName === undefined ? undefined : ACTION_TOOLS.get(toolName.toLowerCase())?.spec;
     if (!spec) {
-      throw new UsageError(`${toolName ? `unknown tool "${toolName}"` : 'no tool given'}; tools: ${ACTION_TOOL_NAMES.join(', ')} (\`amc act --help\` lists their arguments)`);
+      throw new UsageError(terminalWords().t(toolName ? 'cli:usageError.unknownTool' : 'cli:usageError.noTool', { name: toolName, tools: ACTION_TOOL_NAMES.join(', ') }));
     }
     const properties = (spec.inputSchema.properties ?? {}) as Record<string, PropertySchema>;
     const toolOptions = Object.fromEntries(

@@ -37,10 +37,11 @@ export const flowCommand: CliCommand = {
   usage: Object.values(SUBCOMMANDS)
     .map((subcommand) => subcommand.usage)
     .join('\n       '),
+  moreHelp: async () => terminalWords().t('cli:usageNote.flowExport'),
   async run(args, io) {
     const [name, ...rest] = args;
     const subcommand = name === undefined ? undefined : SUBCOMMANDS[name];
-    if (!subcommand) throw new UsageError(`${name === undefined ? 'say what to do' : `unknown subcommand "${name}"`}: ${Object.keys(SUBCOMMANDS).join(', ')}`);
+    if (!subcommand) throw new UsageError(terminalWords().t(name === undefined ? 'cli:usageError.flowWhatToDo' : 'cli:usageError.flowUnknown', { name, subcommands: Object.keys(SUBCOMMANDS).join(', ') }));
     return subcommand.run(rest, io);
   },
 };

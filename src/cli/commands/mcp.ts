@@ -20,9 +20,8 @@ function parseIdleTimeout(value: string | undefined): number | undefined {
 
 export const mcpCommand: CliCommand = {
   name: 'mcp',
-  usage:
-    'amc mcp [--http [--port N] [--idle-timeout SECONDS]]   (--http: the bearer token is AMC_MCP_TOKEN, else a new one printed at start; ' +
-    'a session silent for --idle-timeout seconds, default 60, ends and frees its phone)',
+  usage: 'amc mcp [--http [--port N] [--idle-timeout SECONDS]]',
+  moreHelp: async () => (await import('../terminal-words')).terminalWords().t('cli:usageNote.mcpHttp'),
   async run(args, io) {
     const { values } = parseCommandArgs(args, { http: { type: 'boolean' }, port: { type: 'string' }, 'idle-timeout': { type: 'string' } });
     if (values.port !== undefined && !values.http) throw new UsageError('--port applies to --http only');

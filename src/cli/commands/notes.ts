@@ -1,5 +1,6 @@
 import { ExitCode, UsageError, type CliCommand } from '../command';
 import { parseCommandArgs } from '../args';
+import { terminalWords } from '../terminal-words';
 
 const USAGE = ['amc notes [list] [--app PACKAGE] [--json]', 'amc notes remove ID'].join('\n       ');
 
@@ -10,7 +11,8 @@ export const notesCommand: CliCommand = {
   async run(args, io) {
     const [first, ...rest] = args;
     const action = first === undefined || first.startsWith('-') ? 'list' : first;
-    if (action !== 'list' && action !== 'remove') throw new UsageError('say what to do: amc notes list or amc notes remove ID');
+    const { t } = terminalWords();
+    if (action !== 'list' && action !== 'remove') throw new UsageError(t('cli:notes.whatToDo'));
     const given = action === first ? rest : args;
     const { values, positionals } = parseCommandArgs(given, { app: { type: 'string' }, json: { type: 'boolean' } }, action === 'remove');
     const { resolveAmcHome } = await import('../../core/storage/settings-store');
@@ -18,18 +20,18 @@ export const notesCommand: CliCommand = {
     const notes = createNotesStore(resolveAmcHome(process.env));
     if (action === 'remove') {
       const id = positionals[0];
-      if (!id || positionals.length > 1) throw new UsageError('name one note to remove: amc notes remove ID (ids are in amc notes list)');
+      if (!id || positionals.length > 1) throw new UsageError(t('cli:notes.nameOne'));
       if (!(await notes.remove(id))) {
-        io.err(`amc notes: there is no note "${id}" (see amc notes list)`);
+        io.err(t('cli:notes.noSuch', { id }));
         return ExitCode.failed;
       }
-      io.out(`Removed the note ${id}.`);
+      io.out(t('cli:notes.removed', { id }));
       return ExitCode.ok;
     }
     const listed = values.app ? await notes.notesFor(values.app) : await notes.list();
     if (values.json) io.out(JSON.stringify(listed));
-    else if (listed.length === 0) io.out(values.app ? `No notes for ${values.app}.` : 'No notes yet: a task that completes leaves one per app it acted in.');
-    else for (const note of listed) io.out(`${note.id}  ${note.app}  ${note.goal}: ${note.route}${note.editedAt ? '  (edited)' : ''}`);
+    else if (listed.length === 0) io.out(values.app ? t('cli:notes.noneFor', { app: values.app }) : t('cli:notes.none'));
+    else for (const note of listed) io.out(`${note.id}  ${note.app}  ${note.goal}: ${note.route}${note.editedAt ? t('cli:notes.edited') : ''}`);
     return ExitCode.ok;
   },
 };

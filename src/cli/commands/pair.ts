@@ -2,6 +2,7 @@ import type { CliCommand } from '../command';
 import { UsageError } from '../command';
 import { parseCommandArgs } from '../args';
 import { ADB_OPTIONS_USAGE, adbFromOptions, adbOptions, addressArgument } from './devices';
+import { terminalWords } from '../terminal-words';
 
 export const pairCommand: CliCommand = {
   name: 'pair',
@@ -11,7 +12,7 @@ export const pairCommand: CliCommand = {
     if (positionals.length !== 2) throw new UsageError('give the pairing HOST:PORT and the 6-digit CODE shown on the phone');
     const target = await addressArgument(positionals[0]!);
     const code = positionals[1]!;
-    if (!/^\d{6}$/.test(code)) throw new UsageError(`the pairing code is the 6-digit number shown under "Pair device with pairing code", got "${code}"`);
+    if (!/^\d{6}$/.test(code)) throw new UsageError(terminalWords().t('cli:usageError.pairingCode', { code }));
     const adb = await adbFromOptions(values);
     io.out(await adb.pair(target, code));
     io.out('Now connect with `amc connect HOST:PORT`, using the address shown under "Wireless debugging" (not the pairing port).');

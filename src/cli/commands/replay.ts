@@ -4,6 +4,7 @@ import { ADB_OPTIONS_USAGE, adbOptions } from './devices';
 import { PLANNER_OPTIONS_USAGE, plannerOptions } from '../planner-options';
 import { SUPERVISION_OPTIONS_USAGE, supervisionOptions } from '../supervision-options';
 import { runTaskAtTerminal } from '../task-at-terminal';
+import { terminalWords } from '../terminal-words';
 
 const USAGE = `amc replay TASK_ID [-s SERIAL] [--let-model-fix] ${PLANNER_OPTIONS_USAGE} ${SUPERVISION_OPTIONS_USAGE} [--json] ${ADB_OPTIONS_USAGE}`;
 
@@ -21,7 +22,7 @@ export const replayCommand: CliCommand = {
       { serial: { type: 'string', short: 's' }, 'let-model-fix': { type: 'boolean' }, ...plannerOptions, ...supervisionOptions, json: { type: 'boolean' }, ...adbOptions },
       true,
     );
-    if (positionals.length !== 1 || !positionals[0]!.trim()) throw new UsageError('give exactly one task id (amc replay TASK_ID; History and `amc run --json` show task ids)');
+    if (positionals.length !== 1 || !positionals[0]!.trim()) throw new UsageError(terminalWords().t('cli:usageError.oneTaskId'));
     const id = positionals[0]!.trim();
     const { TaskStoreError } = await import('../../core/storage/task-store');
     const { replayPlannerFor, ReplayRefused } = await import('../../core/flows/replay-task');
@@ -29,7 +30,7 @@ export const replayCommand: CliCommand = {
       const record = await history.get(id).catch((error: unknown) => {
         throw error instanceof TaskStoreError ? new UsageError(`task ${id} cannot be read from history: ${error.message}`) : error;
       });
-      if (!record) throw new UsageError(`there is no task ${id} in history`);
+      if (!record) throw new UsageError(terminalWords().t('cli:usageError.noTask', { id }));
       try {
         return { goal: record.goal, planner: replayPlannerFor(record, configured, { letModelFix: values['let-model-fix'] ?? false }) };
       } catch (error) {

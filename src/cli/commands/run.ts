@@ -6,6 +6,7 @@ import { allowedAppsOf, presetAnswers, SUPERVISION_OPTIONS_USAGE, supervisionOpt
 import { runTaskAtTerminal } from '../task-at-terminal';
 import { LAUNCH_TARGETS_USAGE, launchTargetOptions, launchTargetsOf } from '../launch-targets';
 import type { LaunchTargets } from '../../shared/device-groups';
+import { terminalWords } from '../terminal-words';
 
 const USAGE = `amc run ${LAUNCH_TARGETS_USAGE} --goal TEXT ${PLANNER_OPTIONS_USAGE} ${SUPERVISION_OPTIONS_USAGE} [--json] ${ADB_OPTIONS_USAGE}`;
 
@@ -35,7 +36,7 @@ export const runCommand: CliCommand = {
       ...adbOptions,
     });
     const goal = values.goal?.trim();
-    if (!goal) throw new UsageError('--goal TEXT is required');
+    if (!goal) throw new UsageError(terminalWords().t('cli:usageError.goalRequired'));
     const targets = launchTargetsOf(values);
     if (targets) return launchAtTerminal(targets, goal, values, io);
     return runTaskAtTerminal('run', values, io, async ({ config, configured, history }) => {

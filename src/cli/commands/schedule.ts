@@ -8,24 +8,25 @@ import { workWords } from '../../shared/fleet';
 import { terminalWords } from '../terminal-words';
 import { nameProblem } from '../../shared/names';
 
-/** Said in the help and when a flow is scheduled: what is kept is the flow as it is now, not the file. */
-const FLOW_KEPT_NOTE = "A schedule keeps the flow's content as it is when added: editing or deleting the file later changes nothing scheduled (add it again to take the new version).";
-
 const USAGE = [
-  `amc schedule add --name NAME --cron "MIN HOUR DAY MONTH WEEKDAY" ${WORK_USAGE} (--device SERIAL | --group NAME) [--max-steps N] [--allow-app APP]   (this machine's app fires it)`,
+  `amc schedule add --name NAME --cron "MIN HOUR DAY MONTH WEEKDAY" ${WORK_USAGE} (--device SERIAL | --group NAME) [--max-steps N] [--allow-app APP]`,
   `amc schedule add ${REDIS_USAGE} --name NAME (--cron "MIN HOUR DAY MONTH WEEKDAY" | --every SECONDS) ${WORK_USAGE} (--device SERIAL | --any) [--max-steps N] [--yes] [--answer TEXT]... [--allow-app APP]`,
   `amc schedule list [${REDIS_USAGE}] [--json]`,
   `amc schedule remove [${REDIS_USAGE}] NAME`,
-  FLOW_KEPT_NOTE,
 ].join('\n       ');
 
 export const scheduleCommand: CliCommand = {
   name: 'schedule',
   usage: USAGE,
+  /** Who fires a schedule of this computer, and that a scheduled flow is its content as added, not the file. */
+  moreHelp: async () => {
+    const { t } = terminalWords();
+    return [t('cli:usageNote.scheduleLocal'), t('cli:schedule.flowKept')].join('\n');
+  },
   async run(args, io) {
     const words = terminalWords();
     const [action, ...rest] = args;
-    if (action !== 'add' && action !== 'list' && action !== 'remove') throw new UsageError('say what to do: amc schedule add, list or remove');
+    if (action !== 'add' && action !== 'list' && action !== 'remove') throw new UsageError(words.t('cli:usageError.scheduleWhatToDo'));
     const { values, positionals } = parseCommandArgs(
       rest,
       {

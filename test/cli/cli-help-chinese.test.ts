@@ -1,0 +1,66 @@
+// Every `amc` subcommand in a Chinese terminal (LANG=zh_CN.UTF-8), as a person runs it: its --help, and the
+// refusals a person meets first (a missing argument, an unknown id, a bad pairing code, no target for a goal) and an
+// empty notes list. The list of subcommands is the CLI's own, so a new one is swept too. Any English sentence left
+// (not a name, path, number or code) fails.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { commands } from '../../src/cli/commands/index';
+import { runAmc } from '../support/cli';
+import { latinSentences } from '../support/latin-sentences';
+
+let home = '';
+beforeAll(async () => {
+  home = await mkdtemp(path.join(tmpdir(), 'amc-help-chinese-'));
+});
+afterAll(async () => {
+  if (home) await rm(home, { recursive: true, force: true });
+});
+
+/** A Chinese terminal with nothing from the machine: no adb server to reach, an empty data folder. */
+const env = () => ({ LANG: 'zh_CN.UTF-8', LC_ALL: '', LC_MESSAGES: '', AMC_HOME: home, HOME: home, ANDROID_ADB_SERVER_PORT: '1' });
+const NAMES = ['Agentic Mobile Control', 'Redis', 'Model Context Protocol', 'Streamable HTTP', 'Android'];
+const expectChinese = (text: string, where: string) => expect(latinSentences(text, NAMES), `${where}:\n${text}`).toEqual([]);
+
+/** `amc act --help` goes on to list each tool with its arguments in the model's own words (the tools' schemas). */
+const withoutToolList = (help: string) => help.split('\nTools:')[0]!;
+
+describe('every amc command in a Chinese terminal', { timeout: 180_000 }, () => {
+  it("Scenario: Every amc subcommand's help and first refusals are Chinese in a Chinese terminal", async () => {
+    expect(commands.length).toBeGreaterThan(15);
+    for (const { name } of commands) {
+      const help = await runAmc([name, '--help'], { env: env() });
+      expect(help.code, `${name} --help: ${help.stderr}`).toBe(0);
+      expect(help.stdout).toMatch(/^用法：amc /);
+      expectChinese(name === 'act' ? withoutToolList(help.stdout) : help.stdout, `amc ${name} --help`);
+    }
+
+    const refusals: [string[], number, RegExp][] = [
+      [['schedule'], 2, /请说明要对计划任务做什么/],
+      [['flow'], 2, /请说明要做什么：`run, check, heal, export`/],
+      [['flow', 'export', 'nope'], 2, /历史中没有任务“nope”/],
+      [['replay'], 2, /请给出要回放的正好一个任务 ID/],
+      [['replay', 'nope'], 2, /历史中没有任务 nope/],
+      [['connect'], 2, /请给出正好一个 HOST:PORT/],
+      [['disconnect'], 2, /请给出正好一个 HOST:PORT/],
+      [['pair', '192.168.1.20:37099', '12'], 2, /配对码是“使用配对码配对设备”下显示的 6 位数字，收到的是“12”/],
+      [['run'], 2, /需要目标：`--goal TEXT`/],
+      [['act'], 2, /没有给出工具；工具有 `tap, /],
+      [['submit', '--redis', 'redis://127.0.0.1:1', '--goal', '打开通讯录'], 2, /请用 `--device SERIAL`、`--group NAME` 或 `--any` 中的正好一个/],
+      [['notes', 'remove', 'nope'], 1, /没有编号为“nope”的笔记/],
+      [['notes', 'forget'], 2, /请说明要做什么：`amc notes list`/],
+      [['fleet'], 2, /需要 --redis URL/],
+    ];
+    for (const [args, code, said] of refusals) {
+      const refused = await runAmc(args, { env: env() });
+      const output = `${refused.stdout}${refused.stderr}`;
+      expect(refused.code, `amc ${args.join(' ')}: ${output}`).toBe(code);
+      expect(output).toMatch(said);
+      expectChinese(output, `amc ${args.join(' ')}`);
+    }
+
+    const notes = await runAmc(['notes'], { env: env() });
+    expect(notes.stdout.trim()).toBe('还没有笔记：完成的任务会为它操作过的每个应用留下一条。');
+  });
+});
