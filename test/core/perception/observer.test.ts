@@ -182,7 +182,11 @@ describe('Observer against the virtual device', () => {
     }
     // A flow step aiming at an offer names the prompt instead of tapping behind it; a tap there changes nothing.
     const step = resolveLocator(prompted, { app: 'com.android.chrome', text: 'Get a loan quote' });
-    expect(step).toEqual({ kind: 'missing', reason: expect.stringMatching(/^a dialog 'bank\.example wants to use your location' is in front: 'Get a loan quote' lies behind it/) });
+    expect(step).toEqual({
+      kind: 'missing',
+      reason: expect.stringMatching(/^a dialog 'bank\.example wants to use your location' is in front: 'Get a loan quote' lies behind it/),
+      said: expect.objectContaining({ code: 'locate.behindDialog', values: expect.objectContaining({ dialog: 'bank.example wants to use your location' }) }),
+    });
     await tapOn(prompted.elements.find((element) => element.text === 'Get a loan quote')!);
     expect((await harness.control<{ browser: { url: string } }>('/state')).body.browser.url).toBe('https://bank.example/offers');
 
