@@ -8,7 +8,7 @@ import { formatDuration, stepSourceWords } from '../../../../shared/task-words';
 import { formatArgs, formatTokens } from '../../lib/format';
 import { VerificationBadge } from '../supervision/VerificationBadge';
 import { SceneWireframe } from './SceneWireframe';
-import { phaseWords, rationaleFirstLine, reasoningUnavailableReason, stepPhase, stepSummary, targetDescription, targetPoint } from './step-view';
+import { phaseWords, rationaleFirstLine, rationaleWords, reasoningUnavailableReason, stepPhase, stepSummary, targetDescription, targetPoint } from './step-view';
 
 interface Props {
   step: StepRecord;
@@ -77,9 +77,9 @@ export function StepCard({ step, planner, showSource = false, running, waitingSt
           </span>
         )}
         <Outcome step={step} />
-        {!expanded && rationaleFirstLine(step) && (
+        {!expanded && rationaleFirstLine(step, words) && (
           <span className="step-why" data-testid="step-why">
-            {rationaleFirstLine(step)}
+            {rationaleFirstLine(step, words)}
           </span>
         )}
       </header>
@@ -116,7 +116,7 @@ export function StepCard({ step, planner, showSource = false, running, waitingSt
               <section className="step-rationale" aria-label={t('app:step.rationale')}>
                 <h4>{t('app:step.rationale')}</h4>
                 {planned.rationale ? (
-                  <p data-testid="step-rationale">{planned.rationale}</p>
+                  <p data-testid="step-rationale">{rationaleWords(step, words)}</p>
                 ) : planned.source === 'runtime' ? (
                   <p data-testid="step-rationale">{t('common:runtimeStepWhy')}</p>
                 ) : (

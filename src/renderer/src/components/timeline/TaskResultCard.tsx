@@ -51,14 +51,16 @@ export function TaskResultCard({ task }: { task: TaskRecord }) {
 function resultText(task: TaskRecord, kind: TaskVerdict, words: Words): string {
   const { t } = words;
   const reason = task.failureReason ? saidWords(plainReason(task.failureReason), task.failureSaid, words) : null;
+  // A result the app wrote (a flow's end) in the window's language; the model's as it said it.
+  const result = task.result === null ? null : saidWords(task.result, task.resultSaid, words);
   switch (kind) {
     case 'looked-only':
       return t('app:result.plannerOff', { hint: lookedOnlyHint(words) });
     case 'done':
-      return task.result ?? t('app:result.reached');
+      return result ?? t('app:result.reached');
     case 'done-not-verified': {
       const fact = capitalized(task.verification ? wordSaid(task.verification.fact, task.verification.said, words) : t('app:result.unknownFailure'));
-      return task.result ? t('app:result.notVerified', { fact, said: task.result }) : fact;
+      return result ? t('app:result.notVerified', { fact, said: result }) : fact;
     }
     case 'stopped':
       return reason ?? t('app:result.stopped');

@@ -1,6 +1,7 @@
 import { stepPhrase, targetElement } from '../../../../shared/action-words';
 import { isFinish } from '../../../../shared/tool-vocabulary';
 import type { Words } from '../../../../shared/i18n/translate';
+import { saidWords } from '../../../../shared/supervision-words';
 import { elementLabel, type Bounds } from '../../../../shared/scene';
 import type { PlannerInfo, StepRecord, TaskRecord } from '../../../../shared/task';
 import { usesModel } from '../../../../shared/task-words';
@@ -57,9 +58,15 @@ export function stepSummary(step: StepRecord, words: Words): string {
   return stepPhrase(step, words) ?? words.t('app:timeline.noActionYet');
 }
 
-/** The first line of the model's reason for a turn, for a closed card (the open card shows all of it). */
-export function rationaleFirstLine(step: StepRecord): string | null {
-  return step.planned?.rationale?.split('\n').find((line) => line.trim())?.trim() ?? null;
+/** Why a turn was taken: the model's words as it said them, or a replayed step's in the window's language. */
+export function rationaleWords(step: StepRecord, words: Words): string | null {
+  const planned = step.planned;
+  return planned?.rationale ? saidWords(planned.rationale, planned.rationaleSaid, words) : null;
+}
+
+/** The first line of the reason for a turn, for a closed card (the open card shows all of it). */
+export function rationaleFirstLine(step: StepRecord, words: Words): string | null {
+  return rationaleWords(step, words)?.split('\n').find((line) => line.trim())?.trim() ?? null;
 }
 
 /** Whether a task's steps are marked with where they came from: a replay, or a task where some step was not the model's. */
