@@ -44,11 +44,11 @@ export function destinationOf(values: { device?: string; group?: string; any?: b
   const given = [values.device !== undefined, values.group !== undefined, values.any === true].filter(Boolean).length;
   if (given !== 1) throw new UsageError(terminalWords().t('cli:usageError.whereGoalRuns'));
   if (values.device !== undefined) {
-    if (!values.device.trim()) throw new UsageError('--device needs a serial, e.g. 127.0.0.1:5601');
+    if (!values.device.trim()) throw new UsageError(terminalWords().t('cli:usageError.deviceNeedsSerial'));
     return { device: values.device.trim() };
   }
   if (values.group !== undefined) {
-    if (!values.group.trim()) throw new UsageError('--group needs a name');
+    if (!values.group.trim()) throw new UsageError(terminalWords().t('cli:usageError.groupNeedsName'));
     return { group: values.group.trim() };
   }
   return { any: true };

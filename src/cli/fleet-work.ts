@@ -22,14 +22,14 @@ export class BrokenFlowFile extends Error {
 
 /** Exactly one of --goal and --flow (with its --var values); a broken flow file throws BrokenFlowFile. */
 export async function workOf(values: { goal?: string; flow?: string; var?: string[] }): Promise<Work> {
-  if ((values.goal === undefined) === (values.flow === undefined)) throw new UsageError('say what to run with exactly one of --goal TEXT or --flow FILE');
-  if (values.var?.length && values.flow === undefined) throw new UsageError("--var fills a flow's variables: give it with --flow FILE");
+  if ((values.goal === undefined) === (values.flow === undefined)) throw new UsageError(terminalWords().t('cli:usageError.goalOrFlow'));
+  if (values.var?.length && values.flow === undefined) throw new UsageError(terminalWords().t('cli:usageError.varNeedsFlow'));
   if (values.goal !== undefined) {
-    if (!values.goal.trim()) throw new UsageError('--goal needs the goal in words, e.g. --goal "Turn on Wi-Fi"');
+    if (!values.goal.trim()) throw new UsageError(terminalWords().t('cli:usageError.goalNeedsWords'));
     return { goal: values.goal.trim() };
   }
   const file = values.flow!;
-  if (!file.trim()) throw new UsageError('--flow needs a flow file, e.g. --flow flows/new-note.yaml');
+  if (!file.trim()) throw new UsageError(terminalWords().t('cli:usageError.flowNeedsFile'));
   const vars = flowVarsOf(values);
   const { FlowFileError } = await import('../core/flows/flow-file');
   try {

@@ -2,6 +2,7 @@
 // (--group NAME). `amc run` and `amc flow run` read them alike.
 import { UsageError } from './command';
 import type { LaunchTargets } from '../shared/device-groups';
+import { terminalWords } from './terminal-words';
 
 export const launchTargetOptions = {
   serial: { type: 'string', short: 's' },
@@ -13,9 +14,9 @@ export const LAUNCH_TARGETS_USAGE = '[-s SERIAL | --all | --group NAME]';
 /** Several phones at once (--all or --group NAME), or null for one phone (-s SERIAL or the only one). */
 export function launchTargetsOf(values: { serial?: string; all?: boolean; group?: string }): LaunchTargets | null {
   const given = [values.serial !== undefined, values.all === true, values.group !== undefined].filter(Boolean).length;
-  if (given > 1) throw new UsageError('name the phones with one of -s SERIAL, --all or --group NAME');
+  if (given > 1) throw new UsageError(terminalWords().t('cli:usageError.phones'));
   if (values.all) return { all: true };
   if (values.group === undefined) return null;
-  if (!values.group.trim()) throw new UsageError('--group needs the name of a device group (Settings → Fleet → Device groups)');
+  if (!values.group.trim()) throw new UsageError(terminalWords().t('cli:usageError.groupNeedsName'));
   return { group: values.group.trim() };
 }

@@ -13,6 +13,7 @@ import { wordSaid } from '../shared/said';
 import type { Words } from '../shared/i18n/translate';
 import type { TaskSummary } from '../shared/contract';
 import { taskVerdict, TASK_VERDICTS } from '../shared/verdict';
+import { issueSaid } from '../shared/issue-said';
 
 /** A schedule's goal, or "flow NAME". */
 const scheduleWork = (schedule: Pick<LocalSchedule, 'goal' | 'flow'>, words: Words) => workWords({ goal: schedule.goal, flow: schedule.flow?.name ?? null }, words);
@@ -60,13 +61,13 @@ export interface LocalScheduleValues {
 
 /** Where a local schedule runs: one phone or a device group (a fleet's --any has no meaning on one machine). */
 function phonesOf(values: LocalScheduleValues): LaunchPhones {
-  if (values.any) throw new UsageError('--any is for fleet schedules (give --redis URL); on this machine name --device SERIAL or --group NAME');
-  if ((values.device === undefined) === (values.group === undefined)) throw new UsageError('name where it runs with exactly one of --device SERIAL or --group NAME');
+  if (values.any) throw new UsageError(terminalWords().t('cli:usageError.anyIsFleet'));
+  if ((values.device === undefined) === (values.group === undefined)) throw new UsageError(terminalWords().t('cli:usageError.whereLocalRuns'));
   if (values.device !== undefined) {
-    if (!values.device.trim()) throw new UsageError('--device needs a serial, e.g. 127.0.0.1:5601');
+    if (!values.device.trim()) throw new UsageError(terminalWords().t('cli:usageError.deviceNeedsSerial'));
     return { kind: 'serials', serials: [values.device.trim()] };
   }
-  if (!values.group?.trim()) throw new UsageError('--group needs the name of a device group');
+  if (!values.group?.trim()) throw new UsageError(terminalWords().t('cli:usageError.groupNeedsName'));
   return { kind: 'group', group: values.group.trim() };
 }
 
@@ -98,7 +99,7 @@ export async function runLocalSchedule(
   }
   if (action === 'remove') {
     const name = positionals[0];
-    if (!name || positionals.length > 1) throw new UsageError('name one schedule to remove: amc schedule remove NAME');
+    if (!name || positionals.length > 1) throw new UsageError(terminalWords().t('cli:usageError.oneScheduleToRemove'));
     if (!(await removeSchedule(store, name))) {
       io.err(`amc schedule: ${terminalWords().t('cli:schedule.noSuch', { name })}`);
       return ExitCode.failed;
@@ -106,16 +107,18 @@ export async function runLocalSchedule(
     io.out(terminalWords().t('cli:schedule.removed', { name }));
     return ExitCode.ok;
   }
-  if (values.every !== undefined) throw new UsageError('--every is for fleet schedules (give --redis URL); on this machine say when with --cron, e.g. --cron "0 8 * * *"');
+  if (values.every !== undefined) throw new UsageError(terminalWords().t('cli:usageError.everyIsFleet'));
   if (values.yes || values.answer?.length) {
-    throw new UsageError('--yes and --answer are for fleet schedules; on this machine the app asks you in its window');
+    throw new UsageError(terminalWords().t('cli:usageError.answersAreFleet'));
   }
   const problem = nameProblem(values.name ?? '');
   if (problem) throw new UsageError(`--name: ${terminalWords().t(`common:name.${problem}`)}`);
   const parsed = ScheduleRequestSchema.safeParse({ name: values.name, cron: values.cron ?? '', goal: '', phones: phonesOf(values), ...task });
   if (!parsed.success) {
+    // The first issue, by code: the option it came from and why, in the terminal's language.
     const issue = parsed.error.issues[0]!;
-    throw new UsageError(`--${String(issue.path[0] ?? 'name')}: ${issue.message}`);
+    const why = issueSaid(issue);
+    throw new UsageError(terminalWords().t('cli:usageError.option', { option: String(issue.path[0] ?? 'name'), problem: wordSaid(issue.message, why, terminalWords()) }));
   }
   try {
     await addSchedule(store, parsed.data, Date.now());

@@ -1,6 +1,7 @@
 import { ConfigurationError, UsageError } from './command';
 import { PROVIDERS, TRANSPORTS, LIMITS, type Provider, type Transport } from '../shared/settings';
 import type { TaskOverrides } from '../shared/contract/tasks';
+import { terminalWords } from './terminal-words';
 
 /** The per-run planner choices `amc run` and `amc eval` take; each given one wins over Settings and the environment. */
 export const plannerOptions = {
@@ -15,7 +16,7 @@ export const PLANNER_OPTIONS_USAGE = '[--planner stub|ai] [--provider anthropic|
 function oneOf<T extends string>(option: string, value: string | undefined, accepted: readonly T[]): T | undefined {
   if (value === undefined) return undefined;
   if ((accepted as readonly string[]).includes(value)) return value as T;
-  throw new UsageError(`${option} must be one of ${accepted.join(', ')}, got "${value}"`);
+  throw new UsageError(terminalWords().t('cli:usageError.oneOf', { option, accepted: accepted.join(', '), value }));
 }
 
 type PlannerValues = { [K in keyof typeof plannerOptions]?: string };
@@ -35,7 +36,7 @@ export function maxStepsOf(values: PlannerValues): number | undefined {
   if (value === undefined) return undefined;
   const { min, max } = LIMITS.maxSteps;
   const steps = Number(value);
-  if (!/^\d+$/.test(value) || steps < min || steps > max) throw new UsageError(`--max-steps must be a whole number from ${min} to ${max}, got "${value}"`);
+  if (!/^\d+$/.test(value) || steps < min || steps > max) throw new UsageError(terminalWords().t('cli:args.wholeNumber', { option: '--max-steps', min, max, value }));
   return steps;
 }
 

@@ -1,4 +1,5 @@
 import { UsageError } from './command';
+import { terminalWords } from './terminal-words';
 
 /** How `amc run` answers for the person: in advance (`--yes`, `--answer`) and which apps the task may use. */
 export const supervisionOptions = {
@@ -13,14 +14,14 @@ type SupervisionValues = { yes?: boolean; answer?: string[]; 'allow-app'?: strin
 /** The `--answer` texts in order; an empty one is refused rather than silently skipped. */
 export function presetAnswers(values: SupervisionValues): string[] {
   const answers = (values.answer ?? []).map((answer) => answer.trim());
-  if (answers.some((answer) => !answer)) throw new UsageError('--answer needs a text, e.g. --answer "Ana"');
-  if (answers.some((answer) => answer.length > 2000)) throw new UsageError('--answer must be at most 2000 characters');
+  if (answers.some((answer) => !answer)) throw new UsageError(terminalWords().t('cli:usageError.answerNeedsText'));
+  if (answers.some((answer) => answer.length > 2000)) throw new UsageError(terminalWords().t('cli:usageError.answerTooLong'));
   return answers;
 }
 
 /** `--allow-app` values, comma-separated and repeatable, as one list; undefined when none is given (any app). */
 export function allowedAppsOf(values: SupervisionValues): string[] | undefined {
   const apps = (values['allow-app'] ?? []).flatMap((value) => value.split(',')).map((app) => app.trim());
-  if (apps.some((app) => !app)) throw new UsageError('--allow-app needs app names or package names separated by commas, e.g. --allow-app Contacts,com.android.settings');
+  if (apps.some((app) => !app)) throw new UsageError(terminalWords().t('cli:usageError.allowAppNeedsApps'));
   return apps.length ? [...new Set(apps)] : undefined;
 }

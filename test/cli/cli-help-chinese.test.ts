@@ -1,5 +1,6 @@
 // Every `amc` subcommand in a Chinese terminal (LANG=zh_CN.UTF-8), as a person runs it: its --help, and the
-// refusals a person meets first (a missing argument, an unknown id, a bad pairing code, no target for a goal) and an
+// refusals a person meets first (a missing argument, an unknown id, a bad pairing code, no target for a goal, a
+// schedule's request its schema refuses, an option's value out of range) and an
 // empty notes list. The list of subcommands is the CLI's own, so a new one is swept too. Any English sentence left
 // (not a name, path, number or code) fails.
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -51,6 +52,14 @@ describe('every amc command in a Chinese terminal', { timeout: 180_000 }, () => 
       [['notes', 'remove', 'nope'], 1, /没有编号为“nope”的笔记/],
       [['notes', 'forget'], 2, /请说明要做什么：`amc notes list`/],
       [['fleet'], 2, /需要 --redis URL/],
+      // A schedule's request checked by its schema: the option and the schema's own words.
+      [['schedule', 'add', '--name', '早上', '--goal', '打开通讯录', '--device', 'emulator-5554'], 2, /--cron：请说明何时运行，例如 "0 8 \* \* \*" 表示每天 08:00/],
+      [['schedule', 'add', '--name', '早上', '--cron', '0 8 * * *', '--goal', '打开通讯录', '--any'], 2, /`--any` 只用于设备队列的计划任务/],
+      [['run', '--goal', '打开通讯录', '--max-steps', '0'], 2, /--max-steps 必须是 1 到 \d+ 之间的整数，收到的是 "0"/],
+      [['run', '--goal', '打开通讯录', '--planner', 'pigeon'], 2, /--planner 必须是 “stub, ai” 之一，收到的是 "pigeon"/],
+      [['run', '--goal', '打开通讯录', '--answer', ''], 2, /`--answer` 需要一段文字/],
+      [['run', '--goal', '打开通讯录', '-s', 'emulator-5554', '--all'], 2, /请用 `-s SERIAL`、`--all` 或 `--group NAME` 中的一个指明手机/],
+      [['submit', '--redis', 'redis://127.0.0.1:1', '--device', 'emulator-5554'], 2, /请用 `--goal TEXT`（目标）或 `--flow FILE`（流程）中的正好一个/],
     ];
     for (const [args, code, said] of refusals) {
       const refused = await runAmc(args, { env: env() });

@@ -67,7 +67,7 @@ export const scheduleCommand: CliCommand = {
       if (code === ExitCode.ok) flowNote();
       return code;
     }
-    if (values.group !== undefined) throw new UsageError('--group is for schedules on this machine; a fleet schedule runs on --device SERIAL or --any');
+    if (values.group !== undefined) throw new UsageError(words.t('cli:usageError.groupIsLocal'));
     const redis = await fleetRedis(values);
     const { FleetClient, FleetRequestError } = await import('../../fleet/client');
     const client = await FleetClient.open(redis);
@@ -81,7 +81,7 @@ export const scheduleCommand: CliCommand = {
       }
       if (action === 'remove') {
         const name = positionals[0];
-        if (!name || positionals.length > 1) throw new UsageError('name one schedule to remove: amc schedule remove NAME');
+        if (!name || positionals.length > 1) throw new UsageError(words.t('cli:usageError.oneScheduleToRemove'));
         if (!(await client.removeSchedule(name))) {
           io.err(`amc schedule: ${words.t('cli:schedule.noSuch', { name })}`);
           return ExitCode.failed;
@@ -92,8 +92,8 @@ export const scheduleCommand: CliCommand = {
       const name = values.name?.trim();
       const problem = nameProblem(values.name ?? '');
       if (!name || problem) throw new UsageError(`--name: ${words.t(`common:name.${problem ?? 'empty'}`)}`);
-      if ((values.cron === undefined) === (values.every === undefined)) throw new UsageError('give when with exactly one of --cron "MIN HOUR DAY MONTH WEEKDAY" or --every SECONDS');
-      if ((values.device === undefined) === (values.any !== true)) throw new UsageError('name where it runs with exactly one of --device SERIAL or --any');
+      if ((values.cron === undefined) === (values.every === undefined)) throw new UsageError(words.t('cli:usageError.whenFleetRuns'));
+      if ((values.device === undefined) === (values.any !== true)) throw new UsageError(words.t('cli:usageError.whereFleetRuns'));
       const everySeconds = wholeNumber(values.every, '--every', 1, 366 * 24 * 3600);
       const when = values.cron !== undefined ? { cron: values.cron.trim() } : { everySeconds: everySeconds! };
       const maxSteps = maxStepsOf(values);
