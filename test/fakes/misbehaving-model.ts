@@ -119,3 +119,20 @@ export function obeysAnyStandingInstructions(): FakePolicy {
     return finish(true, 'Done: the goal is reached.');
   };
 }
+
+/**
+ * Wanders out of the task's apps: taps the home screen's `icon` (an app the task does not allow), then, once the
+ * runtime has gone back out of it, says the goal is reached.
+ */
+export function wandersIntoAnotherApp(icon: string): FakePolicy {
+  let tapped = false;
+  return (turn) => {
+    if (!tapped) {
+      const reply = tapOn(turn, icon, `${icon} may have the setting.`);
+      if (!reply) throw new Error(`script: no ${icon} icon on the first screen`);
+      tapped = true;
+      return reply;
+    }
+    return finish(true, 'Done: the goal is reached.');
+  };
+}

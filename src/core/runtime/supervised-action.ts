@@ -60,6 +60,8 @@ export interface LeftTo {
   app: string;
   /** The action that led there, as guards' messages name it (`Tap 'Browser'`). */
   action: string;
+  /** That action as a message carries it, to be worded in the reader's language (`actionCall`). */
+  call: string;
 }
 
 /** What the observation after an action told about it. */
@@ -175,7 +177,8 @@ export class SupervisedActions {
     if (verification) this.scope.emit({ type: 'step.verified', taskId: this.scope.taskId, at: this.scope.now(), step: last.step, verification });
     const acted = last.outcome.ok && this.ports.tools.get(last.call.name)?.actsOnPhone;
     const app = acted ? appLeftTo(last.before, after, this.scope.allowedApps) : null;
-    return { verification, leftTo: app ? { app, action: describeAction(last.call.name, last.call.args, last.outcome.target?.label) } : null };
+    const label = last.outcome.target?.label;
+    return { verification, leftTo: app ? { app, action: describeAction(last.call.name, last.call.args, label), call: actionCall(last.call.name, last.call.args, label) } : null };
   }
 
   /**
@@ -197,7 +200,10 @@ export class SupervisedActions {
     this.record(step, { tool: GO_BACK.name, args: GO_BACK.args }, back, performance.now() - started, scene);
     const how = back.ok ? 'went back out of it' : `could not go back out of it (${back.error ?? 'unknown error'})`;
     const message = `${left.action} opened ${left.app}, which is not among this task's allowed apps: the runtime ${how}`;
-    this.scope.emit({ type: 'guard.decided', taskId, at: now(), step, guard: 'scope', finding: 'outside-allowed-apps', decision: 'warn', message, by: 'runtime' });
+    const said = back.ok
+      ? say('scope.wentBack', { actionCall: left.call, app: left.app }).said
+      : say('scope.couldNotGoBack', { actionCall: left.call, app: left.app, error: back.error ?? 'unknown error' }).said;
+    this.scope.emit({ type: 'guard.decided', taskId, at: now(), step, guard: 'scope', finding: 'outside-allowed-apps', decision: 'warn', message, said, by: 'runtime' });
     return `Your last action (${left.action}) opened ${left.app}, which is not among this task's allowed apps (${(allowedApps ?? []).join(', ')}); the runtime ${how}. Stay within the allowed apps.`;
   }
 

@@ -4,6 +4,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AdbClient } from '../../../src/core/device/adb-client';
 import { renderTaskReport } from '../../../src/core/storage/html-report';
+import { supervisionPrinter } from '../../../src/cli/run-report';
+import { supervisionLines } from '../../../src/shared/supervision-words';
+import { wordsFor } from '../../../src/shared/i18n/translate';
 import { startAdbHarness, type AdbHarness } from '../../support/adb-harness';
 import { finish, startProviderFake, type FakePolicy, type FakeProvider, type ProviderFake } from '../../fakes/index';
 import {
@@ -14,6 +17,7 @@ import {
   repeatsOneActionForever,
   sendsAnUnaskedMessage,
   usesStaleElementIds,
+  wandersIntoAnotherApp,
 } from '../../fakes/misbehaving-model';
 import { CONTACTS_SEED as contactsSeed, INJECTED_NOTE as injectedNote, personReplying, runTask as runOn, type TaskRun as Run, type TaskRunOptions } from '../../fakes/misbehaving-suite';
 
@@ -175,5 +179,33 @@ describe.each(['anthropic', 'openai'] as const)('misbehaving models over %s', (p
     const run = await runTask(provider, { goal: 'Find the hidden setting', model: (turn) => ((clock += 25_000), model(turn)), patch: { budget: { maxMinutes: 1 } }, now: () => clock });
     expect(run.record.failureReason).toBe('time budget reached: the agent worked 1.3 min of its 1 min');
     expect(run.calls).toBe(3);
+  });
+});
+
+describe("the scope guard in the reader's language", () => {
+  it("Scenario: The runtime's Back out of an app outside the task reads in Chinese in the record, the report and the CLI line", async () => {
+    // The model taps the browser's icon in a task limited to Settings; the runtime goes back out of it.
+    const run = await runTask('anthropic', { goal: 'Turn on dark theme', model: wandersIntoAnotherApp('Chrome'), allowedApps: ['com.android.settings'] });
+    const scope = run.events.find((e) => e.type === 'guard.decided' && e.guard === 'scope');
+    expect(scope).toMatchObject({
+      finding: 'outside-allowed-apps',
+      decision: 'warn',
+      message: "Tap 'Chrome' opened com.android.chrome, which is not among this task's allowed apps: the runtime went back out of it",
+      said: { code: 'scope.wentBack', values: { app: 'com.android.chrome' } },
+    });
+    const zh = wordsFor('zh-CN');
+    const worded = '点按 “Chrome” 打开了 com.android.chrome，这个应用不在本任务允许的应用里：运行时已返回退出它';
+    // The record's supervision log (timeline, History), the HTML report and amc run's line all word the code.
+    const lines = supervisionLines(run.record.supervisionLog, zh).map((line) => line.text);
+    expect(lines).toContain(`检查（范围，警告）：${worded}`);
+    expect(renderTaskReport(run.record, zh)).toContain(worded);
+    const printed: string[] = [];
+    const print = supervisionPrinter({ out: (line) => printed.push(line) }, zh);
+    for (const event of run.events) print(event);
+    const line = printed.find((text) => text.includes('com.android.chrome'));
+    expect(line).toContain(worded);
+    expect(line).not.toMatch(/went back|allowed apps/);
+    // The phone: the browser was left, and nothing of it stayed in front.
+    expect((await harness.state()).foreground).not.toBe('com.android.chrome');
   });
 });

@@ -118,6 +118,10 @@ guard: {
     stepMode: 'step mode: every action waits for your yes',
     outsideAllowedApps: "it acts in {{app}}, which is not among this task's allowed apps",
   },
+  scope: {
+    wentBack: "{{action}} opened {{app}}, which is not among this task's allowed apps: the runtime went back out of it",
+    couldNotGoBack: "{{action}} opened {{app}}, which is not among this task's allowed apps: the runtime could not go back out of it ({{error}})",
+  },
   loop: {
     repeat_one: '{{action}} once and the screen did not change',
     repeat_other: '{{action}} {{count}} times in a row and the screen did not change',

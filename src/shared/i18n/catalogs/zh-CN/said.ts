@@ -114,6 +114,10 @@ guard: {
     stepMode: '逐步模式：每个操作都等你同意',
     outsideAllowedApps: '它要在 {{app}} 里操作，这个应用不在本任务允许的应用里',
   },
+  scope: {
+    wentBack: '{{action}} 打开了 {{app}}，这个应用不在本任务允许的应用里：运行时已返回退出它',
+    couldNotGoBack: '{{action}} 打开了 {{app}}，这个应用不在本任务允许的应用里：运行时没能返回退出它（{{error}}）',
+  },
   loop: {
     repeat_other: '{{action}} 连续 {{count}} 次，屏幕没有变化',
     alternation: '在同样两个屏幕之间来回 {{turns}} 轮（最近的操作：{{first}}，然后{{then}}）',
