@@ -5,7 +5,7 @@ import type { AdbClient } from '../core/device/adb-client';
 import type { FleetJob } from '../fleet/job';
 import type { RunJob } from '../fleet/worker';
 import type { SupervisorPort } from '../core/runtime/supervisor';
-import { finishedVerdict } from '../shared/verdict';
+import type { TaskEvent } from '../shared/task';
 import type { RuntimeConfig } from '../core/runtime/config';
 import type { ConfiguredPlanner } from '../core/runtime/planner';
 import type { PlanCachePort } from '../core/runtime/plan-cache-port';
@@ -55,7 +55,7 @@ export async function fleetJobRunner(
   const { createHeadlessRunner } = await import('../core/headless/headless-runner');
   const { phoneHelpersFor } = await import('../app/phone-typing');
   const { APP_CLOSED_REASON } = await import('../core/runtime/task-runner');
-  const { createFlowRunRecorder, flowRunEndOf } = await import('../core/flows/flow-run-recorder');
+  const { foldFlowRun } = await import('../core/flows/flow-run-fold');
   const { flowRunPlanner } = await import('../core/flows/flow-planner');
   const { warmUpFirstTurn } = await import('../app/first-turn-warm-up');
   const { Observer } = await import('../core/perception/observer');
@@ -73,11 +73,11 @@ export async function fleetJobRunner(
 
   const runJob: RunJob = async (job, serial, signal) => {
     const { config, configured } = await configuredPlannerFor({});
-    // A flow job runs its flow's steps (the model only for its ai and ask_ai steps), watched step by step for the result.
+    // A flow job runs its flow's steps (the model only for its ai and ask_ai steps); its result folds the task's events.
     const flow = job.flow?.content;
-    const recorder = flow && createFlowRunRecorder(flow);
+    const events: TaskEvent[] = [];
     const cached = await planCacheForJob(job.goal, config, configured, { cache: planCacheStore, history });
-    const planner = flow ? flowRunPlanner(flow, config, configured, recorder) : cached.planner;
+    const planner = flow ? flowRunPlanner(flow, config, configured) : cached.planner;
     // What the task says on the worker's terminal may quote the job (its answers) or the screen: each line escaped.
     const sayLines = (text: string) => text.split('\n').forEach((line) => say(`${serial}: ${shownText(line)}`));
     const supervisor = jobSupervisor(job, config.settings.fleet.jobsMayPreApprove, sayLines);
@@ -90,6 +90,7 @@ export async function fleetJobRunner(
       ...(cached.planCache && { planCache: cached.planCache }),
     });
     runner.on((event) => void history.append(event).catch(() => undefined));
+    if (flow) runner.on((event) => events.push(event));
     const request = { serial, goal: job.goal, ...(job.maxSteps && { maxSteps: job.maxSteps }), ...(job.allowedApps && { allowedApps: job.allowedApps }) };
     const release = (await readings?.hold(serial)) ?? (() => undefined);
     try {
@@ -98,7 +99,7 @@ export async function fleetJobRunner(
       signal.addEventListener('abort', stop, { once: true });
       try {
         const record = await handle.done;
-        return { record, ...(recorder && { flowSteps: recorder.results(flowRunEndOf(finishedVerdict(record), record.failureReason, record.failureSaid)) }) };
+        return { record, ...(flow && { flowSteps: foldFlowRun(flow, events).steps }) };
       } finally {
         signal.removeEventListener('abort', stop);
       }

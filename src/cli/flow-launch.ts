@@ -7,10 +7,10 @@ import { configuredPlannerFor, maxStepsOf, plannerOverrides } from './planner-op
 import { allowedAppsOf, presetAnswers } from './supervision-options';
 import type { TaskAtTerminalValues } from './task-at-terminal';
 import type { Flow } from '../shared/flow';
+import type { TaskEvent } from '../shared/task';
 import type { LaunchTargets } from '../shared/device-groups';
 import { launchOutcome, type LaunchRow } from '../shared/launch';
 import type { FlowStepResult } from '../core/flows/flow-run-report';
-import type { FlowRunRecorder } from '../core/flows/flow-run-recorder';
 import { printFlowSteps, writeJunitReport } from './flow-steps';
 import { terminalWords } from './terminal-words';
 
@@ -38,15 +38,17 @@ export async function runFlowLaunch(launch: FlowLaunch, values: TaskAtTerminalVa
   const { config, configured } = await configuredPlannerFor(plannerOverrides(values));
   const adb = await adbForTask(values, config.settings);
   const { launchTasks, launchTable } = await import('./run-launch');
-  const { createFlowRunRecorder, flowRunEndOf } = await import('../core/flows/flow-run-recorder');
+  const { foldFlowRun } = await import('../core/flows/flow-run-fold');
   const { flowRunPlanner } = await import('../core/flows/flow-planner');
   const { flowPassed } = await import('../core/flows/flow-run-report');
 
-  const recorders = new Map<string, FlowRunRecorder>();
-  const plannerFor = (serial: string) => {
-    const recorder = createFlowRunRecorder(flow);
-    recorders.set(serial, recorder);
-    return flowRunPlanner(flow, config, configured, recorder, { heal: launch.heal === true });
+  const plannerFor = () => flowRunPlanner(flow, config, configured, { heal: launch.heal === true });
+  // Each phone's task's events, by task: its report is their fold.
+  const eventsOf = new Map<string, TaskEvent[]>();
+  const heard = (event: TaskEvent) => {
+    const events = eventsOf.get(event.taskId) ?? [];
+    events.push(event);
+    eventsOf.set(event.taskId, events);
   };
   const startedAt = new Date();
   const request = {
@@ -57,15 +59,15 @@ export async function runFlowLaunch(launch: FlowLaunch, values: TaskAtTerminalVa
     yes: values.yes ?? false,
     json: values.json ?? false,
     plannerFor,
+    heard,
     ...(maxSteps && { maxSteps }),
     ...(allowedApps && { allowedApps }),
   };
   const { launchId, rows } = await launchTasks(request, io, adb, config, configured);
 
   const phones = rows.map((row): FlowLaunchPhone => {
-    const end = flowRunEndOf(row.outcome ?? 'failed', row.outcome === 'done' || row.outcome === 'done-not-verified' ? null : row.reason);
-    // A phone whose task never started has no recorder: its first step carries why, the others did not run.
-    const steps = (recorders.get(row.serial) ?? createFlowRunRecorder(flow)).results(end);
+    // A phone whose task never started has no events: its first step carries why, the others did not run.
+    const { steps } = foldFlowRun(flow, (row.taskId && eventsOf.get(row.taskId)) || [], row.reason ?? 'the run did not start');
     return { row, passed: row.outcome === 'done' && flowPassed(steps), steps };
   });
   const passed = phones.filter((phone) => phone.passed).length;

@@ -9,10 +9,9 @@ import { printFlowSteps, writeJunitCheckError, writeJunitReport, writeJunitXml }
 import { terminalWords } from './terminal-words';
 import { flowPassed, type Flow, type FlowStepResult } from '../shared/flow';
 import type { FlowRunReport } from '../core/flows/flow-run-report';
-import type { TaskRecord } from '../shared/task';
+import type { TaskEvent, TaskRecord } from '../shared/task';
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { finishedVerdict } from '../shared/verdict';
 import { LAUNCH_TARGETS_USAGE, launchTargetOptions, launchTargetsOf } from './launch-targets';
 
 export const FLOW_RUN_USAGE = `amc flow run FILE|FOLDER [--include-tags A,B] [--exclude-tags C] ${LAUNCH_TARGETS_USAGE} ${FLOW_VAR_USAGE} [--heal] [--json] [--junit FILE] ${SUPERVISION_OPTIONS_USAGE} ${PLANNER_OPTIONS_USAGE} ${ADB_OPTIONS_USAGE}`;
@@ -87,26 +86,26 @@ type RunValues = Parameters<typeof runTaskAtTerminal>[1] & { json?: boolean | un
 /** One flow file on one phone: its steps printed, and how it went (the exit code, the JUnit suite, the task). */
 async function runOneFlow(file: string, flow: Flow, values: RunValues, io: CliIo, mode: 'run' | 'heal', heal: boolean, outputFolder: string) {
   // Loaded lazily so `amc --help` stays fast.
-  const { createFlowRunRecorder, flowRunEndOf } = await import('../core/flows/flow-run-recorder');
+  const { foldFlowRun } = await import('../core/flows/flow-run-fold');
   const { flowRunPlanner } = await import('../core/flows/flow-planner');
   const { createFlowScreenshots } = await import('../core/flows/flow-screenshots');
-  const recorder = createFlowRunRecorder(flow);
+  const events: TaskEvent[] = [];
   const startedAt = new Date();
   let record: TaskRecord | undefined;
   const code = await runTaskAtTerminal(`flow ${mode}`, values, io, async ({ config, configured, phone }) => {
     if (heal && configured.planner.info.kind !== 'ai') throw new UsageError('--heal needs a model to repair steps: turn the AI planner on in Settings (or set AI_PLANNER_ENABLED=true)');
     const screenshots = createFlowScreenshots(outputFolder, phone);
-    return { goal: flow.goal, planner: flowRunPlanner(flow, config, configured, recorder, { heal, screenshots }), finished: (finished) => (record = finished) };
+    return { goal: flow.goal, planner: flowRunPlanner(flow, config, configured, { heal, screenshots }), finished: (finished) => (record = finished), heard: (event) => events.push(event) };
   });
 
   // The task's own end (its reason: a refused action, a stop) is the reason of the step it ended on.
-  const steps = recorder.results(record ? flowRunEndOf(finishedVerdict(record), record.failureReason, record.failureSaid) : { completed: false, reason: 'the run did not start' });
+  const { steps, healed } = foldFlowRun(flow, events);
   const passed = flowPassed(steps);
   if (values.json) io.out(JSON.stringify({ type: 'flow.finished', file, passed, steps }));
   else printFlowSteps(io, terminalWords().t('cli:flowSteps.title', { file }), steps, terminalWords());
   const report = { goal: flow.goal, startedAt: startedAt.toISOString(), durationMs: Date.now() - startedAt.getTime(), steps };
   // The task's own code says how it ended; a flow whose model finished the goal after a step failed still failed.
-  return { code: code === ExitCode.ok && !passed ? ExitCode.failed : code, passed, report, record, healed: recorder.healed() };
+  return { code: code === ExitCode.ok && !passed ? ExitCode.failed : code, passed, report, record, healed };
 }
 
 /**

@@ -13,6 +13,7 @@ import { terminalSupervisor } from './terminal-supervisor';
 import { supervisionPrinter } from './run-report';
 import { printEvent } from './task-events';
 import { terminalWords } from './terminal-words';
+import type { TaskEvent } from '../shared/task';
 
 export interface LaunchRequest {
   /** The command, as its messages name it (`run`, `flow run`). */
@@ -26,6 +27,8 @@ export interface LaunchRequest {
   json: boolean;
   /** The planner of each phone's task (a flow run watches each phone's run on its own); the configured one when absent. */
   plannerFor?(serial: string): ConfiguredPlanner;
+  /** Hears each event of every phone's task (a flow run folds each phone's report from its task's). */
+  heard?(event: TaskEvent): void;
 }
 
 export interface LaunchEnded {
@@ -93,6 +96,7 @@ export async function launchTasks(request: LaunchRequest, io: CliIo, adb: AdbCli
   const serialOf = new Map<string, string>();
   const words = terminalWords();
   const printSupervision = supervisionPrinter(io, words);
+  if (request.heard) runner.on(request.heard);
   runner.on((event) => {
     if (request.json) return io.out(JSON.stringify(event));
     const serial = serialOf.get(event.taskId) ?? (event.type === 'task.started' ? event.serial : '?');

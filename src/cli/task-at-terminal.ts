@@ -6,7 +6,7 @@ import type { ConfiguredPlanner, TaskHandle } from '../core/runtime/task-runner'
 import type { RuntimeConfig } from '../core/runtime/config';
 import type { TaskStore } from '../core/storage/task-store';
 import type { AdbClient } from '../core/device/adb-client';
-import type { TaskRecord } from '../shared/task';
+import type { TaskEvent, TaskRecord } from '../shared/task';
 import { allowedAppsOf, presetAnswers } from './supervision-options';
 import { supervisionPrinter } from './run-report';
 import { terminalSupervisor } from './terminal-supervisor';
@@ -50,6 +50,8 @@ export type PrepareTask = (base: {
   planner: ConfiguredPlanner;
   /** Hears the finished task's record (a flow run reads its reason and the model's turns from it). */
   finished?: (record: TaskRecord) => void;
+  /** Hears each of the task's events as it happens (a flow run folds its report from them). */
+  heard?: (event: TaskEvent) => void;
 }>;
 
 export async function runTaskAtTerminal(command: string, values: TaskAtTerminalValues, io: CliIo, prepare: PrepareTask): Promise<number> {
@@ -102,6 +104,7 @@ export async function runTaskAtTerminal(command: string, values: TaskAtTerminalV
   const spinner = !values.json && io.status && process.stdout.isTTY ? planningSpinner(io.status, Date.now, words) : undefined;
   if (spinner) runner.on((event) => spinner.onEvent(event));
   const printSupervision = supervisionPrinter(io, words);
+  if (task.heard) runner.on(task.heard);
   runner.on(values.json ? (event) => io.out(JSON.stringify(event)) : (event) => (printEvent(event, io, configured.planner.info, words), printSupervision(event)));
   let historyProblem: string | undefined;
   runner.on((event) => {

@@ -448,6 +448,37 @@ export const FlowStepResultSchema = z.object({
 });
 export type FlowStepResult = z.infer<typeof FlowStepResultSchema>;
 
+/** The statuses the replay gives a step it carried out or checked (`not-run` is only ever the report's, for the rest). */
+export const SETTLED_STEP_STATUSES = ['passed', 'failed', 'healed', 'skipped-already-done'] as const satisfies readonly FlowStepStatus[];
+
+/**
+ * A flow's marks on the turn the replay planned: the flow step the turn carries out (`step`: its index among the flow's
+ * steps, the line it is written on, the file a `run_flow` brought it from), and the steps whose result the replay knew
+ * while planning it (`settled`: a check that held, the action before it that verified, a step that failed). The turns
+ * a model plans after a step failed carry no step: a flow run's report is a fold over these marks, never a guess.
+ */
+export const FlowTurnSchema = z.object({
+  step: z
+    .object({
+      index: z.number().int().nonnegative(),
+      line: z.number().int().positive().optional(),
+      file: z.string().max(500).optional(),
+    })
+    .optional(),
+  settled: z.array(
+    z.object({
+      index: z.number().int().nonnegative(),
+      status: z.enum(SETTLED_STEP_STATUSES),
+      detail: z.string(),
+      said: SaidSchema.optional(),
+      /** A healed step: the turns the model acted on in its place. */
+      healedOn: z.array(z.number().int().positive()).optional(),
+    }),
+  ),
+});
+export type FlowTurn = z.infer<typeof FlowTurnSchema>;
+export type FlowStepMark = FlowTurn['settled'][number];
+
 /** A flow run passes only when every one of its steps (asserts and questions included) passed (or was healed or already done). */
 export const flowPassed = (steps: readonly FlowStepResult[]): boolean => steps.every((step) => PASSING_STEP_STATUSES.includes(step.status));
 /** How many steps passed (healed and skipped ones included). */

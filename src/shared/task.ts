@@ -5,7 +5,7 @@ import { StepOutcomeSchema, VerificationSchema } from './action';
 import { SaidSchema } from './said';
 import { TokenUsageSchema, ToolCallDecisionSchema } from '@amc/provider-clients/contract';
 import { CONFIRMATION_MODES } from './settings-catalog';
-import { STEP_SOURCES } from './flow';
+import { FlowTurnSchema, STEP_SOURCES } from './flow';
 import { RecordedOriginSchema } from './recording';
 
 /**
@@ -35,6 +35,8 @@ export const PlannedStepSchema = ToolCallDecisionSchema.extend({
   source: z.enum(STEP_SOURCES).default('model'),
   /** The rationale's code, when the app wrote it (a replayed flow step's), for a reader in another language. */
   rationaleSaid: SaidSchema.optional(),
+  /** A flow's replay: the flow step this turn carries out and the steps it knew the result of (absent: not a flow's turn). */
+  flow: FlowTurnSchema.optional(),
 });
 export type PlannedStep = z.infer<typeof PlannedStepSchema>;
 
@@ -286,6 +288,8 @@ export const TaskFinishedEventSchema = z.object({
   costUsd: z.number().nonnegative().nullable().optional(),
   /** On success: whether the runtime could confirm anything was done (e.g. not verified when no action was taken). */
   verification: VerificationSchema.optional(),
+  /** A flow's replay that failed without a plan of its own on the last turn: the steps it knew the result of then. */
+  flow: FlowTurnSchema.optional(),
   durationMs: ms,
 });
 

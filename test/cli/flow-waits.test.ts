@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startAdbHarness, type AdbHarness } from '../support/adb-harness';
 import { anthropicDirectEnv, runAmc } from '../support/cli';
-import { finish, scriptedPolicy, startAnthropicFake, tapLabel, type AnthropicFake, type FakePolicy } from '../fakes/index';
+import { findElement, finish, scriptedPolicy, startAnthropicFake, tapLabel, type AnthropicFake, type FakePolicy } from '../fakes/index';
 import { applyTaskEvent, newTaskRecord, type TaskEvent, type TaskEventOf, type TaskRecord } from '../../src/shared/task';
 import { renderTaskReport } from '../../src/core/storage/html-report';
 import { TASKS_FOLDER } from '../../src/core/storage/task-store';
@@ -187,6 +187,44 @@ describe('amc flow run --heal and amc flow heal', () => {
     expect(result.code).toBe(1);
     expect(result.stdout).toMatch(/FAILED +2\. tap: \{ text: Shoping list, timeout: 1000 \} — no 'Shoping list' on this screen.*the model did not repair it in 3 actions/);
     expect(result.stdout).toContain('not run  3.');
+    expect(fake.requests).toHaveLength(3);
+  });
+
+  it("Scenario: A model acting in a failed step's place does the later steps' work, and the report still says they did not run", async () => {
+    // Asked to repair step 3 only, the misbehaving model carries on with the flow's next steps itself: it types the
+    // title, then hides the keyboard and saves as steps 4 and 5 would, never saying the step is done.
+    let typed = false;
+    policy = (turn) => {
+      const title = findElement(turn.scene, /note_title$/);
+      if (title && !typed) {
+        typed = true;
+        return { kind: 'call', tool: 'type_text', args: { element_id: title.id, text: 'Plums' }, text: 'Writing the title.' };
+      }
+      if (turn.scene?.screen.keyboardShown) return { kind: 'call', tool: 'press_key', args: { key: 'back' }, text: 'Hiding the keyboard, as the flow goes on to do.' };
+      const save = findElement(turn.scene, 'Save');
+      return save ? { kind: 'call', tool: 'tap', args: { element_id: save.id }, text: 'Saving, as the flow goes on to do.' } : finish(false, 'no Save button');
+    };
+    const file = await flowFile(
+      'carries-on.yaml',
+      'goal: Write the note Plums\nsteps:\n  - launch_app: Notes\n  - tap: {desc: New note}\n  - type_text: {target: {resourceId: note_titel}, text: Plums, timeout: 1000}\n  - press_key: back\n  - tap: {text: Save}\n  - assert: {visible: Plums}\n',
+    );
+    const result = await runAmc(['flow', 'run', file, '-s', harness.serial, '--heal', '--yes', '--json'], { env: aiOn() });
+    expect(result.code, result.stderr).toBe(1);
+    const lines = result.stdout.trim().split('\n').map((line) => JSON.parse(line) as { type: string } & Record<string, unknown>);
+    const report = lines.at(-1) as unknown as { type: string; passed: boolean; steps: Array<{ status: string; detail: string }> };
+    expect(report.type).toBe('flow.finished');
+    expect(report.passed).toBe(false);
+    expect(report.steps.map((step) => step.status)).toEqual(['passed', 'passed', 'failed', 'not-run', 'not-run', 'not-run']);
+    expect(report.steps[2]!.detail).toMatch(/the model did not repair it in 3 actions$/);
+    expect(report.steps.slice(3).map((step) => step.detail)).toEqual(Array(3).fill('not run: an earlier step did not pass'));
+    // The phone shows the model did what steps 4 and 5 were for: the note is saved and the list is back.
+    const state = await harness.state();
+    expect(state.notes.map((note) => note.title)).toContain('Plums');
+    expect(state.activity).toMatch(/NotesActivity$/);
+    // Every turn the model acted on is stamped as step 3's; none as a later step's.
+    const planned = lines.filter((line) => line.type === 'step.planned') as unknown as TaskEventOf<'step.planned'>[];
+    expect(planned.filter((event) => event.source === 'model').map((event) => event.flow?.step?.index)).toEqual([2, 2, 2]);
+    expect(planned.some((event) => (event.flow?.step?.index ?? 0) > 2)).toBe(false);
     expect(fake.requests).toHaveLength(3);
   });
 

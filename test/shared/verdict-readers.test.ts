@@ -16,7 +16,7 @@ import { TASK_EXIT_CODES } from '../../src/cli/command';
 import { launchRowOf } from '../../src/shared/launch';
 import { resultOf } from '../../src/fleet/worker';
 import { jobCounts, jobVerdict } from '../../src/shared/fleet';
-import { flowRunEndOf } from '../../src/core/flows/flow-run-recorder';
+import { flowRunEnd } from '../../src/core/flows/flow-run-fold';
 import { taskOutcomeKind } from '../../src/shared/task-words';
 import { taskVerdict, TASK_VERDICTS, verdictOfEvents, type TaskVerdict } from '../../src/shared/verdict';
 import type { TaskEvent } from '../../src/shared/task';
@@ -90,7 +90,7 @@ describe('one verdict, every reader', { timeout: 120_000 }, () => {
         exit: TASK_EXIT_CODES[verdict],
         launch: launchRowOf(record).outcome,
         fleet: jobVerdict(job),
-        flowEnd: flowRunEndOf(verdict, record.failureReason).completed,
+        flowEnd: flowRunEnd(events, 'the run did not start').completed,
         mcp: (await taskStatus(id)).verdict,
       };
       expect(seen[verdict], verdict).toEqual({

@@ -1,10 +1,10 @@
-import type { ActionStep, AskAi, Assertion, FlowStepStatus, WaitUntil } from '../../shared/flow';
+import type { ActionStep, AskAi, Assertion, FlowStepMark, WaitUntil } from '../../shared/flow';
 import { labelParts, sceneFingerprint } from '../../shared/scene';
 import type { TokenUsage } from '@amc/provider-clients';
 import type { PlanContext } from '../runtime/planner';
 import type { FlowChecks } from './flow-checks-port';
 import { FlowStepFailed } from './flow-step-failure';
-import { checkedOn, DIRECTION_CODES, sayAbout, stepFailed, verbatim, waited } from './flow-step-said';
+import { checkedOn, DIRECTION_CODES, sayAbout, verbatim, waited } from './flow-step-said';
 import { describeLocator, resolveLocator } from './locator';
 import { LOOKUP_TIMEOUT_MS, OPTIONAL_LOOKUP_TIMEOUT_MS, type FlowScreenshots } from './replay-options';
 import type { ScreenWatch } from './screen-watch';
@@ -22,15 +22,15 @@ export interface StepRun {
   inBlock: boolean;
   screen: ScreenWatch;
   context: PlanContext;
-  report(status: FlowStepStatus, detail: Saying): void;
+  report(status: FlowStepMark['status'], detail: Saying): void;
 }
 
-const reportTop = (run: StepRun, status: FlowStepStatus, detail: Saying) => run.inBlock || run.report(status, detail);
+const reportTop = (run: StepRun, status: FlowStepMark['status'], detail: Saying) => run.inBlock || run.report(status, detail);
 
 /** A step's failure: its own line says what it missed, the run's reason names the step and what failed (`code`). */
 function failStep(run: StepRun, code: 'flowRun.checkFailed' | 'flowRun.waitedInVain' | 'flowRun.nothingToCopy' | 'flowRun.noScreenshot', missing: Saying): never {
   run.report('failed', missing);
-  throw new FlowStepFailed(stepFailed(run.index, sayAbout(code, {}, { reasonSaid: missing })));
+  throw new FlowStepFailed({ index: run.index, reason: sayAbout(code, {}, { reasonSaid: missing }) });
 }
 
 /** `assert`: the fact the check found (waiting for the screen up to `timeoutMs`), or the step fails. */
@@ -87,7 +87,7 @@ export async function askAiStep(run: StepRun, checks: FlowChecks, ask: AskAi, va
   run.screen.settled = false;
   if (answer.kind === 'yes-no') {
     run.report(answer.yes ? 'passed' : 'failed', say(answer.yes ? 'flowRun.answeredYes' : 'flowRun.answeredNo', { why: answer.why }));
-    if (!answer.yes) throw new FlowStepFailed(stepFailed(run.index, say('flowRun.modelSaidNo', { question: ask.question, why: answer.why })));
+    if (!answer.yes) throw new FlowStepFailed({ index: run.index, reason: say('flowRun.modelSaidNo', { question: ask.question, why: answer.why }) });
     return say('flowRun.askedYes', { question: ask.question });
   }
   run.report('passed', verbatim(ask.into ? `${ask.into} = "${answer.value}"` : `"${answer.value}"`));

@@ -5,20 +5,19 @@ import { buildToolCallingClient } from '../runtime/build-planner';
 import type { RuntimeConfig } from '../runtime/config';
 import type { ConfiguredPlanner } from '../runtime/planner';
 import { createFlowChecks } from './flow-checks';
-import type { FlowRunRecorder } from './flow-run-recorder';
 
 /**
  * The planner of a flow run, from the one the configuration builds: the flow's steps replayed on the fresh Scene of
  * each turn (each lookup and check waiting for the screen, each turn's screen read once it settled), asserts judged
  * in code, and the configured model (when the AI planner is on) for `ai` and `ask_ai` steps. With the AI planner off
- * no model is called (seed D6): such steps stop the run and say why. `recorder` hears each step's result; `screenshots`
- * saves `screenshot` steps' pictures (without it, such a step fails).
+ * no model is called (seed D6): such steps stop the run and say why. Each turn carries the flow's marks (the step it
+ * carries out, the steps it knew the result of): the run's report folds them (flow-run-fold.ts). `screenshots` saves
+ * `screenshot` steps' pictures (without it, such a step fails).
  */
 export function flowRunPlanner(
   flow: Flow,
   config: RuntimeConfig,
   configured: ConfiguredPlanner,
-  recorder?: FlowRunRecorder,
   { heal = false, screenshots }: { heal?: boolean; screenshots?: FlowScreenshots } = {},
 ): ConfiguredPlanner {
   const model = configured.planner.info.kind === 'ai' ? configured.planner : undefined;
@@ -32,9 +31,8 @@ export function flowRunPlanner(
     checks,
     onDivergence: heal && model ? 'heal' : 'fail',
     ...(model && { model }),
-    ...(recorder && { onStep: recorder.onStep }),
     ...(screenshots && { screenshots }),
   });
   // Every step may take a turn of its own, and one more confirms the end.
-  return { ...configured, planner: recorder ? recorder.planner(planner) : planner, maxSteps: Math.max(configured.maxSteps, flow.steps.length + 1) };
+  return { ...configured, planner, maxSteps: Math.max(configured.maxSteps, flow.steps.length + 1) };
 }

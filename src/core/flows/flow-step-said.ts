@@ -1,6 +1,6 @@
 import type { Verification } from '../../shared/action';
 import type { StepCondition } from '../../shared/flow';
-import { say, saidList, SaidSchema, type SaidCode, type SaidValues, type Saying } from '../../shared/said';
+import { say, saidList, type SaidCode, type SaidValues, type Saying } from '../../shared/said';
 import { sayActions } from '../../shared/supervision-words';
 import type { Frame } from './flow-cursor';
 import type { CheckResult } from './flow-checks-port';
@@ -23,14 +23,6 @@ export const verbatim = (text: string): Saying => say('flowFile.verbatim', { tex
 
 /** "Step 3: …": a step's reason as the run's. */
 export const stepFailed = (index: number, reason: Saying): Saying => sayAbout('flowRun.stepFailed', { step: index + 1 }, { reasonSaid: reason });
-
-/** A step's reason without its "Step N: " (an optional or retried step's own line). */
-export function withoutStepNumber(reason: Saying): Saying {
-  const text = reason.text.replace(/^Step \d+: /, '');
-  if (reason.said.code !== 'flowRun.stepFailed') return { text, said: reason.said };
-  const inner = SaidSchema.array().length(1).safeParse(JSON.parse(String(reason.said.values.reasonSaid)));
-  return { text, said: inner.success ? inner.data[0]! : verbatim(text).said };
-}
 
 /** A reason, with how long the step waited for the screen when it did. */
 export const waited = (reason: Saying, waitedMs: number): Saying =>

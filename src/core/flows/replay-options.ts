@@ -1,5 +1,4 @@
-import type { Flow, FlowStepStatus } from '../../shared/flow';
-import type { Said } from '../../shared/said';
+import type { Flow } from '../../shared/flow';
 import type { Planner } from '../runtime/planner';
 import type { ToolCatalog } from '../tools/tool';
 import type { FlowChecks } from './flow-checks-port';
@@ -27,11 +26,6 @@ export interface ReplayPlannerOptions {
    * fails the run at that step with what was looked for and what the screen shows (a CI run: `amc flow run`).
    */
   onDivergence?: 'model' | 'fail' | 'heal';
-  /**
-   * Hears how each step went, as soon as it is known (a flow run's per-step report); a healed step comes with the turns
-   * the model acted on in its place.
-   */
-  onStep?(index: number, status: FlowStepStatus, detail: string, healedOn?: readonly number[], said?: Said): void;
   /** Where `screenshot` steps save the screen; absent: such a step fails, saying this run keeps no screenshots. */
   screenshots?: FlowScreenshots;
 }

@@ -1,4 +1,4 @@
-import { isActionStep, type ActionStep, type FlowStep, type FlowStepStatus, type StepCondition } from '../../shared/flow';
+import { isActionStep, type ActionStep, type FlowStep, type FlowStepMark, type FlowTurn, type StepCondition } from '../../shared/flow';
 import { elementLabel } from '../../shared/scene';
 import { say, type Saying } from '../../shared/said';
 import { actionCall, sayActions } from '../../shared/supervision-words';
@@ -14,9 +14,9 @@ import { isQuestionGoal } from '../../shared/verdict';
 import { describeLocator } from './locator';
 import { resolveVariables } from './flow-variables';
 import { FlowCursor, isBlock, type Frame } from './flow-cursor';
-import { FlowStepFailed } from './flow-step-failure';
+import { FlowStepFailed, runReason, type StepFailure } from './flow-step-failure';
 import { stepHint } from './flow-step-hint';
-import { blockDoneWords, conditionWords, isReason, sayAbout, stepFailed, verbatim, waited, withoutStepNumber } from './flow-step-said';
+import { blockDoneWords, conditionWords, isReason, sayAbout, verbatim, waited } from './flow-step-said';
 import { HEAL_TURNS, timeoutOf, type ReplayPlannerOptions } from './replay-options';
 import { replayedOutcome, type Pending } from './replayed-outcome';
 import { ScreenWatch } from './screen-watch';
@@ -64,7 +64,10 @@ class ReplayPlanner implements Planner {
   /** The steps reported failed so far. */
   private readonly failedSteps = new Set<number>();
   /** Why a step before the steps that always run failed: the run's reason once they are done. */
-  private failedBefore: Saying | null = null;
+  private failedBefore: StepFailure | null = null;
+  /** The steps whose result this turn knows so far, and the step its plan carries out: the turn's flow marks. */
+  private marks: FlowStepMark[] = [];
+  private stamp: FlowTurn['step'] = undefined;
 
   constructor(private readonly options: ReplayPlannerOptions) {
     const model = options.model;
@@ -82,27 +85,62 @@ class ReplayPlanner implements Planner {
   // Completion only ever comes from the flow's end or the model's finish_task (seed D3).
   async plan(input: PlanInput, context: PlanContext): Promise<Decision> {
     this.spent = null;
+    this.marks = [];
+    this.stamp = undefined;
+    try {
+      return this.marked(await this.decideOrFail(input, context));
+    } catch (error) {
+      // An error (a provider outage) ends the task: what this turn knew of the steps before it is not lost with it.
+      if (error instanceof Error && this.marks.length) Object.defineProperty(error, 'flow', { value: { settled: this.marks } satisfies FlowTurn });
+      throw error;
+    }
+  }
+
+  private async decideOrFail(input: PlanInput, context: PlanContext): Promise<Decision> {
     for (;;) {
       try {
         const decision = await this.decide(input, context);
         // The steps that always run are done: the run fails with the failure before them.
-        if (this.failedBefore && decision.kind === 'finish') return { kind: 'fail', reason: this.failedBefore.text, call: null, said: this.failedBefore.said };
+        if (this.failedBefore && decision.kind === 'finish') return this.failed(this.failedBefore, null);
         return decision;
       } catch (error) {
         if (!(error instanceof FlowStepFailed)) throw error;
-        if (this.alwaysRunAfter(error.reason)) continue;
-        if (!this.failedBefore) return { kind: 'fail', reason: error.message, call: error.call, said: error.said };
-        return { kind: 'fail', reason: `${this.failedBefore.text}; then ${error.message.replace(/^Step (\d+)/, 'step $1')}`, call: error.call };
+        this.markFailed(error.failure);
+        if (this.alwaysRunAfter(error.failure)) continue;
+        if (!this.failedBefore) return this.failed(error.failure, error.call);
+        // The run fails with the first failure, and says the later one after it.
+        const { index, reason } = error.failure;
+        const then = index === null ? reason.text : `step ${index + 1}: ${reason.text}`;
+        return { kind: 'fail', reason: `${runReason(this.failedBefore).text}; then ${then}`, call: error.call };
       }
     }
   }
 
+  /** The turn's fail decision for a step's failure, with its code for a reader in another language. */
+  private failed(failure: StepFailure, call: PlannedStep | null): Decision {
+    const { text, said } = runReason(failure);
+    return { kind: 'fail', reason: text, call, said };
+  }
+
+  /** The turn's decision with the flow's marks: on its call, or (a failure) on the decision, for `task.finished`. */
+  private marked(decision: Decision): Decision {
+    if (!this.marks.length && !this.stamp) return decision;
+    const flow: FlowTurn = { ...(this.stamp && { step: this.stamp }), settled: this.marks };
+    if (decision.kind === 'fail') return { ...decision, flow };
+    return decision.call ? { ...decision, call: { ...decision.call, flow } } : decision;
+  }
+
+  /** A failed step says so on its line, unless it already did (a check says what it missed, a refusal who refused). */
+  private markFailed(failure: StepFailure): void {
+    if (failure.index === null || this.failedSteps.has(failure.index)) return;
+    this.onStep(failure.index, 'failed', failure.reason);
+  }
+
   /** A step failed before the steps that always run (onFlowComplete): on to them, the failure kept for the end. */
-  private alwaysRunAfter(reason: Saying): boolean {
+  private alwaysRunAfter(failure: StepFailure): boolean {
     const from = this.options.flow.alwaysFrom;
     if (from === undefined || this.failedBefore !== null || this.cursor.next >= from) return false;
-    if (!this.failedSteps.size) this.onStep(this.cursor.next, 'failed', withoutStepNumber(reason));
-    this.failedBefore = reason;
+    this.failedBefore = failure;
     this.cursor.jump(from);
     this.pending = null;
     this.healing = null;
@@ -110,10 +148,18 @@ class ReplayPlanner implements Planner {
     return true;
   }
 
-  /** Every step's result goes to the run's report; a failure is also kept here (a step fails at most once). */
-  private onStep(index: number, status: FlowStepStatus, detail: Saying, healedOn?: readonly number[]): void {
+  /** Every step's result is a mark on this turn (the run's report folds them); a failure is also kept here. */
+  private onStep(index: number, status: FlowStepMark['status'], detail: Saying, healedOn?: readonly number[]): void {
     if (status === 'failed') this.failedSteps.add(index);
-    this.options.onStep?.(index, status, detail.text, healedOn, detail.said);
+    this.marks.push({ index, status, detail: detail.text, said: detail.said, ...(healedOn && { healedOn: [...healedOn] }) });
+  }
+
+  /** Which flow step a planned call carries out: its index, and where it is written (its line, a run_flow's file). */
+  private stampOf(index: number): NonNullable<FlowTurn['step']> {
+    const line = this.options.flow.lines?.[index];
+    const frame = this.cursor.frames.findLast((inside) => 'run_flow' in inside.block && inside.block.run_flow.file);
+    const file = frame && 'run_flow' in frame.block ? frame.block.run_flow.file : undefined;
+    return { index, ...(line !== undefined && { line }), ...(file !== undefined && { file }) };
   }
 
   /** The step at `index` under way on this turn's screen, for the steps that carry themselves out. */
@@ -122,7 +168,7 @@ class ReplayPlanner implements Planner {
   }
 
   private async decide(input: PlanInput, context: PlanContext): Promise<Decision> {
-    if (this.handedOver) return this.askModel(input, context, input.goal, false, this.takeoverSource());
+    if (this.handedOver) return this.askModel(input, context, input.goal, null, this.takeoverSource());
     if (!this.started) {
       this.started = true;
       // The cache follows a run that started where this one does; elsewhere the model plans from the start.
@@ -133,8 +179,8 @@ class ReplayPlanner implements Planner {
       }
     }
     const diverged = this.settlePending(input);
-    if (diverged && !this.retryAfter(diverged)) return this.diverge(diverged, input, context);
-    if (!input.scene) return this.diverge(say('flowRun.screenUnread', { why: input.sceneError ?? 'no Scene' }), input, context);
+    if (diverged && !this.retryAfter(runReason(diverged))) return this.diverge(diverged, input, context);
+    if (!input.scene) return this.diverge({ index: null, reason: say('flowRun.screenUnread', { why: input.sceneError ?? 'no Scene' }) }, input, context);
     const { steps } = this.options.flow;
     this.screen.saw(input.scene, input.screenSettled === true);
     if (this.healing) {
@@ -144,6 +190,7 @@ class ReplayPlanner implements Planner {
     while (this.cursor.next < steps.length) {
       const index = this.cursor.next;
       const step = resolveVariables(this.cursor.current(), this.vars);
+      const stamp = this.stampOf(index);
       const outcome = await this.controlledStep(index, step, input, context);
       if (outcome === 'next') {
         this.advance();
@@ -162,8 +209,8 @@ class ReplayPlanner implements Planner {
         if (repairing) return repairing;
         continue;
       }
-      if (isReason(outcome)) return this.diverge(stepFailed(index, outcome), input, context);
-      return this.report(outcome);
+      if (isReason(outcome)) return this.diverge({ index, reason: outcome }, input, context);
+      return this.report(outcome, stamp);
     }
     return this.finishFlow(input, context);
   }
@@ -183,7 +230,7 @@ class ReplayPlanner implements Planner {
     if (answer) {
       // A question: answered with what this screen shows where the recorded run read its answer.
       const read = answerNow(answer, input.scene!);
-      if ('problem' in read && this.options.model) return this.diverge(verbatim(`the answer cannot be read again: ${read.problem}`), input, context);
+      if ('problem' in read && this.options.model) return this.diverge({ index: null, reason: verbatim(`the answer cannot be read again: ${read.problem}`) }, input, context);
       reason = 'text' in read ? `${read.text} (read on this screen from ${describeLocator(answer.from)}; ${reason})` : `${reason}; ${read.problem}`;
     }
     // A question's answer is the screen's words; the flow's own end is said in the reader's language.
@@ -213,7 +260,7 @@ class ReplayPlanner implements Planner {
       if (!recoverable) throw error;
       // The model's call that said the step cannot be done cost what it cost: the next step this turn carries it.
       this.spent = error.call?.usage ?? this.spent;
-      return withoutStepNumber(error.reason);
+      return error.failure.reason;
     }
   }
 
@@ -238,11 +285,15 @@ class ReplayPlanner implements Planner {
     return 'entered';
   }
 
-  /** Past the current step (a top-level block it finishes is then reported passed). */
+  /**
+   * Past the current step: a top-level block it finishes is then reported passed, or, when its last step is an action
+   * under way, once the next look shows the action went through (never before).
+   */
   private advance(): void {
+    const pending = this.pending?.inner ? this.pending : null;
     this.cursor.advance(
       (condition) => this.holds(condition) === true,
-      (index, frame) => this.onStep(index, 'passed', blockDoneWords(frame)),
+      (index, frame) => (pending?.index === index ? (pending.blockDone = blockDoneWords(frame)) : this.onStep(index, 'passed', blockDoneWords(frame))),
     );
   }
 
@@ -268,7 +319,7 @@ class ReplayPlanner implements Planner {
     if ('ai' in step) {
       if (!this.options.model) return say('flowRun.noModel', { goal: step.ai });
       const notice = `This is step ${index + 1} of a recorded flow for the goal ${asData(this.options.flow.goal)}. Reach only this part of it, then call finish_task.`;
-      const planned = await this.askModel({ ...input, notices: [...(input.notices ?? []), notice] }, context, step.ai, true);
+      const planned = await this.askModel({ ...input, notices: [...(input.notices ?? []), notice] }, context, step.ai, index);
       if (planned.kind === 'act') return planned.call;
       this.onStep(index, 'passed', say('flowRun.subGoalReached'));
       return 'next';
@@ -325,7 +376,7 @@ class ReplayPlanner implements Planner {
   }
 
   /** Whether the last replayed step went through and verified; why not (with its code, for a refusal), when it did not. */
-  private settlePending(input: PlanInput): Saying | null {
+  private settlePending(input: PlanInput): StepFailure | null {
     const pending = this.pending;
     this.pending = null;
     if (!pending) return null;
@@ -344,15 +395,15 @@ class ReplayPlanner implements Planner {
     const healing = this.healing!;
     const { index, reason, turns } = healing;
     const step = resolveVariables(this.options.flow.steps[index]!, this.vars);
-    if (turns.length >= HEAL_TURNS) throw new FlowStepFailed(stepFailed(index, sayAbout('flowRun.notRepaired', { count: HEAL_TURNS }, { reasonSaid: reason })));
+    if (turns.length >= HEAL_TURNS) throw new FlowStepFailed({ index, reason: sayAbout('flowRun.notRepaired', { count: HEAL_TURNS }, { reasonSaid: reason }) });
     const notice =
       `Step ${index + 1} of a flow written for the goal ${asData(this.options.flow.goal)} does not match this screen: ${asData(reason.text)}. ` +
       `Carry out only what that step meant to do, in at most ${HEAL_TURNS - turns.length} more actions, then call finish_task with success=true; ` +
       'call finish_task with success=false if it cannot be done on this screen.';
-    const planned = await this.askModel({ ...input, notices: [...(input.notices ?? []), notice] }, context, `Repair flow step ${index + 1}: ${stepHint(step)}`, true);
+    const planned = await this.askModel({ ...input, notices: [...(input.notices ?? []), notice] }, context, `Repair flow step ${index + 1}: ${stepHint(step)}`, index);
     if (planned.kind === 'act') {
       turns.push(input.step);
-      return this.report(planned.call);
+      return this.report(planned.call, this.stampOf(index));
     }
     this.healing = null;
     this.cursor.next = index + 1;
@@ -360,16 +411,21 @@ class ReplayPlanner implements Planner {
     return null;
   }
 
-  /** The screen left the flow: the model takes the rest (with the flow as a hint), or the replay stops with the reason. */
-  private async diverge(reason: Saying, input: PlanInput, context: PlanContext): Promise<Decision> {
-    if (this.options.onDivergence === 'fail' || !this.options.model) throw new FlowStepFailed(reason);
+  /**
+   * The screen left the flow: the model takes the rest (with the flow as a hint), or the replay stops with the reason.
+   * Either way the step failed: the model's turns after it carry no flow step, so the steps after it were never run.
+   */
+  private async diverge(failure: StepFailure, input: PlanInput, context: PlanContext): Promise<Decision> {
+    if (this.options.onDivergence === 'fail' || !this.options.model) throw new FlowStepFailed(failure);
+    this.markFailed(failure);
     this.handedOver = true;
+    const reason = runReason(failure);
     const next = this.cursor.next;
     const rest = this.options.flow.steps.slice(next).map((step, offset) => `${next + offset + 1}. ${asData(stepHint(step))}`);
     const hint =
       `A recorded flow for this goal was followed until here and cannot go on: ${reason.text}. Continue the goal from this screen ` +
       `yourself.${rest.length ? ` The flow's remaining steps, as a hint only (the screen may differ): ${rest.join(' ')}` : ''}`;
-    return this.askModel({ ...input, notices: [...(input.notices ?? []), hint] }, context, input.goal, false, this.takeoverSource());
+    return this.askModel({ ...input, notices: [...(input.notices ?? []), hint] }, context, input.goal, null, this.takeoverSource());
   }
 
   /** A replay marks the steps the model plans once the screen differed, so the timeline says the model planned them. */
@@ -380,20 +436,26 @@ class ReplayPlanner implements Planner {
   /**
    * One model turn for `goal`, its call carrying what the turn's earlier calls cost. For the task's own goal the
    * model's decision is the turn's. For a sub-goal (`subGoal`) its finish only means the sub-goal is reached (its cost
-   * carried onto the step the flow plans next on this turn), and its saying the sub-goal cannot be reached fails the step.
+   * carried onto the step the flow plans next on this turn), and its saying the sub-goal cannot be reached fails the step
+   * (`subGoalOf`: the flow step the sub-goal is).
    */
-  private async askModel(input: PlanInput, context: PlanContext, goal: string, subGoal = false, source: PlannedStep['source'] = 'model'): Promise<Decision> {
+  private async askModel(input: PlanInput, context: PlanContext, goal: string, subGoalOf: number | null = null, source: PlannedStep['source'] = 'model'): Promise<Decision> {
     const decision = restamped(await this.options.model!.plan({ ...input, goal }, { signal: context.signal }), (call) => ({ ...call, source, usage: addUsage(this.spent, call.usage) }));
     const reached = decision.kind === 'finish' && decision.success;
-    this.spent = subGoal && reached ? (decision.call?.usage ?? this.spent) : null;
-    if (subGoal && (decision.kind === 'fail' || (decision.kind === 'finish' && !decision.success))) {
-      throw new FlowStepFailed(decision.kind === 'fail' && decision.said ? { text: decision.reason, said: decision.said } : verbatim(decision.reason), decision.call);
+    this.spent = subGoalOf !== null && reached ? (decision.call?.usage ?? this.spent) : null;
+    if (subGoalOf !== null && (decision.kind === 'fail' || (decision.kind === 'finish' && !decision.success))) {
+      const reason = decision.kind === 'fail' && decision.said ? { text: decision.reason, said: decision.said } : verbatim(decision.reason);
+      throw new FlowStepFailed({ index: subGoalOf, reason }, decision.call);
     }
     return decision;
   }
 
-  /** The step this turn takes, with the facts the flow's checks confirmed since the last one after its rationale. */
-  private report(step: PlannedStep): Decision {
+  /**
+   * The step this turn takes (the flow's, or the model's in a step's place), stamped with the flow step it carries
+   * out, with the facts the flow's checks confirmed since the last one after its rationale.
+   */
+  private report(step: PlannedStep, stamp: FlowTurn['step']): Decision {
+    this.stamp = stamp;
     const confirmed = this.confirmed.splice(0);
     if (!confirmed.length) return { kind: 'act', call: { ...step, usage: addUsage(this.spent, step.usage) } };
     const why = step.rationale === null ? null : step.rationaleSaid ? { text: step.rationale, said: step.rationaleSaid } : verbatim(step.rationale);

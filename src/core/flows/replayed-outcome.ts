@@ -1,9 +1,10 @@
 import { isDenied } from '../../shared/action-words';
-import type { FlowStepStatus } from '../../shared/flow';
+import type { FlowStepMark } from '../../shared/flow';
 import { say, type Saying } from '../../shared/said';
 import { actionCall, sayActions } from '../../shared/supervision-words';
 import type { TurnSummary } from '../runtime/planner';
-import { factOf, sayAbout, stepFailed } from './flow-step-said';
+import { factOf, sayAbout } from './flow-step-said';
+import type { StepFailure } from './flow-step-failure';
 
 /** Whether a replayed action did what it did when the flow was recorded, as the turn after it tells. */
 
@@ -19,13 +20,15 @@ export interface Pending {
   target: string | undefined;
   /** A step inside a block: the block's own line says how it went, once it is done. */
   inner: boolean;
+  /** The block's line, when this step was its last: said only once the step went through. */
+  blockDone?: Saying;
 }
 
 export interface ReplayedOutcome {
   /** The step's line in the report; absent for a step inside a block that went through (its block says so when done). */
-  report?: { status: FlowStepStatus; detail: Saying };
+  report?: { status: FlowStepMark['status']; detail: Saying };
   /** Why the flow cannot go on after it; absent when it went through and verified. */
-  diverged?: Saying;
+  diverged?: StepFailure;
 }
 
 /** How the pending step went, read from the turns so far; null while its turn is not among them. */
@@ -45,8 +48,9 @@ export function replayedOutcome(pending: Pending, history: readonly TurnSummary[
       : verification?.status === 'not-verified'
         ? sayAbout('flowRun.notVerified', { actionCall: call }, { factSaid: factOf(verification) })
         : null;
-  const report = failed || !pending.inner ? { status: failed ? ('failed' as const) : ('passed' as const), detail: failed ?? (verification ? factOf(verification) : say('flowRun.done')) } : undefined;
+  const detail = failed ?? (pending.inner ? pending.blockDone : verification ? factOf(verification) : say('flowRun.done'));
+  const report = detail === undefined ? undefined : { status: failed ? ('failed' as const) : ('passed' as const), detail };
   if (!failed) return { ...(report && { report }) };
-  const diverged = refused ? sayActions('refusal.stepSaidNo', { step: pending.index + 1, actionCall: call }) : stepFailed(pending.index, failed);
+  const diverged: StepFailure = { index: pending.index, reason: failed, ...(refused && { run: sayActions('refusal.stepSaidNo', { step: pending.index + 1, actionCall: call }) }) };
   return { ...(report && { report }), diverged };
 }

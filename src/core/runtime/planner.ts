@@ -2,6 +2,7 @@ import type { Scene } from '../../shared/scene';
 import type { StepOutcome } from '../../shared/action';
 import type { PlannedStep, PlannerInfo } from '../../shared/task';
 import type { Said } from '../../shared/said';
+import type { FlowTurn } from '../../shared/flow';
 import type { TaskPolicies } from './task-policies';
 import type { AppNote } from '../../shared/app-notes';
 
@@ -65,14 +66,15 @@ export interface PlanInput {
  * end) said so, null when nothing was called (the stub's end, a flow step that failed on its own).
  * - act: carry out `call` on the phone (or reach the person, for ask_user / hand_over).
  * - finish: the planner judged the goal: reached (success, the reason is the result) or impossible (the reason why).
- * - fail: the planner cannot go on (a flow's step failed, a replay with no model to take over), with the reason.
+ * - fail: the planner cannot go on (a flow's step failed, a replay with no model to take over), with the reason (and, from
+ *   a flow's replay, the steps it knew the result of on this turn: `task.finished` carries them).
  * An exception from plan() is an error (a provider outage, a bug), never an outcome.
  */
 export type Decision =
   | { kind: 'act'; call: PlannedStep }
   | { kind: 'finish'; success: true; reason: string | null; call: PlannedStep | null; said?: Said }
   | { kind: 'finish'; success: false; reason: string; call: PlannedStep | null }
-  | { kind: 'fail'; reason: string; call: PlannedStep | null; said?: Said };
+  | { kind: 'fail'; reason: string; call: PlannedStep | null; said?: Said; flow?: FlowTurn };
 
 export const act = (call: PlannedStep): Decision => ({ kind: 'act', call });
 

@@ -1,6 +1,7 @@
 import type { Verification } from '../../shared/action';
 import { say, type Saying } from '../../shared/said';
 import type { TaskRecord } from '../../shared/task';
+import type { FlowTurn } from '../../shared/flow';
 import { actionCount } from '../../shared/turns';
 import { claimVerification } from '../../shared/verdict';
 import { failureFields, failureOf, stopReasonOf } from './cancellation';
@@ -17,6 +18,8 @@ export async function finishTask(
   failure: string | Saying | null,
   result: string | Saying | null = null,
   verification?: Verification,
+  /** A flow's marks on the turn that failed without a plan (Decision `fail`). */
+  flow?: FlowTurn,
 ): Promise<TaskRecord> {
   // The device is free (here and for other processes) before anyone hears of the end, so a listener may
   // start the next task at once.
@@ -36,6 +39,7 @@ export async function finishTask(
     usage: task.record.usage,
     costUsd: task.record.costUsd,
     ...(verification && { verification }),
+    ...(flow && { flow }),
     durationMs: task.now() - task.startedAt,
   });
   return task.record;

@@ -247,7 +247,7 @@ export class TaskRunner {
       const costUsd = call.usage && task.policies.price ? costOf(call.usage, task.policies.price) : null;
       task.emit({ type: 'step.planned', taskId, at: this.now(), step: turn, ...call, costUsd, planMs: performance.now() - planStart });
     }
-    if (decision.kind === 'fail') return finishTask(task, 'failed', decision.said ? { text: decision.reason, said: decision.said } : decision.reason);
+    if (decision.kind === 'fail') return finishTask(task, 'failed', decision.said ? { text: decision.reason, said: decision.said } : decision.reason, null, undefined, decision.flow);
     if (decision.kind === 'finish') return decision.success ? completeTask(task, turn, decision) : finishTask(task, 'failed', decision.reason);
     return carryOut(task, turn, decision.call, look.observation.scene);
   }
