@@ -68,7 +68,8 @@ export interface PlanInput {
  * - finish: the planner judged the goal: reached (success, the reason is the result) or impossible (the reason why).
  * - fail: the planner cannot go on (a flow's step failed, a replay with no model to take over), with the reason (and, from
  *   a flow's replay, the steps it knew the result of on this turn: `task.finished` carries them).
- * An exception from plan() is an error (a provider outage, a bug), never an outcome.
+ * An exception from plan() is an error (a provider outage, a bug), never an outcome; a flow's replay leaves on it the
+ * steps it knew the result of before it (`flow`, see `flowMarksOf`), which `task.finished` carries.
  */
 export type Decision =
   | { kind: 'act'; call: PlannedStep }
@@ -77,6 +78,9 @@ export type Decision =
   | { kind: 'fail'; reason: string; call: PlannedStep | null; said?: Said; flow?: FlowTurn };
 
 export const act = (call: PlannedStep): Decision => ({ kind: 'act', call });
+
+/** The flow marks a replay left on an error its plan() threw (the steps it knew the result of before it), if any. */
+export const flowMarksOf = (error: unknown): FlowTurn | undefined => (error instanceof Error ? (error as { flow?: FlowTurn }).flow : undefined);
 
 export interface PlanContext {
   /** Aborts the in-flight decision call (Stop). */

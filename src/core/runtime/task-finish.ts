@@ -6,7 +6,7 @@ import { actionCount } from '../../shared/turns';
 import { claimVerification } from '../../shared/verdict';
 import { failureFields, failureOf, stopReasonOf } from './cancellation';
 import { learnFrom } from './notes/task-notes';
-import type { Decision } from './planner';
+import { flowMarksOf, type Decision } from './planner';
 import type { Ended } from './supervised-action';
 import type { TaskRun } from './task-run';
 
@@ -56,7 +56,7 @@ export function cancelTask(task: TaskRun): Promise<TaskRecord> {
 /** Ends the task for an exception: failed with `<ErrorName>: <message>`, or cancelled when it came from Stop. */
 export function failTask(task: TaskRun, error: unknown): Promise<TaskRecord> {
   if (task.signal.aborted) return cancelTask(task);
-  return finishTask(task, 'failed', failureOf(error));
+  return finishTask(task, 'failed', failureOf(error), null, undefined, flowMarksOf(error));
 }
 
 /** Ends the task as a person's reply (or nobody's) decided. */

@@ -101,6 +101,20 @@ describe('a flow run folded from its events', () => {
     expect(end.flow?.settled).toEqual([{ index: 0, status: 'failed', detail: 'Step 1: the list is gone' }]);
   });
 
+  it('Scenario: A model call that throws during a step keeps what the turn knew of the steps before it', async () => {
+    // The tap's result is known on the turn the model's call for the ai step fails: the error ends the task, not the tap's pass.
+    const model = new ScriptedPlanner(() => {
+      throw new Error('the provider answered 529: overloaded');
+    });
+    const flow = FlowSchema.parse({ goal: 'Tap, then ask', steps: [{ tool: 'tap', args: {}, target: { text: 'One' } }, { ai: 'Open the list' }, { assert: { visible: 'Milk' } }] });
+    const { record, events, report } = await replay(flow, [sceneWith('One'), sceneWith('Two')], model, 'fail');
+    expect(record.status).toBe('failed');
+    expect(report.steps.map((result) => result.status)).toEqual(['passed', 'failed', 'not-run']);
+    expect(report.steps[1]!.detail).toBe('the provider answered 529: overloaded');
+    const end = events.find((event): event is TaskEventOf<'task.finished'> => event.type === 'task.finished')!;
+    expect(end.flow?.settled.map((mark) => `${mark.index}:${mark.status}`)).toEqual(['0:passed']);
+  });
+
   it("Scenario: A run that ends while a step is under way fails that step with the run's reason", async () => {
     // The task's step budget runs out after the first tap: its turn never learns whether the tap went through.
     const flow = FlowSchema.parse({ goal: 'Two taps', steps: [{ tool: 'tap', args: {}, target: { text: 'One' } }, { tool: 'tap', args: {}, target: { text: 'Two' } }] });
