@@ -98,7 +98,12 @@ describe('a flow run folded from its events', () => {
     ]);
     // The failing turn had no plan of its own: its marks are on the task's end.
     const end = events.find((event): event is TaskEventOf<'task.finished'> => event.type === 'task.finished')!;
-    expect(end.flow?.settled).toEqual([{ index: 0, status: 'failed', detail: 'Step 1: the list is gone' }]);
+    const quoted = { code: 'flowFile.verbatim', values: { text: 'Step 1: the list is gone' } };
+    expect(end.flow?.settled).toEqual([{ index: 0, status: 'failed', detail: 'Step 1: the list is gone', said: quoted }]);
+    // The run's reason names the step around the model's words, by code: nothing to take apart again.
+    expect(record.failureSaid?.code).toBe('flowRun.stepFailed');
+    expect(JSON.parse(String(record.failureSaid?.values.reasonSaid))).toEqual([quoted]);
+    expect(report.steps[0]!.said).toEqual(quoted);
   });
 
   it('Scenario: A model call that throws during a step keeps what the turn knew of the steps before it', async () => {
