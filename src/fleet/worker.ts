@@ -2,7 +2,8 @@
 // its own settings and keys. Per phone, one BullMQ worker takes the jobs queued for that phone and one takes jobs any
 // free phone may run; a phone runs one job at a time. A job of a worker that vanished is run again elsewhere by
 // BullMQ's stalled-job check (shared queue) or, for a phone's own queue, ends as interrupted.
-import { ENGLISH } from '../shared/i18n/translate';
+import { ENGLISH, type Words } from '../shared/i18n/translate';
+import { wordCode } from '../shared/said';
 import { finishedVerdict } from '../shared/verdict';
 import { actionCount } from '../shared/turns';
 import os from 'node:os';
@@ -41,6 +42,8 @@ export interface FleetWorkerOptions {
   runJob: RunJob;
   /** Why this host refuses a job its schema lets through (a flow step its tools cannot carry out), or null. */
   refuse?(job: FleetJob): string | null;
+  /** The language this worker's refusals are written in (its terminal's); English by default. */
+  words?: Words;
   /** One line per job started and ended, for the terminal. */
   say?(line: string): void;
 }
@@ -170,15 +173,17 @@ export class FleetWorker {
 
   private async process(serial: string, from: 'own' | 'shared', job: Job, token: string | undefined): Promise<FleetResult> {
     const parsed = FleetJobSchema.safeParse(job.data);
-    if (!parsed.success) throw new UnrecoverableError(`the job was refused: ${describeJobProblem(parsed.error)}`);
+    const words = this.options.words;
+    const refusal = (reason: string) => new UnrecoverableError(wordCode('fleetJob.refused', { reason }, words));
+    if (!parsed.success) throw refusal(describeJobProblem(parsed.error));
     const data = parsed.data;
     const refused = this.options.refuse?.(data);
-    if (refused) throw new UnrecoverableError(`the job was refused: ${refused}`);
+    if (refused) throw refusal(refused);
     const target = data.target;
     if (from === 'own' && (target.kind !== 'device' || target.serial !== serial)) {
-      throw new UnrecoverableError(`the job was refused: it names ${target.kind === 'device' ? target.serial : 'any phone'}, and this queue is ${serial}'s`);
+      throw refusal(target.kind === 'device' ? wordCode('fleetJob.otherPhone', { target: target.serial, serial }, words) : wordCode('fleetJob.anyPhone', { serial }, words));
     }
-    if (from === 'shared' && target.kind !== 'any') throw new UnrecoverableError('the job was refused: a job for a named phone was put in the shared queue');
+    if (from === 'shared' && target.kind !== 'any') throw refusal(wordCode('fleetJob.namedInShared', {}, words));
     const phone = this.phones.get(serial)!;
     const full = this.busyCount() >= (this.options.concurrency ?? this.phones.size);
     if (phone.busyWith !== null || !phone.ready || full) {

@@ -50,6 +50,7 @@ export const workerCommand: CliCommand = {
         readySerials,
         runJob: jobs.runJob,
         refuse: await jobRefusal(),
+        words: terminalWords(),
         say: io.out,
       });
       await worker.start();

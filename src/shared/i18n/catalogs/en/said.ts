@@ -459,4 +459,10 @@ guard: {
     namesMore: '{{names}}, and {{more}} more',
     noNames: 'nothing with a name',
   },
+  fleetJob: {
+    refused: 'the job was refused: {{reason}}',
+    otherPhone: "it names {{target}}, and this queue is {{serial}}'s",
+    anyPhone: "it names any phone, and this queue is {{serial}}'s",
+    namedInShared: 'a job for a named phone was put in the shared queue',
+  },
 } as const;

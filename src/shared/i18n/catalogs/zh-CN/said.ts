@@ -444,4 +444,10 @@ guard: {
     namesMore: '{{names}}，还有 {{more}} 个',
     noNames: '没有带名字的元素',
   },
+  fleetJob: {
+    refused: '任务被拒绝：{{reason}}',
+    otherPhone: '它指定的是 {{target}}，而这个队列属于 {{serial}}',
+    anyPhone: '它指定的是任意一台手机，而这个队列属于 {{serial}}',
+    namedInShared: '指定了手机的任务被放进了共享队列',
+  },
 } as const satisfies CatalogOf<typeof en>;
