@@ -60,5 +60,16 @@ export const useDevicesStore = create<DevicesState>()((set) => ({
 export const selectedDevice = (state: DevicesState): DeviceSummary | undefined =>
   state.list?.devices.find((device) => device.serial === state.selectedSerial);
 
-/** A serial's name as last seen by this browser, or the serial itself. */
-export const nameOfSerial = (state: Pick<DevicesState, 'names'>, serial: string): string => state.names[serial] ?? serial;
+/**
+ * A phone's name when one is known: the listed phone's own (a demo phone's in the window's language, given `words`),
+ * else the name this browser last saw for the serial; null when neither is known.
+ */
+export function knownPhoneName(state: Pick<DevicesState, 'names'> & Partial<Pick<DevicesState, 'list'>>, serial: string, words?: Words): string | null {
+  const listed = state.list?.devices.find((device) => device.serial === serial);
+  if (listed && (listed.name ?? listed.model)) return phoneName(listed, words);
+  return state.names[serial] ?? null;
+}
+
+/** A serial's name (see `knownPhoneName`), or the serial itself. */
+export const nameOfSerial = (state: Pick<DevicesState, 'names'> & Partial<Pick<DevicesState, 'list'>>, serial: string, words?: Words): string =>
+  knownPhoneName(state, serial, words) ?? serial;

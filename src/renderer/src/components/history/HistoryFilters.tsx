@@ -16,6 +16,7 @@ interface Props {
 /** Search by goal and narrow by status, phone and planner ("/" focuses the search). */
 export function HistoryFilters({ tasks, filter, onChange, shown }: Props) {
   const names = useDevicesStore((s) => s.names);
+  const deviceList = useDevicesStore((s) => s.list);
   const serials = [...new Set(tasks.map((task) => task.serial))];
   const set = (change: Partial<HistoryFilter>) => onChange({ ...filter, ...change });
   const words = useWords();
@@ -43,7 +44,7 @@ export function HistoryFilters({ tasks, filter, onChange, shown }: Props) {
         <option value="any">{t('app:history.anyPhone')}</option>
         {serials.map((serial) => (
           <option key={serial} value={serial}>
-            {nameOfSerial({ names }, serial)}
+            {nameOfSerial({ names, list: deviceList }, serial, words)}
           </option>
         ))}
       </select>

@@ -13,7 +13,7 @@ import { useWords } from '../../i18n/use-words';
 
 import { formatTime, formatTokenCount, formatTokens, formatWhen } from '../../lib/format';
 import { reportError } from '../../store/app-store';
-import { nameOfSerial, useDevicesStore } from '../../store/devices-store';
+import { knownPhoneName, useDevicesStore } from '../../store/devices-store';
 import { useHistoryStore } from '../../store/history-store';
 import { isRunning, useTaskStore } from '../../store/task-store';
 import { TaskSupervision } from '../supervision/TaskSupervision';
@@ -96,6 +96,7 @@ export function HistoryPanel() {
   const followed = useMemo(() => new Map<string, TaskRecord>(Object.values(bySerial).map((entry) => [entry.task.id, entry.task])), [bySerial]);
   const now = useNow(!opened && (tasks ?? []).some((task) => isRunning(followed.get(task.id))));
   const names = useDevicesStore((s) => s.names);
+  const deviceList = useDevicesStore((s) => s.list);
   const [filter, setFilter] = useState<HistoryFilter>(NO_FILTER);
   const { runAgain, replay, notice } = useRunAgain();
   useSlashToSearch();
@@ -133,6 +134,8 @@ export function HistoryPanel() {
   };
 
   /** Who planned a task's steps: the model, or the person who recorded it. */
+  // The phone by its name (a demo phone's in the window's language); its serial in the tooltip.
+  const phoneOf = (serial: string) => knownPhoneName({ names, list: deviceList }, serial, words);
   const plannedBy = (task: TaskSummary) => (task.recordedByPerson ? t('app:record.recordedByYou') : modelOf(task.planner, words));
   /** What one row offers, in its menu: the same actions as an opened task's toolbar and result card. */
   const rowActions = (task: TaskSummary): RowMenuItem[] => {
@@ -210,8 +213,8 @@ export function HistoryPanel() {
           {taskOutcomeWord(task, words)}
         </span>
       </td>
-      <td className="history-meta" title={`${nameOfSerial({ names }, task.serial)} (${task.serial}) · ${plannedBy(task)}`} data-testid="history-phone">
-        {nameOfSerial({ names }, task.serial)} · <span data-testid="history-model">{plannedBy(task)}</span>
+      <td className="history-meta" title={`${phoneOf(task.serial) ? `${phoneOf(task.serial)} (${task.serial})` : task.serial} · ${plannedBy(task)}`} data-testid="history-phone">
+        {phoneOf(task.serial) ?? task.serial} · <span data-testid="history-model">{plannedBy(task)}</span>
       </td>
       <td className="history-started" data-testid="history-started" title={formatTime(task.createdAt, words)}>
         {formatWhen(task.createdAt, words, now)}
