@@ -6,15 +6,16 @@
 
 import type { Words } from './i18n/words';
 import { nameProblem } from './names';
+import { schemaSaying, type SchemaSaying } from './schema-message';
 
 export type DeviceGroups = ReadonlyMap<string, readonly string[]>;
 
 const ENTRY = /^([^:]+):(.*)$/s;
 
 /** The groups, or the problems with the text (each naming the entry and the expected form). */
-export function parseDeviceGroups(text: string): { groups: DeviceGroups } | { problems: string[] } {
+export function parseDeviceGroups(text: string): { groups: DeviceGroups } | { problems: SchemaSaying[] } {
   const groups = new Map<string, string[]>();
-  const problems: string[] = [];
+  const problems: SchemaSaying[] = [];
   for (const raw of text.split(/[;\n]/)) {
     const entry = raw.trim();
     if (!entry) continue;
@@ -22,10 +23,10 @@ export function parseDeviceGroups(text: string): { groups: DeviceGroups } | { pr
     const name = match?.[1]?.trim() ?? '';
     const serials = [...new Set((match?.[2] ?? '').split(/[\s,]+/).filter(Boolean))];
     if (!match || nameProblem(name) !== null || serials.length === 0) {
-      problems.push(`"${entry.slice(0, 60)}" is not "group: SERIAL SERIAL" (a name of letters, digits, spaces, dots, dashes or underscores, then its phones, e.g. "lab: emulator-5554 127.0.0.1:5601")`);
+      problems.push(schemaSaying('schema.groupEntry', { entry: entry.slice(0, 60) }));
       continue;
     }
-    if (groups.has(name)) problems.push(`the group ${name} is declared twice`);
+    if (groups.has(name)) problems.push(schemaSaying('schema.groupTwice', { name }));
     else groups.set(name, serials);
   }
   return problems.length ? { problems } : { groups };

@@ -1,4 +1,5 @@
 import type { TokenUsage } from '@amc/provider-clients/contract';
+import { schemaSaying, type SchemaSaying } from './schema-message';
 
 /**
  * The price table: what a model's tokens cost, in US dollars per million input and output tokens. It is a
@@ -31,19 +32,19 @@ export const DEFAULT_PRICE_TABLE = [
 const ENTRY = /^(\S+)\s+(\d+(?:\.\d+)?)\s*\/\s*(\d+(?:\.\d+)?)$/;
 
 /** The table's entries, or the problems with it (each naming the entry and the expected form). */
-export function parsePriceTable(text: string): { prices: ModelPrice[] } | { problems: string[] } {
+export function parsePriceTable(text: string): { prices: ModelPrice[] } | { problems: SchemaSaying[] } {
   const prices: ModelPrice[] = [];
-  const problems: string[] = [];
+  const problems: SchemaSaying[] = [];
   for (const raw of text.split(/[;\n]/)) {
     const entry = raw.trim();
     if (!entry) continue;
     const match = ENTRY.exec(entry);
     if (!match) {
-      problems.push(`"${entry.slice(0, 60)}" is not "model input/output" (US dollars per million tokens, e.g. "gpt-5.4-mini 0.75/4.5")`);
+      problems.push(schemaSaying('schema.priceEntry', { entry: entry.slice(0, 60) }));
       continue;
     }
     const [, model, input, output] = match as unknown as [string, string, string, string];
-    if (prices.some((price) => price.model === model)) problems.push(`${model} is listed twice`);
+    if (prices.some((price) => price.model === model)) problems.push(schemaSaying('schema.priceTwice', { model }));
     else prices.push({ model, input: Number(input), output: Number(output) });
   }
   return problems.length ? { problems } : { prices };

@@ -15,12 +15,21 @@ const SAID_BY_MESSAGE = new Map<string, { code: SchemaCode; values: Values }>();
 export function schemaMessage(code: SchemaCode, values: Values = {}): { error: () => string } {
   return {
     error: () => {
-      const english: string = SAID.schema[code.slice('schema.'.length) as keyof typeof SAID.schema];
-      const text = english.replace(/\{\{(\w+)\}\}/g, (_, name: string) => String(values[name] ?? ''));
+      const { text } = schemaSaying(code, values);
       SAID_BY_MESSAGE.set(text, { code, values });
       return text;
     },
   };
+}
+
+/** A message of the `schema` group that names a value (an entry of a setting's text): its English words and its code, to carry in an issue's `params.said`. */
+export interface SchemaSaying {
+  text: string;
+  said: { code: SchemaCode; values: Values };
+}
+export function schemaSaying(code: SchemaCode, values: Values = {}): SchemaSaying {
+  const english: string = SAID.schema[code.slice('schema.'.length) as keyof typeof SAID.schema];
+  return { text: english.replace(/\{\{(\w+)\}\}/g, (_, name: string) => String(values[name] ?? '')), said: { code, values } };
 }
 
 /** The code of a message `schemaMessage` made, if it is one. */

@@ -135,7 +135,7 @@ const priceTable = <G extends string, K extends string, const P extends Presenta
       .max(4000)
       .superRefine((value, context) => {
         const parsed = parsePriceTable(value);
-        if ('problems' in parsed) for (const problem of parsed.problems) context.addIssue({ code: 'custom', message: problem });
+        if ('problems' in parsed) for (const problem of parsed.problems) context.addIssue({ code: 'custom', message: problem.text, params: { said: problem.said } });
       })
       .default(DEFAULT_PRICE_TABLE),
     p,
@@ -153,7 +153,7 @@ const deviceGroups = <G extends string, K extends string, const P extends Presen
       .max(4000)
       .superRefine((value, context) => {
         const parsed = parseDeviceGroups(value);
-        if ('problems' in parsed) for (const problem of parsed.problems) context.addIssue({ code: 'custom', message: problem });
+        if ('problems' in parsed) for (const problem of parsed.problems) context.addIssue({ code: 'custom', message: problem.text, params: { said: problem.said } });
       })
       .default(''),
     p,

@@ -80,6 +80,10 @@ describe('settings', () => {
       'openai.baseURL': '必须是 HTTP(S) URL',
     });
     for (const reason of Object.values(shapedWords)) expect(latinSentences(reason), reason).toEqual([]);
+    // A setting's own text, read entry by entry (prices, device groups): each entry's problem by code.
+    const texts = await app.call('settings.validate', { patch: { budget: { priceTable: 'gpt-5.4 cheap' }, fleet: { deviceGroups: 'lab: a\nlab: b' } } });
+    const textWords = texts.problems.map((problem) => `${problem.field} ${wordSaid(problem.message, problem.said, chinese)}`);
+    expect(textWords).toEqual(['budget.priceTable "gpt-5.4 cheap" 不是 `model input/output` 的形式（模型名，再是每百万 token 输入/输出的美元价格，例如 `gpt-5.4-mini 0.75/4.5`）', 'fleet.deviceGroups 设备组 lab 声明了两次']);
   });
 
   it('Scenario: A base URL with a user name or password is refused with a plain reason', async () => {

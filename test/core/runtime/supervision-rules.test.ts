@@ -10,6 +10,7 @@ import { actionCall, saidWords } from '../../../src/shared/supervision-words';
 import { wordsFor } from '../../../src/shared/i18n/translate';
 import { verifyAction } from '../../../src/core/runtime/verify-outcome';
 import { budgetExceeded } from '../../../src/core/runtime/budgets';
+import { wordSaid } from '../../../src/shared/said';
 import { taskPoliciesFrom } from '../../../src/core/runtime/task-policies';
 
 const screenOf = (pkg: string): Scene['screen'] => ({ width: 1080, height: 2400, orientation: 'portrait', package: pkg, keyboardShown: false });
@@ -154,15 +155,22 @@ describe('budgets and prices', () => {
 
   it('Scenario: The price table is validated and matches snapshots only by date', () => {
     const parsed = parsePriceTable(DEFAULT_PRICE_TABLE);
-    if (!('prices' in parsed)) throw new Error(parsed.problems.join('; '));
+    if (!('prices' in parsed)) throw new Error(parsed.problems.map((problem) => problem.text).join('; '));
     expect(priceOf('claude-sonnet-4-6', parsed.prices)).toEqual({ model: 'claude-sonnet-4-6', input: 3, output: 15 });
     expect(priceOf('claude-haiku-4-5-20251001', parsed.prices)?.model).toBe('claude-haiku-4-5');
     expect(priceOf('gpt-5.4-mini-2026-03-17', parsed.prices)?.model).toBe('gpt-5.4-mini');
     expect(priceOf('gpt-5.4-pro', parsed.prices)).toBeNull();
     expect(priceOf('qwen2.5-vl', parsed.prices)).toBeNull();
-    expect(parsePriceTable('my-model 1/2\nmy-model 3/4; broken')).toEqual({
-      problems: ['my-model is listed twice', '"broken" is not "model input/output" (US dollars per million tokens, e.g. "gpt-5.4-mini 0.75/4.5")'],
-    });
+    const broken = parsePriceTable('my-model 1/2\nmy-model 3/4; broken');
+    expect('problems' in broken && broken.problems.map((problem) => problem.text)).toEqual([
+      'my-model is listed twice',
+      '"broken" is not "model input/output" (US dollars per million tokens, e.g. "gpt-5.4-mini 0.75/4.5")',
+    ]);
+    // Each carries its code, which a Chinese window words.
+    expect('problems' in broken && broken.problems.map((problem) => wordSaid(problem.text, problem.said, wordsFor('zh-CN')))).toEqual([
+      'my-model 列出了两次',
+      '"broken" 不是 `model input/output` 的形式（模型名，再是每百万 token 输入/输出的美元价格，例如 `gpt-5.4-mini 0.75/4.5`）',
+    ]);
     const rejected = SettingsSchema.safeParse({ budget: { priceTable: 'gpt-5.4 cheap' } });
     expect(rejected.success).toBe(false);
     expect(taskPoliciesFrom(defaultSettings(), 'some-local-model').price).toBeNull();
