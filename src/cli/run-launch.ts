@@ -1,5 +1,6 @@
 // `amc run --all` / `--group NAME`: one goal on several local phones at once. Each phone gets its own task (own
 // lock, timeline and outcome, all under one launch id in history); the end is a results table, or one JSON line.
+import { wordSaid } from '../shared/said';
 import { randomUUID } from 'node:crypto';
 import { TASK_EXIT_CODES, UsageError, type CliIo } from './command';
 import type { AdbClient } from '../core/device/adb-client';
@@ -129,7 +130,7 @@ export async function launchTasks(request: LaunchRequest, io: CliIo, adb: AdbCli
           handle = await runner.start(task, { planner: request.plannerFor?.(serial) ?? configured, supervisor });
         } catch (error) {
           if (!(error instanceof TaskStartError)) throw error;
-          return refusedRow(serial, error.message);
+          return refusedRow(serial, wordSaid(error.message, error.said, words));
         }
         serialOf.set(handle.id, serial);
         handles.push(handle);

@@ -1,3 +1,4 @@
+import { wordSaid } from '../shared/said';
 import { ExitCode, TASK_EXIT_CODES, type CliIo } from './command';
 import { finishedVerdict } from '../shared/verdict';
 import { adbForTask, pickSerial } from './commands/devices';
@@ -119,7 +120,7 @@ export async function runTaskAtTerminal(command: string, values: TaskAtTerminalV
   } catch (error) {
     // Nothing ran: the request itself was refused (a goal over the length limit, a phone another task drives).
     if (!(error instanceof TaskStartError)) throw error;
-    io.err(`amc ${command}: ${error.message}`);
+    io.err(`amc ${command}: ${wordSaid(error.message, error.said, words)}`);
     terminal?.close();
     await history.close();
     return ExitCode.usage;

@@ -1,3 +1,4 @@
+import type { Said, Saying } from '../../shared/said';
 import type { Scene } from '../../shared/scene';
 import type { TaskEvent, TaskRecord } from '../../shared/task';
 import type { ToolCatalog } from '../tools/tool';
@@ -72,6 +73,12 @@ export interface TaskRunnerOptions {
 /** A task that could not start (bad request, device busy). Nothing ran. */
 export class TaskStartError extends Error {
   override name = 'TaskStartError';
+  /** The refusal's code, when the runtime worded it, for a reader in another language. */
+  readonly said?: Said;
+  constructor(reason: string | Saying) {
+    super(typeof reason === 'string' ? reason : reason.text);
+    if (typeof reason !== 'string') this.said = reason.said;
+  }
 }
 
 /** Control over one running task. */

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { costOf } from '../../shared/prices';
+import { say } from '../../shared/said';
 import { RunTaskRequestSchema, newTaskRecord, type RunTaskRequest, type TaskEvent, type TaskRecord } from '../../shared/task';
 import { ACTION_TOOLS } from '../tools/registry';
 import { plannerSourceFrom } from './build-planner';
@@ -87,8 +88,8 @@ export class TaskRunner {
     }
     const { serial, goal } = parsed.data;
     const busy = [...this.running.values()].find((task) => task.record.serial === serial);
-    if (busy) throw new TaskStartError(`a task is already running on ${serial} (${busy.record.id}); stop it first`);
-    if (this.starting.has(serial)) throw new TaskStartError(`a task is already running on ${serial}; stop it first`);
+    if (busy) throw new TaskStartError(say('taskStart.busy', { serial, id: busy.record.id }));
+    if (this.starting.has(serial)) throw new TaskStartError(say('taskStart.starting', { serial }));
     this.starting.add(serial);
     let configured: ConfiguredPlanner;
     let hold: { release(): Promise<void> } | undefined;
@@ -177,13 +178,8 @@ export class TaskRunner {
       ...(task.record.launchId && { launchId: task.record.launchId }),
     });
     if (policies.maxCostUsd !== null && policies.price === null && planner.info.kind === 'ai') {
-      task.guardDecided(0, {
-        guard: 'budget',
-        finding: 'cost',
-        decision: 'allow',
-        message: `${planner.info.model ?? 'the model'} has no price in the price table, so its cost is unknown and the cost limit cannot apply`,
-        by: 'runtime',
-      });
+      const noPrice = planner.info.model ? say('budget.noPrice', { model: planner.info.model }) : say('budget.noPriceUnnamed');
+      task.guardDecided(0, { guard: 'budget', finding: 'cost', decision: 'allow', message: noPrice.text, said: noPrice.said, by: 'runtime' });
     }
     try {
       for (;;) {

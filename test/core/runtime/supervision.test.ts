@@ -12,7 +12,7 @@ import type { Planner } from '../../../src/core/runtime/planner';
 import { act, done, FakeExecutor, FakeObserver, ScriptedPlanner, sceneWith, step } from './doubles';
 import { wordsFor } from '../../../src/shared/i18n/translate';
 import { wordSaid } from '../../../src/shared/said';
-import { loopDescription } from '../../../src/shared/supervision-words';
+import { guardMessage, loopDescription } from '../../../src/shared/supervision-words';
 
 /** A person who answers from a script (one reply per request, the last repeating) and records what was asked. */
 class ScriptedPerson implements SupervisorPort {
@@ -192,6 +192,33 @@ describe('budgets', () => {
     expect(record.costUsd).toBeNull();
     expect(of(events, 'step.planned').map((e) => e.costUsd)).toEqual([null, null]);
     expect(of(events, 'guard.decided')[0]).toMatchObject({ guard: 'budget', finding: 'cost', decision: 'allow', message: expect.stringMatching(/scripted has no price in the price table/) });
+  });
+});
+
+describe("the runtime's own notes in the reader's language", () => {
+  it("Scenario: The no-price note and a refusal to start on a busy phone carry codes a Chinese reader words", async () => {
+    const zh = wordsFor('zh-CN');
+    // A model without a price under a cost limit: the note keeps its English words and carries its code.
+    const planner = spendingPlanner((n) => (n === 1 ? step('swipe', { direction: 'up' }) : null));
+    const { runner, events } = runnerWith(planner, { policies: { maxCostUsd: 0.01, price: null } });
+    const record = await runner.run(request);
+    const note = record.supervisionLog.find((entry) => entry.type === 'guard.decided' && entry.guard === 'budget');
+    expect(note).toMatchObject({ message: 'scripted has no price in the price table, so its cost is unknown and the cost limit cannot apply', said: { code: 'budget.noPrice', values: { model: 'scripted' } } });
+    expect(note?.type === 'guard.decided' && guardMessage(note, zh)).toBe('价目表里没有 scripted 的价格，所以费用未知，费用上限无法生效');
+    expect(of(events, 'guard.decided').filter((e) => e.guard === 'budget')).toHaveLength(1);
+
+    // A second task on a phone a task still drives (its model never answers until stopped) is refused by code.
+    const waiting = new ScriptedPlanner((_input, context) => new Promise<never>((_resolve, reject) => context.signal?.addEventListener('abort', () => reject(new Error('stopped')))));
+    const busy = runnerWith(waiting).runner;
+    const first = await busy.start(request);
+    const refusal = await busy.start(request).then(
+      () => null,
+      (error: unknown) => error as { message: string; said?: { code: string; values: Record<string, string> } },
+    );
+    expect(refusal).toMatchObject({ message: `a task is already running on emulator-5554 (${first.id}); stop it first`, said: { code: 'taskStart.busy', values: { serial: 'emulator-5554', id: first.id } } });
+    expect(wordSaid(refusal!.message, refusal!.said, zh)).toBe(`emulator-5554 上已有任务在运行（${first.id}）；请先停止它`);
+    first.stop();
+    expect((await first.done).status).toBe('cancelled');
   });
 });
 

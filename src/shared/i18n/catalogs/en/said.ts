@@ -73,6 +73,12 @@ guard: {
     costReached: 'cost budget reached: {{used}} of {{max}} spent (reached)',
     costWouldPass: 'cost budget reached: {{used}} of {{max}} spent (the next model call would pass it)',
     time: 'time budget reached: the agent worked {{worked}} min of its {{max}} min',
+    noPrice: '{{model}} has no price in the price table, so its cost is unknown and the cost limit cannot apply',
+    noPriceUnnamed: 'the model has no price in the price table, so its cost is unknown and the cost limit cannot apply',
+  },
+  taskStart: {
+    busy: 'a task is already running on {{serial}} ({{id}}); stop it first',
+    starting: 'a task is already running on {{serial}}; stop it first',
   },
   refusal: {
     saidNo: 'the person said no to {{action}}, so it was not done',

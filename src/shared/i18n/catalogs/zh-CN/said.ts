@@ -71,6 +71,12 @@ guard: {
     costReached: '费用预算已用完：已花 {{used}} / {{max}}（已达到上限）',
     costWouldPass: '费用预算已用完：已花 {{used}} / {{max}}（下一次调用模型就会超出）',
     time: '时间预算已用完：智能体已工作 {{worked}} 分钟，上限 {{max}} 分钟',
+    noPrice: '价目表里没有 {{model}} 的价格，所以费用未知，费用上限无法生效',
+    noPriceUnnamed: '价目表里没有这个模型的价格，所以费用未知，费用上限无法生效',
+  },
+  taskStart: {
+    busy: '{{serial}} 上已有任务在运行（{{id}}）；请先停止它',
+    starting: '{{serial}} 上已有任务在运行；请先停止它',
   },
   refusal: {
     saidNo: '你拒绝了{{action}}，所以它没有执行',
