@@ -59,6 +59,11 @@ describe('every amc command in a Chinese terminal', { timeout: 180_000 }, () => 
       [['run', '--goal', '打开通讯录', '--planner', 'pigeon'], 2, /--planner 必须是 “stub, ai” 之一，收到的是 "pigeon"/],
       [['run', '--goal', '打开通讯录', '--answer', ''], 2, /`--answer` 需要一段文字/],
       [['run', '--goal', '打开通讯录', '-s', 'emulator-5554', '--all'], 2, /请用 `-s SERIAL`、`--all` 或 `--group NAME` 中的一个指明手机/],
+      [['mcp', '--port', '1'], 2, /--port 只和 `--http` 一起使用/],
+      [['observe', '--format', 'gif'], 2, /--format 必须是 “png, jpeg, webp” 之一，收到的是 "gif"/],
+      [['observe', '--long-edge', '5'], 2, /`--long-edge` 必须是 64 到 8192 之间的像素整数/],
+      [['act', 'tap', '--x', 'abc'], 2, /--x 必须是数字，收到的是 "abc"/],
+      [['submit', '--redis', 'redis://127.0.0.1:1', '--goal', '打开通讯录', '--any', '--timeout', '3'], 2, /`--timeout` 限制 `--wait` 等多久/],
       [['submit', '--redis', 'redis://127.0.0.1:1', '--device', 'emulator-5554'], 2, /请用 `--goal TEXT`（目标）或 `--flow FILE`（流程）中的正好一个/],
     ];
     for (const [args, code, said] of refusals) {

@@ -13,17 +13,17 @@ type PropertySchema = { type?: string; enum?: string[]; description?: string; mi
 function coerce(name: string, value: string | boolean, schema: PropertySchema | undefined): unknown {
   if (typeof value === 'string' && schema?.enum) {
     const chosen = schema.enum.find((choice) => choice.toLowerCase() === value.trim().toLowerCase());
-    if (chosen === undefined) throw new UsageError(`--${name} must be one of ${schema.enum.join(', ')}, got "${value}"`);
+    if (chosen === undefined) throw new UsageError(terminalWords().t('cli:usageError.oneOf', { option: `--${name}`, accepted: schema.enum.join(', '), value }));
     return chosen;
   }
   if (typeof value === 'boolean' || schema?.type === 'string' || schema === undefined) return value;
   if (schema.type === 'integer' || schema.type === 'number') {
     const number = Number(value);
-    if (value.trim() === '' || !Number.isFinite(number)) throw new UsageError(`--${name} must be a number, got "${value}"`);
+    if (value.trim() === '' || !Number.isFinite(number)) throw new UsageError(terminalWords().t('cli:usageError.mustBeNumber', { option: `--${name}`, value }));
     return number;
   }
   if (schema.type === 'boolean') {
-    if (value !== 'true' && value !== 'false') throw new UsageError(`--${name} must be true or false, got "${value}"`);
+    if (value !== 'true' && value !== 'false') throw new UsageError(terminalWords().t('cli:usageError.mustBeTrueOrFalse', { option: `--${name}`, value }));
     return value === 'true';
   }
   return value;

@@ -24,8 +24,8 @@ export const mcpCommand: CliCommand = {
   moreHelp: async () => (await import('../terminal-words')).terminalWords().t('cli:usageNote.mcpHttp'),
   async run(args, io) {
     const { values } = parseCommandArgs(args, { http: { type: 'boolean' }, port: { type: 'string' }, 'idle-timeout': { type: 'string' } });
-    if (values.port !== undefined && !values.http) throw new UsageError('--port applies to --http only');
-    if (values['idle-timeout'] !== undefined && !values.http) throw new UsageError('--idle-timeout applies to --http only (a stdio agent frees its phone when it exits)');
+    if (values.port !== undefined && !values.http) throw new UsageError((await import('../terminal-words')).terminalWords().t('cli:usageError.httpOnly', { option: '--port' }));
+    if (values['idle-timeout'] !== undefined && !values.http) throw new UsageError((await import('../terminal-words')).terminalWords().t('cli:usageError.idleTimeoutHttpOnly'));
     const port = parsePort(values.port, '--port') ?? 0;
     const idleTimeoutMs = parseIdleTimeout(values['idle-timeout']);
     const givenToken = process.env.AMC_MCP_TOKEN;

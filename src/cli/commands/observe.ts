@@ -4,6 +4,7 @@ import { ExitCode, UsageError } from '../command';
 import { parseCommandArgs } from '../args';
 import { sceneToJson } from '../../shared/scene';
 import { ADB_OPTIONS_USAGE, adbFromOptions, adbOptions, pickSerial, withInterrupt } from './devices';
+import { terminalWords } from '../terminal-words';
 
 const FORMATS = ['png', 'jpeg', 'webp'] as const;
 type Format = (typeof FORMATS)[number];
@@ -21,10 +22,10 @@ export const observeCommand: CliCommand = {
       ...adbOptions,
     });
     const format = (values.format ?? 'jpeg') as Format;
-    if (!FORMATS.includes(format)) throw new UsageError(`--format must be one of ${FORMATS.join(', ')}, got "${values.format}"`);
+    if (!FORMATS.includes(format)) throw new UsageError(terminalWords().t('cli:usageError.oneOf', { option: '--format', accepted: FORMATS.join(', '), value: values.format }));
     const longEdge = values['long-edge'] === undefined ? 1456 : Number(values['long-edge']);
     if (!Number.isInteger(longEdge) || longEdge < 64 || longEdge > 8192) {
-      throw new UsageError(`--long-edge must be a whole number of pixels between 64 and 8192, got "${values['long-edge']}"`);
+      throw new UsageError(terminalWords().t('cli:usageError.longEdge', { value: values['long-edge'] }));
     }
     const adb = await adbFromOptions(values);
     const serial = await pickSerial(adb, values.serial);

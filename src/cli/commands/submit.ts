@@ -69,7 +69,7 @@ export const submitCommand: CliCommand = {
     });
     const destination = destinationOf(values);
     const timeoutSeconds = wholeNumber(values.timeout, '--timeout', 1, 7 * 24 * 3600);
-    if (timeoutSeconds !== undefined && !values.wait) throw new UsageError('--timeout limits how long --wait waits: give it with --wait');
+    if (timeoutSeconds !== undefined && !values.wait) throw new UsageError(terminalWords().t('cli:usageError.timeoutNeedsWait'));
     let work;
     try {
       work = await workOf(values);

@@ -186,6 +186,12 @@ export default {
     varNeedsFlow: "--var fills a flow's variables: give it with --flow FILE",
     goalNeedsWords: '--goal needs the goal in words, e.g. --goal "Turn on Wi-Fi"',
     flowNeedsFile: '--flow needs a flow file, e.g. --flow flows/new-note.yaml',
+    httpOnly: '{{option}} applies to --http only',
+    idleTimeoutHttpOnly: '--idle-timeout applies to --http only (a stdio agent frees its phone when it exits)',
+    timeoutNeedsWait: '--timeout limits how long --wait waits: give it with --wait',
+    mustBeNumber: '{{option}} must be a number, got "{{value}}"',
+    mustBeTrueOrFalse: '{{option}} must be true or false, got "{{value}}"',
+    longEdge: '--long-edge must be a whole number of pixels between 64 and 8192, got "{{value}}"',
     whereGoalRuns: 'name where the goal runs with exactly one of --device SERIAL, --group NAME or --any',
   },
   usageNote: {

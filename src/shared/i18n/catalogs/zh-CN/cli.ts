@@ -183,6 +183,12 @@ export default {
     varNeedsFlow: '`--var` 填写流程的变量：请和 `--flow FILE` 一起使用',
     goalNeedsWords: '`--goal` 需要用文字写出目标，例如 `--goal "Turn on Wi-Fi"`',
     flowNeedsFile: '`--flow` 需要一个流程文件，例如 `--flow flows/new-note.yaml`',
+    httpOnly: '{{option}} 只和 `--http` 一起使用',
+    idleTimeoutHttpOnly: '`--idle-timeout` 只和 `--http` 一起使用（通过 stdio 连接的智能体退出时就会释放它的手机）',
+    timeoutNeedsWait: '`--timeout` 限制 `--wait` 等多久：请和 `--wait` 一起使用',
+    mustBeNumber: '{{option}} 必须是数字，收到的是 "{{value}}"',
+    mustBeTrueOrFalse: '{{option}} 必须是 `true` 或 `false`，收到的是 "{{value}}"',
+    longEdge: '`--long-edge` 必须是 64 到 8192 之间的像素整数，收到的是 "{{value}}"',
     whereGoalRuns: '请用 `--device SERIAL`、`--group NAME` 或 `--any` 中的正好一个说明目标在哪里运行',
   },
   usageNote: {
