@@ -77,7 +77,7 @@ export const describeAction = (tool: string, args: Record<string, unknown>, labe
   actionPhrase(tool, args, label === undefined ? undefined : (nameInLabel(label) ?? label), mood);
 
 /** A `…Said` value for why nobody could answer: its code when it is a known one, else the words as they came. */
-function unansweredSaid(why: string): string {
+export function unansweredSaid(why: string): string {
   const code = unansweredCode(why);
   return code ? saidList([{ code, values: {} }]) : why;
 }

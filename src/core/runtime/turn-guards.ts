@@ -2,7 +2,8 @@ import type { TaskRecord } from '../../shared/task';
 import { turnCount } from '../../shared/turns';
 import { budgetExceeded } from './budgets';
 import { loopWarning } from './loop-guard';
-import { endFor } from './supervised-action';
+import { saidList } from '../../shared/said';
+import { endFor, unansweredSaid } from './supervised-action';
 import { endTask, finishTask } from './task-finish';
 import type { TaskRun, TurnEnd } from './task-run';
 
@@ -57,7 +58,10 @@ export async function guardLoops(task: TaskRun, step: number): Promise<TurnEnd> 
   }
   task.guardDecided(step, { guard: 'loop', finding: finding.kind, decision: 'ask', message: finding.description, said: finding.descriptionSaid, by: 'runtime' });
   const { reply } = await task.actions.ask(step, { kind: 'loop', description: finding.description, descriptionSaid: finding.descriptionSaid });
-  const ended = endFor(reply, (why) => `stopped a loop: ${finding.description}; ${why}`);
+  const ended = endFor(reply, (why) => ({
+    text: `stopped a loop: ${finding.description}; ${why}`,
+    said: { code: 'loop.stopped', values: { descriptionSaid: saidList([finding.descriptionSaid]), whySaid: unansweredSaid(why) } },
+  }));
   if (ended) return endTask(task, ended);
   task.loops.restart();
   if (reply.kind === 'continue' && reply.note) task.notices.push(`The person saw you looping and said: ${JSON.stringify(reply.note)}`);

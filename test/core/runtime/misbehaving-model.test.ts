@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AdbClient } from '../../../src/core/device/adb-client';
 import { renderTaskReport } from '../../../src/core/storage/html-report';
 import { supervisionPrinter } from '../../../src/cli/run-report';
-import { supervisionLines } from '../../../src/shared/supervision-words';
+import { saidWords, supervisionLines } from '../../../src/shared/supervision-words';
+import { latinSentences } from '../../support/latin-sentences';
 import { wordsFor } from '../../../src/shared/i18n/translate';
 import { startAdbHarness, type AdbHarness } from '../../support/adb-harness';
 import { finish, startProviderFake, type FakePolicy, type FakeProvider, type ProviderFake } from '../../fakes/index';
@@ -207,5 +208,26 @@ describe("the scope guard in the reader's language", () => {
     expect(line).not.toMatch(/went back|allowed apps/);
     // The phone: the browser was left, and nothing of it stayed in front.
     expect((await harness.state()).foreground).not.toBe('com.android.chrome');
+  });
+});
+
+describe("why the runtime ended a task, in the reader's language", () => {
+  it('Scenario: A loop nobody could answer about and a question nobody answered end with reasons a Chinese reader reads', async () => {
+    const zh = wordsFor('zh-CN');
+    // The model opens Settings again and again; the loop guard asks, and no person is present.
+    const loop = await runTask('anthropic', { goal: 'Turn on Bluetooth', model: repeatsOneActionForever() });
+    expect(loop.record.failureReason).toBe('stopped a loop: Opened Settings 3 times in a row and the screen did not change; no person is present to answer');
+    expect(loop.record.failureSaid?.code).toBe('loop.stopped');
+    const loopWords = saidWords(loop.record.failureReason!, loop.record.failureSaid, zh);
+    expect(loopWords).toMatch(/^已停止循环：.*Settings.*3 次.*；没有人在场回答$/);
+    expect(latinSentences(loopWords, ['Settings'])).toEqual([]);
+    expect(renderTaskReport(loop.record, zh)).toContain(loopWords);
+    expect((await harness.state()).settings.bluetooth).toBe(false);
+
+    // The model asks the person which contact, and no one is there to answer.
+    const asked = await runTask('anthropic', { goal: 'Call Bob', model: () => ({ kind: 'call', tool: 'ask_user', args: { question: 'Which Bob?' }, text: 'Asking which Bob.' }) });
+    expect(asked.record).toMatchObject({ status: 'failed', failureReason: 'the model asked "Which Bob?" and no person is present to answer', failureSaid: { code: 'refusal.questionUnanswered' } });
+    expect(saidWords(asked.record.failureReason!, asked.record.failureSaid, zh)).toBe('模型问了“Which Bob?”，但没有人在场回答');
+    expect(asked.record.steps.filter((turn) => turn.planned?.tool === 'ask_user')).toHaveLength(1);
   });
 });

@@ -87,6 +87,8 @@ guard: {
     noTerminal: 'no one can answer: amc run has no terminal to ask on (or runs with --json)',
     noTerminalYes: 'no one can answer: amc run has no terminal to ask on (or runs with --json); --yes allows every action',
     noPersonPresent: 'no person is present to answer',
+    questionUnanswered: 'the model asked "{{text}}" and {{whySaid}}',
+    handOverUnanswered: 'the model handed the phone over ("{{text}}") and {{whySaid}}',
   },
   stop: {
     byPerson: 'stopped by the user',
@@ -133,6 +135,7 @@ guard: {
     repeat_other: '{{action}} {{count}} times in a row and the screen did not change',
     alternation: 'going back and forth between the same two screens for {{turns}} turns (last actions: {{first}}, then {{then}})',
     alternationUnseen: 'going back and forth between the same two screens for {{turns}} turns',
+    stopped: 'stopped a loop: {{descriptionSaid}}; {{whySaid}}',
   },
   recording: {
     notRecording: 'No recording runs on {{serial}}: press Record first.',

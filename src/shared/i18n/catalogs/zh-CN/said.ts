@@ -85,6 +85,8 @@ guard: {
     noTerminal: '没有人能回答：`amc run` 没有可以提问的命令行窗口（或以 `--json` 运行）',
     noTerminalYes: '没有人能回答：`amc run` 没有可以提问的命令行窗口（或以 `--json` 运行）；`--yes` 会同意每个操作',
     noPersonPresent: '没有人在场回答',
+    questionUnanswered: '模型问了“{{text}}”，但{{whySaid}}',
+    handOverUnanswered: '模型把手机交给了你（“{{text}}”），但{{whySaid}}',
   },
   stop: {
     byPerson: '你停止了任务',
@@ -128,6 +130,7 @@ guard: {
     repeat_other: '{{action}} 连续 {{count}} 次，屏幕没有变化',
     alternation: '在同样两个屏幕之间来回 {{turns}} 轮（最近的操作：{{first}}，然后{{then}}）',
     alternationUnseen: '在同样两个屏幕之间来回 {{turns}} 轮',
+    stopped: '已停止循环：{{descriptionSaid}}；{{whySaid}}',
   },
   recording: {
     notRecording: '{{serial}} 上没有正在进行的录制：请先按“录制”。',
