@@ -3,6 +3,7 @@
 import { UsageError } from './command';
 import type { Destination } from '../fleet/client';
 import { terminalWords } from './terminal-words';
+import { saidWords } from '../shared/supervision-words';
 
 export const redisOption = { redis: { type: 'string' } } as const;
 export const REDIS_USAGE = '--redis URL';
@@ -27,7 +28,7 @@ export async function fleetRedis(values: { redis?: string }): Promise<URL> {
   try {
     return parseRedisUrl(text);
   } catch (error) {
-    if (error instanceof RedisUrlError) throw new UsageError(`--redis: ${error.message}`);
+    if (error instanceof RedisUrlError) throw new UsageError(terminalWords().t('cli:fleet.redisOption', { reason: saidWords(error.message, error.said, terminalWords()) }));
     throw error;
   }
 }

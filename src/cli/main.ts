@@ -5,6 +5,8 @@ import { plainReason } from '../shared/plain-words';
 import { redactSecrets } from '@amc/provider-clients';
 import { closestWord } from './did-you-mean';
 import { terminalWords } from './terminal-words';
+import { SaidSchema } from '../shared/said';
+import { saidWords } from '../shared/supervision-words';
 
 const consoleIo: CliIo = {
   out: (line) => process.stdout.write(`${line}\n`),
@@ -92,7 +94,10 @@ export async function main(argv: string[], terminal: CliIo = consoleIo): Promise
     const { resolveAmcHome } = await import('../core/storage/settings-store');
     const { logError } = await import('../core/storage/error-log');
     const logged = await logError(resolveAmcHome(process.env), 'cli', `amc ${command.name}`, error);
-    const reason = plainReason(error instanceof Error ? error.message : String(error));
+    const message = error instanceof Error ? error.message : String(error);
+    // An error that carries its code (an unreachable fleet Redis, …) is worded in the terminal's language.
+    const said = SaidSchema.safeParse((error as { said?: unknown } | null)?.said);
+    const reason = plainReason(said.success ? saidWords(message, said.data, terminalWords()) : message);
     io.err(`amc ${command.name}: ${logged ? t('cli:details', { reason, file: logged }) : reason}`);
     return ExitCode.failed;
   }

@@ -5,7 +5,8 @@ import { Queue, type Job, type JobsOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { FleetJobSchema, FleetResultSchema, FleetWorkerSchema, type FleetJob, type FleetJobInput, type FleetWorkerInfo } from './job';
 import { ANY_QUEUE, FLEET_PREFIX, phoneQueue, QUEUES_KEY, reachRedis, WORKER_ALIVE_MS, WORKERS_KEY, workerAliveKey } from './redis';
-import { jobCounts, jobVerdict, type FleetOverview, type JobState, type JobView } from '../shared/fleet';
+import { ANY_PHONE_TARGET, jobCounts, jobVerdict, type FleetOverview, type JobState, type JobView } from '../shared/fleet';
+import { say, type Said, type SaidCode, type Saying } from '../shared/said';
 import { shownText, shownTexts } from '../shared/shown-text';
 
 /** How long finished jobs and their results stay in Redis. */
@@ -45,8 +46,21 @@ export interface ScheduleView {
   nextRunAt: string | null;
 }
 
+/** A request the fleet cannot carry out, in English, with its code (`said`) when it has one. */
 export class FleetRequestError extends Error {
   override name = 'FleetRequestError';
+  constructor(
+    message: string,
+    readonly said?: Said,
+  ) {
+    super(message);
+  }
+}
+
+/** A job's reason as the client words it: the English text and its code together (JobView's `reason`, `reasonSaid`). */
+function reasonOf(code: SaidCode, values: Record<string, string | number> = {}): Pick<JobView, 'reason' | 'reasonSaid'> {
+  const saying = say(code, values);
+  return { reason: saying.text, reasonSaid: saying.said };
 }
 
 export interface WaitOptions {
@@ -55,7 +69,7 @@ export interface WaitOptions {
   /** How long to wait at most; a job still queued or running then ends the wait with that said. */
   timeoutMs?: number;
   /** Told once when the fleet's Redis stops answering, and once when it answers again. */
-  onRedisProblem?(line: string): void;
+  onRedisProblem?(saying: Saying): void;
 }
 
 /** Why a cron pattern would fire a fleet schedule more than once a minute, or null (a sixth field counts seconds). */
@@ -120,7 +134,10 @@ export class FleetClient {
     if ('device' in destination) return [{ queue: phoneQueue(destination.device), serial: destination.device }];
     const phones = (await this.workers()).filter((worker) => worker.alive).flatMap((worker) => worker.phones);
     const members = [...new Set(phones.filter((phone) => phone.groups.includes(destination.group)).map((phone) => phone.serial))];
-    if (members.length === 0) throw new FleetRequestError(`no worker offers a phone in the group "${destination.group}" now (see amc fleet)`);
+    if (members.length === 0) {
+      const saying = say('fleetJob.noGroupPhone', { group: destination.group });
+      throw new FleetRequestError(saying.text, saying.said);
+    }
     return members.map((serial) => ({ queue: phoneQueue(serial), serial }));
   }
 
@@ -161,9 +178,10 @@ export class FleetClient {
       goal: data.success ? data.data.goal : '(not a fleet job)',
       flow: data.success ? (data.data.flow?.name ?? null) : null,
       launchId: data.success ? data.data.launchId : '',
-      target: data.success ? (data.data.target.kind === 'device' ? data.data.target.serial : 'any free phone') : '',
+      target: data.success ? (data.data.target.kind === 'device' ? data.data.target.serial : ANY_PHONE_TARGET) : '',
       state: finished ? 'finished' : state === 'failed' || state === 'completed' ? (stalled ? 'interrupted' : 'failed') : state === 'active' && (await this.startedThisTurn(queueName, job)) ? 'running' : 'queued',
-      reason: state === 'failed' ? (stalled ? 'its worker went away while it ran' : (job.failedReason ?? null)) : state === 'completed' && !finished ? 'it ended without a result a fleet job leaves' : null,
+      // A worker words its own refusals in its terminal's language; the client's reasons carry their code.
+      ...(state === 'failed' ? (stalled ? reasonOf('fleetJob.workerGone') : { reason: job.failedReason ?? null }) : state === 'completed' && !finished ? reasonOf('fleetJob.noResult') : { reason: null }),
       result: finished ? result : null,
       submittedAt: data.success ? data.data.submittedAt : new Date(job.timestamp).toISOString(),
     };
@@ -196,7 +214,7 @@ export class FleetClient {
           const key = `${job.queue}/${job.id}`;
           if (ended.has(key)) continue;
           const seen = lastSeen.get(key) ?? placeholderView(job, 'queued');
-          end(key, { ...seen, reason: `still ${seen.state} after ${Math.round(options.timeoutMs! / 1000)} s, the time given to wait; it goes on (see amc fleet)` });
+          end(key, { ...seen, ...reasonOf(seen.state === 'running' ? 'fleetJob.stillRunning' : 'fleetJob.stillQueued', { seconds: Math.round(options.timeoutMs! / 1000) }) });
         }
         break;
       }
@@ -204,10 +222,10 @@ export class FleetClient {
       const looked = await withinMs(looking, Math.max(1, Math.min(5_000, deadline - Date.now())));
       if (looked === TIMED_OUT && !redisDown && Date.now() < deadline) {
         redisDown = true;
-        options.onRedisProblem?.(`the fleet's Redis does not answer; still waiting for it (Ctrl-C stops waiting)`);
+        options.onRedisProblem?.(say('fleetRedis.silent'));
       } else if (looked !== TIMED_OUT && redisDown) {
         redisDown = false;
-        options.onRedisProblem?.(`the fleet's Redis answers again`);
+        options.onRedisProblem?.(say('fleetRedis.back'));
       }
       if (ended.size < jobs.length) await sleep(options.pollMs ?? 250);
     }
@@ -228,7 +246,7 @@ export class FleetClient {
       if (ended.has(key)) continue;
       const view = await this.view(job.queue, job.id);
       if (!view) {
-        end(key, { ...(lastSeen.get(key) ?? placeholderView(job, 'failed')), state: 'failed', reason: 'the job is gone from the fleet\'s Redis (restarted without keeping its data, or the job was removed); it may not have run' });
+        end(key, { ...(lastSeen.get(key) ?? placeholderView(job, 'failed')), state: 'failed', ...reasonOf('fleetJob.gone') });
         continue;
       }
       lastSeen.set(key, view);
@@ -245,8 +263,7 @@ export class FleetClient {
       if (isOffered) unofferedSince.delete(key);
       else if (!unofferedSince.has(key)) unofferedSince.set(key, Date.now());
       else if (Date.now() - unofferedSince.get(key)! >= UNOFFERED_GRACE_MS) {
-        const phone = job.serial === null ? 'any phone' : shownText(job.serial);
-        end(key, { ...view, reason: `no live worker offers ${phone}; the job stays queued until one does (see amc fleet)` });
+        end(key, { ...view, ...(job.serial === null ? reasonOf('fleetJob.unofferedAny') : reasonOf('fleetJob.unoffered', { serial: shownText(job.serial) })) });
       }
     }
   }
@@ -272,7 +289,7 @@ export class FleetClient {
       if (index < limit && view.state === 'running' && !(await this.runningOnLiveWorker(queue, job, alive))) {
         view.state = 'interrupted';
         view.verdict = 'interrupted';
-        view.reason = 'its worker went away while it ran';
+        Object.assign(view, reasonOf('fleetJob.workerGone'));
       }
     }
     const jobs = views.slice(0, limit).sort((a, b) => b.submittedAt.localeCompare(a.submittedAt));
@@ -346,7 +363,7 @@ export class FleetClient {
           when: scheduler.pattern ?? `every ${Math.round(Number(scheduler.every ?? 0) / 1000)} s`,
           goal: data.success ? data.data.goal : '(not a fleet job)',
           flow: data.success ? (data.data.flow?.name ?? null) : null,
-          target: data.success ? (data.data.target.kind === 'device' ? data.data.target.serial : 'any free phone') : '',
+          target: data.success ? (data.data.target.kind === 'device' ? data.data.target.serial : ANY_PHONE_TARGET) : '',
           nextRunAt: scheduler.next ? new Date(scheduler.next).toISOString() : null,
         }));
       }
@@ -376,7 +393,7 @@ function safeJson(text: string): unknown {
 
 /** A job that `wait` has not seen yet, as shown when it ends the wait. */
 function placeholderView(job: SubmittedJob, state: JobState): JobView {
-  const view = { id: shownText(job.id), queue: job.queue, goal: '', flow: null, launchId: '', target: job.serial === null ? 'any free phone' : shownText(job.serial), state, reason: null, result: null, submittedAt: '' };
+  const view = { id: shownText(job.id), queue: job.queue, goal: '', flow: null, launchId: '', target: job.serial === null ? ANY_PHONE_TARGET : shownText(job.serial), state, reason: null, result: null, submittedAt: '' };
   return { ...view, verdict: jobVerdict(view) };
 }
 

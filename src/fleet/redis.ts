@@ -1,6 +1,7 @@
 // The fleet's Redis: how its address is read and shown (never with its password), and the names its queues and keys
 // take there.
 import { Redis } from 'ioredis';
+import { say, type Said, type SaidCode, type SaidValues } from '../shared/said';
 
 /** The prefix of every key the fleet writes, BullMQ's included. */
 export const FLEET_PREFIX = 'amc:fleet';
@@ -24,8 +25,15 @@ export function phoneQueue(serial: string): string {
   return `phone-${encodeURIComponent(serial)}`;
 }
 
+/** A bad or unreachable address, in English with its code (`said`) for a reader in another language. */
 export class RedisUrlError extends Error {
   override name = 'RedisUrlError';
+  readonly said: Said;
+  constructor(code: SaidCode, values: SaidValues = {}) {
+    const saying = say(code, values);
+    super(saying.text);
+    this.said = saying.said;
+  }
 }
 
 /** Checks a `redis://` or `rediss://` (TLS) address; the message never repeats the password. */
@@ -34,12 +42,12 @@ export function parseRedisUrl(text: string): URL {
   try {
     url = new URL(text);
   } catch {
-    throw new RedisUrlError('the Redis address must look like redis://HOST:PORT or rediss://HOST:PORT (TLS)');
+    throw new RedisUrlError('fleetRedis.notUrl');
   }
   if (url.protocol !== 'redis:' && url.protocol !== 'rediss:') {
-    throw new RedisUrlError(`the Redis address must start with redis:// or rediss:// (TLS), not ${url.protocol}//`);
+    throw new RedisUrlError('fleetRedis.scheme', { scheme: url.protocol });
   }
-  if (!url.hostname) throw new RedisUrlError('the Redis address names no host');
+  if (!url.hostname) throw new RedisUrlError('fleetRedis.noHost');
   return url;
 }
 
@@ -80,7 +88,7 @@ export async function reachRedis(url: URL, timeoutMs = REACH_TIMEOUT_MS): Promis
   } catch (error) {
     redis.disconnect();
     const why = (lastError as NodeJS.ErrnoException | undefined)?.code ?? lastError?.message ?? (error instanceof Error ? error.message : String(error));
-    throw new RedisUrlError(`cannot reach the fleet's Redis at ${redisLabel(url)} (${why}); check the address, that Redis runs there, and its password`);
+    throw new RedisUrlError('fleetRedis.unreachable', { address: redisLabel(url), why });
   } finally {
     clearTimeout(timer);
   }

@@ -75,6 +75,8 @@ export const JobViewSchema = z.object({
   verdict: z.enum(TASK_VERDICTS).nullable(),
   /** Why it failed or was interrupted, in plain words. */
   reason: z.string().nullable(),
+  /** The reason's code, when the fleet client worded it (a worker's own refusal comes in its terminal's language). */
+  reasonSaid: SaidSchema.nullable().optional(),
   result: FleetResultSchema.nullable(),
   submittedAt: z.string(),
 });
@@ -90,6 +92,12 @@ export const FleetOverviewSchema = z.object({
   jobs: z.array(JobViewSchema),
 });
 export type FleetOverview = z.infer<typeof FleetOverviewSchema>;
+
+/** The target of a job for the first free phone, as a job (or a schedule) records it; `targetWords` words it. */
+export const ANY_PHONE_TARGET = 'any free phone';
+
+/** Where a job (or a schedule) runs, in words: its phone's serial, or the first free phone. */
+export const targetWords = (target: string, words: Words): string => (target === ANY_PHONE_TARGET ? words.t('cli:fleet.anyPhone') : target);
 
 /** What a job (or a schedule) carries out, in words: its goal, or "flow NAME". */
 export const workWords = (job: { goal: string; flow: string | null }, words: Words): string =>

@@ -90,4 +90,38 @@ describe('the fleet in a Chinese terminal', { timeout: 180_000 }, () => {
       await queue.close();
     }
   });
+
+  it("Scenario: amc fleet and the fleet client's reasons are worded in a Chinese terminal", async () => {
+    // A phone no worker offers: --wait tells why in Chinese, and a shorter --timeout ends the wait first, saying so.
+    const nobody = await runAmc(['submit', '--redis', redisUrl(), '--goal', '打开无线网络', '--device', '10.9.9.9:5555', '--wait'], { env: chinese(), timeoutMs: 60_000 });
+    expect(nobody.code, nobody.stdout + nobody.stderr).toBe(1);
+    expect(nobody.stdout).toMatch(/^10\.9\.9\.9:5555：排队中 — 没有在线的工作端提供 10\.9\.9\.9:5555；任务会一直排队，直到有工作端提供它（用 `amc fleet` 查看设备队列）（任务 \S+）$/m);
+    expectAllChinese(nobody.stdout);
+    const timedOut = await runAmc(['submit', '--redis', redisUrl(), '--goal', '打开蓝牙', '--device', '10.9.9.9:5555', '--wait', '--timeout', '2'], { env: chinese(), timeoutMs: 60_000 });
+    expect(timedOut.code, timedOut.stdout + timedOut.stderr).toBe(1);
+    expect(timedOut.stdout).toMatch(/^10\.9\.9\.9:5555：排队中 — 等了给定的 2 秒，仍在排队；它会继续（用 `amc fleet` 查看设备队列）（任务 \S+）$/m);
+    expectAllChinese(timedOut.stdout);
+
+    // The overview: the worker, its phone's state, the counts, the waiting jobs and the ended ones, all in Chinese.
+    const shown = await runAmc(['fleet', '--redis', redisUrl()], { env: chinese() });
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(shown.stdout).toMatch(/^host-zh 在 \S+ 上$/m);
+    expect(shown.stdout).toMatch(new RegExp(`^  ${escaped(harness.serial)}  就绪$`, 'm'));
+    expect(shown.stdout).toMatch(/^任务：2 排队，0 进行中，/m);
+    expect(shown.stdout).toMatch(/^ {2}排队中：打开蓝牙 — 10\.9\.9\.9:5555（任务 \S+）$/m);
+    expect(shown.stdout).toMatch(/^ {2}\S+：失败 — 任务被拒绝：它的流程有 2 个问题：.+ — 流程 fly$/m);
+    expectAllChinese(shown.stdout.replace(/\bFly\b/g, ''));
+
+    // Its errors: a group nobody offers, a wrong address, a Redis that does not answer.
+    const noGroup = await runAmc(['submit', '--redis', redisUrl(), '--goal', '打开蓝牙', '--group', '无人'], { env: chinese() });
+    expect(noGroup.code).toBe(2);
+    expect(noGroup.stderr).toMatch(/^amc submit: 现在没有工作端提供设备组 "无人" 里的手机（用 `amc fleet` 查看设备队列）$/m);
+    const wrongScheme = await runAmc(['fleet', '--redis', 'http://127.0.0.1:1'], { env: chinese() });
+    expect(wrongScheme.code).toBe(2);
+    expect(wrongScheme.stderr).toMatch(/^amc fleet: --redis：Redis 地址应当以 `redis:\/\/` 或 `rediss:\/\/`（TLS）开头，而不是 `http:\/\/`$/m);
+    const unreachable = await runAmc(['fleet', '--redis', 'redis://127.0.0.1:1'], { env: chinese(), timeoutMs: 30_000 });
+    expect(unreachable.code).toBe(1);
+    expect(unreachable.stderr).toMatch(/^amc fleet: 连不上设备队列在 redis:\/\/127\.0\.0\.1:1 的 Redis（ECONNREFUSED）；请检查地址、那里是否运行着 Redis，以及它的密码/m);
+    for (const text of [noGroup.stderr, wrongScheme.stderr, unreachable.stderr]) expectAllChinese(text);
+  });
 });

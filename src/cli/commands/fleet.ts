@@ -1,9 +1,9 @@
-import { ENGLISH } from '../../shared/i18n/translate';
 import { ExitCode, type CliCommand } from '../command';
 import { parseCommandArgs } from '../args';
 import { fleetRedis, REDIS_USAGE, redisOption } from '../fleet-options';
 import { jobLines } from './submit';
-import { jobCountWords, workWords } from '../../shared/fleet';
+import { jobCountWords, targetWords, workWords } from '../../shared/fleet';
+import { terminalWords } from '../terminal-words';
 
 const USAGE = `amc fleet ${REDIS_USAGE} [--json]`;
 
@@ -21,21 +21,24 @@ export const fleetCommand: CliCommand = {
         io.out(JSON.stringify(overview));
         return ExitCode.ok;
       }
-      if (overview.workers.length === 0) io.out('No worker has joined this fleet (start one with amc worker).');
+      const words = terminalWords();
+      const { t } = words;
+      if (overview.workers.length === 0) io.out(t('app:fleet.noWorker'));
       for (const worker of overview.workers) {
-        io.out(`${worker.name} on ${worker.host}${worker.alive ? '' : ' — gone (no report for a while)'}`);
+        io.out(`${worker.name} ${t('app:fleet.on', { host: worker.host })}${worker.alive ? '' : ` ${t('app:fleet.gone')}`}`);
         for (const phone of worker.phones) {
           const state = worker.alive ? phone.state : 'offline';
-          io.out(`  ${phone.serial}  ${state}${state === 'busy' && phone.jobId ? ` (job ${phone.jobId})` : ''}${phone.groups.length ? `  groups: ${phone.groups.join(', ')}` : ''}`);
+          const job = state === 'busy' && phone.jobId ? t('cli:fleet.phoneJob', { id: phone.jobId }) : '';
+          io.out(`  ${phone.serial}  ${t(`app:fleet.phoneState.${state}`)}${job}${phone.groups.length ? `  ${t('app:fleet.groups', { groups: phone.groups.join(t('common:listSeparator')) })}` : ''}`);
         }
       }
-      const { counts } = overview;
-      io.out(`Jobs: ${jobCountWords(counts)}`);
+      io.out(t('cli:fleet.jobs', { counts: jobCountWords(overview.counts, words) }));
       for (const job of overview.jobs) {
-        if (job.state === 'queued' || job.state === 'running') io.out(`  ${job.state}: ${workWords(job, ENGLISH)} — ${job.target} (job ${job.id})`);
-        else {
-          const [line, ...steps] = jobLines(job);
-          io.out(`  ${line} — ${workWords(job, ENGLISH)}`);
+        if (job.state === 'queued' || job.state === 'running') {
+          io.out(`  ${t('cli:fleet.waiting', { state: t(`cli:submit.state.${job.state}`), work: workWords(job, words), target: targetWords(job.target, words), id: job.id })}`);
+        } else {
+          const [line, ...steps] = jobLines(job, words);
+          io.out(`  ${line} — ${workWords(job, words)}`);
           for (const step of steps) io.out(step);
         }
       }

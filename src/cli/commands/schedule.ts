@@ -6,6 +6,7 @@ import { allowedAppsOf, presetAnswers, supervisionOptions } from '../supervision
 import { BrokenFlowFile, WORK_USAGE, workOf, workOptions, type Work } from '../fleet-work';
 import { workWords } from '../../shared/fleet';
 import { terminalWords } from '../terminal-words';
+import { saidWords } from '../../shared/supervision-words';
 import { nameProblem } from '../../shared/names';
 
 const USAGE = [
@@ -105,7 +106,7 @@ export const scheduleCommand: CliCommand = {
         flowNote();
         return ExitCode.ok;
       } catch (error) {
-        if (error instanceof FleetRequestError) throw new UsageError(error.message);
+        if (error instanceof FleetRequestError) throw new UsageError(saidWords(error.message, error.said, terminalWords()));
         throw error;
       }
     } finally {

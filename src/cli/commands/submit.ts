@@ -5,7 +5,7 @@ import { maxStepsOf } from '../planner-options';
 import { allowedAppsOf, presetAnswers, SUPERVISION_OPTIONS_USAGE, supervisionOptions } from '../supervision-options';
 import { BrokenFlowFile, WORK_USAGE, workOf, workOptions } from '../fleet-work';
 import { flowStepLines, stepsPassedWords } from '../flow-steps';
-import { jobCounts, jobCountWords, jobSucceeded, jobVerdict } from '../../shared/fleet';
+import { jobCounts, jobCountWords, jobSucceeded, jobVerdict, targetWords } from '../../shared/fleet';
 import { countOf, formatDuration, outcomeWord } from '../../shared/task-words';
 import type { JobView } from '../../fleet/client';
 import { ENGLISH, type Words } from '../../shared/i18n/translate';
@@ -31,7 +31,10 @@ export function jobLines(view: JobView, words: Words = ENGLISH): string[] {
 function jobLine(view: JobView, words: Words): string {
   const { t } = words;
   const result = view.result;
-  if (!result) return t('cli:submit.unended', { target: view.target, state: t(`cli:submit.state.${view.state}`), reason: view.reason ?? t('cli:submit.noResult'), id: view.id });
+  if (!result) {
+    const reason = view.reason === null ? t('cli:submit.noResult') : saidWords(view.reason, view.reasonSaid, words);
+    return t('cli:submit.unended', { target: targetWords(view.target, words), state: t(`cli:submit.state.${view.state}`), reason, id: view.id });
+  }
   return t('cli:submit.job', {
     serial: result.serial,
     outcome: outcomeWords(view, words),
@@ -90,7 +93,7 @@ export const submitCommand: CliCommand = {
       try {
         jobs = await client.submit(job, destination);
       } catch (error) {
-        if (error instanceof FleetRequestError) throw new UsageError(error.message);
+        if (error instanceof FleetRequestError) throw new UsageError(saidWords(error.message, error.said, terminalWords()));
         throw error;
       }
       const words = terminalWords();
@@ -104,7 +107,7 @@ export const submitCommand: CliCommand = {
         const ended = await client.wait(jobs, (view) => (values.json ? io.out(JSON.stringify({ type: 'job.ended', ...view })) : jobLines(view, words).forEach((line) => io.out(line))), {
           signal: controller.signal,
           ...(timeoutSeconds !== undefined && { timeoutMs: timeoutSeconds * 1000 }),
-          onRedisProblem: (line) => io.err(`amc submit: ${line}`),
+          onRedisProblem: (saying) => io.err(`amc submit: ${saidWords(saying.text, saying.said, words)}`),
         });
         if (controller.signal.aborted) {
           io.err(words.t('cli:submit.stoppedWaiting'));

@@ -222,6 +222,11 @@ export default {
   },
   fleet: {
     noRedis: '--redis URL is required (or set {{env}}, or the Fleet Redis URL in Settings → Fleet), e.g. redis://127.0.0.1:6379',
+    jobs: 'Jobs: {{counts}}',
+    redisOption: '--redis: {{reason}}',
+    phoneJob: ' (job {{id}})',
+    waiting: '{{state}}: {{work}} — {{target}} (job {{id}})',
+    anyPhone: 'any free phone',
   },
   serve: {
     serving: 'Agentic Mobile Control is serving at {{url}}',

@@ -219,6 +219,11 @@ export default {
   },
   fleet: {
     noRedis: '需要 --redis URL（或设置 {{env}}，或在 设置 → 设备队列 中填写设备队列的 Redis URL），例如 redis://127.0.0.1:6379',
+    jobs: '任务：{{counts}}',
+    redisOption: '--redis：{{reason}}',
+    phoneJob: '（任务 {{id}}）',
+    waiting: '{{state}}：{{work}} — {{target}}（任务 {{id}}）',
+    anyPhone: '任意一台空闲手机',
   },
   serve: {
     serving: 'Agentic Mobile Control 正在 {{url}} 提供服务',
