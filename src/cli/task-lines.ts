@@ -3,6 +3,7 @@ import type { PlannerInfo, TaskEventOf } from '../shared/task';
 import { countOf, formatDuration, lookedOnlyNote, tokensLabel } from '../shared/task-words';
 import { finishedVerdict } from '../shared/verdict';
 import { plainReason } from '../shared/plain-words';
+import { failureWordsOf } from '../shared/task-failure';
 import { ENGLISH, type Words } from '../shared/i18n/translate';
 import { wordSaid } from '../shared/said';
 import { saidWords } from '../shared/supervision-words';
@@ -19,7 +20,10 @@ export function outcomeLine(outcome: StepOutcome, words: Words = ENGLISH): strin
 export function finishedLine(event: TaskEventOf<'task.finished'>, planner: Pick<PlannerInfo, 'kind'>, words: Words = ENGLISH): string {
   const { t } = words;
   const totals = [countOf(event.steps, 'action', undefined, words), formatDuration(event.durationMs, undefined, words), tokensLabel(event.usage, undefined, words)].join(t('common:listSeparator'));
-  const reason = () => (event.failureReason ? saidWords(plainReason(event.failureReason), event.failureSaid, words) : null);
+  const reason = () => {
+    const failed = event.failureReason ? failureWordsOf(event) : null;
+    return failed !== null ? saidWords(failed, event.failureSaid, words) : null;
+  };
   // A result the app wrote (a flow's end) in the terminal's language; the model's as it said it.
   const result = event.result === null ? null : saidWords(event.result, event.resultSaid, words);
   switch (finishedVerdict({ ...event, planner })) {

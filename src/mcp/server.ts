@@ -5,6 +5,7 @@ import { appName, appVersion } from '../shared/app-info';
 import type { MethodName, MethodOutput, TaskOverrides } from '../shared/contract';
 import { HISTORY_PAGE_TURNS, TaskOverridesSchema } from '../shared/contract';
 import { plainReason } from '../shared/plain-words';
+import { failureWordsOf } from '../shared/task-failure';
 import { formatUsd } from '../shared/prices';
 import { sceneToJson } from '../shared/scene';
 import { actionWords } from '../shared/supervision-words';
@@ -91,7 +92,7 @@ const RUN_GOAL_STATUS: Record<TaskVerdict, string> = {
 function finishedWords(event: TaskEventOf<'task.finished'>, planner: PlannerInfo, outcome: TaskVerdict): string {
   const cost = event.costUsd == null ? '' : `, ${formatUsd(event.costUsd)}`;
   const totals = `${countOf(event.steps, 'action')}, ${tokensLabel(event.usage)}${cost}, ${plannerWords(planner)}`;
-  const said = event.status === 'completed' ? event.result : event.failureReason && plainReason(event.failureReason);
+  const said = event.status === 'completed' ? event.result : failureWordsOf(event);
   const words = outcome === 'done-not-verified' ? [event.verification?.fact, said && `the model said: ${said}`].filter(Boolean).join('; ') : said;
   return `${capitalized(outcomeWord(outcome))} (${totals})${words ? `: ${words}` : ''}`;
 }
@@ -333,7 +334,7 @@ export function createMcpServer(
                 summary: finishedWords(event, started.planner, outcome),
                 steps,
                 result,
-                failureReason: failureReason && plainReason(failureReason),
+                failureReason: failureReason && failureWordsOf(event),
                 usage,
                 costUsd: costUsd ?? null,
                 durationMs,

@@ -5,7 +5,7 @@ import { schemaMessage } from './schema-message';
 import { outcomeWord } from './task-words';
 import { finishedVerdict, TASK_VERDICTS, type TaskVerdict } from './verdict';
 import { RunTaskRequestSchema, type TaskRecord } from './task';
-import { plainReason } from './plain-words';
+import { failureWordsOf } from './task-failure';
 import { actionCount } from './turns';
 import { ENGLISH, type Words } from './i18n/translate';
 
@@ -57,7 +57,7 @@ export function launchRowOf(record: TaskRecord, now: number = Date.now()): Launc
     serial: record.serial,
     taskId: record.id,
     outcome: finished ? finishedVerdict(record) : null,
-    reason: record.failureReason !== null ? plainReason(record.failureReason) : finished ? record.result : null,
+    reason: failureWordsOf(record) ?? (finished ? record.result : null),
     // Actions carried out, as History counts them (not questions, hand-overs or denied actions).
     steps: actionCount(record),
     tokens: record.usage.inputTokens + record.usage.outputTokens,

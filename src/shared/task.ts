@@ -270,6 +270,13 @@ export const PersonAnsweredEventSchema = z.object({
   by: DeciderSchema,
 });
 
+/**
+ * A task that failed on an exception: the error's name and its own message, the two halves of seed D7's
+ * `<ErrorName>: <message>` kept apart so no reader takes that string apart again.
+ */
+export const TaskFailureSchema = z.object({ error: z.string().min(1).max(200), message: z.string() });
+export type TaskFailure = z.infer<typeof TaskFailureSchema>;
+
 export const TaskFinishedEventSchema = z.object({
   type: z.literal('task.finished'),
   ...base,
@@ -278,6 +285,8 @@ export const TaskFinishedEventSchema = z.object({
   failureReason: z.string().nullable(),
   /** The failure reason's code, for a window in another language (absent in records written before it). */
   failureSaid: SaidSchema.optional(),
+  /** When it failed on an exception: the error's name and message (older files gain it where they are read). */
+  failure: TaskFailureSchema.optional(),
   /** The model's closing words on success (e.g. the answer to a question about the screen). */
   result: z.string().nullable(),
   /** The result's code, when the app wrote it (a flow's end), for a reader in another language. */
@@ -357,6 +366,8 @@ export const TaskRecordSchema = z.object({
   failureReason: z.string().nullable(),
   /** The failure reason's code, for a window in another language (absent in records written before it). */
   failureSaid: SaidSchema.optional(),
+  /** When it failed on an exception: the error's name and message (older files gain it where they are read). */
+  failure: TaskFailureSchema.optional(),
   result: z.string().nullable(),
   /** The result's code, when the app wrote it (a flow's end); absent in records written before it. */
   resultSaid: SaidSchema.optional(),
@@ -497,6 +508,7 @@ export function applyTaskEventInPlace(record: TaskRecord, event: TaskEvent): voi
       record.status = event.status;
       record.failureReason = event.failureReason;
       if (event.failureSaid) record.failureSaid = event.failureSaid;
+      if (event.failure) record.failure = event.failure;
       record.result = event.result;
       if (event.resultSaid) record.resultSaid = event.resultSaid;
       // Usage and cost were summed turn by turn above; the event's totals are for its listeners.

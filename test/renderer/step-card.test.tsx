@@ -132,6 +132,7 @@ describe('timeline card', () => {
           status: 'failed',
           result: null,
           failureReason: 'AdbError: No device is connected.',
+          failure: { error: 'AdbError', message: 'No device is connected.' },
         })}
       />,
     );
@@ -142,8 +143,8 @@ describe('timeline card', () => {
     expect(screen.getByRole('article', { name: 'Failed' })).toBeTruthy();
     expect(screen.getByTestId('planner-label').textContent).toBe('Planner: AI · anthropic · claude-sonnet-4-6 · direct');
     // What the plain words leave out (a stack trace) stays one click away for a bug report.
-    const traced = 'AdbError: No device is connected.\n    at connect (/app/out/main/index.js:10:5)';
-    rerender(<TaskTimeline task={finishedTask([tapStep()], { status: 'failed', result: null, failureReason: traced })} />);
+    const message = 'No device is connected.\n    at connect (/app/out/main/index.js:10:5)';
+    rerender(<TaskTimeline task={finishedTask([tapStep()], { status: 'failed', result: null, failureReason: `AdbError: ${message}`, failure: { error: 'AdbError', message } })} />);
     expect(screen.getByTestId('task-result-text').textContent).toBe('No device is connected.');
     expect(screen.getByTestId('reason-details').textContent).toContain('at connect (/app/out/main/index.js:10:5)');
   });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { htmlPageIn, summariseBody } from '@amc/provider-clients';
 import { plainReason } from '../../src/shared/plain-words';
+import { failureWordsOf } from '../../src/shared/task-failure';
 import { attemptsLabel } from '../../src/shared/action';
 import { stepCountsLabel, taskOutcomeKind, taskOutcomeWord } from '../../src/shared/task-words';
 
@@ -15,6 +16,11 @@ describe('plain words', () => {
     // Words that merely start with a capital are kept.
     expect(plainReason('Anthropic did not answer within 30 s (timeout)')).toBe('Anthropic did not answer within 30 s (timeout)');
     expect(plainReason('Wi-Fi: could not toggle')).toBe('Wi-Fi: could not toggle');
+    // A task's failure is read from its parts: the message, without stack frames; the D7 reason is not taken apart.
+    const failure = { error: 'ToolCallUnavailable', message: 'OpenAI answered with a server error (HTTP 500): boom\n    at handler (/srv/app/server.js:10:5)' };
+    expect(failureWordsOf({ failureReason: `ToolCallUnavailable: ${failure.message}`, failure })).toBe('OpenAI answered with a server error (HTTP 500): boom');
+    expect(failureWordsOf({ failureReason: 'There is no Calculator app', failure: undefined })).toBe('There is no Calculator app');
+    expect(failureWordsOf({ failureReason: null })).toBeNull();
   });
 
   it('Scenario: A proxy page instead of the provider is summarised, not quoted', () => {

@@ -1,5 +1,5 @@
 import { PASSING_STEP_STATUSES, type Flow, type FlowStepMark, type FlowTurn } from '../../shared/flow';
-import { plainReason } from '../../shared/plain-words';
+import { failureWordsOf } from '../../shared/task-failure';
 import { say, type Said } from '../../shared/said';
 import type { TaskEvent } from '../../shared/task';
 import { outcomeWord } from '../../shared/task-words';
@@ -42,7 +42,7 @@ export function flowRunEnd(events: readonly TaskEvent[], unfinished: string): Fl
   const finished = events.findLast((event) => event.type === 'task.finished');
   if (!verdict || !finished) return { completed: false, reason: unfinished };
   const { failureReason, failureSaid } = finished;
-  return { completed: false, reason: plainReason(failureReason ?? `the run ended ${outcomeWord(verdict)}`), ...(failureReason && failureSaid && { said: failureSaid }) };
+  return { completed: false, reason: failureWordsOf(finished) ?? `the run ended ${outcomeWord(verdict)}`, ...(failureReason && failureSaid && { said: failureSaid }) };
 }
 
 /**

@@ -1,4 +1,5 @@
 import { say, type Said, type Saying } from '../../shared/said';
+import type { TaskFailure } from '../../shared/task';
 import { providerFailureSaid } from './provider-failure-said';
 
 /** How a task's work stops: a person's Stop or the app closing aborts one signal, and everything waiting on it ends. */
@@ -41,27 +42,44 @@ export function abortable<T>(work: Promise<T>, signal: AbortSignal): Promise<T> 
   });
 }
 
+/** The error a task failed on, its name and its own message apart. */
+export function caughtFailureOf(error: unknown): TaskFailure {
+  if (error instanceof Error) return { error: error.name, message: error.message };
+  return { error: 'Error', message: String(error) };
+}
+
 /** `<ErrorName>: <message>` (seed D7). */
 export function failureReasonOf(error: unknown): string {
-  if (error instanceof Error) return `${error.name}: ${error.message}`;
-  return `Error: ${String(error)}`;
+  const { error: name, message } = caughtFailureOf(error);
+  return `${name}: ${message}`;
+}
+
+/** A task's failure on an exception: its D7 reason, the failure kept apart, and a message code when it has one. */
+export interface CaughtFailure {
+  text: string;
+  failure: TaskFailure;
+  said?: Said;
 }
 
 /**
- * A task's failure from an error: its D7 reason, with a message code when the error was worded by one (AdbError) or
- * is a failed model call.
+ * A task's failure from an error: its D7 reason and its parts, with a message code when the error was worded by one
+ * (AdbError) or is a failed model call.
  */
-export function failureOf(error: unknown): string | Saying {
-  const text = failureReasonOf(error);
+export function failureOf(error: unknown): CaughtFailure {
+  const failure = caughtFailureOf(error);
   const said = (error instanceof Error ? (error as { said?: Said }).said : undefined) ?? providerFailureSaid(error);
-  return said ? { text, said } : text;
+  return { text: `${failure.error}: ${failure.message}`, failure, ...(said && { said }) };
 }
 
+/** How a task's failure reaches its record: the English reason, its code when the runtime worded it, the error apart. */
+export type TaskEnding = string | Saying | CaughtFailure | null;
+
 /** A task's failure reason in English for the record, with its code when the runtime worded it (a Stop included). */
-export function failureFields(failure: string | Saying | null): { failureReason: string | null; failureSaid?: Said } {
+export function failureFields(failure: TaskEnding): { failureReason: string | null; failureSaid?: Said; failure?: TaskFailure } {
   if (failure === null || typeof failure === 'string') {
     const known = [STOPPED_SAYING, APP_CLOSED].find((saying) => saying.text === failure);
     return { failureReason: failure, ...(known && { failureSaid: known.said }) };
   }
-  return { failureReason: failure.text, failureSaid: failure.said };
+  const kept = 'failure' in failure ? { failure: failure.failure } : {};
+  return { failureReason: failure.text, ...(failure.said && { failureSaid: failure.said }), ...kept };
 }

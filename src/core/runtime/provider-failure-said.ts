@@ -1,5 +1,5 @@
 import { ToolCallUnavailable, type ToolCallFailureKind } from '@amc/provider-clients';
-import { plainReason } from '../../shared/plain-words';
+import { plainWords } from '../../shared/plain-words';
 import type { Said, SaidCode } from '../../shared/said';
 
 /**
@@ -25,5 +25,5 @@ const CODE_OF_KIND: Record<ToolCallFailureKind, SaidCode | null> = {
 export function providerFailureSaid(error: unknown): Said | undefined {
   if (!(error instanceof ToolCallUnavailable) || !error.kind) return undefined;
   const code = CODE_OF_KIND[error.kind];
-  return code ? { code, values: { said: plainReason(error.message) } } : undefined;
+  return code ? { code, values: { said: plainWords(error.message) } } : undefined;
 }

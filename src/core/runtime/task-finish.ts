@@ -4,7 +4,7 @@ import type { TaskRecord } from '../../shared/task';
 import type { FlowTurn } from '../../shared/flow';
 import { actionCount } from '../../shared/turns';
 import { claimVerification } from '../../shared/verdict';
-import { failureFields, failureOf, stopReasonOf } from './cancellation';
+import { failureFields, failureOf, stopReasonOf, type TaskEnding } from './cancellation';
 import { learnFrom } from './notes/task-notes';
 import { flowMarksOf, type Decision } from './planner';
 import type { Ended } from './supervised-action';
@@ -15,7 +15,7 @@ import type { TaskRun } from './task-run';
 export async function finishTask(
   task: TaskRun,
   status: 'completed' | 'failed' | 'cancelled',
-  failure: string | Saying | null,
+  failure: TaskEnding,
   result: string | Saying | null = null,
   verification?: Verification,
   /** A flow's marks on the turn that failed without a plan (Decision `fail`). */

@@ -7,6 +7,7 @@ import { actionCount, turnCount } from '../../shared/turns';
 import { saidWords, supervisionLines } from '../../shared/supervision-words';
 import type { StepRecord, TaskRecord } from '../../shared/task';
 import { plainReason } from '../../shared/plain-words';
+import { failureWordsOf } from '../../shared/task-failure';
 import { wordSaid } from '../../shared/said';
 import { costWords, countOf, formatDuration, lookedOnlyHint, lookedOnlyNote, plannerWords, stepCountsLabel, stepSourceWords, taskOutcomeKind, taskOutcomeWord, tokensLabel } from '../../shared/task-words';
 import { toolActsOnPhone } from '../tools/registry';
@@ -179,7 +180,7 @@ function reportHtml(record: TaskRecord, words: Words): string {
     kind === 'looked-only'
       ? `${lookedOnlyNote(words)}. ${lookedOnlyHint(words)}`
       : record.failureReason
-        ? saidWords(plainReason(record.failureReason), record.failureSaid, words)
+        ? saidWords(failureWordsOf(record) ?? '', record.failureSaid, words)
         : [notVerified, record.result].filter(Boolean).join(' — ');
   const actions = actionCount(record);
   const timings = record.timings;

@@ -1,6 +1,7 @@
 import { open, type FileHandle } from 'node:fs/promises';
 import { LIMITS } from '../../shared/settings-catalog';
 import { TaskEventSchema, applyTaskEventInPlace, newTaskRecord, type TaskEvent, type TaskRecord } from '../../shared/task';
+import { withFailureKeptApart } from './older-failure';
 
 /**
  * Reading one task file whole (what `history.get` and an unfinished task's summary need), in one pass over its
@@ -140,7 +141,7 @@ export function parseEvent(line: string): TaskEvent | undefined {
   if (!line.trim()) return undefined;
   try {
     const parsed = TaskEventSchema.safeParse(JSON.parse(line));
-    return parsed.success ? parsed.data : undefined;
+    return parsed.success ? withFailureKeptApart(parsed.data) : undefined;
   } catch {
     return undefined;
   }

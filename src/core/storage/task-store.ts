@@ -142,6 +142,7 @@ export function createTaskStore(home: string, limits: TaskFileLimits = TASK_FILE
         status: finished.status,
         failureReason: finished.failureReason,
         ...(finished.failureSaid && { failureSaid: finished.failureSaid }),
+        ...(finished.failure && { failure: finished.failure }),
         verification: finished.verification ?? null,
         steps: finished.steps,
         createdAt: started.at,
@@ -284,6 +285,7 @@ export function summaryOf(record: TaskRecord): TaskSummary {
     status: record.status,
     failureReason: record.failureReason,
     ...(record.failureSaid && { failureSaid: record.failureSaid }),
+    ...(record.failure && { failure: record.failure }),
     verification: record.verification,
     // Actions carried out (not questions, hand-overs or denied actions).
     steps: actionCount(record),

@@ -1,5 +1,5 @@
 import type { PhoneFault, PhoneSeed, PhoneStateView } from '@amc/demo-phone';
-import { plainReason } from '../../shared/plain-words';
+import { failureWordsOf } from '../../shared/task-failure';
 import type { TaskRecord } from '../../shared/task';
 import { taskOutcomeWord } from '../../shared/task-words';
 import { isFinish } from '../../shared/tool-vocabulary';
@@ -57,10 +57,9 @@ const gaveUp = (record: Pick<TaskRecord, 'steps'>): boolean => {
  * budget, failed actions, a provider error, a stop) fails the run, infeasible goals included: the model
  * never said it was impossible.
  */
-export function judgeRecord(task: PhoneTask, state: PhoneStateView, record: Pick<TaskRecord, 'status' | 'planner' | 'result' | 'failureReason' | 'steps'>): Verdict {
+export function judgeRecord(task: PhoneTask, state: PhoneStateView, record: Pick<TaskRecord, 'status' | 'planner' | 'result' | 'failureReason' | 'failure' | 'steps'>): Verdict {
   if (record.status === 'completed') return judgeRun(task, state, { success: true, reason: record.result ?? '' });
-  const recorded = record.failureReason ?? '';
-  const reason = plainReason(recorded);
+  const reason = failureWordsOf(record) ?? '';
   if (record.status === 'failed' && gaveUp(record)) return judgeRun(task, state, { success: false, reason });
   return fail(`the task ${taskOutcomeWord(record)}: ${reason || 'no reason given'}`);
 }

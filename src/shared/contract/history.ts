@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { TokenUsageSchema } from '@amc/provider-clients/contract';
-import { PlannerInfoSchema, StepRecordSchema, TaskRecordSchema, TaskStatusSchema } from '../task';
+import { PlannerInfoSchema, StepRecordSchema, TaskFailureSchema, TaskRecordSchema, TaskStatusSchema } from '../task';
 import { SaidSchema } from '../said';
 import { VerificationSchema } from '../action';
 import { defineEvents, defineMethods, NoInput } from './define';
@@ -15,6 +15,8 @@ export const TaskSummarySchema = z.object({
   failureReason: z.string().nullable(),
   /** The failure reason's code, for a window in another language (absent in records written before it). */
   failureSaid: SaidSchema.optional(),
+  /** When it failed on an exception: the error's name and message. */
+  failure: TaskFailureSchema.optional(),
   planner: PlannerInfoSchema,
   /** What the runtime found of a success claim (absent: nothing against it, or a record written before it was kept here). */
   verification: VerificationSchema.nullable().optional(),

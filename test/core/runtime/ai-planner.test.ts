@@ -5,6 +5,8 @@ import { defaultSettings, mergeSettings, SettingsSchema, type SettingsPatch } fr
 import { buildPlanner, buildToolCallingClient } from '../../../src/core/runtime/build-planner';
 import { ConfigError, type RuntimeConfig } from '../../../src/core/runtime/config';
 import { TaskRunner } from '../../../src/core/runtime/task-runner';
+import { TaskEventSchema, type TaskEvent } from '../../../src/shared/task';
+import { failureWordsOf } from '../../../src/shared/task-failure';
 import { createAIPlanner } from '../../../src/core/runtime/ai-planner';
 import { createProviderClient, type DecisionRequest } from '@amc/provider-clients';
 import { ACTION_TOOL_SPECS, MODEL_TOOL_SPECS } from '../../../src/core/tools/registry';
@@ -180,6 +182,35 @@ describe.each(['anthropic', 'openai'] as const)('AI planner over %s direct', (pr
     expect(failed.status).toBe('failed');
     expect(failed.failureReason).toMatch(/^ToolCallUnavailable: .*server error \(HTTP 500\)/);
     expect((await runner.run(request)).status).toBe('completed');
+  });
+
+  it('Scenario: A task that fails on a provider error keeps its failure apart', async () => {
+    const fake = await fakeFor(provider, sequencePolicy({ kind: 'http-error', status: 500 }));
+    const runner = new TaskRunner({ observer: new FakeObserver([wifiScene]), executor: new FakeExecutor(), plannerSource: async () => buildPlanner(directConfig(fake)) });
+    const finished: TaskEvent[] = [];
+    runner.on((event) => {
+      if (event.type === 'task.finished') finished.push(event);
+    });
+    const failed = await runner.run(request);
+    expect(failed.status).toBe('failed');
+    expect(failed.failure?.error).toBe('ToolCallUnavailable');
+    expect(failed.failure?.message).toMatch(/server error \(HTTP 500\)/);
+    expect(failed.failure?.message).not.toMatch(/^ToolCallUnavailable/);
+    // Seed D7's reason stays as it was: the name, then the message.
+    expect(failed.failureReason).toBe(`ToolCallUnavailable: ${failed.failure?.message}`);
+    expect(failed.failureSaid?.code).toBe('provider.serverError');
+    expect(finished).toHaveLength(1);
+    expect(TaskEventSchema.parse(finished[0])).toMatchObject({ status: 'failed', failure: failed.failure, failureReason: failed.failureReason });
+    expect(failureWordsOf(failed)).toBe(failed.failure?.message);
+    // A task that ends without an exception (the model's own give-up) has no failure apart.
+    const gaveUp = await new TaskRunner({
+      observer: new FakeObserver([wifiScene]),
+      executor: new FakeExecutor(),
+      plannerSource: async () => buildPlanner(directConfig(await fakeFor(provider, sequencePolicy(finish(false, 'There is no Wi-Fi switch'))))),
+    }).run(request);
+    expect(gaveUp.status).toBe('failed');
+    expect(gaveUp.failure).toBeUndefined();
+    expect(failureWordsOf(gaveUp)).toBe('There is no Wi-Fi switch');
   });
 });
 

@@ -4,7 +4,7 @@ import type { DamagedHistoryFile, TaskSummary } from '../../../../shared/contrac
 import type { TaskRecord } from '../../../../shared/task';
 import { useBridge } from '../../bridge-context';
 import { downloadText } from '../../lib/download';
-import { plainReason } from '../../../../shared/plain-words';
+import { failureWordsOf } from '../../../../shared/task-failure';
 import { wordSaid } from '../../../../shared/said';
 import { saidWords } from '../../../../shared/supervision-words';
 import type { Words } from '../../../../shared/i18n/translate';
@@ -291,7 +291,8 @@ function LaunchHeaderRow({ tasks }: { tasks: TaskSummary[] }) {
 
 /** What a row's verdict rests on, on hover: the reason it failed or stopped, why it is not verified, or that the planner only looked. */
 function verdictTitle(task: TaskSummary, words: Words): string | undefined {
-  if (task.failureReason) return saidWords(plainReason(task.failureReason), task.failureSaid, words);
+  const failed = task.failureReason ? failureWordsOf(task) : null;
+  if (failed !== null) return saidWords(failed, task.failureSaid, words);
   if (task.verification?.status === 'not-verified') return wordSaid(task.verification.fact, task.verification.said, words);
   return taskOutcomeKind(task) === 'looked-only' ? lookedOnlyNote(words) : undefined;
 }

@@ -3,7 +3,7 @@ import type { TaskRecord } from '../../../../shared/task';
 import { capitalized, formatDuration, lookedOnlyHint, outcomeWord, stepCountsLabel } from '../../../../shared/task-words';
 import { taskVerdict, type TaskVerdict } from '../../../../shared/verdict';
 import type { Words } from '../../../../shared/i18n/translate';
-import { plainReason } from '../../../../shared/plain-words';
+import { failureWordsOf } from '../../../../shared/task-failure';
 import { wordSaid } from '../../../../shared/said';
 import { saidWords } from '../../../../shared/supervision-words';
 import { useWords } from '../../i18n/use-words';
@@ -33,7 +33,7 @@ export function TaskResultCard({ task }: { task: TaskRecord }) {
           {t('app:common.openSettings')}
         </button>
       )}
-      {task.failureReason && <ReasonDetails reason={task.failureReason} />}
+      {task.failureReason && <ReasonDetails task={task} />}
       <p className="muted" data-testid="task-result-summary">
         {stepCountsLabel(actions, turns, undefined, words)} · {formatDuration(task.timings.totalMs, undefined, words)} · {formatTokens(task.usage, words)}
       </p>
@@ -50,7 +50,8 @@ export function TaskResultCard({ task }: { task: TaskRecord }) {
 /** The card's first line: what the verdict rests on (why not verified, why it failed, who stopped it). */
 function resultText(task: TaskRecord, kind: TaskVerdict, words: Words): string {
   const { t } = words;
-  const reason = task.failureReason ? saidWords(plainReason(task.failureReason), task.failureSaid, words) : null;
+  const failed = task.failureReason ? failureWordsOf(task) : null;
+  const reason = failed !== null ? saidWords(failed, task.failureSaid, words) : null;
   // A result the app wrote (a flow's end) in the window's language; the model's as it said it.
   const result = task.result === null ? null : saidWords(task.result, task.resultSaid, words);
   switch (kind) {
