@@ -15,6 +15,7 @@ export function withLiveProgress(summary: TaskSummary, live: TaskRecord | undefi
     status: live.status,
     failureReason: live.failureReason,
     ...(live.failureSaid && { failureSaid: live.failureSaid }),
+    ...(live.failure && { failure: live.failure }),
     verification: live.verification,
     // Actions carried out, counted as the stored summary counts them.
     steps: actionCount(live),
