@@ -1,3 +1,4 @@
+import { wordCode } from '../shared/said';
 import { replyFits, type PersonRequest } from '../shared/task';
 import { handsPhoneOver, type ReplyInput, type ReplyResult } from '../shared/contract/supervision';
 import type { SupervisorDecision, SupervisorPort, SupervisorRequest } from '../core/runtime/supervisor';
@@ -26,7 +27,7 @@ export class SupervisionDesk implements SupervisorPort {
       // Stopped while waiting: the runner has stopped listening, this only frees the slot.
       const onAbort = () => settle({ reply: { kind: 'unanswered', reason: 'the task was stopped' }, by: 'no-one-present' });
       // A task asks one thing at a time; an older unanswered request of it is over.
-      this.waiting.get(taskId)?.settle({ reply: { kind: 'unanswered', reason: 'a newer request replaced it' }, by: 'no-one-present' });
+      this.waiting.get(taskId)?.settle({ reply: { kind: 'unanswered', reason: wordCode('refusal.replaced') }, by: 'no-one-present' });
       this.waiting.set(taskId, { requestId, request, settle });
       if (signal.aborted) onAbort();
       else signal.addEventListener('abort', onAbort, { once: true });

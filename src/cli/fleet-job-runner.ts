@@ -15,18 +15,17 @@ import { shownText } from '../shared/shown-text';
 import { configuredPlannerFor } from './planner-options';
 import { terminalSupervisor } from './terminal-supervisor';
 import { terminalWords } from './terminal-words';
-import { wordCode } from '../shared/said';
+import { say, wordCode } from '../shared/said';
 
 /** Why a fleet job's sensitive action was refused: its own `yes` counts only where this host's owner allows it. */
-export const NOT_PRE_APPROVED =
-  "no one on this fleet worker can approve it, and this worker does not let jobs approve sensitive actions in advance (its owner allows that in Settings → Fleet, or with AMC_FLEET_JOBS_MAY_PRE_APPROVE=true)";
+export const NOT_PRE_APPROVED = say('refusal.notPreApproved', { env: 'AMC_FLEET_JOBS_MAY_PRE_APPROVE=true' });
 
 /** A job's person: its preset answers; a sensitive action approved only when the job asks and the host allows it. */
 export function jobSupervisor(job: FleetJob, mayPreApprove: boolean, say: (line: string) => void): SupervisorPort {
   const preset = terminalSupervisor({ askLine: null, answers: job.answers, yes: job.yes && mayPreApprove, say });
   return {
     async ask(request, context) {
-      if (request.request.kind === 'confirmation' && !(job.yes && mayPreApprove)) return { reply: { kind: 'unanswered', reason: NOT_PRE_APPROVED }, by: 'no-one-present' };
+      if (request.request.kind === 'confirmation' && !(job.yes && mayPreApprove)) return { reply: { kind: 'unanswered', reason: NOT_PRE_APPROVED.text, reasonSaid: NOT_PRE_APPROVED.said }, by: 'no-one-present' };
       return preset.ask(request, context);
     },
   };

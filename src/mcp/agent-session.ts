@@ -1,3 +1,4 @@
+import { wordCode } from '../shared/said';
 import { sentToPhone, type StepOutcome, type ToolCall } from '../shared/action';
 import { sceneFingerprint, type Scene } from '../shared/scene';
 import type { ConfirmationMode } from '../shared/settings-catalog';
@@ -162,7 +163,7 @@ function askingThrough(confirmation: Omit<ConfirmationAsk, 'question'>, words: W
     question: '',
     supervisor: {
       async ask({ request }) {
-        if (request.kind !== 'confirmation') return { reply: { kind: 'unanswered', reason: 'an agent is asked only about actions' }, by: 'no-one-present' };
+        if (request.kind !== 'confirmation') return { reply: { kind: 'unanswered', reason: wordCode('refusal.agentAsksOnlyActions') }, by: 'no-one-present' };
         const asked = { action: actionWords(request.tool, request.args, undefined, words), target: request.target?.label, reasons: request.reasons.join('; ') };
         person.question = words.t(asked.target ? 'mcp:questionOn' : 'mcp:question', asked);
         try {

@@ -12,7 +12,7 @@ import type { Decider, PersonReply, PersonRequest, SupervisionEntry } from './ta
  */
 
 /** Why nobody could answer, as the CLI and the runtime say it (its words declared once, in the catalogs). */
-const UNANSWERED_CODES: readonly SaidCode[] = ['refusal.noTerminal', 'refusal.noTerminalYes', 'refusal.noPersonPresent'];
+const UNANSWERED_CODES: readonly SaidCode[] = ['refusal.noTerminal', 'refusal.noTerminalYes', 'refusal.noPersonPresent', 'refusal.replaced', 'refusal.agentAsksOnlyActions'];
 /** The code of why nobody could answer, when it is one of those. */
 export const unansweredCode = (why: string): SaidCode | undefined => UNANSWERED_CODES.find((code) => wordCode(code) === why);
 /** Why nobody could answer, in the reader's language when it is a known reason (else as it was recorded). */
@@ -127,7 +127,7 @@ export function replyWords(reply: PersonReply, words: Words = ENGLISH): string {
     case 'stop':
       return t('common:reply.stop');
     case 'unanswered':
-      return t('common:reply.unanswered', { reason: unansweredWords(reply.reason, words) });
+      return t('common:reply.unanswered', { reason: reply.reasonSaid ? saidWords(reply.reason, reply.reasonSaid, words) : unansweredWords(reply.reason, words) });
   }
 }
 

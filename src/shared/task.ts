@@ -129,7 +129,12 @@ export const PersonReplySchema = z.discriminatedUnion('kind', [
   /** To anything: end the task (cancelled). */
   z.object({ kind: z.literal('stop') }),
   /** Nobody could answer (no person present, no terminal, `--json`): the task ends `failed` with the reason. */
-  z.object({ kind: z.literal('unanswered'), reason: z.string().min(1) }),
+  z.object({
+    kind: z.literal('unanswered'),
+    reason: z.string().min(1),
+    /** The reason's code, when the runtime worded it with values (absent in records written before it). */
+    reasonSaid: SaidSchema.optional(),
+  }),
 ]);
 export type PersonReply = z.infer<typeof PersonReplySchema>;
 

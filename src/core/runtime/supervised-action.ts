@@ -77,15 +77,16 @@ export const describeAction = (tool: string, args: Record<string, unknown>, labe
   actionPhrase(tool, args, label === undefined ? undefined : (nameInLabel(label) ?? label), mood);
 
 /** A `…Said` value for why nobody could answer: its code when it is a known one, else the words as they came. */
-export function unansweredSaid(why: string): string {
-  const code = unansweredCode(why);
-  return code ? saidList([{ code, values: {} }]) : why;
+function unansweredSaid(reply: Extract<PersonReply, { kind: 'unanswered' }>): string {
+  if (reply.reasonSaid) return saidList([reply.reasonSaid]);
+  const code = unansweredCode(reply.reason);
+  return code ? saidList([{ code, values: {} }]) : reply.reason;
 }
 
 /** The end a person's reply calls for: stopped (cancelled), or failed when nobody answered; null to go on. */
-export function endFor(reply: PersonReply, unansweredReason: (why: string) => string | Saying): Ended | null {
+export function endFor(reply: PersonReply, unansweredReason: (why: string, whySaid: string) => string | Saying): Ended | null {
   if (reply.kind === 'stop') return { kind: 'ended', status: 'cancelled', reason: STOPPED };
-  if (reply.kind === 'unanswered') return { kind: 'ended', status: 'failed', reason: unansweredReason(reply.reason) };
+  if (reply.kind === 'unanswered') return { kind: 'ended', status: 'failed', reason: unansweredReason(reply.reason, unansweredSaid(reply)) };
   return null;
 }
 
@@ -121,13 +122,15 @@ export class SupervisedActions {
       decision = await abortable(this.scope.supervisor.ask({ taskId, requestId, step, request }, { signal }), signal);
     } catch (error) {
       if (signal.aborted) throw error;
-      decision = { reply: { kind: 'unanswered', reason: `the request could not reach a person (${failureReasonOf(error)})` }, by: 'no-one-present' };
+      const unreached = say('refusal.couldNotReach', { error: failureReasonOf(error) });
+      decision = { reply: { kind: 'unanswered', reason: unreached.text, reasonSaid: unreached.said }, by: 'no-one-present' };
     } finally {
       this.scope.waited?.(now() - askedAt);
     }
     const checked = PersonReplySchema.safeParse(decision.reply);
     if (!checked.success || !replyFits(request, checked.data)) {
-      decision = { reply: { kind: 'unanswered', reason: `the reply did not fit the ${request.kind} request` }, by: decision.by };
+      const unfit = say('refusal.replyDidNotFit', { kind: request.kind });
+      decision = { reply: { kind: 'unanswered', reason: unfit.text, reasonSaid: unfit.said }, by: decision.by };
     }
     this.scope.emit({ type: 'person.answered', taskId, at: now(), step, requestId, reply: decision.reply, by: decision.by });
     return decision;
@@ -228,9 +231,9 @@ export class SupervisedActions {
       return { kind: 'ended', status: 'cancelled', reason: stopReasonOf(this.scope.signal) };
     }
     // Which action, and that no one could answer: in the reader's language (the action and the reasons by their codes).
-    const ended = endFor(reply, (why) => ({
+    const ended = endFor(reply, (why, whySaid) => ({
       text: `${action} needs a person's yes (${verdict.reasons.join('; ')}) and ${why}`,
-      said: { code: 'refusal.noOneAnswered', values: { actionCall: call, reasonsSaid: saidList(verdict.reasonsSaid), whySaid: unansweredSaid(why) } },
+      said: { code: 'refusal.noOneAnswered', values: { actionCall: call, reasonsSaid: saidList(verdict.reasonsSaid), whySaid } },
     }));
     if (ended) return ended;
     if (reply.kind === 'deny') return { kind: 'denied' };

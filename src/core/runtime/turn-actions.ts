@@ -4,7 +4,7 @@ import { say } from '../../shared/said';
 import type { PersonReply, PersonRequest, PlannedStep, TaskRecord } from '../../shared/task';
 import { AskUserArgsSchema, HandOverArgsSchema } from '../tools/person-tools';
 import { asksThePerson, toolKind } from '../../shared/tool-vocabulary';
-import { describeAction, endFor, unansweredSaid } from './supervised-action';
+import { describeAction, endFor } from './supervised-action';
 import { cancelTask, endTask, finishTask } from './task-finish';
 import type { TaskRun, TurnEnd } from './task-run';
 
@@ -56,9 +56,9 @@ async function personTool(task: TaskRun, turn: number, step: PlannedStep): Promi
   } catch {
     return cancelTask(task);
   }
-  const ended = endFor(reply, (why) => ({
+  const ended = endFor(reply, (why, whySaid) => ({
     text: asking ? `the model asked "${text}" and ${why}` : `the model handed the phone over ("${text}") and ${why}`,
-    said: { code: asking ? 'refusal.questionUnanswered' : 'refusal.handOverUnanswered', values: { text, whySaid: unansweredSaid(why) } },
+    said: { code: asking ? 'refusal.questionUnanswered' : 'refusal.handOverUnanswered', values: { text, whySaid } },
   }));
   if (ended) return endTask(task, ended);
   const said = reply.kind === 'answer' ? reply.text : reply.kind === 'continue' ? reply.note : undefined;

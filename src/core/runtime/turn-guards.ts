@@ -3,7 +3,7 @@ import { turnCount } from '../../shared/turns';
 import { budgetExceeded } from './budgets';
 import { loopWarning } from './loop-guard';
 import { saidList } from '../../shared/said';
-import { endFor, unansweredSaid } from './supervised-action';
+import { endFor } from './supervised-action';
 import { endTask, finishTask } from './task-finish';
 import type { TaskRun, TurnEnd } from './task-run';
 
@@ -58,9 +58,9 @@ export async function guardLoops(task: TaskRun, step: number): Promise<TurnEnd> 
   }
   task.guardDecided(step, { guard: 'loop', finding: finding.kind, decision: 'ask', message: finding.description, said: finding.descriptionSaid, by: 'runtime' });
   const { reply } = await task.actions.ask(step, { kind: 'loop', description: finding.description, descriptionSaid: finding.descriptionSaid });
-  const ended = endFor(reply, (why) => ({
+  const ended = endFor(reply, (why, whySaid) => ({
     text: `stopped a loop: ${finding.description}; ${why}`,
-    said: { code: 'loop.stopped', values: { descriptionSaid: saidList([finding.descriptionSaid]), whySaid: unansweredSaid(why) } },
+    said: { code: 'loop.stopped', values: { descriptionSaid: saidList([finding.descriptionSaid]), whySaid } },
   }));
   if (ended) return endTask(task, ended);
   task.loops.restart();

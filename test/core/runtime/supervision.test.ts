@@ -12,7 +12,7 @@ import type { Planner } from '../../../src/core/runtime/planner';
 import { act, done, FakeExecutor, FakeObserver, ScriptedPlanner, sceneWith, step } from './doubles';
 import { wordsFor } from '../../../src/shared/i18n/translate';
 import { wordSaid } from '../../../src/shared/said';
-import { guardMessage, loopDescription } from '../../../src/shared/supervision-words';
+import { guardMessage, loopDescription, saidWords, supervisionLines } from '../../../src/shared/supervision-words';
 
 /** A person who answers from a script (one reply per request, the last repeating) and records what was asked. */
 class ScriptedPerson implements SupervisorPort {
@@ -279,6 +279,22 @@ describe('the model asks the person', () => {
     const planner = new ScriptedPlanner(() => act(step('ask_user', { question: 'Which Bob?' })));
     const record = await runnerWith(planner, { supervisor: person }).runner.run(request);
     expect(record.failureReason).toBe('the model asked "Which Bob?" and the reply did not fit the question request');
+  });
+
+  it('Scenario: Why nobody answered carries its code with its values, and a Chinese reader words it', async () => {
+    const zh = wordsFor('zh-CN');
+    // A person whose reply does not fit the question, and a supervisor that cannot reach anyone.
+    const unfit = await runnerWith(new ScriptedPlanner(() => act(step('ask_user', { question: 'Which Bob?' }))), { supervisor: new ScriptedPerson([{ kind: 'allow', scope: 'once' }]) }).runner.run(request);
+    expect(unfit.failureSaid).toMatchObject({ code: 'refusal.questionUnanswered' });
+    expect(saidWords(unfit.failureReason!, unfit.failureSaid, zh)).toBe('模型问了“Which Bob?”，但回复与所提的请求（question）不符');
+    const answered = unfit.supervisionLog.find((entry) => entry.type === 'person.answered');
+    expect(answered?.type === 'person.answered' && answered.reply).toMatchObject({ kind: 'unanswered', reasonSaid: { code: 'refusal.replyDidNotFit', values: { kind: 'question' } } });
+    expect(supervisionLines(unfit.supervisionLog, zh).at(-1)?.text).toContain('回复与所提的请求（question）不符');
+
+    const unreachable: SupervisorPort = { ask: async () => Promise.reject(new Error('the window closed')) };
+    const lost = await runnerWith(new ScriptedPlanner(() => act(step('hand_over', { reason: 'Log in' }))), { supervisor: unreachable }).runner.run(request);
+    expect(lost.failureReason).toBe('the model handed the phone over ("Log in") and the request could not reach a person (Error: the window closed)');
+    expect(saidWords(lost.failureReason!, lost.failureSaid, zh)).toBe('模型把手机交给了你（“Log in”），但请求没能送到人那里（Error: the window closed）');
   });
 
   it('Scenario: hand_over waits for the person and resumes with a fresh observation', async () => {

@@ -87,6 +87,12 @@ guard: {
     noTerminal: 'no one can answer: amc run has no terminal to ask on (or runs with --json)',
     noTerminalYes: 'no one can answer: amc run has no terminal to ask on (or runs with --json); --yes allows every action',
     noPersonPresent: 'no person is present to answer',
+    replaced: 'a newer request replaced it',
+    couldNotReach: 'the request could not reach a person ({{error}})',
+    replyDidNotFit: 'the reply did not fit the {{kind}} request',
+    agentAsksOnlyActions: 'an agent is asked only about actions',
+    notPreApproved:
+      'no one on this fleet worker can approve it, and this worker does not let jobs approve sensitive actions in advance (its owner allows that in Settings → Fleet, or with {{env}})',
     questionUnanswered: 'the model asked "{{text}}" and {{whySaid}}',
     handOverUnanswered: 'the model handed the phone over ("{{text}}") and {{whySaid}}',
   },
