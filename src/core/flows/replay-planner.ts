@@ -224,18 +224,18 @@ class ReplayPlanner implements Planner {
       return this.askModel({ ...input, notices: [...(input.notices ?? []), notice] }, context, input.goal);
     }
     const done = this.confirmed.length ? sayAbout('flowRun.allDoneChecked', {}, { checkedSaid: this.confirmed }) : say('flowRun.allDone');
-    let reason = done.text;
+    let said = done;
     // Only a question's answer is said again: for any other goal the recorded words would report another run.
     const answer = isQuestionGoal(this.options.flow.goal) ? this.options.flow.answer : undefined;
     if (answer) {
       // A question: answered with what this screen shows where the recorded run read its answer.
       const read = answerNow(answer, input.scene!);
-      if ('problem' in read && this.options.model) return this.diverge({ index: null, reason: verbatim(`the answer cannot be read again: ${read.problem}`) }, input, context);
-      reason = 'text' in read ? `${read.text} (read on this screen from ${describeLocator(answer.from)}; ${reason})` : `${reason}; ${read.problem}`;
+      if ('problem' in read && this.options.model) return this.diverge({ index: null, reason: sayAbout('flowRun.answerNotRead', {}, { problemSaid: read.problem }) }, input, context);
+      // The answer is the screen's words; what is said around it is in the reader's language.
+      said = 'text' in read ? sayAbout('flowRun.answerRead', { answer: read.text, where: describeLocator(answer.from) }, { doneSaid: done }) : sayAbout('flowRun.answerLost', {}, { doneSaid: done, problemSaid: read.problem });
     }
-    // A question's answer is the screen's words; the flow's own end is said in the reader's language.
-    const said = reason === done.text ? { said: done.said } : {};
-    return { kind: 'finish', success: true, reason, ...said, call: { ...this.planned(FINISH_TASK, { success: true, reason }, null), usage: this.spent } };
+    const reason = said.text;
+    return { kind: 'finish', success: true, reason, said: said.said, call: { ...this.planned(FINISH_TASK, { success: true, reason }, null), usage: this.spent } };
   }
 
   /**

@@ -5,6 +5,9 @@ import { describe, expect, it } from 'vitest';
 import { createReplayPlanner } from '../../../src/core/flows/replay-planner';
 import { flowFromRecord, NothingToReplay } from '../../../src/core/flows/flow-from-record';
 import { isQuestionGoal } from '../../../src/shared/verdict';
+import { wordsFor } from '../../../src/shared/i18n/translate';
+import { saidWords } from '../../../src/shared/supervision-words';
+import { latinSentences } from '../../support/latin-sentences';
 import type { FlowChecks } from '../../../src/core/flows/flow-checks-port';
 import { TaskRunner } from '../../../src/core/runtime/task-runner';
 import { FlowSchema, type Flow } from '../../../src/shared/flow';
@@ -247,6 +250,24 @@ describe('a question replayed', () => {
     expect(withModel.record.result).toBe('I see 2 rows and no Android version.');
     expect(model.inputs.at(-1)?.notices?.join(' ')).toMatch(/the answer cannot be read again/);
   });
+  it("Scenario: A replayed question's answer sentence is in the reader's language", async () => {
+    const chinese = wordsFor('zh-CN');
+    const flow = flowFromRecord(await recordedQuestion());
+    const { record } = await runFlow(flow, [home(), aboutPhone('15')]);
+    expect(record.status).toBe('completed');
+    // The answer stays the screen's words; what is said around it is Chinese, and English keeps its sentence.
+    const worded = saidWords(record.result!, record.resultSaid, chinese);
+    expect(worded).toMatch(/^This phone runs Android 15\.（在这个屏幕上从 'Android version' 读到；流程的每一步都完成了）$/);
+    expect(latinSentences(worded.replace('This phone runs Android 15.', ''))).toEqual([]);
+    expect(saidWords(record.result!, record.resultSaid, wordsFor('en'))).toBe(record.result);
+
+    // Not on the screen any more: why is Chinese too (the locator's own reason carried by its code).
+    const lost = await runFlow(flow, [home(), aboutPhone(null)]);
+    const lostWorded = saidWords(lost.record.result!, lost.record.resultSaid, chinese);
+    expect(lostWorded).toMatch(/^流程的每一步都完成了；答案原本是从 'Android version' 读到的：/);
+    expect(latinSentences(lostWorded, ['Model', 'About phone']), lostWorded).toEqual([]);
+  });
+
   it('Scenario: wait_for_settle passes at once on a screen the turn read settled, and looks once otherwise', async () => {
     const flow = FlowSchema.parse({ goal: 'Wait for a still screen', steps: [{ wait_for_settle: null }, { wait_for_settle: null }, { assert: { visible: 'Save' } }] });
     const looks = async (screenSettled: boolean) => {
