@@ -7,6 +7,7 @@ import { FleetJobSchema, FleetResultSchema, FleetWorkerSchema, type FleetJob, ty
 import { ANY_QUEUE, FLEET_PREFIX, phoneQueue, QUEUES_KEY, reachRedis, WORKER_ALIVE_MS, WORKERS_KEY, workerAliveKey } from './redis';
 import { ANY_PHONE_TARGET, jobCounts, jobVerdict, type FleetOverview, type JobState, type JobView } from '../shared/fleet';
 import { say, type Said, type SaidCode, type Saying } from '../shared/said';
+import { ENGLISH } from '../shared/i18n/translate';
 import { shownText, shownTexts } from '../shared/shown-text';
 
 /** How long finished jobs and their results stay in Redis. */
@@ -37,8 +38,10 @@ export type { FleetOverview, JobState, JobView } from '../shared/fleet';
 
 export interface ScheduleView {
   name: string;
-  /** A cron pattern, or every N seconds. */
+  /** A cron pattern, or every N seconds (in English; `everySeconds` words it in another language). */
   when: string;
+  /** The period of a schedule that runs every N seconds, or null for a cron pattern. */
+  everySeconds: number | null;
   goal: string;
   /** The flow's name, for a schedule of a flow (its content was kept when the schedule was added). */
   flow: string | null;
@@ -358,9 +361,11 @@ export class FleetClient {
     for (const name of await this.connection.smembers(QUEUES_KEY)) {
       for (const scheduler of await this.queue(name).getJobSchedulers()) {
         const data = FleetJobSchema.safeParse(scheduler.template?.data);
+        const everySeconds = scheduler.pattern ? null : Math.round(Number(scheduler.every ?? 0) / 1000);
         views.push(shownTexts({
           name: scheduler.key,
-          when: scheduler.pattern ?? `every ${Math.round(Number(scheduler.every ?? 0) / 1000)} s`,
+          when: scheduler.pattern ?? ENGLISH.t('cli:schedule.every', { seconds: everySeconds }),
+          everySeconds,
           goal: data.success ? data.data.goal : '(not a fleet job)',
           flow: data.success ? (data.data.flow?.name ?? null) : null,
           target: data.success ? (data.data.target.kind === 'device' ? data.data.target.serial : ANY_PHONE_TARGET) : '',

@@ -123,5 +123,13 @@ describe('the fleet in a Chinese terminal', { timeout: 180_000 }, () => {
     expect(unreachable.code).toBe(1);
     expect(unreachable.stderr).toMatch(/^amc fleet: 连不上设备队列在 redis:\/\/127\.0\.0\.1:1 的 Redis（ECONNREFUSED）；请检查地址、那里是否运行着 Redis，以及它的密码/m);
     for (const text of [noGroup.stderr, wrongScheme.stderr, unreachable.stderr]) expectAllChinese(text);
+
+    // A fleet schedule for any free phone, every minute: when and where it runs are Chinese too.
+    const added = await runAmc(['schedule', 'add', '--redis', redisUrl(), '--name', '每分钟检查', '--goal', '打开蓝牙', '--any', '--every', '60'], { env: chinese() });
+    expect(added.code, added.stderr).toBe(0);
+    const listed = await runAmc(['schedule', 'list', '--redis', redisUrl()], { env: chinese() });
+    expect(listed.stdout).toMatch(/^每分钟检查：每 60 秒 — 打开蓝牙，在 任意一台空闲手机 上；下次 /m);
+    for (const text of [added.stdout, listed.stdout]) expectAllChinese(text);
+    expect(await client.removeSchedule('每分钟检查')).toBe(true);
   });
 });

@@ -4,7 +4,9 @@ import { fleetRedis, REDIS_ENV, REDIS_USAGE, redisOption } from '../fleet-option
 import { maxStepsOf } from '../planner-options';
 import { allowedAppsOf, presetAnswers, supervisionOptions } from '../supervision-options';
 import { BrokenFlowFile, WORK_USAGE, workOf, workOptions, type Work } from '../fleet-work';
-import { workWords } from '../../shared/fleet';
+import { targetWords, workWords } from '../../shared/fleet';
+import type { ScheduleView } from '../../fleet/client';
+import type { Words } from '../../shared/i18n/words';
 import { terminalWords } from '../terminal-words';
 import { saidWords } from '../../shared/supervision-words';
 import { nameProblem } from '../../shared/names';
@@ -15,6 +17,10 @@ const USAGE = [
   `amc schedule list [${REDIS_USAGE}] [--json]`,
   `amc schedule remove [${REDIS_USAGE}] NAME`,
 ].join('\n       ');
+
+/** When a fleet schedule runs, in words: its cron pattern, or every N seconds. */
+const fleetWhen = (schedule: ScheduleView, words: Words): string =>
+  schedule.everySeconds === null ? schedule.when : words.t('cli:schedule.every', { seconds: schedule.everySeconds });
 
 export const scheduleCommand: CliCommand = {
   name: 'schedule',
@@ -77,7 +83,7 @@ export const scheduleCommand: CliCommand = {
         const schedules = await client.schedules();
         if (values.json) io.out(JSON.stringify(schedules));
         else if (schedules.length === 0) io.out(words.t('cli:schedule.none'));
-        else for (const s of schedules) io.out(words.t('cli:schedule.line', { name: s.name, when: s.when, work: workWords(s, words), target: s.target, next: s.nextRunAt ?? words.t('cli:schedule.notPlanned') }));
+        else for (const s of schedules) io.out(words.t('cli:schedule.line', { name: s.name, when: fleetWhen(s, words), work: workWords(s, words), target: targetWords(s.target, words), next: s.nextRunAt ?? words.t('cli:schedule.notPlanned') }));
         return ExitCode.ok;
       }
       if (action === 'remove') {
@@ -102,7 +108,7 @@ export const scheduleCommand: CliCommand = {
       const job = { ...work!, yes: values.yes ?? false, answers: presetAnswers(values), ...(maxSteps && { maxSteps }), ...(allowedApps && { allowedApps }) };
       try {
         const schedule = await client.addSchedule(name, when, job, values.device !== undefined ? { device: values.device.trim() } : { any: true });
-        io.out(words.t('cli:schedule.added', { name: schedule.name, when: schedule.when, work: workWords(schedule, words), target: schedule.target, next: schedule.nextRunAt ?? words.t('cli:schedule.notPlanned') }));
+        io.out(words.t('cli:schedule.added', { name: schedule.name, when: fleetWhen(schedule, words), work: workWords(schedule, words), target: targetWords(schedule.target, words), next: schedule.nextRunAt ?? words.t('cli:schedule.notPlanned') }));
         flowNote();
         return ExitCode.ok;
       } catch (error) {

@@ -132,6 +132,7 @@ export default {
   },
   schedule: {
     none: 'No schedules.',
+    every: 'every {{seconds}} s',
     line: '{{name}}: {{when}} — {{work}} on {{target}}; next {{next}}',
     notPlanned: 'not planned',
     lastRun: '  last run {{at}}',

@@ -130,6 +130,7 @@ export default {
   },
   schedule: {
     none: '没有计划任务。',
+    every: '每 {{seconds}} 秒',
     line: '{{name}}：{{when}} — {{work}}，在 {{target}} 上；下次 {{next}}',
     notPlanned: '未安排',
     lastRun: '  上次运行 {{at}}',
