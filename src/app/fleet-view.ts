@@ -13,7 +13,7 @@ export async function readFleetView(config: RuntimeConfig): Promise<FleetViewRes
   try {
     url = parseRedisUrl(address);
   } catch (error) {
-    if (error instanceof RedisUrlError) return { kind: 'problem', address: null, problem: error.message };
+    if (error instanceof RedisUrlError) return { kind: 'problem', address: null, problem: error.message, problemSaid: error.said };
     throw error;
   }
   const { FleetClient } = await import('../fleet/client');
@@ -25,6 +25,7 @@ export async function readFleetView(config: RuntimeConfig): Promise<FleetViewRes
       await client.close();
     }
   } catch (error) {
-    return { kind: 'problem', address: redisLabel(url), problem: redactSecrets(error instanceof Error ? error.message : String(error), [address]) };
+    const problem = redactSecrets(error instanceof Error ? error.message : String(error), [address]);
+    return { kind: 'problem', address: redisLabel(url), problem, ...(error instanceof RedisUrlError ? { problemSaid: error.said } : {}) };
   }
 }

@@ -1,8 +1,9 @@
 import { useEffect, useState } from 'react';
 import type { FleetViewResult } from '../../../../shared/contract';
-import { jobCountWords, jobVerdict, type JobView } from '../../../../shared/fleet';
+import { jobCountWords, jobVerdict, targetWords, type JobView } from '../../../../shared/fleet';
 import { stepsPassed } from '../../../../shared/flow';
 import { formatCount, formatDuration, outcomeWord } from '../../../../shared/task-words';
+import { saidWords } from '../../../../shared/supervision-words';
 import { useBridge } from '../../bridge-context';
 import type { Words } from '../../../../shared/i18n/translate';
 import { useWords } from '../../i18n/use-words';
@@ -56,7 +57,7 @@ export function FleetPanel() {
     return (
       <p className="field-problem" role="alert" data-testid="fleet-problem">
         {view.address ? `${view.address}: ` : ''}
-        {view.problem}
+        {saidWords(view.problem, view.problemSaid, words)}
       </p>
     );
   }
@@ -82,7 +83,7 @@ export function FleetPanel() {
                 return (
                   <li key={phone.serial} data-testid="fleet-phone" data-serial={phone.serial}>
                     {phone.serial} · <span className={`fleet-state fleet-${state}`} data-testid="fleet-phone-state">{t(`app:fleet.phoneState.${state}`)}</span>
-                    {phone.groups.length > 0 && <span className="muted"> · {t('app:fleet.groups', { groups: phone.groups.join(', ') })}</span>}
+                    {phone.groups.length > 0 && <span className="muted"> · {t('app:fleet.groups', { groups: phone.groups.join(t('common:listSeparator')) })}</span>}
                   </li>
                 );
               })}
@@ -109,7 +110,7 @@ export function FleetPanel() {
                     {t(`app:fleet.jobState.${job.state}`)}
                   </span>
                 </td>
-                <td className="fleet-goal">{job.result?.serial ?? job.target}</td>
+                <td className="fleet-goal">{job.result?.serial ?? targetWords(job.target, words)}</td>
                 <td className="fleet-goal">{resultWords(job, words)}</td>
               </tr>
             ))}
@@ -124,7 +125,7 @@ export function FleetPanel() {
 function resultWords(job: JobView, words: Words): string {
   const { t, locale } = words;
   const result = job.result;
-  if (!result) return job.reason ?? '';
+  if (!result) return job.reason === null ? '' : saidWords(job.reason, job.reasonSaid, words);
   const verdict = jobVerdict(job);
   const outcome = verdict ? outcomeWord(verdict, words) : t(`app:fleet.jobState.${job.state}`);
   const interrupted = result.interruptedOn.length ? t('app:fleet.interruptedBefore', { phones: result.interruptedOn.join(', ') }) : '';
@@ -132,7 +133,7 @@ function resultWords(job: JobView, words: Words): string {
   const flowSteps = steps ? t('app:fleet.flowSteps', { passed: stepsPassed(steps), count: steps.length }) : '';
   return t('app:fleet.result', {
     outcome,
-    reason: result.failureReason ? ` — ${result.failureReason}` : '',
+    reason: result.failureReason ? ` — ${saidWords(result.failureReason, result.failureSaid, words)}` : '',
     steps: formatCount(result.steps, locale),
     tokens: formatCount(result.inputTokens + result.outputTokens, locale),
     duration: formatDuration(result.durationMs, undefined, words),
