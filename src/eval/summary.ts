@@ -3,6 +3,7 @@ import { taskVerdict, TASK_VERDICTS } from '../shared/verdict';
 import { actionCount } from '../shared/turns';
 import type { ModelPrice } from '../shared/prices';
 import { PlannerInfoSchema, TaskStatusSchema, type PlannerInfo } from '../shared/task';
+import { failureWordsOf } from '../shared/task-failure';
 import type { EvalAttempt } from './run-suite';
 
 /**
@@ -28,6 +29,7 @@ export const EvalAttemptSchema = z.object({
   verdict: z.string(),
   /** The task's own end: the model's answer, or why it failed or stopped. */
   result: z.string().nullable(),
+  /** Why it failed or stopped, in plain words (the error's name left out). */
   failureReason: z.string().nullable(),
   /** The task report (HTML), relative to the eval report's folder; null when no report was written. */
   report: z.string().nullable(),
@@ -128,7 +130,7 @@ function attemptResult(attempt: EvalAttempt, report: string | null, price: Model
     hostMs: attempt.hostMs,
     verdict: attempt.verdict,
     result: record.result,
-    failureReason: record.failureReason,
+    failureReason: failureWordsOf(record),
     report,
   };
 }

@@ -14,6 +14,7 @@ import type { FlowStepResult } from '../shared/flow';
 import { describeJobProblem, FleetJobSchema, type FleetJob, type FleetPhone, type FleetResult, type FleetWorkerInfo } from './job';
 import { workWords } from '../shared/fleet';
 import { shownText } from '../shared/shown-text';
+import { failureWordsOf } from '../shared/task-failure';
 import { ANY_QUEUE, connectRedis, FLEET_PREFIX, HEARTBEAT_MS, phoneClaimKey, phoneQueue, QUEUES_KEY, reachRedis, redisLabel, WORKER_ALIVE_MS, workerAliveKey, WORKERS_KEY } from './redis';
 
 /** How a job's task ended: the finished task and, for a flow job, how each of its steps went. */
@@ -72,6 +73,7 @@ export function resultOf({ record, flowSteps }: JobRun, worker: string, interrup
     verdict: finishedVerdict(record),
     failureReason: record.failureReason,
     ...(record.failureSaid && { failureSaid: record.failureSaid }),
+    ...(record.failure && { failure: record.failure }),
     result: record.result,
     steps: actionCount(record),
     inputTokens: record.usage.inputTokens,
@@ -216,7 +218,7 @@ export class FleetWorker {
       this.options.say?.(`${serial}: job ${shownText(job.id ?? '')} started — ${shownText(workWords({ goal: data.goal, flow: data.flow?.name ?? null }, ENGLISH))}`);
       const run = await this.options.runJob(data, serial, controller.signal);
       const result = resultOf(run, this.name, interruptedOn, lateMs);
-      this.options.say?.(`${serial}: job ${shownText(job.id ?? '')} ${result.status}${result.failureReason ? ` — ${shownText(result.failureReason)}` : ''}`);
+      this.options.say?.(`${serial}: job ${shownText(job.id ?? '')} ${result.status}${result.failureReason ? ` — ${shownText(failureWordsOf(result) ?? '')}` : ''}`);
       return result;
     } finally {
       await this.connection.eval(DELETE_IF_MINE, 1, phoneClaimKey(serial), this.claimValue(serial)).catch(() => undefined);

@@ -1,7 +1,7 @@
 // What the fleet reports (workers, their phones, jobs and their results), as `amc fleet` prints it and the app's
 // Fleet view shows it. The job payloads themselves are the fleet's own (src/fleet/job.ts).
 import { z } from 'zod';
-import { TaskStatusSchema } from './task';
+import { TaskFailureSchema, TaskStatusSchema } from './task';
 import { SaidSchema } from './said';
 import { FlowStepResultSchema, flowPassed } from './flow';
 import { TASK_VERDICTS, type TaskVerdict } from './verdict';
@@ -20,6 +20,8 @@ export const FleetResultSchema = z.object({
   failureReason: z.string().nullable(),
   /** The failure reason's code, for a reader in another language (absent in results written before it). */
   failureSaid: SaidSchema.optional(),
+  /** When the task failed on an exception: the error's name and message apart; readers word `failureWordsOf` (absent in older results). */
+  failure: TaskFailureSchema.optional(),
   result: z.string().nullable(),
   /** Actions taken. */
   steps: z.number().int().nonnegative(),

@@ -3,6 +3,7 @@ import { median, summarize, wilsonInterval } from '../../src/eval/summary';
 import { PHONE_TASKS } from '../../src/eval/tasks/index';
 import { applyTaskEvent, newTaskRecord, type TaskEvent } from '../../src/shared/task';
 import { TASK_VERDICTS } from '../../src/shared/verdict';
+import { renderEvalHtml, renderTable } from '../../src/eval/render';
 import { AI_PLANNER, tasksOfEachVerdict } from '../support/verdict-tasks';
 
 describe('eval scores', () => {
@@ -49,5 +50,9 @@ describe('the eval report and the verdict', () => {
     expect(report.tasks.map((task) => task.attempts[0]!.outcome)).toEqual([...TASK_VERDICTS]);
     // The question was no action: the not-verified run took none, as the window and the CLI count it.
     expect(report.tasks[1]!.attempts[0]!.steps).toBe(0);
+    // A run that failed on an exception keeps its message; the error's class name reaches no reader.
+    const failedAt = TASK_VERDICTS.indexOf('failed');
+    expect(report.tasks[failedAt]!.attempts[0]!.failureReason).toBe('There is no Bluetooth switch on this phone');
+    for (const shown of [JSON.stringify(report), renderTable(report), renderEvalHtml(report)]) expect(shown).not.toContain('TaskFailedError');
   });
 });

@@ -13,6 +13,10 @@ import { BridgeContext } from '../../src/renderer/src/bridge-context';
 import { FleetPanel } from '../../src/renderer/src/components/fleet/FleetPanel';
 import { FakeBridge } from './fake-bridge';
 import { latinSentences } from '../support/latin-sentences';
+import { jobLines } from '../../src/cli/commands/submit';
+import { resultOf } from '../../src/fleet/worker';
+import { applyTaskEvent, newTaskRecord, type TaskEvent } from '../../src/shared/task';
+import { tasksOfEachVerdict } from '../support/verdict-tasks';
 
 afterEach(cleanup);
 
@@ -105,5 +109,22 @@ describe("The Fleet view's reasons", () => {
     const problem = await screen.findByTestId('fleet-problem');
     expect(problem.textContent).toContain('Redis 地址应当形如');
     expect(problem.textContent).not.toContain(notUrl.text);
+  });
+
+  it("a job that failed on an exception shows the error's message, never its class name", async () => {
+    // The worker's own summary of a task that failed on TaskFailedError (seed D7's `<ErrorName>: <message>`).
+    const { events } = tasksOfEachVerdict().failed;
+    const first = events[0] as Extract<TaskEvent, { type: 'task.started' }>;
+    const record = events.reduce(applyTaskEvent, newTaskRecord({ id: first.taskId, goal: first.goal, serial: first.serial, planner: first.planner, maxSteps: first.maxSteps, createdAt: first.at }));
+    const result = resultOf({ record }, 'desk-1', [], undefined);
+    expect(result.failure?.error).toBe('TaskFailedError');
+    const crashed = job('crashed', { state: 'finished', verdict: 'failed', result });
+    fleetIn('zh-CN', { ...overview, overview: { ...overview.overview, jobs: [crashed] } } as FleetViewResult);
+    await waitFor(() => expect(screen.getAllByTestId('fleet-job')).toHaveLength(1));
+    expect(rowOf('crashed').textContent).toContain('There is no Bluetooth switch on this phone');
+    expect(rowOf('crashed').textContent).not.toContain('TaskFailedError');
+    const line = jobLines(crashed).join('\n');
+    expect(line).toContain('There is no Bluetooth switch on this phone');
+    expect(line).not.toContain('TaskFailedError');
   });
 });

@@ -10,6 +10,7 @@ import { countOf, formatDuration, outcomeWord } from '../../shared/task-words';
 import type { JobView } from '../../fleet/client';
 import { ENGLISH, type Words } from '../../shared/i18n/translate';
 import { saidWords } from '../../shared/supervision-words';
+import { failureWordsOf } from '../../shared/task-failure';
 import { terminalWords } from '../terminal-words';
 
 const USAGE = `amc submit ${REDIS_USAGE} ${WORK_USAGE} ${DESTINATION_USAGE} [--max-steps N] ${SUPERVISION_OPTIONS_USAGE} [--wait [--timeout SECONDS]] [--json]`;
@@ -38,7 +39,7 @@ function jobLine(view: JobView, words: Words): string {
   return t('cli:submit.job', {
     serial: result.serial,
     outcome: outcomeWords(view, words),
-    why: result.failureReason ? ` — ${saidWords(result.failureReason, result.failureSaid, words)}` : '',
+    why: result.failureReason ? ` — ${saidWords(failureWordsOf(result) ?? '', result.failureSaid, words)}` : '',
     actions: countOf(result.steps, 'action', undefined, words),
     tokens: result.inputTokens + result.outputTokens,
     cost: result.costUsd === null ? '' : `, $${result.costUsd.toFixed(4)}`,

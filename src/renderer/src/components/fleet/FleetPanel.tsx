@@ -4,6 +4,7 @@ import { jobCountWords, jobVerdict, targetWords, type JobView } from '../../../.
 import { stepsPassed } from '../../../../shared/flow';
 import { formatCount, formatDuration, outcomeWord } from '../../../../shared/task-words';
 import { saidWords } from '../../../../shared/supervision-words';
+import { failureWordsOf } from '../../../../shared/task-failure';
 import { useBridge } from '../../bridge-context';
 import type { Words } from '../../../../shared/i18n/translate';
 import { useWords } from '../../i18n/use-words';
@@ -133,7 +134,7 @@ function resultWords(job: JobView, words: Words): string {
   const flowSteps = steps ? t('app:fleet.flowSteps', { passed: stepsPassed(steps), count: steps.length }) : '';
   return t('app:fleet.result', {
     outcome,
-    reason: result.failureReason ? ` — ${saidWords(result.failureReason, result.failureSaid, words)}` : '',
+    reason: result.failureReason ? ` — ${saidWords(failureWordsOf(result) ?? '', result.failureSaid, words)}` : '',
     steps: formatCount(result.steps, locale),
     tokens: formatCount(result.inputTokens + result.outputTokens, locale),
     duration: formatDuration(result.durationMs, undefined, words),
