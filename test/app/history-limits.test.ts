@@ -45,9 +45,9 @@ describe('history limits', () => {
 
     const { tasks, damaged } = await within(30_000, 'history.list', listing);
     expect(tasks.map((task) => task.id).sort()).toEqual(['normal-a', 'normal-b']);
-    expect(damaged).toEqual([
-      { fileName: 'endless.jsonl', problem: expect.stringMatching(/more than 5,000 turns, more than any task can take/), action: expect.stringContaining('Move or delete') },
-      { fileName: 'huge.jsonl', problem: expect.stringMatching(/^it is 2\d\d MB, larger than any task record \(at most 50 MB\)/), action: expect.stringContaining('Move or delete') },
+    expect(damaged).toMatchObject([
+      { fileName: 'endless.jsonl', problem: expect.stringMatching(/more than 5,000 turns, more than any task can take/), problemSaid: { code: 'taskFile.tooManyTurns' }, action: expect.stringContaining('Move or delete') },
+      { fileName: 'huge.jsonl', problem: expect.stringMatching(/^it is 2\d\d MB, larger than any task record \(at most 50 MB\)/), problemSaid: { code: 'taskFile.tooLarge' }, action: expect.stringContaining('Move or delete') },
     ]);
     expect((await within(30_000, 'history.get', opened)).message).toMatch(/cannot be shown: it holds more than 5,000 turns/);
     expect((await app.fail('history.get', { id: 'huge' })).message).toMatch(/cannot be shown: it is 2\d\d MB/);

@@ -221,10 +221,12 @@ describe.each(['stdio', 'http'] as const)('amc mcp over %s', (kind) => {
     await writeFile(file, 'SECRET-LOOKING CONTENT that is not a task record\n');
     try {
       const result = await tool(agent, 'task_history', { limit: 1 });
-      const listed = JSON.parse(textOf(result)) as { tasks: unknown[]; damaged: Array<{ fileName: string; problem: string; action: string }> };
+      const listed = JSON.parse(textOf(result)) as { tasks: unknown[]; damaged: Array<{ fileName: string; problem: string; problemSaid?: { code: string }; action: string }> };
       const entry = listed.damaged.find((damaged) => damaged.fileName === fileName);
       expect(entry, textOf(result)).toBeDefined();
       expect(entry!.problem.length).toBeGreaterThan(0);
+      // The reason's code rides beside its English words, for a client that words it in its reader's language.
+      expect(entry!.problemSaid?.code).toBe('taskFile.notTaskRecord');
       expect(entry!.action).toContain(`Move or delete ${file}`);
       // The reason says what is wrong without quoting the file.
       expect(textOf(result)).not.toContain('SECRET-LOOKING');

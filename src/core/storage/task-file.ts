@@ -1,4 +1,5 @@
 import { open, type FileHandle } from 'node:fs/promises';
+import { say, type Saying } from '../../shared/said';
 import { LIMITS } from '../../shared/settings-catalog';
 import { TaskEventSchema, applyTaskEventInPlace, newTaskRecord, type TaskEvent, type TaskRecord } from '../../shared/task';
 import { withFailureKeptApart } from './older-failure';
@@ -24,18 +25,18 @@ export interface TaskFileLimits {
 
 export const TASK_FILE_LIMITS: TaskFileLimits = { maxBytes: MAX_TASK_FILE_BYTES, maxTurns: MAX_TASK_TURNS };
 
-export type TaskFileRead = { kind: 'record'; record: TaskRecord } | { kind: 'damaged'; problem: string } | { kind: 'missing' };
+export type TaskFileRead = { kind: 'record'; record: TaskRecord } | { kind: 'damaged'; problem: Saying } | { kind: 'missing' };
 
-const megabytes = (bytes: number) => `${Math.round(bytes / (1024 * 1024))} MB`;
+const megabytes = (bytes: number) => Math.round(bytes / (1024 * 1024));
 
 /** Why a file of this size is not read, or null when it may be. */
-export function sizeProblem(bytes: number, limits: TaskFileLimits = TASK_FILE_LIMITS): string | null {
-  return bytes > limits.maxBytes ? `it is ${megabytes(bytes)}, larger than any task record (at most ${megabytes(limits.maxBytes)}), so it is not read` : null;
+export function sizeProblem(bytes: number, limits: TaskFileLimits = TASK_FILE_LIMITS): Saying | null {
+  return bytes > limits.maxBytes ? say('taskFile.tooLarge', { size: megabytes(bytes), max: megabytes(limits.maxBytes) }) : null;
 }
 
 /** Why a task with this many turns is not a task record, or null when it may be one. */
-export function turnsProblem(turns: number, limits: TaskFileLimits = TASK_FILE_LIMITS): string | null {
-  return turns > limits.maxTurns ? `it holds more than ${limits.maxTurns.toLocaleString('en-US')} turns, more than any task can take` : null;
+export function turnsProblem(turns: number, limits: TaskFileLimits = TASK_FILE_LIMITS): Saying | null {
+  return turns > limits.maxTurns ? say('taskFile.tooManyTurns', { max: limits.maxTurns.toLocaleString('en-US') }) : null;
 }
 
 /** How much of a task file one read takes: the next is read (on libuv's threads) while this one is folded. */
@@ -104,7 +105,7 @@ export function foldTaskText(text: string, id: string, limits: TaskFileLimits = 
 class TaskFold {
   private record: TaskRecord | undefined;
   private turns = 0;
-  private problem: string | null = null;
+  private problem: Saying | null = null;
 
   constructor(
     private readonly id: string,
@@ -132,7 +133,7 @@ class TaskFold {
 
   result(): TaskFileRead {
     if (this.problem) return { kind: 'damaged', problem: this.problem };
-    return this.record ? { kind: 'record', record: this.record } : { kind: 'damaged', problem: 'it does not start with a task.started line, so it is not a task record' };
+    return this.record ? { kind: 'record', record: this.record } : { kind: 'damaged', problem: say('taskFile.notTaskRecord') };
   }
 }
 

@@ -1,5 +1,5 @@
 import { link, mkdir, open, readdir, rm, stat, type FileHandle } from 'node:fs/promises';
-import { say } from '../../shared/said';
+import { say, type Saying } from '../../shared/said';
 import path from 'node:path';
 import { actionCount } from '../../shared/turns';
 import { writeSyncedSibling } from './synced-file';
@@ -40,8 +40,12 @@ export class TaskStoreError extends Error {
 }
 
 /** Why a task file is not a task record (too large, too many turns, no task.started line). */
+/** Why a task file is not a task record: its English words, and the code that words it for the reader. */
 class DamagedTaskFile extends Error {
   override name = 'DamagedTaskFile';
+  constructor(readonly problem: Saying) {
+    super(problem.text);
+  }
 }
 
 export const TASKS_FOLDER = path.join('storage', 'tasks');
@@ -220,17 +224,20 @@ export function createTaskStore(home: string, limits: TaskFileLimits = TASK_FILE
           .map(async (name) => {
             const id = name.slice(0, -EXTENSION.length);
             const problem = !SAFE_ID.test(id)
-              ? 'its name is not a task id'
+              ? say('taskFile.notTaskId')
               : await summarize(id).then(
                   (summary) => {
                     if (summary) tasks.push(summary);
                     // A task whose first line is being written right now is not damaged, only young.
-                    return summary || open_.has(id) ? undefined : 'it does not start with a task.started line, so it is not a task record';
+                    return summary || open_.has(id) ? undefined : say('taskFile.notTaskRecord');
                   },
                   (error: unknown) =>
-                    error instanceof DamagedTaskFile ? error.message : `it cannot be read (${(error as NodeJS.ErrnoException).code ?? 'unknown error'})`,
+                    error instanceof DamagedTaskFile ? error.problem : say('taskFile.unreadable', { error: (error as NodeJS.ErrnoException).code ?? 'unknown error' }),
                 );
-            if (problem) damaged.push({ fileName: name, problem, action: `Move or delete ${path.join(folder, name)}; it was left untouched.` });
+            if (problem) {
+              const action = say('taskFile.moveOrDelete', { path: path.join(folder, name) });
+              damaged.push({ fileName: name, problem: problem.text, problemSaid: problem.said, action: action.text, actionSaid: action.said });
+            }
           }),
       );
       tasks.sort((a, b) => b.createdAt - a.createdAt || b.id.localeCompare(a.id));

@@ -38,8 +38,11 @@ export const DamagedHistoryFileSchema = z.object({
   fileName: z.string(),
   /** In plain words, without quoting the file's content. */
   problem: z.string(),
+  /** The problem's code, worded in the reader's language (absent from an older main). */
+  problemSaid: SaidSchema.optional(),
   /** What a person can do about it. */
   action: z.string(),
+  actionSaid: SaidSchema.optional(),
 });
 export type DamagedHistoryFile = z.infer<typeof DamagedHistoryFileSchema>;
 

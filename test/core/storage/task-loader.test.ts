@@ -60,7 +60,7 @@ describe('loading a task file through the history worker', () => {
   it('a file found to hold too many turns after thousands of them is damaged, with no steps', async () => {
     const file = await longTask('too-many.jsonl', 3000);
     const loaded = await loadTaskFile(file, 'long', { maxBytes: Number.POSITIVE_INFINITY, maxTurns: 2500 });
-    expect(loaded).toEqual({ kind: 'damaged', problem: 'it holds more than 2,500 turns, more than any task can take' });
+    expect(loaded).toEqual({ kind: 'damaged', problem: { text: 'it holds more than 2,500 turns, more than any task can take', said: { code: 'taskFile.tooManyTurns', values: { max: '2,500' } } } });
   });
 
   it('a page of turns (the latest, one from the middle, one past the end) holds the whole fold\'s turns there and says how many there are', async () => {
@@ -123,13 +123,13 @@ describe('loading a task file through the history worker', () => {
     const file = path.join(dir, 'endless.jsonl');
     await symlink('/dev/zero', file);
     const loaded = await loadTaskFile(file, 'long', { maxBytes: 5 * 1024 * 1024, maxTurns: Number.POSITIVE_INFINITY });
-    expect(loaded.kind === 'damaged' && loaded.problem).toMatch(/^it is \d+ MB, larger than any task record \(at most 5 MB\)/);
+    expect(loaded.kind === 'damaged' && loaded.problem.text).toMatch(/^it is \d+ MB, larger than any task record \(at most 5 MB\)/);
   });
 
   it('a file that is gone reads as missing, and one too large as damaged without being read', async () => {
     expect(await loadTaskFile(path.join(dir, 'gone.jsonl'), 'long', UNLIMITED)).toEqual({ kind: 'missing' });
     const file = await longTask('large.jsonl', 10);
     const loaded = await loadTaskFile(file, 'long', { maxBytes: 100, maxTurns: Number.POSITIVE_INFINITY });
-    expect(loaded.kind === 'damaged' && loaded.problem).toMatch(/larger than any task record/);
+    expect(loaded.kind === 'damaged' && loaded.problem.text).toMatch(/larger than any task record/);
   });
 });

@@ -110,10 +110,23 @@ describe('damaged history', () => {
     const listing = await createTaskStore(home).list();
     expect(listing.tasks.map((task) => task.id)).toEqual(['good']);
     const action = (name: string) => `Move or delete ${path.join(store.folder, name)}; it was left untouched.`;
+    const actionSaid = (name: string) => ({ code: 'taskFile.moveOrDelete', values: { path: path.join(store.folder, name) } });
     expect(listing.damaged).toEqual([
-      { fileName: 'bad.name.jsonl', problem: 'its name is not a task id', action: action('bad.name.jsonl') },
-      { fileName: 'folder.jsonl', problem: 'it cannot be read (EISDIR)', action: action('folder.jsonl') },
-      { fileName: 'garbage.jsonl', problem: 'it does not start with a task.started line, so it is not a task record', action: action('garbage.jsonl') },
+      { fileName: 'bad.name.jsonl', problem: 'its name is not a task id', problemSaid: { code: 'taskFile.notTaskId', values: {} }, action: action('bad.name.jsonl'), actionSaid: actionSaid('bad.name.jsonl') },
+      {
+        fileName: 'folder.jsonl',
+        problem: 'it cannot be read (EISDIR)',
+        problemSaid: { code: 'taskFile.unreadable', values: { error: 'EISDIR' } },
+        action: action('folder.jsonl'),
+        actionSaid: actionSaid('folder.jsonl'),
+      },
+      {
+        fileName: 'garbage.jsonl',
+        problem: 'it does not start with a task.started line, so it is not a task record',
+        problemSaid: { code: 'taskFile.notTaskRecord', values: {} },
+        action: action('garbage.jsonl'),
+        actionSaid: actionSaid('garbage.jsonl'),
+      },
     ]);
     expect(JSON.stringify(listing)).not.toContain('sk-live');
     expect(await readFile(path.join(store.folder, 'garbage.jsonl'), 'utf8')).toContain('not a task');

@@ -74,7 +74,8 @@ function DamagedFiles({ files, words }: { files: DamagedHistoryFile[]; words: Wo
       <ul>
         {files.map((file) => (
           <li key={file.fileName}>
-            <code>{file.fileName}</code>: {file.problem}. {file.action}
+            <code>{file.fileName}</code>
+            {t('app:history.damagedWhy', { problem: saidWords(file.problem, file.problemSaid, words), action: saidWords(file.action, file.actionSaid, words) })}
           </li>
         ))}
       </ul>

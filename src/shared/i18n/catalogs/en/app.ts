@@ -234,6 +234,7 @@ export default {
     damagedLabel: "Damaged history files",
     damaged_one: "One history file could not be read:",
     damaged_other: "{{count}} history files could not be read:",
+    damagedWhy: ": {{problem}}. {{action}}",
     confirmDelete: "Delete the task \"{{goal}}\" and its timeline?",
     allTasks: "← All tasks",
     exportJson: "Export JSON",

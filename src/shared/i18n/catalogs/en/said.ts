@@ -497,6 +497,14 @@ guard: {
     unofferedAny: 'no live worker offers any phone; the job stays queued until one does (see amc fleet)',
     noGroupPhone: 'no worker offers a phone in the group "{{group}}" now (see amc fleet)',
   },
+  taskFile: {
+    notTaskId: 'its name is not a task id',
+    notTaskRecord: 'it does not start with a task.started line, so it is not a task record',
+    tooLarge: 'it is {{size}} MB, larger than any task record (at most {{max}} MB), so it is not read',
+    tooManyTurns: 'it holds more than {{max}} turns, more than any task can take',
+    unreadable: 'it cannot be read ({{error}})',
+    moveOrDelete: 'Move or delete {{path}}; it was left untouched.',
+  },
   fleetRedis: {
     silent: "the fleet's Redis does not answer; still waiting for it (Ctrl-C stops waiting)",
     back: "the fleet's Redis answers again",

@@ -234,6 +234,7 @@ export default {
     clear: "清除",
     damagedLabel: "损坏的历史文件",
     damaged_other: "{{count}} 个历史文件无法读取：",
+    damagedWhy: "：{{problem}}。{{action}}",
     confirmDelete: "删除任务“{{goal}}”及其时间线？",
     allTasks: "← 全部任务",
     exportJson: "导出 JSON",

@@ -481,6 +481,14 @@ guard: {
     unofferedAny: '没有在线的工作端提供任何手机；任务会一直排队，直到有工作端提供手机（用 `amc fleet` 查看设备队列）',
     noGroupPhone: '现在没有工作端提供设备组 "{{group}}" 里的手机（用 `amc fleet` 查看设备队列）',
   },
+  taskFile: {
+    notTaskId: '它的文件名不是任务编号',
+    notTaskRecord: '它不是以 `task.started` 行开头的，所以不是任务记录',
+    tooLarge: '它有 {{size}} MB，比任何任务记录都大（最多 {{max}} MB），所以没有读取',
+    tooManyTurns: '它有超过 {{max}} 个回合，比任何任务能走的都多',
+    unreadable: '它无法读取（{{error}}）',
+    moveOrDelete: '请移走或删除 {{path}}；它没有被改动。',
+  },
   fleetRedis: {
     silent: '设备队列的 Redis 没有应答；仍在等它（按 Ctrl-C 停止等待）',
     back: '设备队列的 Redis 又应答了',
