@@ -42,7 +42,7 @@ async function readBounded(file: string): Promise<string> {
 
 /** The flow file's path: the one positional argument. */
 export function flowFileArgument(positionals: readonly string[], usage: string): string {
-  if (positionals.length !== 1) throw new UsageError(positionals.length ? `one flow file at a time, got ${positionals.join(', ')}` : `the flow file is missing: ${usage}`);
+  if (positionals.length !== 1) throw new UsageError(positionals.length ? terminalWords().t('cli:usageError.oneFlowFile', { files: positionals.join(', ') }) : terminalWords().t('cli:usageError.flowFileMissing', { usage }));
   return positionals[0]!;
 }
 

@@ -44,14 +44,14 @@ async function runFlow(args: string[], io: CliIo, mode: 'run' | 'heal'): Promise
   );
   const file = flowFileArgument(positionals, usage);
   const heal = mode === 'heal' || values.heal === true;
-  if (values.junit !== undefined && !values.junit.trim()) throw new UsageError('--junit needs a file name, e.g. --junit flow-results.xml');
+  if (values.junit !== undefined && !values.junit.trim()) throw new UsageError(terminalWords().t('cli:usageError.junitNeedsFile'));
   const targets = launchTargetsOf(values);
-  if (targets && mode === 'heal') throw new UsageError(`amc flow heal repairs a flow on one phone at a time (-s SERIAL): ${usage}`);
+  if (targets && mode === 'heal') throw new UsageError(terminalWords().t('cli:usageError.healOnePhone', { usage }));
   const vars = flowVarsOf(values);
   const folder = await stat(file).then((info) => info.isDirectory(), () => false);
-  if (!folder && (values['include-tags'] !== undefined || values['exclude-tags'] !== undefined)) throw new UsageError('--include-tags and --exclude-tags choose among the flows of a folder: give the folder');
+  if (!folder && (values['include-tags'] !== undefined || values['exclude-tags'] !== undefined)) throw new UsageError(terminalWords().t('cli:usageError.tagsNeedFolder'));
   if (folder) {
-    if (heal || targets) throw new UsageError(`a folder of flows runs on one phone (-s SERIAL), without --heal: ${usage}`);
+    if (heal || targets) throw new UsageError(terminalWords().t('cli:usageError.folderOnOnePhone', { usage }));
     return runFlowFolder(file, values, io, vars);
   }
   const { FlowFileError } = await import('../core/flows/flow-file');
@@ -93,7 +93,7 @@ async function runOneFlow(file: string, flow: Flow, values: RunValues, io: CliIo
   const startedAt = new Date();
   let record: TaskRecord | undefined;
   const code = await runTaskAtTerminal(`flow ${mode}`, values, io, async ({ config, configured, phone }) => {
-    if (heal && configured.planner.info.kind !== 'ai') throw new UsageError('--heal needs a model to repair steps: turn the AI planner on in Settings (or set AI_PLANNER_ENABLED=true)');
+    if (heal && configured.planner.info.kind !== 'ai') throw new UsageError(terminalWords().t('cli:usageError.healNeedsModel'));
     const screenshots = createFlowScreenshots(outputFolder, phone);
     return { goal: flow.goal, planner: flowRunPlanner(flow, config, configured, { heal, screenshots }), finished: (finished) => (record = finished), heard: (event) => events.push(event) };
   });

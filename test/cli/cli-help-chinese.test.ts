@@ -1,7 +1,7 @@
 // Every `amc` subcommand in a Chinese terminal (LANG=zh_CN.UTF-8), as a person runs it: its --help, and the
 // refusals a person meets first (a missing argument, an unknown id, a bad pairing code, no target for a goal, a
 // schedule's request its schema refuses, an option's value out of range) and an
-// empty notes list. The list of subcommands is the CLI's own, so a new one is swept too. Any English sentence left
+// empty notes list and token list. The list of subcommands is the CLI's own, so a new one is swept too. Any English sentence left
 // (not a name, path, number or code) fails.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -65,6 +65,24 @@ describe('every amc command in a Chinese terminal', { timeout: 180_000 }, () => 
       [['act', 'tap', '--x', 'abc'], 2, /--x 必须是数字，收到的是 "abc"/],
       [['submit', '--redis', 'redis://127.0.0.1:1', '--goal', '打开通讯录', '--any', '--timeout', '3'], 2, /`--timeout` 限制 `--wait` 等多久/],
       [['submit', '--redis', 'redis://127.0.0.1:1', '--device', 'emulator-5554'], 2, /请用 `--goal TEXT`（目标）或 `--flow FILE`（流程）中的正好一个/],
+      [['act', 'tap', 'swipe'], 2, /请只给出一个工具名，收到的是 `tap swipe`/],
+      [['mcp', '--http', '--idle-timeout', '-1'], 2, /`--idle-timeout` 必须是 0\.1 到 86400 之间的秒数，收到的是 "-1"/],
+      [['flow', 'run'], 2, /缺少流程文件：amc flow run FILE/],
+      [['flow', 'run', 'a.yaml', 'b.yaml'], 2, /一次只能给一个流程文件/],
+      [['flow', 'run', 'a.yaml', '--junit', ' '], 2, /`--junit` 需要一个存放流程结果的文件名/],
+      [['flow', 'run', 'a.yaml', '--include-tags', 'smoke'], 2, /在一个文件夹的流程中挑选：请给出文件夹/],
+      [['flow', 'heal', 'a.yaml', '--all'], 2, /一次只在一台手机上修复流程/],
+      [['eval', '--parallel', '0'], 2, /--parallel 必须是 1 到 16 之间的整数，收到的是 "0"/],
+      [['eval', 'extra'], 2, /多余的参数 "extra"/],
+      [['eval', '--compare', 'a.json'], 2, /`--compare` 需要两个结果文件/],
+      [['eval', '--profile', 'slow'], 2, /--profile 必须是 “instant, realistic” 之一，收到的是 "slow"/],
+      [['virtual-device', '--port', '5000', '--control-port', '5000'], 2, /`--port` 和 `--control-port` 必须不同/],
+      [['control-plane', 'token'], 2, /令牌需要一个操作：`create`、`revoke` 或 `list`/],
+      [['control-plane', 'token', 'frob'], 2, /没有“frob”这个令牌操作/],
+      [['control-plane', 'token', 'revoke'], 2, /`token revoke` 需要正好一个令牌 ID 或名字/],
+      [['control-plane', 'token', 'create', '--model', ' '], 2, /`--model`（模型）不能为空/],
+      [['control-plane', '--workers', '0'], 2, /--workers 必须是不小于 1 的整数，收到的是 "0"/],
+      [['control-plane', 'token', 'create', '--rate-per-minute', '-1'], 2, /--rate-per-minute 必须是正数，收到的是 "-1"/],
     ];
     for (const [args, code, said] of refusals) {
       const refused = await runAmc(args, { env: env() });
@@ -73,6 +91,10 @@ describe('every amc command in a Chinese terminal', { timeout: 180_000 }, () => 
       expect(output).toMatch(said);
       expectChinese(output, `amc ${args.join(' ')}`);
     }
+
+    const tokens = await runAmc(['control-plane', 'token', 'list'], { env: env() });
+    expect(tokens.stdout).toMatch(/中还没有令牌。用 `amc control-plane token create --name NAME` 创建一个。/);
+    expectChinese(tokens.stdout, 'amc control-plane token list');
 
     const notes = await runAmc(['notes'], { env: env() });
     expect(notes.stdout.trim()).toBe('还没有笔记：完成的任务会为它操作过的每个应用留下一条。');

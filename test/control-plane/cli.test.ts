@@ -48,7 +48,7 @@ describe('amc control-plane token', () => {
   it('exits 2 with a clear message on usage and store mistakes', async () => {
     const badProvider = await runAmc(['control-plane', 'token', 'create', '--provider', 'gemini'], { env: env() });
     expect(badProvider.code).toBe(2);
-    expect(badProvider.stderr).toContain('--provider must be "anthropic" or "openai"');
+    expect(badProvider.stderr).toContain('--provider must be one of anthropic, openai, got "gemini"');
     const unknownId = await runAmc(['control-plane', 'token', 'revoke', 'abc'], { env: env() });
     expect(unknownId.code).toBe(2);
     expect(unknownId.stderr).toContain('no token with id or name "abc"');

@@ -80,7 +80,7 @@ export const actCommand: CliCommand = {
       { serial: { type: 'string', short: 's' }, json: { type: 'boolean' }, ...adbOptions, ...toolOptions },
       true,
     );
-    if (positionals.length !== 1 || positionals[0]!.toLowerCase() !== spec.name) throw new UsageError(`give exactly one tool name, got ${positionals.join(' ')}`);
+    if (positionals.length !== 1 || positionals[0]!.toLowerCase() !== spec.name) throw new UsageError(terminalWords().t('cli:usageError.oneToolName', { given: positionals.join(' ') }));
     const toolArgs: Record<string, unknown> = {};
     for (const name of Object.keys(properties)) {
       const value = (values as Record<string, string | boolean | undefined>)[name];

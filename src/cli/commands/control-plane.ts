@@ -9,6 +9,7 @@ import type { ControlPlaneConfig } from '../../control-plane/config';
 import type { Logger } from '../../control-plane/logger';
 import type { RedisStore } from '../../control-plane/redis-store';
 import type { TokenAdmin } from '../../control-plane/token-store';
+import { terminalWords } from '../terminal-words';
 
 const USAGE = [
   'amc control-plane [--port N] [--host H] [--config FILE] [--secrets FILE] [--tokens FILE | --redis URL]',
@@ -44,14 +45,14 @@ async function asUsageErrors<T>(work: () => Promise<T>): Promise<T> {
 function parseCount(value: string | undefined, optionName: string, min = 1): number | undefined {
   if (value === undefined) return undefined;
   const count = Number(value);
-  if (!Number.isInteger(count) || count < min) throw new UsageError(`${optionName} must be a whole number of at least ${min}, got "${value}"`);
+  if (!Number.isInteger(count) || count < min) throw new UsageError(terminalWords().t('cli:usageError.wholeNumberAtLeast', { option: optionName, min, value }));
   return count;
 }
 
 function parseAmount(value: string | undefined, optionName: string): number | undefined {
   if (value === undefined) return undefined;
   const amount = Number(value);
-  if (!Number.isFinite(amount) || amount <= 0) throw new UsageError(`${optionName} must be a positive number, got "${value}"`);
+  if (!Number.isFinite(amount) || amount <= 0) throw new UsageError(terminalWords().t('cli:usageError.positiveNumber', { option: optionName, value }));
   return amount;
 }
 
@@ -206,9 +207,9 @@ async function token(args: string[], io: CliIo): Promise<number> {
       });
       const provider = values.provider;
       if (provider !== undefined && provider !== 'anthropic' && provider !== 'openai') {
-        throw new UsageError(`--provider must be "anthropic" or "openai", got "${provider}"`);
+        throw new UsageError(terminalWords().t('cli:usageError.oneOf', { option: '--provider', accepted: 'anthropic, openai', value: provider }));
       }
-      if (values.model !== undefined && !values.model.trim()) throw new UsageError('--model must not be empty');
+      if (values.model !== undefined && !values.model.trim()) throw new UsageError(terminalWords().t('cli:usageError.modelNotEmpty'));
       const rate = { requestsPerMinute: parseAmount(values['rate-per-minute'], '--rate-per-minute'), burst: parseCount(values.burst, '--burst') };
       const daily = { tokens: parseCount(values['daily-tokens'], '--daily-tokens'), costUsd: parseAmount(values['daily-cost'], '--daily-cost') };
       const monthly = { tokens: parseCount(values['monthly-tokens'], '--monthly-tokens'), costUsd: parseAmount(values['monthly-cost'], '--monthly-cost') };
@@ -231,7 +232,7 @@ async function token(args: string[], io: CliIo): Promise<number> {
     }
     case 'revoke': {
       const { values, positionals } = parseCommandArgs(rest, storeOptions, true);
-      if (positionals.length !== 1) throw new UsageError('token revoke takes exactly one token id or name (see `token list`)');
+      if (positionals.length !== 1) throw new UsageError(terminalWords().t('cli:usageError.revokeOne'));
       return withTokenAdmin(values, async (admin) => {
         const record = await admin.revoke(positionals[0]!);
         io.out(`Revoked token ${record.id} "${record.name}" (since ${record.revokedAt}); it now gets 403.`);
@@ -248,7 +249,7 @@ async function token(args: string[], io: CliIo): Promise<number> {
           return ExitCode.ok;
         }
         if (shown.length === 0) {
-          io.out(`No tokens in ${admin.where}. Create one with \`amc control-plane token create --name NAME\`.`);
+          io.out(terminalWords().t('cli:controlPlaneTokens.none', { where: admin.where }));
           return ExitCode.ok;
         }
         const rows = shown.map((r) => [
@@ -263,7 +264,7 @@ async function token(args: string[], io: CliIo): Promise<number> {
       });
     }
     default:
-      throw new UsageError(action ? `unknown token action "${action}" (create, revoke or list)` : 'token needs an action: create, revoke or list');
+      throw new UsageError(action ? terminalWords().t('cli:usageError.unknownTokenAction', { action }) : terminalWords().t('cli:usageError.tokenAction'));
   }
 }
 

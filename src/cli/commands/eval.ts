@@ -5,6 +5,7 @@ import { parseCommandArgs } from '../args';
 import { ADB_OPTIONS_USAGE, adbForTask, adbOptions } from './devices';
 import { configuredPlannerFor, maxStepsOf, PLANNER_OPTIONS_USAGE, plannerOptions, plannerOverrides } from '../planner-options';
 import type { PhoneTask } from '../../eval/tasks/index';
+import { terminalWords } from '../terminal-words';
 
 const USAGE =
   `amc eval [--list] [--tasks ID,APP,PREFIX*,...] [--parallel N] [--repeat K] [--replay] [--json] [--out DIR] [--profile instant|realistic] ${PLANNER_OPTIONS_USAGE} ${ADB_OPTIONS_USAGE}\n` +
@@ -13,7 +14,7 @@ const USAGE =
 function wholeNumber(option: string, value: string | undefined, min: number, max: number, fallback: number): number {
   if (value === undefined) return fallback;
   const number = Number(value);
-  if (!/^\d+$/.test(value) || number < min || number > max) throw new UsageError(`${option} must be a whole number from ${min} to ${max}, got "${value}"`);
+  if (!/^\d+$/.test(value) || number < min || number > max) throw new UsageError(terminalWords().t('cli:usageError.wholeNumberFromTo', { option, min, max, value }));
   return number;
 }
 
@@ -86,17 +87,17 @@ export const evalCommand: CliCommand = {
       true,
     );
     if (values.compare) {
-      if (positionals.length !== 2) throw new UsageError('--compare takes two result files: amc eval --compare A.json B.json');
+      if (positionals.length !== 2) throw new UsageError(terminalWords().t('cli:usageError.compareTwoFiles'));
       return compare(positionals, io);
     }
-    if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"`);
+    if (positionals.length) throw new UsageError(terminalWords().t('cli:usageError.unexpectedArgument', { value: positionals[0] }));
     const { PHONE_TASKS } = await import('../../eval/tasks/index');
     const tasks = selectTasks(PHONE_TASKS, values.tasks);
     if (values.list) return listTasks(tasks, io);
     const parallel = wholeNumber('--parallel', values.parallel, 1, 16, 1);
     const repeat = wholeNumber('--repeat', values.repeat, 1, 20, 1);
     const profile = values.profile ?? 'instant';
-    if (profile !== 'instant' && profile !== 'realistic') throw new UsageError(`--profile must be instant or realistic, got "${profile}"`);
+    if (profile !== 'instant' && profile !== 'realistic') throw new UsageError(terminalWords().t('cli:usageError.oneOf', { option: '--profile', accepted: 'instant, realistic', value: profile }));
     const maxSteps = maxStepsOf(values);
     const { config, configured } = await configuredPlannerFor(plannerOverrides(values));
 

@@ -4,16 +4,17 @@ import { ExitCode, UsageError, type CliCommand } from '../command';
 import { parseCommandArgs, parsePort } from '../args';
 import { untilStopped } from '../until-stopped';
 import { DEFAULT_IDLE_TIMEOUT_MS } from '../../mcp/session-liveness';
+import { terminalWords } from '../terminal-words';
 
 /** A fixed token for configs that cannot read one from the output (e.g. a client's mcp.json). */
-const TokenSchema = z.string().regex(/^[A-Za-z0-9._~+/=-]{16,200}$/, 'must be 16 to 200 characters of letters, digits and ._~+/=-');
+const TokenSchema = z.string().regex(/^[A-Za-z0-9._~+/=-]{16,200}$/);
 
 /** --idle-timeout in seconds (fractions allowed, so tests can wait less than a second), as milliseconds. */
 function parseIdleTimeout(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const seconds = Number(value);
   if (!/^\d+(\.\d+)?$/.test(value) || seconds < 0.1 || seconds > 86_400) {
-    throw new UsageError(`--idle-timeout must be a number of seconds from 0.1 to 86400, got "${value}"`);
+    throw new UsageError(terminalWords().t('cli:usageError.idleTimeout', { value }));
   }
   return Math.round(seconds * 1000);
 }
@@ -21,23 +22,22 @@ function parseIdleTimeout(value: string | undefined): number | undefined {
 export const mcpCommand: CliCommand = {
   name: 'mcp',
   usage: 'amc mcp [--http [--port N] [--idle-timeout SECONDS]]',
-  moreHelp: async () => (await import('../terminal-words')).terminalWords().t('cli:usageNote.mcpHttp'),
+  moreHelp: async () => terminalWords().t('cli:usageNote.mcpHttp'),
   async run(args, io) {
     const { values } = parseCommandArgs(args, { http: { type: 'boolean' }, port: { type: 'string' }, 'idle-timeout': { type: 'string' } });
-    if (values.port !== undefined && !values.http) throw new UsageError((await import('../terminal-words')).terminalWords().t('cli:usageError.httpOnly', { option: '--port' }));
-    if (values['idle-timeout'] !== undefined && !values.http) throw new UsageError((await import('../terminal-words')).terminalWords().t('cli:usageError.idleTimeoutHttpOnly'));
+    if (values.port !== undefined && !values.http) throw new UsageError(terminalWords().t('cli:usageError.httpOnly', { option: '--port' }));
+    if (values['idle-timeout'] !== undefined && !values.http) throw new UsageError(terminalWords().t('cli:usageError.idleTimeoutHttpOnly'));
     const port = parsePort(values.port, '--port') ?? 0;
     const idleTimeoutMs = parseIdleTimeout(values['idle-timeout']);
     const givenToken = process.env.AMC_MCP_TOKEN;
     const token = givenToken === undefined ? undefined : TokenSchema.safeParse(givenToken);
-    if (values.http && token && !token.success) throw new UsageError(`AMC_MCP_TOKEN ${token.error.issues[0]!.message}`);
+    if (values.http && token && !token.success) throw new UsageError(terminalWords().t('cli:usageError.mcpToken'));
 
     const { createApp } = await import('../../app/create-app');
     const app = await createApp();
     try {
       if (values.http) {
         const { startMcpHttpHost } = await import('../../mcp/http-host');
-        const { terminalWords } = await import('../terminal-words');
         const host = await startMcpHttpHost(app, { port, words: terminalWords(), ...(token?.success && { token: token.data }), ...(idleTimeoutMs !== undefined && { idleTimeoutMs }) });
         io.out(`MCP server (Streamable HTTP) at ${host.url}`);
         io.out(token?.success ? 'Bearer token: the one in AMC_MCP_TOKEN.' : `Bearer token: ${host.token}`);
@@ -49,7 +49,6 @@ export const mcpCommand: CliCommand = {
         // stdout carries the protocol: nothing else may be printed there.
         const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
         const { createMcpServer } = await import('../../mcp/server');
-        const { terminalWords } = await import('../terminal-words');
         const { server, session } = createMcpServer(app, { sessionId: randomUUID(), idleTimeoutMs: null, words: terminalWords() });
         const transport = new StdioServerTransport();
         const closed = new Promise<void>((resolve) => {

@@ -2,6 +2,7 @@ import type { CliCommand } from '../command';
 import { ExitCode, UsageError } from '../command';
 import { parseCommandArgs, parsePort } from '../args';
 import { untilStopped } from '../until-stopped';
+import { terminalWords } from '../terminal-words';
 
 const DEFAULT_ADB_PORT = 5601;
 const DEFAULT_CONTROL_PORT = 5602;
@@ -21,9 +22,9 @@ export const virtualDeviceCommand: CliCommand = {
     const controlPort = parsePort(values['control-port'], '--control-port') ?? DEFAULT_CONTROL_PORT;
     const profile = values.profile ?? 'instant';
     if (profile !== 'instant' && profile !== 'realistic') {
-      throw new UsageError(`--profile must be "instant" or "realistic", got "${profile}"`);
+      throw new UsageError(terminalWords().t('cli:usageError.oneOf', { option: '--profile', accepted: 'instant, realistic', value: profile }));
     }
-    if (port !== 0 && port === controlPort) throw new UsageError('--port and --control-port must differ');
+    if (port !== 0 && port === controlPort) throw new UsageError(terminalWords().t('cli:usageError.portsDiffer'));
     if (port >= EMULATOR_PROBE_PORTS.first && port <= EMULATOR_PROBE_PORTS.last) {
       io.err(`warning: the adb server treats port ${port} as an emulator, so the phone may be listed twice; prefer a port >= 5586`);
     }
