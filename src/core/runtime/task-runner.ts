@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { costOf } from '../../shared/prices';
-import { say } from '../../shared/said';
+import { issueSaidAt } from '../../shared/issue-said';
+import { say, saidList, SaidSchema, type Saying } from '../../shared/said';
 import { RunTaskRequestSchema, newTaskRecord, type RunTaskRequest, type TaskEvent, type TaskRecord } from '../../shared/task';
 import { ACTION_TOOLS } from '../tools/registry';
 import { plannerSourceFrom } from './build-planner';
@@ -38,6 +39,12 @@ export const APP_CLOSED_REASON = APP_CLOSED.text;
  * devices may run tasks at once. A turn's parts are modules beside this one: its look (turn-observe), what stands
  * between turns (turn-guards), what it does with its step (turn-actions) and how a task ends (task-finish).
  */
+/** A device lock's refusal with its code when it carries one (a busy phone), else its English words. */
+function refusalOf(error: Error): string | Saying {
+  const said = SaidSchema.safeParse((error as { said?: unknown }).said);
+  return said.success ? { text: error.message, said: said.data } : error.message;
+}
+
 export class TaskRunner {
   private readonly listeners = new Set<TaskEventListener>();
   private readonly running = new Map<string, TaskRun>();
@@ -84,7 +91,9 @@ export class TaskRunner {
   async start(request: RunTaskRequest, options: StartOptions = {}): Promise<TaskHandle> {
     const parsed = RunTaskRequestSchema.safeParse(request);
     if (!parsed.success) {
-      throw new TaskStartError(parsed.error.issues.map((i) => `${i.path.join('.') || 'request'}: ${i.message}`).join('; '));
+      // The English stays zod's own words; the code words each issue in the reader's language.
+      const text = parsed.error.issues.map((i) => `${i.path.join('.') || 'request'}: ${i.message}`).join('; ');
+      throw new TaskStartError({ text, said: { code: 'taskStart.invalid', values: { issuesSaid: saidList(parsed.error.issues.map(issueSaidAt)) } } });
     }
     const { serial, goal } = parsed.data;
     const busy = [...this.running.values()].find((task) => task.record.serial === serial);
@@ -97,7 +106,7 @@ export class TaskRunner {
     try {
       configured = options.planner ?? (await this.plannerSource());
       hold = await this.shared.options.deviceLock?.acquire(serial, { taskId: id, goal }).catch((error: unknown) => {
-        throw new TaskStartError(error instanceof Error ? error.message : String(error));
+        throw new TaskStartError(error instanceof Error ? refusalOf(error) : String(error));
       });
     } finally {
       this.starting.delete(serial);

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { link, mkdir, readFile, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
+import { say, saidList, wordCode, type Said, type SaidCode, type SaidValues, type Saying } from '../../shared/said';
 import { isProcessAlive } from './file-lock';
 import { writeSyncedSibling } from './synced-file';
 
@@ -51,6 +52,12 @@ export interface DeviceLocks {
 /** Another live task (in this or another process) drives the phone. */
 export class DeviceBusyError extends Error {
   override name = 'DeviceBusyError';
+  /** The refusal's code, for a reader in another language. */
+  readonly said: Said;
+  constructor(refusal: Saying) {
+    super(refusal.text);
+    this.said = refusal.said;
+  }
 }
 
 /** Lock files this process holds now: a file with our pid that is not here was left by an earlier task of ours. */
@@ -95,22 +102,29 @@ const clock = (at: number) => {
   return `${String(time.getHours()).padStart(2, '0')}:${String(time.getMinutes()).padStart(2, '0')}`;
 };
 
+type Coded = { code: SaidCode; values: SaidValues };
+
 /** The holder as it is: "an MCP agent (claude-code, session started 07:30)" or "another task (goal "…", started 07:30)". */
-export function holderWords(owner: DeviceLockOwner): string {
-  if (owner.agent) return `an MCP agent (${owner.agent.client}, session started ${clock(owner.agent.sessionStartedAt)}, process ${owner.pid})`;
-  return `another task (goal "${owner.goal}", started ${clock(owner.startedAt)}, process ${owner.pid})`;
+function holderSaid(owner: DeviceLockOwner): Coded {
+  if (owner.agent) return { code: 'deviceLock.holderAgent', values: { client: owner.agent.client, at: clock(owner.agent.sessionStartedAt), pid: owner.pid } };
+  return { code: 'deviceLock.holderTask', values: { goal: owner.goal, at: clock(owner.startedAt), pid: owner.pid } };
 }
 
 /** How the person frees the phone from this holder. */
-export function freeingWords(owner: DeviceLockOwner): string {
-  if (!owner.agent) return 'Stop that task first.';
+function freeingSaid(owner: DeviceLockOwner): Coded {
+  if (!owner.agent) return { code: 'deviceLock.freeTask', values: {} };
   const { idleTimeoutMs } = owner.agent;
-  const idle = idleTimeoutMs === null ? '' : `, and at the latest ${Math.round(idleTimeoutMs / 1000)} s after its last request`;
-  return `It is freed when the agent calls release_phone or disconnects${idle}; to take it back now, press Stop on this phone in the app (or stop that \`amc mcp\`).`;
+  return idleTimeoutMs === null ? { code: 'deviceLock.freeAgent', values: {} } : { code: 'deviceLock.freeAgentIdle', values: { seconds: Math.round(idleTimeoutMs / 1000) } };
 }
 
-function busyMessage(serial: string, owner: DeviceLockOwner): string {
-  return `Phone ${serial} is being driven by ${holderWords(owner)}. ${freeingWords(owner)}`;
+/** The holder in English words (doctor, MCP). */
+export const holderWords = (owner: DeviceLockOwner): string => wordOf(holderSaid(owner));
+/** How to free the phone, in English words (doctor, MCP). */
+export const freeingWords = (owner: DeviceLockOwner): string => wordOf(freeingSaid(owner));
+const wordOf = ({ code, values }: Coded) => wordCode(code, values);
+
+function busySaying(serial: string, owner: DeviceLockOwner): Saying {
+  return say('deviceLock.busy', { serial, holderSaid: saidList([holderSaid(owner)]), freeingSaid: saidList([freeingSaid(owner)]) });
 }
 
 /** Creates the lock file with its whole content at once: written aside, then linked into place (fails if it exists). */
@@ -197,10 +211,10 @@ export function createDeviceLocks(home: string, options: { now?: () => number } 
         if (found === null) continue;
         const holder = parseOwner(found);
         const leftByUs = holder?.pid === process.pid && !heldHere.has(file);
-        if (holder && isProcessAlive(holder.pid) && !leftByUs) throw new DeviceBusyError(busyMessage(serial, holder));
+        if (holder && isProcessAlive(holder.pid) && !leftByUs) throw new DeviceBusyError(busySaying(serial, holder));
         await removeStale(file, found);
       }
-      throw new DeviceBusyError(`Phone ${serial} is being claimed by several tasks at once; try again in a moment.`);
+      throw new DeviceBusyError(say('deviceLock.contended', { serial }));
     },
   };
 }

@@ -14,6 +14,9 @@ import { buildPlanner } from '../../../src/core/runtime/build-planner';
 import { DEFAULT_TASK_POLICIES } from '../../../src/core/runtime/task-policies';
 import { resolveRuntimeConfig } from '../../../src/core/runtime/config';
 import { DEFAULT_SCENE_TOKEN_BUDGET } from '../../../src/shared/scene';
+import { wordSaid } from '../../../src/shared/said';
+import { wordsFor } from '../../../src/shared/i18n/translate';
+import { latinSentences } from '../../support/latin-sentences';
 import { defaultSettings } from '../../../src/shared/settings';
 import { findBytesInJson, findBytesInValue } from '../../support/byte-leak-scan';
 import { act, done, FakeExecutor, FakeObserver, PNG_BYTES, ScriptedPlanner, never, sceneWith, step } from './doubles';
@@ -419,5 +422,39 @@ describe('TaskRunner', () => {
       throw new Error('window closed');
     });
     expect((await runner.run(request)).status).toBe('completed');
+  });
+});
+
+describe("A task that cannot start, in the reader's language", () => {
+  const zh = wordsFor('zh-CN');
+  const refusalOf = async (start: Promise<unknown>): Promise<TaskStartError> => {
+    const error = await start.then(() => undefined, (thrown: unknown) => thrown);
+    expect(error).toBeInstanceOf(TaskStartError);
+    return error as TaskStartError;
+  };
+
+  it("Scenario: A phone another process drives and a request that is not valid are refused in the reader's language", async () => {
+    const home = await mkdtemp(path.join(tmpdir(), 'amc-runner-words-'));
+    try {
+      const lockedRunner = (planner: Planner) =>
+        new TaskRunner({ observer: new FakeObserver(), executor: new FakeExecutor(), plannerSource: async () => ({ planner, maxSteps: 30 }), deviceLock: createDeviceLocks(home) });
+      const first = await lockedRunner(new ScriptedPlanner(() => never())).start(request);
+      const busy = await refusalOf(lockedRunner(createStubPlanner()).start({ ...request, goal: 'Something else' }));
+      // English as before; Chinese from the code, with the holder's goal kept as it was typed.
+      expect(busy.message).toMatch(/^Phone emulator-5554 is being driven by another task \(goal "Turn on Wi-Fi", started \d\d:\d\d, process \d+\)\. Stop that task first\.$/);
+      const chinese = wordSaid(busy.message, busy.said, zh);
+      expect(chinese).toMatch(/^手机 emulator-5554 正由另一个任务（目标“Turn on Wi-Fi”，开始于 \d\d:\d\d，进程 \d+）操控。请先停止那个任务。$/);
+      expect(latinSentences(chinese, ['Turn on Wi-Fi'])).toEqual([]);
+      first.stop();
+      await first.done;
+
+      const invalid = await refusalOf(lockedRunner(createStubPlanner()).start({ serial: 'emulator-5554', goal: '' }));
+      expect(invalid.message).toMatch(/^goal: /);
+      const invalidWords = wordSaid(invalid.message, invalid.said, zh);
+      expect(invalidWords).toMatch(/^goal：/);
+      expect(latinSentences(invalidWords)).toEqual([]);
+    } finally {
+      await rm(home, { recursive: true, force: true });
+    }
   });
 });

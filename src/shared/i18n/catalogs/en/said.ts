@@ -79,6 +79,17 @@ guard: {
   taskStart: {
     busy: 'a task is already running on {{serial}} ({{id}}); stop it first',
     starting: 'a task is already running on {{serial}}; stop it first',
+    invalid: '{{issuesSaid}}',
+  },
+  deviceLock: {
+    busy: 'Phone {{serial}} is being driven by {{holderSaid}}. {{freeingSaid}}',
+    contended: 'Phone {{serial}} is being claimed by several tasks at once; try again in a moment.',
+    holderAgent: 'an MCP agent ({{client}}, session started {{at}}, process {{pid}})',
+    holderTask: 'another task (goal "{{goal}}", started {{at}}, process {{pid}})',
+    freeTask: 'Stop that task first.',
+    freeAgent: 'It is freed when the agent calls release_phone or disconnects; to take it back now, press Stop on this phone in the app (or stop that `amc mcp`).',
+    freeAgentIdle:
+      'It is freed when the agent calls release_phone or disconnects, and at the latest {{seconds}} s after its last request; to take it back now, press Stop on this phone in the app (or stop that `amc mcp`).',
   },
   refusal: {
     saidNo: 'the person said no to {{action}}, so it was not done',

@@ -77,6 +77,16 @@ guard: {
   taskStart: {
     busy: '{{serial}} 上已有任务在运行（{{id}}）；请先停止它',
     starting: '{{serial}} 上已有任务在运行；请先停止它',
+    invalid: '{{issuesSaid}}',
+  },
+  deviceLock: {
+    busy: '手机 {{serial}} 正由{{holderSaid}}操控。{{freeingSaid}}',
+    contended: '手机 {{serial}} 正被几个任务同时占用；请稍后再试。',
+    holderAgent: 'MCP 智能体（{{client}}，会话开始于 {{at}}，进程 {{pid}}）',
+    holderTask: '另一个任务（目标“{{goal}}”，开始于 {{at}}，进程 {{pid}}）',
+    freeTask: '请先停止那个任务。',
+    freeAgent: '智能体调用 `release_phone` 或断开连接时会释放它；要现在收回，请在应用里对这台手机按“停止”（或停止那个 `amc mcp`）。',
+    freeAgentIdle: '智能体调用 `release_phone` 或断开连接时会释放它，最迟在它最后一次请求后 {{seconds}} 秒；要现在收回，请在应用里对这台手机按“停止”（或停止那个 `amc mcp`）。',
   },
   refusal: {
     saidNo: '你拒绝了{{action}}，所以它没有执行',
