@@ -167,12 +167,7 @@ export class AdbClient {
         return await client.connect(host, port);
       } catch (error) {
         if (isFailure(error) || (error instanceof Error && !('code' in error))) {
-          throw new AdbError(
-            `Could not connect to ${host}:${port}: ${failureText(error)}. Check the address, that the phone has ` +
-              'wireless debugging (or `adb tcpip`) enabled, and that it is on a network this computer reaches.',
-            'command-failed',
-            { cause: error },
-          );
+          throw new AdbError(say('adb.connectFailed', { address: `${host}:${port}`, adbText: failureText(error) }), 'command-failed', { cause: error });
         }
         throw error;
       }
@@ -187,7 +182,7 @@ export class AdbClient {
         await client.disconnect(host, port);
       } catch (error) {
         if (isFailure(error)) {
-          throw new AdbError(`Could not disconnect ${host}:${port}: ${failureText(error)}.`, 'command-failed', { cause: error });
+          throw new AdbError(say('adb.disconnectFailed', { address: `${host}:${port}`, adbText: failureText(error) }), 'command-failed', { cause: error });
         }
         throw error;
       }

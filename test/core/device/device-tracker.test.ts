@@ -1,9 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AdbClient } from '../../../src/core/device/adb-client';
+import type { AdbError } from '../../../src/core/device/errors';
 import { connectionOf, normaliseState, stateHintSaying } from '../../../src/core/device/device-info';
 import { DeviceTracker, type DeviceChange } from '../../../src/core/device/device-tracker';
 import type { DeviceSummary } from '../../../src/shared/device';
+import { wordsFor } from '../../../src/shared/i18n/translate';
+import { saidWords } from '../../../src/shared/supervision-words';
 import { startAdbHarness, type AdbHarness } from '../../support/adb-harness';
+import { latinSentences } from '../../support/latin-sentences';
 
 let harness: AdbHarness;
 let adb: AdbClient;
@@ -68,8 +72,12 @@ describe('live device list', () => {
     await expect.poll(() => entry(), { timeout: 15_000 }).toBeUndefined();
   });
 
-  it('explains a failed connect', async () => {
-    await expect(adb.connectDevice('127.0.0.1:1')).rejects.toThrow(/Could not connect to 127.0.0.1:1/);
+  it('explains a failed connect, in Chinese with adb\'s own words quoted after ours', async () => {
+    const failed = await adb.connectDevice('127.0.0.1:1').then(() => undefined, (error: unknown) => error as AdbError);
+    expect(failed?.message).toMatch(/^Could not connect to 127.0.0.1:1: .+\. Check the address/);
+    const chinese = saidWords(failed!.message, failed!.said, wordsFor('zh-CN'));
+    expect(chinese).toMatch(/^无法连接到 127\.0\.0\.1:1。请检查地址.*adb 的原话：“.+”$/);
+    expect(latinSentences(chinese)).toEqual([]);
   });
 });
 

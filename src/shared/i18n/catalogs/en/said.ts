@@ -129,6 +129,9 @@ guard: {
     notAnswering: '{{device}} is {{state}}: it is not answering adb right now.',
     connectionDropped:
       'The connection to {{device}} dropped during {{operation}}. Check that the phone is still connected and listed as ready (the device list, or `amc devices`).',
+    connectFailed:
+      'Could not connect to {{address}}: {{adbText}}. Check the address, that the phone has wireless debugging (or `adb tcpip`) enabled, and that it is on a network this computer reaches.',
+    disconnectFailed: 'Could not disconnect {{address}}: {{adbText}}.',
   },
   policy: {
     needsYes: '{{action}} needs a yes: {{reasonsSaid}}',

@@ -123,6 +123,8 @@ guard: {
     notAuthorised: '{{device}} 还没有授权这台计算机。解锁手机，在“允许 USB 调试吗？”提示中点按“允许”。',
     notAnswering: '{{device}} 处于 {{state}} 状态：它现在不响应 adb。',
     connectionDropped: '在{{operation}}时与 {{device}} 的连接断了。确认手机仍然连着，并且在设备列表（或 `amc devices`）里显示为就绪。',
+    connectFailed: '无法连接到 {{address}}。请检查地址、手机是否开启了无线调试（或 `adb tcpip`），以及它是否在这台计算机能访问的网络上。adb 的原话：“{{adbText}}”',
+    disconnectFailed: '无法断开与 {{address}} 的连接。adb 的原话：“{{adbText}}”',
   },
   policy: {
     needsYes: '{{action}} 需要你的同意：{{reasonsSaid}}',
