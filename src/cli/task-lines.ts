@@ -2,11 +2,10 @@ import { attemptsLabel, type StepOutcome } from '../shared/action';
 import type { PlannerInfo, TaskEventOf } from '../shared/task';
 import { countOf, formatDuration, lookedOnlyNote, tokensLabel } from '../shared/task-words';
 import { finishedVerdict } from '../shared/verdict';
-import { plainReason } from '../shared/plain-words';
 import { failureWordsOf } from '../shared/task-failure';
 import { ENGLISH, type Words } from '../shared/i18n/translate';
 import { wordSaid } from '../shared/said';
-import { saidWords } from '../shared/supervision-words';
+import { saidWords, stepErrorWords } from '../shared/supervision-words';
 
 /** `amc run`'s words for a turn's outcome and the task's end: the app's vocabulary (see shared/task-words), in the terminal's language. */
 
@@ -14,7 +13,7 @@ export function outcomeLine(outcome: StepOutcome, words: Words = ENGLISH): strin
   const { t } = words;
   const details = [attemptsLabel(outcome, words), outcome.ok ? formatDuration(outcome.durationMs, undefined, words) : null].filter(Boolean).join(t('common:listSeparator'));
   if (outcome.ok) return `    -> ${outcome.target?.label ? t('cli:run.okOn', { target: outcome.target.label }) : t('cli:run.ok')} (${details})`;
-  return `    -> ${t('cli:run.error', { reason: plainReason(outcome.error ?? t('cli:run.unknownReason')) })}${details ? ` (${details})` : ''}`;
+  return `    -> ${t('cli:run.error', { reason: stepErrorWords(outcome, words) ?? t('cli:run.unknownReason') })}${details ? ` (${details})` : ''}`;
 }
 
 export function finishedLine(event: TaskEventOf<'task.finished'>, planner: Pick<PlannerInfo, 'kind'>, words: Words = ENGLISH): string {

@@ -3,6 +3,7 @@ import { ENGLISH, type Words } from './i18n/translate';
 import { elementName, nameInLabel, type SceneElement } from './scene';
 import type { StepRecord } from './task';
 import { toolWords, type ToolPhrase } from './tool-vocabulary';
+import { wordCode } from './said';
 
 /**
  * Actions in a person's words ("Tap 'Network & internet'", "Opened Settings"), one wording for the timeline, the
@@ -12,7 +13,7 @@ import { toolWords, type ToolPhrase } from './tool-vocabulary';
  */
 
 /** The outcome of an action the person said no to (what the model hears and the record keeps: never translated). */
-export const DENIED = 'the person denied this action';
+export const DENIED = wordCode('step.denied');
 
 /** Whether the person said no to this step's action: neither a failure of the agent nor an action taken. */
 export const isDenied = (outcome: Pick<StepOutcome, 'ok' | 'error'>): boolean => !outcome.ok && outcome.error === DENIED;

@@ -44,6 +44,8 @@ export const VerificationSchema = z.object({
 export const StepOutcomeSchema = z.object({
   ok: z.boolean(),
   error: z.string().optional(),
+  /** The error's code, when the runtime worded it, for a reader in another language (absent in records written before it). */
+  errorSaid: SaidSchema.optional(),
   /** adb attempts made (0 when the call was rejected before anything was sent to the phone). */
   attempts: z.number().int().nonnegative(),
   /** adb commands sent again after a transient failure (absent in records written before it was counted). */

@@ -36,8 +36,10 @@ export interface Saying {
  * in the language's own words.
  */
 function valuesIn(values: SaidValues, words: Words): SaidValues {
+  // A message written before its value carried a code (`error`, now `errorSaid`) shows that value as it was.
+  const older = Object.entries(values).filter(([name]) => !name.endsWith('Said') && !(`${name}Said` in values));
   return Object.fromEntries(
-    Object.entries(values).map(([name, value]) => {
+    [...Object.entries(values), ...older.map(([name, value]) => [`${name}Said`, value] as const)].map(([name, value]) => {
       if (name.endsWith('Setting')) return [name, words.t(`settings:field.${value}.label`)];
       if (name.endsWith('Section')) return [name, words.t(`settings:section.${value}`)];
       if (name.endsWith('Code') && isKnownCode(String(value))) return [name, words.t(`said:${value}`)];

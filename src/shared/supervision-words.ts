@@ -3,6 +3,8 @@ import { ENGLISH, type Words } from './i18n/translate';
 import { z } from 'zod';
 import { saidList, SaidSchema, wordCode, wordSaid, type Said, type SaidCode, type SaidValues, type Saying } from './said';
 import { nameInLabel } from './scene';
+import { plainReason } from './plain-words';
+import type { StepOutcome } from './action';
 import type { Decider, PersonReply, PersonRequest, SupervisionEntry } from './task';
 
 /**
@@ -161,4 +163,9 @@ export function supervisionLines(log: readonly SupervisionEntry[], words: Words 
         return { at: entry.at, step: entry.step, kind: 'note', text: t('common:resumed', { note: entry.note ?? '' }), by: deciderWords('person', words) };
     }
   });
+}
+
+/** A failed step's error in the reader's language: by its code, else the runtime's words without an error's class name. */
+export function stepErrorWords(outcome: Pick<StepOutcome, 'error' | 'errorSaid'>, words: Words = ENGLISH): string | null {
+  return outcome.error === undefined ? null : saidWords(plainReason(outcome.error), outcome.errorSaid, words);
 }

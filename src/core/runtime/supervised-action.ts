@@ -144,7 +144,7 @@ export class SupervisedActions {
       if (permitted.kind === 'ended') return permitted;
       // Not a failure of the agent: it hears it and goes on (the loop guard stops it insisting). The time the
       // person took to decide is theirs, not the action's: nothing ran.
-      const outcome: StepOutcome = { ok: false, error: DENIED, attempts: 0, durationMs: 0 };
+      const outcome: StepOutcome = { ok: false, error: DENIED, errorSaid: { code: 'step.denied', values: {} }, attempts: 0, durationMs: 0 };
       this.record(step, planned, outcome, 0);
       return { kind: 'denied', outcome };
     }

@@ -1,6 +1,7 @@
 import type { Scene } from '../../shared/scene';
 import type { StepOutcome } from '../../shared/action';
-import { say } from '../../shared/said';
+import { say, saidList } from '../../shared/said';
+import { invalidArgumentsSaid } from '../tools/tool';
 import type { PersonReply, PersonRequest, PlannedStep, TaskRecord } from '../../shared/task';
 import { AskUserArgsSchema, HandOverArgsSchema } from '../tools/person-tools';
 import { asksThePerson, toolKind } from '../../shared/tool-vocabulary';
@@ -43,7 +44,7 @@ async function personTool(task: TaskRun, turn: number, step: PlannedStep): Promi
   const asking = toolKind(step.tool) === 'question';
   const args = (asking ? AskUserArgsSchema : HandOverArgsSchema).safeParse(step.args);
   if (!args.success) {
-    const outcome: StepOutcome = { ok: false, error: `Invalid arguments for ${step.tool}: ${args.error.issues.map((i) => i.message).join('; ')}.`, attempts: 0, durationMs: 0 };
+    const outcome: StepOutcome = { ok: false, error: `Invalid arguments for ${step.tool}: ${args.error.issues.map((i) => i.message).join('; ')}.`, errorSaid: invalidArgumentsSaid(step.tool, args.error.issues), attempts: 0, durationMs: 0 };
     task.actions.record(turn, step, outcome, 0);
     remember(task, step, outcome);
     return countFailure(task, outcome);
@@ -76,7 +77,7 @@ async function personTool(task: TaskRun, turn: number, step: PlannedStep): Promi
 function countFailure(task: TaskRun, outcome: StepOutcome): Promise<TaskRecord> | null {
   task.failuresInARow = outcome.ok ? 0 : task.failuresInARow + 1;
   if (task.failuresInARow >= task.runner.maxConsecutiveFailures) {
-    return finishTask(task, 'failed', say('stop.failuresInARow', { failures: task.failuresInARow, error: outcome.error ?? 'unknown error' }));
+    return finishTask(task, 'failed', say('stop.failuresInARow', { failures: task.failuresInARow, errorSaid: saidList([outcome.errorSaid ?? { code: 'input.verbatim', values: { text: outcome.error ?? 'unknown error' } }]) }));
   }
   return null;
 }

@@ -4,9 +4,8 @@ import { attemptsLabel, type StepTarget, type Verification } from '../../shared/
 import { formatUsd } from '../../shared/prices';
 import { isDenied, stepPhrase } from '../../shared/action-words';
 import { actionCount, turnCount } from '../../shared/turns';
-import { saidWords, supervisionLines } from '../../shared/supervision-words';
+import { saidWords, stepErrorWords, supervisionLines } from '../../shared/supervision-words';
 import type { StepRecord, TaskRecord } from '../../shared/task';
-import { plainReason } from '../../shared/plain-words';
 import { failureWordsOf } from '../../shared/task-failure';
 import { wordSaid } from '../../shared/said';
 import { costWords, countOf, formatDuration, lookedOnlyHint, lookedOnlyNote, plannerWords, stepCountsLabel, stepSourceWords, taskOutcomeKind, taskOutcomeWord, tokensLabel } from '../../shared/task-words';
@@ -69,7 +68,7 @@ function outcomeHtml(step: StepRecord, words: Words): string {
   const details = [attempts, outcome.ok ? ms(outcome.durationMs, words) : null].filter(Boolean).join(' · ');
   return outcome.ok
     ? `<span class="ok">${t('report:ok')}</span>${details ? ` · ${details}` : ''}`
-    : `<span class="err">${t('report:error')}</span>: ${escapeHtml(plainReason(outcome.error ?? t('report:unknownError')))}${details ? ` · ${details}` : ''}`;
+    : `<span class="err">${t('report:error')}</span>: ${escapeHtml(stepErrorWords(outcome, words) ?? t('report:unknownError'))}${details ? ` · ${details}` : ''}`;
 }
 
 function reasoningHtml(label: string, text: string | null, exposes: boolean, { t }: Words): string {

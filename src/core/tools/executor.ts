@@ -69,7 +69,7 @@ export class Executor {
       // A phone that cannot be reached may come back as another (a reconnect, another phone at its address): its facts go.
       if (isPhoneUnreachable(error)) this.facts.forget(context.serial);
       const reason = error instanceof Error ? error.message : String(error);
-      return { ok: false, error: reason, attempts: run.attempts, ...(run.retries > 0 && { retries: run.retries }), durationMs: elapsed(start), ...(run.target && { target: run.target }) };
+      return { ok: false, error: reason, ...(error instanceof InvalidCall && error.said && { errorSaid: error.said }), attempts: run.attempts, ...(run.retries > 0 && { retries: run.retries }), durationMs: elapsed(start), ...(run.target && { target: run.target }) };
     }
   }
 
@@ -84,7 +84,7 @@ export class Executor {
       setTarget: (target) => (run.target = target),
       opening: (app) => {
         const allowed = context.allowedApps;
-        if (allowed && !isAllowedApp(app, allowed)) throw new InvalidCall(`${app} is not among this task's allowed apps (${allowed.join(', ')}); it was not opened.`);
+        if (allowed && !isAllowedApp(app, allowed)) throw new InvalidCall(`${app} is not among this task's allowed apps (${allowed.join(', ')}); it was not opened.`, { code: 'step.notAllowedApp', values: { app, apps: allowed.join(', ') } });
         run.app = app;
       },
       typing: this.typingPort(context),

@@ -5,9 +5,19 @@ import type { Scene } from '../../shared/scene';
 import type { TypingMethod } from '../../shared/settings-catalog';
 import type { HelperOnPhone } from '../device/helpers/phone-helpers';
 import { toolKind, type ToolKind } from '../../shared/tool-vocabulary';
+import { saidList, type Said } from '../../shared/said';
+import { issueSaidAt } from '../../shared/issue-said';
 
 /** A problem with the call itself: reported as an error outcome before anything is sent to the phone. */
-export class InvalidCall extends Error {}
+export class InvalidCall extends Error {
+  /** The problem's code, for a reader in another language. */
+  constructor(
+    message: string,
+    readonly said?: Said,
+  ) {
+    super(message);
+  }
+}
 
 export interface ScreenSize {
   width: number;
@@ -210,5 +220,11 @@ function parseArgs<Schema extends z.ZodType>(name: string, schema: Schema, args:
     if (issue.code === 'unrecognized_keys') return `unknown argument(s) ${issue.keys.join(', ')}`;
     return path ? `${path}: ${issue.message}` : issue.message;
   });
-  throw new InvalidCall(`Invalid arguments for ${name}: ${problems.join('; ')}.`);
+  throw new InvalidCall(`Invalid arguments for ${name}: ${problems.join('; ')}.`, invalidArgumentsSaid(name, result.error.issues));
 }
+
+/** Why a tool's arguments were refused, by code: each problem with its field. */
+export const invalidArgumentsSaid = (tool: string, issues: readonly z.core.$ZodIssue[]): Said => ({
+  code: 'step.invalidArguments',
+  values: { tool, problemsSaid: saidList(issues.map(issueSaidAt)) },
+});

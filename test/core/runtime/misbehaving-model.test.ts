@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AdbClient } from '../../../src/core/device/adb-client';
 import { renderTaskReport } from '../../../src/core/storage/html-report';
 import { supervisionPrinter } from '../../../src/cli/run-report';
+import { outcomeLine } from '../../../src/cli/task-lines';
 import { saidWords, supervisionLines } from '../../../src/shared/supervision-words';
 import { latinSentences } from '../../support/latin-sentences';
 import { wordsFor } from '../../../src/shared/i18n/translate';
@@ -229,5 +230,43 @@ describe("why the runtime ended a task, in the reader's language", () => {
     expect(asked.record).toMatchObject({ status: 'failed', failureReason: 'the model asked "Which Bob?" and no person is present to answer', failureSaid: { code: 'refusal.questionUnanswered' } });
     expect(saidWords(asked.record.failureReason!, asked.record.failureSaid, zh)).toBe('模型问了“Which Bob?”，但没有人在场回答');
     expect(asked.record.steps.filter((turn) => turn.planned?.tool === 'ask_user')).toHaveLength(1);
+  });
+});
+
+describe("why a step failed, in the reader's language", () => {
+  it('Scenario: Steps refused before reaching the phone and the failures in a row that end the task read in Chinese', async () => {
+    // The model opens Messages in a task limited to Settings, taps with an id of the wrong type, then opens Messages again.
+    const script = [
+      { tool: 'launch_app', args: { app: 'Messages' } },
+      { tool: 'tap', args: { element_id: 42 } },
+      { tool: 'launch_app', args: { app: 'Messages' } },
+    ];
+    let turn = 0;
+    const run = await runTask('anthropic', {
+      goal: 'Turn on dark theme',
+      model: () => ({ kind: 'call', ...script[Math.min(turn++, script.length - 1)]!, text: 'Trying another way.' }),
+      allowedApps: ['com.android.settings'],
+    });
+    const outcomes = run.record.steps.flatMap((step) => (step.outcome ? [step.outcome] : []));
+    expect(outcomes.map((outcome) => outcome.errorSaid?.code)).toEqual(['step.notAllowedApp', 'step.invalidArguments', 'step.notAllowedApp']);
+    expect(run.record).toMatchObject({ status: 'failed', failureSaid: { code: 'stop.failuresInARow', values: { failures: 3 } } });
+    expect(JSON.parse(String(run.record.failureSaid!.values.errorSaid))).toEqual([outcomes[2]!.errorSaid]);
+
+    const zh = wordsFor('zh-CN');
+    const names = ['com.android.messaging', 'com.android.settings', 'Messages', 'tap', 'element_id'];
+    const stepLines = outcomes.map((outcome) => outcomeLine(outcome, zh));
+    expect(stepLines[0]).toContain('不在本任务允许的应用里（com.android.settings），没有打开它');
+    expect(stepLines[1]).toContain('tap 的参数无效：element_id：');
+    for (const line of stepLines) expect(latinSentences(line, names), line).toEqual([]);
+    const ended = saidWords(run.record.failureReason!, run.record.failureSaid, zh);
+    expect(ended).toMatch(/^连续 3 个操作失败；最后一个：.*不在本任务允许的应用里/);
+    expect(latinSentences(ended, names)).toEqual([]);
+    const report = renderTaskReport(run.record, zh);
+    expect(report).toContain('没有打开它');
+    expect(report).not.toMatch(/allowed apps|Invalid arguments/);
+    // English readers keep the runtime's words.
+    expect(outcomeLine(outcomes[0]!)).toMatch(/is not among this task's allowed apps \(com\.android\.settings\); it was not opened/);
+    // The phone: Messages was never opened.
+    expect((await harness.state()).foreground).not.toBe('com.android.messaging');
   });
 });

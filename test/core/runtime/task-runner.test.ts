@@ -161,7 +161,7 @@ describe('TaskRunner', () => {
     expect(record.status).toBe('failed');
     expect(record.failureReason).toBe('3 actions in a row failed; the last one: adb: device not found');
     // A window in another language words it by its code; the phone's own error stays as it came.
-    expect(record.failureSaid).toEqual({ code: 'stop.failuresInARow', values: { failures: 3, error: 'adb: device not found' } });
+    expect(record.failureSaid).toEqual({ code: 'stop.failuresInARow', values: { failures: 3, errorSaid: JSON.stringify([{ code: 'input.verbatim', values: { text: 'adb: device not found' } }]) } });
     expect(executor.calls).toHaveLength(3);
   });
 

@@ -18,6 +18,3 @@ export function plainError(error: unknown): string {
   if (error instanceof Error) return plainReason(error.message);
   return plainReason(String(error));
 }
-
-/** Main records failures as `<ErrorName>: <message>`; the name (and any stack trace) means nothing to a person. */
-export const withoutErrorName = plainReason;

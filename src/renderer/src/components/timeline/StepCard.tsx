@@ -3,7 +3,7 @@ import { isDenied, targetElement } from '../../../../shared/action-words';
 import type { PlannerInfo, StepRecord } from '../../../../shared/task';
 import { useWords } from '../../i18n/use-words';
 
-import { withoutErrorName } from '../../lib/errors';
+import { stepErrorWords } from '../../../../shared/supervision-words';
 import { formatDuration, stepSourceWords } from '../../../../shared/task-words';
 import { formatArgs, formatTokens } from '../../lib/format';
 import { VerificationBadge } from '../supervision/VerificationBadge';
@@ -101,7 +101,7 @@ export function StepCard({ step, planner, showSource = false, running, waitingSt
           )}
           {step.outcome && !step.outcome.ok && !isDenied(step.outcome) && (
             <p className="step-error" data-testid="step-error">
-              {step.outcome.error ? withoutErrorName(step.outcome.error) : t('app:step.failed')}
+              {stepErrorWords(step.outcome, words) || t('app:step.failed')}
             </p>
           )}
           {step.outcome?.ok && sentToPhone(step.outcome) && step.screenChanged === false && planned && (

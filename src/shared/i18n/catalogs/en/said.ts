@@ -111,7 +111,12 @@ guard: {
     byPerson: 'stopped by the user',
     appClosed: 'interrupted: the app was closed',
     neverFinished: 'Interrupted: the app stopped before this task finished.',
-    failuresInARow: '{{failures}} actions in a row failed; the last one: {{error}}',
+    failuresInARow: '{{failures}} actions in a row failed; the last one: {{errorSaid}}',
+  },
+  step: {
+    notAllowedApp: "{{app}} is not among this task's allowed apps ({{apps}}); it was not opened.",
+    invalidArguments: 'Invalid arguments for {{tool}}: {{problemsSaid}}.',
+    denied: 'the person denied this action',
   },
   adb: {
     missing:

@@ -107,7 +107,12 @@ guard: {
     byPerson: '你停止了任务',
     appClosed: '中断：应用已关闭',
     neverFinished: '中断：任务结束前应用已停止。',
-    failuresInARow: '连续 {{failures}} 个操作失败；最后一个：{{error}}',
+    failuresInARow: '连续 {{failures}} 个操作失败；最后一个：{{errorSaid}}',
+  },
+  step: {
+    notAllowedApp: '{{app}} 不在本任务允许的应用里（{{apps}}），没有打开它。',
+    invalidArguments: '{{tool}} 的参数无效：{{problemsSaid}}。',
+    denied: '你拒绝了这个操作',
   },
   adb: {
     missing:
