@@ -77,18 +77,21 @@ export async function reachRedis(url: URL, timeoutMs = REACH_TIMEOUT_MS): Promis
   let lastError: Error | undefined;
   redis.on('error', (error: Error) => (lastError = error));
   let timer: NodeJS.Timeout | undefined;
+  const silence = new Error('no answer');
   try {
     await Promise.race([
       redis.ping(),
       new Promise((_, reject) => {
-        timer = setTimeout(() => reject(new Error('no answer')), timeoutMs);
+        timer = setTimeout(() => reject(silence), timeoutMs);
       }),
     ]);
     return redis;
   } catch (error) {
     redis.disconnect();
-    const why = (lastError as NodeJS.ErrnoException | undefined)?.code ?? lastError?.message ?? (error instanceof Error ? error.message : String(error));
-    throw new RedisUrlError('fleetRedis.unreachable', { address: redisLabel(url), why });
+    const seen = lastError ?? (error === silence ? undefined : error instanceof Error ? error : new Error(String(error)));
+    // Silence until the time is up has no error of its own to name: it is told as such, not as the timer's words.
+    if (!seen) throw new RedisUrlError('fleetRedis.noAnswer', { address: redisLabel(url), seconds: Math.round(timeoutMs / 1000) });
+    throw new RedisUrlError('fleetRedis.unreachable', { address: redisLabel(url), why: (seen as NodeJS.ErrnoException).code ?? seen.message });
   } finally {
     clearTimeout(timer);
   }

@@ -251,7 +251,10 @@ describe('the fleet on Redis', { timeout: 180_000 }, () => {
     // Nothing answers there: one plain line, without the password, and no endless retrying.
     const unreachable = await runAmc(['fleet', '--redis', 'redis://:hunter2@127.0.0.1:1'], { timeoutMs: 30_000 });
     expect(unreachable.code).toBe(1);
-    expect(unreachable.stderr).toMatch(/^amc fleet: cannot reach the fleet's Redis at redis:\/\/127\.0\.0\.1:1 \(ECONNREFUSED\)/);
+    // A refused connection names its error code; a machine too busy to see the refusal in time says that none answered.
+    expect(unreachable.stderr).toMatch(
+      /^amc fleet: (cannot reach the fleet's Redis at redis:\/\/127\.0\.0\.1:1 \(ECONNREFUSED\)|the fleet's Redis at redis:\/\/127\.0\.0\.1:1 did not answer within 5 s)/,
+    );
     expect(unreachable.stderr + unreachable.stdout).not.toMatch(/hunter2|Unhandled error/);
     const noGroup = await runAmc(['submit', '--redis', redisUrl(), '--goal', GOAL, '--group', 'nobody']);
     expect(noGroup.stderr).toMatch(/no worker offers a phone in the group "nobody" now/);

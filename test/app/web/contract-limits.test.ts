@@ -80,7 +80,7 @@ describe('contract length limits', () => {
       expect(result.ok).toBe(false);
       if (result.ok) continue;
       expect(result.error.code).toBe('invalid_input');
-      expect(result.error.issues).toEqual([expect.stringMatching(/^serial: Too big: expected string to have <=300 characters$/)]);
+      expect(result.error.issues).toEqual([expect.stringMatching(/^serial: must be at most 300 characters$/)]);
       expect(JSON.stringify(result).length).toBeLessThan(500);
     }
     expect(handled).toBe(0);

@@ -135,7 +135,7 @@ describe('web host hardening', () => {
     ] as const) {
       const result = await call(method, input);
       expect(result.error?.code).toBe('invalid_input');
-      expect(result.error?.issues).toEqual(['serial: Too big: expected string to have <=300 characters']);
+      expect(result.error?.issues).toEqual(['serial: must be at most 300 characters']);
       expect(JSON.stringify(result)).not.toContain('SSSS');
     }
 

@@ -531,5 +531,6 @@ guard: {
     scheme: 'the Redis address must start with redis:// or rediss:// (TLS), not {{scheme}}//',
     noHost: 'the Redis address names no host',
     unreachable: "cannot reach the fleet's Redis at {{address}} ({{why}}); check the address, that Redis runs there, and its password",
+    noAnswer: "the fleet's Redis at {{address}} did not answer within {{seconds}} s; check the address, that Redis runs there, and its password",
   },
 } as const;

@@ -513,5 +513,6 @@ guard: {
     scheme: 'Redis 地址应当以 `redis://` 或 `rediss://`（TLS）开头，而不是 `{{scheme}}//`',
     noHost: 'Redis 地址里没有主机',
     unreachable: '连不上设备队列在 {{address}} 的 Redis（{{why}}）；请检查地址、那里是否运行着 Redis，以及它的密码',
+    noAnswer: '设备队列在 {{address}} 的 Redis {{seconds}} 秒内没有应答；请检查地址、那里是否运行着 Redis，以及它的密码',
   },
 } as const satisfies CatalogOf<typeof en>;
