@@ -76,12 +76,12 @@ export interface WaitOptions {
 }
 
 /** Why a cron pattern would fire a fleet schedule more than once a minute, or null (a sixth field counts seconds). */
-export function cronTooOften(pattern: string): string | null {
+export function cronTooOften(pattern: string): Saying | null {
   const fields = pattern.trim().split(/\s+/);
   if (fields.length === 5) return null;
   if (fields.length === 6 && /^\d{1,2}$/.test(fields[0]!)) return null;
-  if (fields.length === 6) return `a fleet schedule runs at most once a minute; "${pattern}" has a seconds field ("${fields[0]}") that fires more often: use five fields (MIN HOUR DAY MONTH WEEKDAY), or one second such as 0`;
-  return `a cron pattern has five fields (MIN HOUR DAY MONTH WEEKDAY), e.g. "0 7 * * *"; "${pattern}" has ${fields.length}`;
+  if (fields.length === 6) return say('fleetSchedule.secondsField', { pattern, seconds: fields[0]! });
+  return say('fleetSchedule.cronFields', { pattern, count: fields.length });
 }
 
 export class FleetClient {
@@ -336,8 +336,8 @@ export class FleetClient {
     job: Omit<FleetJobInput, 'target' | 'launchId' | 'submittedAt' | 'schedule'>,
     destination: { device: string } | { any: true },
   ): Promise<ScheduleView> {
-    const tooOften = 'cron' in when ? cronTooOften(when.cron) : when.everySeconds < SCHEDULE_MIN_SECONDS ? `a fleet schedule runs at most once a minute: give --every ${SCHEDULE_MIN_SECONDS} or more seconds` : null;
-    if (tooOften) throw new FleetRequestError(tooOften);
+    const tooOften = 'cron' in when ? cronTooOften(when.cron) : when.everySeconds < SCHEDULE_MIN_SECONDS ? say('fleetSchedule.everyTooOften', { least: SCHEDULE_MIN_SECONDS }) : null;
+    if (tooOften) throw new FleetRequestError(tooOften.text, tooOften.said);
     const [{ queue, serial }] = (await this.destinations(destination)) as [{ queue: string; serial: string | null }];
     const data: FleetJob = FleetJobSchema.parse({
       ...job,
@@ -351,7 +351,9 @@ export class FleetClient {
     try {
       await this.queue(queue).upsertJobScheduler(name, repeat, { name: data.flow ? 'flow' : 'goal', data, opts: jobOptions() });
     } catch (error) {
-      throw new FleetRequestError(`the schedule was refused: ${error instanceof Error ? error.message : String(error)}`);
+      // BullMQ's own words (a cron it cannot parse) follow ours.
+      const refused = say('fleetSchedule.refused', { why: error instanceof Error ? error.message : String(error) });
+      throw new FleetRequestError(refused.text, refused.said);
     }
     return (await this.schedules()).find((schedule) => schedule.name === name)!;
   }

@@ -502,6 +502,12 @@ guard: {
     namesMore: '{{names}}, and {{more}} more',
     noNames: 'nothing with a name',
   },
+  fleetSchedule: {
+    secondsField: 'a fleet schedule runs at most once a minute; "{{pattern}}" has a seconds field ("{{seconds}}") that fires more often: use five fields (MIN HOUR DAY MONTH WEEKDAY), or one second such as 0',
+    cronFields: 'a cron pattern has five fields (MIN HOUR DAY MONTH WEEKDAY), e.g. "0 7 * * *"; "{{pattern}}" has {{count}}',
+    everyTooOften: 'a fleet schedule runs at most once a minute: give --every {{least}} or more seconds',
+    refused: 'the schedule was refused: {{why}}',
+  },
   fleetJob: {
     refused: 'the job was refused: {{reason}}',
     otherPhone: "it names {{target}}, and this queue is {{serial}}'s",

@@ -484,6 +484,12 @@ guard: {
     namesMore: '{{names}}，还有 {{more}} 个',
     noNames: '没有带名字的元素',
   },
+  fleetSchedule: {
+    secondsField: '设备队列的计划任务最多每分钟运行一次；“{{pattern}}”有一个秒字段（“{{seconds}}”），触发得更频繁：请用五个字段（MIN HOUR DAY MONTH WEEKDAY），或只用一个秒数，例如 0',
+    cronFields: '定时表达式有五个字段（MIN HOUR DAY MONTH WEEKDAY），例如“0 7 * * *”；“{{pattern}}”有 {{count}} 个',
+    everyTooOften: '设备队列的计划任务最多每分钟运行一次：请给 `--every {{least}}` 或更多秒',
+    refused: '计划任务被拒绝：{{why}}',
+  },
   fleetJob: {
     refused: '任务被拒绝：{{reason}}',
     otherPhone: '它指定的是 {{target}}，而这个队列属于 {{serial}}',
