@@ -2,6 +2,7 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { parseDocument } from 'yaml';
 import { UsageError } from './command';
+import { terminalWords } from './terminal-words';
 import { FLOW_FILE_MAX_BYTES } from '../shared/flow';
 
 /**
@@ -45,7 +46,7 @@ function globPattern(glob: string): RegExp {
 function tagList(value: unknown, where: string): string[] {
   if (value === undefined || value === null) return [];
   const items = typeof value === 'string' ? value.split(',') : Array.isArray(value) ? value : null;
-  if (!items || items.some((item) => typeof item !== 'string')) throw new UsageError(`${where} is a list of tags`);
+  if (!items || items.some((item) => typeof item !== 'string')) throw new UsageError(terminalWords().t('cli:usageError.folderTagList', { where }));
   return (items as string[]).map((item) => item.trim()).filter(Boolean);
 }
 
@@ -63,7 +64,7 @@ async function filesUnder(folder: string, prefix = ''): Promise<string[]> {
     const relative = prefix ? `${prefix}/${entry.name}` : entry.name;
     if (entry.isDirectory()) found.push(...(await filesUnder(folder, relative)));
     else if (entry.isFile()) found.push(relative);
-    if (found.length > MAX_FILES) throw new UsageError(`${folder} holds more than ${MAX_FILES} files: point amc flow run at the folder of your flows`);
+    if (found.length > MAX_FILES) throw new UsageError(terminalWords().t('cli:usageError.folderTooManyFiles', { folder, max: MAX_FILES }));
   }
   return found;
 }
@@ -73,13 +74,13 @@ async function readConfig(folder: string): Promise<Record<string, unknown>> {
     const file = path.join(folder, name);
     const size = await stat(file).then((info) => info.size, () => null);
     if (size === null) continue;
-    if (size > FLOW_FILE_MAX_BYTES) throw new UsageError(`${file} is too large to be a workspace config`);
+    if (size > FLOW_FILE_MAX_BYTES) throw new UsageError(terminalWords().t('cli:usageError.folderConfigTooLarge', { file }));
     const document = parseDocument(await readFile(file, 'utf8'));
-    if (document.errors.length) throw new UsageError(`${file} is not valid YAML: ${document.errors[0]!.message.split('\n')[0]}`);
+    if (document.errors.length) throw new UsageError(terminalWords().t('cli:usageError.folderConfigNotYaml', { file, parserText: document.errors[0]!.message.split('\n')[0] }));
     const config = (document.toJS() as unknown) ?? {};
-    if (typeof config !== 'object' || Array.isArray(config)) throw new UsageError(`${file} is a map (flows, includeTags, excludeTags, executionOrder)`);
+    if (typeof config !== 'object' || Array.isArray(config)) throw new UsageError(terminalWords().t('cli:usageError.folderConfigNotMap', { file }));
     const unknown = Object.keys(config).filter((key) => !CONFIG_KEYS.includes(key));
-    if (unknown.length) throw new UsageError(`${file}: amc does not read ${unknown.map((key) => `\`${key}\``).join(', ')} (it reads ${CONFIG_KEYS.join(', ')})`);
+    if (unknown.length) throw new UsageError(terminalWords().t('cli:usageError.folderConfigUnknownKeys', { file, keys: unknown.map((key) => `\`${key}\``).join(', '), known: CONFIG_KEYS.join(', ') }));
     return config as Record<string, unknown>;
   }
   return {};
@@ -89,16 +90,16 @@ async function readConfig(folder: string): Promise<Record<string, unknown>> {
 export async function selectFolderFlows(folder: string, given: { includeTags?: string | undefined; excludeTags?: string | undefined }): Promise<FolderSelection> {
   const config = await readConfig(folder);
   const globs = config.flows === undefined ? ['*'] : typeof config.flows === 'string' ? [config.flows] : Array.isArray(config.flows) ? config.flows : null;
-  if (!globs || globs.some((glob) => typeof glob !== 'string')) throw new UsageError('config.yaml: `flows` is a list of globs, e.g. ["login/*", "checkout/**"]');
+  if (!globs || globs.some((glob) => typeof glob !== 'string')) throw new UsageError(terminalWords().t('cli:usageError.folderFlowsGlobs'));
   const patterns = (globs as string[]).map(globPattern);
   const include = [...tagList(config.includeTags, 'config.yaml: includeTags'), ...tagList(given.includeTags, '--include-tags')];
   const exclude = [...tagList(config.excludeTags, 'config.yaml: excludeTags'), ...tagList(given.excludeTags, '--exclude-tags')];
   const order = config.executionOrder ?? {};
-  if (typeof order !== 'object' || Array.isArray(order)) throw new UsageError('config.yaml: `executionOrder` is a map (flowsOrder, continueOnFailure)');
+  if (typeof order !== 'object' || Array.isArray(order)) throw new UsageError(terminalWords().t('cli:usageError.folderOrderMap'));
   const orderKeys = Object.keys(order).filter((key) => !ORDER_KEYS.includes(key));
-  if (orderKeys.length) throw new UsageError(`config.yaml: amc does not read executionOrder.${orderKeys.join(', executionOrder.')}`);
+  if (orderKeys.length) throw new UsageError(terminalWords().t('cli:usageError.folderOrderUnknownKeys', { keys: `executionOrder.${orderKeys.join(', executionOrder.')}` }));
   const { flowsOrder, continueOnFailure } = order as Record<string, unknown>;
-  if (continueOnFailure !== undefined && typeof continueOnFailure !== 'boolean') throw new UsageError('config.yaml: executionOrder.continueOnFailure is true or false');
+  if (continueOnFailure !== undefined && typeof continueOnFailure !== 'boolean') throw new UsageError(terminalWords().t('cli:usageError.folderContinueOnFailure'));
 
   const candidates = (await filesUnder(folder))
     .filter((relative) => FLOW_FILE.test(relative) && !CONFIG_FILES.includes(relative) && patterns.some((pattern) => pattern.test(relative)))
@@ -115,10 +116,10 @@ export async function selectFolderFlows(folder: string, given: { includeTags?: s
   const nameOf = (relative: string) => path.basename(relative).replace(FLOW_FILE, '');
   const first = named.map((name) => {
     const match = selected.find((relative) => nameOf(relative) === name || relative === name);
-    if (!match) throw new UsageError(`config.yaml: executionOrder.flowsOrder names "${name}", which is not among the flows selected to run`);
+    if (!match) throw new UsageError(terminalWords().t('cli:usageError.folderOrderNotSelected', { name }));
     return match;
   });
   const files = [...first, ...selected.filter((relative) => !first.includes(relative))].map((relative) => path.join(folder, relative));
-  if (!files.length) throw new UsageError(`no flow in ${folder} is selected to run${include.length || exclude.length ? ' with these tags' : ''}`);
+  if (!files.length) throw new UsageError(terminalWords().t(include.length || exclude.length ? 'cli:usageError.folderNoFlowWithTags' : 'cli:usageError.folderNoFlow', { folder }));
   return { files, continueOnFailure: continueOnFailure !== false };
 }

@@ -3,7 +3,7 @@
 // schedule's request its schema refuses, an option's value out of range) and an
 // empty notes list and token list. The list of subcommands is the CLI's own, so a new one is swept too. Any English sentence left
 // (not a name, path, number or code) fails.
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,6 +14,10 @@ import { latinSentences } from '../support/latin-sentences';
 let home = '';
 beforeAll(async () => {
   home = await mkdtemp(path.join(tmpdir(), 'amc-help-chinese-'));
+  // Flow folders a person points `amc flow run` at: one with no flow, one whose config.yaml has a key amc does not read.
+  await mkdir(path.join(home, 'no-flows'));
+  await mkdir(path.join(home, 'odd-config'));
+  await writeFile(path.join(home, 'odd-config', 'config.yaml'), 'retries: 2\n');
 });
 afterAll(async () => {
   if (home) await rm(home, { recursive: true, force: true });
@@ -77,6 +81,9 @@ describe('every amc command in a Chinese terminal', { timeout: 180_000 }, () => 
       [['eval', '--compare', 'a.json'], 2, /`--compare` 需要两个结果文件/],
       [['eval', '--profile', 'slow'], 2, /--profile 必须是 “instant, realistic” 之一，收到的是 "slow"/],
       [['virtual-device', '--port', '5000', '--control-port', '5000'], 2, /`--port` 和 `--control-port` 必须不同/],
+      [['flow', 'run', path.join(home, 'no-flows')], 2, /no-flows 中没有选中要运行的流程/],
+      [['flow', 'run', path.join(home, 'no-flows'), '--include-tags', 'smoke'], 2, /按这些标签，\S+no-flows 中没有选中要运行的流程/],
+      [['flow', 'run', path.join(home, 'odd-config')], 2, /config\.yaml：amc 不读取 `retries`（它读取 `flows, includeTags, excludeTags, executionOrder`）/],
       [['control-plane', 'token'], 2, /令牌需要一个操作：`create`、`revoke` 或 `list`/],
       [['control-plane', 'token', 'frob'], 2, /没有“frob”这个令牌操作/],
       [['control-plane', 'token', 'revoke'], 2, /`token revoke` 需要正好一个令牌 ID 或名字/],
