@@ -1,5 +1,6 @@
 import type { Assertion, FlowCondition, Locator } from '../../shared/flow';
 import { evaluate } from './flow-condition';
+import { saidOf } from './flow-problem-said';
 import { elementLabel, labelParts, type Scene, type SceneElement } from '../../shared/scene';
 import type { CheckResult } from './flow-checks-port';
 import { describeLocator, resolveLocator } from './locator';
@@ -68,7 +69,7 @@ function located(scene: Scene, locator: Locator, present: boolean): CheckResult 
 
 function conditionHolds(condition: FlowCondition): CheckResult {
   const value = evaluate(condition);
-  if (typeof value !== 'boolean') return { holds: false, reason: value.message };
+  if (typeof value !== 'boolean') return { holds: false, reason: value.message, said: saidOf(value) };
   const shown = condition.values.map((item) => JSON.stringify(item)).join(', ');
   if (value) return holds('check.conditionHolds', { written: condition.written, values: shown });
   return shown ? fails('check.conditionFalse', { written: condition.written, values: shown }) : fails('check.conditionFalseNoValues', { written: condition.written });
@@ -80,7 +81,7 @@ function inFront(scene: Scene, app: string): CheckResult {
   return front ? fails('check.otherAppInFront', { front, app }) : fails('check.noAppInFront', { app });
 }
 
-/** The conditions' codes as one message, when each has one (a condition's own problem has none). */
+/** The conditions' codes as one message, when each has one. */
 function allSaid(results: readonly CheckResult[]): { said?: Said } {
   const said = results.map((result) => result.said);
   if (said.some((one) => one === undefined)) return {};
