@@ -26,7 +26,8 @@ function selectTasks(all: readonly PhoneTask[], filter: string | undefined): Pho
     task.id === entry || task.app === entry || (entry.endsWith('*') && task.id.startsWith(entry.slice(0, -1)));
   const unknown = entries.filter((entry) => !all.some((task) => matchesEntry(task, entry)));
   if (entries.length === 0 || unknown.length) {
-    throw new UsageError(`--tasks: no task matches ${unknown.map((e) => `"${e}"`).join(', ') || 'an empty list'}; tasks: ${all.map((t) => t.id).join(', ')}`);
+    const tasks = all.map((t) => t.id).join(', ');
+    throw new UsageError(unknown.length ? terminalWords().t('cli:usageError.noTaskMatches', { unknown: unknown.map((e) => `"${e}"`).join(', '), tasks }) : terminalWords().t('cli:usageError.noTaskGiven', { tasks }));
   }
   return all.filter((task) => entries.some((entry) => matchesEntry(task, entry)));
 }
@@ -40,13 +41,13 @@ async function compare(files: string[], io: CliIo): Promise<number> {
       try {
         text = await readFile(file, 'utf8');
       } catch (error) {
-        throw new UsageError(`cannot read ${file}: ${(error as Error).message}`);
+        throw new UsageError(terminalWords().t('cli:usageError.cannotReadFile', { file, systemText: (error as Error).message }));
       }
       let json: unknown;
       try {
         json = JSON.parse(text);
       } catch {
-        throw new UsageError(`${file} is not JSON; give two files written by \`amc eval --json\` (or a report's eval.json)`);
+        throw new UsageError(terminalWords().t('cli:usageError.notEvalJson', { file }));
       }
       const parsed = EvalReportSchema.safeParse(json);
       if (!parsed.success) throw new UsageError(`${file} is not an amc eval result: ${parsed.error.issues.slice(0, 3).map((i) => `${i.path.join('.') || 'document'}: ${i.message}`).join('; ')}`);
