@@ -221,7 +221,7 @@ describe('amc run', () => {
     expect(badEnv.stderr).toContain('AI_PLANNER_MAX_STEPS must be a whole number from 1 to 500 (got "many")');
     const longGoal = await runAmc(['run', '-s', harness.serial, '--goal', 'g'.repeat(5_000)], { env: env() });
     expect(longGoal.code).toBe(2);
-    expect(longGoal.stderr).toMatch(/^amc run: goal: Too big: expected string to have <=2000 characters/);
+    expect(longGoal.stderr).toMatch(/^amc run: goal: must be at most 2,000 characters/);
     const noKey = await runAmc(['run', '-s', harness.serial, '--goal', 'x', '--provider', 'openai'], { env: env() });
     expect(noKey.code).toBe(2);
     expect(noKey.stderr).toContain('OpenAI API key is not set (Settings → Direct access)');

@@ -33,7 +33,7 @@ describe('amc virtual-device', () => {
   it('rejects a bad profile or port as a usage error', async () => {
     const badProfile = await runAmc(['virtual-device', '--profile', 'slow']);
     expect(badProfile.code).toBe(2);
-    expect(badProfile.stderr).toContain('--profile must be "instant" or "realistic"');
+    expect(badProfile.stderr).toContain('--profile must be one of instant, realistic, got "slow"');
     const badPort = await runAmc(['virtual-device', '--port', '99999']);
     expect(badPort.code).toBe(2);
     expect(badPort.stderr).toContain('--port must be a whole number from 0 to 65535');
