@@ -14,6 +14,12 @@ export interface Frame {
 export const blockSteps = (block: Frame['block']): FlowStep[] => ('run_flow' in block ? block.run_flow.steps : 'repeat' in block ? block.repeat.steps : block.retry.steps);
 export const isBlock = (step: FlowStep): step is Frame['block'] => 'run_flow' in step || 'repeat' in step || 'retry' in step;
 
+/** Where the flow was: the top-level step and a copy of each block's place in it. */
+export interface CursorPlace {
+  next: number;
+  frames: Frame[];
+}
+
 export class FlowCursor {
   /** The top-level step the flow is at. */
   next = 0;
@@ -86,6 +92,17 @@ export class FlowCursor {
     frame.round += 1;
     frame.next = 0;
     return frame.round;
+  }
+
+  /** Where the flow is now, to come back to (an action planned as a block's last step closes the block). */
+  place(): CursorPlace {
+    return { next: this.next, frames: this.frames.map((frame) => ({ ...frame })) };
+  }
+
+  /** Back to a place taken before. */
+  restore(place: CursorPlace): void {
+    this.next = place.next;
+    this.frames = place.frames.map((frame) => ({ ...frame }));
   }
 
   /** Whether a `retry` is around the step the flow is at (a failure there is taken in stride). */

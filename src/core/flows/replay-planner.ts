@@ -179,7 +179,7 @@ class ReplayPlanner implements Planner {
       }
     }
     const diverged = this.settlePending(input);
-    if (diverged && !this.retryAfter(runReason(diverged))) return this.diverge(diverged, input, context);
+    if (diverged) return this.diverge(diverged, input, context);
     if (!input.scene) return this.diverge({ index: null, reason: say('flowRun.screenUnread', { why: input.sceneError ?? 'no Scene' }) }, input, context);
     const { steps } = this.options.flow;
     this.screen.saw(input.scene, input.screenSettled === true);
@@ -369,19 +369,28 @@ class ReplayPlanner implements Planner {
       return this.planned(step.tool, step.args, sayAbout('flowRun.skippedWhy', {}, { doneSaid: match.words }), 'skipped');
     }
     const element = match.element;
-    this.pending = { index, turn, tool: step.tool, args: step.args, label: element && elementLabel(element), target, inner: this.cursor.inBlock };
+    const retryFrom = this.cursor.inRetry ? this.cursor.place() : undefined;
+    this.pending = { index, turn, tool: step.tool, args: step.args, label: element && elementLabel(element), target, inner: this.cursor.inBlock, ...(retryFrom && { retryFrom }) };
     this.advance();
     const args = element ? { ...step.args, element_id: element.id } : { ...step.args, ...(step.point && pointOn(step.point, this.screen.scene!)) };
     return this.planned(step.tool, args, step.why ?? sayActions('flowRun.stepWhy', { actionCall: call, step: index + 1 }), this.options.source);
   }
 
-  /** Whether the last replayed step went through and verified; why not (with its code, for a refusal), when it did not. */
+  /**
+   * Whether the last replayed step went through and verified; why not (with its code, for a refusal), when it did not
+   * and no `retry` around it goes round again (a person's no is never asked again).
+   */
   private settlePending(input: PlanInput): StepFailure | null {
     const pending = this.pending;
     this.pending = null;
     if (!pending) return null;
     const outcome = replayedOutcome(pending, input.history);
     if (!outcome) return null;
+    if (outcome.diverged && !outcome.refused && pending.retryFrom) {
+      // The action may have closed its block when it was planned: the retry goes round from where it was.
+      this.cursor.restore(pending.retryFrom);
+      if (this.retryAfter(runReason(outcome.diverged))) return null;
+    }
     if (outcome.report) this.onStep(pending.index, outcome.report.status, outcome.report.detail);
     return outcome.diverged ?? null;
   }

@@ -3,6 +3,7 @@ import type { FlowStepMark } from '../../shared/flow';
 import { say, type Saying } from '../../shared/said';
 import { actionCall, sayActions } from '../../shared/supervision-words';
 import type { TurnSummary } from '../runtime/planner';
+import type { CursorPlace } from './flow-cursor';
 import { factOf, sayAbout } from './flow-step-said';
 import type { StepFailure } from './flow-step-failure';
 
@@ -22,6 +23,8 @@ export interface Pending {
   inner: boolean;
   /** The block's line, when this step was its last: said only once the step went through. */
   blockDone?: Saying;
+  /** Inside a `retry`: where the flow was when the action was planned, so a failure seen on the next look retries. */
+  retryFrom?: CursorPlace;
 }
 
 export interface ReplayedOutcome {
@@ -29,6 +32,8 @@ export interface ReplayedOutcome {
   report?: { status: FlowStepMark['status']; detail: Saying };
   /** Why the flow cannot go on after it; absent when it went through and verified. */
   diverged?: StepFailure;
+  /** The person said no to it: a choice, which a `retry` never asks again. */
+  refused?: true;
 }
 
 /** How the pending step went, read from the turns so far; null while its turn is not among them. */
@@ -52,5 +57,5 @@ export function replayedOutcome(pending: Pending, history: readonly TurnSummary[
   const report = detail === undefined ? undefined : { status: failed ? ('failed' as const) : ('passed' as const), detail };
   if (!failed) return { ...(report && { report }) };
   const diverged: StepFailure = { index: pending.index, reason: failed, ...(refused && { run: sayActions('refusal.stepSaidNo', { step: pending.index + 1, actionCall: call }) }) };
-  return { ...(report && { report }), diverged };
+  return { ...(report && { report }), diverged, ...(refused && { refused: true as const }) };
 }

@@ -9,9 +9,11 @@ import { wordsFor } from '../../../src/shared/i18n/translate';
 import { saidWords } from '../../../src/shared/supervision-words';
 import { latinSentences } from '../../support/latin-sentences';
 import type { FlowChecks } from '../../../src/core/flows/flow-checks-port';
-import { TaskRunner } from '../../../src/core/runtime/task-runner';
+import { TaskRunner, type SupervisorPort, type SupervisorRequest } from '../../../src/core/runtime/task-runner';
+import { DEFAULT_TASK_POLICIES } from '../../../src/core/runtime/task-policies';
+import { foldFlowRun } from '../../../src/core/flows/flow-run-fold';
 import { FlowSchema, type Flow } from '../../../src/shared/flow';
-import { newTaskRecord, type TaskRecord } from '../../../src/shared/task';
+import { newTaskRecord, type TaskEvent, type TaskRecord } from '../../../src/shared/task';
 import type { Scene } from '../../../src/shared/scene';
 import { act, FakeExecutor, FakeObserver, finished, ScriptedPlanner, sceneWith, step } from '../runtime/doubles';
 
@@ -288,5 +290,48 @@ describe('a question replayed', () => {
     // The turn's read settled: neither wait looks again. Not known settled: the first looks once, the second trusts it.
     expect(await looks(true)).toBe(0);
     expect(await looks(false)).toBe(1);
+  });
+
+  it('Scenario: A retry goes round again when its last action fails on the next look, but never asks a person twice', async () => {
+    const flow = FlowSchema.parse({ goal: 'Save the note', steps: [{ retry: { max: 2, steps: [{ tool: 'tap', target: { text: 'Save' } }] } }, { assert: { visible: 'Save' } }] });
+    const retried = (person?: SupervisorPort) => {
+      const planner = createReplayPlanner({ flow, source: 'replayed', checks: checks([]) });
+      // The first tap does not reach the phone; the second does, and the note is saved.
+      let saved = false;
+      const executor = new FakeExecutor((_call, n) => {
+        if (n === 1) return { ok: false, attempts: 1, durationMs: 1, error: 'the phone did not answer' };
+        saved = true;
+        return { ok: true, attempts: 1, durationMs: 1 };
+      });
+      const screen = () => (saved ? notesScene('Saved') : notesScene(''));
+      const policies = { ...DEFAULT_TASK_POLICIES, confirmation: person ? ('every' as const) : DEFAULT_TASK_POLICIES.confirmation };
+      const runner = new TaskRunner({ observer: new FakeObserver([screen]), executor, plannerSource: async () => ({ planner, maxSteps: 10, policies }), ...(person && { supervisor: person }) });
+      const events: TaskEvent[] = [];
+      runner.on((event) => events.push(event));
+      return { executor, events, done: runner.run({ serial: 'phone', goal: flow.goal }) };
+    };
+    // The tap was the retry's last step, so planning it closed the block: the failure seen on the next look still retries.
+    const failingOnce = retried();
+    const record = await failingOnce.done;
+    expect(failingOnce.executor.calls.map(({ call }) => call.name)).toEqual(['tap', 'tap']);
+    expect(record.status).toBe('completed');
+    const steps = foldFlowRun(flow, failingOnce.events).steps;
+    expect(steps.map((result) => [result.status, result.detail])).toEqual([
+      ['passed', 'passed on try 2'],
+      ['passed', '"Save" is on screen'],
+    ]);
+    // A person who says no is not asked again by the retry: the flow stops at the step.
+    const asked: SupervisorRequest[] = [];
+    const sayingNo: SupervisorPort = {
+      ask: async (request) => {
+        asked.push(request);
+        return { reply: { kind: 'deny' }, by: 'person' };
+      },
+    };
+    const refusedOnce = retried(sayingNo);
+    const refused = await refusedOnce.done;
+    expect(asked).toHaveLength(1);
+    expect(refusedOnce.executor.calls).toEqual([]);
+    expect(refused.status).toBe('failed');
   });
 });
