@@ -13,7 +13,7 @@ export const connectCommand: CliCommand = {
     const target = await addressArgument(positionals[0]!);
     const adb = await adbFromOptions(values);
     const serial = await adb.connectDevice(target, { timeoutMs: 20_000 });
-    io.out(`connected to ${serial}`);
+    io.out(terminalWords().t('cli:address.connected', { serial }));
     return 0;
   },
 };

@@ -13,7 +13,7 @@ export const disconnectCommand: CliCommand = {
     const target = await addressArgument(positionals[0]!);
     const adb = await adbFromOptions(values);
     await adb.disconnectDevice(target, { timeoutMs: 10_000 });
-    io.out(`disconnected ${positionals[0]}`);
+    io.out(terminalWords().t('cli:address.disconnected', { address: positionals[0] }));
     return 0;
   },
 };

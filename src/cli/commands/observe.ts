@@ -13,6 +13,7 @@ export const observeCommand: CliCommand = {
   name: 'observe',
   usage: `amc observe [-s SERIAL] [--json] [--screenshot FILE] [--format jpeg|png|webp] [--long-edge PX] ${ADB_OPTIONS_USAGE}`,
   async run(args, io) {
+    const { t } = terminalWords();
     const { values } = parseCommandArgs(args, {
       serial: { type: 'string', short: 's' },
       json: { type: 'boolean' },
@@ -22,10 +23,10 @@ export const observeCommand: CliCommand = {
       ...adbOptions,
     });
     const format = (values.format ?? 'jpeg') as Format;
-    if (!FORMATS.includes(format)) throw new UsageError(terminalWords().t('cli:usageError.oneOf', { option: '--format', accepted: FORMATS.join(', '), value: values.format }));
+    if (!FORMATS.includes(format)) throw new UsageError(t('cli:usageError.oneOf', { option: '--format', accepted: FORMATS.join(', '), value: values.format }));
     const longEdge = values['long-edge'] === undefined ? 1456 : Number(values['long-edge']);
     if (!Number.isInteger(longEdge) || longEdge < 64 || longEdge > 8192) {
-      throw new UsageError(terminalWords().t('cli:usageError.longEdge', { value: values['long-edge'] }));
+      throw new UsageError(t('cli:usageError.longEdge', { value: values['long-edge'] }));
     }
     const adb = await adbFromOptions(values);
     const serial = await pickSerial(adb, values.serial);
@@ -54,19 +55,18 @@ export const observeCommand: CliCommand = {
       io.out(JSON.stringify({ serial, scene, sceneError, screenshot: screenshotFacts, screenshotError, timings }));
     } else {
       if (observation.scene) io.out(sceneToJson(observation.scene));
-      else io.err(observation.sceneError ?? 'no Scene');
+      else io.err(observation.sceneError ?? t('cli:observe.noScene'));
       const { totalMs, dumpMs, screenshotMs } = observation.timings;
-      io.out(`timings: total ${totalMs} ms (ui dump ${dumpMs ?? '-'} ms, screenshot ${screenshotMs ?? '-'} ms)`);
+      io.out(t('cli:observe.timings', { total: totalMs, dump: dumpMs ?? '-', screenshot: screenshotMs ?? '-' }));
       if (screenshotFacts) {
-        io.out(
-          `screenshot: ${screenshotFacts.width}x${screenshotFacts.height} ${format}, ${screenshotFacts.bytes} bytes, ` +
-            `scale ${screenshotFacts.scale} device px per image px${values.screenshot ? ` -> ${values.screenshot}` : ''}`,
-        );
+        const { width, height, bytes, scale } = screenshotFacts;
+        const writtenTo = values.screenshot ? t('cli:observe.writtenTo', { file: values.screenshot }) : '';
+        io.out(t('cli:observe.screenshot', { width, height, format, bytes, scale }) + writtenTo);
       } else {
-        io.out(observation.screenshotError ?? 'no screenshot');
+        io.out(observation.screenshotError ?? t('cli:observe.noScreenshot'));
       }
     }
-    if (values.screenshot && !screenshot) io.err(`no screenshot written to ${values.screenshot}`);
+    if (values.screenshot && !screenshot) io.err(t('cli:observe.notWritten', { file: values.screenshot }));
     return observation.scene ? ExitCode.ok : ExitCode.failed;
   },
 };

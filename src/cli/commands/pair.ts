@@ -9,13 +9,14 @@ export const pairCommand: CliCommand = {
   usage: `amc pair HOST:PORT CODE ${ADB_OPTIONS_USAGE}`,
   async run(args, io) {
     const { values, positionals } = parseCommandArgs(args, adbOptions, true);
-    if (positionals.length !== 2) throw new UsageError('give the pairing HOST:PORT and the 6-digit CODE shown on the phone');
+    if (positionals.length !== 2) throw new UsageError(terminalWords().t('cli:usageError.pairArguments'));
     const target = await addressArgument(positionals[0]!);
     const code = positionals[1]!;
     if (!/^\d{6}$/.test(code)) throw new UsageError(terminalWords().t('cli:usageError.pairingCode', { code }));
     const adb = await adbFromOptions(values);
-    io.out(await adb.pair(target, code));
-    io.out('Now connect with `amc connect HOST:PORT`, using the address shown under "Wireless debugging" (not the pairing port).');
+    const { t } = terminalWords();
+    io.out(t('cli:address.paired', { adbText: await adb.pair(target, code) }));
+    io.out(t('cli:address.connectNext'));
     return 0;
   },
 };

@@ -13,6 +13,7 @@ export const virtualDeviceCommand: CliCommand = {
   name: 'virtual-device',
   usage: 'amc virtual-device [--port 5601] [--control-port 5602] [--profile instant|realistic]',
   async run(args, io) {
+    const { t } = terminalWords();
     const { values } = parseCommandArgs(args, {
       port: { type: 'string' },
       'control-port': { type: 'string' },
@@ -22,11 +23,11 @@ export const virtualDeviceCommand: CliCommand = {
     const controlPort = parsePort(values['control-port'], '--control-port') ?? DEFAULT_CONTROL_PORT;
     const profile = values.profile ?? 'instant';
     if (profile !== 'instant' && profile !== 'realistic') {
-      throw new UsageError(terminalWords().t('cli:usageError.oneOf', { option: '--profile', accepted: 'instant, realistic', value: profile }));
+      throw new UsageError(t('cli:usageError.oneOf', { option: '--profile', accepted: 'instant, realistic', value: profile }));
     }
-    if (port !== 0 && port === controlPort) throw new UsageError(terminalWords().t('cli:usageError.portsDiffer'));
+    if (port !== 0 && port === controlPort) throw new UsageError(t('cli:usageError.portsDiffer'));
     if (port >= EMULATOR_PROBE_PORTS.first && port <= EMULATOR_PROBE_PORTS.last) {
-      io.err(`warning: the adb server treats port ${port} as an emulator, so the phone may be listed twice; prefer a port >= 5586`);
+      io.err(t('cli:virtualDevice.emulatorPort', { port }));
     }
 
     const { startVirtualDevice } = await import('@amc/demo-phone');
@@ -36,18 +37,18 @@ export const virtualDeviceCommand: CliCommand = {
         port,
         controlPort,
         profile,
-        onError: (error) => io.err(`virtual device: ${error instanceof Error ? error.message : String(error)}`),
+        onError: (error) => io.err(t('cli:virtualDevice.problem', { problem: error instanceof Error ? error.message : String(error) })),
       });
     } catch (error) {
       const code = (error as { code?: string }).code;
       if (code === 'EADDRINUSE' || code === 'EACCES') {
         const where = (error as { port?: number }).port ?? '';
-        io.err(`amc virtual-device: cannot listen on port ${where} (${code}); choose others with --port / --control-port`);
+        io.err(t('cli:virtualDevice.cannotListen', { port: where, code }));
         return ExitCode.failed;
       }
       throw error;
     }
-    io.out(`Virtual phone ready: adb connect ${device.adbAddress} | control API ${device.controlUrl} | profile ${profile} (Ctrl-C to stop)`);
+    io.out(t('cli:virtualDevice.ready', { address: device.adbAddress, controlUrl: device.controlUrl, profile }));
 
     await untilStopped();
     await device.close();

@@ -164,6 +164,7 @@ export default {
     noTaskToExport: 'there is no task "{{id}}" in history (the app\'s History and `amc run` show task ids)',
     oneAddress: 'give exactly one HOST:PORT',
     pairingCode: 'the pairing code is the 6-digit number shown under "Pair device with pairing code", got "{{code}}"',
+    pairArguments: 'give the pairing HOST:PORT and the 6-digit CODE shown on the phone',
     goalRequired: '--goal TEXT is required',
     noTool: 'no tool given; tools: {{tools}} (`amc act --help` lists their arguments)',
     unknownTool: 'unknown tool "{{name}}"; tools: {{tools}} (`amc act --help` lists their arguments)',
@@ -272,5 +273,26 @@ export default {
   serve: {
     serving: 'Agentic Mobile Control is serving at {{url}}',
     open: "Open that address in a browser (it carries this launch's access token). Press Ctrl-C to stop.",
+  },
+  /** amc connect, disconnect and pair: our line, adb's own answer quoted where it has one. */
+  address: {
+    connected: 'connected to {{serial}}',
+    disconnected: 'disconnected {{address}}',
+    paired: '{{adbText}}',
+    connectNext: 'Now connect with `amc connect HOST:PORT`, using the address shown under "Wireless debugging" (not the pairing port).',
+  },
+  virtualDevice: {
+    ready: 'Virtual phone ready: adb connect {{address}} | control API {{controlUrl}} | profile {{profile}} (Ctrl-C to stop)',
+    emulatorPort: 'warning: the adb server treats port {{port}} as an emulator, so the phone may be listed twice; prefer a port >= 5586',
+    cannotListen: 'amc virtual-device: cannot listen on port {{port}} ({{code}}); choose others with --port / --control-port',
+    problem: 'virtual device: {{problem}}',
+  },
+  observe: {
+    timings: 'timings: total {{total}} ms (ui dump {{dump}} ms, screenshot {{screenshot}} ms)',
+    screenshot: 'screenshot: {{width}}x{{height}} {{format}}, {{bytes}} bytes, scale {{scale}} device px per image px',
+    writtenTo: ' -> {{file}}',
+    noScene: 'no Scene',
+    noScreenshot: 'no screenshot',
+    notWritten: 'no screenshot written to {{file}}',
   },
 } as const;

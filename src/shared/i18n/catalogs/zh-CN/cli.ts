@@ -161,6 +161,7 @@ export default {
     noTaskToExport: '历史中没有任务“{{id}}”（应用的历史和 `amc run` 会显示任务 ID）',
     oneAddress: '请给出正好一个 HOST:PORT',
     pairingCode: '配对码是“使用配对码配对设备”下显示的 6 位数字，收到的是“{{code}}”',
+    pairArguments: '写出配对用的 HOST:PORT 和手机上显示的 6 位配对码 CODE',
     goalRequired: '需要目标：`--goal TEXT`',
     noTool: '没有给出工具；工具有 `{{tools}}`（`amc act --help` 列出它们的参数）',
     unknownTool: '没有“{{name}}”这个工具；工具有 `{{tools}}`（`amc act --help` 列出它们的参数）',
@@ -269,5 +270,25 @@ export default {
   serve: {
     serving: 'Agentic Mobile Control 正在 {{url}} 提供服务',
     open: '在浏览器里打开这个地址（它带有本次启动的访问令牌）。按 Ctrl-C 停止。',
+  },
+  address: {
+    connected: '已连接 {{serial}}',
+    disconnected: '已断开 {{address}}',
+    paired: '配对成功（adb 的回答：“{{adbText}}”）',
+    connectNext: '现在用 `amc connect HOST:PORT` 连接，地址是“无线调试”下显示的那个（不是配对端口）。',
+  },
+  virtualDevice: {
+    ready: '虚拟手机已就绪：adb connect {{address}} | 控制接口 {{controlUrl}} | 速度 {{profile}}（按 Ctrl-C 停止）',
+    emulatorPort: '注意：adb 服务器把端口 {{port}} 当作模拟器，这台手机可能会列出两次；最好用 5586 或更大的端口',
+    cannotListen: 'amc virtual-device：无法在端口 {{port}} 上监听（{{code}}）；用 --port / --control-port 换别的端口',
+    problem: '虚拟手机出了问题：“{{problem}}”',
+  },
+  observe: {
+    timings: '耗时：共 {{total}} 毫秒（界面转储 {{dump}} 毫秒，截图 {{screenshot}} 毫秒）',
+    screenshot: '截图：{{width}}x{{height}} {{format}}，{{bytes}} 字节，比例 {{scale}}（每个图像像素对应的设备像素）',
+    writtenTo: ' -> {{file}}',
+    noScene: '没有 Scene',
+    noScreenshot: '没有截图',
+    notWritten: '没有截图写入 {{file}}',
   },
 } as const satisfies CatalogOf<typeof en>;

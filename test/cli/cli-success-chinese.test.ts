@@ -1,0 +1,70 @@
+// The success lines of the smaller `amc` commands, run for real in a Chinese terminal (the demo phone behind a real
+// adb server): each must hold its Chinese words and no English sentence that is not a name, path, number or code.
+// The same commands in an English terminal keep their English lines.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startAdbHarness, type AdbHarness } from '../support/adb-harness';
+import { interrupt, runAmc, startAmc } from '../support/cli';
+import { latinSentences } from '../support/latin-sentences';
+
+let harness: AdbHarness;
+let home: string;
+
+beforeAll(async () => {
+  harness = await startAdbHarness();
+  home = await mkdtemp(path.join(tmpdir(), 'amc-success-zh-'));
+}, 60_000);
+
+afterAll(async () => {
+  await harness?.stop();
+  if (home) await rm(home, { recursive: true, force: true });
+});
+
+/** A terminal in a language, on the harness's adb server, with nothing from the machine to win over it. */
+const env = (lang: string) => ({ ANDROID_ADB_SERVER_PORT: String(harness.adbPort), HOME: harness.env.HOME, AMC_HOME: home, LANG: lang, LC_ALL: '', LC_MESSAGES: '' });
+const chinese = () => env('zh_CN.UTF-8');
+const english = () => env('en_US.UTF-8');
+const expectAllChinese = (text: string, names: readonly string[] = []) => expect(latinSentences(text, names), text).toEqual([]);
+
+describe('amc success lines in a Chinese terminal', { timeout: 120_000 }, () => {
+  it('Scenario: amc connect, disconnect, pair, observe and the demo phone start line are Chinese in a Chinese terminal', async () => {
+    const disconnected = await runAmc(['disconnect', harness.serial], { env: chinese() });
+    expect(disconnected.stdout.trim()).toBe(`已断开 ${harness.serial}`);
+    const connected = await runAmc(['connect', harness.serial], { env: chinese() });
+    expect(connected.stdout.trim()).toBe(`已连接 ${harness.serial}`);
+    await harness.waitForState('device');
+
+    const screenshot = path.join(home, '屏幕.jpg');
+    const observed = await runAmc(['observe', '-s', harness.serial, '--screenshot', screenshot], { env: chinese() });
+    expect(observed.code, observed.stderr).toBe(0);
+    // The Scene is the planner's input, printed as it is (JSON): only the lines after it are for the person.
+    const personLines = observed.stdout.trim().split('\n').slice(-2).join('\n');
+    expect(personLines).toMatch(/^耗时：共 [\d.]+ 毫秒（界面转储 [\d.]+ 毫秒，截图 [\d.]+ 毫秒）$/m);
+    expect(personLines).toMatch(/^截图：\d+x\d+ jpeg，\d+ 字节，比例 [\d.]+（每个图像像素对应的设备像素） -> .*屏幕\.jpg$/m);
+
+    const pairWithoutCode = await runAmc(['pair', '192.168.1.20:37099'], { env: chinese() });
+    expect(pairWithoutCode.code).toBe(2);
+    expect(pairWithoutCode.stderr).toContain('写出配对用的 HOST:PORT 和手机上显示的 6 位配对码 CODE');
+
+    const phone = await startAmc(['virtual-device', '--port', '0', '--control-port', '0'], /控制接口 (\S+) .*按 Ctrl-C 停止/, { env: chinese() });
+    expect((await fetch(`${phone.match[1]}/state`)).status).toBe(200);
+    expect(await interrupt(phone.child)).toBe(0);
+    expect(phone.output()).toMatch(/^虚拟手机已就绪：adb connect 127\.0\.0\.1:\d+ \| 控制接口 http:\/\/127\.0\.0\.1:\d+ \| 速度 instant（按 Ctrl-C 停止）$/m);
+    const onEmulatorPort = await startAmc(['virtual-device', '--port', '5583', '--control-port', '0'], /控制接口 (\S+) .*按 Ctrl-C 停止/, { env: chinese() });
+    expect((await fetch(`${onEmulatorPort.match[1]}/state`)).status).toBe(200);
+    expect(await interrupt(onEmulatorPort.child)).toBe(0);
+    expect(onEmulatorPort.output()).toContain('注意：adb 服务器把端口 5583 当作模拟器');
+
+    for (const output of [disconnected.stdout, connected.stdout, personLines, pairWithoutCode.stderr, phone.output(), onEmulatorPort.output()]) expectAllChinese(output);
+
+    // English readers keep their lines.
+    expect((await runAmc(['disconnect', harness.serial], { env: english() })).stdout.trim()).toBe(`disconnected ${harness.serial}`);
+    expect((await runAmc(['connect', harness.serial], { env: english() })).stdout.trim()).toBe(`connected to ${harness.serial}`);
+    await harness.waitForState('device');
+    const observedInEnglish = await runAmc(['observe', '-s', harness.serial], { env: english() });
+    expect(observedInEnglish.stdout).toMatch(/^timings: total [\d.]+ ms \(ui dump [\d.]+ ms, screenshot [\d.]+ ms\)$/m);
+    expect(observedInEnglish.stdout).toMatch(/^screenshot: \d+x\d+ jpeg, \d+ bytes, scale [\d.]+ device px per image px$/m);
+  });
+});
