@@ -3,6 +3,8 @@ import path from 'node:path';
 import { z } from 'zod';
 import type { ProviderName } from '@amc/provider-clients';
 import { DEFAULT_MODELS } from '../shared/settings';
+import { issuesSaidNamed } from '../shared/issue-said';
+import { say, type Said, type Saying } from '../shared/said';
 import { QuotasSchema, type Quotas, type RateLimit } from './limits';
 import { PricingSchema, type Pricing } from './pricing';
 
@@ -43,8 +45,14 @@ export interface ControlPlaneConfig {
 /** Provider API keys; they come only from the environment or a secrets file, never from the config file. */
 export type ProviderKeys = Partial<Record<ProviderName, string>>;
 
+/** The service's configuration cannot be used: its English words, and the code that words them for the reader. */
 export class ControlPlaneConfigError extends Error {
   override name = 'ControlPlaneConfigError';
+  readonly said: Said;
+  constructor({ text, said }: Saying) {
+    super(text);
+    this.said = said;
+  }
 }
 
 const ProviderSchema = z.enum(['anthropic', 'openai']);
@@ -107,8 +115,10 @@ const ENV_FIELDS = {
 const KEY_FIELDS = /api[-_]?key|secret/i;
 const SECRET_ENV = new Set(['AMC_CP_REDIS_URL', 'AMC_CP_METRICS_TOKEN']);
 
-function summariseIssues(error: z.ZodError, nameOf: (path: string) => string): string {
-  return error.issues.map((issue) => `${nameOf(issue.path.join('.'))}: ${issue.message}`).join('; ');
+/** The issues in zod's English (the text) and by code under the same names (the reader's language). */
+function invalid(code: 'controlPlane.configInvalid' | 'controlPlane.environmentInvalid' | 'controlPlane.optionInvalid', english: string, error: z.ZodError, nameOf: (path: string) => string, values: Record<string, string> = {}): ControlPlaneConfigError {
+  const issues = error.issues.map((issue) => `${nameOf(issue.path.join('.'))}: ${issue.message}`).join('; ');
+  return new ControlPlaneConfigError({ text: `${english}: ${issues}`, said: { code, values: { ...values, issuesSaid: issuesSaidNamed(error.issues, nameOf) } } });
 }
 
 async function readConfigFile(file: string): Promise<ConfigFile> {
@@ -116,16 +126,14 @@ async function readConfigFile(file: string): Promise<ConfigFile> {
   try {
     json = JSON.parse(await readFile(file, 'utf8'));
   } catch (error) {
-    throw new ControlPlaneConfigError(`cannot read config file ${file}: ${(error as Error).message}`);
+    throw new ControlPlaneConfigError(say('controlPlane.configUnreadable', { file, systemText: (error as Error).message }));
   }
   if (json && typeof json === 'object' && Object.keys(json).some((k) => KEY_FIELDS.test(k))) {
-    throw new ControlPlaneConfigError(
-      `config file ${file} contains a provider key: keys belong in the environment (ANTHROPIC_API_KEY, OPENAI_API_KEY) or a secrets file (--secrets / AMC_CP_SECRETS_FILE)`,
-    );
+    throw new ControlPlaneConfigError(say('controlPlane.configHoldsKey', { file }));
   }
   const parsed = ConfigFileSchema.safeParse(json);
   if (!parsed.success) {
-    throw new ControlPlaneConfigError(`config file ${file} is invalid: ${summariseIssues(parsed.error, (p) => p || '(root)')}`);
+    throw invalid('controlPlane.configInvalid', `config file ${file} is invalid`, parsed.error, (p) => p || '(root)', { file });
   }
   // Relative paths in a config file mean "next to the config file", wherever the service is started from.
   const tokensFile = parsed.data.tokensFile;
@@ -156,7 +164,7 @@ function readEnvironment(env: NodeJS.ProcessEnv): ConfigFile {
       // A Redis URL may carry a password, and the metrics token is one: named, never quoted.
       return SECRET_ENV.has(entry[0]) ? entry[0] : `${entry[0]}=${JSON.stringify(env[entry[0]])}`;
     };
-    throw new ControlPlaneConfigError(`invalid environment: ${summariseIssues(parsed.error, envName)}`);
+    throw invalid('controlPlane.environmentInvalid', 'invalid environment', parsed.error, envName);
   }
   return parsed.data;
 }
@@ -187,7 +195,7 @@ function checkOverrides(overrides: NonNullable<LoadConfigOptions['overrides']>):
     // A Redis URL may carry a password, and the metrics token is one: named, never quoted.
     return SECRET_FLAGS.has(flag) ? flag : `${flag} ${JSON.stringify(given[field])}`;
   };
-  throw new ControlPlaneConfigError(`invalid option: ${summariseIssues(parsed.error, flagName)}`);
+  throw invalid('controlPlane.optionInvalid', 'invalid option', parsed.error, flagName);
 }
 
 export async function loadControlPlaneConfig(options: LoadConfigOptions = {}): Promise<ControlPlaneConfig> {
@@ -263,15 +271,14 @@ export async function loadProviderKeys(options: LoadKeysOptions = {}): Promise<P
       }
       json = JSON.parse(await readFile(file, 'utf8'));
     } catch (error) {
-      const reason = error instanceof SyntaxError ? 'it is not valid JSON' : (error as Error).message;
-      throw new ControlPlaneConfigError(`cannot read secrets file ${file}: ${reason}`);
+      throw new ControlPlaneConfigError(
+        error instanceof SyntaxError ? say('controlPlane.secretsNotJson', { file }) : say('controlPlane.secretsUnreadable', { file, systemText: (error as Error).message }),
+      );
     }
     const parsed = SecretsFileSchema.safeParse(json);
     if (!parsed.success) {
       const fields = parsed.error.issues.map((i) => i.path.join('.') || '(root)').join(', ');
-      throw new ControlPlaneConfigError(
-        `secrets file ${file} is invalid (fields: ${fields}); expected { "anthropicApiKey"?: string, "openaiApiKey"?: string }`,
-      );
+      throw new ControlPlaneConfigError(say('controlPlane.secretsInvalid', { file, fields }));
     }
     if (parsed.data.anthropicApiKey) keys.anthropic = parsed.data.anthropicApiKey;
     if (parsed.data.openaiApiKey) keys.openai = parsed.data.openaiApiKey;

@@ -19,6 +19,7 @@ import {
 } from './limits';
 import { writePrivateFile } from './private-file';
 import { TokenBucketRateLimiter } from './rate-limiter';
+import { say } from '../shared/said';
 import { TokenStoreError } from './token-store';
 
 const UsageRowSchema = z.object({
@@ -42,16 +43,16 @@ export async function readUsageFile(file: string): Promise<UsageRow[]> {
     text = await readFile(file, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw new TokenStoreError(`cannot read usage file ${file}: ${(error as Error).message}`);
+    throw new TokenStoreError(say('controlPlane.usageUnreadable', { file, systemText: (error as Error).message }));
   }
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch {
-    throw new TokenStoreError(`usage file ${file} is not valid JSON; move it away to start counting afresh`);
+    throw new TokenStoreError(say('controlPlane.usageNotJson', { file }));
   }
   const parsed = UsageFileSchema.safeParse(json);
-  if (!parsed.success) throw new TokenStoreError(`usage file ${file} is not a valid usage file; move it away to start counting afresh`);
+  if (!parsed.success) throw new TokenStoreError(say('controlPlane.usageInvalid', { file }));
   return parsed.data.rows;
 }
 

@@ -13,6 +13,7 @@ import {
   type UsageDelta,
   type UsageRow,
 } from './limits';
+import { say } from '../shared/said';
 import { TokenBucketRateLimiter } from './rate-limiter';
 import {
   checkPresented,
@@ -208,7 +209,7 @@ export class RedisStore implements BearerVerifier, LeasableLimits, TokenAdmin {
     await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.redis.off('ready', onReady);
-        reject(new TokenStoreError(`cannot reach Redis at ${this.where} (${this.lastError})`));
+        reject(new TokenStoreError(say('controlPlane.redisUnreachable', { where: this.where, systemText: this.lastError })));
       }, timeoutMs);
       const onReady = () => {
         clearTimeout(timer);
@@ -372,7 +373,7 @@ export class RedisStore implements BearerVerifier, LeasableLimits, TokenAdmin {
     const known = this.parsedRecords.get(id);
     if (known?.json === json) return known.record;
     const parsed = TokenRecordSchema.safeParse(JSON.parse(json));
-    if (!parsed.success) throw new TokenStoreError(`token ${id} in Redis at ${this.where} is not a valid record`);
+    if (!parsed.success) throw new TokenStoreError(say('controlPlane.redisBadRecord', { id, where: this.where }));
     this.parsedRecords.delete(id);
     this.parsedRecords.set(id, { json, record: parsed.data });
     if (this.parsedRecords.size > MAX_REMEMBERED_TOKENS) this.parsedRecords.delete(this.parsedRecords.keys().next().value!);

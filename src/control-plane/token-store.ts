@@ -1,6 +1,8 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import { z } from 'zod';
+import { issuesSaidNamed } from '../shared/issue-said';
+import { say, type Said, type Saying } from '../shared/said';
 import { QuotasSchema } from './limits';
 import { writePrivateFile } from './private-file';
 
@@ -32,8 +34,14 @@ export type TokenRecord = z.infer<typeof TokenRecordSchema>;
 const TokenStoreFileSchema = z.object({ version: z.literal(1), tokens: z.array(TokenRecordSchema) });
 type TokenStoreFile = z.infer<typeof TokenStoreFileSchema>;
 
+/** The token store (or its usage counters) cannot be used: its English words, and the code that words them for the reader. */
 export class TokenStoreError extends Error {
   override name = 'TokenStoreError';
+  readonly said: Said;
+  constructor({ text, said }: Saying) {
+    super(text);
+    this.said = said;
+  }
 }
 
 function hashSecret(secret: string): string {
@@ -46,18 +54,22 @@ async function readStore(file: string): Promise<TokenStoreFile> {
     text = await readFile(file, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { version: 1, tokens: [] };
-    throw new TokenStoreError(`cannot read tokens file ${file}: ${(error as Error).message}`);
+    throw new TokenStoreError(say('controlPlane.tokensUnreadable', { file, systemText: (error as Error).message }));
   }
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (error) {
-    throw new TokenStoreError(`tokens file ${file} is not valid JSON: ${(error as Error).message}`);
+    throw new TokenStoreError(say('controlPlane.tokensNotJson', { file, systemText: (error as Error).message }));
   }
   const parsed = TokenStoreFileSchema.safeParse(json);
   if (!parsed.success) {
-    const issues = parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
-    throw new TokenStoreError(`tokens file ${file} is not a valid token store: ${issues}`);
+    const nameOf = (field: string) => field || '(root)';
+    const issues = parsed.error.issues.map((i) => `${nameOf(i.path.join('.'))}: ${i.message}`).join('; ');
+    throw new TokenStoreError({
+      text: `tokens file ${file} is not a valid token store: ${issues}`,
+      said: { code: 'controlPlane.tokensInvalid', values: { file, issuesSaid: issuesSaidNamed(parsed.error.issues, nameOf) } },
+    });
   }
   return parsed.data;
 }
@@ -99,8 +111,8 @@ export function findToken(tokens: readonly TokenRecord[], idOrName: string, wher
   if (byId) return byId;
   const byName = tokens.filter((t) => t.name === idOrName);
   if (byName.length === 1) return byName[0]!;
-  if (byName.length > 1) throw new TokenStoreError(`${byName.length} tokens are named "${idOrName}" in ${where}; use the id (see \`amc control-plane token list\`)`);
-  throw new TokenStoreError(`no token with id or name "${idOrName}" in ${where} (see \`amc control-plane token list\`)`);
+  if (byName.length > 1) throw new TokenStoreError(say('controlPlane.tokenNameShared', { tokens: byName.length, name: idOrName, where }));
+  throw new TokenStoreError(say('controlPlane.noSuchToken', { name: idOrName, where }));
 }
 
 /** Creates a token and returns it in clear exactly once; only its hash is stored. */

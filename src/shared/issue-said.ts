@@ -87,3 +87,7 @@ export function issueSaidAt(issue: Issue): Said {
   const problemSaid = saidList([issueSaid(issue)]);
   return path ? { code: 'input.at', values: { path, problemSaid } } : { code: 'input.whole', values: { problemSaid } };
 }
+
+/** The issues as one `…Said` value, each under the name its reader knows the field by (an option, a variable, a file's field). */
+export const issuesSaidNamed = (issues: readonly Issue[], nameOf: (path: string) => string): string =>
+  saidList(issues.map((issue) => ({ code: 'input.at', values: { path: nameOf(issuePath(issue)), problemSaid: saidList([issueSaid(issue)]) } })));

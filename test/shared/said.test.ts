@@ -38,8 +38,8 @@ describe('what main says, in the window language', () => {
   it('Scenario: Every message main words for people has words in both languages', () => {
     expect(CODES.length).toBeGreaterThan(20);
     // Said by main, or by the shared words and the CLI that word a main outcome (a refusal no one could answer), or by
-    // a fleet worker (a job it refuses).
-    const main = ['src/main', 'src/core', 'src/app', 'src/shared', 'src/cli', 'src/fleet'].flatMap((folder) => sourcesOf(path.resolve(folder))).map((file) => readFileSync(file, 'utf8')).join('\n');
+    // a fleet worker (a job it refuses), or by the control plane (its configuration and token store refusals).
+    const main = ['src/main', 'src/core', 'src/app', 'src/shared', 'src/cli', 'src/fleet', 'src/control-plane'].flatMap((folder) => sourcesOf(path.resolve(folder))).map((file) => readFileSync(file, 'utf8')).join('\n');
     for (const code of CODES) {
       expect(isKnownCode(code), code).toBe(true);
       for (const language of LANGUAGES) {

@@ -9,6 +9,7 @@ import type { ControlPlaneConfig } from '../../control-plane/config';
 import type { Logger } from '../../control-plane/logger';
 import type { RedisStore } from '../../control-plane/redis-store';
 import type { TokenAdmin } from '../../control-plane/token-store';
+import { saidWords } from '../../shared/supervision-words';
 import { terminalWords } from '../terminal-words';
 
 const USAGE = [
@@ -37,7 +38,7 @@ async function asUsageErrors<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    if (error instanceof ControlPlaneConfigError || error instanceof TokenStoreError) throw new UsageError(error.message);
+    if (error instanceof ControlPlaneConfigError || error instanceof TokenStoreError) throw new UsageError(saidWords(error.message, error.said, terminalWords()));
     throw error;
   }
 }
