@@ -1,7 +1,8 @@
 import type { DeviceList } from '../shared/contract/devices';
 import type { Settings } from '../shared/settings';
 import type { DeviceSummary } from '../shared/device';
-import { say, type Saying } from '../shared/said';
+import { say, saidList, type Saying } from '../shared/said';
+import { TaskStartError } from '../core/runtime/runner-ports';
 import { AdbClient } from '../core/device/adb-client';
 import { AdbError } from '../core/device/errors';
 import type { AdbServerOptions } from '../core/device/adb-server';
@@ -32,6 +33,19 @@ const message = (error: unknown) => (error instanceof Error ? error.message : St
 /** The list's problem in English, with its code when it was worded by one. */
 const problemFields = (problem: Saying | string | null): Pick<DeviceList, 'problem' | 'problemSaid'> =>
   problem === null || typeof problem === 'string' ? { problem } : { problem: problem.text, problemSaid: problem.said };
+
+/** Why a task cannot start on a phone the list does not have, with the list's own problem (adb unreachable) when it has one. */
+function notConnected(serial: string, list: DeviceList): Saying {
+  if (!list.problem) return say('taskStart.phoneNotConnected', { serial });
+  return say('taskStart.phoneNotConnectedBecause', { serial, problemSaid: list.problemSaid ? saidList([list.problemSaid]) : list.problem });
+}
+
+/** Why a task cannot start on a listed phone that is not ready (offline, unauthorised), with what the person can do. */
+function notReady(device: DeviceSummary): Saying {
+  const { serial, state, hint, hintSaid } = device;
+  if (!hint) return say('taskStart.phoneNotReady', { serial, state });
+  return say('taskStart.phoneNotReadyHint', { serial, state, hintSaid: hintSaid ? saidList([hintSaid]) : hint });
+}
 
 /** The adb server address from the effective settings (ANDROID_ADB_SERVER_PORT already applied to the port). */
 export function adbServerOptions(settings: Settings, env: NodeJS.ProcessEnv): AdbServerOptions {
@@ -108,15 +122,12 @@ export class DeviceService {
     return adb.pair(address, code);
   }
 
-  /** Throws a plain-words reason when the phone is not listed or not usable. */
+  /** Throws a TaskStartError with a worded reason (its code beside the English) when the phone is not listed or not usable. */
   async checkReady(serial: string): Promise<void> {
     const list = await this.list();
     const device = list.devices.find((d) => d.serial === serial);
-    if (!device) {
-      const why = list.problem ? ` (${list.problem})` : '';
-      throw new Error(`No phone "${serial}" is connected${why}. Connect it, or start the demo phone.`);
-    }
-    if (device.state !== 'device') throw new Error(`${serial} is ${device.state}. ${device.hint ?? ''}`.trim());
+    if (!device) throw new TaskStartError(notConnected(serial, list));
+    if (device.state !== 'device') throw new TaskStartError(notReady(device));
   }
 
   /** True when the device is listed and usable (`device` state). */

@@ -8,6 +8,7 @@ import { RunTaskRequestSchema, type TaskRecord } from './task';
 import { failureWordsOf } from './task-failure';
 import { actionCount } from './turns';
 import { ENGLISH, type Words } from './i18n/translate';
+import { SaidSchema, type Saying } from './said';
 
 /**
  * The phones of a launch: picked one by one, a device group declared in Settings, or one of this app's demo phones
@@ -40,6 +41,8 @@ export const LaunchRowSchema = z.object({
   outcome: z.enum(TASK_VERDICTS).nullable(),
   /** Why it failed or stopped, in plain words (or what the model said on success). */
   reason: z.string().nullable(),
+  /** The reason's code when the app worded why the task could not start, for a reader in another language. */
+  reasonSaid: SaidSchema.optional(),
   /** Actions carried out on the phone. */
   steps: z.number().int().nonnegative(),
   tokens: z.number().int().nonnegative(),
@@ -67,8 +70,9 @@ export function launchRowOf(record: TaskRecord, now: number = Date.now()): Launc
 }
 
 /** The row of a phone whose task could not start. */
-export function refusedRow(serial: string, reason: string): LaunchRow {
-  return { serial, taskId: null, outcome: 'failed', reason, steps: 0, tokens: 0, costUsd: null, durationMs: 0 };
+export function refusedRow(serial: string, reason: string | Saying): LaunchRow {
+  const why = typeof reason === 'string' ? { reason } : { reason: reason.text, reasonSaid: reason.said };
+  return { serial, taskId: null, outcome: 'failed', ...why, steps: 0, tokens: 0, costUsd: null, durationMs: 0 };
 }
 
 /** A launch succeeded only when every phone's task was done (and not contradicted). */

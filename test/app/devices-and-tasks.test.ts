@@ -6,6 +6,10 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startAdbHarness, type AdbHarness } from '../support/adb-harness';
 import { finish, scriptedPolicy, startAnthropicFake, tapLabel, type AnthropicFake, type FakePolicy } from '../fakes/index';
 import { isolatedEnv, removeHome, startTestApp, type TestApp } from './app-fixture';
+import { plainReason } from '../../src/shared/plain-words';
+import { wordSaid } from '../../src/shared/said';
+import { wordsFor } from '../../src/shared/i18n/translate';
+import { latinSentences } from '../support/latin-sentences';
 
 let harness: AdbHarness;
 let fake: AnthropicFake;
@@ -180,6 +184,27 @@ describe('tasks', () => {
     expect(unknownPhone.message).toMatch(/No phone "127\.0\.0\.1:9" is connected/);
     const emptyGoal = await app.fail('tasks.run', { serial: harness.serial, goal: '   ' });
     expect(emptyGoal.issues?.[0]).toMatch(/^goal: /);
+  });
+
+  it("Scenario: A run started on a phone that just left is refused in the reader's language", async () => {
+    // The demo phone is started, then leaves (disconnected) before a run and a launch are started on it.
+    const { serial } = await app.call('devices.startDemo', {});
+    await app.call('devices.disconnect', { serial });
+    await expect.poll(async () => (await app.call('devices.list', {})).devices.some((d) => d.serial === serial)).toBe(false);
+    const english = `No phone "${serial}" is connected. Connect it, or start the demo phone.`;
+    const refused = await app.fail('tasks.run', { serial, goal: 'Open Notes' });
+    expect(plainReason(refused.message)).toBe(english);
+    expect(refused.said).toEqual({ code: 'taskStart.phoneNotConnected', values: { serial } });
+    const zh = wordsFor('zh-CN');
+    const worded = wordSaid(refused.message, refused.said, zh);
+    expect(worded).toBe(`手机“${serial}”没有连接。请连接它，或启动演示手机。`);
+    expect(latinSentences(worded)).toEqual([]);
+    // Several phones: the phone's row carries the same code beside the same English.
+    const launched = await app.call('tasks.launch', { phones: { kind: 'serials', serials: [serial] }, goal: 'Open Notes' });
+    expect(launched.rows).toMatchObject([{ serial, taskId: null, outcome: 'failed', reason: english, reasonSaid: refused.said }]);
+    expect(wordSaid(launched.rows[0]!.reason!, launched.rows[0]!.reasonSaid, zh)).toBe(worded);
+    // Nothing ran on the phone that is still here.
+    expect((await harness.state()).foreground).toBe('com.android.launcher3');
   });
 
   it('Scenario: Secrets never appear in any output or event', async () => {

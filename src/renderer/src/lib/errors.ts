@@ -13,7 +13,8 @@ export function plainError(error: unknown): string {
       return words.t('app:common.inputRefused', { issues: worded.join(words.t('app:common.issueSeparator')) });
     }
     if (code === 'unavailable') return message;
-    return plainReason(message);
+    // A refusal main worded by its code (a phone that left, a busy phone) reads in the window's language.
+    return wordSaid(plainReason(message), error.rpcError.said, currentWords());
   }
   if (error instanceof Error) return plainReason(error.message);
   return plainReason(String(error));

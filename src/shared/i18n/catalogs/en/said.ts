@@ -80,6 +80,10 @@ guard: {
     busy: 'a task is already running on {{serial}} ({{id}}); stop it first',
     starting: 'a task is already running on {{serial}}; stop it first',
     invalid: '{{issuesSaid}}',
+    phoneNotConnected: 'No phone "{{serial}}" is connected. Connect it, or start the demo phone.',
+    phoneNotConnectedBecause: 'No phone "{{serial}}" is connected ({{problemSaid}}). Connect it, or start the demo phone.',
+    phoneNotReady: '{{serial}} is {{state}}.',
+    phoneNotReadyHint: '{{serial}} is {{state}}. {{hintSaid}}',
   },
   deviceLock: {
     busy: 'Phone {{serial}} is being driven by {{holderSaid}}. {{freeingSaid}}',

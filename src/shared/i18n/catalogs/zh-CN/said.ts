@@ -78,6 +78,10 @@ guard: {
     busy: '{{serial}} 上已有任务在运行（{{id}}）；请先停止它',
     starting: '{{serial}} 上已有任务在运行；请先停止它',
     invalid: '{{issuesSaid}}',
+    phoneNotConnected: '手机“{{serial}}”没有连接。请连接它，或启动演示手机。',
+    phoneNotConnectedBecause: '手机“{{serial}}”没有连接（{{problemSaid}}）。请连接它，或启动演示手机。',
+    phoneNotReady: '{{serial}} 现在的状态是 {{state}}。',
+    phoneNotReadyHint: '{{serial}} 现在的状态是 {{state}}。{{hintSaid}}',
   },
   deviceLock: {
     busy: '手机 {{serial}} 正由{{holderSaid}}操控。{{freeingSaid}}',
