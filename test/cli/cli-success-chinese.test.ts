@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAdbHarness, type AdbHarness } from '../support/adb-harness';
 import { interrupt, runAmc, startAmc } from '../support/cli';
 import { latinSentences } from '../support/latin-sentences';
+import { decisionRequest, startTestControlPlane } from '../control-plane/support';
 
 let harness: AdbHarness;
 let home: string;
@@ -66,5 +67,46 @@ describe('amc success lines in a Chinese terminal', { timeout: 120_000 }, () => 
     const observedInEnglish = await runAmc(['observe', '-s', harness.serial], { env: english() });
     expect(observedInEnglish.stdout).toMatch(/^timings: total [\d.]+ ms \(ui dump [\d.]+ ms, screenshot [\d.]+ ms\)$/m);
     expect(observedInEnglish.stdout).toMatch(/^screenshot: \d+x\d+ jpeg, \d+ bytes, scale [\d.]+ device px per image px$/m);
+  });
+
+  it('Scenario: amc control-plane token lines, the token and usage tables are Chinese in a Chinese terminal', async () => {
+    const cp = await startTestControlPlane({ policy: () => ({ kind: 'call', tool: 'tap', args: { element_id: 'e1' } }) });
+    try {
+      await (await cp.post(decisionRequest())).json();
+      await cp.service.close();
+      const store = ['--tokens', cp.config.tokensFile];
+      const created = await runAmc(['control-plane', 'token', 'create', '--name', '早上', '--provider', 'openai', '--daily-tokens', '1000', ...store], { env: chinese() });
+      expect(created.code, created.stderr).toBe(0);
+      const id = created.stdout.trim().split('_')[1]!;
+      expect(created.stderr).toContain(`已在 ${cp.config.tokensFile} 创建令牌 ${id}“早上”（openai，默认模型）。`);
+      expect(created.stderr).toContain('它只显示这一次；把它作为 CONTROL_PLANE_TOKEN 交给主机上的智能体：');
+      const revoked = await runAmc(['control-plane', 'token', 'revoke', '早上', ...store], { env: chinese() });
+      expect(revoked.stdout).toMatch(new RegExp(`^已吊销令牌 ${id}“早上”（自 \\S+ 起）；用它的请求现在会得到 403。$`, 'm'));
+
+      const listed = await runAmc(['control-plane', 'token', 'list', ...store], { env: chinese() });
+      const [header, ...rows] = listed.stdout.trim().split('\n');
+      expect(header).toMatch(/^ID\s+名称\s+状态\s+创建时间\s+覆盖$/);
+      expect(rows.find((row) => row.includes('test-host'))).toMatch(/\s有效\s/);
+      expect(rows.find((row) => row.startsWith(id))).toMatch(/早上\s+已吊销 \S+\s+\S+\s+openai 限额$/);
+      // Columns line up in the terminal, where each Chinese character takes two columns.
+      const statusColumn = (line: string) => line.slice(0, line.search(/有效|已吊销|状态/)).replace(/[\u4e00-\u9fff]/g, '  ').length;
+      expect(new Set([header!, ...rows].map(statusColumn)).size).toBe(1);
+
+      const usage = await runAmc(['control-plane', 'usage', ...store], { env: chinese() });
+      expect(usage.stdout).toMatch(/^令牌\s+名称\s+周期\s+决策数\s+输入 token\s+输出 token\s+费用（美元）$/m);
+      expect(usage.stdout).toMatch(new RegExp(`^${cp.tokenId}\\s+test-host\\s+\\d{4}-\\d{2}-\\d{2}\\s+1\\s`, 'm'));
+      const noUsage = await runAmc(['control-plane', 'usage', '--token', '早上', ...store], { env: chinese() });
+      expect(noUsage.stdout.trim()).toBe(`${cp.config.tokensFile} 中 早上 本月没有用量。`);
+      for (const output of [created.stderr, revoked.stdout, listed.stdout, usage.stdout, noUsage.stdout]) expectAllChinese(output, ['test-host', 'revoked-host', 'CONTROL_PLANE_TOKEN']);
+
+      // English readers keep their lines.
+      const listedInEnglish = await runAmc(['control-plane', 'token', 'list', ...store], { env: english() });
+      expect(listedInEnglish.stdout).toMatch(/^ID\s+NAME\s+STATUS\s+CREATED\s+OVERRIDE$/m);
+      expect(listedInEnglish.stdout).toMatch(new RegExp(`^${id}\\s+早上\\s+revoked \\S+\\s+\\S+\\s+openai limits$`, 'm'));
+      const usageInEnglish = await runAmc(['control-plane', 'usage', '--token', '早上', ...store], { env: english() });
+      expect(usageInEnglish.stdout.trim()).toBe(`No usage this month for 早上 in ${cp.config.tokensFile}.`);
+    } finally {
+      await cp.stop();
+    }
   });
 });

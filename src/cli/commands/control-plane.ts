@@ -11,6 +11,7 @@ import type { RedisStore } from '../../control-plane/redis-store';
 import type { TokenAdmin } from '../../control-plane/token-store';
 import { saidWords } from '../../shared/supervision-words';
 import { terminalWords } from '../terminal-words';
+import { tableLines } from '../../shared/terminal-columns';
 
 const USAGE = [
   'amc control-plane [--port N] [--host H] [--config FILE] [--secrets FILE] [--tokens FILE | --redis URL]',
@@ -177,8 +178,7 @@ function untilSignal(logger: Logger, stop: () => Promise<void>): Promise<void> {
 }
 
 function table(io: CliIo, header: string[], rows: string[][]): void {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
-  for (const row of [header, ...rows]) io.out(row.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd());
+  for (const line of tableLines(header, rows)) io.out(line);
 }
 
 async function withTokenAdmin<T>(values: StoreValues, work: (admin: TokenAdmin) => Promise<T>): Promise<T> {
@@ -224,9 +224,11 @@ async function token(args: string[], io: CliIo): Promise<number> {
           ...(Object.keys(defined(rate)).length ? { rateLimit: defined(rate) } : {}),
           ...(Object.keys(quotas).length ? { quotas } : {}),
         });
-        const route = record.provider || record.model ? ` (${record.provider ?? 'default provider'}, ${record.model ?? 'default model'})` : '';
-        io.err(`Created token ${record.id} "${record.name}"${route} in ${admin.where}.`);
-        io.err('It is shown only this once; give it to the host agent as CONTROL_PLANE_TOKEN:');
+        const { t } = terminalWords();
+        const shownProvider = record.provider ?? t('cli:controlPlaneTokens.defaultProvider');
+        const route = record.provider || record.model ? t('cli:controlPlaneTokens.route', { provider: shownProvider, model: record.model ?? t('cli:controlPlaneTokens.defaultModel') }) : '';
+        io.err(t('cli:controlPlaneTokens.created', { id: record.id, name: record.name, route, where: admin.where }));
+        io.err(t('cli:controlPlaneTokens.shownOnce'));
         (io.secret ?? io.out)(secret);
         return ExitCode.ok;
       });
@@ -236,7 +238,7 @@ async function token(args: string[], io: CliIo): Promise<number> {
       if (positionals.length !== 1) throw new UsageError(terminalWords().t('cli:usageError.revokeOne'));
       return withTokenAdmin(values, async (admin) => {
         const record = await admin.revoke(positionals[0]!);
-        io.out(`Revoked token ${record.id} "${record.name}" (since ${record.revokedAt}); it now gets 403.`);
+        io.out(terminalWords().t('cli:controlPlaneTokens.revoked', { id: record.id, name: record.name, at: record.revokedAt }));
         return ExitCode.ok;
       });
     }
@@ -249,18 +251,20 @@ async function token(args: string[], io: CliIo): Promise<number> {
           for (const record of shown) io.out(JSON.stringify(record));
           return ExitCode.ok;
         }
+        const { t } = terminalWords();
         if (shown.length === 0) {
-          io.out(terminalWords().t('cli:controlPlaneTokens.none', { where: admin.where }));
+          io.out(t('cli:controlPlaneTokens.none', { where: admin.where }));
           return ExitCode.ok;
         }
         const rows = shown.map((r) => [
           r.id,
           r.name,
-          r.revokedAt ? `revoked ${r.revokedAt}` : 'active',
+          r.revokedAt ? t('cli:controlPlaneTokens.revokedAt', { at: r.revokedAt }) : t('cli:controlPlaneTokens.active'),
           r.createdAt,
-          [r.provider, r.model, r.rateLimit || r.quotas ? 'limits' : undefined].filter(Boolean).join(' ') || '-',
+          [r.provider, r.model, r.rateLimit || r.quotas ? t('cli:controlPlaneTokens.limits') : undefined].filter(Boolean).join(' ') || '-',
         ]);
-        table(io, ['ID', 'NAME', 'STATUS', 'CREATED', 'OVERRIDE'], rows);
+        const header = (['id', 'name', 'status', 'created', 'override'] as const).map((column) => t(`cli:controlPlaneTokens.header.${column}`));
+        table(io, header, rows);
         return ExitCode.ok;
       });
     }
@@ -293,14 +297,15 @@ async function usage(args: string[], io: CliIo): Promise<number> {
         for (const row of rows) io.out(JSON.stringify({ ...row, name: nameOf.get(row.tokenId) }));
         return ExitCode.ok;
       }
+      const { t } = terminalWords();
       if (rows.length === 0) {
-        io.out(`No usage this month${values.token ? ` for ${values.token}` : ''} in ${admin.where}.`);
+        io.out(values.token ? t('cli:controlPlaneTokens.noUsageFor', { token: values.token, where: admin.where }) : t('cli:controlPlaneTokens.noUsage', { where: admin.where }));
         return ExitCode.ok;
       }
       const sorted = [...rows].sort((a, b) => `${nameOf.get(a.tokenId)}${a.period}`.localeCompare(`${nameOf.get(b.tokenId)}${b.period}`));
       table(
         io,
-        ['TOKEN', 'NAME', 'PERIOD', 'DECISIONS', 'INPUT TOKENS', 'OUTPUT TOKENS', 'COST USD'],
+        (['token', 'name', 'period', 'decisions', 'inputTokens', 'outputTokens', 'costUsd'] as const).map((column) => t(`cli:controlPlaneTokens.usageHeader.${column}`)),
         sorted.map((r) => [
           r.tokenId,
           nameOf.get(r.tokenId) ?? '?',

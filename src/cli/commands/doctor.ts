@@ -9,6 +9,7 @@ import { ENGLISH, type Words } from '../../shared/i18n/translate';
 import { terminalWords } from '../terminal-words';
 import type { RuntimeConfig } from '../../core/runtime/config';
 import type { AdbClient } from '../../core/device/adb-client';
+import { padColumns, terminalColumns } from '../../shared/terminal-columns';
 
 const run = promisify(execFile);
 const message = (error: unknown) => plainReason(error instanceof Error ? error.message : String(error));
@@ -74,15 +75,12 @@ function checkLabel(check: string, { t }: Words): string {
   return t(`doctor:check.${check}`, { defaultValue: check });
 }
 
-/** Columns line up in a terminal, where a Chinese character takes two columns. */
-const columns = (text: string) => [...text].reduce((width, char) => width + (/[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]/.test(char) ? 2 : 1), 0);
-
 function print(rows: DoctorRow[], io: CliIo, words: Words): void {
   const labels = rows.map((row) => checkLabel(row.check, words));
-  const width = Math.max(...labels.map(columns));
+  const width = Math.max(...labels.map(terminalColumns));
   rows.forEach((row, index) => {
     const label = labels[index]!;
-    io.out(`${words.t(`doctor:mark.${row.status}`)}  ${label}${' '.repeat(width - columns(label))}  ${row.detail}`);
+    io.out(`${words.t(`doctor:mark.${row.status}`)}  ${padColumns(label, width)}  ${row.detail}`);
     if (row.fix) io.out(`${' '.repeat(width + 8)}-> ${row.fix}`);
   });
 }
