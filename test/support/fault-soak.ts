@@ -1,10 +1,11 @@
 // Fault soak: task after task on the virtual phone, each with a fault injected while it runs (every fault kind of
 // the control API, an adb server restart, a phone disconnect). Shared by the soak test and the hardening bench.
 import { readdir } from 'node:fs/promises';
-import { FAULT_KINDS } from '@amc/demo-phone';
+import { CONNECTION_DROP, FAULT_KINDS } from '@amc/demo-phone';
 import { locksFolder } from '../../src/core/storage/device-lock';
 import { createTaskStore } from '../../src/core/storage/task-store';
 import type { TaskEvent } from '../../src/shared/task';
+import type { DeviceList } from '../../src/shared/contract/devices';
 import type { AdbHarness } from './adb-harness';
 import type { TestApp } from '../app/app-fixture';
 import { seededRandom } from './web-fuzz';
@@ -64,8 +65,39 @@ async function injectFault(harness: AdbHarness, fault: SoakFault): Promise<void>
   }
 }
 
+/**
+ * Whether the fault takes the phone off the app's list: always (`true`), perhaps (`'maybe'`: a dropped connection the adb
+ * server may win back before it says the phone was offline), or not.
+ */
+async function takesPhoneAway(harness: AdbHarness, fault: SoakFault): Promise<boolean | 'maybe'> {
+  if (fault === 'phone-disconnect' || fault === 'adb-server-restart') return true;
+  if (fault !== CONNECTION_DROP) return false;
+  const armed = await harness.control<{ faults: Array<{ kind: string }> }>('/faults');
+  return armed.body.faults.some((still) => still.kind === CONNECTION_DROP) ? false : 'maybe';
+}
+
+/**
+ * Waits until the app has heard that the phone left (its list without it, or not ready) since event `since`. The adb
+ * server tells the app through its own socket, which may lag behind the adb command that made the phone leave: until
+ * then the app's list still shows the phone as it was, and a phone "listed again" would only be one not yet gone.
+ */
+async function untilAppSawPhoneLeave(app: TestApp, serial: string, since: number, surely: boolean): Promise<void> {
+  const gone = () =>
+    app.events.slice(since).some(({ name, payload }) => name === 'devices.changed' && !(payload as DeviceList).devices.some((device) => device.serial === serial && device.state === 'device'));
+  const deadline = Date.now() + (surely ? 15_000 : 3_000);
+  while (!gone()) {
+    if (Date.now() > deadline) {
+      if (surely) throw new Error(`the app never heard that ${serial} left after the fault`);
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 /** Puts the phone back as it was (connected and ready in the app's eyes, screen on, no dialog) between tasks. */
-async function restorePhone(app: TestApp, harness: AdbHarness): Promise<void> {
+async function restorePhone(app: TestApp, harness: AdbHarness, fault: { kind: SoakFault; since: number }): Promise<void> {
+  const away = await takesPhoneAway(harness, fault.kind);
+  if (away) await untilAppSawPhoneLeave(app, harness.serial, fault.since, away === true);
   await harness.control('/reset', { body: {} });
   const deadline = Date.now() + 30_000;
   let reconnectAt = Date.now() + 3_000;
@@ -83,6 +115,7 @@ async function restorePhone(app: TestApp, harness: AdbHarness): Promise<void> {
 }
 
 async function runOne(app: TestApp, harness: AdbHarness, goal: string, fault?: { kind: SoakFault; delayMs: number }) {
+  const since = app.events.length;
   const started = await app.call('tasks.run', { serial: harness.serial, goal });
   if (fault) {
     await new Promise((resolve) => setTimeout(resolve, fault.delayMs));
@@ -95,7 +128,7 @@ async function runOne(app: TestApp, harness: AdbHarness, goal: string, fault?: {
   }, TASK_DEADLINE_MS);
   try {
     const finished = await app.waitForTaskEvent(started.id, 'task.finished', TASK_DEADLINE_MS + 20_000);
-    return { id: started.id, finished, stoppedAtDeadline };
+    return { id: started.id, finished, stoppedAtDeadline, since };
   } finally {
     clearTimeout(deadline);
   }
@@ -123,7 +156,7 @@ export async function runFaultSoak(app: TestApp, harness: AdbHarness, count: num
     // Every kind in turn, so even a short soak meets each one; the moment within the task is random.
     const kind = SOAK_FAULTS[i % SOAK_FAULTS.length]!;
     result.faults[kind] = (result.faults[kind] ?? 0) + 1;
-    const { id, finished, stoppedAtDeadline } = await runOne(app, harness, `Soak task ${i + 1}: describe the screen`, {
+    const { id, finished, stoppedAtDeadline, since } = await runOne(app, harness, `Soak task ${i + 1}: describe the screen`, {
       kind,
       delayMs: Math.floor(random() * 10),
     });
@@ -136,7 +169,7 @@ export async function runFaultSoak(app: TestApp, harness: AdbHarness, count: num
       result.reasons[general] = (result.reasons[general] ?? 0) + 1;
     }
     if (stoppedAtDeadline) result.stoppedAtDeadline++;
-    await restorePhone(app, harness);
+    await restorePhone(app, harness, { kind, since });
   }
   const next = await runOne(app, harness, 'After the soak: describe the screen');
   result.nextTaskStatus = next.finished.status;

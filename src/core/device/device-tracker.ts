@@ -9,8 +9,10 @@ export type DeviceChange =
   | { kind: 'added' | 'removed' | 'state'; serial: string }
   /** Model, Android version and screen arrived for a device in `device` state. */
   | { kind: 'details'; serial: string }
-  /** The adb server went away; tracking resumes by itself when it is back. */
-  | { kind: 'server-lost'; error: string };
+  /** The adb server went away (its phones are no longer listed: none can be used); tracking resumes by itself when it is back. */
+  | { kind: 'server-lost'; error: string }
+  /** Tracking resumed after the adb server was lost: the list is the server's again. */
+  | { kind: 'server-back' };
 
 export type DeviceListener = (devices: DeviceSummary[], change: DeviceChange) => void;
 
@@ -82,6 +84,9 @@ export class DeviceTracker {
       if (this.tracker !== tracker) return;
       this.tracker = undefined;
       if (this.stopped) return;
+      // Nothing can be done on a phone while its server is away (a restarted one forgets TCP phones): none is listed as ready.
+      for (const serial of this.devices.keys()) PhoneFacts.of(this.adb).forget(serial);
+      this.devices.clear();
       this.emit({ kind: 'server-lost', error: error?.message ?? 'the adb server closed the device list' });
       this.scheduleReopen();
     };
@@ -98,9 +103,14 @@ export class DeviceTracker {
 
   private scheduleReopen(): void {
     this.reconnectTimer = setTimeout(() => {
-      this.open().catch(() => {
-        if (!this.stopped) this.scheduleReopen();
-      });
+      this.open().then(
+        () => {
+          if (!this.stopped) this.emit({ kind: 'server-back' });
+        },
+        () => {
+          if (!this.stopped) this.scheduleReopen();
+        },
+      );
     }, this.reconnectDelay);
     this.reconnectDelay = Math.min(this.reconnectDelay * 2, 10_000);
   }

@@ -72,6 +72,27 @@ describe('live device list', () => {
     await expect.poll(() => entry(), { timeout: 15_000 }).toBeUndefined();
   });
 
+  it('Scenario: No phone is listed as ready while its adb server is away', async () => {
+    Object.assign(process.env, { HOME: harness.env.HOME, ANDROID_ADB_LOG_PATH: harness.env.ANDROID_ADB_LOG_PATH, ADB_EMU: '0' });
+    await adb.connectDevice(harness.serial);
+    await expect.poll(() => entry()?.state, { timeout: 15_000 }).toBe('device');
+    const before = changes.length;
+    // The moment the loss is told, the phone is already off the list: nothing may start on it until tracking resumes.
+    const lost = new Promise<DeviceSummary[]>((resolve) => {
+      const off = tracker.onChange((devices, change) => {
+        if (change.kind !== 'server-lost') return;
+        off();
+        resolve(devices);
+      });
+    });
+    await harness.adb(['kill-server']);
+    expect(await lost).toEqual([]);
+    expect(entry()).toBeUndefined();
+    await expect.poll(() => changes.slice(before).some((change) => change.kind === 'server-back'), { timeout: 20_000 }).toBe(true);
+    await adb.connectDevice(harness.serial);
+    await expect.poll(() => entry()?.state, { timeout: 15_000 }).toBe('device');
+  });
+
   it('explains a failed connect, in Chinese with adb\'s own words quoted after ours', async () => {
     const failed = await adb.connectDevice('127.0.0.1:1').then(() => undefined, (error: unknown) => error as AdbError);
     expect(failed?.message).toMatch(/^Could not connect to 127.0.0.1:1: .+\. Check the address/);
