@@ -1,6 +1,8 @@
 import { escapeHtml } from '../core/storage/html-report';
 import { formatUsd } from '../shared/prices';
 import { formatCount, plannerWords } from '../shared/task-words';
+import { ENGLISH, type Words } from '../shared/i18n/translate';
+import { tableLines } from '../shared/terminal-columns';
 import type { EvalReport, EvalTaskResult } from './summary';
 
 const percent = (rate: number) => `${(rate * 100).toFixed(rate === 0 || rate === 1 ? 0 : 1)}%`;
@@ -11,67 +13,78 @@ const steps = (count: number) => (Number.isInteger(count) ? formatCount(count) :
 /** No price for the model means no cost, never a guessed one. */
 const cost = (usd: number | null) => (usd === null ? '—' : formatUsd(usd));
 
-const plannerName = (report: EvalReport) => plannerWords(report.planner);
+const plannerName = (report: EvalReport, words: Words = ENGLISH) => plannerWords(report.planner, words);
 
 /** Which price the costs come from, or why there are none. */
-function priceLine(report: EvalReport): string {
-  if (report.price) return `Cost: ${report.price.model} at $${report.price.input}/$${report.price.output} per million input/output tokens (the price table in Settings)`;
-  if (report.planner.kind === 'stub') return 'Cost: none (no model)';
-  return `Cost: not shown, ${report.planner.model ?? 'the model'} has no entry in the price table (Settings → Limits)`;
+function priceLine(report: EvalReport, { t }: Words = ENGLISH): string {
+  if (report.price) return t('cli:eval.price', { model: report.price.model, input: report.price.input, output: report.price.output });
+  if (report.planner.kind === 'stub') return t('cli:eval.priceNoModel');
+  return t('cli:eval.priceUnknown', { model: report.planner.model ?? t('cli:eval.theModel') });
 }
 
-function table(header: string[], rows: string[][]): string[] {
-  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
-  const line = (cells: string[]) => cells.map((cell, column) => cell.padEnd(widths[column]!)).join('  ').trimEnd();
-  return [line(header), line(widths.map((width) => '-'.repeat(width))), ...rows.map(line)];
-}
+const resultCell = (task: EvalTaskResult, repeat: number, { t }: Words = ENGLISH) =>
+  t(task.success ? 'cli:eval.pass' : 'cli:eval.fail') + (repeat > 1 ? ` ${task.passes}/${task.attempts.length}` : '');
 
-const resultCell = (task: EvalTaskResult, repeat: number) => (task.success ? 'pass' : 'FAIL') + (repeat > 1 ? ` ${task.passes}/${task.attempts.length}` : '');
+/** The table's column titles by their keys in `cli:eval.header`. */
+const header = (columns: readonly string[], { t }: Words) => columns.map((column) => t(`cli:eval.header.${column}`));
 
 /** The totals in one line: success rate with its interval, and the medians per run. */
-export function totalsLine(report: EvalReport): string {
+export function totalsLine(report: EvalReport, { t }: Words = ENGLISH): string {
   const { low, high } = report.successInterval;
   const { median } = report;
-  const passK = report.repeat > 1 ? ` (pass^${report.repeat}; ${percent(report.runSuccessRate)} of single runs)` : '';
-  return (
-    `${report.passed}/${report.tasks.length} tasks passed: ${percent(report.successRate)} [95% CI ${percent(low)}–${percent(high)}]${passK}; ` +
-    `median per run ${steps(report.median.steps)} steps, ${tokens(report.median.tokens)} tokens, ${median.costUsd === null ? '' : `${cost(median.costUsd)}, `}${seconds(report.median.durationMs)}; ` +
-    (report.totals.costUsd === null ? '' : `cost ${cost(report.totals.costUsd)} in all; `) +
-    `wall time ${seconds(report.wallMs)} on ${report.parallel} phone${report.parallel === 1 ? '' : 's'}${report.complete ? '' : ' (interrupted)'}`
-  );
+  return t('cli:eval.totals', {
+    passed: report.passed,
+    count: report.tasks.length,
+    rate: percent(report.successRate),
+    low: percent(low),
+    high: percent(high),
+    passK: report.repeat > 1 ? t('cli:eval.passK', { repeat: report.repeat, rate: percent(report.runSuccessRate) }) : '',
+    steps: steps(median.steps),
+    tokens: tokens(median.tokens),
+    medianCost: median.costUsd === null ? '' : t('cli:eval.medianCost', { cost: cost(median.costUsd) }),
+    time: seconds(median.durationMs),
+    allCost: report.totals.costUsd === null ? '' : t('cli:eval.allCost', { cost: cost(report.totals.costUsd) }),
+    wall: seconds(report.wallMs),
+    phones: t('cli:eval.phones', { count: report.parallel }),
+    interrupted: report.complete ? '' : t('cli:eval.interrupted'),
+  });
 }
 
-/** The table a person reads in the terminal: one row per task, then the totals. */
-export function renderTable(report: EvalReport): string {
+/** The table a person reads in the terminal: one row per task, then the totals. The validator's reasons stay its own words. */
+export function renderTable(report: EvalReport, words: Words = ENGLISH): string {
   const rows = report.tasks.map((task) => [
     task.id,
-    resultCell(task, report.repeat),
+    resultCell(task, report.repeat, words),
     steps(task.steps),
     tokens(task.tokens),
     cost(task.costUsd),
     seconds(task.durationMs),
-    task.failureReason ?? '',
+    task.failureReason === null ? '' : words.t('cli:eval.failureReason', { reason: task.failureReason }),
   ]);
-  return [`Planner: ${plannerName(report)}`, priceLine(report), '', ...table(['task', 'result', 'steps', 'tokens', 'cost', 'time', 'failure reason'], rows), '', totalsLine(report)].join('\n');
+  const columns = header(['task', 'result', 'steps', 'tokens', 'cost', 'time', 'failureReason'], words);
+  return [words.t('cli:eval.planner', { planner: plannerName(report, words) }), priceLine(report, words), '', ...tableLines(columns, rows, { rule: true }), '', totalsLine(report, words)].join('\n');
 }
 
 /** Two runs side by side, task by task, with the totals of each. */
-export function renderComparison(a: EvalReport, b: EvalReport, names: [string, string]): string {
+export function renderComparison(a: EvalReport, b: EvalReport, names: [string, string], words: Words = ENGLISH): string {
+  const { t } = words;
   const ids = [...new Set([...a.tasks, ...b.tasks].map((task) => task.id))];
   const cell = (report: EvalReport, id: string) => {
     const task = report.tasks.find((candidate) => candidate.id === id);
-    return task ? `${resultCell(task, report.repeat)} ${steps(task.steps)} step${task.steps === 1 ? '' : 's'} ${cost(task.costUsd)} ${seconds(task.durationMs)}` : 'not run';
+    if (!task) return t('cli:eval.notRun');
+    return t('cli:eval.cell', { result: resultCell(task, report.repeat, words), count: task.steps, steps: steps(task.steps), cost: cost(task.costUsd), time: seconds(task.durationMs) });
   };
-  const changed = (id: string) => a.tasks.find((t) => t.id === id)?.success !== b.tasks.find((t) => t.id === id)?.success;
+  const changed = (id: string) => a.tasks.find((task) => task.id === id)?.success !== b.tasks.find((task) => task.id === id)?.success;
   const rows = ids.map((id) => [id, cell(a, id), cell(b, id), changed(id) ? '*' : '']);
+  const [task, differs] = header(['task', 'differs'], words);
   return [
-    `A: ${names[0]} — ${plannerName(a)}`,
-    `B: ${names[1]} — ${plannerName(b)}`,
+    `A: ${names[0]} — ${plannerName(a, words)}`,
+    `B: ${names[1]} — ${plannerName(b, words)}`,
     '',
-    ...table(['task', 'A', 'B', 'differs'], rows),
+    ...tableLines([task!, 'A', 'B', differs!], rows, { rule: true }),
     '',
-    `A: ${totalsLine(a)}`,
-    `B: ${totalsLine(b)}`,
+    `A: ${totalsLine(a, words)}`,
+    `B: ${totalsLine(b, words)}`,
   ].join('\n');
 }
 

@@ -1,7 +1,7 @@
 // The success lines of the smaller `amc` commands, run for real in a Chinese terminal (the demo phone behind a real
 // adb server): each must hold its Chinese words and no English sentence that is not a name, path, number or code.
 // The same commands in an English terminal keep their English lines.
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -108,5 +108,49 @@ describe('amc success lines in a Chinese terminal', { timeout: 120_000 }, () => 
     } finally {
       await cp.stop();
     }
+  });
+
+  it('Scenario: amc eval task list, result table, comparison and refusal are Chinese in a Chinese terminal', async () => {
+    const listed = await runAmc(['eval', '--list', '--tasks', 'clock'], { env: chinese() });
+    expect(listed.code, listed.stderr).toBe(0);
+    // The suite's goals are what the model is told: quoted as they are.
+    expect(listed.stdout).toMatch(/^clock-timer-infeasible\s+clock\s+“Start a 5-minute timer\.”（做不到：运行必须说明这一点）$/m);
+    expect(listed.stdout).toMatch(/^\d+ 个任务$/m);
+
+    const out = path.join(home, 'eval');
+    const run = await runAmc(['eval', '--planner', 'stub', '--tasks', 'settings-wifi-off,clock-add-0630', '--replay', '--out', out], { env: chinese(), timeoutMs: 120_000 });
+    expect(run.code, run.stderr).toBe(1);
+    expect(run.stdout).toContain('规划器：内置规划器（无 AI）');
+    expect(run.stdout).toContain('费用：无（没有模型）');
+    expect(run.stdout).toMatch(/^任务\s+结果\s+步数\s+token\s+费用\s+用时\s+失败原因$/m);
+    // The validator's reason is its own record, quoted after our words.
+    expect(run.stdout).toMatch(/^settings-wifi-off\s+失败\s+1\s+0\s+—\s+[\d.]+ s\s+“Wi-Fi is still on”$/m);
+    expect(run.stdout).toMatch(/^2 个任务中 0 个通过：0% \[95% 置信区间 0%–65\.8%\]；每次运行的中位数 1 步，0 token，[\d.]+ s；总用时 [\d.]+ s，1 台手机$/m);
+    expect(run.stdout).toContain(`报告：${path.join(out, 'index.html')}`);
+    expect(run.stdout).toContain('不用模型回放：0 个成功的任务中 0 个再次通过，调用模型 0 次');
+
+    const result = path.join(out, 'eval.json');
+    const compared = await runAmc(['eval', '--compare', result, result], { env: chinese() });
+    expect(compared.code, compared.stderr).toBe(0);
+    expect(compared.stdout).toMatch(/^任务\s+A\s+B\s+不同$/m);
+    expect(compared.stdout).toMatch(/^clock-add-0630\s+失败 1 步 — [\d.]+ s\s+失败 1 步 — [\d.]+ s$/m);
+
+    const notAResult = path.join(home, '不是结果.json');
+    await writeFile(notAResult, JSON.stringify({ kind: 'amc-eval', version: 1 }));
+    const refused = await runAmc(['eval', '--compare', notAResult, result], { env: chinese() });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(`${notAResult} 不是 amc eval 的结果：startedAt：必须是数字；wallMs：必须是数字`);
+    for (const output of [listed.stdout, run.stdout, compared.stdout, refused.stderr]) expectAllChinese(output);
+
+    // English readers keep their lines.
+    const listedInEnglish = await runAmc(['eval', '--list', '--tasks', 'clock'], { env: english() });
+    expect(listedInEnglish.stdout).toMatch(/^clock-timer-infeasible\s+clock\s+Start a 5-minute timer\. \(cannot be done: the run must say so\)$/m);
+    expect(listedInEnglish.stdout).toMatch(/^\d+ tasks$/m);
+    const refusedInEnglish = await runAmc(['eval', '--compare', notAResult, result], { env: english() });
+    expect(refusedInEnglish.stderr).toMatch(/不是结果\.json is not an amc eval result: startedAt: Invalid input: expected number, received undefined; /);
+    const comparedInEnglish = await runAmc(['eval', '--compare', result, result], { env: english() });
+    expect(comparedInEnglish.stdout).toMatch(/^task\s+A\s+B\s+differs$/m);
+    expect(comparedInEnglish.stdout).toMatch(/^clock-add-0630\s+FAIL 1 step — [\d.]+ s\s+FAIL 1 step — [\d.]+ s$/m);
+    expect(comparedInEnglish.stdout).toMatch(/^A: 0\/2 tasks passed: 0% \[95% CI 0%–65\.8%\]; median per run 1 steps, 0 tokens, [\d.]+ s; wall time [\d.]+ s on 1 phone$/m);
   });
 });

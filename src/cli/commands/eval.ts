@@ -6,6 +6,9 @@ import { ADB_OPTIONS_USAGE, adbForTask, adbOptions } from './devices';
 import { configuredPlannerFor, maxStepsOf, PLANNER_OPTIONS_USAGE, plannerOptions, plannerOverrides } from '../planner-options';
 import type { PhoneTask } from '../../eval/tasks/index';
 import { terminalWords } from '../terminal-words';
+import type { Words } from '../../shared/i18n/translate';
+import { wordSaid } from '../../shared/said';
+import { issueSaidAt } from '../../shared/issue-said';
 
 const USAGE =
   `amc eval [--list] [--tasks ID,APP,PREFIX*,...] [--parallel N] [--repeat K] [--replay] [--json] [--out DIR] [--profile instant|realistic] ${PLANNER_OPTIONS_USAGE} ${ADB_OPTIONS_USAGE}\n` +
@@ -32,7 +35,15 @@ function selectTasks(all: readonly PhoneTask[], filter: string | undefined): Pho
   return all.filter((task) => entries.some((entry) => matchesEntry(task, entry)));
 }
 
+/** Why a file is not a result: zod's own words for an English reader (as always), else each issue by its code. */
+function issuesWords(issues: readonly Parameters<typeof issueSaidAt>[0][], words: Words): string {
+  const english = (issue: (typeof issues)[number]) => `${issue.path.join('.') || 'document'}: ${issue.message}`;
+  if (words.language === 'en') return issues.map(english).join('; ');
+  return issues.map((issue) => wordSaid(english(issue), issueSaidAt(issue), words)).join(words.t('common:clauseSeparator'));
+}
+
 async function compare(files: string[], io: CliIo): Promise<number> {
+  const words = terminalWords();
   const { EvalReportSchema } = await import('../../eval/summary');
   const { renderComparison } = await import('../../eval/render');
   const reports = await Promise.all(
@@ -50,19 +61,23 @@ async function compare(files: string[], io: CliIo): Promise<number> {
         throw new UsageError(terminalWords().t('cli:usageError.notEvalJson', { file }));
       }
       const parsed = EvalReportSchema.safeParse(json);
-      if (!parsed.success) throw new UsageError(`${file} is not an amc eval result: ${parsed.error.issues.slice(0, 3).map((i) => `${i.path.join('.') || 'document'}: ${i.message}`).join('; ')}`);
+      if (!parsed.success) throw new UsageError(words.t('cli:usageError.notEvalResult', { file, issues: issuesWords(parsed.error.issues.slice(0, 3), words) }));
       return parsed.data;
     }),
   );
-  io.out(renderComparison(reports[0]!, reports[1]!, [files[0]!, files[1]!]));
+  io.out(renderComparison(reports[0]!, reports[1]!, [files[0]!, files[1]!], words));
   return ExitCode.ok;
 }
 
 /** `--list`: the tasks a run would take (all, or those `--tasks` selects), one a line, without running any. */
 function listTasks(tasks: readonly PhoneTask[], io: CliIo): number {
+  const { t } = terminalWords();
   const width = Math.max(...tasks.map((task) => task.id.length));
-  for (const task of tasks) io.out(`${task.id.padEnd(width)}  ${task.app.padEnd(8)}  ${task.goal}${task.infeasible ? ' (cannot be done: the run must say so)' : ''}`);
-  io.out(`${tasks.length} task${tasks.length === 1 ? '' : 's'}`);
+  for (const task of tasks) {
+    const infeasible = task.infeasible ? t('cli:eval.infeasible') : '';
+    io.out(t('cli:eval.listLine', { id: task.id.padEnd(width), app: task.app.padEnd(8), goal: task.goal, infeasible }));
+  }
+  io.out(t('cli:eval.taskCount', { count: tasks.length }));
   return ExitCode.ok;
 }
 
@@ -101,6 +116,8 @@ export const evalCommand: CliCommand = {
     if (profile !== 'instant' && profile !== 'realistic') throw new UsageError(terminalWords().t('cli:usageError.oneOf', { option: '--profile', accepted: 'instant, realistic', value: profile }));
     const maxSteps = maxStepsOf(values);
     const { config, configured } = await configuredPlannerFor(plannerOverrides(values));
+    const words = terminalWords();
+    const { t } = words;
 
     const { resolveAmcHome } = await import('../../core/storage/settings-store');
     const { runSuite } = await import('../../eval/run-suite');
@@ -129,7 +146,7 @@ export const evalCommand: CliCommand = {
         ...(maxSteps && { maxSteps }),
         typing,
         signal: interrupt.signal,
-        onProgress: (p) => io.status?.(`[${p.done}/${p.total}] ${p.passed} passed · running ${p.running.join(', ') || '—'}`),
+        onProgress: (p) => io.status?.(t('cli:eval.progress', { done: p.done, total: p.total, passed: p.passed, running: p.running.join(', ') || '—' })),
       });
     } finally {
       process.off('SIGINT', stop);
@@ -145,12 +162,12 @@ export const evalCommand: CliCommand = {
       repeat,
       complete: !interrupt.signal.aborted && attempts.length === tasks.length * repeat,
     });
-    const reportLine = `Report: ${path.join(folder, 'index.html')}`;
+    const reportLine = t('cli:eval.report', { file: path.join(folder, 'index.html') });
     if (values.json) {
       io.out(JSON.stringify(report));
       io.err(reportLine);
     } else {
-      io.out(renderTable(report));
+      io.out(renderTable(report, words));
       io.out(reportLine);
     }
     let replaysPassed = true;
@@ -159,8 +176,13 @@ export const evalCommand: CliCommand = {
       const { replaySuccesses } = await import('../../eval/replay-suite');
       const round = await replaySuccesses({ config, adb, parallel, profile, ...(maxSteps && { maxSteps }), typing, signal: interrupt.signal }, attempts);
       replaysPassed = round.passed === round.attempts.length;
-      const failed = round.attempts.filter((attempt) => !attempt.success).map((attempt) => `${attempt.task.id}: ${attempt.verdict}`);
-      const line = `Replayed without the model: ${round.passed} of ${round.attempts.length} successes passed again, ${round.modelCalls} model calls${failed.length ? `; failed: ${failed.join('; ')}` : ''}`;
+      const failed = round.attempts.filter((attempt) => !attempt.success).map((attempt) => t('cli:eval.replayFailedTask', { id: attempt.task.id, verdict: attempt.verdict }));
+      const line = t('cli:eval.replayed', {
+        passed: round.passed,
+        count: round.attempts.length,
+        calls: round.modelCalls,
+        failed: failed.length ? t('cli:eval.replayFailed', { tasks: failed.join(t('common:clauseSeparator')) }) : '',
+      });
       if (values.json) io.err(line);
       else io.out(line);
     }
