@@ -28,7 +28,7 @@ export async function exportFlow(args: string[], io: CliIo): Promise<number> {
     try {
       const maestro = format === 'maestro';
       const flow = recordedFlowFile(record, { why: values.why ?? false, outcomeAsText: maestro });
-      io.out((maestro ? flowToMaestro(flow) : flowToYaml(flow)).trimEnd());
+      io.out((maestro ? flowToMaestro(flow) : flowToYaml(flow, terminalWords())).trimEnd());
     } catch (error) {
       if (!(error instanceof NothingToReplay || error instanceof NotExpressibleInMaestro)) throw error;
       io.err(`amc flow export: ${error.message}`);

@@ -8,6 +8,7 @@ import { FLOW_VAR_USAGE, flowFileArgument, flowVarOption, flowVarsOf, readFlowFi
 import { printFlowSteps, writeJunitCheckError, writeJunitReport, writeJunitXml } from './flow-steps';
 import { terminalWords } from './terminal-words';
 import { flowPassed, type Flow, type FlowStepResult } from '../shared/flow';
+import { saidWords } from '../shared/supervision-words';
 import type { FlowRunReport } from '../core/flows/flow-run-report';
 import type { TaskEvent, TaskRecord } from '../shared/task';
 import { readFile, stat, writeFile } from 'node:fs/promises';
@@ -157,10 +158,13 @@ async function writeHealedFile(file: string, record: TaskRecord, steps: readonly
   const { healedFlowText } = await import('../core/flows/healed-flow-file');
   const { lineDiff } = await import('../shared/line-diff');
   const original = await readFile(file, 'utf8');
+  const words = terminalWords();
+  const detailOf = (step: FlowStepResult | undefined) => (step ? saidWords(step.detail, step.said, words) : '');
   const repaired = healedFlowText(
     original,
     record,
-    [...healed].map(([index, turns]) => ({ index, turns, detail: steps[index]?.detail ?? '' })),
+    [...healed].map(([index, turns]) => ({ index, turns, detail: detailOf(steps[index]) })),
+    words,
   );
   const target = file.replace(/(\.ya?ml)?$/i, (extension) => `.healed${extension || '.yaml'}`);
   await writeFile(target, repaired);

@@ -17,7 +17,8 @@ export async function startAmcWorker(args: string[], env: NodeJS.ProcessEnv): Pr
   child.stdout.on('data', (data) => (output += data));
   child.stderr.on('data', (data) => (output += data));
   // Polled by hand: expect.poll belongs to a test, and this also runs in beforeAll.
-  for (const deadline = Date.now() + 30_000; !/offers/.test(output); ) {
+  // Its line saying what it offers ends with how to stop it, in any language.
+  for (const deadline = Date.now() + 30_000; !/Ctrl-C/.test(output); ) {
     if (child.exitCode !== null || Date.now() > deadline) throw new Error(`the worker did not join the fleet: ${output}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }

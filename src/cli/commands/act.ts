@@ -102,9 +102,11 @@ export const actCommand: CliCommand = {
       });
       if (values.json) io.out(JSON.stringify(outcome));
       else if (outcome.ok) {
-        const where = outcome.target ? ` at (${outcome.target.x}, ${outcome.target.y})${outcome.target.label ? ` on ${outcome.target.label}` : ''}` : '';
-        const attempts = attemptsLabel(outcome);
-        io.out(`ok: ${spec.name}${where} in ${formatDuration(outcome.durationMs)}${attempts ? ` (${attempts})` : ''}`);
+        const words = terminalWords();
+        const attempts = attemptsLabel(outcome, words);
+        const line = { tool: spec.name, ...outcome.target, duration: formatDuration(outcome.durationMs, undefined, words) };
+        const done = words.t(outcome.target ? (outcome.target.label ? 'cli:actDone.on' : 'cli:actDone.at') : 'cli:actDone.done', line);
+        io.out(`${done}${attempts ? words.t('cli:actDone.attempts', { attempts }) : ''}`);
       } else io.err(`failed: ${plainReason(outcome.error ?? 'unknown reason')}`);
       if (outcome.ok) return ExitCode.ok;
       // Refused before anything reached the phone (no target, an element not on screen): the call was wrong, not the phone.

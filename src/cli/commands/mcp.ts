@@ -39,10 +39,11 @@ export const mcpCommand: CliCommand = {
       if (values.http) {
         const { startMcpHttpHost } = await import('../../mcp/http-host');
         const host = await startMcpHttpHost(app, { port, words: terminalWords(), ...(token?.success && { token: token.data }), ...(idleTimeoutMs !== undefined && { idleTimeoutMs }) });
-        io.out(`MCP server (Streamable HTTP) at ${host.url}`);
-        io.out(token?.success ? 'Bearer token: the one in AMC_MCP_TOKEN.' : `Bearer token: ${host.token}`);
-        io.out(`A session silent for ${(idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS) / 1000} s ends and frees its phone (--idle-timeout).`);
-        io.out('Press Ctrl-C to stop.');
+        const { t } = terminalWords();
+        io.out(t('cli:mcpHttp.at', { url: host.url }));
+        io.out(token?.success ? t('cli:mcpHttp.givenToken') : t('cli:mcpHttp.newToken', { token: host.token }));
+        io.out(t('cli:mcpHttp.idle', { seconds: (idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS) / 1000 }));
+        io.out(t('cli:mcpHttp.stop'));
         await untilStopped();
         await host.close();
       } else {

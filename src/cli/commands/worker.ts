@@ -55,13 +55,15 @@ export const workerCommand: CliCommand = {
       });
       await worker.start();
       const groupsLine = serials.filter((serial) => groupsOf(serial).length).map((serial) => `${serial}: ${groupsOf(serial).join(', ')}`);
-      io.out(`Worker ${worker.name} offers ${serials.join(', ')}${groupsLine.length ? ` (groups: ${groupsLine.join('; ')})` : ''} on ${redisLabel(redis)}. Ctrl-C stops it.`);
+      const { t } = terminalWords();
+      const offered = { name: worker.name, serials: serials.join(', '), groups: groupsLine.join('; '), redis: redisLabel(redis) };
+      io.out(t(groupsLine.length ? 'cli:worker.offersInGroups' : 'cli:worker.offers', offered));
       // Ctrl-C or SIGTERM: running tasks are stopped (they end cancelled and say why), the worker leaves the fleet.
       await new Promise<void>((resolve) => {
         process.once('SIGINT', resolve);
         process.once('SIGTERM', resolve);
       });
-      io.out('Stopping: running tasks are stopped and the worker leaves the fleet.');
+      io.out(t('cli:worker.stopping'));
       await worker.close();
     } finally {
       await jobs.close();

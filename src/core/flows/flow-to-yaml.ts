@@ -1,5 +1,6 @@
 import { Document, isMap, isSeq, stringify } from 'yaml';
 import type { ActionStep, Flow, FlowStep } from '../../shared/flow';
+import { ENGLISH, type Words } from '../../shared/i18n/translate';
 import { flowArgumentShape, LOCATOR_FIELDS, loneRequiredArgument, takesTarget } from './flow-file-schema';
 
 /**
@@ -10,10 +11,8 @@ import { flowArgumentShape, LOCATOR_FIELDS, loneRequiredArgument, takesTarget } 
 /** A step whose one-line form is longer than this is written as a block, one field per line. */
 const ONE_LINE_LIMIT = 100;
 
-const HEADER = [
-  ' An Agentic Mobile Control flow. Check it: amc flow check FILE; run it: amc flow run FILE [-s SERIAL] [--var name=value].',
-  ' Steps: a tool (`- tap: {text: "Wi-Fi"}`), `- ai: "a sub-goal"`, `- assert: {visible: "Connected"}`, `- ask_ai: "a question?"`.',
-].join('\n');
+/** The file's opening comment, in the reader's language: what it is, how to check and run it, the kinds of steps. */
+const header = ({ t }: Words) => [` ${t('common:flowFile.about')}`, ` ${t('common:flowFile.steps')}`].join('\n');
 
 function shortAction(step: ActionStep): Record<string, unknown> {
   const lone = loneRequiredArgument(step.tool);
@@ -60,7 +59,7 @@ export function fileForm(step: FlowStep): Record<string, unknown> {
 /** A tool step the registry knows in its short form; any other stays in FlowSchema's own form (still valid). */
 const shape = (step: ActionStep) => (flowArgumentShape(step.tool) ? shortAction(step) : { ...step });
 
-export function flowToYaml(flow: Flow): string {
+export function flowToYaml(flow: Flow, words: Words = ENGLISH): string {
   const document = new Document({
     version: flow.version,
     goal: flow.goal,
@@ -70,7 +69,7 @@ export function flowToYaml(flow: Flow): string {
     steps: flow.steps.map(fileForm),
     ...(flow.answer ? { answer: flow.answer } : {}),
   });
-  document.commentBefore = HEADER;
+  document.commentBefore = header(words);
   const steps = document.get('steps', true);
   if (isSeq(steps)) {
     steps.items.forEach((item, index) => {

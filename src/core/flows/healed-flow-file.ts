@@ -3,6 +3,7 @@ import type { TaskRecord } from '../../shared/task';
 import { actionStepOf } from './flow-from-record';
 import { writtenLiterals } from './flow-variables';
 import { fileForm } from './flow-to-yaml';
+import { ENGLISH, type Words } from '../../shared/i18n/translate';
 
 /**
  * `amc flow heal FILE`: the flow file as the person wrote it, character for character, with each step the model
@@ -15,7 +16,7 @@ export interface HealedStep {
   index: number;
   /** The turns the model acted on in its place. */
   turns: readonly number[];
-  /** What happened, in plain words (the step's report line). */
+  /** What happened, in plain words (the step's report line), in the reader's language. */
   detail: string;
 }
 
@@ -25,7 +26,7 @@ const oneLine = (step: Record<string, unknown>) =>
     .map(([key, value]) => `${key}: ${stringify(value, { collectionStyle: 'flow', lineWidth: 0 }).trim()}`)
     .join(', ');
 
-export function healedFlowText(original: string, record: TaskRecord, healed: readonly HealedStep[]): string {
+export function healedFlowText(original: string, record: TaskRecord, healed: readonly HealedStep[], { t }: Words = ENGLISH): string {
   const doc = parseDocument(original);
   const sequence = doc.get('steps', true);
   if (!isSeq(sequence)) return original;
@@ -46,7 +47,7 @@ export function healedFlowText(original: string, record: TaskRecord, healed: rea
       return step ? [`${indent}- ${oneLine(fileForm(writtenLiterals('tool' in step ? { ...step, why: undefined } : step)))}`] : [];
     });
     const was = text.slice(start, end).trim().replace(/\s*\n\s*/g, ' ');
-    const comment = `${indent}# healed: step ${index + 1} was \`${was}\`; ${detail.replace(/\n/g, ' ')}`;
+    const comment = `${indent}# ${t('common:flowFile.healed', { step: index + 1, was, detail: detail.replace(/\n/g, ' ') })}`;
     text = `${text.slice(0, lineStart)}${[comment, ...steps].join('\n')}${text.slice(end)}`;
   }
   return text;

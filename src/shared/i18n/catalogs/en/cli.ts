@@ -349,4 +349,22 @@ export default {
     noScreenshot: 'no screenshot',
     notWritten: 'no screenshot written to {{file}}',
   },
+  actDone: {
+    done: 'ok: {{tool}} in {{duration}}',
+    at: 'ok: {{tool}} at ({{x}}, {{y}}) in {{duration}}',
+    on: 'ok: {{tool}} at ({{x}}, {{y}}) on {{label}} in {{duration}}',
+    attempts: ' ({{attempts}})',
+  },
+  mcpHttp: {
+    at: 'MCP server (Streamable HTTP) at {{url}}',
+    givenToken: 'Bearer token: the one in AMC_MCP_TOKEN.',
+    newToken: 'Bearer token: {{token}}',
+    idle: 'A session silent for {{seconds}} s ends and frees its phone (--idle-timeout).',
+    stop: 'Press Ctrl-C to stop.',
+  },
+  worker: {
+    offers: 'Worker {{name}} offers {{serials}} on {{redis}}. Ctrl-C stops it.',
+    offersInGroups: 'Worker {{name}} offers {{serials}} (groups: {{groups}}) on {{redis}}. Ctrl-C stops it.',
+    stopping: 'Stopping: running tasks are stopped and the worker leaves the fleet.',
+  },
 } as const;

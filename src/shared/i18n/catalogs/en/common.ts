@@ -115,4 +115,10 @@ export default {
     line: '{{label}} {{problem}} (Settings → {{section}})',
     lineOverridden: '{{label}} {{problem}} (Settings → {{section}}; {{variable}} overrides it)',
   },
+  /** The comments a flow file carries for the person who reads and edits it. */
+  flowFile: {
+    about: 'An Agentic Mobile Control flow. Check it: amc flow check FILE; run it: amc flow run FILE [-s SERIAL] [--var name=value].',
+    steps: 'Steps: a tool (`- tap: {text: "Wi-Fi"}`), `- ai: "a sub-goal"`, `- assert: {visible: "Connected"}`, `- ask_ai: "a question?"`.',
+    healed: 'healed: step {{step}} was `{{was}}`; {{detail}}',
+  },
 } as const;

@@ -341,4 +341,22 @@ export default {
     noScreenshot: '没有截图',
     notWritten: '没有截图写入 {{file}}',
   },
+  actDone: {
+    done: '成功：{{tool}}，用时 {{duration}}',
+    at: '成功：{{tool}}，位置 ({{x}}, {{y}})，用时 {{duration}}',
+    on: '成功：{{tool}}，位置 ({{x}}, {{y}})，作用于 {{label}}，用时 {{duration}}',
+    attempts: '（{{attempts}}）',
+  },
+  mcpHttp: {
+    at: 'MCP 服务器（Streamable HTTP）在 {{url}}',
+    givenToken: '持有者令牌：AMC_MCP_TOKEN 中的那个。',
+    newToken: '持有者令牌：{{token}}',
+    idle: '会话静默 {{seconds}} 秒后结束并释放它的手机（--idle-timeout）。',
+    stop: '按 Ctrl-C 停止。',
+  },
+  worker: {
+    offers: '工作端 {{name}} 在 {{redis}} 上提供 {{serials}}。按 Ctrl-C 停止它。',
+    offersInGroups: '工作端 {{name}} 在 {{redis}} 上提供 {{serials}}（设备组：{{groups}}）。按 Ctrl-C 停止它。',
+    stopping: '正在停止：进行中的任务会被停止，工作端离开设备队列。',
+  },
 } as const satisfies CatalogOf<typeof en>;

@@ -114,4 +114,9 @@ export default {
     line: '{{label}}{{problem}}（设置 → {{section}}）',
     lineOverridden: '{{label}}{{problem}}（设置 → {{section}}；由 {{variable}} 覆盖）',
   },
+  flowFile: {
+    about: 'Agentic Mobile Control 的流程文件。检查它：amc flow check FILE；运行它：amc flow run FILE [-s SERIAL] [--var name=value]。',
+    steps: '步骤：一个工具（`- tap: {text: "Wi-Fi"}`）、`- ai: "一个子目标"`、`- assert: {visible: "Connected"}`、`- ask_ai: "一个问题？"`。',
+    healed: '已修复：第 {{step}} 步原来是 `{{was}}`；{{detail}}',
+  },
 } as const satisfies CatalogOf<typeof en>;
