@@ -6,6 +6,7 @@ import type { Redis } from 'ioredis';
 import { FleetJobSchema, FleetResultSchema, FleetWorkerSchema, type FleetJob, type FleetJobInput, type FleetWorkerInfo } from './job';
 import { ANY_QUEUE, FLEET_PREFIX, phoneQueue, QUEUES_KEY, reachRedis, WORKER_ALIVE_MS, WORKERS_KEY, workerAliveKey } from './redis';
 import { ANY_PHONE_TARGET, jobCounts, jobVerdict, type FleetOverview, type JobState, type JobView } from '../shared/fleet';
+import { scheduleRefusal } from './schedule-refusal';
 import { say, type Said, type SaidCode, type Saying } from '../shared/said';
 import { ENGLISH } from '../shared/i18n/translate';
 import { shownText, shownTexts } from '../shared/shown-text';
@@ -351,8 +352,8 @@ export class FleetClient {
     try {
       await this.queue(queue).upsertJobScheduler(name, repeat, { name: data.flow ? 'flow' : 'goal', data, opts: jobOptions() });
     } catch (error) {
-      // BullMQ's own words (a cron it cannot parse) follow ours.
-      const refused = say('fleetSchedule.refused', { why: error instanceof Error ? error.message : String(error) });
+      // A cron its reader cannot take is said by its own code; any other words of BullMQ's follow ours.
+      const refused = scheduleRefusal(error, when);
       throw new FleetRequestError(refused.text, refused.said);
     }
     return (await this.schedules()).find((schedule) => schedule.name === name)!;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SaidSchema } from './said';
 import { schemaMessage } from './schema-message';
 
 /**
@@ -49,5 +50,5 @@ export type NoteEdit = z.infer<typeof NoteEditSchema>;
 export const NoteIdInputSchema = z.object({ id: NoteIdSchema }).strict();
 
 /** The notes as Settings lists them, newest first; `problem` says (in plain words) why the notes file cannot be read. */
-export const NoteListingSchema = z.object({ notes: z.array(AppNoteSchema), problem: z.string().nullable() });
+export const NoteListingSchema = z.object({ notes: z.array(AppNoteSchema), problem: z.string().nullable(), problemSaid: SaidSchema.optional() });
 export type NoteListing = z.infer<typeof NoteListingSchema>;

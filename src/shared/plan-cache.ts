@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SaidSchema } from './said';
 
 /**
  * The plan cache ("Reuse successful runs"): for each goal, the one earlier run that a model drove to a verified success
@@ -19,7 +20,7 @@ export const PlanCacheEntrySchema = z.object({
 export type PlanCacheEntry = z.infer<typeof PlanCacheEntrySchema>;
 
 /** The entries, newest first, with the reason when the cache file cannot be read. */
-export const PlanCacheListingSchema = z.object({ entries: z.array(PlanCacheEntrySchema), problem: z.string().nullable() });
+export const PlanCacheListingSchema = z.object({ entries: z.array(PlanCacheEntrySchema), problem: z.string().nullable(), problemSaid: SaidSchema.optional() });
 export type PlanCacheListing = z.infer<typeof PlanCacheListingSchema>;
 
 /** Forgetting: one goal (its words) or one run (its task id). */

@@ -4,6 +4,7 @@ import { ADB_OPTIONS_USAGE, adbOptions } from './devices';
 import { PLANNER_OPTIONS_USAGE, plannerOptions } from '../planner-options';
 import { SUPERVISION_OPTIONS_USAGE, supervisionOptions } from '../supervision-options';
 import { runTaskAtTerminal } from '../task-at-terminal';
+import { saidWords } from '../../shared/supervision-words';
 import { terminalWords } from '../terminal-words';
 
 const USAGE = `amc replay TASK_ID [-s SERIAL] [--let-model-fix] ${PLANNER_OPTIONS_USAGE} ${SUPERVISION_OPTIONS_USAGE} [--json] ${ADB_OPTIONS_USAGE}`;
@@ -28,7 +29,7 @@ export const replayCommand: CliCommand = {
     const { replayPlannerFor, ReplayRefused } = await import('../../core/flows/replay-task');
     return runTaskAtTerminal('replay', values, io, async ({ configured, history }) => {
       const record = await history.get(id).catch((error: unknown) => {
-        throw error instanceof TaskStoreError ? new UsageError(`task ${id} cannot be read from history: ${error.message}`) : error;
+        throw error instanceof TaskStoreError ? new UsageError(terminalWords().t('cli:usageError.historyUnreadable', { id, reason: saidWords(error.message, error.said, terminalWords()) })) : error;
       });
       if (!record) throw new UsageError(terminalWords().t('cli:usageError.noTask', { id }));
       try {

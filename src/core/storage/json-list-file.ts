@@ -1,5 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { z } from 'zod';
+import { issueSaid } from '../../shared/issue-said';
+import { say, saidList, type Saying } from '../../shared/said';
 import { withFileLock } from './file-lock';
 import { writeFileAtomic } from './settings-store';
 
@@ -24,10 +26,10 @@ export interface JsonListFileOptions<Item> {
   item: z.ZodType<Item>;
   /** A larger file is not read at all. */
   maxFileBytes: number;
-  /** What a file of this kind is called in a reason: "a notes file". */
-  kind: string;
-  /** The owner's error for a file that cannot be used, from why (`is not valid JSON`). */
-  damaged: (why: string) => Error;
+  /** What a file of this kind is called in a reason: "a notes file", and its code. */
+  kind: Saying;
+  /** The owner's error for a file that cannot be used, from why (`is not valid JSON`, with its code). */
+  damaged: (why: Saying) => Error;
   /** Bounds the list before it is written (the oldest go first, say). */
   cap?: (items: Item[]) => Item[];
 }
@@ -50,21 +52,27 @@ export function jsonListFile<Item>(options: JsonListFileOptions<Item>): JsonList
       info = await stat(file);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-      throw damaged(`cannot be read (${(error as Error).message})`);
+      throw damaged(say('storedFile.unreadable', { systemText: (error as Error).message }));
     }
-    if (info.size > maxFileBytes) throw damaged(`is larger than ${Math.round(maxFileBytes / 1024)} KB`);
+    if (info.size > maxFileBytes) throw damaged(say('storedFile.tooLarge', { size: Math.round(maxFileBytes / 1024) }));
     const key = `${info.size}:${info.mtimeMs}`;
     if (cached?.key === key) return cached.items;
     let json: unknown;
     try {
       json = JSON.parse(await readFile(file, 'utf8'));
     } catch (error) {
-      throw error instanceof SyntaxError ? damaged('is not valid JSON') : damaged(`cannot be read (${(error as Error).message})`);
+      throw damaged(error instanceof SyntaxError ? say('storedFile.notJson') : say('storedFile.unreadable', { systemText: (error as Error).message }));
     }
     const parsed = schema.safeParse(json);
     if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      throw damaged(`is not ${kind} (${issue ? `${issue.path.join('.') || 'the whole file'}: ${issue.message}` : 'unknown shape'})`);
+      // zod gives at least one issue: the first says where and why (zod's English in the text, its code beside it).
+      const issue = parsed.error.issues[0]!;
+      const where = issue.path.join('.');
+      const problemSaid = saidList([issueSaid(issue)]);
+      throw damaged({
+        text: `is not ${kind.text} (${where || 'the whole file'}: ${issue.message})`,
+        said: where ? { code: 'storedFile.wrongShape', values: { kindSaid: saidList([kind.said]), path: where, problemSaid } } : { code: 'storedFile.wrongShapeWhole', values: { kindSaid: saidList([kind.said]), problemSaid } },
+      });
     }
     const items = parsed.data[field] as Item[];
     cached = { key, items };

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { AppNoteSchema, type AppNote, type NoteEdit } from '../../shared/app-notes';
+import { saidList, say, type Said, type Saying } from '../../shared/said';
 import { jsonListFile } from './json-list-file';
 
 /**
@@ -31,6 +32,11 @@ export interface NotesStore {
 /** The notes file exists but cannot be used; it is left as it is. */
 export class NotesFileError extends Error {
   override name = 'NotesFileError';
+  readonly said: Said;
+  constructor({ text, said }: Saying) {
+    super(text);
+    this.said = said;
+  }
 }
 
 /** A change that cannot apply (no such note); nothing was written. */
@@ -76,8 +82,12 @@ export function createNotesStore(home: string, options: { now?: () => number; li
     field: 'notes',
     item: AppNoteSchema,
     maxFileBytes: limits.maxFileBytes,
-    kind: 'a notes file',
-    damaged: (why) => new NotesFileError(`The notes file ${file} ${why}; fix or delete it. It was not changed, and tasks run without notes until then.`),
+    kind: say('storedFile.notesKind'),
+    damaged: (why) =>
+      new NotesFileError({
+        text: `The notes file ${file} ${why.text}; fix or delete it. It was not changed, and tasks run without notes until then.`,
+        said: { code: 'storedFile.notesDamaged', values: { file, whySaid: saidList([why.said]) } },
+      }),
     cap: (notes) => withinCap(notes, limits.maxNotes),
   });
   const read = stored.read;

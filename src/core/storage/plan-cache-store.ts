@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { planCacheKey, PlanCacheEntrySchema, type PlanCacheEntry } from '../../shared/plan-cache';
+import { saidList, say, type Said, type Saying } from '../../shared/said';
 import { jsonListFile } from './json-list-file';
 
 /**
@@ -21,6 +22,11 @@ export interface PlanCacheStore {
 /** The plan cache file exists but cannot be used; it is left as it is. */
 export class PlanCacheFileError extends Error {
   override name = 'PlanCacheFileError';
+  readonly said: Said;
+  constructor({ text, said }: Saying) {
+    super(text);
+    this.said = said;
+  }
 }
 
 export const PLAN_CACHE_FILE = path.join('storage', 'plan-cache.json');
@@ -36,8 +42,12 @@ export function createPlanCacheStore(home: string): PlanCacheStore {
     field: 'entries',
     item: PlanCacheEntrySchema,
     maxFileBytes: 4 * 1024 * 1024,
-    kind: 'a plan cache file',
-    damaged: (why) => new PlanCacheFileError(`The plan cache file ${file} ${why}; fix or delete it. It was not changed, and no run is reused until then.`),
+    kind: say('storedFile.planCacheKind'),
+    damaged: (why) =>
+      new PlanCacheFileError({
+        text: `The plan cache file ${file} ${why.text}; fix or delete it. It was not changed, and no run is reused until then.`,
+        said: { code: 'storedFile.planCacheDamaged', values: { file, whySaid: saidList([why.said]) } },
+      }),
     cap: (entries) => newestFirst(entries).slice(0, PLAN_CACHE_MAX_ENTRIES),
   });
   return {

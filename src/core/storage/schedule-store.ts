@@ -4,13 +4,21 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ScheduleFileSchema, type ScheduleFile } from '../../shared/schedule';
+import { issueSaid } from '../../shared/issue-said';
+import { saidList, say, type Said, type Saying } from '../../shared/said';
 import { withFileLock } from './file-lock';
 import { writeFileAtomic } from './settings-store';
 
 export const SCHEDULES_FILE = 'schedules.json';
 
+/** The schedules file exists but cannot be used: its English words, and the code that words them for the reader. */
 export class ScheduleFileError extends Error {
   override name = 'ScheduleFileError';
+  readonly said: Said;
+  constructor({ text, said }: Saying) {
+    super(text);
+    this.said = said;
+  }
 }
 
 export interface ScheduleStore {
@@ -30,18 +38,23 @@ export function createScheduleStore(home: string): ScheduleStore {
       text = await readFile(file, 'utf8');
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return ScheduleFileSchema.parse({});
-      throw new ScheduleFileError(`the schedules file ${file} cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+      throw new ScheduleFileError(say('storedFile.schedulesUnreadable', { file, systemText: (error as NodeJS.ErrnoException).code ?? String(error) }));
     }
     let json: unknown;
     try {
       json = JSON.parse(text);
     } catch {
-      throw new ScheduleFileError(`the schedules file ${file} is not JSON; fix it or move it away (nothing was changed)`);
+      throw new ScheduleFileError(say('storedFile.schedulesNotJson', { file }));
     }
     const parsed = ScheduleFileSchema.safeParse(json);
     if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      throw new ScheduleFileError(`the schedules file ${file} is damaged (${issue?.path.join('.') || 'file'}: ${issue?.message}); fix it or move it away (nothing was changed)`);
+      // zod gives at least one issue: the first says where and why (zod's English in the text, its code beside it).
+      const issue = parsed.error.issues[0]!;
+      const where = issue.path.join('.') || 'file';
+      throw new ScheduleFileError({
+        text: `the schedules file ${file} is damaged (${where}: ${issue.message}); fix it or move it away (nothing was changed)`,
+        said: { code: 'storedFile.schedulesDamaged', values: { file, path: where, problemSaid: saidList([issueSaid(issue)]) } },
+      });
     }
     return parsed.data;
   };

@@ -1,5 +1,5 @@
 import { link, mkdir, open, readdir, rm, stat, type FileHandle } from 'node:fs/promises';
-import { say, type Saying } from '../../shared/said';
+import { saidList, say, type Said, type Saying } from '../../shared/said';
 import path from 'node:path';
 import { actionCount } from '../../shared/turns';
 import { writeSyncedSibling } from './synced-file';
@@ -7,7 +7,7 @@ import { redactSecrets } from '@amc/provider-clients';
 import type { DamagedHistoryFile, HistoryListing, TaskSummary } from '../../shared/contract/history';
 import { FINAL_STATUSES, TaskEventSchema, type TaskEvent, type TaskRecord } from '../../shared/task';
 import { parseEvent, sizeProblem, TASK_FILE_LIMITS, turnsProblem, type TaskFileLimits } from './task-file';
-import { loadTaskFile } from './task-loader';
+import { loadTaskFile, TaskFileError } from './task-loader';
 import type { TurnsWanted } from './history-worker';
 
 /**
@@ -37,6 +37,13 @@ export interface TaskStore {
 
 export class TaskStoreError extends Error {
   override name = 'TaskStoreError';
+  /** The message's code, for a reader in another language (the refusals a person meets carry one). */
+  constructor(
+    message: string,
+    readonly said?: Said,
+  ) {
+    super(message);
+  }
 }
 
 /** Why a task file is not a task record (too large, too many turns, no task.started line). */
@@ -165,16 +172,18 @@ export function createTaskStore(home: string, limits: TaskFileLimits = TASK_FILE
     return record && summaryOf(record);
   }
 
-  /** A record for a reader: a damaged file is a TaskStoreError that says why and what to do. */
+  /** A record for a reader: a damaged or unreadable file is a TaskStoreError that says why and what to do, by code. */
   async function readShown(id: string, turns?: TurnsWanted): Promise<TaskRecord | undefined> {
     checkId(id);
     try {
       return await readRecord(id, turns);
     } catch (error) {
-      if (error instanceof DamagedTaskFile) {
-        throw new TaskStoreError(`The task "${id}" cannot be shown: ${error.message}. Move or delete ${fileOf(id)}; it was left untouched.`);
-      }
-      throw error;
+      const problem =
+        error instanceof DamagedTaskFile ? error.problem : error instanceof TaskFileError ? say('taskFile.unreadable', { error: error.code ?? error.message }) : null;
+      if (!problem) throw error;
+      const action = say('taskFile.moveOrDelete', { path: fileOf(id) });
+      const shown = say('taskFile.cannotBeShown', { id, problemSaid: saidList([problem.said]), actionSaid: saidList([action.said]) });
+      throw new TaskStoreError(`The task "${id}" cannot be shown: ${problem.text}. ${action.text}`, shown.said);
     }
   }
 

@@ -12,6 +12,8 @@ export function plainError(error: unknown): string {
       const worded = issues.map((issue, index) => wordSaid(issue, issuesSaid?.[index], words));
       return words.t('app:common.inputRefused', { issues: worded.join(words.t('app:common.issueSeparator')) });
     }
+    // An error that carries its code (a task that cannot be shown, …) is worded in the window's language.
+    if (error.rpcError.said) return wordSaid(plainReason(message), error.rpcError.said, currentWords());
     if (code === 'unavailable') return message;
     // A refusal main worded by its code (a phone that left, a busy phone) reads in the window's language.
     return wordSaid(plainReason(message), error.rpcError.said, currentWords());

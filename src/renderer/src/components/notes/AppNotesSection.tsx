@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { noteLine, NOTE_LIMITS, type AppNote } from '../../../../shared/app-notes';
+import { wordSaid } from '../../../../shared/said';
 import { useBridge } from '../../bridge-context';
 import { reportError } from '../../store/app-store';
 import { useNotesStore } from '../../store/notes-store';
@@ -79,7 +80,8 @@ function NoteItem({ note }: { note: AppNote }) {
 /** The notes per app the planner receives, grouped by app, for the person to read, correct or delete. */
 export function AppNotesSection() {
   const listing = useNotesStore((s) => s.listing);
-  const { t } = useWords();
+  const words = useWords();
+  const { t } = words;
   const byApp = new Map<string, AppNote[]>();
   for (const note of listing?.notes ?? []) byApp.set(note.app, [...(byApp.get(note.app) ?? []), note]);
   return (
@@ -88,7 +90,7 @@ export function AppNotesSection() {
       <p className="muted">{t('app:notes.intro')}</p>
       {listing?.problem && (
         <p className="banner warning" role="alert">
-          {listing.problem}
+          {wordSaid(listing.problem, listing.problemSaid, words)}
         </p>
       )}
       {listing && !listing.problem && byApp.size === 0 && <p className="empty">{t('app:notes.empty')}</p>}

@@ -215,6 +215,7 @@ export default {
     revokeOne: 'token revoke takes exactly one token id or name (see `token list`)',
     tokenAction: 'token needs an action: create, revoke or list',
     unknownTokenAction: 'unknown token action "{{action}}" (create, revoke or list)',
+    historyUnreadable: 'task {{id}} cannot be read from history: {{reason}}',
     noTaskMatches: '--tasks: no task matches {{unknown}}; tasks: {{tasks}}',
     noTaskGiven: '--tasks: no task matches an empty list; tasks: {{tasks}}',
     cannotReadFile: 'cannot read {{file}}: {{systemText}}',

@@ -212,6 +212,7 @@ export default {
     revokeOne: '`token revoke` 需要正好一个令牌 ID 或名字（见 `token list`）',
     tokenAction: '令牌需要一个操作：`create`、`revoke` 或 `list`',
     unknownTokenAction: '没有“{{action}}”这个令牌操作（`create`、`revoke` 或 `list`）',
+    historyUnreadable: '无法从历史中读取任务 {{id}}：{{reason}}',
     noTaskMatches: '`--tasks`：没有任务匹配 {{unknown}}；任务有 `{{tasks}}`',
     noTaskGiven: '`--tasks`：列表是空的；任务有 `{{tasks}}`',
     cannotReadFile: '无法读取 {{file}}。系统的原话：“{{systemText}}”',
