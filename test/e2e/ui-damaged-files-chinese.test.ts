@@ -11,7 +11,7 @@ import { PLAN_CACHE_FILE } from '../../src/core/storage/plan-cache-store';
 import { taskEvents } from '../core/storage/task-fixtures';
 import { latinSentences } from '../support/latin-sentences';
 import { useUiFixture } from '../support/ui-fixture';
-import { saveScreenshot } from './ui-support';
+import { openConnectedPage, saveScreenshot } from './ui-support';
 
 const ui = useUiFixture({ locale: 'zh-CN' });
 const expectChinese = (text: string) => expect(latinSentences(text, ['JSON']), text).toEqual([]);
@@ -29,12 +29,7 @@ beforeAll(async () => {
 
 describe('damaged files in a Chinese window', { timeout: 120_000 }, () => {
   it('Scenario: A History task that cannot be shown, and damaged notes and plan cache files, are worded in a Chinese window', async () => {
-    const page = await ui.browser.context.newPage();
-    const errors: string[] = [];
-    page.on('pageerror', (error) => errors.push(error.message));
-    await page.setViewportSize({ width: 1280, height: 800 });
-    await page.goto(ui.host.app.url);
-    await page.getByText('已连接（web）').waitFor();
+    const { page, errors } = await openConnectedPage(ui);
     await page.getByRole('tab', { name: '历史' }).click();
     await page.locator('[data-testid="history-row"][data-task-id="unreadable-later"]').waitFor();
 

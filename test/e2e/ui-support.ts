@@ -116,6 +116,17 @@ export async function saveScreenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: path.join(ARTIFACTS, `ui-${name}.png`) });
 }
 
+/** A page of the app in the fixture's (Chinese) browser at 1280x800, once it is connected, and the page errors it meets. */
+export async function openConnectedPage(ui: { browser: TestBrowser; host: UiHost }, connected = '已连接（web）'): Promise<{ page: Page; errors: string[] }> {
+  const page = await ui.browser.context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto(ui.host.app.url);
+  await page.getByText(connected).waitFor();
+  return { page, errors };
+}
+
 /** Picks a phone in the device list. */
 export async function selectPhone(page: Page, serial: string): Promise<void> {
   const row = page.locator(`[data-testid="device-row"][data-serial="${serial}"]`);
