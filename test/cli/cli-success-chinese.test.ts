@@ -9,6 +9,8 @@ import { startAdbHarness, type AdbHarness } from '../support/adb-harness';
 import { interrupt, runAmc, startAmc } from '../support/cli';
 import { latinSentences } from '../support/latin-sentences';
 import { decisionRequest, startTestControlPlane } from '../control-plane/support';
+import { ACTION_TOOLS } from '../../src/core/tools/registry';
+import { wordsFor } from '../../src/shared/i18n/translate';
 
 let harness: AdbHarness;
 let home: string;
@@ -152,5 +154,24 @@ describe('amc success lines in a Chinese terminal', { timeout: 120_000 }, () => 
     expect(comparedInEnglish.stdout).toMatch(/^task\s+A\s+B\s+differs$/m);
     expect(comparedInEnglish.stdout).toMatch(/^clock-add-0630\s+FAIL 1 step — [\d.]+ s\s+FAIL 1 step — [\d.]+ s$/m);
     expect(comparedInEnglish.stdout).toMatch(/^A: 0\/2 tasks passed: 0% \[95% CI 0%–65\.8%\]; median per run 1 steps, 0 tokens, [\d.]+ s; wall time [\d.]+ s on 1 phone$/m);
+  });
+
+  it("Scenario: amc act --help lists the tools in the catalog's words in a Chinese terminal", async () => {
+    const help = await runAmc(['act', '--help'], { env: chinese() });
+    expect(help.code, help.stderr).toBe(0);
+    const toolList = help.stdout.slice(help.stdout.indexOf('\n工具：\n'));
+    expect(toolList.length, help.stdout).toBeGreaterThan(10);
+    // Each tool of the registry under its verb in the catalog; what each argument means to the model stays in its schema.
+    const { t } = wordsFor('zh-CN');
+    for (const name of ACTION_TOOLS.keys()) expect(toolList).toContain(`\n  ${name}  ${t(`common:action.verb.${name}.do`)}\n`);
+    expect(toolList).toContain('\n  tap  点按\n      --element_id TEXT（可选）\n      --x N（可选） (0–100000)\n');
+    expect(toolList).toContain('\n      --text TEXT\n');
+    expect(toolList).toContain('选项名和列出的取值不分大小写（--key HOME）。');
+    expectAllChinese(help.stdout);
+
+    // English readers keep the tools' own words.
+    const inEnglish = await runAmc(['act', '--help'], { env: english() });
+    expect(inEnglish.stdout).toContain('\nTools:\n  tap  Tap once.\n      --element_id TEXT  (optional)  Id of an element in the current Scene');
+    expect(inEnglish.stdout).toContain('Option names and named values are accepted in any case (--key HOME).');
   });
 });

@@ -6,6 +6,7 @@ import { plainReason } from '../../shared/plain-words';
 import { ADB_OPTIONS_USAGE, adbFromOptions, adbOptions, pickSerial, withInterrupt } from './devices';
 import { formatDuration } from '../../shared/task-words';
 import { terminalWords } from '../terminal-words';
+import type { Words } from '../../shared/i18n/translate';
 
 type PropertySchema = { type?: string; enum?: string[]; description?: string; minimum?: number; maximum?: number };
 
@@ -41,22 +42,32 @@ function findToolName(args: string[]): string | undefined {
   return undefined;
 }
 
-function argumentHelp(name: string, schema: PropertySchema, required: boolean): string {
+/**
+ * One argument's line. The schema's description is the model's English: an English reader gets it as before; any
+ * other reader gets the argument's name, value and range, which need no words.
+ */
+function argumentHelp(name: string, schema: PropertySchema, required: boolean, words: Words): string {
   const value = schema.enum ? schema.enum.join('|') : schema.type === 'boolean' ? '' : schema.type === 'string' ? 'TEXT' : 'N';
   const range = schema.minimum !== undefined && schema.maximum !== undefined && !schema.enum ? ` (${schema.minimum}–${schema.maximum})` : '';
-  return `      --${name}${value ? ` ${value}` : ''}${required ? '' : '  (optional)'}${range}${schema.description && !schema.enum ? `  ${schema.description}` : ''}`;
+  const description = schema.description && !schema.enum && words.language === 'en' ? `  ${schema.description}` : '';
+  return `      --${name}${value ? ` ${value}` : ''}${required ? '' : words.t('cli:act.optional')}${range}${description}`;
 }
+
+/** What a tool does, for the help: the first sentence of its description for an English reader, else its verb in the catalog. */
+const toolAim = (name: string, description: string, words: Words) =>
+  words.language === 'en' ? description.split(/(?<=\.) /)[0]! : words.t(`common:action.verb.${name}.do`);
 
 /** Every tool of the registry with its arguments, as `amc act --help` lists them. */
 async function toolsHelp(): Promise<string> {
   const { ACTION_TOOLS } = await import('../../core/tools/registry');
-  const lines = ['Tools:'];
+  const words = terminalWords();
+  const lines = [words.t('cli:act.tools')];
   for (const tool of ACTION_TOOLS.values()) {
     const { properties = {}, required = [] } = tool.spec.inputSchema as { properties?: Record<string, PropertySchema>; required?: string[] };
-    lines.push(`  ${tool.name}  ${tool.description.split(/(?<=\.) /)[0]}`);
-    for (const [name, schema] of Object.entries(properties)) lines.push(argumentHelp(name, schema, required.includes(name)));
+    lines.push(`  ${tool.name}  ${toolAim(tool.name, tool.description, words)}`);
+    for (const [name, schema] of Object.entries(properties)) lines.push(argumentHelp(name, schema, required.includes(name), words));
   }
-  lines.push('', 'Option names and named values are accepted in any case (--key HOME).');
+  lines.push('', words.t('cli:act.anyCase'));
   return lines.join('\n');
 }
 

@@ -329,6 +329,11 @@ export default {
     phones_other: '{{count}} phones',
     interrupted: ' (interrupted)',
   },
+  act: {
+    tools: 'Tools:',
+    optional: '  (optional)',
+    anyCase: 'Option names and named values are accepted in any case (--key HOME).',
+  },
   /** amc connect, disconnect and pair: our line, adb's own answer quoted where it has one. */
   address: {
     connected: 'connected to {{serial}}',

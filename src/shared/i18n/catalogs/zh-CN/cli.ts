@@ -322,6 +322,11 @@ export default {
     phones_other: '{{count}} 台手机',
     interrupted: '（已中断）',
   },
+  act: {
+    tools: '工具：',
+    optional: '（可选）',
+    anyCase: '选项名和列出的取值不分大小写（--key HOME）。',
+  },
   address: {
     connected: '已连接 {{serial}}',
     disconnected: '已断开 {{address}}',
