@@ -8,7 +8,8 @@ import { plainReason } from '../shared/plain-words';
 import { failureWordsOf } from '../shared/task-failure';
 import { formatUsd } from '../shared/prices';
 import { sceneToJson } from '../shared/scene';
-import { actionWords } from '../shared/supervision-words';
+import { actionWords, stepErrorFor } from '../shared/supervision-words';
+import type { StepOutcome } from '../shared/action';
 import type { PlannerInfo, TaskEvent, TaskEventOf } from '../shared/task';
 import { capitalized, countOf, outcomeWord, plannerWords, tokensLabel } from '../shared/task-words';
 import { finishedVerdict, taskVerdict, type TaskVerdict } from '../shared/verdict';
@@ -31,6 +32,15 @@ const text = (value: string): CallToolResult => ({ content: [{ type: 'text', tex
 const json = (value: object): CallToolResult => {
   const clean = redactSecrets(JSON.stringify(value, null, 2));
   return { content: [{ type: 'text', text: clean }], structuredContent: JSON.parse(clean) as Record<string, unknown> };
+};
+/**
+ * A failed action: its error worded from its code in the server's language (English unless the terminal reads another),
+ * and the outcome as structured content, with the English error and its code (`errorSaid`) for a client to word itself.
+ */
+const failedAction = (outcome: StepOutcome, tool: string, words: Words): CallToolResult => {
+  const error = plainReason(outcome.error ?? ENGLISH.t('mcp:toolFailed', { tool }));
+  const worded = stepErrorFor(outcome, words) ?? words.t('mcp:toolFailed', { tool });
+  return { ...json({ ...outcome, error }), content: [{ type: 'text', text: redactSecrets(worded) }], isError: true };
 };
 const jsonResource = (uri: URL, value: unknown) => ({ contents: [{ uri: uri.href, mimeType: 'application/json', text: redactSecrets(JSON.stringify(value, null, 2)) }] });
 
@@ -236,7 +246,7 @@ export function createMcpServer(
   const runAction = async (serial: string, tool: string, args: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult> => {
     const mode = (await call(app, 'settings.get', {})).effective.supervision.confirmation;
     const outcome = await session.act(serial, { name: tool, args }, { signal, confirmation: { mode, ask: (question) => askPerson(question, signal) } });
-    if (!outcome.ok) throw new Error(plainReason(outcome.error ?? t('mcp:toolFailed', { tool })));
+    if (!outcome.ok) return failedAction(outcome, tool, words);
     return json(outcome);
   };
 

@@ -169,3 +169,12 @@ export function supervisionLines(log: readonly SupervisionEntry[], words: Words 
 export function stepErrorWords(outcome: Pick<StepOutcome, 'error' | 'errorSaid'>, words: Words = ENGLISH): string | null {
   return outcome.error === undefined ? null : saidWords(plainReason(outcome.error), outcome.errorSaid, words);
 }
+
+/**
+ * A failed step's error for a surface whose English is the runtime's own text (`amc act`, MCP results): that text for
+ * an English reader, worded from its code for any other.
+ */
+export function stepErrorFor(outcome: Pick<StepOutcome, 'error' | 'errorSaid'>, words: Words): string | null {
+  if (outcome.error === undefined) return null;
+  return words.language === 'en' ? plainReason(outcome.error) : stepErrorWords(outcome, words);
+}

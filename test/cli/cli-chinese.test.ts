@@ -92,4 +92,23 @@ describe('amc in a Chinese terminal', { timeout: 180_000 }, () => {
     expect(noDevices.stdout).toContain('上没有设备');
     for (const output of [none.stderr, noDevices.stdout]) expectAllChinese(output);
   });
+
+  it('Scenario: amc act words a failed action from its code in a Chinese terminal', async () => {
+    await harness.connect();
+    await harness.reset();
+    const act = (...args: string[]) => runAmc(['act', '-s', harness.serial, 'tap', ...args], { env: env() });
+    const missing = await act('--element_id', 'e999');
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/^失败：这一轮的屏幕布局里没有元素 e999（编号：e1 到 e\d+）。编号每一轮都会变。$/m);
+    const outside = await act('--x', '5000', '--y', '3');
+    expect(outside.stderr).toMatch(/^失败：点 \(5000, 3\) 在 \d+x\d+ 的屏幕之外；坐标是设备像素。$/m);
+    const noTarget = await act();
+    expect(noTarget.stderr).toContain('失败：tap 需要 element_id，或同时给出 x 和 y。');
+    for (const output of [missing.stderr, outside.stderr, noTarget.stderr]) expectAllChinese(output);
+    // An English terminal keeps the words it had.
+    const english = await runAmc(['act', '-s', harness.serial, 'tap', '--element_id', 'e999'], { env: env({ LANG: 'en_US.UTF-8' }) });
+    expect(english.stderr).toMatch(/^failed: There is no element e999 in this turn's Scene \(ids: e1 to e\d+\)\. Ids change every turn\.$/m);
+    // Nothing reached the phone.
+    expect((await harness.state()).foreground).toBe('com.android.launcher3');
+  });
 });

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAdbHarness, type AdbHarness } from '../support/adb-harness';
 import { amcBin } from '../support/cli';
 import { directAnthropicEnv } from '../support/planner-env';
+import { latinSentences } from '../support/latin-sentences';
 
 let harness: AdbHarness;
 let home: string;
@@ -28,7 +29,7 @@ afterAll(async () => {
 });
 
 /** An agent on its own `amc mcp` in a Chinese terminal, whose Settings ask before every action; its person answers `answer`. */
-async function chineseStepModeAgent(answer?: 'decline'): Promise<{ client: Client; asked: string[] }> {
+async function chineseStepModeAgent(answer?: 'decline', confirm = 'every'): Promise<{ client: Client; asked: string[] }> {
   const asked: string[] = [];
   const client = new Client({ name: 'test-agent', version: '1.0.0' }, answer ? { capabilities: { elicitation: {} } } : {});
   if (answer) {
@@ -38,7 +39,7 @@ async function chineseStepModeAgent(answer?: 'decline'): Promise<{ client: Clien
     });
   }
   // The model is never called here: every action is the agent's own.
-  const env = { PATH: process.env.PATH ?? '', ...directAnthropicEnv(harness, home, 'http://127.0.0.1:9'), TASK_CONFIRM_ACTIONS: 'every', LANG: 'zh_CN.UTF-8' };
+  const env = { PATH: process.env.PATH ?? '', ...directAnthropicEnv(harness, home, 'http://127.0.0.1:9'), TASK_CONFIRM_ACTIONS: confirm, LANG: 'zh_CN.UTF-8' };
   await client.connect(new StdioClientTransport({ command: process.execPath, args: [amcBin, 'mcp'], env, stderr: 'pipe' }));
   clients.push(client);
   return { client, asked };
@@ -63,5 +64,22 @@ describe('amc mcp in Chinese', { timeout: 120_000 }, () => {
     // The tools themselves are the agent's interface: their names and descriptions do not change.
     const { tools } = await declining.client.listTools();
     expect(tools.find((entry) => entry.name === 'act')?.description).toMatch(/^[\x20-\x7e]/);
+  });
+
+  it("Scenario: A failed action's error is worded from its code over MCP in a Chinese terminal", async () => {
+    await harness.reset();
+    const { client } = await chineseStepModeAgent(undefined, 'sensitive');
+    const act = async (args: Record<string, unknown>) => (await client.callTool({ name: 'act', arguments: { serial: harness.serial, tool: 'tap', args } })) as CallToolResult;
+    const missing = await act({ element_id: 'e999' });
+    expect(missing.isError).toBe(true);
+    expect(textOf(missing)).toMatch(/^这一轮的屏幕布局里没有元素 e999（编号：e1 到 e\d+）。编号每一轮都会变。$/);
+    expect(missing.structuredContent).toMatchObject({ ok: false, error: expect.stringMatching(/^There is no element e999 in this turn's Scene/), errorSaid: { code: 'step.noSuchElement' } });
+    const wrongType = await act({ element_id: 5 });
+    expect(textOf(wrongType)).toMatch(/^tap 的参数无效：element_id：/);
+    expect(wrongType.structuredContent).toMatchObject({ error: expect.stringMatching(/^Invalid arguments for tap: element_id/), errorSaid: { code: 'step.invalidArguments' } });
+    for (const result of [missing, wrongType]) expect(latinSentences(textOf(result), ['tap', 'element_id']), textOf(result)).toEqual([]);
+    await client.callTool({ name: 'release_phone', arguments: { serial: harness.serial } });
+    // Nothing reached the phone.
+    expect((await harness.state()).foreground).toBe('com.android.launcher3');
   });
 });

@@ -133,7 +133,9 @@ describe.each(['stdio', 'http'] as const)('amc mcp over %s', (kind) => {
   it('Scenario: Bad arguments are MCP errors in plain words', async () => {
     const wrongType = await tool(agent, 'act', { serial: harness.serial, tool: 'tap', args: { element_id: 5 } });
     expect(wrongType.isError).toBe(true);
-    expect(textOf(wrongType)).toMatch(/Invalid arguments for tap: element_id/);
+    expect(textOf(wrongType)).toMatch(/^Invalid arguments for tap: element_id/);
+    // The English text is what it was; the structured content carries it again with its code, for a client to word.
+    expect(wrongType.structuredContent).toMatchObject({ ok: false, error: textOf(wrongType), errorSaid: { code: 'step.invalidArguments', values: { tool: 'tap' } } });
     const unknownTool = await tool(agent, 'act', { serial: harness.serial, tool: 'fly', args: {} });
     expect(unknownTool.isError).toBe(true);
     expect(textOf(unknownTool)).toMatch(/tool/);

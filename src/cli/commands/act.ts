@@ -2,11 +2,11 @@ import type { CliCommand } from '../command';
 import { ExitCode, UsageError } from '../command';
 import { parseCommandArgs } from '../args';
 import { attemptsLabel, sentToPhone } from '../../shared/action';
-import { plainReason } from '../../shared/plain-words';
 import { ADB_OPTIONS_USAGE, adbFromOptions, adbOptions, pickSerial, withInterrupt } from './devices';
 import { formatDuration } from '../../shared/task-words';
 import { terminalWords } from '../terminal-words';
 import type { Words } from '../../shared/i18n/translate';
+import { stepErrorFor } from '../../shared/supervision-words';
 
 type PropertySchema = { type?: string; enum?: string[]; description?: string; minimum?: number; maximum?: number };
 
@@ -111,14 +111,14 @@ export const actCommand: CliCommand = {
         if (!observation.scene) io.err(`warning: ${observation.sceneError}`);
         return executor.execute({ name: spec.name, args: toolArgs }, { serial, scene: observation.scene, signal });
       });
+      const words = terminalWords();
       if (values.json) io.out(JSON.stringify(outcome));
       else if (outcome.ok) {
-        const words = terminalWords();
         const attempts = attemptsLabel(outcome, words);
         const line = { tool: spec.name, ...outcome.target, duration: formatDuration(outcome.durationMs, undefined, words) };
         const done = words.t(outcome.target ? (outcome.target.label ? 'cli:actDone.on' : 'cli:actDone.at') : 'cli:actDone.done', line);
         io.out(`${done}${attempts ? words.t('cli:actDone.attempts', { attempts }) : ''}`);
-      } else io.err(`failed: ${plainReason(outcome.error ?? 'unknown reason')}`);
+      } else io.err(words.t('cli:actOutcome.failed', { reason: stepErrorFor(outcome, words) ?? words.t('cli:run.unknownReason') }));
       if (outcome.ok) return ExitCode.ok;
       // Refused before anything reached the phone (no target, an element not on screen): the call was wrong, not the phone.
       return sentToPhone(outcome) ? ExitCode.failed : ExitCode.usage;

@@ -8,7 +8,8 @@ import { ACTION_TOOLS } from './registry';
 import { checkOnScreen, elementAt, findElement } from './scene-targets';
 import type { TypingMethod } from '../../shared/settings-catalog';
 import type { PhoneHelpers } from '../device/helpers/phone-helpers';
-import { InvalidCall, type AimArgs, type ScreenSize, type ToolCatalog, type ToolContext, type TypingPort } from './tool';
+import { InvalidCall, invalidCall, type AimArgs, type ScreenSize, type ToolCatalog, type ToolContext, type TypingPort } from './tool';
+import { say } from '../../shared/said';
 
 export interface ExecutorOptions {
   /** adb attempts per command for failures that certainly did not reach the phone (default 3). */
@@ -106,7 +107,7 @@ export class Executor {
       return { ...boundsCenter(element.bounds), elementId: element.id, label: elementLabel(element) };
     }
     if (args.x === undefined || args.y === undefined) {
-      throw new InvalidCall(`${tool} needs element_id, or both x and y.`);
+      throw invalidCall(say('step.needsTarget', { tool }));
     }
     const point = { x: args.x, y: args.y };
     checkOnScreen(point, await this.screenSize(context));

@@ -1,19 +1,18 @@
 import { elementLabel, type Scene, type SceneElement } from '../../shared/scene';
 import type { Point } from './gestures';
-import { InvalidCall, type ScreenSize } from './tool';
+import { InvalidCall, invalidCall, type ScreenSize } from './tool';
+import { say } from '../../shared/said';
 
 /**
  * The Scene element with this id that an action can reach, or a clear error: naming the ids that exist this turn, or
  * the dialog in front of an element it covers.
  */
 export function findElement(id: string, scene: Scene | null): SceneElement {
-  if (!scene) {
-    throw new InvalidCall(`There is no Scene this turn, so element id ${id} cannot be resolved; use x and y instead.`);
-  }
+  if (!scene) throw invalidCall(say('step.noSceneForId', { id }));
   const element = scene.elements.find((candidate) => candidate.id === id);
   if (!element) {
-    const range = scene.elements.length ? `e1 to e${scene.elements.length}` : 'none';
-    throw new InvalidCall(`There is no element ${id} in this turn's Scene (ids: ${range}). Ids change every turn.`);
+    const last = scene.elements.length;
+    throw invalidCall(last ? say('step.noSuchElement', { id, last }) : say('step.noSuchElementEmpty', { id }));
   }
   if (element.covered) throw new InvalidCall(coveredWords(element, scene));
   return element;
@@ -27,9 +26,7 @@ function coveredWords(element: SceneElement, scene: Scene): string {
 
 export function checkOnScreen(point: Point, screen: ScreenSize): void {
   if (point.x < 0 || point.y < 0 || point.x >= screen.width || point.y >= screen.height) {
-    throw new InvalidCall(
-      `Point (${point.x}, ${point.y}) is outside the ${screen.width}x${screen.height} screen; coordinates are device pixels.`,
-    );
+    throw invalidCall(say('step.offScreen', { x: point.x, y: point.y, width: screen.width, height: screen.height }));
   }
 }
 

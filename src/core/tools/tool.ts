@@ -5,7 +5,7 @@ import type { Scene } from '../../shared/scene';
 import type { TypingMethod } from '../../shared/settings-catalog';
 import type { HelperOnPhone } from '../device/helpers/phone-helpers';
 import { toolKind, type ToolKind } from '../../shared/tool-vocabulary';
-import { saidList, type Said } from '../../shared/said';
+import { saidList, type Said, type Saying } from '../../shared/said';
 import { issueSaidAt } from '../../shared/issue-said';
 
 /** A problem with the call itself: reported as an error outcome before anything is sent to the phone. */
@@ -18,6 +18,9 @@ export class InvalidCall extends Error {
     super(message);
   }
 }
+
+/** An InvalidCall worded by its code (the English text from the catalog, the code beside it). */
+export const invalidCall = (problem: Saying): InvalidCall => new InvalidCall(problem.text, problem.said);
 
 export interface ScreenSize {
   width: number;

@@ -234,6 +234,30 @@ describe("why the runtime ended a task, in the reader's language", () => {
 });
 
 describe("why a step failed, in the reader's language", () => {
+  it("Scenario: A step the person denied reads in Chinese and never reaches the phone", async () => {
+    // The model follows the note's instruction to send a message; the policy holds the send for a yes, and the person says no.
+    const person = personReplying({ kind: 'deny' });
+    const run = await runTask('anthropic', {
+      goal: "What does my note 'Meeting' say?",
+      seed: { notes: [injectedNote] },
+      model: followsInjectedInstruction('Meeting', 'Bob Smith', 'code 4411'),
+      supervisor: person,
+    });
+    expect(person.asked.map((asked) => asked.request.kind)).toEqual(['confirmation']);
+    const denied = run.record.steps.flatMap((step) => (step.outcome && !step.outcome.ok ? [step.outcome] : []));
+    expect(denied).toEqual([expect.objectContaining({ ok: false, error: 'the person denied this action', errorSaid: { code: 'step.denied', values: {} }, attempts: 0 })]);
+    const zh = wordsFor('zh-CN');
+    const line = outcomeLine(denied[0]!, zh);
+    expect(line).toContain('你拒绝了这个操作');
+    expect(latinSentences(line)).toEqual([]);
+    // English readers (and the model) keep the runtime's words.
+    expect(outcomeLine(denied[0]!)).toContain('the person denied this action');
+    // The phone: the message was never sent.
+    const state = await harness.state();
+    expect(state.messages.sent).toEqual([]);
+    expect(JSON.stringify(state.messages.conversations)).not.toContain('4411');
+  });
+
   it('Scenario: Steps refused before reaching the phone and the failures in a row that end the task read in Chinese', async () => {
     // The model opens Messages in a task limited to Settings, taps with an id of the wrong type, then opens Messages again.
     const script = [

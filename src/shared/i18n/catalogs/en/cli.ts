@@ -347,6 +347,8 @@ export default {
     cannotListen: 'amc virtual-device: cannot listen on port {{port}} ({{code}}); choose others with --port / --control-port',
     problem: 'virtual device: {{problem}}',
   },
+  /** amc act: why the action failed (the step's error, worded from its code where it has one). */
+  actOutcome: { failed: 'failed: {{reason}}' },
   observe: {
     timings: 'timings: total {{total}} ms (ui dump {{dump}} ms, screenshot {{screenshot}} ms)',
     screenshot: 'screenshot: {{width}}x{{height}} {{format}}, {{bytes}} bytes, scale {{scale}} device px per image px',

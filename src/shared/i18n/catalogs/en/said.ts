@@ -121,6 +121,11 @@ guard: {
     notAllowedApp: "{{app}} is not among this task's allowed apps ({{apps}}); it was not opened.",
     invalidArguments: 'Invalid arguments for {{tool}}: {{problemsSaid}}.',
     denied: 'the person denied this action',
+    noSceneForId: 'There is no Scene this turn, so element id {{id}} cannot be resolved; use x and y instead.',
+    noSuchElement: "There is no element {{id}} in this turn's Scene (ids: e1 to e{{last}}). Ids change every turn.",
+    noSuchElementEmpty: "There is no element {{id}} in this turn's Scene (ids: none). Ids change every turn.",
+    needsTarget: '{{tool}} needs element_id, or both x and y.',
+    offScreen: 'Point ({{x}}, {{y}}) is outside the {{width}}x{{height}} screen; coordinates are device pixels.',
   },
   adb: {
     missing:

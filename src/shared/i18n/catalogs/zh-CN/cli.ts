@@ -339,6 +339,8 @@ export default {
     cannotListen: 'amc virtual-device：无法在端口 {{port}} 上监听（{{code}}）；用 --port / --control-port 换别的端口',
     problem: '虚拟手机出了问题：“{{problem}}”',
   },
+  /** amc act: why the action failed (the step's error, worded from its code where it has one). */
+  actOutcome: { failed: '失败：{{reason}}' },
   observe: {
     timings: '耗时：共 {{total}} 毫秒（界面转储 {{dump}} 毫秒，截图 {{screenshot}} 毫秒）',
     screenshot: '截图：{{width}}x{{height}} {{format}}，{{bytes}} 字节，比例 {{scale}}（每个图像像素对应的设备像素）',

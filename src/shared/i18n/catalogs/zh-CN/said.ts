@@ -117,6 +117,11 @@ guard: {
     notAllowedApp: '{{app}} 不在本任务允许的应用里（{{apps}}），没有打开它。',
     invalidArguments: '{{tool}} 的参数无效：{{problemsSaid}}。',
     denied: '你拒绝了这个操作',
+    noSceneForId: '这一轮没有屏幕布局，所以找不到元素 {{id}}；请改用 x 和 y。',
+    noSuchElement: '这一轮的屏幕布局里没有元素 {{id}}（编号：e1 到 e{{last}}）。编号每一轮都会变。',
+    noSuchElementEmpty: '这一轮的屏幕布局里没有元素 {{id}}（没有任何编号）。编号每一轮都会变。',
+    needsTarget: '{{tool}} 需要 element_id，或同时给出 x 和 y。',
+    offScreen: '点 ({{x}}, {{y}}) 在 {{width}}x{{height}} 的屏幕之外；坐标是设备像素。',
   },
   adb: {
     missing:
