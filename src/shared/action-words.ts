@@ -32,14 +32,15 @@ const keyWords = (key: string) => {
 /**
  * One action as a person says it: "Tap 'Network & internet'", "Type "hello" into 'To' and press Enter",
  * "Press Back", "Open Settings"; `done` for what already happened ("Opened Settings"). `target` is the element's
- * name as a person reads it (see `elementName`). The tool's verb and the form of its words come from its entry in
+ * name as a person reads it (see `elementName`), or a flow's description of it already in the reader's words
+ * (`described`, which quotes the names in it). The tool's verb and the form of its words come from its entry in
  * the tool vocabulary; a tool this build does not know is shown with its arguments.
  */
-export function actionPhrase(tool: string, args: Record<string, unknown>, target?: string | null, mood: Mood = 'do', words: Words = ENGLISH): string {
+export function actionPhrase(tool: string, args: Record<string, unknown>, target?: string | { described: string } | null, mood: Mood = 'do', words: Words = ENGLISH): string {
   const known = toolWords(tool);
   if (!known) return `${tool} ${clip(JSON.stringify(args), 120)}`;
   const verb = words.t(`common:action.verb.${tool}.${mood}`);
-  const on = target ? words.t('common:action.target', { name: clip(target, 60) }) : undefined;
+  const on = typeof target === 'object' && target ? words.t('common:action.described', { name: clip(target.described, 60) }) : target ? words.t('common:action.target', { name: clip(target, 60) }) : undefined;
   return PHRASES[known.phrase]({ verb, args, on, mood, t: words.t });
 }
 

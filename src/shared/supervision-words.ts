@@ -42,17 +42,18 @@ export const loopDescription = (request: Extract<PersonRequest, { kind: 'loop' }
 
 /**
  * An action as a guard's message carries it, to be worded in the reader's language (the `action` value); `mood`
- * `done` for what was done ("Pressed Home 3 times").
+ * `done` for what was done ("Pressed Home 3 times"). `targetSaid`: the target as a flow describes it (`targetLabel`
+ * is its English), worded in the reader's language too.
  */
-export const actionCall = (tool: string, args: Record<string, unknown>, targetLabel: string | undefined, mood: 'do' | 'done' = 'do'): string =>
-  JSON.stringify({ tool, args, targetLabel, ...(mood === 'done' && { mood }) });
+export const actionCall = (tool: string, args: Record<string, unknown>, targetLabel: string | undefined, mood: 'do' | 'done' = 'do', targetSaid?: Said): string =>
+  JSON.stringify({ tool, args, targetLabel, ...(mood === 'done' && { mood }), ...(targetSaid && { targetSaid }) });
 
 /** An action a message carries as a `…Call` value (see `actionCall`), worded in the reader's language. */
 function callWords(call: string, words: Words): string {
-  const { tool, args, targetLabel, mood } = JSON.parse(call) as { tool: string; args: Record<string, unknown>; targetLabel?: string; mood?: 'done' };
-  return mood === 'done'
-    ? actionPhrase(tool, args, targetLabel === undefined ? undefined : (nameInLabel(targetLabel) ?? targetLabel), 'done', words)
-    : actionWords(tool, args, targetLabel, words);
+  const { tool, args, targetLabel, mood, targetSaid } = JSON.parse(call) as { tool: string; args: Record<string, unknown>; targetLabel?: string; mood?: 'done'; targetSaid?: unknown };
+  const described = SaidSchema.safeParse(targetSaid);
+  const target = described.success ? { described: wordSaid(targetLabel ?? '', described.data, words) } : targetLabel === undefined ? undefined : (nameInLabel(targetLabel) ?? targetLabel);
+  return actionPhrase(tool, args, target, mood ?? 'do', words);
 }
 
 /** A message with each `…Call` value worded as an action into the value without the suffix, at every depth of its `…Said` lists. */

@@ -91,10 +91,10 @@ describe('amc flow in a Chinese terminal', { timeout: 120_000 }, () => {
     expect(failed.code).not.toBe(0);
     expect(failed.stdout).toContain(`流程 ${failing}：3 步中 1 步通过（1 步失败，1 步未运行）`);
     // The run's reason names the step; the step's own line says what the screen showed instead, and how long it waited.
-    expect(failed.stdout).toMatch(/^失败（.+）：第 2 步：这个屏幕上没有 '不存在的按钮'；我看到：.*Notes.*（等屏幕等了 \d+\.\d 秒）$/m);
+    expect(failed.stdout).toMatch(/^失败（.+）：第 2 步：这个屏幕上没有 “不存在的按钮”；我看到：.*Notes.*（等屏幕等了 \d+\.\d 秒）$/m);
     expect(stepLines(failed.stdout, failing)).toEqual([
       expect.stringMatching(/^ {2}通过 +1\. launch_app: Notes — com\.amc\.notes 在前台$/),
-      expect.stringMatching(/^ {2}失败 +2\. tap: \{ text: 不存在的按钮, timeout: 1500 \} — 这个屏幕上没有 '不存在的按钮'；我看到：.+（等屏幕等了 \d+\.\d 秒）$/),
+      expect.stringMatching(/^ {2}失败 +2\. tap: \{ text: 不存在的按钮, timeout: 1500 \} — 这个屏幕上没有 “不存在的按钮”；我看到：.+（等屏幕等了 \d+\.\d 秒）$/),
       expect.stringMatching(/^ {2}未运行 +3\. press_key: back — 未运行：前面有一步没有通过$/),
     ]);
     expect((await harness.control<{ foreground: string }>('/state')).body.foreground).toMatch(/notes/);

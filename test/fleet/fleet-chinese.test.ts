@@ -64,8 +64,8 @@ describe('the fleet in a Chinese terminal', { timeout: 180_000 }, () => {
     const failed = await runAmc(['submit', '--redis', redisUrl(), '--flow', failing, '--device', harness.serial, '--wait'], { env: chinese(), timeoutMs: 120_000 });
     expect(failed.code, failed.stdout + failed.stderr).toBe(1);
     // The job's reason comes from the worker with its code, and is worded here.
-    expect(failed.stdout).toMatch(new RegExp(`^${serial}：失败，3 步中 1 步通过（1 步失败，1 步未运行） — 第 2 步：这个屏幕上没有 '不存在的按钮'；我看到：.+（`, 'm'));
-    expect(failed.stdout).toMatch(/^ {4}失败 +2\. tap: \{ text: 不存在的按钮, timeout: 1500 \} — 这个屏幕上没有 '不存在的按钮'；我看到：/m);
+    expect(failed.stdout).toMatch(new RegExp(`^${serial}：失败，3 步中 1 步通过（1 步失败，1 步未运行） — 第 2 步：这个屏幕上没有 “不存在的按钮”；我看到：.+（`, 'm'));
+    expect(failed.stdout).toMatch(/^ {4}失败 +2\. tap: \{ text: 不存在的按钮, timeout: 1500 \} — 这个屏幕上没有 “不存在的按钮”；我看到：/m);
     expect(failed.stdout).toMatch(/^ {4}未运行 +3\. press_key: back — 未运行：前面有一步没有通过$/m);
     expect(failed.stdout).toMatch(/^1 个中 0 个完成 — .*1 失败.*。$/m);
     expectAllChinese(failed.stdout);

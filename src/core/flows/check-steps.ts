@@ -5,7 +5,8 @@ import type { PlanContext } from '../runtime/planner';
 import type { FlowChecks } from './flow-checks-port';
 import { FlowStepFailed } from './flow-step-failure';
 import { checkedOn, DIRECTION_CODES, sayAbout, verbatim, waited } from './flow-step-said';
-import { describeLocator, resolveLocator } from './locator';
+import { resolveLocator } from './locator';
+import { locatorSaidValue } from './locator-said';
 import { LOOKUP_TIMEOUT_MS, OPTIONAL_LOOKUP_TIMEOUT_MS, type FlowScreenshots } from './replay-options';
 import type { ScreenWatch } from './screen-watch';
 import { say, type Saying } from '../../shared/said';
@@ -62,7 +63,7 @@ export async function copyTextStep(run: StepRun, copy: { from: NonNullable<Actio
     if (found.kind !== 'found') return { missing: { text: found.reason, said: found.said } };
     const { element } = found;
     const words = element.editable ? element.text : (element.text === undefined ? undefined : labelParts(element.text)[0]) ?? element.desc ?? element.hint;
-    return words === undefined ? { missing: say('flowRun.noTextToCopy', { what: describeLocator(copy.from) }) } : { found: words };
+    return words === undefined ? { missing: say('flowRun.noTextToCopy', { whatSaid: locatorSaidValue(copy.from) }) } : { found: words };
   }, timeoutMs, run.context);
   if ('missing' in result) failStep(run, 'flowRun.nothingToCopy', waited(result.missing, result.waitedMs));
   vars[copy.into] = result.found;
@@ -116,23 +117,23 @@ export function scrollStep(
 ): { swipe: { direction: string }; rationale: Saying } | 'next' | Saying {
   const scene = run.screen.scene!;
   const found = resolveLocator(scene, scroll.target);
-  const wanted = describeLocator(scroll.target);
+  const whatSaid = locatorSaidValue(scroll.target);
   if (found.kind === 'found') {
     scrolling.current = null;
-    reportTop(run, 'passed', say('flowRun.targetOnScreen', { what: wanted }));
+    reportTop(run, 'passed', say('flowRun.targetOnScreen', { whatSaid }));
     return 'next';
   }
   const print = sceneFingerprint(scene);
   const now = Date.now();
   if (scrolling.current && print === scrolling.current.from) {
     scrolling.current = null;
-    return say('flowRun.scrollEnded', { what: wanted, directionCode: DIRECTION_CODES[scroll.direction] });
+    return say('flowRun.scrollEnded', { whatSaid, directionCode: DIRECTION_CODES[scroll.direction] });
   }
   scrolling.current ??= { until: now + (scroll.timeout ?? LOOKUP_TIMEOUT_MS), from: print };
   if (now >= scrolling.current.until) {
     scrolling.current = null;
-    return say('flowRun.scrollTimedOut', { what: wanted, directionCode: DIRECTION_CODES[scroll.direction], seconds: ((scroll.timeout ?? LOOKUP_TIMEOUT_MS) / 1000).toFixed(1) });
+    return say('flowRun.scrollTimedOut', { whatSaid, directionCode: DIRECTION_CODES[scroll.direction], seconds: ((scroll.timeout ?? LOOKUP_TIMEOUT_MS) / 1000).toFixed(1) });
   }
   scrolling.current.from = print;
-  return { swipe: { direction: SWIPE_FOR_SCROLL[scroll.direction] }, rationale: say('flowRun.scrollWhy', { directionCode: DIRECTION_CODES[scroll.direction], target: wanted, step: run.index + 1 }) };
+  return { swipe: { direction: SWIPE_FOR_SCROLL[scroll.direction] }, rationale: say('flowRun.scrollWhy', { directionCode: DIRECTION_CODES[scroll.direction], targetSaid: whatSaid, step: run.index + 1 }) };
 }

@@ -3,7 +3,8 @@ import { isQuestionGoal } from '../../shared/verdict';
 import { labelParts, type Scene } from '../../shared/scene';
 import type { TaskRecord } from '../../shared/task';
 import { isFinish } from '../../shared/tool-vocabulary';
-import { describeLocator, locatorFor, resolveLocator } from './locator';
+import { locatorFor, resolveLocator } from './locator';
+import { locatorSaidValue } from './locator-said';
 import { say, type Saying } from '../../shared/said';
 import { sayAbout } from './flow-step-said';
 
@@ -57,9 +58,9 @@ export function answerOf(record: TaskRecord): FlowAnswer | undefined {
 /** The answer as this screen gives it (the recorded words with the part read now in place of the part read then), or why not. */
 export function answerNow(answer: FlowAnswer, scene: Scene): { text: string } | { problem: Saying } {
   const found = resolveLocator(scene, answer.from);
-  if (found.kind !== 'found') return { problem: sayAbout('flowRun.answerNotFound', { where: describeLocator(answer.from) }, { reasonSaid: { text: found.reason, said: found.said } }) };
+  if (found.kind !== 'found') return { problem: sayAbout('flowRun.answerNotFound', { whereSaid: locatorSaidValue(answer.from) }, { reasonSaid: { text: found.reason, said: found.said } }) };
   const now = found.element.text === undefined ? undefined : partsOf(found.element.text, found.element.editable)[answer.part]?.trim();
-  if (!now) return { problem: say('flowRun.answerPartGone', { where: describeLocator(answer.from) }) };
+  if (!now) return { problem: say('flowRun.answerPartGone', { whereSaid: locatorSaidValue(answer.from) }) };
   const at = wholeAt(answer.read, answer.text);
   if (at < 0) return { text: now };
   return { text: `${answer.text.slice(0, at)}${now}${answer.text.slice(at + answer.read.length)}` };

@@ -1,7 +1,7 @@
 import { isActionStep, type FlowStep } from '../../shared/flow';
 import { describeAction } from '../runtime/supervised-action';
 import { blockSteps, isBlock } from './flow-cursor';
-import { describeLocator } from './locator';
+import { describeLocator } from './locator-said';
 
 /** A flow step in English words, for the model's hints (a replay's report lines are by code: flow-step-said.ts). */
 

@@ -2,6 +2,7 @@ import { FLOW_TEXT_MAX, type DistinguishingFacts, type Locator, type LocatorRela
 import { elementName, labelParts, type Bounds, type Scene, type SceneElement } from '../../shared/scene';
 import { say, saidList, type Said, type SaidCode, type SaidValues } from '../../shared/said';
 import { sayActions } from '../../shared/supervision-words';
+import { locatorSaidValue, TEXT_FIELD_TYPE } from './locator-said';
 
 /**
  * Locators: how a replay finds the element a recorded step acted on, on a fresh Scene (whose ids mean nothing from
@@ -10,9 +11,6 @@ import { sayActions } from '../../shared/supervision-words';
  * guessed could tap the wrong contact): only facts recorded about the element itself (its other texts, its checked
  * state, the names around it that are not its look-alikes) may single one out. Pure.
  */
-
-/** The `type` a locator gives any editable field, whatever its class (`EditText`, `AutoCompleteTextView`…). */
-export const TEXT_FIELD_TYPE = 'text-field';
 
 /** The fields that can name an element, in the order a locator prefers them (readable and stable first). */
 const NAMING_FIELDS = ['text', 'desc', 'hint', 'resourceId', 'row', 'type'] as const;
@@ -224,16 +222,16 @@ const missing = (code: SaidCode, values: SaidValues): Resolution => {
  * person can tell what changed.
  */
 export function resolveLocator(scene: Scene, locator: Locator): Resolution {
-  const what = describeLocator(locator);
+  const whatSaid = locatorSaidValue(locator);
   const dialog = scene.screen.dialog;
   const seen = () => ({ namesSaid: saidList([namesOnScreenSaid(scene)]) });
   if (locator.app && scene.screen.package !== locator.app) {
     const front = scene.screen.package;
-    if (dialog !== undefined) return missing('locate.dialogInFront', { dialog, front, what });
-    return front ? missing('locate.appNotInFront', { app: locator.app, front, what }) : missing('locate.noAppNotInFront', { app: locator.app, what });
+    if (dialog !== undefined) return missing('locate.dialogInFront', { dialog, front, whatSaid });
+    return front ? missing('locate.appNotInFront', { app: locator.app, front, whatSaid }) : missing('locate.noAppNotInFront', { app: locator.app, whatSaid });
   }
   const related = locator.relative ? relatedTo(scene, locator.relative) : { holds: () => true };
-  if ('missing' in related) return missing('locate.relatedMissing', { what, relationCode: RELATION_CODES[related.relation], reasonSaid: saidList([related.missing]) });
+  if ('missing' in related) return missing('locate.relatedMissing', { whatSaid, relationCode: RELATION_CODES[related.relation], reasonSaid: saidList([related.missing]) });
   const all = scene.elements.filter((element) => matches(element, locator) && related.holds(element));
   const found = all.filter(actionable);
   const facts = locator.distinguishedBy;
@@ -243,38 +241,27 @@ export function resolveLocator(scene: Scene, locator: Locator): Resolution {
     const ordered = [...singled].sort((a, b) => a.bounds[1] - b.bounds[1] || a.bounds[0] - b.bounds[0]);
     const picked = ordered[locator.index];
     if (picked) return { kind: 'found', element: picked };
-    if (singled.length) return missing('locate.noIndex', { count: singled.length, what: describeLocator({ ...locator, index: undefined }), index: locator.index, ...seen() });
+    if (singled.length) return missing('locate.noIndex', { count: singled.length, whatSaid: locatorSaidValue({ ...locator, index: undefined }), index: locator.index, ...seen() });
   }
   if (singled.length === 1) return { kind: 'found', element: singled[0]!, ...(found.length > 1 && { singledOutAmong: found.length }) };
   if (singled.length > 1) {
-    const { text, said } = say(facts ? 'locate.ambiguous' : 'locate.ambiguousUnsaid', { count: singled.length, what, names: namesOf(singled) });
+    const { text, said } = say(facts ? 'locate.ambiguous' : 'locate.ambiguousUnsaid', { count: singled.length, whatSaid, names: namesOf(singled) });
     return { kind: 'ambiguous', reason: text, said, candidates: singled };
   }
-  if (found.length > 0) return missing('locate.onlyOthers', { what, count: found.length, named: describeLocator({ ...locator, distinguishedBy: undefined }), ...seen() });
+  if (found.length > 0) return missing('locate.onlyOthers', { whatSaid, count: found.length, namedSaid: locatorSaidValue({ ...locator, distinguishedBy: undefined }), ...seen() });
   const otherKind = locator.type ? scene.elements.filter((element) => actionable(element) && matches(element, { ...locator, type: undefined })) : [];
   if (all.length === 0 && otherKind.length > 0) {
     const kinds = [...new Set(otherKind.map(typeOf))].join(', ');
-    return missing('locate.otherKind', { what, kinds, type: locator.type!, ...seen() });
+    return missing('locate.otherKind', { whatSaid, kinds, type: locator.type!, ...seen() });
   }
-  if (all.length > 0 && dialog !== undefined) return missing('locate.behindDialog', { dialog, what, ...seen() });
-  if (all.length > 0) return missing('locate.underDialog', { what, ...seen() });
+  if (all.length > 0 && dialog !== undefined) return missing('locate.behindDialog', { dialog, whatSaid, ...seen() });
+  if (all.length > 0) return missing('locate.underDialog', { whatSaid, ...seen() });
   const left = scene.elementsLeftOut;
-  if (dialog !== undefined) return left ? missing('locate.missingDialogCut', { what, dialog, left, ...seen() }) : missing('locate.missingDialog', { what, dialog, ...seen() });
-  return left ? missing('locate.missingCut', { what, left, ...seen() }) : missing('locate.missing', { what, ...seen() });
+  if (dialog !== undefined) return left ? missing('locate.missingDialogCut', { whatSaid, dialog, left, ...seen() }) : missing('locate.missingDialog', { whatSaid, dialog, ...seen() });
+  return left ? missing('locate.missingCut', { whatSaid, left, ...seen() }) : missing('locate.missing', { whatSaid, ...seen() });
 }
 
 const inside = (inner: Bounds, outer: Bounds) => inner[0] >= outer[0] && inner[1] >= outer[1] && inner[2] <= outer[2] && inner[3] <= outer[3];
-
-/** What the relation words say in a person's words, in the order LocatorRelations lists them. */
-const RELATION_WORDS: Record<keyof LocatorRelations, string> = {
-  below: 'below',
-  above: 'above',
-  leftOf: 'left of',
-  rightOf: 'right of',
-  childOf: 'inside',
-  containsChild: 'holding',
-  containsDescendants: 'holding',
-};
 
 /** The relations an anchor is found for, as a reader words them. */
 const RELATION_CODES = { below: 'locate.relation.below', above: 'locate.relation.above', leftOf: 'locate.relation.leftOf', rightOf: 'locate.relation.rightOf', childOf: 'locate.relation.childOf' } as const;
@@ -319,45 +306,6 @@ function relatedTo(scene: Scene, relations: LocatorRelations): { holds: (element
     tests.push((element) => holdsChild(scene, element, child));
   }
   return { holds: (element) => tests.every((test) => test(element)) };
-}
-
-/** A locator's place and state in words: ` below 'Title'`, ` (checked)`, ` number 2`. */
-function selectorWords(locator: Locator): string {
-  const words: string[] = [];
-  for (const [relation, other] of Object.entries(locator.relative ?? {}) as [keyof LocatorRelations, Locator | Locator[]][]) {
-    for (const one of Array.isArray(other) ? other : [other]) words.push(`${RELATION_WORDS[relation]} ${describeLocator(one)}`);
-  }
-  const states = Object.entries(locator.state ?? {}).map(([state, on]) => (on ? state : `not ${state}`));
-  if (states.length) words.push(`(${states.join(', ')})`);
-  if (locator.size) {
-    const { width, height, tolerance } = locator.size;
-    words.push(`of size ${width ?? 'any'}×${height ?? 'any'}${tolerance ? ` (±${tolerance})` : ''}`);
-  }
-  if (locator.index !== undefined) words.push(`at index ${locator.index}`);
-  return words.length ? ` ${words.join(' ')}` : '';
-}
-
-/** What the facts say, as words after a name: ` showing '+1 555-0222'`, ` (on)`, ` after 'Work'`. */
-function factsWords(facts: DistinguishingFacts): string {
-  const words: string[] = [];
-  if (facts.otherTexts) words.push(`showing ${facts.otherTexts.map((part) => `'${part}'`).join(' and ')}`);
-  if (facts.checked !== undefined) words.push(facts.checked ? '(on)' : '(off)');
-  if (facts.follows !== undefined) words.push(`after '${facts.follows}'`);
-  if (facts.precedes !== undefined) words.push(`before '${facts.precedes}'`);
-  return words.length ? ` ${words.join(' ')}` : '';
-}
-
-/** Layout and view classes (`LinearLayout`, `TextView`) name how an element is drawn, not what a person calls it. */
-const WIDGET_CLASS = /(Layout|View|Group)$/;
-
-/** A locator in a person's words: `'Wi-Fi'`, `'Send' button`, `'Add star' in the row 'Buy milk'`, `the field 'To'`, `'Ann Lee' showing '0222'`. */
-export function describeLocator(locator: Locator): string {
-  const name = locator.text ?? locator.label ?? locator.labelPattern ?? locator.desc ?? locator.hint ?? locator.resourceId ?? locator.idPattern;
-  const kind = locator.type === TEXT_FIELD_TYPE ? 'field' : locator.type && !WIDGET_CLASS.test(locator.type) ? locator.type : undefined;
-  const named = name ? `'${name}'` : locator.row ? `${kind ?? 'element'} in the row '${locator.row}'` : (kind ?? 'the element');
-  const typed = name && kind ? (kind === 'field' ? `the field ${named}` : `${named} ${kind.toLowerCase()}`) : named;
-  const row = name && locator.row ? ` in the row '${locator.row}'` : '';
-  return `${typed}${row}${locator.distinguishedBy ? factsWords(locator.distinguishedBy) : ''}${selectorWords(locator)}`;
 }
 
 /** What a person would name on the screen, in reading order, the ones that can be acted on first ("…, and 3 more"). */

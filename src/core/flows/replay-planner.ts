@@ -1,7 +1,7 @@
 import { isActionStep, type ActionStep, type FlowStep, type FlowStepMark, type FlowTurn, type StepCondition } from '../../shared/flow';
 import { elementLabel } from '../../shared/scene';
 import { say, type Saying } from '../../shared/said';
-import { actionCall, sayActions } from '../../shared/supervision-words';
+import { sayActions } from '../../shared/supervision-words';
 import type { TokenUsage } from '@amc/provider-clients';
 import type { PlannedStep, PlannerInfo } from '../../shared/task';
 import type { Decision, PlanContext, PlanInput, Planner } from '../runtime/planner';
@@ -11,7 +11,7 @@ import { ACTION_TOOLS } from '../tools/registry';
 import type { ToolCatalog } from '../tools/tool';
 import { answerNow } from './flow-answer';
 import { isQuestionGoal } from '../../shared/verdict';
-import { describeLocator } from './locator';
+import { locatorCall, locatorSaidValue } from './locator-said';
 import { resolveVariables } from './flow-variables';
 import { FlowCursor, isBlock, type Frame } from './flow-cursor';
 import { FlowStepFailed, runReason, type StepFailure } from './flow-step-failure';
@@ -232,7 +232,7 @@ class ReplayPlanner implements Planner {
       const read = answerNow(answer, input.scene!);
       if ('problem' in read && this.options.model) return this.diverge({ index: null, reason: sayAbout('flowRun.answerNotRead', {}, { problemSaid: read.problem }) }, input, context);
       // The answer is the screen's words; what is said around it is in the reader's language.
-      said = 'text' in read ? sayAbout('flowRun.answerRead', { answer: read.text, where: describeLocator(answer.from) }, { doneSaid: done }) : sayAbout('flowRun.answerLost', {}, { doneSaid: done, problemSaid: read.problem });
+      said = 'text' in read ? sayAbout('flowRun.answerRead', { answer: read.text, whereSaid: locatorSaidValue(answer.from) }, { doneSaid: done }) : sayAbout('flowRun.answerLost', {}, { doneSaid: done, problemSaid: read.problem });
     }
     const reason = said.text;
     return { kind: 'finish', success: true, reason, said: said.said, call: { ...this.planned(FINISH_TASK, { success: true, reason }, null), usage: this.spent } };
@@ -354,8 +354,7 @@ class ReplayPlanner implements Planner {
    * again while the screen changes, until the step's timeout), else why not. The action itself is never retried.
    */
   private async actionStep(index: number, step: ActionStep, turn: number, context: PlanContext): Promise<PlannedStep | Saying> {
-    const target = step.target && describeLocator(step.target);
-    const call = actionCall(step.tool, step.args, target);
+    const call = locatorCall(step.tool, step.args, step.target);
     this.endChecked = step.expect !== undefined;
     const result = await this.screen.waitFor<Exclude<StepMatch, { kind: 'miss' }>>((scene) => {
       const match = matchStep(step, call, scene, this.tools);
@@ -370,7 +369,7 @@ class ReplayPlanner implements Planner {
     }
     const element = match.element;
     const retryFrom = this.cursor.inRetry ? this.cursor.place() : undefined;
-    this.pending = { index, turn, tool: step.tool, args: step.args, label: element && elementLabel(element), target, inner: this.cursor.inBlock, ...(retryFrom && { retryFrom }) };
+    this.pending = { index, turn, tool: step.tool, args: step.args, label: element && elementLabel(element), target: step.target, inner: this.cursor.inBlock, ...(retryFrom && { retryFrom }) };
     this.advance();
     const args = element ? { ...step.args, element_id: element.id } : { ...step.args, ...(step.point && pointOn(step.point, this.screen.scene!)) };
     return this.planned(step.tool, args, step.why ?? sayActions('flowRun.stepWhy', { actionCall: call, step: index + 1 }), this.options.source);

@@ -1,7 +1,8 @@
 import { isDenied } from '../../shared/action-words';
-import type { FlowStepMark } from '../../shared/flow';
 import { say, type Saying } from '../../shared/said';
+import type { FlowStepMark, Locator } from '../../shared/flow';
 import { actionCall, sayActions } from '../../shared/supervision-words';
+import { locatorCall } from './locator-said';
 import type { TurnSummary } from '../runtime/planner';
 import type { CursorPlace } from './flow-cursor';
 import { factOf, sayAbout } from './flow-step-said';
@@ -17,8 +18,8 @@ export interface Pending {
   tool: string;
   args: Record<string, unknown>;
   label: string | undefined;
-  /** The element as the flow names it (its locator in words), for the step's own words. */
-  target: string | undefined;
+  /** The element as the flow names it (its locator), for the step's own words. */
+  target: Locator | undefined;
   /** A step inside a block: the block's own line says how it went, once it is done. */
   inner: boolean;
   /** The block's line, when this step was its last: said only once the step went through. */
@@ -44,7 +45,7 @@ export function replayedOutcome(pending: Pending, history: readonly TurnSummary[
   // A refusal names the action and who refused it: the person said no, which is neither the phone failing nor the flow.
   const refused = isDenied(outcome);
   // A refusal names the element it was planned on; the other words name it as the flow does.
-  const call = actionCall(pending.tool, pending.args, refused ? pending.label : pending.target);
+  const call = refused ? actionCall(pending.tool, pending.args, pending.label) : locatorCall(pending.tool, pending.args, pending.target);
   const verification = outcome.verification;
   const failed = refused
     ? sayActions('refusal.saidNo', { actionCall: call })

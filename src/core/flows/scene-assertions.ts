@@ -3,7 +3,8 @@ import { evaluate } from './flow-condition';
 import { saidOf } from './flow-problem-said';
 import { elementLabel, labelParts, type Scene, type SceneElement } from '../../shared/scene';
 import type { CheckResult } from './flow-checks-port';
-import { describeLocator, resolveLocator } from './locator';
+import { resolveLocator } from './locator';
+import { locatorSaidValue } from './locator-said';
 import { say, saidList, type Said, type SaidCode, type SaidValues } from '../../shared/said';
 
 /**
@@ -58,13 +59,13 @@ function inState(scene: Scene, locator: Locator, wanted: boolean): CheckResult {
 /** Whether an element the locator matches is on screen (`present`), or none is. */
 function located(scene: Scene, locator: Locator, present: boolean): CheckResult {
   const found = resolveLocator(scene, locator);
-  const what = describeLocator(locator);
-  const shown = found.kind === 'found' ? say('check.located', { what, element: elementLabel(found.element) }) : found.kind === 'ambiguous' ? say('check.locatedSeveral', { what, count: found.candidates.length }) : undefined;
+  const whatSaid = locatorSaidValue(locator);
+  const shown = found.kind === 'found' ? say('check.located', { whatSaid, element: elementLabel(found.element) }) : found.kind === 'ambiguous' ? say('check.locatedSeveral', { whatSaid, count: found.candidates.length }) : undefined;
   if (present) {
     if (shown) return { holds: true, fact: shown.text, said: shown.said };
-    return found.kind === 'missing' ? { holds: false, reason: found.reason, said: found.said } : fails('check.notLocated', { what });
+    return found.kind === 'missing' ? { holds: false, reason: found.reason, said: found.said } : fails('check.notLocated', { whatSaid });
   }
-  return shown ? { holds: false, reason: shown.text, said: shown.said } : holds('check.notLocated', { what });
+  return shown ? { holds: false, reason: shown.text, said: shown.said } : holds('check.notLocated', { whatSaid });
 }
 
 function conditionHolds(condition: FlowCondition): CheckResult {

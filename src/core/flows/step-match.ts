@@ -2,7 +2,8 @@ import { POINT_PATTERN, type ActionStep } from '../../shared/flow';
 import type { Scene, SceneElement } from '../../shared/scene';
 import { decideAction } from '../runtime/action-policy';
 import type { ToolCatalog } from '../tools/tool';
-import { describeLocator, resolveLocator } from './locator';
+import { resolveLocator } from './locator';
+import { locatorSaidValue } from './locator-said';
 import { say, type Saying } from '../../shared/said';
 import { sayActions } from '../../shared/supervision-words';
 
@@ -24,14 +25,14 @@ export function matchStep(step: ActionStep, call: string, scene: Scene, tools: T
   if (done) return { kind: 'done', words: done };
   if (found && found.kind !== 'found') return { kind: 'miss', reason: { text: found.reason, said: found.said }, wait: true };
   if (found?.singledOutAmong && sensitive(step, scene, found.element, tools)) {
-    const alike = describeLocator({ ...step.target!, distinguishedBy: undefined });
-    return { kind: 'miss', reason: say('flowRun.sensitiveLookAlike', { count: found.singledOutAmong, what: alike }), wait: false };
+    const alike = locatorSaidValue({ ...step.target!, distinguishedBy: undefined });
+    return { kind: 'miss', reason: say('flowRun.sensitiveLookAlike', { count: found.singledOutAmong, whatSaid: alike }), wait: false };
   }
   // A point a person wrote (`tap: {x, y}`, `point: 50%,50%`) is theirs to choose; a recorded one is never kept.
   const written = step.point !== undefined || (step.args.x !== undefined && step.args.y !== undefined);
   if (!step.target && !written && tools.get(step.tool)?.aim === 'element') return { kind: 'miss', reason: sayActions('flowRun.noPoint', { actionCall: call }), wait: false };
   if (element && step.before?.checked !== undefined && element.checked !== step.before.checked) {
-    return { kind: 'miss', reason: say(element.checked ? 'flowRun.onNotAsRecorded' : 'flowRun.offNotAsRecorded', { element: describeLocator(step.target!) }), wait: true };
+    return { kind: 'miss', reason: say(element.checked ? 'flowRun.onNotAsRecorded' : 'flowRun.offNotAsRecorded', { elementSaid: locatorSaidValue(step.target!) }), wait: true };
   }
   return { kind: 'act', element };
 }
@@ -46,9 +47,10 @@ function sensitive(step: ActionStep, scene: Scene, element: SceneElement, tools:
 function outcomeHolds(step: ActionStep, scene: Scene, element: SceneElement | undefined): Saying | null {
   const expect = step.expect;
   if (!expect) return null;
-  const named = step.target ? describeLocator(step.target) : 'the field';
-  if (expect.checked !== undefined) return element && element.checked === expect.checked ? say(expect.checked ? 'flowRun.isOn' : 'flowRun.isOff', { element: named }) : null;
-  if (expect.fieldText !== undefined) return element?.editable && element.text === expect.fieldText ? say('flowRun.fieldShows', { element: named, text: expect.fieldText }) : null;
+  // An element is only found by the step's locator, which names it.
+  const elementSaid = () => locatorSaidValue(step.target!);
+  if (expect.checked !== undefined) return element && element.checked === expect.checked ? say(expect.checked ? 'flowRun.isOn' : 'flowRun.isOff', { elementSaid: elementSaid() }) : null;
+  if (expect.fieldText !== undefined) return element?.editable && element.text === expect.fieldText ? say('flowRun.fieldShows', { elementSaid: elementSaid(), text: expect.fieldText }) : null;
   if (expect.app !== undefined) return scene.screen.package === expect.app ? say('flowRun.appInFront', { app: expect.app }) : null;
   return null;
 }

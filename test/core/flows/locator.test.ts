@@ -5,7 +5,8 @@ import { readRealDump, realDumps } from '../../support/real-dumps';
 import { buildScene } from '../../../src/core/perception/scene-builder';
 import { screenFacts } from '../../../src/core/perception/screen-facts';
 import { parseUiHierarchy } from '../../../src/core/perception/ui-hierarchy';
-import { describeLocator, locatorFor, resolveLocator } from '../../../src/core/flows/locator';
+import { locatorFor, resolveLocator } from '../../../src/core/flows/locator';
+import { describeLocator } from '../../../src/core/flows/locator-said';
 import { LocatorSchema } from '../../../src/shared/flow';
 import { joinLabelParts, type Scene, type SceneElement } from '../../../src/shared/scene';
 

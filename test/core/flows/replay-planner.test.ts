@@ -259,14 +259,14 @@ describe('a question replayed', () => {
     expect(record.status).toBe('completed');
     // The answer stays the screen's words; what is said around it is Chinese, and English keeps its sentence.
     const worded = saidWords(record.result!, record.resultSaid, chinese);
-    expect(worded).toMatch(/^This phone runs Android 15\.（在这个屏幕上从 'Android version' 读到；流程的每一步都完成了）$/);
+    expect(worded).toMatch(/^This phone runs Android 15\.（在这个屏幕上从 “Android version” 读到；流程的每一步都完成了）$/);
     expect(latinSentences(worded.replace('This phone runs Android 15.', ''))).toEqual([]);
     expect(saidWords(record.result!, record.resultSaid, wordsFor('en'))).toBe(record.result);
 
     // Not on the screen any more: why is Chinese too (the locator's own reason carried by its code).
     const lost = await runFlow(flow, [home(), aboutPhone(null)]);
     const lostWorded = saidWords(lost.record.result!, lost.record.resultSaid, chinese);
-    expect(lostWorded).toMatch(/^流程的每一步都完成了；答案原本是从 'Android version' 读到的：/);
+    expect(lostWorded).toMatch(/^流程的每一步都完成了；答案原本是从 “Android version” 读到的：/);
     expect(latinSentences(lostWorded, ['Model', 'About phone']), lostWorded).toEqual([]);
   });
 

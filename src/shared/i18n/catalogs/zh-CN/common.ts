@@ -93,6 +93,7 @@ export default {
       hide_keyboard: { do: '收起键盘', done: '收起了键盘' },
     },
     target: '“{{name}}”',
+    described: '{{name}}',
     text: '“{{text}}”',
     at: '位置 {{point}}',
     direction: { up: '向上', down: '向下', left: '向左', right: '向右' },
