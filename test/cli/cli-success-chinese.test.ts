@@ -6,7 +6,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAdbHarness, type AdbHarness } from '../support/adb-harness';
-import { interrupt, runAmc, startAmc } from '../support/cli';
+import { anthropicDirectEnv, interrupt, jsonEvents, runAmc, startAmc } from '../support/cli';
+import { finish, startAnthropicFake } from '../fakes/index';
+import { SUITE_SCRIPTS, stepsPolicy } from '../fakes/suite-agent';
+import { taskById } from '../../src/eval/tasks/index';
 import { latinSentences } from '../support/latin-sentences';
 import { decisionRequest, startTestControlPlane } from '../control-plane/support';
 import { ACTION_TOOLS } from '../../src/core/tools/registry';
@@ -173,5 +176,54 @@ describe('amc success lines in a Chinese terminal', { timeout: 120_000 }, () => 
     const inEnglish = await runAmc(['act', '--help'], { env: english() });
     expect(inEnglish.stdout).toContain('\nTools:\n  tap  Tap once.\n      --element_id TEXT  (optional)  Id of an element in the current Scene');
     expect(inEnglish.stdout).toContain('Option names and named values are accepted in any case (--key HOME).');
+  });
+
+  it('Scenario: amc notes, cache and replay success lines are Chinese in a Chinese terminal', async () => {
+    const wifi = taskById('settings-wifi-off');
+    const steps = stepsPolicy(SUITE_SCRIPTS[wifi.id]!());
+    // amc doctor's connection test sends no Scene: it gets an answer too.
+    const fake = await startAnthropicFake({ policy: (turn) => (turn.scene ? steps(turn) : finish(true, 'ok')) });
+    try {
+      const learning = (lang: string) => anthropicDirectEnv(harness, home, fake.url, { ...env(lang), AMC_APP_NOTES: 'true', AI_PLANNER_REUSE_RUNS: 'true' });
+      await harness.reset(wifi.seed ?? {});
+      const goal = '关掉 Wi-Fi';
+      const run = await runAmc(['run', '-s', harness.serial, '--goal', goal, '--yes', '--json'], { env: learning('zh_CN.UTF-8') });
+      expect(run.code, run.stderr).toBe(0);
+      const taskId = jsonEvents(run.stdout).find((event) => event.type === 'task.started')!.taskId;
+      expect((await harness.state()).settings.wifi).toBe(false);
+
+      const notes = await runAmc(['notes'], { env: learning('zh_CN.UTF-8') });
+      expect(notes.stdout.trim()).toMatch(/^[0-9a-f-]{36} {2}com\.android\.settings {2}“关掉 Wi-Fi”：Settings > Network & internet > Wi-Fi$/);
+      const cache = await runAmc(['cache'], { env: learning('zh_CN.UTF-8') });
+      expect(cache.stdout.trim()).toBe(`${taskId}  com.android.launcher3  “${goal}”`);
+
+      // The same task again on a fresh phone, without the model.
+      await harness.reset(wifi.seed ?? {});
+      const calls = fake.requests.length;
+      const replayed = await runAmc(['replay', taskId, '-s', harness.serial, '--yes'], { env: learning('zh_CN.UTF-8') });
+      expect(replayed.code, replayed.stderr).toBe(0);
+      expect(fake.requests.length).toBe(calls);
+      expect((await harness.state()).settings.wifi).toBe(false);
+      expect(replayed.stdout).toMatch(/^完成（/m);
+
+      const forgot = await runAmc(['cache', 'forget', goal], { env: learning('zh_CN.UTF-8') });
+      expect(forgot.stdout.trim()).toBe(`已忘掉“${goal}”（任务 ${taskId}）：它的下一次运行由模型规划。`);
+      // The replay learned the route again: the note's id is the one listed now.
+      const [{ id: noteId }] = JSON.parse((await runAmc(['notes', '--json'], { env: learning('zh_CN.UTF-8') })).stdout) as [{ id: string }];
+      const removed = await runAmc(['notes', 'remove', noteId], { env: learning('zh_CN.UTF-8') });
+      expect(removed.stdout.trim(), removed.stderr).toBe(`已删除笔记 ${noteId}。`);
+      const noNotes = await runAmc(['notes'], { env: learning('zh_CN.UTF-8') });
+      expect(noNotes.stdout.trim()).toBe('还没有笔记：完成的任务会为它操作过的每个应用留下一条。');
+      const noneForApp = await runAmc(['notes', '--app', 'com.android.settings'], { env: learning('zh_CN.UTF-8') });
+      expect(noneForApp.stdout.trim()).toBe('com.android.settings 没有笔记。');
+      const emptyCache = await runAmc(['cache', 'list'], { env: learning('zh_CN.UTF-8') });
+      expect(emptyCache.stdout.trim()).toMatch(/^还没有可复用的运行/);
+      const doctor = await runAmc(['doctor'], { env: learning('zh_CN.UTF-8') });
+      expect(doctor.stdout).toMatch(/^正常\s+手机 \S+\s+就绪/m);
+      const names = ['Wi-Fi', 'Settings > Network & internet > Wi-Fi', 'AMC_Virtual_Phone', 'Android', 'Anthropic'];
+      for (const output of [notes.stdout, cache.stdout, replayed.stdout, forgot.stdout, removed.stdout, noNotes.stdout, noneForApp.stdout, emptyCache.stdout, doctor.stdout]) expectAllChinese(output, names);
+    } finally {
+      await fake.close();
+    }
   });
 });

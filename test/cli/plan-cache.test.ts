@@ -111,7 +111,7 @@ describe('the key and amc cache', { timeout: 120_000 }, () => {
     expect(next.modelCalls).toBeGreaterThanOrEqual(4);
     expect((await harness.state()).settings.darkTheme).toBe(true);
     const chinese = await runAmc(['cache'], { env: { ...env(), AMC_LANGUAGE: 'zh-CN' } });
-    expect(chinese.stdout.trim()).toBe(`${next.taskId}  com.android.launcher3  Switch the phone to the dark theme.`);
+    expect(chinese.stdout.trim()).toBe(`${next.taskId}  com.android.launcher3  “Switch the phone to the dark theme.”`);
     expect((await runAmc(['cache', 'forget'], { env: { ...env(), AMC_LANGUAGE: 'zh-CN' } })).stderr).toContain('写出一个要忘掉的目标或任务 ID');
   });
 });

@@ -31,7 +31,7 @@ export const notesCommand: CliCommand = {
     const listed = values.app ? await notes.notesFor(values.app) : await notes.list();
     if (values.json) io.out(JSON.stringify(listed));
     else if (listed.length === 0) io.out(values.app ? t('cli:notes.noneFor', { app: values.app }) : t('cli:notes.none'));
-    else for (const note of listed) io.out(`${note.id}  ${note.app}  ${note.goal}: ${note.route}${note.editedAt ? t('cli:notes.edited') : ''}`);
+    else for (const note of listed) io.out(t('cli:notes.line', { id: note.id, app: note.app, goal: note.goal, route: note.route, edited: note.editedAt ? t('cli:notes.edited') : '' }));
     return ExitCode.ok;
   },
 };

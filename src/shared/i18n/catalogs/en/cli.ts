@@ -154,6 +154,7 @@ export default {
     noneFor: 'No notes for {{app}}.',
     none: 'No notes yet: a task that completes leaves one per app it acted in.',
     edited: '  (edited)',
+    line: '{{id}}  {{app}}  {{goal}}: {{route}}{{edited}}',
   },
   usageError: {
     scheduleWhatToDo: 'say what to do: amc schedule add, list or remove',

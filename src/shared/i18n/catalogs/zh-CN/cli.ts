@@ -151,6 +151,7 @@ export default {
     noneFor: '{{app}} 没有笔记。',
     none: '还没有笔记：完成的任务会为它操作过的每个应用留下一条。',
     edited: '  （已编辑）',
+    line: '{{id}}  {{app}}  “{{goal}}”：{{route}}{{edited}}',
   },
   usageError: {
     scheduleWhatToDo: '请说明要对计划任务做什么：`amc schedule add`、`list` 或 `remove`',
@@ -263,7 +264,7 @@ export default {
   },
   cache: {
     empty: '还没有可复用的运行：模型完成并经确认成功的目标，下次再给出时会跟随那次运行。',
-    entry: '{{taskId}}  {{app}}  {{goal}}',
+    entry: '{{taskId}}  {{app}}  “{{goal}}”',
     noApp: '（无应用）',
     forgotten: '已忘掉“{{goal}}”（任务 {{taskId}}）：它的下一次运行由模型规划。',
     nothing: 'amc cache：没有目标或任务 ID 为“{{which}}”的复用运行（见 amc cache list）',
