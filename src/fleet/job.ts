@@ -3,6 +3,10 @@
 import { z } from 'zod';
 import { RunTaskRequestSchema } from '../shared/task';
 import { NamedFlowSchema } from '../shared/flow';
+import { schemaMessage } from '../shared/schema-message';
+import { issueSaidAt } from '../shared/issue-said';
+import { wordSaid } from '../shared/said';
+import { ENGLISH, type Words } from '../shared/i18n/translate';
 
 /** Where a job runs: one named phone (its own queue), or the first free phone of any worker (the shared queue). */
 export const FleetTargetSchema = z.discriminatedUnion('kind', [
@@ -35,16 +39,19 @@ export const FleetJobSchema = z
     submittedAt: z.iso.datetime(),
   })
   .strict()
-  .refine((job) => !job.flow || job.flow.content.goal === job.goal, { path: ['goal'], message: "a flow job's goal must be its flow's goal" });
+  .refine((job) => !job.flow || job.flow.content.goal === job.goal, { path: ['goal'], ...schemaMessage('schema.flowJobGoal') });
 export type FleetJob = z.infer<typeof FleetJobSchema>;
 export type FleetJobInput = z.input<typeof FleetJobSchema>;
 
 export { FleetPhoneSchema, FleetResultSchema, FleetWorkerSchema, type FleetPhone, type FleetResult, type FleetWorkerInfo } from '../shared/fleet';
 
-/** A job payload in plain words when it is refused: the first problem's field and what is wrong with it. */
-export function describeJobProblem(error: z.ZodError): string {
-  const issue = error.issues[0];
-  if (!issue) return 'the job is not a fleet job';
-  const field = issue.path.join('.') || 'the job';
-  return `${field}: ${issue.message}`;
+/**
+ * A job payload in plain words when it is refused: the first problem's field and what is wrong with it, in zod's own
+ * words for an English reader (as always), else by the issue's code in the reader's language.
+ */
+export function describeJobProblem(error: z.ZodError, words: Words = ENGLISH): string {
+  // zod gives at least one issue.
+  const issue = error.issues[0]!;
+  const english = `${issue.path.join('.') || 'the job'}: ${issue.message}`;
+  return words.language === 'en' ? english : wordSaid(english, issueSaidAt(issue), words);
 }

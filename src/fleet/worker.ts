@@ -177,7 +177,7 @@ export class FleetWorker {
     const parsed = FleetJobSchema.safeParse(job.data);
     const words = this.options.words;
     const refusal = (reason: string) => new UnrecoverableError(wordCode('fleetJob.refused', { reason }, words));
-    if (!parsed.success) throw refusal(describeJobProblem(parsed.error));
+    if (!parsed.success) throw refusal(describeJobProblem(parsed.error, words));
     const data = parsed.data;
     const refused = this.options.refuse?.(data);
     if (refused) throw refusal(refused);

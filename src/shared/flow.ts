@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { SaidSchema, say, type Saying } from './said';
-import { schemaMessage } from './schema-message';
+import { schemaMessage, schemaSaying } from './schema-message';
 
 /**
  * A flow: what a finished run did, as steps that can be carried out again on a fresh screen, without a model where
@@ -26,8 +26,7 @@ export const FLOW_MAX_DEPTH = 20;
  * a lookup or an assignment by it would reach the object's machinery instead of a value.
  */
 const OBJECT_NAMES = new Set([...Object.getOwnPropertyNames(Object.prototype), 'prototype']);
-export const objectNameProblem = (name: string): string | null =>
-  OBJECT_NAMES.has(name) ? `\`${name}\` is a name every JavaScript object already has, so it cannot name a variable; pick another name` : null;
+export const objectNameProblem = (name: string): string | null => (OBJECT_NAMES.has(name) ? schemaSaying('schema.reservedVarName', { name }).text : null);
 
 /** A `${name}` variable's name and value, as a flow file, `--var` and the window give them. */
 export const FlowVarNameSchema = z
@@ -35,8 +34,9 @@ export const FlowVarNameSchema = z
   .max(100)
   .regex(/^[A-Za-z_][A-Za-z0-9_]*$/)
   .superRefine((name, context) => {
-    const problem = objectNameProblem(name);
-    if (problem) context.addIssue({ code: 'custom', message: problem, params: { objectName: name } });
+    if (!OBJECT_NAMES.has(name)) return;
+    const problem = schemaSaying('schema.reservedVarName', { name });
+    context.addIssue({ code: 'custom', message: problem.text, params: { objectName: name, said: problem.said } });
   });
 export const FlowVarValueSchema = z.string().max(2000);
 

@@ -2,7 +2,7 @@
 // (schedules.json) and fired by the running app. Runs that fell while the app was closed are kept as missed runs
 // until a person has seen them.
 import { z } from 'zod';
-import { schemaMessage } from './schema-message';
+import { schemaMessage, schemaSaying } from './schema-message';
 import { LaunchPhonesSchema } from './launch';
 import { RunTaskRequestSchema } from './task';
 import { NamedFlowSchema } from './flow';
@@ -19,7 +19,9 @@ export const ScheduleNameSchema = z
   .max(NAME_MAX_LENGTH, wordsOfName('tooLong'))
   .superRefine((name, context) => {
     const problem = nameProblem(name);
-    if (problem && problem !== 'tooLong') context.addIssue({ code: 'custom', message: wordsOfName(problem) });
+    if (!problem || problem === 'tooLong') return;
+    const said = schemaSaying(problem === 'empty' ? 'schema.nameEmpty' : 'schema.nameCharacters').said;
+    context.addIssue({ code: 'custom', message: wordsOfName(problem), params: { said } });
   });
 
 /** What a person gives to add a schedule. The cron pattern is checked where it is read (main), by the cron library. */

@@ -72,6 +72,31 @@ describe('the fleet in a Chinese terminal', { timeout: 180_000 }, () => {
     expect((await harness.state()).foreground).toBe('com.amc.notes');
   });
 
+  it("Scenario: A Chinese worker refuses a hand-written payload that is not a fleet job by the issue's code", async () => {
+    const queueName = phoneQueue(harness.serial);
+    const queue = new Queue(queueName, { connection: connectRedis(new URL(redisUrl())), prefix: FLEET_PREFIX });
+    try {
+      const target = { kind: 'device', serial: harness.serial };
+      const submittedAt = new Date().toISOString();
+      // A goal that is a number, and a flow job whose goal is not its flow's (the schema's own check).
+      const numbered = await queue.add('goal', { target, launchId: 'by-hand', submittedAt, goal: 42 });
+      const flow = { goal: '关掉 Wi-Fi', steps: [{ tool: 'press_key', args: { key: 'home' } }] };
+      const mismatched = await queue.add('flow', { target, launchId: 'by-hand', submittedAt, goal: '打开蓝牙', flow: { name: 'wifi', content: flow } });
+      for (const [job, said] of [
+        [numbered, /^任务被拒绝：goal：必须是文本$/],
+        [mismatched, /^任务被拒绝：goal：流程任务的目标必须是它的流程的目标$/],
+      ] as const) {
+        await expect.poll(async () => (await client.view(queueName, job.id!))?.state, { timeout: 20_000 }).toBe('failed');
+        const reason = (await client.view(queueName, job.id!))!.reason!;
+        expect(reason).toMatch(said);
+        expect(latinSentences(reason)).toEqual([]);
+      }
+      expect((await harness.state()).foreground).toBe('com.android.launcher3');
+    } finally {
+      await queue.close();
+    }
+  });
+
   it('Scenario: A Chinese worker refuses a hand-written bad flow payload with its problems in Chinese', async () => {
     await harness.reset({});
     const queueName = phoneQueue(harness.serial);

@@ -240,6 +240,10 @@ guard: {
     notValid: 'is not valid',
   },
   schema: {
+    reservedVarName: '`{{name}}` is a name every JavaScript object already has, so it cannot name a variable; pick another name',
+    nameEmpty: 'give it a name',
+    nameCharacters: 'a name starts with a letter or a digit and has only letters, digits, spaces, dots, dashes or underscores',
+    flowJobGoal: "a flow job's goal must be its flow's goal",
     distinguishedByEmpty: 'distinguishedBy needs at least one fact',
     sizeNeedsSide: 'a size gives width, height or both',
     relativeNeedsOne: 'a relative position needs one of {{relations}}',
