@@ -43,8 +43,8 @@ describe('every check carries its code', () => {
     // The schemas' own checks: English as it always read, a code beside it, Chinese from that code.
     const checks: Array<[z.ZodType, unknown, string, string]> = [
       [FlowVarNameSchema, 'constructor', '`constructor` is a name every JavaScript object already has, so it cannot name a variable; pick another name', '是每个 JavaScript 对象本来就有的名字'],
-      [ScheduleNameSchema, '!!', 'a name starts with a letter or a digit and has only letters, digits, spaces, dots, dashes or underscores', '名字以字母或数字开头'],
-      [ScheduleNameSchema, '  ', 'give it a name', '请给它起个名字'],
+      [ScheduleNameSchema, '!!', 'a name starts with a letter or a digit and has only letters, digits, spaces, dots, dashes or underscores', '名字以文字或数字开头'],
+      [ScheduleNameSchema, '  ', 'give it a name', '请起一个名字'],
       [
         FleetJobSchema,
         { target: { kind: 'any' }, launchId: 'by-hand', submittedAt: new Date().toISOString(), goal: 'Open Settings', flow: { name: 'wifi', content: { goal: 'Turn off Wi-Fi', steps: [{ tool: 'press_key', args: { key: 'home' } }] } } },

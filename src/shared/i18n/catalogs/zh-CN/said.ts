@@ -230,8 +230,8 @@ guard: {
   },
   schema: {
     reservedVarName: '`{{name}}` 是每个 JavaScript 对象本来就有的名字，不能用作变量名；请换一个名字',
-    nameEmpty: '请给它起个名字',
-    nameCharacters: '名字以字母或数字开头，只能有字母、数字、空格、点、短横线或下划线',
+    nameEmpty: '请起一个名字',
+    nameCharacters: '名字以文字或数字开头，只能包含文字、数字、空格、点、短横线或下划线',
     flowJobGoal: '流程任务的目标必须是它的流程的目标',
     distinguishedByEmpty: '`distinguishedBy` 至少需要一个事实',
     sizeNeedsSide: '尺寸要给出 `width`、`height` 或两者',
