@@ -1,6 +1,6 @@
-// Files damaged on disk, met in a Chinese window in real Chromium: a History task whose file is damaged (or turned
-// unreadable) after History listed it, opened from its row; the notes file that is not JSON and a plan cache of the
-// wrong shape, in Settings. Each reason and what to do is worded from its code, with no English sentence left beyond
+// Files damaged on disk, met in a Chinese window in real Chromium: the schedules file that is not JSON, as the window
+// loads; a History task whose file is damaged (or turned unreadable) after History listed it, opened from its row; the
+// notes file that is not JSON and a plan cache of the wrong shape, in Settings. Each reason and what to do is worded from its code, with no English sentence left beyond
 // names, paths and code.
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -8,6 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { TASKS_FOLDER } from '../../src/core/storage/task-store';
 import { NOTES_FILE } from '../../src/core/storage/notes-store';
 import { PLAN_CACHE_FILE } from '../../src/core/storage/plan-cache-store';
+import { SCHEDULES_FILE } from '../../src/core/storage/schedule-store';
 import { taskEvents } from '../core/storage/task-fixtures';
 import { latinSentences } from '../support/latin-sentences';
 import { useUiFixture } from '../support/ui-fixture';
@@ -25,11 +26,18 @@ beforeAll(async () => {
   }
   await writeFile(path.join(ui.host.home, NOTES_FILE), '{"version":1,"notes":[');
   await writeFile(path.join(ui.host.home, PLAN_CACHE_FILE), JSON.stringify({ version: 1, entries: [{ goal: 42 }] }));
+  await writeFile(path.join(ui.host.home, SCHEDULES_FILE), '{"schedules": [');
 });
 
 describe('damaged files in a Chinese window', { timeout: 120_000 }, () => {
   it('Scenario: A History task that cannot be shown, and damaged notes and plan cache files, are worded in a Chinese window', async () => {
     const { page, errors } = await openConnectedPage(ui);
+    // The schedules file, read as the window loads: what is wrong and what to do.
+    const banner = page.getByTestId('error-banner');
+    await banner.getByText(/^计划任务文件 /).waitFor();
+    const schedules = (await banner.innerText()).trim();
+    expect(schedules).toMatch(/计划任务文件 \S+schedules\.json 不是 JSON；请修正它或把它移走（什么都没有改动）/);
+    expectChinese(schedules);
     await page.getByRole('tab', { name: '历史' }).click();
     await page.locator('[data-testid="history-row"][data-task-id="unreadable-later"]').waitFor();
 
@@ -38,7 +46,6 @@ describe('damaged files in a Chinese window', { timeout: 120_000 }, () => {
     await rm(taskFile('unreadable-later'));
     await mkdir(taskFile('unreadable-later'));
 
-    const banner = page.getByTestId('error-banner');
     await page.locator('[data-testid="history-row"][data-task-id="damaged-later"] .history-open').click();
     await banner.getByText('无法显示任务“damaged-later”').waitFor();
     const damaged = (await banner.innerText()).trim();
