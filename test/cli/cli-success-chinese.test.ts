@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAdbHarness, type AdbHarness } from '../support/adb-harness';
-import { anthropicDirectEnv, interrupt, jsonEvents, runAmc, startAmc } from '../support/cli';
+import { amcBin, anthropicDirectEnv, interrupt, jsonEvents, runAmc, startAmc } from '../support/cli';
+import { startInPty } from '../support/pty';
 import { finish, startAnthropicFake } from '../fakes/index';
 import { SUITE_SCRIPTS, stepsPolicy } from '../fakes/suite-agent';
 import { taskById } from '../../src/eval/tasks/index';
@@ -110,6 +111,17 @@ describe('amc success lines in a Chinese terminal', { timeout: 120_000 }, () => 
       expect(listedInEnglish.stdout).toMatch(new RegExp(`^${id}\\s+早上\\s+revoked \\S+\\s+\\S+\\s+openai limits$`, 'm'));
       const usageInEnglish = await runAmc(['control-plane', 'usage', '--token', '早上', ...store], { env: english() });
       expect(usageInEnglish.stdout.trim()).toBe(`No usage this month for 早上 in ${cp.config.tokensFile}.`);
+
+      // Started at a terminal: where it listens, in the person's words, before the JSON log (which stays a log).
+      for (const [lang, listening] of [['zh_CN.UTF-8', /云控制平面正在 (http:\/\/127\.0\.0\.1:\d+) 上监听；下面是它的运行记录（JSON 行）。按 Ctrl-C 停止。/], ['en_US.UTF-8', /Cloud Control Plane listening at (http:\/\/127\.0\.0\.1:\d+); its log follows/]] as const) {
+        const serving = startInPty([process.execPath, amcBin, 'control-plane', '--port', '0', '--workers', '1', ...store], { ...env(lang), ANTHROPIC_API_KEY: '' });
+        const shown = await serving.waitFor(listening);
+        expect((await fetch(`${shown.match(listening)![1]}/healthz`)).status).toBe(200);
+        serving.type('\x03');
+        const { output } = await serving.done;
+        expect(output).toMatch(/"msg":"listening"/);
+        if (lang.startsWith('zh')) expectAllChinese(output.split('\n').filter((line) => !line.startsWith('{')).join('\n'));
+      }
     } finally {
       await cp.stop();
     }

@@ -116,7 +116,7 @@ async function serve(args: string[], io: CliIo): Promise<number> {
       },
     }),
   );
-  if (config.workers > 1 && cluster.isPrimary) return servePrimary(config, logger);
+  if (config.workers > 1 && cluster.isPrimary) return servePrimary(config, logger, io);
 
   const { startControlPlane } = await import('../../control-plane/server');
   const clustered = cluster.isWorker ? await import('../../control-plane/cluster') : null;
@@ -136,11 +136,17 @@ async function serve(args: string[], io: CliIo): Promise<number> {
     clustered.serveAsWorker(service);
     return new Promise<number>(() => undefined);
   }
+  sayListening(io, service.url);
   await untilSignal(logger, () => service.close());
   return ExitCode.ok;
 }
 
-async function servePrimary(config: ControlPlaneConfig, logger: Logger): Promise<number> {
+/** A person at a terminal reads where the service listens in their language; stdout stays the JSON log for collectors. */
+function sayListening(io: CliIo, url: string): void {
+  if (process.stderr.isTTY) io.err(terminalWords().t('cli:controlPlane.listening', { url }));
+}
+
+async function servePrimary(config: ControlPlaneConfig, logger: Logger, io: CliIo): Promise<number> {
   const { startPrimary } = await import('../../control-plane/cluster');
   const { MemoryLimits } = await import('../../control-plane/memory-limits');
   const { usageFileNextTo } = await import('../../control-plane/server');
@@ -150,6 +156,7 @@ async function servePrimary(config: ControlPlaneConfig, logger: Logger): Promise
         MemoryLimits.open(usageFileNextTo(config.tokensFile), (error) => logger.warn('usage file not written', { error: error.message })),
       );
   const primary = await startPrimary({ workers: config.workers, limits, shutdownGraceMs: config.shutdownGraceMs, logger });
+  sayListening(io, primary.url);
   await untilSignal(logger, () => primary.stop());
   return ExitCode.ok;
 }

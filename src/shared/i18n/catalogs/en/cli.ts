@@ -236,6 +236,9 @@ export default {
     folderNoFlow: 'no flow in {{folder}} is selected to run',
     folderNoFlowWithTags: 'no flow in {{folder}} is selected to run with these tags',
   },
+  controlPlane: {
+    listening: 'Cloud Control Plane listening at {{url}}; its log follows as JSON lines. Press Ctrl-C to stop.',
+  },
   controlPlaneTokens: {
     none: 'No tokens in {{where}}. Create one with `amc control-plane token create --name NAME`.',
     created: 'Created token {{id}} "{{name}}"{{route}} in {{where}}.',

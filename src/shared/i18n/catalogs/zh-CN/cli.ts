@@ -233,6 +233,9 @@ export default {
     folderNoFlow: '{{folder}} 中没有选中要运行的流程',
     folderNoFlowWithTags: '按这些标签，{{folder}} 中没有选中要运行的流程',
   },
+  controlPlane: {
+    listening: '云控制平面正在 {{url}} 上监听；下面是它的运行记录（JSON 行）。按 Ctrl-C 停止。',
+  },
   controlPlaneTokens: {
     created: '已在 {{where}} 创建令牌 {{id}}“{{name}}”{{route}}。',
     route: '（{{provider}}，{{model}}）',
