@@ -34,6 +34,12 @@ function kindSaid(type: string, alone: boolean): Said {
   return part(`locator.${alone && type !== kind ? 'kindAlone' : 'kindWord'}.${kind}`);
 }
 
+/** Element types as a locator writes them (`text-field`, `Switch`), in the reader's words where the catalogs have one. */
+export function typesSaidValue(types: readonly string[]): string {
+  const typeSaid = (type: string) => (type === TEXT_FIELD_TYPE ? part('locator.textFieldType') : kindSaid(type, true));
+  return nested(joined(types.map(typeSaid), 'locator.joined.comma'));
+}
+
 /** The words of each relation a locator may give, before the element it names. */
 const RELATION_CODES = {
   below: 'locator.relation.below',

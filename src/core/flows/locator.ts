@@ -2,7 +2,7 @@ import { FLOW_TEXT_MAX, type DistinguishingFacts, type Locator, type LocatorRela
 import { elementName, labelParts, type Bounds, type Scene, type SceneElement } from '../../shared/scene';
 import { say, saidList, type Said, type SaidCode, type SaidValues } from '../../shared/said';
 import { sayActions } from '../../shared/supervision-words';
-import { locatorSaidValue, TEXT_FIELD_TYPE } from './locator-said';
+import { locatorSaidValue, TEXT_FIELD_TYPE, typesSaidValue } from './locator-said';
 
 /**
  * Locators: how a replay finds the element a recorded step acted on, on a fresh Scene (whose ids mean nothing from
@@ -251,8 +251,8 @@ export function resolveLocator(scene: Scene, locator: Locator): Resolution {
   if (found.length > 0) return missing('locate.onlyOthers', { whatSaid, count: found.length, namedSaid: locatorSaidValue({ ...locator, distinguishedBy: undefined }), ...seen() });
   const otherKind = locator.type ? scene.elements.filter((element) => actionable(element) && matches(element, { ...locator, type: undefined })) : [];
   if (all.length === 0 && otherKind.length > 0) {
-    const kinds = [...new Set(otherKind.map(typeOf))].join(', ');
-    return missing('locate.otherKind', { whatSaid, kinds, type: locator.type!, ...seen() });
+    const kinds = [...new Set(otherKind.map(typeOf))];
+    return missing('locate.otherKind', { whatSaid, kindsSaid: typesSaidValue(kinds), typeSaid: typesSaidValue([locator.type!]), ...seen() });
   }
   if (all.length > 0 && dialog !== undefined) return missing('locate.behindDialog', { dialog, whatSaid, ...seen() });
   if (all.length > 0) return missing('locate.underDialog', { whatSaid, ...seen() });

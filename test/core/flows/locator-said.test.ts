@@ -92,6 +92,24 @@ describe('a locator in words', () => {
     expect(saidWords('', sayActions('flowRun.stepWhy', { actionCall: locatorCall('press_key', { key: 'back' }, undefined), step: 3 }).said, chinese)).toBe('按 Back（流程的第 3 步）');
   });
 
+  it('says which kind shows the name instead of the kind the flow recorded, in the kinds\' words', () => {
+    const scene = {
+      screen: { width: 1080, height: 2400, orientation: 'portrait', package: 'com.amc.notes', activity: '.Main', keyboardShown: false },
+      elements: [
+        { id: 'e1', type: 'TextView', text: 'Send', bounds: [0, 0, 1080, 200], clickable: true },
+        { id: 'e2', type: 'EditText', hint: 'To', editable: true, bounds: [0, 200, 1080, 400], clickable: true },
+      ],
+    } as Scene;
+    const notSwitch = resolveLocator(scene, { text: 'Send', type: 'Switch' });
+    if (notSwitch.kind !== 'missing') throw new Error('found');
+    expect(notSwitch.reason).toBe("'Send' switch is not on this screen: what shows that name here is a TextView, not the Switch the flow recorded, so it is not acted on; I see: Send, To");
+    expect(saidWords(notSwitch.reason, notSwitch.said, chinese)).toBe('这个屏幕上没有 “Send”开关：这里显示这个名字的是 TextView，而不是流程记录的 开关，所以不对它操作；我看到：Send, To');
+    const notButton = resolveLocator(scene, { hint: 'To', type: 'button' });
+    if (notButton.kind !== 'missing') throw new Error('found');
+    expect(notButton.reason).toBe("'To' button is not on this screen: what shows that name here is a text-field, not the button the flow recorded, so it is not acted on; I see: Send, To");
+    expect(saidWords(notButton.reason, notButton.said, chinese)).toBe('这个屏幕上没有 “To”按钮：这里显示这个名字的是 输入框，而不是流程记录的 按钮，所以不对它操作；我看到：Send, To');
+  });
+
   it("a hostile flow's deep and wide relations stay a small value, with the same English words", () => {
     let deep: Locator = { text: 'Bottom' };
     for (let level = 0; level < 9; level++) deep = { text: `L${level}`, relative: { below: deep, containsDescendants: Array.from({ length: 20 }, (_, index) => ({ text: `C${index}` })) } };
