@@ -35,6 +35,8 @@ export const PlannedStepSchema = ToolCallDecisionSchema.extend({
   source: z.enum(STEP_SOURCES).default('model'),
   /** The rationale's code, when the app wrote it (a replayed flow step's), for a reader in another language. */
   rationaleSaid: SaidSchema.optional(),
+  /** A finish_task's reason's code, when the app wrote the reason (a replayed flow's end), for a reader in another language. */
+  reasonSaid: SaidSchema.optional(),
   /** A flow's replay: the flow step this turn carries out and the steps it knew the result of (absent: not a flow's turn). */
   flow: FlowTurnSchema.optional(),
 });

@@ -14,6 +14,7 @@ import { anthropicDirectEnv, jsonEvents, runAmc } from '../support/cli';
 import { finish, findElement, startAnthropicFake, type AnthropicFake, type FakePolicy } from '../fakes/index';
 import { labelParts } from '../../src/shared/scene';
 import { stepsPolicy, SUITE_SCRIPTS } from '../fakes/suite-agent';
+import { latinSentences } from '../support/latin-sentences';
 
 let harness: AdbHarness;
 let fake: AnthropicFake;
@@ -189,6 +190,23 @@ describe('amc replay', { timeout: 120_000 }, () => {
     const asked = result.events.find((event) => event.type === 'person.asked');
     expect(asked?.type === 'person.asked' && asked.request.kind).toBe('confirmation');
     expect(await contactNames()).toEqual(['Alice Johnson', 'Bob Smith', 'Carol Williams']);
+  });
+
+  it("Scenario: A replayed turn's finish is worded in a Chinese terminal", async () => {
+    const seed = suiteTask('settings-wifi-off').seed!;
+    const lines = async (LANG: string) => {
+      await harness.reset(seed);
+      const result = await runAmc(['replay', wifiOff, '-s', harness.serial], { env: { ...env(), LANG, LC_ALL: '', LC_MESSAGES: '' } });
+      expect(result.code, result.stderr).toBe(0);
+      return result.stdout.split('\n').filter((line) => /^\[\d+\] /.test(line));
+    };
+    // Our own tool's call in words, the reason the replay wrote in Chinese too: no JSON, no English framing.
+    const chinese = (await lines('zh_CN.UTF-8')).at(-1)!;
+    expect(chinese).toMatch(/^\[\d+\] 结束：目标已达成，理由：流程的每一步都完成了 \(已回放\)$/);
+    expect(latinSentences(chinese)).toEqual([]);
+    // An English terminal keeps the call as it was.
+    expect((await lines('en_US.UTF-8')).at(-1)).toMatch(/^\[\d+\] finish_task \{"success":true,"reason":"every step of the flow is done"\} \(replayed\)$/);
+    expect((await harness.state()).settings.wifi).toBe(false);
   });
 
   it('refuses a task that is not in history, in plain words', async () => {

@@ -25,8 +25,8 @@ const observed = (step: number): TaskEvent => ({ type: 'step.observed', taskId: 
 describe('one turn shape', () => {
   it("Scenario: A turn's plan keeps one shape from the model's decision to the step record", () => {
     // Every hop is the same type: a field added to the plan reaches the event and the record, or nothing compiles.
-    // What the app adds to the model's decision: its price, where the step came from, the code of a rationale it wrote, and a flow's marks.
-    expectTypeOf<Omit<PlannedStep, 'usage' | 'costUsd' | 'source' | 'rationaleSaid' | 'flow'>>().toEqualTypeOf<Omit<ToolCallDecision, 'usage'>>();
+    // What the app adds to the model's decision: its price, where the step came from, the codes of a rationale and a finish reason it wrote, and a flow's marks.
+    expectTypeOf<Omit<PlannedStep, 'usage' | 'costUsd' | 'source' | 'rationaleSaid' | 'reasonSaid' | 'flow'>>().toEqualTypeOf<Omit<ToolCallDecision, 'usage'>>();
     expectTypeOf<Omit<TaskEventOf<'step.planned'>, 'type' | 'taskId' | 'at' | 'step' | 'planMs'>>().toEqualTypeOf<PlannedStep>();
     expectTypeOf(plannedOf).returns.toEqualTypeOf<PlannedStep>();
     expectTypeOf<NonNullable<StepRecord['planned']>>().toEqualTypeOf<PlannedStep>();

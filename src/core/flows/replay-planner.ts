@@ -235,7 +235,7 @@ class ReplayPlanner implements Planner {
       said = 'text' in read ? sayAbout('flowRun.answerRead', { answer: read.text, whereSaid: locatorSaidValue(answer.from) }, { doneSaid: done }) : sayAbout('flowRun.answerLost', {}, { doneSaid: done, problemSaid: read.problem });
     }
     const reason = said.text;
-    return { kind: 'finish', success: true, reason, said: said.said, call: { ...this.planned(FINISH_TASK, { success: true, reason }, null), usage: this.spent } };
+    return { kind: 'finish', success: true, reason, said: said.said, call: { ...this.planned(FINISH_TASK, { success: true, reason }, null), reasonSaid: said.said, usage: this.spent } };
   }
 
   /**

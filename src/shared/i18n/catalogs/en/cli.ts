@@ -54,6 +54,9 @@ export default {
     plannerAi: 'ai ({{details}})',
     goal: 'Goal: {{goal}}',
     sceneError: '[{{step}}] screen could not be read: {{error}}',
+    /** A turn's finish_task, our own tool, in words for a reader of another language (English prints the call as it was). */
+    plannedFinish: '[{{step}}] {{finish}}{{source}}',
+    plannedFinishReason: '[{{step}}] {{finish}}, because: {{reason}}{{source}}',
     rationale: 'rationale',
     thinking: 'thinking',
     paused: 'Paused.',

@@ -57,6 +57,8 @@ export default {
     plannerAi: 'AI（{{details}}）',
     goal: '目标：{{goal}}',
     sceneError: '[{{step}}] 读不到屏幕：{{error}}',
+    plannedFinish: '[{{step}}] {{finish}}{{source}}',
+    plannedFinishReason: '[{{step}}] {{finish}}，理由：{{reason}}{{source}}',
     rationale: '理由',
     thinking: '思考',
     paused: '已暂停。',
