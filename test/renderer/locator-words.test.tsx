@@ -2,19 +2,17 @@
 // A flow run's reasons in a Chinese window describe the elements they name in Chinese: a failed run's reason (a step
 // whose button below a title is missing) and a replayed step's rationale (a tap into a field), each worded from the
 // codes the replay recorded; an English window shows the English words they were recorded with.
-import { cleanup, render, screen } from '@testing-library/react';
-import { I18nextProvider } from 'react-i18next';
+import { cleanup, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { StepCard } from '../../src/renderer/src/components/timeline/StepCard';
 import { TaskResultCard } from '../../src/renderer/src/components/timeline/TaskResultCard';
 import { resolveLocator } from '../../src/core/flows/locator';
 import { locatorCall } from '../../src/core/flows/locator-said';
 import { stepFailed } from '../../src/core/flows/flow-step-said';
-import { i18nextFor } from '../../src/shared/i18n/translate';
 import { sayActions } from '../../src/shared/supervision-words';
 import type { Scene } from '../../src/shared/scene';
 import type { PlannerInfo } from '../../src/shared/task';
-import { withFakeBridge } from './fake-bridge';
+import { inLanguage } from './in-language';
 import { finishedTask, tapStep } from './fixtures';
 
 afterEach(cleanup);
@@ -34,15 +32,6 @@ const typed = tapStep({ planned: { tool: 'type_text', args: { text: 'milk', elem
 /** The words an English description of an element is made of, besides the names it quotes. */
 const ENGLISH_LOCATOR_WORDS = /\b(?:the|field|button|below|on|this|screen|into|step|of|flow)\b/i;
 const withoutNames = (text: string) => text.replace(/“[^”]*”|'[^']*'|"[^"]*"/g, '');
-
-const inLanguage = (language: 'en' | 'zh-CN', element: React.ReactElement) => {
-  const Bridge = withFakeBridge();
-  return render(
-    <I18nextProvider i18n={i18nextFor(language)}>
-      <Bridge>{element}</Bridge>
-    </I18nextProvider>,
-  );
-};
 
 describe("a located element's description in the window", () => {
   it("Scenario: A located element's description in a flow run's reasons is in the reader's language (in the window)", () => {

@@ -2,17 +2,15 @@
 // A replayed flow's turns in a Chinese window: the rationale the replay wrote for a step (with the check it confirmed on
 // the way) and the flow's end are worded from their codes, in the window's language; the English text they were
 // recorded with stays what an English window shows.
-import { cleanup, render, screen } from '@testing-library/react';
-import { I18nextProvider } from 'react-i18next';
+import { cleanup, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { StepCard } from '../../src/renderer/src/components/timeline/StepCard';
 import { TaskResultCard } from '../../src/renderer/src/components/timeline/TaskResultCard';
-import { i18nextFor } from '../../src/shared/i18n/translate';
 import { say, saidList } from '../../src/shared/said';
 import { actionCall, sayActions } from '../../src/shared/supervision-words';
 import type { PlannerInfo } from '../../src/shared/task';
 import { latinSentences } from '../support/latin-sentences';
-import { withFakeBridge } from './fake-bridge';
+import { inLanguage } from './in-language';
 import { finishedTask, tapStep } from './fixtures';
 
 afterEach(cleanup);
@@ -25,15 +23,6 @@ const rationale = sayActions('flowRun.whyChecked', { whySaid: saidList([pressBac
 const step = tapStep({ planned: { tool: 'press_key', args: { key: 'back' }, rationale: rationale.text, rationaleSaid: rationale.said, thinking: null, usage: null, costUsd: null, source: 'replayed' }, outcome: { ok: true, attempts: 1, durationMs: 40 } });
 const done = say('flowRun.allDone');
 const task = finishedTask([step], { planner: replay, goal: '打开笔记', result: done.text, resultSaid: done.said });
-
-const inLanguage = (language: 'en' | 'zh-CN', element: React.ReactElement) => {
-  const Bridge = withFakeBridge();
-  return render(
-    <I18nextProvider i18n={i18nextFor(language)}>
-      <Bridge>{element}</Bridge>
-    </I18nextProvider>,
-  );
-};
 
 describe("a replayed flow's words in the window", () => {
   it("Scenario: A replayed step's rationale and the flow's end are in the window's language", () => {
