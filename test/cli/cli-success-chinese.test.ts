@@ -112,6 +112,13 @@ describe('amc success lines in a Chinese terminal', { timeout: 120_000 }, () => 
       const usageInEnglish = await runAmc(['control-plane', 'usage', '--token', '早上', ...store], { env: english() });
       expect(usageInEnglish.stdout.trim()).toBe(`No usage this month for 早上 in ${cp.config.tokensFile}.`);
 
+      // Its usage names the token store in the reader's words.
+      const help = await runAmc(['control-plane', '--help'], { env: chinese() });
+      expect(help.stdout).toContain('\n  STORE：--config FILE、--tokens FILE（默认 $AMC_HOME/control-plane/tokens.json）或 --redis URL（AMC_CP_REDIS_URL）\n');
+      expect((await runAmc(['control-plane', '--help'], { env: english() })).stdout).toContain(
+        '\n  STORE: --config FILE, --tokens FILE (default $AMC_HOME/control-plane/tokens.json) or --redis URL (AMC_CP_REDIS_URL)\n',
+      );
+
       // Started at a terminal: where it listens, in the person's words, before the JSON log (which stays a log).
       for (const [lang, listening] of [['zh_CN.UTF-8', /云控制平面正在 (http:\/\/127\.0\.0\.1:\d+) 上监听；下面是它的运行记录（JSON 行）。按 Ctrl-C 停止。/], ['en_US.UTF-8', /Cloud Control Plane listening at (http:\/\/127\.0\.0\.1:\d+); its log follows/]] as const) {
         const serving = startInPty([process.execPath, amcBin, 'control-plane', '--port', '0', '--workers', '1', ...store], { ...env(lang), ANTHROPIC_API_KEY: '' });

@@ -21,7 +21,6 @@ const USAGE = [
   '       amc control-plane token revoke ID|NAME [STORE]',
   '       amc control-plane token list [--json] [STORE]',
   '       amc control-plane usage [--token ID|NAME] [--json] [STORE]',
-  '  STORE: --config FILE, --tokens FILE (default $AMC_HOME/control-plane/tokens.json) or --redis URL (AMC_CP_REDIS_URL)',
 ].join('\n');
 
 const storeOptions = { config: { type: 'string' }, tokens: { type: 'string' }, redis: { type: 'string' } } as const;
@@ -332,7 +331,10 @@ async function usage(args: string[], io: CliIo): Promise<number> {
 
 export const controlPlaneCommand: CliCommand = {
   name: 'control-plane',
-  usage: USAGE,
+  // Read when shown, so the line about STORE is in the terminal's language.
+  get usage() {
+    return `${USAGE}\n${terminalWords().t('cli:usageNote.controlPlaneStore')}`;
+  },
   async run(args, io) {
     if (args[0] === 'token') return token(args.slice(1), io);
     if (args[0] === 'usage') return usage(args.slice(1), io);

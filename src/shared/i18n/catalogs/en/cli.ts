@@ -267,6 +267,7 @@ export default {
     },
   },
   usageNote: {
+    controlPlaneStore: '  STORE: --config FILE, --tokens FILE (default $AMC_HOME/control-plane/tokens.json) or --redis URL (AMC_CP_REDIS_URL)',
     scheduleLocal: "amc schedule add --name … --device/--group: this computer's app fires it (its window or amc serve).",
     flowExport: "amc flow export prints the flow's YAML on standard output (amc flow export TASK_ID > flow.yaml); --why keeps the model's reason for each step.",
     mcpHttp: 'With --http the bearer token is AMC_MCP_TOKEN, else a new one printed at start; a session silent for --idle-timeout seconds (default 60) ends and frees its phone.',

@@ -263,6 +263,7 @@ export default {
     none: '{{where}} 中还没有令牌。用 `amc control-plane token create --name NAME` 创建一个。',
   },
   usageNote: {
+    controlPlaneStore: '  STORE：--config FILE、--tokens FILE（默认 $AMC_HOME/control-plane/tokens.json）或 --redis URL（AMC_CP_REDIS_URL）',
     scheduleLocal: '`amc schedule add --name … --device/--group`：计划任务由这台电脑上的应用触发（它的窗口或 `amc serve`）。',
     flowExport: '`amc flow export` 把流程的 YAML 打印到标准输出（`amc flow export TASK_ID > flow.yaml`）；`--why` 保留模型对每一步的理由。',
     mcpHttp: '加 `--http` 时，持有者令牌是 AMC_MCP_TOKEN，否则启动时打印一个新的；会话静默 `--idle-timeout` 秒（默认 60）后结束并释放它的手机。',
