@@ -44,6 +44,8 @@ export interface ScheduleView {
   /** The period of a schedule that runs every N seconds, or null for a cron pattern. */
   everySeconds: number | null;
   goal: string;
+  /** The goal's code when it is our words, not the schedule's (a template that is not a fleet job). */
+  goalSaid?: Said;
   /** The flow's name, for a schedule of a flow (its content was kept when the schedule was added). */
   flow: string | null;
   target: string;
@@ -59,6 +61,13 @@ export class FleetRequestError extends Error {
   ) {
     super(message);
   }
+}
+
+/** The goal a job or schedule shows: its own, or our words (by code) for a payload that is not a fleet job. */
+function goalOf(data: { success: true; data: FleetJob } | { success: false }): { goal: string; goalSaid?: Said } {
+  if (data.success) return { goal: data.data.goal };
+  const saying = say('fleetJob.notAFleetJob');
+  return { goal: saying.text, goalSaid: saying.said };
 }
 
 /** A job's reason as the client words it: the English text and its code together (JobView's `reason`, `reasonSaid`). */
@@ -179,7 +188,7 @@ export class FleetClient {
     const view: Omit<JobView, 'verdict'> = {
       id: job.id!,
       queue: queueName,
-      goal: data.success ? data.data.goal : '(not a fleet job)',
+      ...goalOf(data),
       flow: data.success ? (data.data.flow?.name ?? null) : null,
       launchId: data.success ? data.data.launchId : '',
       target: data.success ? (data.data.target.kind === 'device' ? data.data.target.serial : ANY_PHONE_TARGET) : '',
@@ -369,7 +378,7 @@ export class FleetClient {
           name: scheduler.key,
           when: scheduler.pattern ?? ENGLISH.t('cli:schedule.every', { seconds: everySeconds }),
           everySeconds,
-          goal: data.success ? data.data.goal : '(not a fleet job)',
+          ...goalOf(data),
           flow: data.success ? (data.data.flow?.name ?? null) : null,
           target: data.success ? (data.data.target.kind === 'device' ? data.data.target.serial : ANY_PHONE_TARGET) : '',
           nextRunAt: scheduler.next ? new Date(scheduler.next).toISOString() : null,

@@ -2,7 +2,7 @@
 // Fleet view shows it. The job payloads themselves are the fleet's own (src/fleet/job.ts).
 import { z } from 'zod';
 import { TaskFailureSchema, TaskStatusSchema } from './task';
-import { SaidSchema } from './said';
+import { SaidSchema, wordSaid, type Said } from './said';
 import { FlowStepResultSchema, flowPassed } from './flow';
 import { TASK_VERDICTS, type TaskVerdict } from './verdict';
 import type { Words } from './i18n/words';
@@ -68,6 +68,8 @@ export const JobViewSchema = z.object({
   id: z.string(),
   queue: z.string(),
   goal: z.string(),
+  /** The goal's code when it is our words, not the job's (a payload that is not a fleet job). */
+  goalSaid: SaidSchema.optional(),
   /** The flow's name, for a flow job. */
   flow: z.string().nullable(),
   launchId: z.string(),
@@ -102,8 +104,8 @@ export const ANY_PHONE_TARGET = 'any free phone';
 export const targetWords = (target: string, words: Words): string => (target === ANY_PHONE_TARGET ? words.t('cli:fleet.anyPhone') : target);
 
 /** What a job (or a schedule) carries out, in words: its goal, or "flow NAME". */
-export const workWords = (job: { goal: string; flow: string | null }, words: Words): string =>
-  job.flow === null ? job.goal : words.t('cli:schedule.flow', { name: job.flow });
+export const workWords = (job: { goal: string; goalSaid?: Said | undefined; flow: string | null }, words: Words): string =>
+  job.flow === null ? wordSaid(job.goal, job.goalSaid, words) : words.t('cli:schedule.flow', { name: job.flow });
 
 /**
  * A job's verdict: its task's, except that a flow job whose task was done failed when any step did not pass; a job

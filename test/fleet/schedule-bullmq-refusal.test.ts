@@ -2,10 +2,11 @@
 // range, a stray character, an unknown name, a step of 0, a backward range, a day no month has) are said by our own
 // codes, and a refusal we do not know (a key another Redis writer left of the wrong type) is our sentence with
 // BullMQ's words quoted after it. A Chinese terminal reads each in Chinese; English keeps "the schedule was refused".
+import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FleetClient, FleetRequestError } from '../../src/fleet/client';
-import { ANY_QUEUE, FLEET_PREFIX } from '../../src/fleet/redis';
+import { ANY_QUEUE, connectRedis, FLEET_PREFIX, QUEUES_KEY } from '../../src/fleet/redis';
 import { wordsFor } from '../../src/shared/i18n/translate';
 import { saidWords } from '../../src/shared/supervision-words';
 import { runAmc } from '../support/cli';
@@ -82,5 +83,30 @@ describe('a fleet schedule BullMQ refuses', { timeout: 120_000 }, () => {
     expect(latinSentences(line)).toEqual([]);
     const inEnglish = await runAmc(args, { env: { LANG: 'en_US.UTF-8', LC_ALL: '', LC_MESSAGES: '' } });
     expect(inEnglish.stderr.split('\n')[0]).toBe('amc schedule: the schedule was refused: "0 25 * * *" has 25 in a field that takes 0 to 23');
+  });
+
+  it("Scenario: A job or schedule whose payload is not a fleet job is named in the reader's language", async () => {
+    // Another Redis writer queues a job and a schedule whose payloads are not fleet jobs (a goal that is a number).
+    const queue = new Queue(ANY_QUEUE, { connection: connectRedis(new URL(redisUrl())), prefix: FLEET_PREFIX });
+    const raw = new Redis(redisUrl());
+    try {
+      await raw.sadd(QUEUES_KEY, ANY_QUEUE);
+      await queue.add('goal', { goal: 42 });
+      await queue.upsertJobScheduler('foreign', { every: 3_600_000 }, { name: 'goal', data: { goal: 42 } });
+      const chinese = { env: { LANG: 'zh_CN.UTF-8', LC_ALL: '', LC_MESSAGES: '' } };
+      const english = { env: { LANG: 'en_US.UTF-8', LC_ALL: '', LC_MESSAGES: '' } };
+      for (const args of [['fleet', '--redis', redisUrl()], ['schedule', 'list', '--redis', redisUrl()]]) {
+        const inChinese = await runAmc(args, chinese);
+        expect(inChinese.code, inChinese.stderr).toBe(0);
+        expect(inChinese.stdout).toContain('（不是设备队列任务）');
+        expect(latinSentences(inChinese.stdout), inChinese.stdout).toEqual([]);
+        const inEnglish = await runAmc(args, english);
+        expect(inEnglish.stdout).toContain('(not a fleet job)');
+      }
+    } finally {
+      await queue.obliterate({ force: true });
+      await queue.close();
+      await raw.quit();
+    }
   });
 });

@@ -4,6 +4,7 @@ import { jobCountWords, jobVerdict, targetWords, type JobView } from '../../../.
 import { stepsPassed } from '../../../../shared/flow';
 import { formatCount, formatDuration, outcomeWord } from '../../../../shared/task-words';
 import { saidWords } from '../../../../shared/supervision-words';
+import { wordSaid } from '../../../../shared/said';
 import { failureWordsOf } from '../../../../shared/task-failure';
 import { useBridge } from '../../bridge-context';
 import type { Words } from '../../../../shared/i18n/translate';
@@ -105,7 +106,7 @@ export function FleetPanel() {
           <tbody>
             {overview.jobs.map((job) => (
               <tr key={`${job.queue}/${job.id}`} data-testid="fleet-job" data-job-id={job.id}>
-                <td className="fleet-goal">{job.flow === null ? job.goal : t('app:fleet.flowJob', { name: job.flow })}</td>
+                <td className="fleet-goal">{job.flow === null ? wordSaid(job.goal, job.goalSaid, words) : t('app:fleet.flowJob', { name: job.flow })}</td>
                 <td>
                   <span className={`status status-${job.state === 'finished' ? 'completed' : job.state === 'interrupted' ? 'cancelled' : job.state}`} data-testid="fleet-job-state">
                     {t(`app:fleet.jobState.${job.state}`)}

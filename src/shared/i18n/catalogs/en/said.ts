@@ -564,6 +564,7 @@ guard: {
     refused: 'the schedule was refused: {{why}}',
   },
   fleetJob: {
+    notAFleetJob: '(not a fleet job)',
     refused: 'the job was refused: {{reason}}',
     otherPhone: "it names {{target}}, and this queue is {{serial}}'s",
     anyPhone: "it names any phone, and this queue is {{serial}}'s",

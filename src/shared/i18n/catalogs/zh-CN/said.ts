@@ -545,6 +545,7 @@ guard: {
     refused: '计划任务被拒绝。BullMQ 的原话：“{{why}}”',
   },
   fleetJob: {
+    notAFleetJob: '（不是设备队列任务）',
     refused: '任务被拒绝：{{reason}}',
     otherPhone: '它指定的是 {{target}}，而这个队列属于 {{serial}}',
     anyPhone: '它指定的是任意一台手机，而这个队列属于 {{serial}}',
