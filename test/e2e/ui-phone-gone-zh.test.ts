@@ -2,10 +2,9 @@
 // is disconnected and stopped, and the goal is launched on the group. The phone's row says why in Chinese, from the
 // refusal's code; the phone that stayed connected shows that nothing ran on it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
 import { startVirtualDevice, type VirtualDevice } from '@amc/demo-phone';
 import { useUiFixture } from '../support/ui-fixture';
-import { saveScreenshot } from './ui-support';
+import { openConnectedPage, saveScreenshot } from './ui-support';
 import { latinSentences } from '../support/latin-sentences';
 
 let leaving: VirtualDevice | undefined;
@@ -20,20 +19,10 @@ afterAll(async () => {
 
 const ui = useUiFixture({ locale: 'zh-CN', env: () => ({ AMC_DEVICE_GROUPS: `leaving: ${leavingSerial}` }) });
 
-async function openChinese(): Promise<{ page: Page; errors: string[] }> {
-  const page = await ui.browser.context.newPage();
-  const errors: string[] = [];
-  page.on('pageerror', (error) => errors.push(error.message));
-  await page.setViewportSize({ width: 1280, height: 800 });
-  await page.goto(ui.host.app.url);
-  await page.getByText('已连接（web）').waitFor();
-  return { page, errors };
-}
-
 describe('a phone that left, in a Chinese window', { timeout: 120_000 }, () => {
   it("Scenario: A run started on a phone that just left is refused in the reader's language", async () => {
     await ui.host.harness.reset();
-    const { page, errors } = await openChinese();
+    const { page, errors } = await openConnectedPage(ui);
     // The phone is listed, then leaves: disconnected from adb and switched off.
     await ui.host.harness.adb(['connect', leavingSerial]);
     const row = page.locator(`[data-testid="device-row"][data-serial="${leavingSerial}"]`);
