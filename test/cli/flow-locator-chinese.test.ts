@@ -134,7 +134,7 @@ describe('a located element in a flow run', { timeout: 180_000 }, () => {
     }
     expect(reasonsOf(english.stdout).filter((reason) => ENGLISH_LOCATOR_WORDS.test(reason)).length).toBeGreaterThan(10);
     const englishWifi = await runFlow('wifi.yaml', WIFI_NOT_AS_RECORDED, 'C.UTF-8');
-    expect(englishWifi.stdout).toContain("rationale: Tap ''Network & internet'' (step 2 of the flow)");
+    expect(englishWifi.stdout).toContain("rationale: Tap 'Network & internet' (step 2 of the flow)");
     expect(englishWifi.stdout).toContain("no 'Wi-Fi' (off) on this screen, only 1 other 'Wi-Fi'");
     expect(englishWifi.stdout).toContain("Step 4: 'Wi-Fi' is on, not off as when the flow was recorded");
   });

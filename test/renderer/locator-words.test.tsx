@@ -48,6 +48,6 @@ describe("a located element's description in the window", () => {
     expect(inLanguage('en', <TaskResultCard task={failed} />).container.textContent).toContain(failure.text);
     cleanup();
     inLanguage('en', <StepCard step={typed} planner={replay} running={false} />);
-    expect(screen.getByTestId('step-rationale').textContent).toBe(`Type "milk" into 'the field 'Title'' (step 1 of the flow)`);
+    expect(screen.getByTestId('step-rationale').textContent).toBe(`Type "milk" into the field 'Title' (step 1 of the flow)`);
   });
 });

@@ -85,7 +85,7 @@ describe('a locator in words', () => {
     expect(saidWords(missing.reason, missing.said, chinese)).toBe('这个屏幕上没有 输入框“To”；我看到：Notes');
     // An action on the element a flow describes: the description quotes its names; English keeps its old words.
     const tap = sayActions('flowRun.stepWhy', { actionCall: locatorCall('tap', {}, { text: 'Send', type: 'Button' }), step: 2 });
-    expect(tap.text).toBe("Tap ''Send' button' (step 2 of the flow)");
+    expect(tap.text).toBe("Tap 'Send' button (step 2 of the flow)");
     expect(saidWords(tap.text, tap.said, chinese)).toBe('点按 “Send”按钮（流程的第 2 步）');
     expect(saidWords(tap.text, tap.said, wordsFor('en'))).toBe(tap.text);
     // Without a locator, the action names no element.

@@ -94,8 +94,8 @@ export default {
       hide_keyboard: { do: 'Hide the keyboard', done: 'Hid the keyboard' },
     },
     target: "'{{name}}'",
-    // A flow's description of its target, which quotes the names in it (English quotes it as a whole too, as it always has).
-    described: "'{{name}}'",
+    // A flow's description of its target, which quotes the names in it already.
+    described: '{{name}}',
     text: '"{{text}}"',
     at: 'at {{point}}',
     direction: { up: 'up', down: 'down', left: 'left', right: 'right' },
