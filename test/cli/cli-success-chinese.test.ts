@@ -64,7 +64,11 @@ describe('amc success lines in a Chinese terminal', { timeout: 120_000 }, () => 
     expect(await interrupt(onEmulatorPort.child)).toBe(0);
     expect(onEmulatorPort.output()).toContain('注意：adb 服务器把端口 5583 当作模拟器');
 
-    for (const output of [disconnected.stdout, connected.stdout, personLines, pairWithoutCode.stderr, phone.output(), onEmulatorPort.output()]) expectAllChinese(output);
+    const taken = await runAmc(['virtual-device', '--port', String(harness.device.adbPort), '--control-port', '0'], { env: chinese() });
+    expect(taken.code).toBe(1);
+    expect(taken.stderr).toContain(`amc virtual-device：无法在端口 ${harness.device.adbPort} 上监听（EADDRINUSE）；用 --port / --control-port 换别的端口`);
+
+    for (const output of [disconnected.stdout, connected.stdout, personLines, pairWithoutCode.stderr, phone.output(), onEmulatorPort.output(), taken.stderr]) expectAllChinese(output);
 
     // English readers keep their lines.
     expect((await runAmc(['disconnect', harness.serial], { env: english() })).stdout.trim()).toBe(`disconnected ${harness.serial}`);
@@ -152,6 +156,10 @@ describe('amc success lines in a Chinese terminal', { timeout: 120_000 }, () => 
     expect(run.stdout).toMatch(/^2 个任务中 0 个通过：0% \[95% 置信区间 0%–65\.8%\]；每次运行的中位数 1 步，0 token，[\d.]+ s；总用时 [\d.]+ s，1 台手机$/m);
     expect(run.stdout).toContain(`报告：${path.join(out, 'index.html')}`);
     expect(run.stdout).toContain('不用模型回放：0 个成功的任务中 0 个再次通过，调用模型 0 次');
+
+    // At a terminal, the progress line too.
+    const atTerminal = startInPty([process.execPath, amcBin, 'eval', '--planner', 'stub', '--tasks', 'settings-wifi-off', '--out', path.join(home, 'eval-pty')], chinese());
+    expect((await atTerminal.done).output).toMatch(/\[1\/1\] 0 个通过 · 进行中 —/);
 
     const result = path.join(out, 'eval.json');
     const compared = await runAmc(['eval', '--compare', result, result], { env: chinese() });
