@@ -60,13 +60,21 @@ export function launchRowOf(record: TaskRecord, now: number = Date.now()): Launc
     serial: record.serial,
     taskId: record.id,
     outcome: finished ? finishedVerdict(record) : null,
-    reason: failureWordsOf(record) ?? (finished ? record.result : null),
+    ...reasonOf(record, finished),
     // Actions carried out, as History counts them (not questions, hand-overs or denied actions).
     steps: actionCount(record),
     tokens: record.usage.inputTokens + record.usage.outputTokens,
     costUsd: record.costUsd,
     durationMs: Math.max(0, (record.finishedAt ?? now) - started),
   };
+}
+
+/** Why a finished task went as it did, with its code: the failure's words, else the task's result. */
+function reasonOf(record: TaskRecord, finished: boolean): Pick<LaunchRow, 'reason' | 'reasonSaid'> {
+  const failed = failureWordsOf(record);
+  if (failed !== null) return { reason: failed, ...(record.failureSaid && { reasonSaid: record.failureSaid }) };
+  if (!finished || record.result === null) return { reason: null };
+  return { reason: record.result, ...(record.resultSaid && { reasonSaid: record.resultSaid }) };
 }
 
 /** The row of a phone whose task could not start. */

@@ -1,6 +1,6 @@
 import type { LaunchStarted } from '../../../../shared/contract';
 import { finishedOutcomeWords } from '../../../../shared/launch';
-import { wordSaid } from '../../../../shared/said';
+import { saidWords } from '../../../../shared/supervision-words';
 import { useWords } from '../../i18n/use-words';
 import { formatUsd } from '../../../../shared/prices';
 import { formatCount, formatDuration } from '../../../../shared/task-words';
@@ -42,7 +42,7 @@ export function LaunchResults({ launch }: { launch: LaunchStarted }) {
                 <span className={`status status-${row.outcome === 'done' ? 'completed' : row.outcome === 'stopped' ? 'cancelled' : (row.outcome ?? 'running')}`} data-testid="launch-outcome">
                   {row.outcome ? finishedOutcomeWords(row.outcome, words) : t('common:outcome.running')}
                 </span>
-                {row.outcome !== 'done' && row.outcome !== null && row.reason && <span className="launch-reason">{wordSaid(row.reason, row.reasonSaid, words)}</span>}
+                {row.outcome !== 'done' && row.outcome !== null && row.reason && <span className="launch-reason">{saidWords(row.reason, row.reasonSaid, words)}</span>}
               </td>
               <td>{formatCount(row.steps, locale)}</td>
               <td>{formatCount(row.tokens, locale)}</td>
