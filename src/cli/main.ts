@@ -95,9 +95,11 @@ export async function main(argv: string[], terminal: CliIo = consoleIo): Promise
     const { logError } = await import('../core/storage/error-log');
     const logged = await logError(resolveAmcHome(process.env), 'cli', `amc ${command.name}`, error);
     const message = error instanceof Error ? error.message : String(error);
-    // An error that carries its code (an unreachable fleet Redis, …) is worded in the terminal's language.
+    // An error that carries its code (an unreachable fleet Redis, a damaged file, …) is worded in the terminal's
+    // language; an English terminal reads the English it always printed.
     const said = SaidSchema.safeParse((error as { said?: unknown } | null)?.said);
-    const reason = plainReason(said.success ? saidWords(message, said.data, terminalWords()) : message);
+    const words = terminalWords();
+    const reason = plainReason(said.success && words.language !== 'en' ? saidWords(message, said.data, words) : message);
     io.err(`amc ${command.name}: ${logged ? t('cli:details', { reason, file: logged }) : reason}`);
     return ExitCode.failed;
   }

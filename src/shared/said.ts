@@ -88,6 +88,14 @@ export function isKnownCode(code: string): code is SaidCode {
   return typeof node === 'string';
 }
 
+/**
+ * A message for a reader: the English text main wrote for an English reader (zod's own words stay as they were, where
+ * the text was written apart from its code), else the code's words in the reader's language.
+ */
+export function textForReader(english: string, said: Said | null | undefined, words: Words): string {
+  return words.language === 'en' ? english : wordSaid(english, said, words);
+}
+
 /** The window's side: a message in its language when the code is known, else the English text main stored. */
 export function wordSaid(english: string, said: Said | null | undefined, words: Words): string {
   return said && isKnownCode(said.code) ? wordCode(said.code, said.values, words) : english;

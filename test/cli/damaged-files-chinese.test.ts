@@ -52,18 +52,18 @@ describe('damaged files in a Chinese terminal', { timeout: 120_000 }, () => {
       JSON.stringify({ version: 1, notes: [{ id: 'n1', app: 'com.android.settings' }] }),
       ['notes'],
       /应用笔记文件 \S+ 不是应用笔记文件（notes\.0\.\w+：.+）；请修正或删除它。/,
-      `The notes file ${notes} is not a notes file (notes.0.`,
+      `The notes file ${notes} is not a notes file (notes.0.goal: Invalid input: expected string, received undefined); fix or delete it.`,
     );
     await expectWorded(notes, JSON.stringify([1, 2]), ['notes'], /应用笔记文件 \S+ 不是应用笔记文件（整个文件：/, 'is not a notes file (the whole file: ');
     await expectWorded(notes, `{"version":1,"notes":[],"pad":"${'x'.repeat(4 * 1024 * 1024)}"}`, ['notes'], /应用笔记文件 \S+ 大于 4096 KB；/, 'is larger than 4096 KB; fix or delete it.');
 
     const cache = path.join(home, PLAN_CACHE_FILE);
     await expectWorded(cache, 'folder', ['cache', 'list'], /复用运行的文件 \S+plan-cache\.json 无法读取（系统的原话：“EISDIR[^”]*”）；请修正或删除它。它没有被改动，在那之前不会复用任何运行。/, `The plan cache file ${cache} cannot be read (EISDIR`);
-    await expectWorded(cache, JSON.stringify({ version: 2, entries: [] }), ['cache', 'list'], /复用运行的文件 \S+ 不是复用运行的文件（version：/, `The plan cache file ${cache} is not a plan cache file (version: `);
+    await expectWorded(cache, JSON.stringify({ version: 2, entries: [] }), ['cache', 'list'], /复用运行的文件 \S+ 不是复用运行的文件（version：/, `The plan cache file ${cache} is not a plan cache file (version: Invalid input: expected 1); fix or delete it.`);
 
     const schedules = path.join(home, SCHEDULES_FILE);
     await expectWorded(schedules, '{"schedules": [', ['schedule', 'list'], /计划任务文件 \S+schedules\.json 不是 JSON；请修正它或把它移走（什么都没有改动）/, `the schedules file ${schedules} is not JSON; fix it or move it away (nothing was changed)`);
-    await expectWorded(schedules, JSON.stringify({ schedules: 'every morning' }), ['schedule', 'list'], /计划任务文件 \S+ 已损坏（schedules：.+）；请修正它或把它移走/, `the schedules file ${schedules} is damaged (schedules: `);
+    await expectWorded(schedules, JSON.stringify({ schedules: 'every morning' }), ['schedule', 'list'], /计划任务文件 \S+ 已损坏（schedules：.+）；请修正它或把它移走/, `the schedules file ${schedules} is damaged (schedules: Invalid input: expected array, received string); fix it or move it away (nothing was changed)`);
     await expectWorded(schedules, 'folder', ['schedule', 'list'], /计划任务文件 \S+ 无法读取（系统的原话：“EISDIR”）/, `the schedules file ${schedules} cannot be read (EISDIR)`);
   });
 });

@@ -64,7 +64,7 @@ describe('the control plane in a Chinese terminal', { timeout: 120_000 }, () => 
 
     const cases: Array<[string[], Record<string, string>, RegExp, string]> = [
       [['control-plane', 'token', 'list', '--tokens', tokensNotJson], {}, /令牌文件 \S+broken-tokens\.json 不是有效的 JSON。解析器的原话：“/, 'is not valid JSON: '],
-      [['control-plane', 'token', 'list', '--tokens', tokensWrongShape], {}, /令牌文件 \S+odd-tokens\.json 不是有效的令牌存储：tokens\.0\.id：.+；tokens\.0\.hash：/, 'is not a valid token store: tokens.0.id: '],
+      [['control-plane', 'token', 'list', '--tokens', tokensWrongShape], {}, /令牌文件 \S+odd-tokens\.json 不是有效的令牌存储：tokens\.0\.id：.+；tokens\.0\.hash：/, 'is not a valid token store: tokens.0.id: Invalid string: must match pattern /^[0-9a-f]{16}$/; tokens.0.hash: Invalid input: expected string, received undefined'],
       [['control-plane', 'token', 'revoke', 'laptop', '--tokens', sharedName], {}, /中有 2 个令牌都叫“laptop”；请用 ID/, 'tokens are named "laptop" in'],
       [['control-plane', 'token', 'revoke', 'desktop', '--tokens', sharedName], {}, /中没有 ID 或名字为“desktop”的令牌/, 'no token with id or name "desktop"'],
       [['control-plane', 'usage', '--tokens', usageTokens], {}, /用量文件 \S+usage\.json 不是有效的 JSON；把它移走，就会从零开始计数/, 'is not valid JSON; move it away to start counting afresh'],

@@ -9,7 +9,7 @@ import type { ControlPlaneConfig } from '../../control-plane/config';
 import type { Logger } from '../../control-plane/logger';
 import type { RedisStore } from '../../control-plane/redis-store';
 import type { TokenAdmin } from '../../control-plane/token-store';
-import { saidWords } from '../../shared/supervision-words';
+import { textForReader } from '../../shared/said';
 import { terminalWords } from '../terminal-words';
 import { tableLines } from '../../shared/terminal-columns';
 
@@ -38,7 +38,7 @@ async function asUsageErrors<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    if (error instanceof ControlPlaneConfigError || error instanceof TokenStoreError) throw new UsageError(saidWords(error.message, error.said, terminalWords()));
+    if (error instanceof ControlPlaneConfigError || error instanceof TokenStoreError) throw new UsageError(textForReader(error.message, error.said, terminalWords()));
     throw error;
   }
 }

@@ -1,5 +1,5 @@
 import { plainReason } from '../../../shared/plain-words';
-import { wordSaid } from '../../../shared/said';
+import { textForReader, wordSaid } from '../../../shared/said';
 import { BridgeError } from '../bridge';
 import { currentWords } from '../i18n/language-store';
 
@@ -12,11 +12,11 @@ export function plainError(error: unknown): string {
       const worded = issues.map((issue, index) => wordSaid(issue, issuesSaid?.[index], words));
       return words.t('app:common.inputRefused', { issues: worded.join(words.t('app:common.issueSeparator')) });
     }
-    // An error that carries its code (a task that cannot be shown, …) is worded in the window's language.
-    if (error.rpcError.said) return wordSaid(plainReason(message), error.rpcError.said, currentWords());
+    // A refusal main worded by its code (a phone that left, a busy phone, a task that cannot be shown) reads in the
+    // window's language; an English window reads the English main wrote.
+    if (error.rpcError.said) return textForReader(plainReason(message), error.rpcError.said, currentWords());
     if (code === 'unavailable') return message;
-    // A refusal main worded by its code (a phone that left, a busy phone) reads in the window's language.
-    return wordSaid(plainReason(message), error.rpcError.said, currentWords());
+    return plainReason(message);
   }
   if (error instanceof Error) return plainReason(error.message);
   return plainReason(String(error));

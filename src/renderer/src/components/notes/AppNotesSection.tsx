@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { noteLine, NOTE_LIMITS, type AppNote } from '../../../../shared/app-notes';
-import { wordSaid } from '../../../../shared/said';
+import { textForReader } from '../../../../shared/said';
 import { useBridge } from '../../bridge-context';
 import { reportError } from '../../store/app-store';
 import { useNotesStore } from '../../store/notes-store';
@@ -90,7 +90,7 @@ export function AppNotesSection() {
       <p className="muted">{t('app:notes.intro')}</p>
       {listing?.problem && (
         <p className="banner warning" role="alert">
-          {wordSaid(listing.problem, listing.problemSaid, words)}
+          {textForReader(listing.problem, listing.problemSaid, words)}
         </p>
       )}
       {listing && !listing.problem && byApp.size === 0 && <p className="empty">{t('app:notes.empty')}</p>}

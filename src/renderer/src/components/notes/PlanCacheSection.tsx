@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { PlanCacheEntry, PlanCacheListing } from '../../../../shared/plan-cache';
-import { wordSaid } from '../../../../shared/said';
+import { textForReader } from '../../../../shared/said';
 import { useBridge } from '../../bridge-context';
 import { reportError } from '../../store/app-store';
 import { useWords } from '../../i18n/use-words';
@@ -28,7 +28,7 @@ export function PlanCacheSection() {
       <p className="muted">{t('app:planCache.intro')}</p>
       {listing?.problem && (
         <p className="banner warning" role="alert">
-          {wordSaid(listing.problem, listing.problemSaid, words)}
+          {textForReader(listing.problem, listing.problemSaid, words)}
         </p>
       )}
       {listing && !listing.problem && listing.entries.length === 0 && <p className="empty">{t('app:planCache.empty')}</p>}
