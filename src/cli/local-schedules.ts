@@ -8,7 +8,7 @@ import type { LocalSchedule, SchedulesOverview } from '../shared/schedule';
 import { workWords } from '../shared/fleet';
 import type { Work } from './fleet-work';
 import { terminalWords } from './terminal-words';
-import { nameProblem } from '../shared/names';
+import { NAME_PROBLEM_CODES, nameProblem } from '../shared/names';
 import { wordSaid } from '../shared/said';
 import type { Words } from '../shared/i18n/translate';
 import type { TaskSummary } from '../shared/contract';
@@ -112,7 +112,7 @@ export async function runLocalSchedule(
     throw new UsageError(terminalWords().t('cli:usageError.answersAreFleet'));
   }
   const problem = nameProblem(values.name ?? '');
-  if (problem) throw new UsageError(`--name: ${terminalWords().t(`common:name.${problem}`)}`);
+  if (problem) throw new UsageError(`--name: ${terminalWords().t(`said:${NAME_PROBLEM_CODES[problem]}`)}`);
   const parsed = ScheduleRequestSchema.safeParse({ name: values.name, cron: values.cron ?? '', goal: '', phones: phonesOf(values), ...task });
   if (!parsed.success) {
     // The first issue, by code: the option it came from and why, in the terminal's language.

@@ -6,8 +6,9 @@
 const NAME = /^[\p{L}\p{N}][\p{L}\p{M}\p{N} ._-]*$/u;
 export const NAME_MAX_LENGTH = 100;
 
-/** What is wrong with a name (after trimming), as a key of the catalogs' `common:name` words; null when it is fine. */
-export type NameProblem = 'empty' | 'tooLong' | 'characters';
+/** What is wrong with a name (after trimming), by the code of its words in the `said` catalog; null when it is fine. */
+export const NAME_PROBLEM_CODES = { empty: 'schema.nameEmpty', tooLong: 'schema.nameTooLong', characters: 'schema.nameCharacters' } as const;
+export type NameProblem = keyof typeof NAME_PROBLEM_CODES;
 
 export function nameProblem(name: string): NameProblem | null {
   const trimmed = name.trim();

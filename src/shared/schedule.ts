@@ -6,22 +6,18 @@ import { schemaMessage, schemaSaying } from './schema-message';
 import { LaunchPhonesSchema } from './launch';
 import { RunTaskRequestSchema } from './task';
 import { NamedFlowSchema } from './flow';
-import { NAME_MAX_LENGTH, nameProblem, type NameProblem } from './names';
-// The English catalog itself, not the translator: this schema is loaded while the catalogs are.
-import COMMON from './i18n/catalogs/en/common';
-
-const wordsOfName = (problem: NameProblem) => COMMON.name[problem];
+import { NAME_MAX_LENGTH, NAME_PROBLEM_CODES, nameProblem } from './names';
 
 export const ScheduleNameSchema = z
   .string()
   .trim()
   // The bound every string a window sends carries; the other problems are worded below.
-  .max(NAME_MAX_LENGTH, wordsOfName('tooLong'))
+  .max(NAME_MAX_LENGTH, schemaMessage(NAME_PROBLEM_CODES.tooLong))
   .superRefine((name, context) => {
     const problem = nameProblem(name);
     if (!problem || problem === 'tooLong') return;
-    const said = schemaSaying(problem === 'empty' ? 'schema.nameEmpty' : 'schema.nameCharacters').said;
-    context.addIssue({ code: 'custom', message: wordsOfName(problem), params: { said } });
+    const { text, said } = schemaSaying(NAME_PROBLEM_CODES[problem]);
+    context.addIssue({ code: 'custom', message: text, params: { said } });
   });
 
 /** What a person gives to add a schedule. The cron pattern is checked where it is read (main), by the cron library. */

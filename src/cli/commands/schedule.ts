@@ -9,7 +9,7 @@ import type { ScheduleView } from '../../fleet/client';
 import type { Words } from '../../shared/i18n/words';
 import { terminalWords } from '../terminal-words';
 import { saidWords } from '../../shared/supervision-words';
-import { nameProblem } from '../../shared/names';
+import { NAME_PROBLEM_CODES, nameProblem } from '../../shared/names';
 
 const USAGE = [
   `amc schedule add --name NAME --cron "MIN HOUR DAY MONTH WEEKDAY" ${WORK_USAGE} (--device SERIAL | --group NAME) [--max-steps N] [--allow-app APP]`,
@@ -98,7 +98,7 @@ export const scheduleCommand: CliCommand = {
       }
       const name = values.name?.trim();
       const problem = nameProblem(values.name ?? '');
-      if (!name || problem) throw new UsageError(`--name: ${words.t(`common:name.${problem ?? 'empty'}`)}`);
+      if (!name || problem) throw new UsageError(`--name: ${words.t(`said:${NAME_PROBLEM_CODES[problem ?? 'empty']}`)}`);
       if ((values.cron === undefined) === (values.every === undefined)) throw new UsageError(words.t('cli:usageError.whenFleetRuns'));
       if ((values.device === undefined) === (values.any !== true)) throw new UsageError(words.t('cli:usageError.whereFleetRuns'));
       const everySeconds = wholeNumber(values.every, '--every', 1, 366 * 24 * 3600);

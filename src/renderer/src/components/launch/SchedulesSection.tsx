@@ -9,7 +9,7 @@ import { reportError } from '../../store/app-store';
 import { useSchedulesStore } from '../../store/schedules-store';
 import { useDevicesStore } from '../../store/devices-store';
 import type { DeviceSummary } from '../../../../shared/device';
-import { NAME_MAX_LENGTH, nameProblem } from '../../../../shared/names';
+import { NAME_MAX_LENGTH, NAME_PROBLEM_CODES, nameProblem } from '../../../../shared/names';
 import { wordSaid } from '../../../../shared/said';
 import { BridgeError } from '../../bridge/bridge';
 import { plainError } from '../../lib/errors';
@@ -100,7 +100,7 @@ export function SchedulesSection({ goal, phones }: { goal: string; phones: Launc
         </button>
         {nameIssue ? (
           <span className="field-problem small" id="schedule-name-problem" role="alert" data-testid="schedule-name-problem">
-            {t(`common:name.${nameIssue}`)}
+            {t(`said:${NAME_PROBLEM_CODES[nameIssue]}`)}
           </span>
         ) : cronIssue ? (
           <span className="field-problem small" role="alert" data-testid="schedule-cron-problem">

@@ -40,11 +40,6 @@ export default {
   costUnknown: 'unknown (the model is not in the price table)',
   planner: { builtIn: 'built-in planner (no AI)', ai: 'AI planner', via: { direct: 'via direct', 'cloud-proxy': 'via cloud-proxy' }, replay: 'replay of a recorded run (no AI)', replayWithModel: 'replay of a recorded run; where the screen differs: {{ai}}' },
   transport: { direct: 'direct', 'cloud-proxy': 'cloud-proxy' },
-  name: {
-    empty: 'give it a name',
-    tooLong: 'a name has at most 100 characters',
-    characters: 'a name starts with a letter or a digit and has only letters, digits, spaces, dots, dashes or underscores',
-  },
   /** Between the items of a list in a sentence. */
   clauseSeparator: '; ',
   listSeparator: ', ',

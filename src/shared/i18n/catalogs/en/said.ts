@@ -242,6 +242,7 @@ guard: {
   schema: {
     reservedVarName: '`{{name}}` is a name every JavaScript object already has, so it cannot name a variable; pick another name',
     nameEmpty: 'give it a name',
+    nameTooLong: 'a name has at most 100 characters',
     nameCharacters: 'a name starts with a letter or a digit and has only letters, digits, spaces, dots, dashes or underscores',
     flowJobGoal: "a flow job's goal must be its flow's goal",
     distinguishedByEmpty: 'distinguishedBy needs at least one fact',

@@ -40,11 +40,6 @@ export default {
   costUnknown: '未知（价格表里没有这个模型）',
   planner: { builtIn: '内置规划器（无 AI）', ai: 'AI 规划器', via: { direct: '直接调用模型服务商', 'cloud-proxy': '经云代理调用模型' }, replay: '回放已记录的运行（无 AI）', replayWithModel: '回放已记录的运行；屏幕不同时：{{ai}}' },
   transport: { direct: '直连', 'cloud-proxy': '云代理' },
-  name: {
-    empty: '请起一个名字',
-    tooLong: '名字最多 100 个字符',
-    characters: '名字以文字或数字开头，只能包含文字、数字、空格、点、短横线或下划线',
-  },
   clauseSeparator: '；',
   listSeparator: '，',
   /** Why a step the runtime took itself (`source: runtime`) was taken: it has no rationale of a model. */

@@ -231,6 +231,7 @@ guard: {
   schema: {
     reservedVarName: '`{{name}}` 是每个 JavaScript 对象本来就有的名字，不能用作变量名；请换一个名字',
     nameEmpty: '请起一个名字',
+    nameTooLong: '名字最多 100 个字符',
     nameCharacters: '名字以文字或数字开头，只能包含文字、数字、空格、点、短横线或下划线',
     flowJobGoal: '流程任务的目标必须是它的流程的目标',
     distinguishedByEmpty: '`distinguishedBy` 至少需要一个事实',
