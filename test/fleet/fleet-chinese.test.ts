@@ -75,6 +75,8 @@ describe('the fleet in a Chinese terminal', { timeout: 180_000 }, () => {
   it("Scenario: A Chinese worker refuses a hand-written payload that is not a fleet job by the issue's code", async () => {
     const queueName = phoneQueue(harness.serial);
     const queue = new Queue(queueName, { connection: connectRedis(new URL(redisUrl())), prefix: FLEET_PREFIX });
+    // Settings in front: the mismatched flow presses Home, which would show if the refused job ran.
+    await harness.shell('am start -n com.android.settings/.Settings');
     try {
       const target = { kind: 'device', serial: harness.serial };
       const submittedAt = new Date().toISOString();
@@ -91,7 +93,7 @@ describe('the fleet in a Chinese terminal', { timeout: 180_000 }, () => {
         expect(reason).toMatch(said);
         expect(latinSentences(reason)).toEqual([]);
       }
-      expect((await harness.state()).foreground).toBe('com.android.launcher3');
+      expect((await harness.state()).foreground).toBe('com.android.settings');
     } finally {
       await queue.close();
     }
@@ -99,6 +101,7 @@ describe('the fleet in a Chinese terminal', { timeout: 180_000 }, () => {
 
   it('Scenario: A Chinese worker refuses a hand-written bad flow payload with its problems in Chinese', async () => {
     await harness.reset({});
+    await harness.shell('am start -n com.android.settings/.Settings');
     const queueName = phoneQueue(harness.serial);
     const queue = new Queue(queueName, { connection: connectRedis(new URL(redisUrl())), prefix: FLEET_PREFIX });
     try {
@@ -110,7 +113,7 @@ describe('the fleet in a Chinese terminal', { timeout: 180_000 }, () => {
       expect(reason).toMatch(/^任务被拒绝：它的流程有 2 个问题：第 1 步：`fly` 不是工具；工具有 `[^`]+`；第 2 步：缺少 `text`（文本）$/);
       expect(latinSentences(reason)).toEqual([]);
       // Nothing ran on the phone.
-      expect((await harness.state()).foreground).toBe('com.android.launcher3');
+      expect((await harness.state()).foreground).toBe('com.android.settings');
     } finally {
       await queue.close();
     }
