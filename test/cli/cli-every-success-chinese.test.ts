@@ -59,15 +59,6 @@ const NAMES = [
   'New note',
 ];
 
-/**
- * Lines still English on main, each in an area another developer is wording now (issue 46, item 1): their commands
- * run here all the same and everything else they print is checked. Remove an entry once its line reads in Chinese.
- */
-const STILL_ENGLISH: readonly RegExp[] = [
-  // amc pair with an adb too old to pair (Debian's 29): the AdbError's own words in src/core/device/adb-client.ts, no code yet.
-  /^amc pair \S+ \d+: amc pair: Wireless pairing needs adb from platform-tools 30 or newer; /,
-];
-
 /** Every line with an English sentence, with the command that printed it; the sweep fails on the whole list at once. */
 const found: string[] = [];
 function sweep(command: string, result: CliResult | string) {
@@ -235,7 +226,7 @@ const SUCCESS: Record<string, () => Promise<void>> = {
     // Debian's adb cannot pair (platform-tools 30 can), and the demo phone has no pairing service: what a person
     // reads instead names this adb's version and the way round it.
     const refused = await ran(['pair', '127.0.0.1:1', '123456'], 1);
-    expect(refused.stderr).toMatch(/29\.0\.6|adb tcpip 5555/);
+    expect(refused.stderr).toMatch(/无线配对需要 platform-tools 30 或更新版本的 adb；这个 adb 是 .+。请更新 platform-tools，或者先用 USB 连接一次手机，运行 `adb tcpip 5555`/);
   },
   'virtual-device': async () => {
     const device = await startAmc(['virtual-device', '--port', '0', '--control-port', '0'], /adb connect/, { env: env() });
@@ -284,6 +275,6 @@ describe('amc in a Chinese terminal, every success path', { timeout: 300_000 }, 
     // Derived from the CLI's own list: a new subcommand needs its success case here.
     expect(Object.keys(SUCCESS).sort()).toEqual(commands.map(({ name }) => name).sort());
     for (const success of Object.values(SUCCESS)) await success();
-    expect(found.filter((line) => !STILL_ENGLISH.some((known) => known.test(line)))).toEqual([]);
+    expect(found).toEqual([]);
   });
 });

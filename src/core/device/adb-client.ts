@@ -196,7 +196,7 @@ export class AdbClient {
   async pair(target: string, code: string, options: AdbCallOptions = {}): Promise<string> {
     const { host, port } = parseHostPort(target);
     if (!/^\d{6}$/.test(code)) {
-      throw new AdbError('The pairing code is the 6-digit number shown under "Pair device with pairing code".', 'command-failed');
+      throw new AdbError(say('adb.pairingCode'), 'command-failed');
     }
     const args = ['-H', this.server.host, '-P', String(this.server.port), 'pair', `${host}:${port}`, code];
     let output: string;
@@ -213,20 +213,12 @@ export class AdbClient {
       output = `${failure.stdout ?? ''}${failure.stderr ?? ''}`.trim();
       if (/unknown command pair/i.test(output)) {
         const version = await adbVersion(this.server);
-        throw new AdbError(
-          `Wireless pairing needs adb from platform-tools 30 or newer; this adb is ${version}. Update platform-tools, ` +
-            'or connect the phone once by USB, run `adb tcpip 5555`, then connect to PHONE_IP:5555 (in the app, or `amc connect PHONE_IP:5555`).',
-          'unsupported',
-          { cause: error },
-        );
+        throw new AdbError(say('adb.pairingNeedsNewerAdb', { version }), 'unsupported', { cause: error });
       }
     }
     if (!/successfully paired/i.test(output)) {
-      throw new AdbError(
-        `Pairing with ${host}:${port} failed: ${output || 'adb gave no answer'}. Check the address and code shown ` +
-          'under "Pair device with pairing code" (they change every time the dialog opens).',
-        'command-failed',
-      );
+      const address = `${host}:${port}`;
+      throw new AdbError(output ? say('adb.pairingFailed', { address, adbText: output }) : say('adb.pairingNoAnswer', { address }), 'command-failed');
     }
     return output;
   }

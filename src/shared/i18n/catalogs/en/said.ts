@@ -146,6 +146,13 @@ guard: {
     connectFailed:
       'Could not connect to {{address}}: {{adbText}}. Check the address, that the phone has wireless debugging (or `adb tcpip`) enabled, and that it is on a network this computer reaches.',
     disconnectFailed: 'Could not disconnect {{address}}: {{adbText}}.',
+    pairingCode: 'The pairing code is the 6-digit number shown under "Pair device with pairing code".',
+    pairingNeedsNewerAdb:
+      'Wireless pairing needs adb from platform-tools 30 or newer; this adb is {{version}}. Update platform-tools, or connect the phone once by USB, run `adb tcpip 5555`, then connect to PHONE_IP:5555 (in the app, or `amc connect PHONE_IP:5555`).',
+    pairingFailed:
+      'Pairing with {{address}} failed: {{adbText}}. Check the address and code shown under "Pair device with pairing code" (they change every time the dialog opens).',
+    pairingNoAnswer:
+      'Pairing with {{address}} failed: adb gave no answer. Check the address and code shown under "Pair device with pairing code" (they change every time the dialog opens).',
   },
   policy: {
     needsYes: '{{action}} needs a yes: {{reasonsSaid}}',

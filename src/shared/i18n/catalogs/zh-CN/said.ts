@@ -139,6 +139,11 @@ guard: {
     connectionDropped: '在{{operation}}时与 {{device}} 的连接断了。确认手机仍然连着，并且在设备列表（或 `amc devices`）里显示为就绪。',
     connectFailed: '无法连接到 {{address}}。请检查地址、手机是否开启了无线调试（或 `adb tcpip`），以及它是否在这台计算机能访问的网络上。adb 的原话：“{{adbText}}”',
     disconnectFailed: '无法断开与 {{address}} 的连接。adb 的原话：“{{adbText}}”',
+    pairingCode: '配对码是“使用配对码配对设备”下方显示的 6 位数字。',
+    pairingNeedsNewerAdb:
+      '无线配对需要 platform-tools 30 或更新版本的 adb；这个 adb 是 {{version}}。请更新 platform-tools，或者先用 USB 连接一次手机，运行 `adb tcpip 5555`，再连接 PHONE_IP:5555（在应用里，或用 `amc connect PHONE_IP:5555`）。',
+    pairingFailed: '与 {{address}} 配对失败。请检查“使用配对码配对设备”下方显示的地址和配对码（每次打开对话框都会变）。adb 的原话：“{{adbText}}”',
+    pairingNoAnswer: '与 {{address}} 配对失败：adb 没有回答。请检查“使用配对码配对设备”下方显示的地址和配对码（每次打开对话框都会变）。',
   },
   policy: {
     needsYes: '{{action}} 需要你的同意：{{reasonsSaid}}',
