@@ -1,6 +1,7 @@
 import { ExitCode, UsageError, type CliIo } from './command';
 import { parseCommandArgs } from './args';
 import { terminalWords } from './terminal-words';
+import { textForReader } from '../shared/said';
 
 /** Where the YAML goes and what --why keeps are said in the help, in the terminal's language (cli:usageNote.flowExport). */
 export const FLOW_EXPORT_USAGE = 'amc flow export TASK_ID [--format yaml|maestro] [--why]';
@@ -12,8 +13,9 @@ export const FLOW_EXPORT_USAGE = 'amc flow export TASK_ID [--format yaml|maestro
 export async function exportFlow(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommandArgs(args, { format: { type: 'string' }, why: { type: 'boolean' } }, true);
   const format = values.format ?? 'yaml';
-  if (format !== 'yaml' && format !== 'maestro') throw new UsageError(`--format is yaml (ours) or maestro, not "${format}"`);
-  if (positionals.length !== 1) throw new UsageError(positionals.length ? `one task at a time, got ${positionals.join(', ')}` : 'the task id is missing (amc flow export TASK_ID; the app\'s History and `amc run` show task ids)');
+  const { t } = terminalWords();
+  if (format !== 'yaml' && format !== 'maestro') throw new UsageError(t('cli:usageError.exportFormat', { format }));
+  if (positionals.length !== 1) throw new UsageError(positionals.length ? t('cli:usageError.exportOneTask', { ids: positionals.join(', ') }) : t('cli:usageError.exportNoTaskId'));
   const id = positionals[0]!;
   const { resolveAmcHome } = await import('../core/storage/settings-store');
   const { createTaskStore } = await import('../core/storage/task-store');
@@ -31,7 +33,7 @@ export async function exportFlow(args: string[], io: CliIo): Promise<number> {
       io.out((maestro ? flowToMaestro(flow) : flowToYaml(flow, terminalWords())).trimEnd());
     } catch (error) {
       if (!(error instanceof NothingToReplay || error instanceof NotExpressibleInMaestro)) throw error;
-      io.err(`amc flow export: ${error.message}`);
+      io.err(`amc flow export: ${textForReader(error.message, error.said, terminalWords())}`);
       return ExitCode.failed;
     }
     return ExitCode.ok;

@@ -58,7 +58,7 @@ export function locatorAtPoint(scene: Scene, point: MirrorPoint): ElementLocator
 function maestroTap(locator: Locator | null): Pick<ElementLocator, 'maestroStep' | 'maestroProblem'> {
   if (!locator) return { maestroStep: null, maestroProblem: 'no locator names this element alone, so only its point could' };
   try {
-    return { maestroStep: `tapOn: ${stringify(maestroSelector(locator, undefined, 'this element'), { collectionStyle: 'flow', lineWidth: 0 }).trim()}` };
+    return { maestroStep: `tapOn: ${stringify(maestroSelector(locator, undefined), { collectionStyle: 'flow', lineWidth: 0 }).trim()}` };
   } catch (error) {
     if (error instanceof NotExpressibleInMaestro) return { maestroStep: null, maestroProblem: error.message };
     throw error;

@@ -1,6 +1,7 @@
 import { FlowSchema, type ActionStep, type ElementState, type ExpectedOutcome, type Flow, type FlowStep, type Locator } from '../../shared/flow';
 import type { Scene, SceneElement } from '../../shared/scene';
 import type { StepRecord, TaskRecord } from '../../shared/task';
+import { say, type Said, type Saying } from '../../shared/said';
 import { ACTION_TOOLS } from '../tools/registry';
 import type { ToolCatalog } from '../tools/tool';
 import { describeAction } from '../runtime/supervised-action';
@@ -22,6 +23,12 @@ import { oneOffDialogOf } from './one-off-dialog';
 /** The task took no action a replay could repeat. */
 export class NothingToReplay extends Error {
   override name = 'NothingToReplay';
+  /** The message's code, for a reader in another language. */
+  readonly said: Said;
+  constructor({ text, said }: Saying) {
+    super(text);
+    this.said = said;
+  }
 }
 
 /** Arguments that aim at a point: replaced by the target's locator. */
@@ -63,7 +70,7 @@ export function flowFromRecord(record: TaskRecord, tools: ToolCatalog = ACTION_T
   const opensApp = first !== undefined && 'tool' in first && first.tool === 'launch_app';
   const steps: FlowStep[] =
     tookTheLauncher && workedIn && !opensApp ? [{ tool: 'launch_app', args: { app: workedIn }, expect: { app: workedIn }, why: `Open ${workedIn}, the app the recorded run worked in.` }, ...located] : located;
-  if (steps.length === 0) throw new NothingToReplay(`task ${record.id} ("${record.goal}") took no action on the phone that could be replayed`);
+  if (steps.length === 0) throw new NothingToReplay(say('flowExport.nothingToReplay', { id: record.id, goal: record.goal }));
   const answer = answerOf(record);
   // The screen's texts as a flow writes them: a `${` an app shows is literal there, never a variable.
   return FlowSchema.parse({ goal: record.goal, ...(app && { app }), recordedFrom: record.id, steps: writtenLiterals(steps), ...(answer && { answer }) });

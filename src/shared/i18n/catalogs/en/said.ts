@@ -416,6 +416,21 @@ guard: {
     toleranceAlone: '`tolerance` goes with `width` or `height`',
     noCommands: 'the flow has no commands',
   },
+  /** Why a finished task cannot be written as a flow file (`amc flow export`). */
+  flowExport: {
+    nothingToReplay: 'task {{id}} ("{{goal}}") took no action on the phone that could be replayed',
+    maestroNoApp: 'the flow names no app, and a Maestro flow starts with its appId',
+    maestroByRow: 'step {{step}}: its element is named by the row it sits in or by its neighbours, which a Maestro selector cannot say',
+    maestroNoTextOrId: 'step {{step}}: its element has no text or id a Maestro selector can name',
+    maestroElementByRow: 'this element is named by the row it sits in or by its neighbours, which a Maestro selector cannot say',
+    maestroElementNoTextOrId: 'this element has no text or id a Maestro selector can name',
+    maestroPointTap: 'step {{step}}: a tap at a point is not written as a Maestro command here',
+    maestroPointSwipe: 'step {{step}}: a swipe between points is not written as a Maestro command here',
+    maestroNoCommand: 'step {{step}}: `{{tool}}` has no Maestro command',
+    maestroTextsOnly: 'step {{step}}: Maestro checks texts on the screen, not {{checks}}',
+    maestroSubGoal: 'step {{step}}: a sub-goal for the model has no Maestro command',
+    maestroStepKind: 'step {{step}}: this kind of step has no Maestro command',
+  },
   flowRun: {
     lineLabel: 'line {{line}}: {{label}}',
     stepWhy: '{{action}} (step {{step}} of the flow)',
