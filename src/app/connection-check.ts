@@ -35,10 +35,11 @@ interface CheckOptions {
   fetch?: typeof fetch;
 }
 
-function describeTarget(config: RuntimeConfig): string {
+function describeTarget(config: RuntimeConfig): Saying {
   const setup = aiPlannerSetup(config);
-  if (setup.transport === 'cloud-proxy') return `cloud proxy${config.settings.controlPlane.url ? ` at ${config.settings.controlPlane.url}` : ''}`;
-  return `${setup.provider === 'anthropic' ? 'Anthropic' : 'OpenAI-compatible server'} direct`;
+  const url = config.settings.controlPlane.url;
+  if (setup.transport === 'cloud-proxy') return url ? say('connection.targetCloudProxyAt', { url }) : say('connection.targetCloudProxy');
+  return say(setup.provider === 'anthropic' ? 'connection.targetAnthropic' : 'connection.targetOpenAi');
 }
 
 type Found = Pick<ConnectionReport, 'result' | 'message' | 'said'>;
@@ -110,7 +111,7 @@ export async function testConnection(config: RuntimeConfig, options: CheckOption
   const setup = aiPlannerSetup(enabled);
   const target = describeTarget(enabled);
   const model = setup.transport === 'direct' ? setup.model : (enabled.settings.aiPlanner.model || null);
-  const report = (outcome: Found, latencyMs: number | null = null): ConnectionReport => ({ ...outcome, model, latencyMs, target });
+  const report = (outcome: Found, latencyMs: number | null = null): ConnectionReport => ({ ...outcome, model, latencyMs, target: target.text, targetSaid: target.said });
   const missing = missingForAiPlanner(enabled);
   if (missing.length) return report({ result: 'not-configured', message: missing.join('; ') });
   if (setup.transport === 'cloud-proxy') {

@@ -3,8 +3,9 @@
 // free phone may run; a phone runs one job at a time. A job of a worker that vanished is run again elsewhere by
 // BullMQ's stalled-job check (shared queue) or, for a phone's own queue, ends as interrupted.
 import { ENGLISH, type Words } from '../shared/i18n/translate';
-import { wordCode } from '../shared/said';
+import { textForReader, wordCode } from '../shared/said';
 import { finishedVerdict } from '../shared/verdict';
+import { finishedOutcomeWords } from '../shared/launch';
 import { actionCount } from '../shared/turns';
 import os from 'node:os';
 import { DelayedError, Queue, UnrecoverableError, Worker, type Job } from 'bullmq';
@@ -215,10 +216,18 @@ export class FleetWorker {
       await job.log(JSON.stringify(started));
       const planned = job.timestamp + (job.opts.delay ?? 0);
       const lateMs = data.schedule ? Math.max(0, Date.now() - planned) : undefined;
-      this.options.say?.(`${serial}: job ${shownText(job.id ?? '')} started — ${shownText(workWords({ goal: data.goal, flow: data.flow?.name ?? null }, ENGLISH))}`);
+      const words = this.options.words ?? ENGLISH;
+      const named = { serial, job: shownText(job.id ?? '') };
+      this.options.say?.(words.t('common:fleetWorker.jobStarted', { ...named, work: shownText(workWords({ goal: data.goal, flow: data.flow?.name ?? null }, words)) }));
       const run = await this.options.runJob(data, serial, controller.signal);
       const result = resultOf(run, this.name, interruptedOn, lateMs);
-      this.options.say?.(`${serial}: job ${shownText(job.id ?? '')} ${result.status}${result.failureReason ? ` — ${shownText(failureWordsOf(result) ?? '')}` : ''}`);
+      const outcome = finishedOutcomeWords(result.verdict, words);
+      const reason = failureWordsOf(result);
+      this.options.say?.(
+        reason === null
+          ? words.t('common:fleetWorker.jobEnded', { ...named, outcome })
+          : words.t('common:fleetWorker.jobEndedBecause', { ...named, outcome, reason: shownText(textForReader(reason, result.failureSaid, words)) }),
+      );
       return result;
     } finally {
       await this.connection.eval(DELETE_IF_MINE, 1, phoneClaimKey(serial), this.claimValue(serial)).catch(() => undefined);

@@ -15,5 +15,7 @@ export const ConnectionReportSchema = z.object({
   latencyMs: z.number().nonnegative().nullable(),
   /** What was tested, e.g. "Anthropic direct" or "cloud proxy at https://cp.example.com". */
   target: z.string(),
+  /** What was tested, by its code (absent in a report from an older main). */
+  targetSaid: SaidSchema.optional(),
 });
 export type ConnectionReport = z.infer<typeof ConnectionReportSchema>;

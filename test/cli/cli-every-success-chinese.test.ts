@@ -109,6 +109,8 @@ const SUCCESS: Record<string, () => Promise<void>> = {
   doctor: async () => {
     const checked = await amc(['doctor']);
     expect(checked.stdout).toContain(harness.serial);
+    // The model's check: what was tested and what it found, both worded here (not "Anthropic direct: OK: … answered in").
+    expect(checked.stdout).toMatch(/^正常 +模型 +Anthropic 直连：正常：\S+ 在 [\d,]+ 毫秒内回答了。$/m);
     sweep('doctor', checked);
   },
   observe: async () => {
@@ -253,6 +255,9 @@ const SUCCESS: Record<string, () => Promise<void>> = {
     stopWorker = async () => {
       await interrupt(worker.child);
       expect(worker.output()).toMatch(/^正在停止：/m);
+      // Each job's start and end, worded here (not "job … started", "job … completed").
+      expect(worker.output()).toMatch(new RegExp(`^${escaped(harness.serial)}：任务 \\S+ 开始 — ${GOAL}$`, 'm'));
+      expect(worker.output()).toMatch(new RegExp(`^${escaped(harness.serial)}：任务 \\S+ 完成$`, 'm'));
       sweep('worker', worker.output());
     };
   },

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACTION_TOOLS } from '../../src/core/tools/registry';
 import { startAdbHarness, type AdbHarness } from '../support/adb-harness';
 import { amcBin, anthropicDirectEnv, childEnv, runAmc } from '../support/cli';
+import { latinSentences } from '../support/latin-sentences';
 import { findElement, finish, startAnthropicFake, type AnthropicFake, type FakePolicy } from '../fakes/index';
 
 let harness: AdbHarness;
@@ -57,6 +58,20 @@ describe('amc doctor', { timeout: 120_000 }, () => {
     expect(dead.stdout).toMatch(/^FAIL\s+model\s+Anthropic direct: Unreachable: /m);
     expect(dead.stdout).toContain('A task cannot run yet: model.');
     expect(dead.stdout).not.toMatch(/ToolCallUnavailable|Error:/);
+  });
+
+  it("Scenario: amc doctor's model check is worded in a Chinese terminal, a missing key included", async () => {
+    const chinese = { LANG: 'zh_CN.UTF-8', LC_ALL: '', LC_MESSAGES: '' };
+    const fine = await runAmc(['doctor'], { env: env(chinese) });
+    expect(fine.stdout).toMatch(/^正常\s+模型\s+Anthropic 直连：正常：claude-[\w.-]+ 在 [\d,]+ 毫秒内回答了。$/m);
+    const keyless = await runAmc(['doctor'], { env: env({ ...chinese, ANTHROPIC_API_KEY: '' }) });
+    expect(keyless.code).toBe(1);
+    const model = keyless.stdout.split('\n').find((line) => /^失败\s+模型/.test(line));
+    expect(model).toMatch(/^失败\s+模型\s+Anthropic 直连：AI 规划器的设置不完整：.+（设置 → /);
+    expect(latinSentences(model!, ['Anthropic', 'API'])).toEqual([]);
+    // The same in English, as it was.
+    const english = await runAmc(['doctor'], { env: env({ ANTHROPIC_API_KEY: '' }) });
+    expect(english.stdout).toMatch(/^FAIL\s+model\s+Anthropic direct: the AI planner is incomplete: /m);
   });
 
   it('Scenario: amc doctor with the AI planner off warns but lets a task run', async () => {

@@ -6,6 +6,7 @@ import { EXTRA_DOCTOR_CHECKS, type DoctorRow } from '../doctor-checks';
 import { ADB_OPTIONS_USAGE, adbForTask, adbOptions } from './devices';
 import { plainReason } from '../../shared/plain-words';
 import { ENGLISH, type Words } from '../../shared/i18n/translate';
+import { textForReader } from '../../shared/said';
 import { terminalWords } from '../terminal-words';
 import type { RuntimeConfig } from '../../core/runtime/config';
 import type { AdbClient } from '../../core/device/adb-client';
@@ -58,15 +59,18 @@ async function phoneRows(adb: AdbClient, { t }: Words): Promise<{ rows: DoctorRo
   return { rows, ready: devices.filter((device) => device.state === 'device').map((device) => device.serial) };
 }
 
-async function modelRow(config: RuntimeConfig, { t }: Words): Promise<DoctorRow> {
+async function modelRow(config: RuntimeConfig, words: Words): Promise<DoctorRow> {
+  const { t } = words;
   if (!config.settings.aiPlanner.enabled) {
     return { check: 'planner', status: 'warn', detail: t('doctor:plannerOff'), fix: t('doctor:plannerOffFix') };
   }
   const { testConnection } = await import('../../app/connection-check');
   const report = await testConnection(config);
-  return report.result === 'ok'
-    ? { check: 'model', status: 'ok', detail: `${report.target}: ${report.message}` }
-    : { check: 'model', status: 'fail', detail: `${report.target}: ${report.message}`, fix: t('doctor:modelFix') };
+  // A setting left empty is named in the terminal's language; the rest is main's words by their codes.
+  const { missingForAiPlanner } = await import('../../core/runtime/config');
+  const found = report.result === 'not-configured' ? missingForAiPlanner(config, words).join(t('common:clauseSeparator')) : textForReader(report.message, report.said, words);
+  const detail = t('doctor:modelDetail', { target: textForReader(report.target, report.targetSaid, words), found });
+  return report.result === 'ok' ? { check: 'model', status: 'ok', detail } : { check: 'model', status: 'fail', detail, fix: t('doctor:modelFix') };
 }
 
 /** A check's name as printed; the rows keep the English one (`--json`, and which checks block). */

@@ -1,6 +1,7 @@
 import { registerSecret, urlHasCredentials } from '@amc/provider-clients';
 import { urlProblem, SETTINGS_CATALOG, type CatalogEntry } from '../../shared/settings-catalog';
 import { aiPlannerSetupProblems, describeSetupProblem } from '../../shared/setup-problems';
+import { ENGLISH, type Words } from '../../shared/i18n/translate';
 import {
   DEFAULT_MODELS,
   ENV_OVERRIDE_FIELDS,
@@ -166,10 +167,10 @@ export function aiPlannerSetup(config: RuntimeConfig): AiPlannerSetup {
 }
 
 /** What is missing for the AI planner to start (empty when ready or when it is disabled), naming the Settings fields. */
-export function missingForAiPlanner(config: RuntimeConfig): string[] {
+export function missingForAiPlanner(config: RuntimeConfig, words: Words = ENGLISH): string[] {
   const overridden = Object.fromEntries(config.envOverrides.map((name) => [ENV_OVERRIDE_FIELDS[name], name]));
-  return aiPlannerSetupProblems(config.settings, (name) => Boolean(config.secrets[name]), overridden).map(
-    (problem) => `the AI planner is incomplete: ${describeSetupProblem(problem)}`,
+  return aiPlannerSetupProblems(config.settings, (name) => Boolean(config.secrets[name]), overridden).map((problem) =>
+    words.t('common:setupProblem.incomplete', { line: describeSetupProblem(problem, words) }),
   );
 }
 

@@ -106,11 +106,18 @@ export default {
     ask: '{{verb}} {{question}}',
     because: '{{verb}}: {{reason}}',
   },
+  /** A fleet worker's line as each job starts and ends. */
+  fleetWorker: {
+    jobStarted: '{{serial}}: job {{job}} started — {{work}}',
+    jobEnded: '{{serial}}: job {{job}} {{outcome}}',
+    jobEndedBecause: '{{serial}}: job {{job}} {{outcome}} — {{reason}}',
+  },
   setupProblem: {
     empty: 'is empty',
     unset: 'is not set',
     line: '{{label}} {{problem}} (Settings → {{section}})',
     lineOverridden: '{{label}} {{problem}} (Settings → {{section}}; {{variable}} overrides it)',
+    incomplete: 'the AI planner is incomplete: {{line}}',
   },
   /** The comments a flow file carries for the person who reads and edits it. */
   flowFile: {

@@ -14,6 +14,8 @@ export default {
   phoneReadyAbout: 'ready ({{about}})',
   plannerOff: 'the AI planner is off: tasks only look at the screen',
   plannerOffFix: 'Turn on the AI planner in Settings (`amc serve`) or set AI_PLANNER_ENABLED=true.',
+  /** What the model check tested, then what it found. */
+  modelDetail: '{{target}}: {{found}}',
   modelFix: 'Fix it in Settings (`amc serve`), then run `amc doctor` again.',
   settingsValid: 'valid',
   settingsFix: 'Correct the value named above in Settings (`amc serve`) or in the environment.',

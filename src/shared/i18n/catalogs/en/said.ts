@@ -45,6 +45,10 @@ guard: {
     claimNotVerified: 'success claimed, but the last action did not check out ({{fact}}): completed as not verified',
   },
   connection: {
+    targetAnthropic: 'Anthropic direct',
+    targetOpenAi: 'OpenAI-compatible server direct',
+    targetCloudProxy: 'cloud proxy',
+    targetCloudProxyAt: 'cloud proxy at {{url}}',
     wrongKey: 'The key or token was refused: {{said}}',
     wrongDirectKey: 'The key or token was refused: {{provider}} rejected the API key (HTTP {{status}}); check the {{provider}} API key in Settings → Direct access (or {{env}} where that is set)',
     rateLimited: 'Rate limited: {{said}}',

@@ -104,11 +104,17 @@ export default {
     ask: '{{verb}} {{question}}',
     because: '{{verb}}：{{reason}}',
   },
+  fleetWorker: {
+    jobStarted: '{{serial}}：任务 {{job}} 开始 — {{work}}',
+    jobEnded: '{{serial}}：任务 {{job}} {{outcome}}',
+    jobEndedBecause: '{{serial}}：任务 {{job}} {{outcome}} — {{reason}}',
+  },
   setupProblem: {
     empty: '为空',
     unset: '未设置',
     line: '{{label}}{{problem}}（设置 → {{section}}）',
     lineOverridden: '{{label}}{{problem}}（设置 → {{section}}；由 {{variable}} 覆盖）',
+    incomplete: 'AI 规划器的设置不完整：{{line}}',
   },
   flowFile: {
     about: 'Agentic Mobile Control 的流程文件。检查它：amc flow check FILE；运行它：amc flow run FILE [-s SERIAL] [--var name=value]。',

@@ -17,6 +17,7 @@ export default {
   phoneReadyAbout: '就绪（{{about}}）',
   plannerOff: 'AI 规划器已关闭：任务只查看屏幕',
   plannerOffFix: '在设置里打开 AI 规划器（`amc serve`），或设置 AI_PLANNER_ENABLED=true。',
+  modelDetail: '{{target}}：{{found}}',
   modelFix: '在设置里改正（`amc serve`），然后再运行 `amc doctor`。',
   settingsValid: '有效',
   settingsFix: '在设置里（`amc serve`）或环境变量里改正上面提到的值。',

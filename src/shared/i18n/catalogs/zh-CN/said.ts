@@ -44,6 +44,10 @@ guard: {
     claimNotVerified: '模型说目标已达成，但最后一个操作没有得到确认（{{fact}}）：任务记为完成但未核实',
   },
   connection: {
+    targetAnthropic: 'Anthropic 直连',
+    targetOpenAi: 'OpenAI 兼容服务直连',
+    targetCloudProxy: '云端代理',
+    targetCloudProxyAt: '{{url}} 的云端代理',
     wrongKey: '密钥或令牌被拒绝：{{said}}',
     wrongDirectKey: '密钥或令牌被拒绝：{{provider}} 拒绝了 API 密钥（HTTP {{status}}）；请检查 设置 → 直连 里的 {{provider}} API 密钥（设置了环境变量 {{env}} 时检查它）',
     rateLimited: '请求太频繁，被限流了：{{said}}',
