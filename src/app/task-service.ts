@@ -18,14 +18,7 @@ import type { AppNotesPort } from '../core/runtime/notes/app-notes-port';
 import type { TaskStore } from '../core/storage/task-store';
 import type { PhoneAccess } from '../core/headless/phone-access';
 import { SupervisionDesk } from './supervision-desk';
-import { SaidSchema, type Saying } from '../shared/said';
-
-/** Why a phone's task did not start, with the code beside the English when the refusal carries one. */
-function refusalOf(error: unknown): string | Saying {
-  const text = error instanceof Error ? error.message : String(error);
-  const said = SaidSchema.safeParse((error as { said?: unknown } | null)?.said);
-  return said.success ? { text, said: said.data } : text;
-}
+import { sayingOf } from '../shared/said';
 
 export interface TaskServiceOptions {
   events: Pick<EventHub, 'publish'>;
@@ -147,7 +140,7 @@ export class TaskService {
         try {
           return launchRowOf(await startOn(serial, launchId));
         } catch (error) {
-          return refusedRow(serial, refusalOf(error));
+          return refusedRow(serial, sayingOf(error));
         }
       }),
     );

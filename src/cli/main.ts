@@ -5,7 +5,7 @@ import { plainReason } from '../shared/plain-words';
 import { redactSecrets } from '@amc/provider-clients';
 import { closestWord } from './did-you-mean';
 import { terminalWords } from './terminal-words';
-import { SaidSchema } from '../shared/said';
+import { saidOf } from '../shared/said';
 import { saidWords } from '../shared/supervision-words';
 
 const consoleIo: CliIo = {
@@ -97,9 +97,9 @@ export async function main(argv: string[], terminal: CliIo = consoleIo): Promise
     const message = error instanceof Error ? error.message : String(error);
     // An error that carries its code (an unreachable fleet Redis, a damaged file, …) is worded in the terminal's
     // language; an English terminal reads the English it always printed.
-    const said = SaidSchema.safeParse((error as { said?: unknown } | null)?.said);
+    const said = saidOf(error);
     const words = terminalWords();
-    const reason = plainReason(said.success && words.language !== 'en' ? saidWords(message, said.data, words) : message);
+    const reason = plainReason(said && words.language !== 'en' ? saidWords(message, said, words) : message);
     io.err(`amc ${command.name}: ${logged ? t('cli:details', { reason, file: logged }) : reason}`);
     return ExitCode.failed;
   }

@@ -88,6 +88,19 @@ export function isKnownCode(code: string): code is SaidCode {
   return typeof node === 'string';
 }
 
+/** The code an error carries (a refusal or a damaged file worded by code), when it carries a valid one. */
+export function saidOf(error: unknown): Said | undefined {
+  const said = SaidSchema.safeParse((error as { said?: unknown } | null)?.said);
+  return said.success ? said.data : undefined;
+}
+
+/** An error's message with its code beside it when it carries one, else its words alone. */
+export function sayingOf(error: unknown): string | Saying {
+  const text = error instanceof Error ? error.message : String(error);
+  const said = saidOf(error);
+  return said ? { text, said } : text;
+}
+
 /**
  * A message for a reader: the English text main wrote for an English reader (zod's own words stay as they were, where
  * the text was written apart from its code), else the code's words in the reader's language.

@@ -1,12 +1,12 @@
 import type { EventHub } from '../ipc/event-hub';
-import type { Said } from '../../shared/said';
+import { saidOf } from '../../shared/said';
 import type { MethodHandlers } from '../ipc/router';
 import type { NotesStore } from '../../core/storage/notes-store';
 
 export function notesHandlers(store: NotesStore, events: Pick<EventHub, 'publish'>): MethodHandlers {
   return {
     // A damaged file is shown as the listing's problem, so Settings can say what to do instead of failing.
-    'notes.list': () => store.list().then((notes) => ({ notes, problem: null }), (error: Error & { said?: Said }) => ({ notes: [], problem: error.message, ...(error.said && { problemSaid: error.said }) })),
+    'notes.list': () => store.list().then((notes) => ({ notes, problem: null }), (error: Error) => ({ notes: [], problem: error.message, problemSaid: saidOf(error) })),
     'notes.update': async (change) => {
       const note = await store.edit(change);
       events.publish('notes.changed', { change: 'edited' });

@@ -9,7 +9,7 @@ import {
   type RpcResult,
 } from '../../shared/contract';
 import { redactSecrets } from '@amc/provider-clients';
-import { SaidSchema, wordCode, type Said, type SaidCode } from '../../shared/said';
+import { saidOf, wordCode, type Said, type SaidCode } from '../../shared/said';
 import { issueSaidAt } from '../../shared/issue-said';
 
 /** Who is calling: handlers may answer differently per transport (e.g. app.info). */
@@ -65,8 +65,8 @@ export function createRouter(handlers: MethodHandlers, onFailure: (method: Metho
         // The stack goes to the log (onFailure); the window gets the message, shown there in plain words.
         onFailure(method, error);
         const message = redactSecrets(error instanceof Error ? `${error.name}: ${error.message}` : String(error));
-        const said = SaidSchema.safeParse((error as { said?: unknown } | null)?.said);
-        return failure({ code: 'failed', message, ...(said.success && { said: said.data }) });
+        const said = saidOf(error);
+        return failure({ code: 'failed', message, ...(said && { said }) });
       }
     },
   };

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { costOf } from '../../shared/prices';
 import { issueSaidAt } from '../../shared/issue-said';
-import { say, saidList, SaidSchema, type Saying } from '../../shared/said';
+import { say, saidList, sayingOf } from '../../shared/said';
 import { RunTaskRequestSchema, newTaskRecord, type RunTaskRequest, type TaskEvent, type TaskRecord } from '../../shared/task';
 import { ACTION_TOOLS } from '../tools/registry';
 import { plannerSourceFrom } from './build-planner';
@@ -39,12 +39,6 @@ export const APP_CLOSED_REASON = APP_CLOSED.text;
  * devices may run tasks at once. A turn's parts are modules beside this one: its look (turn-observe), what stands
  * between turns (turn-guards), what it does with its step (turn-actions) and how a task ends (task-finish).
  */
-/** A device lock's refusal with its code when it carries one (a busy phone), else its English words. */
-function refusalOf(error: Error): string | Saying {
-  const said = SaidSchema.safeParse((error as { said?: unknown }).said);
-  return said.success ? { text: error.message, said: said.data } : error.message;
-}
-
 export class TaskRunner {
   private readonly listeners = new Set<TaskEventListener>();
   private readonly running = new Map<string, TaskRun>();
@@ -106,7 +100,7 @@ export class TaskRunner {
     try {
       configured = options.planner ?? (await this.plannerSource());
       hold = await this.shared.options.deviceLock?.acquire(serial, { taskId: id, goal }).catch((error: unknown) => {
-        throw new TaskStartError(error instanceof Error ? refusalOf(error) : String(error));
+        throw new TaskStartError(sayingOf(error));
       });
     } finally {
       this.starting.delete(serial);
