@@ -5,7 +5,7 @@ import { RunTaskRequestSchema } from '../shared/task';
 import { NamedFlowSchema } from '../shared/flow';
 import { schemaMessage } from '../shared/schema-message';
 import { issueSaidAt } from '../shared/issue-said';
-import { wordSaid } from '../shared/said';
+import { textForReader } from '../shared/said';
 import { ENGLISH, type Words } from '../shared/i18n/translate';
 
 /** Where a job runs: one named phone (its own queue), or the first free phone of any worker (the shared queue). */
@@ -53,5 +53,5 @@ export function describeJobProblem(error: z.ZodError, words: Words = ENGLISH): s
   // zod gives at least one issue.
   const issue = error.issues[0]!;
   const english = `${issue.path.join('.') || 'the job'}: ${issue.message}`;
-  return words.language === 'en' ? english : wordSaid(english, issueSaidAt(issue), words);
+  return textForReader(english, issueSaidAt(issue), words);
 }
